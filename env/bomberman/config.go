@@ -1,0 +1,133 @@
+package bomberman
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Limits of the original engine.
+const (
+	MinPlayers = 2
+	MaxPlayers = 12
+	// MaxSide is the largest map side (41, for 9–12 players).
+	MaxSide = 41
+	// MaxBombs is the most bombs the map can hold at once. Generated maps
+	// never come near it (12 players can hold at most 37); a loaded state
+	// with more bombs is refused, and a plant that finds every slot taken
+	// fails as if the bag were empty.
+	MaxBombs = 64
+)
+
+// Power-up generator choices for [Config.PowerUps].
+const (
+	// PowerUpsAuto is the original's choice: the distance-based generator
+	// for exactly 4 players, the random generator otherwise.
+	PowerUpsAuto = "auto"
+	// PowerUpsRandom forces the random generator (the engine's unit test
+	// does this for 4 players).
+	PowerUpsRandom = "random"
+	// PowerUpsDistance forces the distance-based generator; it needs
+	// exactly 4 players.
+	PowerUpsDistance = "distance"
+)
+
+// Config configures a Bomberman game. The zero value is not valid; start
+// from [DefaultConfig]. JSON names are the struct tags.
+type Config struct {
+	// Players is the number of seats, 2–12. Default 4. The map side follows
+	// from it as in the original: 21 for 2–4, 31 for 5–8, 41 for 9–12.
+	Players int `json:"players"`
+	// MaxRounds caps the rounds played; 0 (the default) means the
+	// original's cap: rounds 0..W·H are processed, W·H+1 in all. A
+	// positive value smaller than that ends the game earlier, truncated.
+	MaxRounds int `json:"max_rounds"`
+	// PowerUps picks the power-up generator: "auto" (default), "random" or
+	// "distance".
+	PowerUps string `json:"powerups"`
+	// LegacySeeding reproduces builds from before 2016-04-24, which seeded
+	// each map attempt with the game seed itself rather than drawing
+	// attempt seeds from it (spec §2.1). Default false.
+	LegacySeeding bool `json:"legacy_seeding"`
+	// Names are the player names, one per seat; missing or empty names
+	// default to "Player N" (N = seat+1), as the original names console
+	// players.
+	Names []string `json:"names"`
+	// ConsoleSeats lists seats played as the original's console players:
+	// they are exempt from the 20-do-nothing rule (spec §7.3), which
+	// applies to every other seat (bots). Default none.
+	ConsoleSeats []int `json:"console_seats"`
+	// PointsReward, when non-zero, adds PointsReward × (change in the
+	// seat's points) to each step's reward as shaping. Default 0.
+	PointsReward float32 `json:"points_reward"`
+}
+
+// DefaultConfig returns the original's defaults for 4 players.
+func DefaultConfig() *Config {
+	return &Config{Players: 4, PowerUps: PowerUpsAuto}
+}
+
+// Validate reports the first invalid field as an [*env.ConfigError].
+func (c *Config) Validate() error {
+	bad := func(field string, value any, reason string) error {
+		return &env.ConfigError{Game: "bomberman", Field: field, Value: value, Reason: reason}
+	}
+	if c.Players < MinPlayers || c.Players > MaxPlayers {
+		return bad("players", c.Players, fmt.Sprintf("want %d–%d", MinPlayers, MaxPlayers))
+	}
+	if c.MaxRounds < 0 {
+		return bad("max_rounds", c.MaxRounds, "want 0 (the original's cap) or more")
+	}
+	switch c.PowerUps {
+	case "", PowerUpsAuto, PowerUpsRandom:
+	case PowerUpsDistance:
+		if c.Players != 4 {
+			return bad("powerups", c.PowerUps, fmt.Sprintf("the distance generator needs exactly 4 players (players is %d)", c.Players))
+		}
+	default:
+		return bad("powerups", c.PowerUps, `want "auto", "random" or "distance"`)
+	}
+	if len(c.Names) > c.Players {
+		return bad("names", len(c.Names), fmt.Sprintf("want at most one name per seat (%d)", c.Players))
+	}
+	for i, n := range c.Names {
+		for _, r := range n {
+			if r < ' ' {
+				return bad(fmt.Sprintf("names[%d]", i), fmt.Sprintf("%q", n), "want no control characters (they would break map.txt)")
+			}
+		}
+	}
+	for i, s := range c.ConsoleSeats {
+		if s < 0 || s >= c.Players {
+			return bad(fmt.Sprintf("console_seats[%d]", i), s, fmt.Sprintf("want a seat in 0–%d", c.Players-1))
+		}
+	}
+	return nil
+}
+
+// Side returns the map side for the configured number of players.
+func (c *Config) Side() int { return SideFor(c.Players) }
+
+// SideFor returns the original's map side for n players: 21, 31 or 41.
+func SideFor(n int) int {
+	switch {
+	case n <= 4:
+		return 21
+	case n <= 8:
+		return 31
+	default:
+		return 41
+	}
+}
+
+// name returns seat's player name.
+func (c *Config) name(seat int) string {
+	if seat < len(c.Names) && c.Names[seat] != "" {
+		return c.Names[seat]
+	}
+	return fmt.Sprintf("Player %d", seat+1)
+}
+
+// isConsole reports whether seat is exempt from the do-nothing rule.
+func (c *Config) isConsole(seat int) bool { return slices.Contains(c.ConsoleSeats, seat) }

@@ -1,0 +1,317 @@
+package bomberman
+
+import "slices"
+
+// Map generation, exact to the original (spec §3). Settings are the
+// original's app-config defaults.
+const (
+	wallFrequency        = 35 // percent
+	wallPoints           = 10
+	playerPointsBase     = 100
+	coverageMultiplier   = 100
+	superPowerUpPoints   = 50
+	bagPowerUpsPerPlayer = 2
+	radiusPowerUpsPerPl  = 4
+	distanceSlots        = 6 // power-ups per quadrant, distance generator
+)
+
+// generateMap builds the initial map for gameSeed: it resets cells and
+// players, places walls, players and power-ups, and computes the bounty.
+// Attempts rejected by the distance-based power-up generator are retried
+// with the next attempt seed, as the original does (spec §2.1).
+func (g *Game) generateMap(gameSeed int32) {
+	seedGen := newDotnetRandom(gameSeed)
+	for attempt := 0; ; attempt++ {
+		seed := gameSeed
+		if !g.cfg.LegacySeeding || attempt > 0 {
+			seed = seedGen.Next()
+		}
+		rng := newDotnetRandom(seed)
+		if g.generateAttempt(&rng) {
+			return
+		}
+	}
+}
+
+// generateAttempt makes one map attempt with rng and reports whether the
+// power-up generator accepted it.
+func (g *Game) generateAttempt(rng *dotnetRandom) bool {
+	side := SideFor(g.nPlayers)
+	g.width, g.height = side, side
+	clear(g.cells[:])
+	clear(g.bombs[:])
+
+	// 1. Indestructible walls: the border and every odd/odd cell.
+	for y := 1; y <= side; y++ {
+		for x := 1; x <= side; x++ {
+			if x == 1 || y == 1 || x == side || y == side || (x%2 == 1 && y%2 == 1) {
+				g.cells[g.index(x, y)].Entity = IndestructibleWall
+			}
+		}
+	}
+
+	// 2. Players.
+	perSide := (g.nPlayers + 3) / 4
+	step := side / perSide
+	for seat := range g.nPlayers {
+		p := seat + 1
+		pos := (p + 3) / 4
+		var x, y int
+		switch p % 4 {
+		case 1: // top row
+			x, y = step*pos-step+2, 2
+		case 2: // bottom row
+			x, y = side+step-step*pos-1, side-1
+		case 3: // x = 2 (the source's "Right")
+			x, y = 2, side+step-step*pos-1
+		default: // x = side-1 (the source's "Left")
+			x, y = side-1, step*pos-step+2
+		}
+		g.players[seat] = Player{
+			Name:       g.cfg.name(seat),
+			Key:        byte('A' + seat%26),
+			BombBag:    1,
+			BombRadius: 1,
+		}
+		g.placePlayer(seat, x, y)
+	}
+
+	// 3. Destructible walls, one draw per mirrored quadruple.
+	q := side/2 + 2
+	mirror := side + 1
+	for x := 1; x < q; x++ {
+		for y := 1; y < q; y++ {
+			r := rng.NextRange(0, 100)
+			g.tryWall(r, x, y)
+			g.tryWall(r, mirror-x, y)
+			g.tryWall(r, x, mirror-y)
+			g.tryWall(r, mirror-x, mirror-y)
+		}
+	}
+	// 4. The centre pass fills ±2 around the centre.
+	for x := q - 2; x < q+2; x++ {
+		for y := q - 2; y < q+2; y++ {
+			g.tryWall(0, x, y)
+			g.tryWall(0, mirror-x, y)
+			g.tryWall(0, x, mirror-y)
+			g.tryWall(0, mirror-x, mirror-y)
+		}
+	}
+
+	// 5. Power-ups, then the super power-up in the centre.
+	distance := g.cfg.PowerUps == PowerUpsDistance || ((g.cfg.PowerUps == PowerUpsAuto || g.cfg.PowerUps == "") && g.nPlayers == 4)
+	if distance {
+		if !g.distancePowerUps(rng) {
+			return false
+		}
+	} else {
+		g.randomPowerUps(rng)
+	}
+	c := &g.cells[g.index(side/2+1, side/2+1)]
+	c.Entity = NoEntity
+	c.PowerUp = SuperPowerUp
+
+	// 6. PlayerBounty and the usable cell count.
+	walls, usable := 0, 0
+	for i := range side * side {
+		switch g.cells[i].Entity {
+		case DestructibleWall:
+			walls++
+			usable++
+		case IndestructibleWall:
+		default:
+			usable++
+		}
+	}
+	g.bounty = (playerPointsBase + wallPoints*walls) / g.nPlayers
+	g.usable = usable
+	return true
+}
+
+// placePlayer puts seat's player on (x, y) and marks the cell touched, as
+// GameBlock.SetEntity does.
+func (g *Game) placePlayer(seat, x, y int) {
+	p := &g.players[seat]
+	p.X, p.Y = x, y
+	c := &g.cells[g.index(x, y)]
+	c.Entity = PlayerEntity
+	c.Player = uint8(seat)
+	if c.touched&(1<<seat) == 0 {
+		c.touched |= 1 << seat
+		p.Touched++
+	}
+}
+
+// tryWall is the original's GenerateDesctructableWall at (x, y) with draw r.
+func (g *Game) tryWall(r, x, y int) {
+	c := &g.cells[g.index(x, y)]
+	if c.Entity == PlayerEntity {
+		g.forcedWalls(int(c.Player))
+	}
+	if c.Entity != NoEntity || g.inSafeZone(x, y) {
+		return
+	}
+	if r < wallFrequency {
+		c.Entity = DestructibleWall
+	}
+}
+
+// forcedWalls places the walls the original forces 3 cells from a player on
+// an edge row or column, ignoring the safe zone.
+func (g *Game) forcedWalls(seat int) {
+	px, py := g.players[seat].X, g.players[seat].Y
+	if py == 2 || py == g.height-1 {
+		x := px - 3
+		if px+3 < g.width {
+			x = px + 3
+		}
+		if c := &g.cells[g.index(x, py)]; c.Entity == NoEntity {
+			c.Entity = DestructibleWall
+		}
+	}
+	if px == 2 || px == g.width-1 {
+		y := py - 3
+		if py+3 < g.height {
+			y = py + 3
+		}
+		if c := &g.cells[g.index(px, y)]; c.Entity == NoEntity {
+			c.Entity = DestructibleWall
+		}
+	}
+}
+
+// inSafeZone reports whether (x, y) is at Euclidean distance < 2 from any
+// player: the player's cell and its four neighbours.
+func (g *Game) inSafeZone(x, y int) bool {
+	for seat := range g.nPlayers {
+		dx, dy := g.players[seat].X-x, g.players[seat].Y-y
+		if dx*dx+dy*dy < 4 {
+			return true
+		}
+	}
+	return false
+}
+
+// randomPowerUps is the original's RandomPowerUpGenerator (spec §3.1).
+func (g *Game) randomPowerUps(rng *dotnetRandom) {
+	qw := g.width/2 + 1
+	for i := range 4 {
+		bags := bagPowerUpsPerPlayer * g.nPlayers / 4
+		radii := radiusPowerUpsPerPl * g.nPlayers / 4
+		for bags > 0 {
+			x, y := rng.NextRange(1, qw), rng.NextRange(1, qw)
+			x, y = g.quadrant(4-i, x, y)
+			if c := &g.cells[g.index(x, y)]; c.PowerUp == NoPowerUp && c.Entity == DestructibleWall {
+				c.PowerUp = BombBagPowerUp
+				bags--
+			}
+		}
+		for radii > 0 {
+			x, y := rng.NextRange(1, qw), rng.NextRange(1, qw)
+			x, y = g.quadrant(i, x, y)
+			if c := &g.cells[g.index(x, y)]; c.PowerUp == NoPowerUp && c.Entity == DestructibleWall {
+				c.PowerUp = BombRadiusPowerUp
+				radii--
+			}
+		}
+	}
+}
+
+// quadrant maps (x, y) of the top-left quadrant into quadrant q: 1 mirrors
+// x, 2 mirrors y, 3 mirrors both, anything else leaves it.
+func (g *Game) quadrant(q, x, y int) (int, int) {
+	switch q {
+	case 1:
+		return g.width + 1 - x, y
+	case 2:
+		return x, g.height + 1 - y
+	case 3:
+		return g.width + 1 - x, g.height + 1 - y
+	}
+	return x, y
+}
+
+// distancePowerUps is the original's DistanceBasedPowerUpGenerator (spec
+// §3.1). It reports false when the map is unsuitable (fewer than 7
+// distances with two or more walls), before drawing anything.
+func (g *Game) distancePowerUps(rng *dotnetRandom) bool {
+	// Walls per Manhattan distance from (1,1) in the scan area.
+	scan := g.width / 2
+	var perDistance [2 * MaxSide]int
+	for x := 1; x < scan; x++ {
+		for y := 1; y < scan; y++ {
+			if g.cells[g.index(x, y)].Entity == DestructibleWall {
+				perDistance[(x-1)+(y-1)]++
+			}
+		}
+	}
+	suitable := 0
+	for _, n := range perDistance {
+		if n > 1 {
+			suitable++
+		}
+	}
+	if suitable <= distanceSlots {
+		return false
+	}
+
+	// The order of types: one of &!!&!!, !&!!&!, !!&!!&.
+	var order [distanceSlots]PowerUp
+	t := rng.NextRange(0, 3)
+	for i := range order {
+		order[i] = BombRadiusPowerUp
+		if (t+i)%3 == 0 {
+			order[i] = BombBagPowerUp
+		}
+	}
+
+	// The plan of distances.
+	var planBuf [2 * MaxSide]int
+	plan := planBuf[:0]
+	for d, n := range perDistance {
+		if n > 1 {
+			plan = append(plan, d)
+		}
+	}
+	if len(plan) > 0 && plan[0] > 5 {
+		// Never happens on generated maps (the forced walls put two walls
+		// at distance 5); kept for exactness.
+		for d, n := range perDistance {
+			if n > 0 && d > 2 {
+				plan = slices.Insert(plan, 0, d)
+				break
+			}
+		}
+	}
+	for len(plan) > distanceSlots {
+		i := rng.NextRange(1, 4)
+		plan = slices.Delete(plan, i, i+1)
+	}
+	slices.Sort(plan)
+
+	// Placement, quadrant by quadrant.
+	for q := range 4 {
+		for k := range distanceSlots {
+			var candBuf [MaxSide]int
+			cand := candBuf[:0]
+			for x := 1; x < scan; x++ {
+				for y := 1; y < scan; y++ {
+					if (x-1)+(y-1) != plan[k] {
+						continue
+					}
+					qx, qy := g.quadrant(q, x, y)
+					if i := g.index(qx, qy); g.cells[i].Entity == DestructibleWall {
+						cand = append(cand, i)
+					}
+				}
+			}
+			if len(cand) == 0 {
+				// The original would crash here (spec §12.12); it has not
+				// been seen on any seed. Leave the slot empty.
+				continue
+			}
+			g.cells[cand[rng.NextN(len(cand))]].PowerUp = order[k]
+		}
+	}
+	return true
+}

@@ -1,0 +1,320 @@
+package bomberman
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Observation planes, in order; see the package doc for the layout.
+const (
+	PlaneSelf = iota
+	PlaneOpponents
+	PlaneIndestructible
+	PlaneDestructible
+	PlaneOwnBombs
+	PlaneOpponentBombs
+	PlaneBombRadius
+	PlaneDanger
+	PlaneExploding
+	PlaneBagPowerUp
+	PlaneRadiusPowerUp
+	PlaneSuperPowerUp
+	// NumPlanes is C, the number of planes.
+	NumPlanes
+)
+
+// Scalar features, in order; see the package doc.
+const (
+	ScalarRoundFraction = iota
+	ScalarBombBag
+	ScalarBombsLeft
+	ScalarBombRadius
+	ScalarPoints
+	ScalarAlive
+	ScalarOpponentsAlive
+	ScalarIdle
+	// NumScalars is the length of the scalar vector.
+	NumScalars
+)
+
+// Names of the observation tensors.
+const (
+	TensorPlanes  = "planes"
+	TensorScalars = "scalars"
+)
+
+// RewardDefinition is the reward text of the Spec.
+const RewardDefinition = "terminal: +1 to the leaderboard winner, -1 to every other seat, 0 to each seat tied " +
+	"on every ranking key with the top; a seat killed before the game ends gets -1 at the step it dies. " +
+	"Optional shaping: points_reward × the change in the seat's points, every step."
+
+func newSpec(name string, cfg *Config) *env.Spec {
+	side := cfg.Side()
+	maxSteps := side*side + 1
+	if cfg.MaxRounds > 0 && cfg.MaxRounds < maxSteps {
+		maxSteps = cfg.MaxRounds
+	}
+	return &env.Spec{
+		Game:  name,
+		Seats: cfg.Players,
+		Obs: []env.Tensor{
+			{
+				Name:   TensorPlanes,
+				DType:  env.Uint8,
+				Shape:  []int{NumPlanes, side, side},
+				Layout: fmt.Sprintf("[C,H,W] = [%d,%d,%d]: index = c*H*W + (y-1)*W + (x-1) for 1-based cell (x,y); planes from the seat's perspective (own player first), see the bomberman package doc", NumPlanes, side, side),
+			},
+			{
+				Name:   TensorScalars,
+				DType:  env.Float32,
+				Shape:  []int{NumScalars},
+				Layout: "[8]: round fraction, bomb bag, bombs left, bomb radius, points/100, alive, opponents alive, idle/20",
+			},
+		},
+		Actions:     NumActions,
+		ActionNames: actionNames[:],
+		MaxSteps:    maxSteps,
+		Reward:      RewardDefinition,
+	}
+}
+
+// WriteObs writes seat's observation into dst: dst[0] the planes, dst[1] the
+// scalars (little-endian float32). A wrong number or size of slices panics.
+// It never allocates.
+func (g *Game) WriteObs(seat int, dst [][]byte) {
+	g.spec.CheckObs(dst)
+	g.writePlanes(seat, dst[0])
+	g.writeScalars(seat, dst[1])
+}
+
+func (g *Game) writePlanes(seat int, dst []byte) {
+	clear(dst)
+	hw := g.width * g.height
+	for i := range hw {
+		c := &g.cells[i]
+		switch c.Entity {
+		case IndestructibleWall:
+			dst[PlaneIndestructible*hw+i] = 1
+		case DestructibleWall:
+			dst[PlaneDestructible*hw+i] = 1
+		case PlayerEntity:
+			if int(c.Player) == seat {
+				dst[PlaneSelf*hw+i] = 1
+			} else {
+				dst[PlaneOpponents*hw+i] = 1
+			}
+		case NoEntity:
+			// Power-ups are visible only when no entity covers them, as in
+			// state.json.
+			switch c.PowerUp {
+			case BombBagPowerUp:
+				dst[PlaneBagPowerUp*hw+i] = 1
+			case BombRadiusPowerUp:
+				dst[PlaneRadiusPowerUp*hw+i] = 1
+			case SuperPowerUp:
+				dst[PlaneSuperPowerUp*hw+i] = 1
+			}
+		}
+		if c.reached != 0 {
+			dst[PlaneExploding*hw+i] = 1
+		}
+	}
+	for b := range g.bombs {
+		bomb := &g.bombs[b]
+		if !bomb.live {
+			continue
+		}
+		i := g.index(bomb.X, bomb.Y)
+		if bomb.Owner == seat {
+			dst[PlaneOwnBombs*hw+i] = clampByte(bomb.Timer)
+		} else {
+			dst[PlaneOpponentBombs*hw+i] = clampByte(bomb.Timer)
+		}
+		dst[PlaneBombRadius*hw+i] = clampByte(bomb.Radius)
+	}
+	g.writeDanger(dst[PlaneDanger*hw : (PlaneDanger+1)*hw])
+}
+
+// writeDanger writes, for every cell some bomb's blast would reach, the
+// number of round-processings before it does: the smallest timer of the
+// chain of bombs that reaches it (a blast detonates every bomb it reaches).
+// Rays follow the original's propagation (§4.3) on the current map.
+func (g *Game) writeDanger(dst []byte) {
+	var fuse [MaxBombs]int
+	for b := range g.bombs {
+		fuse[b] = g.bombs[b].Timer
+	}
+	// Propagate the earliest fuse along "blast reaches bomb" edges until
+	// nothing changes; each pass settles at least one more bomb.
+	for changed := true; changed; {
+		changed = false
+		for b := range g.bombs {
+			if !g.bombs[b].live {
+				continue
+			}
+			g.blastRays(b, func(i int) {
+				if o := g.cells[i].bomb; o != 0 && int(o-1) != b && fuse[b] < fuse[o-1] {
+					fuse[o-1] = fuse[b]
+					changed = true
+				}
+			})
+		}
+	}
+	for b := range g.bombs {
+		if !g.bombs[b].live {
+			continue
+		}
+		f := clampByte(fuse[b])
+		if f == 0 {
+			f = 1
+		}
+		g.blastRays(b, func(i int) {
+			if dst[i] == 0 || f < dst[i] {
+				dst[i] = f
+			}
+		})
+	}
+}
+
+// blastRays calls visit with the index of every cell bomb slot b's blast
+// would mark or stop at, by the original's rules: rays +x, −x, +y, −y out
+// to the radius, stopping at walls (indestructible ones unmarked) and at
+// other bombs, passing through players.
+func (g *Game) blastRays(b int, visit func(i int)) {
+	bomb := &g.bombs[b]
+	visit(g.index(bomb.X, bomb.Y))
+	for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+		for k := 1; k <= bomb.Radius; k++ {
+			x, y := bomb.X+d[0]*k, bomb.Y+d[1]*k
+			if !g.InBounds(x, y) {
+				break
+			}
+			i := g.index(x, y)
+			c := &g.cells[i]
+			if c.Entity == IndestructibleWall {
+				break
+			}
+			visit(i)
+			if c.bomb != 0 || c.Entity == DestructibleWall {
+				break
+			}
+		}
+	}
+}
+
+func (g *Game) writeScalars(seat int, dst []byte) {
+	p := &g.players[seat]
+	alive, opponents := float32(0), float32(0)
+	for s := range g.nPlayers {
+		if g.players[s].Killed {
+			continue
+		}
+		if s == seat {
+			alive = 1
+		} else {
+			opponents++
+		}
+	}
+	var idle float32
+	if !g.cfg.isConsole(seat) {
+		idle = float32(p.Idle) / 20
+	}
+	v := [NumScalars]float32{
+		ScalarRoundFraction:  float32(g.round) / float32(g.maxRound+1),
+		ScalarBombBag:        float32(p.BombBag),
+		ScalarBombsLeft:      float32(p.BombBag - g.bombsOnMap(seat)),
+		ScalarBombRadius:     float32(p.BombRadius),
+		ScalarPoints:         float32(p.Points()) / 100,
+		ScalarAlive:          alive,
+		ScalarOpponentsAlive: opponents,
+		ScalarIdle:           idle,
+	}
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(dst[4*i:], math.Float32bits(f))
+	}
+}
+
+// bombsOnMap counts seat's bombs on the map, exploding ones included.
+func (g *Game) bombsOnMap(seat int) int {
+	n := 0
+	for b := range g.bombs {
+		if g.bombs[b].live && g.bombs[b].Owner == seat {
+			n++
+		}
+	}
+	return n
+}
+
+// WriteMask writes seat's legal actions into dst (len 7): the commands the
+// original would accept this round. A dead seat, a seat the do-nothing rule
+// has taken over, and every seat of a finished game may only do nothing.
+// It never allocates.
+func (g *Game) WriteMask(seat int, dst []uint8) {
+	if len(dst) != NumActions {
+		panic(fmt.Sprintf("bomberman: WriteMask: got %d mask entries, want %d", len(dst), NumActions))
+	}
+	clear(dst)
+	dst[DoNothing] = 1
+	p := &g.players[seat]
+	if g.done || p.Killed || g.forced(seat) {
+		return
+	}
+	for _, a := range [4]Action{MoveUp, MoveLeft, MoveRight, MoveDown} {
+		x, y := p.X+moveDelta[a][0], p.Y+moveDelta[a][1]
+		if !g.InBounds(x, y) {
+			continue
+		}
+		c := &g.cells[g.index(x, y)]
+		if c.bomb == 0 && (c.Entity == NoEntity || c.Entity == PlayerEntity) {
+			dst[a] = 1
+		}
+	}
+	onMap := g.bombsOnMap(seat)
+	if onMap < p.BombBag && g.cells[g.index(p.X, p.Y)].bomb == 0 && g.freeBombSlot() >= 0 {
+		dst[PlaceBomb] = 1
+	}
+	if onMap > 0 {
+		for b := range g.bombs {
+			if bb := &g.bombs[b]; bb.live && bb.Owner == seat && !bb.Exploding {
+				dst[TriggerBomb] = 1
+				break
+			}
+		}
+	}
+}
+
+// moveDelta is the (dx, dy) of each move action.
+var moveDelta = [NumActions][2]int{MoveUp: {0, -1}, MoveLeft: {-1, 0}, MoveRight: {1, 0}, MoveDown: {0, 1}}
+
+// forced reports whether the 20-do-nothing rule has taken seat over: past 21
+// consecutive do-nothings the harness sends Trigger every round.
+func (g *Game) forced(seat int) bool {
+	return !g.cfg.isConsole(seat) && g.players[seat].Idle > doNothingLimit
+}
+
+// doNothingLimit is the consecutive do-nothing count at which the harness
+// plants a bomb for a bot (spec §7.3).
+const doNothingLimit = 20
+
+// freeBombSlot returns a free slot in g.bombs, or -1.
+func (g *Game) freeBombSlot() int {
+	for b := range g.bombs {
+		if !g.bombs[b].live {
+			return b
+		}
+	}
+	return -1
+}
+
+func clampByte(v int) byte {
+	switch {
+	case v < 0:
+		return 0
+	case v > 255:
+		return 255
+	}
+	return byte(v)
+}

@@ -1,0 +1,90 @@
+package bomberman
+
+// dotnetRandom is a port of .NET's System.Random seeded algorithm (Knuth's
+// subtractive generator as .NET implements it), which the original map
+// generator uses. All arithmetic is int32 with wrap-around, as in C#.
+type dotnetRandom struct {
+	seedArray [56]int32
+	inext     int
+	inextp    int
+}
+
+const (
+	netMBIG  = 2147483647
+	netMSEED = 161803398
+)
+
+// newDotnetRandom returns the generator `new Random(seed)` would give.
+func newDotnetRandom(seed int32) dotnetRandom {
+	var r dotnetRandom
+	r.seed(seed)
+	return r
+}
+
+func (r *dotnetRandom) seed(seed int32) {
+	subtraction := seed
+	if seed == -2147483648 {
+		subtraction = netMBIG
+	} else if seed < 0 {
+		subtraction = -seed
+	}
+	mj := int32(netMSEED) - subtraction
+	r.seedArray[55] = mj
+	mk := int32(1)
+	for i := 1; i < 55; i++ {
+		ii := (21 * i) % 55
+		r.seedArray[ii] = mk
+		mk = mj - mk
+		if mk < 0 {
+			mk += netMBIG
+		}
+		mj = r.seedArray[ii]
+	}
+	for k := 1; k < 5; k++ {
+		for i := 1; i < 56; i++ {
+			r.seedArray[i] -= r.seedArray[1+(i+30)%55]
+			if r.seedArray[i] < 0 {
+				r.seedArray[i] += netMBIG
+			}
+		}
+	}
+	r.inext = 0
+	r.inextp = 21
+}
+
+// internalSample is .NET's InternalSample: the next raw draw in [0, MBIG).
+func (r *dotnetRandom) internalSample() int32 {
+	r.inext++
+	if r.inext >= 56 {
+		r.inext = 1
+	}
+	r.inextp++
+	if r.inextp >= 56 {
+		r.inextp = 1
+	}
+	v := r.seedArray[r.inext] - r.seedArray[r.inextp]
+	if v == netMBIG {
+		v--
+	}
+	if v < 0 {
+		v += netMBIG
+	}
+	r.seedArray[r.inext] = v
+	return v
+}
+
+// Next is Random.Next(): a draw in [0, 2147483647).
+func (r *dotnetRandom) Next() int32 { return r.internalSample() }
+
+// Sample is Random.Sample(): a float64 in [0, 1), multiplying by the
+// reciprocal as .NET does.
+func (r *dotnetRandom) Sample() float64 { return float64(r.internalSample()) * (1.0 / netMBIG) }
+
+// NextN is Random.Next(max): an int in [0, max).
+func (r *dotnetRandom) NextN(max int) int { return int(r.Sample() * float64(max)) }
+
+// NextRange is Random.Next(min, max) for the small ranges the engine uses:
+// an int in [min, max).
+func (r *dotnetRandom) NextRange(min, max int) int {
+	return int(r.Sample()*float64(max-min)) + min
+}

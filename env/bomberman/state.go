@@ -1,0 +1,272 @@
+package bomberman
+
+import (
+	"math/rand/v2"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Entity is what occupies a cell besides bombs and power-ups. The zero value
+// is an empty cell.
+type Entity uint8
+
+// The entities of the original.
+const (
+	NoEntity Entity = iota
+	IndestructibleWall
+	DestructibleWall
+	PlayerEntity
+)
+
+func (e Entity) String() string {
+	switch e {
+	case NoEntity:
+		return "none"
+	case IndestructibleWall:
+		return "indestructible wall"
+	case DestructibleWall:
+		return "destructible wall"
+	case PlayerEntity:
+		return "player"
+	}
+	return "Entity(?)"
+}
+
+// PowerUp is the power-up lying on a cell. The zero value is none.
+type PowerUp uint8
+
+// The power-ups of the original.
+const (
+	NoPowerUp PowerUp = iota
+	BombBagPowerUp
+	BombRadiusPowerUp
+	SuperPowerUp
+)
+
+func (p PowerUp) String() string {
+	switch p {
+	case NoPowerUp:
+		return "none"
+	case BombBagPowerUp:
+		return "bomb bag"
+	case BombRadiusPowerUp:
+		return "bomb radius"
+	case SuperPowerUp:
+		return "super"
+	}
+	return "PowerUp(?)"
+}
+
+// Action is a seat's command for one round. Its values are the move.txt
+// codes of the original (spec §5.1); the zero value is DoNothing.
+type Action int32
+
+// The seven actions, numbered as the move.txt codes.
+const (
+	DoNothing Action = iota
+	MoveUp
+	MoveLeft
+	MoveRight
+	MoveDown
+	PlaceBomb
+	TriggerBomb
+	// NumActions is the size of the action space.
+	NumActions = 7
+)
+
+var actionNames = [NumActions]string{"nothing", "up", "left", "right", "down", "bomb", "trigger"}
+
+func (a Action) String() string {
+	if a >= 0 && a < NumActions {
+		return actionNames[a]
+	}
+	return "invalid"
+}
+
+// Cell is one map cell: at most one entity, one bomb and one power-up.
+type Cell struct {
+	Entity Entity
+	// Player is the seat of the player on the cell when Entity is
+	// PlayerEntity.
+	Player uint8
+	// PowerUp lies on the cell; it is hidden from bots while an entity
+	// covers it.
+	PowerUp PowerUp
+	// bomb is the slot+1 of the bomb on the cell in Game.bombs, 0 for none.
+	bomb uint8
+	// reached has bit i set when bomb slot i's blast reached the cell in
+	// the round being (or just) processed. The cell is Exploding when it is
+	// non-zero.
+	reached uint64
+	// touched has bit s set when seat s has ever occupied the cell.
+	touched uint16
+}
+
+// Exploding reports whether a blast reached the cell in the last round.
+func (c Cell) Exploding() bool { return c.reached != 0 }
+
+// HasBomb reports whether a bomb lies on the cell.
+func (c Cell) HasBomb() bool { return c.bomb != 0 }
+
+// Touched reports whether seat has ever occupied the cell.
+func (c Cell) Touched(seat int) bool { return c.touched&(1<<seat) != 0 }
+
+// Bomb is a planted bomb.
+type Bomb struct {
+	Owner     int // seat of the owner
+	X, Y      int
+	Radius    int // the owner's radius when it was planted
+	Timer     int // the "fuse" of the original
+	Exploding bool
+	// points accumulates the points this bomb earned in the round being
+	// processed (walls and kills it reached).
+	points int
+	// live reports that the slot holds a bomb.
+	live bool
+}
+
+// Player is one seat's player.
+type Player struct {
+	Name string
+	Key  byte // 'A' + seat (mod 26)
+	// Counter is the points counter; the visible points are Counter +
+	// Coverage ([Player.Points]).
+	Counter int
+	// Coverage is the coverage points, recomputed every round while alive.
+	Coverage    int
+	Killed      bool
+	KilledRound int
+	BombBag     int // capacity, not the bombs left
+	BombRadius  int
+	X, Y        int // 1-based; kept at the last cell after death
+	// Touched counts the cells the player has ever occupied.
+	Touched int
+	// Idle counts consecutive do-nothing results for the 20-do-nothing
+	// harness rule (spec §7.3); it is not used for console seats.
+	Idle int
+}
+
+// Points returns the visible points: counter plus coverage.
+func (p Player) Points() int { return p.Counter + p.Coverage }
+
+// Game is one Bomberman match: the map, the players, the bombs and the
+// round counter, exact to the original engine (see the package doc). A Game
+// is a fixed-size value with no pointers into itself; it is not safe for
+// concurrent use (vecenv gives each worker a disjoint range of envs).
+type Game struct {
+	cfg  Config
+	spec *env.Spec
+
+	// width and height are equal on generated maps (the side); the
+	// engine's unit-test fixtures use others, such as 3×1.
+	width, height int
+	usable        int // cells that are not indestructible walls
+
+	round    int   // CurrentRound: the round about to be processed
+	maxRound int   // the game ends once round > maxRound
+	mapSeed  int32 // the gameSeed (MapSeed in state.json)
+	bounty   int   // PlayerBounty
+	// noBounty marks a state loaded from the schema without PlayerBounty;
+	// writers then leave the key (and the map.txt header part) out.
+	noBounty bool
+	done     bool
+	// truncatedEnd reports that the game ended on the round cap.
+	truncatedEnd bool
+
+	nPlayers int
+	players  [MaxPlayers]Player
+	cells    [MaxSide * MaxSide]Cell
+	bombs    [MaxBombs]Bomb
+
+	// rng draws the collision rolls the original took from a clock-seeded
+	// Random; it is seeded from the env seed.
+	rng rand.PCG
+
+	// invalid counts, per seat, commands the original rejected or ignored
+	// (walking into walls, a plant with an empty bag, out-of-range
+	// actions, ...).
+	invalid [MaxPlayers]int
+
+	scratch scratch
+}
+
+// scratch is per-round working memory, kept in the Game so that Step does not
+// allocate.
+type scratch struct {
+	// chain is a union-find forest over bomb slots for this round's chain
+	// graph.
+	chain [MaxBombs]uint8
+	// lastPoints are each seat's points before the step, for shaping.
+	lastPoints [MaxPlayers]int
+	// moves is the queue of this round's moves.
+	moves   [MaxPlayers]move
+	nMoves  int
+	killed  [MaxPlayers]uint8 // seats killed this round, in destroy order
+	nKilled int
+	// destroy has one entry per cell index marked in a kill pass.
+	destroy [MaxSide * MaxSide]bool
+}
+
+// move is one queued move: seat and target cell.
+type move struct {
+	seat int
+	x, y int
+}
+
+// Width returns the map width (the side on generated maps).
+func (g *Game) Width() int { return g.width }
+
+// Height returns the map height (the side on generated maps).
+func (g *Game) Height() int { return g.height }
+
+// Round returns CurrentRound: the round about to be processed (0 after
+// Reset).
+func (g *Game) Round() int { return g.round }
+
+// MapSeed returns the game seed the map was generated from.
+func (g *Game) MapSeed() int32 { return g.mapSeed }
+
+// PlayerBounty returns the points a kill is worth.
+func (g *Game) PlayerBounty() int { return g.bounty }
+
+// Players returns the number of seats.
+func (g *Game) Players() int { return g.nPlayers }
+
+// Player returns a copy of seat's player. It panics if seat is out of range.
+func (g *Game) Player(seat int) Player {
+	if seat < 0 || seat >= g.nPlayers {
+		panic("bomberman: Player: seat out of range")
+	}
+	return g.players[seat]
+}
+
+// InBounds reports whether (x, y) is on the map (1-based).
+func (g *Game) InBounds(x, y int) bool { return x >= 1 && y >= 1 && x <= g.width && y <= g.height }
+
+// index returns the cell index of (x, y); the caller ensures InBounds.
+func (g *Game) index(x, y int) int { return (y-1)*g.width + (x - 1) }
+
+// At returns a copy of cell (x, y), 1-based. It panics if (x, y) is off the
+// map.
+func (g *Game) At(x, y int) Cell {
+	if !g.InBounds(x, y) {
+		panic("bomberman: At: cell off the map")
+	}
+	return g.cells[g.index(x, y)]
+}
+
+// BombAt returns the bomb on cell (x, y), if any.
+func (g *Game) BombAt(x, y int) (Bomb, bool) {
+	if !g.InBounds(x, y) {
+		return Bomb{}, false
+	}
+	c := g.cells[g.index(x, y)]
+	if c.bomb == 0 {
+		return Bomb{}, false
+	}
+	return g.bombs[c.bomb-1], true
+}
+
+// Invalid returns how many of seat's commands the original would have
+// rejected or ignored since the last Reset.
+func (g *Game) Invalid(seat int) int { return g.invalid[seat] }

@@ -1,0 +1,56 @@
+// Package env is the game contract every botarena game implements and every
+// other part of botarena (pools, Arrow encoding, RPC, agents, the command line)
+// builds on.
+//
+// # Model
+//
+// An [Env] is one game in progress: a plain Go value with fixed-size state and
+// its own seeded generator. It is not safe for concurrent use; a pool gives each
+// worker goroutine a disjoint range of envs. Every env has a fixed number of
+// seats (players), and each seat acts once per step, simultaneously, as the
+// original engine applies commands. Games whose original engine is sequential
+// document in their doc.go how a seat's move is ordered.
+//
+// A game describes itself with a [Spec]: its seats, the named observation
+// tensors each seat sees (dtype, shape and layout with its index formula), the
+// number of discrete actions, the step cap, and the reward definition.
+//
+// The life of an env:
+//
+//	e.Reset(seed)                         // a new game; same seed, same game
+//	for !e.Done() {
+//		for seat := range spec.Seats {
+//			e.WriteObs(seat, obs[seat])     // caller-owned memory
+//			e.WriteMask(seat, mask[seat])
+//		}
+//		e.Step(actions, rewards, terminated, truncated)
+//	}
+//	res := e.Result()                     // ranks and scores, original rules
+//
+// # Invariants
+//
+//   - Step, WriteObs and WriteMask never allocate and never return errors.
+//     Illegal or out-of-range actions do what the original engine does with
+//     them (usually nothing) and are counted, never rejected.
+//   - A buffer of the wrong length is a programmer error and panics with a
+//     package-prefixed message.
+//   - The same seed and the same actions give the same trajectory, byte for
+//     byte, on any machine and with any number of goroutines around it.
+//   - Configs are validated once, when an env is made through a [Registry],
+//     with errors that name the field and the value ([ConfigError]).
+//
+// # Native formats
+//
+// Every env also speaks its original competition's formats through the
+// [Codec] methods: the state as a seat sees it (Entelect state.json and
+// map.txt, BattleBots ASCII, Battle³ JSON, ...), loading a full state, and
+// parsing and formatting the original bot commands. External bots, replays
+// and scenarios ([Scenario]) are built on these.
+//
+// # Registry
+//
+// Games register an [Entry] in the [Default] registry from their package's
+// init function, as image formats and database drivers do; a program selects
+// its games by importing their packages. [Registry.Make] builds an env from a
+// name ("bomberman", "bomberman/12p") and an optional JSON config.
+package env

@@ -1,0 +1,159 @@
+package env
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Config is a game's configuration. Configs are plain structs decoded from
+// JSON (field names as the struct's json tags); Validate reports the first
+// invalid field as a [*ConfigError].
+type Config interface {
+	Validate() error
+}
+
+// Entry registers one game, or one preset of a game ("bomberman/12p"), under
+// a name.
+type Entry struct {
+	// Name is the registry name: lower case, with an optional "/preset"
+	// suffix.
+	Name string
+	// Summary is a one-line description for listings.
+	Summary string
+	// Rules returns the rules as implemented, in Markdown, for the given
+	// config (the original's --rules printout, plus botarena's decisions).
+	Rules func(Config) string
+	// NewConfig returns a new default config (a pointer to the game's
+	// config struct) for this name.
+	NewConfig func() Config
+	// New makes an env from a config that has passed Validate.
+	New func(Config) (Env, error)
+}
+
+// ErrUnknownGame is returned (wrapped) for a name that is not registered.
+var ErrUnknownGame = errors.New("unknown game")
+
+// ConfigError reports an invalid config field.
+type ConfigError struct {
+	Game   string // registry name
+	Field  string // json name of the field
+	Value  any    // the offending value
+	Reason string // what was expected
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("%s: config %s: %s, got %v", e.Game, e.Field, e.Reason, e.Value)
+}
+
+// Registry maps game names to entries. It is safe for concurrent use.
+type Registry struct {
+	mu      sync.RWMutex
+	entries map[string]Entry
+}
+
+// Default is the registry games add themselves to from their package init.
+var Default = &Registry{}
+
+var nameRE = regexp.MustCompile(`^[a-z][a-z0-9]*(/[a-z0-9][a-z0-9-]*)?$`)
+
+// Register adds e to r. It panics if the name is malformed, already taken, or
+// a constructor is missing: registration happens in init functions, where a
+// mistake is a programming error.
+func (r *Registry) Register(e Entry) {
+	if !nameRE.MatchString(e.Name) {
+		panic(fmt.Sprintf("env: Register: malformed game name %q", e.Name))
+	}
+	if e.NewConfig == nil || e.New == nil || e.Rules == nil {
+		panic(fmt.Sprintf("env: Register %q: NewConfig, New and Rules are required", e.Name))
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.entries == nil {
+		r.entries = make(map[string]Entry)
+	}
+	if _, dup := r.entries[e.Name]; dup {
+		panic(fmt.Sprintf("env: Register: game %q registered twice", e.Name))
+	}
+	r.entries[e.Name] = e
+}
+
+// Register adds e to the [Default] registry.
+func Register(e Entry) { Default.Register(e) }
+
+// Names returns the registered names, sorted.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	names := make([]string, 0, len(r.entries))
+	for n := range r.entries {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Lookup returns the entry registered under name. The error wraps
+// [ErrUnknownGame] and lists the valid names.
+func (r *Registry) Lookup(name string) (Entry, error) {
+	r.mu.RLock()
+	e, ok := r.entries[name]
+	r.mu.RUnlock()
+	if !ok {
+		return Entry{}, fmt.Errorf("%w %q (valid: %s)", ErrUnknownGame, name, strings.Join(r.Names(), ", "))
+	}
+	return e, nil
+}
+
+// Config returns name's default config with the JSON object config applied
+// over it, validated. An empty or "null" config means the defaults. Unknown
+// fields are errors.
+func (r *Registry) Config(name string, config []byte) (Config, error) {
+	e, err := r.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	cfg := e.NewConfig()
+	config = bytes.TrimSpace(config)
+	if len(config) > 0 && !bytes.Equal(config, []byte("null")) {
+		dec := json.NewDecoder(bytes.NewReader(config))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(cfg); err != nil {
+			return nil, fmt.Errorf("%s: config: %s", name, strings.TrimPrefix(err.Error(), "json: "))
+		}
+		if _, err := dec.Token(); err != io.EOF {
+			return nil, fmt.Errorf("%s: config: trailing data after the JSON object", name)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		var ce *ConfigError
+		if errors.As(err, &ce) && ce.Game != name {
+			// Report the name the user asked for, not the base game.
+			c := *ce
+			c.Game = name
+			return nil, &c
+		}
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// Make returns a new env of the named game with the JSON object config
+// applied over the game's defaults (see [Registry.Config]).
+func (r *Registry) Make(name string, config []byte) (Env, error) {
+	cfg, err := r.Config(name, config)
+	if err != nil {
+		return nil, err
+	}
+	e, _ := r.Lookup(name)
+	return e.New(cfg)
+}
+
+// Make makes an env from the [Default] registry.
+func Make(name string, config []byte) (Env, error) { return Default.Make(name, config) }

@@ -1,0 +1,149 @@
+package env
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DType is the element type of an observation tensor. The zero value is
+// [Uint8].
+type DType uint8
+
+// The element types observation tensors use.
+const (
+	Uint8 DType = iota
+	Float32
+	Int32
+)
+
+// Size returns the number of bytes of one element.
+func (d DType) Size() int {
+	switch d {
+	case Uint8:
+		return 1
+	case Float32, Int32:
+		return 4
+	}
+	panic(fmt.Sprintf("env: unknown dtype %d", d))
+}
+
+// String returns the numpy name of the dtype ("uint8", "float32", "int32").
+func (d DType) String() string {
+	switch d {
+	case Uint8:
+		return "uint8"
+	case Float32:
+		return "float32"
+	case Int32:
+		return "int32"
+	}
+	return fmt.Sprintf("DType(%d)", d)
+}
+
+// Tensor describes one named observation tensor of a seat.
+//
+// Values are stored densely in row-major (C) order in the byte slice a caller
+// passes to [Env.WriteObs]; multi-byte dtypes are little-endian. Layout states
+// the meaning of each axis and the index formula, for example
+// "[C,H,W]: index = c*H*W + y*W + x".
+type Tensor struct {
+	Name   string
+	DType  DType
+	Shape  []int
+	Layout string
+}
+
+// Len returns the number of elements of the tensor (the product of Shape).
+func (t Tensor) Len() int {
+	n := 1
+	for _, d := range t.Shape {
+		n *= d
+	}
+	return n
+}
+
+// Bytes returns the size of the tensor in bytes.
+func (t Tensor) Bytes() int { return t.Len() * t.DType.Size() }
+
+// ShapeString formats the shape as "[11,21,21]".
+func (t Tensor) ShapeString() string {
+	parts := make([]string, len(t.Shape))
+	for i, d := range t.Shape {
+		parts[i] = fmt.Sprint(d)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// Spec describes a configured game: what each seat sees and may do.
+//
+// A Spec returned by [Env.Spec] is shared by every env made with the same
+// config; callers must not modify it.
+type Spec struct {
+	// Game is the registry name the env was made with, such as "bomberman".
+	Game string
+	// Seats is the number of players of one env.
+	Seats int
+	// Obs lists the observation tensors of one seat, in the order
+	// [Env.WriteObs] expects their destination slices.
+	Obs []Tensor
+	// Actions is the number of discrete actions of a seat; actions are
+	// 0..Actions-1 and action 0 is always the "do nothing" action.
+	Actions int
+	// ActionNames names each action, len(ActionNames) == Actions.
+	ActionNames []string
+	// MaxSteps is the most steps an episode can last.
+	MaxSteps int
+	// Reward states the reward definition in words.
+	Reward string
+}
+
+// ObsBytes returns the total size in bytes of one seat's observation tensors.
+func (s *Spec) ObsBytes() int {
+	n := 0
+	for _, t := range s.Obs {
+		n += t.Bytes()
+	}
+	return n
+}
+
+// Tensor returns the observation tensor named name.
+func (s *Spec) Tensor(name string) (Tensor, bool) {
+	for _, t := range s.Obs {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tensor{}, false
+}
+
+// NewObsBuffers allocates destination slices for one seat's observation, one
+// per tensor of s.Obs, suitable for [Env.WriteObs].
+func (s *Spec) NewObsBuffers() [][]byte {
+	dst := make([][]byte, len(s.Obs))
+	for i, t := range s.Obs {
+		dst[i] = make([]byte, t.Bytes())
+	}
+	return dst
+}
+
+// CheckObs panics unless dst holds one slice per tensor of s.Obs, each of the
+// tensor's size. Games call it at the top of WriteObs.
+func (s *Spec) CheckObs(dst [][]byte) {
+	if len(dst) != len(s.Obs) {
+		panic(fmt.Sprintf("%s: WriteObs: got %d destination tensors, want %d", s.Game, len(dst), len(s.Obs)))
+	}
+	for i, t := range s.Obs {
+		if len(dst[i]) != t.Bytes() {
+			panic(fmt.Sprintf("%s: WriteObs: tensor %q: got %d bytes, want %d", s.Game, t.Name, len(dst[i]), t.Bytes()))
+		}
+	}
+}
+
+// CheckStep panics unless the slices passed to [Env.Step] have one element
+// per seat. Games call it at the top of Step.
+func (s *Spec) CheckStep(actions []int32, rewards []float32, terminated, truncated []bool) {
+	if len(actions) != s.Seats || len(rewards) != s.Seats || len(terminated) != s.Seats || len(truncated) != s.Seats {
+		panic(fmt.Sprintf("%s: Step: got %d actions, %d rewards, %d terminated, %d truncated; want %d of each (one per seat)",
+			s.Game, len(actions), len(rewards), len(terminated), len(truncated), s.Seats))
+	}
+}

@@ -1,0 +1,3 @@
+module github.com/botarena/botarena
+
+go 1.26
