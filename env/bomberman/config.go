@@ -58,6 +58,10 @@ type Config struct {
 	// they are exempt from the 20-do-nothing rule (spec §7.3), which
 	// applies to every other seat (bots). Default none.
 	ConsoleSeats []int `json:"console_seats"`
+	// MapCRLF ends map.txt lines with CRLF, as the original did on Windows
+	// where the tournament ran; the default is LF, as the files committed
+	// to git have.
+	MapCRLF bool `json:"map_crlf"`
 	// PointsReward, when non-zero, adds PointsReward × (change in the
 	// seat's points) to each step's reward as shaping. Default 0.
 	PointsReward float32 `json:"points_reward"`

@@ -187,7 +187,21 @@ type Game struct {
 	// actions, ...).
 	invalid [MaxPlayers]int
 
+	// info describes each seat's player for roundInfo.json (Author,
+	// NickName, Email, BotType); see [Game.SetPlayerInfo].
+	info [MaxPlayers]PlayerInfo
+
 	scratch scratch
+}
+
+// PlayerInfo is how roundInfo.json describes a player (spec §8.3). The zero
+// value describes a console player: the name in the three text fields and
+// BotType "Unkown" (the engine's spelling).
+type PlayerInfo struct {
+	Author   string
+	NickName string
+	Email    string
+	BotType  string
 }
 
 // scratch is per-round working memory, kept in the Game so that Step does not
