@@ -4,7 +4,6 @@ import (
 	"github.com/botarena/botarena/env"
 )
 
-
 // New returns a game for cfg, validated, with the map of seed 0; call Reset
 // to start another. The registry name in its Spec is "bomberman".
 func New(cfg *Config) (*Game, error) { return newGame("bomberman", cfg) }
