@@ -1,0 +1,142 @@
+package agents
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Agent is a policy for one seat of one env.
+//
+// An Agent is not safe for concurrent use, and one instance plays one seat:
+// agents may keep per-game memory (Bomberman's reference bot remembers its
+// target). Act must not allocate once Reset has been called, because pools
+// call it inside their step.
+type Agent interface {
+	// Reset prepares the agent for a new game of e, playing seat, with its
+	// own randomness seeded from seed. Call it after e.Reset (or after
+	// loading a state into e), before the first Act of the game. It panics
+	// if e is not a game the agent was made for.
+	Reset(e env.Env, seat int, seed uint64)
+
+	// Act returns seat's action for the current state of e: a value in
+	// 0..e.Spec().Actions-1 (0 is the do-nothing action). It reads e and
+	// does not modify it, and it does not allocate. It panics if e is not a
+	// game the agent was made for.
+	Act(e env.Env, seat int) int32
+}
+
+// Factory makes an agent for envs of the given spec. It returns an error if
+// the agent cannot play that game (for example a game-specific agent asked
+// for another game).
+type Factory func(spec *env.Spec) (Agent, error)
+
+// ErrUnknownAgent is returned (wrapped) by [New] for a name that is not
+// registered for the game.
+var ErrUnknownAgent = errors.New("unknown agent")
+
+// AnyGame is the game name under which generic agents, which play every
+// game, are registered.
+const AnyGame = "*"
+
+type entry struct {
+	summary string
+	factory Factory
+}
+
+var (
+	mu       sync.RWMutex
+	registry = map[string]map[string]entry{} // base game -> agent name -> entry
+)
+
+// BaseGame returns the game a registry name belongs to: the part before the
+// first '/' ("bomberman/12p" → "bomberman").
+func BaseGame(game string) string {
+	base, _, _ := strings.Cut(game, "/")
+	return base
+}
+
+// Register adds an agent named name for game (a base game name such as
+// "bomberman", or [AnyGame] for agents that play every game). Game names
+// with a preset ("bomberman/12p") register for the base game. It panics if
+// name is empty, factory is nil or the name is already taken for the game:
+// registration happens in init functions, where a mistake is a programming
+// error. It is safe for concurrent use.
+func Register(game, name, summary string, factory Factory) {
+	game = BaseGame(game)
+	if game == "" || name == "" || factory == nil {
+		panic(fmt.Sprintf("agents: Register(%q, %q): game, name and factory are required", game, name))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	m := registry[game]
+	if m == nil {
+		m = map[string]entry{}
+		registry[game] = m
+	}
+	if _, dup := m[name]; dup {
+		panic(fmt.Sprintf("agents: Register: agent %q registered twice for %s", name, game))
+	}
+	if game != AnyGame {
+		if _, dup := registry[AnyGame][name]; dup {
+			panic(fmt.Sprintf("agents: Register: agent %q for %s shadows a generic agent", name, game))
+		}
+	}
+	m[name] = entry{summary: summary, factory: factory}
+}
+
+// lookup finds name for game, game-specific agents first.
+func lookup(game, name string) (entry, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	if e, ok := registry[BaseGame(game)][name]; ok {
+		return e, true
+	}
+	e, ok := registry[AnyGame][name]
+	return e, ok
+}
+
+// New makes the agent registered as name for game (a registry name such as
+// "bomberman/12p" resolves to its base game) for envs of spec. An unknown
+// name gives an error wrapping [ErrUnknownAgent] that lists the valid names.
+// It is safe for concurrent use.
+func New(game, name string, spec *env.Spec) (Agent, error) {
+	e, ok := lookup(game, name)
+	if !ok {
+		return nil, fmt.Errorf("%w %q for %s (valid: %s)", ErrUnknownAgent, name, BaseGame(game), strings.Join(Names(game), ", "))
+	}
+	a, err := e.factory(spec)
+	if err != nil {
+		return nil, fmt.Errorf("agent %q: %w", name, err)
+	}
+	return a, nil
+}
+
+// Names returns the names of the agents that can play game (generic and
+// game-specific), sorted. It is safe for concurrent use.
+func Names(game string) []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	var names []string
+	for n := range registry[AnyGame] {
+		names = append(names, n)
+	}
+	if base := BaseGame(game); base != AnyGame {
+		for n := range registry[base] {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Summary returns the one-line description of agent name for game, and
+// whether it is registered.
+func Summary(game, name string) (string, bool) {
+	e, ok := lookup(game, name)
+	return e.summary, ok
+}

@@ -1,0 +1,34 @@
+// Package agents holds botarena's built-in policies: scripted players that
+// fill seats in matches (botarena play), in pools (as opponents) and in tests.
+//
+// # Model
+//
+// An [Agent] plays one seat of one env. It is made for a game by name from a
+// per-game registry ([New], [Names]); every game has the generic agents
+// "idle" (always action 0, the do-nothing action) and "random" (uniform among
+// the legal actions of [env.Env.WriteMask]), and a game may add its own, such
+// as Bomberman's "reference" (the original competition's reference bot, see
+// [Reference]).
+//
+// The life of an agent mirrors the env's:
+//
+//	a, err := agents.New("bomberman", "reference", e.Spec())
+//	e.Reset(seed)
+//	a.Reset(e, seat, agentSeed)
+//	for !e.Done() {
+//		actions[seat] = a.Act(e, seat)
+//		... other seats ...
+//		e.Step(actions, rewards, terminated, truncated)
+//	}
+//
+// # Invariants
+//
+//   - An agent is not safe for concurrent use; use one instance per seat (a
+//     pool gives each worker its own agents, as it gives it its own envs).
+//   - Act returns an action in 0..Spec().Actions-1 and does not allocate once
+//     the agent has been Reset: pools call it inside their step.
+//   - Randomness comes from the agent's own seeded generator (math/rand/v2
+//     PCG), seeded in Reset: the same env trajectory and seed give the same
+//     actions.
+//   - Registration happens in init functions; a mistake there panics.
+package agents
