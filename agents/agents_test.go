@@ -1,0 +1,212 @@
+package agents
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/bomberman"
+)
+
+// fakeGame is a tiny test-only game: two seats, four actions, and a mask
+// that changes with the step, so that agents have something to read.
+type fakeGame struct {
+	spec  *env.Spec
+	steps int
+}
+
+var fakeSpec = &env.Spec{
+	Game:        "testgame",
+	Seats:       2,
+	Obs:         []env.Tensor{{Name: "step", DType: env.Int32, Shape: []int{1}, Layout: "[1]: the step"}},
+	Actions:     4,
+	ActionNames: []string{"nothing", "a", "b", "c"},
+	MaxSteps:    20,
+	Reward:      "none",
+}
+
+func (g *fakeGame) Spec() *env.Spec                         { return g.spec }
+func (g *fakeGame) Reset(uint64)                            { g.steps = 0 }
+func (g *fakeGame) Step([]int32, []float32, []bool, []bool) { g.steps++ }
+func (g *fakeGame) Done() bool                              { return g.steps >= g.spec.MaxSteps }
+func (g *fakeGame) Steps() int                              { return g.steps }
+func (g *fakeGame) WriteObs(int, [][]byte)                  {}
+func (g *fakeGame) Result() env.Result                      { return env.Result{Rounds: g.steps, Winner: -1} }
+func (g *fakeGame) NativeFormats() []string                 { return []string{"json"} }
+func (g *fakeGame) LoadNative([]byte) error                 { return nil }
+func (g *fakeGame) ParseCommand(int, []byte) (int32, bool)  { return 0, true }
+func (g *fakeGame) AppendCommand(dst []byte, _ int, _ int32) []byte {
+	return dst
+}
+func (g *fakeGame) AppendNative(dst []byte, _ string, _ int) ([]byte, error) {
+	return append(dst, "{}"...), nil
+}
+
+// WriteMask allows action 0 and the actions k with (step+seat+k) even.
+func (g *fakeGame) WriteMask(seat int, dst []uint8) {
+	for k := range dst {
+		dst[k] = 0
+		if k == 0 || (g.steps+seat+k)%2 == 0 {
+			dst[k] = 1
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	for _, tc := range []struct {
+		game string
+		want []string
+	}{
+		{"testgame", []string{"idle", "random"}},
+		{"bomberman", []string{"idle", "random", "reference"}},
+		{"bomberman/12p", []string{"idle", "random", "reference"}},
+	} {
+		if got := Names(tc.game); !slices.Equal(got, tc.want) {
+			t.Errorf("Names(%q) = %v, want %v", tc.game, got, tc.want)
+		}
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	_, err := New("bomberman/2p", "x", fakeSpec)
+	if !errors.Is(err, ErrUnknownAgent) {
+		t.Fatalf("New(unknown): err = %v, want ErrUnknownAgent", err)
+	}
+	if want := `unknown agent "x" for bomberman (valid: idle, random, reference)`; err.Error() != want {
+		t.Errorf("New(unknown): err = %q, want %q", err, want)
+	}
+	if _, err := New("testgame", "reference", fakeSpec); err == nil || !strings.Contains(err.Error(), "valid: idle, random") {
+		t.Errorf("New(testgame, reference): err = %v, want unknown agent", err)
+	}
+	// A game-specific factory refuses another game's spec.
+	other := *fakeSpec
+	other.Game = "testgame"
+	if _, err := registry["bomberman"]["reference"].factory(&other); err == nil {
+		t.Error("reference factory accepted a testgame spec")
+	}
+}
+
+func TestRegisterPanics(t *testing.T) {
+	for name, f := range map[string]func(){
+		"duplicate":   func() { Register("bomberman", "reference", "", func(*env.Spec) (Agent, error) { return Idle{}, nil }) },
+		"shadow":      func() { Register("testgame", "random", "", func(*env.Spec) (Agent, error) { return Idle{}, nil }) },
+		"nil_factory": func() { Register("testgame", "x", "", nil) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Error("no panic")
+				}
+			}()
+			f()
+		})
+	}
+}
+
+func TestIdle(t *testing.T) {
+	a, err := New("testgame", "idle", fakeSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &fakeGame{spec: fakeSpec}
+	a.Reset(g, 0, 1)
+	for range 5 {
+		if got := a.Act(g, 0); got != 0 {
+			t.Fatalf("idle Act = %d, want 0", got)
+		}
+		g.steps++
+	}
+}
+
+func TestRandomLegalAndDeterministic(t *testing.T) {
+	play := func(seed uint64) []int32 {
+		a, err := New("testgame", "random", fakeSpec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &fakeGame{spec: fakeSpec}
+		a.Reset(g, 1, seed)
+		mask := make([]uint8, fakeSpec.Actions)
+		var got []int32
+		for !g.Done() {
+			act := a.Act(g, 1)
+			g.WriteMask(1, mask)
+			if act < 0 || int(act) >= len(mask) || mask[act] == 0 {
+				t.Fatalf("step %d: illegal action %d (mask %v)", g.steps, act, mask)
+			}
+			got = append(got, act)
+			g.steps++
+		}
+		return got
+	}
+	a, b, c := play(7), play(7), play(8)
+	if !slices.Equal(a, b) {
+		t.Errorf("same seed, different actions:\n%v\n%v", a, b)
+	}
+	if slices.Equal(a, c) {
+		t.Errorf("seeds 7 and 8 gave the same actions %v", a)
+	}
+	seen := map[int32]bool{}
+	for _, x := range a {
+		seen[x] = true
+	}
+	if len(seen) < 3 {
+		t.Errorf("random used only actions %v in 20 steps", seen)
+	}
+}
+
+func TestRandomNoAllocs(t *testing.T) {
+	a := NewRandom(fakeSpec)
+	g := &fakeGame{spec: fakeSpec}
+	a.Reset(g, 0, 3)
+	if n := testing.AllocsPerRun(100, func() { a.Act(g, 0); g.steps = (g.steps + 1) % 10 }); n != 0 {
+		t.Errorf("Random.Act allocates %v times per call", n)
+	}
+}
+
+func TestReferenceWrongGamePanics(t *testing.T) {
+	defer func() {
+		r := recover()
+		if r == nil || !strings.Contains(r.(string), "reference bot cannot play") {
+			t.Errorf("panic = %v, want a clear message", r)
+		}
+	}()
+	NewReference().Reset(&fakeGame{spec: fakeSpec}, 0, 1)
+}
+
+// newBomberman returns a fresh game of n players and map seed.
+func newBomberman(t testing.TB, n int, seed uint64) *bomberman.Game {
+	t.Helper()
+	cfg := bomberman.DefaultConfig()
+	cfg.Players = n
+	g, err := bomberman.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(seed)
+	return g
+}
+
+func TestReferenceFirstMoves(t *testing.T) {
+	for _, n := range []int{2, 4, 8, 12} {
+		for seed := range uint64(5) {
+			g := newBomberman(t, n, seed)
+			r := NewReference()
+			for seat := range n {
+				if a := r.act(g, seat); a < 0 || a >= bomberman.NumActions {
+					t.Errorf("%dp seed %d seat %d: action %d out of range", n, seed, seat, a)
+				}
+			}
+		}
+	}
+}
+
+func TestReferenceNoAllocs(t *testing.T) {
+	g := newBomberman(t, 4, 1)
+	r := NewReference()
+	if n := testing.AllocsPerRun(50, func() { r.act(g, 0) }); n != 0 {
+		t.Errorf("Reference.act allocates %v times per call", n)
+	}
+}
