@@ -1,0 +1,77 @@
+// Command botarena runs botarena's games from the command line: list them
+// (games), print their rules (rules), play a match between built-in agents
+// (play), and replay a scenario file (scenario).
+//
+// Errors are reported on stderr as one line starting with "botarena: ", and
+// the exit status is non-zero.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botarena/botarena/env"
+	_ "github.com/botarena/botarena/env/bomberman" // registers bomberman
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+// run executes the command line args and returns the exit status: 0 on
+// success, 1 on an error (reported on stderr as one line), 2 on an internal
+// error (a panic, reported the same way).
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "botarena: internal error: %s\n", oneLine(fmt.Sprint(r)))
+			code = 2
+		}
+	}()
+	root := newRootCmd(&cli{stdin: stdin, stdout: stdout, stderr: stderr, reg: env.Default})
+	root.SetArgs(args)
+	if err := root.Execute(); err != nil {
+		fmt.Fprintf(stderr, "botarena: %s\n", oneLine(err.Error()))
+		return 1
+	}
+	return 0
+}
+
+// cli holds what every subcommand writes to and reads from.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	reg            *env.Registry
+}
+
+func newRootCmd(c *cli) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "botarena",
+		Short:         "Environments for bot-competition games",
+		Long:          "botarena runs bot-competition games (Entelect 2016 Bomberman, ...) as the original engines do:\nlist them, read their rules, play matches between built-in agents and replay scenarios.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(c.stdin)
+	root.SetOut(c.stdout)
+	root.SetErr(c.stderr)
+	root.CompletionOptions.HiddenDefaultCmd = true
+	root.AddCommand(newGamesCmd(c), newRulesCmd(c), newPlayCmd(c), newScenarioCmd(c))
+	return root
+}
+
+// oneLine folds s onto one line.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
+}
+
+// gameArg is a cobra Args check for commands that take one GAME.
+func (c *cli) gameArg(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("%s: want one GAME argument, got %d (games: %s)", cmd.Name(), len(args), strings.Join(c.reg.Names(), ", "))
+	}
+	return nil
+}

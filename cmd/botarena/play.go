@@ -1,0 +1,402 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/env"
+)
+
+type playFlags struct {
+	configFlags
+	agents    string
+	seed      uint64
+	maxRounds int
+	replays   string
+	state     string
+	pretty    bool
+	delay     time.Duration
+	asJSON    bool
+}
+
+func newPlayCmd(c *cli) *cobra.Command {
+	var o playFlags
+	cmd := &cobra.Command{
+		Use:   "play GAME",
+		Short: "Play one match between built-in agents",
+		Long: "play runs one match of GAME between built-in agents, one per seat, and prints the result.\n\n" +
+			"--agents takes one agent name per seat, or one name for every seat; the default is the\n" +
+			"game's reference bot where it has one, else random. Agents of a game: " + "`botarena games --json`.\n" +
+			"Without --seed the seed is random (below 2^31, so that it is a valid seed of the original\n" +
+			"engines); it is always printed. --replays writes the original's replay layout,\n" +
+			"DIR/<seed>/<round>/<native files>, for the initial state and after every round.",
+		Args: c.gameArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("seed") {
+				o.seed = rand.Uint64N(1 << 31)
+			}
+			if !cmd.Flags().Changed("max-rounds") {
+				o.maxRounds = -1
+			} else if o.maxRounds < 0 {
+				return fmt.Errorf("--max-rounds: want 0 or more, got %d", o.maxRounds)
+			}
+			return c.play(args[0], &o, cmd.Flags().Changed("players"))
+		},
+	}
+	o.configFlags.add(cmd)
+	f := cmd.Flags()
+	f.StringVar(&o.agents, "agents", "", "comma-separated agent names, one per seat, or one for every seat")
+	f.Uint64Var(&o.seed, "seed", 0, "match seed (random if absent)")
+	f.IntVar(&o.maxRounds, "max-rounds", 0, "stop after this many rounds; 0 stops after the initial state (default: play to the end)")
+	f.StringVar(&o.replays, "replays", "", "write the original's replay layout under this directory")
+	f.StringVar(&o.state, "state", "", "start from this native state file (the game's canonical format) instead of the seed's")
+	f.BoolVar(&o.pretty, "pretty", false, "redraw the board in the terminal every round")
+	f.DurationVar(&o.delay, "delay", 100*time.Millisecond, "pause between rounds with --pretty")
+	f.BoolVar(&o.asJSON, "json", false, "print the result as one JSON line")
+	return cmd
+}
+
+// match is one game in progress with its agents.
+type match struct {
+	game   string
+	seed   uint64
+	env    env.Env
+	names  []string // agent name per seat
+	agents []agents.Agent
+	buf    []byte
+}
+
+func (c *cli) play(game string, o *playFlags, setPlayers bool) error {
+	if _, err := c.reg.Lookup(game); err != nil {
+		return err
+	}
+	set := map[string]any{}
+	if setPlayers {
+		set["players"] = o.players
+	}
+	if o.maxRounds > 0 && hasConfigField(c.reg, game, "max_rounds") {
+		set["max_rounds"] = o.maxRounds
+	}
+	cfg, err := o.json(set)
+	if err != nil {
+		return err
+	}
+	e, err := c.reg.Make(game, cfg)
+	if err != nil {
+		return err
+	}
+	seats := e.Spec().Seats
+	names, err := agentNames(game, o.agents, seats)
+	if err != nil {
+		return err
+	}
+	if hasConfigField(c.reg, game, "names") {
+		set["names"] = playerNames(names)
+		if cfg, err = o.json(set); err != nil {
+			return err
+		}
+		if e, err = c.reg.Make(game, cfg); err != nil {
+			return err
+		}
+	}
+	m := &match{game: game, seed: o.seed, env: e, names: names}
+	for _, n := range names {
+		a, err := agents.New(game, n, e.Spec())
+		if err != nil {
+			return err
+		}
+		m.agents = append(m.agents, a)
+	}
+
+	e.Reset(o.seed)
+	if o.state != "" {
+		data, err := os.ReadFile(o.state)
+		if err != nil {
+			return fmt.Errorf("--state: %w", err)
+		}
+		if err := e.LoadNative(data); err != nil {
+			return fmt.Errorf("--state %s: %w", o.state, err)
+		}
+	}
+	for seat, a := range m.agents {
+		a.Reset(e, seat, agentSeed(o.seed, seat))
+	}
+
+	actions := make([]int32, seats)
+	rewards := make([]float32, seats)
+	terminated := make([]bool, seats)
+	truncated := make([]bool, seats)
+	// A game that never ends would be a bug in the game; stop well past its
+	// step cap rather than hang.
+	limit := 10*e.Spec().MaxSteps + 10
+	for round := 0; ; round++ {
+		if err := m.show(c, o, round); err != nil {
+			return err
+		}
+		if e.Done() || (o.maxRounds >= 0 && round >= o.maxRounds) {
+			break
+		}
+		if round >= limit {
+			return fmt.Errorf("%s: the game did not end after %d rounds", game, round)
+		}
+		if o.pretty && o.delay > 0 && round > 0 {
+			time.Sleep(o.delay)
+		}
+		for seat, a := range m.agents {
+			actions[seat] = a.Act(e, seat)
+		}
+		e.Step(actions, rewards, terminated, truncated)
+	}
+	return m.report(c, o.asJSON)
+}
+
+// show writes the replay files of the state at the start of round and
+// redraws the board.
+func (m *match) show(c *cli, o *playFlags, round int) error {
+	if o.replays != "" {
+		dir := filepath.Join(o.replays, strconv.FormatUint(m.seed, 10), strconv.Itoa(round))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("--replays: %w", err)
+		}
+		for _, f := range m.env.NativeFormats() {
+			if err := m.native(f); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(dir, replayFile(f)), m.buf, 0o644); err != nil {
+				return fmt.Errorf("--replays: %w", err)
+			}
+		}
+	}
+	if o.pretty {
+		formats := m.env.NativeFormats()
+		f := formats[0]
+		for _, g := range formats {
+			if !env.IsJSONFormat(g) {
+				f = g
+				break
+			}
+		}
+		if err := m.native(f); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.stdout, "\x1b[H\x1b[2J%s %s  seed %d  round %d\n", m.game, strings.Join(m.names, " vs "), m.seed, round)
+		c.stdout.Write(m.buf)
+		if len(m.buf) > 0 && m.buf[len(m.buf)-1] != '\n' {
+			fmt.Fprintln(c.stdout)
+		}
+	}
+	return nil
+}
+
+// native renders the state in format into m.buf: the full (referee's) view
+// where the format has one, else seat 0's.
+func (m *match) native(format string) error {
+	var err error
+	m.buf, err = m.env.AppendNative(m.buf[:0], format, -1)
+	if err != nil {
+		m.buf, err = m.env.AppendNative(m.buf[:0], format, 0)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: native format %s: %w", m.game, format, err)
+	}
+	return nil
+}
+
+// replayFile is the file name of a native format in a replay folder: the
+// format's name when it is a file name ("state.json"), else "state.<name>".
+func replayFile(format string) string {
+	if strings.Contains(format, ".") {
+		return format
+	}
+	return "state." + format
+}
+
+// agentNames expands --agents to one name per seat.
+func agentNames(game, flag string, seats int) ([]string, error) {
+	var names []string
+	for _, n := range strings.Split(flag, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	switch len(names) {
+	case 0:
+		def := "random"
+		for _, n := range agents.Names(game) {
+			if n == "reference" {
+				def = n
+			}
+		}
+		names = []string{def}
+		fallthrough
+	case 1:
+		for len(names) < seats {
+			names = append(names, names[0])
+		}
+	case seats:
+	default:
+		return nil, fmt.Errorf("--agents: got %d names, want %d (one per seat) or 1 (for every seat)", len(names), seats)
+	}
+	for _, n := range names {
+		if _, ok := agents.Summary(game, n); !ok {
+			_, err := agents.New(game, n, nil)
+			return nil, err
+		}
+	}
+	return names, nil
+}
+
+// playerNames names the players after their agents: "Reference", or
+// "Random 1", "Random 2", ... when an agent plays several seats.
+func playerNames(agentNames []string) []string {
+	count := map[string]int{}
+	for _, n := range agentNames {
+		count[n]++
+	}
+	seen := map[string]int{}
+	names := make([]string, len(agentNames))
+	for i, n := range agentNames {
+		title := []rune(n)
+		title[0] = unicode.ToUpper(title[0])
+		names[i] = string(title)
+		if count[n] > 1 {
+			seen[n]++
+			names[i] += " " + strconv.Itoa(seen[n])
+		}
+	}
+	return names
+}
+
+// agentSeed derives seat's agent seed from the match seed (SplitMix64 of
+// the seed and the seat), so that agents and the env draw unrelated numbers.
+func agentSeed(seed uint64, seat int) uint64 {
+	z := seed + uint64(seat+1)*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// field is one extra, game-specific leaderboard field.
+type field struct {
+	Name  string
+	Value any
+}
+
+// extraFields adds game-specific fields to the leaderboard, by base game.
+var extraFields = map[string]func(e env.Env, seat int) []field{}
+
+// result is the JSON line of a match.
+type result struct {
+	Game        string     `json:"game"`
+	Seed        uint64     `json:"seed"`
+	Rounds      int        `json:"rounds"`
+	Winner      *int       `json:"winner"`
+	Draw        bool       `json:"draw"`
+	Leaderboard []standing `json:"leaderboard"`
+}
+
+// standing is one leaderboard entry.
+type standing struct {
+	Rank  int
+	Seat  int
+	Agent string
+	Name  string
+	Score float64
+	Alive bool
+	Extra []field
+}
+
+// MarshalJSON writes the fields in order, the game's extra fields last.
+func (s standing) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	fields := append([]field{
+		{"rank", s.Rank}, {"seat", s.Seat}, {"agent", s.Agent}, {"name", s.Name},
+		{"score", s.Score}, {"alive", s.Alive},
+	}, s.Extra...)
+	b.WriteByte('{')
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(f.Name)
+		v, err := json.Marshal(f.Value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func (m *match) result() result {
+	res := m.env.Result()
+	out := result{Game: m.game, Seed: m.seed, Rounds: res.Rounds, Draw: res.Draw}
+	if res.Winner >= 0 {
+		w := res.Winner
+		out.Winner = &w
+	}
+	extra := extraFields[agents.BaseGame(m.game)]
+	for _, s := range res.Standings {
+		st := standing{Rank: s.Rank, Seat: s.Seat, Name: s.Name, Score: s.Score, Alive: s.Alive}
+		if s.Seat >= 0 && s.Seat < len(m.names) {
+			st.Agent = m.names[s.Seat]
+		}
+		if extra != nil {
+			st.Extra = extra(m.env, s.Seat)
+		}
+		out.Leaderboard = append(out.Leaderboard, st)
+	}
+	return out
+}
+
+func (m *match) report(c *cli, asJSON bool) error {
+	res := m.result()
+	if asJSON {
+		return json.NewEncoder(c.stdout).Encode(res)
+	}
+	winner := "none"
+	if res.Winner != nil {
+		w := *res.Winner
+		winner = fmt.Sprintf("seat %d (%s)", w, m.names[w])
+		for _, s := range res.Leaderboard {
+			if s.Seat == w && s.Name != "" {
+				winner = fmt.Sprintf("seat %d, %s (%s)", w, s.Name, m.names[w])
+			}
+		}
+	}
+	if res.Draw {
+		winner += ", a draw at the top"
+	}
+	fmt.Fprintf(c.stdout, "game %s  seed %d  rounds %d  winner %s\n\n", res.Game, res.Seed, res.Rounds, winner)
+	w := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	header := "RANK\tSEAT\tAGENT\tNAME\tSCORE\tALIVE"
+	if len(res.Leaderboard) > 0 {
+		for _, f := range res.Leaderboard[0].Extra {
+			header += "\t" + strings.ToUpper(f.Name)
+		}
+	}
+	fmt.Fprintln(w, header)
+	for _, s := range res.Leaderboard {
+		line := fmt.Sprintf("%d\t%d\t%s\t%s\t%g\t%v", s.Rank, s.Seat, s.Agent, s.Name, s.Score, s.Alive)
+		for _, f := range s.Extra {
+			line += fmt.Sprintf("\t%v", f.Value)
+		}
+		fmt.Fprintln(w, line)
+	}
+	return w.Flush()
+}
