@@ -116,7 +116,10 @@ func jsonError(what string, data []byte, err error) error {
 	var off int64 = -1
 	switch e := err.(type) {
 	case *json.SyntaxError:
-		off = e.Offset
+		off = e.Offset - 1 // Offset counts the offending byte
+		if off < 0 {
+			off = 0
+		}
 	case *json.UnmarshalTypeError:
 		off = e.Offset
 	}

@@ -1,0 +1,43 @@
+# botarena — build, test and benchmark. `make help` lists the targets.
+
+GO      ?= go
+BIN     ?= bin/botarena
+PKGS    ?= ./...
+BENCH   ?= .
+FUZZTIME ?= 30s
+
+.PHONY: help build test fmt-check vet race lint bench fuzz play clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
+
+build: ## build the botarena binary into bin/
+	$(GO) build -o $(BIN) ./cmd/botarena
+
+test: fmt-check vet race ## the README's test command: gofmt check, go vet, go test -race
+
+fmt-check: ## fail if any Go file is not gofmt-formatted
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+vet: ## go vet
+	$(GO) vet $(PKGS)
+
+race: ## go test -race
+	$(GO) test -race $(PKGS)
+
+lint: fmt-check vet ## gofmt, go vet and staticcheck
+	$(GO) tool staticcheck $(PKGS)
+
+bench: ## run the Go benchmarks (BENCH=regexp)
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
+
+fuzz: ## run each fuzz target for FUZZTIME
+	$(GO) test -run '^$$' -fuzz '^FuzzStep$$' -fuzztime $(FUZZTIME) ./env/bomberman
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadNative$$' -fuzztime $(FUZZTIME) ./env/bomberman
+
+play: build ## watch a Bomberman match on the terminal
+	$(BIN) play bomberman --pretty
+
+clean: ## remove build outputs
+	rm -rf bin

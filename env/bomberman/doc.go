@@ -1,0 +1,89 @@
+// Package bomberman is Entelect Challenge 2016 Bomberman, exact to the
+// official engine (release 1.2.6; ../shared/specs/bomberman2016.md in the
+// botarena repository): the .NET System.Random map generator for 2–12
+// players with both power-up generators, round processing in the code's
+// order, the points and the leaderboard, the bot harness's 20-do-nothing
+// rule, and the original's files (state.json, map.txt, roundInfo.json,
+// move.txt). [Rules] prints the rules as implemented; `botarena rules
+// bomberman` shows them.
+//
+// # Model
+//
+// A [Game] is one match as a fixed-size value: up to 41×41 cells, 12 players
+// and 64 bombs, with no maps and no pointers. One [Game.Step] processes one
+// round: every alive seat's command is applied in seat (key) order, as the
+// engine receives bot commands. Actions are the move.txt codes: 0 nothing,
+// 1 up, 2 left, 3 right, 4 down, 5 place bomb, 6 trigger.
+//
+// Seeds: [Game.Reset](seed) generates the map of game seed seed mod 2^31
+// ([MapSeedFor]), so seeds below 2^31 give the original's maps. The
+// collision rolls, which the original drew from a clock-seeded Random, come
+// from a PCG generator seeded with the full seed; everything else is
+// deterministic.
+//
+// # Observation
+//
+// Tensor "planes", uint8 [C,H,W] with C = [NumPlanes] = 12 and H = W = the
+// map side (21, 31 or 41). The value for plane c at 1-based cell (x, y) is at
+//
+//	index = c*H*W + (y-1)*W + (x-1)
+//
+// The planes, from the observing seat's perspective (own player first):
+//
+//	0  PlaneSelf            1 on the seat's own player (all 0 once dead)
+//	1  PlaneOpponents       1 on every other player still on the map
+//	2  PlaneIndestructible  1 on indestructible walls
+//	3  PlaneDestructible    1 on destructible walls
+//	4  PlaneOwnBombs        the timer ("fuse") of each of the seat's bombs
+//	5  PlaneOpponentBombs   the timer of each other player's bomb
+//	6  PlaneBombRadius      the blast radius of every bomb (capped at 255)
+//	7  PlaneDanger          rounds until a blast reaches the cell: the
+//	                        smallest timer over the chain of bombs whose blast
+//	                        reaches it (rays as the engine casts them on the
+//	                        current map); 0 where no bomb reaches
+//	8  PlaneExploding       1 where a blast reached in the last round
+//	9  PlaneBagPowerUp      1 on visible bomb-bag power-ups
+//	10 PlaneRadiusPowerUp   1 on visible blast-radius power-ups
+//	11 PlaneSuperPowerUp    1 on the visible super power-up
+//
+// Power-ups under walls or players are hidden, exactly as state.json hides
+// them from bots.
+//
+// Tensor "scalars", float32 [8], little-endian:
+//
+//	0 ScalarRoundFraction   CurrentRound / rounds in the game
+//	1 ScalarBombBag         bag capacity
+//	2 ScalarBombsLeft       capacity minus the seat's bombs on the map
+//	3 ScalarBombRadius      blast radius
+//	4 ScalarPoints          points / 100
+//	5 ScalarAlive           1 while alive
+//	6 ScalarOpponentsAlive  other players alive
+//	7 ScalarIdle            consecutive do-nothings / 20 (0 for console seats)
+//
+// The action mask (7 entries) marks the commands the engine would accept
+// this round: a move onto the map that is not into a wall or a bomb (a
+// player there may still move away, so the cell counts), a bomb when the bag
+// has one left and the cell has none, a trigger when the seat has a bomb on
+// the map. Do nothing is always legal; it is the only legal action of a dead
+// seat, of a seat the do-nothing rule has taken over, and of a finished game.
+//
+// # Rewards and flags
+//
+// See [RewardDefinition]. A seat is terminated when its player dies or the
+// game ends by elimination; alive seats are truncated when the round cap
+// (W·H+1 rounds, or Config.MaxRounds) ends the game.
+//
+// # Decisions where the original crashes or is not reproducible
+//
+//   - Movement collisions: rolls from the env's seeded generator (above).
+//   - The distance-based generator would crash if a planned distance had no
+//     wall left in some quadrant; botarena leaves that slot empty. It has
+//     not happened on any seed tried.
+//   - The map can hold at most [MaxBombs] bombs; a plant beyond that fails as
+//     if the bag were empty. Generated games cannot reach it.
+//
+// # Concurrency
+//
+// A Game is not safe for concurrent use; vecenv gives each worker goroutine
+// a disjoint range of envs. Step, WriteObs and WriteMask never allocate.
+package bomberman

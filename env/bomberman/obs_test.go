@@ -1,0 +1,183 @@
+package bomberman
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+)
+
+func newTestGame(t *testing.T, players int, seed uint64) *Game {
+	t.Helper()
+	g, err := New(&Config{Players: players})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(seed)
+	return g
+}
+
+// plane returns plane c of an observation at 1-based (x, y), by the
+// documented index formula.
+func plane(g *Game, planes []byte, c, x, y int) byte {
+	h, w := g.Height(), g.Width()
+	return planes[c*h*w+(y-1)*w+(x-1)]
+}
+
+func scalar(scalars []byte, i int) float32 {
+	return math.Float32frombits(binary.LittleEndian.Uint32(scalars[4*i:]))
+}
+
+// plantForTest puts a bomb of seat's on (x, y) as a plant would.
+func plantForTest(t *testing.T, g *Game, seat, x, y, timer, radius int) {
+	t.Helper()
+	slot := g.freeBombSlot()
+	g.bombs[slot] = Bomb{Owner: seat, X: x, Y: y, Radius: radius, Timer: timer, live: true}
+	g.cells[g.index(x, y)].bomb = uint8(slot + 1)
+}
+
+func TestObservationFollowsTheDocumentedLayout(t *testing.T) {
+	g := newTestGame(t, 4, 1)
+	obs := g.Spec().NewObsBuffers()
+	if got, want := len(obs[0]), NumPlanes*21*21; got != want {
+		t.Fatalf("planes are %d bytes, want %d", got, want)
+	}
+	for seat := range 4 {
+		g.WriteObs(seat, obs)
+		p := g.Player(seat)
+		if plane(g, obs[0], PlaneSelf, p.X, p.Y) != 1 {
+			t.Errorf("seat %d: self plane is not set at its player (%d,%d)", seat, p.X, p.Y)
+		}
+		for other := range 4 {
+			if other == seat {
+				continue
+			}
+			o := g.Player(other)
+			if plane(g, obs[0], PlaneOpponents, o.X, o.Y) != 1 || plane(g, obs[0], PlaneSelf, o.X, o.Y) != 0 {
+				t.Errorf("seat %d: opponent %d at (%d,%d) is not in the opponents plane only", seat, other, o.X, o.Y)
+			}
+		}
+		if scalar(obs[1], ScalarBombBag) != 1 || scalar(obs[1], ScalarBombRadius) != 1 || scalar(obs[1], ScalarBombsLeft) != 1 {
+			t.Errorf("seat %d: start bag/radius/bombs left scalars are not 1", seat)
+		}
+		if scalar(obs[1], ScalarAlive) != 1 || scalar(obs[1], ScalarOpponentsAlive) != 3 {
+			t.Errorf("seat %d: alive %v, opponents alive %v", seat, scalar(obs[1], ScalarAlive), scalar(obs[1], ScalarOpponentsAlive))
+		}
+	}
+	for y := 1; y <= 21; y++ {
+		for x := 1; x <= 21; x++ {
+			c := g.At(x, y)
+			if got, want := plane(g, obs[0], PlaneIndestructible, x, y) == 1, c.Entity == IndestructibleWall; got != want {
+				t.Errorf("(%d,%d): indestructible plane %v, cell %v", x, y, got, c.Entity)
+			}
+			if got, want := plane(g, obs[0], PlaneDestructible, x, y) == 1, c.Entity == DestructibleWall; got != want {
+				t.Errorf("(%d,%d): destructible plane %v, cell %v", x, y, got, c.Entity)
+			}
+		}
+	}
+}
+
+func TestObservationHidesPowerUpsUnderWalls(t *testing.T) {
+	g := newTestGame(t, 4, 1)
+	obs := g.Spec().NewObsBuffers()
+	g.WriteObs(0, obs)
+	hidden, visible := 0, 0
+	for y := 1; y <= 21; y++ {
+		for x := 1; x <= 21; x++ {
+			c := g.At(x, y)
+			seen := plane(g, obs[0], PlaneBagPowerUp, x, y) + plane(g, obs[0], PlaneRadiusPowerUp, x, y) + plane(g, obs[0], PlaneSuperPowerUp, x, y)
+			switch {
+			case c.PowerUp != NoPowerUp && c.Entity != NoEntity:
+				hidden++
+				if seen != 0 {
+					t.Errorf("(%d,%d): power-up under %v is visible", x, y, c.Entity)
+				}
+			case c.PowerUp != NoPowerUp:
+				visible++
+				if seen != 1 {
+					t.Errorf("(%d,%d): uncovered power-up is not visible", x, y)
+				}
+			}
+		}
+	}
+	if hidden != 24 || visible != 1 {
+		t.Errorf("hidden %d, visible %d power-ups; want 24 under walls and the centre's super", hidden, visible)
+	}
+	if plane(g, obs[0], PlaneSuperPowerUp, 11, 11) != 1 {
+		t.Error("the super power-up at the centre is not visible")
+	}
+}
+
+func TestDangerPlaneFollowsBlastRaysAndChains(t *testing.T) {
+	g := newTestGame(t, 2, 1)
+	// A at (2,2); a radius-2 bomb with timer 5 right of A at (3,2) and a
+	// radius-2 bomb with timer 2 at (3,4) whose blast reaches the first
+	// through (3,3): the chain makes the first bomb's cells dangerous in 2
+	// rounds.
+	g.cells[g.index(3, 3)].Entity = NoEntity
+	g.cells[g.index(3, 4)].Entity = NoEntity
+	g.cells[g.index(4, 2)].Entity = NoEntity
+	g.cells[g.index(5, 2)].Entity = DestructibleWall
+	plantForTest(t, g, 0, 3, 2, 5, 2)
+	plantForTest(t, g, 1, 3, 4, 2, 2)
+	obs := g.Spec().NewObsBuffers()
+	g.WriteObs(0, obs)
+	tests := []struct {
+		name string
+		x, y int
+		want byte
+	}{
+		{"bomb_cell_takes_the_chain_fuse", 3, 2, 2},
+		{"ray_passes_through_players", 2, 2, 2},
+		{"ray_marks_the_destructible_wall_it_stops_at", 5, 2, 2},
+		{"ray_stops_at_indestructible_walls", 3, 1, 0},
+		{"second_bomb_own_fuse", 3, 4, 2},
+		{"second_bomb_ray", 3, 3, 2},
+		{"cells_out_of_reach_are_safe", 4, 3, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := plane(g, obs[0], PlaneDanger, tt.x, tt.y); got != tt.want {
+				t.Errorf("danger at (%d,%d) = %d, want %d", tt.x, tt.y, got, tt.want)
+			}
+		})
+	}
+	if plane(g, obs[0], PlaneOwnBombs, 3, 2) != 5 || plane(g, obs[0], PlaneOpponentBombs, 3, 4) != 2 || plane(g, obs[0], PlaneBombRadius, 3, 4) != 2 {
+		t.Error("bomb timer and radius planes do not show the planted bombs")
+	}
+}
+
+func TestMaskAllowsWhatTheEngineAccepts(t *testing.T) {
+	g := newTestGame(t, 4, 1)
+	mask := make([]uint8, NumActions)
+	// A at (2,2): walls up and left, clear right and down.
+	g.WriteMask(0, mask)
+	want := []uint8{DoNothing: 1, MoveUp: 0, MoveLeft: 0, MoveRight: 1, MoveDown: 1, PlaceBomb: 1, TriggerBomb: 0}
+	for a := range NumActions {
+		if mask[a] != want[a] {
+			t.Errorf("start: %v = %d, want %d", Action(a), mask[a], want[a])
+		}
+	}
+	t.Run("bomb_under_the_player_blocks_planting_and_allows_trigger", func(t *testing.T) {
+		plantForTest(t, g, 0, 2, 2, 4, 1)
+		g.WriteMask(0, mask)
+		if mask[PlaceBomb] != 0 || mask[TriggerBomb] != 1 {
+			t.Errorf("bomb %d trigger %d, want 0 and 1", mask[PlaceBomb], mask[TriggerBomb])
+		}
+	})
+	t.Run("moves_onto_bombs_are_illegal", func(t *testing.T) {
+		plantForTest(t, g, 1, 3, 2, 4, 1)
+		g.WriteMask(0, mask)
+		if mask[MoveRight] != 0 {
+			t.Error("moving onto a bomb is allowed")
+		}
+	})
+	t.Run("dead_seats_may_only_do_nothing", func(t *testing.T) {
+		g.players[1].Killed = true
+		g.WriteMask(1, mask)
+		for a := 1; a < NumActions; a++ {
+			if mask[a] != 0 {
+				t.Errorf("dead seat may %v", Action(a))
+			}
+		}
+	})
+}

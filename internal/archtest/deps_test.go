@@ -1,0 +1,117 @@
+// Package archtest checks the architecture rules of DESIGN.md that the
+// compiler does not: which packages may import which.
+package archtest
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/botarena/botarena"
+
+// rule lists what packages matching a pattern may import besides the
+// standard library: packages of this module and third-party prefixes.
+type rule struct {
+	pattern  string // a package path relative to the module; a trailing "/*" matches sub-packages
+	internal []string
+	external []string
+}
+
+// rules follow DESIGN.md: dependencies point one way, env → games → vecenv →
+// observations → rpc, with agents and cmd on top.
+var rules = []rule{
+	{pattern: "env"},
+	{pattern: "env/*", internal: []string{"env"}},
+	{pattern: "vecenv", internal: []string{"env"}},
+	{pattern: "observations", internal: []string{"env"}, external: []string{"github.com/apache/arrow-go/", "github.com/klauspost/compress/", "github.com/google/flatbuffers/", "github.com/zeebo/xxh3", "github.com/klauspost/cpuid/", "golang.org/x/", "github.com/goccy/go-json", "github.com/pierrec/lz4/", "github.com/andybalholm/brotli", "github.com/golang/snappy", "github.com/google/uuid"}},
+	{pattern: "agents", internal: []string{"env", "env/*", "vecenv"}},
+}
+
+func TestDependenciesPointOneWay(t *testing.T) {
+	touchSources(t)
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{join .Deps \" \"}}", module+"/...")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v: %s", err, stderr.String())
+	}
+	checked := 0
+	for line := range strings.Lines(string(out)) {
+		path, deps, _ := strings.Cut(strings.TrimSpace(line), "\t")
+		rel := strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
+		for _, r := range rules {
+			if !match(r.pattern, rel) {
+				continue
+			}
+			checked++
+			for _, dep := range strings.Fields(deps) {
+				if msg := r.violation(rel, dep); msg != "" {
+					t.Error(msg)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no package matched any rule; is the module path right?")
+	}
+}
+
+// touchSources reads every Go file of the module, so that the go test cache,
+// which tracks the files a test opens but not what a subprocess reads, reruns
+// this test whenever an import may have changed.
+func touchSources(t *testing.T) {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "python" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && (strings.HasSuffix(path, ".go") || d.Name() == "go.mod") {
+			_, err = os.ReadFile(path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func match(pattern, rel string) bool {
+	if base, ok := strings.CutSuffix(pattern, "/*"); ok {
+		return strings.HasPrefix(rel, base+"/")
+	}
+	return rel == pattern
+}
+
+// violation returns a message when pkg may not depend on dep.
+func (r rule) violation(pkg, dep string) string {
+	first, _, _ := strings.Cut(dep, "/")
+	if !strings.Contains(first, ".") {
+		return "" // standard library
+	}
+	if rel, ok := strings.CutPrefix(dep, module+"/"); ok {
+		if strings.HasPrefix(rel, "internal/") && !strings.HasPrefix(pkg, "env") {
+			return ""
+		}
+		for _, p := range r.internal {
+			if match(p, rel) {
+				return ""
+			}
+		}
+		return pkg + " must not import " + rel + " (DESIGN.md: dependencies point one way)"
+	}
+	for _, p := range r.external {
+		if strings.HasPrefix(dep, p) {
+			return ""
+		}
+	}
+	return pkg + " must not import third-party " + dep
+}
