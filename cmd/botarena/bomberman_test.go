@@ -1,0 +1,82 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/botarena/botarena/env"
+)
+
+func needBomberman(t *testing.T) {
+	t.Helper()
+	if _, err := env.Default.Lookup("bomberman"); err != nil {
+		t.Skip("bomberman is not registered in this build")
+	}
+}
+
+func TestBombermanPlay(t *testing.T) {
+	needBomberman(t)
+	args := []string{"play", "bomberman", "--seed", "5", "--agents", "reference,random,reference,idle", "--json"}
+	a, stderr, code := runCLI(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, _, _ := runCLI(t, "", args...)
+	if a != b {
+		t.Errorf("same seed, different output:\n%s\n%s", a, b)
+	}
+	for _, want := range []string{`"game":"bomberman"`, `"seed":5`, `"agent":"reference"`, `"name":"Reference 1"`, `"key":"A"`, `"points":`, `"name":"Idle"`} {
+		if !strings.Contains(a, want) {
+			t.Errorf("result lacks %s: %s", want, a)
+		}
+	}
+}
+
+func TestBombermanReplays(t *testing.T) {
+	needBomberman(t)
+	dir := t.TempDir()
+	_, stderr, code := runCLI(t, "", "play", "bomberman", "--players", "2", "--seed", "2", "--max-rounds", "2", "--replays", dir)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var want []string
+	for _, r := range []string{"0", "1", "2"} {
+		for _, f := range []string{"map.txt", "roundInfo.json", "state.json"} {
+			want = append(want, "2/"+r+"/"+f)
+		}
+	}
+	if got := listReplay(t, dir); !slices.Equal(got, want) {
+		t.Errorf("replay files = %v, want %v", got, want)
+	}
+	m, _ := os.ReadFile(filepath.Join(dir, "2/0/map.txt"))
+	if !strings.Contains(string(m), "Reference") {
+		t.Errorf("2/0/map.txt does not name the players:\n%s", m)
+	}
+}
+
+func TestBombermanCommands(t *testing.T) {
+	needBomberman(t)
+	stdout, _, code := runCLI(t, "", "games")
+	if code != 0 || !strings.Contains(stdout, "bomberman") || !strings.Contains(stdout, "planes uint8[") {
+		t.Errorf("games:\n%s", stdout)
+	}
+	stdout, _, code = runCLI(t, "", "rules", "bomberman")
+	if code != 0 || strings.TrimSpace(stdout) == "" {
+		t.Errorf("rules bomberman: exit %d, %q", code, stdout)
+	}
+	_, stderr, _ := runCLI(t, "", "play", "bomberman", "--agents", "reference,random")
+	if !strings.Contains(stderr, "--agents: got 2 names, want 4") {
+		t.Errorf("wrong seat count: %q", stderr)
+	}
+	_, stderr, _ = runCLI(t, "", "play", "bomberman", "--agents", "smart")
+	if !strings.Contains(stderr, `unknown agent "smart" for bomberman (valid: idle, random, reference)`) {
+		t.Errorf("unknown agent: %q", stderr)
+	}
+	stdout, stderr, code = runCLI(t, "", "play", "bomberman", "--seed", "1", "--max-rounds", "3", "--pretty", "--delay", "0")
+	if code != 0 || strings.Count(stdout, "\x1b[H\x1b[2J") != 4 {
+		t.Errorf("pretty: exit %d, %d redraws, stderr %q", code, strings.Count(stdout, "\x1b[H\x1b[2J"), stderr)
+	}
+}
