@@ -255,28 +255,33 @@ func (r *Reference) see(g *bomberman.Game) {
 		}
 	}
 	// Blast range: a bomb on the node, or one in its row or column within
-	// the bomb's radius, walls ignored. The original scans a node's column
-	// for y up to the map width, so a bomb below row W counts only for its
-	// row (on square maps this never matters).
+	// the bomb's radius, walls ignored.
 	for _, i := range r.nodes[:r.nNodes] {
 		if !r.bomb[i] {
 			continue
 		}
 		bx, by := r.xy(int(i))
 		b, _ := g.BombAt(bx, by)
-		r.inRange[i] = true
-		for x := max(1, bx-b.Radius); x <= min(r.w-1, bx+b.Radius); x++ {
-			if j := r.node(x, by); j >= 0 {
-				r.inRange[j] = true
-			}
+		r.markRange(bx, by, b.Radius)
+	}
+}
+
+// markRange marks the nodes in blast range of a bomb of radius at (bx, by).
+// The original scans a node's column for y up to the map width, so a bomb
+// below row W counts only for its row (on square maps this never matters).
+func (r *Reference) markRange(bx, by, radius int) {
+	r.inRange[r.idx(bx, by)] = true
+	for x := max(1, bx-radius); x <= min(r.w-1, bx+radius); x++ {
+		if j := r.node(x, by); j >= 0 {
+			r.inRange[j] = true
 		}
-		if by > r.w {
-			continue
-		}
-		for y := max(1, by-b.Radius); y <= min(r.h-1, by+b.Radius); y++ {
-			if j := r.node(bx, y); j >= 0 {
-				r.inRange[j] = true
-			}
+	}
+	if by > r.w {
+		return
+	}
+	for y := max(1, by-radius); y <= min(r.h-1, by+radius); y++ {
+		if j := r.node(bx, y); j >= 0 {
+			r.inRange[j] = true
 		}
 	}
 }
