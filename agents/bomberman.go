@@ -133,6 +133,8 @@ func (r *Reference) Act(e env.Env, seat int) int32 {
 }
 
 func asBomberman(e env.Env) *bomberman.Game {
+	// Through any: the assertion must compile before *bomberman.Game
+	// implements env.Env on every branch.
 	g, ok := any(e).(*bomberman.Game)
 	if !ok {
 		panic(fmt.Sprintf("agents: the bomberman reference bot cannot play %T", e))
