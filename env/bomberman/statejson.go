@@ -169,7 +169,7 @@ func (g *Game) appendPlayerJSON(dst []byte, seat int, typed bool) []byte {
 // default settings escape it: `"` and `\`; \b \t \n \f \r in their short
 // forms; every other control character below U+0020 as \u00xx (lower-case
 // hex); and U+0085, U+2028 and U+2029 as \u escapes. Everything else,
-// including '<', '>', '&', '\'' and DEL, is written as it is. Bytes that are
+// including <, >, &, the apostrophe and DEL, is written as it is. Bytes that are
 // not valid UTF-8 are written as U+FFFD, as .NET's UTF-8 encoder would.
 func appendJSONString(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
