@@ -291,7 +291,10 @@ func decodeError(data []byte, err error) error {
 	if off < 0 {
 		return fmt.Errorf("state.json: %v", err)
 	}
-	line, col := env.LineCol(data, off)
+	// encoding/json's offsets count the bytes read, up to and including
+	// the offending one (the end of the value, for type errors): point at
+	// that byte.
+	line, col := env.LineCol(data, max(off-1, 0))
 	return fmt.Errorf("state.json: line %d, column %d: %v", line, col, err)
 }
 
