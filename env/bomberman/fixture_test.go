@@ -305,3 +305,14 @@ func pts(g *Game, seat int) int { return g.players[seat].Counter }
 func (r stepResult) String() string {
 	return fmt.Sprintf("rewards %v terminated %v truncated %v", r.rewards, r.terminated, r.truncated)
 }
+
+// addBomb puts a bomb of owner on (x, y) directly.
+func addBomb(t testing.TB, g *Game, owner, x, y, radius, timer int) {
+	t.Helper()
+	b := g.freeBombSlot()
+	if b < 0 || g.cells[g.index(x, y)].bomb != 0 {
+		t.Fatalf("addBomb: no room at (%d,%d)", x, y)
+	}
+	g.bombs[b] = Bomb{Owner: owner, X: x, Y: y, Radius: radius, Timer: timer, live: true}
+	g.cells[g.index(x, y)].bomb = uint8(b + 1)
+}

@@ -158,8 +158,8 @@ func TestConformance(t *testing.T) {
 			"....B",
 		)
 		g.cells[g.index(1, 2)].PowerUp = BombRadiusPowerUp // under a wall
-		g.cells[g.index(4, 1)].PowerUp = SuperPowerUp       // no entity
-		step(t, g)                                           // players on cells without power-ups
+		g.cells[g.index(4, 1)].PowerUp = SuperPowerUp      // no entity
+		step(t, g)                                         // players on cells without power-ups
 		if p := g.Player(0); p.BombBag != 1 || p.BombRadius != 1 {
 			t.Errorf("A changed without a power-up: bag %d radius %d", p.BombBag, p.BombRadius)
 		}
