@@ -145,13 +145,21 @@ func (g *Game) tickTimers() {
 }
 
 // detonateDue detonates every bomb whose timer fell below 1, with its
-// chain, and reports whether any bomb exploded. The original scans the map
-// row-major; the blast sets and the chain graph do not depend on the order
-// (spec §4.3), so slots are scanned instead.
+// chain, and reports whether any bomb is exploding. The original scans the
+// map row-major; the blast sets and the chain graph do not depend on the
+// order (spec §4.3), so slots are scanned instead. A bomb already marked
+// exploding (only possible in a loaded state) does not detonate again but
+// is removed at the end of the round, as in the original.
 func (g *Game) detonateDue() bool {
 	exploded := false
 	for b := range g.bombs {
-		if bb := &g.bombs[b]; bb.live && bb.Timer < 1 {
+		bb := &g.bombs[b]
+		if !bb.live {
+			continue
+		}
+		if bb.Exploding {
+			exploded = true
+		} else if bb.Timer < 1 {
 			g.detonate(b)
 			exploded = true
 		}
