@@ -76,17 +76,6 @@ func fixture(t testing.TB, w, h int) *Game {
 	return g
 }
 
-// plant puts a bomb of seat's on (x, y).
-func plant(t testing.TB, g *Game, seat, x, y, timer, radius int) {
-	t.Helper()
-	slot := g.freeBombSlot()
-	if slot < 0 {
-		t.Fatal("no free bomb slot")
-	}
-	g.bombs[slot] = Bomb{Owner: seat, X: x, Y: y, Radius: radius, Timer: timer, live: true}
-	g.cells[g.index(x, y)].bomb = uint8(slot + 1)
-}
-
 // movePlayer moves seat's player to (x, y) directly.
 func movePlayer(g *Game, seat, x, y int) {
 	p := &g.players[seat]
@@ -179,7 +168,7 @@ func TestGolden(t *testing.T) {
 	g.Reset(1)
 	// A few things the generated start lacks: a bomb, a dead player, an
 	// exploding cell holding a power-up, a bot's PlayerInfo.
-	plant(t, g, 0, g.players[0].X, g.players[0].Y, 4, 1)
+	plantForTest(t, g, 0, g.players[0].X, g.players[0].Y, 4, 1)
 	movePlayer(g, 0, g.players[0].X+1, g.players[0].Y)
 	c := &g.cells[g.index(g.players[3].X, g.players[3].Y)]
 	c.Entity = NoEntity
@@ -264,7 +253,7 @@ func TestAppendJSONString(t *testing.T) {
 	}
 }
 
-func TestConformance(t *testing.T) {
+func TestConformanceMapSymbols(t *testing.T) {
 	// Spec §9 row 10, GameBlockTest.TestPowerUpMapSymbols.
 	t.Run("TestPowerUpMapSymbols", func(t *testing.T) {
 		g := fixture(t, 5, 5)
@@ -288,7 +277,7 @@ func TestConformance(t *testing.T) {
 		c.Entity = NoEntity
 		movePlayer(g, 0, 3, 3)
 		check("player over a power-up", 3, 3, 'A')
-		plant(t, g, 0, 3, 3, 3, 1)
+		plantForTest(t, g, 0, 3, 3, 3, 1)
 		check("bomb with its owner on it", 3, 3, 'a')
 		movePlayer(g, 0, 3, 2)
 		check("bomb after its owner left", 3, 3, '3')
@@ -315,8 +304,8 @@ func TestConformance(t *testing.T) {
 		g.cells[g.index(2, 1)].Entity = IndestructibleWall
 		g.cells[g.index(3, 1)].Entity = DestructibleWall
 		g.cells[g.index(4, 1)].PowerUp = SuperPowerUp
-		plant(t, g, 1, 5, 5, 4, 2)
-		plant(t, g, 1, 1, 3, 2, 2)
+		plantForTest(t, g, 1, 5, 5, 4, 2)
+		plantForTest(t, g, 1, 1, 3, 2, 2)
 		g.cells[g.index(2, 3)].reached = 1
 		want := "Map Width: 5, Map Height: 5, Current Round: 0, Seed: 0, PlayerBounty: 100\n" +
 			"A#+$ \n" +

@@ -28,9 +28,12 @@ func scalar(scalars []byte, i int) float32 {
 }
 
 // plantForTest puts a bomb of seat's on (x, y) as a plant would.
-func plantForTest(t *testing.T, g *Game, seat, x, y, timer, radius int) {
+func plantForTest(t testing.TB, g *Game, seat, x, y, timer, radius int) {
 	t.Helper()
 	slot := g.freeBombSlot()
+	if slot < 0 {
+		t.Fatal("no free bomb slot")
+	}
 	g.bombs[slot] = Bomb{Owner: seat, X: x, Y: y, Radius: radius, Timer: timer, live: true}
 	g.cells[g.index(x, y)].bomb = uint8(slot + 1)
 }
