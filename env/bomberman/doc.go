@@ -63,8 +63,8 @@
 // The action mask (7 entries) marks the commands the engine would accept
 // this round: a move onto the map that is not into a wall or a bomb (a
 // player there may still move away, so the cell counts), a bomb when the bag
-// has one left and the cell has none, a trigger when the seat has a bomb on
-// the map. Do nothing is always legal; it is the only legal action of a dead
+// has one left and the cell has none, a trigger when the seat has a bomb
+// that will not explode before commands (timer above 1). Do nothing is always legal; it is the only legal action of a dead
 // seat, of a seat the do-nothing rule has taken over, and of a finished game.
 //
 // # Rewards and flags

@@ -18,7 +18,11 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	if g.cfg.PowerUps == "" {
 		g.cfg.PowerUps = PowerUpsAuto
 	}
+	for seat := range g.nPlayers {
+		g.names[seat] = g.cfg.name(seat)
+	}
 	g.spec = newSpec(name, &g.cfg)
+	g.obsShared = make([]byte, g.spec.Obs[0].Bytes())
 	g.Reset(0)
 	return g, nil
 }
@@ -40,6 +44,7 @@ func (g *Game) Reset(seed uint64) {
 	g.round = 0
 	g.done = false
 	g.truncatedEnd = false
+	g.blasts = true // the map is new: clear any marks at the first round
 	g.noBounty = false
 	g.mapSeed = MapSeedFor(seed)
 	g.rng.Seed(seed, seed^0x9e3779b97f4a7c15)
@@ -47,6 +52,7 @@ func (g *Game) Reset(seed uint64) {
 	clear(g.players[:])
 	g.generateMap(g.mapSeed)
 	g.setMaxRound()
+	g.stateChanged()
 }
 
 // setMaxRound derives the last round to process from the map size and

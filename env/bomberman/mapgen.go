@@ -38,7 +38,7 @@ func (g *Game) generateMap(gameSeed int32) {
 func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	side := SideFor(g.nPlayers)
 	g.width, g.height = side, side
-	clear(g.cells[:])
+	clear(g.cells[:side*side])
 	clear(g.bombs[:])
 
 	// 1. Indestructible walls: the border and every odd/odd cell.
@@ -68,12 +68,27 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 			x, y = side-1, step*pos-step+2
 		}
 		g.players[seat] = Player{
-			Name:       g.cfg.name(seat),
+			Name:       g.names[seat],
 			Key:        byte('A' + seat%26),
 			BombBag:    1,
 			BombRadius: 1,
 		}
 		g.placePlayer(seat, x, y)
+	}
+	// The safe zone: cells at Euclidean distance < 2 from a player, which
+	// is the 3×3 block around it (the diagonals are pillars for corner
+	// players, not for players along the sides).
+	safe := &g.scratch.destroy // free during generation; cleared again below
+	clear(safe[:side*side])
+	for seat := range g.nPlayers {
+		px, py := g.players[seat].X, g.players[seat].Y
+		for y := py - 1; y <= py+1; y++ {
+			for x := px - 1; x <= px+1; x++ {
+				if g.InBounds(x, y) {
+					safe[g.index(x, y)] = true
+				}
+			}
+		}
 	}
 
 	// 3. Destructible walls, one draw per mirrored quadruple.
@@ -102,6 +117,7 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	distance := g.cfg.PowerUps == PowerUpsDistance || ((g.cfg.PowerUps == PowerUpsAuto || g.cfg.PowerUps == "") && g.nPlayers == 4)
 	if distance {
 		if !g.distancePowerUps(rng) {
+			clear(safe[:side*side])
 			return false
 		}
 	} else {
@@ -110,6 +126,7 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	c := &g.cells[g.index(side/2+1, side/2+1)]
 	c.Entity = NoEntity
 	c.PowerUp = SuperPowerUp
+	clear(safe[:side*side])
 
 	// 6. PlayerBounty and the usable cell count.
 	walls, usable := 0, 0
@@ -148,7 +165,7 @@ func (g *Game) tryWall(r, x, y int) {
 	if c.Entity == PlayerEntity {
 		g.forcedWalls(int(c.Player))
 	}
-	if c.Entity != NoEntity || g.inSafeZone(x, y) {
+	if c.Entity != NoEntity || g.scratch.destroy[g.index(x, y)] {
 		return
 	}
 	if r < wallFrequency {
@@ -178,18 +195,6 @@ func (g *Game) forcedWalls(seat int) {
 			c.Entity = DestructibleWall
 		}
 	}
-}
-
-// inSafeZone reports whether (x, y) is at Euclidean distance < 2 from any
-// player: the player's cell and its four neighbours.
-func (g *Game) inSafeZone(x, y int) bool {
-	for seat := range g.nPlayers {
-		dx, dy := g.players[seat].X-x, g.players[seat].Y-y
-		if dx*dx+dy*dy < 4 {
-			return true
-		}
-	}
-	return false
 }
 
 // randomPowerUps is the original's RandomPowerUpGenerator (spec §3.1).

@@ -91,6 +91,48 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 }
 
 func (g *Game) writePlanes(seat int, dst []byte) {
+	if !g.obsFresh || len(g.obsShared) != len(dst) {
+		if len(g.obsShared) != len(dst) {
+			// Only games built by hand (test fixtures) get here.
+			g.obsShared = make([]byte, len(dst))
+		}
+		g.writeSharedPlanes(g.obsShared)
+		g.obsFresh = true
+	}
+	copy(dst, g.obsShared)
+	hw := g.width * g.height
+	for s := range g.nPlayers {
+		p := &g.players[s]
+		if p.Killed || !g.InBounds(p.X, p.Y) {
+			continue
+		}
+		i := g.index(p.X, p.Y)
+		if c := &g.cells[i]; c.Entity != PlayerEntity || int(c.Player) != s {
+			continue
+		}
+		if s == seat {
+			dst[PlaneSelf*hw+i] = 1
+		} else {
+			dst[PlaneOpponents*hw+i] = 1
+		}
+	}
+	for b := range g.bombs {
+		bomb := &g.bombs[b]
+		if !bomb.live {
+			continue
+		}
+		i := g.index(bomb.X, bomb.Y)
+		if bomb.Owner == seat {
+			dst[PlaneOwnBombs*hw+i] = clampByte(bomb.Timer)
+		} else {
+			dst[PlaneOpponentBombs*hw+i] = clampByte(bomb.Timer)
+		}
+	}
+}
+
+// writeSharedPlanes writes the planes that do not depend on the seat into
+// dst and zeroes the others.
+func (g *Game) writeSharedPlanes(dst []byte) {
 	clear(dst)
 	hw := g.width * g.height
 	for i := range hw {
@@ -100,12 +142,6 @@ func (g *Game) writePlanes(seat int, dst []byte) {
 			dst[PlaneIndestructible*hw+i] = 1
 		case DestructibleWall:
 			dst[PlaneDestructible*hw+i] = 1
-		case PlayerEntity:
-			if int(c.Player) == seat {
-				dst[PlaneSelf*hw+i] = 1
-			} else {
-				dst[PlaneOpponents*hw+i] = 1
-			}
 		case NoEntity:
 			// Power-ups are visible only when no entity covers them, as in
 			// state.json.
@@ -123,17 +159,9 @@ func (g *Game) writePlanes(seat int, dst []byte) {
 		}
 	}
 	for b := range g.bombs {
-		bomb := &g.bombs[b]
-		if !bomb.live {
-			continue
+		if bomb := &g.bombs[b]; bomb.live {
+			dst[PlaneBombRadius*hw+g.index(bomb.X, bomb.Y)] = clampByte(bomb.Radius)
 		}
-		i := g.index(bomb.X, bomb.Y)
-		if bomb.Owner == seat {
-			dst[PlaneOwnBombs*hw+i] = clampByte(bomb.Timer)
-		} else {
-			dst[PlaneOpponentBombs*hw+i] = clampByte(bomb.Timer)
-		}
-		dst[PlaneBombRadius*hw+i] = clampByte(bomb.Radius)
 	}
 	g.writeDanger(dst[PlaneDanger*hw : (PlaneDanger+1)*hw])
 }
@@ -277,8 +305,10 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 		dst[PlaceBomb] = 1
 	}
 	if onMap > 0 {
+		// A bomb showing timer 1 explodes before commands are processed,
+		// so only a bomb with a longer timer can still be triggered.
 		for b := range g.bombs {
-			if bb := &g.bombs[b]; bb.live && bb.Owner == seat && !bb.Exploding {
+			if bb := &g.bombs[b]; bb.live && bb.Owner == seat && !bb.Exploding && bb.Timer > 1 {
 				dst[TriggerBomb] = 1
 				break
 			}

@@ -36,6 +36,7 @@ func plantForTest(t testing.TB, g *Game, seat, x, y, timer, radius int) {
 	}
 	g.bombs[slot] = Bomb{Owner: seat, X: x, Y: y, Radius: radius, Timer: timer, live: true}
 	g.cells[g.index(x, y)].bomb = uint8(slot + 1)
+	g.stateChanged()
 }
 
 func TestObservationFollowsTheDocumentedLayout(t *testing.T) {
@@ -120,6 +121,7 @@ func TestDangerPlaneFollowsBlastRaysAndChains(t *testing.T) {
 	g.cells[g.index(3, 4)].Entity = NoEntity
 	g.cells[g.index(4, 2)].Entity = NoEntity
 	g.cells[g.index(5, 2)].Entity = DestructibleWall
+	g.stateChanged()
 	plantForTest(t, g, 0, 3, 2, 5, 2)
 	plantForTest(t, g, 1, 3, 4, 2, 2)
 	obs := g.Spec().NewObsBuffers()

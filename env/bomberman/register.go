@@ -59,7 +59,7 @@ func Rules(cfg *Config) string {
 	f("- Indestructible walls (`#`) on the border and on every cell with x and y both odd.\n")
 	f("- Players start in the corners (then along the sides for more than 4), keys A, B, C, … in seat order.\n")
 	f("- Destructible walls (`+`) with 35%% probability, generated for one quadrant and mirrored into the others; ")
-	f("each player's own cell and its 4 neighbours stay clear; walls are forced 3 cells from each player along the edges; ")
+	f("the 3×3 block around each player stays clear (the code's Euclidean distance < 2); walls are forced 3 cells from each player along the edges; ")
 	f("the 5×5 area around the centre is filled with walls.\n")
 	f("- Power-ups hide under destructible walls: %d bomb-bag (`&`) and %d blast-radius (`!`) per quadrant, placed by the %s generator. ",
 		bagPowerUpsPerPlayer*cfg.Players/4, radiusPowerUpsPerPl*cfg.Players/4, generator)

@@ -172,6 +172,10 @@ type Game struct {
 	done     bool
 	// truncatedEnd reports that the game ended on the round cap.
 	truncatedEnd bool
+	// blasts reports that some cell may have a non-zero reached set or a
+	// destroy mark (a blast in the last round, a loaded Exploding cell, a
+	// fresh map); the next round clears them only then.
+	blasts bool
 
 	nPlayers int
 	players  [MaxPlayers]Player
@@ -190,6 +194,18 @@ type Game struct {
 	// info describes each seat's player for roundInfo.json (Author,
 	// NickName, Email, BotType); see [Game.SetPlayerInfo].
 	info [MaxPlayers]PlayerInfo
+
+	// obsShared caches the planes every seat sees alike (walls, bomb
+	// radius, danger, explosions, power-ups) for the current state, in the
+	// planes tensor's layout with the per-seat planes zero. It is rebuilt
+	// by WriteObs when obsFresh is false; every state change clears
+	// obsFresh (see [Game.stateChanged]).
+	obsShared []byte
+	obsFresh  bool
+
+	// names are the configured player names, made once so that Reset
+	// does not allocate.
+	names [MaxPlayers]string
 
 	scratch scratch
 }
@@ -226,6 +242,10 @@ type move struct {
 	seat int
 	x, y int
 }
+
+// stateChanged invalidates what is derived from the state (the shared
+// observation planes). Step, Reset and LoadNative call it.
+func (g *Game) stateChanged() { g.obsFresh = false }
 
 // Width returns the map width (the side on generated maps).
 func (g *Game) Width() int { return g.width }

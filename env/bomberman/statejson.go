@@ -324,6 +324,7 @@ func (g *Game) LoadNative(data []byte) error {
 		return err
 	}
 	*g = ng
+	g.stateChanged()
 	return nil
 }
 
@@ -352,6 +353,7 @@ func (g *Game) loadState(st *jsonState) error {
 	}
 
 	g.width, g.height = w, h
+	g.blasts = true // clear loaded explosions and stale destroy marks at the next round
 	g.mapSeed = *st.MapSeed
 	g.round = 0
 	if st.CurrentRound != nil {

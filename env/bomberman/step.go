@@ -47,6 +47,7 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 	var cmds [MaxPlayers]Action
 	received := g.harness(actions, &cmds)
 	g.processRound(&cmds, received)
+	g.stateChanged()
 	g.writeRewards(rewards)
 	g.writeFlags(terminated, truncated)
 }
@@ -101,6 +102,7 @@ func (g *Game) processRound(cmds *[MaxPlayers]Action, received int) {
 	g.tickTimers()
 	exploded := g.detonateDue()
 	if exploded {
+		g.blasts = true
 		g.markDestroy()
 	}
 	g.runCommands(cmds)
@@ -124,11 +126,14 @@ func (g *Game) processRound(cmds *[MaxPlayers]Action, received int) {
 // clearExplosions empties every cell's blast set and resets the round's
 // destroy marks and chain graph.
 func (g *Game) clearExplosions() {
-	hw := g.width * g.height
-	for i := range hw {
-		g.cells[i].reached = 0
+	if g.blasts {
+		hw := g.width * g.height
+		for i := range hw {
+			g.cells[i].reached = 0
+		}
+		clear(g.scratch.destroy[:hw])
+		g.blasts = false
 	}
-	clear(g.scratch.destroy[:hw])
 	for b := range g.scratch.chain {
 		g.scratch.chain[b] = uint8(b)
 	}
