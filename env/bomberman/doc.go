@@ -1,6 +1,6 @@
 // Package bomberman is Entelect Challenge 2016 Bomberman, exact to the
-// official engine (release 1.2.6; ../shared/specs/bomberman2016.md in the
-// botarena repository): the .NET System.Random map generator for 2–12
+// official engine (release 1.2.6; the rules specification is
+// docs/specs/bomberman2016.md in the botarena repository): the .NET System.Random map generator for 2–12
 // players with both power-up generators, round processing in the code's
 // order, the points and the leaderboard, the bot harness's 20-do-nothing
 // rule, and the original's files (state.json, map.txt, roundInfo.json,
@@ -73,14 +73,53 @@
 // game ends by elimination; alive seats are truncated when the round cap
 // (W·H+1 rounds, or Config.MaxRounds) ends the game.
 //
-// # Decisions where the original crashes or is not reproducible
+// # Native formats
 //
-//   - Movement collisions: rolls from the env's seeded generator (above).
+// [Game.AppendNative] writes "state.json" (byte-exact Newtonsoft output:
+// minified, the original's key order and $type strings, no HTML escaping;
+// GameBlocks as columns), "map.txt" (LF, or CRLF with Config.MapCRLF) and
+// "roundInfo.json"; every seat sees the same files, since the only hidden
+// information, power-ups under walls and players, is never written.
+// [Game.ParseCommand] reads move.txt as the harness does: the first
+// character only (after a byte-order mark), a digit 1–6 is a command and
+// any other digit is do nothing; anything else is do nothing and reported
+// as malformed. [Game.LoadNative] reads state.json in the current schema and
+// in the older one without PlayerBounty (then 100, the engine default, and
+// the writers leave the key out again, so the official sample round-trips
+// byte for byte). A file does not record everything the engine keeps, so a
+// loaded game starts with: each alive player's current cell as the only
+// cell touched (coverage recomputed from it, and the points counter set so
+// that Points is unchanged), KilledRound 0 for dead players, no do-nothing
+// count, and the round's explosions as "some bomb reached this cell".
+// Power-ups under entities in the input are kept, hidden. The loader checks
+// the whole file and reports the first problem with its JSON path; on error
+// the game is unchanged.
+//
+// # Decisions where the original crashes, is not reproducible, or is ambiguous
+//
+//   - Movement collisions: rolls from the env's seeded generator (above),
+//     an unbiased draw in 0–99.
 //   - The distance-based generator would crash if a planned distance had no
 //     wall left in some quadrant; botarena leaves that slot empty. It has
 //     not happened on any seed tried.
 //   - The map can hold at most [MaxBombs] bombs; a plant beyond that fails as
-//     if the bag were empty. Generated games cannot reach it.
+//     if the bag were empty. Generated games cannot reach it. A plant is
+//     refused when the seat's bombs on the map reach its capacity (the
+//     original tests equality, which differs only for loaded states holding
+//     more bombs than the bag).
+//   - map.txt draws a bomb whose timer is 10 or more, with its owner
+//     elsewhere, as '9' (the original would crash converting "10" to a
+//     character; a new bomb's owner is always on it, so this needs a loaded
+//     state).
+//   - The second kill pass runs when at least one seat was alive at the
+//     start of the round (the original: when at least one command was
+//     received, which in a real game is always).
+//   - Detonation visits due bombs in bomb-slot order rather than row-major;
+//     the cells reached, the chain graph and the points do not depend on the
+//     order (spec §4.3).
+//   - [Game.Invalid] counts out-of-range actions and commands the engine's
+//     validation rejects; it does not count collision losers, moves blocked
+//     when executed, or the actions of dead or taken-over seats.
 //
 // # Concurrency
 //
