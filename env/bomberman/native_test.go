@@ -3,15 +3,13 @@ package bomberman
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/botarena/botarena/internal/testutil"
+)
 
 const (
 	sampleState = "testdata/sample-round165-state.json"
@@ -182,20 +180,7 @@ func TestGolden(t *testing.T) {
 		{FormatMapTxt, "4p-seed1-round7.map.txt"},
 		{FormatRoundInfo, "4p-seed1-round7.roundInfo.json"},
 	} {
-		got := native(t, g, f.format)
-		path := filepath.Join("testdata", "golden", f.file)
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if want := readFile(t, path); !bytes.Equal(got, want) {
-			t.Errorf("%s differs from %s at byte %d (run with -update to accept)", f.format, path, firstDiff(got, want))
-		}
+		testutil.Golden(t, "golden/"+f.file, native(t, g, f.format))
 	}
 }
 
