@@ -46,9 +46,11 @@ type Config struct {
 	// PowerUps picks the power-up generator: "auto" (default), "random" or
 	// "distance".
 	PowerUps string `json:"powerups"`
-	// LegacySeeding reproduces builds from before 2016-04-24, which seeded
-	// each map attempt with the game seed itself rather than drawing
-	// attempt seeds from it (spec §2.1). Default false.
+	// LegacySeeding generates the map with Random(seed) directly, as
+	// builds from before 2016-04-24 did; those printed the seed of the
+	// attempt that succeeded, so this reproduces maps from their replays
+	// (spec §2.1). Should the distance generator reject that map, further
+	// attempts draw their seeds as the current engine does. Default false.
 	LegacySeeding bool `json:"legacy_seeding"`
 	// Names are the player names, one per seat; missing or empty names
 	// default to "Player N" (N = seat+1), as the original names console
