@@ -64,8 +64,15 @@
 // this round: a move onto the map that is not into a wall or a bomb (a
 // player there may still move away, so the cell counts), a bomb when the bag
 // has one left and the cell has none, a trigger when the seat has a bomb
-// that will not explode before commands (timer above 1). Do nothing is always legal; it is the only legal action of a dead
-// seat, of a seat the do-nothing rule has taken over, and of a finished game.
+// that will not explode before commands (neither timer 1 nor chained to such
+// a bomb). The mask cannot know the other seats' actions of the same round:
+// a move toward a player who plants a bomb in that round is masked legal and
+// then rejected by the engine, as the original would.
+//
+// Do nothing is always legal; it is the only legal action of a dead seat, of
+// a seat the do-nothing rule has taken over, of a seat whose player a blast
+// kills before commands (danger 1 on its cell: the engine ignores its
+// command), and of a finished game.
 //
 // # Rewards and flags
 //
@@ -117,6 +124,9 @@
 //   - Detonation visits due bombs in bomb-slot order rather than row-major;
 //     the cells reached, the chain graph and the points do not depend on the
 //     order (spec §4.3).
+//   - Blast radius doubles without limit in Go's int; C#'s int32 would
+//     overflow after 31 doublings, which no 4-player game can reach (at
+//     most 17 radius power-ups exist there).
 //   - [Game.Invalid] counts out-of-range actions and commands the engine's
 //     validation rejects; it does not count collision losers, moves blocked
 //     when executed, or the actions of dead or taken-over seats.

@@ -171,7 +171,34 @@ func (g *Game) writeSharedPlanes(dst []byte) {
 // chain of bombs that reaches it (a blast detonates every bomb it reaches).
 // Rays follow the original's propagation (§4.3) on the current map.
 func (g *Game) writeDanger(dst []byte) {
-	var fuse [MaxBombs]int
+	fuse := g.chainFuses()
+	for b := range g.bombs {
+		if !g.bombs[b].live {
+			continue
+		}
+		f := clampByte(fuse[b])
+		if f == 0 {
+			f = 1
+		}
+		g.blastRays(b, func(i int) {
+			if dst[i] == 0 || f < dst[i] {
+				dst[i] = f
+			}
+		})
+	}
+}
+
+// chainFuses returns, for every live bomb slot, the number of round
+// processings before the bomb explodes: its timer, or less when the blast of
+// a bomb with a shorter fuse reaches it (directly or through other bombs) and
+// so detonates it at once. Rays are cast on the current map, as the engine
+// casts them before it removes anything. The result is cached until the
+// state changes.
+func (g *Game) chainFuses() *[MaxBombs]int {
+	if g.fusesFresh {
+		return &g.fuses
+	}
+	fuse := &g.fuses
 	for b := range g.bombs {
 		fuse[b] = g.bombs[b].Timer
 	}
@@ -191,20 +218,8 @@ func (g *Game) writeDanger(dst []byte) {
 			})
 		}
 	}
-	for b := range g.bombs {
-		if !g.bombs[b].live {
-			continue
-		}
-		f := clampByte(fuse[b])
-		if f == 0 {
-			f = 1
-		}
-		g.blastRays(b, func(i int) {
-			if dst[i] == 0 || f < dst[i] {
-				dst[i] = f
-			}
-		})
-	}
+	g.fusesFresh = true
+	return fuse
 }
 
 // blastRays calls visit with the index of every cell bomb slot b's blast
@@ -278,7 +293,9 @@ func (g *Game) bombsOnMap(seat int) int {
 
 // WriteMask writes seat's legal actions into dst (len 7): the commands the
 // original would accept this round. A dead seat, a seat the do-nothing rule
-// has taken over, and every seat of a finished game may only do nothing.
+// has taken over, a seat whose player a blast kills before commands (the
+// engine ignores its command), and every seat of a finished game may only
+// do nothing.
 // It never allocates.
 func (g *Game) WriteMask(seat int, dst []uint8) {
 	if len(dst) != NumActions {
@@ -287,7 +304,7 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	clear(dst)
 	dst[DoNothing] = 1
 	p := &g.players[seat]
-	if g.done || p.Killed || g.forced(seat) {
+	if g.done || p.Killed || g.forced(seat) || g.doomed(seat) {
 		return
 	}
 	for _, a := range [4]Action{MoveUp, MoveLeft, MoveRight, MoveDown} {
@@ -305,15 +322,40 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 		dst[PlaceBomb] = 1
 	}
 	if onMap > 0 {
-		// A bomb showing timer 1 explodes before commands are processed,
-		// so only a bomb with a longer timer can still be triggered.
+		// Bombs that explode before commands are processed (timer 1, or
+		// detonated by such a bomb's chain) can no longer be triggered.
+		fuse := g.chainFuses()
 		for b := range g.bombs {
-			if bb := &g.bombs[b]; bb.live && bb.Owner == seat && !bb.Exploding && bb.Timer > 1 {
+			if bb := &g.bombs[b]; bb.live && bb.Owner == seat && !bb.Exploding && fuse[b] > 1 {
 				dst[TriggerBomb] = 1
 				break
 			}
 		}
 	}
+}
+
+// doomed reports whether seat's player stands where a blast reaches before
+// commands are processed: the engine then kills it in the first kill pass
+// and ignores its command.
+func (g *Game) doomed(seat int) bool {
+	p := &g.players[seat]
+	at := g.index(p.X, p.Y)
+	fuse := g.chainFuses()
+	hit := false
+	for b := range g.bombs {
+		if !g.bombs[b].live || fuse[b] > 1 {
+			continue
+		}
+		g.blastRays(b, func(i int) {
+			if i == at {
+				hit = true
+			}
+		})
+		if hit {
+			return true
+		}
+	}
+	return false
 }
 
 // moveDelta is the (dx, dy) of each move action.

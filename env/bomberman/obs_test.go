@@ -3,6 +3,7 @@ package bomberman
 import (
 	"encoding/binary"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -185,4 +186,95 @@ func TestMaskAllowsWhatTheEngineAccepts(t *testing.T) {
 			}
 		}
 	})
+	t.Run("bombs_chained_to_a_timer_1_bomb_cannot_be_triggered", func(t *testing.T) {
+		// Review finding D1: A's timer-5 bomb at (4,2) is reached by B's
+		// timer-1 bomb at (3,2), so it explodes before commands.
+		g := newTestGame(t, 4, 1)
+		g.cells[g.index(4, 2)].Entity = NoEntity
+		g.players[0].BombBag = 2
+		plantForTest(t, g, 0, 4, 2, 5, 1)
+		plantForTest(t, g, 1, 3, 2, 1, 1)
+		g.WriteMask(0, mask)
+		if mask[TriggerBomb] != 0 {
+			t.Error("trigger is legal for a bomb the chain detonates first")
+		}
+		g.bombs[g.cells[g.index(3, 2)].bomb-1].Timer = 3
+		g.stateChanged()
+		g.WriteMask(0, mask)
+		if mask[TriggerBomb] != 1 {
+			t.Error("trigger is illegal although no bomb explodes this round")
+		}
+	})
+}
+
+// TestMaskAgreesWithTheEngine checks, over many states of random games, that
+// an action is masked legal exactly when the engine's validation accepts it
+// (the other seats doing nothing): Step on a copy of the game must count an
+// invalid command for every masked-illegal action and none for a legal one.
+func TestMaskAgreesWithTheEngine(t *testing.T) {
+	checked, legal, doomed := 0, 0, 0
+	defer func() {
+		t.Logf("%d actions checked (%d legal), %d doomed seats", checked, legal, doomed)
+		if checked < 1000 || legal < 200 || doomed == 0 {
+			t.Errorf("too few cases: %d actions checked, %d legal, %d doomed seats", checked, legal, doomed)
+		}
+	}()
+	for seed := range uint64(12) {
+		g, err := New(&Config{Players: 4, ConsoleSeats: []int{0, 1, 2, 3}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Reset(seed)
+		rng := rand.New(rand.NewPCG(seed, 1))
+		mask := make([]uint8, NumActions)
+		acts := make([]int32, 4)
+		rewards, term, trunc := make([]float32, 4), make([]bool, 4), make([]bool, 4)
+		for !g.Done() {
+			for seat := range 4 {
+				if g.players[seat].Killed {
+					continue
+				}
+				g.WriteMask(seat, mask)
+				// A player standing in a blast that goes off before
+				// commands dies doing nothing too; the engine ignores its
+				// command, and the mask offers only do nothing.
+				idle := *g
+				clear(acts)
+				idle.Step(acts, rewards, term, trunc)
+				if idle.players[seat].Killed {
+					doomed++
+					for a := 1; a < NumActions; a++ {
+						if mask[a] != 0 {
+							t.Fatalf("seed %d round %d seat %d: doomed seat may %v", seed, g.Round(), seat, Action(a))
+						}
+					}
+					continue
+				}
+				for a := 1; a < NumActions; a++ {
+					c := *g
+					clear(acts)
+					acts[seat] = int32(a)
+					before := c.Invalid(seat)
+					c.Step(acts, rewards, term, trunc)
+					rejected := c.Invalid(seat) > before
+					checked++
+					legal += int(mask[a])
+					if rejected == (mask[a] == 1) {
+						t.Fatalf("seed %d round %d seat %d: %v masked %d but the engine rejected=%v", seed, g.Round(), seat, Action(a), mask[a], rejected)
+					}
+				}
+			}
+			for seat := range acts {
+				g.WriteMask(seat, mask)
+				for {
+					a := rng.IntN(NumActions)
+					if mask[a] == 1 && (a != int(PlaceBomb) || rng.IntN(4) == 0) {
+						acts[seat] = int32(a)
+						break
+					}
+				}
+			}
+			g.Step(acts, rewards, term, trunc)
+		}
+	}
 }

@@ -202,6 +202,10 @@ type Game struct {
 	// obsFresh (see [Game.stateChanged]).
 	obsShared []byte
 	obsFresh  bool
+	// fuses caches [Game.chainFuses] for the current state while
+	// fusesFresh.
+	fuses      [MaxBombs]int
+	fusesFresh bool
 
 	// names are the configured player names, made once so that Reset
 	// does not allocate.
@@ -244,8 +248,8 @@ type move struct {
 }
 
 // stateChanged invalidates what is derived from the state (the shared
-// observation planes). Step, Reset and LoadNative call it.
-func (g *Game) stateChanged() { g.obsFresh = false }
+// observation planes, the chain fuses). Step, Reset and LoadNative call it.
+func (g *Game) stateChanged() { g.obsFresh, g.fusesFresh = false, false }
 
 // Width returns the map width (the side on generated maps).
 func (g *Game) Width() int { return g.width }
