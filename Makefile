@@ -33,8 +33,8 @@ bench: ## run the Go benchmarks (BENCH=regexp)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
 
 fuzz: ## run each fuzz target for FUZZTIME
-	$(GO) test -run '^$$' -fuzz '^FuzzStep$$' -fuzztime $(FUZZTIME) ./env/bomberman
-	$(GO) test -run '^$$' -fuzz '^FuzzLoadNative$$' -fuzztime $(FUZZTIME) ./env/bomberman
+	$(GO) test -run '^$$' -fuzz '^FuzzStep$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 1s ./env/bomberman
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadNative$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 1s ./env/bomberman
 
 play: build ## watch a Bomberman match on the terminal
 	$(BIN) play bomberman --pretty
