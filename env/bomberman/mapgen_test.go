@@ -58,3 +58,33 @@ func TestGeneratedMapChecksums(t *testing.T) {
 		})
 	}
 }
+
+// TestSeedingSchemes checks which Random each map attempt uses (spec §2.1):
+// the current engine draws attempt seeds from Random(gameSeed); legacy
+// builds used Random(gameSeed) itself.
+func TestSeedingSchemes(t *testing.T) {
+	attempt := func(seed int32) *Game {
+		g, _ := New(&Config{Players: 2})
+		rng := newDotnetRandom(seed)
+		if !g.generateAttempt(&rng) {
+			t.Fatal("the random generator rejected a map")
+		}
+		return g
+	}
+	for _, seed := range []int32{1, 2, 203279916} {
+		current, _ := New(&Config{Players: 2})
+		current.Reset(uint64(seed))
+		legacy, _ := New(&Config{Players: 2, LegacySeeding: true})
+		legacy.Reset(uint64(seed))
+		gen := newDotnetRandom(seed)
+		if current.cells != attempt(gen.Next()).cells {
+			t.Errorf("seed %d: the current scheme is not Random(Random(seed).Next())", seed)
+		}
+		if legacy.cells != attempt(seed).cells {
+			t.Errorf("seed %d: legacy seeding is not Random(seed)", seed)
+		}
+		if legacy.cells == current.cells {
+			t.Errorf("seed %d: both schemes give the same map", seed)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package bomberman
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestDotnetRandomCheckValues checks the System.Random port against the
+// values .NET gives (spec §2.2).
+func TestDotnetRandomCheckValues(t *testing.T) {
+	draws := func(seed int32, n int, next func(r *dotnetRandom) int) []int {
+		r := newDotnetRandom(seed)
+		out := make([]int, n)
+		for i := range out {
+			out[i] = next(&r)
+		}
+		return out
+	}
+	nextInt := func(r *dotnetRandom) int { return int(r.Next()) }
+	tests := []struct {
+		name string
+		got  []int
+		want []int
+	}{
+		{"seed_0_first_three_draws", draws(0, 3, nextInt), []int{1559595546, 1755192844, 1649316166}},
+		{"seed_1_first_three_draws", draws(1, 3, nextInt), []int{534011718, 237820880, 1002897798}},
+		{"seed_2_first_three_draws", draws(2, 3, nextInt), []int{1655911537, 867932563, 356479430}},
+		{"seed_42_next", draws(42, 1, nextInt), []int{1434747710}},
+		{"seed_1_next_0_100", draws(1, 5, func(r *dotnetRandom) int { return r.NextRange(0, 100) }), []int{24, 11, 46, 77, 65}},
+		{"negative_seed_uses_its_absolute_value", draws(-42, 1, nextInt), []int{1434747710}},
+		{"min_int32_seed_is_max_int32", draws(-2147483648, 2, nextInt), draws(2147483647, 2, nextInt)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !slices.Equal(tt.got, tt.want) {
+				t.Errorf("got %v, want %v", tt.got, tt.want)
+			}
+		})
+	}
+	t.Run("next_n_stays_in_range", func(t *testing.T) {
+		r := newDotnetRandom(7)
+		for range 10000 {
+			if v := r.NextN(3); v < 0 || v >= 3 {
+				t.Fatalf("NextN(3) = %d", v)
+			}
+			if v := r.NextRange(1, 4); v < 1 || v >= 4 {
+				t.Fatalf("NextRange(1,4) = %d", v)
+			}
+		}
+	})
+}
