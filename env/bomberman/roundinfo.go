@@ -1,7 +1,6 @@
 package bomberman
 
 import (
-	"slices"
 	"strconv"
 )
 
@@ -21,36 +20,12 @@ func (g *Game) SetPlayerInfo(seat int, info PlayerInfo) {
 	g.info[seat] = info
 }
 
-// nativeLeaderboard appends the seats in the original's leaderboard order
-// to dst: alive first, then points descending, then KilledRound ascending,
-// stable over registration order (spec §6).
-func (g *Game) nativeLeaderboard(dst []int) []int {
-	start := len(dst)
-	for seat := range g.nPlayers {
-		dst = append(dst, seat)
-	}
-	slices.SortStableFunc(dst[start:], func(a, b int) int {
-		pa, pb := &g.players[a], &g.players[b]
-		switch {
-		case pa.Killed != pb.Killed:
-			if pa.Killed {
-				return 1
-			}
-			return -1
-		case pa.Points() != pb.Points():
-			return pb.Points() - pa.Points()
-		}
-		return pa.KilledRound - pb.KilledRound
-	})
-	return dst
-}
-
 // appendRoundInfo appends the original's minified roundInfo.json:
 // {"MapSeed","Round","Winner","LeaderBoard","Players"}. The winner is the
 // first leaderboard entry, mid-game too.
 func (g *Game) appendRoundInfo(dst []byte) []byte {
 	var buf [MaxPlayers]int
-	board := g.nativeLeaderboard(buf[:0])
+	board := g.Leaderboard(buf[:0])
 	dst = append(dst, `{"MapSeed":`...)
 	dst = strconv.AppendInt(dst, int64(g.mapSeed), 10)
 	dst = append(dst, `,"Round":`...)

@@ -18,7 +18,7 @@ func TestNativeLeaderboard(t *testing.T) {
 	set(3, 50, true, 3)
 	set(4, 10, false, 0) // ties seat 0: registration order
 	set(5, 90, true, 3)
-	got := g.nativeLeaderboard([]int{-1})
+	got := g.Leaderboard([]int{-1})
 	want := []int{-1, 2, 0, 4, 5, 3, 1}
 	if !slices.Equal(got, want) {
 		t.Errorf("leaderboard %v, want %v", got, want)
