@@ -235,3 +235,27 @@ func TestSpecChecksPanicOnWrongLengths(t *testing.T) {
 		t.Errorf("ShapeString = %q", got)
 	}
 }
+
+func TestBuffersRowsAreViewsOfTheFlatSlices(t *testing.T) {
+	spec := &env.Spec{Game: "g", Seats: 2, Actions: 3, Obs: []env.Tensor{
+		{Name: "a", DType: env.Uint8, Shape: []int{2}},
+		{Name: "b", DType: env.Float32, Shape: []int{1}},
+	}}
+	b := env.NewBuffers(spec, 4)
+	if err := b.Check(); err != nil {
+		t.Fatal(err)
+	}
+	row := b.RowObs(nil, 2)
+	row[0][1], row[1][3] = 7, 9
+	if b.Obs[0][5] != 7 || b.Obs[1][11] != 9 {
+		t.Error("RowObs does not alias row 2 of the flat buffers")
+	}
+	b.RowMask(3)[2] = 1
+	if b.Mask[11] != 1 {
+		t.Error("RowMask does not alias row 3 of the mask")
+	}
+	b.Rewards = b.Rewards[:3]
+	if err := b.Check(); err == nil || !strings.Contains(err.Error(), "Rewards has 3 entries, want 4") {
+		t.Errorf("Check = %v", err)
+	}
+}
