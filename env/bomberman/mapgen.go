@@ -21,16 +21,63 @@ const (
 // with the next attempt seed, as the original does (spec §2.1).
 func (g *Game) generateMap(gameSeed int32) {
 	seedGen := newDotnetRandom(gameSeed)
+	distance := g.usesDistanceGenerator()
 	for attempt := 0; ; attempt++ {
 		seed := gameSeed
 		if !g.cfg.LegacySeeding || attempt > 0 {
 			seed = seedGen.Next()
 		}
 		rng := newDotnetRandom(seed)
+		if distance && !g.distanceSuitable(rng) {
+			// The full attempt would be rejected too (a test checks the
+			// two agree); skip building it.
+			continue
+		}
 		if g.generateAttempt(&rng) {
 			return
 		}
 	}
+}
+
+// usesDistanceGenerator reports whether maps get the distance-based
+// power-up generator: forced by config, or the original's choice for
+// exactly 4 players.
+func (g *Game) usesDistanceGenerator() bool {
+	return g.cfg.PowerUps == PowerUpsDistance || ((g.cfg.PowerUps == PowerUpsAuto || g.cfg.PowerUps == "") && g.nPlayers == 4)
+}
+
+// distanceSuitable predicts, from a copy of an attempt's generator, whether
+// the distance-based generator will accept the attempt's map, without
+// building the map. Acceptance depends only on the destructible walls of the
+// top-left scan area (x, y < side/2), and on a 4-player map those come from
+// the mirrored pass's own draws for those cells and from player A's forced
+// walls: no mirror image, other player or centre-pass cell lands there
+// except on pillars.
+func (g *Game) distanceSuitable(rng dotnetRandom) bool {
+	side := SideFor(g.nPlayers)
+	q := side/2 + 2
+	scan := side / 2
+	var perDistance [2 * MaxSide]int
+	for x := 1; x < q && x < scan; x++ {
+		for y := 1; y < q; y++ {
+			r := rng.NextRange(0, 100)
+			if y >= scan || (x%2 == 1 && y%2 == 1) || x == 1 || y == 1 {
+				continue // outside the scan area, or a pillar or the border
+			}
+			forced := (x == 5 && y == 2) || (x == 2 && y == 5) // A at (2,2)
+			safe := x <= 3 && y <= 3                           // A's 3×3 safe zone
+			if forced || (!safe && r < wallFrequency) {
+				perDistance[(x-1)+(y-1)]++
+			}
+		}
+	}
+	suitable := 0
+	for _, n := range perDistance {
+		if n > 1 {
+			suitable++
+		}
+	}
+	return suitable > distanceSlots
 }
 
 // generateAttempt makes one map attempt with rng and reports whether the
@@ -114,8 +161,7 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	}
 
 	// 5. Power-ups, then the super power-up in the centre.
-	distance := g.cfg.PowerUps == PowerUpsDistance || ((g.cfg.PowerUps == PowerUpsAuto || g.cfg.PowerUps == "") && g.nPlayers == 4)
-	if distance {
+	if g.usesDistanceGenerator() {
 		if !g.distancePowerUps(rng) {
 			clear(safe[:side*side])
 			return false

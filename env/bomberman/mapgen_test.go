@@ -88,3 +88,26 @@ func TestSeedingSchemes(t *testing.T) {
 		}
 	}
 }
+
+// TestDistanceSuitabilityPrecheckAgrees checks that the cheap pre-check
+// accepts exactly the attempts the full distance-based generator accepts.
+func TestDistanceSuitabilityPrecheckAgrees(t *testing.T) {
+	g, err := New(&Config{Players: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted := 0
+	for seed := range int32(4000) {
+		rng := newDotnetRandom(seed * 7919)
+		predicted := g.distanceSuitable(rng)
+		if got := g.generateAttempt(&rng); got != predicted {
+			t.Fatalf("attempt seed %d: pre-check says %v, the generator %v", seed*7919, predicted, got)
+		}
+		if predicted {
+			accepted++
+		}
+	}
+	if accepted == 0 || accepted == 4000 {
+		t.Fatalf("%d of 4000 attempts accepted: the test does not exercise both outcomes", accepted)
+	}
+}

@@ -29,22 +29,32 @@ func (r *dotnetRandom) seed(seed int32) {
 		subtraction = -seed
 	}
 	mj := int32(netMSEED) - subtraction
-	r.seedArray[55] = mj
+	a := &r.seedArray
+	a[55] = mj
 	mk := int32(1)
+	ii := 0
 	for i := 1; i < 55; i++ {
-		ii := (21 * i) % 55
-		r.seedArray[ii] = mk
+		ii += 21 // ii = (21*i) mod 55, without the division
+		if ii >= 55 {
+			ii -= 55
+		}
+		a[ii] = mk
 		mk = mj - mk
 		if mk < 0 {
 			mk += netMBIG
 		}
-		mj = r.seedArray[ii]
+		mj = a[ii]
 	}
 	for k := 1; k < 5; k++ {
-		for i := 1; i < 56; i++ {
-			r.seedArray[i] -= r.seedArray[1+(i+30)%55]
-			if r.seedArray[i] < 0 {
-				r.seedArray[i] += netMBIG
+		// a[i] -= a[1 + (i+30) mod 55]: i+31 for i < 25, i-24 after.
+		for i := 1; i < 25; i++ {
+			if a[i] -= a[i+31]; a[i] < 0 {
+				a[i] += netMBIG
+			}
+		}
+		for i := 25; i < 56; i++ {
+			if a[i] -= a[i-24]; a[i] < 0 {
+				a[i] += netMBIG
 			}
 		}
 	}
