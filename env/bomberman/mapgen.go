@@ -345,15 +345,16 @@ func (g *Game) distancePowerUps(rng *dotnetRandom) bool {
 		for k := range distanceSlots {
 			var candBuf [MaxSide]int
 			cand := candBuf[:0]
+			// The scan-area cells at distance plan[k], x ascending: one y
+			// per x.
 			for x := 1; x < scan; x++ {
-				for y := 1; y < scan; y++ {
-					if (x-1)+(y-1) != plan[k] {
-						continue
-					}
-					qx, qy := g.quadrant(q, x, y)
-					if i := g.index(qx, qy); g.cells[i].Entity == DestructibleWall {
-						cand = append(cand, i)
-					}
+				y := plan[k] - x + 2
+				if y < 1 || y >= scan {
+					continue
+				}
+				qx, qy := g.quadrant(q, x, y)
+				if i := g.index(qx, qy); g.cells[i].Entity == DestructibleWall {
+					cand = append(cand, i)
 				}
 			}
 			if len(cand) == 0 {

@@ -48,19 +48,19 @@ func (r *dotnetRandom) seed(seed int32) {
 	for k := 1; k < 5; k++ {
 		// a[i] -= a[1 + (i+30) mod 55]: i+31 for i < 25, i-24 after.
 		for i := 1; i < 25; i++ {
-			if a[i] -= a[i+31]; a[i] < 0 {
-				a[i] += netMBIG
-			}
+			a[i] = wrapNonNegative(a[i] - a[i+31])
 		}
 		for i := 25; i < 56; i++ {
-			if a[i] -= a[i-24]; a[i] < 0 {
-				a[i] += netMBIG
-			}
+			a[i] = wrapNonNegative(a[i] - a[i-24])
 		}
 	}
 	r.inext = 0
 	r.inextp = 21
 }
+
+// wrapNonNegative adds MBIG to a negative v, without a branch (the sign is
+// random, so a branch mispredicts half the time).
+func wrapNonNegative(v int32) int32 { return v + netMBIG&(v>>31) }
 
 // internalSample is .NET's InternalSample: the next raw draw in [0, MBIG).
 func (r *dotnetRandom) internalSample() int32 {
