@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"reflect"
-		"testing"
+	"testing"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
