@@ -34,7 +34,7 @@ func BenchmarkEncode(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				b.SetBytes(int64(len(msg)))
+				b.SetBytes(int64(rows * (spec.ObsBytes() + spec.Actions + 4 + 2 + 3*4)))
 				b.ReportAllocs()
 				for b.Loop() {
 					msg, err = enc.AppendBatchMessage(msg[:0], buf)

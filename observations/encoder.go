@@ -87,6 +87,7 @@ type Encoder struct {
 
 	w    *ipc.Writer
 	sink sink
+	mem  *recycler // the IPC writer's allocator
 }
 
 // source identifies the memory a record wraps: the backing arrays of a
@@ -176,8 +177,9 @@ func NewEncoder(spec *env.Spec, rows int, opts ...Option) (*Encoder, error) {
 		nflag:  nflag,
 		src:    source{obs: make([]unsafe.Pointer, len(spec.Obs))},
 		sink:   sink{skipSchema: true},
+		mem:    &recycler{mem: cfg.mem},
 	}
-	wopts := []ipc.Option{ipc.WithSchema(schema), ipc.WithAllocator(cfg.mem)}
+	wopts := []ipc.Option{ipc.WithSchema(schema), ipc.WithAllocator(e.mem)}
 	if cfg.zstd {
 		wopts = append(wopts, ipc.WithZstd(), ipc.WithCompressConcurrency(max(cfg.concurrency, 1)))
 	}
@@ -348,5 +350,6 @@ func (e *Encoder) Close() error {
 	e.sink.skipSchema, e.sink.dst = true, nil
 	err := e.w.Close()
 	e.sink.dst = nil
+	e.mem.Close()
 	return err
 }
