@@ -412,3 +412,20 @@ func TestPackBitmapMatchesArrow(t *testing.T) {
 	defer enc.Close()
 	checkRecord(t, enc.Record(b), b)
 }
+
+// TestRecordDoesNotAllocate checks that, for the same buffers, Record only
+// repacks the flag bitmaps.
+func TestRecordDoesNotAllocate(t *testing.T) {
+	spec := bombermanSpec(t)
+	b := env.NewBuffers(spec, 64)
+	fillBuffers(t, b, 4, 1)
+	enc, err := observations.NewEncoder(spec, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	enc.Record(b)
+	if n := testing.AllocsPerRun(100, func() { enc.Record(b) }); n != 0 {
+		t.Errorf("Record allocates %v times per call, want 0", n)
+	}
+}
