@@ -2,6 +2,7 @@ package observations_test
 
 import (
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/botarena/botarena/env"
@@ -66,6 +67,31 @@ func BenchmarkRecord(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				enc.Record(buf)
+			}
+			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+		})
+	}
+}
+
+// BenchmarkWrite measures WriteBatchMessage to io.Discard: the encoding
+// without the copy of the bodies into a message slice.
+func BenchmarkWrite(b *testing.B) {
+	spec := bombermanSpec(b)
+	for _, envs := range []int{64, 1024, 4096} {
+		b.Run(fmt.Sprintf("bomberman/envs=%d", envs), func(b *testing.B) {
+			rows := envs * spec.Seats
+			buf := env.NewBuffers(spec, rows)
+			fillBuffers(b, buf, 64, 1)
+			enc, err := observations.NewEncoder(spec, rows)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer enc.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := enc.WriteBatchMessage(io.Discard, buf); err != nil {
+					b.Fatal(err)
+				}
 			}
 			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "agent-steps/s")
 		})

@@ -3,6 +3,7 @@ package observations
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -132,6 +133,7 @@ func (s *source) set(b *env.Buffers) {
 // first record (the schema travels separately, see [SchemaMessage]).
 type sink struct {
 	dst        []byte
+	w          io.Writer // if not nil, payloads go to w instead of dst
 	skipSchema bool
 }
 
@@ -142,6 +144,10 @@ func (s *sink) WritePayload(p ipc.Payload) error {
 	if s.skipSchema {
 		s.skipSchema = false
 		return nil
+	}
+	if s.w != nil {
+		_, err := p.WritePayload(s.w)
+		return err
 	}
 	_, err := p.WritePayload(s)
 	return err
@@ -338,6 +344,25 @@ func (e *Encoder) AppendBatchMessage(dst []byte, b *env.Buffers) ([]byte, error)
 		return dst, fmt.Errorf("observations: encoding a %s batch: %w", e.spec.Game, err)
 	}
 	return dst, nil
+}
+
+// WriteBatchMessage writes to w the message [Encoder.AppendBatchMessage]
+// would append, without building it in memory first: the header in a few
+// small writes, then each body buffer straight from b's memory (uncompressed)
+// in one write each, so a server can stream a batch to a connection without
+// copying it. Wrap w in a bufio.Writer when small writes are costly; bufio
+// passes the large body writes through. It returns the first error of w or
+// of Arrow; after an error the Encoder keeps failing. It panics when b does
+// not fit the encoder, like [Encoder.Record].
+func (e *Encoder) WriteBatchMessage(w io.Writer, b *env.Buffers) error {
+	rec := e.Record(b)
+	e.sink.w = w
+	err := e.w.Write(rec)
+	e.sink.w = nil
+	if err != nil {
+		return fmt.Errorf("observations: encoding a %s batch: %w", e.spec.Game, err)
+	}
+	return nil
 }
 
 // Close releases the encoder's record and IPC writer. The Encoder must not

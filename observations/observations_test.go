@@ -315,6 +315,14 @@ func TestMessageFormat(t *testing.T) {
 	if min := rows * spec.ObsBytes(); len(msg) < min {
 		t.Errorf("batch message of %d bytes, want at least %d", len(msg), min)
 	}
+	// WriteBatchMessage writes the same bytes.
+	var w bytes.Buffer
+	if err := enc.WriteBatchMessage(&w, b); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(w.Bytes(), msg) {
+		t.Error("WriteBatchMessage differs from AppendBatchMessage")
+	}
 	// Appending keeps what dst held.
 	prefix := []byte("12345678")
 	msg2, err := enc.AppendBatchMessage(prefix, b)
