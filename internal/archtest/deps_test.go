@@ -27,7 +27,7 @@ var rules = []rule{
 	{pattern: "env"},
 	{pattern: "env/*", internal: []string{"env"}},
 	{pattern: "vecenv", internal: []string{"env"}},
-	{pattern: "observations", internal: []string{"env"}, external: []string{"github.com/apache/arrow-go/", "github.com/klauspost/compress/", "github.com/google/flatbuffers/", "github.com/zeebo/xxh3", "github.com/klauspost/cpuid/", "golang.org/x/", "github.com/goccy/go-json", "github.com/pierrec/lz4/", "github.com/andybalholm/brotli", "github.com/golang/snappy", "github.com/google/uuid"}},
+	{pattern: "observations", internal: []string{"env"}, external: []string{"github.com/apache/arrow-go/", "github.com/klauspost/compress", "github.com/klauspost/compress/", "github.com/google/flatbuffers/", "github.com/zeebo/xxh3", "github.com/klauspost/cpuid/", "golang.org/x/", "github.com/goccy/go-json", "github.com/pierrec/lz4/", "github.com/andybalholm/brotli", "github.com/golang/snappy", "github.com/google/uuid"}},
 	{pattern: "agents", internal: []string{"env", "env/*", "vecenv"}},
 }
 

@@ -1,0 +1,99 @@
+package observations_test
+
+import (
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/observations"
+)
+
+// BenchmarkEncode measures AppendBatchMessage for a batch of envs × 4 rows
+// of 4-player Bomberman, reusing the message slice as a server would.
+// agent-steps/s is rows encoded per second; MB/s is message bytes.
+func BenchmarkEncode(b *testing.B) {
+	spec := bombermanSpec(b)
+	for _, c := range []struct {
+		name string
+		opts []observations.Option
+	}{
+		{"bomberman", nil},
+		{"bomberman/zstd", []observations.Option{observations.WithZstd()}},
+	} {
+		for _, envs := range []int{64, 1024, 4096} {
+			b.Run(fmt.Sprintf("%s/envs=%d", c.name, envs), func(b *testing.B) {
+				rows := envs * spec.Seats
+				buf := env.NewBuffers(spec, rows)
+				fillBuffers(b, buf, 64, 1)
+				enc, err := observations.NewEncoder(spec, rows, c.opts...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer enc.Close()
+				msg, err := enc.AppendBatchMessage(nil, buf)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(rows * (spec.ObsBytes() + spec.Actions + 4 + 2 + 3*4)))
+				b.ReportAllocs()
+				for b.Loop() {
+					msg, err = enc.AppendBatchMessage(msg[:0], buf)
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+				b.ReportMetric(float64(len(msg)), "msg-bytes")
+			})
+		}
+	}
+}
+
+// BenchmarkRecord measures Record alone: the zero-copy record over the
+// buffers, whose only per-batch work is packing the two flag bitmaps.
+func BenchmarkRecord(b *testing.B) {
+	spec := bombermanSpec(b)
+	for _, envs := range []int{64, 1024, 4096} {
+		b.Run(fmt.Sprintf("bomberman/envs=%d", envs), func(b *testing.B) {
+			rows := envs * spec.Seats
+			buf := env.NewBuffers(spec, rows)
+			fillBuffers(b, buf, 64, 1)
+			enc, err := observations.NewEncoder(spec, rows)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer enc.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				enc.Record(buf)
+			}
+			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+		})
+	}
+}
+
+// BenchmarkWrite measures WriteBatchMessage to io.Discard: the encoding
+// without the copy of the bodies into a message slice.
+func BenchmarkWrite(b *testing.B) {
+	spec := bombermanSpec(b)
+	for _, envs := range []int{64, 1024, 4096} {
+		b.Run(fmt.Sprintf("bomberman/envs=%d", envs), func(b *testing.B) {
+			rows := envs * spec.Seats
+			buf := env.NewBuffers(spec, rows)
+			fillBuffers(b, buf, 64, 1)
+			enc, err := observations.NewEncoder(spec, rows)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer enc.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := enc.WriteBatchMessage(io.Discard, buf); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+		})
+	}
+}
