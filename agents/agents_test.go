@@ -34,6 +34,7 @@ func (g *fakeGame) Done() bool                              { return g.steps >= 
 func (g *fakeGame) Steps() int                              { return g.steps }
 func (g *fakeGame) WriteObs(int, [][]byte)                  {}
 func (g *fakeGame) Result() env.Result                      { return env.Result{Rounds: g.steps, Winner: -1} }
+func (g *fakeGame) Outcome() (int, bool)                    { return -1, false }
 func (g *fakeGame) NativeFormats() []string                 { return []string{"json"} }
 func (g *fakeGame) LoadNative([]byte) error                 { return nil }
 func (g *fakeGame) ParseCommand(int, []byte) (int32, bool)  { return 0, true }

@@ -42,8 +42,12 @@ type Env interface {
 	WriteMask(seat int, dst []uint8)
 
 	// Result returns the standings by the original's leaderboard rules. It
-	// is meaningful at any time; once Done it is final.
+	// is meaningful at any time; once Done it is final. It may allocate.
 	Result() Result
+
+	// Outcome returns Result's Winner and Draw without allocating, for
+	// pools that keep win/draw/loss statistics on every episode end.
+	Outcome() (winner int, draw bool)
 
 	Codec
 }

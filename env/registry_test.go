@@ -59,6 +59,7 @@ func (c *counter) WriteMask(seat int, dst []uint8) {
 		dst[i] = 1
 	}
 }
+func (c *counter) Outcome() (int, bool) { return -1, true }
 func (c *counter) Result() env.Result {
 	return env.Result{Rounds: c.steps, Winner: -1, Draw: true}
 }

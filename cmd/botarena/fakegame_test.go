@@ -83,6 +83,11 @@ func (g *testGame) Done() bool                 { return g.Round >= g.spec.MaxSte
 func (g *testGame) Steps() int                 { return g.Round }
 func (g *testGame) WriteObs(int, [][]byte)     {}
 func (g *testGame) WriteMask(_ int, m []uint8) { copy(m, []uint8{1, 1, 1}) }
+func (g *testGame) Outcome() (int, bool) {
+	r := g.Result()
+	return r.Winner, r.Draw
+}
+
 func (g *testGame) Result() env.Result {
 	res := env.Result{Rounds: g.Round, Winner: -1}
 	seats := make([]int, len(g.Scores))

@@ -15,10 +15,11 @@ import "github.com/botarena/botarena/env"
 func (g *Game) Result() env.Result {
 	var buf [MaxPlayers]int
 	order := g.Leaderboard(buf[:0])
+	winner, draw := g.Outcome()
 	res := env.Result{
 		Rounds:    g.round,
-		Winner:    order[0],
-		Draw:      len(order) > 1 && g.sameRank(order[0], order[1]),
+		Winner:    winner,
+		Draw:      draw,
 		Standings: make([]env.Standing, len(order)),
 	}
 	for i, s := range order {
@@ -32,6 +33,15 @@ func (g *Game) Result() env.Result {
 		}
 	}
 	return res
+}
+
+// Outcome returns Result's Winner and Draw without allocating: the first
+// leaderboard entry's seat, and whether the first two entries tie on every
+// ranking key.
+func (g *Game) Outcome() (winner int, draw bool) {
+	var buf [MaxPlayers]int
+	order := g.Leaderboard(buf[:0])
+	return order[0], len(order) > 1 && g.sameRank(order[0], order[1])
 }
 
 // Leaderboard appends the seats in leaderboard order (see [Game.Result]) to
