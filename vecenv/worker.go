@@ -24,16 +24,16 @@ const cachePad = 128
 // that calls Step. Each worker is a separate allocation, padded on both
 // sides, and its scratch slices are padded too.
 type worker struct {
-	_      [cachePad]byte
-	lo, hi int           // env range
-	wake   chan struct{} // nil for worker 0
-	acts   []int32       // one per seat
-	rew    []float32
-	term   []bool
-	trunc  []bool
-	obs    [][]byte // one per tensor: a row's destination for WriteObs
-	panic  error    // a recovered panic of the last batch
-	_      [cachePad]byte
+	_       [cachePad]byte
+	lo, hi  int           // env range
+	wake    chan struct{} // nil for worker 0
+	acts    []int32       // one per seat
+	rew     []float32
+	term    []bool
+	trunc   []bool
+	obs     [][]byte // one per tensor: a row's destination for WriteObs
+	failure error    // a recovered panic of the last batch
+	_       [cachePad]byte
 }
 
 // dispatcher runs batches on the workers. The caller's goroutine runs
@@ -102,19 +102,19 @@ func (d *dispatcher) run(o op) {
 		<-d.done
 	}
 	for _, w := range d.workers {
-		if err := w.panic; err != nil {
-			w.panic = nil
+		if err := w.failure; err != nil {
+			w.failure = nil
 			panic(err)
 		}
 	}
 }
 
 // work runs the current batch on w's range, recovering a panic into
-// w.panic.
+// w.failure.
 func (d *dispatcher) work(w *worker) {
 	defer func() {
 		if r := recover(); r != nil {
-			w.panic = fmt.Errorf("vecenv: panic in envs %d..%d: %v\n%s", w.lo, w.hi-1, r, debug.Stack())
+			w.failure = fmt.Errorf("vecenv: panic in envs %d..%d: %v\n%s", w.lo, w.hi-1, r, debug.Stack())
 		}
 	}()
 	switch d.op {
