@@ -51,7 +51,8 @@ func TestStepDoesNotAllocate(t *testing.T) {
 // opponents and frequent autoresets, Step allocates nothing except
 // Bomberman's Result (one allocation per ended episode), which the pool
 // calls for the win/draw/loss statistics because Bomberman does not
-// implement vecenv.Outcomer yet. Once it does, this test expects 0.
+// implement vecenv.Outcomer yet. Once it does, this test expects 0 (up to
+// the runtime's refills after a GC cycle, see below).
 func TestBombermanStepAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
@@ -71,7 +72,8 @@ func TestBombermanStepAllocations(t *testing.T) {
 		}
 		var before, after runtime.MemStats
 		ends := 0
-		runtime.GC()
+		// No runtime.GC here: it empties the runtime's caches of channel
+		// waiters (sudogs), and refilling them would count.
 		runtime.ReadMemStats(&before)
 		for s := range steps {
 			if err := p.Step(batches[s]); err != nil {
@@ -89,12 +91,20 @@ func TestBombermanStepAllocations(t *testing.T) {
 		if outcomer {
 			want = 0
 		}
+		// The worker hand-offs block on channels, and a blocked goroutine
+		// takes a waiter record (sudog) from its P's cache. When a worker
+		// blocks on one P and wakes on another, the caches drift until
+		// they settle, and a GC cycle (which Result's garbage triggers now
+		// and then) empties them; the runtime allocates a few records to
+		// refill them. Bounded, and none in a steady state: allow a few.
+		gcs := int(after.NumGC - before.NumGC)
+		want += 16 + 2*p.Workers()*gcs
 		if ends < 16 {
 			t.Errorf("%v: only %d episode ends", mode, ends)
 		}
 		if allocs > want {
 			t.Errorf("%v: %d allocations in %d steps with %d episode ends, want at most %d", mode, allocs, steps, ends, want)
 		}
-		t.Logf("%v: %d allocations in %d steps, %d episode ends", mode, allocs, steps, ends)
+		t.Logf("%v: %d allocations in %d steps, %d episode ends, %d GC cycles", mode, allocs, steps, ends, gcs)
 	}
 }
