@@ -54,7 +54,7 @@ func BenchmarkPool(b *testing.B) {
 // (a few nanoseconds of game work per env): action checks, dispatch to the
 // workers, opponents, row writes and autoresets every third step.
 func BenchmarkOverhead(b *testing.B) {
-	for _, numEnvs := range []int{64, 1024} {
+	for _, numEnvs := range []int{2, 64, 1024} {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("toy/envs=%d/workers=%d", numEnvs, workers), func(b *testing.B) {
 				p, err := vecenv.New(vecenv.Config{Game: "toy", Registry: toyRegistry(), NumEnvs: numEnvs, Workers: workers})
