@@ -232,7 +232,7 @@ func (p *Pool) Step(actions []int32) error {
 func (p *Pool) Close() error {
 	if !p.closed {
 		p.closed = true
-		p.d.stop()
+		p.d.stopAll()
 	}
 	return nil
 }

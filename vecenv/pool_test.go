@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/vecenv"
@@ -371,5 +372,37 @@ func TestStepErrors(t *testing.T) {
 	}
 	if digest(p.Buffers(), p.Ended(), p.FinalObs()) != before || p.Env(0).Steps() != 0 {
 		t.Error("a rejected Step changed the pool")
+	}
+}
+
+// TestDispatchStress runs many short batches on 1 to 7 workers, with pauses
+// long enough for the workers to park, and compares every step with the
+// serial pool.
+func TestDispatchStress(t *testing.T) {
+	const steps = 1500
+	run := func(workers int) [][32]byte {
+		p := toyPool(t, vecenv.Config{NumEnvs: 13, Workers: workers, AutoReset: vecenv.SameStep, GameConfig: []byte(`{"length": 5}`)})
+		p.Reset()
+		next := actionStream(p.Rows(), p.Spec().Actions, 3)
+		var out [][32]byte
+		for s := range steps {
+			if s%100 == 0 {
+				time.Sleep(200 * time.Microsecond)
+			}
+			if err := p.Step(next()); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, digest(p.Buffers(), p.Ended(), p.FinalObs()))
+		}
+		return out
+	}
+	want := run(1)
+	for workers := 2; workers <= 7; workers++ {
+		got := run(workers)
+		for s := range want {
+			if got[s] != want[s] {
+				t.Fatalf("workers=%d: step %d differs from workers=1", workers, s)
+			}
+		}
 	}
 }
