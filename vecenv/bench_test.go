@@ -1,0 +1,78 @@
+package vecenv_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/botarena/botarena/vecenv"
+)
+
+// BenchmarkPool steps pools of 4-seat Bomberman (21×21), every seat a
+// learner, writing observations and masks of every row; autoresets
+// (next-step) are part of the figure. Actions come from a precomputed
+// table of random in-range actions drawn like Bomberman's own BenchmarkStep
+// (moves most often, some plants and triggers), so the two figures compare:
+// uniform actions plant a bomb every 7th step per seat and end games in
+// about 11 steps, and map generation then dominates.
+func BenchmarkPool(b *testing.B) {
+	for _, numEnvs := range []int{64, 1024, 4096} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("bomberman/envs=%d/workers=%d", numEnvs, workers), func(b *testing.B) {
+				p, err := vecenv.New(vecenv.Config{Game: "bomberman", NumEnvs: numEnvs, Workers: workers, Seed: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer p.Close()
+				if err := p.Reset(); err != nil {
+					b.Fatal(err)
+				}
+				rows := p.Rows()
+				rng := rand.New(rand.NewPCG(7, 7))
+				// do nothing, up, left, right, down (twice each), place, trigger
+				weights := [...]int32{0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 6}
+				const batches = 8
+				table := make([]int32, batches*rows)
+				for i := range table {
+					table[i] = weights[rng.IntN(len(weights))]
+				}
+				k := 0
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := p.Step(table[k*rows : (k+1)*rows]); err != nil {
+						b.Fatal(err)
+					}
+					k = (k + 1) % batches
+				}
+				b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+			})
+		}
+	}
+}
+
+// BenchmarkOverhead measures the pool's own cost per step with the toy game
+// (a few nanoseconds of game work per env): action checks, dispatch to the
+// workers, opponents, row writes and autoresets every third step.
+func BenchmarkOverhead(b *testing.B) {
+	for _, numEnvs := range []int{2, 64, 1024} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("toy/envs=%d/workers=%d", numEnvs, workers), func(b *testing.B) {
+				p, err := vecenv.New(vecenv.Config{Game: "toy", Registry: toyRegistry(), NumEnvs: numEnvs, Workers: workers})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer p.Close()
+				p.Reset()
+				acts := make([]int32, p.Rows())
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := p.Step(acts); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(p.Rows()*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*numEnvs), "ns/env-step")
+			})
+		}
+	}
+}

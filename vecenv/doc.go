@@ -1,0 +1,112 @@
+// Package vecenv runs pools of envs of one game: thousands of envs stepped
+// in parallel on persistent worker goroutines, writing flat per-row buffers
+// that Arrow batches and RPC responses wrap without copying.
+//
+// # Model
+//
+// A [Pool] owns NumEnvs envs made from the registry with one config, and one
+// [env.Buffers] with a row per learner agent:
+//
+//	row = env*len(LearnerSeats) + k    // seat LearnerSeats[k] of env
+//	Buffers.Env[row] = env, Buffers.Seat[row] = LearnerSeats[k]
+//
+// Observation tensor t of row r is Obs[t][r*b : (r+1)*b] with b =
+// Spec.Obs[t].Bytes(); the mask of row r is Mask[r*A : (r+1)*A] with A =
+// Spec.Actions. Learner seats (default: every seat) take their actions from
+// the caller, one int32 per row; every other seat is played inside the
+// pool's step by an [Opponent], one instance per env and seat, made by the
+// [OpponentFactory] given for the seat. A trainer can so see a single-agent
+// env (one learner seat, opponents elsewhere) or the full multi-agent batch.
+//
+//	p, err := vecenv.New(vecenv.Config{Game: "bomberman", NumEnvs: 1024, Seed: 1})
+//	...
+//	defer p.Close()
+//	p.Reset()
+//	buf := p.Buffers()
+//	for {
+//		policy(buf.Obs, buf.Mask, actions) // one action per row
+//		if err := p.Step(actions); err != nil { ... }
+//		learn(buf.Rewards, buf.Terminated, buf.Truncated, p.Ended())
+//	}
+//
+// # Episodes and autoreset
+//
+// An env's episode ends when the game is Done, or when every learner seat
+// of the env is out (terminated or truncated) while the game plays on: a
+// single learner that is eliminated ends its episode even though the
+// opponents could go on. At the end every row of the env has Terminated or
+// Truncated set (the pool sets Truncated on a row whose game set neither),
+// and [Pool.Ended] is true for those rows. With several learner seats per
+// env, a seat eliminated before the end keeps Terminated set, with reward 0,
+// while its env plays on; multi-agent trainers mask such rows, as
+// PettingZoo drops the agent.
+//
+// What happens next is the [AutoReset] mode. [NextStep] (the default,
+// Gymnasium 1.x and EnvPool): the ending step returns the final observation;
+// the following step resets the env instead of stepping it, ignores its
+// rows' actions, and returns the first observation with reward 0 and flags
+// false. [SameStep]: the ending step resets the env at once and returns the
+// new episode's first observation with the final rewards and flags, and the
+// final observation in [Pool.FinalObs] (valid where Ended is true).
+// Buffers.Episode counts each env's episodes from 0 and changes on the step
+// whose observation belongs to the new episode.
+//
+// # Seeding and determinism
+//
+// Every seed derives from Config.Seed with SplitMix64: [EnvSeed] per env,
+// [EpisodeSeed] per episode of an env (passed to env.Reset) and
+// [OpponentSeed] per opponent and episode. An env's trajectory depends only
+// on these seeds and the actions of its rows, so the buffers after any
+// sequence of Reset and Step calls are byte-identical for every worker
+// count. Workers == 1 runs every env in a plain loop on the caller's
+// goroutine: the serial reference the tests compare against.
+//
+// # Workers
+//
+// The envs are split into Workers contiguous ranges, one per worker;
+// the caller's goroutine works the first range and persistent goroutines
+// the others (no goroutine and no allocation per step). Between batches a
+// worker spins for some tens of microseconds on an atomic epoch, yielding
+// its P, and then parks on a channel, so back-to-back steps pay no
+// scheduler wake-up and an idle pool burns no CPU. A worker touches only its envs, their opponents, their rows and
+// its own padded scratch, so workers share no written cache line except at
+// the range boundaries of the flat buffers.
+//
+// # Statistics
+//
+// Per learner seat and per env, the pool accumulates the completed
+// episodes, their lengths, returns and outcomes (win, draw or loss; see
+// [SeatStats]) in plain fields owned by the env's worker. [Pool.Stats]
+// merges them in env order when asked, so the figures do not depend on the
+// worker count; [Pool.ResetStats] zeroes them.
+//
+// # Errors
+//
+// [New] validates the config once: errors name the field and value
+// ([*ConfigError]) or wrap the registry's error ([env.ErrUnknownGame]).
+// [Pool.Step] checks the batch once, before stepping anything: a wrong
+// length or an action outside 0..Actions-1 wraps [ErrActions]; stepping
+// before the first Reset is [ErrNotReset], and after Close [ErrClosed].
+// In-range illegal actions are the game's business: they do what the
+// original engine does and are counted there.
+//
+// # Concurrency and aliasing
+//
+// A Pool is not safe for concurrent use by several callers; the RPC layer
+// serialises the calls on a pool (unary Step and StepStream alike). The
+// buffers, Ended and FinalObs are overwritten in place by every Reset and
+// Step; read or copy them before the next call.
+//
+// # Async mode (later)
+//
+// EnvPool's send/recv (batch_size < num_envs) fits without changing this
+// layout. The per-env kernel (stepEnv) steps one env with its learners'
+// actions and writes that env's rows at any row offset of any row buffers,
+// and the dispatcher only decides which envs a worker runs. An async pool
+// would keep these and add: Send(envIDs, actions) queueing each env to the
+// worker that owns it, and Recv() returning a Buffers of batch_size ×
+// len(LearnerSeats) rows filled in completion order, with Env[row] naming
+// the env (which is why Env and Seat are columns rather than implied by the
+// row number). Seeds and per-env statistics already depend only on the env,
+// so results stay reproducible per env.
+package vecenv

@@ -1,0 +1,5 @@
+//go:build !race
+
+package vecenv_test
+
+const raceEnabled = false

@@ -1,0 +1,373 @@
+package vecenv
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Errors returned (wrapped, with details) by [Pool.Step] and [Pool.Reset].
+var (
+	// ErrClosed: the pool was closed.
+	ErrClosed = errors.New("vecenv: pool is closed")
+	// ErrNotReset: Step was called before the first Reset.
+	ErrNotReset = errors.New("vecenv: Step before the first Reset")
+	// ErrActions: the actions passed to Step have the wrong length or a
+	// value outside 0..Spec().Actions-1.
+	ErrActions = errors.New("vecenv: invalid actions")
+)
+
+// Outcomer is an optional interface of an [env.Env]: Outcome returns the
+// Winner and Draw fields of [env.Env.Result] without allocating. When an
+// env implements it the pool uses it for the win/draw/loss statistics at
+// the end of every episode; otherwise the pool calls Result, which may
+// allocate (Bomberman's allocates its Standings slice once per episode).
+type Outcomer interface {
+	Outcome() (winner int, draw bool)
+}
+
+// Pool steps NumEnvs envs of one game on persistent worker goroutines and
+// writes every learner row of its [env.Buffers] in place. See the package
+// documentation for the row layout, autoreset and seeding.
+//
+// A Pool is not safe for concurrent use: one goroutine at a time calls its
+// methods (the workers run only inside Reset and Step). Close stops the
+// workers; a pool that is not closed keeps its goroutines alive.
+//
+// If an env or opponent panics inside Step or Reset, the panic is
+// re-raised on the caller's goroutine once every worker has stopped; the
+// pool is then in an undefined state and should only be closed.
+type Pool struct {
+	spec      *env.Spec
+	mode      AutoReset
+	poolSeed  uint64
+	learners  []int
+	oppSeats  []int
+	tensorLen []int // bytes of one row of each tensor
+	rows      int
+
+	slots []slot
+	opps  []Opponent // opps[env*len(oppSeats)+j] plays oppSeats[j]
+	ret   []float64  // episode return so far, [env*len(learners)+k]
+	acc   []seatAcc  // finished-episode statistics, [env*len(learners)+k]
+	out   rows
+
+	d       dispatcher
+	actions []int32 // the batch being stepped; read by the workers
+	started bool
+	closed  bool
+}
+
+// slot is one env's bookkeeping. Only the worker owning the env touches it
+// during a batch.
+type slot struct {
+	e        env.Env
+	outcomer Outcomer // e as an Outcomer, or nil
+	seed     uint64   // EnvSeed
+	episode  int32    // -1 before the first Reset
+	steps    int32    // steps of the current episode
+	pending  bool     // NextStep: the episode ended; reset at the next Step
+}
+
+// rows are the output rows a batch writes: the pool's buffers, and the
+// same-step final observations and the Ended flags with the same layout.
+// Keeping them apart from the env bookkeeping lets a later async mode write
+// a batch of any envs into rows of a smaller buffer.
+type rows struct {
+	*env.Buffers
+	final [][]byte // SameStep only
+	ended []bool
+}
+
+// New makes a pool from cfg: it validates cfg, makes NumEnvs envs and their
+// opponents, and starts the worker goroutines. The envs are not reset:
+// call [Pool.Reset] before the first Step. Errors name the Config field and
+// the value; an unknown game wraps [env.ErrUnknownGame], and invalid fields
+// are [*ConfigError] values.
+func New(cfg Config) (*Pool, error) {
+	v, err := validate(cfg)
+	if err != nil {
+		return nil, err
+	}
+	L := len(v.learners)
+	p := &Pool{
+		spec:     v.spec,
+		mode:     v.AutoReset,
+		poolSeed: v.Seed,
+		learners: v.learners,
+		oppSeats: v.oppSeats,
+		rows:     v.NumEnvs * L,
+		slots:    make([]slot, v.NumEnvs),
+		opps:     v.opps,
+		ret:      make([]float64, v.NumEnvs*L),
+		acc:      make([]seatAcc, v.NumEnvs*L),
+	}
+	for _, t := range p.spec.Obs {
+		p.tensorLen = append(p.tensorLen, t.Bytes())
+	}
+	for i, e := range v.envs {
+		o, _ := e.(Outcomer)
+		p.slots[i] = slot{e: e, outcomer: o, seed: EnvSeed(v.Seed, i), episode: -1}
+	}
+	p.out = rows{Buffers: env.NewBuffers(p.spec, p.rows), ended: make([]bool, p.rows)}
+	if p.mode == SameStep {
+		p.out.final = make([][]byte, len(p.spec.Obs))
+		for t, n := range p.tensorLen {
+			p.out.final[t] = make([]byte, p.rows*n)
+		}
+	}
+	for r := range p.rows {
+		p.out.Env[r] = int32(r / L)
+		p.out.Seat[r] = int32(p.learners[r%L])
+	}
+	p.d.start(p, v.Workers)
+	return p, nil
+}
+
+// Spec returns the game's spec. It is shared and must not be modified.
+func (p *Pool) Spec() *env.Spec { return p.spec }
+
+// NumEnvs returns the number of envs.
+func (p *Pool) NumEnvs() int { return len(p.slots) }
+
+// Rows returns the number of learner rows, NumEnvs × len(LearnerSeats).
+func (p *Pool) Rows() int { return p.rows }
+
+// Workers returns the number of workers (the caller's goroutine included).
+func (p *Pool) Workers() int { return len(p.d.workers) }
+
+// LearnerSeats returns a copy of the learner seats in row order.
+func (p *Pool) LearnerSeats() []int { return append([]int(nil), p.learners...) }
+
+// AutoReset returns the autoreset mode.
+func (p *Pool) AutoReset() AutoReset { return p.mode }
+
+// Buffers returns the pool's step buffers: Rows rows, row =
+// env*len(LearnerSeats) + k for seat LearnerSeats[k]. Env and Seat are
+// fixed; Obs, Mask, Rewards, Terminated, Truncated and Episode are
+// overwritten in place by every Reset and Step, so readers must finish with
+// them (or copy them) before the next call. The returned pointer and slices
+// stay the same for the life of the pool. Callers must not modify them.
+func (p *Pool) Buffers() *env.Buffers { return p.out.Buffers }
+
+// Ended returns one flag per row: true when the row's env ended an episode
+// in the last Step (every row of that env then has Terminated or Truncated
+// set). It is all false after Reset and, in [NextStep] mode, on the step
+// that resets the env. Like [Pool.Buffers], it is overwritten in place.
+//
+// Ended tells an episode's end apart from a seat that is out while its env
+// plays on: with several learner seats per env, a seat eliminated early keeps
+// Terminated set, with reward 0, until the env's episode ends.
+func (p *Pool) Ended() []bool { return p.out.ended }
+
+// FinalObs returns, in [SameStep] mode, the final observations of the
+// episodes that ended in the last Step: one slice per tensor of Spec().Obs
+// laid out like Buffers().Obs, valid for the rows where Ended is true (other
+// rows hold stale data). It is nil in [NextStep] mode, where the final
+// observation is in Buffers().Obs. It is overwritten in place by Step.
+func (p *Pool) FinalObs() [][]byte { return p.out.final }
+
+// Env returns env i, for rendering or inspection between steps. The caller
+// must not modify it or use it while Step or Reset runs.
+func (p *Pool) Env(i int) env.Env { return p.slots[i].e }
+
+// Reset starts a new episode in every env (Episode ids count up by one; the
+// first Reset gives episode 0) and writes every row: the first observation
+// and mask, reward 0, Terminated, Truncated and Ended false. Episodes in
+// progress are dropped without counting in [Pool.Stats]. It returns
+// [ErrClosed] after Close.
+func (p *Pool) Reset() error {
+	if p.closed {
+		return ErrClosed
+	}
+	p.d.run(opReset)
+	p.started = true
+	return nil
+}
+
+// Step applies actions, one per row in row order (Rows of them, each in
+// 0..Spec().Actions-1), steps every env with the opponents' actions filled
+// in, and writes every row (see [AutoReset] for episode ends). Actions that
+// are in range but illegal are passed to the game, which counts them. The
+// actions slice is only read during the call.
+//
+// Step checks its input before stepping anything and returns an error
+// wrapping [ErrActions] (naming the row and value), [ErrNotReset] or
+// [ErrClosed]; the pool is then unchanged. After warm-up Step does not
+// allocate, provided the envs and opponents do not (see [Outcomer]).
+func (p *Pool) Step(actions []int32) error {
+	if p.closed {
+		return ErrClosed
+	}
+	if !p.started {
+		return ErrNotReset
+	}
+	if len(actions) != p.rows {
+		return fmt.Errorf("%w: got %d actions, want %d (one per row: %d envs × %d learner seats)",
+			ErrActions, len(actions), p.rows, len(p.slots), len(p.learners))
+	}
+	n := uint32(p.spec.Actions)
+	bad := false
+	for _, a := range actions {
+		bad = bad || uint32(a) >= n
+	}
+	if bad {
+		for r, a := range actions {
+			if uint32(a) >= n {
+				return fmt.Errorf("%w: action %d at row %d (env %d, seat %d) is outside 0..%d",
+					ErrActions, a, r, p.out.Env[r], p.out.Seat[r], n-1)
+			}
+		}
+	}
+	p.actions = actions
+	p.d.run(opStep)
+	p.actions = nil
+	return nil
+}
+
+// Close stops the worker goroutines. Later calls of Step and Reset return
+// [ErrClosed]; the buffers and statistics stay readable. Closing twice is
+// fine. It always returns nil.
+func (p *Pool) Close() error {
+	if !p.closed {
+		p.closed = true
+		p.d.stopAll()
+	}
+	return nil
+}
+
+// stepRange steps envs lo..hi-1 of the current batch on worker w.
+func (p *Pool) stepRange(w *worker, lo, hi int) {
+	L := len(p.learners)
+	for i := lo; i < hi; i++ {
+		p.stepEnv(w, &p.out, i, p.actions[i*L:(i+1)*L], i*L)
+	}
+}
+
+// resetRange resets envs lo..hi-1 on worker w.
+func (p *Pool) resetRange(w *worker, lo, hi int) {
+	L := len(p.learners)
+	for i := lo; i < hi; i++ {
+		p.resetRows(w, &p.out, i, i*L)
+	}
+}
+
+// stepEnv steps env i with acts (its learner seats' actions, in
+// LearnerSeats order) and writes its rows, row0 onwards, of out.
+func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
+	s := &p.slots[i]
+	if s.pending {
+		p.resetRows(w, out, i, row0)
+		return
+	}
+	e := s.e
+	nOpp := len(p.oppSeats)
+	for k, seat := range p.learners {
+		w.acts[seat] = acts[k]
+	}
+	for j, seat := range p.oppSeats {
+		w.acts[seat] = p.opps[i*nOpp+j].Act(e, seat)
+	}
+	e.Step(w.acts, w.rew, w.term, w.trunc)
+	s.steps++
+
+	done := e.Done()
+	ended := done
+	if !ended {
+		// The episode also ends when no learner seat is left in play.
+		ended = true
+		for _, seat := range p.learners {
+			if !w.term[seat] && !w.trunc[seat] {
+				ended = false
+				break
+			}
+		}
+	}
+	L := len(p.learners)
+	for k, seat := range p.learners {
+		r := row0 + k
+		term, trunc := w.term[seat], w.trunc[seat]
+		if ended && !term && !trunc {
+			trunc = true
+		}
+		out.Rewards[r] = w.rew[seat]
+		out.Terminated[r] = term
+		out.Truncated[r] = trunc
+		out.ended[r] = ended
+		p.ret[i*L+k] += float64(w.rew[seat])
+	}
+	if !ended {
+		p.writeRows(w, out, i, row0, out.Obs)
+		return
+	}
+	p.record(s, i, done)
+	if p.mode == NextStep {
+		p.writeRows(w, out, i, row0, out.Obs)
+		s.pending = true
+		return
+	}
+	// SameStep: keep the final observation, then start the next episode;
+	// the rewards and flags of the final step stay.
+	p.writeObs(w, s.e, row0, out.final)
+	p.newEpisode(s, i)
+	p.writeRows(w, out, i, row0, out.Obs)
+	for k := range L {
+		out.Episode[row0+k] = s.episode
+	}
+}
+
+// resetRows starts env i's next episode and writes its rows as a reset
+// does.
+func (p *Pool) resetRows(w *worker, out *rows, i, row0 int) {
+	s := &p.slots[i]
+	p.newEpisode(s, i)
+	p.writeRows(w, out, i, row0, out.Obs)
+	for k := range p.learners {
+		r := row0 + k
+		out.Rewards[r] = 0
+		out.Terminated[r] = false
+		out.Truncated[r] = false
+		out.ended[r] = false
+		out.Episode[r] = s.episode
+	}
+}
+
+// newEpisode resets env i and its opponents for the next episode.
+func (p *Pool) newEpisode(s *slot, i int) {
+	s.episode++
+	s.steps = 0
+	s.pending = false
+	seed := mix(s.seed, uint64(s.episode))
+	s.e.Reset(seed)
+	nOpp := len(p.oppSeats)
+	for j, seat := range p.oppSeats {
+		p.opps[i*nOpp+j].Reset(s.e, seat, mix(seed^opponentSalt, uint64(seat)))
+	}
+	L := len(p.learners)
+	clear(p.ret[i*L : (i+1)*L])
+}
+
+// writeRows writes the observations (into obs, laid out like Buffers.Obs)
+// and masks of env i's learner seats, rows row0 onwards.
+func (p *Pool) writeRows(w *worker, out *rows, i, row0 int, obs [][]byte) {
+	e := p.slots[i].e
+	p.writeObs(w, e, row0, obs)
+	n := p.spec.Actions
+	for k, seat := range p.learners {
+		r := row0 + k
+		e.WriteMask(seat, out.Mask[r*n:(r+1)*n:(r+1)*n])
+	}
+}
+
+// writeObs writes the observations of e's learner seats into rows row0
+// onwards of obs.
+func (p *Pool) writeObs(w *worker, e env.Env, row0 int, obs [][]byte) {
+	for k, seat := range p.learners {
+		r := row0 + k
+		for t, n := range p.tensorLen {
+			w.obs[t] = obs[t][r*n : (r+1)*n : (r+1)*n]
+		}
+		e.WriteObs(seat, w.obs)
+	}
+}
