@@ -10,7 +10,7 @@ import (
 
 // TestStepDoesNotAllocate: after warm-up, Step allocates nothing, with
 // opponents, autoresets every third step and both modes, on 1 and 3
-// workers (the toy game implements vecenv.Outcomer).
+// workers.
 func TestStepDoesNotAllocate(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
@@ -48,11 +48,8 @@ func TestStepDoesNotAllocate(t *testing.T) {
 }
 
 // TestBombermanStepAllocations: with Bomberman, the random and reference
-// opponents and frequent autoresets, Step allocates nothing except
-// Bomberman's Result (one allocation per ended episode), which the pool
-// calls for the win/draw/loss statistics because Bomberman does not
-// implement vecenv.Outcomer yet. Once it does, this test expects 0 (up to
-// the runtime's refills after a GC cycle, see below).
+// opponents and frequent autoresets (the statistics read each ended game's
+// Outcome), Step allocates nothing after warm-up.
 func TestBombermanStepAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
@@ -61,10 +58,9 @@ func TestBombermanStepAllocations(t *testing.T) {
 		p := newPool(t, mixedConfig(16, 2, 3, mode))
 		p.Reset()
 		next := actionStream(p.Rows(), p.Spec().Actions, 1)
-		for range 100 { // warm-up
+		for range 3000 { // warm-up: long enough for the runtime's waiter caches to settle
 			p.Step(next())
 		}
-		_, outcomer := p.Env(0).(vecenv.Outcomer)
 		const steps = 300
 		batches := make([][]int32, steps)
 		for s := range batches {
@@ -87,18 +83,18 @@ func TestBombermanStepAllocations(t *testing.T) {
 		}
 		runtime.ReadMemStats(&after)
 		allocs := int(after.Mallocs - before.Mallocs)
-		want := ends
-		if outcomer {
-			want = 0
-		}
+		want := 0
 		// The worker hand-offs block on channels, and a blocked goroutine
-		// takes a waiter record (sudog) from its P's cache. When a worker
-		// blocks on one P and wakes on another, the caches drift until
-		// they settle, and a GC cycle (which Result's garbage triggers now
-		// and then) empties them; the runtime allocates a few records to
-		// refill them. Bounded, and none in a steady state: allow a few.
+		// takes a waiter record (sudog, 112 bytes) from its P's cache.
+		// Workers block on one P and wake on another, so the per-P caches
+		// drift and now and then the runtime allocates a record to refill
+		// one; a GC cycle empties them all. A memory profile of this test
+		// shows no other allocation site than the channel receive in
+		// vecenv.wait. These are the runtime's, bounded, and far from one
+		// per step (0–4 in 300 steps were seen): allow 8, plus the refills
+		// after a GC.
 		gcs := int(after.NumGC - before.NumGC)
-		want += 16 + 2*p.Workers()*gcs
+		want += 8 + 2*p.Workers()*gcs
 		if ends < 16 {
 			t.Errorf("%v: only %d episode ends", mode, ends)
 		}

@@ -18,15 +18,6 @@ var (
 	ErrActions = errors.New("vecenv: invalid actions")
 )
 
-// Outcomer is an optional interface of an [env.Env]: Outcome returns the
-// Winner and Draw fields of [env.Env.Result] without allocating. When an
-// env implements it the pool uses it for the win/draw/loss statistics at
-// the end of every episode; otherwise the pool calls Result, which may
-// allocate (Bomberman's allocates its Standings slice once per episode).
-type Outcomer interface {
-	Outcome() (winner int, draw bool)
-}
-
 // Pool steps NumEnvs envs of one game on persistent worker goroutines and
 // writes every learner row of its [env.Buffers] in place. See the package
 // documentation for the row layout, autoreset and seeding.
@@ -62,12 +53,11 @@ type Pool struct {
 // slot is one env's bookkeeping. Only the worker owning the env touches it
 // during a batch.
 type slot struct {
-	e        env.Env
-	outcomer Outcomer // e as an Outcomer, or nil
-	seed     uint64   // EnvSeed
-	episode  int32    // -1 before the first Reset
-	steps    int32    // steps of the current episode
-	pending  bool     // NextStep: the episode ended; reset at the next Step
+	e       env.Env
+	seed    uint64 // EnvSeed
+	episode int32  // -1 before the first Reset
+	steps   int32  // steps of the current episode
+	pending bool   // NextStep: the episode ended; reset at the next Step
 }
 
 // rows are the output rows a batch writes: the pool's buffers, and the
@@ -107,8 +97,7 @@ func New(cfg Config) (*Pool, error) {
 		p.tensorLen = append(p.tensorLen, t.Bytes())
 	}
 	for i, e := range v.envs {
-		o, _ := e.(Outcomer)
-		p.slots[i] = slot{e: e, outcomer: o, seed: EnvSeed(v.Seed, i), episode: -1}
+		p.slots[i] = slot{e: e, seed: EnvSeed(v.Seed, i), episode: -1}
 	}
 	p.out = rows{Buffers: env.NewBuffers(p.spec, p.rows), ended: make([]bool, p.rows)}
 	if p.mode == SameStep {
@@ -195,7 +184,7 @@ func (p *Pool) Reset() error {
 // Step checks its input before stepping anything and returns an error
 // wrapping [ErrActions] (naming the row and value), [ErrNotReset] or
 // [ErrClosed]; the pool is then unchanged. After warm-up Step does not
-// allocate, provided the envs and opponents do not (see [Outcomer]).
+// allocate, provided the envs and opponents do not.
 func (p *Pool) Step(actions []int32) error {
 	if p.closed {
 		return ErrClosed

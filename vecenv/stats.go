@@ -32,7 +32,7 @@ func (s Stats) Episodes() int64 {
 // episodes of every env.
 //
 // The outcome of an episode for the seat comes from the env's Result (or
-// [Outcomer]) at the step the episode ends:
+// [env.Env.Outcome], which does not allocate) at the step the episode ends:
 //   - the episode ended because the game is over (Done): a draw when
 //     Result().Draw is true (whatever the seat's rank), otherwise a win when
 //     Result().Winner is the seat, otherwise a loss;
@@ -100,14 +100,7 @@ func (p *Pool) ResetStats() { clear(p.acc) }
 // record adds env i's ended episode to its accumulators. done reports that
 // the game is over (rather than every learner seat being out).
 func (p *Pool) record(s *slot, i int, done bool) {
-	var winner int
-	var draw bool
-	if s.outcomer != nil {
-		winner, draw = s.outcomer.Outcome()
-	} else {
-		res := s.e.Result()
-		winner, draw = res.Winner, res.Draw
-	}
+	winner, draw := s.e.Outcome()
 	draw = draw && done
 	L := len(p.learners)
 	for k, seat := range p.learners {

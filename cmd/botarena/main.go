@@ -1,6 +1,6 @@
 // Command botarena runs botarena's games from the command line: list them
 // (games), print their rules (rules), play a match between built-in agents
-// (play), and replay a scenario file (scenario).
+// (play), replay a scenario file (scenario), and measure throughput (bench).
 //
 // Errors are reported on stderr as one line starting with "botarena: ", and
 // the exit status is non-zero.
@@ -58,7 +58,7 @@ func newRootCmd(c *cli) *cobra.Command {
 	root.SetOut(c.stdout)
 	root.SetErr(c.stderr)
 	root.CompletionOptions.HiddenDefaultCmd = true
-	root.AddCommand(newGamesCmd(c), newRulesCmd(c), newPlayCmd(c), newScenarioCmd(c))
+	root.AddCommand(newGamesCmd(c), newRulesCmd(c), newPlayCmd(c), newScenarioCmd(c), newBenchCmd(c))
 	return root
 }
 

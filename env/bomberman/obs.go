@@ -91,12 +91,19 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 }
 
 func (g *Game) writePlanes(seat int, dst []byte) {
-	if !g.obsFresh || len(g.obsShared) != len(dst) {
-		if len(g.obsShared) != len(dst) {
-			// Only games built by hand (test fixtures) get here.
-			g.obsShared = make([]byte, len(dst))
-		}
-		g.writeSharedPlanes(g.obsShared)
+	if len(g.obsShared) != len(dst) {
+		// Only games built by hand (test fixtures) or loaded with another
+		// map size get here.
+		g.obsShared = make([]byte, len(dst))
+		g.staticFresh = false
+	}
+	if !g.staticFresh {
+		g.writeStaticPlanes(g.obsShared)
+		g.staticFresh = true
+		g.obsFresh = false
+	}
+	if !g.obsFresh {
+		g.writeDynamicPlanes(g.obsShared)
 		g.obsFresh = true
 	}
 	copy(dst, g.obsShared)
@@ -130,32 +137,53 @@ func (g *Game) writePlanes(seat int, dst []byte) {
 	}
 }
 
-// writeSharedPlanes writes the planes that do not depend on the seat into
-// dst and zeroes the others.
-func (g *Game) writeSharedPlanes(dst []byte) {
+// writeStaticPlanes zeroes dst and writes the planes that change only when
+// a wall is destroyed or a power-up is taken or uncovered: walls and
+// visible power-ups.
+func (g *Game) writeStaticPlanes(dst []byte) {
 	clear(dst)
+	for i := range g.width * g.height {
+		g.writeStaticCell(dst, i)
+	}
+}
+
+// refreshStatic rewrites cell i of the cached static planes after Step
+// changed its entity or power-up.
+func (g *Game) refreshStatic(i int) {
+	if g.staticFresh {
+		g.writeStaticCell(g.obsShared, i)
+	}
+}
+
+// writeStaticCell writes cell i of the static planes.
+func (g *Game) writeStaticCell(dst []byte, i int) {
 	hw := g.width * g.height
-	for i := range hw {
-		c := &g.cells[i]
-		switch c.Entity {
-		case IndestructibleWall:
-			dst[PlaneIndestructible*hw+i] = 1
-		case DestructibleWall:
-			dst[PlaneDestructible*hw+i] = 1
-		case NoEntity:
-			// Power-ups are visible only when no entity covers them, as in
-			// state.json.
-			switch c.PowerUp {
-			case BombBagPowerUp:
-				dst[PlaneBagPowerUp*hw+i] = 1
-			case BombRadiusPowerUp:
-				dst[PlaneRadiusPowerUp*hw+i] = 1
-			case SuperPowerUp:
-				dst[PlaneSuperPowerUp*hw+i] = 1
+	c := &g.cells[i]
+	// Power-ups are visible only when no entity covers them, as in
+	// state.json.
+	visible := PowerUp(NoPowerUp)
+	if c.Entity == NoEntity {
+		visible = c.PowerUp
+	}
+	dst[PlaneIndestructible*hw+i] = flag(c.Entity == IndestructibleWall)
+	dst[PlaneDestructible*hw+i] = flag(c.Entity == DestructibleWall)
+	dst[PlaneBagPowerUp*hw+i] = flag(visible == BombBagPowerUp)
+	dst[PlaneRadiusPowerUp*hw+i] = flag(visible == BombRadiusPowerUp)
+	dst[PlaneSuperPowerUp*hw+i] = flag(visible == SuperPowerUp)
+}
+
+// writeDynamicPlanes rewrites the planes that change every round: bomb
+// radius, danger and explosions.
+func (g *Game) writeDynamicPlanes(dst []byte) {
+	hw := g.width * g.height
+	clear(dst[PlaneBombRadius*hw : (PlaneExploding+1)*hw])
+	if g.blasts {
+		// Only a round with blasts (or a fresh or loaded map) leaves
+		// explosions to show.
+		for i := range hw {
+			if g.cells[i].reached != 0 {
+				dst[PlaneExploding*hw+i] = 1
 			}
-		}
-		if c.reached != 0 {
-			dst[PlaneExploding*hw+i] = 1
 		}
 	}
 	for b := range g.bombs {
@@ -164,6 +192,13 @@ func (g *Game) writeSharedPlanes(dst []byte) {
 		}
 	}
 	g.writeDanger(dst[PlaneDanger*hw : (PlaneDanger+1)*hw])
+}
+
+func flag(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // writeDanger writes, for every cell some bomb's blast would reach, the
@@ -199,8 +234,12 @@ func (g *Game) chainFuses() *[MaxBombs]int {
 		return &g.fuses
 	}
 	fuse := &g.fuses
+	clear(g.onMap[:])
 	for b := range g.bombs {
 		fuse[b] = g.bombs[b].Timer
+		if g.bombs[b].live {
+			g.onMap[g.bombs[b].Owner]++
+		}
 	}
 	// Propagate the earliest fuse along "blast reaches bomb" edges until
 	// nothing changes; each pass settles at least one more bomb.
@@ -280,15 +319,12 @@ func (g *Game) writeScalars(seat int, dst []byte) {
 	}
 }
 
-// bombsOnMap counts seat's bombs on the map, exploding ones included.
+// bombsOnMap counts seat's bombs on the map, exploding ones included, for
+// observations and masks: it is cached with the chain fuses, so it reflects
+// the state between steps. Round processing uses countBombs.
 func (g *Game) bombsOnMap(seat int) int {
-	n := 0
-	for b := range g.bombs {
-		if g.bombs[b].live && g.bombs[b].Owner == seat {
-			n++
-		}
-	}
-	return n
+	g.chainFuses()
+	return g.onMap[seat]
 }
 
 // WriteMask writes seat's legal actions into dst (len 7): the commands the
@@ -332,6 +368,17 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 			}
 		}
 	}
+}
+
+// countBombs counts seat's bombs on the map now, exploding ones included.
+func (g *Game) countBombs(seat int) int {
+	n := 0
+	for b := range g.bombs {
+		if g.bombs[b].live && g.bombs[b].Owner == seat {
+			n++
+		}
+	}
+	return n
 }
 
 // doomed reports whether seat's player stands where a blast reaches before

@@ -1,6 +1,7 @@
 package bomberman
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
@@ -273,6 +274,40 @@ func TestMaskAgreesWithTheEngine(t *testing.T) {
 						break
 					}
 				}
+			}
+			g.Step(acts, rewards, term, trunc)
+		}
+	}
+}
+
+// TestCachedPlanesEqualAFullRebuild checks the incremental shared planes
+// (walls and power-ups kept up to date by Step, the rest rebuilt each
+// round) against planes rebuilt from scratch, over random games.
+func TestCachedPlanesEqualAFullRebuild(t *testing.T) {
+	for seed := range uint64(20) {
+		g := newTestGame(t, 4, seed)
+		ref, err := New(&Config{Players: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(seed, 2))
+		obs, want := g.Spec().NewObsBuffers(), g.Spec().NewObsBuffers()
+		acts := make([]int32, 4)
+		rewards, term, trunc := make([]float32, 4), make([]bool, 4), make([]bool, 4)
+		for round := 0; !g.Done(); round++ {
+			for seat := range 4 {
+				g.WriteObs(seat, obs)
+				// The same state in a game whose caches are all cold.
+				*ref = *g
+				ref.obsShared = make([]byte, len(g.obsShared))
+				ref.stateChanged()
+				ref.WriteObs(seat, want)
+				if !bytes.Equal(obs[0], want[0]) || !bytes.Equal(obs[1], want[1]) {
+					t.Fatalf("seed %d round %d seat %d: cached observation differs from a full rebuild", seed, round, seat)
+				}
+			}
+			for s := range acts {
+				acts[s] = int32(rng.IntN(NumActions))
 			}
 			g.Step(acts, rewards, term, trunc)
 		}

@@ -195,16 +195,19 @@ type Game struct {
 	// NickName, Email, BotType); see [Game.SetPlayerInfo].
 	info [MaxPlayers]PlayerInfo
 
-	// obsShared caches the planes every seat sees alike (walls, bomb
-	// radius, danger, explosions, power-ups) for the current state, in the
-	// planes tensor's layout with the per-seat planes zero. It is rebuilt
-	// by WriteObs when obsFresh is false; every state change clears
-	// obsFresh (see [Game.stateChanged]).
-	obsShared []byte
-	obsFresh  bool
-	// fuses caches [Game.chainFuses] for the current state while
-	// fusesFresh.
+	// obsShared caches the planes every seat sees alike, in the planes
+	// tensor's layout with the per-seat planes zero. The static planes
+	// (walls, power-ups) are valid while staticFresh, and Step keeps them
+	// so cell by cell (refreshStatic); the dynamic planes (bomb radius,
+	// danger, explosions) are valid while obsFresh, which every Step
+	// clears. See [Game.stateChanged] and [Game.stepped].
+	obsShared   []byte
+	obsFresh    bool
+	staticFresh bool
+	// fuses caches [Game.chainFuses] and onMap the bombs each seat has on
+	// the map, for the current state while fusesFresh.
 	fuses      [MaxBombs]int
+	onMap      [MaxPlayers]int
 	fusesFresh bool
 
 	// names are the configured player names, made once so that Reset
@@ -247,9 +250,14 @@ type move struct {
 	x, y int
 }
 
-// stateChanged invalidates what is derived from the state (the shared
-// observation planes, the chain fuses). Step, Reset and LoadNative call it.
-func (g *Game) stateChanged() { g.obsFresh, g.fusesFresh = false, false }
+// stateChanged invalidates everything derived from the state (the shared
+// observation planes, the chain fuses, the bomb counts). Reset and
+// LoadNative call it, and so must code that edits cells directly.
+func (g *Game) stateChanged() { g.obsFresh, g.staticFresh, g.fusesFresh = false, false, false }
+
+// stepped invalidates what a round changes wholesale. Step keeps the static
+// planes up to date itself, cell by cell, through refreshStatic.
+func (g *Game) stepped() { g.obsFresh, g.fusesFresh = false, false }
 
 // Width returns the map width (the side on generated maps).
 func (g *Game) Width() int { return g.width }

@@ -47,7 +47,7 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 	var cmds [MaxPlayers]Action
 	received := g.harness(actions, &cmds)
 	g.processRound(&cmds, received)
-	g.stateChanged()
+	g.stepped()
 	g.writeRewards(rewards)
 	g.writeFlags(terminated, truncated)
 }
@@ -306,7 +306,7 @@ func (g *Game) requestMove(seat int, a Action) bool {
 // cell already holds a bomb, or when every bomb slot is taken.
 func (g *Game) placeBomb(seat int) bool {
 	p := &g.players[seat]
-	if g.bombsOnMap(seat) >= p.BombBag {
+	if g.countBombs(seat) >= p.BombBag {
 		return false
 	}
 	i := g.index(p.X, p.Y)
@@ -436,11 +436,13 @@ func (g *Game) executeMoves() {
 			continue
 		}
 		p := &g.players[m.seat]
-		if from := &g.cells[g.index(p.X, p.Y)]; from.Entity == PlayerEntity && int(from.Player) == m.seat {
-			from.Entity = NoEntity
-			from.Player = 0
+		if fi := g.index(p.X, p.Y); g.cells[fi].Entity == PlayerEntity && int(g.cells[fi].Player) == m.seat {
+			g.cells[fi].Entity = NoEntity
+			g.cells[fi].Player = 0
+			g.refreshStatic(fi)
 		}
 		g.placePlayer(m.seat, m.x, m.y)
+		g.refreshStatic(g.index(m.x, m.y))
 	}
 }
 
@@ -467,6 +469,7 @@ func (g *Game) applyPowerUps() {
 			p.Counter += superPowerUpPoints
 		}
 		c.PowerUp = NoPowerUp
+		g.refreshStatic(g.index(p.X, p.Y))
 	}
 }
 
@@ -499,6 +502,7 @@ func (g *Game) destroyMarked() {
 			g.bombs[bits.TrailingZeros64(m)].points += pts
 		}
 		c.Entity = NoEntity
+		g.refreshStatic(i)
 	}
 }
 
