@@ -313,6 +313,5 @@ func addBomb(t testing.TB, g *Game, owner, x, y, radius, timer int) {
 	if b < 0 || g.cells[g.index(x, y)].bomb != 0 {
 		t.Fatalf("addBomb: no room at (%d,%d)", x, y)
 	}
-	g.bombs[b] = Bomb{Owner: owner, X: x, Y: y, Radius: radius, Timer: timer, live: true}
-	g.cells[g.index(x, y)].bomb = uint8(b + 1)
+	g.putBomb(b, Bomb{Owner: owner, X: x, Y: y, Radius: radius, Timer: timer})
 }

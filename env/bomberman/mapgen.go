@@ -86,7 +86,8 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	side := SideFor(g.nPlayers)
 	g.width, g.height = side, side
 	clear(g.cells[:side*side])
-	clear(g.bombs[:])
+	clear(g.bombs[:g.bombHigh])
+	g.bombHigh = 0
 
 	// 1. Indestructible walls: the border and every odd/odd cell.
 	for y := 1; y <= side; y++ {

@@ -123,7 +123,7 @@ func (g *Game) writePlanes(seat int, dst []byte) {
 			dst[PlaneOpponents*hw+i] = 1
 		}
 	}
-	for b := range g.bombs {
+	for b := range g.bombHigh {
 		bomb := &g.bombs[b]
 		if !bomb.live {
 			continue
@@ -186,7 +186,7 @@ func (g *Game) writeDynamicPlanes(dst []byte) {
 			}
 		}
 	}
-	for b := range g.bombs {
+	for b := range g.bombHigh {
 		if bomb := &g.bombs[b]; bomb.live {
 			dst[PlaneBombRadius*hw+g.index(bomb.X, bomb.Y)] = clampByte(bomb.Radius)
 		}
@@ -207,7 +207,7 @@ func flag(b bool) byte {
 // Rays follow the original's propagation (§4.3) on the current map.
 func (g *Game) writeDanger(dst []byte) {
 	fuse := g.chainFuses()
-	for b := range g.bombs {
+	for b := range g.bombHigh {
 		if !g.bombs[b].live {
 			continue
 		}
@@ -235,7 +235,7 @@ func (g *Game) chainFuses() *[MaxBombs]int {
 	}
 	fuse := &g.fuses
 	clear(g.onMap[:])
-	for b := range g.bombs {
+	for b := range g.bombHigh {
 		fuse[b] = g.bombs[b].Timer
 		if g.bombs[b].live {
 			g.onMap[g.bombs[b].Owner]++
@@ -245,7 +245,7 @@ func (g *Game) chainFuses() *[MaxBombs]int {
 	// nothing changes; each pass settles at least one more bomb.
 	for changed := true; changed; {
 		changed = false
-		for b := range g.bombs {
+		for b := range g.bombHigh {
 			if !g.bombs[b].live {
 				continue
 			}
@@ -361,7 +361,7 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 		// Bombs that explode before commands are processed (timer 1, or
 		// detonated by such a bomb's chain) can no longer be triggered.
 		fuse := g.chainFuses()
-		for b := range g.bombs {
+		for b := range g.bombHigh {
 			if bb := &g.bombs[b]; bb.live && bb.Owner == seat && !bb.Exploding && fuse[b] > 1 {
 				dst[TriggerBomb] = 1
 				break
@@ -373,7 +373,7 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 // countBombs counts seat's bombs on the map now, exploding ones included.
 func (g *Game) countBombs(seat int) int {
 	n := 0
-	for b := range g.bombs {
+	for b := range g.bombHigh {
 		if g.bombs[b].live && g.bombs[b].Owner == seat {
 			n++
 		}
@@ -389,7 +389,7 @@ func (g *Game) doomed(seat int) bool {
 	at := g.index(p.X, p.Y)
 	fuse := g.chainFuses()
 	hit := false
-	for b := range g.bombs {
+	for b := range g.bombHigh {
 		if !g.bombs[b].live || fuse[b] > 1 {
 			continue
 		}
@@ -418,12 +418,15 @@ func (g *Game) forced(seat int) bool {
 // plants a bomb for a bot (spec §7.3).
 const doNothingLimit = 20
 
-// freeBombSlot returns a free slot in g.bombs, or -1.
+// freeBombSlot returns the lowest free slot in g.bombs, or -1.
 func (g *Game) freeBombSlot() int {
-	for b := range g.bombs {
+	for b := range g.bombHigh {
 		if !g.bombs[b].live {
 			return b
 		}
+	}
+	if g.bombHigh < MaxBombs {
+		return g.bombHigh
 	}
 	return -1
 }

@@ -36,8 +36,7 @@ func plantForTest(t testing.TB, g *Game, seat, x, y, timer, radius int) {
 	if slot < 0 {
 		t.Fatal("no free bomb slot")
 	}
-	g.bombs[slot] = Bomb{Owner: seat, X: x, Y: y, Radius: radius, Timer: timer, live: true}
-	g.cells[g.index(x, y)].bomb = uint8(slot + 1)
+	g.putBomb(slot, Bomb{Owner: seat, X: x, Y: y, Radius: radius, Timer: timer})
 	g.stateChanged()
 }
 

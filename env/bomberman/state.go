@@ -181,6 +181,9 @@ type Game struct {
 	players  [MaxPlayers]Player
 	cells    [MaxSide * MaxSide]Cell
 	bombs    [MaxBombs]Bomb
+	// bombHigh bounds the used bomb slots: every live bomb is below it,
+	// so loops over bombs stop there (see [Game.putBomb]).
+	bombHigh int
 
 	// rng draws the collision rolls the original took from a clock-seeded
 	// Random; it is seeded from the env seed.
@@ -258,6 +261,14 @@ func (g *Game) stateChanged() { g.obsFresh, g.staticFresh, g.fusesFresh = false,
 // stepped invalidates what a round changes wholesale. Step keeps the static
 // planes up to date itself, cell by cell, through refreshStatic.
 func (g *Game) stepped() { g.obsFresh, g.fusesFresh = false, false }
+
+// putBomb puts b, made live, in slot and on its cell, and raises bombHigh.
+func (g *Game) putBomb(slot int, b Bomb) {
+	b.live = true
+	g.bombs[slot] = b
+	g.cells[g.index(b.X, b.Y)].bomb = uint8(slot + 1)
+	g.bombHigh = max(g.bombHigh, slot+1)
+}
 
 // Width returns the map width (the side on generated maps).
 func (g *Game) Width() int { return g.width }

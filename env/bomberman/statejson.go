@@ -484,6 +484,7 @@ func (g *Game) loadState(st *jsonState) error {
 			}
 		}
 	}
+	g.bombHigh = nBombs
 
 	// Alive players stand on the map exactly once (loadEntity rejects a
 	// second appearance and dead players on the map).

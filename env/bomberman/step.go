@@ -142,7 +142,7 @@ func (g *Game) clearExplosions() {
 // tickTimers takes 1 from the timer of every bomb on the map, dead owners'
 // included.
 func (g *Game) tickTimers() {
-	for b := range g.bombs {
+	for b := range g.bombHigh {
 		if g.bombs[b].live {
 			g.bombs[b].Timer--
 		}
@@ -157,7 +157,7 @@ func (g *Game) tickTimers() {
 // is removed at the end of the round, as in the original.
 func (g *Game) detonateDue() bool {
 	exploded := false
-	for b := range g.bombs {
+	for b := range g.bombHigh {
 		bb := &g.bombs[b]
 		if !bb.live {
 			continue
@@ -317,15 +317,13 @@ func (g *Game) placeBomb(seat int) bool {
 	if b < 0 {
 		return false
 	}
-	g.bombs[b] = Bomb{
+	g.putBomb(b, Bomb{
 		Owner:  seat,
 		X:      p.X,
 		Y:      p.Y,
 		Radius: p.BombRadius,
 		Timer:  min(9, bombTimerMultiplier*p.BombBag) + 1,
-		live:   true,
-	}
-	g.cells[i].bomb = uint8(b + 1)
+	})
 	return true
 }
 
@@ -334,7 +332,7 @@ func (g *Game) placeBomb(seat int) bool {
 // has no such bomb.
 func (g *Game) triggerBomb(seat int) bool {
 	best, bestIdx := -1, 0
-	for b := range g.bombs {
+	for b := range g.bombHigh {
 		bb := &g.bombs[b]
 		if !bb.live || bb.Owner != seat || bb.Exploding || bb.Timer < 1 {
 			continue
@@ -512,7 +510,7 @@ func (g *Game) destroyMarked() {
 func (g *Game) chainPoints() {
 	var total [MaxBombs]int
 	var owners [MaxBombs]uint16
-	for b := range g.bombs {
+	for b := range g.bombHigh {
 		if bb := &g.bombs[b]; bb.live && bb.Exploding {
 			r := g.find(b)
 			total[r] += bb.points
@@ -535,11 +533,14 @@ func (g *Game) chainPoints() {
 // removeExploded takes every exploding bomb off the map; its owner's bag
 // slot returns.
 func (g *Game) removeExploded() {
-	for b := range g.bombs {
+	for b := range g.bombHigh {
 		if bb := &g.bombs[b]; bb.live && bb.Exploding {
 			g.cells[g.index(bb.X, bb.Y)].bomb = 0
 			*bb = Bomb{}
 		}
+	}
+	for g.bombHigh > 0 && !g.bombs[g.bombHigh-1].live {
+		g.bombHigh--
 	}
 }
 
