@@ -80,3 +80,34 @@ func TestBombermanCommands(t *testing.T) {
 		t.Errorf("pretty: exit %d, %d redraws, stderr %q", code, strings.Count(stdout, "\x1b[H\x1b[2J"), stderr)
 	}
 }
+
+func TestBombermanBench(t *testing.T) {
+	needBomberman(t)
+	stdout, stderr, code := runCLI(t, "", "bench", "--envs", "2,3", "--workers", "1", "--seconds", "0.05", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want one JSON line per configuration, got %q", stdout)
+	}
+	for _, key := range []string{`"game":"bomberman"`, `"envs":2`, `"workers":1`, `"agent_steps_per_sec":`, `"env_steps_per_sec":`, `"obs_bytes_per_agent":5331`, `"allocs_per_step":`} {
+		if !strings.Contains(lines[0], key) {
+			t.Errorf("%s lacks %s", lines[0], key)
+		}
+	}
+	stdout, _, code = runCLI(t, "", "bench", "--envs", "2", "--seconds", "0.05", "--encode")
+	if code != 0 || !strings.Contains(stdout, "agent-steps/s") || !strings.Contains(stdout, "encode ms") {
+		t.Errorf("table: exit %d\n%s", code, stdout)
+	}
+	for _, bad := range [][]string{
+		{"bench", "--envs", "0"},
+		{"bench", "--workers", "x"},
+		{"bench", "--seconds", "0"},
+		{"bench", "--game", "chess"},
+	} {
+		if _, stderr, code := runCLI(t, "", bad...); code == 0 || !strings.HasPrefix(stderr, "botarena: ") {
+			t.Errorf("%v: exit %d, stderr %q", bad, code, stderr)
+		}
+	}
+}
