@@ -5,8 +5,12 @@ BIN     ?= bin/botarena
 PKGS    ?= ./...
 BENCH   ?= .
 FUZZTIME ?= 30s
+VENV    ?= .venv
+# Tests that check interoperability with pyarrow use this Python; they skip
+# when it has no pyarrow. `make venv` provides one.
+export BOTARENA_PYTHON ?= $(abspath $(wildcard $(VENV)/bin/python))
 
-.PHONY: help build test fmt-check vet race lint bench fuzz play clean
+.PHONY: help build test fmt-check vet race lint bench fuzz play venv clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -38,6 +42,10 @@ fuzz: ## run each fuzz target for FUZZTIME
 
 play: build ## watch a Bomberman match on the terminal
 	$(BIN) play bomberman --pretty
+
+venv: ## create .venv with the Python packages the interoperability tests use (pyarrow, numpy)
+	test -x $(VENV)/bin/python || python3 -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check pyarrow numpy
 
 clean: ## remove build outputs
 	rm -rf bin
