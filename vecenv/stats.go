@@ -31,13 +31,14 @@ func (s Stats) Episodes() int64 {
 // SeatStats are the statistics of one learner seat over the completed
 // episodes of every env.
 //
-// The outcome of an episode for the seat comes from the env's Result (or
-// [env.Env.Outcome], which does not allocate) at the step the episode ends:
-//   - the episode ended because the game is over (Done): a draw when
-//     Result().Draw is true (whatever the seat's rank), otherwise a win when
-//     Result().Winner is the seat, otherwise a loss;
+// The outcome of an episode for the seat comes from the env's
+// [env.Env.Outcome] (Result's Winner and Draw, without allocating) at the
+// step the episode ends:
+//   - the episode ended because the game is over (Done): a draw when Draw
+//     is true (whatever the seat's rank), otherwise a win when Winner is
+//     the seat, otherwise a loss;
 //   - the episode ended because every learner seat of the env was out
-//     while the game played on: a win when Result().Winner is the seat,
+//     while the game played on: a win when Winner is the seat,
 //     otherwise a loss (the game's Draw flag is provisional then and is
 //     ignored).
 //
