@@ -6,11 +6,14 @@ PKGS    ?= ./...
 BENCH   ?= .
 FUZZTIME ?= 30s
 VENV    ?= .venv
+# Pinned so that `make generate` writes the same Python code everywhere.
+GRPC_TOOLS ?= grpcio-tools==1.85.1
+PROTO   := rpc/proto/botarena/v1/env.proto
 # Tests that check interoperability with pyarrow use this Python; they skip
 # when it has no pyarrow. `make venv` provides one.
 export BOTARENA_PYTHON ?= $(abspath $(wildcard $(VENV)/bin/python))
 
-.PHONY: help build test fmt-check vet race lint bench fuzz play venv clean
+.PHONY: help build test fmt-check vet race lint bench fuzz play venv generate check-generated clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -43,9 +46,18 @@ fuzz: ## run each fuzz target for FUZZTIME
 play: build ## watch a Bomberman match on the terminal
 	$(BIN) play bomberman --pretty
 
-venv: ## create .venv with the Python packages the interoperability tests use (pyarrow, numpy)
+venv: ## create .venv with the Python packages the tests and code generation use
 	test -x $(VENV)/bin/python || python3 -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check pyarrow numpy
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check pyarrow numpy $(GRPC_TOOLS)
+
+generate: ## regenerate the protobuf/Connect Go code (buf) and the Python stubs (grpc_tools; needs make venv)
+	$(GO) tool buf lint
+	$(GO) tool buf generate
+	$(VENV)/bin/python -m grpc_tools.protoc -I rpc/proto --python_out=python/src --pyi_out=python/src --grpc_python_out=python/src $(PROTO)
+
+check-generated: generate ## fail if the committed generated code is not what make generate writes
+	@git diff --exit-code -- rpc/gen python/src/botarena/v1 || { echo "generated code is stale: run make generate and commit"; exit 1; }
+	@test -z "$$(git status --porcelain -- rpc/gen python/src/botarena/v1)" || { echo "make generate wrote files git does not track:"; git status --porcelain -- rpc/gen python/src/botarena/v1; exit 1; }
 
 clean: ## remove build outputs
 	rm -rf bin

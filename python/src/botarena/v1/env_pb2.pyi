@@ -1,0 +1,245 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class AutoReset(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    AUTO_RESET_UNSPECIFIED: _ClassVar[AutoReset]
+    AUTO_RESET_NEXT_STEP: _ClassVar[AutoReset]
+    AUTO_RESET_SAME_STEP: _ClassVar[AutoReset]
+
+class Compression(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    COMPRESSION_UNSPECIFIED: _ClassVar[Compression]
+    COMPRESSION_NONE: _ClassVar[Compression]
+    COMPRESSION_ZSTD: _ClassVar[Compression]
+AUTO_RESET_UNSPECIFIED: AutoReset
+AUTO_RESET_NEXT_STEP: AutoReset
+AUTO_RESET_SAME_STEP: AutoReset
+COMPRESSION_UNSPECIFIED: Compression
+COMPRESSION_NONE: Compression
+COMPRESSION_ZSTD: Compression
+
+class TensorSpec(_message.Message):
+    __slots__ = ("name", "dtype", "shape", "layout")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DTYPE_FIELD_NUMBER: _ClassVar[int]
+    SHAPE_FIELD_NUMBER: _ClassVar[int]
+    LAYOUT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    dtype: str
+    shape: _containers.RepeatedScalarFieldContainer[int]
+    layout: str
+    def __init__(self, name: _Optional[str] = ..., dtype: _Optional[str] = ..., shape: _Optional[_Iterable[int]] = ..., layout: _Optional[str] = ...) -> None: ...
+
+class GameSpec(_message.Message):
+    __slots__ = ("game", "seats", "observations", "actions", "action_names", "max_steps", "reward")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    ACTION_NAMES_FIELD_NUMBER: _ClassVar[int]
+    MAX_STEPS_FIELD_NUMBER: _ClassVar[int]
+    REWARD_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    seats: int
+    observations: _containers.RepeatedCompositeFieldContainer[TensorSpec]
+    actions: int
+    action_names: _containers.RepeatedScalarFieldContainer[str]
+    max_steps: int
+    reward: str
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., observations: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ..., actions: _Optional[int] = ..., action_names: _Optional[_Iterable[str]] = ..., max_steps: _Optional[int] = ..., reward: _Optional[str] = ...) -> None: ...
+
+class GameInfo(_message.Message):
+    __slots__ = ("name", "summary", "spec", "agents", "default_config_json")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    SPEC_FIELD_NUMBER: _ClassVar[int]
+    AGENTS_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_CONFIG_JSON_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    summary: str
+    spec: GameSpec
+    agents: _containers.RepeatedScalarFieldContainer[str]
+    default_config_json: str
+    def __init__(self, name: _Optional[str] = ..., summary: _Optional[str] = ..., spec: _Optional[_Union[GameSpec, _Mapping]] = ..., agents: _Optional[_Iterable[str]] = ..., default_config_json: _Optional[str] = ...) -> None: ...
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games",)
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameInfo]
+    def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
+
+class CreatePoolRequest(_message.Message):
+    __slots__ = ("game", "config_json", "num_envs", "seed", "learner_seats", "opponents", "auto_reset", "compression", "workers")
+    class OpponentsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: int
+        value: str
+        def __init__(self, key: _Optional[int] = ..., value: _Optional[str] = ...) -> None: ...
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_JSON_FIELD_NUMBER: _ClassVar[int]
+    NUM_ENVS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    LEARNER_SEATS_FIELD_NUMBER: _ClassVar[int]
+    OPPONENTS_FIELD_NUMBER: _ClassVar[int]
+    AUTO_RESET_FIELD_NUMBER: _ClassVar[int]
+    COMPRESSION_FIELD_NUMBER: _ClassVar[int]
+    WORKERS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    config_json: str
+    num_envs: int
+    seed: int
+    learner_seats: _containers.RepeatedScalarFieldContainer[int]
+    opponents: _containers.ScalarMap[int, str]
+    auto_reset: AutoReset
+    compression: Compression
+    workers: int
+    def __init__(self, game: _Optional[str] = ..., config_json: _Optional[str] = ..., num_envs: _Optional[int] = ..., seed: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., opponents: _Optional[_Mapping[int, str]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., compression: _Optional[_Union[Compression, str]] = ..., workers: _Optional[int] = ...) -> None: ...
+
+class CreatePoolResponse(_message.Message):
+    __slots__ = ("pool_id", "spec", "arrow_schema", "seed", "num_envs", "rows", "learner_seats", "auto_reset", "workers")
+    POOL_ID_FIELD_NUMBER: _ClassVar[int]
+    SPEC_FIELD_NUMBER: _ClassVar[int]
+    ARROW_SCHEMA_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    NUM_ENVS_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    LEARNER_SEATS_FIELD_NUMBER: _ClassVar[int]
+    AUTO_RESET_FIELD_NUMBER: _ClassVar[int]
+    WORKERS_FIELD_NUMBER: _ClassVar[int]
+    pool_id: str
+    spec: GameSpec
+    arrow_schema: bytes
+    seed: int
+    num_envs: int
+    rows: int
+    learner_seats: _containers.RepeatedScalarFieldContainer[int]
+    auto_reset: AutoReset
+    workers: int
+    def __init__(self, pool_id: _Optional[str] = ..., spec: _Optional[_Union[GameSpec, _Mapping]] = ..., arrow_schema: _Optional[bytes] = ..., seed: _Optional[int] = ..., num_envs: _Optional[int] = ..., rows: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., workers: _Optional[int] = ...) -> None: ...
+
+class ResetRequest(_message.Message):
+    __slots__ = ("pool_id",)
+    POOL_ID_FIELD_NUMBER: _ClassVar[int]
+    pool_id: str
+    def __init__(self, pool_id: _Optional[str] = ...) -> None: ...
+
+class ResetResponse(_message.Message):
+    __slots__ = ("batch",)
+    BATCH_FIELD_NUMBER: _ClassVar[int]
+    batch: bytes
+    def __init__(self, batch: _Optional[bytes] = ...) -> None: ...
+
+class StepRequest(_message.Message):
+    __slots__ = ("pool_id", "actions")
+    POOL_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    pool_id: str
+    actions: bytes
+    def __init__(self, pool_id: _Optional[str] = ..., actions: _Optional[bytes] = ...) -> None: ...
+
+class StepResponse(_message.Message):
+    __slots__ = ("batch", "ended", "final_batch")
+    BATCH_FIELD_NUMBER: _ClassVar[int]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    FINAL_BATCH_FIELD_NUMBER: _ClassVar[int]
+    batch: bytes
+    ended: bytes
+    final_batch: bytes
+    def __init__(self, batch: _Optional[bytes] = ..., ended: _Optional[bytes] = ..., final_batch: _Optional[bytes] = ...) -> None: ...
+
+class StepStreamRequest(_message.Message):
+    __slots__ = ("pool_id", "actions", "reset")
+    POOL_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    RESET_FIELD_NUMBER: _ClassVar[int]
+    pool_id: str
+    actions: bytes
+    reset: bool
+    def __init__(self, pool_id: _Optional[str] = ..., actions: _Optional[bytes] = ..., reset: _Optional[bool] = ...) -> None: ...
+
+class StepStreamResponse(_message.Message):
+    __slots__ = ("batch", "ended", "final_batch")
+    BATCH_FIELD_NUMBER: _ClassVar[int]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    FINAL_BATCH_FIELD_NUMBER: _ClassVar[int]
+    batch: bytes
+    ended: bytes
+    final_batch: bytes
+    def __init__(self, batch: _Optional[bytes] = ..., ended: _Optional[bytes] = ..., final_batch: _Optional[bytes] = ...) -> None: ...
+
+class RenderRequest(_message.Message):
+    __slots__ = ("pool_id", "env", "format", "seat")
+    POOL_ID_FIELD_NUMBER: _ClassVar[int]
+    ENV_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    pool_id: str
+    env: int
+    format: str
+    seat: int
+    def __init__(self, pool_id: _Optional[str] = ..., env: _Optional[int] = ..., format: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class RenderResponse(_message.Message):
+    __slots__ = ("format", "data")
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    format: str
+    data: bytes
+    def __init__(self, format: _Optional[str] = ..., data: _Optional[bytes] = ...) -> None: ...
+
+class StatsRequest(_message.Message):
+    __slots__ = ("pool_id", "reset")
+    POOL_ID_FIELD_NUMBER: _ClassVar[int]
+    RESET_FIELD_NUMBER: _ClassVar[int]
+    pool_id: str
+    reset: bool
+    def __init__(self, pool_id: _Optional[str] = ..., reset: _Optional[bool] = ...) -> None: ...
+
+class SeatStats(_message.Message):
+    __slots__ = ("seat", "episodes", "steps", "return_sum", "wins", "draws", "losses")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    EPISODES_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    RETURN_SUM_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    LOSSES_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    episodes: int
+    steps: int
+    return_sum: float
+    wins: int
+    draws: int
+    losses: int
+    def __init__(self, seat: _Optional[int] = ..., episodes: _Optional[int] = ..., steps: _Optional[int] = ..., return_sum: _Optional[float] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ...) -> None: ...
+
+class StatsResponse(_message.Message):
+    __slots__ = ("seats", "steps")
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    seats: _containers.RepeatedCompositeFieldContainer[SeatStats]
+    steps: int
+    def __init__(self, seats: _Optional[_Iterable[_Union[SeatStats, _Mapping]]] = ..., steps: _Optional[int] = ...) -> None: ...
+
+class ClosePoolRequest(_message.Message):
+    __slots__ = ("pool_id",)
+    POOL_ID_FIELD_NUMBER: _ClassVar[int]
+    pool_id: str
+    def __init__(self, pool_id: _Optional[str] = ...) -> None: ...
+
+class ClosePoolResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
