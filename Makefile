@@ -57,7 +57,7 @@ generate: ## regenerate the protobuf/Connect Go code (buf) and the Python stubs 
 
 check-generated: generate ## fail if the committed generated code is not what make generate writes
 	@git diff --exit-code -- rpc/gen python/src/botarena/v1 || { echo "generated code is stale: run make generate and commit"; exit 1; }
-	@test -z "$$(git status --porcelain -- rpc/gen python/src/botarena/v1)" || { echo "make generate wrote files git does not track:"; git status --porcelain -- rpc/gen python/src/botarena/v1; exit 1; }
+	@test -z "$$(git ls-files --others --exclude-standard -- rpc/gen python/src/botarena/v1)" || { echo "make generate wrote files git does not track:"; git ls-files --others --exclude-standard -- rpc/gen python/src/botarena/v1; exit 1; }
 
 clean: ## remove build outputs
 	rm -rf bin
