@@ -1,0 +1,157 @@
+"""Throughput of the Python client: ``python -m botarena.bench``.
+
+Steps a pool whose every seat is a learner (self-play, as ``botarena bench``
+counts: agent steps = env steps × seats) with random actions, receiving every
+observation as numpy, and prints agent and env steps per second and the
+median round trip of one step::
+
+    python -m botarena.bench --game bomberman --envs 1024 --seconds 10
+    python -m botarena.bench --envs 1 --json        # single-env latency
+
+It starts its own ``botarena serve`` unless ``--address`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from typing import Any, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from botarena.pool import Pool
+from botarena.server import Server
+
+__all__ = ["run", "main"]
+
+
+def _masked_random(rng: np.random.Generator, mask: npt.NDArray[np.uint8]) -> npt.NDArray[np.int32]:
+    # argmax of uniform noise over the legal actions: a uniform legal action
+    # (action 0, "nothing", when no action is legal).
+    noise = rng.random(mask.shape, dtype=np.float32)
+    noise *= mask
+    return noise.argmax(axis=1).astype(np.int32)
+
+
+def run(
+    game: str = "bomberman",
+    envs: int = 1024,
+    seconds: float = 10.0,
+    *,
+    address: str | None = None,
+    actions: str = "masked",
+    transport: str = "unary",
+    seed: int = 1,
+    workers: int = 0,
+    compression: str | None = None,
+    **config: Any,
+) -> dict[str, Any]:
+    """Runs the benchmark; returns the figures as a dict."""
+    server = None
+    if address is None:
+        server = Server().start()
+        address = server.address
+    try:
+        with Pool(
+            game,
+            envs,
+            seed=seed,
+            address=address,
+            transport=transport,
+            workers=workers,
+            compression=compression,
+            **config,
+        ) as pool:
+            rng = np.random.default_rng(seed)
+            rows = pool.rows
+            n_actions = pool.spec.actions
+            obs, info = pool.reset()
+            mask = info["mask"]
+            # Warm up (connection, server worker start, allocator).
+            warm_end = time.perf_counter() + min(1.0, seconds / 5)
+            while time.perf_counter() < warm_end:
+                a = _masked_random(rng, mask) if actions == "masked" else rng.integers(0, n_actions, rows, dtype=np.int32)
+                obs, _, _, _, info = pool.step(a)
+                mask = info["mask"]
+            lat: list[float] = []
+            steps = 0
+            start = time.perf_counter()
+            end = start + seconds
+            now = start
+            while now < end:
+                a = _masked_random(rng, mask) if actions == "masked" else rng.integers(0, n_actions, rows, dtype=np.int32)
+                t0 = time.perf_counter()
+                obs, _, _, _, info = pool.step(a)
+                now = time.perf_counter()
+                lat.append(now - t0)
+                mask = info["mask"]
+                steps += 1
+            elapsed = now - start
+            obs_bytes = sum(v[0].nbytes for v in obs.values())
+            return {
+                "game": game,
+                "envs": envs,
+                "seats": len(pool.learner_seats),
+                "rows": rows,
+                "actions": actions,
+                "transport": transport,
+                "seconds": round(elapsed, 3),
+                "steps": steps,
+                "env_steps_per_sec": round(steps * envs / elapsed, 1),
+                "agent_steps_per_sec": round(steps * rows / elapsed, 1),
+                "median_step_ms": round(float(np.median(lat)) * 1e3, 4),
+                "p99_step_ms": round(float(np.percentile(lat, 99)) * 1e3, 4),
+                "obs_bytes_per_agent": obs_bytes,
+                "server_workers": pool.workers,
+                "cpus": os.cpu_count(),
+                "python": platform.python_version(),
+            }
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line entry point."""
+    p = argparse.ArgumentParser(prog="python -m botarena.bench", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p.add_argument("--game", default="bomberman", help="registry name [bomberman]")
+    p.add_argument("--envs", type=int, default=1024, help="number of envs [1024]")
+    p.add_argument("--seconds", type=float, default=10.0, help="measuring time [10]")
+    p.add_argument("--address", help="host:port of a running botarena serve (default: start one)")
+    p.add_argument("--actions", choices=["masked", "uniform"], default="masked", help="random legal or uniform actions")
+    p.add_argument("--transport", choices=["unary", "stream"], default="unary", help="Step RPC or StepStream")
+    p.add_argument("--workers", type=int, default=0, help="server goroutines for the pool (0: all cores)")
+    p.add_argument("--compression", choices=["none", "zstd"], default=None)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--config", default="", help="game config as a JSON object, e.g. '{\"players\": 2}'")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    args = p.parse_args(argv)
+    config = json.loads(args.config) if args.config else {}
+    res = run(
+        args.game,
+        args.envs,
+        args.seconds,
+        address=args.address,
+        actions=args.actions,
+        transport=args.transport,
+        seed=args.seed,
+        workers=args.workers,
+        compression=args.compression,
+        **config,
+    )
+    if args.json:
+        print(json.dumps(res))
+    else:
+        width = max(len(k) for k in res)
+        for k, v in res.items():
+            print(f"{k:<{width}}  {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""Exceptions raised by the botarena client.
+
+Every failed RPC is raised as a :class:`BotarenaError` (or the subclass for its
+gRPC status code) whose message is the server's own error text, for example
+``NotFoundError: [NOT_FOUND] unknown game "chess"``. The subclasses also derive
+from the matching built-in exception where one fits, so ``except ValueError``
+catches a bad config or bad actions and ``except LookupError`` an unknown game.
+"""
+
+from __future__ import annotations
+
+import grpc
+
+__all__ = [
+    "BotarenaError",
+    "NotFoundError",
+    "InvalidArgumentError",
+    "FailedPreconditionError",
+    "ResourceExhaustedError",
+    "UnavailableError",
+    "ServerError",
+    "from_rpc_error",
+]
+
+
+class BotarenaError(Exception):
+    """An error reported by the botarena server (or while talking to it).
+
+    Attributes:
+        code: the gRPC status code (``None`` for errors raised locally).
+        message: the server's error message, without the code prefix.
+    """
+
+    code: grpc.StatusCode | None
+    message: str
+
+    def __init__(self, message: str, code: grpc.StatusCode | None = None) -> None:
+        self.code = code
+        self.message = message
+        prefix = f"[{code.name}] " if code is not None else ""
+        super().__init__(prefix + message)
+
+
+class NotFoundError(BotarenaError, LookupError):
+    """Unknown game, agent or pool (gRPC NOT_FOUND)."""
+
+
+class InvalidArgumentError(BotarenaError, ValueError):
+    """Bad config, shapes or action values (gRPC INVALID_ARGUMENT)."""
+
+
+class FailedPreconditionError(BotarenaError):
+    """The call is not valid in the pool's state, e.g. step before reset (FAILED_PRECONDITION)."""
+
+
+class ResourceExhaustedError(BotarenaError):
+    """A server limit was reached: envs, pools or message size (RESOURCE_EXHAUSTED)."""
+
+
+class UnavailableError(BotarenaError, ConnectionError):
+    """The server cannot be reached or is shutting down (UNAVAILABLE)."""
+
+
+class ServerError(BotarenaError, RuntimeError):
+    """A local ``botarena serve`` process could not be built, started or stopped."""
+
+
+_BY_CODE: dict[grpc.StatusCode, type[BotarenaError]] = {
+    grpc.StatusCode.NOT_FOUND: NotFoundError,
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidArgumentError,
+    grpc.StatusCode.FAILED_PRECONDITION: FailedPreconditionError,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhaustedError,
+    grpc.StatusCode.UNAVAILABLE: UnavailableError,
+}
+
+
+def from_rpc_error(err: grpc.RpcError, method: str = "") -> BotarenaError:
+    """Converts a failed gRPC call into the matching :class:`BotarenaError`."""
+    code: grpc.StatusCode | None = None
+    details = ""
+    if isinstance(err, grpc.Call):
+        code = err.code()
+        details = err.details() or ""
+    if not details:
+        details = str(err)
+    if method:
+        details = f"{method}: {details}"
+    cls = _BY_CODE.get(code, BotarenaError) if code is not None else BotarenaError
+    return cls(details, code)

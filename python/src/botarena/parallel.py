@@ -1,0 +1,154 @@
+"""A PettingZoo ``ParallelEnv`` over one botarena game: :func:`parallel_env`."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from botarena.pool import Pool
+from botarena.spec import mask_space, observation_space
+
+__all__ = ["BotarenaParallelEnv", "parallel_env"]
+
+AgentObs = dict[str, Any]
+
+
+class BotarenaParallelEnv(ParallelEnv[str, AgentObs, int]):
+    """One game with every seat a learner: agents ``player_0`` .. ``player_{seats-1}``.
+
+    Each agent's observation follows the PettingZoo action-mask convention:
+    ``{"observation": {tensor name: array}, "action_mask": int8 array}``,
+    whose space is ``Dict(observation=Dict(Box...), action_mask=Box(0, 1,
+    (actions,), int8))`` (int8 is what ``Discrete.sample(mask=...)`` takes).
+    The arrays are read-only views of the server's response.
+
+    An agent whose seat is terminated (eliminated) or truncated is removed
+    from :attr:`agents` after the step that reports it; the episode is over
+    when no agent is left, and :meth:`reset` starts the next one. Agents
+    missing from the actions of :meth:`step` do nothing (action 0).
+    ``render()`` with ``render_mode="ansi"`` returns the native map.txt.
+    """
+
+    metadata: dict[str, Any] = {"name": "botarena_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        seed: int | None = None,
+        address: str | None = None,
+        render_mode: str | None = None,
+        **config: Any,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.pool = Pool(game, 1, seed=seed, address=address, autoreset="next_step", **config)
+        spec = self.pool.spec
+        self.game_spec = spec
+        self.metadata = {**type(self).metadata, "name": f"botarena_{game.replace('/', '_')}"}
+        self.possible_agents = [f"player_{s}" for s in self.pool.learner_seats]
+        self._row = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {"observation": observation_space(spec), "action_mask": mask_space(spec, np.int8)}
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(spec.actions) for a in self.possible_agents}
+        self.agents: list[str] = []
+        self._seed = seed
+        self._fresh = True
+        self._actions = np.zeros(self.pool.rows, dtype="<i4")
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of agent (the same object every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of agent (the same object every call)."""
+        return self.action_spaces[agent]
+
+    def _agent_obs(self, obs: dict[str, npt.NDArray[Any]], mask: npt.NDArray[np.uint8]) -> dict[str, AgentObs]:
+        mask8 = mask.view(np.int8)
+        out: dict[str, AgentObs] = {}
+        for a in self.agents:
+            r = self._row[a]
+            out[a] = {"observation": {k: v[r] for k, v in obs.items()}, "action_mask": mask8[r]}
+        return out
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, AgentObs], dict[str, dict[str, Any]]]:
+        """Starts a new episode; a seed recreates the pool with that seed (same seed, same game)."""
+        if seed is not None and not (self._fresh and seed == self._seed):
+            self.pool.reseed(seed)
+            self._seed = seed
+        self._fresh = False
+        obs, info = self.pool.reset()
+        self.agents = list(self.possible_agents)
+        return self._agent_obs(obs, info["mask"]), {a: {} for a in self.agents}
+
+    def step(
+        self, actions: Mapping[str, Any]
+    ) -> tuple[
+        dict[str, AgentObs],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """Steps the game with one action per live agent."""
+        if not self.agents:
+            raise RuntimeError("step() called with no live agents: call reset() first")
+        self._fresh = False
+        acts = self._actions
+        acts[:] = 0
+        for a, act in actions.items():
+            if a in self._row and a in self.agents:
+                acts[self._row[a]] = int(act)
+        obs, reward, terminated, truncated, info = self.pool.step(acts)
+        live = self.agents
+        out_obs = self._agent_obs(obs, info["mask"])
+        rew = {a: float(reward[self._row[a]]) for a in live}
+        term = {a: bool(terminated[self._row[a]]) for a in live}
+        trunc = {a: bool(truncated[self._row[a]]) for a in live}
+        infos: dict[str, dict[str, Any]] = {a: {} for a in live}
+        self.agents = [a for a in live if not (term[a] or trunc[a])]
+        return out_obs, rew, term, trunc, infos
+
+    def render(self) -> str | None:
+        """With render_mode "ansi", the game's map.txt; else None."""
+        if self.render_mode != "ansi":
+            return None
+        return self.pool.render(0)
+
+    def state(self) -> npt.NDArray[Any]:
+        """Not provided: the full state is available as text via ``pool.render(0, format="state.json")``."""
+        raise NotImplementedError("botarena parallel envs have no state array; use pool.render(0, format=...)")
+
+    def close(self) -> None:
+        """Closes the pool (and the server it started)."""
+        self.pool.close()
+
+
+def parallel_env(
+    game: str,
+    *,
+    seed: int | None = None,
+    address: str | None = None,
+    render_mode: str | None = None,
+    **config: Any,
+) -> BotarenaParallelEnv:
+    """A PettingZoo parallel env of one game, every seat a learner.
+
+    Args:
+        game: registry name (``"bomberman"``, ``"bomberman/2p"``, ...).
+        seed: pool seed; None lets the server choose.
+        address: ``host:port`` of a running server; None starts a local one.
+        render_mode: None or ``"ansi"``.
+        **config: game config fields, e.g. ``players=2``.
+    """
+    return BotarenaParallelEnv(game, seed=seed, address=address, render_mode=render_mode, **config)

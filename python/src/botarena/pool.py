@@ -1,0 +1,313 @@
+"""The raw batched multi-agent API: :class:`Pool`."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from botarena.batch import Batch, BatchDecoder, StepMessage
+from botarena.client import Client, StepStream
+from botarena.server import Server
+from botarena.spec import GameSpec
+from botarena.v1 import env_pb2
+
+__all__ = ["Pool", "PoolStats", "SeatStats", "Obs", "Info"]
+
+Obs = dict[str, npt.NDArray[Any]]
+Info = dict[str, Any]
+
+_AUTORESET_NAMES = {
+    env_pb2.AUTO_RESET_UNSPECIFIED: "next_step",
+    env_pb2.AUTO_RESET_NEXT_STEP: "next_step",
+    env_pb2.AUTO_RESET_SAME_STEP: "same_step",
+}
+
+
+@dataclass(frozen=True)
+class SeatStats:
+    """Completed-episode statistics of one learner seat, summed over the pool's envs."""
+
+    seat: int
+    episodes: int
+    steps: int
+    return_sum: float
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def mean_return(self) -> float:
+        """The mean episode return (nan before the first episode ends)."""
+        return self.return_sum / self.episodes if self.episodes else float("nan")
+
+    @property
+    def mean_length(self) -> float:
+        """The mean episode length in steps (nan before the first episode ends)."""
+        return self.steps / self.episodes if self.episodes else float("nan")
+
+    @property
+    def win_rate(self) -> float:
+        """wins / episodes (nan before the first episode ends)."""
+        return self.wins / self.episodes if self.episodes else float("nan")
+
+
+@dataclass(frozen=True)
+class PoolStats:
+    """A pool's statistics: one :class:`SeatStats` per learner seat and the Step calls served."""
+
+    seats: tuple[SeatStats, ...]
+    steps: int
+
+
+class Pool:
+    """A pool of ``num_envs`` envs of one game on a botarena server, numpy in and out.
+
+    Every env has the same learner seats (default: all seats, for self-play);
+    the pool has ``rows = num_envs * len(learner_seats)`` rows in the order
+    ``row = env * len(learner_seats) + k``. Other seats are played on the
+    server by built-in agents (``opponents``: one name for every other seat,
+    or a dict seat → name).
+
+    Args:
+        game: registry name, e.g. ``"bomberman"`` or ``"bomberman/2p"``.
+        num_envs: number of envs.
+        learner_seats: seats whose actions :meth:`step` takes (default all).
+        opponents: agent for the other seats: a name or ``{seat: name}``.
+        seed: pool seed (None: the server picks one; see :attr:`seed`).
+        address: ``host:port`` of a server; None starts a local :class:`Server`
+            owned by the pool.
+        autoreset: ``"next_step"`` (Gymnasium 1.x) or ``"same_step"``.
+        compression: None/``"none"`` or ``"zstd"`` (Arrow body compression,
+            for remote links; observations are then decompressed copies).
+        workers: server goroutines stepping the pool (0: all cores).
+        transport: ``"unary"`` (Step RPC per step, the default: fastest with
+            grpcio's synchronous API) or ``"stream"`` (one StepStream).
+        client: an existing :class:`Client` to use instead of ``address``.
+        **config: fields of the game's JSON config, e.g. ``players=2``.
+
+    Observations are read-only numpy views of the response message (see
+    :mod:`botarena.batch`); they stay valid after later steps.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        *,
+        learner_seats: Sequence[int] | None = None,
+        opponents: str | Mapping[int, str] | None = None,
+        seed: int | None = None,
+        address: str | None = None,
+        autoreset: str = "next_step",
+        compression: str | None = None,
+        workers: int = 0,
+        transport: str = "unary",
+        client: Client | None = None,
+        **config: Any,
+    ) -> None:
+        if transport not in ("unary", "stream"):
+            raise ValueError(f"transport must be 'unary' or 'stream', got {transport!r}")
+        self.game = game
+        self.num_envs = num_envs
+        self.config: dict[str, Any] = dict(config)
+        self.transport = transport
+        self._autoreset = autoreset
+        self._compression = compression
+        self._workers = workers
+        self._server: Server | None = None
+        self._own_client = client is None
+        self._pool_id: str | None = None
+        self._stream: StepStream | None = None
+        self._needs_reset = True
+        self.closed = False
+        try:
+            if client is None:
+                if address is None:
+                    self._server = Server().start()
+                    address = self._server.address
+                client = Client(address)
+            self.client: Client = client
+            self._learner_seats_arg = None if learner_seats is None else [int(s) for s in learner_seats]
+            self._opponents = self._opponent_map(opponents)
+            self._create(seed)
+        except BaseException:
+            self.close()
+            raise
+
+    # Construction ----------------------------------------------------------
+
+    def _opponent_map(self, opponents: str | Mapping[int, str] | None) -> dict[int, str]:
+        if opponents is None:
+            return {}
+        if isinstance(opponents, str):
+            if self._learner_seats_arg is None:
+                return {}
+            spec = self.client.game_spec(self.game, self.config)
+            learners = set(self._learner_seats_arg)
+            return {s: opponents for s in range(spec.seats) if s not in learners}
+        return {int(k): str(v) for k, v in opponents.items()}
+
+    def _create(self, seed: int | None) -> None:
+        resp = self.client.create_pool(
+            self.game,
+            self.num_envs,
+            config=self.config,
+            seed=seed,
+            learner_seats=self._learner_seats_arg,
+            opponents=self._opponents,
+            autoreset=self._autoreset,
+            compression=self._compression,
+            workers=self._workers,
+        )
+        self._pool_id = resp.pool_id
+        self.spec: GameSpec = GameSpec.from_proto(resp.spec)
+        self.decoder = BatchDecoder(resp.arrow_schema)
+        self.seed: int = int(resp.seed)
+        self.rows: int = int(resp.rows)
+        self.learner_seats: tuple[int, ...] = tuple(int(s) for s in resp.learner_seats)
+        self.autoreset: str = _AUTORESET_NAMES.get(resp.auto_reset, "next_step")
+        self.workers: int = int(resp.workers)
+        self._needs_reset = True
+        self._ended_zero = np.zeros(self.rows, dtype=bool)
+
+    @property
+    def pool_id(self) -> str:
+        """The server's id of the pool."""
+        if self._pool_id is None:
+            raise RuntimeError("pool is closed")
+        return self._pool_id
+
+    def reseed(self, seed: int | None) -> None:
+        """Replaces the pool on the server by a new one with this seed (same settings).
+
+        Used for Gymnasium-style ``reset(seed=...)``: the same seed always
+        gives the same episodes. Call :meth:`reset` next.
+        """
+        self._close_pool()
+        self._create(seed)
+
+    # Stepping --------------------------------------------------------------
+
+    def _send(self, actions: bytes | memoryview, reset: bool) -> StepMessage:
+        if self.transport == "stream":
+            if self._stream is None:
+                self._stream = self.client.step_stream(self.pool_id)
+            return self._stream.send(actions, reset=reset)
+        if reset:
+            return self.client.reset(self.pool_id)
+        return self.client.step(self.pool_id, actions)
+
+    def _info(self, b: Batch, msg: StepMessage) -> Info:
+        ended = (
+            np.frombuffer(msg.ended, dtype=np.bool_) if msg.ended is not None and len(msg.ended) else self._ended_zero
+        )
+        info: Info = {"env": b.env, "seat": b.seat, "episode": b.episode, "ended": ended, "mask": b.mask}
+        if msg.final_batch is not None:
+            final = self.decoder.decode(msg.final_batch)
+            info["final_obs"] = final.obs
+            info["final_mask"] = final.mask
+        return info
+
+    def reset(self) -> tuple[Obs, Info]:
+        """Starts a new episode in every env; returns ``(obs, info)``.
+
+        obs maps each tensor name to a ``(rows, *shape)`` array; info holds
+        ``env``, ``seat``, ``episode`` (int32), ``ended`` (bool, all False)
+        and ``mask`` (``(rows, actions)`` uint8).
+        """
+        msg = self._send(b"", True)
+        self._needs_reset = False
+        b = self.decoder.decode(msg.batch)
+        return b.obs, self._info(b, msg)
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Info]:
+        """Applies one action per row; returns ``(obs, rewards, terminated, truncated, info)``.
+
+        actions: ``rows`` integers in ``0..actions-1`` (any integer dtype; sent
+        as little-endian int32). info is as for :meth:`reset`, with ``ended``
+        True on the rows whose episode ended in this step (in next-step mode
+        their env resets on the following step, ignoring its actions and
+        returning reward 0); in same-step mode ``final_obs``/``final_mask``
+        hold the final observation of the ended rows when any ended.
+        """
+        a = np.asarray(actions)
+        if a.dtype != np.dtype("<i4"):
+            if a.dtype.kind not in "iub":
+                raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+            a = a.astype("<i4")
+        a = np.ascontiguousarray(a).reshape(-1)
+        msg = self._send(memoryview(a).cast("B"), False)
+        b = self.decoder.decode(msg.batch)
+        return b.obs, b.reward, b.terminated, b.truncated, self._info(b, msg)
+
+    def step_batch(self, actions: npt.ArrayLike) -> tuple[Batch, StepMessage]:
+        """Like :meth:`step` but returns the decoded :class:`Batch` and the raw message."""
+        a = np.ascontiguousarray(np.asarray(actions), dtype="<i4").reshape(-1)
+        msg = self._send(memoryview(a).cast("B"), False)
+        return self.decoder.decode(msg.batch), msg
+
+    # Other calls -----------------------------------------------------------
+
+    def stats(self, *, reset: bool = False) -> PoolStats:
+        """Episode statistics per learner seat; reset clears them after reading."""
+        r = self.client.stats(self.pool_id, reset=reset)
+        return PoolStats(
+            seats=tuple(
+                SeatStats(s.seat, s.episodes, s.steps, s.return_sum, s.wins, s.draws, s.losses) for s in r.seats
+            ),
+            steps=int(r.steps),
+        )
+
+    def render(self, env: int = 0, *, format: str = "", seat: int = -1) -> str:
+        """One env's state in a native text format (default: the game's first, map.txt for Bomberman)."""
+        r = self.client.render(self.pool_id, env, format=format, seat=seat)
+        data: bytes = r.data
+        return data.decode("utf-8", "replace")
+
+    def _close_pool(self) -> None:
+        if self._stream is not None:
+            self._stream.close()
+            self._stream = None
+        if self._pool_id is not None:
+            pool_id, self._pool_id = self._pool_id, None
+            try:
+                self.client.close_pool(pool_id, missing_ok=True)
+            except Exception:
+                if not self.closed:
+                    raise
+
+    def close(self) -> None:
+        """Closes the pool, and the client and server the pool started. Safe to call twice."""
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            if hasattr(self, "client"):
+                self._close_pool()
+        finally:
+            if self._own_client and hasattr(self, "client"):
+                self.client.close()
+            if self._server is not None:
+                self._server.stop()
+                self._server = None
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (
+            f"Pool({self.game!r}, num_envs={self.num_envs}, learner_seats={getattr(self, 'learner_seats', None)}, "
+            f"config={json.dumps(self.config)})"
+        )

@@ -1,0 +1,227 @@
+"""Starting a local ``botarena serve`` for tests, notebooks and benchmarks."""
+
+from __future__ import annotations
+
+import collections
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from types import TracebackType
+
+from botarena.errors import ServerError
+
+__all__ = ["Server", "find_binary", "repo_root"]
+
+_LISTENING = "listening on "
+_build_lock = threading.Lock()
+_built: dict[str, str] = {}
+
+
+def repo_root() -> pathlib.Path | None:
+    """The botarena source checkout this package lives in, if any.
+
+    With ``pip install -e python`` the package source is python/src/botarena
+    of the repository; the root is the directory above that holds go.mod and
+    cmd/botarena.
+    """
+    here = pathlib.Path(__file__).resolve()
+    for parent in here.parents:
+        if (parent / "go.mod").is_file() and (parent / "cmd" / "botarena").is_dir():
+            return parent
+    return None
+
+
+def _cache_dir() -> pathlib.Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return pathlib.Path(base) / "botarena"
+
+
+def _build(root: pathlib.Path) -> str:
+    go = shutil.which("go")
+    if go is None:
+        raise ServerError(
+            "cannot start botarena serve: no `botarena` binary on PATH and no Go toolchain to build one "
+            f"from {root} (install Go 1.26+, put botarena on PATH, or set BOTARENA_BIN)"
+        )
+    key = str(root)
+    with _build_lock:
+        if key in _built:
+            return _built[key]
+        out_dir = _cache_dir() / "bin"
+        out_dir.mkdir(parents=True, exist_ok=True)
+        target = out_dir / "botarena"
+        # Build to a temporary name and rename, so concurrent builders never
+        # run a half-written binary.
+        fd, tmp = tempfile.mkstemp(prefix="botarena.", dir=out_dir)
+        os.close(fd)
+        try:
+            proc = subprocess.run(
+                [go, "build", "-o", tmp, "./cmd/botarena"],
+                cwd=root,
+                capture_output=True,
+                text=True,
+            )
+            if proc.returncode != 0:
+                raise ServerError(f"go build ./cmd/botarena failed in {root}:\n{proc.stderr.strip()}")
+            os.chmod(tmp, 0o755)
+            os.replace(tmp, target)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        _built[key] = str(target)
+        return str(target)
+
+
+def find_binary() -> str:
+    """The botarena binary to run, building it if needed.
+
+    In order: $BOTARENA_BIN; in a source checkout (an editable install), a
+    binary built from that checkout with ``go build`` into
+    ``~/.cache/botarena/bin`` (incremental, once per process) so that it
+    matches the source; ``botarena`` on PATH. Raises :class:`ServerError`
+    naming what is missing.
+    """
+    env = os.environ.get("BOTARENA_BIN")
+    if env:
+        if not os.access(env, os.X_OK):
+            raise ServerError(f"BOTARENA_BIN={env} is not an executable file")
+        return env
+    root = repo_root()
+    if root is not None and shutil.which("go") is not None:
+        return _build(root)
+    on_path = shutil.which("botarena")
+    if on_path:
+        return on_path
+    if root is not None:
+        return _build(root)  # raises the "no Go" error
+    raise ServerError(
+        "cannot find the botarena binary: put it on PATH (go install ./cmd/botarena) or set BOTARENA_BIN"
+    )
+
+
+class Server:
+    """A local ``botarena serve --addr 127.0.0.1:0`` process.
+
+    Use it as a context manager; ``address`` is the ``host:port`` it listens
+    on, read from the server's ``listening on ADDR`` line on stderr::
+
+        with botarena.Server() as server:
+            env = botarena.make_vec("bomberman", 64, address=server.address)
+
+    Startup failures (a missing binary, a build error, the process exiting or
+    not listening within ``timeout`` seconds) raise :class:`ServerError` with
+    the server's output. On exit the process gets SIGTERM, then SIGKILL if it
+    has not stopped after ``stop_timeout`` seconds.
+    """
+
+    def __init__(
+        self,
+        *,
+        binary: str | None = None,
+        addr: str = "127.0.0.1:0",
+        args: list[str] | None = None,
+        timeout: float = 60.0,
+        stop_timeout: float = 5.0,
+    ) -> None:
+        self.binary = binary
+        self.addr = addr
+        self.args = list(args or [])
+        self.timeout = timeout
+        self.stop_timeout = stop_timeout
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._address: str | None = None
+        self._lines: collections.deque[str] = collections.deque(maxlen=200)
+        self._reader: threading.Thread | None = None
+        self._ready = threading.Event()
+
+    @property
+    def address(self) -> str:
+        """The ``host:port`` the server listens on (after :meth:`start`)."""
+        if self._address is None:
+            raise ServerError("server not started")
+        return self._address
+
+    @property
+    def output(self) -> str:
+        """The server's most recent stderr lines."""
+        return "\n".join(self._lines)
+
+    def start(self) -> Server:
+        """Starts the server and waits until it listens. Returns self."""
+        if self._proc is not None:
+            return self
+        binary = self.binary or find_binary()
+        cmd = [binary, "serve", "--addr", self.addr, *self.args]
+        try:
+            self._proc = subprocess.Popen(
+                cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            )
+        except OSError as e:
+            raise ServerError(f"cannot run {' '.join(cmd)}: {e}") from e
+        self._reader = threading.Thread(target=self._read_stderr, name="botarena-serve-stderr", daemon=True)
+        self._reader.start()
+        deadline = time.monotonic() + self.timeout
+        while not self._ready.wait(0.05):
+            if self._proc.poll() is not None:
+                self._reader.join(1.0)
+                code = self._proc.returncode
+                self._proc = None
+                raise ServerError(f"botarena serve exited with status {code} before listening:\n{self.output}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise ServerError(f"botarena serve did not listen within {self.timeout:g}s:\n{self.output}")
+        return self
+
+    def _read_stderr(self) -> None:
+        proc = self._proc
+        assert proc is not None and proc.stderr is not None
+        for raw in proc.stderr:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            self._lines.append(line)
+            if self._address is None and _LISTENING in line:
+                addr = line.split(_LISTENING, 1)[1].strip().split()[0]
+                for scheme in ("http://", "https://"):
+                    if addr.startswith(scheme):
+                        addr = addr[len(scheme) :]
+                self._address = addr
+                self._ready.set()
+
+    def stop(self) -> None:
+        """Stops the server: SIGTERM, wait, SIGKILL. Safe to call twice."""
+        proc = self._proc
+        if proc is None:
+            return
+        self._proc = None
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(self.stop_timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if self._reader is not None:
+            self._reader.join(1.0)
+        if proc.stderr is not None:
+            proc.stderr.close()
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    def __del__(self) -> None:
+        try:
+            self.stop()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        return f"Server(address={self._address!r}, running={self._proc is not None})"

@@ -1,0 +1,136 @@
+"""Game specs and the Gymnasium spaces built from them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from botarena.v1 import env_pb2
+
+__all__ = ["TensorSpec", "GameSpec", "GameInfo", "tensor_space", "observation_space", "mask_space"]
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """One observation tensor of a seat: its name, numpy dtype, per-row shape and layout text."""
+
+    name: str
+    dtype: np.dtype[Any]
+    shape: tuple[int, ...]
+    layout: str = ""
+
+    @property
+    def size(self) -> int:
+        """The number of elements of one row."""
+        return int(np.prod(self.shape, dtype=np.int64))
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What each seat of a configured game sees and may do (the proto's GameSpec)."""
+
+    game: str
+    seats: int
+    observations: tuple[TensorSpec, ...]
+    actions: int
+    action_names: tuple[str, ...] = ()
+    max_steps: int = 0
+    reward: str = ""
+
+    @classmethod
+    def from_proto(cls, msg: env_pb2.GameSpec) -> GameSpec:
+        """Builds a GameSpec from its protobuf message."""
+        return cls(
+            game=msg.game,
+            seats=int(msg.seats),
+            observations=tuple(
+                TensorSpec(t.name, np.dtype(t.dtype), tuple(int(d) for d in t.shape), t.layout)
+                for t in msg.observations
+            ),
+            actions=int(msg.actions),
+            action_names=tuple(msg.action_names),
+            max_steps=int(msg.max_steps),
+            reward=msg.reward,
+        )
+
+    @classmethod
+    def from_schema_metadata(cls, schema: Any) -> GameSpec:
+        """Builds a GameSpec from an Arrow batch schema (its schema and field metadata)."""
+        md = {k.decode(): v.decode() for k, v in (schema.metadata or {}).items()}
+        tensors = []
+        for f in schema:
+            fmd = f.metadata or {}
+            if f.name == "mask" or b"shape" not in fmd:
+                continue
+            tensors.append(
+                TensorSpec(
+                    f.name,
+                    np.dtype(fmd[b"dtype"].decode()),
+                    tuple(int(d) for d in json.loads(fmd[b"shape"])),
+                    fmd.get(b"layout", b"").decode(),
+                )
+            )
+        return cls(
+            game=md.get("game", ""),
+            seats=int(md.get("seats", "0")),
+            observations=tuple(tensors),
+            actions=int(md.get("actions", "0")),
+            action_names=tuple(json.loads(md.get("action_names", "[]"))),
+            max_steps=int(md.get("max_steps", "0")),
+            reward=md.get("reward", ""),
+        )
+
+    def observation(self, name: str) -> TensorSpec:
+        """The observation tensor called name."""
+        for t in self.observations:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A registered game as ListGames reports it."""
+
+    name: str
+    summary: str
+    spec: GameSpec
+    agents: tuple[str, ...]
+    default_config: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_proto(cls, msg: env_pb2.GameInfo) -> GameInfo:
+        """Builds a GameInfo from its protobuf message."""
+        return cls(
+            name=msg.name,
+            summary=msg.summary,
+            spec=GameSpec.from_proto(msg.spec),
+            agents=tuple(msg.agents),
+            default_config=json.loads(msg.default_config_json) if msg.default_config_json else {},
+        )
+
+
+def tensor_space(t: TensorSpec) -> spaces.Box:
+    """The Box of one observation tensor.
+
+    Bounds come from the dtype: the full range for integer tensors (uint8
+    planes are 0..255), unbounded for float tensors.
+    """
+    if np.issubdtype(t.dtype, np.integer):
+        info = np.iinfo(t.dtype)
+        return spaces.Box(low=info.min, high=info.max, shape=t.shape, dtype=t.dtype)
+    return spaces.Box(low=-np.inf, high=np.inf, shape=t.shape, dtype=t.dtype)
+
+
+def observation_space(spec: GameSpec) -> spaces.Dict:
+    """The observation space of one seat: a Dict of one Box per tensor, in spec order."""
+    return spaces.Dict({t.name: tensor_space(t) for t in spec.observations})
+
+
+def mask_space(spec: GameSpec, dtype: type[np.integer[Any]] | np.dtype[Any] = np.uint8) -> spaces.Box:
+    """The action mask of one seat: Box(0, 1, (actions,)) of dtype (1 legal, 0 not)."""
+    return spaces.Box(low=0, high=1, shape=(spec.actions,), dtype=dtype)
