@@ -243,14 +243,14 @@ class Pool:
                 raise TypeError(f"actions must be integers, got dtype {a.dtype}")
             a = a.astype("<i4")
         a = np.ascontiguousarray(a).reshape(-1)
-        msg = self._send(memoryview(a).cast("B"), False)
+        msg = self._send(a.data.cast("B"), False)
         b = self.decoder.decode(msg.batch)
         return b.obs, b.reward, b.terminated, b.truncated, self._info(b, msg)
 
     def step_batch(self, actions: npt.ArrayLike) -> tuple[Batch, StepMessage]:
         """Like :meth:`step` but returns the decoded :class:`Batch` and the raw message."""
         a = np.ascontiguousarray(np.asarray(actions), dtype="<i4").reshape(-1)
-        msg = self._send(memoryview(a).cast("B"), False)
+        msg = self._send(a.data.cast("B"), False)
         return self.decoder.decode(msg.batch), msg
 
     # Other calls -----------------------------------------------------------
