@@ -156,6 +156,9 @@ class Server:
         if self._proc is not None:
             return self
         binary = self.binary or find_binary()
+        self._address = None
+        self._ready.clear()
+        self._lines.clear()
         cmd = [binary, "serve", "--addr", self.addr, *self.args]
         try:
             self._proc = subprocess.Popen(
@@ -208,6 +211,7 @@ class Server:
             self._reader.join(1.0)
         if proc.stderr is not None:
             proc.stderr.close()
+        self._address = None
 
     def __enter__(self) -> Server:
         return self.start()

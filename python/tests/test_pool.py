@@ -1,0 +1,186 @@
+"""botarena.Pool: the raw batched multi-agent API against a real server."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import botarena
+
+ROUNDS = {"max_rounds": 20}  # short episodes for the autoreset tests
+
+
+def random_actions(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    noise = rng.random(mask.shape) * mask
+    return noise.argmax(axis=1).astype(np.int32)
+
+
+@pytest.mark.parametrize("transport", ["unary", "stream"])
+def test_reset_step_shapes(address: str, transport: str) -> None:
+    with botarena.Pool("bomberman", 3, address=address, seed=7, transport=transport) as pool:
+        assert pool.rows == 12 and pool.learner_seats == (0, 1, 2, 3)
+        assert pool.spec.seats == 4 and pool.spec.actions == 7
+        obs, info = pool.reset()
+        assert obs["planes"].shape == (12, 12, 21, 21) and obs["planes"].dtype == np.uint8
+        assert obs["scalars"].shape == (12, 8) and obs["scalars"].dtype == np.float32
+        assert info["mask"].shape == (12, 7) and info["mask"].dtype == np.uint8
+        np.testing.assert_array_equal(info["env"], np.repeat(np.arange(3), 4))
+        np.testing.assert_array_equal(info["seat"], np.tile(np.arange(4), 3))
+        assert not info["ended"].any()
+        rng = np.random.default_rng(0)
+        for _ in range(5):
+            obs, rew, term, trunc, info = pool.step(random_actions(rng, info["mask"]))
+            assert rew.shape == (12,) and rew.dtype == np.float32
+            assert term.dtype == np.bool_ and trunc.dtype == np.bool_ and term.shape == (12,)
+            assert info["ended"].shape == (12,) and info["ended"].dtype == np.bool_
+            assert info["episode"].dtype == np.int32
+            assert obs["planes"].shape == (12, 12, 21, 21)
+
+
+def test_learner_seats_and_opponents(address: str) -> None:
+    with botarena.Pool("bomberman", 4, address=address, learner_seats=[1], opponents="idle", seed=3) as pool:
+        assert pool.rows == 4 and pool.learner_seats == (1,)
+        _, info = pool.reset()
+        assert (info["seat"] == 1).all()
+        np.testing.assert_array_equal(info["env"], np.arange(4))
+    opp = {0: "random", 2: "reference", 3: "idle"}
+    with botarena.Pool("bomberman", 2, address=address, learner_seats=[1], opponents=opp) as pool:
+        pool.reset()
+        pool.step(np.zeros(2, dtype=np.int32))
+
+
+def test_zero_copy(address: str, client: botarena.Client) -> None:
+    with botarena.Pool("bomberman", 8, address=address, seed=1) as pool:
+        msg = client.reset(pool.pool_id)
+        b = pool.decoder.decode(msg.batch)
+        whole = np.frombuffer(msg.raw, dtype=np.uint8)
+        assert np.shares_memory(b.obs["planes"], whole)
+        assert np.shares_memory(b.mask, whole)
+        assert not b.obs["planes"].flags.owndata and not b.obs["planes"].flags.writeable
+        batch, msg = pool.step_batch(np.zeros(pool.rows, dtype=np.int32))
+        assert np.shares_memory(batch.obs["planes"], np.frombuffer(msg.raw, dtype=np.uint8))
+        for arr in [batch.obs["scalars"], batch.reward, batch.env]:
+            assert arr.flags.aligned
+
+
+def rollout(pool: botarena.Pool, steps: int, seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    obs, info = pool.reset()
+    out = [obs["planes"].copy(), obs["scalars"].copy()]
+    for _ in range(steps):
+        obs, rew, term, trunc, info = pool.step(random_actions(rng, info["mask"]))
+        out += [obs["planes"].copy(), rew.copy(), term.copy()]
+    return out
+
+
+def test_determinism(address: str) -> None:
+    kw = dict(address=address, learner_seats=[0], opponents="random")
+    with botarena.Pool("bomberman", 4, seed=11, **kw) as a, botarena.Pool("bomberman", 4, seed=11, **kw) as b:
+        ra, rb = rollout(a, 30), rollout(b, 30)
+    for x, y in zip(ra, rb):
+        np.testing.assert_array_equal(x, y)
+    with botarena.Pool("bomberman", 4, seed=12, **kw) as c:
+        rc = rollout(c, 30)
+    assert any(not np.array_equal(x, y) for x, y in zip(ra, rc))
+
+
+def test_unary_and_stream_agree(address: str) -> None:
+    with botarena.Pool("bomberman", 2, address=address, seed=5, transport="unary") as a, botarena.Pool(
+        "bomberman", 2, address=address, seed=5, transport="stream"
+    ) as b:
+        for x, y in zip(rollout(a, 20), rollout(b, 20)):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_reseed(address: str) -> None:
+    with botarena.Pool("bomberman", 2, address=address, seed=21) as pool:
+        first = rollout(pool, 10)
+        pool.reseed(21)
+        again = rollout(pool, 10)
+    for x, y in zip(first, again):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_autoreset_next_step(address: str) -> None:
+    with botarena.Pool(
+        "bomberman", 8, address=address, seed=2, learner_seats=[0], opponents="random", **ROUNDS
+    ) as pool:
+        assert pool.autoreset == "next_step"
+        rng = np.random.default_rng(1)
+        obs, info = pool.reset()
+        seen = 0
+        for _ in range(100):
+            obs, rew, term, trunc, info = pool.step(random_actions(rng, info["mask"]))
+            ended = info["ended"].copy()
+            if not ended.any():
+                continue
+            assert (term | trunc)[ended].all()
+            episode = info["episode"].copy()
+            obs2, rew2, term2, trunc2, info2 = pool.step(random_actions(rng, info["mask"]))
+            # The ended envs were reset: reward 0, flags false, a new episode.
+            assert (rew2[ended] == 0).all()
+            assert not term2[ended].any() and not trunc2[ended].any()
+            assert (info2["episode"][ended] == episode[ended] + 1).all()
+            assert not info2["ended"][ended].any()
+            seen += 1
+            obs, info = obs2, info2
+            if seen >= 3:
+                break
+        assert seen >= 1, "no episode ended within 100 steps with max_rounds=20"
+
+
+def test_autoreset_same_step(address: str) -> None:
+    with botarena.Pool(
+        "bomberman", 8, address=address, seed=2, learner_seats=[0], opponents="random",
+        autoreset="same_step", **ROUNDS,
+    ) as pool:
+        assert pool.autoreset == "same_step"
+        rng = np.random.default_rng(1)
+        obs, info = pool.reset()
+        for _ in range(100):
+            episode = info["episode"].copy()
+            obs, rew, term, trunc, info = pool.step(random_actions(rng, info["mask"]))
+            ended = info["ended"]
+            if ended.any():
+                assert "final_obs" in info
+                assert info["final_obs"]["planes"].shape == obs["planes"].shape
+                assert (info["episode"][ended] == episode[ended] + 1).all()
+                assert (term | trunc)[ended].all()
+                break
+        else:
+            pytest.fail("no episode ended within 100 steps")
+
+
+def test_stats_and_render(address: str) -> None:
+    with botarena.Pool("bomberman", 4, address=address, seed=9, learner_seats=[0], opponents="random", **ROUNDS) as pool:
+        rng = np.random.default_rng(0)
+        _, info = pool.reset()
+        for _ in range(50):
+            _, _, _, _, info = pool.step(random_actions(rng, info["mask"]))
+        st = pool.stats()
+        assert st.steps >= 50
+        assert [s.seat for s in st.seats] == [0]
+        s = st.seats[0]
+        assert s.episodes >= 4 and s.wins + s.draws + s.losses <= s.episodes
+        assert s.mean_length <= 21
+        text = pool.render(0)
+        assert isinstance(text, str) and text.strip()
+        assert pool.stats(reset=True).seats[0].episodes == s.episodes
+        assert pool.stats().seats[0].episodes == 0
+
+
+def test_zstd(address: str) -> None:
+    with botarena.Pool("bomberman", 4, address=address, seed=4, compression="zstd") as z, botarena.Pool(
+        "bomberman", 4, address=address, seed=4
+    ) as plain:
+        for x, y in zip(rollout(z, 5), rollout(plain, 5)):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_owns_server() -> None:
+    pool = botarena.Pool("bomberman/2p", 2, seed=1)
+    server = pool._server
+    assert server is not None
+    pool.reset()
+    pool.close()
+    assert server._proc is None
