@@ -279,10 +279,14 @@ func TestErrors(t *testing.T) {
 			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 3})
 			return err
 		}, connect.CodeResourceExhausted, []string{"num_envs: got 3", "2 of its 4 envs in use"}},
-		{"too_many_pools", []rpc.Option{rpc.WithMaxPools(2)}, func(ctx context.Context, c *rpc.Client, e *env) error {
+		{"too_many_pools", []rpc.Option{rpc.WithMaxPools(3)}, func(ctx context.Context, c *rpc.Client, e *env) error {
+			// Two pools are open; the closed one gave its slot back.
+			if _, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1}); err != nil {
+				return err
+			}
 			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1})
 			return err
-		}, connect.CodeResourceExhausted, []string{"2 pools open"}},
+		}, connect.CodeResourceExhausted, []string{"3 pools open"}},
 		{"wrong_action_bytes", nil, func(ctx context.Context, c *rpc.Client, e *env) error {
 			_, err := c.Raw().Step(ctx, &botarenav1.StepRequest{PoolId: e.pool, Actions: make([]byte, 7)})
 			return err
