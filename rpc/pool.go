@@ -39,8 +39,9 @@ type servedPool struct {
 	steps    int64                 // Step calls served
 	closed   string                // why the pool was closed; "" while open
 
-	freeMu sync.Mutex
-	free   []*batchBuf // response buffers whose responses have been written
+	freeMu     sync.Mutex
+	free       []*batchBuf // response buffers whose responses have been written
+	freeClosed bool        // the pool is closed: drop returned buffers
 }
 
 // batchBuf holds the bytes of one response: the batch message, the final
@@ -123,7 +124,7 @@ func (p *servedPool) closeLocked(why string) {
 		p.finalEnc.Close()
 	}
 	p.freeMu.Lock()
-	p.free = nil
+	p.free, p.freeClosed = nil, true
 	p.freeMu.Unlock()
 }
 
@@ -143,7 +144,7 @@ func (p *servedPool) getBuf() *batchBuf {
 func (p *servedPool) putBuf(b *batchBuf) {
 	p.freeMu.Lock()
 	defer p.freeMu.Unlock()
-	if len(p.free) < maxFree && p.closed == "" {
+	if len(p.free) < maxFree && !p.freeClosed {
 		p.free = append(p.free, b)
 	}
 }
