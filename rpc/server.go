@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"runtime"
 	"sync"
@@ -157,7 +158,8 @@ func NewServer(opts ...Option) *Server {
 // [WithMaxMessageBytes]), the gRPC health service (grpc.health.v1.Health:
 // SERVING for "" and "botarena.v1.EnvService" until Close) and gRPC server
 // reflection (v1 and v1alpha) so that grpcurl can list and describe the
-// service. Serve it over HTTP/1.1 and h2c (see [NewHTTPServer]); gRPC needs
+// service. EnvService responses are never compressed by the transport (use
+// COMPRESSION_ZSTD, Arrow's body compression, for remote links). Serve it over HTTP/1.1 and h2c (see [NewHTTPServer]); gRPC needs
 // HTTP/2.
 //
 // The handler recycles each pool's batch buffers once a unary response has
@@ -169,6 +171,11 @@ func (s *Server) Handler() http.Handler {
 	limits := connect.WithHandlerOptions(
 		connect.WithReadMaxBytes(s.opts.maxMessageBytes),
 		connect.WithSendMaxBytes(s.opts.maxMessageBytes),
+		// Responses are never compressed by the transport, even for clients
+		// that accept gzip (connect-go clients do by default): batches are
+		// compressed at one layer only, Arrow's (COMPRESSION_ZSTD). Gzipped
+		// requests are still read.
+		connect.WithCompressMinBytes(math.MaxInt),
 		connect.WithRecover(s.recoverHandler),
 	)
 	path, h := botarenav1connect.NewEnvServiceHandler(s, limits)
