@@ -158,7 +158,8 @@ func (s *Server) poolConfig(req *botarenav1.CreatePoolRequest) (vecenv.Config, e
 		return vecenv.Config{}, err
 	}
 	cfgJSON := []byte(req.GetConfigJson())
-	if _, err := s.opts.reg.Config(game, cfgJSON); err != nil {
+	first, err := s.opts.reg.Make(game, cfgJSON)
+	if err != nil {
 		var ce *env.ConfigError
 		if errors.As(err, &ce) {
 			return vecenv.Config{}, err
@@ -168,6 +169,21 @@ func (s *Server) poolConfig(req *botarenav1.CreatePoolRequest) (vecenv.Config, e
 	n := req.GetNumEnvs()
 	if n < 1 {
 		return vecenv.Config{}, invalidf("num_envs: got %d, want at least 1", n)
+	}
+	if req.GetCompression() != botarenav1.Compression_COMPRESSION_ZSTD {
+		spec := first.Spec()
+		learners := len(req.GetLearnerSeats())
+		if learners == 0 {
+			learners = spec.Seats
+		}
+		rows := int64(n) * int64(learners)
+		// The body of a batch: observations, mask, reward, three int32 ids
+		// and two bitmaps; the header is small.
+		size := rows*int64(spec.ObsBytes()+spec.Actions+4+3*4) + 2*(rows+7)/8
+		if size > int64(s.opts.maxMessageBytes) {
+			return vecenv.Config{}, markf(errLimit, "num_envs: a batch of %d envs × %d learner seats is about %.1f MiB, over the server's message limit of %.1f MiB; use fewer envs, COMPRESSION_ZSTD, or a server with a higher limit (serve --max-message-bytes)",
+				n, learners, float64(size)/(1<<20), float64(s.opts.maxMessageBytes)/(1<<20))
+		}
 	}
 	if w := req.GetWorkers(); w < 0 {
 		return vecenv.Config{}, invalidf("workers: got %d, want 0 (the server's default) or more", w)
