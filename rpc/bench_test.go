@@ -52,6 +52,39 @@ func BenchmarkRPCStepStream(b *testing.B) {
 	}
 }
 
+// BenchmarkRPCStepRaw is BenchmarkRPCStep with the generated client and no
+// decoding on the client: the server's cost and the transport's, as a
+// client that reads the Arrow message in place (pyarrow) sees them.
+func BenchmarkRPCStepRaw(b *testing.B) {
+	for _, n := range []int{1, 1024} {
+		b.Run(fmt.Sprintf("bomberman/envs=%d", n), func(b *testing.B) {
+			addr := loopbackServer(b)
+			c, err := rpc.Dial(addr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			ctx := context.Background()
+			p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: int32(n), Seed: seed(1)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close(ctx)
+			if _, err := p.Reset(ctx); err != nil {
+				b.Fatal(err)
+			}
+			req := &botarenav1.StepRequest{PoolId: p.ID(), Actions: make([]byte, 4*p.Rows())}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Raw().Step(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)*float64(p.Rows())/b.Elapsed().Seconds(), "agent-steps/s")
+		})
+	}
+}
+
 func benchStep(b *testing.B, game string, n int, stream bool) {
 	addr := loopbackServer(b)
 	c, err := rpc.Dial(addr)

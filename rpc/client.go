@@ -123,6 +123,9 @@ func newHTTPClient() *http.Client {
 		HTTP2: &http.HTTP2Config{
 			MaxReceiveBufferPerConnection: 256 << 20,
 			MaxReceiveBufferPerStream:     64 << 20,
+			// Large frames: a batch of megabytes in 16 KiB frames (the
+			// HTTP/2 default) costs the server a write per frame.
+			MaxReadFrameSize: 1<<24 - 1,
 		},
 	}}
 }

@@ -127,3 +127,29 @@ func (r rule) violation(pkg, dep string) string {
 	}
 	return pkg + " must not import third-party " + dep
 }
+
+// TestOnlyRPCImportsConnect checks STYLE.md's rule that rpc (with its
+// generated code) is the only package importing Connect, tests included:
+// cmd and everything else reach the server through rpc's own API.
+func TestOnlyRPCImportsConnect(t *testing.T) {
+	touchSources(t)
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", module+"/...")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v: %s", err, stderr.String())
+	}
+	for line := range strings.Lines(string(out)) {
+		path, imports, _ := strings.Cut(strings.TrimSpace(line), "\t")
+		rel := strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
+		if rel == "rpc" || match("rpc/*", rel) {
+			continue
+		}
+		for _, imp := range strings.Fields(imports) {
+			if strings.HasPrefix(imp, "connectrpc.com/") {
+				t.Errorf("%s imports %s; only rpc may import Connect (STYLE.md)", rel, imp)
+			}
+		}
+	}
+}
