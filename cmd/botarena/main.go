@@ -1,12 +1,14 @@
 // Command botarena runs botarena's games from the command line: list them
 // (games), print their rules (rules), play a match between built-in agents
-// (play), replay a scenario file (scenario), and measure throughput (bench).
+// (play), replay a scenario file (scenario), measure throughput (bench), and
+// serve pools of envs over Connect/gRPC to remote trainers (serve).
 //
 // Errors are reported on stderr as one line starting with "botarena: ", and
 // the exit status is non-zero.
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -23,14 +25,20 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 // run executes the command line args and returns the exit status: 0 on
 // success, 1 on an error (reported on stderr as one line), 2 on an internal
 // error (a panic, reported the same way).
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdin, stdout, stderr)
+}
+
+// runContext is run with a context whose cancellation stops long-running
+// commands (serve) as SIGINT and SIGTERM do.
+func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "botarena: internal error: %s\n", oneLine(fmt.Sprint(r)))
 			code = 2
 		}
 	}()
-	root := newRootCmd(&cli{stdin: stdin, stdout: stdout, stderr: stderr, reg: env.Default})
+	root := newRootCmd(&cli{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, reg: env.Default})
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintf(stderr, "botarena: %s\n", oneLine(err.Error()))
@@ -41,6 +49,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 
 // cli holds what every subcommand writes to and reads from.
 type cli struct {
+	ctx            context.Context // cancelled to stop serve
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	reg            *env.Registry
@@ -50,7 +59,7 @@ func newRootCmd(c *cli) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "botarena",
 		Short:         "Environments for bot-competition games",
-		Long:          "botarena runs bot-competition games (Entelect 2016 Bomberman, ...) as the original engines do:\nlist them, read their rules, play matches between built-in agents and replay scenarios.",
+		Long:          "botarena runs bot-competition games (Entelect 2016 Bomberman, ...) as the original engines do:\nlist them, read their rules, play matches between built-in agents, replay scenarios,\nmeasure throughput and serve pools of envs to trainers over Connect/gRPC.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -58,7 +67,7 @@ func newRootCmd(c *cli) *cobra.Command {
 	root.SetOut(c.stdout)
 	root.SetErr(c.stderr)
 	root.CompletionOptions.HiddenDefaultCmd = true
-	root.AddCommand(newGamesCmd(c), newRulesCmd(c), newPlayCmd(c), newScenarioCmd(c), newBenchCmd(c))
+	root.AddCommand(newGamesCmd(c), newRulesCmd(c), newPlayCmd(c), newScenarioCmd(c), newBenchCmd(c), newServeCmd(c))
 	return root
 }
 

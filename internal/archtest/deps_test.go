@@ -27,9 +27,21 @@ var rules = []rule{
 	{pattern: "env"},
 	{pattern: "env/*", internal: []string{"env"}},
 	{pattern: "vecenv", internal: []string{"env"}},
-	{pattern: "observations", internal: []string{"env"}, external: []string{"github.com/apache/arrow-go/", "github.com/klauspost/compress", "github.com/klauspost/compress/", "github.com/google/flatbuffers/", "github.com/zeebo/xxh3", "github.com/klauspost/cpuid/", "golang.org/x/", "github.com/goccy/go-json", "github.com/pierrec/lz4/", "github.com/andybalholm/brotli", "github.com/golang/snappy", "github.com/google/uuid"}},
+	{pattern: "observations", internal: []string{"env"}, external: arrowDeps},
 	{pattern: "agents", internal: []string{"env", "env/*", "vecenv"}},
+	// rpc is the only importer of Connect; its generated code imports only
+	// Connect and protobuf. agents brings in the games it has agents for.
+	{pattern: "rpc/gen/*", internal: []string{"rpc/gen/*"}, external: connectDeps},
+	{pattern: "rpc", internal: []string{"env", "env/*", "vecenv", "observations", "agents", "rpc/gen/*"}, external: append(connectDeps, arrowDeps...)},
 }
+
+// arrowDeps are the third-party packages observations may use: Arrow and
+// what it imports.
+var arrowDeps = []string{"github.com/apache/arrow-go/", "github.com/klauspost/compress", "github.com/klauspost/compress/", "github.com/google/flatbuffers/", "github.com/zeebo/xxh3", "github.com/klauspost/cpuid/", "golang.org/x/", "github.com/goccy/go-json", "github.com/pierrec/lz4/", "github.com/andybalholm/brotli", "github.com/golang/snappy", "github.com/google/uuid"}
+
+// connectDeps are the third-party packages rpc may use besides Arrow's:
+// Connect, its health and reflection handlers, and protobuf.
+var connectDeps = []string{"connectrpc.com/", "google.golang.org/protobuf/"}
 
 func TestDependenciesPointOneWay(t *testing.T) {
 	touchSources(t)
@@ -114,4 +126,30 @@ func (r rule) violation(pkg, dep string) string {
 		}
 	}
 	return pkg + " must not import third-party " + dep
+}
+
+// TestOnlyRPCImportsConnect checks STYLE.md's rule that rpc (with its
+// generated code) is the only package importing Connect, tests included:
+// cmd and everything else reach the server through rpc's own API.
+func TestOnlyRPCImportsConnect(t *testing.T) {
+	touchSources(t)
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", module+"/...")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v: %s", err, stderr.String())
+	}
+	for line := range strings.Lines(string(out)) {
+		path, imports, _ := strings.Cut(strings.TrimSpace(line), "\t")
+		rel := strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
+		if rel == "rpc" || match("rpc/*", rel) {
+			continue
+		}
+		for _, imp := range strings.Fields(imports) {
+			if strings.HasPrefix(imp, "connectrpc.com/") {
+				t.Errorf("%s imports %s; only rpc may import Connect (STYLE.md)", rel, imp)
+			}
+		}
+	}
 }

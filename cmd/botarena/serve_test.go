@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/botarena/botarena/rpc"
+	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
+)
+
+// syncBuffer is a bytes.Buffer safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var listeningRE = regexp.MustCompile(`botarena serve: listening on (\S+)\n`)
+
+// startServe runs `botarena serve` in-process on a free port and returns its
+// address, its stderr, and a stop function that cancels it and returns the
+// exit status.
+func startServe(t *testing.T, args ...string) (addr string, stderr *syncBuffer, stop func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	stderr = &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- runContext(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), strings.NewReader(""), io.Discard, stderr)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if m := listeningRE.FindStringSubmatch(stderr.String()); m != nil {
+			addr = m[1]
+			break
+		}
+		select {
+		case code := <-done:
+			cancel()
+			t.Fatalf("serve exited with %d: %s", code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("serve did not print its address: %s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	stopped := false
+	var code int
+	stop = func() int {
+		if !stopped {
+			stopped = true
+			cancel()
+			code = <-done
+		}
+		return code
+	}
+	t.Cleanup(func() { stop() })
+	return addr, stderr, stop
+}
+
+func TestServe(t *testing.T) {
+	addr, stderr, stop := startServe(t, "--log-format", "json", "--max-pools", "2")
+	if strings.HasSuffix(addr, ":0") {
+		t.Fatalf("printed address %s, want the port picked", addr)
+	}
+	c, err := rpc.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := t.Context()
+	p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "testgame", NumEnvs: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Step(ctx, make([]int32, p.Rows()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Buffers.Rows != 6 {
+		t.Errorf("rows %d, want 6", res.Buffers.Rows)
+	}
+
+	// The Connect protocol with JSON over HTTP/1.1 reaches the same server:
+	// the gRPC health service, then EnvService.
+	post := func(path, body string) (int, string) {
+		t.Helper()
+		resp, err := http.Post("http://"+addr+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := post("/grpc.health.v1.Health/Check", `{}`); code != 200 || !strings.HasSuffix(strings.TrimSpace(body), `_SERVING"}`) || strings.Contains(body, "NOT_SERVING") {
+		t.Errorf("health: %d %s", code, body)
+	}
+	if code, body := post("/grpc.health.v1.Health/Check", `{"service":"botarena.v1.EnvService"}`); code != 200 || !strings.HasSuffix(strings.TrimSpace(body), `_SERVING"}`) || strings.Contains(body, "NOT_SERVING") {
+		t.Errorf("health of EnvService: %d %s", code, body)
+	}
+	if code, body := post("/botarena.v1.EnvService/ListGames", `{}`); code != 200 || !strings.Contains(body, `"testgame"`) {
+		t.Errorf("ListGames over HTTP/1.1: %d %s", code, body)
+	}
+	if code, body := post("/botarena.v1.EnvService/Step", `{"poolId":"p-nope"}`); code != 404 || !strings.Contains(body, `"not_found"`) {
+		t.Errorf("Step of an unknown pool over HTTP/1.1: %d %s", code, body)
+	}
+
+	if code := stop(); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var events []string
+	for line := range strings.Lines(stderr.String()) {
+		if strings.HasPrefix(line, "botarena serve: listening on ") {
+			continue
+		}
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("log line %q is not JSON: %v", line, err)
+		}
+		events = append(events, rec["msg"].(string))
+		if rec["msg"] == "pool created" && (rec["game"] != "testgame" || rec["envs"] != 3.0 || rec["pool"] != p.ID()) {
+			t.Errorf("pool created: %v", rec)
+		}
+	}
+	want := []string{"serving", "pool created", "shutting down", "pool closed", "stopped"}
+	if strings.Join(events, ",") != strings.Join(want, ",") {
+		t.Errorf("log events %v, want %v", events, want)
+	}
+}
+
+func TestServeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"log_format", []string{"--log-format", "xml"}, `--log-format: want text or json, got "xml"`},
+		{"log_level", []string{"--log-level", "loud"}, `--log-level: want debug, info, warn or error, got "loud"`},
+		{"max_pools", []string{"--max-pools", "0"}, "--max-pools: want at least 1, got 0"},
+		{"idle_timeout", []string{"--idle-timeout", "-1s"}, "--idle-timeout: want 0 (never) or more"},
+		{"addr", []string{"--addr", "127.0.0.1:notaport"}, "--addr: listen tcp"},
+		{"args", []string{"extra"}, `unknown command "extra"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runCLI(t, "", append([]string{"serve"}, tc.args...)...)
+			if code == 0 || !strings.HasPrefix(stderr, "botarena: ") || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want non-zero and %q", code, stderr, tc.want)
+			}
+		})
+	}
+}

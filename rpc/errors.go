@@ -1,0 +1,119 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"connectrpc.com/connect"
+
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/vecenv"
+)
+
+// The rpc package's own domain errors. Handlers return them wrapped, with
+// the pool, field, value and expected range in the text; [connectError]
+// turns them, and the domain errors of env, vecenv and agents, into Connect
+// codes in one place.
+var (
+	// errUnknownPool: no pool has the id (never created, closed, or closed
+	// after being idle). NotFound.
+	errUnknownPool = errors.New("unknown pool")
+	// errInvalid: a request field the client can fix (a malformed config,
+	// an action byte count or value, an env index, a render format). The
+	// wrapping text names the field, the value and what was expected.
+	// InvalidArgument.
+	errInvalid = errors.New("invalid argument")
+	// errLimit: a server limit (MaxPools, MaxEnvsPerPool, MaxTotalEnvs).
+	// ResourceExhausted.
+	errLimit = errors.New("server limit")
+	// errShuttingDown: the server is closing. Unavailable.
+	errShuttingDown = errors.New("server is shutting down")
+	// errNotReset: a pool was used (stepped, rendered) before its first
+	// Reset. FailedPrecondition.
+	errNotReset = errors.New("pool not reset")
+)
+
+// markedError is an error of one of the kinds above whose text is only its
+// own message: the kind classifies it without prefixing the text, so that
+// the client reads "pool \"p1\": actions: ..." rather than "invalid argument:
+// pool ...".
+type markedError struct {
+	kind  error // errUnknownPool, errInvalid, ...
+	text  string
+	cause error // the wrapped error, if any
+}
+
+func (e *markedError) Error() string        { return e.text }
+func (e *markedError) Is(target error) bool { return target == e.kind }
+func (e *markedError) Unwrap() error        { return e.cause }
+
+// markf returns an error of kind with the formatted text; a %w verb in
+// format makes the error wrap that argument too.
+func markf(kind error, format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	return &markedError{kind: kind, text: err.Error(), cause: errors.Unwrap(err)}
+}
+
+// invalidf returns an InvalidArgument error with the formatted text.
+func invalidf(format string, args ...any) error { return markf(errInvalid, format, args...) }
+
+// codeOf classifies err: the Connect code a client gets for it, and whether
+// its text may be sent to the client. Only errors a client can act on are
+// sent as they are; anything unrecognised is Internal and its text stays in
+// the server's log.
+//
+//	NotFound            env.ErrUnknownGame, agents.ErrUnknownAgent, unknown or closed pool
+//	InvalidArgument     *env.ConfigError, *vecenv.ConfigError, vecenv.ErrActions,
+//	                    malformed config JSON, action bytes and values, env index,
+//	                    seat, render format, stream pool id
+//	FailedPrecondition  vecenv.ErrNotReset: Step or Render before the first Reset
+//	ResourceExhausted   MaxPools, MaxEnvsPerPool, MaxTotalEnvs
+//	Unavailable         the server is shutting down
+//	Canceled            context.Canceled (the client went away)
+//	DeadlineExceeded    context.DeadlineExceeded
+//	Internal            anything else, with a generic message
+func codeOf(err error) (code connect.Code, public bool) {
+	var envCfg *env.ConfigError
+	var poolCfg *vecenv.ConfigError
+	switch {
+	case errors.Is(err, errShuttingDown):
+		return connect.CodeUnavailable, true
+	case errors.Is(err, errUnknownPool), errors.Is(err, vecenv.ErrClosed),
+		errors.Is(err, env.ErrUnknownGame), errors.Is(err, agents.ErrUnknownAgent):
+		return connect.CodeNotFound, true
+	case errors.Is(err, errInvalid), errors.Is(err, vecenv.ErrActions),
+		errors.As(err, &envCfg), errors.As(err, &poolCfg):
+		return connect.CodeInvalidArgument, true
+	case errors.Is(err, errNotReset), errors.Is(err, vecenv.ErrNotReset):
+		return connect.CodeFailedPrecondition, true
+	case errors.Is(err, errLimit):
+		return connect.CodeResourceExhausted, true
+	case errors.Is(err, context.Canceled):
+		return connect.CodeCanceled, true
+	case errors.Is(err, context.DeadlineExceeded):
+		return connect.CodeDeadlineExceeded, true
+	}
+	return connect.CodeInternal, false
+}
+
+// connectError is the one place where domain errors become Connect errors
+// (see codeOf for the table). An error that is already a *connect.Error
+// passes through. An Internal error is logged with its details under
+// procedure and sent with a generic message.
+func connectError(log *slog.Logger, procedure string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if ce := new(connect.Error); errors.As(err, &ce) {
+		return ce
+	}
+	code, public := codeOf(err)
+	if !public {
+		log.Error("internal error", "procedure", procedure, "err", err)
+		return connect.NewError(code, errors.New("internal error (details in the server log)"))
+	}
+	return connect.NewError(code, err)
+}
