@@ -47,7 +47,8 @@ class BotarenaParallelEnv(ParallelEnv[str, AgentObs, int]):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
-        self.pool = Pool(game, 1, seed=seed, address=address, autoreset="next_step", **config)
+        # One env: StepStream has the lower round trip (0.64 vs 0.74 ms median).
+        self.pool = Pool(game, 1, seed=seed, address=address, autoreset="next_step", transport="stream", **config)
         spec = self.pool.spec
         self.game_spec = spec
         self.metadata = {**type(self).metadata, "name": f"botarena_{game.replace('/', '_')}"}

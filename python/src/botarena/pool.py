@@ -85,8 +85,10 @@ class Pool:
         compression: None/``"none"`` or ``"zstd"`` (Arrow body compression,
             for remote links; observations are then decompressed copies).
         workers: server goroutines stepping the pool (0: all cores).
-        transport: ``"unary"`` (Step RPC per step, the default: fastest with
-            grpcio's synchronous API) or ``"stream"`` (one StepStream).
+        transport: ``"unary"`` (a Step RPC per step, the default) or
+            ``"stream"`` (one StepStream). Measured on 2 cores: equal
+            throughput at 1024 envs (~132k agent-steps/s), unary slightly
+            ahead at 64 envs, stream ahead for one env (0.64 vs 0.74 ms).
         client: an existing :class:`Client` to use instead of ``address``.
         **config: fields of the game's JSON config, e.g. ``players=2``.
 
