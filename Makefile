@@ -11,9 +11,9 @@ GRPC_TOOLS ?= grpcio-tools==1.85.1
 PROTO   := rpc/proto/botarena/v1/env.proto
 # Tests that check interoperability with pyarrow use this Python; they skip
 # when it has no pyarrow. `make venv` provides one.
-export BOTARENA_PYTHON ?= $(abspath $(wildcard $(VENV)/bin/python))
+export BOTARENA_PYTHON ?= $(abspath $(VENV)/bin/python)
 
-.PHONY: help build test fmt-check vet race lint bench fuzz play venv generate check-generated clean
+.PHONY: help build test fmt-check vet race pytest lint bench fuzz play venv generate check-generated clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -21,7 +21,7 @@ help: ## list the targets
 build: ## build the botarena binary into bin/
 	$(GO) build -o $(BIN) ./cmd/botarena
 
-test: fmt-check vet race ## the README's test command: gofmt check, go vet, go test -race
+test: fmt-check vet race pytest ## the README's test command: gofmt check, go vet, go test -race, pytest
 
 fmt-check: ## fail if any Go file is not gofmt-formatted
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -30,8 +30,11 @@ fmt-check: ## fail if any Go file is not gofmt-formatted
 vet: ## go vet
 	$(GO) vet $(PKGS)
 
-race: ## go test -race
+race: venv ## go test -race (the venv lets the pyarrow interoperability test run)
 	$(GO) test -race $(PKGS)
+
+pytest: venv ## the Python package's tests (they build and start botarena serve)
+	$(VENV)/bin/python -m pytest python/tests -q
 
 lint: fmt-check vet ## gofmt, go vet and staticcheck
 	$(GO) tool staticcheck $(PKGS)
@@ -46,11 +49,14 @@ fuzz: ## run each fuzz target for FUZZTIME
 play: build ## watch a Bomberman match on the terminal
 	$(BIN) play bomberman --pretty
 
-venv: ## create .venv with the Python packages the tests and code generation use
-	test -x $(VENV)/bin/python || python3 -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check pyarrow numpy $(GRPC_TOOLS)
+venv: $(VENV)/.installed ## create .venv with the botarena package, its test extras and the code generator
 
-generate: ## regenerate the protobuf/Connect Go code (buf) and the Python stubs (grpc_tools; needs make venv)
+$(VENV)/.installed: python/pyproject.toml
+	test -x $(VENV)/bin/python || python3 -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check pyarrow numpy $(GRPC_TOOLS) -e 'python[test]'
+	touch $@
+
+generate: venv ## regenerate the protobuf/Connect Go code (buf) and the Python stubs (grpc_tools)
 	$(GO) tool buf lint
 	$(GO) tool buf generate
 	$(VENV)/bin/python -m grpc_tools.protoc -I rpc/proto --python_out=python/src --pyi_out=python/src --grpc_python_out=python/src $(PROTO)
