@@ -212,7 +212,6 @@ class Pool:
         if msg.final_batch is not None:
             final = self.decoder.decode(msg.final_batch)
             info["final_obs"] = final.obs
-            info["final_mask"] = final.mask
         return info
 
     def reset(self) -> tuple[Obs, Info]:
@@ -236,8 +235,9 @@ class Pool:
         as little-endian int32). info is as for :meth:`reset`, with ``ended``
         True on the rows whose episode ended in this step (in next-step mode
         their env resets on the following step, ignoring its actions and
-        returning reward 0); in same-step mode ``final_obs``/``final_mask``
-        hold the final observation of the ended rows when any ended.
+        returning reward 0); in same-step mode ``final_obs`` holds the final
+        observation of the ended rows when any ended (``mask`` is already the
+        new episode's).
         """
         a = np.asarray(actions)
         if a.dtype != np.dtype("<i4"):

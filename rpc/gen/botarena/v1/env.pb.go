@@ -842,9 +842,10 @@ type StepResponse struct {
 	// NEXT_STEP mode that env resets on the next step.
 	Ended []byte `protobuf:"bytes,2,opt,name=ended,proto3" json:"ended,omitempty"`
 	// final_batch, in SAME_STEP mode, is a record-batch message of the same
-	// schema whose observation and mask columns hold the final observation
-	// of the rows that ended (other rows: undefined). Empty in NEXT_STEP mode
-	// or when no row ended.
+	// schema whose observation columns hold the final observation of the
+	// rows that ended (other rows: undefined); its other columns, the mask
+	// included, are those of batch. Empty in NEXT_STEP mode or when no row
+	// ended.
 	FinalBatch    []byte `protobuf:"bytes,3,opt,name=final_batch,json=finalBatch,proto3" json:"final_batch,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
