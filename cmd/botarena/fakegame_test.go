@@ -37,6 +37,8 @@ type testGame struct {
 }
 
 func init() {
+	// A game-specific play flag: --seats sets testgame's players.
+	registerGameFlag(gameFlag{Game: "testgame", Name: "seats", Field: "players", Usage: "number of seats", Int: true})
 	env.Register(env.Entry{
 		Name:    "testgame",
 		Summary: "a test game",

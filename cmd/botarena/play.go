@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -24,11 +26,15 @@ type playFlags struct {
 	agents    string
 	seed      uint64
 	maxRounds int
+	games     int
 	replays   string
 	state     string
 	pretty    bool
+	events    bool
 	delay     time.Duration
 	asJSON    bool
+	// game holds the values of the game-specific flags (see gameFlags).
+	game map[string]*gameFlagValue
 }
 
 func newPlayCmd(c *cli) *cobra.Command {
@@ -52,11 +58,20 @@ func newPlayCmd(c *cli) *cobra.Command {
 			} else if o.maxRounds < 0 {
 				return fmt.Errorf("--max-rounds: want 0 or more, got %d", o.maxRounds)
 			}
-			return c.play(args[0], &o, cmd.Flags().Changed("players"))
+			if o.games < 1 {
+				return fmt.Errorf("--games: want 1 or more, got %d", o.games)
+			}
+			for name, v := range o.game {
+				v.changed = cmd.Flags().Changed(name)
+			}
+			return c.playGames(args[0], &o, cmd.Flags().Changed("players"))
 		},
 	}
 	o.configFlags.add(cmd)
 	f := cmd.Flags()
+	o.game = addGameFlags(f)
+	f.IntVar(&o.games, "games", 1, "play a batch of N games, game i with seed S+i; prints each result and a summary")
+	f.BoolVar(&o.events, "events", false, `print the game's event stream (its native format "events") as JSON Lines after every round`)
 	f.StringVar(&o.agents, "agents", "", "comma-separated agent names, one per seat, or one for every seat")
 	f.Uint64Var(&o.seed, "seed", 0, "match seed (random if absent)")
 	f.IntVar(&o.maxRounds, "max-rounds", 0, "stop after this many rounds; 0 stops after the initial state (default: play to the end)")
@@ -78,7 +93,9 @@ type match struct {
 	buf    []byte
 }
 
-func (c *cli) play(game string, o *playFlags, setPlayers bool) error {
+// playGames plays o.games games of game (one unless --games), printing each
+// result and, for a batch, a summary.
+func (c *cli) playGames(game string, o *playFlags, setPlayers bool) error {
 	if _, err := c.reg.Lookup(game); err != nil {
 		return err
 	}
@@ -89,49 +106,78 @@ func (c *cli) play(game string, o *playFlags, setPlayers bool) error {
 	if o.maxRounds > 0 && hasConfigField(c.reg, game, "max_rounds") {
 		set["max_rounds"] = o.maxRounds
 	}
+	if err := applyGameFlags(game, o.game, set); err != nil {
+		return err
+	}
+	var sum summary
+	for i := range o.games {
+		res, err := c.play(game, o, set, o.seed+uint64(i))
+		if err != nil {
+			if o.games > 1 {
+				return fmt.Errorf("game %d of %d (seed %d): %w", i+1, o.games, o.seed+uint64(i), err)
+			}
+			return err
+		}
+		if err := c.report(res, o.asJSON); err != nil {
+			return err
+		}
+		sum.add(res)
+	}
+	if o.games > 1 {
+		return sum.print(c, o.asJSON)
+	}
+	return nil
+}
+
+// play plays one game with seed and returns its result.
+func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (result, error) {
 	cfg, err := o.json(set)
 	if err != nil {
-		return err
+		return result{}, err
 	}
 	e, err := c.reg.Make(game, cfg)
 	if err != nil {
-		return err
+		return result{}, err
 	}
 	seats := e.Spec().Seats
 	names, err := agentNames(game, o.agents, seats)
 	if err != nil {
-		return err
+		return result{}, err
 	}
 	if hasConfigField(c.reg, game, "names") {
-		set["names"] = playerNames(names)
-		if cfg, err = o.json(set); err != nil {
-			return err
+		named := maps.Clone(set)
+		named["names"] = playerNames(names)
+		if cfg, err = o.json(named); err != nil {
+			return result{}, err
 		}
 		if e, err = c.reg.Make(game, cfg); err != nil {
-			return err
+			return result{}, err
 		}
 	}
-	m := &match{game: game, seed: o.seed, env: e, names: names}
+	m := &match{game: game, seed: seed, env: e, names: names}
 	for _, n := range names {
 		a, err := agents.New(game, n, e.Spec())
 		if err != nil {
-			return err
+			return result{}, err
 		}
 		m.agents = append(m.agents, a)
 	}
+	if o.events && !slices.Contains(e.NativeFormats(), eventsFormat) {
+		return result{}, fmt.Errorf("--events: %s has no event stream (native formats: %s)", game, strings.Join(e.NativeFormats(), ", "))
+	}
 
-	e.Reset(o.seed)
+	e.Reset(seed)
 	if o.state != "" {
 		data, err := os.ReadFile(o.state)
 		if err != nil {
-			return fmt.Errorf("--state: %w", err)
+			return result{}, fmt.Errorf("--state: %w", err)
 		}
 		if err := e.LoadNative(data); err != nil {
-			return fmt.Errorf("--state %s: %w", o.state, err)
+			return result{}, fmt.Errorf("--state %s: %w", o.state, err)
 		}
 	}
 	for seat, a := range m.agents {
-		a.Reset(e, seat, agentSeed(o.seed, seat))
+		a.Reset(e, seat, agentSeed(seed, seat))
 	}
 
 	actions := make([]int32, seats)
@@ -143,13 +189,13 @@ func (c *cli) play(game string, o *playFlags, setPlayers bool) error {
 	limit := 10*e.Spec().MaxSteps + 10
 	for round := 0; ; round++ {
 		if err := m.show(c, o, round); err != nil {
-			return err
+			return result{}, err
 		}
 		if e.Done() || (o.maxRounds >= 0 && round >= o.maxRounds) {
 			break
 		}
 		if round >= limit {
-			return fmt.Errorf("%s: the game did not end after %d rounds", game, round)
+			return result{}, fmt.Errorf("%s: the game did not end after %d rounds", game, round)
 		}
 		if o.pretty && o.delay > 0 && round > 0 {
 			time.Sleep(o.delay)
@@ -159,13 +205,23 @@ func (c *cli) play(game string, o *playFlags, setPlayers bool) error {
 		}
 		e.Step(actions, rewards, terminated, truncated)
 	}
-	return m.report(c, o.asJSON)
+	return m.result(), nil
 }
 
 // show writes the replay files of the state at the start of round and
 // redraws the board.
 func (m *match) show(c *cli, o *playFlags, round int) error {
-	if o.replays != "" {
+	if o.events {
+		if err := m.native(eventsFormat); err != nil {
+			return err
+		}
+		c.stdout.Write(m.buf)
+	}
+	if w := replayWriters[agents.BaseGame(m.game)]; o.replays != "" && w != nil {
+		if err := w(m.env, o.replays, m.seed, round); err != nil {
+			return fmt.Errorf("--replays: %w", err)
+		}
+	} else if o.replays != "" {
 		dir := filepath.Join(o.replays, strconv.FormatUint(m.seed, 10), strconv.Itoa(round))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("--replays: %w", err)
@@ -364,18 +420,20 @@ func (m *match) result() result {
 	return out
 }
 
-func (m *match) report(c *cli, asJSON bool) error {
-	res := m.result()
+// report prints one game's result: a JSON line, or a short summary.
+func (c *cli) report(res result, asJSON bool) error {
 	if asJSON {
 		return json.NewEncoder(c.stdout).Encode(res)
 	}
 	winner := "none"
 	if res.Winner != nil {
 		w := *res.Winner
-		winner = fmt.Sprintf("seat %d (%s)", w, m.names[w])
 		for _, s := range res.Leaderboard {
-			if s.Seat == w && s.Name != "" {
-				winner = fmt.Sprintf("seat %d, %s (%s)", w, s.Name, m.names[w])
+			if s.Seat == w {
+				winner = fmt.Sprintf("seat %d (%s)", w, s.Agent)
+				if s.Name != "" {
+					winner = fmt.Sprintf("seat %d, %s (%s)", w, s.Name, s.Agent)
+				}
 			}
 		}
 	}
