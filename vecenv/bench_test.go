@@ -8,46 +8,65 @@ import (
 	"github.com/botarena/botarena/vecenv"
 )
 
-// BenchmarkPool steps pools of 4-seat Bomberman (21×21), every seat a
+// benchGame is a game BenchmarkPool measures: its registry name and the
+// actions to draw, as weights (an action listed twice is drawn twice as
+// often). Each game's package adds itself from a bench_<game>_test.go file
+// of this package, so that games never edit this file.
+type benchGame struct {
+	name    string
+	weights []int32
+}
+
+// benchGames are the games BenchmarkPool measures, in order.
+var benchGames = []benchGame{
+	// Bomberman: do nothing, up, left, right, down (twice each), place,
+	// trigger, like its own BenchmarkStep, so the two figures compare.
+	// Uniform actions plant a bomb every 7th step per seat and end games in
+	// about 11 steps, and map generation then dominates.
+	{name: "bomberman", weights: []int32{0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 6}},
+}
+
+// BenchmarkPool steps pools of each game in benchGames with every seat a
 // learner, writing observations and masks of every row; autoresets
-// (next-step) are part of the figure. Actions come from a precomputed
-// table of random in-range actions drawn like Bomberman's own BenchmarkStep
-// (moves most often, some plants and triggers), so the two figures compare:
-// uniform actions plant a bomb every 7th step per seat and end games in
-// about 11 steps, and map generation then dominates.
+// (next-step) are part of the figure. Actions come from a precomputed table
+// drawn from the game's weights.
 func BenchmarkPool(b *testing.B) {
-	for _, numEnvs := range []int{64, 1024, 4096} {
-		for _, workers := range []int{1, 2} {
-			b.Run(fmt.Sprintf("bomberman/envs=%d/workers=%d", numEnvs, workers), func(b *testing.B) {
-				p, err := vecenv.New(vecenv.Config{Game: "bomberman", NumEnvs: numEnvs, Workers: workers, Seed: 1})
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer p.Close()
-				if err := p.Reset(); err != nil {
-					b.Fatal(err)
-				}
-				rows := p.Rows()
-				rng := rand.New(rand.NewPCG(7, 7))
-				// do nothing, up, left, right, down (twice each), place, trigger
-				weights := [...]int32{0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 6}
-				const batches = 8
-				table := make([]int32, batches*rows)
-				for i := range table {
-					table[i] = weights[rng.IntN(len(weights))]
-				}
-				k := 0
-				b.ReportAllocs()
-				for b.Loop() {
-					if err := p.Step(table[k*rows : (k+1)*rows]); err != nil {
-						b.Fatal(err)
-					}
-					k = (k + 1) % batches
-				}
-				b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
-			})
+	for _, game := range benchGames {
+		for _, numEnvs := range []int{64, 1024, 4096} {
+			for _, workers := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/envs=%d/workers=%d", game.name, numEnvs, workers), func(b *testing.B) {
+					benchmarkPool(b, game, numEnvs, workers)
+				})
+			}
 		}
 	}
+}
+
+func benchmarkPool(b *testing.B, game benchGame, numEnvs, workers int) {
+	p, err := vecenv.New(vecenv.Config{Game: game.name, NumEnvs: numEnvs, Workers: workers, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Reset(); err != nil {
+		b.Fatal(err)
+	}
+	rows := p.Rows()
+	rng := rand.New(rand.NewPCG(7, 7))
+	const batches = 8
+	table := make([]int32, batches*rows)
+	for i := range table {
+		table[i] = game.weights[rng.IntN(len(game.weights))]
+	}
+	k := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := p.Step(table[k*rows : (k+1)*rows]); err != nil {
+			b.Fatal(err)
+		}
+		k = (k + 1) % batches
+	}
+	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
 }
 
 // BenchmarkOverhead measures the pool's own cost per step with the toy game

@@ -47,6 +47,11 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	return 0
 }
 
+// extraCommands are subcommands that belong to one game (`tournament` for
+// BattleBots ...), added from an init function in that game's file of this
+// package so that games do not edit this one.
+var extraCommands []func(c *cli) *cobra.Command
+
 // cli holds what every subcommand writes to and reads from.
 type cli struct {
 	ctx            context.Context // cancelled to stop serve
@@ -68,6 +73,9 @@ func newRootCmd(c *cli) *cobra.Command {
 	root.SetErr(c.stderr)
 	root.CompletionOptions.HiddenDefaultCmd = true
 	root.AddCommand(newGamesCmd(c), newRulesCmd(c), newPlayCmd(c), newScenarioCmd(c), newBenchCmd(c), newServeCmd(c))
+	for _, cmd := range extraCommands {
+		root.AddCommand(cmd(c))
+	}
 	return root
 }
 
