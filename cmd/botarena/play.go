@@ -2,13 +2,13 @@ package main
 
 import (
 	"bytes"
-	"maps"
-	"slices"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
