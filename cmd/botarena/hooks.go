@@ -120,13 +120,16 @@ func applyGameFlags(game string, values map[string]*gameFlagValue, set map[strin
 // without one get DIR/<seed>/<round>/<native format files>.
 var replayWriters = map[string]func(e env.Env, root string, seed uint64, round int) error{}
 
-// summary accumulates the results of a batch of games (--games N).
+// summary accumulates the results of a batch of games (--games N): wins
+// and total score per agent (or seat), and the champion by most wins, then
+// total score (Battle³'s batch rule, sensible for every game).
 type summary struct {
 	games  int
 	wins   map[string]int
+	scores map[string]float64
 	draws  int
 	rounds int
-	keys   []string // wins keys in first-seen order
+	keys   []string // wins keys, sorted
 }
 
 // winKey names a seat for the summary: its agent, or seat and agent when
@@ -153,6 +156,7 @@ func winKey(res result, seat int) string {
 func (s *summary) add(res result) {
 	if s.wins == nil {
 		s.wins = map[string]int{}
+		s.scores = map[string]float64{}
 		for _, st := range res.Leaderboard {
 			k := winKey(res, st.Seat)
 			if _, ok := s.wins[k]; !ok {
@@ -164,6 +168,9 @@ func (s *summary) add(res result) {
 	}
 	s.games++
 	s.rounds += res.Rounds
+	for _, st := range res.Leaderboard {
+		s.scores[winKey(res, st.Seat)] += st.Score
+	}
 	switch {
 	case res.Draw || res.Winner == nil:
 		s.draws++
@@ -172,22 +179,37 @@ func (s *summary) add(res result) {
 	}
 }
 
+// champion returns the key with the most wins, then the highest total
+// score; ties keep the first in sorted order.
+func (s *summary) champion() string {
+	best := ""
+	for _, k := range s.keys {
+		if best == "" || s.wins[k] > s.wins[best] || (s.wins[k] == s.wins[best] && s.scores[k] > s.scores[best]) {
+			best = k
+		}
+	}
+	return best
+}
+
 // print writes the summary: the DESIGN's last JSON line, or a table.
 func (s *summary) print(c *cli, asJSON bool) error {
 	if asJSON {
 		return json.NewEncoder(c.stdout).Encode(struct {
-			Summary    bool           `json:"summary"`
-			Games      int            `json:"games"`
-			Wins       map[string]int `json:"wins"`
-			Draws      int            `json:"draws"`
-			MeanRounds float64        `json:"mean_rounds"`
-		}{true, s.games, s.wins, s.draws, float64(s.rounds) / float64(s.games)})
+			Summary    bool               `json:"summary"`
+			Games      int                `json:"games"`
+			Wins       map[string]int     `json:"wins"`
+			Scores     map[string]float64 `json:"scores"`
+			Draws      int                `json:"draws"`
+			Champion   string             `json:"champion"`
+			MeanRounds float64            `json:"mean_rounds"`
+		}{true, s.games, s.wins, s.scores, s.draws, s.champion(), float64(s.rounds) / float64(s.games)})
 	}
-	fmt.Fprintf(c.stdout, "\n%d games, %.1f rounds on average, %d drawn\n\n", s.games, float64(s.rounds)/float64(s.games), s.draws)
+	fmt.Fprintf(c.stdout, "\n%d games, %.1f rounds on average, %d drawn; champion (most wins, then total score): %s\n\n",
+		s.games, float64(s.rounds)/float64(s.games), s.draws, s.champion())
 	w := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "WINS\tRATE\tAGENT")
+	fmt.Fprintln(w, "WINS\tRATE\tTOTAL SCORE\tAGENT")
 	for _, k := range s.keys {
-		fmt.Fprintf(w, "%d\t%.0f%%\t%s\n", s.wins[k], 100*float64(s.wins[k])/float64(s.games), k)
+		fmt.Fprintf(w, "%d\t%.0f%%\t%g\t%s\n", s.wins[k], 100*float64(s.wins[k])/float64(s.games), s.scores[k], k)
 	}
 	return w.Flush()
 }

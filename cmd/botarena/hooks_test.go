@@ -52,6 +52,9 @@ func TestGamesBatchPrintsEachResultAndASummary(t *testing.T) {
 	if total := sum.Wins["reference"] + sum.Wins["random"] + sum.Draws; total != 3 {
 		t.Errorf("wins and draws add up to %d, want 3: %+v", total, sum)
 	}
+	if !strings.Contains(lines[3], `"champion":"`) || !strings.Contains(lines[3], `"scores":{`) {
+		t.Errorf("summary lacks champion or scores: %s", lines[3])
+	}
 	stdout, _, code = runCLI(t, "", "play", "bomberman/2p", "--games", "2", "--seed", "5")
 	if code != 0 || !strings.Contains(stdout, "2 games") || !strings.Contains(stdout, "WINS") {
 		t.Errorf("text summary: exit %d\n%s", code, stdout)
