@@ -44,7 +44,7 @@ func TestDerivedCases(t *testing.T) {
 	})
 	t.Run("10_3_seeker_skips_hit_and_shielded", func(t *testing.T) {
 		g := phase2(t, cfg)
-		g.players[0].Energy = 100
+		g.players[0].Energy = 200
 		g.players[1].cells[0*10+1].Hit = true // submarine (0,1) already hit
 		g.fire(0, CodeSeeker, 0, 1)
 		if !g.At(1, 0, 0).Hit {
