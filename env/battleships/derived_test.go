@@ -200,7 +200,7 @@ func TestDerivedCases(t *testing.T) {
 	t.Run("10_15_phase1_failure_attribution", func(t *testing.T) {
 		for _, bad := range []int{0, 1} {
 			g, _ := New(&Config{Placement: PlacementLearn})
-			good := RandomFleet(&g.r, 10)
+			good := RandomFleet(g.r, 10)
 			for k := range NumShips {
 				acts := [2]int32{}
 				acts[1-bad] = PlaceAction(10, int(good[k].X), int(good[k].Y), good[k].Dir)
@@ -300,7 +300,7 @@ func TestDerivedCases(t *testing.T) {
 		if g.players[0].Failed != 5 || g.players[1].Failed != 0 {
 			t.Fatalf("failed %d %d", g.players[0].Failed, g.players[1].Failed)
 		}
-		good := RandomFleet(&g.r, 10)
+		good := RandomFleet(g.r, 10)
 		for k := range NumShips {
 			step(g, 0, PlaceAction(10, int(good[k].X), int(good[k].Y), good[k].Dir))
 		}

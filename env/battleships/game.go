@@ -23,9 +23,10 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	}
 	g.cfg.Names = append([]string(nil), cfg.Names...)
 	g.n = g.cfg.MapSize()
+	g.names = [Seats]string{g.cfg.name(0), g.cfg.name(1)}
 	g.learn = g.cfg.Placement == PlacementLearn
 	g.spec = newSpec(name, &g.cfg)
-	g.r = *rand.New(&g.rng)
+	g.r = rand.New(&g.rng)
 	g.Reset(0)
 	return g, nil
 }
@@ -40,7 +41,6 @@ func (g *Game) Spec() *env.Spec { return g.spec }
 // game is then at phase 2, round 1. Reset does not allocate.
 func (g *Game) Reset(seed uint64) {
 	g.rng.Seed(seed, seed^0x9e3779b97f4a7c15)
-	g.r = *rand.New(&g.rng)
 	g.round, g.phase, g.steps = 0, 1, 0
 	g.done, g.truncEnd, g.roundOpen, g.legacy = false, false, false, false
 	g.maxRound = g.n*g.n + 5
@@ -53,7 +53,7 @@ func (g *Game) Reset(seed uint64) {
 		cells := &p.cells
 		*p = Player{Name: p.Name, FirstShotLanded: -1}
 		clear(cells[:])
-		p.Name = g.cfg.name(s)
+		p.Name = g.names[s]
 		p.Energy = energyPerRound(g.n)
 		g.pend[s] = pending{}
 	}
@@ -70,9 +70,9 @@ func (g *Game) placerRound() {
 		if g.players[s].Killed {
 			continue
 		}
-		f := RandomFleet(&g.r, g.n)
+		f := RandomFleet(g.r, g.n)
 		if g.cfg.Placement == PlacementReference {
-			f = ReferenceFleet(&g.r, g.n)
+			f = ReferenceFleet(g.r, g.n)
 		}
 		cmds[s] = command{kind: cmdPlace, ships: f}
 	}

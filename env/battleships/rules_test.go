@@ -128,7 +128,7 @@ func TestOriginalDomainTests(t *testing.T) {
 	})
 	t.Run("out_of_bounds_placement_leaves_no_trace", func(t *testing.T) {
 		g := weaponFixture(t)
-		f := RandomFleet(&g.r, g.n)
+		f := RandomFleet(g.r, g.n)
 		f[Carrier] = Ship{X: 8, Y: 0, Dir: East}
 		if g.place(0, &f) {
 			t.Fatal("placement off the map succeeded")

@@ -210,7 +210,8 @@ type Game struct {
 	invalid    [Seats]int
 	lastPoints [Seats]int
 	rng        rand.PCG
-	r          rand.Rand
+	r          *rand.Rand // over rng
+	names      [Seats]string
 }
 
 var _ env.Env = (*Game)(nil)
