@@ -387,3 +387,18 @@ func ReferenceFleet(r *rand.Rand, n int) [NumShips]Ship {
 	}
 	return f
 }
+
+// Seen returns what seat knows of the opponent's cell (x, y), as its
+// state.json shows it: damaged (a ship cell hit), missed (water hit) and
+// shield-hit. It panics off the map.
+func (g *Game) Seen(seat, x, y int) (damaged, missed, shieldHit bool) {
+	if !g.InBounds(x, y) {
+		panic("battleships: Seen: cell off the map")
+	}
+	c := g.players[1-seat].cells[x*g.n+y]
+	return c.Hit && c.Ship != 0, c.Hit && c.Ship == 0, c.ShieldHit
+}
+
+// Learn reports whether phase 1 is played step by step (Config.Placement
+// "learn").
+func (g *Game) Learn() bool { return g.learn }
