@@ -40,13 +40,12 @@ func PlaceAction(n, x, y int, d Direction) int32 {
 // engine would reject at execution.
 func failPlacement(n int) int32 { return PlaceAction(n, 0, 0, South) }
 
-// actionKind decodes a.
+// decoded is an action split into its parts.
 type decoded struct {
-	kind    uint8 // actNothing, actCommand, actPlace, actBad
-	code    int
-	x, y    int
-	dir     Direction
-	outside bool
+	kind uint8 // actNothing, actCommand, actPlace, actBad
+	code int
+	x, y int
+	dir  Direction
 }
 
 const (
@@ -94,7 +93,6 @@ func newSpec(name string, cfg *Config) *env.Spec {
 	}
 	names := make([]string, NumActions(n))
 	names[0] = "nothing"
-	g := grid(n)
 	for c := CodeSingle; c <= CodeShield; c++ {
 		for x := -Margin; x < n+Margin; x++ {
 			for y := -Margin; y < n+Margin; y++ {
@@ -109,7 +107,6 @@ func newSpec(name string, cfg *Config) *env.Spec {
 			}
 		}
 	}
-	_ = g
 	s := &env.Spec{
 		Game:  name,
 		Seats: Seats,
