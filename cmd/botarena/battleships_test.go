@@ -1,0 +1,53 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBattleshipsPlay(t *testing.T) {
+	args := []string{"play", "battleships", "--size", "small", "--seed", "3", "--agents", "reference,random", "--games", "3", "--json"}
+	a, stderr, code := runCLI(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, _, _ := runCLI(t, "", args...)
+	if a != b {
+		t.Error("same seed, different output")
+	}
+	for _, want := range []string{`"game":"battleships"`, `"agent":"reference"`, `"key":"A"`, `"shots_fired":`, `"summary":true`} {
+		if !strings.Contains(a, want) {
+			t.Errorf("output lacks %s: %s", want, a)
+		}
+	}
+}
+
+func TestBattleshipsReplays(t *testing.T) {
+	dir := t.TempDir()
+	_, stderr, code := runCLI(t, "", "play", "battleships", "--size", "small", "--seed", "2", "--agents", "reference", "--replays", dir)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, f := range []string{"Phase 2 - Round 1/state.json", "Phase 2 - Round 1/A - map.txt", "Phase 2 - Round 1/B/state.json", "Phase 2 - Round 5/A/map.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, "2", f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestBattleshipsScenarioAndRules(t *testing.T) {
+	path, _ := filepath.Abs("../../env/battleships/testdata/scenario_cross_shot_kill.json")
+	out, stderr, code := runCLI(t, "", "scenario", path)
+	if code != 0 || strings.Count(out, "\n") != 2 {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, out)
+	}
+	out, _, code = runCLI(t, "", "rules", "battleships")
+	if code != 0 || !strings.Contains(out, "Battleships") {
+		t.Errorf("rules: %d %s", code, out)
+	}
+	if _, _, code := runCLI(t, "", "play", "battleships", "--size", "huge"); code == 0 {
+		t.Error("--size huge accepted")
+	}
+}

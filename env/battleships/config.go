@@ -1,0 +1,101 @@
+package battleships
+
+import (
+	"fmt"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Map sizes of the original (the CLI's -s 1, 2, 3).
+const (
+	SizeSmall  = "small"  // 7×7
+	SizeMedium = "medium" // 10×10, the original's default
+	SizeLarge  = "large"  // 14×14
+)
+
+// Placement modes for [Config.Placement].
+const (
+	// PlacementRandom: a built-in placer puts each fleet at a uniformly
+	// random legal position (ship by ship, in list order), and phase 1 is
+	// played inside Reset; the first observation is phase 2, round 1.
+	PlacementRandom = "random"
+	// PlacementReference: as PlacementRandom, with the reference bot's
+	// placer (spec §11).
+	PlacementReference = "reference"
+	// PlacementLearn: phase 1 is part of the episode, one ship per step
+	// (see the package documentation).
+	PlacementLearn = "learn"
+)
+
+// Config configures a Battleships game. The zero value means the defaults
+// (medium map, random placement); JSON names are the struct tags.
+type Config struct {
+	// Size is the map size: "small" (7), "medium" (10, default) or
+	// "large" (14).
+	Size string `json:"size"`
+	// Placement is who places the fleets in phase 1: "random" (default),
+	// "reference" or "learn".
+	Placement string `json:"placement"`
+	// MaxRounds, when positive and smaller than the original's cap
+	// (rounds 0..N²+5), ends the game after MaxRounds rounds, truncated.
+	MaxRounds int `json:"max_rounds"`
+	// Names are the player names of seats 0 (key A) and 1 (key B); empty
+	// names default to "Player A" and "Player B".
+	Names []string `json:"names"`
+	// PointsReward, when non-zero, adds PointsReward × (change in the
+	// seat's points) to each step's reward as shaping. Default 0.
+	PointsReward float32 `json:"points_reward"`
+}
+
+// DefaultConfig returns the original's defaults: a medium map, with the
+// built-in random placer.
+func DefaultConfig() *Config { return &Config{Size: SizeMedium, Placement: PlacementRandom} }
+
+// Validate reports the first invalid field as an [*env.ConfigError].
+func (c *Config) Validate() error {
+	bad := func(field string, value any, reason string) error {
+		return &env.ConfigError{Game: "battleships", Field: field, Value: value, Reason: reason}
+	}
+	switch c.Size {
+	case "", SizeSmall, SizeMedium, SizeLarge:
+	default:
+		return bad("size", fmt.Sprintf("%q", c.Size), `want "small", "medium" or "large"`)
+	}
+	switch c.Placement {
+	case "", PlacementRandom, PlacementReference, PlacementLearn:
+	default:
+		return bad("placement", fmt.Sprintf("%q", c.Placement), `want "random", "reference" or "learn"`)
+	}
+	if c.MaxRounds < 0 {
+		return bad("max_rounds", c.MaxRounds, "want 0 (the original's cap) or more")
+	}
+	if len(c.Names) > 2 {
+		return bad("names", len(c.Names), "want at most 2 names")
+	}
+	for i, n := range c.Names {
+		for _, r := range n {
+			if r < ' ' || r == '"' || r == '\\' {
+				return bad(fmt.Sprintf("names[%d]", i), fmt.Sprintf("%q", n), "want no control characters, quotes or backslashes")
+			}
+		}
+	}
+	return nil
+}
+
+// MapSize returns the map side for the configured size: 7, 10 or 14.
+func (c *Config) MapSize() int {
+	switch c.Size {
+	case SizeSmall:
+		return 7
+	case SizeLarge:
+		return 14
+	}
+	return 10
+}
+
+func (c *Config) name(seat int) string {
+	if seat < len(c.Names) && c.Names[seat] != "" {
+		return c.Names[seat]
+	}
+	return "Player " + string(rune('A'+seat))
+}

@@ -1,0 +1,134 @@
+package battleships
+
+func (g *Game) appendMapTxt(dst []byte, seat int) []byte {
+	const crlf = "\r\n"
+	n := g.n
+	me, op := &g.players[seat], &g.players[1-seat]
+	line := func(s string) { dst = append(dst, s...); dst = append(dst, crlf...) }
+	hashes := func() {
+		for range n {
+			dst = append(dst, '#')
+		}
+	}
+	line("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXX")
+	line("Game Version : 1.0.0")
+	line("Game Level : 1")
+	dst = append(dst, "Round Number : "...)
+	dst = appendInt(dst, g.round)
+	dst = append(dst, crlf+"Map Dimensions : "...)
+	dst = appendInt(dst, n)
+	dst = append(dst, " x "...)
+	dst = appendInt(dst, n)
+	dst = append(dst, crlf+"Phase : "...)
+	dst = appendInt(dst, g.phase)
+	dst = append(dst, crlf...)
+	line("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXX")
+	line("")
+	hashes()
+	line(" Player")
+	for y := n - 1; y >= 0; y-- {
+		for x := range n {
+			c := me.cells[x*n+y]
+			switch {
+			case c.Shielded && c.ShieldHit:
+				dst = append(dst, '@')
+			case c.Ship != 0 && c.Hit:
+				dst = append(dst, shipLetters[c.Ship-1]+'a'-'A')
+			case c.Ship != 0:
+				dst = append(dst, shipLetters[c.Ship-1])
+			default:
+				dst = append(dst, '~')
+			}
+		}
+		dst = append(dst, crlf...)
+	}
+	hashes()
+	line(" Opponent")
+	for y := n - 1; y >= 0; y-- {
+		for x := range n {
+			c := op.cells[x*n+y]
+			switch {
+			case c.Shielded && c.ShieldHit:
+				dst = append(dst, '@')
+			case c.Hit && c.Ship != 0:
+				dst = append(dst, '*')
+			case c.Hit:
+				dst = append(dst, '!')
+			default:
+				dst = append(dst, '~')
+			}
+		}
+		dst = append(dst, crlf...)
+	}
+	hashes()
+	dst = append(dst, crlf...)
+	line("")
+	line("---------------------------")
+	dst = append(dst, "Player Name: "+me.Name+crlf+"Available Energy: "...)
+	dst = appendInt(dst, me.Energy)
+	dst = append(dst, crlf+"Shots: "...)
+	dst = appendInt(dst, me.ShotsFired)
+	dst = append(dst, crlf+"Hit: "...)
+	dst = appendInt(dst, me.ShotsHit)
+	dst = append(dst, crlf+"Points: "...)
+	dst = appendInt(dst, me.Points)
+	dst = append(dst, crlf+"Arsenal: [SingleShot"...)
+	for k := range NumShips {
+		if !me.Ships[k].Destroyed {
+			dst = append(dst, ',')
+			if g.legacy && shipWeapon[k] == SeekerMissile {
+				dst = append(dst, "SeekerMissle"...)
+			} else {
+				dst = append(dst, weaponNames[shipWeapon[k]]...)
+			}
+		}
+	}
+	dst = append(dst, "]"+crlf...)
+	dst = g.appendShipList(dst, me)
+	dst = appendStatus(dst, me)
+	if !g.legacy {
+		sh := &me.Shield
+		if sh.Active {
+			dst = append(dst, "Shield: (Status: Activated, Charges: "...)
+			dst = appendInt(dst, sh.Charges)
+			dst = append(dst, "), Center Point: X:"...)
+			dst = appendInt(dst, sh.CX)
+			dst = append(dst, ",Y:"...)
+			dst = appendInt(dst, sh.CY)
+			dst = append(dst, crlf...)
+		} else {
+			line("Shield: No Shield")
+		}
+	}
+	line("---------------------------")
+	dst = append(dst, "Opponent: "+op.Name+crlf+"Points: "...)
+	dst = appendInt(dst, op.Points)
+	dst = append(dst, crlf...)
+	dst = g.appendShipList(dst, op)
+	dst = appendStatus(dst, op)
+	line("---------------------------")
+	return dst
+}
+
+func (g *Game) appendShipList(dst []byte, p *Player) []byte {
+	dst = append(dst, "Ships: ["...)
+	first := true
+	for k := range NumShips {
+		if p.Ships[k].Destroyed {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(dst, shipFriendly[k]...)
+	}
+	return append(dst, "]\r\n"...)
+}
+
+func appendStatus(dst []byte, p *Player) []byte {
+	if p.Killed {
+		return append(dst, "Status: Dead\r\n"...)
+	}
+	return append(dst, "Status: Alive\r\n"...)
+}

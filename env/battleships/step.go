@@ -1,0 +1,502 @@
+package battleships
+
+// command is one player's command for a round.
+type command struct {
+	kind  uint8
+	code  int
+	x, y  int
+	ships [NumShips]Ship // cmdPlace
+}
+
+const (
+	cmdNone    = iota // no command (killed, or no bot run)
+	cmdNothing        // DoNothing
+	cmdPlace          // PlaceShip
+	cmdFire           // a fire command, code 1–7
+	cmdShield         // PlaceShield, code 8
+	cmdFail           // a phase-1 placement that fails (learn mode: illegal ship)
+)
+
+// Step processes one step. In phase 2 (and in phase 1 with a built-in
+// placer) a step is one round of the original: the harness checks (the
+// 20-do-nothing and 5-failed-placement kills), then ProcessRound in the
+// code's order (spec §3.2). In phase 1 of learn mode each step chooses one
+// ship per seat; the round is processed when both seats have finished (five
+// ships chosen, do nothing, or an illegal choice). It implements
+// [env.Env.Step]; a wrong slice length panics. Out-of-range actions are do
+// nothing and count in [Game.Invalid], as do commands the engine rejects.
+// Step never allocates.
+func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []bool) {
+	g.spec.CheckStep(actions, rewards, terminated, truncated)
+	if g.done {
+		clear(rewards)
+		g.writeFlags(terminated, truncated)
+		return
+	}
+	g.steps++
+	for s := range Seats {
+		g.lastPoints[s] = g.players[s].Points
+	}
+	if !g.roundOpen {
+		g.startRound()
+	}
+	var cmds [Seats]command
+	switch {
+	case g.phase == 1 && g.learn:
+		if !g.choose(actions) {
+			clear(rewards)
+			g.writeFlags(terminated, truncated)
+			return
+		}
+		for s := range Seats {
+			pd := &g.pend[s]
+			switch pd.state {
+			case pendPlace:
+				cmds[s] = command{kind: cmdPlace, ships: pd.ships}
+			case pendNothing:
+				cmds[s] = command{kind: cmdNothing}
+			case pendFail:
+				cmds[s] = command{kind: cmdFail}
+			}
+		}
+	case g.phase == 1:
+		g.roundOpen = false
+		g.placerRound()
+		g.writeRewards(rewards)
+		g.writeFlags(terminated, truncated)
+		return
+	default:
+		for s := range Seats {
+			if g.players[s].Killed {
+				continue
+			}
+			d := decode(g.n, actions[s])
+			switch d.kind {
+			case actBad:
+				g.invalid[s]++
+				cmds[s] = command{kind: cmdNothing}
+			case actNothing:
+				cmds[s] = command{kind: cmdNothing}
+			case actCommand:
+				k := uint8(cmdFire)
+				if d.code == CodeShield {
+					k = cmdShield
+				}
+				cmds[s] = command{kind: k, code: d.code, x: d.x, y: d.y}
+			case actPlace:
+				// A placement in phase 2: the original would re-place the
+				// fleet (bug B3); botarena rejects it (a failed command).
+				cmds[s] = command{kind: cmdFail}
+			}
+		}
+	}
+	g.processRound(&cmds)
+	g.writeRewards(rewards)
+	g.writeFlags(terminated, truncated)
+}
+
+// choose applies one learn-mode phase-1 step and reports whether both
+// seats have finished the round.
+func (g *Game) choose(actions []int32) bool {
+	all := true
+	for s := range Seats {
+		pd := &g.pend[s]
+		if g.players[s].Killed {
+			pd.state = pendNone
+			continue
+		}
+		if pd.state != pendOpen {
+			continue
+		}
+		d := decode(g.n, actions[s])
+		switch d.kind {
+		case actBad:
+			g.invalid[s]++
+			pd.state = pendNothing
+		case actNothing:
+			pd.state = pendNothing
+		case actCommand:
+			pd.state = pendFail // not a PlaceShip: fails in phase 1
+		case actPlace:
+			sh := Ship{X: int8(d.x), Y: int8(d.y), Dir: d.dir}
+			if !legalNext(&pd.ships, int(pd.n), sh, g.n) {
+				pd.state = pendFail
+				break
+			}
+			pd.ships[pd.n] = sh
+			pd.n++
+			if pd.n == NumShips {
+				pd.state = pendPlace
+			}
+		}
+		if pd.state == pendOpen {
+			all = false
+		}
+	}
+	return all
+}
+
+// startRound runs the harness's checks before the bots run (spec §3.6):
+// a player with 20 or more consecutive do-nothings, or exactly 5 failed
+// placements, is killed off.
+func (g *Game) startRound() {
+	g.roundOpen = true
+	for s := range Seats {
+		p := &g.players[s]
+		if !p.Killed && (p.Idle >= DoNothingLimit || p.Failed == PlacementFailureLimit) {
+			g.killoff(s)
+		}
+	}
+}
+
+// killoff is the harness's Killoff: a shot (scoring for nobody) on every
+// cell of the player's placed ships, Killed, and Points 0.
+func (g *Game) killoff(s int) {
+	p := &g.players[s]
+	for k := range p.Ships {
+		sh := &p.Ships[k]
+		if !sh.Placed {
+			continue
+		}
+		for a := range ShipType(k).Len() {
+			c := &p.cells[(int(sh.X)+dirDX[sh.Dir]*a)*g.n+int(sh.Y)+dirDY[sh.Dir]*a]
+			if c.Shielded {
+				c.ShieldHit = true
+			} else {
+				c.Hit = true
+			}
+		}
+	}
+	p.Killed = true
+	p.Points = 0
+}
+
+// processRound is the original's ProcessRound with the harness's
+// bookkeeping, then the round advance and the end checks (spec §3.2).
+func (g *Game) processRound(cmds *[Seats]command) {
+	g.roundOpen = false
+	for s := range Seats {
+		switch cmds[s].kind {
+		case cmdNone:
+		case cmdNothing:
+			g.players[s].Idle++
+		default:
+			g.players[s].Idle = 0
+		}
+		g.pend[s] = pending{}
+	}
+	if g.phase == 2 {
+		g.deactivateShields()
+	}
+	order := [Seats]int{0, 1}
+	if cmds[1].kind == cmdShield && cmds[0].kind != cmdShield {
+		order = [Seats]int{1, 0}
+	}
+	for _, s := range order {
+		c := &cmds[s]
+		if c.kind == cmdNone || g.players[s].Killed {
+			continue
+		}
+		if g.execute(s, c) {
+			continue
+		}
+		if c.kind != cmdNothing {
+			g.invalid[s]++
+		}
+		if g.phase == 1 {
+			g.players[s].Failed++
+			g.clearMaps()
+			g.advance()
+			return
+		}
+	}
+	g.updateDestroyed()
+	if g.phase == 2 {
+		for s := range Seats {
+			g.players[s].Energy += energyGrant(g.n)
+		}
+		g.chargeShields()
+	}
+	for s := range Seats {
+		if g.players[s].ShipsRemaining() == 0 {
+			g.players[s].Killed = true
+			g.players[1-s].Points += 100
+		}
+	}
+	g.phase = 2
+	g.advance()
+}
+
+// advance moves to the next round and checks for the end.
+func (g *Game) advance() {
+	g.round++
+	alive := 0
+	for s := range Seats {
+		if !g.players[s].Killed {
+			alive++
+		}
+	}
+	switch {
+	case alive <= 1:
+		g.done = true
+	case g.round > g.maxRound:
+		g.done, g.truncEnd = true, true
+	}
+}
+
+// clearMaps wipes both maps and fleets after a failed phase-1 round.
+func (g *Game) clearMaps() {
+	for s := range Seats {
+		p := &g.players[s]
+		clear(p.cells[:g.n*g.n])
+		p.Ships = [NumShips]Ship{}
+	}
+}
+
+// deactivateShields is the round's first stage in phase 2 (spec §3.2, 3.1).
+func (g *Game) deactivateShields() {
+	for s := range Seats {
+		sh := &g.players[s].Shield
+		if !sh.Active {
+			continue
+		}
+		sh.Charges--
+		if sh.Charges <= 0 {
+			sh.Active = false
+			sh.RoundLastUsed = g.round
+			sh.Radius, sh.Charges = 0, 0
+			cells := g.players[s].cells[:g.n*g.n]
+			for i := range cells {
+				cells[i].Shielded, cells[i].ShieldHit = false, false
+			}
+		}
+	}
+}
+
+// chargeShields is the end-of-round charging (spec §6).
+func (g *Game) chargeShields() {
+	for s := range Seats {
+		sh := &g.players[s].Shield
+		if sh.Active {
+			continue
+		}
+		if d := g.round - sh.RoundLastUsed; d != 0 && d%ShieldChargeTime == 0 {
+			sh.Charges++
+			sh.Radius = min(sh.Radius+1, maxShieldRadius(g.n))
+		}
+	}
+}
+
+// updateDestroyed refreshes every ship's Destroyed flag: placed, and every
+// cell hit.
+func (g *Game) updateDestroyed() {
+	for s := range Seats {
+		p := &g.players[s]
+		for k := range p.Ships {
+			sh := &p.Ships[k]
+			if !sh.Placed {
+				sh.Destroyed = false
+				continue
+			}
+			sh.Destroyed = g.allHit(p, ShipType(k))
+		}
+	}
+}
+
+func (g *Game) allHit(p *Player, t ShipType) bool {
+	sh := &p.Ships[t]
+	for a := range t.Len() {
+		if !p.cells[(int(sh.X)+dirDX[sh.Dir]*a)*g.n+int(sh.Y)+dirDY[sh.Dir]*a].Hit {
+			return false
+		}
+	}
+	return true
+}
+
+// execute runs seat s's command and reports its success.
+func (g *Game) execute(s int, c *command) bool {
+	switch c.kind {
+	case cmdPlace:
+		return g.place(s, &c.ships)
+	case cmdFire:
+		return g.phase == 2 && g.fire(s, c.code, c.x, c.y)
+	case cmdShield:
+		return g.phase == 2 && g.shield(s, c.x, c.y)
+	}
+	return false // DoNothing fails in phase 1 (and does nothing in phase 2)
+}
+
+// place is PlaceShip: the map is wiped and the fleet un-placed, then
+// placed if the whole placement is valid.
+func (g *Game) place(s int, fleet *[NumShips]Ship) bool {
+	p := &g.players[s]
+	clear(p.cells[:g.n*g.n])
+	p.Ships = [NumShips]Ship{}
+	if !ValidFleet(fleet, g.n) {
+		return false
+	}
+	for k := range fleet {
+		sh := fleet[k]
+		sh.Placed, sh.Destroyed = true, false
+		p.Ships[k] = sh
+		for a := range ShipType(k).Len() {
+			p.cells[(int(sh.X)+dirDX[sh.Dir]*a)*g.n+int(sh.Y)+dirDY[sh.Dir]*a].Ship = uint8(k) + 1
+		}
+	}
+	return true
+}
+
+// pattern offsets per code, in map order (x ascending, then y).
+var patterns = [NumCodes][][2]int{
+	CodeSingle:           {{0, 0}},
+	CodeDoubleVertical:   {{0, -1}, {0, 1}},
+	CodeDoubleHorizontal: {{-1, 0}, {1, 0}},
+	CodeCorner:           {{-1, -1}, {-1, 1}, {1, -1}, {1, 1}},
+	CodeDiagonalCross:    {{-1, -1}, {-1, 1}, {0, 0}, {1, -1}, {1, 1}},
+	CodeCross:            {{-1, 0}, {0, -1}, {0, 0}, {0, 1}, {1, 0}},
+}
+
+// seekerOffsets are the seeker's reachable offsets, nearest first, ties in
+// map order (spec §5.3).
+var seekerOffsets = [13][2]int{
+	{0, 0},
+	{-1, 0}, {0, -1}, {0, 1}, {1, 0},
+	{-1, -1}, {-1, 1}, {1, -1}, {1, 1},
+	{-2, 0}, {0, -2}, {0, 2}, {2, 0},
+}
+
+// canFire reports whether seat s's fleet has the weapon of code and the
+// energy for it (steps 1, 3, 4 and 5 of spec §5.1).
+func (g *Game) canFire(s, code int) bool {
+	p := &g.players[s]
+	if k := codeShip[code]; k >= 0 {
+		if p.Ships[k].Destroyed {
+			return false
+		}
+	} else if p.ShipsRemaining() == 0 {
+		return false
+	}
+	for k := range p.Ships {
+		if !p.Ships[k].Placed {
+			return false
+		}
+	}
+	return p.Energy >= WeaponCost(codeWeapon[code], g.n)
+}
+
+// fire runs a fire command (spec §5.1).
+func (g *Game) fire(s, code, x, y int) bool {
+	if !g.canFire(s, code) {
+		return false
+	}
+	p, opp := &g.players[s], &g.players[1-s]
+	if code == CodeSeeker {
+		tx, ty, found := x, y, false
+		for _, o := range seekerOffsets {
+			cx, cy := x+o[0], y+o[1]
+			if !g.InBounds(cx, cy) {
+				continue
+			}
+			c := opp.cells[cx*g.n+cy]
+			if c.Ship != 0 && !c.Hit && !c.Shielded {
+				tx, ty, found = cx, cy, true
+				break
+			}
+		}
+		if !found && !g.InBounds(tx, ty) {
+			return false
+		}
+		p.ShotsFired++
+		g.landShot(s, tx, ty, false)
+	} else {
+		if code == CodeSingle && !g.InBounds(x, y) {
+			return false
+		}
+		p.ShotsFired++
+		for _, o := range patterns[code] {
+			if cx, cy := x+o[0], y+o[1]; g.InBounds(cx, cy) {
+				g.landShot(s, cx, cy, true)
+			}
+		}
+	}
+	p.Energy -= WeaponCost(codeWeapon[code], g.n)
+	return true
+}
+
+// landShot lands seat s's shot on the opponent's cell (x, y).
+func (g *Game) landShot(s, x, y int, sinkBonus bool) {
+	p, opp := &g.players[s], &g.players[1-s]
+	c := &opp.cells[x*g.n+y]
+	if c.Shielded {
+		c.ShieldHit = true
+		return
+	}
+	was := c.Hit
+	c.Hit = true
+	if c.Ship == 0 || was {
+		return
+	}
+	p.ShotsHit++
+	p.Points += 10
+	if p.FirstShotLanded < 0 {
+		p.FirstShotLanded = g.round
+	}
+	t := ShipType(c.Ship - 1)
+	if sinkBonus && !opp.Ships[t].Destroyed && g.allHit(opp, t) {
+		p.Points += 30
+	}
+}
+
+// shield places seat s's shield centred on (x, y) of its own map (spec §6).
+func (g *Game) shield(s, x, y int) bool {
+	p := &g.players[s]
+	sh := &p.Shield
+	if sh.Charges < 1 || sh.Active {
+		return false
+	}
+	r := sh.Radius
+	for cx := max(x-r, 0); cx <= min(x+r, g.n-1); cx++ {
+		for cy := max(y-r, 0); cy <= min(y+r, g.n-1); cy++ {
+			p.cells[cx*g.n+cy].Shielded = true
+		}
+	}
+	sh.RoundLastUsed = g.round
+	sh.Active = true
+	sh.CX, sh.CY = x, y
+	return true
+}
+
+// writeRewards writes each seat's reward for the step just taken.
+func (g *Game) writeRewards(rewards []float32) {
+	for s := range Seats {
+		r := float32(0)
+		if g.cfg.PointsReward != 0 {
+			r = g.cfg.PointsReward * float32(g.players[s].Points-g.lastPoints[s])
+		}
+		rewards[s] = r
+	}
+	if !g.done {
+		return
+	}
+	winner, draw := g.Outcome()
+	if draw {
+		return
+	}
+	for s := range Seats {
+		if s == winner {
+			rewards[s]++
+		} else {
+			rewards[s]--
+		}
+	}
+}
+
+// writeFlags writes terminated (killed, or the game ended by elimination)
+// and truncated (alive when the round cap ended the game).
+func (g *Game) writeFlags(terminated, truncated []bool) {
+	for s := range Seats {
+		k := g.players[s].Killed
+		terminated[s] = k || (g.done && !g.truncEnd)
+		truncated[s] = !k && g.done && g.truncEnd
+	}
+}
