@@ -88,6 +88,11 @@ func checkInvariants(t *testing.T, g *Game) {
 		if f&mineDead != 0 {
 			dead++
 		}
+		seat := int(f >> 2 & 1)
+		if g.mineBits[seat][i>>6]&(1<<(i&63)) == 0 || g.mineBits[1-seat][i>>6]&(1<<(i&63)) != 0 ||
+			(g.deadBits[i>>6]&(1<<(i&63)) != 0) != (f&mineDead != 0) {
+			t.Fatalf("mine bitsets disagree at cell %d", i)
+		}
 		if f&mineLive == 0 || !g.InBounds(i%Side, i/Side) {
 			t.Fatalf("mine cell %d flags %b", i, f)
 		}

@@ -194,11 +194,7 @@ func (g *Game) loadMine(f [][]byte) error {
 	if g.mines[i] != 0 {
 		return fmt.Errorf("a second landmine at (%d,%d)", x, y)
 	}
-	g.mines[i] = flags
-	g.nMines++
-	if flags&mineDead != 0 {
-		g.nDead++
-	}
+	g.setMine(i, flags)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/botarena/botarena/env"
 )
@@ -71,7 +72,9 @@ func newSpec(name string, cfg *Config) *env.Spec {
 // scalars (little-endian float32). A wrong number or size of slices, or a
 // seat other than 0 or 1, panics. It never allocates.
 func (g *Game) WriteObs(seat int, dst [][]byte) {
-	g.spec.CheckObs(dst)
+	if len(dst) != 2 || len(dst[0]) != planeBytes || len(dst[1]) != 4*NumScalars {
+		g.spec.CheckObs(dst) // panics with the details
+	}
 	g.writePlanes(seat, dst[0])
 	g.writeScalars(seat, dst[1])
 }
@@ -90,16 +93,11 @@ func (g *Game) writePlanes(seat int, dst []byte) {
 		p := &g.missiles[i]
 		bump(&dst[(PlaneMissiles+int(p.Dir))*Cells+p.Y*Side+p.X])
 	}
-	if g.nMines > 0 {
-		own := uint8(0)
-		if seat == 1 {
-			own = mineBot2
-		}
-		m := dst[PlaneOwnMines*Cells : (PlaneOwnMines+1)*Cells]
-		for i, f := range g.mines {
-			if f != 0 && f&mineBot2 == own {
-				m[i] = 1
-			}
+	m := dst[PlaneOwnMines*Cells : (PlaneOwnMines+1)*Cells]
+	for w, word := range g.mineBits[seat] {
+		for word != 0 {
+			m[w<<6+bits.TrailingZeros64(word)] = 1
+			word &= word - 1
 		}
 	}
 }
@@ -135,20 +133,35 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 		return
 	}
 	b := &g.bots[seat]
-	dst[Nothing] = 1
-	dst[EMP] = 1
-	for d := range NumDirs {
-		in := uint8(0)
-		if g.InBounds(b.X+dirDX[d], b.Y+dirDY[d]) {
-			in = 1
-		}
-		move := in
-		if g.paralysed > 0 {
-			move = 0
-		}
-		dst[int(MoveN)+d] = move
-		dst[int(BulletN)+d] = 1
-		dst[int(MissileN)+d] = 1
-		dst[int(LandmineN)+d] = in
+	p := 0
+	if g.paralysed > 0 {
+		p = 1
 	}
+	copy(dst, maskTable[g.lo][p][b.Y*Side+b.X][:])
 }
+
+// maskTable holds the mask of an alive bout by the arena's lowest
+// coordinate (0 or 1), paralysis (0 no, 1 yes) and the seat's cell.
+var maskTable = func() (t [2][2][Cells][NumActions]uint8) {
+	for lo := range 2 {
+		for p := range 2 {
+			for i := range Cells {
+				x, y := i%Side, i/Side
+				m := &t[lo][p][i]
+				m[Nothing], m[EMP] = 1, 1
+				for d := range NumDirs {
+					tx, ty := x+dirDX[d], y+dirDY[d]
+					in := uint8(0)
+					if tx >= lo && ty >= lo && tx < Side && ty < Side {
+						in = 1
+					}
+					m[int(MoveN)+d] = in * uint8(1-p)
+					m[int(BulletN)+d] = 1
+					m[int(MissileN)+d] = 1
+					m[int(LandmineN)+d] = in
+				}
+			}
+		}
+	}
+	return t
+}()

@@ -51,13 +51,13 @@ type Action int32
 
 // The action groups; add a [Dir] to the first four.
 const (
-	Nothing     Action = 0
-	MoveN       Action = 1
-	BulletN     Action = 9
-	MissileN    Action = 17
-	LandmineN   Action = 25
-	EMP         Action = 33
-	NumActions         = 34
+	Nothing    Action = 0
+	MoveN      Action = 1
+	BulletN    Action = 9
+	MissileN   Action = 17
+	LandmineN  Action = 25
+	EMP        Action = 33
+	NumActions        = 34
 )
 
 // Move, Bullet, Missile and Landmine return the action of that kind in
@@ -155,6 +155,11 @@ type Game struct {
 	mines [Cells]uint8
 	// nMines counts cells with a mine; nDead those whose mine is dead.
 	nMines, nDead int
+	// mineBits has bit i of word i/64 set for each cell i holding a mine
+	// laid by the seat, so that observations and the removal of dead mines
+	// visit only the mines.
+	mineBits [2][2]uint64
+	deadBits [2]uint64
 
 	paralysed int // paralyzedRoundsRemaining
 	round     int // rounds played
@@ -211,6 +216,7 @@ func (g *Game) Reset(seed uint64) {
 		clear(g.mines[:])
 	}
 	g.nMines, g.nDead = 0, 0
+	g.mineBits, g.deadBits = [2][2]uint64{}, [2]uint64{}
 	g.paralysed = 0
 	g.round = 0
 	g.done, g.truncatedEnd = false, false
@@ -282,6 +288,38 @@ func (g *Game) InBounds(x, y int) bool {
 // arena, a landmine off the arena); they did what the original does with
 // them (nothing).
 func (g *Game) Invalid(seat int) int { return g.invalid[seat] }
+
+// setMine puts a mine with flags on cell i, which holds none.
+func (g *Game) setMine(i int, flags uint8) {
+	g.mines[i] = flags
+	g.nMines++
+	g.mineBits[flags>>2&1][i>>6] |= 1 << (i & 63)
+	if flags&mineDead != 0 {
+		g.nDead++
+		g.deadBits[i>>6] |= 1 << (i & 63)
+	}
+}
+
+// killMine marks the mine on cell i dead (exploded by a second mine).
+func (g *Game) killMine(i int) {
+	if g.mines[i]&mineDead == 0 {
+		g.mines[i] |= mineDead
+		g.nDead++
+		g.deadBits[i>>6] |= 1 << (i & 63)
+	}
+}
+
+// removeMine takes the mine off cell i.
+func (g *Game) removeMine(i int) {
+	f := g.mines[i]
+	if f&mineDead != 0 {
+		g.nDead--
+		g.deadBits[i>>6] &^= 1 << (i & 63)
+	}
+	g.mineBits[f>>2&1][i>>6] &^= 1 << (i & 63)
+	g.mines[i] = 0
+	g.nMines--
+}
 
 // dist is the original's Chebyshev distance.
 func dist(x1, y1, x2, y2 int) int {

@@ -1,5 +1,7 @@
 package battlebots
 
+import "math/bits"
+
 // Step plays one round exactly as the original's main loop does (spec §3):
 // movement (skipped, with the landmine check, while paralysed), EMP,
 // deployment of bot1's then bot2's weapon, bullets then missiles, and the
@@ -140,22 +142,11 @@ func (g *Game) checkLandmines() {
 		}
 		g.removeMine(i)
 	}
-	if g.nDead > 0 {
-		for i, f := range g.mines {
-			if f&mineDead != 0 {
-				g.removeMine(i)
-			}
+	for w := range g.deadBits {
+		for g.deadBits[w] != 0 {
+			g.removeMine(w<<6 + bits.TrailingZeros64(g.deadBits[w]))
 		}
 	}
-}
-
-// removeMine takes the mine off cell i.
-func (g *Game) removeMine(i int) {
-	if g.mines[i]&mineDead != 0 {
-		g.nDead--
-	}
-	g.mines[i] = 0
-	g.nMines--
 }
 
 // deploy is the original's deployWeapons for seat's action (spec §4.2–4.4).
@@ -179,7 +170,7 @@ func (g *Game) deploy(seat int, a Action) {
 			return
 		}
 		i := y*Side + x
-		if f := g.mines[i]; f != 0 {
+		if g.mines[i] != 0 {
 			// A mine on a mine: splash to every bot adjacent to the
 			// cell (the layer always is), the old mine dies, the new one
 			// is not laid.
@@ -189,18 +180,14 @@ func (g *Game) deploy(seat int, a Action) {
 			if e := &g.bots[1-seat]; adjacent(e.X, e.Y, x, y) {
 				e.HP--
 			}
-			if f&mineDead == 0 {
-				g.mines[i] = f | mineDead
-				g.nDead++
-			}
+			g.killMine(i)
 			return
 		}
 		f := mineLive
 		if seat == 1 {
 			f |= mineBot2
 		}
-		g.mines[i] = f
-		g.nMines++
+		g.setMine(i, f)
 	}
 }
 
