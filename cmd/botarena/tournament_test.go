@@ -66,6 +66,7 @@ func TestTournamentForfeits(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	// crash is bot1 in crash vs hang and runs first, so it loses there.
 	if !strings.HasSuffix(out, "crash\t0\t0\nnop\t2\t2\nhang\t1\t1\n") {
 		t.Errorf("table:\n%s", out)
 	}
@@ -77,7 +78,6 @@ func TestTournamentForfeits(t *testing.T) {
 }
 
 func TestTournamentExternalBot(t *testing.T) {
-	// crash runs first in crash vs hang, so it is the one to lose there.
 	// An external bot that prints "M SE" every round, as the original would
 	// run it: the arena string is its last argument.
 	shooter := script(t, "shooter.sh", "echo 'M SE'")
