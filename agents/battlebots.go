@@ -72,7 +72,6 @@ func sign(x int) int {
 	return 0
 }
 
-
 // Sniper is a BattleBots bot that sees only what the arena string shows
 // (both bots, their HP, the projectiles in flight; no landmines):
 //
