@@ -1,0 +1,276 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/env/battlebots"
+)
+
+type tournamentFlags struct {
+	agents    string
+	bouts     int
+	seed      uint64
+	maxRounds int
+	timeout   time.Duration
+	asJSON    bool
+}
+
+func newTournamentCmd(c *cli) *cobra.Command {
+	var o tournamentFlags
+	cmd := &cobra.Command{
+		Use:   "tournament battlebots",
+		Short: "Run the BattleBots round robin and print the original's results table",
+		Long: "tournament runs the original control program's round robin: every pair of bots once, the one\n" +
+			"listed first always bot1, --bouts bouts per match (5 in the original); the higher HP wins a\n" +
+			"bout, the most bout wins a match. It prints the original's output (\"a vs b\", the bout numbers,\n" +
+			"then the Results table of matches and bouts won per bot, in the order given); --json prints\n" +
+			"the same as one JSON object with every bout.\n\n" +
+			"--agents lists built-in agents (`botarena games --json`) and external bots as NAME=COMMAND,\n" +
+			"run as the original runs them: the command split on whitespace, the arena string appended as\n" +
+			"the last argument, the action read from stdout. Unlike the original, which panics on a bot\n" +
+			"that crashes or exits non-zero and waits forever on one that hangs, such a bot (a built-in\n" +
+			"agent that panics, an external one that fails or runs past --timeout) loses the bout and the\n" +
+			"tournament goes on; the loss is reported on stderr and in the JSON.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if agents.BaseGame(args[0]) != "battlebots" {
+				return fmt.Errorf("tournament: only battlebots has a tournament, not %q", args[0])
+			}
+			if !cmd.Flags().Changed("seed") {
+				o.seed = uint64(time.Now().UnixNano()) % (1 << 31)
+			}
+			if o.bouts < 1 {
+				return fmt.Errorf("--bouts: want 1 or more, got %d", o.bouts)
+			}
+			if o.maxRounds < 0 {
+				return fmt.Errorf("--max-rounds: want 0 (the original's 1000) or more, got %d", o.maxRounds)
+			}
+			return c.tournament(args[0], &o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.agents, "agents", "huggy,nop", "comma-separated bots: built-in agent names, or NAME=COMMAND for external bots")
+	f.IntVar(&o.bouts, "bouts", battlebots.BoutsPerMatch, "bouts per match")
+	f.Uint64Var(&o.seed, "seed", 0, "tournament seed for random agents (random if absent; always printed on stderr)")
+	f.IntVar(&o.maxRounds, "max-rounds", 0, "round cap per bout (0: the original's 1000)")
+	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "time limit per round for an external bot")
+	f.BoolVar(&o.asJSON, "json", false, "print the results as one JSON object")
+	return cmd
+}
+
+// entrant is one bot of a tournament.
+type entrant struct {
+	name    string
+	agent   string   // built-in agent name, or ""
+	command []string // external bot command line
+}
+
+type tBout struct {
+	Bout    int     `json:"bout"`
+	Seed    uint64  `json:"seed"`
+	Rounds  int     `json:"rounds"`
+	HP      [2]int  `json:"hp"`
+	Winner  *string `json:"winner"`
+	Forfeit string  `json:"forfeit,omitempty"`
+}
+
+type tMatch struct {
+	Bot1      string  `json:"bot1"`
+	Bot2      string  `json:"bot2"`
+	Bouts     []tBout `json:"bouts"`
+	Bot1Bouts int     `json:"bot1_bouts"`
+	Bot2Bouts int     `json:"bot2_bouts"`
+	Winner    *string `json:"winner"`
+}
+
+type tResult struct {
+	Bot     string `json:"bot"`
+	Matches int    `json:"matches"`
+	Bouts   int    `json:"bouts"`
+}
+
+func (c *cli) tournament(game string, o *tournamentFlags) error {
+	var ents []entrant
+	seen := map[string]int{}
+	for _, spec := range strings.Split(o.agents, ",") {
+		spec = strings.TrimSpace(spec)
+		if spec == "" {
+			continue
+		}
+		e := entrant{name: spec, agent: spec}
+		if name, command, ok := strings.Cut(spec, "="); ok {
+			e = entrant{name: strings.TrimSpace(name), command: strings.Fields(command)}
+			if e.name == "" || len(e.command) == 0 {
+				return fmt.Errorf("--agents: %q: want NAME=COMMAND", spec)
+			}
+		} else if _, ok := agents.Summary(game, spec); !ok {
+			_, err := agents.New(game, spec, nil)
+			return fmt.Errorf("--agents: %w", err)
+		}
+		if seen[e.name]++; seen[e.name] > 1 {
+			e.name += strconv.Itoa(seen[e.name])
+		}
+		ents = append(ents, e)
+	}
+	if len(ents) < 2 {
+		return fmt.Errorf("--agents: a tournament needs at least 2 bots, got %d", len(ents))
+	}
+	fmt.Fprintf(c.stderr, "botarena: tournament %s seed %d\n", game, o.seed)
+	results := make([]tResult, len(ents))
+	for i, e := range ents {
+		results[i].Bot = e.name
+	}
+	var matches []tMatch
+	for i := 0; i < len(ents)-1; i++ {
+		for j := i + 1; j < len(ents); j++ {
+			m := tMatch{Bot1: ents[i].name, Bot2: ents[j].name}
+			if !o.asJSON {
+				fmt.Fprintf(c.stdout, "%s vs %s\n", m.Bot1, m.Bot2)
+			}
+			for k := range o.bouts {
+				if !o.asJSON {
+					fmt.Fprintf(c.stdout, "%d ", k)
+				}
+				seed := agentSeed(o.seed, (i*len(ents)+j)*o.bouts+k)
+				b, err := c.tournamentBout(game, o, [2]entrant{ents[i], ents[j]}, seed)
+				if err != nil {
+					return err
+				}
+				b.Bout = k
+				switch {
+				case b.Winner == nil:
+				case *b.Winner == m.Bot1:
+					m.Bot1Bouts++
+					results[i].Bouts++
+				default:
+					m.Bot2Bouts++
+					results[j].Bouts++
+				}
+				if b.Forfeit != "" {
+					fmt.Fprintf(c.stderr, "botarena: %s vs %s, bout %d: %s\n", m.Bot1, m.Bot2, k, b.Forfeit)
+				}
+				m.Bouts = append(m.Bouts, b)
+			}
+			switch {
+			case m.Bot1Bouts > m.Bot2Bouts:
+				m.Winner = &m.Bot1
+				results[i].Matches++
+			case m.Bot2Bouts > m.Bot1Bouts:
+				m.Winner = &m.Bot2
+				results[j].Matches++
+			}
+			if !o.asJSON {
+				fmt.Fprintln(c.stdout)
+			}
+			matches = append(matches, m)
+		}
+	}
+	if o.asJSON {
+		return json.NewEncoder(c.stdout).Encode(struct {
+			Game          string    `json:"game"`
+			Seed          uint64    `json:"seed"`
+			BoutsPerMatch int       `json:"bouts_per_match"`
+			Matches       []tMatch  `json:"matches"`
+			Results       []tResult `json:"results"`
+		}{game, o.seed, o.bouts, matches, results})
+	}
+	fmt.Fprint(c.stdout, "\nResults:\nBot\tMatches\tBouts\n")
+	for _, r := range results {
+		fmt.Fprintf(c.stdout, "%s\t%d\t%d\n", r.Bot, r.Matches, r.Bouts)
+	}
+	return nil
+}
+
+// errForfeit marks a bot that lost its bout by crashing or hanging.
+var errForfeit = errors.New("forfeit")
+
+// tournamentBout plays one bout between ents (bot1, bot2).
+func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, seed uint64) (tBout, error) {
+	cfg, _ := json.Marshal(map[string]any{"names": []string{ents[0].name, ents[1].name}, "max_rounds": o.maxRounds})
+	e, err := c.reg.Make(game, cfg)
+	if err != nil {
+		return tBout{}, err
+	}
+	g, ok := e.(*battlebots.Game)
+	if !ok {
+		return tBout{}, fmt.Errorf("tournament: %s is not a battlebots game", game)
+	}
+	var ags [2]agents.Agent
+	for seat, ent := range ents {
+		if ent.agent != "" {
+			if ags[seat], err = agents.New(game, ent.agent, g.Spec()); err != nil {
+				return tBout{}, err
+			}
+		}
+	}
+	g.Reset(seed)
+	for seat, a := range ags {
+		if a != nil {
+			a.Reset(g, seat, agentSeed(seed, seat))
+		}
+	}
+	b := tBout{Seed: seed}
+	acts := make([]int32, 2)
+	rewards := make([]float32, 2)
+	term, trunc := make([]bool, 2), make([]bool, 2)
+	var arena []byte
+	for !g.Done() {
+		for seat := range 2 {
+			act, err := c.botAction(g, ents[seat], ags[seat], seat, o.timeout, &arena)
+			if err != nil {
+				b.Rounds, b.HP = g.Round(), [2]int{g.Bot(0).HP, g.Bot(1).HP}
+				b.Winner = &ents[1-seat].name
+				b.Forfeit = fmt.Sprintf("%s loses in round %d: %v", ents[seat].name, g.Round(), err)
+				return b, nil
+			}
+			acts[seat] = act
+		}
+		g.Step(acts, rewards, term, trunc)
+	}
+	b.Rounds, b.HP = g.Round(), [2]int{g.Bot(0).HP, g.Bot(1).HP}
+	if w, _ := g.Outcome(); w >= 0 {
+		b.Winner = &ents[w].name
+	}
+	return b, nil
+}
+
+// botAction asks one bot for its action: a built-in agent (a panic is a
+// forfeit) or an external command run as the original runs it (a failure,
+// a non-zero exit or running past timeout is a forfeit).
+func (c *cli) botAction(g *battlebots.Game, ent entrant, a agents.Agent, seat int, timeout time.Duration, arena *[]byte) (act int32, err error) {
+	if a != nil {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("%w: the agent panicked: %v", errForfeit, r)
+			}
+		}()
+		return a.Act(g, seat), nil
+	}
+	*arena = g.AppendArena((*arena)[:0], seat)
+	ctx, cancel := context.WithTimeout(c.ctx, timeout)
+	defer cancel()
+	args := append(append([]string(nil), ent.command[1:]...), string(*arena))
+	cmd := exec.CommandContext(ctx, ent.command[0], args...)
+	cmd.WaitDelay = time.Second
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			return 0, fmt.Errorf("%w: no answer within %v", errForfeit, timeout)
+		}
+		return 0, fmt.Errorf("%w: %v", errForfeit, err)
+	}
+	act, _ = g.ParseCommand(seat, out.Bytes())
+	return act, nil
+}

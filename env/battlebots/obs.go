@@ -1,0 +1,167 @@
+package battlebots
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Observation planes, in order; see the package doc for the layout.
+const (
+	PlaneSelf     = 0
+	PlaneEnemy    = 1
+	PlaneBullets  = 2  // 2–9: bullets flying N, NE, ..., NW
+	PlaneMissiles = 10 // 10–17: missiles flying N, NE, ..., NW
+	PlaneOwnMines = 18
+	// NumPlanes is C, the number of planes.
+	NumPlanes = 19
+)
+
+// Scalar features, in order; see the package doc.
+const (
+	ScalarHP = iota
+	ScalarEnemyHP
+	ScalarParalysed
+	ScalarRoundFraction
+	// NumScalars is the length of the scalar vector.
+	NumScalars
+)
+
+// Names of the observation tensors.
+const (
+	TensorPlanes  = "planes"
+	TensorScalars = "scalars"
+)
+
+// RewardDefinition is the reward text of the Spec.
+const RewardDefinition = "terminal, one bout per episode: +1 to the bot with the higher HP when the bout ends, " +
+	"-1 to the other, 0 to both on equal HP (the original's bout result). " +
+	"Optional shaping: hp_reward × (change in own HP − change in the enemy's HP), every step."
+
+const planeBytes = NumPlanes * Cells
+
+func newSpec(name string, cfg *Config) *env.Spec {
+	return &env.Spec{
+		Game:  name,
+		Seats: 2,
+		Obs: []env.Tensor{
+			{
+				Name:   TensorPlanes,
+				DType:  env.Uint8,
+				Shape:  []int{NumPlanes, Side, Side},
+				Layout: fmt.Sprintf("[C,H,W] = [%d,%d,%d]: index = c*100 + y*10 + x for cell (x,y) of the ASCII grid; 0 self, 1 enemy, 2–9 bullets by direction N..NW, 10–17 missiles by direction, 18 own landmines; see the battlebots package doc", NumPlanes, Side, Side),
+			},
+			{
+				Name:   TensorScalars,
+				DType:  env.Float32,
+				Shape:  []int{NumScalars},
+				Layout: "[4]: own HP/10, enemy HP/10, paralysis counter/2, round/max rounds",
+			},
+		},
+		Actions:     NumActions,
+		ActionNames: actionNames[:],
+		MaxSteps:    cfg.rounds(),
+		Reward:      RewardDefinition,
+	}
+}
+
+// WriteObs writes seat's observation into dst: dst[0] the planes, dst[1] the
+// scalars (little-endian float32). A wrong number or size of slices, or a
+// seat other than 0 or 1, panics. It never allocates.
+func (g *Game) WriteObs(seat int, dst [][]byte) {
+	if len(dst) != 2 || len(dst[0]) != planeBytes || len(dst[1]) != 4*NumScalars {
+		g.spec.CheckObs(dst) // panics with the details
+	}
+	g.writePlanes(seat, dst[0])
+	g.writeScalars(seat, dst[1])
+}
+
+func (g *Game) writePlanes(seat int, dst []byte) {
+	dst = dst[:planeBytes]
+	clear(dst)
+	me, en := &g.bots[seat], &g.bots[1-seat]
+	dst[PlaneSelf*Cells+me.Y*Side+me.X] = 1
+	dst[PlaneEnemy*Cells+en.Y*Side+en.X] = 1
+	for i := range g.nBullets {
+		p := &g.bullets[i]
+		bump(&dst[(PlaneBullets+int(p.Dir))*Cells+p.Y*Side+p.X])
+	}
+	for i := range g.nMissiles {
+		p := &g.missiles[i]
+		bump(&dst[(PlaneMissiles+int(p.Dir))*Cells+p.Y*Side+p.X])
+	}
+	m := dst[PlaneOwnMines*Cells : (PlaneOwnMines+1)*Cells]
+	for w, word := range g.mineBits[seat] {
+		for word != 0 {
+			m[w<<6+bits.TrailingZeros64(word)] = 1
+			word &= word - 1
+		}
+	}
+}
+
+// bump adds 1 to a count, saturating at 255.
+func bump(b *byte) {
+	if *b < 255 {
+		*b++
+	}
+}
+
+func (g *Game) writeScalars(seat int, dst []byte) {
+	put := func(i int, v float32) { binary.LittleEndian.PutUint32(dst[4*i:], math.Float32bits(v)) }
+	put(ScalarHP, float32(g.bots[seat].HP)/StartHP)
+	put(ScalarEnemyHP, float32(g.bots[1-seat].HP)/StartHP)
+	put(ScalarParalysed, float32(g.paralysed)/2)
+	put(ScalarRoundFraction, float32(g.round)/float32(g.maxRounds))
+}
+
+// WriteMask writes seat's legal actions into dst (34 entries): Nothing,
+// the bullets, the missiles and the EMP always; a move when the coming
+// movement phase is not paralysed and its target is inside the arena (the
+// enemy's cell counts, since the enemy may move away first); a landmine
+// when its target is inside the arena. A finished bout allows only Nothing.
+// A wrong length panics. It never allocates.
+func (g *Game) WriteMask(seat int, dst []uint8) {
+	if len(dst) != NumActions {
+		panic(fmt.Sprintf("battlebots: WriteMask: got %d entries, want %d", len(dst), NumActions))
+	}
+	if g.done {
+		clear(dst)
+		dst[Nothing] = 1
+		return
+	}
+	b := &g.bots[seat]
+	p := 0
+	if g.paralysed > 0 {
+		p = 1
+	}
+	copy(dst, maskTable[g.lo][p][b.Y*Side+b.X][:])
+}
+
+// maskTable holds the mask of an alive bout by the arena's lowest
+// coordinate (0 or 1), paralysis (0 no, 1 yes) and the seat's cell.
+var maskTable = func() (t [2][2][Cells][NumActions]uint8) {
+	for lo := range 2 {
+		for p := range 2 {
+			for i := range Cells {
+				x, y := i%Side, i/Side
+				m := &t[lo][p][i]
+				m[Nothing], m[EMP] = 1, 1
+				for d := range NumDirs {
+					tx, ty := x+dirDX[d], y+dirDY[d]
+					in := uint8(0)
+					if tx >= lo && ty >= lo && tx < Side && ty < Side {
+						in = 1
+					}
+					m[int(MoveN)+d] = in * uint8(1-p)
+					m[int(BulletN)+d] = 1
+					m[int(MissileN)+d] = 1
+					m[int(LandmineN)+d] = in
+				}
+			}
+		}
+	}
+	return t
+}()
