@@ -18,6 +18,8 @@ const (
 	// hold (the original keeps such bombs in items forever; actions cannot
 	// place them).
 	MaxOutsideBombs = 256
+	// MaxTasksPerTick bounds numOfTasksPerTick.
+	MaxTasksPerTick = 64
 )
 
 // Config configures a Battle³ game: the original's GameSetup plus the
@@ -92,8 +94,8 @@ func (c *Config) Validate() error {
 	if c.MaxTicks < 1 {
 		return bad("max_ticks", c.MaxTicks, "want a positive integer (maxNumOfTicks is required)")
 	}
-	if c.TasksPerTick < 1 {
-		return bad("tasks_per_tick", c.TasksPerTick, "want a positive integer")
+	if c.TasksPerTick < 1 || c.TasksPerTick > MaxTasksPerTick {
+		return bad("tasks_per_tick", c.TasksPerTick, fmt.Sprintf("want a positive integer, at most %d", MaxTasksPerTick))
 	}
 	if c.Speed < 0 {
 		return bad("speed", c.Speed, "want 0 or more")

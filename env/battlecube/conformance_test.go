@@ -117,7 +117,9 @@ const (
 	noop       = `[{"task":"NOOP"}]`
 )
 
-func bomb(x, y, z string) string { return `[{"task":"BOMB","x":` + x + `,"y":` + y + `,"z":` + z + `}]` }
+func bomb(x, y, z string) string {
+	return `[{"task":"BOMB","x":` + x + `,"y":` + y + `,"z":` + z + `}]`
+}
 
 func TestConfigValidation(t *testing.T) {
 	four := []string{"John", "Petra", "Carmine", "Whoopie"}

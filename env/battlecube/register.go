@@ -9,7 +9,7 @@ import (
 
 func init() {
 	for _, preset := range []struct {
-		name, summary string
+		name, summary  string
 		players, tasks int
 	}{
 		{"battlecube", "Battle³, exact: bots in an 8×8×8 cube moving and bombing, 4 players, 1 task per tick (1–64 with players)", 4, 1},
