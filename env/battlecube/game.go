@@ -27,6 +27,9 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	g.tasks = cfg.TasksPerTick
 	g.maxTicks = cfg.MaxTicks
 	g.id = g.cfg.GameID
+	for s := range g.n {
+		g.names[s], g.urls[s] = g.cfg.name(s), g.cfg.url(s)
+	}
 	g.items = make([]Item, 0, g.cells+MaxOutsideBombs)
 	g.bombAt = make([]uint8, g.cells)
 	g.spec = newSpec(name, &g.cfg)
@@ -56,7 +59,7 @@ func (g *Game) Reset(seed uint64) {
 	clear(g.lostThisRun[:])
 	for s := range g.n {
 		p := &g.players[s]
-		*p = Player{Name: g.cfg.name(s), URL: g.cfg.url(s), InPlay: true}
+		*p = Player{Name: g.names[s], URL: g.urls[s], InPlay: true}
 		if g.cfg.StartPositions != nil {
 			c := g.cfg.StartPositions[s]
 			p.X, p.Y, p.Z = c[0], c[1], c[2]

@@ -497,10 +497,9 @@ func parseReply(text []byte, tasks, k, edge int) (Action, bool) {
 		return RejectSchema, false
 	}
 	type task struct {
-		kind       int // 0 bomb, 1 noop, 2 move
-		task, dir  string
-		x, y, z    int64
-		xyzInRange bool
+		kind      int // 0 bomb, 1 noop, 2 move
+		task, dir string
+		x, y, z   int64
 	}
 	parsed := make([]task, len(arr))
 	for i, el := range arr {

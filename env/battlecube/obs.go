@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/botarena/botarena/env"
 )
@@ -37,7 +38,26 @@ const (
 const RewardDefinition = "terminal: -1 to a seat in the tick it is lost (out of bounds, a bomb, a crash, a rejected reply); " +
 	"+1 to the winner when exactly one bot is left (WINNER_FOUND); 0 to each bot still in play when the tick limit ends the game (TIE)."
 
+// specs caches the Specs by registry name and the config fields they
+// depend on, so that envs of one config share one (with its E³ action
+// names).
+var specs sync.Map // specKey -> *env.Spec
+
+type specKey struct {
+	name                   string
+	edge, players, maxTick int
+}
+
 func newSpec(name string, cfg *Config) *env.Spec {
+	k := specKey{name, cfg.Edge, cfg.Players, cfg.MaxTicks}
+	if s, ok := specs.Load(k); ok {
+		return s.(*env.Spec)
+	}
+	s, _ := specs.LoadOrStore(k, buildSpec(name, cfg))
+	return s.(*env.Spec)
+}
+
+func buildSpec(name string, cfg *Config) *env.Spec {
 	e := cfg.Edge
 	n := NumActions(e)
 	names := make([]string, n)

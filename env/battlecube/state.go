@@ -222,4 +222,8 @@ type Game struct {
 	rng rand.PCG
 
 	invalid [MaxPlayers]int
+
+	// names and urls are the configured ones, made once so that Reset does
+	// not allocate.
+	names, urls [MaxPlayers]string
 }
