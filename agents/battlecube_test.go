@@ -1,0 +1,84 @@
+package agents
+
+import (
+	"testing"
+
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/battlecube"
+)
+
+func playBattlecube(t *testing.T, cfg string, names ...string) (env.Env, []int32) {
+	t.Helper()
+	e, err := env.Make("battlecube", []byte(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := e.Spec()
+	var as []Agent
+	for _, n := range names {
+		a, err := New("battlecube", n, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		as = append(as, a)
+	}
+	e.Reset(5)
+	for s, a := range as {
+		a.Reset(e, s, uint64(100+s))
+	}
+	acts := make([]int32, spec.Seats)
+	rew := make([]float32, spec.Seats)
+	term, trunc := make([]bool, spec.Seats), make([]bool, spec.Seats)
+	var trace []int32
+	for !e.Done() {
+		for s, a := range as {
+			acts[s] = a.Act(e, s)
+		}
+		trace = append(trace, acts...)
+		e.Step(acts, rew, term, trunc)
+	}
+	return e, trace
+}
+
+func TestBattlecubeAgentsDeterministic(t *testing.T) {
+	for _, cfg := range []string{`{"players":4}`, `{"players":4,"tasks_per_tick":3}`, `{"players":4,"tasks_per_tick":5,"edge":6}`} {
+		_, a := playBattlecube(t, cfg, "teebot", "dumb", "teebot", "dumb")
+		_, b := playBattlecube(t, cfg, "teebot", "dumb", "teebot", "dumb")
+		if len(a) != len(b) {
+			t.Fatalf("%s: traces differ in length", cfg)
+		}
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("%s: traces differ at %d", cfg, i)
+			}
+		}
+	}
+}
+
+func TestTeebotMovesToTheBestNeighbour(t *testing.T) {
+	// One task per tick: teebot only moves, to the neighbour farthest from
+	// everything (spec §8).
+	e, err := env.Make("battlecube/2p", []byte(`{"start_positions":[[1,1,1],[2,1,1]],"edge":4}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := NewTeebot(DefaultTeebotParams())
+	tb.Reset(e, 0, 1)
+	// Neighbours of (1,1,1) other than (2,1,1): -X (0,1,1) is 4 from the
+	// other bot, ±Y and ±Z are 2; -X wins.
+	if a := tb.Act(e, 0); battlecube.Action(a) != battlecube.MoveMinusX {
+		t.Errorf("teebot's move %d, want -X", a)
+	}
+}
+
+func TestBattlecubeAgentsDoNotAllocate(t *testing.T) {
+	e, _ := env.Make("battlecube", []byte(`{"tasks_per_tick":3}`))
+	e.Reset(3)
+	tb, _ := New("battlecube", "teebot", e.Spec())
+	d, _ := New("battlecube", "dumb", e.Spec())
+	tb.Reset(e, 0, 1)
+	d.Reset(e, 1, 1)
+	if n := testing.AllocsPerRun(50, func() { tb.Act(e, 0); d.Act(e, 1) }); n != 0 {
+		t.Errorf("%v allocations per Act", n)
+	}
+}

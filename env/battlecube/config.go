@@ -1,0 +1,144 @@
+package battlecube
+
+import (
+	"fmt"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Limits of botarena's implementation. The original has none beyond the
+// player count (at most edge³ players); these keep an env's memory bounded.
+const (
+	MinPlayers = 1
+	MaxPlayers = 64
+	MinEdge    = 1
+	// MaxEdge is the largest cube edge: 32 gives 32³ = 32768 bomb actions.
+	MaxEdge = 32
+	// MaxOutsideBombs is how many bombs outside the cube a loaded state may
+	// hold (the original keeps such bombs in items forever; actions cannot
+	// place them).
+	MaxOutsideBombs = 256
+	// MaxTasksPerTick bounds numOfTasksPerTick.
+	MaxTasksPerTick = 64
+)
+
+// Config configures a Battle³ game: the original's GameSetup plus the
+// players. The zero value is not valid; start from [DefaultConfig]. JSON
+// names are the struct tags.
+type Config struct {
+	// Players is the number of seats, 1–64 and at most Edge³ (the
+	// original's "too many players" check). Default 4.
+	Players int `json:"players"`
+	// Edge is the cube's edge length (edgeLength), 1–32. Default 8.
+	Edge int `json:"edge"`
+	// MaxTicks is maxNumOfTicks: the game ends after the tick numbered
+	// MaxTicks-1. Required by the original's validator; default 1000.
+	MaxTicks int `json:"max_ticks"`
+	// TasksPerTick is numOfTasksPerTick: a bot is asked once every this
+	// many ticks and must reply with exactly this many tasks. Default 1.
+	TasksPerTick int `json:"tasks_per_tick"`
+	// Speed is the original's delay in ms after every tick. It is
+	// validated (≥ 0) and otherwise ignored: botarena never sleeps.
+	Speed int `json:"speed"`
+	// Names are the player names, one per seat; missing or empty names
+	// default to "Player N" (N = seat+1). Names must be unique.
+	Names []string `json:"names"`
+	// URLs are the players' urls, one per seat, as the original sends them
+	// in currentPlayer and the scores. An empty url is left out of those
+	// objects, as JSON.stringify leaves out the function urls of the
+	// original's tests. Default none.
+	URLs []string `json:"urls"`
+	// StartPositions, when given, holds one [x,y,z] start cell per seat
+	// (the original's playerStartPositions; seat order is the player
+	// order). Cells must lie in the cube; two seats may share one, as the
+	// original allows. Default: random cells drawn
+	// from the env's seeded generator.
+	StartPositions [][3]int `json:"start_positions"`
+	// DistinctStarts re-rolls random start cells that are already taken,
+	// as the original meant to (its check compares against an empty list,
+	// so two bots can start on one cell and crash at once, spec §10.1).
+	// Default false: the original's behaviour.
+	DistinctStarts bool `json:"distinct_starts"`
+	// SafeMask marks as illegal, in WriteMask, the moves that leave the
+	// cube and the bomb on the seat's own cell (both legal in the original
+	// and certain losses). Default false: every action is legal.
+	SafeMask bool `json:"safe_mask"`
+	// GameID is the game id the original takes from the socket id
+	// (GAME_STARTED, gameInfo.id, GAME_ENDED). Default "botarena".
+	GameID string `json:"game_id"`
+}
+
+// DefaultConfig returns the bundled UI's defaults for 4 players: edge 8,
+// 1000 ticks, 1 task per tick.
+func DefaultConfig() *Config {
+	return &Config{Players: 4, Edge: 8, MaxTicks: 1000, TasksPerTick: 1, GameID: "botarena"}
+}
+
+// Validate reports the first invalid field as an [*env.ConfigError]. It
+// rejects what the original's config validation rejects (spec §9 v1–v5):
+// a missing (zero) max_ticks, more players than cells, duplicate names, a
+// negative speed, and tasks_per_tick below 1.
+func (c *Config) Validate() error {
+	bad := func(field string, value any, reason string) error {
+		return &env.ConfigError{Game: "battlecube", Field: field, Value: value, Reason: reason}
+	}
+	if c.Edge < MinEdge || c.Edge > MaxEdge {
+		return bad("edge", c.Edge, fmt.Sprintf("want %d–%d", MinEdge, MaxEdge))
+	}
+	if c.Players < MinPlayers || c.Players > MaxPlayers {
+		return bad("players", c.Players, fmt.Sprintf("want %d–%d", MinPlayers, MaxPlayers))
+	}
+	if c.Players > c.Edge*c.Edge*c.Edge {
+		return bad("players", c.Players, fmt.Sprintf("too many players for the selected game area size (at most edge³ = %d)", c.Edge*c.Edge*c.Edge))
+	}
+	if c.MaxTicks < 1 {
+		return bad("max_ticks", c.MaxTicks, "want a positive integer (maxNumOfTicks is required)")
+	}
+	if c.TasksPerTick < 1 || c.TasksPerTick > MaxTasksPerTick {
+		return bad("tasks_per_tick", c.TasksPerTick, fmt.Sprintf("want a positive integer, at most %d", MaxTasksPerTick))
+	}
+	if c.Speed < 0 {
+		return bad("speed", c.Speed, "want 0 or more")
+	}
+	if len(c.Names) > c.Players {
+		return bad("names", len(c.Names), fmt.Sprintf("want at most one name per seat (%d)", c.Players))
+	}
+	if len(c.URLs) > c.Players {
+		return bad("urls", len(c.URLs), fmt.Sprintf("want at most one url per seat (%d)", c.Players))
+	}
+	seen := map[string]int{}
+	for s := range c.Players {
+		n := c.name(s)
+		if prev, dup := seen[n]; dup {
+			return bad(fmt.Sprintf("names[%d]", s), fmt.Sprintf("%q", n), fmt.Sprintf("all player names must be unique (seat %d has it)", prev))
+		}
+		seen[n] = s
+	}
+	if c.StartPositions != nil && len(c.StartPositions) != c.Players {
+		return bad("start_positions", len(c.StartPositions), fmt.Sprintf("want one start cell per seat (%d)", c.Players))
+	}
+	for i, p := range c.StartPositions {
+		for _, v := range p {
+			if v < 0 || v >= c.Edge {
+				return bad(fmt.Sprintf("start_positions[%d]", i), p, fmt.Sprintf("want cells in the cube, coordinates 0–%d", c.Edge-1))
+			}
+		}
+	}
+	return nil
+}
+
+// name returns seat's player name.
+func (c *Config) name(seat int) string {
+	if seat < len(c.Names) && c.Names[seat] != "" {
+		return c.Names[seat]
+	}
+	return fmt.Sprintf("Player %d", seat+1)
+}
+
+// url returns seat's url, "" for none.
+func (c *Config) url(seat int) string {
+	if seat < len(c.URLs) {
+		return c.URLs[seat]
+	}
+	return ""
+}

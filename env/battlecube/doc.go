@@ -1,0 +1,139 @@
+// Package battlecube is Battle³ (battlecube), the bots-in-a-cube game of the
+// 2017 Web Dev and Sausage hackathon, exact to the original server's code
+// (leomelin/battlecube; the rules specification is docs/specs/battlecube.md
+// in the botarena repository): the tick loop in the server's order, the
+// multi-task cycles (numOfTasksPerTick), collisions with bots and bombs,
+// scores, winner and tie, the bot request and reply formats, and the
+// socket.io event stream. [Rules] prints the rules as implemented;
+// `botarena rules battlecube` shows them.
+//
+// # Model
+//
+// A [Game] is one match: up to [MaxPlayers] bots in a cube of edge up to
+// [MaxEdge], and the bombs in placement order. One [Game.Step] is one tick
+// (spec §3): used-up bombs removed, NEXT_TICK, the ask phase (rejected
+// replies lose), every bot's task in player (seat) order, collisions, the
+// status check, the end test. Seat order is the original's player order.
+//
+// # Actions
+//
+// One action per seat per tick: the task the bot carries out in this tick.
+//
+//	0                      NOOP
+//	1..6                   MOVE +X, -X, +Y, -Y, +Z, -Z
+//	7 + (z*E + y)*E + x    BOMB on cell (x, y, z) of the cube, E = edge
+//
+// so there are 7 + E³ actions ([NumActions], [BombAction], [BombCell]).
+// With numOfTasksPerTick T > 1 the original asks a bot once per cycle of T
+// ticks for T tasks; botarena takes the tasks one tick at a time, so a
+// learner sees every tick's state while the original bots saw only the
+// cycle's first (the built-in dumb and teebot agents plan the whole cycle
+// at its first tick, as the originals). The scalar ScalarSubTick tells
+// where in the cycle a tick is.
+//
+// Out-of-range actions stand for replies the server rejects, and count in
+// [Game.Invalid]: [RejectSchema] (-2) a schema failure, [RejectConnection]
+// (-3) a failed request, any other a wrong task count. The seat is lost in
+// that tick's ask phase (at any tick, since botarena asks every tick).
+//
+// # Observation
+//
+// Tensor "planes", uint8 [C,D,H,W] = [3,E,E,E]; the value of plane c at
+// cell (x, y, z) is at
+//
+//	index = c*E*E*E + z*E*E + y*E + x
+//
+//	0 PlaneSelf    1 on the seat's own bot while it is in play
+//	1 PlaneOthers  1 on every other bot in play
+//	2 PlaneBombs   1 on every bomb the next tick shows
+//
+// Tensor "scalars", float32 [4], little-endian: currentTick/maxTicks, bots
+// in play, (sub-tick − 1)/T of the coming tick (0 when bots are asked),
+// and 1 while the seat is in play.
+//
+// The mask marks every action legal while the seat is in play (the server
+// accepts any task; moving out of the cube or bombing one's own cell are
+// legal losses); Config.SafeMask masks those two. A seat out of play and a
+// finished game have only NOOP.
+//
+// # Rewards and flags
+//
+// See [RewardDefinition]: −1 in the tick a seat is lost, +1 to the winner,
+// 0 to bots left at the tick limit. Lost seats are terminated; when the
+// game ends every seat is terminated, except the bots in play at the tick
+// limit, which are truncated (the limit is a cap; the original calls the
+// game a TIE). [Game.Result] ranks bots in play first, then by highScore;
+// Score is highScore, which a batch of games sums as the champion
+// tie-break (most wins first).
+//
+// # Native formats
+//
+// "request.json" (canonical) is the bot request body of the coming tick,
+// keys in the order sent: currentPlayer (the seat; left out for seat −1),
+// gameInfo {id, edgeLength, numOfTasksPerTick, numOfBotsInPlay,
+// currentTick}, players, items. [Game.LoadNative] reads it. "events" is the
+// socket.io stream of the last tick as JSON Lines {"event","data"} with the
+// code's payloads: GAME_STARTED {id}; NEXT_TICK {gameInfo, players, items};
+// PLAYER_MOVE_ATTEMPT {name,x,y,z}; PLAYER_PLACED_BOMB and
+// PLAYER_DID_NOTHING {x,y,z,name}; PLAYER_LOST {name, cause}; GAME_ENDED
+// {winner?, scores, id, result}. [Game.ParseCommand] reads a bot's task
+// array with the server's validation outcomes; [ErrorEvent] is the ERROR
+// event of an invalid config.
+//
+// # Decisions (spec §10, README versus code, and what the original cannot do)
+//
+//  1. Duplicate start cells: allowed, as the code does (its re-roll checks
+//     an empty list); Config.DistinctStarts re-rolls instead. Start cells
+//     come from a PCG generator seeded with the env seed, each coordinate
+//     uniform in 0..E−1 as getRandomInt draws them.
+//  2. playerStartPositions: the socket validator rejects every usable
+//     value; botarena takes Config.StartPositions (one in-cube cell per
+//     seat, in seat order), as the original's tests build a Game directly.
+//  3. Tick limit: the code's equality test; max_ticks is required (≥ 1) as
+//     the validator requires maxNumOfTicks, and setups never change, so
+//     the limit always fires. The original's test g5 leaves it out.
+//  4. Mid-game setup changes (GAME_SETUP_UPDATE): not offered. The code
+//     ignores edge changes and only breaks bots on task-count changes; the
+//     README's re-positioning was never implemented. speed is validated
+//     and ignored.
+//  5. Reply leniency (Joi's allow does not restrict): ParseCommand copies
+//     what an action can express: directions read by their first two
+//     characters, lower-cased ("+x", "-XY"), numeric strings for
+//     coordinates, a MOVE without direction is lost with cause {} (the
+//     server's TypeError). What it cannot express reads as NOOP with ok
+//     false: other task names (the original does nothing, no event), a
+//     direction without an axis (the original emits a MOVE_ATTEMPT without
+//     moving), a BOMB without coordinates. Joi's schema details are not
+//     reproduced: a schema failure's details is a fixed one-entry array.
+//  6. Bombs outside the cube: kept in items as the original keeps them
+//     (loaded states may hold up to [MaxOutsideBombs]); the action space
+//     cannot place them, so ParseCommand reads them as NOOP, ok false.
+//  7. Bots lost in the ask phase or out of bounds take part in the tick's
+//     collisions and may be reported lost twice, as coded.
+//  8. outOfBoundsPlayers is never filled in the original: out-of-bounds
+//     losses go through lostPlayers only, here too.
+//  9. Loss causes are a string, {error, details} or {} (connection
+//     errors), as sent.
+//  10. A one-player game ends after its first tick (WINNER_FOUND if the
+//     bot survives). Players may be 1.
+//  11. Payloads follow the code, not the README: PLAYER_MOVE_ATTEMPT has
+//     {name,x,y,z}, GAME_ENDED has scores with highScore. PLAYER_LOST is
+//     {name, cause} in the order the code builds it (the spec's table lists
+//     the keys alphabetically, as Jest snapshots print them).
+//  12. Bots are asked each tick in botarena (see Actions); a bot that dies
+//     mid-cycle is out, as coded.
+//  13. placeBomb's dead lookup of the current collisions has no effect and
+//     is left out.
+//
+// Also: the id of GAME_STARTED, gameInfo and GAME_ENDED is Config.GameID
+// (the original's socket id); urls are Config.URLs and an empty url is
+// left out of currentPlayer and scores (the original tests' function urls
+// vanish the same way in JSON). A finished game keeps its last bombs in
+// view, as the original's last state does.
+//
+// # Concurrency
+//
+// A Game is not safe for concurrent use; vecenv gives each worker
+// goroutine a disjoint range of envs. Reset, Step, WriteObs and WriteMask
+// never allocate.
+package battlecube

@@ -1,0 +1,215 @@
+package battlecube
+
+import (
+	"github.com/botarena/botarena/env"
+)
+
+var _ env.Env = (*Game)(nil)
+
+// New returns a game for cfg, validated, started with Reset(0). The
+// registry name in its Spec is "battlecube".
+func New(cfg *Config) (*Game, error) { return newGame("battlecube", cfg) }
+
+func newGame(name string, cfg *Config) (*Game, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	g := &Game{cfg: *cfg, name: name}
+	g.cfg.Names = append([]string(nil), cfg.Names...)
+	g.cfg.URLs = append([]string(nil), cfg.URLs...)
+	g.cfg.StartPositions = append([][3]int(nil), cfg.StartPositions...)
+	if g.cfg.GameID == "" {
+		g.cfg.GameID = "botarena"
+	}
+	g.edge = cfg.Edge
+	g.cells = cfg.Edge * cfg.Edge * cfg.Edge
+	g.n = cfg.Players
+	g.tasks = cfg.TasksPerTick
+	g.maxTicks = cfg.MaxTicks
+	g.id = g.cfg.GameID
+	for s := range g.n {
+		g.names[s], g.urls[s] = g.cfg.name(s), g.cfg.url(s)
+	}
+	g.items = make([]Item, 0, g.cells+MaxOutsideBombs)
+	g.bombAt = make([]uint8, g.cells)
+	g.spec = newSpec(name, &g.cfg)
+	g.Reset(0)
+	return g, nil
+}
+
+// Config returns a copy of the game's config.
+func (g *Game) Config() Config { return g.cfg }
+
+// Spec returns the game's spec; it is shared and must not be modified.
+func (g *Game) Spec() *env.Spec { return g.spec }
+
+// Reset starts a new game: players placed (the configured start cells, or
+// random cells from a PCG generator seeded with seed), no bombs, tick 0,
+// and the events GAME_STARTED. It does not allocate.
+func (g *Game) Reset(seed uint64) {
+	g.rng.Seed(seed, seed^0xb3c0be)
+	g.tick = 0
+	g.done, g.winnerFound, g.truncatedEnd = false, false, false
+	g.items = g.items[:0]
+	clear(g.bombAt)
+	g.outside = 0
+	g.nGroups = 0
+	g.nLost = 0
+	clear(g.invalid[:])
+	clear(g.lostThisRun[:])
+	for s := range g.n {
+		p := &g.players[s]
+		*p = Player{Name: g.names[s], URL: g.urls[s], InPlay: true}
+		if g.cfg.StartPositions != nil {
+			c := g.cfg.StartPositions[s]
+			p.X, p.Y, p.Z = c[0], c[1], c[2]
+			continue
+		}
+		for {
+			p.X, p.Y, p.Z = g.randCoord(), g.randCoord(), g.randCoord()
+			if !g.cfg.DistinctStarts || !g.startTaken(s) {
+				break
+			}
+		}
+	}
+	g.nEvents = 0
+	g.snapTick = 0
+	g.record(event{kind: evGameStarted})
+}
+
+// randCoord draws one coordinate uniformly from 0..edge-1, as the
+// original's getRandomInt(edgeLength-1) does with Math.random.
+func (g *Game) randCoord() int {
+	return int(g.rng.Uint64() % uint64(g.edge)) // edge ≤ 32: the bias is below 2^-58
+}
+
+// startTaken reports whether a seat before s starts on s's cell.
+func (g *Game) startTaken(s int) bool {
+	p := &g.players[s]
+	for o := range s {
+		q := &g.players[o]
+		if q.X == p.X && q.Y == p.Y && q.Z == p.Z {
+			return true
+		}
+	}
+	return false
+}
+
+// Done reports whether the game is over (GAME_ENDED was emitted).
+func (g *Game) Done() bool { return g.done }
+
+// Steps returns currentTick: the number of ticks processed.
+func (g *Game) Steps() int { return g.tick }
+
+// Tick returns currentTick, the tick about to be processed.
+func (g *Game) Tick() int { return g.tick }
+
+// SubTick returns the sub-tick (1..TasksPerTick) of the tick about to be
+// processed: bots are asked when it is 1, and carry out task SubTick-1 of
+// their reply.
+func (g *Game) SubTick() int { return g.tick%g.tasks + 1 }
+
+// Edge returns the cube's edge length.
+func (g *Game) Edge() int { return g.edge }
+
+// TasksPerTick returns numOfTasksPerTick.
+func (g *Game) TasksPerTick() int { return g.tasks }
+
+// MaxTicks returns maxNumOfTicks.
+func (g *Game) MaxTicks() int { return g.maxTicks }
+
+// ID returns the game id (gameInfo.id).
+func (g *Game) ID() string { return g.id }
+
+// Players returns the number of seats.
+func (g *Game) Players() int { return g.n }
+
+// Player returns a copy of seat's player. It panics if seat is out of range.
+func (g *Game) Player(seat int) Player {
+	if seat < 0 || seat >= g.n {
+		panic("battlecube: Player: seat out of range")
+	}
+	return g.players[seat]
+}
+
+// InPlay returns the number of bots still in play (numOfBotsInPlay).
+func (g *Game) InPlay() int {
+	k := 0
+	for s := range g.n {
+		if g.players[s].InPlay {
+			k++
+		}
+	}
+	return k
+}
+
+// AppendItems appends the bombs the next tick shows (see [Game.Items]) to
+// dst.
+func (g *Game) AppendItems(dst []Item) []Item {
+	for _, it := range g.items {
+		if !g.exploded(it) {
+			dst = append(dst, it)
+		}
+	}
+	return dst
+}
+
+// EachItem calls f for every bomb the next tick shows, in placement order.
+// It does not allocate.
+func (g *Game) EachItem(f func(Item)) {
+	for _, it := range g.items {
+		if !g.exploded(it) {
+			f(it)
+		}
+	}
+}
+
+// HasBomb reports whether a bomb that the next tick shows lies on (x, y, z).
+func (g *Game) HasBomb(x, y, z int) bool {
+	if g.inCube(x, y, z) {
+		return g.bombAt[g.index(x, y, z)] != 0
+	}
+	for _, it := range g.items {
+		if int(it.X) == x && int(it.Y) == y && int(it.Z) == z {
+			return !g.exploded(it)
+		}
+	}
+	return false
+}
+
+// exploded reports whether it is on the cell of a last-tick collision with
+// a bomb (it goes at the start of the next tick). A finished game keeps
+// every bomb, as the original's last state does.
+func (g *Game) exploded(it Item) bool {
+	if g.done {
+		return false
+	}
+	for i := range g.nGroups {
+		gr := &g.groups[i]
+		if gr.hasBomb && int(it.X) == gr.x && int(it.Y) == gr.y && int(it.Z) == gr.z {
+			return true
+		}
+	}
+	return false
+}
+
+// inCube reports whether (x, y, z) lies in the cube.
+func (g *Game) inCube(x, y, z int) bool {
+	e := g.edge
+	return x >= 0 && y >= 0 && z >= 0 && x < e && y < e && z < e
+}
+
+// index returns the cell index (z*E + y)*E + x; the caller ensures inCube.
+func (g *Game) index(x, y, z int) int { return (z*g.edge+y)*g.edge + x }
+
+// Invalid returns how many out-of-range actions (rejected replies) seat
+// sent since the last Reset.
+func (g *Game) Invalid(seat int) int { return g.invalid[seat] }
+
+// record appends e to the tick's events.
+func (g *Game) record(e event) {
+	if g.nEvents < len(g.events) {
+		g.events[g.nEvents] = e
+		g.nEvents++
+	}
+}

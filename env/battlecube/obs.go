@@ -1,0 +1,162 @@
+package battlecube
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Observation planes, in order; see the package doc for the layout.
+const (
+	PlaneSelf = iota
+	PlaneOthers
+	PlaneBombs
+	// NumPlanes is C, the number of planes.
+	NumPlanes
+)
+
+// Scalar features, in order; see the package doc.
+const (
+	ScalarTickFraction = iota
+	ScalarBotsInPlay
+	ScalarSubTick
+	ScalarInPlay
+	// NumScalars is the length of the scalar vector.
+	NumScalars
+)
+
+// Names of the observation tensors.
+const (
+	TensorPlanes  = "planes"
+	TensorScalars = "scalars"
+)
+
+// RewardDefinition is the reward text of the Spec.
+const RewardDefinition = "terminal: -1 to a seat in the tick it is lost (out of bounds, a bomb, a crash, a rejected reply); " +
+	"+1 to the winner when exactly one bot is left (WINNER_FOUND); 0 to each bot still in play when the tick limit ends the game (TIE)."
+
+// specs caches the Specs by registry name and the config fields they
+// depend on, so that envs of one config share one (with its E³ action
+// names).
+var specs sync.Map // specKey -> *env.Spec
+
+type specKey struct {
+	name                   string
+	edge, players, maxTick int
+}
+
+func newSpec(name string, cfg *Config) *env.Spec {
+	k := specKey{name, cfg.Edge, cfg.Players, cfg.MaxTicks}
+	if s, ok := specs.Load(k); ok {
+		return s.(*env.Spec)
+	}
+	s, _ := specs.LoadOrStore(k, buildSpec(name, cfg))
+	return s.(*env.Spec)
+}
+
+func buildSpec(name string, cfg *Config) *env.Spec {
+	e := cfg.Edge
+	n := NumActions(e)
+	names := make([]string, n)
+	names[Noop] = "noop"
+	for a := MovePlusX; a < NumFixedActions; a++ {
+		names[a] = "move" + moveNames[a]
+	}
+	for z := range e {
+		for y := range e {
+			for x := range e {
+				names[BombAction(e, x, y, z)] = fmt.Sprintf("bomb(%d,%d,%d)", x, y, z)
+			}
+		}
+	}
+	return &env.Spec{
+		Game:  name,
+		Seats: cfg.Players,
+		Obs: []env.Tensor{
+			{
+				Name:   TensorPlanes,
+				DType:  env.Uint8,
+				Shape:  []int{NumPlanes, e, e, e},
+				Layout: fmt.Sprintf("[C,D,H,W] = [%d,%d,%d,%d]: index = c*E³ + z*E² + y*E + x for cell (x,y,z); planes: self, other bots in play, bombs", NumPlanes, e, e, e),
+			},
+			{
+				Name:   TensorScalars,
+				DType:  env.Float32,
+				Shape:  []int{NumScalars},
+				Layout: "[4]: currentTick/maxTicks, bots in play, (sub-tick-1)/tasks per tick of the coming tick, self in play",
+			},
+		},
+		Actions:     n,
+		ActionNames: names,
+		MaxSteps:    cfg.MaxTicks,
+		Reward:      RewardDefinition,
+	}
+}
+
+// WriteObs writes seat's observation into dst: dst[0] the planes, dst[1]
+// the scalars (see the package doc). It panics on wrong lengths and never
+// allocates.
+func (g *Game) WriteObs(seat int, dst [][]byte) {
+	g.spec.CheckObs(dst)
+	planes := dst[0]
+	clear(planes)
+	c := g.cells
+	for s := range g.n {
+		p := &g.players[s]
+		if !p.InPlay || !g.inCube(p.X, p.Y, p.Z) {
+			continue
+		}
+		i := g.index(p.X, p.Y, p.Z)
+		if s == seat {
+			planes[PlaneSelf*c+i] = 1
+		} else {
+			planes[PlaneOthers*c+i] = 1
+		}
+	}
+	copy(planes[PlaneBombs*c:(PlaneBombs+1)*c], g.bombAt)
+	sc := dst[1]
+	put := func(k int, v float32) { binary.LittleEndian.PutUint32(sc[4*k:], math.Float32bits(v)) }
+	put(ScalarTickFraction, float32(g.tick)/float32(g.maxTicks))
+	put(ScalarBotsInPlay, float32(g.InPlay()))
+	put(ScalarSubTick, float32(g.SubTick()-1)/float32(g.tasks))
+	self := float32(0)
+	if g.players[seat].InPlay {
+		self = 1
+	}
+	put(ScalarInPlay, self)
+}
+
+// WriteMask writes seat's legal actions into dst (len Spec().Actions). The
+// server accepts every task, so every action is legal while the seat is in
+// play and the game runs; with Config.SafeMask, moves out of the cube and a
+// bomb on the seat's own cell are masked. Only NOOP is legal for a seat no
+// longer in play and in a finished game. It never allocates.
+func (g *Game) WriteMask(seat int, dst []uint8) {
+	if len(dst) != g.spec.Actions {
+		panic(fmt.Sprintf("battlecube: WriteMask: got %d mask entries, want %d", len(dst), g.spec.Actions))
+	}
+	p := &g.players[seat]
+	if g.done || !p.InPlay {
+		clear(dst)
+		dst[Noop] = 1
+		return
+	}
+	for i := range dst {
+		dst[i] = 1
+	}
+	if !g.cfg.SafeMask {
+		return
+	}
+	for a := MovePlusX; a < NumFixedActions; a++ {
+		d := moveDelta[a]
+		if !g.inCube(p.X+d[0], p.Y+d[1], p.Z+d[2]) {
+			dst[a] = 0
+		}
+	}
+	if g.inCube(p.X, p.Y, p.Z) {
+		dst[BombAction(g.edge, p.X, p.Y, p.Z)] = 0
+	}
+}

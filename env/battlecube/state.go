@@ -1,0 +1,229 @@
+package battlecube
+
+import (
+	"math/rand/v2"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Action is a seat's task for one tick; see the package doc for the index
+// formula. The zero value is NOOP.
+type Action int32
+
+// The fixed actions. A bomb on cell (x, y, z) is [BombAction](edge, x, y, z).
+const (
+	Noop Action = iota
+	MovePlusX
+	MoveMinusX
+	MovePlusY
+	MoveMinusY
+	MovePlusZ
+	MoveMinusZ
+	// NumFixedActions is the number of actions before the bomb actions.
+	NumFixedActions
+)
+
+// Out-of-range actions stand for replies the server rejects (see the
+// package doc): the seat is lost in the tick's ask phase.
+const (
+	// RejectAmount is a reply with the wrong number of tasks: PLAYER_LOST
+	// with {error: VALIDATION_ERROR, details: "Invalid amount of directions
+	// sent"}. Every out-of-range action other than the two below means this.
+	RejectAmount Action = -1
+	// RejectSchema is a reply that fails the task schema: PLAYER_LOST with
+	// {error: VALIDATION_ERROR, details: [...]}.
+	RejectSchema Action = -2
+	// RejectConnection is a failed request (timeout, a body that is not
+	// JSON, a crash of the bot or of the server's move code): PLAYER_LOST
+	// with cause {} (a JS Error, which socket.io sends as {}).
+	RejectConnection Action = -3
+)
+
+// moveDelta is each move's change of (x, y, z).
+var moveDelta = [NumFixedActions][3]int{
+	{0, 0, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1},
+}
+
+// moveNames are the directions of the move actions, as bots write them.
+var moveNames = [NumFixedActions]string{"", "+X", "-X", "+Y", "-Y", "+Z", "-Z"}
+
+// BombAction returns the action that bombs cell (x, y, z) of a cube of the
+// given edge: NumFixedActions + (z*edge + y)*edge + x. The cell must lie in
+// the cube.
+func BombAction(edge, x, y, z int) Action {
+	return NumFixedActions + Action((z*edge+y)*edge+x)
+}
+
+// BombCell returns the cell a bomb action targets, and false for actions
+// that are not bomb actions of a cube of the given edge.
+func BombCell(edge int, a Action) (x, y, z int, ok bool) {
+	c := int(a - NumFixedActions)
+	if c < 0 || c >= edge*edge*edge {
+		return 0, 0, 0, false
+	}
+	return c % edge, c / edge % edge, c / (edge * edge), true
+}
+
+// NumActions returns the size of the action space of a cube of the given
+// edge: NumFixedActions + edge³.
+func NumActions(edge int) int { return int(NumFixedActions) + edge*edge*edge }
+
+// Cause is why a player was lost. The zero value means not lost.
+type Cause uint8
+
+// The causes of the original (spec §3, §5).
+const (
+	NotLost Cause = iota
+	CauseOutOfBounds
+	CauseBomb
+	CauseCrash
+	CauseAmount     // VALIDATION_ERROR, wrong number of tasks
+	CauseSchema     // VALIDATION_ERROR, schema details
+	CauseConnection // CONNECTION_ERROR (sent as {})
+	// CauseEarlier marks seats a loaded state (LoadNative) does not list.
+	CauseEarlier
+)
+
+// causeText is the cause string of the three string causes.
+var causeText = [...]string{
+	CauseOutOfBounds: "Player moved out of bounds",
+	CauseBomb:        "Player stepped on a BOMB",
+	CauseCrash:       "Player crashed to other player",
+}
+
+func (c Cause) String() string {
+	switch c {
+	case NotLost:
+		return "not lost"
+	case CauseOutOfBounds, CauseBomb, CauseCrash:
+		return causeText[c]
+	case CauseAmount:
+		return "VALIDATION_ERROR: Invalid amount of directions sent"
+	case CauseSchema:
+		return "VALIDATION_ERROR: schema"
+	case CauseConnection:
+		return "CONNECTION_ERROR"
+	case CauseEarlier:
+		return "lost before the loaded tick"
+	}
+	return "Cause(?)"
+}
+
+// Player is one seat's bot.
+type Player struct {
+	Name string
+	URL  string
+	// X, Y, Z is the position; it may be out of the cube in the tick the
+	// bot moved out, and it is kept after the bot is lost.
+	X, Y, Z int
+	// InPlay reports that the bot is in the position list (the original's
+	// playerPositions).
+	InPlay bool
+	// Lost reports that the bot is in lostPlayers; Cause is its first loss
+	// cause and HighScore the tick it was lost in.
+	Lost      bool
+	Cause     Cause
+	HighScore int
+	// lostOrder is the bot's index in lostPlayers.
+	lostOrder int
+}
+
+// Item is a bomb, the only item of the original: {x, y, z, type: "BOMB"}.
+type Item struct{ X, Y, Z int32 }
+
+// eventKind is the socket.io event of a recorded event.
+type eventKind uint8
+
+const (
+	evGameStarted eventKind = iota
+	evNextTick
+	evMoveAttempt
+	evPlacedBomb
+	evDidNothing
+	evLost
+	evGameEnded
+)
+
+var eventNames = [...]string{"GAME_STARTED", "NEXT_TICK", "PLAYER_MOVE_ATTEMPT", "PLAYER_PLACED_BOMB", "PLAYER_DID_NOTHING", "PLAYER_LOST", "GAME_ENDED"}
+
+// event is one recorded event of the last tick; AppendNative("events")
+// renders it. NEXT_TICK is rendered from the tick's start snapshot.
+type event struct {
+	kind    eventKind
+	seat    uint8
+	cause   Cause
+	x, y, z int32
+}
+
+// maxEvents bounds the events of one tick: NEXT_TICK, up to three per seat
+// (an ask-phase loss, an action, an out-of-bounds loss), one collision loss
+// per seat, GAME_ENDED.
+const maxEvents = 4*MaxPlayers + 2
+
+// group is one collision group of a tick: the cell, whether it held a bomb,
+// and its members in detection order.
+type group struct {
+	x, y, z int
+	hasBomb bool
+	members [MaxPlayers]uint8
+	n       int
+}
+
+// Game is one Battle³ match, exact to the original server (see the package
+// doc). Its players, bombs and per-tick working memory are fixed-size or
+// sized once in New; it is not safe for concurrent use (vecenv gives each
+// worker a disjoint range of envs).
+type Game struct {
+	cfg  Config
+	spec *env.Spec
+	name string
+
+	edge, cells int
+	n           int // seats
+	tasks       int // numOfTasksPerTick
+	maxTicks    int
+	id          string
+
+	tick int // currentTick: the tick about to be processed
+	done bool
+	// winnerFound reports GAME_ENDED's result WINNER_FOUND.
+	winnerFound bool
+	// truncatedEnd reports that the tick limit ended the game with more
+	// than one bot in play.
+	truncatedEnd bool
+
+	players [MaxPlayers]Player
+	// order lists the seats in player order (the original's position-list
+	// order, which fixes the order of everything); it is the seat order.
+	nLost int
+	lost  [MaxPlayers]uint8 // lostPlayers, in loss order
+
+	// items are the bombs in placement order; bombAt has 1 on every cube
+	// cell holding a bomb that is not used up.
+	items  []Item
+	bombAt []uint8
+	// outside counts items outside the cube.
+	outside int
+
+	// groups are the last tick's collision groups (the original's
+	// collisions), used to remove exploded bombs at the next tick's start.
+	groups  [MaxPlayers]group
+	nGroups int
+
+	// Events of the last tick, and the tick's start snapshot for NEXT_TICK.
+	events      [maxEvents]event
+	nEvents     int
+	snapTick    int
+	snapItems   int // items[:snapItems] were the items at the tick's start
+	snapInPlay  [MaxPlayers]bool
+	snapPos     [MaxPlayers][3]int32
+	lostThisRun [MaxPlayers]bool // lost in the last tick (for rewards)
+
+	rng rand.PCG
+
+	invalid [MaxPlayers]int
+
+	// names and urls are the configured ones, made once so that Reset does
+	// not allocate.
+	names, urls [MaxPlayers]string
+}

@@ -1,0 +1,320 @@
+package battlecube
+
+// Step processes one tick in the original server's order (spec §3) and
+// writes each seat's reward and flags. It implements [env.Env.Step]:
+//
+//   - actions, rewards, terminated and truncated have one element per seat;
+//     a wrong length panics.
+//   - Each action is the task the seat carries out in this tick: NOOP, a
+//     move, or a bomb on a cube cell. Out-of-range actions stand for a
+//     rejected reply ([RejectAmount], [RejectSchema], [RejectConnection]):
+//     the seat is lost in this tick's ask phase, and they count in
+//     [Game.Invalid]. Actions of seats no longer in play are ignored.
+//   - Rewards: −1 to a seat in the tick it is lost; when the game ends, +1
+//     to the winner (WINNER_FOUND) and 0 to the bots still in play at the
+//     tick limit (TIE). terminated is true for lost seats and for every
+//     seat once the game ends, except that the bots in play when the tick
+//     limit ends it are truncated instead.
+//   - Stepping a game that is Done writes zero rewards and the final flags.
+//
+// Step never allocates. It is not safe for concurrent use.
+func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []bool) {
+	g.spec.CheckStep(actions, rewards, terminated, truncated)
+	if g.done {
+		clear(rewards[:g.n])
+		g.writeFlags(terminated, truncated)
+		return
+	}
+	clear(g.lostThisRun[:g.n])
+	g.removeExplodedBombs()
+	g.nGroups = 0
+	g.startTick()
+	g.askPhase(actions)
+	g.applyTasks(actions)
+	g.findCollisions()
+	g.removeFromPlay()
+	g.statusCheck()
+	g.endTest()
+	g.tick++
+	if g.done {
+		g.record(event{kind: evGameEnded})
+	} else {
+		g.clearExplodedCells()
+	}
+	g.writeRewards(rewards)
+	g.writeFlags(terminated, truncated)
+}
+
+// removeExplodedBombs deletes every bomb on the cell of a collision with a
+// bomb in the previous tick (the original's removeExplodedBombs), keeping
+// the order of the rest.
+func (g *Game) removeExplodedBombs() {
+	if g.nGroups == 0 {
+		return
+	}
+	k := 0
+	for _, it := range g.items {
+		if g.explodedIn(it) {
+			if !g.inCube(int(it.X), int(it.Y), int(it.Z)) {
+				g.outside--
+			}
+			continue
+		}
+		g.items[k] = it
+		k++
+	}
+	g.items = g.items[:k]
+}
+
+// explodedIn reports whether it lies on the cell of one of the recorded
+// collision groups with a bomb.
+func (g *Game) explodedIn(it Item) bool {
+	for i := range g.nGroups {
+		gr := &g.groups[i]
+		if gr.hasBomb && int(it.X) == gr.x && int(it.Y) == gr.y && int(it.Z) == gr.z {
+			return true
+		}
+	}
+	return false
+}
+
+// clearExplodedCells takes the bombs of this tick's bomb collisions off the
+// cube grid at once, so that observations between ticks show what the next
+// tick's NEXT_TICK will; the items list keeps them until then.
+func (g *Game) clearExplodedCells() {
+	for i := range g.nGroups {
+		gr := &g.groups[i]
+		if gr.hasBomb && g.inCube(gr.x, gr.y, gr.z) {
+			g.bombAt[g.index(gr.x, gr.y, gr.z)] = 0
+		}
+	}
+}
+
+// startTick records the tick info (NEXT_TICK): the positions in play and
+// the items, as they are now.
+func (g *Game) startTick() {
+	g.nEvents = 0
+	g.snapTick = g.tick
+	g.snapItems = len(g.items)
+	for s := range g.n {
+		p := &g.players[s]
+		g.snapInPlay[s] = p.InPlay
+		g.snapPos[s] = [3]int32{int32(p.X), int32(p.Y), int32(p.Z)}
+	}
+	g.record(event{kind: evNextTick})
+}
+
+// loseNow adds seat to lostPlayers (unless it is there) with highScore =
+// currentTick and cause.
+func (g *Game) loseNow(s int, cause Cause) {
+	p := &g.players[s]
+	if p.Lost {
+		return
+	}
+	p.Lost, p.Cause, p.HighScore, p.lostOrder = true, cause, g.tick, g.nLost
+	g.lost[g.nLost] = uint8(s)
+	g.nLost++
+	g.lostThisRun[s] = true
+}
+
+// askPhase handles the replies: a seat in play whose action is out of
+// range sent a reply the server rejects, and is lost at once (its position
+// stays in the list for this tick's collisions).
+func (g *Game) askPhase(actions []int32) {
+	na := int32(g.spec.Actions)
+	for s := range g.n {
+		if !g.players[s].InPlay {
+			continue
+		}
+		a := actions[s]
+		if a >= 0 && a < na {
+			continue
+		}
+		g.invalid[s]++
+		cause := CauseAmount
+		switch Action(a) {
+		case RejectSchema:
+			cause = CauseSchema
+		case RejectConnection:
+			cause = CauseConnection
+		}
+		g.record(event{kind: evLost, seat: uint8(s), cause: cause})
+		g.loseNow(s, cause)
+	}
+}
+
+// applyTasks carries out each task in player order, skipping lost bots.
+func (g *Game) applyTasks(actions []int32) {
+	for s := range g.n {
+		p := &g.players[s]
+		if !p.InPlay || p.Lost {
+			continue
+		}
+		a := Action(actions[s])
+		switch {
+		case a == Noop:
+			g.record(event{kind: evDidNothing, seat: uint8(s), x: int32(p.X), y: int32(p.Y), z: int32(p.Z)})
+		case a < NumFixedActions:
+			d := moveDelta[a]
+			p.X, p.Y, p.Z = p.X+d[0], p.Y+d[1], p.Z+d[2]
+			g.record(event{kind: evMoveAttempt, seat: uint8(s), x: int32(p.X), y: int32(p.Y), z: int32(p.Z)})
+			if !g.inCube(p.X, p.Y, p.Z) {
+				g.loseNow(s, CauseOutOfBounds)
+				g.record(event{kind: evLost, seat: uint8(s), cause: CauseOutOfBounds})
+			}
+		default:
+			x, y, z, _ := BombCell(g.edge, a)
+			g.placeBomb(x, y, z)
+			g.record(event{kind: evPlacedBomb, seat: uint8(s), x: int32(x), y: int32(y), z: int32(z)})
+		}
+	}
+}
+
+// placeBomb adds a bomb on (x, y, z) unless one is already there.
+func (g *Game) placeBomb(x, y, z int) {
+	if g.inCube(x, y, z) {
+		i := g.index(x, y, z)
+		if g.bombAt[i] != 0 {
+			return
+		}
+		g.bombAt[i] = 1
+		g.items = append(g.items, Item{int32(x), int32(y), int32(z)})
+		return
+	}
+	if g.bombOutside(x, y, z) || g.outside >= MaxOutsideBombs {
+		return
+	}
+	g.outside++
+	g.items = append(g.items, Item{int32(x), int32(y), int32(z)})
+}
+
+// bombOutside reports whether a bomb lies on (x, y, z) outside the cube.
+func (g *Game) bombOutside(x, y, z int) bool {
+	if g.outside == 0 {
+		return false
+	}
+	for _, it := range g.items {
+		if int(it.X) == x && int(it.Y) == y && int(it.Z) == z {
+			return true
+		}
+	}
+	return false
+}
+
+// bombOn reports whether the current items hold a bomb on (x, y, z).
+func (g *Game) bombOn(x, y, z int) bool {
+	if g.inCube(x, y, z) {
+		return g.bombAt[g.index(x, y, z)] != 0
+	}
+	return g.bombOutside(x, y, z)
+}
+
+// findCollisions groups, by cell, every position in the list (bots lost in
+// this tick included) that shares its cell with another position or with a
+// bomb.
+func (g *Game) findCollisions() {
+	for s := range g.n {
+		p := &g.players[s]
+		if !p.InPlay {
+			continue
+		}
+		hasBomb := g.bombOn(p.X, p.Y, p.Z)
+		if !hasBomb && !g.shared(s) {
+			continue
+		}
+		gi := -1
+		for i := range g.nGroups {
+			gr := &g.groups[i]
+			if gr.x == p.X && gr.y == p.Y && gr.z == p.Z {
+				gi = i
+				break
+			}
+		}
+		if gi < 0 {
+			gi = g.nGroups
+			g.nGroups++
+			g.groups[gi] = group{x: p.X, y: p.Y, z: p.Z, hasBomb: hasBomb}
+		}
+		gr := &g.groups[gi]
+		gr.members[gr.n] = uint8(s)
+		gr.n++
+	}
+}
+
+// shared reports whether another position in the list has s's cell.
+func (g *Game) shared(s int) bool {
+	p := &g.players[s]
+	for o := range g.n {
+		q := &g.players[o]
+		if o != s && q.InPlay && q.X == p.X && q.Y == p.Y && q.Z == p.Z {
+			return true
+		}
+	}
+	return false
+}
+
+// removeFromPlay takes collision members and lost bots out of the list.
+func (g *Game) removeFromPlay() {
+	for i := range g.nGroups {
+		gr := &g.groups[i]
+		for _, s := range gr.members[:gr.n] {
+			g.players[s].InPlay = false
+		}
+	}
+	for _, s := range g.lost[:g.nLost] {
+		g.players[s].InPlay = false
+	}
+}
+
+// statusCheck emits PLAYER_LOST for every collision member, group by
+// group, and adds it to lostPlayers unless it is there.
+func (g *Game) statusCheck() {
+	for i := range g.nGroups {
+		gr := &g.groups[i]
+		cause := CauseCrash
+		if gr.hasBomb {
+			cause = CauseBomb
+		}
+		for _, s := range gr.members[:gr.n] {
+			g.record(event{kind: evLost, seat: s, cause: cause})
+			g.loseNow(int(s), cause)
+		}
+	}
+}
+
+// endTest ends the game when every player is lost, exactly one is in play,
+// or this is tick maxNumOfTicks-1.
+func (g *Game) endTest() {
+	inPlay := g.InPlay()
+	switch {
+	case g.nLost == g.n || inPlay == 1:
+		g.done = true
+	case g.tick == g.maxTicks-1:
+		g.done = true
+		g.truncatedEnd = inPlay > 1
+	}
+	g.winnerFound = g.done && inPlay == 1
+}
+
+// writeRewards writes this tick's rewards (see [RewardDefinition]).
+func (g *Game) writeRewards(rewards []float32) {
+	for s := range g.n {
+		var r float32
+		switch {
+		case g.lostThisRun[s]:
+			r = -1
+		case g.done && g.winnerFound && g.players[s].InPlay:
+			r = 1
+		}
+		rewards[s] = r
+	}
+}
+
+// writeFlags writes each seat's terminated and truncated flags.
+func (g *Game) writeFlags(terminated, truncated []bool) {
+	for s := range g.n {
+		lost := g.players[s].Lost
+		truncated[s] = g.done && g.truncatedEnd && !lost
+		terminated[s] = lost || (g.done && !truncated[s])
+	}
+}
