@@ -41,7 +41,7 @@ var practiceMoves = [15]portalbomber.Action{
 }
 
 // Practice is the original's practice bot (AI.js, spec §12): on its turn it
-// picks uniformly among the 15 moves mu ml mr md tu tl tr td '' op bp
+// picks uniformly among the 15 moves mu ml mr md tu tl tr td ” op bp
 // buy_count buy_range buy_pierce buy_block, ignoring whether they can
 // succeed, and never plays "b". Its randomness (Math.random in the original)
 // comes from a PCG generator seeded in Reset. Not safe for concurrent use;

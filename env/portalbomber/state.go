@@ -43,7 +43,7 @@ var dirDX = [4]int{-1, 0, 1, 0}
 var dirDY = [4]int{0, -1, 0, 1}
 
 // Action is one move. Its values are botarena's action indices; the native
-// move strings are in [Game.ParseCommand]. The zero value is Wait ('').
+// move strings are in [Game.ParseCommand]. The zero value is Wait (”).
 type Action int32
 
 // The 17 actions; see the package doc.
@@ -140,7 +140,7 @@ type cell struct {
 	// trailSeq orders the cell's trailMap entry (0: no entry); the JSON
 	// lists entries by it, as JavaScript lists object keys by insertion.
 	trailSeq uint32
-	portals [4]face
+	portals  [4]face
 	// portalSeq orders the cell's portalMap entry; entries are never
 	// deleted, only emptied, as in the original.
 	portalSeq uint32
