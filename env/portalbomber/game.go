@@ -14,6 +14,10 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	}
 	g := &Game{cfg: *cfg}
 	g.spec = newSpec(name, &g.cfg)
+	n := g.cfg.Size
+	for i := range n * n {
+		g.values[i] = uint8(BlockValue(n, i%n, i/n))
+	}
 	g.Reset(0)
 	return g, nil
 }

@@ -98,6 +98,13 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 	g.writeScalars(seat, dst[1])
 }
 
+func bit(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func clamp8(v int) byte {
 	if v < 0 {
 		return 0
@@ -112,17 +119,15 @@ func (g *Game) writePlanes(seat int, dst []byte) {
 	clear(dst)
 	n := g.n
 	hw := n * n
+	copy(dst[PlaneBlockValue*hw:(PlaneBlockValue+1)*hw], g.values[:hw])
 	opp := 1 - seat
 	for i := range hw {
 		c := &g.cells[i]
-		x, y := i%n, i/n
-		if c.hard {
-			dst[PlaneHard*hw+i] = 1
+		dst[PlaneHard*hw+i] = bit(c.hard)
+		dst[PlaneSoft*hw+i] = bit(c.soft)
+		if c.bombSeq|c.trailSeq|c.portalSeq == 0 {
+			continue
 		}
-		if c.soft {
-			dst[PlaneSoft*hw+i] = 1
-		}
-		dst[PlaneBlockValue*hw+i] = byte(BlockValue(n, x, y))
 		if c.bombSeq != 0 {
 			pl := PlaneOwnBombs
 			if int(c.bombOwner) != seat {

@@ -195,6 +195,10 @@ type Game struct {
 	gameID    [24]byte
 	playerIDs [Seats][24]byte
 
+	// values holds BlockValue of every cell (index y*n + x), computed
+	// once for the size.
+	values [MaxCells]uint8
+
 	steps   int
 	invalid [Seats]int
 	rng     rand.PCG
@@ -274,6 +278,9 @@ func ownerSlot(owner int) int {
 	}
 	return owner
 }
+
+// value returns the block value of cell (x, y).
+func (g *Game) value(x, y int) int { return int(g.values[g.idx(x, y)]) }
 
 // BlockValue returns the original's block value of (x, y) on a board of
 // side n (spec §3, generalised to n as §13.2 suggests): floor(10·|(n−1−x)·x·

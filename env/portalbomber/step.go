@@ -244,7 +244,7 @@ func (g *Game) legal(seat int, a Action) bool {
 		return p.Coins >= UpgradePrice
 	case BuyBlock:
 		x, y := g.faced(seat)
-		return g.query(x, y) == cEmpty && p.Coins >= BlockValue(g.n, x, y)
+		return g.query(x, y) == cEmpty && p.Coins >= g.value(x, y)
 	}
 	return false
 }
@@ -286,7 +286,7 @@ func (g *Game) apply(seat int, a Action) {
 	case BuyBlock:
 		if g.legal(seat, a) {
 			x, y := g.faced(seat)
-			p.Coins -= BlockValue(g.n, x, y)
+			p.Coins -= g.value(x, y)
 			g.cells[g.idx(x, y)].soft = true
 		}
 	case OrangePortal:
@@ -404,7 +404,7 @@ func (g *Game) resolve(i int) {
 	case q == cSoft:
 		c.soft = false
 		g.deletePortals(x, y, -1)
-		v := BlockValue(g.n, x, y)
+		v := int(g.values[i])
 		for s := range Seats {
 			if c.trails[s].Type != NoTrail {
 				g.players[s].Coins += v
