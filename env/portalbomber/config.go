@@ -1,0 +1,80 @@
+package portalbomber
+
+import (
+	"fmt"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Config configures a game. The zero value is not valid; start from
+// [DefaultConfig] (the original) or [VariantConfig] (the design document's
+// variant). JSON names are the struct tags.
+type Config struct {
+	// Size is the board side, border included: odd, 7–25. Default 11, the
+	// original's. Hard pillars stand where x and y are both even, which is
+	// symmetric only for odd sides (spec §13.1).
+	Size int `json:"size"`
+	// Simultaneous makes each step a round in which both seats move at
+	// once, in the design document's order (see the package doc). Default
+	// false: the original's alternating single moves.
+	Simultaneous bool `json:"simultaneous"`
+	// VariantCommands makes ParseCommand accept the design document's
+	// commands next to the original's move strings: "buy 00" (range),
+	// "buy 01" (bomb count), "buy 02" (pierce), "buy 03" (block), and "u",
+	// "l", "r", "d" for moves. Default false: the original reads those as
+	// invalid moves.
+	VariantCommands bool `json:"variant_commands"`
+	// SoftDensity is the chance that a free cell starts with a soft block,
+	// in percent. Default 70, the original's.
+	SoftDensity int `json:"soft_density"`
+	// ApocalypseAfter is the moveNumber after which the apocalypse step
+	// runs at each round end. Default 400, the original's (round 201).
+	ApocalypseAfter int `json:"apocalypse_after"`
+	// MaxRounds truncates the game after this many of the original's
+	// rounds; 0 (the default) means no cap other than the apocalypse,
+	// which ends every game.
+	MaxRounds int `json:"max_rounds"`
+}
+
+// DefaultConfig returns the original's rules: 11×11, alternating moves.
+func DefaultConfig() *Config {
+	return &Config{Size: DefaultSize, SoftDensity: 70, ApocalypseAfter: 400}
+}
+
+// VariantConfig returns the design document's variant: a 17×17 board (15×15
+// inside the border, the nearest odd size to the document's 16×16),
+// simultaneous moves and the document's shop codes.
+func VariantConfig() *Config {
+	return &Config{Size: 17, Simultaneous: true, VariantCommands: true, SoftDensity: 70, ApocalypseAfter: 400}
+}
+
+// Validate reports the first invalid field as an [*env.ConfigError].
+func (c *Config) Validate() error {
+	bad := func(field string, value any, reason string) error {
+		return &env.ConfigError{Game: "portalbomber", Field: field, Value: value, Reason: reason}
+	}
+	if c.Size < MinSize || c.Size > MaxSize || c.Size%2 == 0 {
+		return bad("size", c.Size, fmt.Sprintf("want an odd side %d–%d (border included)", MinSize, MaxSize))
+	}
+	if c.SoftDensity < 0 || c.SoftDensity > 100 {
+		return bad("soft_density", c.SoftDensity, "want a percentage 0–100")
+	}
+	if c.ApocalypseAfter < 0 || c.ApocalypseAfter > 100000 {
+		return bad("apocalypse_after", c.ApocalypseAfter, "want 0–100000 moves")
+	}
+	if c.MaxRounds < 0 {
+		return bad("max_rounds", c.MaxRounds, "want 0 (no cap) or more")
+	}
+	return nil
+}
+
+// lastRound returns the round by which every game is over: the apocalypse
+// reaches every cell n² rounds after it starts, and a player standing on a
+// bomb outlives the fire by at most BombTicks rounds.
+func (c *Config) lastRound() int {
+	r := c.ApocalypseAfter/2 + 1 + c.Size*c.Size + BombTicks + 1
+	if c.MaxRounds > 0 && c.MaxRounds < r {
+		return c.MaxRounds
+	}
+	return r
+}

@@ -1,0 +1,172 @@
+package portalbomber
+
+import (
+	"github.com/botarena/botarena/env"
+)
+
+// New returns a game for cfg, validated, reset with seed 0. The registry
+// name in its Spec is "portalbomber".
+func New(cfg *Config) (*Game, error) { return newGame("portalbomber", cfg) }
+
+func newGame(name string, cfg *Config) (*Game, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	g := &Game{cfg: *cfg}
+	g.spec = newSpec(name, &g.cfg)
+	n := g.cfg.Size
+	for i := range n * n {
+		g.values[i] = uint8(BlockValue(n, i%n, i/n))
+	}
+	g.Reset(0)
+	return g, nil
+}
+
+// Config returns a copy of the game's config.
+func (g *Game) Config() Config { return g.cfg }
+
+// Spec returns the game's spec; it is shared and must not be modified.
+func (g *Game) Spec() *env.Spec { return g.spec }
+
+// Reset starts a new game: the board from seed (soft blocks drawn from a PCG
+// generator seeded with seed, where the original called the unseeded
+// Math.random), the players at their start cells, moveNumber 0. It never
+// allocates.
+func (g *Game) Reset(seed uint64) {
+	g.n = g.cfg.Size
+	g.rng.Seed(seed, seed^0x6a09e667f3bcc909)
+	g.clearBoard()
+	g.generate()
+	for s := range Seats {
+		g.players[s] = Player{
+			X: 1, Y: 1, BombCount: StartBombCount, BombRange: StartRange, BombPierce: StartPierce, Alive: true,
+		}
+	}
+	g.players[1].X, g.players[1].Y = g.n-2, g.n-2
+	g.moveOrder = [Seats]int{0, 1}
+	g.moveIterator, g.moveNumber = 0, 0
+	g.state, g.winner = stateInProgress, -2
+	g.steps = 0
+	g.invalid = [Seats]int{}
+	g.fireX, g.fireY, g.fireDir = fireHeads(g.n, 0)
+	h := splitmix(seed)
+	hexID(&g.gameID, h)
+	hexID(&g.playerIDs[0], splitmix(h^1))
+	hexID(&g.playerIDs[1], splitmix(h^2))
+}
+
+// clearBoard empties every cell of the current size and the bomb list.
+func (g *Game) clearBoard() {
+	clear(g.cells[:g.n*g.n])
+	g.nBombs = 0
+	g.seq = 0
+}
+
+// generate lays out the original's board (spec §2): hard blocks on the
+// border and where x and y are both even; soft blocks with the configured
+// chance on every other cell except the cleared start corners, drawn in the
+// original's order (x outer, y inner; one draw per non-hard, non-cleared
+// cell); then the forced soft blocks.
+func (g *Game) generate() {
+	n := g.n
+	for x := range n {
+		for y := range n {
+			if x == 0 || y == 0 || x == n-1 || y == n-1 || (x%2 == 0 && y%2 == 0) {
+				g.cells[g.idx(x, y)].hard = true
+			}
+		}
+	}
+	limit := uint64(g.cfg.SoftDensity) << 53 / 100 // value > limit is "Math.random() > 0.7"
+	for x := range n {
+		for y := range n {
+			if (x == 1 || y == 1) && x <= 2 && y <= 2 {
+				continue
+			}
+			if (x == n-2 || y == n-2) && x >= n-3 && y >= n-3 {
+				continue
+			}
+			c := &g.cells[g.idx(x, y)]
+			if c.hard {
+				continue
+			}
+			if g.rng.Uint64()>>11 <= limit {
+				c.soft = true
+			}
+		}
+	}
+	for _, p := range [4][2]int{{3, 1}, {1, 3}, {n - 2, n - 4}, {n - 4, n - 2}} {
+		g.cells[g.idx(p[0], p[1])].soft = true
+	}
+}
+
+// fireHeads returns apocalypse head 1 (cell and direction) after steps
+// apocalypse steps on an n×n board (spec §8). Head 2 is its mirror image
+// through the centre.
+func fireHeads(n, steps int) (x, y, dir int) {
+	var burnt [MaxCells]bool
+	x, y, dir = 0, n-1, Up
+	for range steps {
+		burnt[y*n+x] = true
+		burnt[(n-1-y)*n+(n-1-x)] = true
+		dir = fireTurn(n, x, y, dir, func(cx, cy int) bool { return burnt[cy*n+cx] })
+		x, y = fireAdvance(n, x, y, dir)
+	}
+	return x, y, dir
+}
+
+// fireTurn turns head 1 right while the cell ahead is off the board or
+// already burning, at most four times (the original has no guard; on a
+// fully burnt board it would spin, where botarena keeps the direction).
+func fireTurn(n, x, y, dir int, burning func(x, y int) bool) int {
+	for range 4 {
+		nx, ny := x+dirDX[dir], y+dirDY[dir]
+		if nx >= 0 && ny >= 0 && nx < n && ny < n && !burning(nx, ny) {
+			return dir
+		}
+		dir = (dir + 1) % 4
+	}
+	return dir
+}
+
+// fireAdvance moves head 1 one cell in dir, staying put at the edge.
+func fireAdvance(n, x, y, dir int) (int, int) {
+	nx, ny := x+dirDX[dir], y+dirDY[dir]
+	if nx < 0 || ny < 0 || nx >= n || ny >= n {
+		return x, y
+	}
+	return nx, ny
+}
+
+func splitmix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// hexID writes a Mongo-style 24-hex-digit id derived from h.
+func hexID(dst *[24]byte, h uint64) {
+	const digits = "0123456789abcdef"
+	h2 := splitmix(h)
+	for i := range 16 {
+		dst[i] = digits[(h>>(4*i))&15]
+	}
+	for i := 16; i < 24; i++ {
+		dst[i] = digits[(h2>>(4*(i-16)))&15]
+	}
+}
+
+// Done reports whether the game is over.
+func (g *Game) Done() bool { return g.state != stateInProgress || g.truncated() }
+
+// truncated reports whether the round cap has ended the game.
+func (g *Game) truncated() bool {
+	return g.cfg.MaxRounds > 0 && g.moveNumber/2 >= g.cfg.MaxRounds && g.moveIterator == 0
+}
+
+// Steps returns the env steps taken since Reset; after LoadNative, the
+// moveNumber (alternating) or the rounds (simultaneous) of the state.
+func (g *Game) Steps() int { return g.steps }
+
+// Rounds returns the original's completed rounds: moveNumber / 2.
+func (g *Game) Rounds() int { return g.moveNumber / 2 }

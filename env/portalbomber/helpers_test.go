@@ -1,0 +1,68 @@
+package portalbomber
+
+import (
+	"testing"
+)
+
+// bare returns a game on the spec's scenario board: no random soft blocks,
+// only the forced ones at (3,1), (1,3), (9,7) and (7,9).
+func bare(t testing.TB) *Game {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.SoftDensity = 0
+	g, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// mover plays scripted moves per seat in the engine's turn order, padding
+// with waits.
+type mover struct {
+	t       testing.TB
+	g       *Game
+	scripts [Seats][]Action
+}
+
+// step plays one move of the seat to move.
+func (m *mover) step() {
+	m.t.Helper()
+	seat := m.g.ToMove()
+	a := Wait
+	if len(m.scripts[seat]) > 0 {
+		a = m.scripts[seat][0]
+		m.scripts[seat] = m.scripts[seat][1:]
+	}
+	var acts [Seats]int32
+	acts[seat] = int32(a)
+	var r [Seats]float32
+	var te, tr [Seats]bool
+	m.g.Step(acts[:], r[:], te[:], tr[:])
+}
+
+// rounds plays until k more rounds have ended (or the game is over).
+func (m *mover) rounds(k int) {
+	m.t.Helper()
+	target := m.g.Rounds() + k
+	for m.g.Rounds() < target && !m.g.Done() {
+		m.step()
+	}
+}
+
+func play(t testing.TB, g *Game, p0, p1 []Action) *mover {
+	return &mover{t: t, g: g, scripts: [Seats][]Action{p0, p1}}
+}
+
+func (g *Game) placeAt(seat, x, y int) {
+	g.players[seat].X, g.players[seat].Y = x, y
+}
+
+func trailOwners(g *Game, x, y int) (owners []int) {
+	for _, o := range []int{0, 1, FireOwner} {
+		if g.TrailOf(x, y, o).Type != NoTrail {
+			owners = append(owners, o)
+		}
+	}
+	return owners
+}

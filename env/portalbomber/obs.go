@@ -1,0 +1,212 @@
+package portalbomber
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Observation planes, in order; see the package doc for the layout.
+const (
+	PlaneHard = iota
+	PlaneSoft
+	PlaneBlockValue
+	PlaneOwnBombs
+	PlaneOpponentBombs
+	PlaneOwnTrails
+	PlaneOpponentTrails
+	PlaneFire
+	// PlanePortals is the first of 8 portal planes: PlanePortals + 4*colour
+	// + face, colour 0 orange and 1 blue.
+	PlanePortals
+)
+
+// The player planes, after the 8 portal planes.
+const (
+	PlaneSelf = PlanePortals + 8 + iota
+	PlaneOpponent
+	// NumPlanes is C, the number of planes.
+	NumPlanes
+)
+
+// Scalar features, in order; see the package doc.
+const (
+	ScalarCoins = iota
+	ScalarBombCount
+	ScalarRange
+	ScalarPierce
+	ScalarOrientation
+	ScalarOpponentCoins
+	ScalarOpponentBombCount
+	ScalarOpponentRange
+	ScalarOpponentPierce
+	ScalarOpponentOrientation
+	ScalarMoveNumber
+	ScalarMyTurn
+	// NumScalars is the length of the scalar vector.
+	NumScalars
+)
+
+// Names of the observation tensors.
+const (
+	TensorPlanes  = "planes"
+	TensorScalars = "scalars"
+)
+
+// RewardDefinition is the reward text of the Spec.
+const RewardDefinition = "terminal: +1 to the winner and -1 to the loser by the original's victory check " +
+	"(the last player alive); 0 to both on a tie (both dead) or a truncation"
+
+func newSpec(name string, cfg *Config) *env.Spec {
+	n := cfg.Size
+	maxSteps := cfg.lastRound()
+	if !cfg.Simultaneous {
+		maxSteps *= Seats
+	}
+	return &env.Spec{
+		Game:  name,
+		Seats: Seats,
+		Obs: []env.Tensor{
+			{
+				Name:   TensorPlanes,
+				DType:  env.Uint8,
+				Shape:  []int{NumPlanes, n, n},
+				Layout: fmt.Sprintf("[C,H,W] = [%d,%d,%d]: index = c*H*W + y*W + x for cell (x,y), (0,0) top left; own pieces first, see the portalbomber package doc", NumPlanes, n, n),
+			},
+			{
+				Name:   TensorScalars,
+				DType:  env.Float32,
+				Shape:  []int{NumScalars},
+				Layout: "[12]: coins, bombs, range, pierce, orientation; the opponent's five; moveNumber; 1 if the seat may move now",
+			},
+		},
+		Actions:     NumActions,
+		ActionNames: actionNames[:],
+		MaxSteps:    maxSteps,
+		Reward:      RewardDefinition,
+	}
+}
+
+// WriteObs writes seat's observation into dst: dst[0] the planes, dst[1] the
+// scalars (little-endian float32). A wrong number or size of slices panics.
+// It never allocates.
+func (g *Game) WriteObs(seat int, dst [][]byte) {
+	g.spec.CheckObs(dst)
+	g.writePlanes(seat, dst[0])
+	g.writeScalars(seat, dst[1])
+}
+
+func bit(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func clamp8(v int) byte {
+	if v < 0 {
+		return 0
+	}
+	if v > 255 {
+		return 255
+	}
+	return byte(v)
+}
+
+func (g *Game) writePlanes(seat int, dst []byte) {
+	clear(dst)
+	n := g.n
+	hw := n * n
+	copy(dst[PlaneBlockValue*hw:(PlaneBlockValue+1)*hw], g.values[:hw])
+	opp := 1 - seat
+	for i := range hw {
+		c := &g.cells[i]
+		dst[PlaneHard*hw+i] = bit(c.hard)
+		dst[PlaneSoft*hw+i] = bit(c.soft)
+		if c.bombSeq|c.trailSeq|c.portalSeq == 0 {
+			continue
+		}
+		if c.bombSeq != 0 {
+			pl := PlaneOwnBombs
+			if int(c.bombOwner) != seat {
+				pl = PlaneOpponentBombs
+			}
+			dst[pl*hw+i] = clamp8(int(c.bombTick))
+		}
+		if c.trailSeq != 0 {
+			dst[PlaneOwnTrails*hw+i] = clamp8(int(c.trails[seat].Tick))
+			dst[PlaneOpponentTrails*hw+i] = clamp8(int(c.trails[opp].Tick))
+			if c.trails[2].Type == TrailFire {
+				dst[PlaneFire*hw+i] = 1
+			}
+		}
+		if c.portalSeq != 0 {
+			for f := range 4 {
+				if o := c.portals[f].owner; o != 0 {
+					v := byte(1)
+					if int(o)-1 != seat {
+						v = 2
+					}
+					dst[(PlanePortals+4*int(c.portals[f].color)+f)*hw+i] = v
+				}
+			}
+		}
+	}
+	if p := &g.players[seat]; p.Alive && g.inBoard(p.X, p.Y) {
+		dst[PlaneSelf*hw+g.idx(p.X, p.Y)] = 1
+	}
+	if p := &g.players[opp]; p.Alive && g.inBoard(p.X, p.Y) {
+		dst[PlaneOpponent*hw+g.idx(p.X, p.Y)] = 1
+	}
+}
+
+func (g *Game) writeScalars(seat int, dst []byte) {
+	put := func(k int, v float64) {
+		binary.LittleEndian.PutUint32(dst[4*k:], math.Float32bits(float32(v)))
+	}
+	for k, s := range [Seats]int{seat, 1 - seat} {
+		p := &g.players[s]
+		put(5*k+ScalarCoins, float64(p.Coins))
+		put(5*k+ScalarBombCount, float64(p.BombCount))
+		put(5*k+ScalarRange, float64(p.BombRange))
+		put(5*k+ScalarPierce, float64(p.BombPierce))
+		put(5*k+ScalarOrientation, float64(p.Orientation))
+	}
+	put(ScalarMoveNumber, float64(g.moveNumber))
+	turn := 0.0
+	if g.mayMove(seat) {
+		turn = 1
+	}
+	put(ScalarMyTurn, turn)
+}
+
+// mayMove reports whether seat's action counts in the next step.
+func (g *Game) mayMove(seat int) bool {
+	if g.Done() || !g.players[seat].Alive {
+		return false
+	}
+	return g.cfg.Simultaneous || g.moveOrder[g.moveIterator] == seat
+}
+
+// WriteMask writes seat's legal actions into dst (len [NumActions]): only
+// action 0 when it is not the seat's turn, the seat is dead or the game is
+// over; otherwise the actions the engine would carry out rather than ignore
+// (see [Game.Invalid]). Moves into a wall are legal: they still turn the
+// player. [InvalidMove] is never legal. It never allocates.
+func (g *Game) WriteMask(seat int, dst []uint8) {
+	if len(dst) != NumActions {
+		panic(fmt.Sprintf("portalbomber: WriteMask: got %d entries, want %d", len(dst), NumActions))
+	}
+	clear(dst)
+	dst[0] = 1
+	if !g.mayMove(seat) {
+		return
+	}
+	for a := Action(1); a < NumActions; a++ {
+		if g.legal(seat, a) {
+			dst[a] = 1
+		}
+	}
+}

@@ -1,0 +1,299 @@
+package portalbomber
+
+import (
+	"math/rand/v2"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Limits of botarena's port.
+const (
+	// Seats is the number of players: the original is strictly 1 v 1.
+	Seats = 2
+	// MinSize and MaxSize bound the board side (border included).
+	MinSize = 7
+	MaxSize = 25
+	// MaxCells is the number of cells of the largest board.
+	MaxCells = MaxSize * MaxSize
+	// DefaultSize is the original's board side, border included.
+	DefaultSize = 11
+)
+
+// The original's constants (spec §2, §5, §6, §7).
+const (
+	StartBombCount = 1
+	StartRange     = 3
+	StartPierce    = 0
+	BombTicks      = 5
+	TrailTicks     = 2
+	UpgradePrice   = 5
+	// FireOwner is the owner of apocalypse fire trails.
+	FireOwner = -1
+)
+
+// Directions and orientations, as the original numbers them.
+const (
+	Left = iota
+	Up
+	Right
+	Down
+)
+
+var dirDX = [4]int{-1, 0, 1, 0}
+var dirDY = [4]int{0, -1, 0, 1}
+
+// Action is one move. Its values are botarena's action indices; the native
+// move strings are in [Game.ParseCommand]. The zero value is Wait (”).
+type Action int32
+
+// The 17 actions; see the package doc.
+const (
+	Wait Action = iota
+	MoveLeft
+	MoveUp
+	MoveRight
+	MoveDown
+	TurnLeft
+	TurnUp
+	TurnRight
+	TurnDown
+	PlaceBomb
+	OrangePortal
+	BluePortal
+	BuyCount
+	BuyRange
+	BuyPierce
+	BuyBlock
+	// InvalidMove is a move string the engine does not know: the move is
+	// used up and nothing happens. Its mask bit is always 0.
+	InvalidMove
+	// NumActions is the size of the action space.
+	NumActions = 17
+)
+
+// moveStrings are the original's move strings, by action.
+var moveStrings = [NumActions]string{"", "ml", "mu", "mr", "md", "tl", "tu", "tr", "td", "b", "op", "bp",
+	"buy_count", "buy_range", "buy_pierce", "buy_block", "x"}
+
+var actionNames = [NumActions]string{"wait", "move_left", "move_up", "move_right", "move_down",
+	"turn_left", "turn_up", "turn_right", "turn_down", "bomb", "orange_portal", "blue_portal",
+	"buy_count", "buy_range", "buy_pierce", "buy_block", "invalid"}
+
+func (a Action) String() string {
+	if a >= 0 && a < NumActions {
+		return actionNames[a]
+	}
+	return "Action(?)"
+}
+
+// TrailType is the type of a trail. The zero value means no trail.
+type TrailType uint8
+
+// The trail types of the original.
+const (
+	NoTrail TrailType = iota
+	TrailH
+	TrailV
+	TrailOrigin
+	TrailFire // "apocalypse"
+)
+
+var trailTypeNames = [...]string{"", "h", "v", "origin", "apocalypse"}
+
+func (t TrailType) String() string {
+	if int(t) < len(trailTypeNames) {
+		return trailTypeNames[t]
+	}
+	return "TrailType(?)"
+}
+
+// Trail is one owner's trail on a cell.
+type Trail struct {
+	Tick int8
+	Type TrailType
+}
+
+// Portal colours.
+const (
+	Orange = 0
+	Blue   = 1
+)
+
+// Portal is a player's reference to one of its portals: the block it is on
+// and the face (direction) it points to.
+type Portal struct {
+	X, Y, Dir int
+	Set       bool
+}
+
+// face is one portal-map entry: Owner is the seat + 1 (0: no portal).
+type face struct {
+	owner uint8
+	color uint8
+}
+
+// cell is one board cell.
+type cell struct {
+	hard, soft bool
+	// trails by owner: index 0 and 1 are the seats, 2 the fire (owner -1).
+	trails [3]Trail
+	// trailSeq orders the cell's trailMap entry (0: no entry); the JSON
+	// lists entries by it, as JavaScript lists object keys by insertion.
+	trailSeq uint32
+	portals  [4]face
+	// portalSeq orders the cell's portalMap entry; entries are never
+	// deleted, only emptied, as in the original.
+	portalSeq uint32
+	// bombTick is the bomb's tick (0: no bomb), bombOwner its seat and
+	// bombSeq its insertion order in the bombMap.
+	bombTick  int8
+	bombOwner uint8
+	bombSeq   uint32
+}
+
+// Player is one seat's player.
+type Player struct {
+	X, Y        int // (-1,-1) once dead
+	Orientation int
+	BombCount   int // bombs available now
+	BombRange   int
+	BombPierce  int
+	Alive       bool
+	Coins       int
+	Portals     [2]Portal // by colour: Orange, Blue
+}
+
+// Game states as the original names them.
+const (
+	stateInProgress = iota
+	stateComplete
+)
+
+// Game is one UPE portal Bomberman match: a fixed-size value without
+// pointers into itself. It is not safe for concurrent use; vecenv gives each
+// worker a disjoint range of envs.
+type Game struct {
+	cfg  Config
+	spec *env.Spec
+	n    int // board side
+
+	cells [MaxCells]cell
+	// bombs lists the bomb cells in bombMap insertion order.
+	bombs  [MaxCells]uint16
+	nBombs int
+	seq    uint32
+
+	players      [Seats]Player
+	moveOrder    [Seats]int
+	moveIterator int
+	moveNumber   int
+	state        int
+	winner       int // -2 in progress, -1 tie, else the seat
+	// fire is apocalypse head 1: cell and direction; head 2 is its mirror.
+	fireX, fireY, fireDir int
+
+	gameID    [24]byte
+	playerIDs [Seats][24]byte
+
+	// values holds BlockValue of every cell (index y*n + x), computed
+	// once for the size.
+	values [MaxCells]uint8
+
+	steps   int
+	invalid [Seats]int
+	rng     rand.PCG
+}
+
+// idx returns the cell index of (x, y): row-major, y*n + x.
+func (g *Game) idx(x, y int) int { return y*g.n + x }
+
+func (g *Game) inBoard(x, y int) bool { return x >= 0 && y >= 0 && x < g.n && y < g.n }
+
+// Size returns the board side, border included.
+func (g *Game) Size() int { return g.n }
+
+// Player returns a copy of seat's player.
+func (g *Game) Player(seat int) Player { return g.players[seat] }
+
+// MoveNumber returns the original's moveNumber: accepted moves of both
+// players.
+func (g *Game) MoveNumber() int { return g.moveNumber }
+
+// ToMove returns the seat whose turn it is (with simultaneous moves, -1).
+func (g *Game) ToMove() int {
+	if g.cfg.Simultaneous {
+		return -1
+	}
+	return g.moveOrder[g.moveIterator]
+}
+
+// MoveOrder returns the original's moveOrder and moveIterator.
+func (g *Game) MoveOrder() (order [Seats]int, iterator int) { return g.moveOrder, g.moveIterator }
+
+// Hard reports whether (x, y) holds a hard block.
+func (g *Game) Hard(x, y int) bool { return g.inBoard(x, y) && g.cells[g.idx(x, y)].hard }
+
+// Soft reports whether (x, y) holds a soft block.
+func (g *Game) Soft(x, y int) bool { return g.inBoard(x, y) && g.cells[g.idx(x, y)].soft }
+
+// Bomb returns the bomb at (x, y): its owner and tick, ok false for none.
+func (g *Game) Bomb(x, y int) (owner, tick int, ok bool) {
+	if !g.inBoard(x, y) {
+		return 0, 0, false
+	}
+	c := &g.cells[g.idx(x, y)]
+	return int(c.bombOwner), int(c.bombTick), c.bombSeq != 0
+}
+
+// TrailOf returns owner's trail at (x, y) (owner 0, 1 or [FireOwner]).
+func (g *Game) TrailOf(x, y, owner int) Trail {
+	if !g.inBoard(x, y) {
+		return Trail{}
+	}
+	return g.cells[g.idx(x, y)].trails[ownerSlot(owner)]
+}
+
+// HasTrail reports whether (x, y) holds any trail.
+func (g *Game) HasTrail(x, y int) bool { return g.inBoard(x, y) && g.cells[g.idx(x, y)].trailSeq != 0 }
+
+// PortalAt returns the portal on face dir of block (x, y): owner seat and
+// colour, ok false for none.
+func (g *Game) PortalAt(x, y, dir int) (owner, color int, ok bool) {
+	if !g.inBoard(x, y) {
+		return 0, 0, false
+	}
+	f := g.cells[g.idx(x, y)].portals[dir]
+	return int(f.owner) - 1, int(f.color), f.owner != 0
+}
+
+// Invalid returns how many of seat's actions were refused: out of range,
+// out of turn (a non-zero action of the seat not to move), the invalid move,
+// and moves the engine carries out as no-ops for want of coins, bombs or an
+// empty cell (the actions [Game.WriteMask] marks 0).
+func (g *Game) Invalid(seat int) int { return g.invalid[seat] }
+
+func ownerSlot(owner int) int {
+	if owner < 0 {
+		return 2
+	}
+	return owner
+}
+
+// value returns the block value of cell (x, y).
+func (g *Game) value(x, y int) int { return int(g.values[g.idx(x, y)]) }
+
+// BlockValue returns the original's block value of (x, y) on a board of
+// side n (spec §3, generalised to n as §13.2 suggests): floor(10·|(n−1−x)·x·
+// (n−1−y)·y| / ((n−1)⁴/16)), and 1 where that is 0.
+func BlockValue(n, x, y int) int {
+	raw := (n - 1 - x) * x * (n - 1 - y) * y
+	if raw < 0 {
+		raw = -raw
+	}
+	m := n - 1
+	v := 10 * raw * 16 / (m * m * m * m)
+	if v == 0 {
+		return 1
+	}
+	return v
+}
