@@ -100,14 +100,102 @@ func lookup(game, name string) (entry, bool) {
 	return e, ok
 }
 
-// New makes the agent registered as name for game (a registry name such as
-// "bomberman/12p" resolves to its base game) for envs of spec. An unknown
-// name gives an error wrapping [ErrUnknownAgent] that lists the valid names.
+// Scheme makes agents from specs that start with Prefix, such as
+// "dir:PATH" (an Entelect bot folder), "cmd:COMMAND" (a BattleBots command
+// line) or "http://HOST/..." (a Battle³ bot URL): the external bots of the
+// original competitions.
+type Scheme struct {
+	// Prefix starts every spec of the scheme ("dir:", "cmd:", "http://").
+	Prefix string
+	// Games are the base games the scheme plays; empty means every game.
+	Games []string
+	// Summary is a one-line description for listings and errors.
+	Summary string
+	// New makes an agent from the whole spec (prefix included) for game.
+	New func(game, spec string, envSpec *env.Spec) (Agent, error)
+}
+
+var schemes []Scheme
+
+// RegisterScheme adds an agent scheme. It panics if the prefix is empty or
+// taken: registration happens in init functions. It is safe for concurrent
+// use.
+func RegisterScheme(s Scheme) {
+	mu.Lock()
+	defer mu.Unlock()
+	if s.Prefix == "" || s.New == nil {
+		panic("agents: RegisterScheme: Prefix and New are required")
+	}
+	for _, o := range schemes {
+		if o.Prefix == s.Prefix {
+			panic(fmt.Sprintf("agents: RegisterScheme: prefix %q registered twice", s.Prefix))
+		}
+	}
+	schemes = append(schemes, s)
+}
+
+// scheme returns the scheme whose prefix starts spec.
+func scheme(spec string) (Scheme, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	for _, s := range schemes {
+		if strings.HasPrefix(spec, s.Prefix) {
+			return s, true
+		}
+	}
+	return Scheme{}, false
+}
+
+// Schemes returns the prefixes of the schemes that play game, sorted.
+func Schemes(game string) []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	var out []string
+	for _, s := range schemes {
+		if len(s.Games) == 0 || slices.Contains(s.Games, BaseGame(game)) {
+			out = append(out, s.Prefix+"...")
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Known reports whether spec names an agent for game: a registered name,
+// or a spec of a scheme that plays game. It makes nothing.
+func Known(game, spec string) bool {
+	if _, ok := lookup(game, spec); ok {
+		return true
+	}
+	s, ok := scheme(spec)
+	return ok && (len(s.Games) == 0 || slices.Contains(s.Games, BaseGame(game)))
+}
+
+// valid lists what New accepts for game, for error messages.
+func valid(game string) string {
+	return strings.Join(append(Names(game), Schemes(game)...), ", ")
+}
+
+// New makes the agent spec names for game (a registry name such as
+// "bomberman/12p" resolves to its base game) for envs of spec: a registered
+// agent name, or a spec of a registered [Scheme] ("dir:PATH", "cmd:...",
+// "http://..."). An unknown name gives an error wrapping [ErrUnknownAgent]
+// that lists the valid names and schemes. Agents that hold resources
+// (processes, connections) implement io.Closer; their owner closes them.
 // It is safe for concurrent use.
 func New(game, name string, spec *env.Spec) (Agent, error) {
+	if s, ok := scheme(name); ok {
+		if len(s.Games) > 0 && !slices.Contains(s.Games, BaseGame(game)) {
+			return nil, fmt.Errorf("%w %q: %s agents play %s, not %s", ErrUnknownAgent, name, s.Prefix, strings.Join(s.Games, ", "), BaseGame(game))
+		}
+		a, err := s.New(game, name, spec)
+		if err != nil {
+			return nil, fmt.Errorf("agent %q: %w", name, err)
+		}
+		return a, nil
+	}
 	e, ok := lookup(game, name)
 	if !ok {
-		return nil, fmt.Errorf("%w %q for %s (valid: %s)", ErrUnknownAgent, name, BaseGame(game), strings.Join(Names(game), ", "))
+		return nil, fmt.Errorf("%w %q for %s (valid: %s)", ErrUnknownAgent, name, BaseGame(game), valid(game))
 	}
 	a, err := e.factory(spec)
 	if err != nil {

@@ -211,3 +211,32 @@ func TestReferenceNoAllocs(t *testing.T) {
 		t.Errorf("Reference.act allocates %v times per call", n)
 	}
 }
+
+func TestSchemesMakeAgentsFromSpecs(t *testing.T) {
+	RegisterScheme(Scheme{
+		Prefix:  "fake:",
+		Games:   []string{"fakegame"},
+		Summary: "a test scheme",
+		New: func(game, spec string, envSpec *env.Spec) (Agent, error) {
+			if spec == "fake:bad" {
+				return nil, errors.New("no such bot")
+			}
+			return Idle{}, nil
+		},
+	})
+	if !Known("fakegame", "fake:bot") || Known("othergame", "fake:bot") || Known("fakegame", "nothing:x") {
+		t.Error("Known does not follow the scheme's prefix and games")
+	}
+	if _, err := New("fakegame/preset", "fake:bot", nil); err != nil {
+		t.Errorf("New: %v", err)
+	}
+	if _, err := New("fakegame", "fake:bad", nil); err == nil || !strings.Contains(err.Error(), `agent "fake:bad": no such bot`) {
+		t.Errorf("a failing scheme: %v", err)
+	}
+	if _, err := New("othergame", "fake:bot", nil); !errors.Is(err, ErrUnknownAgent) || !strings.Contains(err.Error(), "fake: agents play fakegame, not othergame") {
+		t.Errorf("a scheme of another game: %v", err)
+	}
+	if _, err := New("fakegame", "nope", nil); err == nil || !strings.Contains(err.Error(), "fake:...") {
+		t.Errorf("unknown agents should list the schemes: %v", err)
+	}
+}

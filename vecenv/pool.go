@@ -3,6 +3,7 @@ package vecenv
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/botarena/botarena/env"
 )
@@ -215,13 +216,21 @@ func (p *Pool) Step(actions []int32) error {
 	return nil
 }
 
-// Close stops the worker goroutines. Later calls of Step and Reset return
+// Close stops the worker goroutines and closes the opponents that
+// implement io.Closer. Later calls of Step and Reset return
 // [ErrClosed]; the buffers and statistics stay readable. Closing twice is
 // fine. It always returns nil.
 func (p *Pool) Close() error {
 	if !p.closed {
 		p.closed = true
 		p.d.stopAll()
+		// Opponents that hold resources (external bots' processes and
+		// connections) are closed with the pool.
+		for _, o := range p.opps {
+			if c, ok := o.(io.Closer); ok {
+				c.Close()
+			}
+		}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -155,6 +156,7 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		}
 	}
 	m := &match{game: game, seed: seed, env: e, names: names}
+	defer m.close()
 	for _, n := range names {
 		a, err := agents.New(game, n, e.Spec())
 		if err != nil {
@@ -206,6 +208,15 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		e.Step(actions, rewards, terminated, truncated)
 	}
 	return m.result(), nil
+}
+
+// close closes the agents that hold resources (external bots' processes).
+func (m *match) close() {
+	for _, a := range m.agents {
+		if c, ok := a.(io.Closer); ok {
+			c.Close()
+		}
+	}
 }
 
 // show writes the replay files of the state at the start of round and
@@ -306,7 +317,7 @@ func agentNames(game, flag string, seats int) ([]string, error) {
 		return nil, fmt.Errorf("--agents: got %d names, want %d (one per seat) or 1 (for every seat)", len(names), seats)
 	}
 	for _, n := range names {
-		if _, ok := agents.Summary(game, n); !ok {
+		if !agents.Known(game, n) {
 			_, err := agents.New(game, n, nil)
 			return nil, err
 		}
