@@ -14,8 +14,8 @@ func init() {
 	registerGameFlag(gameFlag{Game: "battleships", Name: "size", Field: "size", Usage: "map size: small (7), medium (10) or large (14)"})
 
 	// The original's replay layout (spec §8.2): DIR/<seed>/Phase P - Round R/
-	// holds the round's full state.json and "A - map.txt", "B - map.txt";
-	// its A/ and B/ folders hold each player's state.json and map.txt.
+	// holds the round's full state.json, "A - map.txt", "B - map.txt",
+	// roundInfo.json and roundCommand.json; its A/ and B/ folders hold each player's state.json and map.txt.
 	replayWriters["battleships"] = writeBattleshipsReplay
 
 	// The leaderboard also shows each player's key and the counters the
@@ -47,8 +47,10 @@ func writeBattleshipsReplay(e env.Env, root string, seed uint64, _ int) error {
 		}
 		return os.WriteFile(path, b, 0o644)
 	}
-	if err := write(filepath.Join(dir, "state.json"), battleships.FormatStateJSON, -1); err != nil {
-		return err
+	for _, format := range []string{battleships.FormatStateJSON, battleships.FormatRoundInfo, battleships.FormatRoundCommand} {
+		if err := write(filepath.Join(dir, format), format, -1); err != nil {
+			return err
+		}
 	}
 	for seat, key := range []string{"A", "B"} {
 		if err := write(filepath.Join(dir, key+" - map.txt"), battleships.FormatMapTxt, seat); err != nil {

@@ -30,10 +30,20 @@ func TestBattleshipsReplays(t *testing.T) {
 	if code != 0 {
 		t.Fatal(stderr)
 	}
-	for _, f := range []string{"Phase 2 - Round 1/state.json", "Phase 2 - Round 1/A - map.txt", "Phase 2 - Round 1/B/state.json", "Phase 2 - Round 5/A/map.txt"} {
+	for _, f := range []string{"Phase 2 - Round 1/state.json", "Phase 2 - Round 1/A - map.txt", "Phase 2 - Round 1/B/state.json", "Phase 2 - Round 5/A/map.txt",
+		"Phase 2 - Round 1/roundInfo.json", "Phase 2 - Round 1/roundCommand.json", "Phase 2 - Round 5/roundCommand.json"} {
 		if _, err := os.Stat(filepath.Join(dir, "2", f)); err != nil {
 			t.Error(err)
 		}
+	}
+	// Round 1's roundCommand.json describes round 0: both placed.
+	b, err := os.ReadFile(filepath.Join(dir, "2", "Phase 2 - Round 1", "roundCommand.json"))
+	if err != nil || !strings.HasPrefix(string(b), `{"Player1Move":{"SuccessfulMove":true,"CommandIssued":"PlaceShip",`) {
+		t.Errorf("roundCommand.json: %s %v", b, err)
+	}
+	b, err = os.ReadFile(filepath.Join(dir, "2", "Phase 2 - Round 1", "roundInfo.json"))
+	if err != nil || !strings.HasPrefix(string(b), `{"MapSize":7,"Round":1,"Winner":{"Author":`) {
+		t.Errorf("roundInfo.json: %s %v", b, err)
 	}
 }
 

@@ -98,7 +98,27 @@
 // serialises it (minified, the classes' key order; spec §8.1): a seat's own
 // file, with the opponent's map reduced to damaged, missed and shield-hit
 // cells, or (seat −1) the round folder's full state with Player1Map and
-// Player2Map; and "map.txt" (CRLF; spec §8.3). [Game.LoadNative] reads the
+// Player2Map; "map.txt" (CRLF; spec §8.3); and, for seat −1, the round
+// folder's "roundInfo.json" and "roundCommand.json" (spec §8.2), minified
+// in the original classes' key order. roundInfo.json ({MapSize, Round,
+// Winner, LeaderBoard, Players}) follows [Game.Outcome]'s leaderboard and
+// describes every seat as the original describes a player that is not a
+// bot harness: its name as Author, NickName and Email, BotType "Unkown"
+// (sic). roundCommand.json ({Player1Move, Player2Move}) shows each
+// player's last processed command, which, as the file belongs to the
+// folder of the round about to be played, is the previous round's:
+// SuccessfulMove (DoNothing succeeds in phase 2), CommandIssued (null
+// until a command is processed; a seat whose command the engine never
+// examined, as after the other seat's phase-1 failure, keeps its old
+// record), CenterPoint (the last fire or shield centre: DoNothing and
+// PlaceShip keep it) and PlaceShipString (the last PlaceShip's lines
+// "<Ship> <x> <y> <Direction>" in list order, joined with ","; rebuilt
+// from the recorded placement, so canonical rather than the bot's bytes;
+// after an illegal learn-mode ship, the ships tried, that one last). The
+// original's writer is not in the published source; Energy, ShieldRadius
+// and RemainingShieldTurns are read from the player when the file is
+// written (after the previous round's energy grant and shield update),
+// as the original's fields live on the player. [Game.LoadNative] reads the
 // full state in the v1.2 layout or the v1.1 one without shields (as in the
 // official sample, which the writers then reproduce byte for byte:
 // TestSampleStateFiles). [Game.ParseCommand] reads place.txt in phase 1

@@ -48,6 +48,7 @@ func (g *Game) Reset(seed uint64) {
 		g.maxRound = g.cfg.MaxRounds - 1
 	}
 	clear(g.invalid[:])
+	g.moves = [Seats]moveRecord{}
 	for s := range Seats {
 		p := &g.players[s]
 		cells := &p.cells

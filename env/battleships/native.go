@@ -12,10 +12,11 @@ const (
 	FormatMapTxt    = "map.txt"
 )
 
-var nativeFormats = []string{FormatStateJSON, FormatMapTxt}
+var nativeFormats = []string{FormatStateJSON, FormatMapTxt, FormatRoundInfo, FormatRoundCommand}
 
 // NativeFormats returns "state.json" (canonical: LoadNative reads the full
-// state.json, scenarios print seat 0's) and "map.txt". The slice is shared.
+// state.json, scenarios print seat 0's), "map.txt", "roundInfo.json" and
+// "roundCommand.json". The slice is shared.
 func (g *Game) NativeFormats() []string { return nativeFormats }
 
 // AppendNative appends the state in the named format to dst, as the
@@ -23,7 +24,9 @@ func (g *Game) NativeFormats() []string { return nativeFormats }
 // player's file (own map in full, the opponent's only as damaged, missed
 // and shield-hit cells, as the original hides it), and for seat -1 the
 // round folder's full state.json (Player1Map and Player2Map); "map.txt" is
-// the player's map.txt (CRLF), for seat 0 or 1 only.
+// the player's map.txt (CRLF), for seat 0 or 1 only; "roundInfo.json"
+// and "roundCommand.json" are the round folder's files (spec §8.2), for
+// seat -1 only.
 func (g *Game) AppendNative(dst []byte, format string, seat int) ([]byte, error) {
 	if seat < -1 || seat >= Seats {
 		return dst, fmt.Errorf("battleships: AppendNative: seat %d out of range -1–1", seat)
@@ -36,8 +39,16 @@ func (g *Game) AppendNative(dst []byte, format string, seat int) ([]byte, error)
 			return dst, fmt.Errorf("battleships: AppendNative: map.txt is a player's file: want seat 0 or 1")
 		}
 		return g.appendMapTxt(dst, seat), nil
+	case FormatRoundInfo, FormatRoundCommand:
+		if seat >= 0 {
+			return dst, fmt.Errorf("battleships: AppendNative: %s is a round folder's file: want seat -1", format)
+		}
+		if format == FormatRoundInfo {
+			return g.appendRoundInfo(dst), nil
+		}
+		return g.appendRoundCommand(dst), nil
 	}
-	return dst, fmt.Errorf("battleships: AppendNative: unknown format %q (want %q or %q)", format, FormatStateJSON, FormatMapTxt)
+	return dst, fmt.Errorf("battleships: AppendNative: unknown format %q (want %q, %q, %q or %q)", format, FormatStateJSON, FormatMapTxt, FormatRoundInfo, FormatRoundCommand)
 }
 
 // ParseCommand reads a bot's file as the harness does (spec §4). In

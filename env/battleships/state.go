@@ -181,6 +181,8 @@ type pending struct {
 	n     uint8 // ships chosen so far, in list order
 	state uint8 // pendOpen, or how the seat finished
 	ships [NumShips]Ship
+	// code, cx, cy: a non-placement command that fails the round.
+	code, cx, cy int8
 }
 
 const (
@@ -207,6 +209,7 @@ type Game struct {
 
 	players    [Seats]Player
 	pend       [Seats]pending
+	moves      [Seats]moveRecord // for roundCommand.json
 	invalid    [Seats]int
 	lastPoints [Seats]int
 	rng        rand.PCG

@@ -292,6 +292,7 @@ func (g *Game) LoadNative(data []byte) error {
 	ng.round, ng.phase, ng.steps = *js.Round, *js.Phase, *js.Round
 	ng.done, ng.truncEnd, ng.roundOpen = false, false, false
 	ng.pend = [Seats]pending{}
+	ng.moves = [Seats]moveRecord{}
 	ng.legacy = js.Player1Map.Owner != nil && js.Player1Map.Owner.Shield == nil
 	for s, m := range [Seats]*jsonMap{js.Player1Map, js.Player2Map} {
 		path := fmt.Sprintf("Player%dMap", s+1)

@@ -5,7 +5,9 @@ type command struct {
 	kind  uint8
 	code  int
 	x, y  int
-	ships [NumShips]Ship // cmdPlace
+	ships [NumShips]Ship // cmdPlace; cmdFail: the placement tried
+	// nShips is the ships of a failed placement (cmdFail with code 0).
+	nShips uint8
 }
 
 const (
@@ -56,7 +58,7 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 			case pendNothing:
 				cmds[s] = command{kind: cmdNothing}
 			case pendFail:
-				cmds[s] = command{kind: cmdFail}
+				cmds[s] = command{kind: cmdFail, code: int(pd.code), x: int(pd.cx), y: int(pd.cy), ships: pd.ships, nShips: pd.n + 1}
 			}
 		}
 	case g.phase == 1:
@@ -86,7 +88,8 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 			case actPlace:
 				// A placement in phase 2: the original would re-place the
 				// fleet (bug B3); botarena rejects it (a failed command).
-				cmds[s] = command{kind: cmdFail}
+				cmds[s] = command{kind: cmdFail, nShips: 1}
+				cmds[s].ships[0] = Ship{X: int8(d.x), Y: int8(d.y), Dir: d.dir}
 			}
 		}
 	}
@@ -117,10 +120,12 @@ func (g *Game) choose(actions []int32) bool {
 			pd.state = pendNothing
 		case actCommand:
 			pd.state = pendFail // not a PlaceShip: fails in phase 1
+			pd.code, pd.cx, pd.cy = int8(d.code), int8(d.x), int8(d.y)
 		case actPlace:
 			sh := Ship{X: int8(d.x), Y: int8(d.y), Dir: d.dir}
 			if !legalNext(&pd.ships, int(pd.n), sh, g.n) {
 				pd.state = pendFail
+				pd.ships[pd.n] = sh // recorded for roundCommand.json
 				break
 			}
 			pd.ships[pd.n] = sh
@@ -194,10 +199,17 @@ func (g *Game) processRound(cmds *[Seats]command) {
 	}
 	for _, s := range order {
 		c := &cmds[s]
-		if c.kind == cmdNone || g.players[s].Killed {
+		if c.kind == cmdNone {
 			continue
 		}
-		if g.execute(s, c) {
+		g.recordMove(s, c)
+		if g.players[s].Killed {
+			continue
+		}
+		ok := g.execute(s, c)
+		// DoNothing succeeds in phase 2 (it throws nothing).
+		g.moves[s].success = ok || (c.kind == cmdNothing && g.phase == 2)
+		if ok {
 			continue
 		}
 		if c.kind != cmdNothing {
