@@ -16,7 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battlecube"
+	"github.com/botarena/botarena/vecenv"
 )
 
 // newCube makes a battlecube game from a JSON config and resets it.
@@ -356,5 +358,42 @@ func TestNodeSampleBotPlays(t *testing.T) {
 		if p := g.Player(0); p.Lost && p.Cause == battlecube.CauseConnection {
 			t.Errorf("%s: the node bot lost by connection error", cfg)
 		}
+	}
+}
+
+func TestHTTPBotInAPoolOverlapsWithMoreWorkers(t *testing.T) {
+	// Every reply takes 200 ms. With one worker per env the waits of the
+	// 8 envs overlap: a step takes about 200 ms, not 8 × 200 ms.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		time.Sleep(200 * time.Millisecond)
+		io.WriteString(w, `[{"task":"NOOP"}]`)
+	}))
+	defer srv.Close()
+	const envs = 8
+	p, err := vecenv.New(vecenv.Config{
+		Game:         "battlecube",
+		GameConfig:   []byte(`{"players":2,"max_ticks":50}`),
+		NumEnvs:      envs,
+		Workers:      envs,
+		Seed:         1,
+		LearnerSeats: []int{0},
+		Opponents: map[int]vecenv.OpponentFactory{
+			1: func(spec *env.Spec) (vecenv.Opponent, error) { return New(spec.Game, srv.URL, spec) },
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := p.Step(make([]int32, p.Rows())); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > envs*200*time.Millisecond/2 {
+		t.Errorf("a step took %v: the bots' waits did not overlap", d)
 	}
 }

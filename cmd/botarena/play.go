@@ -165,6 +165,9 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		if err != nil {
 			return result{}, err
 		}
+		if h, ok := a.(*agents.HTTPBot); ok {
+			h.Log = c.stderr // one line per rejected reply
+		}
 		m.agents = append(m.agents, a)
 	}
 	if o.events && !slices.Contains(e.NativeFormats(), eventsFormat) {
