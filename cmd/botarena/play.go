@@ -148,6 +148,9 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 	if hasConfigField(c.reg, game, "names") {
 		named := maps.Clone(set)
 		named["names"] = playerNames(names)
+		if urls := agentURLs(names); urls != nil && hasConfigField(c.reg, game, "urls") {
+			named["urls"] = urls // Battle³ sends each bot its url
+		}
 		if cfg, err = o.json(named); err != nil {
 			return result{}, err
 		}
@@ -161,6 +164,9 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		a, err := agents.New(game, n, e.Spec())
 		if err != nil {
 			return result{}, err
+		}
+		if h, ok := a.(*agents.HTTPBot); ok {
+			h.Log = c.stderr // one line per rejected reply
 		}
 		m.agents = append(m.agents, a)
 	}
@@ -323,6 +329,21 @@ func agentNames(game, flag string, seats int) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// agentURLs returns the url of each HTTP bot among the agents ("" for the
+// others), or nil when there is none.
+func agentURLs(agentNames []string) []string {
+	var urls []string
+	for i, n := range agentNames {
+		if u := agents.HTTPBotURL(n); u != "" {
+			if urls == nil {
+				urls = make([]string, len(agentNames))
+			}
+			urls[i] = u
+		}
+	}
+	return urls
 }
 
 // playerNames names the players after their agents: "Reference", or

@@ -483,14 +483,16 @@ func (g *Game) ParseCommand(seat int, text []byte) (action int32, ok bool) {
 // parseReply implements ParseCommand for a reply of tasks elements,
 // returning the action of element k.
 func parseReply(text []byte, tasks, k, edge int) (Action, bool) {
+	if !json.Valid(text) {
+		// JSON.parse rejects it, trailing data included ("404 page not
+		// found" is not the number 404).
+		return RejectConnection, false
+	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
 		return RejectConnection, false
-	}
-	if _, err := dec.Token(); err == nil {
-		return RejectConnection, false // JSON.parse rejects trailing data
 	}
 	arr, isArr := v.([]any)
 	if !isArr {

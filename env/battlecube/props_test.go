@@ -131,6 +131,8 @@ func TestParseCommand(t *testing.T) {
 		{"numeric_strings", `[{"task":"BOMB","x":"1","y":2,"z":3}]`, BombAction(8, 1, 2, 3), true},
 		{"noop", `[{"task":"NOOP"}]`, Noop, true},
 		{"not_json", `hello`, RejectConnection, false},
+		{"json_then_garbage", `404 page not found`, RejectConnection, false},
+		{"two_values", `[] []`, RejectConnection, false},
 		{"not_array", `{"task":"NOOP"}`, RejectSchema, false},
 		{"extra_key", `[{"task":"NOOP","x":1}]`, RejectSchema, false},
 		{"negative_coordinate", `[{"task":"BOMB","x":-1,"y":2,"z":3}]`, RejectSchema, false},

@@ -1,0 +1,399 @@
+package agents
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/battlecube"
+	"github.com/botarena/botarena/vecenv"
+)
+
+// newCube makes a battlecube game from a JSON config and resets it.
+func newCube(t *testing.T, cfg string) *battlecube.Game {
+	t.Helper()
+	c := battlecube.DefaultConfig()
+	if err := json.Unmarshal([]byte(cfg), c); err != nil {
+		t.Fatal(err)
+	}
+	g, err := battlecube.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(1)
+	return g
+}
+
+// stepCube steps g with acts and returns the events of the tick.
+func stepCube(g *battlecube.Game, acts []int32) string {
+	n := g.Players()
+	g.Step(acts, make([]float32, n), make([]bool, n), make([]bool, n))
+	return string(g.AppendEvents(nil))
+}
+
+// recorder is a bot server that records the requests and answers with
+// reply(request number).
+type recorder struct {
+	mu      sync.Mutex
+	headers []http.Header
+	bodies  [][]byte
+	methods []string
+	reply   func(i int, w http.ResponseWriter)
+}
+
+func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	body, _ := io.ReadAll(req.Body)
+	r.mu.Lock()
+	i := len(r.bodies)
+	r.headers = append(r.headers, req.Header.Clone())
+	r.bodies = append(r.bodies, body)
+	r.methods = append(r.methods, req.Method)
+	r.mu.Unlock()
+	r.reply(i, w)
+}
+
+func (r *recorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.bodies)
+}
+
+func botAt(t *testing.T, spec string) *HTTPBot {
+	t.Helper()
+	a, err := New("battlecube", spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := a.(*HTTPBot)
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+func TestHTTPBotSendsTheOriginalRequest(t *testing.T) {
+	rec := &recorder{reply: func(i int, w http.ResponseWriter) {
+		w.WriteHeader(http.StatusTeapot) // the status is ignored
+		io.WriteString(w, `[{"task":"MOVE","direction":"+X"}]`)
+	}}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	url := srv.URL + "/bot"
+	g := newCube(t, `{"players":2,"edge":8,"start_positions":[[1,1,1],[5,5,5]],"urls":["`+url+`",""]}`)
+	b := botAt(t, url)
+	var log bytes.Buffer
+	b.Log = &log
+	b.Reset(g, 0, 1)
+	want, _ := g.AppendNative(nil, battlecube.FormatRequest, 0)
+	if a := b.Act(g, 0); a != int32(battlecube.MovePlusX) {
+		t.Fatalf("action %d, want +X", a)
+	}
+	if rec.count() != 1 {
+		t.Fatalf("%d requests, want 1", rec.count())
+	}
+	if rec.methods[0] != http.MethodPost {
+		t.Errorf("method %s", rec.methods[0])
+	}
+	if !bytes.Equal(rec.bodies[0], want) {
+		t.Errorf("body\n%s\nwant\n%s", rec.bodies[0], want)
+	}
+	if !strings.HasPrefix(string(want), `{"currentPlayer":{"name":"Player 1","url":"`+url+`"},"gameInfo":{"id":"botarena","edgeLength":8,`) {
+		t.Errorf("request %s", want)
+	}
+	h := rec.headers[0]
+	for k, v := range map[string]string{
+		"Accept":          "*/*",
+		"Accept-Encoding": "gzip,deflate",
+		"Connection":      "close",
+		"User-Agent":      NodeFetchUserAgent,
+		"Content-Type":    "",
+	} {
+		if got := h.Get(k); got != v {
+			t.Errorf("header %s: %q, want %q", k, got, v)
+		}
+	}
+	if log.Len() != 0 {
+		t.Errorf("log: %s", log.String())
+	}
+}
+
+func TestHTTPBotAsksOncePerCycle(t *testing.T) {
+	// Spec §9 g8 over HTTP: J at (6,6,0) replies [+X, +Y] each cycle, P at
+	// (0,0,0) [NOOP, NOOP]; J walks out of the cube at tick 2.
+	reply := func(body string) *recorder {
+		return &recorder{reply: func(i int, w http.ResponseWriter) { io.WriteString(w, body) }}
+	}
+	j := reply(`[{"task":"MOVE","direction":"+X"},{"task":"MOVE","direction":"+Y"}]`)
+	p := reply(`[{"task":"NOOP"},{"task":"NOOP"}]`)
+	sj, sp := httptest.NewServer(j), httptest.NewServer(p)
+	defer sj.Close()
+	defer sp.Close()
+	g := newCube(t, `{"players":2,"edge":8,"tasks_per_tick":2,"max_ticks":100,"names":["John","Paul"],"start_positions":[[6,6,0],[0,0,0]]}`)
+	bots := []*HTTPBot{botAt(t, sj.URL), botAt(t, sp.URL)}
+	for s, b := range bots {
+		b.Reset(g, s, 0)
+	}
+	var events []string
+	for !g.Done() {
+		acts := make([]int32, 2)
+		for s, b := range bots {
+			acts[s] = b.Act(g, s)
+		}
+		events = append(events, stepCube(g, acts))
+	}
+	all := strings.Join(events, "")
+	if j.count() != 2 || p.count() != 2 {
+		t.Errorf("requests %d and %d, want 2 each (ticks 0 and 2)", j.count(), p.count())
+	}
+	for _, want := range []string{
+		`{"event":"PLAYER_MOVE_ATTEMPT","data":{"name":"John","x":7,"y":6,"z":0}}`,
+		`{"event":"PLAYER_MOVE_ATTEMPT","data":{"name":"John","x":7,"y":7,"z":0}}`,
+		`{"event":"PLAYER_MOVE_ATTEMPT","data":{"name":"John","x":8,"y":7,"z":0}}`,
+		`{"event":"PLAYER_LOST","data":{"name":"John","cause":"Player moved out of bounds"}}`,
+		`"winner":{"name":"Paul","highScore":3}`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("events lack %s:\n%s", want, all)
+		}
+	}
+	var req struct {
+		GameInfo struct{ CurrentTick int } `json:"gameInfo"`
+	}
+	if err := json.Unmarshal(j.bodies[1], &req); err != nil || req.GameInfo.CurrentTick != 2 {
+		t.Errorf("second request %s (%v)", j.bodies[1], err)
+	}
+}
+
+// lossCase is a bot server misbehaving in one way, and the cause the
+// original gives its loss.
+type lossCase struct {
+	name    string
+	handler http.HandlerFunc // nil: the server is down
+	cause   string
+	log     string
+}
+
+func lossCases() []lossCase {
+	return []lossCase{
+		{"timeout", func(w http.ResponseWriter, r *http.Request) {
+			io.ReadAll(r.Body) // so that the server notices the client leave
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}, `{}`, "no response within 200ms"},
+		{"stalled_body", func(w http.ResponseWriter, r *http.Request) {
+			io.ReadAll(r.Body)
+			io.WriteString(w, `[{"task":`)
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}, `{}`, "no complete reply body within 200ms"},
+		{"wrong_count", func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, `[{"task":"NOOP"},{"task":"NOOP"}]`)
+		}, `{"error":"VALIDATION_ERROR","details":"Invalid amount of directions sent"}`, "does not hold 1 tasks"},
+		{"bad_schema", func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, `[{"task":"BOMB","x":-1,"y":0,"z":0}]`)
+		}, `{"error":"VALIDATION_ERROR","details":[`, "fails the task schema"},
+		{"not_json", func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "404 page not found", http.StatusNotFound)
+		}, `{}`, "not JSON"},
+		{"down", nil, `{}`, "request failed"},
+	}
+}
+
+// downURL returns the URL of a port nobody listens on.
+func downURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "http://" + addr + "/"
+}
+
+func TestHTTPBotLosesAsTheOriginal(t *testing.T) {
+	for _, tc := range lossCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			url := downURL(t)
+			if tc.handler != nil {
+				srv := httptest.NewServer(tc.handler)
+				defer srv.Close()
+				url = srv.URL
+			}
+			g := newCube(t, `{"players":2,"start_positions":[[1,1,1],[5,5,5]]}`)
+			b := botAt(t, url+"#timeout=200ms")
+			var log bytes.Buffer
+			b.Log = &log
+			b.Reset(g, 0, 0)
+			start := time.Now()
+			a := b.Act(g, 0)
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("Act took %v", d)
+			}
+			if a >= 0 {
+				t.Fatalf("action %d, want a rejection", a)
+			}
+			ev := stepCube(g, []int32{a, int32(battlecube.Noop)})
+			want := `{"event":"PLAYER_LOST","data":{"name":"Player 1","cause":` + tc.cause
+			if !strings.Contains(ev, want) {
+				t.Errorf("events lack %s:\n%s", want, ev)
+			}
+			if !strings.Contains(log.String(), tc.log) || strings.Count(log.String(), "\n") != 1 {
+				t.Errorf("log %q, want one line with %q", log.String(), tc.log)
+			}
+			if !g.Done() || g.Player(0).InPlay || b.Act(g, 0) != int32(battlecube.Noop) {
+				t.Errorf("the bot should be out and the game over")
+			}
+		})
+	}
+}
+
+func TestHTTPBotDecodesAndTolerates(t *testing.T) {
+	// A gzip body, and leniencies the server has: lower-case directions.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		z := gzip.NewWriter(w)
+		io.WriteString(z, `[{"task":"MOVE","direction":"-y"}]`)
+		z.Close()
+	}))
+	defer srv.Close()
+	g := newCube(t, `{"players":2,"start_positions":[[1,1,1],[5,5,5]]}`)
+	b := botAt(t, srv.URL)
+	b.Reset(g, 0, 0)
+	if a := b.Act(g, 0); a != int32(battlecube.MoveMinusY) {
+		t.Errorf("action %d, want -Y", a)
+	}
+}
+
+func TestHTTPBotSpecs(t *testing.T) {
+	t.Setenv(HTTPTimeoutEnv, "")
+	b, err := ParseHTTPBot("http://localhost:4001/x#timeout=250ms")
+	if err != nil || b.URL != "http://localhost:4001/x" || b.Timeout != 250*time.Millisecond {
+		t.Errorf("%+v %v", b, err)
+	}
+	if b, err = ParseHTTPBot("https://bots.example/a"); err != nil || b.Timeout != DefaultHTTPTimeout {
+		t.Errorf("%+v %v", b, err)
+	}
+	if b, err = ParseHTTPBot("http://h:1#timeout=0"); err != nil || b.Timeout != 0 {
+		t.Errorf("%+v %v", b, err)
+	}
+	t.Setenv(HTTPTimeoutEnv, "1s")
+	if b, err = ParseHTTPBot("http://h:1"); err != nil || b.Timeout != time.Second {
+		t.Errorf("%+v %v", b, err)
+	}
+	for _, bad := range []string{"http://", "http://h#timeout=soon", "http://h#timeout=-1s", "http://h#speed=1", "http://h:bad port/"} {
+		if _, err := New("battlecube", bad, nil); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+	if _, err := New("bomberman", "http://h:1", nil); err == nil {
+		t.Error("an HTTP bot for bomberman")
+	}
+	if HTTPBotURL("http://h:1/p#timeout=1s") != "http://h:1/p" || HTTPBotURL("teebot") != "" {
+		t.Error("HTTPBotURL")
+	}
+}
+
+// startNodeBot starts the sample node bot and returns its URL; it skips
+// the test when node is missing.
+func startNodeBot(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	cmd := exec.Command(node, filepath.Join("examples", "battlecube-node", "bot.js"), "0")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line := make(chan string, 1)
+	go func() {
+		s := bufio.NewScanner(out)
+		if s.Scan() {
+			line <- s.Text()
+		}
+		close(line)
+	}()
+	select {
+	case l := <-line:
+		port, ok := strings.CutPrefix(l, "listening on ")
+		if !ok {
+			t.Fatalf("node bot: %q", l)
+		}
+		return "http://127.0.0.1:" + port + "/"
+	case <-time.After(10 * time.Second):
+		t.Fatal("the node bot did not start")
+	}
+	return ""
+}
+
+func TestNodeSampleBotPlays(t *testing.T) {
+	url := startNodeBot(t)
+	for _, cfg := range []string{`{"players":3,"edge":6,"max_ticks":60}`, `{"players":3,"edge":6,"max_ticks":60,"tasks_per_tick":3}`} {
+		e, _ := playBattlecube(t, cfg, url, "teebot", "dumb")
+		g := e.(*battlecube.Game)
+		if g.Invalid(0) != 0 {
+			t.Errorf("%s: the node bot sent %d rejected replies", cfg, g.Invalid(0))
+		}
+		if p := g.Player(0); p.Lost && p.Cause == battlecube.CauseConnection {
+			t.Errorf("%s: the node bot lost by connection error", cfg)
+		}
+	}
+}
+
+func TestHTTPBotInAPoolOverlapsWithMoreWorkers(t *testing.T) {
+	// Every reply takes 200 ms. With one worker per env the waits of the
+	// 8 envs overlap: a step takes about 200 ms, not 8 × 200 ms.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		time.Sleep(200 * time.Millisecond)
+		io.WriteString(w, `[{"task":"NOOP"}]`)
+	}))
+	defer srv.Close()
+	const envs = 8
+	p, err := vecenv.New(vecenv.Config{
+		Game:         "battlecube",
+		GameConfig:   []byte(`{"players":2,"max_ticks":50}`),
+		NumEnvs:      envs,
+		Workers:      envs,
+		Seed:         1,
+		LearnerSeats: []int{0},
+		Opponents: map[int]vecenv.OpponentFactory{
+			1: func(spec *env.Spec) (vecenv.Opponent, error) { return New(spec.Game, srv.URL, spec) },
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := p.Step(make([]int32, p.Rows())); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > envs*200*time.Millisecond/2 {
+		t.Errorf("a step took %v: the bots' waits did not overlap", d)
+	}
+}
