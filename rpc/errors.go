@@ -31,6 +31,8 @@ var (
 	errLimit = errors.New("server limit")
 	// errShuttingDown: the server is closing. Unavailable.
 	errShuttingDown = errors.New("server is shutting down")
+	// errDenied is an operation this server is not configured to allow.
+	errDenied = errors.New("not allowed")
 	// errNotReset: a pool was used (stepped, rendered) before its first
 	// Reset. FailedPrecondition.
 	errNotReset = errors.New("pool not reset")
@@ -91,6 +93,8 @@ func codeOf(err error) (code connect.Code, public bool) {
 		return connect.CodeFailedPrecondition, true
 	case errors.Is(err, errLimit):
 		return connect.CodeResourceExhausted, true
+	case errors.Is(err, errDenied):
+		return connect.CodePermissionDenied, true
 	case errors.Is(err, context.Canceled):
 		return connect.CodeCanceled, true
 	case errors.Is(err, context.DeadlineExceeded):

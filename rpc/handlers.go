@@ -215,9 +215,13 @@ func (s *Server) poolConfig(req *botarenav1.CreatePoolRequest) (vecenv.Config, e
 		opps = make(map[int]vecenv.OpponentFactory, len(req.GetOpponents()))
 		for _, seat := range slices.Sorted(maps.Keys(req.GetOpponents())) {
 			name := req.GetOpponents()[seat]
-			if _, ok := agents.Summary(game, name); !ok {
+			if !agents.Known(game, name) {
 				return vecenv.Config{}, fmt.Errorf("opponents[%d]: %w %q for %s (valid: %s)",
-					seat, agents.ErrUnknownAgent, name, game, strings.Join(agents.Names(game), ", "))
+					seat, agents.ErrUnknownAgent, name, game, strings.Join(append(agents.Names(game), agents.Schemes(game)...), ", "))
+			}
+			if _, builtin := agents.Summary(game, name); !builtin && !s.opts.externalAgents {
+				return vecenv.Config{}, fmt.Errorf("opponents[%d]: %w: %q is an external bot, and this server runs only built-in agents (start it with --allow-external-bots)",
+					seat, errDenied, name)
 			}
 			opps[int(seat)] = func(spec *env.Spec) (vecenv.Opponent, error) {
 				a, err := agents.New(game, name, spec)

@@ -41,6 +41,7 @@ type options struct {
 	maxWorkers      int
 	log             *slog.Logger
 	reg             *env.Registry
+	externalAgents  bool
 }
 
 // WithMaxEnvsPerPool sets the most envs one pool may have; CreatePool with
@@ -77,6 +78,13 @@ func WithMaxWorkers(n int) Option { return func(o *options) { o.maxWorkers = n }
 // WithLogger sets the logger of pool events (created, closed, closed when
 // idle) and of internal errors. The default discards everything.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
+
+// WithExternalAgents lets CreatePool name external bots as opponents
+// ("dir:PATH", "cmd:...", "http://..."): the server then runs local
+// processes and makes outbound requests for its clients, so enable it only
+// for trusted clients. The default is false: only built-in agents, and
+// external specs are PermissionDenied.
+func WithExternalAgents(allow bool) Option { return func(o *options) { o.externalAgents = allow } }
 
 // WithRegistry sets the registry games are looked up in. The default is
 // [env.Default].

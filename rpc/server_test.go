@@ -717,3 +717,29 @@ func TestProtocols(t *testing.T) {
 		})
 	}
 }
+
+// TestExternalOpponentsAreOptIn: an external bot as an opponent makes the
+// server run processes or make requests, so a server allows it only with
+// WithExternalAgents.
+func TestExternalOpponentsAreOptIn(t *testing.T) {
+	t.Parallel()
+	req := &botarenav1.CreatePoolRequest{
+		Game: "battlecube/2p", NumEnvs: 1, Seed: seed(1), LearnerSeats: []int32{0},
+		Opponents: map[int32]string{1: "http://127.0.0.1:1/bot"}, ConfigJson: `{"max_ticks": 5}`,
+	}
+	raw := newTestServer(t).client(t).Raw()
+	_, err := raw.CreatePool(t.Context(), req)
+	if connect.CodeOf(err) != connect.CodePermissionDenied || !strings.Contains(err.Error(), "--allow-external-bots") {
+		t.Fatalf("default server: %v, want PermissionDenied naming --allow-external-bots", err)
+	}
+	raw = newTestServer(t, rpc.WithExternalAgents(true)).client(t).Raw()
+	created, err := raw.CreatePool(t.Context(), req)
+	if err != nil {
+		t.Fatalf("with external agents: %v", err)
+	}
+	raw.ClosePool(context.Background(), &botarenav1.ClosePoolRequest{PoolId: created.GetPoolId()})
+	req.Opponents[1] = "gopher"
+	if _, err := raw.CreatePool(t.Context(), req); connect.CodeOf(err) != connect.CodeNotFound || !strings.Contains(err.Error(), "http://...") {
+		t.Errorf("unknown opponent: %v, want NotFound listing the schemes", err)
+	}
+}
