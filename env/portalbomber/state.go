@@ -257,6 +257,16 @@ func (g *Game) TimeOut() (winner int) {
 	return g.winner
 }
 
+// Abort ends an unfinished game as "aborted", with no winner: what the UPE
+// server (agents/upe) does to a game it gives up (the server shuts down,
+// or the match is stopped early), as the original marked games in progress
+// "aborted" when it restarted.
+func (g *Game) Abort() {
+	if g.state == stateInProgress {
+		g.state, g.winner = stateAborted, -1
+	}
+}
+
 // MoveOrder returns the original's moveOrder and moveIterator.
 func (g *Game) MoveOrder() (order [Seats]int, iterator int) { return g.moveOrder, g.moveIterator }
 
