@@ -111,13 +111,19 @@ func (a *Seat) Act(e env.Env, seat int) int32 {
 			g.Abort()
 			return 0
 		}
-		if !a.srv.register(g, seat, a) {
+		a.srv.mu.Lock()
+		ok := a.srv.registerLocked(g, seat, a)
+		if ok {
+			a.client = c
+		}
+		a.srv.mu.Unlock()
+		if !ok {
 			c.reply <- response{http.StatusConflict, errorBody("another game has the same id")}
 			log.Warn("upe: game id in use by another game; aborting this one")
 			g.Abort()
 			return 0
 		}
-		a.client, a.held = c, c.reply
+		a.held = c.reply
 		log.Info("upe: client seated", "devkey", c.devkey, "playerID", g.PlayerID(seat))
 	}
 	a.answer(g)
@@ -179,7 +185,7 @@ func (a *Seat) finish() {
 		a.answer(a.env)
 	}
 	a.srv.unregister(a)
-	a.client, a.held = nil, nil
+	a.held = nil
 }
 
 // Close answers the client's held request with the final state (an

@@ -335,14 +335,8 @@ func (s *Server) waitClient(seat *Seat) *client {
 	}
 }
 
-// register records seat as playing g's seat i; false if another game holds
-// the id.
-func (s *Server) register(g *portalbomber.Game, i int, seat *Seat) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.registerLocked(g, i, seat)
-}
-
+// registerLocked records seat as playing g's seat i; false if another game
+// holds the id. Called with s.mu held.
 func (s *Server) registerLocked(g *portalbomber.Game, i int, seat *Seat) bool {
 	id := g.GameID()
 	e := s.games[id]
@@ -364,6 +358,7 @@ func (s *Server) registerLocked(g *portalbomber.Game, i int, seat *Seat) bool {
 func (s *Server) unregister(seat *Seat) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	seat.client = nil
 	for i, w := range s.waiting {
 		if w == seat {
 			s.waiting = append(s.waiting[:i], s.waiting[i+1:]...)
