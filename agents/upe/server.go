@@ -1,6 +1,7 @@
 package upe
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -203,7 +204,12 @@ func (s *Server) Close() error {
 	s.mu.Unlock()
 	s.hosted.Wait()
 	if s.hs != nil {
-		return s.hs.Close()
+		// Let answered requests (final states, 503s) be written first.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if err := s.hs.Shutdown(ctx); err != nil {
+			return s.hs.Close()
+		}
 	}
 	return nil
 }
