@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/agents/upe"
 	"github.com/botarena/botarena/env"
 )
 
@@ -34,6 +35,9 @@ type playFlags struct {
 	events    bool
 	delay     time.Duration
 	asJSON    bool
+	// listen serves the UPE routes for the "listen" seats (upe.go).
+	listen        string
+	listenTimeout time.Duration
 	// game holds the values of the game-specific flags (see gameFlags).
 	game map[string]*gameFlagValue
 }
@@ -81,6 +85,8 @@ func newPlayCmd(c *cli) *cobra.Command {
 	f.BoolVar(&o.pretty, "pretty", false, "redraw the board in the terminal every round")
 	f.DurationVar(&o.delay, "delay", 100*time.Millisecond, "pause between rounds with --pretty")
 	f.BoolVar(&o.asJSON, "json", false, "print the result as one JSON line")
+	f.StringVar(&o.listen, "listen", "", "portalbomber: serve the UPE routes (/api/games/search, practice, submit) on HOST:PORT; UPE clients play the seats named \"listen\" in --agents")
+	f.DurationVar(&o.listenTimeout, "listen-timeout", upe.DefaultTimeout, "with --listen: a UPE client's time limit per move (the original's 15 s)")
 	return cmd
 }
 
@@ -100,6 +106,11 @@ func (c *cli) playGames(game string, o *playFlags, setPlayers bool) error {
 	if _, err := c.reg.Lookup(game); err != nil {
 		return err
 	}
+	stopUPE, err := c.listenUPE(game, o)
+	if err != nil {
+		return err
+	}
+	defer stopUPE()
 	set := map[string]any{}
 	if setPlayers {
 		set["players"] = o.players

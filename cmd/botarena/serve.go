@@ -30,6 +30,7 @@ type serveFlags struct {
 	shutdownTimeout time.Duration
 	logFormat       string
 	logLevel        string
+	upe             upeServeFlags // the UPE routes (upe.go)
 }
 
 func newServeCmd(c *cli) *cobra.Command {
@@ -43,7 +44,9 @@ func newServeCmd(c *cli) *cobra.Command {
 			"server reflection (grpcurl -plaintext ADDR list). Once listening it prints\n" +
 			"\"botarena serve: listening on HOST:PORT\" on stderr (--addr HOST:0 picks a free port); logs go to\n" +
 			"stderr too. SIGINT or SIGTERM stops it gracefully: running calls get --shutdown-timeout to finish,\n" +
-			"then every pool is closed.",
+			"then every pool is closed.\n\n" +
+			"The same port serves the UPE portal Bomberman routes under /api/games/ (search, practice,\n" +
+			"submit/<id>; see agents/upe): original UPE clients play hosted games there.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return c.serve(&o) },
 	}
@@ -58,6 +61,7 @@ func newServeCmd(c *cli) *cobra.Command {
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 5*time.Second, "how long running calls and streams get to finish on SIGINT/SIGTERM")
 	f.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	o.upe.add(f)
 	return cmd
 }
 
@@ -130,7 +134,14 @@ func (c *cli) serve(o *serveFlags) error {
 		opts = append(opts, rpc.WithMaxWorkers(o.maxWorkers))
 	}
 	srv := rpc.NewServer(opts...)
-	hs := rpc.NewHTTPServer(o.addr, srv.Handler())
+	handler, upeSrv, err := o.upe.mount(srv.Handler(), log)
+	if err != nil {
+		ln.Close()
+		srv.Close()
+		return err
+	}
+	defer upeSrv.Close()
+	hs := rpc.NewHTTPServer(o.addr, handler)
 	hs.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 
 	addr := ln.Addr().String()
@@ -150,6 +161,7 @@ func (c *cli) serve(o *serveFlags) error {
 	}
 	stop() // a second signal kills the process the default way
 	log.Info("shutting down", "timeout", o.shutdownTimeout)
+	upeSrv.Close() // answers held UPE requests, ends hosted games
 	sctx, cancel := context.WithTimeout(context.Background(), o.shutdownTimeout)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {

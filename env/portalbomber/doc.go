@@ -130,9 +130,11 @@
 //     board or burning, at most four times; the spiral matches the §8 table.
 //   - A portal shot that leaves the board (possible only on a loaded board
 //     without a border) does nothing; the original would loop.
-//   - The original's timeouts (abort before 3 moves, else a loss) and the
-//     "aborted" state are not modelled: botarena has no clock. A "complete"
-//     state with both players alive (a timeout result) does not load.
+//   - The original's timeouts have no clock here; [Game.TimeOut] applies
+//     their outcome (abort before 3 moves, else the player to move loses)
+//     for the UPE HTTP server (agents/upe), which keeps the clock. The
+//     "aborted" state and a "complete" state with both players alive (a
+//     timeout result) do not load.
 //
 // # Variant (spec §13, the design document)
 //

@@ -89,7 +89,7 @@ func (g *Game) AppendCommand(dst []byte, seat int, action int32) []byte {
 	return append(dst, moveStrings[action]...)
 }
 
-var stateNames = [...]string{"in progress", "complete"}
+var stateNames = [...]string{"in progress", "complete", "aborted"}
 
 func (g *Game) appendStateJSON(b []byte, seat int) []byte {
 	n := g.n

@@ -52,8 +52,8 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 
 func (g *Game) writeFlags(terminated, truncated []bool) {
 	for s := range Seats {
-		terminated[s] = g.state == stateComplete
-		truncated[s] = g.state != stateComplete && g.truncated()
+		terminated[s] = g.state != stateInProgress
+		truncated[s] = g.state == stateInProgress && g.truncated()
 	}
 }
 

@@ -167,6 +167,9 @@ type Player struct {
 const (
 	stateInProgress = iota
 	stateComplete
+	// stateAborted is the server's "aborted": a timeout before the third
+	// move ([Game.TimeOut]).
+	stateAborted
 )
 
 // Game is one UPE portal Bomberman match: a fixed-size value without
@@ -225,6 +228,43 @@ func (g *Game) ToMove() int {
 		return -1
 	}
 	return g.moveOrder[g.moveIterator]
+}
+
+// GameID returns the game's 24-hex-digit id (the state JSON's gameID).
+func (g *Game) GameID() string { return string(g.gameID[:]) }
+
+// PlayerID returns seat's 24-hex-digit player id (the state JSON's playerID
+// for that seat, which a client sends back with each submit).
+func (g *Game) PlayerID(seat int) string { return string(g.playerIDs[seat][:]) }
+
+// TimeOut ends the game as the original server (Handler.js checkTimeout,
+// spec §9) does when the player to move sends no move in time: with fewer
+// than 3 moves made the game is "aborted" (no winner, Result is a draw);
+// otherwise the player to move loses: "complete", the other seat wins,
+// both players still alive. It returns the winner (-1 when aborted) and
+// does nothing to a game that is over (returning its winner). Botarena has
+// no clock; the UPE HTTP server (agents/upe) calls this.
+func (g *Game) TimeOut() (winner int) {
+	if g.state != stateInProgress {
+		w, _ := g.Outcome()
+		return w
+	}
+	if g.moveNumber < 3 || g.cfg.Simultaneous { // no single player to move
+		g.state, g.winner = stateAborted, -1
+		return -1
+	}
+	g.state, g.winner = stateComplete, 1-g.ToMove()
+	return g.winner
+}
+
+// Abort ends an unfinished game as "aborted", with no winner: what the UPE
+// server (agents/upe) does to a game it gives up (the server shuts down,
+// or the match is stopped early), as the original marked games in progress
+// "aborted" when it restarted.
+func (g *Game) Abort() {
+	if g.state == stateInProgress {
+		g.state, g.winner = stateAborted, -1
+	}
 }
 
 // MoveOrder returns the original's moveOrder and moveIterator.
