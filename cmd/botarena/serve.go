@@ -30,6 +30,7 @@ type serveFlags struct {
 	shutdownTimeout time.Duration
 	logFormat       string
 	logLevel        string
+	externalBots    bool
 	upe             upeServeFlags // the UPE routes (upe.go)
 }
 
@@ -54,6 +55,7 @@ func newServeCmd(c *cli) *cobra.Command {
 	f.StringVar(&o.addr, "addr", "127.0.0.1:50051", "address to listen on, HOST:PORT (port 0 picks a free one)")
 	f.IntVar(&o.maxEnvsPerPool, "max-envs-per-pool", rpc.DefaultMaxEnvsPerPool, "most envs one pool may have")
 	f.IntVar(&o.maxPools, "max-pools", rpc.DefaultMaxPools, "most pools open at once")
+	f.BoolVar(&o.externalBots, "allow-external-bots", false, "let clients name external bots (dir:, cmd:, http://, upe://) as pool opponents: the server then runs processes and makes requests for them; trusted clients only")
 	f.IntVar(&o.maxTotalEnvs, "max-total-envs", rpc.DefaultMaxTotalEnvs, "most envs of all pools together")
 	f.IntVar(&o.maxWorkers, "max-workers", 0, "most worker goroutines per pool, 0 for GOMAXPROCS")
 	f.IntVar(&o.maxMessageBytes, "max-message-bytes", rpc.DefaultMaxMessageBytes, "largest request or response message in bytes (a 4096-env Bomberman batch is about 88 MB)")
@@ -129,6 +131,7 @@ func (c *cli) serve(o *serveFlags) error {
 		rpc.WithMaxTotalEnvs(o.maxTotalEnvs),
 		rpc.WithMaxMessageBytes(o.maxMessageBytes),
 		rpc.WithIdleTimeout(o.idleTimeout),
+		rpc.WithExternalAgents(o.externalBots),
 	}
 	if o.maxWorkers > 0 {
 		opts = append(opts, rpc.WithMaxWorkers(o.maxWorkers))
