@@ -34,6 +34,8 @@ type playFlags struct {
 	events    bool
 	delay     time.Duration
 	asJSON    bool
+	timeLimit time.Duration // external bots' time limit (0: the game's default)
+	noLimit   bool          // external bots: no time limit (the original's --nolimit)
 	// game holds the values of the game-specific flags (see gameFlags).
 	game map[string]*gameFlagValue
 }
@@ -62,6 +64,10 @@ func newPlayCmd(c *cli) *cobra.Command {
 			if o.games < 1 {
 				return fmt.Errorf("--games: want 1 or more, got %d", o.games)
 			}
+			if o.timeLimit < 0 {
+				return fmt.Errorf("--time-limit: want 0 or more, got %s", o.timeLimit)
+			}
+			agents.ExternalOptions = agents.ExternalSettings{TimeLimit: o.timeLimit, NoLimit: o.noLimit, Log: c.stderr}
 			for name, v := range o.game {
 				v.changed = cmd.Flags().Changed(name)
 			}
@@ -81,6 +87,8 @@ func newPlayCmd(c *cli) *cobra.Command {
 	f.BoolVar(&o.pretty, "pretty", false, "redraw the board in the terminal every round")
 	f.DurationVar(&o.delay, "delay", 100*time.Millisecond, "pause between rounds with --pretty")
 	f.BoolVar(&o.asJSON, "json", false, "print the result as one JSON line")
+	f.DurationVar(&o.timeLimit, "time-limit", 0, "external bots' time limit per run, killed at twice it (default: the original's, 3s for Bomberman, 2s for Battleships bot folders)")
+	f.BoolVar(&o.noLimit, "nolimit", false, "external bots: no time limit and no kill (the original's --nolimit)")
 	return cmd
 }
 
@@ -145,16 +153,6 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 	if err != nil {
 		return result{}, err
 	}
-	if hasConfigField(c.reg, game, "names") {
-		named := maps.Clone(set)
-		named["names"] = playerNames(names)
-		if cfg, err = o.json(named); err != nil {
-			return result{}, err
-		}
-		if e, err = c.reg.Make(game, cfg); err != nil {
-			return result{}, err
-		}
-	}
 	m := &match{game: game, seed: seed, env: e, names: names}
 	defer m.close()
 	for _, n := range names {
@@ -163,6 +161,30 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 			return result{}, err
 		}
 		m.agents = append(m.agents, a)
+	}
+	if hasConfigField(c.reg, game, "names") {
+		pn := playerNames(names)
+		for i, a := range m.agents {
+			if n, ok := a.(agents.PlayerNamer); ok && n.PlayerName() != "" {
+				pn[i] = n.PlayerName()
+			}
+		}
+		named := maps.Clone(set)
+		named["names"] = pn
+		if cfg, err = o.json(named); err != nil {
+			return result{}, err
+		}
+		if e, err = c.reg.Make(game, cfg); err != nil {
+			return result{}, err
+		}
+		m.env = e
+	}
+	if o.replays != "" {
+		for _, a := range m.agents {
+			if r, ok := a.(agents.ReplayDirSetter); ok {
+				r.SetReplayDir(filepath.Join(o.replays, strconv.FormatUint(seed, 10)))
+			}
+		}
 	}
 	if o.events && !slices.Contains(e.NativeFormats(), eventsFormat) {
 		return result{}, fmt.Errorf("--events: %s has no event stream (native formats: %s)", game, strings.Join(e.NativeFormats(), ", "))
