@@ -236,7 +236,7 @@ type EntelectBot struct {
 func NewEntelectBot(game, dir string) (*EntelectBot, error) {
 	base := BaseGame(game)
 	if base != "bomberman" && base != "battleships" {
-		return nil, fmt.Errorf("Entelect bot folders play bomberman and battleships, not %s", base)
+		return nil, fmt.Errorf("entelect bot folders play bomberman and battleships, not %s", base)
 	}
 	if dir == "" {
 		return nil, errors.New("dir: wants a bot folder (dir:PATH)")
@@ -331,11 +331,6 @@ func NewEntelectBot(game, dir string) (*EntelectBot, error) {
 		}
 	}
 	return b, nil
-}
-
-func firstLine(b []byte) string {
-	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-	return s
 }
 
 // splitArgs splits RunArgs on spaces; double quotes group.
