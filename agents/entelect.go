@@ -20,79 +20,6 @@ import (
 	"github.com/botarena/botarena/env/bomberman"
 )
 
-// Entelect bot folders: the agent scheme "dir:PATH" runs a bot written for
-// the Entelect Challenge 2016 (Bomberman) or 2017 (Battleships) harness,
-// from its folder with bot.json, as the original harness did (Bomberman
-// spec §7, §8.4, §8.5; Battleships spec §3.6, §4, §8).
-//
-// # bot.json
-//
-// {"Author","Email","NickName","BotType","ProjectLocation","RunFile","RunArgs"}.
-// Backslashes in ProjectLocation and RunFile become '/'. The player name is
-// NickName, else Author, else Email (the first that is present, as C#'s ??).
-// BotType is a name (case-insensitive) or its number, and picks the command,
-// run with the bot folder as working directory:
-//
-//	Python3    (5) python3 RunFile <Key> <round folder> RunArgs...
-//	Python2    (4) python2 RunFile ...        only where python2 runs
-//	JavaScript (2) node RunFile ...
-//	Java       (1) java -Xmx1g -Xms512m -jar RunFile ...
-//	CPlusPlus  (3) <bot folder>/RunFile ...   a native executable
-//	CSharp (0), FSharp (6)  mono RunFile ...  only where mono is installed;
-//	               otherwise New fails naming the BotType and mono (.NET)
-//
-// RunArgs is split on spaces (double quotes group).
-//
-// # Each round
-//
-// The round folder is <root>/<round>/<Key>/ (Bomberman) or
-// <root>/Phase P - Round R/<Key>/ (Battleships), where root is the match's
-// replay folder (--replays DIR gives DIR/<seed>, see [ReplayDirSetter]) or,
-// without one, a temporary folder removed by Close (then only the current
-// round's folder is kept). Before the run the agent writes the seat's
-// state.json and map.txt there; the bot gets the folder as its second
-// argument and writes move.txt (Bomberman), place.txt (phase 1) or
-// command.txt (Battleships) there. After the run the agent reads the file
-// with the env's ParseCommand, exactly as the harness reads it, and writes
-// log.txt in the folder: the command line, the bot's stdout and stderr, the
-// run time and the outcome. Bomberman's player state.json and map.txt are
-// deleted when the next round starts (the round-level copies stay), as the
-// original does.
-//
-// # Penalties, as the original's harness
-//
-//   - A run of the time limit or longer (process start to exit; the limit is
-//     MaxBotRuntimeSeconds, 3 s for Bomberman and 2 s for Battleships, or
-//     ExternalOptions.TimeLimit, plus the calibration time) is Do Nothing,
-//     even if the bot wrote a move. The process group is killed at twice the
-//     limit (without the calibration time). ExternalOptions.NoLimit (play's
-//     --nolimit) turns all of this off, as the original's --nolimit.
-//   - A missing file, or one the harness cannot parse, is Do Nothing (action
-//     0). A crash (non-zero exit) is logged and the file is still read, as
-//     the original reads it whatever the exit status.
-//   - The do-nothing rules (Bomberman's 20 do-nothings, Battleships' kill
-//     after 20 do-nothings or 5 failed placements) are the envs' own: the
-//     agent does not run a Bomberman bot that is dead or that the rule has
-//     taken over (the original never runs it again).
-//
-// Calibration: the original timed a calibration bot at game start and added
-// its time to the limit. botarena times, once per agent, what starts the
-// runtime: nothing for Python (the original's Python calibration did
-// nothing), `node -e 0` for JavaScript, `java -Xmx1g -Xms512m -version` for
-// Java, nothing for native and .NET bots.
-//
-// Battleships placement: with the env's default placement ("random" or
-// "reference") the env's placer places both fleets in Reset and the bot is
-// first run in phase 2 (its place.txt is never asked for). With
-// {"placement":"learn"} the bot is run once per phase-1 round and its
-// place.txt is fed to the env's five placement steps of that round, one
-// ship per step, as the env's ParseCommand documents. A place.txt in phase
-// 2 is ignored (botarena rejects re-placement, bug B3); a malformed
-// command.txt is Do Nothing even when place.txt is valid, as in the
-// original.
-//
-// Not on the hot path: Act starts a process and allocates.
-
 func init() {
 	RegisterScheme(Scheme{
 		Prefix:  "dir:",
@@ -200,8 +127,79 @@ func (m *BotMeta) Nickname() string {
 	return ""
 }
 
-// EntelectBot is the agent of an Entelect bot folder ("dir:PATH"). See the
-// package's Entelect section above (in entelect.go) and [NewEntelectBot].
+// EntelectBot is the agent of an Entelect bot folder: the agent scheme
+// "dir:PATH" runs a bot written for
+// the Entelect Challenge 2016 (Bomberman) or 2017 (Battleships) harness,
+// from its folder with bot.json, as the original harness did (Bomberman
+// spec §7, §8.4, §8.5; Battleships spec §3.6, §4, §8).
+//
+// # bot.json
+//
+// {"Author","Email","NickName","BotType","ProjectLocation","RunFile","RunArgs"}.
+// Backslashes in ProjectLocation and RunFile become '/'. The player name is
+// NickName, else Author, else Email (the first that is present, as C#'s ??).
+// BotType is a name (case-insensitive) or its number, and picks the command,
+// run with the bot folder as working directory:
+//
+//	Python3    (5) python3 RunFile <Key> <round folder> RunArgs...
+//	Python2    (4) python2 RunFile ...        only where python2 runs
+//	JavaScript (2) node RunFile ...
+//	Java       (1) java -Xmx1g -Xms512m -jar RunFile ...
+//	CPlusPlus  (3) <bot folder>/RunFile ...   a native executable
+//	CSharp (0), FSharp (6)  mono RunFile ...  only where mono is installed;
+//	               otherwise New fails naming the BotType and mono (.NET)
+//
+// RunArgs is split on spaces (double quotes group).
+//
+// # Each round
+//
+// The round folder is <root>/<round>/<Key>/ (Bomberman) or
+// <root>/Phase P - Round R/<Key>/ (Battleships), where root is the match's
+// replay folder (--replays DIR gives DIR/<seed>, see [ReplayDirSetter]) or,
+// without one, a temporary folder removed by Close (then only the current
+// round's folder is kept). Before the run the agent writes the seat's
+// state.json and map.txt there; the bot gets the folder as its second
+// argument and writes move.txt (Bomberman), place.txt (phase 1) or
+// command.txt (Battleships) there. After the run the agent reads the file
+// with the env's ParseCommand, exactly as the harness reads it, and writes
+// log.txt in the folder: the command line, the bot's stdout and stderr, the
+// run time and the outcome. Bomberman's player state.json and map.txt are
+// deleted when the next round starts (the round-level copies stay), as the
+// original does.
+//
+// # Penalties, as the original's harness
+//
+//   - A run of the time limit or longer (process start to exit; the limit is
+//     MaxBotRuntimeSeconds, 3 s for Bomberman and 2 s for Battleships, or
+//     ExternalOptions.TimeLimit, plus the calibration time) is Do Nothing,
+//     even if the bot wrote a move. The process group is killed at twice the
+//     limit (without the calibration time). ExternalOptions.NoLimit (play's
+//     --nolimit) turns all of this off, as the original's --nolimit.
+//   - A missing file, or one the harness cannot parse, is Do Nothing (action
+//     0). A crash (non-zero exit) is logged and the file is still read, as
+//     the original reads it whatever the exit status.
+//   - The do-nothing rules (Bomberman's 20 do-nothings, Battleships' kill
+//     after 20 do-nothings or 5 failed placements) are the envs' own: the
+//     agent does not run a Bomberman bot that is dead or that the rule has
+//     taken over (the original never runs it again).
+//
+// Calibration: the original timed a calibration bot at game start and added
+// its time to the limit. botarena times, once per agent, what starts the
+// runtime: nothing for Python (the original's Python calibration did
+// nothing), `node -e 0` for JavaScript, `java -Xmx1g -Xms512m -version` for
+// Java, nothing for native and .NET bots.
+//
+// Battleships placement: with the env's default placement ("random" or
+// "reference") the env's placer places both fleets in Reset and the bot is
+// first run in phase 2 (its place.txt is never asked for). With
+// {"placement":"learn"} the bot is run once per phase-1 round and its
+// place.txt is fed to the env's five placement steps of that round, one
+// ship per step, as the env's ParseCommand documents. A place.txt in phase
+// 2 is ignored (botarena rejects re-placement, bug B3); a malformed
+// command.txt is Do Nothing even when place.txt is valid, as in the
+// original.
+//
+// Not on the hot path: Act starts a process and allocates.
 type EntelectBot struct {
 	game    string // base game
 	dir     string // absolute bot folder
