@@ -21,6 +21,16 @@
 //		e.Step(actions, rewards, terminated, truncated)
 //	}
 //
+// # External bots
+//
+// Specs of a registered [Scheme] make agents that run bots written for the
+// original competitions. "dir:PATH" is an Entelect Challenge bot folder
+// (bot.json; Bomberman 2016 and Battleships 2017): see [EntelectBot] and
+// [NewEntelectBot] for the commands per BotType, the round folders, the
+// time limit and the penalties. Such agents start processes and allocate in
+// Act, hold files (they implement io.Closer), and take their harness
+// settings from [ExternalOptions].
+//
 // # Invariants
 //
 //   - An agent is not safe for concurrent use; use one instance per seat (a

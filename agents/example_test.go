@@ -17,6 +17,6 @@ func ExampleNew() {
 	fmt.Println(a.Act(nil, 0))
 	// Output:
 	// [idle random reference]
-	// unknown agent "smart" for bomberman (valid: idle, random, reference)
+	// unknown agent "smart" for bomberman (valid: idle, random, reference, dir:...)
 	// 0
 }

@@ -38,6 +38,8 @@ type playFlags struct {
 	// listen serves the UPE routes for the "listen" seats (upe.go).
 	listen        string
 	listenTimeout time.Duration
+	timeLimit     time.Duration // external bots' time limit (0: the game's default)
+	noLimit       bool          // external bots: no time limit (the original's --nolimit)
 	// game holds the values of the game-specific flags (see gameFlags).
 	game map[string]*gameFlagValue
 }
@@ -66,6 +68,10 @@ func newPlayCmd(c *cli) *cobra.Command {
 			if o.games < 1 {
 				return fmt.Errorf("--games: want 1 or more, got %d", o.games)
 			}
+			if o.timeLimit < 0 {
+				return fmt.Errorf("--time-limit: want 0 or more, got %s", o.timeLimit)
+			}
+			agents.ExternalOptions = agents.ExternalSettings{TimeLimit: o.timeLimit, NoLimit: o.noLimit, Log: c.stderr}
 			for name, v := range o.game {
 				v.changed = cmd.Flags().Changed(name)
 			}
@@ -87,6 +93,8 @@ func newPlayCmd(c *cli) *cobra.Command {
 	f.BoolVar(&o.asJSON, "json", false, "print the result as one JSON line")
 	f.StringVar(&o.listen, "listen", "", "portalbomber: serve the UPE routes (/api/games/search, practice, submit) on HOST:PORT; UPE clients play the seats named \"listen\" in --agents")
 	f.DurationVar(&o.listenTimeout, "listen-timeout", upe.DefaultTimeout, "with --listen: a UPE client's time limit per move (the original's 15 s)")
+	f.DurationVar(&o.timeLimit, "time-limit", 0, "external bots' time limit per run, killed at twice it (default: the original's, 3s for Bomberman, 2s for Battleships bot folders)")
+	f.BoolVar(&o.noLimit, "nolimit", false, "external bots: no time limit and no kill (the original's --nolimit)")
 	return cmd
 }
 
@@ -156,19 +164,6 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 	if err != nil {
 		return result{}, err
 	}
-	if hasConfigField(c.reg, game, "names") {
-		named := maps.Clone(set)
-		named["names"] = playerNames(names)
-		if urls := agentURLs(names); urls != nil && hasConfigField(c.reg, game, "urls") {
-			named["urls"] = urls // Battle³ sends each bot its url
-		}
-		if cfg, err = o.json(named); err != nil {
-			return result{}, err
-		}
-		if e, err = c.reg.Make(game, cfg); err != nil {
-			return result{}, err
-		}
-	}
 	m := &match{game: game, seed: seed, env: e, names: names}
 	defer m.close()
 	for _, n := range names {
@@ -180,6 +175,33 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 			h.Log = c.stderr // one line per rejected reply
 		}
 		m.agents = append(m.agents, a)
+	}
+	if hasConfigField(c.reg, game, "names") {
+		pn := playerNames(names)
+		for i, a := range m.agents {
+			if n, ok := a.(agents.PlayerNamer); ok && n.PlayerName() != "" {
+				pn[i] = n.PlayerName()
+			}
+		}
+		named := maps.Clone(set)
+		named["names"] = pn
+		if urls := agentURLs(names); urls != nil && hasConfigField(c.reg, game, "urls") {
+			named["urls"] = urls // Battle³ sends each bot its url
+		}
+		if cfg, err = o.json(named); err != nil {
+			return result{}, err
+		}
+		if e, err = c.reg.Make(game, cfg); err != nil {
+			return result{}, err
+		}
+		m.env = e
+	}
+	if o.replays != "" {
+		for _, a := range m.agents {
+			if r, ok := a.(agents.ReplayDirSetter); ok {
+				r.SetReplayDir(filepath.Join(o.replays, strconv.FormatUint(seed, 10)))
+			}
+		}
 	}
 	if o.events && !slices.Contains(e.NativeFormats(), eventsFormat) {
 		return result{}, fmt.Errorf("--events: %s has no event stream (native formats: %s)", game, strings.Join(e.NativeFormats(), ", "))

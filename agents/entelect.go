@@ -1,0 +1,772 @@
+package agents
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/battleships"
+	"github.com/botarena/botarena/env/bomberman"
+)
+
+func init() {
+	RegisterScheme(Scheme{
+		Prefix:  "dir:",
+		Games:   []string{"bomberman", "battleships"},
+		Summary: "dir:PATH: an Entelect Challenge bot folder with bot.json (Bomberman 2016, Battleships 2017)",
+		New: func(game, spec string, _ *env.Spec) (Agent, error) {
+			return NewEntelectBot(game, strings.TrimPrefix(spec, "dir:"))
+		},
+	})
+}
+
+// ExternalSettings are the harness settings of external bots.
+type ExternalSettings struct {
+	// TimeLimit replaces the original's MaxBotRuntimeSeconds (0: the game's
+	// default: 3 s for Bomberman, 2 s for Battleships). Processes are
+	// killed at twice the limit.
+	TimeLimit time.Duration
+	// NoLimit turns the time limit and the kill off (the original's
+	// --nolimit).
+	NoLimit bool
+	// Log, if not nil, gets one line per problem (time-out, crash, missing
+	// or bad file), besides the round's log.txt. It must be safe for
+	// concurrent use when several agents run at once.
+	Log io.Writer
+}
+
+// ExternalOptions are the settings external-bot agents copy when they are
+// made (botarena play sets them from --time-limit and --nolimit before it
+// makes its agents). Set it before making agents; it is not guarded for
+// concurrent writes.
+var ExternalOptions ExternalSettings
+
+// PlayerNamer is implemented by agents that bring their own player name
+// (an Entelect bot's nickname); play uses it for the game's "names".
+type PlayerNamer interface {
+	PlayerName() string
+}
+
+// ReplayDirSetter is implemented by agents that write files per round
+// (Entelect bot folders): play calls SetReplayDir with the match's replay
+// folder (--replays DIR gives DIR/<seed>) before Reset, so that the bot's
+// round folders are part of the original's replay layout.
+type ReplayDirSetter interface {
+	SetReplayDir(dir string)
+}
+
+// Default MaxBotRuntimeSeconds of the shipped harness configs.
+const (
+	BombermanTimeLimit   = 3 * time.Second
+	BattleshipsTimeLimit = 2 * time.Second
+)
+
+// maxOutput caps the bot output kept per run.
+const maxOutput = 1 << 20
+
+// BotMeta is an Entelect bot.json.
+type BotMeta struct {
+	Author          *string
+	Email           *string
+	NickName        *string
+	BotType         json.RawMessage
+	ProjectLocation string
+	RunFile         string
+	RunArgs         string
+}
+
+var botTypes = []string{"CSharp", "Java", "JavaScript", "CPlusPlus", "Python2", "Python3", "FSharp"}
+
+// botType returns the BotType name of meta.
+func (m *BotMeta) botType() (string, error) {
+	raw := bytes.TrimSpace(m.BotType)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", errors.New("bot.json: BotType is missing")
+	}
+	var n int
+	if err := json.Unmarshal(raw, &n); err == nil {
+		if n < 0 || n >= len(botTypes) {
+			return "", fmt.Errorf("bot.json: BotType %d: want 0–%d (%s)", n, len(botTypes)-1, strings.Join(botTypes, ", "))
+		}
+		return botTypes[n], nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("bot.json: BotType %s: want a name or a number", raw)
+	}
+	for _, t := range botTypes {
+		if strings.EqualFold(strings.TrimSpace(s), t) {
+			return t, nil
+		}
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n >= 0 && n < len(botTypes) {
+		return botTypes[n], nil
+	}
+	return "", fmt.Errorf("bot.json: unknown BotType %q (want one of %s)", s, strings.Join(botTypes, ", "))
+}
+
+// Nickname is the player name the original gives the bot: NickName, else
+// Author, else Email (the first present).
+func (m *BotMeta) Nickname() string {
+	for _, p := range []*string{m.NickName, m.Author, m.Email} {
+		if p != nil {
+			return *p
+		}
+	}
+	return ""
+}
+
+// EntelectBot is the agent of an Entelect bot folder: the agent scheme
+// "dir:PATH" runs a bot written for
+// the Entelect Challenge 2016 (Bomberman) or 2017 (Battleships) harness,
+// from its folder with bot.json, as the original harness did (Bomberman
+// spec §7, §8.4, §8.5; Battleships spec §3.6, §4, §8).
+//
+// # bot.json
+//
+// {"Author","Email","NickName","BotType","ProjectLocation","RunFile","RunArgs"}.
+// Backslashes in ProjectLocation and RunFile become '/'. The player name is
+// NickName, else Author, else Email (the first that is present, as C#'s ??).
+// BotType is a name (case-insensitive) or its number, and picks the command,
+// run with the bot folder as working directory:
+//
+//	Python3    (5) python3 RunFile <Key> <round folder> RunArgs...
+//	Python2    (4) python2 RunFile ...        only where python2 runs
+//	JavaScript (2) node RunFile ...
+//	Java       (1) java -Xmx1g -Xms512m -jar RunFile ...
+//	CPlusPlus  (3) <bot folder>/RunFile ...   a native executable
+//	CSharp (0), FSharp (6)  mono RunFile ...  only where mono is installed;
+//	               otherwise New fails naming the BotType and mono (.NET)
+//
+// RunArgs is split on spaces (double quotes group).
+//
+// # Each round
+//
+// The round folder is <root>/<round>/<Key>/ (Bomberman) or
+// <root>/Phase P - Round R/<Key>/ (Battleships), where root is the match's
+// replay folder (--replays DIR gives DIR/<seed>, see [ReplayDirSetter]) or,
+// without one, a temporary folder removed by Close (then only the current
+// round's folder is kept). Before the run the agent writes the seat's
+// state.json and map.txt there; the bot gets the folder as its second
+// argument and writes move.txt (Bomberman), place.txt (phase 1) or
+// command.txt (Battleships) there. After the run the agent reads the file
+// with the env's ParseCommand, exactly as the harness reads it, and writes
+// log.txt in the folder: the command line, the bot's stdout and stderr, the
+// run time and the outcome. Bomberman's player state.json and map.txt are
+// deleted when the next round starts (the round-level copies stay), as the
+// original does.
+//
+// # Penalties, as the original's harness
+//
+//   - A run of the time limit or longer (process start to exit; the limit is
+//     MaxBotRuntimeSeconds, 3 s for Bomberman and 2 s for Battleships, or
+//     ExternalOptions.TimeLimit, plus the calibration time) is Do Nothing,
+//     even if the bot wrote a move. The process group is killed at twice the
+//     limit (without the calibration time). ExternalOptions.NoLimit (play's
+//     --nolimit) turns all of this off, as the original's --nolimit.
+//   - A missing file, or one the harness cannot parse, is Do Nothing (action
+//     0). A crash (non-zero exit) is logged and the file is still read, as
+//     the original reads it whatever the exit status.
+//   - The do-nothing rules (Bomberman's 20 do-nothings, Battleships' kill
+//     after 20 do-nothings or 5 failed placements) are the envs' own: the
+//     agent does not run a Bomberman bot that is dead or that the rule has
+//     taken over (the original never runs it again).
+//
+// Calibration: the original timed a calibration bot at game start and added
+// its time to the limit. botarena times, once per agent, what starts the
+// runtime: nothing for Python (the original's Python calibration did
+// nothing), `node -e 0` for JavaScript, `java -Xmx1g -Xms512m -version` for
+// Java, nothing for native and .NET bots.
+//
+// Battleships placement: with the env's default placement ("random" or
+// "reference") the env's placer places both fleets in Reset and the bot is
+// first run in phase 2 (its place.txt is never asked for). With
+// {"placement":"learn"} the bot is run once per phase-1 round and its
+// place.txt is fed to the env's five placement steps of that round, one
+// ship per step, as the env's ParseCommand documents. A place.txt in phase
+// 2 is ignored (botarena rejects re-placement, bug B3); a malformed
+// command.txt is Do Nothing even when place.txt is valid, as in the
+// original.
+//
+// Not on the hot path: Act starts a process and allocates.
+type EntelectBot struct {
+	game    string // base game
+	dir     string // absolute bot folder
+	meta    BotMeta
+	botType string
+	command []string // program and arguments before <Key> <folder>
+	runArgs []string
+	calib   []string // calibration command, nil for none
+
+	limit     time.Duration
+	noLimit   bool
+	log       io.Writer
+	calibrate time.Duration
+	calibDone bool
+
+	root    string // match folder (replays) or temp folder
+	temp    bool
+	seat    int
+	key     byte
+	lastDir string // the previous round's folder
+	lastKey string // phase/round of the last run (Battleships)
+	cached  []byte // place.txt of the last run (Battleships learn mode)
+	cachedA int32
+	cachedP bool // cached holds a place.txt to re-parse
+	mu      sync.Mutex
+}
+
+// NewEntelectBot reads the bot folder dir (or its bot.json) for game
+// ("bomberman" or "battleships", presets allowed) and checks that the bot
+// can run here: the BotType's runtime is installed and RunFile exists. It
+// starts nothing; the first Act does.
+func NewEntelectBot(game, dir string) (*EntelectBot, error) {
+	base := BaseGame(game)
+	if base != "bomberman" && base != "battleships" {
+		return nil, fmt.Errorf("entelect bot folders play bomberman and battleships, not %s", base)
+	}
+	if dir == "" {
+		return nil, errors.New("dir: wants a bot folder (dir:PATH)")
+	}
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() && filepath.Base(dir) == "bot.json" {
+		dir = filepath.Dir(dir)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(filepath.Join(abs, "bot.json"))
+	if err != nil {
+		return nil, fmt.Errorf("bot folder %s: %w", dir, err)
+	}
+	b := &EntelectBot{game: base, dir: abs}
+	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &b.meta); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "bot.json"), err)
+	}
+	if b.botType, err = b.meta.botType(); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "bot.json"), err)
+	}
+	runFile := filepath.FromSlash(strings.ReplaceAll(b.meta.RunFile, `\`, "/"))
+	b.meta.RunFile = runFile
+	b.meta.ProjectLocation = filepath.FromSlash(strings.ReplaceAll(b.meta.ProjectLocation, `\`, "/"))
+	if runFile == "" {
+		return nil, fmt.Errorf("%s: RunFile is missing", filepath.Join(dir, "bot.json"))
+	}
+	runPath := runFile
+	if !filepath.IsAbs(runPath) {
+		runPath = filepath.Join(abs, runFile)
+	}
+	if _, err := os.Stat(runPath); err != nil {
+		return nil, fmt.Errorf("bot folder %s: RunFile: %w", dir, err)
+	}
+	look := func(prog, why string) (string, error) {
+		p, err := exec.LookPath(prog)
+		if err != nil {
+			return "", fmt.Errorf("BotType %s needs %s (%s), which is not installed here: this bot cannot run on this machine", b.botType, prog, why)
+		}
+		return p, nil
+	}
+	switch b.botType {
+	case "Python3", "Python2":
+		prog := "python3"
+		if b.botType == "Python2" {
+			prog = "python2"
+		}
+		p, err := look(prog, "Python "+prog[len(prog)-1:])
+		if err != nil {
+			return nil, err
+		}
+		// The interpreter itself, not a wrapper such as a pyenv shim: shims
+		// can exist without a working interpreter, and they slow every run.
+		out, err := exec.Command(p, "-c", "import sys; print(sys.executable)").Output()
+		if exe := strings.TrimSpace(string(out)); err != nil || exe == "" {
+			return nil, fmt.Errorf("BotType %s needs %s, which does not run here (%v): this bot cannot run on this machine", b.botType, prog, err)
+		} else {
+			p = exe
+		}
+		b.command = []string{p, runFile}
+	case "JavaScript":
+		p, err := look("node", "Node.js")
+		if err != nil {
+			return nil, err
+		}
+		b.command = []string{p, runFile}
+		b.calib = []string{p, "-e", "0"}
+	case "Java":
+		p, err := look("java", "a Java runtime")
+		if err != nil {
+			return nil, err
+		}
+		b.command = []string{p, "-Xmx1g", "-Xms512m", "-jar", runFile}
+		b.calib = []string{p, "-Xmx1g", "-Xms512m", "-version"}
+	case "CPlusPlus":
+		b.command = []string{runPath}
+	case "CSharp", "FSharp":
+		p, err := look("mono", "the .NET runtime the original ran .exe bots with")
+		if err != nil {
+			return nil, err
+		}
+		b.command = []string{p, runFile}
+	}
+	b.runArgs = splitArgs(b.meta.RunArgs)
+	o := ExternalOptions
+	b.limit, b.noLimit, b.log = o.TimeLimit, o.NoLimit, o.Log
+	if b.limit <= 0 {
+		b.limit = BombermanTimeLimit
+		if base == "battleships" {
+			b.limit = BattleshipsTimeLimit
+		}
+	}
+	return b, nil
+}
+
+// splitArgs splits RunArgs on spaces; double quotes group.
+func splitArgs(s string) []string {
+	var out []string
+	var cur strings.Builder
+	in, have := false, false
+	for _, r := range s {
+		switch {
+		case r == '"':
+			in, have = !in, true
+		case (r == ' ' || r == '\t') && !in:
+			if have {
+				out = append(out, cur.String())
+				cur.Reset()
+				have = false
+			}
+		default:
+			cur.WriteRune(r)
+			have = true
+		}
+	}
+	if have {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// PlayerName returns the bot's nickname (NickName, else Author, else Email).
+func (b *EntelectBot) PlayerName() string { return b.meta.Nickname() }
+
+// BotType returns the bot's BotType name ("Python3", ...).
+func (b *EntelectBot) BotType() string { return b.botType }
+
+// Meta returns the bot's bot.json (RunFile and ProjectLocation with OS
+// separators).
+func (b *EntelectBot) Meta() BotMeta { return b.meta }
+
+// TimeLimit returns the limit the agent applies (without calibration) and
+// whether it applies one.
+func (b *EntelectBot) TimeLimit() (time.Duration, bool) { return b.limit, !b.noLimit }
+
+// SetReplayDir makes dir the match folder of the bot's round folders (see
+// [ReplayDirSetter]). Call it before Reset.
+func (b *EntelectBot) SetReplayDir(dir string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.removeTemp()
+	b.root, b.temp = dir, false
+}
+
+// Close removes the temporary match folder, if the agent made one, and the
+// last Bomberman player files.
+func (b *EntelectBot) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.clearPlayerFiles()
+	b.removeTemp()
+	return nil
+}
+
+func (b *EntelectBot) removeTemp() {
+	if b.temp && b.root != "" {
+		os.RemoveAll(b.root)
+		b.root, b.temp = "", false
+	}
+}
+
+// Reset prepares a new game for seat. For Bomberman it also records the
+// bot's bot.json in roundInfo.json.
+func (b *EntelectBot) Reset(e env.Env, seat int, _ uint64) {
+	b.check(e)
+	b.seat = seat
+	b.key = byte('A' + seat)
+	b.lastDir, b.lastKey, b.cached, b.cachedP = "", "", nil, false
+	if g, ok := e.(*bomberman.Game); ok {
+		b.key = g.Player(seat).Key
+		str := func(p *string) string {
+			if p == nil {
+				return ""
+			}
+			return *p
+		}
+		g.SetPlayerInfo(seat, bomberman.PlayerInfo{Author: str(b.meta.Author), NickName: str(b.meta.NickName), Email: str(b.meta.Email), BotType: b.botType})
+	}
+}
+
+func (b *EntelectBot) check(e env.Env) {
+	switch e.(type) {
+	case *bomberman.Game:
+		if b.game == "bomberman" {
+			return
+		}
+	case *battleships.Game:
+		if b.game == "battleships" {
+			return
+		}
+	}
+	panic(fmt.Sprintf("agents: Entelect bot for %s got a %T", b.game, e))
+}
+
+// Act runs the bot for the current round and returns the command it wrote,
+// or the original's penalty.
+func (b *EntelectBot) Act(e env.Env, seat int) int32 {
+	b.check(e)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if e.Done() {
+		return 0
+	}
+	switch g := e.(type) {
+	case *bomberman.Game:
+		p := g.Player(seat)
+		if p.Killed || p.Idle > 20 {
+			return 0 // the original no longer runs the bot
+		}
+		return b.actBomberman(g, seat)
+	case *battleships.Game:
+		return b.actBattleships(g, seat)
+	}
+	return 0
+}
+
+// ensureRoot makes the match folder.
+func (b *EntelectBot) ensureRoot() error {
+	if b.root != "" {
+		return nil
+	}
+	d, err := os.MkdirTemp("", "botarena-entelect-*")
+	if err != nil {
+		return err
+	}
+	b.root, b.temp = d, true
+	return nil
+}
+
+// roundLog collects one round's log.txt.
+type roundLog struct {
+	bytes.Buffer
+	problems []string
+}
+
+func (l *roundLog) printf(format string, args ...any) {
+	fmt.Fprintf(&l.Buffer, format+"\n", args...)
+}
+
+func (l *roundLog) problem(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	l.problems = append(l.problems, s)
+	l.printf("%s", s)
+}
+
+// prepare makes the round folder and writes the seat's state files there.
+func (b *EntelectBot) prepare(e env.Env, seat int, sub string) (string, error) {
+	if err := b.ensureRoot(); err != nil {
+		return "", err
+	}
+	dir := filepath.Join(b.root, sub, string(rune(b.key)))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for _, f := range []string{"state.json", "map.txt"} {
+		data, err := e.AppendNative(nil, f, seat)
+		if err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// clearPlayerFiles deletes the previous round's Bomberman player state
+// files, as the original does after each round, and in a temporary match
+// folder the whole previous round folder.
+func (b *EntelectBot) clearPlayerFiles() {
+	if b.lastDir == "" {
+		return
+	}
+	if b.temp {
+		os.RemoveAll(filepath.Dir(b.lastDir))
+	} else if b.game == "bomberman" {
+		os.Remove(filepath.Join(b.lastDir, "state.json"))
+		os.Remove(filepath.Join(b.lastDir, "map.txt"))
+	}
+	b.lastDir = ""
+}
+
+func (b *EntelectBot) actBomberman(g *bomberman.Game, seat int) int32 {
+	b.clearPlayerFiles()
+	round := g.Round()
+	var l roundLog
+	l.printf("botarena Entelect harness: Bomberman round %d, player %c (seat %d), bot %s", round, b.key, seat, b.dir)
+	dir, err := b.prepare(g, seat, strconv.Itoa(round))
+	if err != nil {
+		b.report(&l, "", round, fmt.Sprintf("cannot write the round files: %v: Do Nothing", err))
+		return 0
+	}
+	b.lastDir = dir
+	os.Remove(filepath.Join(dir, "move.txt"))
+	timedOut := b.run(dir, &l)
+	action := int32(0)
+	data, err := os.ReadFile(filepath.Join(dir, "move.txt"))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		l.problem("no move.txt: Do Nothing")
+	case err != nil:
+		l.problem("cannot read move.txt: %v: Do Nothing", err)
+	default:
+		a, ok := g.ParseCommand(seat, data)
+		if !ok {
+			l.problem("bad move.txt %q (want a digit 1-6 first): Do Nothing", clip(data))
+		} else {
+			l.printf("move.txt %q: %v", clip(data), bomberman.Action(a))
+		}
+		action = a
+	}
+	if timedOut && action != 0 {
+		l.printf("the move is ignored: time limit exceeded")
+		action = 0
+	}
+	if action == 0 && g.Player(seat).Idle+1 == 20 {
+		l.printf("20 do-nothing commands in a row: the harness places a bomb instead")
+	}
+	b.report(&l, dir, round, "")
+	return action
+}
+
+func (b *EntelectBot) actBattleships(g *battleships.Game, seat int) int32 {
+	phase, round := g.Phase(), g.Round()
+	sub := fmt.Sprintf("Phase %d - Round %d", phase, round)
+	if sub == b.lastKey {
+		// Learn mode: one engine round is several steps (one ship each);
+		// the bot ran once, its file serves every step.
+		if b.cachedP {
+			a, _ := g.ParseCommand(seat, b.cached)
+			return a
+		}
+		return b.cachedA
+	}
+	b.clearPlayerFiles()
+	b.lastKey, b.cached, b.cachedP, b.cachedA = sub, nil, false, 0
+	var l roundLog
+	l.printf("botarena Entelect harness: Battleships phase %d round %d, player %c (seat %d), bot %s", phase, round, b.key, seat, b.dir)
+	dir, err := b.prepare(g, seat, sub)
+	if err != nil {
+		b.report(&l, "", round, fmt.Sprintf("cannot write the round files: %v: Do Nothing", err))
+		return 0
+	}
+	b.lastDir = dir
+	os.Remove(filepath.Join(dir, "place.txt"))
+	os.Remove(filepath.Join(dir, "command.txt"))
+	timedOut := b.run(dir, &l)
+	place, perr := os.ReadFile(filepath.Join(dir, "place.txt"))
+	cmd, cerr := os.ReadFile(filepath.Join(dir, "command.txt"))
+	action, isPlace := int32(0), false
+	switch {
+	case timedOut:
+		l.printf("the command is ignored: time limit exceeded")
+	case cerr == nil && !parses(g, seat, cmd):
+		l.problem("bad command.txt %q (want code,x,y): Do Nothing", clip(cmd))
+	case perr == nil && phase == 1 && parses(g, seat, place):
+		action, _ = g.ParseCommand(seat, place)
+		l.printf("place.txt %q: placement (action %d for the next ship)", clip(place), action)
+		isPlace = true
+	case cerr == nil:
+		action, _ = g.ParseCommand(seat, cmd)
+		l.printf("command.txt %q: action %d", clip(cmd), action)
+		if perr == nil {
+			l.printf("place.txt ignored (phase 2: botarena rejects re-placement)")
+		}
+	case perr == nil:
+		if phase == 1 {
+			l.problem("bad place.txt %q (want 5 lines \"<ship> <x> <y> <direction>\"): Do Nothing", clip(place))
+		} else {
+			l.problem("place.txt in phase 2 and no command.txt: Do Nothing")
+		}
+	default:
+		if phase == 1 {
+			l.problem("no place.txt: Do Nothing (a failed placement)")
+		} else {
+			l.problem("no command.txt: Do Nothing")
+		}
+	}
+	if isPlace {
+		b.cached, b.cachedP = place, true
+	}
+	b.cachedA = action
+	b.report(&l, dir, round, "")
+	return action
+}
+
+// parses reports whether the harness parses text without error.
+func parses(g *battleships.Game, seat int, text []byte) bool {
+	_, ok := g.ParseCommand(seat, text)
+	return ok
+}
+
+func clip(b []byte) string {
+	if len(b) > 200 {
+		return string(b[:200]) + "..."
+	}
+	return string(b)
+}
+
+// report writes log.txt into dir (if any) and the problem lines to the
+// options' log.
+func (b *EntelectBot) report(l *roundLog, dir string, round int, fatal string) {
+	if fatal != "" {
+		l.problem("%s", fatal)
+	}
+	if dir != "" {
+		os.WriteFile(filepath.Join(dir, "log.txt"), l.Bytes(), 0o644)
+	}
+	if b.log != nil {
+		for _, p := range l.problems {
+			fmt.Fprintf(b.log, "botarena: dir:%s (player %c, %s round %d): %s\n", b.dir, b.key, b.game, round, p)
+		}
+	}
+}
+
+// readCapped reads up to maxOutput bytes of f from its start.
+func readCapped(f *os.File) (data []byte, cut bool) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, false
+	}
+	data, _ = io.ReadAll(io.LimitReader(f, maxOutput+1))
+	if len(data) > maxOutput {
+		return data[:maxOutput], true
+	}
+	return data, false
+}
+
+// runCalibration times the calibration command once.
+func (b *EntelectBot) runCalibration(l *roundLog) {
+	if b.calibDone {
+		return
+	}
+	b.calibDone = true
+	if b.calib == nil || b.noLimit {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*b.limit)
+	defer cancel()
+	c := exec.CommandContext(ctx, b.calib[0], b.calib[1:]...)
+	c.Dir = b.dir
+	start := time.Now()
+	_ = c.Run()
+	b.calibrate = time.Since(start)
+	l.printf("Bot calibration complete and can run an additional %dms due to environment startup", b.calibrate.Milliseconds())
+}
+
+// run runs the bot once with dir as its round folder and reports whether
+// it took the time limit or longer.
+func (b *EntelectBot) run(dir string, l *roundLog) (timedOut bool) {
+	b.runCalibration(l)
+	args := append(append(append([]string{}, b.command[1:]...), string(rune(b.key)), dir), b.runArgs...)
+	c := exec.Command(b.command[0], args...)
+	c.Dir = b.dir
+	// Output goes to files, not pipes: Wait returns when the bot exits,
+	// even if something it started keeps the output open.
+	var outs [2]*os.File
+	for i := range outs {
+		f, err := os.CreateTemp("", "botarena-bot-output-*")
+		if err != nil {
+			l.problem("cannot start the bot: %v", err)
+			return false
+		}
+		os.Remove(f.Name())
+		defer f.Close()
+		outs[i] = f
+	}
+	c.Stdout, c.Stderr = outs[0], outs[1]
+	setProcessGroup(c)
+	l.printf("Executing bot: %s", quoteCommand(b.command[0], args))
+	limit := b.limit + b.calibrate
+	start := time.Now()
+	if err := c.Start(); err != nil {
+		l.problem("cannot start the bot: %v", err)
+		return false
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	var err error
+	killed := false
+	if b.noLimit {
+		err = <-done
+	} else {
+		t := time.NewTimer(2 * b.limit)
+		select {
+		case err = <-done:
+			t.Stop()
+		case <-t.C:
+			killed = true
+			killProcessGroup(c)
+			err = <-done
+		}
+	}
+	elapsed := time.Since(start)
+	killProcessGroup(c) // no orphans: whatever the bot left running
+	for i, name := range []string{"stdout", "stderr"} {
+		if data, cut := readCapped(outs[i]); len(data) > 0 {
+			l.printf("Output from bot (%s):\n%s", name, strings.TrimRight(string(data), "\n"))
+			if cut {
+				l.printf("(%s cut at %d bytes)", name, maxOutput)
+			}
+		}
+	}
+	l.printf("Your bots total execution time was %s (limit %s)", elapsed.Round(time.Millisecond), limitString(limit, b.noLimit))
+	switch {
+	case killed:
+		l.problem("killed at the hard limit %s (twice the time limit)", 2*b.limit)
+	case err != nil:
+		l.problem("the bot crashed: %v", err)
+	}
+	if !b.noLimit && elapsed >= limit {
+		l.problem("time limit exceeded (%s >= %s): Do Nothing", elapsed.Round(time.Millisecond), limit)
+		return true
+	}
+	return false
+}
+
+func limitString(d time.Duration, no bool) string {
+	if no {
+		return "none: --nolimit"
+	}
+	return d.String()
+}
+
+// quoteCommand renders a command line for the log.
+func quoteCommand(prog string, args []string) string {
+	parts := []string{prog}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\"'") {
+			a = strconv.Quote(a)
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,388 @@
+package agents
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/botarena/botarena/env/battleships"
+	"github.com/botarena/botarena/env/bomberman"
+)
+
+// writeBot makes a bot folder with bot.json (the given JSON fields) and
+// bot.py (script), and returns its path.
+func writeBot(t *testing.T, meta, script string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bot.json"), []byte(meta), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if script != "" {
+		if err := os.WriteFile(filepath.Join(dir, "bot.py"), []byte(script), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const pyMeta = `{"Author":"Ann","Email":"ann@example.com","NickName":"Annie","BotType":"Python3","ProjectLocation":"","RunFile":"bot.py","RunArgs":""}`
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// withOptions sets ExternalOptions for one test.
+func withOptions(t *testing.T, o ExternalSettings) {
+	t.Helper()
+	old := ExternalOptions
+	ExternalOptions = o
+	t.Cleanup(func() { ExternalOptions = old })
+}
+
+func TestEntelectBotMeta(t *testing.T) {
+	for _, tc := range []struct {
+		name, meta, wantName, wantType, wantErr string
+	}{
+		{"nickname", pyMeta, "Annie", "Python3", ""},
+		{"author", `{"Author":"Ann","Email":"e","BotType":5,"RunFile":"bot.py"}`, "Ann", "Python3", ""},
+		{"email", `{"Author":null,"Email":"e@x","BotType":"python3","RunFile":"bot.py"}`, "e@x", "Python3", ""},
+		{"empty_nickname_kept", `{"NickName":"","Author":"Ann","BotType":"Python3","RunFile":"bot.py"}`, "", "Python3", ""},
+		{"backslashes", `{"NickName":"N","BotType":"Python3","RunFile":"sub\\bot.py"}`, "N", "Python3", ""},
+		{"unknown_type", `{"BotType":"Cobol","RunFile":"bot.py"}`, "", "", `unknown BotType "Cobol"`},
+		{"type_number_range", `{"BotType":9,"RunFile":"bot.py"}`, "", "", "BotType 9"},
+		{"no_type", `{"RunFile":"bot.py"}`, "", "", "BotType is missing"},
+		{"no_runfile", `{"BotType":"Python3"}`, "", "", "RunFile is missing"},
+		{"missing_runfile", `{"BotType":"Python3","RunFile":"nope.py"}`, "", "", "RunFile"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeBot(t, tc.meta, "print(1)\n")
+			os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+			os.WriteFile(filepath.Join(dir, "sub", "bot.py"), []byte("print(1)\n"), 0o644)
+			b, err := NewEntelectBot("bomberman", dir)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.PlayerName() != tc.wantName || b.BotType() != tc.wantType {
+				t.Errorf("name %q type %q, want %q %q", b.PlayerName(), b.BotType(), tc.wantName, tc.wantType)
+			}
+			if tc.name == "backslashes" && b.Meta().RunFile != filepath.Join("sub", "bot.py") {
+				t.Errorf("RunFile %q", b.Meta().RunFile)
+			}
+		})
+	}
+	// .NET bots need mono, absent here: a clear error at creation.
+	if _, err := NewEntelectBot("bomberman", writeBot(t, `{"BotType":"CSharp","RunFile":"bot.py"}`, "x")); err == nil {
+		t.Log("mono is installed: CSharp bots run")
+	} else if !strings.Contains(err.Error(), "CSharp") || !strings.Contains(err.Error(), "mono") {
+		t.Errorf("CSharp error %q should name the BotType and mono", err)
+	}
+	if _, err := New("bomberman", "dir:"+writeBot(t, pyMeta, "x"), nil); err != nil {
+		t.Errorf("New(dir:): %v", err)
+	}
+	if _, err := New("battlecube", "dir:/nowhere", nil); err == nil {
+		t.Error("dir: for battlecube: want an error")
+	}
+	if got := splitArgs(`a  "b c" d`); strings.Join(got, "|") != "a|b c|d" {
+		t.Errorf("splitArgs = %q", got)
+	}
+}
+
+// bombermanGame is a 2-player Bomberman game at round 0.
+func bombermanGame(t *testing.T) *bomberman.Game {
+	t.Helper()
+	cfg := bomberman.DefaultConfig()
+	cfg.Players = 2
+	g, err := bomberman.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(5)
+	return g
+}
+
+// movePy writes text to move.txt in the round folder, then runs tail.
+func movePy(text, tail string) string {
+	return "import sys, os, time, subprocess\n" +
+		"d = sys.argv[2]\n" +
+		"assert os.path.exists(os.path.join(d, 'state.json')) and os.path.exists(os.path.join(d, 'map.txt'))\n" +
+		"print('key', sys.argv[1], 'args', sys.argv[3:])\n" +
+		"open(os.path.join(d, 'move.txt'), 'w').write(" + strconv.Quote(text) + ")\n" + tail
+}
+
+func TestEntelectBombermanPenalties(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		script string
+		want   int32
+		log    string // in log.txt and on the options' log ("" for none)
+		logTxt string // in log.txt
+	}{
+		{"good", movePy("3\r\n", ""), 3, "", "move.txt \"3\\r\\n\": right"},
+		{"garbage", movePy("up", ""), 0, "bad move.txt \"up\"", ""},
+		{"other_digit", movePy("9", ""), 0, "", "move.txt \"9\""},
+		{"missing", "print('thinking')\n", 0, "no move.txt: Do Nothing", "thinking"},
+		{"crash", "import sys\nsys.stderr.write('boom\\n')\nsys.exit(1)\n", 0, "the bot crashed: exit status 1", "boom"},
+		{"crash_after_move", movePy("4", "sys.exit(3)\n"), 4, "the bot crashed: exit status 3", ""},
+		{"timeout", movePy("3", "time.sleep(0.5)\n"), 0, "time limit exceeded", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logw syncBuffer
+			// A generous limit, so that a loaded machine does not time
+			// out the other cases.
+			limit := 10 * time.Second
+			if tc.name == "timeout" {
+				limit = 300 * time.Millisecond
+			}
+			withOptions(t, ExternalSettings{TimeLimit: limit, Log: &logw})
+			b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, tc.script))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			root := t.TempDir()
+			b.SetReplayDir(root)
+			g := bombermanGame(t)
+			b.Reset(g, 1, 0)
+			if got := b.Act(g, 1); got != tc.want {
+				t.Errorf("action %d, want %d", got, tc.want)
+			}
+			logTxt, err := os.ReadFile(filepath.Join(root, "0", "B", "log.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.log != "" && (!strings.Contains(string(logTxt), tc.log) || !strings.Contains(logw.String(), tc.log)) {
+				t.Errorf("log.txt:\n%s\noptions log:\n%s\nwant %q in both", logTxt, logw.String(), tc.log)
+			}
+			if tc.log == "" && logw.String() != "" {
+				t.Errorf("unexpected problem lines: %s", logw.String())
+			}
+			if tc.logTxt != "" && !strings.Contains(string(logTxt), tc.logTxt) {
+				t.Errorf("log.txt:\n%s\nwant %q", logTxt, tc.logTxt)
+			}
+			if !strings.Contains(string(logTxt), "execution time") {
+				t.Errorf("log.txt has no run time:\n%s", logTxt)
+			}
+			// The next round deletes the player's state files; the rest stays.
+			var rewards [2]float32
+			var term, trunc [2]bool
+			g.Step([]int32{0, 0}, rewards[:], term[:], trunc[:])
+			b.Act(g, 1)
+			if _, err := os.Stat(filepath.Join(root, "0", "B", "state.json")); !os.IsNotExist(err) {
+				t.Errorf("round 0 B/state.json not deleted: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(root, "0", "B", "log.txt")); err != nil {
+				t.Error(err)
+			}
+			if _, err := os.Stat(filepath.Join(root, "1", "B", "state.json")); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestEntelectKill: a bot that hangs, and leaves a child behind, is killed
+// at twice the limit with its whole process group.
+func TestEntelectKill(t *testing.T) {
+	const limit = 300 * time.Millisecond
+	var logw syncBuffer
+	withOptions(t, ExternalSettings{TimeLimit: limit, Log: &logw})
+	script := "import sys, os, time, subprocess\n" +
+		"p = subprocess.Popen(['sleep', '60'])\n" +
+		"open(os.path.join(sys.argv[2], 'child.pid'), 'w').write(str(p.pid))\n" +
+		"open(os.path.join(sys.argv[2], 'move.txt'), 'w').write('5')\n" +
+		"time.sleep(60)\n"
+	b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	root := t.TempDir()
+	b.SetReplayDir(root)
+	g := bombermanGame(t)
+	b.Reset(g, 0, 0)
+	start := time.Now()
+	if got := b.Act(g, 0); got != 0 {
+		t.Errorf("action %d, want 0 (time-out)", got)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Act took %s: the kill at %s did not work", d, 2*limit)
+	}
+	if !strings.Contains(logw.String(), "killed at the hard limit 600ms") || !strings.Contains(logw.String(), "time limit exceeded") {
+		t.Errorf("options log:\n%s", logw.String())
+	}
+	pidText, err := os.ReadFile(filepath.Join(root, "0", "A", "child.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(string(pidText))
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil || strings.Contains(string(stat), ") Z ") {
+			break // gone, or a zombie waiting for its reaper
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("child %d still running: %s", pid, stat)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestEntelectNoLimit: --nolimit takes a slow bot's move.
+func TestEntelectNoLimit(t *testing.T) {
+	withOptions(t, ExternalSettings{TimeLimit: 100 * time.Millisecond, NoLimit: true})
+	b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, movePy("2", "time.sleep(0.4)\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	g := bombermanGame(t)
+	b.Reset(g, 0, 0)
+	if got := b.Act(g, 0); got != 2 {
+		t.Errorf("action %d, want 2", got)
+	}
+}
+
+// TestEntelectTempDir: without a replay folder the agent works in a
+// temporary folder that Close removes; RunArgs follow the folder.
+func TestEntelectTempDir(t *testing.T) {
+	meta := strings.Replace(pyMeta, `"RunArgs":""`, `"RunArgs":"--fast \"two words\""`, 1)
+	script := "import sys, os\n" +
+		"assert sys.argv[1] == 'A' and sys.argv[3:] == ['--fast', 'two words'], sys.argv\n" +
+		"assert os.path.samefile(os.getcwd(), os.path.dirname(os.path.abspath(__file__)))\n" +
+		"open(os.path.join(sys.argv[2], 'move.txt'), 'w').write('1')\n" +
+		"open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'folder.txt'), 'w').write(sys.argv[2])\n"
+	dir := writeBot(t, meta, script)
+	b, err := NewEntelectBot("bomberman", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := bombermanGame(t)
+	b.Reset(g, 0, 0)
+	if got := b.Act(g, 0); got != 1 {
+		t.Fatalf("action %d, want 1", got)
+	}
+	folder, err := os.ReadFile(filepath.Join(dir, "folder.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(string(folder)); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	if _, err := os.Stat(filepath.Dir(filepath.Dir(string(folder)))); !os.IsNotExist(err) {
+		t.Errorf("temporary folder left after Close: %v", err)
+	}
+}
+
+func battleshipsGame(t *testing.T, placement string) *battleships.Game {
+	t.Helper()
+	cfg := battleships.DefaultConfig()
+	cfg.Size = battleships.SizeSmall
+	cfg.Placement = placement
+	g, err := battleships.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(9)
+	return g
+}
+
+func TestEntelectBattleships(t *testing.T) {
+	writeCmd := func(name, text string) string {
+		return "import sys, os\nopen(os.path.join(sys.argv[2], " + strconv.Quote(name) + "), 'w').write(" + strconv.Quote(text) + ")\n"
+	}
+	const place = "Battleship 0 0 East\nCarrier 0 1 East\nCruiser 0 2 East\nDestroyer 0 3 East\nSubmarine 0 4 East\n"
+	for _, tc := range []struct {
+		name, script string
+		want         func(g *battleships.Game) int32
+		log          string
+	}{
+		{"command", writeCmd("command.txt", "1,3,4\r\n"), func(g *battleships.Game) int32 { return battleships.CommandAction(g.Size(), 1, 3, 4) }, ""},
+		{"garbage", writeCmd("command.txt", "fire!"), func(*battleships.Game) int32 { return 0 }, "bad command.txt"},
+		{"missing", "print('no')\n", func(*battleships.Game) int32 { return 0 }, "no command.txt: Do Nothing"},
+		{"place_in_phase_2", writeCmd("place.txt", place), func(*battleships.Game) int32 { return 0 }, "place.txt in phase 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logw syncBuffer
+			withOptions(t, ExternalSettings{Log: &logw})
+			b, err := NewEntelectBot("battleships", writeBot(t, pyMeta, tc.script))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			root := t.TempDir()
+			b.SetReplayDir(root)
+			g := battleshipsGame(t, "random")
+			b.Reset(g, 1, 0)
+			if got, want := b.Act(g, 1), tc.want(g); got != want {
+				t.Errorf("action %d, want %d", got, want)
+			}
+			logTxt, err := os.ReadFile(filepath.Join(root, "Phase 2 - Round 1", "B", "log.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.log != "" && (!strings.Contains(string(logTxt), tc.log) || !strings.Contains(logw.String(), tc.log)) {
+				t.Errorf("log.txt:\n%s\noptions log:\n%s\nwant %q", logTxt, logw.String(), tc.log)
+			}
+		})
+	}
+
+	// Learn mode: the bot runs once per phase-1 round; its place.txt
+	// serves the five placement steps.
+	script := "import sys, os\n" +
+		"open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'runs.txt'), 'a').write('x')\n" +
+		"st = open(os.path.join(sys.argv[2], 'state.json')).read()\n" +
+		"name = 'place.txt' if '\"Phase\":1' in st else 'command.txt'\n" +
+		"open(os.path.join(sys.argv[2], name), 'w').write(" + strconv.Quote(place) + " if name == 'place.txt' else '1,0,0')\n"
+	dir := writeBot(t, pyMeta, script)
+	bots := make([]*EntelectBot, 2)
+	g := battleshipsGame(t, "learn")
+	for seat := range bots {
+		var err error
+		if bots[seat], err = NewEntelectBot("battleships", dir); err != nil {
+			t.Fatal(err)
+		}
+		defer bots[seat].Close()
+		bots[seat].Reset(g, seat, 0)
+	}
+	var rewards [2]float32
+	var term, trunc [2]bool
+	for step := 0; g.Phase() == 1 && step < 20; step++ {
+		g.Step([]int32{bots[0].Act(g, 0), bots[1].Act(g, 1)}, rewards[:], term[:], trunc[:])
+	}
+	if g.Phase() != 2 || g.Player(0).Failed != 0 || g.Player(1).Failed != 0 {
+		t.Fatalf("phase %d, failed %d %d: placement did not succeed", g.Phase(), g.Player(0).Failed, g.Player(1).Failed)
+	}
+	if runs, _ := os.ReadFile(filepath.Join(dir, "runs.txt")); string(runs) != "xx" {
+		t.Errorf("phase 1 ran the bots %d times, want 2 (once per player)", len(runs))
+	}
+	if got, want := bots[0].Act(g, 0), battleships.CommandAction(g.Size(), 1, 0, 0); got != want {
+		t.Errorf("phase 2 action %d, want %d", got, want)
+	}
+}

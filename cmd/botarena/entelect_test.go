@@ -1,0 +1,166 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// exampleBot is the absolute path of a sample bot folder.
+func exampleBot(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "..", "agents", "examples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func mustExist(t *testing.T, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func mustNotExist(t *testing.T, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s: want no such file, got %v", p, err)
+		}
+	}
+}
+
+// TestPlayEntelectBomberman plays a full match, the reference bot against
+// the sample Python bot folder, and checks the replay layout.
+func TestPlayEntelectBomberman(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a full match with a Python bot")
+	}
+	bot := exampleBot(t, "entelect-bomberman-python")
+	dir := t.TempDir()
+	out, errOut, code := runCLI(t, "", "play", "bomberman", "--players", "2", "--seed", "7",
+		"--agents", "reference,dir:"+bot, "--replays", dir, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if errOut != "" {
+		t.Errorf("problems reported: %s", errOut)
+	}
+	var res result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if res.Rounds < 10 {
+		t.Errorf("only %d rounds", res.Rounds)
+	}
+	for _, s := range res.Leaderboard {
+		if s.Seat == 1 && s.Name != "PyBomber" {
+			t.Errorf("seat 1 is named %q, want the bot's NickName PyBomber", s.Name)
+		}
+	}
+	game := filepath.Join(dir, "7")
+	for round := range res.Rounds {
+		r := filepath.Join(game, strconv.Itoa(round))
+		mustExist(t, filepath.Join(r, "state.json"), filepath.Join(r, "map.txt"), filepath.Join(r, "roundInfo.json"))
+		// The player's copies of the state are deleted after the round.
+		mustNotExist(t, filepath.Join(r, "B", "state.json"), filepath.Join(r, "B", "map.txt"))
+		if t.Failed() {
+			return
+		}
+	}
+	r0 := filepath.Join(game, "0", "B")
+	mustExist(t, filepath.Join(r0, "move.txt"))
+	logTxt, err := os.ReadFile(filepath.Join(r0, "log.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Executing bot: ", "bot.py B " + r0, "execution time was", "move.txt "} {
+		if !strings.Contains(string(logTxt), want) {
+			t.Errorf("log.txt lacks %q:\n%s", want, logTxt)
+		}
+	}
+	info, _ := os.ReadFile(filepath.Join(game, "0", "roundInfo.json"))
+	if !strings.Contains(string(info), `"NickName":"PyBomber","Email":"bots@botarena.invalid","PlayerKey":"B","BotType":"Python3"`) {
+		t.Errorf("roundInfo.json does not describe the bot: %s", info)
+	}
+}
+
+// TestPlayEntelectBattleships plays the sample Battleships bot, placing
+// its own fleet (placement "learn").
+func TestPlayEntelectBattleships(t *testing.T) {
+	bot := exampleBot(t, "entelect-battleships-python")
+	dir := t.TempDir()
+	out, errOut, code := runCLI(t, "", "play", "battleships", "--seed", "3", "--config", `{"placement":"learn","size":"small"}`,
+		"--agents", "reference,dir:"+bot, "--replays", dir, "--json", "--max-rounds", "30")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if errOut != "" {
+		t.Errorf("problems reported: %s", errOut)
+	}
+	if !strings.Contains(out, `"name":"PyShips"`) || !strings.Contains(out, `"failed_placements":0`) {
+		t.Errorf("result: %s", out)
+	}
+	game := filepath.Join(dir, "3")
+	p1 := filepath.Join(game, "Phase 1 - Round 0", "B")
+	p2 := filepath.Join(game, "Phase 2 - Round 1", "B")
+	mustExist(t, filepath.Join(p1, "place.txt"), filepath.Join(p1, "log.txt"), filepath.Join(p1, "state.json"), filepath.Join(p1, "map.txt"),
+		filepath.Join(p2, "command.txt"), filepath.Join(p2, "log.txt"), filepath.Join(game, "Phase 2 - Round 1", "A - map.txt"))
+	logTxt, _ := os.ReadFile(filepath.Join(p2, "log.txt"))
+	if !strings.Contains(string(logTxt), "command.txt \"1,") {
+		t.Errorf("log.txt:\n%s", logTxt)
+	}
+}
+
+// TestPlayEntelectPenalties: time-outs and bad files are reported on
+// stderr, one line each, and the game goes on.
+func TestPlayEntelectPenalties(t *testing.T) {
+	bot := t.TempDir()
+	os.WriteFile(filepath.Join(bot, "bot.json"), []byte(`{"NickName":"Sleepy","BotType":"Python3","RunFile":"bot.py"}`), 0o644)
+	os.WriteFile(filepath.Join(bot, "bot.py"), []byte(
+		"import sys, os, time\n"+
+			"r = int(open(os.path.join(sys.argv[2], 'state.json')).read().split('\"CurrentRound\":')[1].split(',')[0])\n"+
+			"if r == 0: time.sleep(1)\n"+
+			"if r == 1: open(os.path.join(sys.argv[2], 'move.txt'), 'w').write('garbage')\n"+
+			"if r == 2: sys.exit(2)\n"), 0o644)
+	dir := t.TempDir()
+	_, errOut, code := runCLI(t, "", "play", "bomberman", "--players", "2", "--seed", "1", "--agents", "dir:"+bot+",reference",
+		"--replays", dir, "--max-rounds", "3", "--time-limit", "300ms")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"(player A, bomberman round 0): killed at the hard limit 600ms",
+		"(player A, bomberman round 0): time limit exceeded",
+		`(player A, bomberman round 1): bad move.txt "garbage"`,
+		"(player A, bomberman round 2): the bot crashed: exit status 2",
+		"(player A, bomberman round 2): no move.txt: Do Nothing",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	logTxt, _ := os.ReadFile(filepath.Join(dir, "1", "0", "A", "log.txt"))
+	if !strings.Contains(string(logTxt), "time limit exceeded") {
+		t.Errorf("log.txt:\n%s", logTxt)
+	}
+
+	// --nolimit waits for the slow round.
+	_, errOut, code = runCLI(t, "", "play", "bomberman", "--players", "2", "--seed", "1", "--agents", "dir:"+bot+",reference",
+		"--max-rounds", "1", "--time-limit", "300ms", "--nolimit")
+	if code != 0 || strings.Contains(errOut, "time limit") {
+		t.Errorf("--nolimit: exit %d: %s", code, errOut)
+	}
+
+	_, errOut, code = runCLI(t, "", "play", "bomberman", "--agents", "dir:"+filepath.Join(bot, "nope"))
+	if code != 1 || !strings.Contains(errOut, "bot.json") {
+		t.Errorf("missing folder: exit %d: %s", code, errOut)
+	}
+}
