@@ -145,9 +145,16 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 	if err != nil {
 		return result{}, err
 	}
+	named, remake := maps.Clone(set), false
 	if hasConfigField(c.reg, game, "names") {
-		named := maps.Clone(set)
-		named["names"] = playerNames(names)
+		named["names"], remake = playerNames(names), true
+	}
+	// Seats played by a person are the original's console players (exempt
+	// from Bomberman's do-nothing rule).
+	if cs := consoleSeats(names); len(cs) > 0 && hasConfigField(c.reg, game, "console_seats") {
+		named["console_seats"], remake = cs, true
+	}
+	if remake {
 		if cfg, err = o.json(named); err != nil {
 			return result{}, err
 		}
@@ -163,6 +170,11 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 			return result{}, err
 		}
 		m.agents = append(m.agents, a)
+		// The console reads the player's commands from our stdin;
+		// command-line bots log their faults on our stderr.
+		if t, ok := a.(agents.Terminal); ok {
+			t.Attach(c.stdin, c.stderr)
+		}
 	}
 	if o.events && !slices.Contains(e.NativeFormats(), eventsFormat) {
 		return result{}, fmt.Errorf("--events: %s has no event stream (native formats: %s)", game, strings.Join(e.NativeFormats(), ", "))
@@ -323,6 +335,17 @@ func agentNames(game, flag string, seats int) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// consoleSeats returns the seats played by the console agent.
+func consoleSeats(agentNames []string) []int {
+	var seats []int
+	for seat, n := range agentNames {
+		if n == "console" {
+			seats = append(seats, seat)
+		}
+	}
+	return seats
 }
 
 // playerNames names the players after their agents: "Reference", or
