@@ -60,9 +60,9 @@ func TestNames(t *testing.T) {
 		game string
 		want []string
 	}{
-		{"testgame", []string{"idle", "random"}},
-		{"bomberman", []string{"idle", "random", "reference"}},
-		{"bomberman/12p", []string{"idle", "random", "reference"}},
+		{"testgame", []string{"console", "idle", "random"}},
+		{"bomberman", []string{"console", "idle", "random", "reference"}},
+		{"bomberman/12p", []string{"console", "idle", "random", "reference"}},
 	} {
 		if got := Names(tc.game); !slices.Equal(got, tc.want) {
 			t.Errorf("Names(%q) = %v, want %v", tc.game, got, tc.want)
@@ -75,10 +75,10 @@ func TestNewErrors(t *testing.T) {
 	if !errors.Is(err, ErrUnknownAgent) {
 		t.Fatalf("New(unknown): err = %v, want ErrUnknownAgent", err)
 	}
-	if want := `unknown agent "x" for bomberman (valid: idle, random, reference, dir:...)`; err.Error() != want {
+	if want := `unknown agent "x" for bomberman (valid: console, idle, random, reference, dir:...)`; err.Error() != want {
 		t.Errorf("New(unknown): err = %q, want %q", err, want)
 	}
-	if _, err := New("testgame", "reference", fakeSpec); err == nil || !strings.Contains(err.Error(), "valid: idle, random") {
+	if _, err := New("testgame", "reference", fakeSpec); err == nil || !strings.Contains(err.Error(), "valid: console, idle, random") {
 		t.Errorf("New(testgame, reference): err = %v, want unknown agent", err)
 	}
 	// A game-specific factory refuses another game's spec.

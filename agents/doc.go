@@ -10,6 +10,12 @@
 // as Bomberman's "reference" (the original competition's reference bot, see
 // [Reference]).
 //
+// Besides the registered names, [New] takes the specs of registered
+// schemes, the original competitions' external bots: "cmd:COMMAND" is a
+// BattleBots command-line bot ([CmdBot]). The generic agent "console" is a
+// person at the terminal ([Console]). Such agents allocate and block in
+// Act, and may implement io.Closer and [Terminal].
+//
 // The life of an agent mirrors the env's:
 //
 //	a, err := agents.New("bomberman", "reference", e.Spec())

@@ -16,7 +16,7 @@ func ExampleNew() {
 	a, _ := agents.New(spec.Game, "idle", spec)
 	fmt.Println(a.Act(nil, 0))
 	// Output:
-	// [idle random reference]
-	// unknown agent "smart" for bomberman (valid: idle, random, reference, dir:...)
+	// [console idle random reference]
+	// unknown agent "smart" for bomberman (valid: console, idle, random, reference, dir:...)
 	// 0
 }

@@ -215,6 +215,10 @@ func (s *Server) poolConfig(req *botarenav1.CreatePoolRequest) (vecenv.Config, e
 		opps = make(map[int]vecenv.OpponentFactory, len(req.GetOpponents()))
 		for _, seat := range slices.Sorted(maps.Keys(req.GetOpponents())) {
 			name := req.GetOpponents()[seat]
+			if name == "console" {
+				// It would wait for input at the server's terminal.
+				return vecenv.Config{}, invalidf("opponents[%d]: the console agent plays at botarena's own terminal (botarena play), not in served pools", seat)
+			}
 			if !agents.Known(game, name) {
 				return vecenv.Config{}, fmt.Errorf("opponents[%d]: %w %q for %s (valid: %s)",
 					seat, agents.ErrUnknownAgent, name, game, strings.Join(append(agents.Names(game), agents.Schemes(game)...), ", "))

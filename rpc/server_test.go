@@ -238,6 +238,11 @@ func TestErrors(t *testing.T) {
 				LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "deep-blue"}})
 			return err
 		}, connect.CodeNotFound, []string{"opponents[1]", `unknown agent "deep-blue"`, "random"}},
+		{"console_opponent", nil, func(ctx context.Context, c *rpc.Client, e *env) error {
+			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1,
+				LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "console"}})
+			return err
+		}, connect.CodeInvalidArgument, []string{"opponents[1]", "console agent"}},
 		{"missing_opponent", nil, func(ctx context.Context, c *rpc.Client, e *env) error {
 			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, LearnerSeats: []int32{0}})
 			return err

@@ -33,7 +33,7 @@ func TestErrors(t *testing.T) {
 		{"unknown_game", []string{"play", "nogame"}, `unknown game "nogame" (valid: `},
 		{"rules_unknown_game", []string{"rules", "nogame"}, `unknown game "nogame"`},
 		{"rules_no_game", []string{"rules"}, "want one GAME argument, got 0"},
-		{"unknown_agent", []string{"play", "testgame", "--agents", "nobody"}, `unknown agent "nobody" for testgame (valid: idle, random)`},
+		{"unknown_agent", []string{"play", "testgame", "--agents", "nobody"}, `unknown agent "nobody" for testgame (valid: console, idle, random`},
 		{"wrong_seat_count", []string{"play", "testgame", "--agents", "idle,idle,idle"}, "--agents: got 3 names, want 2"},
 		{"bad_players", []string{"play", "testgame", "--players", "9"}, "testgame: config players: want 2–4, got 9"},
 		{"negative_max_rounds", []string{"play", "testgame", "--max-rounds", "-1"}, "--max-rounds: want 0 or more"},
@@ -80,7 +80,7 @@ func TestGames(t *testing.T) {
 		}
 		if info.Name == "testgame" {
 			found = true
-			if info.Seats != 2 || info.Actions != 3 || info.MaxSteps != 5 || !slices.Equal(info.Agents, []string{"idle", "random"}) ||
+			if info.Seats != 2 || info.Actions != 3 || info.MaxSteps != 5 || !slices.Equal(info.Agents, []string{"console", "idle", "random"}) ||
 				len(info.Observations) != 1 || info.Observations[0].DType != "int32" {
 				t.Errorf("testgame info = %+v", info)
 			}

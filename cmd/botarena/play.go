@@ -52,6 +52,8 @@ func newPlayCmd(c *cli) *cobra.Command {
 		Long: "play runs one match of GAME between built-in agents, one per seat, and prints the result.\n\n" +
 			"--agents takes one agent name per seat, or one name for every seat; the default is the\n" +
 			"game's reference bot where it has one, else random. Agents of a game: " + "`botarena games --json`.\n" +
+			"An agent may also be console (you: the seat's view on stderr, one native command per line on\n" +
+			"stdin) or an external bot's spec, such as cmd:COMMAND for a BattleBots command-line bot.\n" +
 			"Without --seed the seed is random (below 2^31, so that it is a valid seed of the original\n" +
 			"engines); it is always printed. --replays writes the original's replay layout,\n" +
 			"DIR/<seed>/<round>/<native files>, for the initial state and after every round.",
@@ -175,7 +177,13 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 			h.Log = c.stderr // one line per rejected reply
 		}
 		m.agents = append(m.agents, a)
+		// The console reads the player's commands from our stdin;
+		// command-line bots log their faults on our stderr.
+		if t, ok := a.(agents.Terminal); ok {
+			t.Attach(c.stdin, c.stderr)
+		}
 	}
+	named, remake := maps.Clone(set), false
 	if hasConfigField(c.reg, game, "names") {
 		pn := playerNames(names)
 		for i, a := range m.agents {
@@ -183,11 +191,17 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 				pn[i] = n.PlayerName()
 			}
 		}
-		named := maps.Clone(set)
-		named["names"] = pn
+		named["names"], remake = pn, true
 		if urls := agentURLs(names); urls != nil && hasConfigField(c.reg, game, "urls") {
 			named["urls"] = urls // Battle³ sends each bot its url
 		}
+	}
+	// Seats played by a person are the original's console players (exempt
+	// from Bomberman's do-nothing rule).
+	if cs := consoleSeats(names); len(cs) > 0 && hasConfigField(c.reg, game, "console_seats") {
+		named["console_seats"], remake = cs, true
+	}
+	if remake {
 		if cfg, err = o.json(named); err != nil {
 			return result{}, err
 		}
@@ -377,6 +391,17 @@ func agentURLs(agentNames []string) []string {
 		}
 	}
 	return urls
+}
+
+// consoleSeats returns the seats played by the console agent.
+func consoleSeats(agentNames []string) []int {
+	var seats []int
+	for seat, n := range agentNames {
+		if n == "console" {
+			seats = append(seats, seat)
+		}
+	}
+	return seats
 }
 
 // playerNames names the players after their agents: "Reference", or

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os/exec"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -36,12 +34,15 @@ func newTournamentCmd(c *cli) *cobra.Command {
 			"bout, the most bout wins a match. It prints the original's output (\"a vs b\", the bout numbers,\n" +
 			"then the Results table of matches and bouts won per bot, in the order given); --json prints\n" +
 			"the same as one JSON object with every bout.\n\n" +
-			"--agents lists built-in agents (`botarena games --json`) and external bots as NAME=COMMAND,\n" +
-			"run as the original runs them: the command split on whitespace, the arena string appended as\n" +
-			"the last argument, the action read from stdout. Unlike the original, which panics on a bot\n" +
-			"that crashes or exits non-zero and waits forever on one that hangs, such a bot (a built-in\n" +
-			"agent that panics, an external one that fails or runs past --timeout) loses the bout and the\n" +
-			"tournament goes on; the loss is reported on stderr and in the JSON.",
+			"--agents lists agent specs as everywhere (`botarena games --json`): built-in agents, and\n" +
+			"command-line bots as cmd:COMMAND or NAME=COMMAND (NAME names it in the table). A command-line\n" +
+			"bot runs as the original runs it: once per round, the command split on whitespace (quotes\n" +
+			"group words), no shell, the arena string appended as the last argument, the action read\n" +
+			"from stdout. Unlike the original, which panics on a bot that cannot start or exits non-zero\n" +
+			"and waits forever on one that hangs, a bot that crashes, exits non-zero, prints garbage or\n" +
+			"runs past --timeout (killed with its children) does nothing (NO) that round; each fault is\n" +
+			"logged on stderr and counted per bout in the JSON (\"faults\"). A built-in agent that panics\n" +
+			"loses the bout (\"forfeit\").",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if agents.BaseGame(args[0]) != "battlebots" {
@@ -56,24 +57,52 @@ func newTournamentCmd(c *cli) *cobra.Command {
 			if o.maxRounds < 0 {
 				return fmt.Errorf("--max-rounds: want 0 (the original's 1000) or more, got %d", o.maxRounds)
 			}
+			if o.timeout <= 0 {
+				return fmt.Errorf("--timeout: want a positive duration, got %v", o.timeout)
+			}
 			return c.tournament(args[0], &o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.agents, "agents", "huggy,nop", "comma-separated bots: built-in agent names, or NAME=COMMAND for external bots")
+	f.StringVar(&o.agents, "agents", "huggy,nop", "comma-separated bots: built-in agent names, cmd:COMMAND, or NAME=COMMAND for command-line bots")
 	f.IntVar(&o.bouts, "bouts", battlebots.BoutsPerMatch, "bouts per match")
 	f.Uint64Var(&o.seed, "seed", 0, "tournament seed for random agents (random if absent; always printed on stderr)")
 	f.IntVar(&o.maxRounds, "max-rounds", 0, "round cap per bout (0: the original's 1000)")
-	f.DurationVar(&o.timeout, "timeout", 10*time.Second, "time limit per round for an external bot")
+	f.DurationVar(&o.timeout, "timeout", agents.CommandTimeout, "time limit per round for a command-line bot (cmd:timeout=D:COMMAND overrides it)")
 	f.BoolVar(&o.asJSON, "json", false, "print the results as one JSON object")
 	return cmd
 }
 
 // entrant is one bot of a tournament.
 type entrant struct {
-	name    string
-	agent   string   // built-in agent name, or ""
-	command []string // external bot command line
+	name string // display name
+	spec string // agent spec: a built-in name, cmd:COMMAND, ...
+}
+
+// parseEntrant reads one --agents entry: an agent spec (a built-in name or
+// a scheme's spec such as cmd:COMMAND), named after itself, or
+// NAME=COMMAND, the command-line bot COMMAND named NAME (NAME=cmd:... is
+// the same with the scheme's options).
+func parseEntrant(game, entry string) (entrant, error) {
+	if agents.Known(game, entry) {
+		return entrant{name: entry, spec: entry}, nil
+	}
+	name, command, ok := strings.Cut(entry, "=")
+	if !ok {
+		_, err := agents.New(game, entry, nil)
+		return entrant{}, err
+	}
+	name, command = strings.TrimSpace(name), strings.TrimSpace(command)
+	if name == "" || command == "" {
+		return entrant{}, fmt.Errorf("%q: want NAME=COMMAND", entry)
+	}
+	if !strings.HasPrefix(command, agents.CommandPrefix) {
+		command = agents.CommandPrefix + command
+	}
+	if _, err := agents.ParseCommandSpec(command); err != nil {
+		return entrant{}, fmt.Errorf("%q: %w", entry, err)
+	}
+	return entrant{name: name, spec: command}, nil
 }
 
 type tBout struct {
@@ -83,6 +112,9 @@ type tBout struct {
 	HP      [2]int  `json:"hp"`
 	Winner  *string `json:"winner"`
 	Forfeit string  `json:"forfeit,omitempty"`
+	// Faults counts, per bot, the rounds in which a command-line bot
+	// faulted and did nothing.
+	Faults map[string]int `json:"faults,omitempty"`
 }
 
 type tMatch struct {
@@ -108,14 +140,8 @@ func (c *cli) tournament(game string, o *tournamentFlags) error {
 		if spec == "" {
 			continue
 		}
-		e := entrant{name: spec, agent: spec}
-		if name, command, ok := strings.Cut(spec, "="); ok {
-			e = entrant{name: strings.TrimSpace(name), command: strings.Fields(command)}
-			if e.name == "" || len(e.command) == 0 {
-				return fmt.Errorf("--agents: %q: want NAME=COMMAND", spec)
-			}
-		} else if _, ok := agents.Summary(game, spec); !ok {
-			_, err := agents.New(game, spec, nil)
+		e, err := parseEntrant(game, spec)
+		if err != nil {
 			return fmt.Errorf("--agents: %w", err)
 		}
 		if seen[e.name]++; seen[e.name] > 1 {
@@ -192,7 +218,7 @@ func (c *cli) tournament(game string, o *tournamentFlags) error {
 	return nil
 }
 
-// errForfeit marks a bot that lost its bout by crashing or hanging.
+// errForfeit marks a built-in agent that lost its bout by panicking.
 var errForfeit = errors.New("forfeit")
 
 // tournamentBout plays one bout between ents (bot1, bot2).
@@ -206,28 +232,45 @@ func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, s
 	if !ok {
 		return tBout{}, fmt.Errorf("tournament: %s is not a battlebots game", game)
 	}
+	b := tBout{Seed: seed}
 	var ags [2]agents.Agent
+	defer func() {
+		for _, a := range ags {
+			if cl, ok := a.(io.Closer); ok {
+				cl.Close()
+			}
+		}
+	}()
 	for seat, ent := range ents {
-		if ent.agent != "" {
-			if ags[seat], err = agents.New(game, ent.agent, g.Spec()); err != nil {
-				return tBout{}, err
+		if ags[seat], err = agents.New(game, ent.spec, g.Spec()); err != nil {
+			return tBout{}, err
+		}
+		if t, ok := ags[seat].(agents.Terminal); ok {
+			t.Attach(c.stdin, c.stderr)
+		}
+		if bot, ok := ags[seat].(*agents.CmdBot); ok {
+			bot.Name = ent.name
+			if bot.Timeout == 0 {
+				bot.Timeout = o.timeout
+			}
+			bot.OnFault = func(int, error) {
+				if b.Faults == nil {
+					b.Faults = map[string]int{}
+				}
+				b.Faults[ent.name]++
 			}
 		}
 	}
 	g.Reset(seed)
 	for seat, a := range ags {
-		if a != nil {
-			a.Reset(g, seat, agentSeed(seed, seat))
-		}
+		a.Reset(g, seat, agentSeed(seed, seat))
 	}
-	b := tBout{Seed: seed}
 	acts := make([]int32, 2)
 	rewards := make([]float32, 2)
 	term, trunc := make([]bool, 2), make([]bool, 2)
-	var arena []byte
 	for !g.Done() {
 		for seat := range 2 {
-			act, err := c.botAction(g, ents[seat], ags[seat], seat, o.timeout, &arena)
+			act, err := botAction(g, ags[seat], seat)
 			if err != nil {
 				b.Rounds, b.HP = g.Round(), [2]int{g.Bot(0).HP, g.Bot(1).HP}
 				b.Winner = &ents[1-seat].name
@@ -245,32 +288,14 @@ func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, s
 	return b, nil
 }
 
-// botAction asks one bot for its action: a built-in agent (a panic is a
-// forfeit) or an external command run as the original runs it (a failure,
-// a non-zero exit or running past timeout is a forfeit).
-func (c *cli) botAction(g *battlebots.Game, ent entrant, a agents.Agent, seat int, timeout time.Duration, arena *[]byte) (act int32, err error) {
-	if a != nil {
-		defer func() {
-			if r := recover(); r != nil {
-				err = fmt.Errorf("%w: the agent panicked: %v", errForfeit, r)
-			}
-		}()
-		return a.Act(g, seat), nil
-	}
-	*arena = g.AppendArena((*arena)[:0], seat)
-	ctx, cancel := context.WithTimeout(c.ctx, timeout)
-	defer cancel()
-	args := append(append([]string(nil), ent.command[1:]...), string(*arena))
-	cmd := exec.CommandContext(ctx, ent.command[0], args...)
-	cmd.WaitDelay = time.Second
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() == context.DeadlineExceeded {
-			return 0, fmt.Errorf("%w: no answer within %v", errForfeit, timeout)
+// botAction asks one bot for its action. A built-in agent that panics
+// forfeits the bout; a command-line bot's faults (a crash, a non-zero
+// exit, a timeout, garbage output) are do-nothings it logs itself.
+func botAction(g *battlebots.Game, a agents.Agent, seat int) (act int32, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: the agent panicked: %v", errForfeit, r)
 		}
-		return 0, fmt.Errorf("%w: %v", errForfeit, err)
-	}
-	act, _ = g.ParseCommand(seat, out.Bytes())
-	return act, nil
+	}()
+	return a.Act(g, seat), nil
 }

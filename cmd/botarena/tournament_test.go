@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,21 +60,58 @@ func TestTournamentJSON(t *testing.T) {
 	}
 }
 
-func TestTournamentForfeits(t *testing.T) {
-	crash, hang := script(t, "crash.sh", "exit 3"), script(t, "hang.sh", "sleep 5")
-	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "crash="+crash+",nop,hang="+hang,
-		"--bouts", "1", "--timeout", "700ms", "--seed", "1")
+// TestTournamentFaults runs bots that crash, hang, print garbage or cannot
+// start: each round they fault is a do-nothing with a log line, and the
+// tournament completes.
+func TestTournamentFaults(t *testing.T) {
+	crash := script(t, "crash.sh", "echo boom >&2\nexit 3")
+	hang := script(t, "hang.sh", "sleep 5")
+	garbage := script(t, "garbage.sh", "echo 'fire at will'")
+	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents",
+		// shooter, always bot2 here, fires bullets at bot1 (NW), or SE when it is bot1 at (1,1).
+		"crash="+crash+",cmd:"+garbage+",hang="+hang+",missing=/nonexistent/bot,shooter=cmd:timeout=3s:sh -c \"case $1 in ????????????Y*) echo B SE;; *) echo B NW;; esac\" sh",
+		"--bouts", "1", "--max-rounds", "3", "--timeout", "300ms", "--seed", "1", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	// crash is bot1 in crash vs hang and runs first, so it loses there.
-	if !strings.HasSuffix(out, "crash\t0\t0\nnop\t2\t2\nhang\t1\t1\n") {
-		t.Errorf("table:\n%s", out)
-	}
-	for _, want := range []string{"crash loses in round 0: forfeit: exit status 3", "hang loses in round 0: forfeit: no answer within 700ms"} {
+	for _, want := range []string{
+		`botarena: bot "crash" (seat 0), round 0: exit status 3 (stderr: boom): doing nothing (NO)`,
+		`botarena: bot "cmd:` + garbage + `" (seat 1), round 2: garbage output "fire at will": doing nothing (NO)`,
+		`botarena: bot "hang" (seat 0), round 1: no answer within 300ms (killed): doing nothing (NO)`,
+		`botarena: bot "missing" (seat 1), round 0: cannot start: fork/exec /nonexistent/bot: no such file or directory`,
+	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
+	}
+	var res struct {
+		Matches []tMatch  `json:"matches"`
+		Results []tResult `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Matches) != 10 {
+		t.Fatalf("%d matches, want 10", len(res.Matches))
+	}
+	for _, m := range res.Matches {
+		b := m.Bouts[0]
+		if b.Rounds != 3 || b.Forfeit != "" {
+			t.Errorf("%s vs %s: %+v, want 3 rounds and no forfeit", m.Bot1, m.Bot2, b)
+		}
+		for _, bot := range []string{m.Bot1, m.Bot2} {
+			if want := 3; bot == "shooter" {
+				want = 0
+				if b.Faults[bot] != want {
+					t.Errorf("%s vs %s: %s faulted %d times", m.Bot1, m.Bot2, bot, b.Faults[bot])
+				}
+			} else if b.Faults[bot] != want {
+				t.Errorf("%s vs %s: %s faulted %d times, want %d", m.Bot1, m.Bot2, bot, b.Faults[bot], want)
+			}
+		}
+	}
+	if r := res.Results[4]; r.Bot != "shooter" || r.Matches != 4 {
+		t.Errorf("the shooter should beat the idle faulty bots: %+v", res.Results)
 	}
 }
 
@@ -90,6 +128,41 @@ func TestTournamentExternalBot(t *testing.T) {
 	}
 }
 
+// samplePythonBot returns the path of the sample Python BattleBots bot, or
+// skips the test where python3 is missing.
+func samplePythonBot(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	path, err := filepath.Abs("../../agents/examples/battlebots-python/bot.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestTournamentPythonBot runs the README's command: the sample Python bot
+// against the built-in bots, in the original's table.
+func TestTournamentPythonBot(t *testing.T) {
+	bot := samplePythonBot(t)
+	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "py=python3 "+bot+",huggy,nop", "--bouts", "2", "--seed", "1", "--timeout", "5s")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stderr, "doing nothing") {
+		t.Errorf("the Python bot faulted:\n%s", stderr)
+	}
+	if !strings.HasPrefix(out, "py vs huggy\n0 1 \npy vs nop\n0 1 \nhuggy vs nop\n") || !strings.Contains(out, "\npy\t2\t4\n") {
+		t.Errorf("the Python bot should win every bout:\n%s", out)
+	}
+	// The same bot as a cmd: spec, quoted as a whole.
+	out, stderr, code = runCLI(t, "", "tournament", "battlebots", "--agents", `cmd:"python3 `+bot+`",nop`, "--bouts", "1", "--seed", "1", "--json")
+	if code != 0 || !strings.Contains(out, `"winner":"cmd:\"python3 `+bot+`\""`) {
+		t.Errorf("exit %d: %s\n%s", code, stderr, out)
+	}
+}
+
 func TestTournamentErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"tournament", "bomberman"},
@@ -97,6 +170,9 @@ func TestTournamentErrors(t *testing.T) {
 		{"tournament", "battlebots", "--agents", "huggy,nosuch"},
 		{"tournament", "battlebots", "--bouts", "0"},
 		{"tournament", "battlebots", "--agents", "x=,nop"},
+		{"tournament", "battlebots", "--agents", `x=python3 "bot.py,nop`},
+		{"tournament", "battlebots", "--agents", "cmd:,nop"},
+		{"tournament", "battlebots", "--timeout", "0s"},
 	} {
 		if _, stderr, code := runCLI(t, "", args...); code == 0 || !strings.HasPrefix(stderr, "botarena: ") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)

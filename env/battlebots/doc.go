@@ -105,9 +105,11 @@
 // # Decisions where the original crashes, hangs or is ambiguous
 //
 //   - Bots are functions here, so the process protocol (spec §6) applies
-//     only to external bots in `botarena tournament`: a bot that crashes,
-//     exits non-zero or hangs loses its bout there, where the original
-//     panics or waits forever.
+//     only to command-line bots (the agent spec "cmd:COMMAND", see
+//     agents.CmdBot): a run that cannot start, exits non-zero, runs past
+//     its time limit (1 s by default; the original has none) or prints
+//     garbage is the do-nothing action NO for that round, with a log line,
+//     where the original panics or waits forever.
 //   - The lists of projectiles are bounded ([MaxBullets], [MaxMissiles]);
 //     a bout cannot fill them (a bullet lives at most 3 rounds and a
 //     missile 5, one shot per bot per round), and a shot that finds the

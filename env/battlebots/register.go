@@ -73,7 +73,7 @@ func Rules(cfg *Config) string {
 	f("## Tournament\n\n")
 	f("Round robin: every pair once, the bot listed first is always bot1; %d bouts per match; the most bout wins takes the match (a tie scores nothing). ", BoutsPerMatch)
 	f("The table lists matches and bouts won per bot, in registration order. ")
-	f("The original panics on a bot that crashes and waits forever on one that hangs; `botarena tournament` makes such a bot lose its bout instead.\n\n")
+	f("The original panics on a bot that crashes and waits forever on one that hangs; here a command-line bot (cmd:COMMAND) that cannot start, exits non-zero, runs past its time limit (1 s by default) or prints garbage does nothing (NO) that round, with a log line.\n\n")
 	f("## botarena\n\n")
 	f("- One episode is one bout. Observation per seat: uint8 planes [%d,10,10] (self, enemy, bullets and missiles by direction, own landmines) and %d float32 scalars; ", NumPlanes, NumScalars)
 	f("34 actions: 0 nothing, 1–8 moves, 9–16 bullets, 17–24 missiles, 25–32 landmines (directions N, NE, E, SE, S, SW, W, NW), 33 EMP.\n")

@@ -1,0 +1,237 @@
+package agents
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botarena/botarena/env/battlebots"
+)
+
+// shScript writes an executable shell script and returns its path.
+func shScript(t *testing.T, name, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func newBattleBots(t *testing.T) *battlebots.Game {
+	t.Helper()
+	g, err := battlebots.New(battlebots.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(1)
+	return g
+}
+
+func TestSplitCommand(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"python3 bot.py", []string{"python3", "bot.py"}},
+		{"  java   bots.Nop\t", []string{"java", "bots.Nop"}},
+		{`"python3 bot.py"`, []string{"python3", "bot.py"}},
+		{`'python3 bot.py'`, []string{"python3", "bot.py"}},
+		{`python3 "my bots/bot.py" -v`, []string{"python3", "my bots/bot.py", "-v"}},
+		{`python3 'a "b"' x"y z"w`, []string{"python3", `a "b"`, "xy zw"}},
+		{`run ""`, []string{"run", ""}},
+	} {
+		got, err := SplitCommand(tc.in)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("SplitCommand(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "   ", `python3 "bot.py`, `""`} {
+		if got, err := SplitCommand(bad); err == nil {
+			t.Errorf("SplitCommand(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+func TestParseCommandSpec(t *testing.T) {
+	b, err := ParseCommandSpec(`cmd:"python3 bot.py"`)
+	if err != nil || !slices.Equal(b.Argv, []string{"python3", "bot.py"}) || b.Timeout != 0 || b.Name != "python3 bot.py" {
+		t.Errorf("plain spec: %+v, %v", b, err)
+	}
+	b, err = ParseCommandSpec("cmd:timeout=2500ms:python3 bot.py")
+	if err != nil || !slices.Equal(b.Argv, []string{"python3", "bot.py"}) || b.Timeout != 2500*time.Millisecond {
+		t.Errorf("timeout spec: %+v, %v", b, err)
+	}
+	for _, bad := range []string{"cmd:", "cmd:timeout=2s", "cmd:timeout=x:bot", "cmd:timeout=-1s:bot", "cmd:timeout=0s:bot", "python3 bot.py"} {
+		if _, err := ParseCommandSpec(bad); err == nil {
+			t.Errorf("ParseCommandSpec(%q): want an error", bad)
+		}
+	}
+	if _, err := New("bomberman", "cmd:python3 bot.py", nil); err == nil || !strings.Contains(err.Error(), "cmd: agents play battlebots, not bomberman") {
+		t.Errorf("cmd: for bomberman: %v", err)
+	}
+	if !Known("battlebots/10x10", "cmd:x") || Known("battleships", "cmd:x") {
+		t.Error("Known: cmd: is for battlebots only")
+	}
+}
+
+func TestCmdBotRunsTheOriginalProtocol(t *testing.T) {
+	dir := t.TempDir()
+	// The bot saves its last argument and its argument count, and prints
+	// its action padded with whitespace (the control program trims it).
+	bot := shScript(t, "bot.sh", `for a; do last="$a"; done
+printf '%s' "$last" > "`+dir+`/arena.txt"
+echo $# > "`+dir+`/argc"
+printf '  M SE \n\n'`)
+	g := newBattleBots(t)
+	a, err := New("battlebots", "cmd:"+bot+" one 'two words'", g.Spec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.(*CmdBot).Close()
+	var log bytes.Buffer
+	a.(Terminal).Attach(nil, &log)
+	a.Reset(g, 1, 0)
+	if got, want := a.Act(g, 1), int32(battlebots.Missile(battlebots.SE)); got != want {
+		t.Errorf("action %d, want %d (M SE)", got, want)
+	}
+	arena, _ := os.ReadFile(filepath.Join(dir, "arena.txt"))
+	if want := g.AppendArena(nil, 1); !bytes.Equal(arena, want) {
+		t.Errorf("the bot got\n%s\nwant seat 1's arena string\n%s", arena, want)
+	}
+	if argc, _ := os.ReadFile(filepath.Join(dir, "argc")); strings.TrimSpace(string(argc)) != "3" {
+		t.Errorf("argument count %q, want 3 (one, two words, the arena)", argc)
+	}
+	if log.Len() != 0 || a.(*CmdBot).Faults() != 0 {
+		t.Errorf("unexpected faults: %s", log.String())
+	}
+}
+
+// TestCmdBotFaults checks that every fault is a do-nothing with one clear
+// log line, and that a bot past its time limit is killed with its children.
+func TestCmdBotFaults(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	for _, tc := range []struct {
+		name, body string
+		want       string
+	}{
+		{"crash", "echo 'Traceback: boom' >&2\nexit 3", `round 0: exit status 3 (stderr: Traceback: boom): doing nothing (NO)`},
+		{"signal", "kill -9 $$", "round 0: signal: killed: doing nothing"},
+		{"garbage", "echo 'fire at will'", `round 0: garbage output "fire at will": doing nothing`},
+		{"silent", "exit 0", `round 0: garbage output "": doing nothing`},
+		{"hang", "sleep 30 &\necho $! > " + pidFile + "\nsleep 30", "round 0: no answer within 300ms (killed): doing nothing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := newBattleBots(t)
+			b, err := ParseCommandSpec("cmd:timeout=300ms:" + shScript(t, tc.name+".sh", tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var log bytes.Buffer
+			b.Log = &log
+			start := time.Now()
+			if a := b.Act(g, 0); a != 0 {
+				t.Errorf("action %d, want 0 (NO)", a)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("Act took %v", d)
+			}
+			if !strings.Contains(log.String(), tc.want) || strings.Count(log.String(), "\n") != 1 {
+				t.Errorf("log:\n%s\nwant one line with %q", log.String(), tc.want)
+			}
+			if b.Faults() != 1 {
+				t.Errorf("%d faults, want 1", b.Faults())
+			}
+		})
+	}
+	// The hanging bot's child went with its process group.
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	if pid <= 0 {
+		t.Fatalf("child pid %q", data)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for processRuns(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the hanging bot's child %d still runs", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// processRuns reports whether pid is a live process (not gone, not a zombie).
+func processRuns(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] != 'Z'
+	}
+	return true
+}
+
+func TestCmdBotCannotStart(t *testing.T) {
+	g := newBattleBots(t)
+	b, _ := ParseCommandSpec("cmd:/nonexistent/bot --fast")
+	var log bytes.Buffer
+	b.Log = &log
+	var rounds []int
+	b.OnFault = func(round int, err error) { rounds = append(rounds, round) }
+	for range maxLoggedFaults + 5 {
+		if a := b.Act(g, 0); a != 0 {
+			t.Fatalf("action %d", a)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	if len(lines) != maxLoggedFaults || !strings.Contains(lines[0], `bot "/nonexistent/bot --fast" (seat 0), round 0: cannot start: `) ||
+		!strings.HasSuffix(lines[len(lines)-1], "further faults of this bot are counted, not logged") {
+		t.Errorf("log:\n%s", log.String())
+	}
+	if b.Faults() != maxLoggedFaults+5 || len(rounds) != maxLoggedFaults+5 {
+		t.Errorf("%d faults, %d reported", b.Faults(), len(rounds))
+	}
+	log.Reset()
+	b.Close()
+	if !strings.Contains(log.String(), "15 faults in all") {
+		t.Errorf("Close: %q", log.String())
+	}
+}
+
+// samplePython returns the command of the sample Python bot, or skips.
+func samplePython(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	path, err := filepath.Abs("examples/battlebots-python/bot.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "cmd:timeout=5s:python3 " + path
+}
+
+func TestSamplePythonBot(t *testing.T) {
+	py := samplePython(t)
+	for _, opp := range []string{"nop", "huggy"} {
+		for _, order := range [][2]string{{py, opp}, {opp, py}} {
+			g := bout(t, order[0], order[1], 1)
+			me := 0
+			if order[1] == py {
+				me = 1
+			}
+			if w, _ := g.Outcome(); w != me {
+				t.Errorf("%s vs %s: winner %d after %d rounds, HP %d-%d; want the Python bot to win", order[0], order[1], w, g.Round(), g.Bot(0).HP, g.Bot(1).HP)
+			}
+		}
+	}
+}
