@@ -413,6 +413,12 @@ func (b *HTTPBot) logf(g *battlecube.Game, seat int, format string, args ...any)
 	fmt.Fprintf(b.Log, "battlecube: %s (seat %d, %s) tick %d: %s\n", b.URL, seat, g.Player(seat).Name, g.Tick(), fmt.Sprintf(format, args...))
 }
 
+var _ Terminal = (*HTTPBot)(nil)
+
+// Attach sends the bot's log (one line per rejected reply) to out; it is
+// how botarena play attaches its stderr ([Terminal]).
+func (b *HTTPBot) Attach(_ io.Reader, out io.Writer) { b.Log = out }
+
 // Close releases the bot's connections. The bot must not be used after.
 func (b *HTTPBot) Close() error {
 	if b.tr != nil {

@@ -173,9 +173,6 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		if err != nil {
 			return result{}, err
 		}
-		if h, ok := a.(*agents.HTTPBot); ok {
-			h.Log = c.stderr // one line per rejected reply
-		}
 		m.agents = append(m.agents, a)
 		// The console reads the player's commands from our stdin;
 		// command-line bots log their faults on our stderr.
