@@ -15,6 +15,15 @@ import (
 	"github.com/botarena/botarena/env/portalbomber"
 )
 
+// Timing in these tests: a client's move clock must outlast a loaded
+// machine's latency (the race detector, other packages' tests), or a player
+// that answers at once still times out; and searchers that must arrive in
+// order are spaced well apart.
+const (
+	testClock = 1500 * time.Millisecond
+	searchGap = 200 * time.Millisecond
+)
+
 // state is the part of the original's state JSON the tests read.
 type state struct {
 	GameID      string `json:"gameID"`
@@ -168,12 +177,12 @@ func TestGarbageAndRefusals(t *testing.T) {
 // moving loses once 3 moves were made, and the other's held request gets
 // the final state, both alive.
 func TestSearchTimeoutLoses(t *testing.T) {
-	_, base := newHosted(t, Options{Timeout: 300 * time.Millisecond})
+	_, base := newHosted(t, Options{Timeout: testClock})
 	a := make(chan state, 1)
 	go func() {
 		a <- decode(t, post(t, t.Context(), base+"/api/games/search", map[string]string{"devkey": "aaaaaaaaaaaaaaaaaaaaaaaa"}))
 	}()
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(searchGap)
 	b := make(chan state, 1)
 	go func() {
 		b <- decode(t, post(t, t.Context(), base+"/api/games/search", map[string]string{"devkey": "bbbbbbbbbbbbbbbbbbbbbbbb"}))
@@ -216,22 +225,22 @@ func TestSearchTimeoutLoses(t *testing.T) {
 // the "aborted" state. A search replaced by the same devkey gets 409, and a
 // searcher that goes away is forgotten.
 func TestSearchAbortAndReplace(t *testing.T) {
-	_, base := newHosted(t, Options{Timeout: 200 * time.Millisecond})
+	_, base := newHosted(t, Options{Timeout: testClock})
 	ctx, cancel := context.WithCancel(t.Context())
 	gone := make(chan struct{})
 	go func() { // goes away
 		post(t, ctx, base+"/api/games/search", map[string]string{"devkey": "cccccccccccccccccccccccc"})
 		close(gone)
 	}()
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(searchGap)
 	cancel()
 	<-gone
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(searchGap)
 	old := make(chan int, 1)
 	go func() {
 		old <- post(t, t.Context(), base+"/api/games/search", map[string]string{"devkey": "aaaaaaaaaaaaaaaaaaaaaaaa"}).status
 	}()
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(searchGap)
 	a := make(chan state, 1)
 	go func() {
 		a <- decode(t, post(t, t.Context(), base+"/api/games/search", map[string]string{"devkey": "aaaaaaaaaaaaaaaaaaaaaaaa"}))
@@ -253,7 +262,7 @@ func TestCloseAnswersHeld(t *testing.T) {
 	go func() {
 		got <- post(t, t.Context(), base+"/api/games/search", map[string]string{"devkey": key}).status
 	}()
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(searchGap)
 	s.Close()
 	if st := <-got; st != http.StatusServiceUnavailable {
 		t.Fatalf("held search on close: %d", st)
@@ -263,7 +272,7 @@ func TestCloseAnswersHeld(t *testing.T) {
 // A Seat plays a match botarena runs: the client's moves arrive through
 // Act, a timeout ends the game, Close answers the held request.
 func TestSeatListen(t *testing.T) {
-	srv, err := Listen("127.0.0.1:0", Options{Timeout: 300 * time.Millisecond})
+	srv, err := Listen("127.0.0.1:0", Options{Timeout: testClock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,13 +35,13 @@ func TestPlayCommandBotFaults(t *testing.T) {
 	for _, tc := range []struct {
 		name, body, want string
 	}{
-		{"hang", "sleep 10", `round 1: no answer within 300ms (killed): doing nothing (NO)`},
+		{"hang", "sleep 10", `round 1: no answer within 1s (killed): doing nothing (NO)`},
 		{"crash", "echo 'Traceback: ZeroDivisionError' >&2; exit 1", `round 1: exit status 1 (stderr: Traceback: ZeroDivisionError): doing nothing (NO)`},
 		{"garbage", "echo 'move north please'", `round 1: garbage output "move north please": doing nothing (NO)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bot := script(t, tc.name+".sh", tc.body)
-			out, stderr, code := runCLI(t, "", "play", "battlebots", "--agents", "cmd:timeout=300ms:"+bot+",sniper", "--seed", "1", "--max-rounds", "3", "--json")
+			out, stderr, code := runCLI(t, "", "play", "battlebots", "--agents", "cmd:timeout=1s:"+bot+",sniper", "--seed", "1", "--max-rounds", "3", "--json")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}

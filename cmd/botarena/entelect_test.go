@@ -127,17 +127,19 @@ func TestPlayEntelectPenalties(t *testing.T) {
 	os.WriteFile(filepath.Join(bot, "bot.py"), []byte(
 		"import sys, os, time\n"+
 			"r = int(open(os.path.join(sys.argv[2], 'state.json')).read().split('\"CurrentRound\":')[1].split(',')[0])\n"+
-			"if r == 0: time.sleep(1)\n"+
+			"if r == 0: time.sleep(5)\n"+
 			"if r == 1: open(os.path.join(sys.argv[2], 'move.txt'), 'w').write('garbage')\n"+
 			"if r == 2: sys.exit(2)\n"), 0o644)
 	dir := t.TempDir()
+	// The limit must outlast Python's start on a loaded machine, so that
+	// only round 0's sleep times out.
 	_, errOut, code := runCLI(t, "", "play", "bomberman", "--players", "2", "--seed", "1", "--agents", "dir:"+bot+",reference",
-		"--replays", dir, "--max-rounds", "3", "--time-limit", "300ms")
+		"--replays", dir, "--max-rounds", "3", "--time-limit", "1500ms")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
-		"(player A, bomberman round 0): killed at the hard limit 600ms",
+		"(player A, bomberman round 0): killed at the hard limit 3s",
 		"(player A, bomberman round 0): time limit exceeded",
 		`(player A, bomberman round 1): bad move.txt "garbage"`,
 		"(player A, bomberman round 2): the bot crashed: exit status 2",
@@ -154,7 +156,7 @@ func TestPlayEntelectPenalties(t *testing.T) {
 
 	// --nolimit waits for the slow round.
 	_, errOut, code = runCLI(t, "", "play", "bomberman", "--players", "2", "--seed", "1", "--agents", "dir:"+bot+",reference",
-		"--max-rounds", "1", "--time-limit", "300ms", "--nolimit")
+		"--max-rounds", "1", "--time-limit", "300ms", "--nolimit") // waits the 5 s
 	if code != 0 || strings.Contains(errOut, "time limit") {
 		t.Errorf("--nolimit: exit %d: %s", code, errOut)
 	}

@@ -180,14 +180,10 @@ func TestBattlecubeHTTPBotLosses(t *testing.T) {
 				defer srv.Close()
 				url = srv.URL + "/"
 			}
-			spec := url + "#timeout=300ms"
-			start := time.Now()
+			spec := url + "#timeout=1s"
 			out, stderr, code := runCLI(t, "", "play", "battlecube", "--agents", spec+",teebot,dumb,dumb", "--max-ticks", "20", "--seed", "3", "--events", "--json")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
-			}
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("the game took %v", d)
 			}
 			want := `{"event":"PLAYER_LOST","data":{"name":"Http://` + strings.TrimPrefix(spec, "http://") + `","cause":` + tc.cause
 			if !strings.Contains(out, want) {

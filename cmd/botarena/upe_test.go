@@ -134,7 +134,7 @@ func TestUPEPlayListen(t *testing.T) {
 // timeout, both players alive, and play ends on time.
 func TestUPEPlayListenTimeout(t *testing.T) {
 	needPython(t)
-	addr, wait := startPlayListen(t, "--agents", "listen,greedy", "--seed", "7", "--listen-timeout", "300ms")
+	addr, wait := startPlayListen(t, "--agents", "listen,greedy", "--seed", "7", "--listen-timeout", "1500ms")
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	clientDone := make(chan struct{})
