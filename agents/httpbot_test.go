@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -9,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battlecube"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -314,38 +313,7 @@ func TestHTTPBotSpecs(t *testing.T) {
 // the test when node is missing.
 func startNodeBot(t *testing.T) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
-	cmd := exec.Command(node, filepath.Join("examples", "battlecube-node", "bot.js"), "0")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line := make(chan string, 1)
-	go func() {
-		s := bufio.NewScanner(out)
-		if s.Scan() {
-			line <- s.Text()
-		}
-		close(line)
-	}()
-	select {
-	case l := <-line:
-		port, ok := strings.CutPrefix(l, "listening on ")
-		if !ok {
-			t.Fatalf("node bot: %q", l)
-		}
-		return "http://127.0.0.1:" + port + "/"
-	case <-time.After(10 * time.Second):
-		t.Fatal("the node bot did not start")
-	}
-	return ""
+	return testutil.StartNodeBot(t, filepath.Join("examples", "battlecube-node", "bot.js"))
 }
 
 func TestNodeSampleBotPlays(t *testing.T) {

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
+	"github.com/botarena/botarena/internal/testutil"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -19,38 +18,7 @@ import (
 // it skips the test when node is missing.
 func startNodeCubeBot(t *testing.T) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
-	cmd := exec.Command(node, filepath.Join("..", "..", "agents", "examples", "battlecube-node", "bot.js"), "0")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line := make(chan string, 1)
-	go func() {
-		s := bufio.NewScanner(out)
-		if s.Scan() {
-			line <- s.Text()
-		}
-		close(line)
-	}()
-	select {
-	case l := <-line:
-		port, ok := strings.CutPrefix(l, "listening on ")
-		if !ok {
-			t.Fatalf("node bot: %q", l)
-		}
-		return "http://127.0.0.1:" + port + "/"
-	case <-time.After(10 * time.Second):
-		t.Fatal("the node bot did not start")
-	}
-	return ""
+	return testutil.StartNodeBot(t, filepath.Join("..", "..", "agents", "examples", "battlecube-node", "bot.js"))
 }
 
 // eventLines parses the --events output.
