@@ -1,0 +1,276 @@
+"""Policy networks and the policy file that Go plays as ``policy:PATH``.
+
+The file format is documented in docs/policy-format.md: a safetensors file
+whose tensors are the weights and whose ``__metadata__["botarena.policy"]``
+is the architecture as JSON. :class:`PolicyNet` is built from that
+architecture, so a network that is saved and loaded is the same network,
+and Go's forward pass (agents/policy) computes the same probabilities.
+
+This module needs PyTorch (``pip install -e 'python[train]'``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import struct
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import numpy.typing as npt
+import torch
+from torch import nn
+
+from botarena.spec import GameSpec
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "PolicyNet",
+    "default_architecture",
+    "load_policy",
+    "read_safetensors",
+    "save_policy",
+    "write_safetensors",
+]
+
+FORMAT = "botarena.policy"
+VERSION = 1
+_METADATA_KEY = "botarena.policy"
+_MAX_HEADER = 100 << 20
+
+Architecture = dict[str, Any]
+
+
+def default_architecture(
+    spec: GameSpec,
+    *,
+    config: Mapping[str, Any] | None = None,
+    channels: Sequence[int] = (32, 32),
+    hidden: int = 256,
+    planes_scale: Sequence[float] | None = None,
+    scalars_scale: Sequence[float] | None = None,
+) -> Architecture:
+    """The standard botarena network for ``spec``: convolutions over the planes, a trunk, two heads.
+
+    Planes ``[C,H,W]`` get 3×3 ``conv2d`` layers, planes ``[C,D,H,W]`` (Battle³)
+    3×3×3 ``conv3d`` layers, one per entry of ``channels``, each followed by
+    ReLU; then the flattened features and the scalars go through a
+    ``hidden``-unit linear layer with ReLU into the policy head (one logit per
+    action) and the value head. Scales default to 1.
+    """
+    planes = spec.observation("planes")
+    scalars = spec.observation("scalars")
+    dims = len(planes.shape) - 1
+    if dims not in (2, 3):
+        raise ValueError(f"planes must be [C,H,W] or [C,D,H,W], got shape {planes.shape}")
+    conv = "conv2d" if dims == 2 else "conv3d"
+    layers: list[dict[str, Any]] = []
+    for c in channels:
+        i = len(layers)
+        layers.append({"op": conv, "weight": f"planes.{i}.weight", "bias": f"planes.{i}.bias", "out": int(c), "kernel": 3, "stride": 1, "padding": 1})
+        layers.append({"op": "relu"})
+    layers.append({"op": "flatten"})
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": spec.game,
+        "config": dict(config) if config else None,
+        "actions": spec.actions,
+        "inputs": {
+            "planes": {
+                "shape": list(planes.shape),
+                "scale": [float(x) for x in (planes_scale if planes_scale is not None else [1.0] * planes.shape[0])],
+            },
+            "scalars": {
+                "shape": list(scalars.shape),
+                "scale": [float(x) for x in (scalars_scale if scalars_scale is not None else [1.0] * scalars.shape[0])],
+            },
+        },
+        "planes": layers,
+        "trunk": [{"op": "linear", "weight": "trunk.0.weight", "bias": "trunk.0.bias", "out": int(hidden)}, {"op": "relu"}],
+        "policy": [{"op": "linear", "weight": "policy.0.weight", "bias": "policy.0.bias", "out": spec.actions}],
+        "value": [{"op": "linear", "weight": "value.0.weight", "bias": "value.0.bias", "out": 1}],
+        "trained": {},
+    }
+
+
+def _build(layers: Sequence[Mapping[str, Any]], prefix: str, in_shape: tuple[int, ...]) -> tuple[nn.Sequential, tuple[int, ...]]:
+    """Builds a layer list as an ``nn.Sequential`` whose parameter names are those the list gives."""
+    mods: list[nn.Module] = []
+    shape = in_shape
+    for i, layer in enumerate(layers):
+        op = layer["op"]
+        mod: nn.Module
+        if op in ("conv2d", "conv3d"):
+            want = f"{prefix}.{i}.weight"
+            if layer["weight"] != want or layer["bias"] != f"{prefix}.{i}.bias":
+                raise ValueError(f"{prefix}[{i}]: tensors must be named {want!r} and '{prefix}.{i}.bias'")
+            dims = 2 if op == "conv2d" else 3
+            if len(shape) != dims + 1:
+                raise ValueError(f"{prefix}[{i}]: {op} needs a [C,{'D,' if dims == 3 else ''}H,W] input, got {list(shape)}")
+            k, s, p = int(layer.get("kernel", 3)), int(layer.get("stride", 1)), int(layer.get("padding", 1))
+            cls = nn.Conv2d if dims == 2 else nn.Conv3d
+            mod = cls(shape[0], int(layer["out"]), k, stride=s, padding=p)
+            shape = (int(layer["out"]), *[(d + 2 * p - k) // s + 1 for d in shape[1:]])
+        elif op == "linear":
+            if layer["weight"] != f"{prefix}.{i}.weight" or layer["bias"] != f"{prefix}.{i}.bias":
+                raise ValueError(f"{prefix}[{i}]: tensors must be named '{prefix}.{i}.weight' and '{prefix}.{i}.bias'")
+            if len(shape) != 1:
+                raise ValueError(f"{prefix}[{i}]: linear needs a flat input, got {list(shape)}")
+            mod = nn.Linear(shape[0], int(layer["out"]))
+            shape = (int(layer["out"]),)
+        elif op == "relu":
+            mod = nn.ReLU()
+        elif op == "tanh":
+            mod = nn.Tanh()
+        elif op == "flatten":
+            mod = nn.Flatten()
+            shape = (int(np.prod(shape)),)
+        else:
+            raise ValueError(f"{prefix}[{i}]: unknown op {op!r} (conv2d, conv3d, linear, relu, tanh, flatten)")
+        mods.append(mod)
+    return nn.Sequential(*mods), shape
+
+
+class PolicyNet(nn.Module):
+    """The network an architecture (docs/policy-format.md) describes.
+
+    ``forward(planes, scalars)`` takes a batch of raw observations (planes as
+    uint8 or float, scalars float32) and returns ``(logits, value)``; the
+    per-channel scales are applied inside, so trainers feed observations as
+    the server sends them.
+    """
+
+    def __init__(self, arch: Architecture) -> None:
+        super().__init__()
+        if arch.get("format") != FORMAT or arch.get("version") != VERSION:
+            raise ValueError(f"not a {FORMAT} version {VERSION} architecture: format={arch.get('format')!r} version={arch.get('version')!r}")
+        self.arch: Architecture = json.loads(json.dumps(arch))
+        pin = arch["inputs"]["planes"]
+        sin = arch["inputs"]["scalars"]
+        self.planes_shape = tuple(int(x) for x in pin["shape"])
+        self.scalars_shape = tuple(int(x) for x in sin["shape"])
+        if len(pin["scale"]) != self.planes_shape[0] or len(sin["scale"]) != self.scalars_shape[0]:
+            raise ValueError("inputs: one scale per plane channel and per scalar")
+        pad = (1,) * (len(self.planes_shape) - 1)
+        self.register_buffer("planes_scale", torch.tensor(pin["scale"], dtype=torch.float32).reshape(-1, *pad), persistent=False)
+        self.register_buffer("scalars_scale", torch.tensor(sin["scale"], dtype=torch.float32), persistent=False)
+        if not arch["planes"] or arch["planes"][-1]["op"] != "flatten":
+            raise ValueError("planes: the layer list must end with flatten")
+        self.planes, fshape = _build(arch["planes"], "planes", self.planes_shape)
+        self.trunk, tshape = _build(arch["trunk"], "trunk", (fshape[0] + self.scalars_shape[0],))
+        self.policy, pshape = _build(arch["policy"], "policy", tshape)
+        self.value, vshape = _build(arch["value"], "value", tshape)
+        if pshape != (int(arch["actions"]),):
+            raise ValueError(f"policy: gives {list(pshape)} outputs, want [{arch['actions']}] actions")
+        if vshape != (1,):
+            raise ValueError(f"value: gives {list(vshape)} outputs, want [1]")
+        self.actions = int(arch["actions"])
+
+    def features(self, planes: torch.Tensor, scalars: torch.Tensor) -> torch.Tensor:
+        x = planes.to(torch.float32) * self.planes_scale
+        s = scalars.to(torch.float32) * self.scalars_scale
+        return self.trunk(torch.cat([self.planes(x), s], dim=1))
+
+    def forward(self, planes: torch.Tensor, scalars: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.features(planes, scalars)
+        return self.policy(h), self.value(h).squeeze(-1)
+
+    @staticmethod
+    def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Logits with illegal actions at -inf (rows with no legal action are left as they are)."""
+        legal = mask.to(torch.bool)
+        legal = legal | ~legal.any(dim=1, keepdim=True)
+        return logits.masked_fill(~legal, float("-inf"))
+
+    @torch.no_grad()
+    def probabilities(
+        self, planes: npt.ArrayLike, scalars: npt.ArrayLike, mask: npt.ArrayLike
+    ) -> npt.NDArray[np.float32]:
+        """Action probabilities for a batch of observations, as docs/policy-format.md defines them."""
+        dev = next(self.parameters()).device
+        p = torch.as_tensor(np.asarray(planes), device=dev)
+        s = torch.as_tensor(np.asarray(scalars), device=dev)
+        m = torch.as_tensor(np.asarray(mask), device=dev)
+        logits, _ = self(p, s)
+        return torch.softmax(self.masked_logits(logits, m), dim=1).cpu().numpy()
+
+
+_DTYPES = {np.dtype("<f4"): "F32", np.dtype("<f8"): "F64"}
+_NP_DTYPES = {"F32": np.dtype("<f4"), "F64": np.dtype("<f8")}
+
+
+def write_safetensors(path: str | os.PathLike[str], tensors: Mapping[str, npt.NDArray[Any]], metadata: Mapping[str, str]) -> None:
+    """Writes a safetensors file (float32/float64 tensors), atomically: a crash leaves the old file."""
+    header: dict[str, Any] = {"__metadata__": dict(metadata)}
+    blobs: list[bytes] = []
+    offset = 0
+    for name in sorted(tensors):
+        a = np.ascontiguousarray(tensors[name])
+        dt = a.dtype.newbyteorder("<") if a.dtype.byteorder == ">" else a.dtype
+        if dt not in _DTYPES:
+            raise TypeError(f"tensor {name!r}: dtype {a.dtype} (float32 or float64 only)")
+        b = a.astype(dt, copy=False).tobytes()
+        header[name] = {"dtype": _DTYPES[dt], "shape": list(a.shape), "data_offsets": [offset, offset + len(b)]}
+        blobs.append(b)
+        offset += len(b)
+    h = json.dumps(header, separators=(",", ":")).encode()
+    h += b" " * (-len(h) % 8)  # align the data to 8 bytes, as the reference writer does
+    p = pathlib.Path(path)
+    tmp = p.with_name(p.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(struct.pack("<Q", len(h)))
+        f.write(h)
+        for b in blobs:
+            f.write(b)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, p)
+
+
+def read_safetensors(path: str | os.PathLike[str]) -> tuple[dict[str, npt.NDArray[Any]], dict[str, str]]:
+    """Reads a safetensors file written by :func:`write_safetensors` (or any F32/F64 one)."""
+    data = pathlib.Path(path).read_bytes()
+    if len(data) < 8:
+        raise ValueError(f"{path}: not a safetensors file (shorter than its 8-byte header length)")
+    (n,) = struct.unpack("<Q", data[:8])
+    if n > _MAX_HEADER or 8 + n > len(data):
+        raise ValueError(f"{path}: not a safetensors file (header length {n} for a {len(data)}-byte file)")
+    header = json.loads(data[8 : 8 + n])
+    meta = header.pop("__metadata__", {}) or {}
+    body = memoryview(data)[8 + n :]
+    out: dict[str, npt.NDArray[Any]] = {}
+    for name, t in header.items():
+        if t["dtype"] not in _NP_DTYPES:
+            raise ValueError(f"{path}: tensor {name!r} has dtype {t['dtype']} (F32 or F64 only)")
+        lo, hi = t["data_offsets"]
+        dt = _NP_DTYPES[t["dtype"]]
+        shape = tuple(t["shape"])
+        if not 0 <= lo <= hi <= len(body) or (hi - lo) != int(np.prod(shape)) * dt.itemsize:
+            raise ValueError(f"{path}: tensor {name!r} has offsets {lo}..{hi} that do not fit its shape {list(shape)}")
+        out[name] = np.frombuffer(body[lo:hi], dtype=dt).reshape(shape).copy()
+    return out, meta
+
+
+def save_policy(net: PolicyNet, path: str | os.PathLike[str], *, trained: Mapping[str, Any] | None = None) -> None:
+    """Writes ``net`` as a policy file (float32 weights, architecture in the metadata)."""
+    arch = json.loads(json.dumps(net.arch))
+    if trained is not None:
+        arch["trained"] = dict(trained)
+    tensors = {k: v.detach().to("cpu", torch.float32).numpy() for k, v in net.state_dict().items()}
+    write_safetensors(path, tensors, {_METADATA_KEY: json.dumps(arch, separators=(",", ":"))})
+
+
+def load_policy(path: str | os.PathLike[str], device: str | torch.device = "cpu") -> PolicyNet:
+    """Reads a policy file into a :class:`PolicyNet` (eval mode)."""
+    tensors, meta = read_safetensors(path)
+    if _METADATA_KEY not in meta:
+        raise ValueError(f"{path}: a safetensors file without {_METADATA_KEY!r} metadata is not a botarena policy")
+    net = PolicyNet(json.loads(meta[_METADATA_KEY]))
+    state = {k: torch.from_numpy(v) for k, v in tensors.items()}
+    missing, unexpected = net.load_state_dict(state, strict=False)
+    if missing or unexpected:
+        raise ValueError(f"{path}: tensors missing {sorted(missing)}, unexpected {sorted(unexpected)}")
+    return net.to(device).eval()
