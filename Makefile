@@ -13,7 +13,13 @@ PROTO   := rpc/proto/botarena/v1/env.proto
 # when it has no pyarrow. `make venv` provides one.
 export BOTARENA_PYTHON ?= $(abspath $(VENV)/bin/python)
 
-.PHONY: help build test fmt-check vet race pytest lint bench fuzz play venv generate check-generated clean
+# make train: the game, the training time and where the run goes.
+GAME    ?= battlebots
+MINUTES ?= 10
+RUN     ?= runs/$(subst /,-,$(GAME))
+TRAIN_ARGS ?=
+
+.PHONY: help build test fmt-check vet race pytest lint bench fuzz play venv train-venv train generate check-generated clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -56,6 +62,16 @@ $(VENV)/.installed: python/pyproject.toml
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check pyarrow numpy $(GRPC_TOOLS) -e 'python[test]'
 	touch $@
 
+train-venv: $(VENV)/.train-installed ## add the training extras (PyTorch, matplotlib) to .venv
+
+$(VENV)/.train-installed: $(VENV)/.installed
+	@echo "installing PyTorch and matplotlib into $(VENV) (PyTorch is a large download the first time) ..."
+	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar on -e 'python[train,test]'
+	touch $@
+
+train: build train-venv ## train a PPO bot, evaluate it, export it and watch it play: make train GAME=battlebots MINUTES=10
+	BOTARENA_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m botarena.train --game $(GAME) --minutes $(MINUTES) --out $(RUN) --play $(TRAIN_ARGS)
+
 generate: venv ## regenerate the protobuf/Connect Go code (buf) and the Python stubs (grpc_tools)
 	$(GO) tool buf lint
 	$(GO) tool buf generate
@@ -65,5 +81,5 @@ check-generated: generate ## fail if the committed generated code is not what ma
 	@git diff --exit-code -- rpc/gen python/src/botarena/v1 || { echo "generated code is stale: run make generate and commit"; exit 1; }
 	@test -z "$$(git ls-files --others --exclude-standard -- rpc/gen python/src/botarena/v1)" || { echo "make generate wrote files git does not track:"; git ls-files --others --exclude-standard -- rpc/gen python/src/botarena/v1; exit 1; }
 
-clean: ## remove build outputs
+clean: ## remove build outputs (not runs/, which holds trained policies)
 	rm -rf bin

@@ -48,6 +48,7 @@ def default_architecture(
     *,
     config: Mapping[str, Any] | None = None,
     channels: Sequence[int] = (32, 32),
+    strides: Sequence[int] | None = None,
     hidden: int = 256,
     planes_scale: Sequence[float] | None = None,
     scalars_scale: Sequence[float] | None = None,
@@ -56,7 +57,8 @@ def default_architecture(
 
     Planes ``[C,H,W]`` get 3×3 ``conv2d`` layers, planes ``[C,D,H,W]`` (Battle³)
     3×3×3 ``conv3d`` layers, one per entry of ``channels``, each followed by
-    ReLU; then the flattened features and the scalars go through a
+    ReLU (``strides``: one stride per layer, default 1; a stride of 2 halves
+    the feature map, padding 1 keeps the border); then the flattened features and the scalars go through a
     ``hidden``-unit linear layer with ReLU into the policy head (one logit per
     action) and the value head. Scales default to 1.
     """
@@ -66,10 +68,14 @@ def default_architecture(
     if dims not in (2, 3):
         raise ValueError(f"planes must be [C,H,W] or [C,D,H,W], got shape {planes.shape}")
     conv = "conv2d" if dims == 2 else "conv3d"
+    if strides is None:
+        strides = [1] * len(channels)
+    if len(strides) != len(channels):
+        raise ValueError(f"strides: {len(strides)} given for {len(channels)} conv layers")
     layers: list[dict[str, Any]] = []
-    for c in channels:
+    for c, st in zip(channels, strides):
         i = len(layers)
-        layers.append({"op": conv, "weight": f"planes.{i}.weight", "bias": f"planes.{i}.bias", "out": int(c), "kernel": 3, "stride": 1, "padding": 1})
+        layers.append({"op": conv, "weight": f"planes.{i}.weight", "bias": f"planes.{i}.bias", "out": int(c), "kernel": 3, "stride": int(st), "padding": 1})
         layers.append({"op": "relu"})
     layers.append({"op": "flatten"})
     return {
@@ -180,10 +186,15 @@ class PolicyNet(nn.Module):
 
     @staticmethod
     def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """Logits with illegal actions at -inf (rows with no legal action are left as they are)."""
+        """Logits with illegal actions at -1e9 (rows with no legal action are left as they are).
+
+        exp(-1e9 - max) is exactly 0 in float32, so illegal actions get
+        probability 0, while log-probabilities and their gradients stay finite
+        (-inf would make the entropy's gradient NaN).
+        """
         legal = mask.to(torch.bool)
         legal = legal | ~legal.any(dim=1, keepdim=True)
-        return logits.masked_fill(~legal, float("-inf"))
+        return logits.masked_fill(~legal, -1e9)
 
     @torch.no_grad()
     def probabilities(

@@ -1,0 +1,86 @@
+"""The training smoke test: PPO for a few thousand steps, export, and the policy played by Go.
+
+CI runs it with PyTorch installed (BOTARENA_REQUIRE_TORCH=1); elsewhere it
+skips when torch is missing.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+from pathlib import Path
+
+from torchutil import require
+
+require("torch")
+require("matplotlib")
+
+from botarena.policy import load_policy  # noqa: E402
+from botarena.server import find_binary  # noqa: E402
+from botarena.train import TrainConfig, evaluate, main, train  # noqa: E402
+
+
+def _small(out: Path, address: str, **kw: object) -> TrainConfig:
+    cfg = dict(
+        game="battlebots",
+        minutes=0,
+        total_steps=4096,
+        num_envs=16,
+        num_steps=64,
+        channels=(8, 8),
+        hidden=32,
+        checkpoint_every=2,
+        eval_games=0,
+        out=str(out),
+        address=address,
+        quiet=True,
+    )
+    cfg.update(kw)
+    return TrainConfig(**cfg)  # type: ignore[arg-type]
+
+
+def test_training_writes_the_policy_curve_and_checkpoints_and_go_plays_the_policy(tmp_path: Path, address: str) -> None:
+    policy = train(_small(tmp_path, address))
+    assert policy == tmp_path / "policy.safetensors"
+    with open(tmp_path / "curve.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(float(r["update"])) for r in rows] == [1, 2, 3, 4]  # 4096 steps / (16 envs × 64)
+    assert all(float(r["steps_per_s"]) > 0 for r in rows)
+    assert sum(int(float(r["episodes"])) for r in rows) > 0
+    assert (tmp_path / "curve.png").stat().st_size > 0
+    assert sorted(p.name for p in (tmp_path / "checkpoints").iterdir()) == [
+        "update_00002.policy.safetensors",
+        "update_00002.pt",
+        "update_00004.policy.safetensors",
+        "update_00004.pt",
+    ]
+    net = load_policy(policy)
+    assert net.arch["game"] == "battlebots" and net.arch["trained"]["env_steps"] == 4096
+
+    # Go loads the exported file and plays a match with it.
+    out = subprocess.run(
+        [find_binary(), "play", "battlebots", "--agents", f"policy:{policy},huggy", "--seed", "3", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    game = json.loads(out.stdout.splitlines()[0])
+    assert game["game"] == "battlebots"
+    assert [e["agent"] for e in sorted(game["leaderboard"], key=lambda e: e["seat"])] == [f"policy:{policy}", "huggy"]
+
+    r = evaluate(policy, "battlebots", "huggy", games=8, address=address)
+    assert r.games == 8 and r.wins + r.draws + r.losses == 8
+
+
+def test_a_run_resumes_from_its_checkpoint(tmp_path: Path, address: str) -> None:
+    train(_small(tmp_path, address, total_steps=2048))
+    train(_small(tmp_path, address, total_steps=4096, resume=str(tmp_path / "checkpoints" / "update_00002.pt")))
+    with open(tmp_path / "curve.csv") as f:
+        assert [int(float(r["update"])) for r in csv.DictReader(f)] == [1, 2, 3, 4]
+
+
+def test_the_command_line_rejects_a_run_without_a_budget(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["--game", "battlebots", "--minutes", "0"]) == 2
+    assert "--minutes or --total-steps" in capsys.readouterr().err
