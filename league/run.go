@@ -1,0 +1,373 @@
+package league
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/observations"
+)
+
+// RunOptions configure [League.Run].
+type RunOptions struct {
+	// Games is the number of games of the run; at least 1.
+	Games int
+	// Match is the matchmaking method; "" means RoundRobin.
+	Match Matchmaking
+	// Target is the agent PFSP finds opponents for (PFSP only).
+	Target string
+	// Workers is the number of games played at once; 0 or less means
+	// GOMAXPROCS. Results do not depend on it.
+	Workers int
+	// MaxRounds, when positive, ends every game after that many rounds.
+	MaxRounds int
+	// DataDir, when not empty, receives the per-step match data as Parquet
+	// files (created if missing; see the package documentation).
+	DataDir string
+	// Runner plays the games; nil means a [LocalRunner] on env.Default.
+	Runner Runner
+	// Registry describes the game (seats, observation spec); nil means
+	// env.Default. It should be the registry the Runner uses.
+	Registry *env.Registry
+	// Fresh abandons an unfinished run whose options differ, instead of
+	// returning an error.
+	Fresh bool
+	// Progress, when not nil, is called after games are stored, from the
+	// goroutine that called Run.
+	Progress func(Progress)
+}
+
+// Progress reports a run's progress.
+type Progress struct {
+	Run   int // the run's id
+	Done  int // games of the run stored, including those of earlier attempts
+	Total int // games of the run
+	// Played is the number of games this call has played, in Elapsed.
+	Played  int
+	Elapsed time.Duration
+}
+
+// RunSummary describes a finished (or interrupted) [League.Run].
+type RunSummary struct {
+	Run RunRecord
+	// Resumed reports that the call continued an unfinished run; Skipped
+	// is the number of its games stored before.
+	Resumed bool
+	Skipped int
+	// Played is the number of games this call played and stored.
+	Played  int
+	Elapsed time.Duration
+	// DataFiles lists the match data files written, in game order.
+	DataFiles []string
+}
+
+// ErrUnfinishedRun is returned (wrapped) by Run when the last run stopped
+// before its end and the options differ from it (without Fresh).
+var ErrUnfinishedRun = errors.New("the league has an unfinished run")
+
+// Run plays a run of o.Games games and stores each finished game with the
+// rating changes it makes, in game index order, as soon as it and every
+// game before it are done (several at once in one transaction when they
+// finish together; with DataDir, the games of one block of BatchGames
+// indices after its data file is written). Game i has seed [GameSeed](seed,
+// i) and agents chosen by the matchmaking from i alone (and, for PFSP, the
+// games stored before its block), so the results are the same for any
+// worker count.
+//
+// If the last run stopped before its end (the process was killed, or ctx
+// was cancelled), Run with the same Games, Match, Target and MaxRounds
+// resumes it and plays only the missing games, with the seeds and agents
+// the uninterrupted run would have used; with other options it returns an
+// error wrapping [ErrUnfinishedRun], unless o.Fresh abandons it. The agents
+// are the league's at the time of the call.
+//
+// When ctx is cancelled Run stores the games already finished in order and
+// returns ctx's error with the summary so far. A game that cannot be played
+// (an agent that cannot start) stops the run with an error naming it.
+func (l *League) Run(ctx context.Context, o RunOptions) (RunSummary, error) {
+	start := time.Now()
+	var sum RunSummary
+	if o.Games < 1 {
+		return sum, fmt.Errorf("--games: want 1 or more, got %d", o.Games)
+	}
+	if o.Match == "" {
+		o.Match = RoundRobin
+	}
+	if o.MaxRounds < 0 {
+		return sum, fmt.Errorf("--max-rounds: want 0 (no cap) or more, got %d", o.MaxRounds)
+	}
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	reg := o.Registry
+	if reg == nil {
+		reg = env.Default
+	}
+	runner := o.Runner
+	if runner == nil {
+		runner = &LocalRunner{Registry: reg}
+	}
+	s := l.settings
+	probe, err := reg.Make(s.Game, s.Config)
+	if err != nil {
+		return sum, err
+	}
+	spec := probe.Spec()
+	ags, err := l.Agents()
+	if err != nil {
+		return sum, err
+	}
+	mm, err := newMatchmaker(o.Match, s.Seed, ags, spec.Seats, o.Target)
+	if err != nil {
+		return sum, err
+	}
+	run, resumed, next, err := l.startRun(o)
+	if err != nil {
+		return sum, err
+	}
+	sum.Run, sum.Resumed = run, resumed
+	sum.Skipped = int(next - run.Start)
+	end := run.Start + int64(run.Games)
+
+	ratings, err := l.Ratings()
+	if err != nil {
+		return sum, err
+	}
+	var history []GameRecord
+	if o.Match == PFSP {
+		if history, err = l.Games(0, next); err != nil {
+			return sum, err
+		}
+	}
+	var writer *observations.MatchWriter
+	if o.DataDir != "" {
+		if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
+			return sum, fmt.Errorf("--data: %w", err)
+		}
+		if writer, err = observations.NewMatchWriter(spec); err != nil {
+			return sum, fmt.Errorf("--data: %w", err)
+		}
+		defer writer.Release()
+	}
+
+	report := func() {
+		if o.Progress != nil {
+			o.Progress(Progress{Run: run.ID, Done: int(next - run.Start), Total: run.Games, Played: sum.Played, Elapsed: time.Since(start)})
+		}
+	}
+	report()
+	observed := int64(0) // PFSP: history games counted into the record
+	for next < end {
+		batchEnd := min(end, (next/BatchGames+1)*BatchGames)
+		if o.Match == PFSP {
+			cutoff := next - next%BatchGames
+			for ; observed < cutoff; observed++ {
+				mm.observe(history[observed].Result)
+			}
+		}
+		matches := make([]Match, 0, batchEnd-next)
+		for i := next; i < batchEnd; i++ {
+			m := Match{Index: i, Seed: GameSeed(s.Seed, i), Game: s.Game, Config: s.Config, MaxRounds: run.MaxRounds, Record: writer != nil}
+			for _, a := range mm.pick(i) {
+				m.Seats = append(m.Seats, Entrant{Name: ags[a].Name, Spec: ags[a].Spec})
+			}
+			matches = append(matches, m)
+		}
+		done, err := l.playBatch(ctx, runner, workers, matches, writer, o.DataDir, run.ID, ratings, func(g []GameRecord) {
+			next += int64(len(g))
+			sum.Played += len(g)
+			if o.Match == PFSP {
+				history = append(history, g...)
+			}
+			report()
+		})
+		sum.DataFiles = append(sum.DataFiles, done...)
+		if err != nil {
+			sum.Elapsed = time.Since(start)
+			return sum, err
+		}
+	}
+	sum.Elapsed = time.Since(start)
+	return sum, nil
+}
+
+// startRun returns the run to play (a resumed one or a new one, stored)
+// and the index of the next game.
+func (l *League) startRun(o RunOptions) (run RunRecord, resumed bool, next int64, err error) {
+	runs, err := l.Runs()
+	if err != nil {
+		return run, false, 0, err
+	}
+	if next, err = l.NumGames(); err != nil {
+		return run, false, 0, err
+	}
+	id := 1
+	if len(runs) > 0 {
+		last := runs[len(runs)-1]
+		id = last.ID + 1
+		if !last.Abandoned && next < last.Start+int64(last.Games) {
+			same := last.Games == o.Games && last.Match == string(o.Match) && last.Target == o.Target && last.MaxRounds == o.MaxRounds
+			switch {
+			case same:
+				return last, true, next, nil
+			case !o.Fresh:
+				flags := fmt.Sprintf("--games %d --match %s", last.Games, last.Match)
+				if last.Target != "" {
+					flags += " --target " + last.Target
+				}
+				if last.MaxRounds > 0 {
+					flags += fmt.Sprintf(" --max-rounds %d", last.MaxRounds)
+				}
+				return run, false, 0, fmt.Errorf("%w: run %d stopped after %d of %d games; finish it with `botarena league run %s %s`, or pass --fresh to abandon it",
+					ErrUnfinishedRun, last.ID, next-last.Start, last.Games, l.dir, flags)
+			default:
+				last.Abandoned = true
+				if err := l.putRun(last); err != nil {
+					return run, false, 0, err
+				}
+			}
+		}
+	}
+	run = RunRecord{ID: id, Start: next, Games: o.Games, Match: string(o.Match), Target: o.Target, MaxRounds: o.MaxRounds, Started: time.Now().UTC()}
+	return run, false, next, l.putRun(run)
+}
+
+type played struct {
+	res Result
+	err error
+}
+
+// playBatch plays matches (consecutive indices, following the stored
+// games) on workers goroutines and stores them in order, calling stored
+// after each commit. With a writer, it writes the batch's data file first
+// and stores the whole batch at once. It returns the data files written.
+func (l *League) playBatch(ctx context.Context, runner Runner, workers int, matches []Match, writer *observations.MatchWriter, dataDir string, runID int, ratings map[string]Rating, stored func([]GameRecord)) ([]string, error) {
+	bctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	results := make([]played, len(matches))
+	finished := make(chan int, len(matches))
+	var wg sync.WaitGroup
+	for range min(workers, len(matches)) {
+		wg.Go(func() {
+			for j := range jobs {
+				res, err := runner.Play(bctx, matches[j])
+				results[j] = played{res, err}
+				finished <- j
+			}
+		})
+	}
+	go func() {
+		defer close(jobs)
+		for j := range matches {
+			select {
+			case jobs <- j:
+			case <-bctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(finished)
+	}()
+
+	ready := make([]bool, len(matches))
+	nextJ := 0
+	var firstErr error
+	var pending []GameRecord
+	commit := func() error {
+		if len(pending) == 0 {
+			return nil
+		}
+		changed := map[string]Rating{}
+		for _, g := range pending {
+			UpdateRatings(ratings, g.Result)
+			for _, st := range g.Standings {
+				changed[st.Agent] = ratings[st.Agent]
+			}
+		}
+		if err := l.commit(pending, changed); err != nil {
+			return err
+		}
+		stored(pending)
+		pending = nil
+		return nil
+	}
+	take := func(j int) {
+		m, r := matches[j], results[j].res
+		pending = append(pending, GameRecord{Result: r, Run: runID, Seats: m.Seats, Time: time.Now().UTC()})
+	}
+	// got records game j's outcome; it reports whether the game finished.
+	got := func(j int) bool {
+		if err := results[j].err; err != nil {
+			if firstErr == nil {
+				firstErr = err
+				if ctx.Err() == nil && !errors.Is(err, context.Canceled) {
+					firstErr = fmt.Errorf("game %d (seed %d): %w", matches[j].Index, matches[j].Seed, err)
+				}
+			}
+			cancel()
+			return false
+		}
+		ready[j] = true
+		for writer == nil && nextJ < len(matches) && ready[nextJ] {
+			take(nextJ)
+			nextJ++
+		}
+		return true
+	}
+	for j := range finished {
+		if !got(j) || writer != nil {
+			continue
+		}
+		// Commit what else has finished meanwhile in the same transaction.
+	drain:
+		for {
+			select {
+			case k, ok := <-finished:
+				if !ok {
+					break drain
+				}
+				got(k)
+			default:
+				break drain
+			}
+		}
+		if err := commit(); err != nil && firstErr == nil {
+			firstErr = err
+			cancel()
+		}
+	}
+	if writer == nil {
+		if firstErr == nil {
+			firstErr = ctx.Err()
+		}
+		return nil, firstErr
+	}
+	if firstErr == nil {
+		firstErr = ctx.Err()
+	}
+	if firstErr != nil {
+		return nil, firstErr // the batch is played again on resume
+	}
+	first, last := matches[0].Index, matches[len(matches)-1].Index
+	path := filepath.Join(dataDir, fmt.Sprintf("games-%09d-%09d.parquet", first, last))
+	for j := range matches {
+		if err := writer.Append(results[j].res.Data); err != nil {
+			return nil, fmt.Errorf("--data: %w", err)
+		}
+		take(j)
+	}
+	if err := writer.WriteFile(path); err != nil {
+		return nil, fmt.Errorf("--data: %w", err)
+	}
+	return []string{path}, commit()
+}

@@ -1,0 +1,378 @@
+package league
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/observations"
+)
+
+// Entrant is one agent of the league in a seat.
+type Entrant struct {
+	Name string `json:"agent"` // the agent's name in the league
+	Spec string `json:"spec"`  // its spec, resolved by agents.New
+}
+
+// Match is one game to play: everything a [Runner] needs, so that it can be
+// sent to another process.
+type Match struct {
+	// Index is the game's index in the league, from 0.
+	Index int64
+	// Seed is the game's seed ([GameSeed] of the league seed and Index).
+	Seed uint64
+	// Game is the registry name and Config the JSON config of the league.
+	Game   string
+	Config json.RawMessage
+	// Seats holds the agent of each seat, seat 0 first.
+	Seats []Entrant
+	// MaxRounds, when positive, ends the game after that many rounds (its
+	// result is then the standings at that point); 0 plays to the end.
+	MaxRounds int
+	// Record asks for the per-step data in [Result.Data].
+	Record bool
+}
+
+// Standing is one seat's place in a finished game.
+type Standing struct {
+	Seat  int     `json:"seat"`
+	Agent string  `json:"agent"`
+	Rank  int     `json:"rank"` // 1 is first; ranks are distinct even for ties (see Result.Draw)
+	Score float64 `json:"score"`
+	Alive bool    `json:"alive"`
+}
+
+// Result is the outcome of a played [Match].
+type Result struct {
+	Index  int64  `json:"index"`
+	Seed   uint64 `json:"seed"`
+	Rounds int    `json:"rounds"`
+	// Winner is the winning seat, or -1 for none.
+	Winner int `json:"winner"`
+	// Draw reports that the top of the standings is tied: the seats whose
+	// score and alive flag equal those of rank 1 share the result.
+	Draw bool `json:"draw"`
+	// Standings lists every seat, best first.
+	Standings []Standing `json:"standings"`
+	// Forfeit is the seat whose agent failed (a built-in agent's panic) and
+	// lost the game, or -1.
+	Forfeit int `json:"forfeit"`
+	// Data is the per-step data when the match asked for it (Record), else
+	// nil. It is not stored in the league.
+	Data *observations.MatchRows `json:"-"`
+}
+
+// Runner plays matches: where a game is played. [LocalRunner] plays them in
+// this process; a remote runner (games sent to `botarena serve` processes)
+// implements the same interface and plugs into [RunOptions.Runner].
+//
+// Play must be safe for concurrent use: a league run calls it from several
+// worker goroutines at once. It must be deterministic: the same Match gives
+// the same Result (given deterministic agents), whatever else runs
+// meanwhile, so that a league's results do not depend on the worker count
+// or on where games are played. It returns ctx's error when ctx is
+// cancelled before the game ends, and an error naming the agent or game for
+// a match it cannot play (an unknown agent, a bad config). A failure of one
+// agent during play is not an error: that seat forfeits (Result.Forfeit).
+// When m.Record is set, Result.Data holds the per-step data.
+type Runner interface {
+	Play(ctx context.Context, m Match) (Result, error)
+}
+
+// LocalRunner plays matches in this process: the env from Registry and the
+// agents from their specs with agents.New, closing agents that implement
+// io.Closer when the game ends. The zero value uses env.Default and
+// discards external bots' logs. It is safe for concurrent use.
+type LocalRunner struct {
+	// Registry makes the envs; nil means env.Default.
+	Registry *env.Registry
+	// Log receives external bots' fault lines (agents.Terminal); nil
+	// discards them. It must be safe for concurrent writes.
+	Log io.Writer
+}
+
+var _ Runner = (*LocalRunner)(nil)
+
+// GameSeed returns the seed of game index of a league seeded with seed:
+// SplitMix64 of the two, so that every game gets an unrelated seed and a
+// resumed run the seeds an uninterrupted one would have used.
+func GameSeed(seed uint64, index int64) uint64 {
+	return splitmix(seed + uint64(index+1)*0x9e3779b97f4a7c15)
+}
+
+// AgentSeed returns the seed of seat's agent in a game with seed (the same
+// derivation as botarena play's).
+func AgentSeed(seed uint64, seat int) uint64 {
+	return splitmix(seed + uint64(seat+1)*0x9e3779b97f4a7c15)
+}
+
+func splitmix(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// errForfeit marks an agent that panicked.
+var errForfeit = errors.New("the agent panicked")
+
+// Play plays m to the end (or m.MaxRounds) and returns its result.
+func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
+	reg := r.Registry
+	if reg == nil {
+		reg = env.Default
+	}
+	cfg, err := matchConfig(reg, m)
+	if err != nil {
+		return Result{}, err
+	}
+	e, err := reg.Make(m.Game, cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	spec := e.Spec()
+	if len(m.Seats) != spec.Seats {
+		return Result{}, fmt.Errorf("league: game %d: %d agents for %d seats", m.Index, len(m.Seats), spec.Seats)
+	}
+	ags := make([]agents.Agent, len(m.Seats))
+	defer func() {
+		for _, a := range ags {
+			if c, ok := a.(io.Closer); ok {
+				c.Close()
+			}
+		}
+	}()
+	log := r.Log
+	if log == nil {
+		log = io.Discard
+	}
+	for seat, ent := range m.Seats {
+		a, err := agents.New(m.Game, ent.Spec, spec)
+		if err != nil {
+			return Result{}, fmt.Errorf("league: agent %s: %w", ent.Name, err)
+		}
+		ags[seat] = a
+		if t, ok := a.(agents.Terminal); ok {
+			t.Attach(strings.NewReader(""), log)
+		}
+	}
+	e.Reset(m.Seed)
+	for seat, a := range ags {
+		a.Reset(e, seat, AgentSeed(m.Seed, seat))
+	}
+	var rec *recorder
+	if m.Record {
+		rec = newRecorder(spec, m)
+	}
+	seats := spec.Seats
+	actions := make([]int32, seats)
+	rewards := make([]float32, seats)
+	terminated := make([]bool, seats)
+	truncated := make([]bool, seats)
+	forfeit := -1
+	// A game that never ends would be a bug in the game; stop well past its
+	// step cap rather than hang.
+	limit := 10*spec.MaxSteps + 10
+	for round := 0; !e.Done() && forfeit < 0; round++ {
+		if m.MaxRounds > 0 && round >= m.MaxRounds {
+			break
+		}
+		if round >= limit {
+			return Result{}, fmt.Errorf("league: game %d: %s did not end after %d rounds", m.Index, m.Game, round)
+		}
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		for seat, a := range ags {
+			act, err := act(e, a, seat)
+			if err != nil {
+				forfeit = seat
+				break
+			}
+			actions[seat] = act
+		}
+		if forfeit >= 0 {
+			break
+		}
+		if rec != nil {
+			rec.observe(e)
+		}
+		e.Step(actions, rewards, terminated, truncated)
+		if rec != nil {
+			rec.step(actions, rewards, terminated, truncated)
+		}
+	}
+	res := result(m, e.Result(), forfeit)
+	if rec != nil {
+		res.Data = &rec.rows
+	}
+	return res, nil
+}
+
+// act asks a for seat's action; a panic is a forfeit.
+func act(e env.Env, a agents.Agent, seat int) (action int32, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", errForfeit, r)
+		}
+	}()
+	return a.Act(e, seat), nil
+}
+
+// result converts the env's result; a forfeiting seat drops to last place
+// and cannot win or share a draw.
+func result(m Match, r env.Result, forfeit int) Result {
+	out := Result{Index: m.Index, Seed: m.Seed, Rounds: r.Rounds, Winner: r.Winner, Draw: r.Draw, Forfeit: forfeit}
+	var last *Standing
+	for _, s := range r.Standings {
+		st := Standing{Seat: s.Seat, Rank: s.Rank, Score: s.Score, Alive: s.Alive}
+		if s.Seat >= 0 && s.Seat < len(m.Seats) {
+			st.Agent = m.Seats[s.Seat].Name
+		}
+		if s.Seat == forfeit {
+			last = &st
+			continue
+		}
+		out.Standings = append(out.Standings, st)
+	}
+	if last != nil {
+		out.Standings = append(out.Standings, *last)
+		for i := range out.Standings {
+			out.Standings[i].Rank = i + 1
+		}
+		out.Winner, out.Draw = out.Standings[0].Seat, false
+		if len(out.Standings) > 2 && tiedTop(out.Standings[:len(out.Standings)-1]) > 1 {
+			// The others keep their order; a tie at the top stays a draw.
+			out.Winner, out.Draw = -1, true
+		}
+	}
+	return out
+}
+
+// tiedTop returns how many of st, best first, share the first's score and
+// alive flag.
+func tiedTop(st []Standing) int {
+	n := 0
+	for _, s := range st {
+		if s.Score == st[0].Score && s.Alive == st[0].Alive {
+			n++
+		}
+	}
+	return n
+}
+
+// matchConfig returns the league config with the per-match fields the
+// game's config has: max_rounds (m.MaxRounds), names (the agents' names,
+// numbered where one plays several seats) and urls (HTTP bots' urls), as
+// botarena play sets them.
+func matchConfig(reg *env.Registry, m Match) ([]byte, error) {
+	entry, err := reg.Lookup(m.Game)
+	if err != nil {
+		return nil, err
+	}
+	defaults, err := json.Marshal(entry.NewConfig())
+	if err != nil {
+		return nil, err
+	}
+	var has map[string]json.RawMessage
+	if err := json.Unmarshal(defaults, &has); err != nil {
+		return m.Config, nil // not an object: leave the config alone
+	}
+	fields := map[string]json.RawMessage{}
+	if len(m.Config) > 0 && string(m.Config) != "null" {
+		if err := json.Unmarshal(m.Config, &fields); err != nil {
+			return nil, fmt.Errorf("league: config: want a JSON object: %v", err)
+		}
+	}
+	set := func(k string, v any) {
+		if _, ok := has[k]; ok {
+			raw, _ := json.Marshal(v)
+			fields[k] = raw
+		}
+	}
+	if m.MaxRounds > 0 {
+		set("max_rounds", m.MaxRounds)
+	}
+	names := make([]string, len(m.Seats))
+	var urls []string
+	for i, s := range m.Seats {
+		names[i] = s.Name
+		if u := agents.HTTPBotURL(s.Spec); u != "" {
+			if urls == nil {
+				urls = make([]string, len(m.Seats))
+			}
+			urls[i] = u
+		}
+	}
+	set("names", playerNames(names))
+	if urls != nil {
+		set("urls", urls)
+	}
+	return json.Marshal(fields)
+}
+
+// playerNames names the players after their agents, numbered where one
+// agent plays several seats ("Random 1", "Random 2"), as botarena play does.
+func playerNames(agentNames []string) []string {
+	count := map[string]int{}
+	for _, n := range agentNames {
+		count[n]++
+	}
+	seen := map[string]int{}
+	names := make([]string, len(agentNames))
+	for i, n := range agentNames {
+		title := []rune(n)
+		if len(title) > 0 {
+			title[0] = unicode.ToUpper(title[0])
+		}
+		names[i] = string(title)
+		if count[n] > 1 {
+			seen[n]++
+			names[i] += fmt.Sprintf(" %d", seen[n])
+		}
+	}
+	return names
+}
+
+// recorder collects a game's per-step data.
+type recorder struct {
+	spec *env.Spec
+	obs  [][]byte
+	mask []byte
+	rows observations.MatchRows
+}
+
+func newRecorder(spec *env.Spec, m Match) *recorder {
+	r := &recorder{spec: spec, obs: spec.NewObsBuffers(), mask: make([]byte, spec.Actions)}
+	r.rows = observations.MatchRows{Game: m.Index, Seed: m.Seed, Obs: make([][]byte, len(spec.Obs))}
+	for _, s := range m.Seats {
+		r.rows.Agents = append(r.rows.Agents, s.Name)
+	}
+	return r
+}
+
+// observe appends every seat's observation and mask before a step.
+func (r *recorder) observe(e env.Env) {
+	for seat := range r.spec.Seats {
+		e.WriteObs(seat, r.obs)
+		e.WriteMask(seat, r.mask)
+		for i, b := range r.obs {
+			r.rows.Obs[i] = append(r.rows.Obs[i], b...)
+		}
+		r.rows.Mask = append(r.rows.Mask, r.mask...)
+	}
+}
+
+// step appends the step's actions and outcomes.
+func (r *recorder) step(actions []int32, rewards []float32, terminated, truncated []bool) {
+	r.rows.Action = append(r.rows.Action, actions...)
+	r.rows.Reward = append(r.rows.Reward, rewards...)
+	r.rows.Terminated = append(r.rows.Terminated, terminated...)
+	r.rows.Truncated = append(r.rows.Truncated, truncated...)
+	r.rows.Steps++
+}

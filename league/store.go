@@ -1,0 +1,388 @@
+package league
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/env"
+)
+
+// StoreFile is the name of the store file in a league directory.
+const StoreFile = "league.db"
+
+// Buckets of the store and the key of the league's settings.
+var (
+	metaBucket    = []byte("meta")
+	agentsBucket  = []byte("agents")
+	gamesBucket   = []byte("games")
+	ratingsBucket = []byte("ratings")
+	runsBucket    = []byte("runs")
+	settingsKey   = []byte("settings")
+)
+
+// Errors of the store. They are wrapped with the details.
+var (
+	// ErrNoLeague: the directory holds no league (no store file).
+	ErrNoLeague = errors.New("no league")
+	// ErrExists: init on a directory that already holds a league.
+	ErrExists = errors.New("a league already exists")
+	// ErrBusy: another process has the league open.
+	ErrBusy = errors.New("the league is in use by another process")
+	// ErrUnknownAgent: a name that is not in the league.
+	ErrUnknownAgent = errors.New("no such agent in the league")
+)
+
+// Settings are a league's game and seed, fixed at [Create].
+type Settings struct {
+	// Game is the registry name ("battlebots", "bomberman/12p").
+	Game string `json:"game"`
+	// Config is the game's JSON config over its defaults (empty: the
+	// defaults).
+	Config json.RawMessage `json:"config,omitempty"`
+	// Seed derives every game's seed ([GameSeed]) and the matchmaking's
+	// randomness.
+	Seed uint64 `json:"seed"`
+	// Created is when the league was made.
+	Created time.Time `json:"created"`
+}
+
+// Agent is one member of the league.
+type Agent struct {
+	Name  string    `json:"name"`
+	Spec  string    `json:"spec"`
+	Added time.Time `json:"added"`
+	Tag   string    `json:"tag,omitempty"`
+}
+
+// GameRecord is one finished game as stored: the [Result] with the seats'
+// specs and the run it belongs to.
+type GameRecord struct {
+	Result
+	Run   int       `json:"run"`
+	Seats []Entrant `json:"seats"`
+	Time  time.Time `json:"time"`
+}
+
+// RunRecord is one `league run`: its games are the indices Start ..
+// Start+Games-1. A run with fewer games stored is unfinished and is
+// resumed by a run with the same options.
+type RunRecord struct {
+	ID        int       `json:"id"`
+	Start     int64     `json:"start"`
+	Games     int       `json:"games"`
+	Match     string    `json:"match"`
+	Target    string    `json:"target,omitempty"`
+	MaxRounds int       `json:"max_rounds,omitempty"`
+	Started   time.Time `json:"started"`
+	// Abandoned is set when a new run started before this one finished.
+	Abandoned bool `json:"abandoned,omitempty"`
+}
+
+// League is an open league directory: one bbolt store file (league.db)
+// holding the settings, the agents, the finished games, the runs and the
+// ratings. A League holds an exclusive lock on the file until Close; it is
+// safe for concurrent use by goroutines.
+type League struct {
+	dir      string
+	db       *bolt.DB
+	settings Settings
+}
+
+var agentNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.+-]*$`)
+
+// Create makes a new league in dir (created if missing) for settings.Game
+// of reg (nil: env.Default), checking that the game exists and its config
+// is valid. Created defaults to now. It returns an error wrapping
+// [ErrExists] when dir already holds a league.
+func Create(dir string, s Settings, reg *env.Registry) (*League, error) {
+	if reg == nil {
+		reg = env.Default
+	}
+	if _, err := reg.Make(s.Game, s.Config); err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(s.Config)) == 0 {
+		s.Config = nil
+	}
+	if s.Created.IsZero() {
+		s.Created = time.Now().UTC()
+	}
+	path := filepath.Join(dir, StoreFile)
+	if _, err := os.Stat(path); err == nil {
+		return nil, fmt.Errorf("%s: %w", dir, ErrExists)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	l, err := open(dir, false)
+	if err != nil {
+		return nil, err
+	}
+	err = l.db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{metaBucket, agentsBucket, gamesBucket, ratingsBucket, runsBucket} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return putJSON(tx.Bucket(metaBucket), settingsKey, s)
+	})
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	l.settings = s
+	return l, nil
+}
+
+// Open opens the league in dir. It returns an error wrapping [ErrNoLeague]
+// when dir has no store file and [ErrBusy] when another process has it
+// open for writing (a run in progress). A read-only league may be opened by
+// several processes at once; its writing methods fail.
+func Open(dir string, readOnly bool) (*League, error) {
+	if _, err := os.Stat(filepath.Join(dir, StoreFile)); err != nil {
+		return nil, fmt.Errorf("%s: %w (make one with `botarena league init`)", dir, ErrNoLeague)
+	}
+	l, err := open(dir, readOnly)
+	if err != nil {
+		return nil, err
+	}
+	err = l.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(metaBucket)
+		if b == nil {
+			return fmt.Errorf("%s: %w (the store has no settings)", dir, ErrNoLeague)
+		}
+		return getJSON(b, settingsKey, &l.settings)
+	})
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+func open(dir string, readOnly bool) (*League, error) {
+	db, err := bolt.Open(filepath.Join(dir, StoreFile), 0o644, &bolt.Options{Timeout: time.Second, ReadOnly: readOnly})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("%s: %w", dir, ErrBusy)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	return &League{dir: dir, db: db}, nil
+}
+
+// Close releases the store.
+func (l *League) Close() error { return l.db.Close() }
+
+// Dir returns the league directory.
+func (l *League) Dir() string { return l.dir }
+
+// Settings returns the league's settings.
+func (l *League) Settings() Settings { return l.settings }
+
+// AddAgent adds an agent named name with spec to the league. The name is
+// letters, digits and _ . + - (starting with a letter or digit) and must be
+// new; the spec must be an agent of the league's game (agents.Known), and
+// not the console, which needs a person. Added defaults to now.
+func (l *League) AddAgent(a Agent) error {
+	game := l.settings.Game
+	if !agentNameRE.MatchString(a.Name) {
+		return fmt.Errorf("agent name %q: want letters, digits and _.+- (starting with a letter or digit)", a.Name)
+	}
+	if a.Spec == "console" {
+		return fmt.Errorf("agent %s: the console needs a person at the terminal and cannot play in a league", a.Name)
+	}
+	if !agents.Known(game, a.Spec) {
+		_, err := agents.New(game, a.Spec, nil)
+		if err == nil {
+			err = fmt.Errorf("%w %q", agents.ErrUnknownAgent, a.Spec)
+		}
+		return fmt.Errorf("agent %s: %w", a.Name, err)
+	}
+	if a.Added.IsZero() {
+		a.Added = time.Now().UTC()
+	}
+	return l.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(agentsBucket)
+		if b.Get([]byte(a.Name)) != nil {
+			return fmt.Errorf("agent %s: the league already has an agent of that name (remove it first)", a.Name)
+		}
+		return putJSON(b, []byte(a.Name), a)
+	})
+}
+
+// RemoveAgent removes the agent named name and its rating. Its games stay
+// in the history. It returns an error wrapping [ErrUnknownAgent] when there
+// is no such agent.
+func (l *League) RemoveAgent(name string) error {
+	return l.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(agentsBucket)
+		if b.Get([]byte(name)) == nil {
+			return fmt.Errorf("%w: %q", ErrUnknownAgent, name)
+		}
+		if err := tx.Bucket(ratingsBucket).Delete([]byte(name)); err != nil {
+			return err
+		}
+		return b.Delete([]byte(name))
+	})
+}
+
+// Agents returns the league's agents in the order they were added (by
+// name for equal times): the order matchmaking uses.
+func (l *League) Agents() ([]Agent, error) {
+	var out []Agent
+	err := l.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(agentsBucket).ForEach(func(k, v []byte) error {
+			var a Agent
+			if err := json.Unmarshal(v, &a); err != nil {
+				return fmt.Errorf("agent %s: %w", k, err)
+			}
+			out = append(out, a)
+			return nil
+		})
+	})
+	slices.SortFunc(out, func(a, b Agent) int {
+		return cmp.Or(a.Added.Compare(b.Added), cmp.Compare(a.Name, b.Name))
+	})
+	return out, err
+}
+
+// NumGames returns the number of finished games: their indices are 0 ..
+// NumGames-1, since games are stored in index order.
+func (l *League) NumGames() (int64, error) {
+	var n int64
+	err := l.db.View(func(tx *bolt.Tx) error {
+		n = numGames(tx)
+		return nil
+	})
+	return n, err
+}
+
+func numGames(tx *bolt.Tx) int64 {
+	k, _ := tx.Bucket(gamesBucket).Cursor().Last()
+	if k == nil {
+		return 0
+	}
+	return int64(binary.BigEndian.Uint64(k)) + 1
+}
+
+// Games returns the finished games with index from .. to-1, in index order
+// (to < 0: to the last).
+func (l *League) Games(from, to int64) ([]GameRecord, error) {
+	var out []GameRecord
+	err := l.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(gamesBucket).Cursor()
+		for k, v := c.Seek(key(from)); k != nil; k, v = c.Next() {
+			if to >= 0 && int64(binary.BigEndian.Uint64(k)) >= to {
+				break
+			}
+			var g GameRecord
+			if err := json.Unmarshal(v, &g); err != nil {
+				return fmt.Errorf("game %d: %w", binary.BigEndian.Uint64(k), err)
+			}
+			out = append(out, g)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Ratings returns the stored ratings by agent name (current agents and
+// removed ones' are gone).
+func (l *League) Ratings() (map[string]Rating, error) {
+	out := map[string]Rating{}
+	err := l.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(ratingsBucket).ForEach(func(k, v []byte) error {
+			var r Rating
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("rating of %s: %w", k, err)
+			}
+			out[string(k)] = r
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Runs returns the run records, oldest first.
+func (l *League) Runs() ([]RunRecord, error) {
+	var out []RunRecord
+	err := l.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(runsBucket).ForEach(func(k, v []byte) error {
+			var r RunRecord
+			if err := json.Unmarshal(v, &r); err != nil {
+				return err
+			}
+			out = append(out, r)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// putRun stores r.
+func (l *League) putRun(r RunRecord) error {
+	return l.db.Update(func(tx *bolt.Tx) error {
+		return putJSON(tx.Bucket(runsBucket), key(int64(r.ID)), r)
+	})
+}
+
+// commit stores finished games, which must follow the last stored game in
+// index order, and the ratings they change, in one transaction.
+func (l *League) commit(games []GameRecord, ratings map[string]Rating) error {
+	return l.db.Update(func(tx *bolt.Tx) error {
+		gb := tx.Bucket(gamesBucket)
+		next := numGames(tx)
+		for _, g := range games {
+			if g.Index != next {
+				return fmt.Errorf("league: game %d committed after game %d", g.Index, next-1)
+			}
+			if err := putJSON(gb, key(g.Index), g); err != nil {
+				return err
+			}
+			next++
+		}
+		rb := tx.Bucket(ratingsBucket)
+		ab := tx.Bucket(agentsBucket)
+		for name, r := range ratings {
+			if ab.Get([]byte(name)) == nil {
+				continue // removed meanwhile
+			}
+			if err := putJSON(rb, []byte(name), r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func key(i int64) []byte { return binary.BigEndian.AppendUint64(nil, uint64(i)) }
+
+func putJSON(b *bolt.Bucket, k []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(k, data)
+}
+
+func getJSON(b *bolt.Bucket, k []byte, v any) error {
+	data := b.Get(k)
+	if data == nil {
+		return fmt.Errorf("missing %s", k)
+	}
+	return json.Unmarshal(data, v)
+}
