@@ -68,7 +68,7 @@
 // With [RunOptions.DataDir], a run records every step of every game and
 // writes it as Parquet (zstd; the Arrow schema stored in the file, so Arrow
 // readers get the fixed-size lists and metadata back) with
-// observations.MatchSchema: one row per (game, step, seat) in that order:
+// matchdata.Schema: one row per (game, step, seat) in that order:
 //
 //	game        int64                                     the game's index in the league
 //	seed        uint64                                    the game's seed

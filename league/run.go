@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/botarena/botarena/env"
-	"github.com/botarena/botarena/observations"
+	"github.com/botarena/botarena/observations/matchdata"
 )
 
 // RunOptions configure [League.Run].
@@ -146,12 +146,12 @@ func (l *League) Run(ctx context.Context, o RunOptions) (RunSummary, error) {
 			return sum, err
 		}
 	}
-	var writer *observations.MatchWriter
+	var writer *matchdata.Writer
 	if o.DataDir != "" {
 		if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 			return sum, fmt.Errorf("--data: %w", err)
 		}
-		if writer, err = observations.NewMatchWriter(spec); err != nil {
+		if writer, err = matchdata.NewWriter(spec, nil); err != nil {
 			return sum, fmt.Errorf("--data: %w", err)
 		}
 		defer writer.Release()
@@ -248,7 +248,7 @@ type played struct {
 // games) on workers goroutines and stores them in order, calling stored
 // after each commit. With a writer, it writes the batch's data file first
 // and stores the whole batch at once. It returns the data files written.
-func (l *League) playBatch(ctx context.Context, runner Runner, workers int, matches []Match, writer *observations.MatchWriter, dataDir string, runID int, ratings map[string]Rating, stored func([]GameRecord)) ([]string, error) {
+func (l *League) playBatch(ctx context.Context, runner Runner, workers int, matches []Match, writer *matchdata.Writer, dataDir string, runID int, ratings map[string]Rating, stored func([]GameRecord)) ([]string, error) {
 	bctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan int)

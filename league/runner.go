@@ -11,7 +11,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
-	"github.com/botarena/botarena/observations"
+	"github.com/botarena/botarena/observations/matchdata"
 )
 
 // Entrant is one agent of the league in a seat.
@@ -65,7 +65,7 @@ type Result struct {
 	Forfeit int `json:"forfeit"`
 	// Data is the per-step data when the match asked for it (Record), else
 	// nil. It is not stored in the league.
-	Data *observations.MatchRows `json:"-"`
+	Data *matchdata.Rows `json:"-"`
 }
 
 // Runner plays matches: where a game is played. [LocalRunner] plays them in
@@ -344,12 +344,12 @@ type recorder struct {
 	spec *env.Spec
 	obs  [][]byte
 	mask []byte
-	rows observations.MatchRows
+	rows matchdata.Rows
 }
 
 func newRecorder(spec *env.Spec, m Match) *recorder {
 	r := &recorder{spec: spec, obs: spec.NewObsBuffers(), mask: make([]byte, spec.Actions)}
-	r.rows = observations.MatchRows{Game: m.Index, Seed: m.Seed, Obs: make([][]byte, len(spec.Obs))}
+	r.rows = matchdata.Rows{Game: m.Index, Seed: m.Seed, Obs: make([][]byte, len(spec.Obs))}
 	for _, s := range m.Seats {
 		r.rows.Agents = append(r.rows.Agents, s.Name)
 	}

@@ -32,12 +32,22 @@ var rules = []rule{
 	// rpc is the only importer of Connect; its generated code imports only
 	// Connect and protobuf. agents brings in the games it has agents for.
 	{pattern: "rpc/gen/*", internal: []string{"rpc/gen/*"}, external: connectDeps},
+	// observations/matchdata writes Parquet through Arrow, whose Parquet
+	// support brings thrift and, for the stored Arrow schema, arrow/flight
+	// with gRPC and protobuf: kept out of observations and so out of rpc.
+	{pattern: "observations/*", internal: []string{"env", "observations"}, external: append(parquetDeps, arrowDeps...)},
+	// league runs games (env, agents), stores them (bbolt), rates them
+	// (gonum) and writes match data through observations/matchdata.
+	{pattern: "league", internal: []string{"env", "env/*", "vecenv", "observations", "observations/*", "agents", "agents/*"}, external: append(append([]string{"go.etcd.io/bbolt", "gonum.org/v1/gonum/"}, parquetDeps...), arrowDeps...)},
 	{pattern: "rpc", internal: []string{"env", "env/*", "vecenv", "observations", "agents", "rpc/gen/*"}, external: append(connectDeps, arrowDeps...)},
 }
 
 // arrowDeps are the third-party packages observations may use: Arrow and
 // what it imports.
 var arrowDeps = []string{"github.com/apache/arrow-go/", "github.com/klauspost/compress", "github.com/klauspost/compress/", "github.com/google/flatbuffers/", "github.com/zeebo/xxh3", "github.com/klauspost/cpuid/", "golang.org/x/", "github.com/goccy/go-json", "github.com/pierrec/lz4/", "github.com/andybalholm/brotli", "github.com/golang/snappy", "github.com/google/uuid"}
+
+// parquetDeps are what Arrow's Parquet packages import besides arrowDeps.
+var parquetDeps = []string{"github.com/apache/thrift/", "github.com/cespare/xxhash/", "google.golang.org/grpc", "google.golang.org/genproto/", "google.golang.org/protobuf/"}
 
 // connectDeps are the third-party packages rpc may use besides Arrow's:
 // Connect, its health and reflection handlers, and protobuf.

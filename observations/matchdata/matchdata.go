@@ -1,4 +1,9 @@
-package observations
+// Package matchdata writes per-step match data (one row per game, step and
+// seat: ids, action, reward, flags, the seat's observation tensors and
+// action mask) as Parquet files through Arrow, for training on recorded
+// games. It is separate from package observations because Arrow's Parquet
+// support brings in many more dependencies than the wire format needs.
+package matchdata
 
 import (
 	"encoding/binary"
@@ -15,12 +20,13 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/observations"
 )
 
-// The columns of match data ([MatchSchema]) that come before the
-// observation tensors, in schema order; the tensors and the mask follow.
-// Reward, terminated and truncated use [RewardColumn], [TerminatedColumn]
-// and [TruncatedColumn].
+// The columns of match data ([Schema]) that come before the observation
+// tensors, in schema order; the tensors and the mask follow. Seat, reward,
+// terminated, truncated and mask have the names of package observations'
+// columns.
 const (
 	GameIndexColumn = "game"   // int64: the game's index in its league
 	SeedColumn      = "seed"   // uint64: the game's seed
@@ -31,9 +37,9 @@ const (
 
 // matchColumns are the non-tensor columns of match data, in schema order
 // (the mask comes last, after the tensors).
-var matchColumns = [...]string{GameIndexColumn, SeedColumn, StepColumn, SeatColumn, AgentColumn, ActionColumn, RewardColumn, TerminatedColumn, TruncatedColumn, MaskColumn}
+var matchColumns = [...]string{GameIndexColumn, SeedColumn, StepColumn, observations.SeatColumn, AgentColumn, ActionColumn, observations.RewardColumn, observations.TerminatedColumn, observations.TruncatedColumn, observations.MaskColumn}
 
-// MatchSchema returns the Arrow schema of match data of spec's game: one row
+// Schema returns the Arrow schema of match data of spec's game: one row
 // per (game, step, seat), in game, step and seat order, with the columns
 //
 //	game        int64                                            the game's index in its league
@@ -48,34 +54,31 @@ var matchColumns = [...]string{GameIndexColumn, SeedColumn, StepColumn, SeatColu
 //	<tensor>    FixedSizeList<uint8|float32|int32>[Tensor.Len()] the seat's observation before this step, one per Spec.Obs tensor
 //	mask        FixedSizeList<uint8>[Spec.Actions]               the seat's legal actions before this step
 //
-// The tensor and mask fields carry the same metadata as in [Schema]
+// The tensor and mask fields carry the same metadata as in observations.Schema
 // (shape, dtype, layout), and the schema the same game metadata. No column
 // has nulls. The observation after the last step is not recorded.
-func MatchSchema(spec *env.Spec) (*arrow.Schema, error) {
-	if err := checkSpec(spec); err != nil {
+func Schema(spec *env.Spec) (*arrow.Schema, error) {
+	step, err := observations.Schema(spec)
+	if err != nil {
 		return nil, err
 	}
 	for _, t := range spec.Obs {
 		for _, c := range matchColumns {
 			if t.Name == c {
-				return nil, fmt.Errorf("observations: %s: tensor name %q is taken by a match data column", spec.Game, t.Name)
+				return nil, fmt.Errorf("matchdata: %s: tensor name %q is taken by a match data column", spec.Game, t.Name)
 			}
 		}
-	}
-	step, err := Schema(spec)
-	if err != nil {
-		return nil, err
 	}
 	fields := []arrow.Field{
 		{Name: GameIndexColumn, Type: arrow.PrimitiveTypes.Int64},
 		{Name: SeedColumn, Type: arrow.PrimitiveTypes.Uint64},
 		{Name: StepColumn, Type: arrow.PrimitiveTypes.Int32},
-		{Name: SeatColumn, Type: arrow.PrimitiveTypes.Int32},
+		{Name: observations.SeatColumn, Type: arrow.PrimitiveTypes.Int32},
 		{Name: AgentColumn, Type: arrow.BinaryTypes.String},
 		{Name: ActionColumn, Type: arrow.PrimitiveTypes.Int32},
-		{Name: RewardColumn, Type: arrow.PrimitiveTypes.Float32},
-		{Name: TerminatedColumn, Type: arrow.FixedWidthTypes.Boolean},
-		{Name: TruncatedColumn, Type: arrow.FixedWidthTypes.Boolean},
+		{Name: observations.RewardColumn, Type: arrow.PrimitiveTypes.Float32},
+		{Name: observations.TerminatedColumn, Type: arrow.FixedWidthTypes.Boolean},
+		{Name: observations.TruncatedColumn, Type: arrow.FixedWidthTypes.Boolean},
 	}
 	// The tensors and the mask, with their metadata, as in a step batch.
 	fields = append(fields, step.Fields()[:len(spec.Obs)+1]...)
@@ -83,12 +86,12 @@ func MatchSchema(spec *env.Spec) (*arrow.Schema, error) {
 	return arrow.NewSchema(fields, &md), nil
 }
 
-// MatchRows is the per-step data of one game, one row per (step, seat) in
+// Rows is the per-step data of one game, one row per (step, seat) in
 // step then seat order: rows = Steps × Seats. Row r is step r/Seats of seat
 // r%Seats. Obs holds one slice per observation tensor of the game's spec,
 // rows × Tensor.Bytes() long (each row as [env.Env.WriteObs] writes it);
 // Mask is rows × Spec.Actions; the other slices have one element per row.
-type MatchRows struct {
+type Rows struct {
 	Game   int64    // the game's index in its league
 	Seed   uint64   // the game's seed
 	Agents []string // agent name per seat
@@ -102,11 +105,11 @@ type MatchRows struct {
 }
 
 // Rows returns the number of rows, Steps × len(Agents).
-func (m *MatchRows) Rows() int { return m.Steps * len(m.Agents) }
+func (m *Rows) Rows() int { return m.Steps * len(m.Agents) }
 
-// MatchWriter collects [MatchRows] of one game's spec and writes them as one
-// Parquet file ([MatchSchema]). It is not safe for concurrent use.
-type MatchWriter struct {
+// Writer collects [Rows] of one game's spec and writes them as one
+// Parquet file ([Schema]). It is not safe for concurrent use.
+type Writer struct {
 	spec   *env.Spec
 	schema *arrow.Schema
 	mem    memory.Allocator
@@ -114,42 +117,43 @@ type MatchWriter struct {
 	rows   int
 }
 
-// NewMatchWriter returns a writer for match data of spec's game. It accepts
-// [WithAllocator] (the default is Go's allocator); other options are
-// ignored. It returns [MatchSchema]'s errors.
-func NewMatchWriter(spec *env.Spec, opts ...Option) (*MatchWriter, error) {
-	schema, err := MatchSchema(spec)
+// NewWriter returns a writer for match data of spec's game that allocates
+// from mem (nil: Go's allocator). It returns [Schema]'s errors.
+func NewWriter(spec *env.Spec, mem memory.Allocator) (*Writer, error) {
+	schema, err := Schema(spec)
 	if err != nil {
 		return nil, err
 	}
-	cfg := newConfig(opts)
-	return &MatchWriter{spec: spec, schema: schema, mem: cfg.mem, b: array.NewRecordBuilder(cfg.mem, schema)}, nil
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	return &Writer{spec: spec, schema: schema, mem: mem, b: array.NewRecordBuilder(mem, schema)}, nil
 }
 
-// Schema returns the writer's schema, [MatchSchema] of its spec.
-func (w *MatchWriter) Schema() *arrow.Schema { return w.schema }
+// Schema returns the writer's schema, [Schema] of its spec.
+func (w *Writer) Schema() *arrow.Schema { return w.schema }
 
 // Rows returns the number of rows collected since the last WriteFile.
-func (w *MatchWriter) Rows() int { return w.rows }
+func (w *Writer) Rows() int { return w.rows }
 
 // Append copies the rows of g. It returns an error, and appends nothing,
 // when a slice of g has the wrong length for g.Steps, len(g.Agents) and the
 // writer's spec.
-func (w *MatchWriter) Append(g *MatchRows) error {
+func (w *Writer) Append(g *Rows) error {
 	n := g.Rows()
 	if len(g.Agents) != w.spec.Seats {
-		return fmt.Errorf("observations: match data of game %d: %d agents for %d seats", g.Game, len(g.Agents), w.spec.Seats)
+		return fmt.Errorf("matchdata: match data of game %d: %d agents for %d seats", g.Game, len(g.Agents), w.spec.Seats)
 	}
 	if len(g.Obs) != len(w.spec.Obs) {
-		return fmt.Errorf("observations: match data of game %d: %d tensors, want %d", g.Game, len(g.Obs), len(w.spec.Obs))
+		return fmt.Errorf("matchdata: match data of game %d: %d tensors, want %d", g.Game, len(g.Obs), len(w.spec.Obs))
 	}
 	for i, t := range w.spec.Obs {
 		if len(g.Obs[i]) != n*t.Bytes() {
-			return fmt.Errorf("observations: match data of game %d: tensor %q has %d bytes, want %d", g.Game, t.Name, len(g.Obs[i]), n*t.Bytes())
+			return fmt.Errorf("matchdata: match data of game %d: tensor %q has %d bytes, want %d", g.Game, t.Name, len(g.Obs[i]), n*t.Bytes())
 		}
 	}
 	if len(g.Mask) != n*w.spec.Actions || len(g.Action) != n || len(g.Reward) != n || len(g.Terminated) != n || len(g.Truncated) != n {
-		return fmt.Errorf("observations: match data of game %d: want %d rows in mask, action, reward, terminated and truncated", g.Game, n)
+		return fmt.Errorf("matchdata: match data of game %d: want %d rows in mask, action, reward, terminated and truncated", g.Game, n)
 	}
 	seats := w.spec.Seats
 	for r := range n {
@@ -202,13 +206,13 @@ func appendList(b *array.FixedSizeListBuilder, d env.DType, n int, data []byte) 
 // written to a temporary file in path's folder, synced and renamed over
 // path, so a crash leaves either the old file or the whole new one. On
 // error the collected rows are dropped.
-func (w *MatchWriter) WriteFile(path string) (err error) {
+func (w *Writer) WriteFile(path string) (err error) {
 	rec := w.b.NewRecordBatch()
 	defer rec.Release()
 	w.rows = 0
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("observations: match data: %w", err)
+		return fmt.Errorf("matchdata: match data: %w", err)
 	}
 	defer func() {
 		if err != nil {
@@ -219,7 +223,7 @@ func (w *MatchWriter) WriteFile(path string) (err error) {
 	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithAllocator(w.mem))
 	fw, err := pqarrow.NewFileWriter(w.schema, syncedFile{f}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(w.mem)))
 	if err != nil {
-		return fmt.Errorf("observations: match data %s: %w", path, err)
+		return fmt.Errorf("matchdata: match data %s: %w", path, err)
 	}
 	const rowGroup = 1 << 16
 	for start := int64(0); start < rec.NumRows(); start += rowGroup {
@@ -228,25 +232,25 @@ func (w *MatchWriter) WriteFile(path string) (err error) {
 		err = fw.Write(part)
 		part.Release()
 		if err != nil {
-			return fmt.Errorf("observations: match data %s: %w", path, err)
+			return fmt.Errorf("matchdata: match data %s: %w", path, err)
 		}
 	}
 	// Close syncs and closes f (syncedFile).
 	if err = fw.Close(); err != nil {
-		return fmt.Errorf("observations: match data %s: %w", path, err)
+		return fmt.Errorf("matchdata: match data %s: %w", path, err)
 	}
 	if err = os.Chmod(f.Name(), 0o644); err != nil {
-		return fmt.Errorf("observations: match data: %w", err)
+		return fmt.Errorf("matchdata: match data: %w", err)
 	}
 	if err = os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("observations: match data: %w", err)
+		return fmt.Errorf("matchdata: match data: %w", err)
 	}
 	return nil
 }
 
 // Release frees the rows collected and not written. The writer must not be
 // used afterwards.
-func (w *MatchWriter) Release() { w.b.Release() }
+func (w *Writer) Release() { w.b.Release() }
 
 // syncedFile is a file whose Close syncs it first; the Parquet writer
 // closes its sink.
