@@ -1,0 +1,450 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botarena/botarena/league"
+)
+
+func init() { extraCommands = append(extraCommands, newLeagueCmd) }
+
+func newLeagueCmd(c *cli) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "league",
+		Short: "Rate a population of bots by playing them against each other",
+		Long: "league keeps a population of agents of one game in a directory (one store file, league.db),\n" +
+			"plays games between them in parallel, rates them (Glicko-2 with a deviation, and Elo), and\n" +
+			"optionally records every step as Parquet for training. Typical use:\n\n" +
+			"  botarena league init L --game battlebots --seed 1\n" +
+			"  botarena league add L huggy huggy\n" +
+			"  botarena league add L pybot 'cmd:python3 bot.py'\n" +
+			"  botarena league run L --games 200\n" +
+			"  botarena league table L",
+	}
+	cmd.AddCommand(newLeagueInitCmd(c), newLeagueAddCmd(c), newLeagueRemoveCmd(c), newLeagueRunCmd(c), newLeagueTableCmd(c), newLeagueGamesCmd(c))
+	return cmd
+}
+
+func newLeagueInitCmd(c *cli) *cobra.Command {
+	var game, config string
+	var seed uint64
+	cmd := &cobra.Command{
+		Use:   "init DIR --game GAME [--config JSON] [--seed S]",
+		Short: "Make a new league in DIR",
+		Long: "init makes a league of GAME in DIR (created if missing): the game, its config (a JSON object over\n" +
+			"the game's defaults) and the league seed, from which every game's seed is derived. Without --seed\n" +
+			"the seed is random; it is printed.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if game == "" {
+				return fmt.Errorf("--game: required (games: %s)", strings.Join(c.reg.Names(), ", "))
+			}
+			if !cmd.Flags().Changed("seed") {
+				seed = rand.Uint64N(1 << 31)
+			}
+			l, err := league.Create(args[0], league.Settings{Game: game, Config: json.RawMessage(config), Seed: seed}, c.reg)
+			if err != nil {
+				return err
+			}
+			defer l.Close()
+			fmt.Fprintf(c.stdout, "league %s: game %s, seed %d\n", args[0], game, seed)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&game, "game", "", "the league's game (botarena games)")
+	cmd.Flags().StringVar(&config, "config", "", `game config as a JSON object, e.g. '{"max_rounds":300}'`)
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "league seed (random if absent; printed)")
+	return cmd
+}
+
+func newLeagueAddCmd(c *cli) *cobra.Command {
+	var tag string
+	cmd := &cobra.Command{
+		Use:   "add DIR NAME SPEC",
+		Short: "Add an agent to a league",
+		Long: "add adds the agent SPEC under NAME: a built-in agent of the league's game (botarena games --json),\n" +
+			"or an external bot's spec (cmd:COMMAND, dir:PATH, http://..., and any scheme the agents package\n" +
+			"knows, such as policy:PATH for neural snapshots where available). NAME is letters, digits and _.+-.",
+		Args: cobra.ExactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := league.Open(args[0], false)
+			if err != nil {
+				return err
+			}
+			defer l.Close()
+			return l.AddAgent(league.Agent{Name: args[1], Spec: args[2], Tag: tag})
+		},
+	}
+	cmd.Flags().StringVar(&tag, "tag", "", "a free-form label shown in the table (a training step, a version)")
+	return cmd
+}
+
+func newLeagueRemoveCmd(c *cli) *cobra.Command {
+	return &cobra.Command{
+		Use:   "remove DIR NAME",
+		Short: "Remove an agent from a league (its games stay in the history)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := league.Open(args[0], false)
+			if err != nil {
+				return err
+			}
+			defer l.Close()
+			return l.RemoveAgent(args[1])
+		},
+	}
+}
+
+type leagueRunFlags struct {
+	games     int
+	match     string
+	target    string
+	workers   int
+	maxRounds int
+	data      string
+	png       string
+	fresh     bool
+	asJSON    bool
+}
+
+func newLeagueRunCmd(c *cli) *cobra.Command {
+	var o leagueRunFlags
+	cmd := &cobra.Command{
+		Use:   "run DIR --games N [--match round-robin|uniform|pfsp] [--target NAME] [--workers W] [--max-rounds K] [--data DIR] [--json]",
+		Short: "Play games between the league's agents and update the ratings",
+		Long: "run plays N games between the league's agents on W worker goroutines and stores each finished\n" +
+			"game, in game order, with its rating changes (Glicko-2, one rating period per game, and Elo). Game i\n" +
+			"has a seed derived from the league seed and i, so results do not depend on --workers, and a run that\n" +
+			"was killed (or stopped with Ctrl-C) resumes when started again with the same flags: it plays only the\n" +
+			"missing games, with the seeds the whole run would have used.\n\n" +
+			"--match picks each game's agents: round-robin cycles through every ordered pair (more seats are\n" +
+			"filled by cycling through the others); uniform draws them at random; pfsp (prioritised fictitious\n" +
+			"self-play) seats --target in every game and draws its opponents with weight (1-p)^2, p being the\n" +
+			"target's win rate against them so far (unplayed: 0.5).\n\n" +
+			"Afterwards it prints the table and draws DIR/ratings.png (--png elsewhere, --png '' for none).\n" +
+			"A progress bar goes to stderr on a terminal, a line every few seconds otherwise; with --json\n" +
+			"stdout has only JSON Lines: the table rows, then {\"summary\": true, ...}.\n\n" +
+			"--data DIR records every step as Parquet files DIR/games-FIRST-LAST.parquet (one per block of 64\n" +
+			"game indices, each written atomically), one row per (game, step, seat), in that order:\n" +
+			"  game int64, seed uint64, step int32, seat int32, agent string, action int32, reward float32,\n" +
+			"  terminated bool, truncated bool (after the step), then one fixed_size_list column per\n" +
+			"  observation tensor (the seat's view before the step; BattleBots: planes uint8 [19,10,10],\n" +
+			"  scalars float32 [4]) and mask fixed_size_list<uint8>[actions]; tensor fields carry shape,\n" +
+			"  dtype and layout metadata, the schema the game's (see the league package doc).",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("png") {
+				o.png = filepath.Join(args[0], "ratings.png")
+			}
+			return c.leagueRun(args[0], &o)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.games, "games", 0, "number of games to play (required)")
+	f.StringVar(&o.match, "match", string(league.RoundRobin), "matchmaking: round-robin, uniform or pfsp")
+	f.StringVar(&o.target, "target", "", "with --match pfsp: the agent to find opponents for")
+	f.IntVar(&o.workers, "workers", 0, "games played at once (default GOMAXPROCS)")
+	f.IntVar(&o.maxRounds, "max-rounds", 0, "end every game after K rounds (0: play to the end)")
+	f.StringVar(&o.data, "data", "", "write per-step match data as Parquet files into this directory")
+	f.StringVar(&o.png, "png", "", "ratings chart to write after the run (default DIR/ratings.png; '' for none)")
+	f.BoolVar(&o.fresh, "fresh", false, "abandon an unfinished run with other flags instead of refusing")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON Lines: the table rows, then a summary line")
+	return cmd
+}
+
+// syncWriter serialises writes from several goroutines (external bots'
+// fault lines from the workers).
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
+	if o.games < 1 {
+		return fmt.Errorf("--games: want 1 or more, got %d", o.games)
+	}
+	l, err := league.Open(dir, false)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	prog := newProgress(c.stderr)
+	sum, err := l.Run(ctx, league.RunOptions{
+		Games:     o.games,
+		Match:     league.Matchmaking(o.match),
+		Target:    o.target,
+		Workers:   o.workers,
+		MaxRounds: o.maxRounds,
+		DataDir:   o.data,
+		Runner:    &league.LocalRunner{Registry: c.reg, Log: &syncWriter{w: c.stderr}},
+		Registry:  c.reg,
+		Fresh:     o.fresh,
+		Progress:  prog.update,
+	})
+	prog.finish()
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			return fmt.Errorf("run %d interrupted after %d of %d games (all stored); run the same command again to finish it",
+				sum.Run.ID, sum.Skipped+sum.Played, sum.Run.Games)
+		}
+		return err
+	}
+	rows, err := l.Table()
+	if err != nil {
+		return err
+	}
+	if o.png != "" {
+		if err := writeRatingsPNG(o.png, fmt.Sprintf("%s league %s after %d games", l.Settings().Game, filepath.Base(dir), sum.Run.Start+int64(sum.Run.Games)), rows); err != nil {
+			return err
+		}
+	}
+	rate := 0.0
+	if s := sum.Elapsed.Seconds(); s > 0 {
+		rate = float64(sum.Played) / s
+	}
+	if o.asJSON {
+		if err := writeTableJSON(c.stdout, rows); err != nil {
+			return err
+		}
+		return json.NewEncoder(c.stdout).Encode(map[string]any{
+			"summary": true, "run": sum.Run.ID, "match": sum.Run.Match, "start": sum.Run.Start, "games": sum.Run.Games,
+			"resumed": sum.Resumed, "skipped": sum.Skipped, "played": sum.Played,
+			"seconds": sum.Elapsed.Seconds(), "games_per_second": rate, "data_files": sum.DataFiles, "png": o.png,
+		})
+	}
+	resumed := ""
+	if sum.Resumed {
+		resumed = fmt.Sprintf(" (resumed: %d played before)", sum.Skipped)
+	}
+	fmt.Fprintf(c.stdout, "run %d: %d games of %s, %s%s in %.1fs (%.1f games/s)\n\n",
+		sum.Run.ID, sum.Played, l.Settings().Game, sum.Run.Match, resumed, sum.Elapsed.Seconds(), rate)
+	if err := writeTable(c.stdout, rows); err != nil {
+		return err
+	}
+	for _, f := range sum.DataFiles {
+		fmt.Fprintf(c.stdout, "match data: %s\n", f)
+	}
+	if o.png != "" {
+		fmt.Fprintf(c.stdout, "ratings chart: %s\n", o.png)
+	}
+	return nil
+}
+
+// progress shows a run's progress on stderr: a bar redrawn in place on a
+// terminal, a plain line every few seconds otherwise.
+type progress struct {
+	w        io.Writer
+	terminal bool
+	last     time.Time
+	shown    bool
+	p        league.Progress
+}
+
+func newProgress(w io.Writer) *progress {
+	pr := &progress{w: w}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			pr.terminal = true
+		}
+	}
+	return pr
+}
+
+// update is called after games are stored.
+func (pr *progress) update(p league.Progress) {
+	pr.p = p
+	every := 5 * time.Second
+	if pr.terminal {
+		every = 100 * time.Millisecond
+	}
+	if now := time.Now(); now.Sub(pr.last) >= every || p.Done == p.Total {
+		pr.last = now
+		pr.draw()
+	}
+}
+
+func (pr *progress) draw() {
+	p := pr.p
+	rate := 0.0
+	if s := p.Elapsed.Seconds(); s > 0 {
+		rate = float64(p.Played) / s
+	}
+	eta := "?"
+	if rate > 0 {
+		eta = (time.Duration(float64(p.Total-p.Done)/rate) * time.Second).Round(time.Second).String()
+	}
+	if !pr.terminal {
+		if p.Played == 0 && p.Done < p.Total {
+			fmt.Fprintf(pr.w, "botarena: league run %d: %d/%d games\n", p.Run, p.Done, p.Total)
+		} else {
+			fmt.Fprintf(pr.w, "botarena: league run %d: %d/%d games, %.1f games/s, ETA %s\n", p.Run, p.Done, p.Total, rate, eta)
+		}
+		return
+	}
+	const width = 30
+	filled := 0
+	if p.Total > 0 {
+		filled = width * p.Done / p.Total
+	}
+	bar := strings.Repeat("█", filled) + strings.Repeat("░", width-filled)
+	fmt.Fprintf(pr.w, "\r\x1b[Krun %d %s %d/%d games  %.1f games/s  ETA %s", p.Run, bar, p.Done, p.Total, rate, eta)
+	pr.shown = true
+}
+
+// finish ends the bar's line.
+func (pr *progress) finish() {
+	if pr.terminal && pr.shown {
+		pr.draw()
+		fmt.Fprintln(pr.w)
+	}
+}
+
+func newLeagueTableCmd(c *cli) *cobra.Command {
+	var png string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "table DIR [--json] [--png FILE]",
+		Short: "Print a league's leaderboard",
+		Long: "table prints the leaderboard of the league's agents, best first: rank, agent, Glicko-2 rating\n" +
+			"± 2·RD (a 95% interval), Elo, games, wins/draws/losses and win rate (draws count half).\n" +
+			"--json prints one JSON object per agent (JSON Lines); --png draws the ratings chart.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := league.Open(args[0], true)
+			if err != nil {
+				return err
+			}
+			defer l.Close()
+			rows, err := l.Table()
+			if err != nil {
+				return err
+			}
+			if png != "" {
+				n, err := l.NumGames()
+				if err != nil {
+					return err
+				}
+				if err := writeRatingsPNG(png, fmt.Sprintf("%s league %s after %d games", l.Settings().Game, filepath.Base(args[0]), n), rows); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				return writeTableJSON(c.stdout, rows)
+			}
+			return writeTable(c.stdout, rows)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one object per agent")
+	cmd.Flags().StringVar(&png, "png", "", "also draw the ratings chart (rating ± 2·RD per agent) into this PNG file")
+	return cmd
+}
+
+// writeTable prints the leaderboard aligned.
+func writeTable(w io.Writer, rows []league.Row) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "RANK\tAGENT\tRATING\t± 2·RD\tELO\tGAMES\tW/D/L\tWIN RATE\tTAG\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%d\t%s\t%.0f\t± %.0f\t%.0f\t%d\t%d/%d/%d\t%.1f%%\t%s\t\n",
+			r.Rank, r.Agent, r.Rating.Rating, 2*r.RD, r.Elo, r.Games, r.Wins, r.Draws, r.Losses, 100*r.WinRate, r.Tag)
+	}
+	return tw.Flush()
+}
+
+// writeTableJSON prints one JSON object per row.
+func writeTableJSON(w io.Writer, rows []league.Row) error {
+	enc := json.NewEncoder(w)
+	for _, r := range rows {
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func newLeagueGamesCmd(c *cli) *cobra.Command {
+	var last int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "games DIR [--last N] [--json]",
+		Short: "List a league's most recent games",
+		Long: "games lists the last N finished games, oldest first: index, seed, rounds, the agents by seat and\n" +
+			"the result. --json prints each stored game as one JSON object (JSON Lines).",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if last < 1 {
+				return fmt.Errorf("--last: want 1 or more, got %d", last)
+			}
+			l, err := league.Open(args[0], true)
+			if err != nil {
+				return err
+			}
+			defer l.Close()
+			n, err := l.NumGames()
+			if err != nil {
+				return err
+			}
+			games, err := l.Games(max(0, n-int64(last)), -1)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(c.stdout)
+				for _, g := range games {
+					if err := enc.Encode(g); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "GAME\tSEED\tROUNDS\tSEATS\tRESULT")
+			for _, g := range games {
+				seats := make([]string, len(g.Seats))
+				for i, s := range g.Seats {
+					seats[i] = s.Name
+				}
+				fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\n", g.Index, g.Seed, g.Rounds, strings.Join(seats, " vs "), gameOutcome(g))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().IntVar(&last, "last", 20, "how many of the most recent games")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one stored game per line")
+	return cmd
+}
+
+// gameOutcome describes a game's result in words.
+func gameOutcome(g league.GameRecord) string {
+	switch {
+	case g.Forfeit >= 0 && g.Winner >= 0:
+		return fmt.Sprintf("%s wins (%s forfeits)", g.Seats[g.Winner].Name, g.Seats[g.Forfeit].Name)
+	case g.Draw:
+		return "draw"
+	case g.Winner >= 0 && g.Winner < len(g.Seats):
+		return g.Seats[g.Winner].Name + " wins"
+	}
+	return "no winner"
+}
