@@ -19,7 +19,7 @@ MINUTES ?= 10
 RUN     ?= runs/$(subst /,-,$(GAME))
 TRAIN_ARGS ?=
 
-.PHONY: help build test fmt-check vet race pytest lint bench fuzz play venv train-venv train generate check-generated clean
+.PHONY: league help build test fmt-check vet race pytest lint bench fuzz play venv train-venv train generate check-generated clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -51,6 +51,9 @@ bench: ## run the Go benchmarks (BENCH=regexp)
 fuzz: ## run each fuzz target for FUZZTIME
 	$(GO) test -run '^$$' -fuzz '^FuzzStep$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 1s ./env/bomberman
 	$(GO) test -run '^$$' -fuzz '^FuzzLoadNative$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 1s ./env/bomberman
+
+league: ## a 6-agent BattleBots league: init, add, run 120 games, table and leagues/battlebots/ratings.png
+	examples/league/battlebots.sh leagues/battlebots 120
 
 play: build ## watch a Bomberman match on the terminal
 	$(BIN) play bomberman --pretty

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLeagueCommandsRunALeagueEndToEnd(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lg")
+	mustRun := func(args ...string) string {
+		t.Helper()
+		out, errOut, code := runCLI(t, "", args...)
+		if code != 0 {
+			t.Fatalf("botarena %s: exit %d: %s", strings.Join(args, " "), code, errOut)
+		}
+		return out
+	}
+	mustRun("league", "init", dir, "--game", "battlebots", "--seed", "5")
+	for _, a := range []string{"huggy", "nop", "sniper", "random"} {
+		mustRun("league", "add", dir, a, a)
+	}
+	mustRun("league", "add", dir, "still", "idle", "--tag", "v1")
+
+	out := mustRun("league", "run", dir, "--games", "20", "--workers", "2", "--max-rounds", "80", "--json")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 6 {
+		t.Fatalf("--json printed %d lines, want 5 table rows and a summary:\n%s", len(lines), out)
+	}
+	for _, line := range lines {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("not JSON: %q", line)
+		}
+	}
+	var sum struct {
+		Summary bool    `json:"summary"`
+		Played  int     `json:"played"`
+		Rate    float64 `json:"games_per_second"`
+		PNG     string  `json:"png"`
+	}
+	json.Unmarshal([]byte(lines[5]), &sum)
+	if !sum.Summary || sum.Played != 20 || sum.Rate <= 0 {
+		t.Errorf("summary %s, want 20 games played", lines[5])
+	}
+	if st, err := os.Stat(filepath.Join(dir, "ratings.png")); err != nil || st.Size() == 0 || sum.PNG != filepath.Join(dir, "ratings.png") {
+		t.Errorf("ratings.png: %v, png %q", err, sum.PNG)
+	}
+
+	table := mustRun("league", "table", dir)
+	if !strings.Contains(table, "RANK") || !strings.Contains(table, "± ") || !strings.Contains(table, "v1") {
+		t.Errorf("table:\n%s", table)
+	}
+	if games := mustRun("league", "games", dir, "--last", "3"); strings.Count(games, "\n") != 4 {
+		t.Errorf("games --last 3:\n%s", games)
+	}
+	mustRun("league", "remove", dir, "still")
+	if rows := mustRun("league", "table", dir, "--json"); strings.Count(rows, "\n") != 4 || strings.Contains(rows, "still") {
+		t.Errorf("table after remove:\n%s", rows)
+	}
+}
+
+func TestLeagueErrorsNameWhatIsWrong(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lg")
+	if _, errOut, code := runCLI(t, "", "league", "init", dir, "--game", "battlebots", "--seed", "1"); code != 0 {
+		t.Fatal(errOut)
+	}
+	runCLI(t, "", "league", "add", dir, "a", "nop")
+	if _, errOut, code := runCLI(t, "", "league", "run", dir, "--games", "2"); code != 1 || !strings.Contains(errOut, "at least 2 agents") {
+		t.Errorf("run with one agent: exit %d, %q; want an error asking for 2 agents", code, errOut)
+	}
+	runCLI(t, "", "league", "add", dir, "b", "sniper")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"init_without_game", []string{"league", "init", filepath.Join(t.TempDir(), "x")}, "--game"},
+		{"init_unknown_game", []string{"league", "init", filepath.Join(t.TempDir(), "x"), "--game", "chess"}, "chess"},
+		{"init_twice", []string{"league", "init", dir, "--game", "battlebots"}, "already exists"},
+		{"no_league", []string{"league", "table", t.TempDir()}, "no league"},
+		{"unknown_agent_spec", []string{"league", "add", dir, "c", "no-such-bot"}, "no-such-bot"},
+		{"remove_unknown", []string{"league", "remove", dir, "zed"}, "zed"},
+		{"run_without_games", []string{"league", "run", dir}, "--games"},
+		{"pfsp_without_target", []string{"league", "run", dir, "--games", "2", "--match", "pfsp"}, "--target"},
+		{"pfsp_unknown_target", []string{"league", "run", dir, "--games", "2", "--match", "pfsp", "--target", "zed"}, "zed"},
+		{"bad_match", []string{"league", "run", dir, "--games", "2", "--match", "swiss"}, "swiss"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := runCLI(t, "", tt.args...)
+			if code != 1 || !strings.HasPrefix(errOut, "botarena: ") || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr %q; want 1 and a line naming %q", code, errOut, tt.want)
+			}
+		})
+	}
+}
