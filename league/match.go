@@ -65,9 +65,8 @@ type matchmaker struct {
 	pairs  [][2]int
 	target int // PFSP: index of the target in agents
 	// record is the target's results against each opponent by name (PFSP),
-	// counted from games below upTo.
+	// counted from the games observed.
 	record map[string]*pairRecord
-	upTo   int64
 }
 
 func newMatchmaker(method Matchmaking, seed uint64, agents []Agent, seats int, target string) (*matchmaker, error) {

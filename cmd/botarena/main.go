@@ -1,7 +1,8 @@
 // Command botarena runs botarena's games from the command line: list them
 // (games), print their rules (rules), play a match between built-in agents
-// (play), replay a scenario file (scenario), measure throughput (bench), and
-// serve pools of envs over Connect/gRPC to remote trainers (serve).
+// (play), replay a scenario file (scenario), measure throughput (bench), rate
+// populations of agents (league), and serve pools of envs over Connect/gRPC
+// to remote trainers (serve).
 //
 // Errors are reported on stderr as one line starting with "botarena: ", and
 // the exit status is non-zero.
