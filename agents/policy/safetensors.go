@@ -150,11 +150,13 @@ func readSafetensors(r io.Reader, size int64) (*safetensors, error) {
 	slices.SortFunc(spans, func(a, b span) int {
 		return cmp.Or(cmp.Compare(a.begin, b.begin), cmp.Compare(a.end, b.end))
 	})
-	at := int64(0)
-	for i, s := range spans {
-		if s.begin < at {
+	for i := 1; i < len(spans); i++ {
+		if s := spans[i]; s.begin < spans[i-1].end && s.end > s.begin {
 			return nil, fmt.Errorf("tensor %q: data_offsets [%d, %d] overlap tensor %q", s.name, s.begin, s.end, spans[i-1].name)
 		}
+	}
+	at := int64(0)
+	for _, s := range spans {
 		if s.begin > at {
 			return nil, fmt.Errorf("bytes %d..%d of the data belong to no tensor (safetensors allows no holes)", at, s.begin-1)
 		}
