@@ -277,7 +277,7 @@ func colsTile(K int) int {
 func gemm(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
 	tn := min(n, tileN)
 	nBlocks := (tn + gemmBlock - 1) / gemmBlock
-	tm := gemmBlock * ((gemmPar - 1) / nBlocks)
+	tm := gemmBlock * max(1, (gemmPar-1)/nBlocks) // tileN keeps nBlocks at 3 or less
 	for j := 0; j < n; j += tn {
 		nj := min(tn, n-j)
 		for l := 0; l < k; l += tileK {
