@@ -55,6 +55,13 @@ func (m *Model) NewBatch(capacity int) *Batch {
 	}
 	chunk := min(capacity, chunkRows)
 	a := m.actions
+	cols := 0 // the largest im2col tile for chunks of this size
+	for i := range m.convs {
+		if ly := &m.convs[i]; ly.kind == kConv {
+			K := ly.kvol * ly.inC
+			cols = max(cols, min(colsTile(K), chunk*prod(ly.dims[:]))*K)
+		}
+	}
 	return &Batch{
 		m:       m,
 		cap:     capacity,
@@ -65,7 +72,7 @@ func (m *Model) NewBatch(capacity int) *Batch {
 		probs:   make([]float64, capacity*a),
 		actA:    make([]float64, chunk*m.maxAct),
 		actB:    make([]float64, chunk*m.maxAct),
-		cols:    make([]float64, m.colsBuf),
+		cols:    make([]float64, cols),
 		x:       make([]float64, chunk*m.maxFlat),
 		y:       make([]float64, chunk*m.maxFlat),
 	}
@@ -211,7 +218,7 @@ func (b *Batch) conv(ly *layer, in, out []float64, n int) {
 	K := ly.kvol * ly.inC
 	oPos := prod(ly.dims[:])
 	rows := n * oPos
-	tile := colsTile(K)
+	tile := colsTile(K) // NewBatch sized cols for min(tile, rows) rows
 	for r0 := 0; r0 < rows; r0 += tile {
 		r1 := min(rows, r0+tile)
 		// Rows r0..r1-1 are (sample, position) pairs; a tile may span

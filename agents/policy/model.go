@@ -43,7 +43,6 @@ type Model struct {
 	params int // weights and biases in the file
 
 	maxAct  int // most floats of one sample's channel-last activation
-	colsBuf int // floats of the largest im2col tile
 	maxFlat int // widest flat activation
 }
 
@@ -256,7 +255,6 @@ func build(name string, a *Architecture, tensors map[string]tensor) (*Model, err
 			}
 			ly.b = slices.Clone(b)
 			m.convs = append(m.convs, ly)
-			m.colsBuf = max(m.colsBuf, colsTile(ly.kvol*c)*ly.kvol*c)
 			c, sp = l.Out, ly.dims
 			m.maxAct = max(m.maxAct, c*prod(sp[:]))
 		case OpReLU, OpTanh:

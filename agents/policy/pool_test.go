@@ -43,7 +43,7 @@ func policyPools(workers int, batched bool) map[string]vecenv.Config {
 			Opponents:    map[int]vecenv.OpponentFactory{1: opponent(bots+"?sample", batched)},
 		},
 		"battlecube": {
-			Game: "battlecube", GameConfig: []byte(`{"max_ticks": 7}`), NumEnvs: 7, Seed: 12, Workers: workers,
+			Game: "battlecube", GameConfig: []byte(`{"max_ticks": 7}`), NumEnvs: 5, Seed: 12, Workers: workers,
 			LearnerSeats: []int{2}, AutoReset: vecenv.SameStep,
 			Opponents: map[int]vecenv.OpponentFactory{
 				0: opponent(cube, batched),
@@ -102,7 +102,7 @@ func poolTrace(t *testing.T, cfg vecenv.Config, steps int) [][32]byte {
 // and sampling) give byte-identical buffers for any worker count, and the
 // same as calling each agent's Act (no batching).
 func TestPoolDeterminismAcrossWorkers(t *testing.T) {
-	const steps = 30
+	const steps = 20
 	for name := range policyPools(1, true) {
 		t.Run(name, func(t *testing.T) {
 			want := poolTrace(t, policyPools(1, false)[name], steps)
@@ -116,7 +116,11 @@ func TestPoolDeterminismAcrossWorkers(t *testing.T) {
 			}
 			other := policyPools(2, true)[name]
 			other.Seed++
-			if got := poolTrace(t, other, steps); got[steps-1] == want[steps-1] {
+			got, differ := poolTrace(t, other, steps), false
+			for s := range want {
+				differ = differ || got[s] != want[s]
+			}
+			if !differ {
 				t.Error("another pool seed gives the same buffers")
 			}
 		})
