@@ -60,6 +60,11 @@ const (
 	OpFlatten = "flatten"
 )
 
+// maxWidth bounds the elements of one sample's input and of any layer's
+// output, so that a hostile file cannot make [Model.NewBatch] allocate
+// without limit: 2^24 float64s are 128 MB per sample.
+const maxWidth = 1 << 24
+
 // parseArchitecture decodes and checks the header fields of an
 // architecture; the layers are checked when the model is built.
 func parseArchitecture(text string) (*Architecture, error) {
@@ -97,9 +102,13 @@ func parseArchitecture(text string) (*Architecture, error) {
 		return nil, fmt.Errorf("architecture: inputs.scalars.shape %v, want [S]", sin.Shape)
 	}
 	for name, in := range map[string]Input{"planes": pin, "scalars": sin} {
+		n := 1
 		for _, d := range in.Shape {
-			if d < 1 || d > 1<<20 {
+			if d < 1 || d > maxWidth {
 				return nil, fmt.Errorf("architecture: inputs.%s.shape %v has a bad dimension %d", name, in.Shape, d)
+			}
+			if n *= d; n > maxWidth {
+				return nil, fmt.Errorf("architecture: inputs.%s.shape %v has more than %d elements", name, in.Shape, maxWidth)
 			}
 		}
 		if len(in.Scale) != in.Shape[0] {

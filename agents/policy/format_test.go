@@ -195,3 +195,19 @@ func TestLoadNamesTheFile(t *testing.T) {
 		t.Errorf("no metadata: %v, want ErrNotPolicy", err)
 	}
 }
+
+// FuzzDecode: no input makes Decode panic, and what it accepts computes.
+func FuzzDecode(f *testing.F) {
+	f.Add(tinyFile(nil))
+	f.Add(tinyFile(func(a map[string]any, _ map[string]testTensor) { a["planes"] = []any{map[string]any{"op": "flatten"}} }))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := Decode("fuzz", data)
+		if err != nil {
+			return
+		}
+		b := m.NewBatch(1)
+		b.Forward(1)
+		ArgMax(b.Logits(0), b.Mask(0))
+	})
+}

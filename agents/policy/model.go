@@ -218,7 +218,7 @@ func build(name string, a *Architecture, tensors map[string]tensor) (*Model, err
 				return nil, fmt.Errorf("planes[%d]: %s needs %d-D planes, but inputs.planes.shape is %v", i, l.Op, d, pin.Shape)
 			}
 			k, s, p := l.Geometry()
-			if k < 1 || s < 1 || p < 0 || l.Out < 1 {
+			if k < 1 || s < 1 || p < 0 || l.Out < 1 || k > maxWidth || p > maxWidth || l.Out > maxWidth {
 				return nil, fmt.Errorf("planes[%d] (%s): out %d, kernel %d, stride %d, padding %d: want out, kernel and stride at least 1 and padding at least 0", i, l.Op, l.Out, k, s, p)
 			}
 			ly := layer{kind: kConv, inC: c, out: l.Out, in: sp}
@@ -256,6 +256,9 @@ func build(name string, a *Architecture, tensors map[string]tensor) (*Model, err
 			ly.b = slices.Clone(b)
 			m.convs = append(m.convs, ly)
 			c, sp = l.Out, ly.dims
+			if prod(sp[:]) > maxWidth/c {
+				return nil, fmt.Errorf("planes[%d] (%s): output [%d,%v] has more than %d elements", i, l.Op, c, sp, maxWidth)
+			}
 			m.maxAct = max(m.maxAct, c*prod(sp[:]))
 		case OpReLU, OpTanh:
 			if l.Weight != "" || l.Bias != "" {
@@ -281,8 +284,8 @@ func build(name string, a *Architecture, tensors map[string]tensor) (*Model, err
 		for i, l := range layers {
 			switch l.Op {
 			case OpLinear:
-				if l.Out < 1 {
-					return nil, 0, fmt.Errorf("%s[%d] (linear): out %d, want at least 1", list, i, l.Out)
+				if l.Out < 1 || l.Out > maxWidth {
+					return nil, 0, fmt.Errorf("%s[%d] (linear): out %d, want 1 to %d", list, i, l.Out, maxWidth)
 				}
 				w, b, err := take(list, i, l, l.Out, in)
 				if err != nil {
