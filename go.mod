@@ -15,6 +15,7 @@ require (
 	connectrpc.com/grpcreflect v1.3.1
 	github.com/apache/arrow-go/v18 v18.8.0
 	github.com/spf13/cobra v1.10.2
+	gonum.org/v1/gonum v0.17.0
 	google.golang.org/protobuf v1.36.12
 )
 

@@ -224,7 +224,7 @@ func (s *Server) poolConfig(req *botarenav1.CreatePoolRequest) (vecenv.Config, e
 					seat, agents.ErrUnknownAgent, name, game, strings.Join(append(agents.Names(game), agents.Schemes(game)...), ", "))
 			}
 			if _, builtin := agents.Summary(game, name); !builtin && !s.opts.externalAgents {
-				return vecenv.Config{}, fmt.Errorf("opponents[%d]: %w: %q is an external bot, and this server runs only built-in agents (start it with --allow-external-bots)",
+				return vecenv.Config{}, fmt.Errorf("opponents[%d]: %w: %q is not a built-in agent but an external bot or a policy file, which the server would run, call or read on its own machine; this server runs only built-in agents (start it with --allow-external-bots)",
 					seat, errDenied, name)
 			}
 			opps[int(seat)] = func(spec *env.Spec) (vecenv.Opponent, error) {

@@ -80,10 +80,10 @@ func WithMaxWorkers(n int) Option { return func(o *options) { o.maxWorkers = n }
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
 
 // WithExternalAgents lets CreatePool name external bots as opponents
-// ("dir:PATH", "cmd:...", "http://..."): the server then runs local
-// processes and makes outbound requests for its clients, so enable it only
-// for trusted clients. The default is false: only built-in agents, and
-// external specs are PermissionDenied.
+// ("dir:PATH", "cmd:...", "http://...") and policy files ("policy:PATH"):
+// the server then runs local processes, makes outbound requests and reads
+// files for its clients, so enable it only for trusted clients. The default
+// is false: only built-in agents, and other specs are PermissionDenied.
 func WithExternalAgents(allow bool) Option { return func(o *options) { o.externalAgents = allow } }
 
 // WithRegistry sets the registry games are looked up in. The default is

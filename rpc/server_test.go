@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"connectrpc.com/connect"
 
 	"github.com/botarena/botarena/agents"
+	_ "github.com/botarena/botarena/agents/policy" // registers policy:PATH
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/observations"
 	"github.com/botarena/botarena/rpc"
@@ -747,4 +749,37 @@ func TestExternalOpponentsAreOptIn(t *testing.T) {
 	if _, err := raw.CreatePool(t.Context(), req); connect.CodeOf(err) != connect.CodeNotFound || !strings.Contains(err.Error(), "http://...") {
 		t.Errorf("unknown opponent: %v, want NotFound listing the schemes", err)
 	}
+}
+
+// TestPolicyOpponent: a policy file as an opponent is read from the
+// server's disk, so like an external bot it needs WithExternalAgents; the
+// served pool then plays it (batched inside the pool's step), and a policy
+// for another game is InvalidArgument naming both.
+func TestPolicyOpponent(t *testing.T) {
+	t.Parallel()
+	file, err := filepath.Abs(filepath.Join("..", "agents", "policy", "testdata", "battlebots.policy.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &botarenav1.CreatePoolRequest{
+		Game: "battlebots", NumEnvs: 4, Seed: seed(1), LearnerSeats: []int32{0},
+		Opponents: map[int32]string{1: "policy:" + file + "?sample"}, ConfigJson: `{"max_rounds": 6}`,
+	}
+	_, err = newTestServer(t).client(t).Raw().CreatePool(t.Context(), req)
+	wantCode(t, err, connect.CodePermissionDenied, "policy file", "--allow-external-bots")
+
+	c := newTestServer(t, rpc.WithExternalAgents(true)).client(t)
+	p := createPool(t, c, req)
+	if _, err := p.Reset(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for range 8 {
+		if _, err := p.Step(t.Context(), make([]int32, p.Rows())); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	req.Opponents[1] = "policy:" + filepath.Join(filepath.Dir(file), "battlecube.policy.safetensors")
+	_, err = c.Raw().CreatePool(t.Context(), req)
+	wantCode(t, err, connect.CodeInvalidArgument, "trained on battlecube", "does not fit battlebots")
 }

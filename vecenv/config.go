@@ -19,7 +19,8 @@ import (
 // seat of one env: the pool makes a separate instance per env and seat with
 // its [OpponentFactory] and only calls it from the worker goroutine that owns
 // the env. Act must not allocate once Reset has been called, or the pool's
-// Step allocates.
+// Step allocates. An Opponent that also implements [BatchOpponent] is
+// played through its [Batcher] instead of Act.
 type Opponent interface {
 	// Reset prepares the opponent for a new episode of e playing seat,
 	// seeded with seed (see [OpponentSeed]). The pool calls it after

@@ -17,6 +17,9 @@
 // pool's step by an [Opponent], one instance per env and seat, made by the
 // [OpponentFactory] given for the seat. A trainer can so see a single-agent
 // env (one learner seat, opponents elsewhere) or the full multi-agent batch.
+// Opponents that implement [BatchOpponent] (neural policies) are computed
+// per worker in one batch over all the seats they play in its env range,
+// with results identical to one Act call per seat.
 //
 //	p, err := vecenv.New(vecenv.Config{Game: "bomberman", NumEnvs: 1024, Seed: 1})
 //	...

@@ -41,9 +41,14 @@ type Pool struct {
 
 	slots []slot
 	opps  []Opponent // opps[env*len(oppSeats)+j] plays oppSeats[j]
-	ret   []float64  // episode return so far, [env*len(learners)+k]
-	acc   []seatAcc  // finished-episode statistics, [env*len(learners)+k]
-	out   rows
+	// batchers are the distinct Batchers of the BatchOpponents in opps;
+	// oppGroup[o] is opps[o]'s index in batchers, or -1 for an opponent
+	// that plays through Act.
+	batchers []Batcher
+	oppGroup []int
+	ret      []float64 // episode return so far, [env*len(learners)+k]
+	acc      []seatAcc // finished-episode statistics, [env*len(learners)+k]
+	out      rows
 
 	d       dispatcher
 	actions []int32 // the batch being stepped; read by the workers
@@ -111,6 +116,7 @@ func New(cfg Config) (*Pool, error) {
 		p.out.Env[r] = int32(r / L)
 		p.out.Seat[r] = int32(p.learners[r%L])
 	}
+	p.batchers, p.oppGroup = batchers(p.opps)
 	p.d.start(p, v.Workers)
 	return p, nil
 }
@@ -238,6 +244,9 @@ func (p *Pool) Close() error {
 // stepRange steps envs lo..hi-1 of the current batch on worker w.
 func (p *Pool) stepRange(w *worker, lo, hi int) {
 	L := len(p.learners)
+	if len(w.groups) > 0 {
+		p.actBatches(w)
+	}
 	for i := lo; i < hi; i++ {
 		p.stepEnv(w, &p.out, i, p.actions[i*L:(i+1)*L], i*L)
 	}
@@ -265,7 +274,11 @@ func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
 		w.acts[seat] = acts[k]
 	}
 	for j, seat := range p.oppSeats {
-		w.acts[seat] = p.opps[i*nOpp+j].Act(e, seat)
+		if o := i*nOpp + j; p.oppGroup[o] >= 0 {
+			w.acts[seat] = w.oppActs[o-w.lo*nOpp] // computed by actBatches
+		} else {
+			w.acts[seat] = p.opps[o].Act(e, seat)
+		}
 	}
 	e.Step(w.acts, w.rew, w.term, w.trunc)
 	s.steps++

@@ -34,8 +34,10 @@ type worker struct {
 	rew     []float32
 	term    []bool
 	trunc   []bool
-	obs     [][]byte // one per tensor: a row's destination for WriteObs
-	failure error    // a recovered panic of the last batch
+	obs     [][]byte     // one per tensor: a row's destination for WriteObs
+	groups  []batchGroup // one per Batcher with seats in the range
+	oppActs []int32      // batched opponents' actions, [(env-lo)*len(oppSeats)+j]
+	failure error        // a recovered panic of the last batch
 	_       [cachePad]byte
 }
 
@@ -128,6 +130,7 @@ func (d *dispatcher) start(p *Pool, nw int) {
 			trunc: padded[bool](seats, 1),
 			obs:   padded[[]byte](len(p.spec.Obs), 24),
 		}
+		p.setupBatches(w)
 		d.workers[k] = w
 		if k > 0 {
 			w.wake = make(chan struct{}, 1)

@@ -53,7 +53,8 @@ func newPlayCmd(c *cli) *cobra.Command {
 			"--agents takes one agent name per seat, or one name for every seat; the default is the\n" +
 			"game's reference bot where it has one, else random. Agents of a game: " + "`botarena games --json`.\n" +
 			"An agent may also be console (you: the seat's view on stderr, one native command per line on\n" +
-			"stdin) or an external bot's spec, such as cmd:COMMAND for a BattleBots command-line bot.\n" +
+			"stdin), an external bot's spec, such as cmd:COMMAND for a BattleBots command-line bot, or a\n" +
+			"trained policy file, policy:PATH (arg-max) or policy:PATH?sample (docs/policy-format.md).\n" +
 			"Without --seed the seed is random (below 2^31, so that it is a valid seed of the original\n" +
 			"engines); it is always printed. --replays writes the original's replay layout,\n" +
 			"DIR/<seed>/<round>/<native files>, for the initial state and after every round.",

@@ -55,7 +55,7 @@ func newServeCmd(c *cli) *cobra.Command {
 	f.StringVar(&o.addr, "addr", "127.0.0.1:50051", "address to listen on, HOST:PORT (port 0 picks a free one)")
 	f.IntVar(&o.maxEnvsPerPool, "max-envs-per-pool", rpc.DefaultMaxEnvsPerPool, "most envs one pool may have")
 	f.IntVar(&o.maxPools, "max-pools", rpc.DefaultMaxPools, "most pools open at once")
-	f.BoolVar(&o.externalBots, "allow-external-bots", false, "let clients name external bots (dir:, cmd:, http://, upe://) as pool opponents: the server then runs processes and makes requests for them; trusted clients only")
+	f.BoolVar(&o.externalBots, "allow-external-bots", false, "let clients name external bots (dir:, cmd:, http://, upe://) and policy files (policy:PATH) as pool opponents: the server then runs processes, makes requests and reads files for them; trusted clients only")
 	f.IntVar(&o.maxTotalEnvs, "max-total-envs", rpc.DefaultMaxTotalEnvs, "most envs of all pools together")
 	f.IntVar(&o.maxWorkers, "max-workers", 0, "most worker goroutines per pool, 0 for GOMAXPROCS")
 	f.IntVar(&o.maxMessageBytes, "max-message-bytes", rpc.DefaultMaxMessageBytes, "largest request or response message in bytes (a 4096-env Bomberman batch is about 88 MB)")

@@ -29,6 +29,9 @@ var rules = []rule{
 	{pattern: "vecenv", internal: []string{"env"}},
 	{pattern: "observations", internal: []string{"env"}, external: arrowDeps},
 	{pattern: "agents", internal: []string{"env", "env/*", "vecenv"}},
+	// Sub-packages of agents (upe's scheme, policy files) build on agents;
+	// policy files run their networks with gonum's BLAS.
+	{pattern: "agents/*", internal: []string{"env", "env/*", "vecenv", "agents"}, external: []string{"gonum.org/v1/gonum/"}},
 	// rpc is the only importer of Connect; its generated code imports only
 	// Connect and protobuf. agents brings in the games it has agents for.
 	{pattern: "rpc/gen/*", internal: []string{"rpc/gen/*"}, external: connectDeps},

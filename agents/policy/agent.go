@@ -1,0 +1,198 @@
+package policy
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/vecenv"
+)
+
+// Prefix starts the agent specs of policy files: "policy:PATH" plays the
+// masked arg-max, "policy:PATH?sample" samples.
+const Prefix = "policy:"
+
+// SampleSuffix ends a spec whose agent samples its action from the
+// probabilities instead of playing the arg-max.
+const SampleSuffix = "?sample"
+
+func init() {
+	agents.RegisterScheme(agents.Scheme{
+		Prefix:  Prefix,
+		Summary: "a trained policy file (docs/policy-format.md): policy:PATH plays the arg-max, policy:PATH?sample samples",
+		New: func(game, spec string, envSpec *env.Spec) (agents.Agent, error) {
+			return NewAgentSpec(spec, envSpec)
+		},
+	})
+}
+
+// NewAgentSpec makes the agent a "policy:PATH[?sample]" spec names for
+// envs of spec, loading the file through the cache ([Open]).
+func NewAgentSpec(agentSpec string, spec *env.Spec) (*Agent, error) {
+	rest, ok := strings.CutPrefix(agentSpec, Prefix)
+	if !ok {
+		return nil, fmt.Errorf("policy: spec %q does not start with %q", agentSpec, Prefix)
+	}
+	path, sample := strings.CutSuffix(rest, SampleSuffix)
+	if path == "" {
+		return nil, fmt.Errorf("policy: spec %q names no file (want policy:PATH or policy:PATH%s)", agentSpec, SampleSuffix)
+	}
+	m, err := Open(path)
+	if err != nil {
+		if i := strings.LastIndexByte(path, '?'); i >= 0 {
+			err = fmt.Errorf("%w (the only option after the path is %s, got %s)", err, SampleSuffix, path[i:])
+		}
+		return nil, err
+	}
+	return NewAgent(m, spec, sample)
+}
+
+// Agent plays one seat with a [Model]: the masked arg-max of its logits
+// (lowest index on ties) or, with sample, an action drawn from its
+// probabilities with the agent's per-episode seed.
+//
+// An Agent implements [agents.Agent] and [vecenv.BatchOpponent]: a pool
+// computes all the seats that agents of one model play in a worker's env
+// range in one forward pass. Like every agent it is not safe for
+// concurrent use, and one instance plays one seat. Its first Act allocates
+// its batch-of-one scratch; later calls do not allocate.
+type Agent struct {
+	m      *Model
+	sample bool
+	spec   *env.Spec
+	pcg    rand.PCG
+	rng    *rand.Rand
+	one    *scratch // for Act, made on first use
+}
+
+var (
+	_ agents.Agent         = (*Agent)(nil)
+	_ vecenv.BatchOpponent = (*Agent)(nil)
+	_ vecenv.Batcher       = (*Model)(nil)
+)
+
+// NewAgent returns an agent playing m in envs of spec, or an error naming
+// the policy and the game when m does not fit spec (see [Model.Check]).
+func NewAgent(m *Model, spec *env.Spec, sample bool) (*Agent, error) {
+	if err := m.Check(spec); err != nil {
+		return nil, err
+	}
+	a := &Agent{m: m, sample: sample, spec: spec}
+	a.rng = rand.New(&a.pcg)
+	return a, nil
+}
+
+// Model returns the agent's model.
+func (a *Agent) Model() *Model { return a.m }
+
+// Sampling reports whether the agent samples (policy:PATH?sample) rather
+// than playing the arg-max.
+func (a *Agent) Sampling() bool { return a.sample }
+
+// agentSalt separates the sampling stream from other uses of the seed.
+const agentSalt = 0x706f6c6963793a00 // "policy:\x00"
+
+// Reset starts a new game: it seeds the agent's sampling generator from
+// seed. It panics if e's spec does not fit the model.
+func (a *Agent) Reset(e env.Env, seat int, seed uint64) {
+	if s := e.Spec(); s != a.spec {
+		if err := a.m.Check(s); err != nil {
+			panic(err)
+		}
+	}
+	a.pcg.Seed(seed, agentSalt)
+}
+
+// Act returns the agent's action for seat of e: a forward pass over a batch
+// of one. It panics if e does not fit the model.
+func (a *Agent) Act(e env.Env, seat int) int32 {
+	if a.one == nil {
+		a.one = newScratch(a.m, e.Spec(), 1)
+	}
+	a.one.gather(0, e, seat)
+	a.one.b.Forward(1)
+	return a.one.choose(0, a)
+}
+
+// Batcher returns the agent's model, which batches the agents of every
+// pool that plays it.
+func (a *Agent) Batcher() vecenv.Batcher { return a.m }
+
+// NewBatchWorker implements [vecenv.Batcher]: scratch for one pool worker
+// computing up to maxSeats seats of envs of spec at once. It panics if
+// spec does not fit m.
+func (m *Model) NewBatchWorker(spec *env.Spec, maxSeats int) vecenv.BatchWorker {
+	if err := m.Check(spec); err != nil {
+		panic(err)
+	}
+	return newScratch(m, spec, min(maxSeats, maxBatch))
+}
+
+// maxBatch is the most seats a pool worker's scratch holds; larger batches
+// are computed in several passes.
+const maxBatch = 256
+
+// scratch is a [Batch] with views of its rows in the order of a spec's
+// observation tensors, for env.WriteObs: what one goroutine needs to
+// choose actions for up to Cap seats at once.
+type scratch struct {
+	b   *Batch
+	obs [][][]byte // [row][tensor of spec.Obs]
+}
+
+func newScratch(m *Model, spec *env.Spec, capacity int) *scratch {
+	if err := m.Check(spec); err != nil {
+		panic(err)
+	}
+	s := &scratch{b: m.NewBatch(capacity), obs: make([][][]byte, capacity)}
+	for k := range capacity {
+		s.obs[k] = make([][]byte, len(spec.Obs))
+		for t, ts := range spec.Obs {
+			if ts.Name == "planes" {
+				s.obs[k][t] = s.b.Planes(k)
+			} else {
+				s.obs[k][t] = s.b.Scalars(k)
+			}
+		}
+	}
+	return s
+}
+
+// gather writes seat's observation and mask in e into row k.
+func (s *scratch) gather(k int, e env.Env, seat int) {
+	e.WriteObs(seat, s.obs[k])
+	e.WriteMask(seat, s.b.Mask(k))
+}
+
+// choose returns a's action for row k of the last Forward.
+func (s *scratch) choose(k int, a *Agent) int32 {
+	if a.sample {
+		return Sample(s.b.Probs(k), a.rng.Float64())
+	}
+	return ArgMax(s.b.Logits(k), s.b.Mask(k))
+}
+
+// ActBatch implements [vecenv.BatchWorker]. It panics if an opponent is not
+// an *Agent of this model.
+func (s *scratch) ActBatch(dst []int32, envs []env.Env, seats []int, opps []vecenv.Opponent) {
+	if len(envs) != len(dst) || len(seats) != len(dst) || len(opps) != len(dst) {
+		panic("policy: ActBatch: dst, envs, seats and opps must have equal lengths")
+	}
+	c := s.b.Cap()
+	for lo := 0; lo < len(dst); lo += c {
+		hi := min(len(dst), lo+c)
+		for k := lo; k < hi; k++ {
+			s.gather(k-lo, envs[k], seats[k])
+		}
+		s.b.Forward(hi - lo)
+		for k := lo; k < hi; k++ {
+			a, ok := opps[k].(*Agent)
+			if !ok || a.m != s.b.m {
+				panic(fmt.Sprintf("policy: ActBatch: opponent %d (%T) is not an agent of %s", k, opps[k], s.b.m.name))
+			}
+			dst[k] = s.choose(k-lo, a)
+		}
+	}
+}

@@ -1,0 +1,404 @@
+package policy
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/env"
+	_ "github.com/botarena/botarena/env/battlebots"
+	_ "github.com/botarena/botarena/env/battlecube"
+	_ "github.com/botarena/botarena/env/bomberman"
+)
+
+func TestProbabilitiesMaskRules(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		logits []float64
+		mask   []uint8
+		want   []float64
+	}{
+		{"all_legal_is_softmax", []float64{0, math.Log(3)}, []uint8{1, 1}, []float64{0.25, 0.75}},
+		{"illegal_actions_get_zero", []float64{5, 0, math.Log(3)}, []uint8{0, 1, 1}, []float64{0, 0.25, 0.75}},
+		{"nonzero_mask_values_are_legal", []float64{0, 0}, []uint8{2, 255}, []float64{0.5, 0.5}},
+		{"no_legal_action_means_all_legal", []float64{0, math.Log(3)}, []uint8{0, 0}, []float64{0.25, 0.75}},
+		{"large_logits_do_not_overflow", []float64{1000, 1000 + math.Log(3)}, []uint8{1, 1}, []float64{0.25, 0.75}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := make([]float64, len(tc.logits))
+			Probabilities(got, tc.logits, tc.mask)
+			for i := range got {
+				if math.Abs(got[i]-tc.want[i]) > 1e-12 {
+					t.Errorf("p = %v, want %v", got, tc.want)
+					break
+				}
+			}
+		})
+	}
+}
+
+func TestArgMaxRules(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		logits []float64
+		mask   []uint8
+		want   int32
+	}{
+		{"highest_logit", []float64{0, 3, 1}, []uint8{1, 1, 1}, 1},
+		{"tie_goes_to_lowest_index", []float64{0, 2, 1, 2, 2}, []uint8{1, 1, 1, 1, 1}, 1},
+		{"tie_among_legal_actions_only", []float64{5, 2, 2, 2}, []uint8{0, 0, 1, 1}, 2},
+		{"illegal_maximum_is_skipped", []float64{0, 9, 1, 1}, []uint8{1, 0, 1, 1}, 2},
+		{"no_legal_action_means_all_legal", []float64{0, 9, 9}, []uint8{0, 0, 0}, 1},
+		{"negative_logits", []float64{-5, -3, -3}, []uint8{1, 1, 1}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ArgMax(tc.logits, tc.mask); got != tc.want {
+				t.Errorf("ArgMax(%v, %v) = %d, want %d", tc.logits, tc.mask, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSampleRules(t *testing.T) {
+	p := []float64{0.25, 0, 0.5, 0.25}
+	for _, tc := range []struct {
+		name string
+		u    float64
+		want int32
+	}{
+		{"first_bucket", 0, 0},
+		{"bucket_boundary_goes_up", 0.25, 2},
+		{"middle", 0.7, 2},
+		{"last_bucket", 0.99, 3},
+		{"rounding_past_total_gives_last_possible", 1, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Sample(p, tc.u); got != tc.want {
+				t.Errorf("Sample(%v, %v) = %d, want %d", p, tc.u, got, tc.want)
+			}
+		})
+	}
+	t.Run("zero_probability_never_drawn", func(t *testing.T) {
+		q := []float64{0, 1, 0}
+		for u := 0.0; u < 1; u += 0.01 {
+			if got := Sample(q, u); got != 1 {
+				t.Fatalf("Sample(%v, %v) = %d", q, u, got)
+			}
+		}
+	})
+}
+
+// newEnv returns a reset env of game.
+func newEnv(t testing.TB, game string, seed uint64) env.Env {
+	t.Helper()
+	e, err := env.Default.Make(game, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Reset(seed)
+	return e
+}
+
+func TestSpecMismatchNamesBoth(t *testing.T) {
+	for _, tc := range []struct {
+		name, policy, game string
+		want               []string
+	}{
+		{"2d_policy_on_3d_game", "battlebots", "battlecube", []string{"testdata/battlebots.policy.safetensors", "trained on battlebots", "does not fit battlecube", "planes uint8[3,8,8,8], policy wants uint8[19,10,10]", "519 actions, policy has 34"}},
+		{"3d_policy_on_2d_game", "battlecube", "battlebots", []string{"trained on battlecube", "does not fit battlebots", "34 actions, policy has 519"}},
+		{"other_shapes", "battlebots", "bomberman", []string{"does not fit bomberman", "scalars float32[8], policy wants float32[4]", "7 actions, policy has 34"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := newEnv(t, tc.game, 1).Spec()
+			_, err := agents.New(tc.game, "policy:"+filepath.Join("testdata", tc.policy+".policy.safetensors"), spec)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+	t.Run("same_shapes_other_preset", func(t *testing.T) {
+		if _, err := agents.New("battlebots/10x10", "policy:"+fixturePath, newEnv(t, "battlebots/10x10", 1).Spec()); err != nil {
+			t.Errorf("a battlebots policy on battlebots/10x10 (same shapes): %v", err)
+		}
+	})
+}
+
+func TestSchemeSpecs(t *testing.T) {
+	spec := newEnv(t, "battlebots", 1).Spec()
+	for _, tc := range []struct {
+		name, spec string
+		sample     bool
+		err        string
+	}{
+		{"arg_max", "policy:" + fixturePath, false, ""},
+		{"sample_suffix", "policy:" + fixturePath + "?sample", true, ""},
+		{"no_path", "policy:", false, "names no file"},
+		{"no_path_sample", "policy:?sample", false, "names no file"},
+		{"unknown_option", "policy:" + fixturePath + "?greedy", false, "the only option after the path is ?sample, got ?greedy"},
+		{"missing_file", "policy:testdata/none.policy.safetensors", false, "no such file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := agents.New("battlebots", tc.spec, spec)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := a.(*Agent).Sampling(); got != tc.sample {
+				t.Errorf("Sampling() = %v, want %v", got, tc.sample)
+			}
+		})
+	}
+	if !agents.Known("bomberman", "policy:x") || !agents.Known("battlecube", "policy:x") {
+		t.Error("policy: is not known for every game")
+	}
+}
+
+func TestCacheLoadsAFileOnce(t *testing.T) {
+	path := writePolicy(t, tiny, 7)
+	before := cacheLoads()
+	var wg sync.WaitGroup
+	models := make([]*Model, 64)
+	for i := range models {
+		wg.Go(func() {
+			m, err := Open(path)
+			if err != nil {
+				t.Error(err)
+			}
+			models[i] = m
+		})
+	}
+	wg.Wait()
+	// A relative path to the same file is the same key.
+	wd, _ := os.Getwd()
+	rel, err := filepath.Rel(wd, path)
+	if err == nil {
+		m, err := Open(rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, m)
+	}
+	if got := cacheLoads() - before; got != 1 {
+		t.Errorf("64 concurrent opens read the file %d times, want 1", got)
+	}
+	for _, m := range models {
+		if m != models[0] {
+			t.Fatal("opens returned different models")
+		}
+	}
+
+	t.Run("changed_file_is_read_again", func(t *testing.T) {
+		arch, tensors := tiny.build(8)
+		arch["trained"] = map[string]any{"steps": 12345}
+		if err := os.WriteFile(path, encodePolicy(arch, tensors), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		later := time.Now().Add(time.Hour)
+		os.Chtimes(path, later, later)
+		m, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m == models[0] || !strings.Contains(string(m.Architecture().Trained), "12345") {
+			t.Error("a changed file gave the cached model")
+		}
+	})
+
+	t.Run("errors_are_not_cached", func(t *testing.T) {
+		bad := filepath.Join(t.TempDir(), "bad.policy.safetensors")
+		os.WriteFile(bad, []byte("nonsense"), 0o644)
+		if _, err := Open(bad); err == nil {
+			t.Fatal("no error for a bad file")
+		}
+		os.WriteFile(bad, encodePolicy(tiny.build(1)), 0o644)
+		later := time.Now().Add(-time.Hour)
+		os.Chtimes(bad, later, later)
+		if _, err := Open(bad); err != nil {
+			t.Errorf("after fixing the file: %v", err)
+		}
+	})
+
+	t.Run("agents_share_the_model", func(t *testing.T) {
+		spec := newEnv(t, "battlebots", 1).Spec()
+		a1, err := agents.New("battlebots", "policy:"+fixturePath, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a2, err := agents.New("battlebots", "policy:"+fixturePath+"?sample", spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a1.(*Agent).Model() != a2.(*Agent).Model() {
+			t.Error("two agents of one file have different models")
+		}
+	})
+}
+
+// play runs one game of battlebots between a (seat 0) and huggy and
+// returns seat 0's actions.
+func play(t *testing.T, a agents.Agent, seed uint64) []int32 {
+	t.Helper()
+	e := newEnv(t, "battlebots", seed)
+	huggy, err := agents.New("battlebots", "huggy", e.Spec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Reset(e, 0, seed)
+	huggy.Reset(e, 1, seed+1)
+	var got []int32
+	acts := make([]int32, 2)
+	rew := make([]float32, 2)
+	term, trunc := make([]bool, 2), make([]bool, 2)
+	for !e.Done() && len(got) < 200 {
+		acts[0] = a.Act(e, 0)
+		acts[1] = huggy.Act(e, 1)
+		got = append(got, acts[0])
+		e.Step(acts, rew, term, trunc)
+	}
+	return got
+}
+
+func TestSamplingDependsOnlyOnTheSeed(t *testing.T) {
+	spec := newEnv(t, "battlebots", 1).Spec()
+	newAgent := func(s string) agents.Agent {
+		a, err := agents.New("battlebots", s, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	sampler := "policy:" + fixturePath + "?sample"
+	first := play(t, newAgent(sampler), 5)
+	t.Run("same_seed_same_actions", func(t *testing.T) {
+		if got := play(t, newAgent(sampler), 5); !equal(got, first) {
+			t.Errorf("same seed: %v, want %v", got, first)
+		}
+	})
+	t.Run("reset_restarts_the_stream", func(t *testing.T) {
+		a := newAgent(sampler)
+		play(t, a, 9)
+		if got := play(t, a, 5); !equal(got, first) {
+			t.Errorf("after another game: %v, want %v", got, first)
+		}
+	})
+	t.Run("other_seed_other_actions", func(t *testing.T) {
+		differ := false
+		for seed := uint64(100); seed < 104 && !differ; seed++ {
+			e := newEnv(t, "battlebots", 5)
+			a1, a2 := newAgent(sampler), newAgent(sampler)
+			a1.Reset(e, 0, 5)
+			a2.Reset(e, 0, seed)
+			for range 20 {
+				differ = differ || a1.Act(e, 0) != a2.Act(e, 0)
+			}
+		}
+		if !differ {
+			t.Error("sampling with other seeds gave the same 20 actions on one state")
+		}
+	})
+	t.Run("arg_max_ignores_the_seed", func(t *testing.T) {
+		e := newEnv(t, "battlebots", 5)
+		a := newAgent("policy:" + fixturePath)
+		a.Reset(e, 0, 1)
+		want := a.Act(e, 0)
+		for seed := range uint64(5) {
+			a.Reset(e, 0, seed)
+			if got := a.Act(e, 0); got != want {
+				t.Fatalf("seed %d: %d, want %d", seed, got, want)
+			}
+		}
+	})
+}
+
+func equal(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestActIsLegalAndAllocationFree(t *testing.T) {
+	for _, game := range []string{"battlebots", "battlecube"} {
+		t.Run(game, func(t *testing.T) {
+			e := newEnv(t, game, 3)
+			spec := e.Spec()
+			for _, suffix := range []string{"", "?sample"} {
+				a, err := agents.New(game, "policy:"+filepath.Join("testdata", game+".policy.safetensors")+suffix, spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				a.Reset(e, 0, 1)
+				mask := make([]uint8, spec.Actions)
+				e.WriteMask(0, mask)
+				act := a.Act(e, 0)
+				if act < 0 || int(act) >= spec.Actions || mask[act] == 0 {
+					t.Errorf("%s: action %d is not legal", suffix, act)
+				}
+				if raceEnabled {
+					continue
+				}
+				if n := testing.AllocsPerRun(20, func() { a.Act(e, 0) }); n != 0 {
+					t.Errorf("%s: Act allocates %v times", suffix, n)
+				}
+			}
+		})
+	}
+}
+
+// TestForwardTilesAndInvariance: with layers wide enough that a single
+// gonum Dgemm would run on goroutines (5 blocks of 64 columns and more),
+// Forward allocates nothing, and each sample's logits are the same, bit
+// for bit, in a batch of 50 as alone.
+func TestForwardTilesAndInvariance(t *testing.T) {
+	wide := netSpec{game: "wide", planes: []int{3, 6, 6}, scalars: 2, actions: 200, channels: []int{70}, hidden: 300}
+	m, err := Load(writePolicy(t, wide, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 50
+	big, one := m.NewBatch(n), m.NewBatch(1)
+	for k := range n {
+		for i := range big.Planes(k) {
+			big.Planes(k)[i] = uint8((i*7 + k*13) % 5)
+		}
+		big.Mask(k)[k%200] = 1
+	}
+	big.Forward(n)
+	for _, k := range []int{0, 17, n - 1} {
+		copy(one.Planes(0), big.Planes(k))
+		copy(one.Scalars(0), big.Scalars(k))
+		copy(one.Mask(0), big.Mask(k))
+		one.Forward(1)
+		for i, z := range one.Logits(0) {
+			if big.Logits(k)[i] != z {
+				t.Fatalf("sample %d, logit %d: %v in a batch, %v alone", k, i, big.Logits(k)[i], z)
+			}
+		}
+	}
+	if raceEnabled {
+		return
+	}
+	if a := testing.AllocsPerRun(2, func() { big.Forward(n) }); a != 0 {
+		t.Errorf("Forward of %d samples allocates %v times", n, a)
+	}
+}

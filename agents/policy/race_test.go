@@ -1,0 +1,6 @@
+//go:build race
+
+package policy
+
+// raceEnabled: the race detector allocates, so allocation tests skip.
+const raceEnabled = true

@@ -1,0 +1,154 @@
+package vecenv
+
+import "github.com/botarena/botarena/env"
+
+// BatchOpponent is an [Opponent] whose actions can be computed together
+// with those of other opponents, such as a neural policy that evaluates one
+// network over many observations at once.
+//
+// In each Step, every worker gathers, for its range of envs, the seats of
+// all the BatchOpponents that share one [Batcher] (envs that reset in this
+// step instead of stepping are left out), computes their actions with one
+// [BatchWorker.ActBatch] call, and then steps its envs with them. The pool
+// does not call Act on a BatchOpponent whose Batcher is not nil; it still
+// calls Reset at every episode start, as for any Opponent.
+type BatchOpponent interface {
+	Opponent
+	// Batcher returns the batcher this opponent's actions are computed
+	// with. Opponents returning the same Batcher (compared with ==, so it
+	// must be a comparable value, typically a pointer) are batched
+	// together. A nil Batcher means that the opponent plays through Act.
+	Batcher() Batcher
+}
+
+// Batcher makes the per-worker state for computing [BatchOpponent] actions.
+//
+// A Batcher may be shared by several pools and must be safe for concurrent
+// use.
+type Batcher interface {
+	// NewBatchWorker returns the state one worker of a pool uses for
+	// batches of at most maxSeats seats of envs of spec. [New] calls it
+	// once per worker that has seats of this batcher in its env range.
+	NewBatchWorker(spec *env.Spec, maxSeats int) BatchWorker
+}
+
+// BatchWorker computes the actions of a batch of [BatchOpponent] seats.
+//
+// A BatchWorker belongs to one worker goroutine of one pool: the pool never
+// calls it concurrently, but successive calls may come from different
+// goroutines (with a happens-before edge between them), so it must not
+// rely on goroutine identity.
+type BatchWorker interface {
+	// ActBatch sets dst[k], for every k, to the action of opps[k] (a
+	// BatchOpponent of this worker's Batcher) for seat seats[k] of
+	// envs[k]: exactly what opps[k].Act(envs[k], seats[k]) returns, calls
+	// in order of k, so that results do not depend on how the pool splits
+	// its envs into batches. The slices have equal lengths of at most
+	// maxSeats; an env may appear once per seat. ActBatch reads the envs
+	// and must not modify them, keep the slices, or allocate once warm.
+	ActBatch(dst []int32, envs []env.Env, seats []int, opps []Opponent)
+}
+
+// batchGroup is one worker's share of one Batcher: the opponents of its
+// env range that the batcher plays, and the gather buffers for one call.
+type batchGroup struct {
+	bw    BatchWorker
+	idx   []int // opponent indices (env*len(oppSeats)+j), in env order
+	envs  []env.Env
+	seats []int
+	opps  []Opponent
+	dst   []int32
+	at    []int // for each gathered seat, its index into the worker's oppActs
+}
+
+// batchers returns the distinct non-nil Batchers of opps, in order of first
+// appearance, and for each opponent its batcher's index or -1.
+func batchers(opps []Opponent) ([]Batcher, []int) {
+	var list []Batcher
+	group := make([]int, len(opps))
+	for o, opp := range opps {
+		group[o] = -1
+		bo, ok := opp.(BatchOpponent)
+		if !ok {
+			continue
+		}
+		b := bo.Batcher()
+		if b == nil {
+			continue
+		}
+		g := -1
+		for i, x := range list {
+			if x == b {
+				g = i
+				break
+			}
+		}
+		if g < 0 {
+			g = len(list)
+			list = append(list, b)
+		}
+		group[o] = g
+	}
+	return list, group
+}
+
+// setupBatches gives worker w its batch groups and its opponent-action
+// buffer. Called from New, before the workers start.
+func (p *Pool) setupBatches(w *worker) {
+	if len(p.batchers) == 0 {
+		return
+	}
+	nOpp := len(p.oppSeats)
+	lo, hi := w.lo*nOpp, w.hi*nOpp
+	w.oppActs = make([]int32, hi-lo)
+	for g, b := range p.batchers {
+		var idx []int
+		for o := lo; o < hi; o++ {
+			if p.oppGroup[o] == g {
+				idx = append(idx, o)
+			}
+		}
+		if len(idx) == 0 {
+			continue
+		}
+		n := len(idx)
+		w.groups = append(w.groups, batchGroup{
+			bw:    b.NewBatchWorker(p.spec, n),
+			idx:   idx,
+			envs:  make([]env.Env, n),
+			seats: make([]int, n),
+			opps:  make([]Opponent, n),
+			dst:   make([]int32, n),
+			at:    make([]int, n),
+		})
+	}
+}
+
+// actBatches computes, on worker w, the actions of every batched opponent
+// of w's envs that step in this batch, into w.oppActs.
+func (p *Pool) actBatches(w *worker) {
+	nOpp := len(p.oppSeats)
+	base := w.lo * nOpp
+	for gi := range w.groups {
+		g := &w.groups[gi]
+		n := 0
+		for _, o := range g.idx {
+			i := o / nOpp
+			if p.slots[i].pending {
+				continue // reset, not stepped, in this batch
+			}
+			g.envs[n] = p.slots[i].e
+			g.seats[n] = p.oppSeats[o%nOpp]
+			g.opps[n] = p.opps[o]
+			g.at[n] = o - base
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		g.bw.ActBatch(g.dst[:n], g.envs[:n], g.seats[:n], g.opps[:n])
+		for k, a := range g.dst[:n] {
+			w.oppActs[g.at[k]] = a
+		}
+	}
+}
