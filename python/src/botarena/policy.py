@@ -149,6 +149,9 @@ class PolicyNet(nn.Module):
     the server sends them.
     """
 
+    planes_scale: torch.Tensor
+    scalars_scale: torch.Tensor
+
     def __init__(self, arch: Architecture) -> None:
         super().__init__()
         if arch.get("format") != FORMAT or arch.get("version") != VERSION:
@@ -209,8 +212,8 @@ class PolicyNet(nn.Module):
         return torch.softmax(self.masked_logits(logits, m), dim=1).cpu().numpy()
 
 
-_DTYPES = {np.dtype("<f4"): "F32", np.dtype("<f8"): "F64"}
-_NP_DTYPES = {"F32": np.dtype("<f4"), "F64": np.dtype("<f8")}
+_DTYPES: dict[np.dtype[Any], str] = {np.dtype("<f4"): "F32", np.dtype("<f8"): "F64"}
+_NP_DTYPES: dict[str, np.dtype[Any]] = {"F32": np.dtype("<f4"), "F64": np.dtype("<f8")}
 
 
 def write_safetensors(path: str | os.PathLike[str], tensors: Mapping[str, npt.NDArray[Any]], metadata: Mapping[str, str]) -> None:

@@ -563,9 +563,12 @@ def evaluate(
     )
 
 
-def play_match(policy: str | os.PathLike[str], game: str, opponent: str, *, seed: int = 1, pretty: bool = True) -> int:
+def play_match(
+    policy: str | os.PathLike[str], game: str, opponent: str, *, seed: int = 1, pretty: bool = True, sample: bool = True
+) -> int:
     """Plays one match of the policy against ``opponent`` through ``botarena play`` (Go's forward pass)."""
-    cmd = [find_binary(), "play", game, "--agents", f"policy:{policy},{opponent}", "--seed", str(seed)]
+    spec = f"policy:{policy}" + ("?sample" if sample else "")
+    cmd = [find_binary(), "play", game, "--agents", f"{spec},{opponent}", "--seed", str(seed)]
     if pretty and sys.stdout.isatty():
         cmd += ["--pretty", "--delay", "150ms"]
     print("$ " + " ".join(cmd), flush=True)
@@ -588,7 +591,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Train a PPO bot for a botarena game against a built-in (or external, or policy:) opponent, "
         "evaluate it, export it as a policy file Go can play (policy:PATH), and show a match.",
     )
-    p.add_argument("--game", default=d.game, help="registry name: battlebots, bomberman/2p, battleships/small, battlecube/2p, portalbomber, ...")
+    p.add_argument("--game", default="", help=f"(default {d.game}; with --evaluate, the policy's game) registry name: battlebots, bomberman/2p, battleships/small, battlecube/2p, portalbomber, ...")
     p.add_argument("--opponent", default="", help=f"agent for the other seats (default: the game's reference bot: {REFERENCE_BOTS})")
     p.add_argument("--config", default="{}", help="game config as JSON, e.g. '{\"hp_reward\": 0.1}'")
     p.add_argument("--minutes", type=float, default=d.minutes, help="training time budget (0: none)")
@@ -616,9 +619,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-games", type=int, default=d.eval_games, help="evaluation games after training (0: skip)")
     p.add_argument("--resume", default="", help="continue from a checkpoints/update_N.pt")
     p.add_argument("--address", default="", help="host:port of a running botarena serve (default: start one)")
+    p.add_argument("--evaluate", default="", metavar="POLICY", help="skip training: evaluate this policy file (and --play it)")
     p.add_argument("--play", action="store_true", help="after training, play one match of the trained bot on the terminal")
     p.add_argument("--quiet", action="store_true")
     return p
+
+
+def _policy_game(policy: str) -> str:
+    """The game a policy file was trained on, or the default game without one."""
+    if policy:
+        return str(load_policy(policy).arch["game"])
+    return TrainConfig().game
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -631,8 +642,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not isinstance(config, dict):
         print("botarena.train: --config must be a JSON object", file=sys.stderr)
         return 2
+    game = args.game or _policy_game(args.evaluate)
     cfg = TrainConfig(
-        game=args.game,
+        game=game,
         opponent=args.opponent,
         config=config,
         minutes=args.minutes,
@@ -655,27 +667,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed,
         device=args.device,
         threads=args.threads,
-        out=args.out or os.path.join("runs", args.game.replace("/", "-")),
+        out=args.out or os.path.join("runs", game.replace("/", "-")),
         checkpoint_every=args.checkpoint_every,
         eval_games=args.eval_games,
         resume=args.resume,
         address=args.address,
         quiet=args.quiet,
     )
-    if not cfg.minutes and not cfg.total_steps:
+    if args.evaluate:
+        cfg = dataclasses.replace(cfg, out=args.out or str(pathlib.Path(args.evaluate).parent))
+        policy = pathlib.Path(args.evaluate)
+    elif not cfg.minutes and not cfg.total_steps:
         print("botarena.train: give a budget: --minutes or --total-steps", file=sys.stderr)
         return 2
     cfg = cfg.resolved()
-    policy = train(cfg)
+    if not args.evaluate:
+        policy = train(cfg)
     if cfg.eval_games > 0:
         opp = cfg.resolved_opponent()
-        print(f"evaluating {policy} against {opp} over {cfg.eval_games} games (arg-max actions) ...", flush=True)
-        # Evaluation is on the unshaped game: the config's shaping terms are dropped.
+        # Evaluation is on the unshaped game: the config's shaping terms are dropped. The policy is
+        # evaluated as trained (sampling from its action distribution, policy:PATH?sample in Go)
+        # and by its arg-max (policy:PATH), which can be much weaker: a deterministic bot can loop.
         eval_cfg = {k: v for k, v in cfg.config.items() if not k.endswith("_reward")}
-        r = evaluate(policy, cfg.game, opp, games=cfg.eval_games, address=cfg.address or None, config=eval_cfg)
-        print(f"eval: {r.wins} wins, {r.draws} draws, {r.losses} losses in {r.games} games against {opp}: win rate {r.win_rate:.1%}")
+        report: dict[str, Any] = {"game": cfg.game, "policy": str(policy), "opponent": opp}
+        for mode, sample in (("sample", True), ("argmax", False)):
+            print(f"evaluating {policy} against {opp} over {cfg.eval_games} games ({mode}) ...", flush=True)
+            r = evaluate(policy, cfg.game, opp, games=cfg.eval_games, address=cfg.address or None, config=eval_cfg, sample=sample)
+            print(
+                f"eval ({mode}): {r.wins} wins, {r.draws} draws, {r.losses} losses in {r.games} games against {opp}: "
+                f"win rate {r.win_rate:.1%}",
+                flush=True,
+            )
+            report[mode] = {**dataclasses.asdict(r), "win_rate": r.win_rate}
         with open(pathlib.Path(cfg.out) / "eval.json", "w") as f:
-            json.dump({**dataclasses.asdict(r), "win_rate": r.win_rate, "game": cfg.game, "policy": str(policy)}, f, indent=2)
+            json.dump(report, f, indent=2)
             f.write("\n")
     if args.play:
         play_match(policy, cfg.game, cfg.resolved_opponent(), seed=cfg.seed)
