@@ -298,6 +298,14 @@ func (p *Pool) Stats(ctx context.Context, reset bool) (*botarenav1.StatsResponse
 	return p.c.rpc.Stats(ctx, &botarenav1.StatsRequest{PoolId: p.ID(), Reset_: reset})
 }
 
+// SetOpponents replaces the mixtures of some of the pool's opponent seats
+// (seat → weighted agent specs), from each env's next episode on; see the
+// SetOpponents RPC.
+func (p *Pool) SetOpponents(ctx context.Context, opponents map[int32]*botarenav1.OpponentMix) error {
+	_, err := p.c.rpc.SetOpponents(ctx, &botarenav1.SetOpponentsRequest{PoolId: p.ID(), Opponents: opponents})
+	return err
+}
+
 // Close closes the pool on the server.
 func (p *Pool) Close(ctx context.Context) error {
 	_, err := p.c.rpc.ClosePool(ctx, &botarenav1.ClosePoolRequest{PoolId: p.ID()})

@@ -15,8 +15,11 @@
 // as one byte per row and, in SAME_STEP mode when a row ended, a final batch
 // whose observation columns hold the final observations (its other columns,
 // mask included, are the step's batch). StepStream is Reset and Step on one
-// bidirectional stream. Render, Stats, ClosePool and ListGames complete the
-// service.
+// bidirectional stream. SetOpponents replaces the weighted opponent
+// mixtures of a pool's opponent seats between steps (self-play against a
+// changing population; see vecenv.Pool.SetOpponents), and Stats reports
+// the results per learner seat and per opponent. Render, ClosePool and
+// ListGames complete the service.
 //
 //	s := rpc.NewServer(rpc.WithLogger(log))
 //	defer s.Close()
@@ -71,8 +74,11 @@
 //	                    being idle, or after an internal error)
 //	InvalidArgument     config errors (*env.ConfigError, *vecenv.ConfigError,
 //	                    malformed config_json), num_envs < 1, learner seats,
-//	                    opponents, action byte count and values, env index,
-//	                    seat, render format, a stream's pool id
+//	                    opponents and their mixtures (seats, weights, names),
+//	                    action byte count and values, env index, seat,
+//	                    render format, a stream's pool id
+//	PermissionDenied    external bots and policy files as opponents on a
+//	                    server without WithExternalAgents
 //	FailedPrecondition  Step or Render before the first Reset
 //	ResourceExhausted   MaxEnvsPerPool, MaxPools, MaxTotalEnvs, MaxMessageBytes
 //	Unavailable         the server is shutting down

@@ -73,6 +73,7 @@ func invalidf(format string, args ...any) error { return markf(errInvalid, forma
 //	                    seat, render format, stream pool id
 //	FailedPrecondition  vecenv.ErrNotReset: Step or Render before the first Reset
 //	ResourceExhausted   MaxPools, MaxEnvsPerPool, MaxTotalEnvs
+//	PermissionDenied    external agents without WithExternalAgents
 //	Unavailable         the server is shutting down
 //	Canceled            context.Canceled (the client went away)
 //	DeadlineExceeded    context.DeadlineExceeded

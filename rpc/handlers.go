@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -211,30 +212,17 @@ func (s *Server) poolConfig(req *botarenav1.CreatePoolRequest) (vecenv.Config, e
 		learners = append(learners, int(seat))
 	}
 	var opps map[int]vecenv.OpponentFactory
+	var names map[int]string
 	if len(req.GetOpponents()) > 0 {
 		opps = make(map[int]vecenv.OpponentFactory, len(req.GetOpponents()))
+		names = make(map[int]string, len(req.GetOpponents()))
 		for _, seat := range slices.Sorted(maps.Keys(req.GetOpponents())) {
 			name := req.GetOpponents()[seat]
-			if name == "console" {
-				// It would wait for input at the server's terminal.
-				return vecenv.Config{}, invalidf("opponents[%d]: the console agent plays at botarena's own terminal (botarena play), not in served pools", seat)
+			f, err := s.opponentFactory(game, fmt.Sprintf("opponents[%d]", seat), name)
+			if err != nil {
+				return vecenv.Config{}, err
 			}
-			if !agents.Known(game, name) {
-				return vecenv.Config{}, fmt.Errorf("opponents[%d]: %w %q for %s (valid: %s)",
-					seat, agents.ErrUnknownAgent, name, game, strings.Join(append(agents.Names(game), agents.Schemes(game)...), ", "))
-			}
-			if _, builtin := agents.Summary(game, name); !builtin && !s.opts.externalAgents {
-				return vecenv.Config{}, fmt.Errorf("opponents[%d]: %w: %q is not a built-in agent but an external bot or a policy file, which the server would run, call or read on its own machine; this server runs only built-in agents (start it with --allow-external-bots)",
-					seat, errDenied, name)
-			}
-			opps[int(seat)] = func(spec *env.Spec) (vecenv.Opponent, error) {
-				a, err := agents.New(game, name, spec)
-				if err != nil && !errors.Is(err, agents.ErrUnknownAgent) {
-					// The agent exists but cannot play this game or config.
-					return nil, invalidf("agent %q: %w", name, err)
-				}
-				return a, err
-			}
+			opps[int(seat)], names[int(seat)] = f, name
 		}
 	}
 	var seed uint64
@@ -246,15 +234,16 @@ func (s *Server) poolConfig(req *botarenav1.CreatePoolRequest) (vecenv.Config, e
 		seed = binary.LittleEndian.Uint64(b[:])
 	}
 	return vecenv.Config{
-		Game:         game,
-		GameConfig:   cfgJSON,
-		Registry:     s.opts.reg,
-		NumEnvs:      int(n),
-		Seed:         seed,
-		Workers:      workers,
-		LearnerSeats: learners,
-		Opponents:    opps,
-		AutoReset:    mode,
+		Game:          game,
+		GameConfig:    cfgJSON,
+		Registry:      s.opts.reg,
+		NumEnvs:       int(n),
+		Seed:          seed,
+		Workers:       workers,
+		LearnerSeats:  learners,
+		Opponents:     opps,
+		OpponentNames: names,
+		AutoReset:     mode,
 	}, nil
 }
 
@@ -392,6 +381,12 @@ func (s *Server) Stats(ctx context.Context, req *botarenav1.StatsRequest) (*bota
 			Wins: ss.Wins, Draws: ss.Draws, Losses: ss.Losses,
 		})
 	}
+	for _, o := range st.Opponents {
+		resp.Opponents = append(resp.Opponents, &botarenav1.OpponentStats{
+			Seat: int32(o.Seat), Name: o.Name, Weight: o.Weight, Episodes: o.Episodes,
+			Wins: o.Wins, Draws: o.Draws, Losses: o.Losses,
+		})
+	}
 	return resp, nil
 }
 
@@ -408,4 +403,116 @@ func (s *Server) ClosePool(ctx context.Context, req *botarenav1.ClosePoolRequest
 		return nil, connectError(s.log, proc, err)
 	}
 	return &botarenav1.ClosePoolResponse{}, nil
+}
+
+// opponentFactory checks that the agent spec name can play game on this
+// server and returns its factory; field names the request field in errors.
+// An unknown agent is NotFound, the console agent InvalidArgument, and an
+// external bot or policy file PermissionDenied unless the server allows
+// them (WithExternalAgents).
+func (s *Server) opponentFactory(game, field, name string) (vecenv.OpponentFactory, error) {
+	if name == "console" {
+		// It would wait for input at the server's terminal.
+		return nil, invalidf("%s: the console agent plays at botarena's own terminal (botarena play), not in served pools", field)
+	}
+	if !agents.Known(game, name) {
+		return nil, fmt.Errorf("%s: %w %q for %s (valid: %s)",
+			field, agents.ErrUnknownAgent, name, game, strings.Join(append(agents.Names(game), agents.Schemes(game)...), ", "))
+	}
+	if _, builtin := agents.Summary(game, name); !builtin && !s.opts.externalAgents {
+		return nil, fmt.Errorf("%s: %w: %q is not a built-in agent but an external bot or a policy file, which the server would run, call or read on its own machine; this server runs only built-in agents (start it with --allow-external-bots)",
+			field, errDenied, name)
+	}
+	return func(spec *env.Spec) (vecenv.Opponent, error) {
+		a, err := agents.New(game, name, spec)
+		if err != nil && !errors.Is(err, agents.ErrUnknownAgent) {
+			// The agent exists but cannot play this game or config.
+			return nil, invalidf("agent %q: %w", name, err)
+		}
+		return a, err
+	}, nil
+}
+
+// SetOpponents replaces the mixtures of the listed opponent seats (see
+// vecenv.Pool.SetOpponents). Every seat and choice is checked before
+// anything changes: an unknown agent is NotFound, an external bot or
+// policy file on a server without WithExternalAgents PermissionDenied, and
+// a learner or invalid seat, an empty mixture, a repeated name, a negative
+// or non-finite weight or weights without a positive sum InvalidArgument.
+// The seats are then set in seat order; an agent that cannot be made for
+// the pool's config (InvalidArgument) stops there, leaving the seats
+// before it set.
+func (s *Server) SetOpponents(ctx context.Context, req *botarenav1.SetOpponentsRequest) (*botarenav1.SetOpponentsResponse, error) {
+	const proc = botarenav1connect.EnvServiceSetOpponentsProcedure
+	p, err := s.lookup(req.GetPoolId())
+	if err != nil {
+		return nil, connectError(s.log, proc, err)
+	}
+	mixes, err := s.opponentMixes(p, req.GetOpponents())
+	if err != nil {
+		return nil, connectError(s.log, proc, err)
+	}
+	if err := p.setOpponents(mixes); err != nil {
+		return nil, s.poolError(proc, p, err)
+	}
+	return &botarenav1.SetOpponentsResponse{}, nil
+}
+
+// seatMix is one seat's checked mixture.
+type seatMix struct {
+	seat    int
+	choices []vecenv.OpponentChoice
+}
+
+// opponentMixes checks a SetOpponents request's mixtures for pool p and
+// turns them into vecenv choices, in seat order.
+func (s *Server) opponentMixes(p *servedPool, req map[int32]*botarenav1.OpponentMix) ([]seatMix, error) {
+	if len(req) == 0 {
+		return nil, invalidf("opponents: required (a mixture per opponent seat to change)")
+	}
+	learner := make([]bool, p.spec.Seats)
+	for _, seat := range p.learners {
+		learner[seat] = true
+	}
+	var out []seatMix
+	for _, seat := range slices.Sorted(maps.Keys(req)) {
+		field := fmt.Sprintf("opponents[%d]", seat)
+		switch {
+		case seat < 0 || int(seat) >= p.spec.Seats:
+			return nil, invalidf("%s: seat %d is not a seat of %s (0..%d)", field, seat, p.game, p.spec.Seats-1)
+		case learner[seat]:
+			return nil, invalidf("%s: seat %d is a learner seat of pool %q; only opponent seats have mixtures", field, seat, p.id)
+		case len(req[seat].GetChoices()) == 0:
+			return nil, invalidf("%s: the mixture needs at least one choice", field)
+		}
+		m := seatMix{seat: int(seat)}
+		seen := map[string]bool{}
+		sum := 0.0
+		for k, c := range req[seat].GetChoices() {
+			cf := fmt.Sprintf("%s.choices[%d]", field, k)
+			w := c.GetWeight()
+			if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+				return nil, invalidf("%s.weight: got %v, want a finite weight of at least 0", cf, w)
+			}
+			name := c.GetName()
+			if name == "" {
+				name = c.GetSpec()
+			}
+			if seen[name] {
+				return nil, invalidf("%s.name: %q repeats a name of the seat's mixture", cf, name)
+			}
+			seen[name] = true
+			f, err := s.opponentFactory(p.game, cf+".spec", c.GetSpec())
+			if err != nil {
+				return nil, err
+			}
+			sum += w
+			m.choices = append(m.choices, vecenv.OpponentChoice{Name: name, Factory: f, Weight: w})
+		}
+		if !(sum > 0) || math.IsInf(sum, 0) {
+			return nil, invalidf("%s: the weights sum to %v, want a positive, finite sum", field, sum)
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }

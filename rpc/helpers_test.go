@@ -135,9 +135,13 @@ func localPool(t testing.TB, req *botarenav1.CreatePoolRequest, opps map[int]vec
 	if req.GetAutoReset() == botarenav1.AutoReset_AUTO_RESET_SAME_STEP {
 		mode = vecenv.SameStep
 	}
+	names := map[int]string{}
+	for seat, name := range req.GetOpponents() {
+		names[int(seat)] = name
+	}
 	p, err := vecenv.New(vecenv.Config{
 		Game: req.GetGame(), GameConfig: []byte(req.GetConfigJson()), NumEnvs: int(req.GetNumEnvs()),
-		Seed: req.GetSeed(), Workers: 1, LearnerSeats: seats, Opponents: opps, AutoReset: mode,
+		Seed: req.GetSeed(), Workers: 1, LearnerSeats: seats, Opponents: opps, OpponentNames: names, AutoReset: mode,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -23,6 +23,7 @@ type servedPool struct {
 	numEnvs   int
 	rows      int
 	spec      *env.Spec
+	learners  []int
 	autoReset vecenv.AutoReset
 
 	// lastUsed is the time (UnixNano) a call last started or finished; the
@@ -63,7 +64,7 @@ func newServedPool(id, game string, p *vecenv.Pool, zstd bool) (*servedPool, err
 	}
 	sp := &servedPool{
 		id: id, game: game, numEnvs: p.NumEnvs(), rows: p.Rows(), spec: p.Spec(),
-		autoReset: p.AutoReset(), pool: p, actions: make([]int32, p.Rows()),
+		learners: p.LearnerSeats(), autoReset: p.AutoReset(), pool: p, actions: make([]int32, p.Rows()),
 	}
 	var err error
 	if sp.enc, err = observations.NewEncoder(sp.spec, sp.rows, opts...); err != nil {
@@ -297,4 +298,19 @@ func (p *servedPool) stats(reset bool) (vecenv.Stats, int64, error) {
 		p.pool.ResetStats()
 	}
 	return st, p.steps, nil
+}
+
+// setOpponents sets the mixtures, in order (see Server.SetOpponents).
+func (p *servedPool) setOpponents(mixes []seatMix) (err error) {
+	if err := p.lock(); err != nil {
+		return err
+	}
+	defer p.unlock()
+	defer guard(&err)
+	for _, m := range mixes {
+		if err := p.pool.SetOpponents(m.seat, m.choices); err != nil {
+			return fmt.Errorf("pool %q: opponents[%d]: %w", p.id, m.seat, err)
+		}
+	}
+	return nil
 }

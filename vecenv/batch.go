@@ -49,11 +49,14 @@ type BatchWorker interface {
 	ActBatch(dst []int32, envs []env.Env, seats []int, opps []Opponent)
 }
 
-// batchGroup is one worker's share of one Batcher: the opponents of its
-// env range that the batcher plays, and the gather buffers for one call.
+// batchGroup is one worker's share of one Batcher: the gather buffers for
+// one ActBatch call over the worker's env range. Which opponents a batcher
+// plays can change at every episode start (see [Pool.SetOpponents]), so the
+// groups are gathered afresh in every Step; the buffers hold every
+// opponent seat of the range.
 type batchGroup struct {
 	bw    BatchWorker
-	idx   []int // opponent indices (env*len(oppSeats)+j), in env order
+	n     int // seats gathered in this Step
 	envs  []env.Env
 	seats []int
 	opps  []Opponent
@@ -92,57 +95,74 @@ func batchers(opps []Opponent) ([]Batcher, []int) {
 	return list, group
 }
 
-// setupBatches gives worker w its batch groups and its opponent-action
-// buffer. Called from New, before the workers start.
+// setupBatches gives worker w a batch group for every Batcher its env range
+// has opponents of. Called from New, before the workers start.
 func (p *Pool) setupBatches(w *worker) {
-	if len(p.batchers) == 0 {
-		return
-	}
 	nOpp := len(p.oppSeats)
-	lo, hi := w.lo*nOpp, w.hi*nOpp
-	w.oppActs = make([]int32, hi-lo)
-	for g, b := range p.batchers {
-		var idx []int
-		for o := lo; o < hi; o++ {
-			if p.oppGroup[o] == g {
-				idx = append(idx, o)
-			}
+	for o := w.lo * nOpp; o < w.hi*nOpp; o++ {
+		if g := p.oppGroup[o]; g >= 0 {
+			p.addBatchGroup(w, g)
 		}
-		if len(idx) == 0 {
-			continue
-		}
-		n := len(idx)
-		w.groups = append(w.groups, batchGroup{
-			bw:    b.NewBatchWorker(p.spec, n),
-			idx:   idx,
-			envs:  make([]env.Env, n),
-			seats: make([]int, n),
-			opps:  make([]Opponent, n),
-			dst:   make([]int32, n),
-			at:    make([]int, n),
-		})
 	}
 }
 
+// addBatchGroup gives worker w a batch group for p.batchers[g] unless it
+// has one, with a BatchWorker for every opponent seat of its range, and
+// its opponent-action buffer. It runs while the workers are idle.
+func (p *Pool) addBatchGroup(w *worker, g int) {
+	for len(w.groupOf) <= g {
+		w.groupOf = append(w.groupOf, -1)
+	}
+	if w.groupOf[g] >= 0 {
+		return
+	}
+	nOpp := len(p.oppSeats)
+	n := (w.hi - w.lo) * nOpp
+	if w.oppActs == nil {
+		w.oppActs = make([]int32, n)
+	}
+	w.groupOf[g] = len(w.groups)
+	w.groups = append(w.groups, batchGroup{
+		bw:    p.batchers[g].NewBatchWorker(p.spec, n),
+		envs:  make([]env.Env, n),
+		seats: make([]int, n),
+		opps:  make([]Opponent, n),
+		dst:   make([]int32, n),
+		at:    make([]int, n),
+	})
+}
+
 // actBatches computes, on worker w, the actions of every batched opponent
-// of w's envs that step in this batch, into w.oppActs.
+// of w's envs that step in this batch, into w.oppActs: one ActBatch call
+// per Batcher, over its seats in env order.
 func (p *Pool) actBatches(w *worker) {
 	nOpp := len(p.oppSeats)
 	base := w.lo * nOpp
 	for gi := range w.groups {
-		g := &w.groups[gi]
-		n := 0
-		for _, o := range g.idx {
-			i := o / nOpp
-			if p.slots[i].pending {
-				continue // reset, not stepped, in this batch
-			}
-			g.envs[n] = p.slots[i].e
-			g.seats[n] = p.oppSeats[o%nOpp]
-			g.opps[n] = p.opps[o]
-			g.at[n] = o - base
-			n++
+		w.groups[gi].n = 0
+	}
+	for i := w.lo; i < w.hi; i++ {
+		s := &p.slots[i]
+		if s.pending {
+			continue // reset, not stepped, in this batch
 		}
+		for j, seat := range p.oppSeats {
+			o := i*nOpp + j
+			gb := p.oppGroup[o]
+			if gb < 0 {
+				continue
+			}
+			g := &w.groups[w.groupOf[gb]]
+			g.envs[g.n] = s.e
+			g.seats[g.n] = seat
+			g.opps[g.n] = p.opps[o]
+			g.at[g.n] = o - base
+			g.n++
+		}
+	}
+	for gi := range w.groups {
+		g := &w.groups[gi]
+		n := g.n
 		if n == 0 {
 			continue
 		}

@@ -33,7 +33,8 @@ type Opponent interface {
 
 // OpponentFactory makes one [Opponent] for envs of spec. [New] calls it
 // once per env for each seat it is configured for, from the goroutine that
-// calls New.
+// calls New; the factories of [OpponentChoice] values are called from the
+// goroutine that calls [Pool.SetOpponents], Reset or Step.
 type OpponentFactory func(spec *env.Spec) (Opponent, error)
 
 // AutoReset selects what a pool does when an env's episode ends. The zero
@@ -109,6 +110,10 @@ type Config struct {
 	// of its opponent; each env gets its own instances. Required for each
 	// non-learner seat; a learner seat or an invalid seat here is an error.
 	Opponents map[int]OpponentFactory
+	// OpponentNames names the opponent of each seat of Opponents in the
+	// per-opponent [Stats] and [Pool.Opponent] (the Name of the seat's
+	// first [OpponentChoice]; see [Pool.SetOpponents]). Default: "".
+	OpponentNames map[int]string
 	// AutoReset is the autoreset mode. Default: [NextStep].
 	AutoReset AutoReset
 }

@@ -32,6 +32,21 @@
 //		learn(buf.Rewards, buf.Terminated, buf.Truncated, p.Ended())
 //	}
 //
+// # Opponent mixtures
+//
+// Each opponent seat plays a mixture of opponents, at first the one
+// factory of Config.Opponents. [Pool.SetOpponents] replaces a seat's
+// mixture between steps with weighted, named [OpponentChoice] values, for
+// self-play against a changing population: at every episode start each env
+// draws the seat's choice from the episode seed, so trajectories still
+// depend only on the pool seed, the actions and the sequence of
+// SetOpponents calls, for any worker count. Episodes in progress keep
+// their opponent. Instances are made per env on first use and kept, and
+// those of a removed choice are closed once no episode plays against them.
+// Batched opponents stay batched: each step every worker gathers its envs'
+// current opponents by [Batcher]. [Stats.Opponents] counts the learners'
+// results per choice and [Pool.Opponent] names the choice an env plays.
+//
 // # Episodes and autoreset
 //
 // An env's episode ends when the game is Done, or when every learner seat

@@ -3,7 +3,7 @@ package vecenv
 import (
 	"errors"
 	"fmt"
-	"io"
+	"slices"
 
 	"github.com/botarena/botarena/env"
 )
@@ -40,12 +40,18 @@ type Pool struct {
 	rows      int
 
 	slots []slot
-	opps  []Opponent // opps[env*len(oppSeats)+j] plays oppSeats[j]
-	// batchers are the distinct Batchers of the BatchOpponents in opps;
-	// oppGroup[o] is opps[o]'s index in batchers, or -1 for an opponent
-	// that plays through Act.
+	// opps[env*len(oppSeats)+j] plays oppSeats[j] in env's current
+	// episode: an instance of choice cur[...] of mixes[j].
+	opps []Opponent
+	// batchers are the distinct Batchers of the BatchOpponents the pool
+	// has made (it only grows); oppGroup[o] is opps[o]'s index in
+	// batchers, or -1 for an opponent that plays through Act.
 	batchers []Batcher
 	oppGroup []int
+	mixes    []seatMix // one per opponent seat
+	cur      []int32   // [env*len(oppSeats)+j]: the choice of mixes[j] playing now
+	next     []int32   // [env*len(oppSeats)+j]: the choice drawn for the next episode
+	mixDirty bool      // prepare has instances to make or choices to close
 	ret      []float64 // episode return so far, [env*len(learners)+k]
 	acc      []seatAcc // finished-episode statistics, [env*len(learners)+k]
 	out      rows
@@ -117,6 +123,12 @@ func New(cfg Config) (*Pool, error) {
 		p.out.Seat[r] = int32(p.learners[r%L])
 	}
 	p.batchers, p.oppGroup = batchers(p.opps)
+	p.initMixes(slices.Clone(p.opps), v.OpponentNames, v.Opponents)
+	for i := range p.slots {
+		for j := range p.mixes {
+			p.next[i*len(p.oppSeats)+j] = p.mixes[j].pick(0)
+		}
+	}
 	p.d.start(p, v.Workers)
 	return p, nil
 }
@@ -172,10 +184,15 @@ func (p *Pool) Env(i int) env.Env { return p.slots[i].e }
 // first Reset gives episode 0) and writes every row: the first observation
 // and mask, reward 0, Terminated, Truncated and Ended false. Episodes in
 // progress are dropped without counting in [Pool.Stats]. It returns
-// [ErrClosed] after Close.
+// [ErrClosed] after Close, or the error of an opponent factory making an
+// instance of a drawn [OpponentChoice] (see [Pool.SetOpponents]) before
+// anything is reset.
 func (p *Pool) Reset() error {
 	if p.closed {
 		return ErrClosed
+	}
+	if err := p.prepare(); err != nil {
+		return err
 	}
 	p.d.run(opReset)
 	p.started = true
@@ -190,8 +207,10 @@ func (p *Pool) Reset() error {
 //
 // Step checks its input before stepping anything and returns an error
 // wrapping [ErrActions] (naming the row and value), [ErrNotReset] or
-// [ErrClosed]; the pool is then unchanged. After warm-up Step does not
-// allocate, provided the envs and opponents do not.
+// [ErrClosed], or the error of an opponent factory making an instance of
+// a drawn [OpponentChoice]; the pool is then unchanged. After warm-up
+// (including the first use of each opponent choice by each env) Step does
+// not allocate, provided the envs and opponents do not.
 func (p *Pool) Step(actions []int32) error {
 	if p.closed {
 		return ErrClosed
@@ -216,6 +235,9 @@ func (p *Pool) Step(actions []int32) error {
 			}
 		}
 	}
+	if err := p.prepare(); err != nil {
+		return err
+	}
 	p.actions = actions
 	p.d.run(opStep)
 	p.actions = nil
@@ -232,11 +254,7 @@ func (p *Pool) Close() error {
 		p.d.stopAll()
 		// Opponents that hold resources (external bots' processes and
 		// connections) are closed with the pool.
-		for _, o := range p.opps {
-			if c, ok := o.(io.Closer); ok {
-				c.Close()
-			}
-		}
+		p.closeChoices()
 	}
 	return nil
 }
@@ -351,6 +369,7 @@ func (p *Pool) newEpisode(s *slot, i int) {
 	s.pending = false
 	seed := mix(s.seed, uint64(s.episode))
 	s.e.Reset(seed)
+	p.startOpponents(s, i)
 	nOpp := len(p.oppSeats)
 	for j, seat := range p.oppSeats {
 		p.opps[i*nOpp+j].Reset(s.e, seat, mix(seed^opponentSalt, uint64(seat)))

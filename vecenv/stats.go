@@ -17,6 +17,28 @@ type seatAcc struct {
 type Stats struct {
 	// Seats holds one entry per learner seat, in LearnerSeats order.
 	Seats []SeatStats
+	// Opponents holds one entry per choice of every opponent seat's
+	// mixture (see [Pool.SetOpponents]), by seat and then in the order
+	// the choices were first given; a choice removed from its mixture is
+	// listed until ResetStats once its opponents are closed, and as long
+	// as they play.
+	Opponents []OpponentStats
+}
+
+// OpponentStats are the results of the learner seats, over the completed
+// episodes of every env, against one choice of one opponent seat: the
+// episodes whose opponent at Seat was drawn from the choice Name. An
+// episode is a win when a learner seat is the winner, a draw when the game
+// ended in a draw (as for [SeatStats]), and a loss otherwise; with one
+// learner seat these are that seat's outcomes.
+type OpponentStats struct {
+	Seat     int     // the opponent seat
+	Name     string  // the choice's name
+	Weight   float64 // its weight in the seat's mixture now (0 once removed)
+	Episodes int64
+	Wins     int64
+	Draws    int64
+	Losses   int64
 }
 
 // Episodes returns the number of episodes completed (by any env; each
@@ -91,12 +113,35 @@ func (p *Pool) Stats() Stats {
 			s.Losses += a.losses
 		}
 	}
+	for j := range p.mixes {
+		m := &p.mixes[j]
+		for _, ch := range m.choices {
+			os := OpponentStats{Seat: m.seat, Name: ch.name, Weight: ch.weight}
+			for i := range ch.acc {
+				a := &ch.acc[i]
+				os.Episodes += a.episodes
+				os.Wins += a.wins
+				os.Draws += a.draws
+				os.Losses += a.losses
+			}
+			st.Opponents = append(st.Opponents, os)
+		}
+	}
 	return st
 }
 
 // ResetStats sets the statistics back to zero. Episodes in progress count
-// in full when they end.
-func (p *Pool) ResetStats() { clear(p.acc) }
+// in full when they end. Choices removed from their mixture whose
+// opponents are closed are dropped from [Stats.Opponents].
+func (p *Pool) ResetStats() {
+	clear(p.acc)
+	for j := range p.mixes {
+		for _, ch := range p.mixes[j].choices {
+			clear(ch.acc)
+		}
+	}
+	p.compactChoices()
+}
 
 // record adds env i's ended episode to its accumulators. done reports that
 // the game is over (rather than every learner seat being out).
@@ -118,4 +163,5 @@ func (p *Pool) record(s *slot, i int, done bool) {
 			a.losses++
 		}
 	}
+	p.recordChoices(i, winner, draw)
 }

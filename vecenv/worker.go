@@ -36,6 +36,7 @@ type worker struct {
 	trunc   []bool
 	obs     [][]byte     // one per tensor: a row's destination for WriteObs
 	groups  []batchGroup // one per Batcher with seats in the range
+	groupOf []int        // Pool.batchers index → index in groups, or -1
 	oppActs []int32      // batched opponents' actions, [(env-lo)*len(oppSeats)+j]
 	failure error        // a recovered panic of the last batch
 	_       [cachePad]byte

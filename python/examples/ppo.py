@@ -6,7 +6,9 @@ library; this file is its command line, so that
 
     python python/examples/ppo.py --game battlebots --minutes 10
 
-and ``python -m botarena.train`` (and ``make train``) are the same program.
+and ``python -m botarena.train`` (and ``make train``) are the same program;
+``--self-play`` trains against a league of its own snapshots and the
+reference bots (see botarena.train).
 Needs the training extras: ``pip install -e 'python[train]'`` (``make train-venv``).
 """
 

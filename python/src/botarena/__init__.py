@@ -6,6 +6,8 @@
 * :class:`Pool` — the raw batched multi-agent API, numpy in and out.
 * :class:`Server` — starts a local ``botarena serve``; :class:`Client` — the
   gRPC client of ``botarena.v1.EnvService``.
+* :class:`League` — a league directory (``botarena league``): agents,
+  ratings, games, and PFSP opponent mixtures for :meth:`Pool.set_opponents`.
 
 Observations arrive as numpy views of Arrow record batches, without copies
 (see :mod:`botarena.batch`). Server errors are raised as
@@ -19,12 +21,14 @@ from botarena.errors import (
     FailedPreconditionError,
     InvalidArgumentError,
     NotFoundError,
+    PermissionDeniedError,
     ResourceExhaustedError,
     ServerError,
     UnavailableError,
 )
+from botarena.league import League, LeagueError, LeagueRow, RunSummary
 from botarena.parallel import BotarenaParallelEnv, parallel_env
-from botarena.pool import Pool, PoolStats, SeatStats
+from botarena.pool import Opponent, OpponentStats, Pool, PoolStats, SeatStats
 from botarena.server import Server
 from botarena.spec import GameInfo, GameSpec, TensorSpec
 from botarena.vector import BotarenaVectorEnv, make_vec
@@ -42,10 +46,17 @@ __all__ = [
     "GameInfo",
     "GameSpec",
     "InvalidArgumentError",
+    "League",
+    "LeagueError",
+    "LeagueRow",
     "NotFoundError",
+    "Opponent",
+    "OpponentStats",
+    "PermissionDeniedError",
     "Pool",
     "PoolStats",
     "ResourceExhaustedError",
+    "RunSummary",
     "SeatStats",
     "Server",
     "ServerError",

@@ -164,6 +164,19 @@ class Client:
         req = env_pb2.StatsRequest(pool_id=pool_id, reset=reset)
         return _call("Stats", self.stub.Stats, req, timeout=self.timeout)
 
+    def set_opponents(self, pool_id: str, mixtures: Mapping[int, Sequence[tuple[str, float, str]]]) -> None:
+        """Replaces the opponent mixtures of some of the pool's seats (SetOpponents).
+
+        mixtures maps an opponent seat to its choices, each ``(spec, weight,
+        name)``; an empty name means the spec.
+        """
+        req = env_pb2.SetOpponentsRequest(pool_id=pool_id)
+        for seat, choices in mixtures.items():
+            mix = req.opponents[int(seat)]
+            for spec, weight, name in choices:
+                mix.choices.add(spec=spec, weight=float(weight), name=name)
+        _call("SetOpponents", self.stub.SetOpponents, req, timeout=self.timeout)
+
     def close_pool(self, pool_id: str, *, missing_ok: bool = False) -> None:
         """Closes a pool; with missing_ok an unknown or closed pool is not an error."""
         try:

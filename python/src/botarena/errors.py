@@ -18,6 +18,7 @@ __all__ = [
     "FailedPreconditionError",
     "ResourceExhaustedError",
     "UnavailableError",
+    "PermissionDeniedError",
     "ServerError",
     "from_rpc_error",
 ]
@@ -49,6 +50,10 @@ class InvalidArgumentError(BotarenaError, ValueError):
     """Bad config, shapes or action values (gRPC INVALID_ARGUMENT)."""
 
 
+class PermissionDeniedError(BotarenaError, PermissionError):
+    """The server does not allow this, e.g. external bots without --allow-external-bots (PERMISSION_DENIED)."""
+
+
 class FailedPreconditionError(BotarenaError):
     """The call is not valid in the pool's state, e.g. step before reset (FAILED_PRECONDITION)."""
 
@@ -69,6 +74,7 @@ _BY_CODE: dict[grpc.StatusCode, type[BotarenaError]] = {
     grpc.StatusCode.NOT_FOUND: NotFoundError,
     grpc.StatusCode.INVALID_ARGUMENT: InvalidArgumentError,
     grpc.StatusCode.FAILED_PRECONDITION: FailedPreconditionError,
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDeniedError,
     grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhaustedError,
     grpc.StatusCode.UNAVAILABLE: UnavailableError,
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, TypeAlias, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -16,7 +16,7 @@ from botarena.server import Server
 from botarena.spec import GameSpec
 from botarena.v1 import env_pb2
 
-__all__ = ["Pool", "PoolStats", "SeatStats", "Obs", "Info"]
+__all__ = ["Pool", "PoolStats", "SeatStats", "OpponentStats", "Opponent", "Mixture", "Obs", "Info"]
 
 Obs = dict[str, npt.NDArray[Any]]
 Info = dict[str, Any]
@@ -57,11 +57,67 @@ class SeatStats:
 
 
 @dataclass(frozen=True)
+class OpponentStats:
+    """The learner seats' results against one choice of one opponent seat's mixture.
+
+    Counts the completed episodes whose opponent at ``seat`` was drawn from
+    the choice ``name`` (its spec unless named): a win is an episode a
+    learner seat won, a draw a drawn game, a loss anything else. ``weight``
+    is the choice's weight now (0 once removed by :meth:`Pool.set_opponents`).
+    """
+
+    seat: int
+    name: str
+    weight: float
+    episodes: int
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def win_rate(self) -> float:
+        """wins / episodes (nan before the first episode ends)."""
+        return self.wins / self.episodes if self.episodes else float("nan")
+
+    @property
+    def score(self) -> float:
+        """(wins + draws / 2) / episodes (nan before the first episode ends)."""
+        return (self.wins + self.draws / 2) / self.episodes if self.episodes else float("nan")
+
+
+@dataclass(frozen=True)
 class PoolStats:
-    """A pool's statistics: one :class:`SeatStats` per learner seat and the Step calls served."""
+    """A pool's statistics: one :class:`SeatStats` per learner seat, the Step calls served, and per opponent."""
 
     seats: tuple[SeatStats, ...]
     steps: int
+    opponents: tuple[OpponentStats, ...] = ()
+
+    def by_opponent(self, seat: int | None = None) -> dict[str, OpponentStats]:
+        """The opponent stats by choice name, of ``seat`` (default: the lowest opponent seat)."""
+        if not self.opponents:
+            return {}
+        if seat is None:
+            seat = min(o.seat for o in self.opponents)
+        return {o.name: o for o in self.opponents if o.seat == seat}
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """One weighted choice of an opponent seat's mixture (see :meth:`Pool.set_opponents`).
+
+    spec is an agent: a built-in agent name, or (on a server started with
+    ``--allow-external-bots``) ``policy:PATH``, ``cmd:...``, ...; name
+    identifies it in :class:`OpponentStats` (default: the spec).
+    """
+
+    spec: str
+    weight: float = 1.0
+    name: str = ""
+
+
+#: A seat's mixture: one agent spec, ``{spec: weight}``, or :class:`Opponent` choices.
+Mixture: TypeAlias = Union[str, Mapping[str, float], Sequence[Opponent]]
 
 
 class Pool:
@@ -126,6 +182,7 @@ class Pool:
         self._pool_id: str | None = None
         self._stream: StepStream | None = None
         self._needs_reset = True
+        self._mixtures: dict[int, list[tuple[str, float, str]]] = {}
         self.closed = False
         try:
             if client is None:
@@ -176,6 +233,8 @@ class Pool:
         self.workers: int = int(resp.workers)
         self._needs_reset = True
         self._ended_zero = np.zeros(self.rows, dtype=bool)
+        if self._mixtures:
+            self.client.set_opponents(self._pool_id, self._mixtures)
 
     @property
     def pool_id(self) -> str:
@@ -255,16 +314,57 @@ class Pool:
         msg = self._send(a.data.cast("B"), False)
         return self.decoder.decode(msg.batch), msg
 
+    # Opponents -------------------------------------------------------------
+
+    @property
+    def opponent_seats(self) -> tuple[int, ...]:
+        """The seats played on the server (every seat that is not a learner seat)."""
+        learners = set(self.learner_seats)
+        return tuple(s for s in range(self.spec.seats) if s not in learners)
+
+    def set_opponents(self, opponents: Mixture | Mapping[int, Mixture]) -> None:
+        """Replaces who plays the opponent seats, from each env's next episode on.
+
+        ``opponents`` is a mixture for every opponent seat, or a dict
+        ``{seat: mixture}`` for some of them. A mixture is one agent spec
+        (``"sniper"``), a dict ``{spec: weight}`` (``{"nop": 1, "sniper": 3}``)
+        or a sequence of :class:`Opponent` choices (to name them). At each
+        episode start every env draws one choice per seat with probability
+        weight / sum of the weights, from the episode's seed, so runs stay
+        reproducible from the pool seed. Episodes in progress finish against
+        the opponents they started with; a choice keeps its server-side
+        instances under its name. :meth:`stats` reports the results per
+        choice. The mixtures survive :meth:`reseed`.
+
+        Raises :class:`~botarena.errors.NotFoundError` for an unknown agent,
+        :class:`~botarena.errors.PermissionDeniedError` for an external bot or
+        policy file on a server without ``--allow-external-bots``, and
+        :class:`~botarena.errors.InvalidArgumentError` for learner seats, empty
+        mixtures, repeated names and weights that are negative or sum to 0.
+        """
+        if isinstance(opponents, Mapping) and opponents and all(isinstance(k, int) for k in opponents):
+            per_seat = {int(k): _choices(v) for k, v in opponents.items()}  # type: ignore[arg-type]
+        else:
+            mix = _choices(opponents)  # type: ignore[arg-type]
+            per_seat = {s: mix for s in self.opponent_seats}
+        if not per_seat:
+            raise ValueError("set_opponents: the pool has no opponent seats (every seat is a learner seat)")
+        self.client.set_opponents(self.pool_id, per_seat)
+        self._mixtures.update(per_seat)
+
     # Other calls -----------------------------------------------------------
 
     def stats(self, *, reset: bool = False) -> PoolStats:
-        """Episode statistics per learner seat; reset clears them after reading."""
+        """Episode statistics per learner seat and per opponent; reset clears them after reading."""
         r = self.client.stats(self.pool_id, reset=reset)
         return PoolStats(
             seats=tuple(
                 SeatStats(s.seat, s.episodes, s.steps, s.return_sum, s.wins, s.draws, s.losses) for s in r.seats
             ),
             steps=int(r.steps),
+            opponents=tuple(
+                OpponentStats(o.seat, o.name, o.weight, o.episodes, o.wins, o.draws, o.losses) for o in r.opponents
+            ),
         )
 
     def render(self, env: int = 0, *, format: str = "", seat: int = -1) -> str:
@@ -313,3 +413,17 @@ class Pool:
             f"Pool({self.game!r}, num_envs={self.num_envs}, learner_seats={getattr(self, 'learner_seats', None)}, "
             f"config={json.dumps(self.config)})"
         )
+
+
+def _choices(mix: Mixture) -> list[tuple[str, float, str]]:
+    """A mixture as ``(spec, weight, name)`` tuples."""
+    if isinstance(mix, str):
+        return [(mix, 1.0, "")]
+    if isinstance(mix, Mapping):
+        return [(str(spec), float(w), "") for spec, w in mix.items()]
+    out: list[tuple[str, float, str]] = []
+    for c in mix:
+        if not isinstance(c, Opponent):
+            raise TypeError(f"a mixture is a spec, a dict spec → weight or a sequence of Opponent, got an item {c!r}")
+        out.append((c.spec, float(c.weight), c.name))
+    return out

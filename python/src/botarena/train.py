@@ -17,6 +17,16 @@ Run ``python -m botarena.train --help`` (or python/examples/ppo.py, or
 * ``curve.csv`` and ``curve.png`` — steps/s, episode return and win/draw/loss
   rates against the opponent, per update;
 * ``eval.json`` — the evaluation over ``--eval-games`` games.
+
+With ``--self-play`` the run also keeps a league (``OUT/league``, see
+:class:`botarena.League`) of the game's reference bots (SELF_PLAY_BOTS):
+every ``--snapshot-every`` updates the current policy is saved as a
+snapshot, added to the league, rated in ``--league-games`` league games
+(PFSP against the newest snapshot, or round robin), the leaderboard is
+logged, and the training pool's opponents become the league's members,
+snapshots and bots, weighted by PFSP from the newest snapshot's results
+((1 − p)², so opponents it beats are rarely drawn). The final table goes to
+``league.txt`` and ``ratings.png``.
 """
 
 from __future__ import annotations
@@ -40,11 +50,13 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
+from botarena.league import League, pfsp_weight
 from botarena.policy import PolicyNet, default_architecture, load_policy, save_policy
+from botarena.pool import Opponent
 from botarena.server import Server, find_binary
 from botarena.vector import BotarenaVectorEnv, make_vec
 
-__all__ = ["REFERENCE_BOTS", "TrainConfig", "Trainer", "evaluate", "main", "train"]
+__all__ = ["REFERENCE_BOTS", "SELF_PLAY_BOTS", "TrainConfig", "Trainer", "evaluate", "main", "train"]
 
 #: The opponent each game's training defaults to: the competition's own reference or example bot.
 REFERENCE_BOTS: dict[str, str] = {
@@ -53,6 +65,16 @@ REFERENCE_BOTS: dict[str, str] = {
     "battlecube": "teebot",
     "battlebots": "huggy",
     "portalbomber": "practice",
+}
+
+#: The fixed members of a --self-play league per game: the reference bot, a weaker scripted bot and
+#: one that does nothing much, so that snapshots have ratings to climb past.
+SELF_PLAY_BOTS: dict[str, tuple[str, ...]] = {
+    "bomberman": ("reference", "random"),
+    "battleships": ("reference", "random"),
+    "battlecube": ("teebot", "dumb", "random"),
+    "battlebots": ("huggy", "sniper", "nop"),
+    "portalbomber": ("practice", "greedy", "random"),
 }
 
 
@@ -105,6 +127,13 @@ class TrainConfig:
     resume: str = ""  # a checkpoints/*.pt to continue from
     address: str = ""  # a running botarena serve ("" = start one)
     quiet: bool = False
+    self_play: bool = False  # train against a league of snapshots and the reference bots
+    snapshot_every: int = 10  # updates between league snapshots (self-play)
+    league: str = ""  # league directory ("" = OUT/league)
+    league_games: int = 40  # league games after each snapshot
+    league_match: str = "pfsp"  # "pfsp" (against the newest snapshot) or "round-robin"
+    league_bots: tuple[str, ...] = ()  # fixed league members (empty = SELF_PLAY_BOTS)
+    pfsp_k: int = 0  # opponents drawn into the training mixture (0 = every league member)
 
     def resolved_opponent(self) -> str:
         return self.opponent or REFERENCE_BOTS.get(_base(self.game), "random")
@@ -121,7 +150,13 @@ class TrainConfig:
             strides=strides,
             hidden=self.hidden or int(d["hidden"]),
             config={**d["config"], **self.config},
+            league_bots=self.league_bots or SELF_PLAY_BOTS.get(_base(self.game), (self.resolved_opponent(),)),
+            league=self.league or os.path.join(self.out, "league"),
         )
+
+    def unshaped_config(self) -> dict[str, Any]:
+        """The game config without reward shaping, for evaluation and league games."""
+        return {k: v for k, v in self.config.items() if not k.endswith("_reward")}
 
 
 def _device(name: str) -> torch.device:
@@ -215,12 +250,92 @@ class Trainer:
             self.start_update = int(ckpt["update"])
             self.env_steps = int(ckpt["env_steps"])
             self.elapsed_before = float(ckpt.get("seconds", 0.0))
+        self.league: League | None = None
+        self.snapshots: list[str] = []
+        self.opp_results: dict[str, list[int]] = {}  # self-play: name → [episodes, wins, draws, losses] since the last snapshot
+        if cfg.self_play:
+            self._open_league()
         self.csv_path = self.out / "curve.csv"
         self.rows: list[dict[str, float]] = []
         if ckpt is not None and self.csv_path.exists():
             with open(self.csv_path) as f:
                 self.rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
             self.rows = [r for r in self.rows if r["update"] <= self.start_update]
+
+    # Self-play -------------------------------------------------------------
+
+    def _open_league(self) -> None:
+        """Opens (or makes) the league with the fixed bots, rated among themselves."""
+        cfg = self.cfg
+        if cfg.league_match not in ("pfsp", "round-robin"):
+            raise ValueError(f"league_match must be 'pfsp' or 'round-robin', got {cfg.league_match!r}")
+        league = League(cfg.league, game=cfg.game, seed=cfg.seed, config=cfg.unshaped_config() or None)
+        have = league.agents()
+        for bot in cfg.league_bots:
+            if bot not in have:
+                league.add(bot, bot, tag="fixed")
+        self.snapshots = sorted(n for n in league.agents() if n.startswith("snap_"))
+        if len(cfg.league_bots) > 1 and not any(r.games for r in league.table()):
+            league.run(max(cfg.league_games, 2 * len(cfg.league_bots)), match="round-robin")
+        self.league = league
+        self.log(f"self-play league {cfg.league}: {', '.join(league.agents())}")
+        if self.snapshots:
+            self._set_mixture(self.snapshots[-1])
+
+    def snapshot(self, update: int, seconds: float) -> None:
+        """Saves the policy as a league snapshot, rates it, logs the table and re-weights the opponents."""
+        assert self.league is not None
+        cfg = self.cfg
+        name = f"snap_{update:05d}"
+        if name in self.snapshots:
+            return
+        path = (self.out / "checkpoints" / f"update_{update:05d}.policy.safetensors").absolute()
+        save_policy(self.net, path, trained=self._provenance(seconds))
+        self.league.add(name, f"policy:{path}", tag=f"{self.env_steps} steps")
+        self.snapshots.append(name)
+        if cfg.league_games > 0:
+            if cfg.league_match == "pfsp":
+                self.league.run(cfg.league_games, match="pfsp", target=name)
+            else:
+                self.league.run(cfg.league_games, match="round-robin")
+        if self.opp_results:
+            parts = [
+                f"{n} {r[1] / r[0]:.2f}/{r[2] / r[0]:.2f}/{r[3] / r[0]:.2f} ({r[0]})"
+                for n, r in sorted(self.opp_results.items())
+                if r[0]
+            ]
+            self.log("training win/draw/loss by opponent since the last snapshot: " + ", ".join(parts))
+            self.opp_results.clear()
+        self.log(f"league after snapshot {name}:\n{self.league.table_text().rstrip()}")
+        self._set_mixture(name)
+
+    def _set_mixture(self, newest: str) -> None:
+        """Sets the pool's opponents: every league member, PFSP-weighted from newest's results, newest included."""
+        assert self.league is not None
+        cfg = self.cfg
+        mix = self.league.mixture(newest, k=cfg.pfsp_k, seed=cfg.seed + len(self.snapshots), floor=0.02)
+        spec = self.league.agents()[newest]
+        mix.append(Opponent(spec=spec, weight=pfsp_weight(0.5), name=newest))  # the newest copy of itself, as an even match
+        self.env.pool.set_opponents(mix)
+        total = sum(o.weight for o in mix)
+        self.log("opponents: " + ", ".join(f"{o.name} {o.weight / total:.2f}" for o in sorted(mix, key=lambda o: -o.weight)))
+
+    def _count_opponents(self, opponents: Sequence[Any]) -> None:
+        for o in opponents:
+            r = self.opp_results.setdefault(o.name, [0, 0, 0, 0])
+            r[0] += o.episodes
+            r[1] += o.wins
+            r[2] += o.draws
+            r[3] += o.losses
+
+    def finish_league(self, update: int, seconds: float) -> None:
+        """The last snapshot and the final table: OUT/league.txt and OUT/ratings.png."""
+        assert self.league is not None
+        if update > 0 and f"snap_{update:05d}" not in self.snapshots:
+            self.snapshot(update, seconds)
+        text = self.league.table_text(png=self.out / "ratings.png")
+        (self.out / "league.txt").write_text(text)
+        self.log(f"wrote {self.out / 'league.txt'} and {self.out / 'ratings.png'}")
 
     def log(self, msg: str) -> None:
         if not self.cfg.quiet:
@@ -368,7 +483,10 @@ class Trainer:
                 stats[k] /= max(1, n_mb)
             t_total = time.monotonic() - t_upd
 
-            st = env.pool.stats(reset=True).seats[0]
+            pst = env.pool.stats(reset=True)
+            st = pst.seats[0]
+            if self.league is not None:
+                self._count_opponents(pst.opponents)
             eps = st.episodes
             row = {
                 "update": float(update),
@@ -395,8 +513,12 @@ class Trainer:
             )
             if cfg.checkpoint_every and update % cfg.checkpoint_every == 0:
                 self.checkpoint(update, row["seconds"])
+            if self.league is not None and cfg.snapshot_every and update % cfg.snapshot_every == 0:
+                self.snapshot(update, row["seconds"])
         seconds = self.rows[-1]["seconds"] if self.rows else 0.0
         self.checkpoint(update, seconds)
+        if self.league is not None:
+            self.finish_league(update, seconds)
         final = self.out / "policy.safetensors"
         save_policy(net, final, trained=self._provenance(seconds))
         self.plot()
@@ -406,7 +528,7 @@ class Trainer:
     def _provenance(self, seconds: float) -> dict[str, Any]:
         return {
             "game": self.cfg.game,
-            "opponent": self.opponent,
+            "opponent": f"self-play league {self.cfg.league}" if self.cfg.self_play else self.opponent,
             "env_steps": self.env_steps,
             "seconds": round(seconds, 1),
             "device": str(self.device),
@@ -622,6 +744,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--evaluate", default="", metavar="POLICY", help="skip training: evaluate this policy file (and --play it)")
     p.add_argument("--play", action="store_true", help="after training, play one match of the trained bot on the terminal")
     p.add_argument("--quiet", action="store_true")
+    sp = p.add_argument_group("self-play", "train against a league of the policy's snapshots and the game's reference bots")
+    sp.add_argument("--self-play", action="store_true", help="keep a league (OUT/league) and train against PFSP-weighted members")
+    sp.add_argument("--snapshot-every", type=int, default=d.snapshot_every, help="updates between snapshots added to the league")
+    sp.add_argument("--league", default="", help="league directory (default OUT/league; an existing league is continued)")
+    sp.add_argument("--league-games", type=int, default=d.league_games, help="league games after each snapshot")
+    sp.add_argument("--league-match", default=d.league_match, choices=["pfsp", "round-robin"], help="pfsp: the newest snapshot against PFSP-drawn opponents")
+    sp.add_argument("--league-bots", default="", help=f"fixed league members, comma separated (default per game: {SELF_PLAY_BOTS})")
+    sp.add_argument("--pfsp-k", type=int, default=d.pfsp_k, help="league members drawn into the training mixture (0: all)")
     return p
 
 
@@ -673,6 +803,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         resume=args.resume,
         address=args.address,
         quiet=args.quiet,
+        self_play=args.self_play,
+        snapshot_every=args.snapshot_every,
+        league=args.league,
+        league_games=args.league_games,
+        league_match=args.league_match,
+        league_bots=tuple(b for b in args.league_bots.split(",") if b),
+        pfsp_k=args.pfsp_k,
     )
     if args.evaluate:
         cfg = dataclasses.replace(cfg, out=args.out or str(pathlib.Path(args.evaluate).parent))
@@ -688,7 +825,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Evaluation is on the unshaped game: the config's shaping terms are dropped. The policy is
         # evaluated as trained (sampling from its action distribution, policy:PATH?sample in Go)
         # and by its arg-max (policy:PATH), which can be much weaker: a deterministic bot can loop.
-        eval_cfg = {k: v for k, v in cfg.config.items() if not k.endswith("_reward")}
+        eval_cfg = cfg.unshaped_config()
         report: dict[str, Any] = {"game": cfg.game, "policy": str(policy), "opponent": opp}
         for mode, sample in (("sample", True), ("argmax", False)):
             print(f"evaluating {policy} against {opp} over {cfg.eval_games} games ({mode}) ...", flush=True)

@@ -226,13 +226,68 @@ class SeatStats(_message.Message):
     losses: int
     def __init__(self, seat: _Optional[int] = ..., episodes: _Optional[int] = ..., steps: _Optional[int] = ..., return_sum: _Optional[float] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ...) -> None: ...
 
+class OpponentStats(_message.Message):
+    __slots__ = ("seat", "name", "weight", "episodes", "wins", "draws", "losses")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    WEIGHT_FIELD_NUMBER: _ClassVar[int]
+    EPISODES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    LOSSES_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    name: str
+    weight: float
+    episodes: int
+    wins: int
+    draws: int
+    losses: int
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., weight: _Optional[float] = ..., episodes: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ...) -> None: ...
+
 class StatsResponse(_message.Message):
-    __slots__ = ("seats", "steps")
+    __slots__ = ("seats", "steps", "opponents")
     SEATS_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
+    OPPONENTS_FIELD_NUMBER: _ClassVar[int]
     seats: _containers.RepeatedCompositeFieldContainer[SeatStats]
     steps: int
-    def __init__(self, seats: _Optional[_Iterable[_Union[SeatStats, _Mapping]]] = ..., steps: _Optional[int] = ...) -> None: ...
+    opponents: _containers.RepeatedCompositeFieldContainer[OpponentStats]
+    def __init__(self, seats: _Optional[_Iterable[_Union[SeatStats, _Mapping]]] = ..., steps: _Optional[int] = ..., opponents: _Optional[_Iterable[_Union[OpponentStats, _Mapping]]] = ...) -> None: ...
+
+class OpponentChoice(_message.Message):
+    __slots__ = ("spec", "weight", "name")
+    SPEC_FIELD_NUMBER: _ClassVar[int]
+    WEIGHT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    spec: str
+    weight: float
+    name: str
+    def __init__(self, spec: _Optional[str] = ..., weight: _Optional[float] = ..., name: _Optional[str] = ...) -> None: ...
+
+class OpponentMix(_message.Message):
+    __slots__ = ("choices",)
+    CHOICES_FIELD_NUMBER: _ClassVar[int]
+    choices: _containers.RepeatedCompositeFieldContainer[OpponentChoice]
+    def __init__(self, choices: _Optional[_Iterable[_Union[OpponentChoice, _Mapping]]] = ...) -> None: ...
+
+class SetOpponentsRequest(_message.Message):
+    __slots__ = ("pool_id", "opponents")
+    class OpponentsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: int
+        value: OpponentMix
+        def __init__(self, key: _Optional[int] = ..., value: _Optional[_Union[OpponentMix, _Mapping]] = ...) -> None: ...
+    POOL_ID_FIELD_NUMBER: _ClassVar[int]
+    OPPONENTS_FIELD_NUMBER: _ClassVar[int]
+    pool_id: str
+    opponents: _containers.MessageMap[int, OpponentMix]
+    def __init__(self, pool_id: _Optional[str] = ..., opponents: _Optional[_Mapping[int, OpponentMix]] = ...) -> None: ...
+
+class SetOpponentsResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
 
 class ClosePoolRequest(_message.Message):
     __slots__ = ("pool_id",)

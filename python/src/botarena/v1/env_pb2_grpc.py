@@ -73,6 +73,11 @@ class EnvServiceStub:
                 request_serializer=botarena_dot_v1_dot_env__pb2.StatsRequest.SerializeToString,
                 response_deserializer=botarena_dot_v1_dot_env__pb2.StatsResponse.FromString,
                 _registered_method=True)
+        self.SetOpponents = channel.unary_unary(
+                '/botarena.v1.EnvService/SetOpponents',
+                request_serializer=botarena_dot_v1_dot_env__pb2.SetOpponentsRequest.SerializeToString,
+                response_deserializer=botarena_dot_v1_dot_env__pb2.SetOpponentsResponse.FromString,
+                _registered_method=True)
         self.ClosePool = channel.unary_unary(
                 '/botarena.v1.EnvService/ClosePool',
                 request_serializer=botarena_dot_v1_dot_env__pb2.ClosePoolRequest.SerializeToString,
@@ -136,7 +141,23 @@ class EnvServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Stats(self, request, context):
-        """Stats returns the pool's episode statistics per learner seat.
+        """Stats returns the pool's episode statistics per learner seat and per
+        opponent.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetOpponents(self, request, context):
+        """SetOpponents replaces the opponent mixture of some of a pool's
+        opponent seats, for self-play against a changing population: from
+        each env's next episode start on, every listed seat is played by one
+        of its choices, drawn with probability weight / (sum of the weights)
+        from the episode's seed. Episodes in progress keep their opponents.
+        Unknown agents are NotFound; external bots and policy files are
+        PermissionDenied unless the server allows them
+        (--allow-external-bots); a learner seat, an empty mixture, a repeated
+        name or bad weights are InvalidArgument.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -187,6 +208,11 @@ def add_EnvServiceServicer_to_server(servicer, server):
                     servicer.Stats,
                     request_deserializer=botarena_dot_v1_dot_env__pb2.StatsRequest.FromString,
                     response_serializer=botarena_dot_v1_dot_env__pb2.StatsResponse.SerializeToString,
+            ),
+            'SetOpponents': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetOpponents,
+                    request_deserializer=botarena_dot_v1_dot_env__pb2.SetOpponentsRequest.FromString,
+                    response_serializer=botarena_dot_v1_dot_env__pb2.SetOpponentsResponse.SerializeToString,
             ),
             'ClosePool': grpc.unary_unary_rpc_method_handler(
                     servicer.ClosePool,
@@ -387,6 +413,33 @@ class EnvService:
             '/botarena.v1.EnvService/Stats',
             botarena_dot_v1_dot_env__pb2.StatsRequest.SerializeToString,
             botarena_dot_v1_dot_env__pb2.StatsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetOpponents(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/botarena.v1.EnvService/SetOpponents',
+            botarena_dot_v1_dot_env__pb2.SetOpponentsRequest.SerializeToString,
+            botarena_dot_v1_dot_env__pb2.SetOpponentsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1298,19 +1298,123 @@ func (x *SeatStats) GetLosses() int64 {
 	return 0
 }
 
+// OpponentStats are the learner seats' results against one choice of one
+// opponent seat's mixture: the completed episodes whose opponent at seat
+// was drawn from it. A win is an episode a learner seat won, a draw a
+// drawn game, a loss anything else; with one learner seat these are that
+// seat's results.
+type OpponentStats struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// seat is the opponent seat.
+	Seat int32 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// name is the choice's name (its agent spec unless named otherwise).
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// weight is its weight in the seat's mixture now; 0 once removed.
+	Weight        float64 `protobuf:"fixed64,3,opt,name=weight,proto3" json:"weight,omitempty"`
+	Episodes      int64   `protobuf:"varint,4,opt,name=episodes,proto3" json:"episodes,omitempty"`
+	Wins          int64   `protobuf:"varint,5,opt,name=wins,proto3" json:"wins,omitempty"`
+	Draws         int64   `protobuf:"varint,6,opt,name=draws,proto3" json:"draws,omitempty"`
+	Losses        int64   `protobuf:"varint,7,opt,name=losses,proto3" json:"losses,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpponentStats) Reset() {
+	*x = OpponentStats{}
+	mi := &file_botarena_v1_env_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpponentStats) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpponentStats) ProtoMessage() {}
+
+func (x *OpponentStats) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpponentStats.ProtoReflect.Descriptor instead.
+func (*OpponentStats) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *OpponentStats) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *OpponentStats) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *OpponentStats) GetWeight() float64 {
+	if x != nil {
+		return x.Weight
+	}
+	return 0
+}
+
+func (x *OpponentStats) GetEpisodes() int64 {
+	if x != nil {
+		return x.Episodes
+	}
+	return 0
+}
+
+func (x *OpponentStats) GetWins() int64 {
+	if x != nil {
+		return x.Wins
+	}
+	return 0
+}
+
+func (x *OpponentStats) GetDraws() int64 {
+	if x != nil {
+		return x.Draws
+	}
+	return 0
+}
+
+func (x *OpponentStats) GetLosses() int64 {
+	if x != nil {
+		return x.Losses
+	}
+	return 0
+}
+
 type StatsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// seats has one entry per learner seat.
 	Seats []*SeatStats `protobuf:"bytes,1,rep,name=seats,proto3" json:"seats,omitempty"`
 	// steps is the number of Step calls the pool has served.
-	Steps         int64 `protobuf:"varint,2,opt,name=steps,proto3" json:"steps,omitempty"`
+	Steps int64 `protobuf:"varint,2,opt,name=steps,proto3" json:"steps,omitempty"`
+	// opponents has one entry per choice of every opponent seat's mixture,
+	// by seat; a choice removed by SetOpponents is listed until the
+	// statistics are reset once no episode plays against it.
+	Opponents     []*OpponentStats `protobuf:"bytes,3,rep,name=opponents,proto3" json:"opponents,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StatsResponse) Reset() {
 	*x = StatsResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[17]
+	mi := &file_botarena_v1_env_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1322,7 +1426,7 @@ func (x *StatsResponse) String() string {
 func (*StatsResponse) ProtoMessage() {}
 
 func (x *StatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[17]
+	mi := &file_botarena_v1_env_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1335,7 +1439,7 @@ func (x *StatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsResponse.ProtoReflect.Descriptor instead.
 func (*StatsResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{17}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *StatsResponse) GetSeats() []*SeatStats {
@@ -1352,6 +1456,217 @@ func (x *StatsResponse) GetSteps() int64 {
 	return 0
 }
 
+func (x *StatsResponse) GetOpponents() []*OpponentStats {
+	if x != nil {
+		return x.Opponents
+	}
+	return nil
+}
+
+// OpponentChoice is one weighted entry of an opponent seat's mixture.
+type OpponentChoice struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// spec is the agent: a built-in agent of the game, or (on a server
+	// started with --allow-external-bots) policy:PATH, cmd:..., dir:...,
+	// http://...
+	Spec string `protobuf:"bytes,1,opt,name=spec,proto3" json:"spec,omitempty"`
+	// weight is the choice's relative probability, finite and at least 0;
+	// the weights of a seat must have a positive sum.
+	Weight float64 `protobuf:"fixed64,2,opt,name=weight,proto3" json:"weight,omitempty"`
+	// name identifies the choice in OpponentStats and across SetOpponents
+	// calls (a choice keeps its opponents and statistics under its name);
+	// empty means spec. Unique per seat.
+	Name          string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpponentChoice) Reset() {
+	*x = OpponentChoice{}
+	mi := &file_botarena_v1_env_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpponentChoice) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpponentChoice) ProtoMessage() {}
+
+func (x *OpponentChoice) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpponentChoice.ProtoReflect.Descriptor instead.
+func (*OpponentChoice) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *OpponentChoice) GetSpec() string {
+	if x != nil {
+		return x.Spec
+	}
+	return ""
+}
+
+func (x *OpponentChoice) GetWeight() float64 {
+	if x != nil {
+		return x.Weight
+	}
+	return 0
+}
+
+func (x *OpponentChoice) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// OpponentMix is the mixture of one opponent seat.
+type OpponentMix struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Choices       []*OpponentChoice      `protobuf:"bytes,1,rep,name=choices,proto3" json:"choices,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpponentMix) Reset() {
+	*x = OpponentMix{}
+	mi := &file_botarena_v1_env_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpponentMix) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpponentMix) ProtoMessage() {}
+
+func (x *OpponentMix) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpponentMix.ProtoReflect.Descriptor instead.
+func (*OpponentMix) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *OpponentMix) GetChoices() []*OpponentChoice {
+	if x != nil {
+		return x.Choices
+	}
+	return nil
+}
+
+type SetOpponentsRequest struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	PoolId string                 `protobuf:"bytes,1,opt,name=pool_id,json=poolId,proto3" json:"pool_id,omitempty"`
+	// opponents maps opponent seats (not learner seats) to their new
+	// mixtures; seats not listed keep theirs.
+	Opponents     map[int32]*OpponentMix `protobuf:"bytes,2,rep,name=opponents,proto3" json:"opponents,omitempty" protobuf_key:"varint,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetOpponentsRequest) Reset() {
+	*x = SetOpponentsRequest{}
+	mi := &file_botarena_v1_env_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetOpponentsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetOpponentsRequest) ProtoMessage() {}
+
+func (x *SetOpponentsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetOpponentsRequest.ProtoReflect.Descriptor instead.
+func (*SetOpponentsRequest) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *SetOpponentsRequest) GetPoolId() string {
+	if x != nil {
+		return x.PoolId
+	}
+	return ""
+}
+
+func (x *SetOpponentsRequest) GetOpponents() map[int32]*OpponentMix {
+	if x != nil {
+		return x.Opponents
+	}
+	return nil
+}
+
+type SetOpponentsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetOpponentsResponse) Reset() {
+	*x = SetOpponentsResponse{}
+	mi := &file_botarena_v1_env_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetOpponentsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetOpponentsResponse) ProtoMessage() {}
+
+func (x *SetOpponentsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetOpponentsResponse.ProtoReflect.Descriptor instead.
+func (*SetOpponentsResponse) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{22}
+}
+
 type ClosePoolRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	PoolId        string                 `protobuf:"bytes,1,opt,name=pool_id,json=poolId,proto3" json:"pool_id,omitempty"`
@@ -1361,7 +1676,7 @@ type ClosePoolRequest struct {
 
 func (x *ClosePoolRequest) Reset() {
 	*x = ClosePoolRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[18]
+	mi := &file_botarena_v1_env_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1373,7 +1688,7 @@ func (x *ClosePoolRequest) String() string {
 func (*ClosePoolRequest) ProtoMessage() {}
 
 func (x *ClosePoolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[18]
+	mi := &file_botarena_v1_env_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1386,7 +1701,7 @@ func (x *ClosePoolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePoolRequest.ProtoReflect.Descriptor instead.
 func (*ClosePoolRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{18}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ClosePoolRequest) GetPoolId() string {
@@ -1404,7 +1719,7 @@ type ClosePoolResponse struct {
 
 func (x *ClosePoolResponse) Reset() {
 	*x = ClosePoolResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[19]
+	mi := &file_botarena_v1_env_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1416,7 +1731,7 @@ func (x *ClosePoolResponse) String() string {
 func (*ClosePoolResponse) ProtoMessage() {}
 
 func (x *ClosePoolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[19]
+	mi := &file_botarena_v1_env_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1429,7 +1744,7 @@ func (x *ClosePoolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePoolResponse.ProtoReflect.Descriptor instead.
 func (*ClosePoolResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{19}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{24}
 }
 
 var File_botarena_v1_env_proto protoreflect.FileDescriptor
@@ -1527,10 +1842,32 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"return_sum\x18\x04 \x01(\x01R\treturnSum\x12\x12\n" +
 	"\x04wins\x18\x05 \x01(\x03R\x04wins\x12\x14\n" +
 	"\x05draws\x18\x06 \x01(\x03R\x05draws\x12\x16\n" +
-	"\x06losses\x18\a \x01(\x03R\x06losses\"S\n" +
+	"\x06losses\x18\a \x01(\x03R\x06losses\"\xad\x01\n" +
+	"\rOpponentStats\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x16\n" +
+	"\x06weight\x18\x03 \x01(\x01R\x06weight\x12\x1a\n" +
+	"\bepisodes\x18\x04 \x01(\x03R\bepisodes\x12\x12\n" +
+	"\x04wins\x18\x05 \x01(\x03R\x04wins\x12\x14\n" +
+	"\x05draws\x18\x06 \x01(\x03R\x05draws\x12\x16\n" +
+	"\x06losses\x18\a \x01(\x03R\x06losses\"\x8d\x01\n" +
 	"\rStatsResponse\x12,\n" +
 	"\x05seats\x18\x01 \x03(\v2\x16.botarena.v1.SeatStatsR\x05seats\x12\x14\n" +
-	"\x05steps\x18\x02 \x01(\x03R\x05steps\"+\n" +
+	"\x05steps\x18\x02 \x01(\x03R\x05steps\x128\n" +
+	"\topponents\x18\x03 \x03(\v2\x1a.botarena.v1.OpponentStatsR\topponents\"P\n" +
+	"\x0eOpponentChoice\x12\x12\n" +
+	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x16\n" +
+	"\x06weight\x18\x02 \x01(\x01R\x06weight\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\"D\n" +
+	"\vOpponentMix\x125\n" +
+	"\achoices\x18\x01 \x03(\v2\x1b.botarena.v1.OpponentChoiceR\achoices\"\xd5\x01\n" +
+	"\x13SetOpponentsRequest\x12\x17\n" +
+	"\apool_id\x18\x01 \x01(\tR\x06poolId\x12M\n" +
+	"\topponents\x18\x02 \x03(\v2/.botarena.v1.SetOpponentsRequest.OpponentsEntryR\topponents\x1aV\n" +
+	"\x0eOpponentsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\x05R\x03key\x12.\n" +
+	"\x05value\x18\x02 \x01(\v2\x18.botarena.v1.OpponentMixR\x05value:\x028\x01\"\x16\n" +
+	"\x14SetOpponentsResponse\"+\n" +
 	"\x10ClosePoolRequest\x12\x17\n" +
 	"\apool_id\x18\x01 \x01(\tR\x06poolId\"\x13\n" +
 	"\x11ClosePoolResponse*[\n" +
@@ -1541,7 +1878,7 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\vCompression\x12\x1b\n" +
 	"\x17COMPRESSION_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10COMPRESSION_NONE\x10\x01\x12\x14\n" +
-	"\x10COMPRESSION_ZSTD\x10\x022\xc6\x04\n" +
+	"\x10COMPRESSION_ZSTD\x10\x022\x9b\x05\n" +
 	"\n" +
 	"EnvService\x12J\n" +
 	"\tListGames\x12\x1d.botarena.v1.ListGamesRequest\x1a\x1e.botarena.v1.ListGamesResponse\x12M\n" +
@@ -1552,7 +1889,8 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\n" +
 	"StepStream\x12\x1e.botarena.v1.StepStreamRequest\x1a\x1f.botarena.v1.StepStreamResponse(\x010\x01\x12A\n" +
 	"\x06Render\x12\x1a.botarena.v1.RenderRequest\x1a\x1b.botarena.v1.RenderResponse\x12>\n" +
-	"\x05Stats\x12\x19.botarena.v1.StatsRequest\x1a\x1a.botarena.v1.StatsResponse\x12J\n" +
+	"\x05Stats\x12\x19.botarena.v1.StatsRequest\x1a\x1a.botarena.v1.StatsResponse\x12S\n" +
+	"\fSetOpponents\x12 .botarena.v1.SetOpponentsRequest\x1a!.botarena.v1.SetOpponentsResponse\x12J\n" +
 	"\tClosePool\x12\x1d.botarena.v1.ClosePoolRequest\x1a\x1e.botarena.v1.ClosePoolResponseB=Z;github.com/botarena/botarena/rpc/gen/botarena/v1;botarenav1b\x06proto3"
 
 var (
@@ -1568,63 +1906,75 @@ func file_botarena_v1_env_proto_rawDescGZIP() []byte {
 }
 
 var file_botarena_v1_env_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_botarena_v1_env_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_botarena_v1_env_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_botarena_v1_env_proto_goTypes = []any{
-	(AutoReset)(0),             // 0: botarena.v1.AutoReset
-	(Compression)(0),           // 1: botarena.v1.Compression
-	(*TensorSpec)(nil),         // 2: botarena.v1.TensorSpec
-	(*GameSpec)(nil),           // 3: botarena.v1.GameSpec
-	(*GameInfo)(nil),           // 4: botarena.v1.GameInfo
-	(*ListGamesRequest)(nil),   // 5: botarena.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),  // 6: botarena.v1.ListGamesResponse
-	(*CreatePoolRequest)(nil),  // 7: botarena.v1.CreatePoolRequest
-	(*CreatePoolResponse)(nil), // 8: botarena.v1.CreatePoolResponse
-	(*ResetRequest)(nil),       // 9: botarena.v1.ResetRequest
-	(*ResetResponse)(nil),      // 10: botarena.v1.ResetResponse
-	(*StepRequest)(nil),        // 11: botarena.v1.StepRequest
-	(*StepResponse)(nil),       // 12: botarena.v1.StepResponse
-	(*StepStreamRequest)(nil),  // 13: botarena.v1.StepStreamRequest
-	(*StepStreamResponse)(nil), // 14: botarena.v1.StepStreamResponse
-	(*RenderRequest)(nil),      // 15: botarena.v1.RenderRequest
-	(*RenderResponse)(nil),     // 16: botarena.v1.RenderResponse
-	(*StatsRequest)(nil),       // 17: botarena.v1.StatsRequest
-	(*SeatStats)(nil),          // 18: botarena.v1.SeatStats
-	(*StatsResponse)(nil),      // 19: botarena.v1.StatsResponse
-	(*ClosePoolRequest)(nil),   // 20: botarena.v1.ClosePoolRequest
-	(*ClosePoolResponse)(nil),  // 21: botarena.v1.ClosePoolResponse
-	nil,                        // 22: botarena.v1.CreatePoolRequest.OpponentsEntry
+	(AutoReset)(0),               // 0: botarena.v1.AutoReset
+	(Compression)(0),             // 1: botarena.v1.Compression
+	(*TensorSpec)(nil),           // 2: botarena.v1.TensorSpec
+	(*GameSpec)(nil),             // 3: botarena.v1.GameSpec
+	(*GameInfo)(nil),             // 4: botarena.v1.GameInfo
+	(*ListGamesRequest)(nil),     // 5: botarena.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),    // 6: botarena.v1.ListGamesResponse
+	(*CreatePoolRequest)(nil),    // 7: botarena.v1.CreatePoolRequest
+	(*CreatePoolResponse)(nil),   // 8: botarena.v1.CreatePoolResponse
+	(*ResetRequest)(nil),         // 9: botarena.v1.ResetRequest
+	(*ResetResponse)(nil),        // 10: botarena.v1.ResetResponse
+	(*StepRequest)(nil),          // 11: botarena.v1.StepRequest
+	(*StepResponse)(nil),         // 12: botarena.v1.StepResponse
+	(*StepStreamRequest)(nil),    // 13: botarena.v1.StepStreamRequest
+	(*StepStreamResponse)(nil),   // 14: botarena.v1.StepStreamResponse
+	(*RenderRequest)(nil),        // 15: botarena.v1.RenderRequest
+	(*RenderResponse)(nil),       // 16: botarena.v1.RenderResponse
+	(*StatsRequest)(nil),         // 17: botarena.v1.StatsRequest
+	(*SeatStats)(nil),            // 18: botarena.v1.SeatStats
+	(*OpponentStats)(nil),        // 19: botarena.v1.OpponentStats
+	(*StatsResponse)(nil),        // 20: botarena.v1.StatsResponse
+	(*OpponentChoice)(nil),       // 21: botarena.v1.OpponentChoice
+	(*OpponentMix)(nil),          // 22: botarena.v1.OpponentMix
+	(*SetOpponentsRequest)(nil),  // 23: botarena.v1.SetOpponentsRequest
+	(*SetOpponentsResponse)(nil), // 24: botarena.v1.SetOpponentsResponse
+	(*ClosePoolRequest)(nil),     // 25: botarena.v1.ClosePoolRequest
+	(*ClosePoolResponse)(nil),    // 26: botarena.v1.ClosePoolResponse
+	nil,                          // 27: botarena.v1.CreatePoolRequest.OpponentsEntry
+	nil,                          // 28: botarena.v1.SetOpponentsRequest.OpponentsEntry
 }
 var file_botarena_v1_env_proto_depIdxs = []int32{
 	2,  // 0: botarena.v1.GameSpec.observations:type_name -> botarena.v1.TensorSpec
 	3,  // 1: botarena.v1.GameInfo.spec:type_name -> botarena.v1.GameSpec
 	4,  // 2: botarena.v1.ListGamesResponse.games:type_name -> botarena.v1.GameInfo
-	22, // 3: botarena.v1.CreatePoolRequest.opponents:type_name -> botarena.v1.CreatePoolRequest.OpponentsEntry
+	27, // 3: botarena.v1.CreatePoolRequest.opponents:type_name -> botarena.v1.CreatePoolRequest.OpponentsEntry
 	0,  // 4: botarena.v1.CreatePoolRequest.auto_reset:type_name -> botarena.v1.AutoReset
 	1,  // 5: botarena.v1.CreatePoolRequest.compression:type_name -> botarena.v1.Compression
 	3,  // 6: botarena.v1.CreatePoolResponse.spec:type_name -> botarena.v1.GameSpec
 	0,  // 7: botarena.v1.CreatePoolResponse.auto_reset:type_name -> botarena.v1.AutoReset
 	18, // 8: botarena.v1.StatsResponse.seats:type_name -> botarena.v1.SeatStats
-	5,  // 9: botarena.v1.EnvService.ListGames:input_type -> botarena.v1.ListGamesRequest
-	7,  // 10: botarena.v1.EnvService.CreatePool:input_type -> botarena.v1.CreatePoolRequest
-	9,  // 11: botarena.v1.EnvService.Reset:input_type -> botarena.v1.ResetRequest
-	11, // 12: botarena.v1.EnvService.Step:input_type -> botarena.v1.StepRequest
-	13, // 13: botarena.v1.EnvService.StepStream:input_type -> botarena.v1.StepStreamRequest
-	15, // 14: botarena.v1.EnvService.Render:input_type -> botarena.v1.RenderRequest
-	17, // 15: botarena.v1.EnvService.Stats:input_type -> botarena.v1.StatsRequest
-	20, // 16: botarena.v1.EnvService.ClosePool:input_type -> botarena.v1.ClosePoolRequest
-	6,  // 17: botarena.v1.EnvService.ListGames:output_type -> botarena.v1.ListGamesResponse
-	8,  // 18: botarena.v1.EnvService.CreatePool:output_type -> botarena.v1.CreatePoolResponse
-	10, // 19: botarena.v1.EnvService.Reset:output_type -> botarena.v1.ResetResponse
-	12, // 20: botarena.v1.EnvService.Step:output_type -> botarena.v1.StepResponse
-	14, // 21: botarena.v1.EnvService.StepStream:output_type -> botarena.v1.StepStreamResponse
-	16, // 22: botarena.v1.EnvService.Render:output_type -> botarena.v1.RenderResponse
-	19, // 23: botarena.v1.EnvService.Stats:output_type -> botarena.v1.StatsResponse
-	21, // 24: botarena.v1.EnvService.ClosePool:output_type -> botarena.v1.ClosePoolResponse
-	17, // [17:25] is the sub-list for method output_type
-	9,  // [9:17] is the sub-list for method input_type
-	9,  // [9:9] is the sub-list for extension type_name
-	9,  // [9:9] is the sub-list for extension extendee
-	0,  // [0:9] is the sub-list for field type_name
+	19, // 9: botarena.v1.StatsResponse.opponents:type_name -> botarena.v1.OpponentStats
+	21, // 10: botarena.v1.OpponentMix.choices:type_name -> botarena.v1.OpponentChoice
+	28, // 11: botarena.v1.SetOpponentsRequest.opponents:type_name -> botarena.v1.SetOpponentsRequest.OpponentsEntry
+	22, // 12: botarena.v1.SetOpponentsRequest.OpponentsEntry.value:type_name -> botarena.v1.OpponentMix
+	5,  // 13: botarena.v1.EnvService.ListGames:input_type -> botarena.v1.ListGamesRequest
+	7,  // 14: botarena.v1.EnvService.CreatePool:input_type -> botarena.v1.CreatePoolRequest
+	9,  // 15: botarena.v1.EnvService.Reset:input_type -> botarena.v1.ResetRequest
+	11, // 16: botarena.v1.EnvService.Step:input_type -> botarena.v1.StepRequest
+	13, // 17: botarena.v1.EnvService.StepStream:input_type -> botarena.v1.StepStreamRequest
+	15, // 18: botarena.v1.EnvService.Render:input_type -> botarena.v1.RenderRequest
+	17, // 19: botarena.v1.EnvService.Stats:input_type -> botarena.v1.StatsRequest
+	23, // 20: botarena.v1.EnvService.SetOpponents:input_type -> botarena.v1.SetOpponentsRequest
+	25, // 21: botarena.v1.EnvService.ClosePool:input_type -> botarena.v1.ClosePoolRequest
+	6,  // 22: botarena.v1.EnvService.ListGames:output_type -> botarena.v1.ListGamesResponse
+	8,  // 23: botarena.v1.EnvService.CreatePool:output_type -> botarena.v1.CreatePoolResponse
+	10, // 24: botarena.v1.EnvService.Reset:output_type -> botarena.v1.ResetResponse
+	12, // 25: botarena.v1.EnvService.Step:output_type -> botarena.v1.StepResponse
+	14, // 26: botarena.v1.EnvService.StepStream:output_type -> botarena.v1.StepStreamResponse
+	16, // 27: botarena.v1.EnvService.Render:output_type -> botarena.v1.RenderResponse
+	20, // 28: botarena.v1.EnvService.Stats:output_type -> botarena.v1.StatsResponse
+	24, // 29: botarena.v1.EnvService.SetOpponents:output_type -> botarena.v1.SetOpponentsResponse
+	26, // 30: botarena.v1.EnvService.ClosePool:output_type -> botarena.v1.ClosePoolResponse
+	22, // [22:31] is the sub-list for method output_type
+	13, // [13:22] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_botarena_v1_env_proto_init() }
@@ -1639,7 +1989,7 @@ func file_botarena_v1_env_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_botarena_v1_env_proto_rawDesc), len(file_botarena_v1_env_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   21,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

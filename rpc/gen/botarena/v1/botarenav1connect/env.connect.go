@@ -52,6 +52,8 @@ const (
 	EnvServiceRenderProcedure = "/botarena.v1.EnvService/Render"
 	// EnvServiceStatsProcedure is the fully-qualified name of the EnvService's Stats RPC.
 	EnvServiceStatsProcedure = "/botarena.v1.EnvService/Stats"
+	// EnvServiceSetOpponentsProcedure is the fully-qualified name of the EnvService's SetOpponents RPC.
+	EnvServiceSetOpponentsProcedure = "/botarena.v1.EnvService/SetOpponents"
 	// EnvServiceClosePoolProcedure is the fully-qualified name of the EnvService's ClosePool RPC.
 	EnvServiceClosePoolProcedure = "/botarena.v1.EnvService/ClosePool"
 )
@@ -76,8 +78,19 @@ type EnvServiceClient interface {
 	StepStream(context.Context) (*connect.BidiStreamForClientSimple[v1.StepStreamRequest, v1.StepStreamResponse], error)
 	// Render returns one env's state in one of the game's native formats.
 	Render(context.Context, *v1.RenderRequest) (*v1.RenderResponse, error)
-	// Stats returns the pool's episode statistics per learner seat.
+	// Stats returns the pool's episode statistics per learner seat and per
+	// opponent.
 	Stats(context.Context, *v1.StatsRequest) (*v1.StatsResponse, error)
+	// SetOpponents replaces the opponent mixture of some of a pool's
+	// opponent seats, for self-play against a changing population: from
+	// each env's next episode start on, every listed seat is played by one
+	// of its choices, drawn with probability weight / (sum of the weights)
+	// from the episode's seed. Episodes in progress keep their opponents.
+	// Unknown agents are NotFound; external bots and policy files are
+	// PermissionDenied unless the server allows them
+	// (--allow-external-bots); a learner seat, an empty mixture, a repeated
+	// name or bad weights are InvalidArgument.
+	SetOpponents(context.Context, *v1.SetOpponentsRequest) (*v1.SetOpponentsResponse, error)
 	// ClosePool closes a pool and frees its envs. Closing an unknown or
 	// already closed pool is NotFound.
 	ClosePool(context.Context, *v1.ClosePoolRequest) (*v1.ClosePoolResponse, error)
@@ -136,6 +149,12 @@ func NewEnvServiceClient(httpClient connect.HTTPClient, baseURL string, opts ...
 			connect.WithSchema(envServiceMethods.ByName("Stats")),
 			connect.WithClientOptions(opts...),
 		),
+		setOpponents: connect.NewClient[v1.SetOpponentsRequest, v1.SetOpponentsResponse](
+			httpClient,
+			baseURL+EnvServiceSetOpponentsProcedure,
+			connect.WithSchema(envServiceMethods.ByName("SetOpponents")),
+			connect.WithClientOptions(opts...),
+		),
 		closePool: connect.NewClient[v1.ClosePoolRequest, v1.ClosePoolResponse](
 			httpClient,
 			baseURL+EnvServiceClosePoolProcedure,
@@ -147,14 +166,15 @@ func NewEnvServiceClient(httpClient connect.HTTPClient, baseURL string, opts ...
 
 // envServiceClient implements EnvServiceClient.
 type envServiceClient struct {
-	listGames  *connect.Client[v1.ListGamesRequest, v1.ListGamesResponse]
-	createPool *connect.Client[v1.CreatePoolRequest, v1.CreatePoolResponse]
-	reset      *connect.Client[v1.ResetRequest, v1.ResetResponse]
-	step       *connect.Client[v1.StepRequest, v1.StepResponse]
-	stepStream *connect.Client[v1.StepStreamRequest, v1.StepStreamResponse]
-	render     *connect.Client[v1.RenderRequest, v1.RenderResponse]
-	stats      *connect.Client[v1.StatsRequest, v1.StatsResponse]
-	closePool  *connect.Client[v1.ClosePoolRequest, v1.ClosePoolResponse]
+	listGames    *connect.Client[v1.ListGamesRequest, v1.ListGamesResponse]
+	createPool   *connect.Client[v1.CreatePoolRequest, v1.CreatePoolResponse]
+	reset        *connect.Client[v1.ResetRequest, v1.ResetResponse]
+	step         *connect.Client[v1.StepRequest, v1.StepResponse]
+	stepStream   *connect.Client[v1.StepStreamRequest, v1.StepStreamResponse]
+	render       *connect.Client[v1.RenderRequest, v1.RenderResponse]
+	stats        *connect.Client[v1.StatsRequest, v1.StatsResponse]
+	setOpponents *connect.Client[v1.SetOpponentsRequest, v1.SetOpponentsResponse]
+	closePool    *connect.Client[v1.ClosePoolRequest, v1.ClosePoolResponse]
 }
 
 // ListGames calls botarena.v1.EnvService.ListGames.
@@ -216,6 +236,15 @@ func (c *envServiceClient) Stats(ctx context.Context, req *v1.StatsRequest) (*v1
 	return nil, err
 }
 
+// SetOpponents calls botarena.v1.EnvService.SetOpponents.
+func (c *envServiceClient) SetOpponents(ctx context.Context, req *v1.SetOpponentsRequest) (*v1.SetOpponentsResponse, error) {
+	response, err := c.setOpponents.CallUnary(ctx, connect.NewRequest(req))
+	if response != nil {
+		return response.Msg, err
+	}
+	return nil, err
+}
+
 // ClosePool calls botarena.v1.EnvService.ClosePool.
 func (c *envServiceClient) ClosePool(ctx context.Context, req *v1.ClosePoolRequest) (*v1.ClosePoolResponse, error) {
 	response, err := c.closePool.CallUnary(ctx, connect.NewRequest(req))
@@ -245,8 +274,19 @@ type EnvServiceHandler interface {
 	StepStream(context.Context, *connect.BidiStream[v1.StepStreamRequest, v1.StepStreamResponse]) error
 	// Render returns one env's state in one of the game's native formats.
 	Render(context.Context, *v1.RenderRequest) (*v1.RenderResponse, error)
-	// Stats returns the pool's episode statistics per learner seat.
+	// Stats returns the pool's episode statistics per learner seat and per
+	// opponent.
 	Stats(context.Context, *v1.StatsRequest) (*v1.StatsResponse, error)
+	// SetOpponents replaces the opponent mixture of some of a pool's
+	// opponent seats, for self-play against a changing population: from
+	// each env's next episode start on, every listed seat is played by one
+	// of its choices, drawn with probability weight / (sum of the weights)
+	// from the episode's seed. Episodes in progress keep their opponents.
+	// Unknown agents are NotFound; external bots and policy files are
+	// PermissionDenied unless the server allows them
+	// (--allow-external-bots); a learner seat, an empty mixture, a repeated
+	// name or bad weights are InvalidArgument.
+	SetOpponents(context.Context, *v1.SetOpponentsRequest) (*v1.SetOpponentsResponse, error)
 	// ClosePool closes a pool and frees its envs. Closing an unknown or
 	// already closed pool is NotFound.
 	ClosePool(context.Context, *v1.ClosePoolRequest) (*v1.ClosePoolResponse, error)
@@ -301,6 +341,12 @@ func NewEnvServiceHandler(svc EnvServiceHandler, opts ...connect.HandlerOption) 
 		connect.WithSchema(envServiceMethods.ByName("Stats")),
 		connect.WithHandlerOptions(opts...),
 	)
+	envServiceSetOpponentsHandler := connect.NewUnaryHandlerSimple(
+		EnvServiceSetOpponentsProcedure,
+		svc.SetOpponents,
+		connect.WithSchema(envServiceMethods.ByName("SetOpponents")),
+		connect.WithHandlerOptions(opts...),
+	)
 	envServiceClosePoolHandler := connect.NewUnaryHandlerSimple(
 		EnvServiceClosePoolProcedure,
 		svc.ClosePool,
@@ -323,6 +369,8 @@ func NewEnvServiceHandler(svc EnvServiceHandler, opts ...connect.HandlerOption) 
 			envServiceRenderHandler.ServeHTTP(w, r)
 		case EnvServiceStatsProcedure:
 			envServiceStatsHandler.ServeHTTP(w, r)
+		case EnvServiceSetOpponentsProcedure:
+			envServiceSetOpponentsHandler.ServeHTTP(w, r)
 		case EnvServiceClosePoolProcedure:
 			envServiceClosePoolHandler.ServeHTTP(w, r)
 		default:
@@ -360,6 +408,10 @@ func (UnimplementedEnvServiceHandler) Render(context.Context, *v1.RenderRequest)
 
 func (UnimplementedEnvServiceHandler) Stats(context.Context, *v1.StatsRequest) (*v1.StatsResponse, error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("botarena.v1.EnvService.Stats is not implemented"))
+}
+
+func (UnimplementedEnvServiceHandler) SetOpponents(context.Context, *v1.SetOpponentsRequest) (*v1.SetOpponentsResponse, error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("botarena.v1.EnvService.SetOpponents is not implemented"))
 }
 
 func (UnimplementedEnvServiceHandler) ClosePool(context.Context, *v1.ClosePoolRequest) (*v1.ClosePoolResponse, error) {
