@@ -72,26 +72,39 @@ func TestBombermanStepAllocations(t *testing.T) {
 			for range 1000 { // warm-up
 				p.Step(next())
 			}
+			// The count is process-wide (runtime.MemStats), so something
+			// else in the test process (the testing package, a goroutine
+			// of an earlier test winding down) can land in a window on a
+			// loaded machine. A per-step allocation shows in every window;
+			// so the best of three windows is asserted.
 			const steps = 300
-			batches := make([][]int32, steps)
-			for s := range batches {
-				batches[s] = append([]int32(nil), next()...)
-			}
-			var before, after runtime.MemStats
-			ends := 0
-			runtime.ReadMemStats(&before)
-			for s := range steps {
-				if err := p.Step(batches[s]); err != nil {
-					t.Fatal(err)
+			allocs, ends := -1, 0
+			for range 3 {
+				batches := make([][]int32, steps)
+				for s := range batches {
+					batches[s] = append([]int32(nil), next()...)
 				}
-				for i := range p.NumEnvs() {
-					if p.Ended()[2*i] {
-						ends++
+				var before, after runtime.MemStats
+				windowEnds := 0
+				runtime.ReadMemStats(&before)
+				for s := range steps {
+					if err := p.Step(batches[s]); err != nil {
+						t.Fatal(err)
+					}
+					for i := range p.NumEnvs() {
+						if p.Ended()[2*i] {
+							windowEnds++
+						}
 					}
 				}
+				runtime.ReadMemStats(&after)
+				if n := int(after.Mallocs - before.Mallocs); allocs < 0 || n < allocs {
+					allocs, ends = n, windowEnds
+				}
+				if allocs == 0 {
+					break
+				}
 			}
-			runtime.ReadMemStats(&after)
-			allocs := int(after.Mallocs - before.Mallocs)
 			want := 0
 			if workers > 1 {
 				want = steps / 4
