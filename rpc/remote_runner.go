@@ -240,12 +240,22 @@ func (r *RemoteRunner) closeClients() {
 	}
 }
 
-// ServerGames returns how many games each server has played, in the order
-// of the addresses given to NewRemoteRunner.
-func (r *RemoteRunner) ServerGames() []int64 {
-	out := make([]int64, len(r.servers))
+// ServerStats describes one server of a [RemoteRunner].
+type ServerStats struct {
+	Addr  string
+	Games int64 // games whose results it returned
+	Err   error // why it was marked down; nil while it is up
+}
+
+// Servers returns the runner's servers, in the order of the addresses given
+// to NewRemoteRunner, with the games each has played and, for a server
+// marked down, why.
+func (r *RemoteRunner) Servers() []ServerStats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]ServerStats, len(r.servers))
 	for i, srv := range r.servers {
-		out[i] = srv.games.Load()
+		out[i] = ServerStats{Addr: srv.addr, Games: srv.games.Load(), Err: srv.err}
 	}
 	return out
 }

@@ -115,12 +115,13 @@ func remoteRunner(t *testing.T, servers []*tcpServer, opts ...rpc.RemoteOption) 
 	return r
 }
 
-func sum(xs []int64) int64 {
-	var n int64
-	for _, x := range xs {
-		n += x
+// played returns the games each server played and their sum.
+func played(r *rpc.RemoteRunner) (each []int64, total int64) {
+	for _, s := range r.Servers() {
+		each = append(each, s.Games)
+		total += s.Games
 	}
-	return n
+	return each, total
 }
 
 func TestRemoteRunnerGivesTheLocalRunnersResults(t *testing.T) {
@@ -163,8 +164,8 @@ func TestRemoteRunnerGivesTheLocalRunnersResults(t *testing.T) {
 			if !reflect.DeepEqual(gotRatings, wantRatings) {
 				t.Errorf("ratings differ from the local runner's")
 			}
-			if n := sum(r.ServerGames()); n != int64(o.Games) {
-				t.Errorf("servers played %d games (%v), want %d", n, r.ServerGames(), o.Games)
+			if each, n := played(r); n != int64(o.Games) {
+				t.Errorf("servers played %d games (%v), want %d", n, each, o.Games)
 			}
 		})
 	}
@@ -202,8 +203,11 @@ func TestRemoteRunnerReplaysTheGamesOfAServerThatDies(t *testing.T) {
 			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotRatings, wantRatings) {
 				t.Errorf("games or ratings differ from the local runner's (%d stored, want %d)", len(got), len(want))
 			}
-			if n := sum(r.ServerGames()); n != int64(o.Games) {
-				t.Errorf("servers played %d games (%v), want each of the %d once", n, r.ServerGames(), o.Games)
+			if each, n := played(r); n != int64(o.Games) {
+				t.Errorf("servers played %d games (%v), want each of the %d once", n, each, o.Games)
+			}
+			if st := r.Servers(); st[0].Err == nil || st[1].Err != nil || st[2].Err != nil {
+				t.Errorf("servers %+v, want only the first marked down", st)
 			}
 		})
 	}
