@@ -58,10 +58,14 @@
 // # Where games are played
 //
 // A [Runner] plays one [Match] and returns its [Result]. [LocalRunner] plays
-// it in this process (env from the registry, agents from their specs); a
-// remote runner, sending matches to `botarena serve` processes, plugs in
-// through [RunOptions.Runner]. A run hands matches to Workers goroutines,
-// each calling Runner.Play for whole games.
+// it in this process (env from the registry, agents from their specs);
+// rpc.RemoteRunner sends matches to `botarena serve` processes, whose
+// MatchService plays them with a LocalRunner, and plugs in through
+// [RunOptions.Runner] (`botarena league run --servers`). A run hands
+// matches to Workers goroutines, each calling Runner.Play for whole games;
+// the store stays with the process that calls Run. Errors of a match that
+// cannot be played as given match [ErrBadMatch]. This package does not
+// import rpc.
 //
 // # Match data
 //

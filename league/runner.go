@@ -118,6 +118,20 @@ func splitmix(z uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
+// ErrBadMatch is matched (errors.Is) by the errors of a [Match] that cannot
+// be played as given: a config that is not valid JSON or not valid for the
+// game, a seat count that is not the game's, an agent that cannot be made
+// for the game. Their text is unchanged; a server uses it to tell the
+// client's mistakes from its own faults.
+var ErrBadMatch = errors.New("league: bad match")
+
+// badMatch marks err as an [ErrBadMatch] without changing its text.
+type badMatch struct{ err error }
+
+func (e badMatch) Error() string        { return e.err.Error() }
+func (e badMatch) Unwrap() error        { return e.err }
+func (e badMatch) Is(target error) bool { return target == ErrBadMatch }
+
 // errForfeit marks an agent that panicked.
 var errForfeit = errors.New("the agent panicked")
 
@@ -129,15 +143,15 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 	}
 	cfg, err := matchConfig(reg, m)
 	if err != nil {
-		return Result{}, err
+		return Result{}, markBad(err)
 	}
 	e, err := reg.Make(m.Game, cfg)
 	if err != nil {
-		return Result{}, err
+		return Result{}, markBad(err)
 	}
 	spec := e.Spec()
 	if len(m.Seats) != spec.Seats {
-		return Result{}, fmt.Errorf("league: game %d: %d agents for %d seats", m.Index, len(m.Seats), spec.Seats)
+		return Result{}, badMatch{fmt.Errorf("league: game %d: %d agents for %d seats", m.Index, len(m.Seats), spec.Seats)}
 	}
 	ags := make([]agents.Agent, len(m.Seats))
 	defer func() {
@@ -154,7 +168,7 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 	for seat, ent := range m.Seats {
 		a, err := agents.New(m.Game, ent.Spec, spec)
 		if err != nil {
-			return Result{}, fmt.Errorf("league: agent %s: %w", ent.Name, err)
+			return Result{}, badMatch{fmt.Errorf("league: agent %s: %w", ent.Name, err)}
 		}
 		ags[seat] = a
 		if t, ok := a.(agents.Terminal); ok {
@@ -212,6 +226,15 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 		res.Data = &rec.rows
 	}
 	return res, nil
+}
+
+// markBad marks err as an [ErrBadMatch], except an unknown game, which
+// stays what it is.
+func markBad(err error) error {
+	if errors.Is(err, env.ErrUnknownGame) {
+		return err
+	}
+	return badMatch{err}
 }
 
 // act asks a for seat's action; a panic is a forfeit.

@@ -80,9 +80,25 @@
 //	PermissionDenied    external bots and policy files as opponents on a
 //	                    server without WithExternalAgents
 //	FailedPrecondition  Step or Render before the first Reset
+//	PermissionDenied    an external agent (cmd:, dir:, http://, policy:) on a
+//	                    server without WithExternalAgents
 //	ResourceExhausted   MaxEnvsPerPool, MaxPools, MaxTotalEnvs, MaxMessageBytes
 //	Unavailable         the server is shutting down
 //	Internal            anything else (a panic of a game closes its pool)
+//
+// # Matches
+//
+// The Server also implements botarena.v1.MatchService
+// (proto/botarena/v1/match.proto): Play and PlayBatch play whole games
+// with league.LocalRunner, the code path of a local league run, at most
+// [WithMaxMatches] at once (further games wait for a slot). Agents that are
+// not built in are PermissionDenied without [WithExternalAgents]; a game
+// whose call is cancelled stops at its next round; Close stops running
+// games with Unavailable. [RemoteRunner] is the other side: a
+// league.Runner that spreads a league's games over several servers in
+// batches, and plays the games of a server that fails on the others (a
+// game is deterministic from its seed); `botarena league run --servers`
+// uses it. rpc imports league; league never imports rpc.
 //
 // # Client
 //

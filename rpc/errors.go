@@ -10,6 +10,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/league"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -31,7 +32,8 @@ var (
 	errLimit = errors.New("server limit")
 	// errShuttingDown: the server is closing. Unavailable.
 	errShuttingDown = errors.New("server is shutting down")
-	// errDenied is an operation this server is not configured to allow.
+	// errDenied is an operation this server is not configured to allow
+	// (an external agent without WithExternalAgents). PermissionDenied.
 	errDenied = errors.New("not allowed")
 	// errNotReset: a pool was used (stepped, rendered) before its first
 	// Reset. FailedPrecondition.
@@ -70,7 +72,9 @@ func invalidf(format string, args ...any) error { return markf(errInvalid, forma
 //	NotFound            env.ErrUnknownGame, agents.ErrUnknownAgent, unknown or closed pool
 //	InvalidArgument     *env.ConfigError, *vecenv.ConfigError, vecenv.ErrActions,
 //	                    malformed config JSON, action bytes and values, env index,
-//	                    seat, render format, stream pool id
+//	                    seat, render format, stream pool id,
+//	                    league.ErrBadMatch (a game's config, seat count or agent)
+//	PermissionDenied    an external agent on a server without WithExternalAgents
 //	FailedPrecondition  vecenv.ErrNotReset: Step or Render before the first Reset
 //	ResourceExhausted   MaxPools, MaxEnvsPerPool, MaxTotalEnvs
 //	PermissionDenied    external agents without WithExternalAgents
@@ -88,7 +92,7 @@ func codeOf(err error) (code connect.Code, public bool) {
 		errors.Is(err, env.ErrUnknownGame), errors.Is(err, agents.ErrUnknownAgent):
 		return connect.CodeNotFound, true
 	case errors.Is(err, errInvalid), errors.Is(err, vecenv.ErrActions),
-		errors.As(err, &envCfg), errors.As(err, &poolCfg):
+		errors.Is(err, league.ErrBadMatch), errors.As(err, &envCfg), errors.As(err, &poolCfg):
 		return connect.CodeInvalidArgument, true
 	case errors.Is(err, errNotReset), errors.Is(err, vecenv.ErrNotReset):
 		return connect.CodeFailedPrecondition, true

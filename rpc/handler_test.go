@@ -59,7 +59,7 @@ func TestHealth(t *testing.T) {
 		f := respType.Fields().ByName("status")
 		return string(f.Enum().Values().ByNumber(resp.Msg.Get(f).Enum()).Name())
 	}
-	for _, service := range []string{"", "botarena.v1.EnvService"} {
+	for _, service := range []string{"", "botarena.v1.EnvService", "botarena.v1.MatchService"} {
 		if got := check(service); !strings.HasSuffix(got, "SERVING") || strings.Contains(got, "NOT") {
 			t.Errorf("health of %q: %s, want SERVING", service, got)
 		}
@@ -96,7 +96,7 @@ func TestReflection(t *testing.T) {
 			s := services.Get(i).Message()
 			names = append(names, s.Get(s.Descriptor().Fields().ByName("name")).String())
 		}
-		if !slices.Contains(names, "botarena.v1.EnvService") || !slices.Contains(names, "grpc.health.v1.Health") {
+		if !slices.Contains(names, "botarena.v1.EnvService") || !slices.Contains(names, "botarena.v1.MatchService") || !slices.Contains(names, "grpc.health.v1.Health") {
 			t.Errorf("%s: services %v", version, names)
 		}
 	}

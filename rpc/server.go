@@ -42,6 +42,7 @@ type options struct {
 	log             *slog.Logger
 	reg             *env.Registry
 	externalAgents  bool
+	maxMatches      int
 }
 
 // WithMaxEnvsPerPool sets the most envs one pool may have; CreatePool with
@@ -91,8 +92,10 @@ func WithExternalAgents(allow bool) Option { return func(o *options) { o.externa
 func WithRegistry(r *env.Registry) Option { return func(o *options) { o.reg = r } }
 
 // Server implements botarena.v1.EnvService
-// ([botarenav1connect.EnvServiceHandler]): a registry of pools of envs keyed
-// by random ids.
+// ([botarenav1connect.EnvServiceHandler]), a registry of pools of envs keyed
+// by random ids, and botarena.v1.MatchService
+// ([botarenav1connect.MatchServiceHandler]), whole games played for a league
+// coordinator (see match.go and [RemoteRunner]).
 //
 // A Server is safe for concurrent use. Calls on one pool run one at a time,
 // in the order they take the pool's lock; calls on different pools run in
@@ -112,6 +115,8 @@ type Server struct {
 
 	stop        chan struct{}
 	janitorDone chan struct{}
+
+	matchSlots chan struct{} // MatchService: one token per game being played
 }
 
 // maxGone bounds how many closed pool ids the server remembers, to tell
@@ -131,6 +136,7 @@ func NewServer(opts ...Option) *Server {
 		idleTimeout:     DefaultIdleTimeout,
 		maxMessageBytes: DefaultMaxMessageBytes,
 		maxWorkers:      runtime.GOMAXPROCS(0),
+		maxMatches:      runtime.GOMAXPROCS(0),
 	}
 	for _, opt := range opts {
 		opt(&o)
@@ -144,14 +150,18 @@ func NewServer(opts ...Option) *Server {
 	if o.maxWorkers < 1 {
 		o.maxWorkers = 1
 	}
+	if o.maxMatches < 1 {
+		o.maxMatches = 1
+	}
 	s := &Server{
 		opts:        o,
 		log:         o.log,
-		health:      grpchealth.NewStaticChecker(botarenav1connect.EnvServiceName),
+		health:      grpchealth.NewStaticChecker(botarenav1connect.EnvServiceName, botarenav1connect.MatchServiceName),
 		pools:       map[string]*servedPool{},
 		gone:        map[string]string{},
 		stop:        make(chan struct{}),
 		janitorDone: make(chan struct{}),
+		matchSlots:  make(chan struct{}, o.maxMatches),
 	}
 	if o.idleTimeout > 0 {
 		go s.janitor()
@@ -161,12 +171,12 @@ func NewServer(opts ...Option) *Server {
 	return s
 }
 
-// Handler returns an HTTP handler serving, on one path tree: EnvService
-// (Connect, gRPC and gRPC-Web, with the message size limit of
+// Handler returns an HTTP handler serving, on one path tree: EnvService and
+// MatchService (Connect, gRPC and gRPC-Web, with the message size limit of
 // [WithMaxMessageBytes]), the gRPC health service (grpc.health.v1.Health:
-// SERVING for "" and "botarena.v1.EnvService" until Close) and gRPC server
-// reflection (v1 and v1alpha) so that grpcurl can list and describe the
-// service. EnvService responses are never compressed by the transport (use
+// SERVING for "", "botarena.v1.EnvService" and "botarena.v1.MatchService"
+// until Close) and gRPC server reflection (v1 and v1alpha) so that grpcurl
+// can list and describe the services. EnvService responses are never compressed by the transport (use
 // COMPRESSION_ZSTD, Arrow's body compression, for remote links). Serve it over HTTP/1.1 and h2c (see [NewHTTPServer]); gRPC needs
 // HTTP/2.
 //
@@ -188,8 +198,9 @@ func (s *Server) Handler() http.Handler {
 	)
 	path, h := botarenav1connect.NewEnvServiceHandler(s, limits)
 	mux.Handle(path, recycling(h))
+	mux.Handle(botarenav1connect.NewMatchServiceHandler(s, limits))
 	mux.Handle(grpchealth.NewHandler(s.health))
-	reflector := grpcreflect.NewStaticReflector(botarenav1connect.EnvServiceName, grpchealth.HealthV1ServiceName)
+	reflector := grpcreflect.NewStaticReflector(botarenav1connect.EnvServiceName, botarenav1connect.MatchServiceName, grpchealth.HealthV1ServiceName)
 	mux.Handle(grpcreflect.NewHandlerV1(reflector))
 	mux.Handle(grpcreflect.NewHandlerV1Alpha(reflector))
 	return mux
@@ -245,6 +256,7 @@ func (s *Server) Close() error {
 	s.mu.Unlock()
 	s.health.SetStatus("", grpchealth.StatusNotServing)
 	s.health.SetStatus(botarenav1connect.EnvServiceName, grpchealth.StatusNotServing)
+	s.health.SetStatus(botarenav1connect.MatchServiceName, grpchealth.StatusNotServing)
 	close(s.stop)
 	<-s.janitorDone
 	for _, p := range pools {

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botarena/botarena/league"
+	"github.com/botarena/botarena/rpc"
 )
 
 func init() { extraCommands = append(extraCommands, newLeagueCmd) }
@@ -120,12 +121,15 @@ type leagueRunFlags struct {
 	png       string
 	fresh     bool
 	asJSON    bool
+	servers   []string
+	batch     int
+	window    int
 }
 
 func newLeagueRunCmd(c *cli) *cobra.Command {
 	var o leagueRunFlags
 	cmd := &cobra.Command{
-		Use:   "run DIR --games N [--match round-robin|uniform|pfsp] [--target NAME] [--workers W] [--max-rounds K] [--data DIR] [--json]",
+		Use:   "run DIR --games N [--match round-robin|uniform|pfsp] [--target NAME] [--workers W] [--max-rounds K] [--data DIR] [--servers HOST:PORT,...] [--json]",
 		Short: "Play games between the league's agents and update the ratings",
 		Long: "run plays N games between the league's agents on W worker goroutines and stores each finished\n" +
 			"game, in game order, with its rating changes (Glicko-2, one rating period per game, and Elo). Game i\n" +
@@ -145,7 +149,14 @@ func newLeagueRunCmd(c *cli) *cobra.Command {
 			"  terminated bool, truncated bool (after the step), then one fixed_size_list column per\n" +
 			"  observation tensor (the seat's view before the step; BattleBots: planes uint8 [19,10,10],\n" +
 			"  scalars float32 [4]) and mask fixed_size_list<uint8>[actions]; tensor fields carry shape,\n" +
-			"  dtype and layout metadata, the schema the game's (see the league package doc).",
+			"  dtype and layout metadata, the schema the game's (see the league package doc).\n\n" +
+			"--servers HOST:PORT,... plays the games on those `botarena serve` processes (botarena.v1.MatchService)\n" +
+			"instead of in this process; the league store stays here. Each server gets up to --server-window calls\n" +
+			"at once, each with up to --server-batch games; a server that fails is dropped and its games are played\n" +
+			"on the others (a game is deterministic from its seed, so the results are those of a local run). The\n" +
+			"servers must run with --allow-external-bots for agents that are not built in (cmd:, dir:, policy:...),\n" +
+			"and --data is not available with --servers. --workers defaults to 64 (a block of games) with --servers.\n" +
+			"See docs/scale-out.md for Kubernetes and Ray.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("png") {
@@ -164,6 +175,9 @@ func newLeagueRunCmd(c *cli) *cobra.Command {
 	f.StringVar(&o.png, "png", "", "ratings chart to write after the run (default DIR/ratings.png; '' for none)")
 	f.BoolVar(&o.fresh, "fresh", false, "abandon an unfinished run with other flags instead of refusing")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON Lines: the table rows, then a summary line")
+	f.StringSliceVar(&o.servers, "servers", nil, "play the games on these botarena serve processes (HOST:PORT or URL, comma-separated)")
+	f.IntVar(&o.batch, "server-batch", rpc.DefaultRemoteBatch, "with --servers: most games per call")
+	f.IntVar(&o.window, "server-window", rpc.DefaultRemoteWindow, "with --servers: calls in flight per server")
 	return cmd
 }
 
@@ -189,6 +203,23 @@ func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
 		return err
 	}
 	defer l.Close()
+	var runner league.Runner = &league.LocalRunner{Registry: c.reg, Log: &syncWriter{w: c.stderr}}
+	workers := o.workers
+	var remote *rpc.RemoteRunner
+	if len(o.servers) > 0 {
+		if o.data != "" {
+			return errors.New("--data: match data is recorded only by local runs; drop --servers to record it")
+		}
+		remote, err = rpc.NewRemoteRunner(o.servers, rpc.WithRemoteBatch(o.batch), rpc.WithRemoteWindow(o.window))
+		if err != nil {
+			return fmt.Errorf("--servers: %w", err)
+		}
+		defer remote.Close()
+		runner = remote
+		if workers <= 0 {
+			workers = league.BatchGames // enough games in flight to fill the servers' batches
+		}
+	}
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	prog := newProgress(c.stderr)
@@ -196,15 +227,26 @@ func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
 		Games:     o.games,
 		Match:     league.Matchmaking(o.match),
 		Target:    o.target,
-		Workers:   o.workers,
+		Workers:   workers,
 		MaxRounds: o.maxRounds,
 		DataDir:   o.data,
-		Runner:    &league.LocalRunner{Registry: c.reg, Log: &syncWriter{w: c.stderr}},
+		Runner:    runner,
 		Registry:  c.reg,
 		Fresh:     o.fresh,
 		Progress:  prog.update,
 	})
 	prog.finish()
+	var servers []map[string]any
+	if remote != nil {
+		for _, s := range remote.Servers() {
+			entry := map[string]any{"addr": s.Addr, "games": s.Games}
+			if s.Err != nil {
+				entry["error"] = s.Err.Error()
+				fmt.Fprintf(c.stderr, "botarena: server %s was dropped after %d games: %v\n", s.Addr, s.Games, s.Err)
+			}
+			servers = append(servers, entry)
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 			return fmt.Errorf("run %d interrupted after %d of %d games (all stored); run the same command again to finish it",
@@ -233,6 +275,7 @@ func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
 			"summary": true, "run": sum.Run.ID, "match": sum.Run.Match, "start": sum.Run.Start, "games": sum.Run.Games,
 			"resumed": sum.Resumed, "skipped": sum.Skipped, "played": sum.Played,
 			"seconds": sum.Elapsed.Seconds(), "games_per_second": rate, "data_files": sum.DataFiles, "png": o.png,
+			"servers": servers,
 		})
 	}
 	resumed := ""
@@ -243,6 +286,13 @@ func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
 		sum.Run.ID, sum.Played, l.Settings().Game, sum.Run.Match, resumed, sum.Elapsed.Seconds(), rate)
 	if err := writeTable(c.stdout, rows); err != nil {
 		return err
+	}
+	if remote != nil {
+		var played []string
+		for _, s := range remote.Servers() {
+			played = append(played, fmt.Sprintf("%s %d", s.Addr, s.Games))
+		}
+		fmt.Fprintf(c.stdout, "games per server: %s\n", strings.Join(played, ", "))
 	}
 	for _, f := range sum.DataFiles {
 		fmt.Fprintf(c.stdout, "match data: %s\n", f)

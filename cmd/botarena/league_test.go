@@ -87,6 +87,9 @@ func TestLeagueErrorsNameWhatIsWrong(t *testing.T) {
 		{"pfsp_without_target", []string{"league", "run", dir, "--games", "2", "--match", "pfsp"}, "--target"},
 		{"pfsp_unknown_target", []string{"league", "run", dir, "--games", "2", "--match", "pfsp", "--target", "zed"}, "zed"},
 		{"bad_match", []string{"league", "run", dir, "--games", "2", "--match", "swiss"}, "swiss"},
+		{"servers_without_data", []string{"league", "run", dir, "--games", "2", "--servers", "127.0.0.1:1", "--data", t.TempDir()}, "--data"},
+		{"servers_malformed", []string{"league", "run", dir, "--games", "2", "--servers", "nowhere"}, "nowhere"},
+		{"servers_all_down", []string{"league", "run", dir, "--games", "2", "--servers", "127.0.0.1:1"}, "every match server is down"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,5 +98,38 @@ func TestLeagueErrorsNameWhatIsWrong(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 1 and a line naming %q", code, errOut, tt.want)
 			}
 		})
+	}
+}
+
+func TestLeagueRunWithServersStoresWhatALocalRunStores(t *testing.T) {
+	a, _, _ := startServe(t)
+	b, _, _ := startServe(t, "--max-matches", "1")
+	var tables, games [2]string
+	for i, servers := range [][]string{nil, {"--servers", a + "," + b, "--server-batch", "4"}} {
+		dir := filepath.Join(t.TempDir(), "lg")
+		mustRun := func(args ...string) string {
+			t.Helper()
+			out, errOut, code := runCLI(t, "", args...)
+			if code != 0 {
+				t.Fatalf("botarena %s: exit %d: %s", strings.Join(args, " "), code, errOut)
+			}
+			return out
+		}
+		mustRun("league", "init", dir, "--game", "battlebots", "--seed", "9")
+		for _, bot := range []string{"huggy", "nop", "sniper", "random"} {
+			mustRun("league", "add", dir, bot, bot)
+		}
+		out := mustRun(append([]string{"league", "run", dir, "--games", "40", "--max-rounds", "60", "--png", ""}, servers...)...)
+		if servers != nil && !strings.Contains(out, "games per server: "+a) {
+			t.Errorf("run with --servers printed no games per server:\n%s", out)
+		}
+		tables[i] = mustRun("league", "table", dir, "--json")
+		games[i] = mustRun("league", "games", dir, "--last", "40")
+	}
+	if tables[1] != tables[0] {
+		t.Errorf("table with --servers:\n%s\nwithout:\n%s", tables[1], tables[0])
+	}
+	if games[1] != games[0] {
+		t.Errorf("games with --servers:\n%s\nwithout:\n%s", games[1], games[0])
 	}
 }

@@ -25,6 +25,7 @@ type serveFlags struct {
 	maxPools        int
 	maxTotalEnvs    int
 	maxWorkers      int
+	maxMatches      int
 	maxMessageBytes int
 	idleTimeout     time.Duration
 	shutdownTimeout time.Duration
@@ -38,7 +39,7 @@ func newServeCmd(c *cli) *cobra.Command {
 	var o serveFlags
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve pools of envs over Connect, gRPC and gRPC-Web (botarena.v1.EnvService)",
+		Short: "Serve pools of envs and whole games over Connect, gRPC and gRPC-Web (botarena.v1.EnvService, MatchService)",
 		Long: "serve runs the environment server: clients create pools of envs, reset and step them, and read\n" +
 			"every step as an Arrow record batch (see rpc/proto/botarena/v1/env.proto). One port speaks Connect,\n" +
 			"gRPC and gRPC-Web over HTTP/1.1 and HTTP/2 without TLS (h2c), with the gRPC health service and\n" +
@@ -46,6 +47,9 @@ func newServeCmd(c *cli) *cobra.Command {
 			"\"botarena serve: listening on HOST:PORT\" on stderr (--addr HOST:0 picks a free port); logs go to\n" +
 			"stderr too. SIGINT or SIGTERM stops it gracefully: running calls get --shutdown-timeout to finish,\n" +
 			"then every pool is closed.\n\n" +
+			"The same port serves botarena.v1.MatchService (rpc/proto/botarena/v1/match.proto): whole games for\n" +
+			"a league coordinator (botarena league run DIR --servers HOST:PORT,...), at most --max-matches at once;\n" +
+			"see docs/scale-out.md.\n\n" +
 			"The same port serves the UPE portal Bomberman routes under /api/games/ (search, practice,\n" +
 			"submit/<id>; see agents/upe): original UPE clients play hosted games there.",
 		Args: cobra.NoArgs,
@@ -55,9 +59,10 @@ func newServeCmd(c *cli) *cobra.Command {
 	f.StringVar(&o.addr, "addr", "127.0.0.1:50051", "address to listen on, HOST:PORT (port 0 picks a free one)")
 	f.IntVar(&o.maxEnvsPerPool, "max-envs-per-pool", rpc.DefaultMaxEnvsPerPool, "most envs one pool may have")
 	f.IntVar(&o.maxPools, "max-pools", rpc.DefaultMaxPools, "most pools open at once")
-	f.BoolVar(&o.externalBots, "allow-external-bots", false, "let clients name external bots (dir:, cmd:, http://, upe://) and policy files (policy:PATH) as pool opponents: the server then runs processes, makes requests and reads files for them; trusted clients only")
+	f.BoolVar(&o.externalBots, "allow-external-bots", false, "let clients name external bots (dir:, cmd:, http://, upe://) and policy files (policy:PATH) as pool opponents and match agents: the server then runs processes, makes requests and reads files for them; trusted clients only")
 	f.IntVar(&o.maxTotalEnvs, "max-total-envs", rpc.DefaultMaxTotalEnvs, "most envs of all pools together")
 	f.IntVar(&o.maxWorkers, "max-workers", 0, "most worker goroutines per pool, 0 for GOMAXPROCS")
+	f.IntVar(&o.maxMatches, "max-matches", 0, "most games MatchService plays at once (more wait), 0 for GOMAXPROCS")
 	f.IntVar(&o.maxMessageBytes, "max-message-bytes", rpc.DefaultMaxMessageBytes, "largest request or response message in bytes (a 4096-env Bomberman batch is about 88 MB)")
 	f.DurationVar(&o.idleTimeout, "idle-timeout", rpc.DefaultIdleTimeout, "close pools unused for this long (0 never)")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 5*time.Second, "how long running calls and streams get to finish on SIGINT/SIGTERM")
@@ -93,6 +98,7 @@ func (o *serveFlags) check() error {
 		{"--max-pools", o.maxPools, 1},
 		{"--max-total-envs", o.maxTotalEnvs, 1},
 		{"--max-workers", o.maxWorkers, 0},
+		{"--max-matches", o.maxMatches, 0},
 		{"--max-message-bytes", o.maxMessageBytes, 1 << 10},
 	} {
 		if v.n < v.min {
@@ -135,6 +141,9 @@ func (c *cli) serve(o *serveFlags) error {
 	}
 	if o.maxWorkers > 0 {
 		opts = append(opts, rpc.WithMaxWorkers(o.maxWorkers))
+	}
+	if o.maxMatches > 0 {
+		opts = append(opts, rpc.WithMaxMatches(o.maxMatches))
 	}
 	srv := rpc.NewServer(opts...)
 	handler, upeSrv, err := o.upe.mount(srv.Handler(), log)

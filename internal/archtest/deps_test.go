@@ -42,7 +42,12 @@ var rules = []rule{
 	// league runs games (env, agents), stores them (bbolt), rates them
 	// (gonum) and writes match data through observations/matchdata.
 	{pattern: "league", internal: []string{"env", "env/*", "vecenv", "observations", "observations/*", "agents", "agents/*"}, external: append(append([]string{"go.etcd.io/bbolt", "gonum.org/v1/gonum/"}, parquetDeps...), arrowDeps...)},
-	{pattern: "rpc", internal: []string{"env", "env/*", "vecenv", "observations", "agents", "rpc/gen/*"}, external: append(connectDeps, arrowDeps...)},
+	// rpc serves and sends whole league games (MatchService, RemoteRunner)
+	// with league's own types and LocalRunner, so it depends on league and
+	// what league brings (bbolt, gonum, Parquet through observations/*);
+	// league never imports rpc: a remote runner plugs into
+	// league.RunOptions.Runner.
+	{pattern: "rpc", internal: []string{"env", "env/*", "vecenv", "observations", "observations/*", "agents", "agents/*", "league", "rpc/gen/*"}, external: append(append(append([]string{"go.etcd.io/bbolt", "gonum.org/v1/gonum/"}, connectDeps...), parquetDeps...), arrowDeps...)},
 }
 
 // arrowDeps are the third-party packages observations may use: Arrow and

@@ -1,0 +1,262 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+
+	"connectrpc.com/connect"
+
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/league"
+	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
+	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
+)
+
+// This file serves botarena.v1.MatchService: whole games played with
+// league.LocalRunner, the code path of a local league run, so that a game
+// played here has the result it would have had on the coordinator.
+
+var _ botarenav1connect.MatchServiceHandler = (*Server)(nil)
+
+// WithMaxMatches sets the most games MatchService plays at once, over all
+// its calls; further games wait for a slot (a cancelled call stops
+// waiting). The default is runtime.GOMAXPROCS(0) at NewServer: a game of
+// built-in agents is CPU-bound.
+func WithMaxMatches(n int) Option { return func(o *options) { o.maxMatches = n } }
+
+// Play plays one game with league.LocalRunner and returns its result: the
+// game must exist (NotFound), the seats' agents must exist (NotFound) and be
+// built-in unless the server allows external agents (PermissionDenied), and
+// the config, seat count and max_rounds must be valid (InvalidArgument).
+func (s *Server) Play(ctx context.Context, req *botarenav1.PlayRequest) (*botarenav1.PlayResponse, error) {
+	ctx, done := s.matchContext(ctx)
+	defer done()
+	resp, err := s.play(ctx, req, "")
+	return resp, connectError(s.log, botarenav1connect.MatchServicePlayProcedure, err)
+}
+
+// PlayBatch plays the request's games concurrently, at most the server's
+// MaxMatches at once over all calls, and returns one outcome per game in
+// request order: its result, or the error Play would have returned for it
+// (its message prefixed with "matches[i]: "). The call itself fails only
+// when the server is shutting down (Unavailable) or the client went away
+// (Canceled).
+func (s *Server) PlayBatch(ctx context.Context, req *botarenav1.PlayBatchRequest) (*botarenav1.PlayBatchResponse, error) {
+	ctx, done := s.matchContext(ctx)
+	defer done()
+	proc := botarenav1connect.MatchServicePlayBatchProcedure
+	if s.isClosed() {
+		return nil, connectError(s.log, proc, markf(errShuttingDown, "the server is shutting down"))
+	}
+	ms := req.GetMatches()
+	out := make([]*botarenav1.PlayOutcome, len(ms))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(len(ms), s.opts.maxMatches) {
+		wg.Go(func() {
+			for i := range next {
+				resp, err := s.play(ctx, ms[i], fmt.Sprintf("matches[%d]: ", i))
+				if err != nil {
+					ce := connectError(s.log, proc, err).(*connect.Error)
+					out[i] = &botarenav1.PlayOutcome{Outcome: &botarenav1.PlayOutcome_Error{Error: &botarenav1.MatchError{
+						Code: ce.Code().String(), Message: ce.Message(),
+					}}}
+					continue
+				}
+				out[i] = &botarenav1.PlayOutcome{Outcome: &botarenav1.PlayOutcome_Result{Result: resp}}
+			}
+		})
+	}
+	for i := range ms {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, connectError(s.log, proc, s.matchCtxErr(ctx))
+	}
+	return &botarenav1.PlayBatchResponse{Outcomes: out}, nil
+}
+
+// matchContext returns ctx, also cancelled when the server closes, so that
+// Close stops running games.
+func (s *Server) matchContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-s.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// matchCtxErr is the error of a game stopped by its cancelled context:
+// Unavailable when the server is closing (another server may play it),
+// else ctx's error.
+func (s *Server) matchCtxErr(ctx context.Context) error {
+	if s.isClosed() {
+		return markf(errShuttingDown, "the server is shutting down")
+	}
+	return ctx.Err()
+}
+
+func (s *Server) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// play checks req, waits for a slot and plays the game. prefix starts the
+// text of every error (a batch's "matches[i]: "). A panic of the game
+// becomes an Internal error.
+func (s *Server) play(ctx context.Context, req *botarenav1.PlayRequest, prefix string) (resp *botarenav1.PlayResponse, err error) {
+	if s.isClosed() {
+		return nil, markf(errShuttingDown, "the server is shutting down")
+	}
+	m, err := s.match(req, prefix)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case s.matchSlots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, s.matchCtxErr(ctx)
+	}
+	defer func() { <-s.matchSlots }()
+	defer func() {
+		if p := recover(); p != nil {
+			resp, err = nil, fmt.Errorf("panic in game %d of %s (seed %d): %v", m.Index, m.Game, m.Seed, p)
+		}
+	}()
+	r := league.LocalRunner{Registry: s.opts.reg, Log: &logWriter{log: s.log}}
+	res, err := r.Play(ctx, m)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, s.matchCtxErr(ctx)
+		}
+		return nil, fmt.Errorf("%s%w", prefix, err)
+	}
+	return playResponse(res), nil
+}
+
+// match checks req and turns it into a league.Match.
+func (s *Server) match(req *botarenav1.PlayRequest, prefix string) (league.Match, error) {
+	game := req.GetGame()
+	if game == "" {
+		return league.Match{}, invalidf("%sgame: required (games: %s)", prefix, strings.Join(s.opts.reg.Names(), ", "))
+	}
+	if _, err := s.opts.reg.Lookup(game); err != nil {
+		return league.Match{}, fmt.Errorf("%s%w", prefix, err)
+	}
+	if n := req.GetMaxRounds(); n < 0 {
+		return league.Match{}, invalidf("%smax_rounds: got %d, want 0 (play to the end) or more", prefix, n)
+	}
+	if len(req.GetSeats()) == 0 {
+		return league.Match{}, invalidf("%sseats: required, one agent per seat", prefix)
+	}
+	m := league.Match{
+		Index:     req.GetIndex(),
+		Seed:      req.GetSeed(),
+		Game:      game,
+		MaxRounds: int(req.GetMaxRounds()),
+	}
+	if c := req.GetConfigJson(); c != "" {
+		m.Config = json.RawMessage(c)
+	}
+	for seat, st := range req.GetSeats() {
+		spec := st.GetSpec()
+		if spec == "console" {
+			// It would wait for input at the server's terminal.
+			return league.Match{}, invalidf("%sseats[%d]: the console agent plays at botarena's own terminal (botarena play), not on a server", prefix, seat)
+		}
+		if !agents.Known(game, spec) {
+			return league.Match{}, fmt.Errorf("%sseats[%d]: %w %q for %s (valid: %s)",
+				prefix, seat, agents.ErrUnknownAgent, spec, game, strings.Join(append(agents.Names(game), agents.Schemes(game)...), ", "))
+		}
+		if _, builtin := agents.Summary(game, spec); !builtin && !s.opts.externalAgents {
+			return league.Match{}, fmt.Errorf("%sseats[%d]: %w: %q is not a built-in agent but an external bot or a policy file, which the server would run, call or read on its own machine; this server runs only built-in agents (start it with --allow-external-bots)",
+				prefix, seat, errDenied, spec)
+		}
+		m.Seats = append(m.Seats, league.Entrant{Name: st.GetName(), Spec: spec})
+	}
+	return m, nil
+}
+
+// playRequest returns the request that plays m. m.Record is not sent:
+// MatchService does not return per-step data.
+func playRequest(m league.Match) *botarenav1.PlayRequest {
+	req := &botarenav1.PlayRequest{
+		Game:       m.Game,
+		ConfigJson: string(m.Config),
+		Seed:       m.Seed,
+		MaxRounds:  int32(m.MaxRounds),
+		Index:      m.Index,
+	}
+	for _, e := range m.Seats {
+		req.Seats = append(req.Seats, &botarenav1.MatchSeat{Name: e.Name, Spec: e.Spec})
+	}
+	return req
+}
+
+// playResponse converts a result to its protobuf form (without Data).
+func playResponse(r league.Result) *botarenav1.PlayResponse {
+	resp := &botarenav1.PlayResponse{
+		Index:   r.Index,
+		Seed:    r.Seed,
+		Rounds:  int32(r.Rounds),
+		Winner:  int32(r.Winner),
+		Draw:    r.Draw,
+		Forfeit: int32(r.Forfeit),
+	}
+	for _, st := range r.Standings {
+		resp.Standings = append(resp.Standings, &botarenav1.MatchStanding{
+			Seat: int32(st.Seat), Agent: st.Agent, Rank: int32(st.Rank), Score: st.Score, Alive: st.Alive,
+		})
+	}
+	return resp
+}
+
+// leagueResult converts a PlayResponse back to a league.Result; it is the
+// inverse of [playResponse].
+func leagueResult(resp *botarenav1.PlayResponse) league.Result {
+	r := league.Result{
+		Index:   resp.GetIndex(),
+		Seed:    resp.GetSeed(),
+		Rounds:  int(resp.GetRounds()),
+		Winner:  int(resp.GetWinner()),
+		Draw:    resp.GetDraw(),
+		Forfeit: int(resp.GetForfeit()),
+	}
+	for _, st := range resp.GetStandings() {
+		r.Standings = append(r.Standings, league.Standing{
+			Seat: int(st.GetSeat()), Agent: st.GetAgent(), Rank: int(st.GetRank()), Score: st.GetScore(), Alive: st.GetAlive(),
+		})
+	}
+	return r
+}
+
+// matchError turns a batch outcome's error back into the *connect.Error
+// the unary Play would have returned.
+func matchError(e *botarenav1.MatchError) error {
+	var code connect.Code
+	if err := code.UnmarshalText([]byte(e.GetCode())); err != nil {
+		code = connect.CodeUnknown
+	}
+	return connect.NewError(code, errors.New(e.GetMessage()))
+}
+
+// logWriter logs external bots' fault lines (league.LocalRunner.Log) at
+// Warn, one record per write.
+type logWriter struct{ log *slog.Logger }
+
+func (w *logWriter) Write(p []byte) (int, error) {
+	w.log.Warn("bot", "line", strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}

@@ -1,0 +1,291 @@
+package rpc_test
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"connectrpc.com/connect"
+
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/env"
+	_ "github.com/botarena/botarena/env/battlebots" // registers battlebots
+	"github.com/botarena/botarena/league"
+	"github.com/botarena/botarena/rpc"
+	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
+	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
+)
+
+// waiter is a BattleBots agent that, while gate is set, waits in Act until
+// the gate closes, counting the games waiting at once.
+var waiter struct {
+	mu      sync.Mutex
+	gate    chan struct{}
+	running atomic.Int32
+	most    atomic.Int32
+	entered chan struct{} // gets a value each time Act starts waiting
+}
+
+type waitingAgent struct{}
+
+func (waitingAgent) Reset(env.Env, int, uint64) {}
+func (waitingAgent) Act(env.Env, int) int32 {
+	waiter.mu.Lock()
+	gate, entered := waiter.gate, waiter.entered
+	waiter.mu.Unlock()
+	if gate == nil {
+		return 0
+	}
+	n := waiter.running.Add(1)
+	for {
+		m := waiter.most.Load()
+		if n <= m || waiter.most.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	select {
+	case entered <- struct{}{}:
+	default: // the test no longer counts
+	}
+	<-gate
+	waiter.running.Add(-1)
+	return 0
+}
+
+func init() {
+	agents.Register("battlebots", "rpc-test-waits", "waits for the test's gate in Act (rpc tests)", func(*env.Spec) (agents.Agent, error) {
+		return waitingAgent{}, nil
+	})
+}
+
+// setGate sets a new gate for waitingAgent, with room for n entries
+// without blocking, and returns its opener.
+func setGate(t *testing.T, n int) (open func(), entered chan struct{}) {
+	t.Helper()
+	gate := make(chan struct{})
+	entered = make(chan struct{}, n)
+	waiter.mu.Lock()
+	waiter.gate, waiter.entered = gate, entered
+	waiter.mu.Unlock()
+	waiter.most.Store(0)
+	var once sync.Once
+	open = func() { once.Do(func() { close(gate) }) }
+	t.Cleanup(func() {
+		open()
+		waiter.mu.Lock()
+		waiter.gate, waiter.entered = nil, nil
+		waiter.mu.Unlock()
+	})
+	return open, entered
+}
+
+// matchClient returns a MatchService client of the in-memory server.
+func (ts *testServer) matchClient(t testing.TB) botarenav1connect.MatchServiceClient {
+	return botarenav1connect.NewMatchServiceClient(ts.httpClient(t, false), "http://memory", connect.WithGRPC())
+}
+
+func seats(specs ...string) []*botarenav1.MatchSeat {
+	var out []*botarenav1.MatchSeat
+	for _, s := range specs {
+		out = append(out, &botarenav1.MatchSeat{Name: s, Spec: s})
+	}
+	return out
+}
+
+// localResult plays req with league.LocalRunner, the reference.
+func localResult(t *testing.T, req *botarenav1.PlayRequest) league.Result {
+	t.Helper()
+	m := league.Match{Index: req.GetIndex(), Seed: req.GetSeed(), Game: req.GetGame(), MaxRounds: int(req.GetMaxRounds())}
+	if req.GetConfigJson() != "" {
+		m.Config = json.RawMessage(req.GetConfigJson())
+	}
+	for _, s := range req.GetSeats() {
+		m.Seats = append(m.Seats, league.Entrant{Name: s.GetName(), Spec: s.GetSpec()})
+	}
+	res, err := (&league.LocalRunner{}).Play(t.Context(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// standings converts a response's standings for comparison.
+func standings(resp *botarenav1.PlayResponse) league.Result {
+	r := league.Result{Index: resp.GetIndex(), Seed: resp.GetSeed(), Rounds: int(resp.GetRounds()), Winner: int(resp.GetWinner()), Draw: resp.GetDraw(), Forfeit: int(resp.GetForfeit())}
+	for _, s := range resp.GetStandings() {
+		r.Standings = append(r.Standings, league.Standing{Seat: int(s.GetSeat()), Agent: s.GetAgent(), Rank: int(s.GetRank()), Score: s.GetScore(), Alive: s.GetAlive()})
+	}
+	return r
+}
+
+func TestPlayGivesTheLocalRunnersResult(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	c := ts.matchClient(t)
+	tests := []struct {
+		name string
+		req  *botarenav1.PlayRequest
+	}{
+		{"battlebots_to_the_end", &botarenav1.PlayRequest{Game: "battlebots", Seats: seats("huggy", "sniper"), Seed: 7, Index: 3}},
+		{"battlebots_max_rounds", &botarenav1.PlayRequest{Game: "battlebots", Seats: seats("random", "nop"), Seed: 8, MaxRounds: 20}},
+		{"battlebots_config", &botarenav1.PlayRequest{Game: "battlebots", ConfigJson: `{"max_rounds":40}`, Seats: seats("sniper", "random"), Seed: 9}},
+		{"bomberman_four_seats", &botarenav1.PlayRequest{Game: "bomberman", Seats: seats("random", "random", "random", "random"), Seed: 10, MaxRounds: 50}},
+	}
+	batch := &botarenav1.PlayBatchRequest{}
+	for _, tt := range tests {
+		batch.Matches = append(batch.Matches, tt.req)
+	}
+	got, err := c.PlayBatch(t.Context(), batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.GetOutcomes()) != len(tests) {
+		t.Fatalf("PlayBatch: %d outcomes, want %d", len(got.GetOutcomes()), len(tests))
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := localResult(t, tt.req)
+			resp, err := c.Play(t.Context(), tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := standings(resp); !reflect.DeepEqual(r, want) {
+				t.Errorf("Play:\n got %+v\nwant %+v", r, want)
+			}
+			if r := standings(got.GetOutcomes()[i].GetResult()); !reflect.DeepEqual(r, want) {
+				t.Errorf("PlayBatch outcome %d:\n got %+v\nwant %+v", i, r, want)
+			}
+		})
+	}
+}
+
+func TestPlayRefusesWhatItCannotPlayWithItsCode(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	allowing := newTestServer(t, rpc.WithExternalAgents(true))
+	game := func(specs ...string) *botarenav1.PlayRequest {
+		return &botarenav1.PlayRequest{Game: "battlebots", Seats: seats(specs...), Seed: 1}
+	}
+	tests := []struct {
+		name  string
+		ts    *testServer
+		req   *botarenav1.PlayRequest
+		code  connect.Code
+		wants []string
+	}{
+		{"game_required", ts, &botarenav1.PlayRequest{Seats: seats("nop", "nop")}, connect.CodeInvalidArgument, []string{"game: required", "battlebots"}},
+		{"unknown_game_is_not_found", ts, &botarenav1.PlayRequest{Game: "chess", Seats: seats("nop", "nop")}, connect.CodeNotFound, []string{"chess"}},
+		{"unknown_agent_is_not_found", ts, game("nop", "ghost"), connect.CodeNotFound, []string{"seats[1]", "ghost"}},
+		{"external_bot_is_permission_denied", ts, game("nop", "cmd:python3 bot.py"), connect.CodePermissionDenied, []string{"seats[1]", "cmd:python3 bot.py", "--allow-external-bots"}},
+		{"policy_file_is_permission_denied", ts, game("policy:/etc/passwd", "nop"), connect.CodePermissionDenied, []string{"seats[0]", "--allow-external-bots"}},
+		{"allowed_external_bot_reaches_the_agent", allowing, game("nop", "cmd:"), connect.CodeInvalidArgument, []string{"agent cmd:"}},
+		{"console_is_invalid", ts, game("console", "nop"), connect.CodeInvalidArgument, []string{"seats[0]", "console"}},
+		{"seats_required", ts, game(), connect.CodeInvalidArgument, []string{"seats: required"}},
+		{"seat_count_must_be_the_games", ts, game("nop", "nop", "nop"), connect.CodeInvalidArgument, []string{"2 names", "got 3"}},
+		{"config_must_be_a_json_object", ts, &botarenav1.PlayRequest{Game: "battlebots", ConfigJson: "[1]", Seats: seats("nop", "nop")}, connect.CodeInvalidArgument, []string{"config"}},
+		{"negative_max_rounds_is_invalid", ts, &botarenav1.PlayRequest{Game: "battlebots", MaxRounds: -1, Seats: seats("nop", "nop")}, connect.CodeInvalidArgument, []string{"max_rounds", "-1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.ts.matchClient(t)
+			_, err := c.Play(t.Context(), tt.req)
+			wantCode(t, err, tt.code, tt.wants...)
+			// In a batch, the same error is that game's outcome, and the
+			// other games are played.
+			resp, err := c.PlayBatch(t.Context(), &botarenav1.PlayBatchRequest{Matches: []*botarenav1.PlayRequest{game("nop", "nop"), tt.req}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.GetOutcomes()[0].GetResult() == nil {
+				t.Errorf("the valid game of the batch got %v", resp.GetOutcomes()[0])
+			}
+			e := resp.GetOutcomes()[1].GetError()
+			if e.GetCode() != tt.code.String() {
+				t.Errorf("batch outcome code %q, want %q (%s)", e.GetCode(), tt.code, e.GetMessage())
+			}
+			for _, s := range append([]string{"matches[1]: "}, tt.wants...) {
+				if !strings.Contains(e.GetMessage(), s) {
+					t.Errorf("batch outcome message %q does not contain %q", e.GetMessage(), s)
+				}
+			}
+		})
+	}
+}
+
+// These tests use the shared waitingAgent gate, so they do not run in
+// parallel with each other.
+
+func TestPlayBatchPlaysAtMostMaxMatchesAtOnce(t *testing.T) {
+	ts := newTestServer(t, rpc.WithMaxMatches(2))
+	c := ts.matchClient(t)
+	open, entered := setGate(t, 8)
+	req := &botarenav1.PlayBatchRequest{}
+	for i := range 6 {
+		req.Matches = append(req.Matches, &botarenav1.PlayRequest{Game: "battlebots", Seats: seats("rpc-test-waits", "nop"), Seed: uint64(i), MaxRounds: 1})
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.PlayBatch(context.Background(), req)
+		done <- err
+	}()
+	<-entered
+	<-entered // two games wait in Act: the limit is reached
+	open()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if most := waiter.most.Load(); most != 2 {
+		t.Errorf("at most %d games played at once, want 2 (WithMaxMatches)", most)
+	}
+}
+
+func TestPlayCancellationStopsTheGameAndFreesItsSlot(t *testing.T) {
+	ts := newTestServer(t, rpc.WithMaxMatches(1))
+	c := ts.matchClient(t)
+	open, entered := setGate(t, 4)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Play(ctx, &botarenav1.PlayRequest{Game: "battlebots", Seats: seats("rpc-test-waits", "nop"), Seed: 1})
+		done <- err
+	}()
+	<-entered
+	cancel()
+	if err := <-done; connect.CodeOf(err) != connect.CodeCanceled {
+		t.Errorf("cancelled Play: %v, want Canceled", err)
+	}
+	open() // the game sees its cancelled context after this round
+	// The only slot is free again: a game plays (it would wait forever if
+	// the cancelled game still held the slot).
+	if _, err := c.Play(t.Context(), &botarenav1.PlayRequest{Game: "battlebots", Seats: seats("nop", "nop"), Seed: 2, MaxRounds: 5}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPlayDuringCloseIsUnavailable(t *testing.T) {
+	ts := newTestServer(t)
+	c := ts.matchClient(t)
+	open, entered := setGate(t, 4)
+	done := make(chan error, 1)
+	go func() {
+		resp, err := c.PlayBatch(t.Context(), &botarenav1.PlayBatchRequest{Matches: []*botarenav1.PlayRequest{
+			{Game: "battlebots", Seats: seats("rpc-test-waits", "nop"), Seed: 1},
+		}})
+		if err == nil {
+			t.Errorf("PlayBatch during Close returned %v, want Unavailable", resp)
+		}
+		done <- err
+	}()
+	<-entered
+	ts.Close()
+	open()
+	// The game is stopped by Close: Unavailable, so that a coordinator
+	// plays it on another server.
+	wantCode(t, <-done, connect.CodeUnavailable, "shutting down")
+	_, err := c.Play(t.Context(), &botarenav1.PlayRequest{Game: "battlebots", Seats: seats("nop", "nop")})
+	wantCode(t, err, connect.CodeUnavailable, "shutting down")
+}
