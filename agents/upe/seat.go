@@ -126,10 +126,12 @@ func (a *Seat) Act(e env.Env, seat int) int32 {
 		a.held = c.reply
 		log.Info("upe: client seated", "devkey", c.devkey, "playerID", g.PlayerID(seat))
 	}
-	a.answer(g)
+	// Await the move before sending the state: a client that submits as
+	// soon as it has the state must find its turn open.
 	a.srv.mu.Lock()
 	a.awaiting = true
 	a.srv.mu.Unlock()
+	a.answer(g)
 	t := time.NewTimer(a.srv.opts.Timeout)
 	defer t.Stop()
 	var sub submission
@@ -178,13 +180,16 @@ func (a *Seat) finish() {
 	a.srv.mu.Lock()
 	a.awaiting = false
 	a.srv.mu.Unlock()
+	if a.env != nil && !a.env.Done() {
+		a.env.Abort() // a game stopped early: no one will move again
+	}
+	// Forget the seat before answering: a client that submits again as soon
+	// as it has the final state must find the game gone (the original's
+	// "Game ID is undefined"), not still waiting for its turn.
+	a.srv.unregister(a)
 	if a.env != nil {
-		if !a.env.Done() {
-			a.env.Abort() // a game stopped early: no one will move again
-		}
 		a.answer(a.env)
 	}
-	a.srv.unregister(a)
 	a.held = nil
 }
 
