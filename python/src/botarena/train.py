@@ -291,7 +291,9 @@ class Trainer:
             return
         path = (self.out / "checkpoints" / f"update_{update:05d}.policy.safetensors").absolute()
         save_policy(self.net, path, trained=self._provenance(seconds))
-        self.league.add(name, f"policy:{path}", tag=f"{self.env_steps} steps")
+        # The snapshot plays as trained, sampling its actions (with the episode's seed, so league
+        # games stay reproducible): an arg-max copy of a stochastic policy can loop and play far weaker.
+        self.league.add(name, f"policy:{path}?sample", tag=f"{self.env_steps} steps")
         self.snapshots.append(name)
         if cfg.league_games > 0:
             if cfg.league_match == "pfsp":
