@@ -72,6 +72,8 @@ def test_training_writes_the_policy_curve_and_checkpoints_and_go_plays_the_polic
 
     r = evaluate(policy, "battlebots", "huggy", games=8, address=address)
     assert r.games == 8 and r.wins + r.draws + r.losses == 8
+    # The games are split over both seats, the policy playing each.
+    assert sorted(r.by_seat) == [0, 1] and [sum(v) for _, v in sorted(r.by_seat.items())] == [4, 4]
 
 
 def test_a_run_resumes_from_its_checkpoint(tmp_path: Path, address: str) -> None:

@@ -34,7 +34,9 @@ def test_self_play_run(tmp_path: Path, capsys: object) -> None:
     snaps = sorted(n for n in agents if n.startswith("snap_"))
     assert snaps == ["snap_00001", "snap_00002", "snap_00003"], agents
     assert {"huggy", "sniper", "nop"} <= set(agents)
-    assert all(agents[s].startswith("policy:") and Path(agents[s][len("policy:"):]).exists() for s in snaps)
+    # Snapshots play as trained: policy:PATH?sample.
+    assert all(agents[s].startswith("policy:") and agents[s].endswith("?sample") for s in snaps)
+    assert all(Path(agents[s][len("policy:") : -len("?sample")]).exists() for s in snaps)
     rows = {r.name: r for r in league.table()}
     for s in snaps:
         assert rows[s].games > 0 and rows[s].rd < 350, rows[s]

@@ -2,8 +2,9 @@
 
 A CleanRL-style PPO (one file's worth of logic, clipped objective, GAE,
 advantage normalisation, invalid actions masked out of the policy) over
-``botarena.make_vec(game, num_envs, opponents=...)``, for any of the five
-games. The network is :class:`botarena.policy.PolicyNet`: convolutions over
+botarena vector envs (``make_vec``'s :class:`BotarenaVectorEnv`, one per
+learner seat, :class:`SeatSplitEnv`: the learner trains in every seat, so it
+plays from any), for any of the five games. The network is :class:`botarena.policy.PolicyNet`: convolutions over
 the observation planes (3-D for Battle³) plus the scalars, so the trained
 policy is exported as one file that ``botarena play --agents policy:PATH``
 plays in Go.
@@ -52,9 +53,10 @@ from torch import nn
 
 from botarena.league import League, pfsp_weight
 from botarena.policy import PolicyNet, default_architecture, load_policy, save_policy
-from botarena.pool import Opponent
+from botarena.client import Client
+from botarena.pool import Opponent, SeatStats
 from botarena.server import Server, find_binary
-from botarena.vector import BotarenaVectorEnv, make_vec
+from botarena.vector import BotarenaVectorEnv
 
 __all__ = ["REFERENCE_BOTS", "SELF_PLAY_BOTS", "TrainConfig", "Trainer", "evaluate", "main", "train"]
 
@@ -127,6 +129,7 @@ class TrainConfig:
     resume: str = ""  # a checkpoints/*.pt to continue from
     address: str = ""  # a running botarena serve ("" = start one)
     quiet: bool = False
+    learner_seats: tuple[int, ...] = ()  # seats the learner plays, envs split evenly (empty = every seat)
     self_play: bool = False  # train against a league of snapshots and the reference bots
     snapshot_every: int = 10  # updates between league snapshots (self-play)
     league: str = ""  # league directory ("" = OUT/league)
@@ -185,7 +188,7 @@ class _Rollout:
         self.valid = np.zeros((T, N), dtype=np.float32)  # 0: the step that resets the env (next-step autoreset)
 
 
-def _scales(env: BotarenaVectorEnv, steps: int, rng: np.random.Generator) -> tuple[list[float], list[float]]:
+def _scales(env: BotarenaVectorEnv | SeatSplitEnv, steps: int, rng: np.random.Generator) -> tuple[list[float], list[float]]:
     """Per-channel input scales, 1/max(1, largest value seen), from a short random warm-up."""
     obs, info = env.reset()
     pmax = obs["planes"].reshape(obs["planes"].shape[0], obs["planes"].shape[1], -1).max(axis=(0, 2)).astype(np.float64)
@@ -199,6 +202,93 @@ def _scales(env: BotarenaVectorEnv, steps: int, rng: np.random.Generator) -> tup
         pmax = np.maximum(pmax, p.reshape(p.shape[0], p.shape[1], -1).max(axis=(0, 2)))
         smax = np.maximum(smax, np.abs(obs["scalars"]).max(axis=0))
     return [1.0 / max(1.0, float(v)) for v in pmax], [1.0 / max(1.0, float(v)) for v in smax]
+
+
+class SeatSplitEnv:
+    """``num_envs`` games split evenly over the learner's seats, looking like one vector env.
+
+    Env chunk k has the learner in ``seats[k]`` (one :class:`BotarenaVectorEnv`
+    per seat, all on one server), so a bot trained on it plays from any seat:
+    trained only in seat 0, a bot learns its starting corner and loses from the
+    other one. Rows are in chunk order; observations and masks are copies
+    (concatenations) of the chunks' views.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        seats: Sequence[int],
+        *,
+        opponents: str,
+        seed: int,
+        address: str,
+        config: dict[str, Any] | None = None,
+    ) -> None:
+        if not seats:
+            raise ValueError("SeatSplitEnv: no learner seats")
+        if num_envs < len(seats):
+            raise ValueError(f"SeatSplitEnv: {num_envs} envs cannot cover {len(seats)} learner seats")
+        counts = [num_envs // len(seats) + (1 if k < num_envs % len(seats) else 0) for k in range(len(seats))]
+        self.seats = list(seats)
+        self.parts: list[BotarenaVectorEnv] = []
+        try:
+            for k, (seat, n) in enumerate(zip(seats, counts)):
+                self.parts.append(
+                    BotarenaVectorEnv(game, n, opponents=opponents, seed=seed + 7919 * k, address=address, learner_seat=seat, **(config or {}))
+                )
+        except BaseException:
+            self.close()
+            raise
+        self.counts = counts
+        self.num_envs = num_envs
+        self.game_spec = self.parts[0].game_spec
+        self.seat_of_row = np.repeat(np.array(self.seats), counts)
+
+    def _join(self, results: Sequence[tuple[Any, ...]], obs_at: int, info_at: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        obs = {k: np.concatenate([r[obs_at][k] for r in results]) for k in results[0][obs_at]}
+        info = {"action_mask": np.concatenate([r[info_at]["action_mask"] for r in results])}
+        return obs, info
+
+    def reset(self, *, seed: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        results = [p.reset(seed=None if seed is None else seed + 7919 * k) for k, p in enumerate(self.parts)]
+        return self._join(results, 0, 1)
+
+    def step(self, actions: npt.NDArray[Any]) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:
+        results = []
+        lo = 0
+        for p, n in zip(self.parts, self.counts):
+            results.append(p.step(np.asarray(actions[lo : lo + n])))
+            lo += n
+        obs, info = self._join(results, 0, 4)
+        reward = np.concatenate([r[1] for r in results])
+        term = np.concatenate([r[2] for r in results])
+        trunc = np.concatenate([r[3] for r in results])
+        return obs, reward, term, trunc, info
+
+    def stats(self, *, reset: bool = False) -> tuple[SeatStats, tuple[Any, ...]]:
+        """The learner's completed episodes over every chunk, and the per-opponent stats of every chunk."""
+        per = [p.pool.stats(reset=reset) for p in self.parts]
+        firsts = [ps.seats[0] for ps in per]
+        total = SeatStats(
+            seat=-1,
+            episodes=sum(x.episodes for x in firsts),
+            steps=sum(x.steps for x in firsts),
+            return_sum=sum(x.return_sum for x in firsts),
+            wins=sum(x.wins for x in firsts),
+            draws=sum(x.draws for x in firsts),
+            losses=sum(x.losses for x in firsts),
+        )
+        return total, tuple(o for ps in per for o in ps.opponents)
+
+    def set_opponents(self, mix: Any) -> None:
+        """Sets every chunk's opponent seats to the mixture (see :meth:`botarena.Pool.set_opponents`)."""
+        for p in self.parts:
+            p.pool.set_opponents(mix)
+
+    def close(self) -> None:
+        for p in self.parts:
+            p.close()
 
 
 class Trainer:
@@ -222,11 +312,15 @@ class Trainer:
             self.server = Server(args=["--allow-external-bots"]).start()
             self.address = self.server.address
         self.opponent = cfg.resolved_opponent()
-        self.env = make_vec(cfg.game, cfg.num_envs, opponents=self.opponent, seed=cfg.seed, address=self.address, **cfg.config)
+        seats = cfg.learner_seats or tuple(range(self._seats(cfg.game)))
+        self.env = SeatSplitEnv(
+            cfg.game, cfg.num_envs, seats, opponents=self.opponent, seed=cfg.seed, address=self.address, config=cfg.config
+        )
         spec = self.env.game_spec
         self.spec = spec
         self.log(
             f"botarena.train: {cfg.game} vs {self.opponent}, {cfg.num_envs} envs × {cfg.num_steps} steps per update, "
+            f"learner in seats {list(seats)}, "
             f"device {self.device}, server {self.address}, run directory {self.out}"
         )
         self.start_update = 0
@@ -318,7 +412,7 @@ class Trainer:
         mix = self.league.mixture(newest, k=cfg.pfsp_k, seed=cfg.seed + len(self.snapshots), floor=0.02)
         spec = self.league.agents()[newest]
         mix.append(Opponent(spec=spec, weight=pfsp_weight(0.5), name=newest))  # the newest copy of itself, as an even match
-        self.env.pool.set_opponents(mix)
+        self.env.set_opponents(mix)
         total = sum(o.weight for o in mix)
         self.log("opponents: " + ", ".join(f"{o.name} {o.weight / total:.2f}" for o in sorted(mix, key=lambda o: -o.weight)))
 
@@ -338,6 +432,10 @@ class Trainer:
         text = self.league.table_text(png=self.out / "ratings.png")
         (self.out / "league.txt").write_text(text)
         self.log(f"wrote {self.out / 'league.txt'} and {self.out / 'ratings.png'}")
+
+    def _seats(self, game: str) -> int:
+        with Client(self.address) as c:
+            return c.game_spec(game, self.cfg.config or None).seats
 
     def log(self, msg: str) -> None:
         if not self.cfg.quiet:
@@ -381,7 +479,7 @@ class Trainer:
         next_scalars = np.array(obs["scalars"])
         next_mask = np.array(info["action_mask"])
         next_done = np.zeros(N, dtype=np.float32)
-        env.pool.stats(reset=True)
+        env.stats(reset=True)
         t0 = time.monotonic()
         update = self.start_update
         batch = T * N
@@ -485,10 +583,9 @@ class Trainer:
                 stats[k] /= max(1, n_mb)
             t_total = time.monotonic() - t_upd
 
-            pst = env.pool.stats(reset=True)
-            st = pst.seats[0]
+            st, opp_stats = env.stats(reset=True)
             if self.league is not None:
-                self._count_opponents(pst.opponents)
+                self._count_opponents(opp_stats)
             eps = st.episodes
             row = {
                 "update": float(update),
@@ -630,6 +727,7 @@ class EvalResult:
     losses: int
     opponent: str
     seconds: float
+    by_seat: dict[int, tuple[int, int, int]] = dataclasses.field(default_factory=dict)  # seat → (wins, draws, losses)
 
     @property
     def win_rate(self) -> float:
@@ -647,8 +745,13 @@ def evaluate(
     device: str = "cpu",
     sample: bool = False,
     config: dict[str, Any] | None = None,
+    seats: Sequence[int] | None = None,
 ) -> EvalResult:
-    """Plays ``games`` games (one per env, all at once) of the policy in seat 0 against ``opponent``.
+    """Plays ``games`` games (one per env, all at once) of the policy against ``opponent``.
+
+    The games are split evenly over ``seats`` (default: every seat of the
+    game), the policy in that seat and ``opponent`` in the others;
+    :attr:`EvalResult.by_seat` has the results per seat.
 
     The policy plays the masked arg-max (or samples with ``sample``), the
     same choice as ``policy:PATH`` in Go. An episode's result is the sign of
@@ -659,7 +762,19 @@ def evaluate(
     net.eval()
     dev = next(net.parameters()).device
     t0 = time.monotonic()
-    env = make_vec(game, games, opponents=opponent, seed=seed, address=address, **(config or {}))
+    server = None
+    if address is None:
+        server = Server().start()
+        address = server.address
+    try:
+        if seats is None:
+            with Client(address) as c:
+                seats = list(range(c.game_spec(game, config or None).seats))
+        env = SeatSplitEnv(game, games, seats, opponents=opponent, seed=seed, address=address, config=config)
+    except BaseException:
+        if server is not None:
+            server.stop()
+        raise
     try:
         obs, info = env.reset(seed=seed)
         result = np.full(games, -2, dtype=np.int64)  # -2: not finished
@@ -677,6 +792,12 @@ def evaluate(
             result[ended] = np.sign(reward[ended]).astype(np.int64)
     finally:
         env.close()
+        if server is not None:
+            server.stop()
+    by_seat = {}
+    for seat in env.seats:
+        r = result[env.seat_of_row == seat]
+        by_seat[int(seat)] = (int((r == 1).sum()), int((r == 0).sum()), int((r == -1).sum()))
     return EvalResult(
         games=games,
         wins=int((result == 1).sum()),
@@ -684,6 +805,7 @@ def evaluate(
         losses=int((result == -1).sum()),
         opponent=opponent,
         seconds=time.monotonic() - t0,
+        by_seat=by_seat,
     )
 
 
@@ -743,6 +865,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-games", type=int, default=d.eval_games, help="evaluation games after training (0: skip)")
     p.add_argument("--resume", default="", help="continue from a checkpoints/update_N.pt")
     p.add_argument("--address", default="", help="host:port of a running botarena serve (default: start one)")
+    p.add_argument("--learner-seats", default="", help="seats the learner trains in, envs split evenly (default: every seat)")
     p.add_argument("--evaluate", default="", metavar="POLICY", help="skip training: evaluate this policy file (and --play it)")
     p.add_argument("--play", action="store_true", help="after training, play one match of the trained bot on the terminal")
     p.add_argument("--quiet", action="store_true")
@@ -805,6 +928,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         resume=args.resume,
         address=args.address,
         quiet=args.quiet,
+        learner_seats=tuple(int(x) for x in args.learner_seats.split(",") if x),
         self_play=args.self_play,
         snapshot_every=args.snapshot_every,
         league=args.league,
@@ -834,7 +958,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             r = evaluate(policy, cfg.game, opp, games=cfg.eval_games, address=cfg.address or None, config=eval_cfg, sample=sample)
             print(
                 f"eval ({mode}): {r.wins} wins, {r.draws} draws, {r.losses} losses in {r.games} games against {opp}: "
-                f"win rate {r.win_rate:.1%}",
+                f"win rate {r.win_rate:.1%}; by seat (W/D/L): "
+                + ", ".join(f"{k}: {w}/{d}/{l}" for k, (w, d, l) in sorted(r.by_seat.items())),
                 flush=True,
             )
             report[mode] = {**dataclasses.asdict(r), "win_rate": r.win_rate}
