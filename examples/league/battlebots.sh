@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A 6-agent BattleBots league from a fresh clone: the built-in bots huggy, nop,
-# sniper, random and idle, plus the Python example bot as an external
-# command-line bot (when python3 is installed). Plays a round robin, prints
-# the table and draws the ratings chart into the league directory.
+# sniper and random, plus two neural snapshots of one self-play training run
+# (examples/league/policies: made by `python -m botarena.train --game battlebots
+# --self-play --channels 8,16 --hidden 64`, after 8 and 40 updates), played by
+# Go's forward pass as policy:PATH?sample. Plays a round robin, prints the
+# table and draws the ratings chart into the league directory.
 #
 #   examples/league/battlebots.sh [DIR] [GAMES]     (default: leagues/battlebots, 120)
 #
@@ -16,15 +18,12 @@ go build -o "$bin" ./cmd/botarena
 
 if [ ! -e "$dir/league.db" ]; then
 	"$bin" league init "$dir" --game battlebots --seed 1
-	for agent in huggy nop sniper random idle; do
+	for agent in huggy nop sniper random; do
 		"$bin" league add "$dir" "$agent" "$agent"
 	done
-	if command -v python3 >/dev/null; then
-		"$bin" league add "$dir" pybot "cmd:python3 agents/examples/battlebots-python/bot.py" --tag example
-	else
-		# Without Python the sixth agent is a second random bot.
-		"$bin" league add "$dir" random2 random
-	fi
+	policies=$(pwd)/examples/league/policies
+	"$bin" league add "$dir" snap_008 "policy:$policies/battlebots-snap-008.safetensors?sample" --tag "self-play, 65k steps"
+	"$bin" league add "$dir" snap_040 "policy:$policies/battlebots-snap-040.safetensors?sample" --tag "self-play, 328k steps"
 fi
 "$bin" league run "$dir" --games "$games"
 "$bin" league games "$dir" --last 5
