@@ -2,7 +2,7 @@
 # A 6-agent BattleBots league from a fresh clone: the built-in bots huggy, nop,
 # sniper and random, plus two neural snapshots of one self-play training run
 # (examples/league/policies: made by `python -m botarena.train --game battlebots
-# --self-play --channels 8,16 --hidden 64`, after 8 and 40 updates), played by
+# --self-play --channels 8,16 --hidden 64`, after 8 and 52 updates), played by
 # Go's forward pass as policy:PATH?sample. Plays a round robin, prints the
 # table and draws the ratings chart into the league directory.
 #
@@ -23,7 +23,7 @@ if [ ! -e "$dir/league.db" ]; then
 	done
 	policies=$(pwd)/examples/league/policies
 	"$bin" league add "$dir" snap_008 "policy:$policies/battlebots-snap-008.safetensors?sample" --tag "self-play, 65k steps"
-	"$bin" league add "$dir" snap_040 "policy:$policies/battlebots-snap-040.safetensors?sample" --tag "self-play, 328k steps"
+	"$bin" league add "$dir" snap_052 "policy:$policies/battlebots-snap-052.safetensors?sample" --tag "self-play, 426k steps"
 fi
 "$bin" league run "$dir" --games "$games"
 "$bin" league games "$dir" --last 5
