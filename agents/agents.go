@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/botarena/botarena/env"
 )
@@ -227,4 +229,29 @@ func Names(game string) []string {
 func Summary(game, name string) (string, bool) {
 	e, ok := lookup(game, name)
 	return e.summary, ok
+}
+
+// PlayerNames names the players of a game after the names of their agents,
+// one per seat: the name with its first letter upper-cased ("Reference"),
+// numbered where one agent plays several seats ("Random 1", "Random 2"), as
+// botarena play and leagues show them.
+func PlayerNames(agentNames []string) []string {
+	count := map[string]int{}
+	for _, n := range agentNames {
+		count[n]++
+	}
+	seen := map[string]int{}
+	names := make([]string, len(agentNames))
+	for i, n := range agentNames {
+		title := []rune(n)
+		if len(title) > 0 {
+			title[0] = unicode.ToUpper(title[0])
+		}
+		names[i] = string(title)
+		if count[n] > 1 {
+			seen[n]++
+			names[i] += " " + strconv.Itoa(seen[n])
+		}
+	}
+	return names
 }

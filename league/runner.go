@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
@@ -332,34 +331,11 @@ func matchConfig(reg *env.Registry, m Match) ([]byte, error) {
 			urls[i] = u
 		}
 	}
-	set("names", playerNames(names))
+	set("names", agents.PlayerNames(names))
 	if urls != nil {
 		set("urls", urls)
 	}
 	return json.Marshal(fields)
-}
-
-// playerNames names the players after their agents, numbered where one
-// agent plays several seats ("Random 1", "Random 2"), as botarena play does.
-func playerNames(agentNames []string) []string {
-	count := map[string]int{}
-	for _, n := range agentNames {
-		count[n]++
-	}
-	seen := map[string]int{}
-	names := make([]string, len(agentNames))
-	for i, n := range agentNames {
-		title := []rune(n)
-		if len(title) > 0 {
-			title[0] = unicode.ToUpper(title[0])
-		}
-		names[i] = string(title)
-		if count[n] > 1 {
-			seen[n]++
-			names[i] += fmt.Sprintf(" %d", seen[n])
-		}
-	}
-	return names
 }
 
 // recorder collects a game's per-step data.

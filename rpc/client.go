@@ -78,36 +78,58 @@ type Client struct {
 // h2c) or a base URL ("http://host:port", "https://host:port/prefix"). It
 // does not connect until the first call.
 func Dial(addr string, opts ...ClientOption) (*Client, error) {
+	cn, err := newConnection("Dial", addr, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{
+		rpc:   botarenav1connect.NewEnvServiceClient(cn.http, cn.base, cn.opts...),
+		http:  cn.http,
+		owned: cn.owned,
+	}, nil
+}
+
+// connection is what a service client of one server needs, made from the
+// options of [Dial]: the base URL, the HTTP client and the Connect options.
+type connection struct {
+	base  string
+	http  *http.Client
+	owned bool // http was made here (the options gave none): its owner closes it
+	opts  []connect.ClientOption
+}
+
+// newConnection resolves addr ("host:port", h2c, or a base URL) and opts for
+// a client; errors start with "rpc: " and what.
+func newConnection(what, addr string, opts []ClientOption) (connection, error) {
 	o := clientOptions{maxMessageBytes: DefaultMaxMessageBytes}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	base := addr
+	cn := connection{base: addr, http: o.httpClient}
 	if !strings.Contains(addr, "://") {
 		if _, _, err := net.SplitHostPort(addr); err != nil {
-			return nil, fmt.Errorf("rpc: Dial %q: want host:port or a URL: %w", addr, err)
+			return connection{}, fmt.Errorf("rpc: %s %q: want host:port or a URL: %w", what, addr, err)
 		}
-		base = "http://" + addr
+		cn.base = "http://" + addr
 	}
-	c := &Client{http: o.httpClient}
-	if c.http == nil {
-		c.http, c.owned = newHTTPClient(), true
-	}
-	copts := []connect.ClientOption{
+	cn.opts = []connect.ClientOption{
 		connect.WithReadMaxBytes(o.maxMessageBytes),
 		connect.WithSendMaxBytes(o.maxMessageBytes),
 	}
 	switch o.protocol {
 	case GRPC:
-		copts = append(copts, connect.WithGRPC())
+		cn.opts = append(cn.opts, connect.WithGRPC())
 	case GRPCWeb:
-		copts = append(copts, connect.WithGRPCWeb())
+		cn.opts = append(cn.opts, connect.WithGRPCWeb())
 	case Connect:
 	default:
-		return nil, fmt.Errorf("rpc: Dial: unknown protocol %d", o.protocol)
+		return connection{}, fmt.Errorf("rpc: %s: unknown protocol %d", what, o.protocol)
 	}
-	c.rpc = botarenav1connect.NewEnvServiceClient(c.http, base, append(copts, o.connectOpts...)...)
-	return c, nil
+	cn.opts = append(cn.opts, o.connectOpts...)
+	if cn.http == nil {
+		cn.http, cn.owned = newHTTPClient(), true
+	}
+	return cn, nil
 }
 
 // newHTTPClient returns an HTTP client that speaks HTTP/2 with prior

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -164,36 +163,15 @@ func NewRemoteRunner(addrs []string, opts ...RemoteOption) (*RemoteRunner, error
 // newMatchClient returns a MatchService client of addr with the options of
 // Dial, and the HTTP client it made (nil when the options gave one).
 func newMatchClient(addr string, opts []ClientOption) (botarenav1connect.MatchServiceClient, *http.Client, error) {
-	o := clientOptions{maxMessageBytes: DefaultMaxMessageBytes}
-	for _, opt := range opts {
-		opt(&o)
+	cn, err := newConnection("server", addr, opts)
+	if err != nil {
+		return nil, nil, err
 	}
-	base := addr
-	if !strings.Contains(addr, "://") {
-		if _, _, err := net.SplitHostPort(addr); err != nil {
-			return nil, nil, fmt.Errorf("rpc: server %q: want host:port or a URL: %w", addr, err)
-		}
-		base = "http://" + addr
+	var owned *http.Client
+	if cn.owned {
+		owned = cn.http
 	}
-	hc, owned := o.httpClient, (*http.Client)(nil)
-	if hc == nil {
-		hc = newHTTPClient()
-		owned = hc
-	}
-	copts := []connect.ClientOption{
-		connect.WithReadMaxBytes(o.maxMessageBytes),
-		connect.WithSendMaxBytes(o.maxMessageBytes),
-	}
-	switch o.protocol {
-	case GRPC:
-		copts = append(copts, connect.WithGRPC())
-	case GRPCWeb:
-		copts = append(copts, connect.WithGRPCWeb())
-	case Connect:
-	default:
-		return nil, nil, fmt.Errorf("rpc: unknown protocol %d", o.protocol)
-	}
-	return botarenav1connect.NewMatchServiceClient(hc, base, append(copts, o.connectOpts...)...), owned, nil
+	return botarenav1connect.NewMatchServiceClient(cn.http, cn.base, cn.opts...), owned, nil
 }
 
 // Play queues m for the servers and waits for its outcome or ctx. It

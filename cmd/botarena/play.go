@@ -14,7 +14,6 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -183,7 +182,7 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 	}
 	named, remake := maps.Clone(set), false
 	if hasConfigField(c.reg, game, "names") {
-		pn := playerNames(names)
+		pn := agents.PlayerNames(names)
 		for i, a := range m.agents {
 			if n, ok := a.(agents.PlayerNamer); ok && n.PlayerName() != "" {
 				pn[i] = n.PlayerName()
@@ -400,27 +399,6 @@ func consoleSeats(agentNames []string) []int {
 		}
 	}
 	return seats
-}
-
-// playerNames names the players after their agents: "Reference", or
-// "Random 1", "Random 2", ... when an agent plays several seats.
-func playerNames(agentNames []string) []string {
-	count := map[string]int{}
-	for _, n := range agentNames {
-		count[n]++
-	}
-	seen := map[string]int{}
-	names := make([]string, len(agentNames))
-	for i, n := range agentNames {
-		title := []rune(n)
-		title[0] = unicode.ToUpper(title[0])
-		names[i] = string(title)
-		if count[n] > 1 {
-			seen[n]++
-			names[i] += " " + strconv.Itoa(seen[n])
-		}
-	}
-	return names
 }
 
 // agentSeed derives seat's agent seed from the match seed (SplitMix64 of
