@@ -104,7 +104,11 @@ type Config struct {
 	// LearnerSeats lists the seats of each env whose actions the caller
 	// supplies, in row order: row = env*len(LearnerSeats) + k holds seat
 	// LearnerSeats[k]. Seats must be valid and unique. Default (nil): every
-	// seat, in order.
+	// seat, in order. An empty, non-nil slice means no learner seat: every
+	// seat is played by an opponent, the pool has no rows, Step takes no
+	// actions, and the caller follows the games with [Pool.EnvsEnded],
+	// [Pool.Env] and an [Observer], scheduling them with [Pool.Plan] and
+	// [Pool.Hold] (how a league plays its games).
 	LearnerSeats []int
 	// Opponents maps every seat that is not a learner seat to the factory
 	// of its opponent; each env gets its own instances. Required for each
@@ -116,6 +120,33 @@ type Config struct {
 	OpponentNames map[int]string
 	// AutoReset is the autoreset mode. Default: [NextStep].
 	AutoReset AutoReset
+	// MaxEpisodeSteps, when positive, ends every episode after that many
+	// steps: the seats still in play get Truncated, and the episode counts
+	// in [Stats] with the game's standings at that point, as when a game's
+	// own round cap ends it. Default (0): episodes end as the game does.
+	MaxEpisodeSteps int
+	// Observer, when not nil, sees every env start its episodes and take
+	// its steps, with every seat's action (see [Observer]). Default: none.
+	Observer Observer
+}
+
+// Observer watches the envs of a pool: every episode start and every step,
+// with the actions of all seats, learners and opponents alike (what a
+// match recorder needs).
+//
+// The pool calls it from the worker goroutine that owns env i, inside Reset
+// and Step: calls for different envs run concurrently, calls for one env
+// come in order. It must not modify e, nor keep e or the slices after the
+// call; the pool's Step allocates nothing only if the Observer does not.
+type Observer interface {
+	// EpisodeStarted is called when env i has started an episode: after
+	// e.Reset and the opponents' Reset, before its first step.
+	EpisodeStarted(i int, e env.Env)
+	// Stepped is called after env i took a step: actions holds every
+	// seat's action, and rewards, terminated and truncated are what
+	// e.Step wrote (before the pool truncates the seats still in play at
+	// an episode end). e is the state after the step.
+	Stepped(i int, e env.Env, actions []int32, rewards []float32, terminated, truncated []bool)
 }
 
 // ConfigError reports an invalid [Config] field.
@@ -155,6 +186,9 @@ func validate(cfg Config) (*validated, error) {
 		v.Workers = runtime.GOMAXPROCS(0)
 	}
 	v.Workers = min(v.Workers, v.NumEnvs)
+	if v.MaxEpisodeSteps < 0 {
+		return nil, &ConfigError{Field: "MaxEpisodeSteps", Value: v.MaxEpisodeSteps, Reason: "must be 0 (no cap) or more"}
+	}
 	if v.AutoReset > SameStep {
 		return nil, &ConfigError{Field: "AutoReset", Value: v.AutoReset, Reason: "must be NextStep or SameStep"}
 	}
@@ -174,9 +208,6 @@ func validate(cfg Config) (*validated, error) {
 			v.learners[s] = s
 		}
 	} else {
-		if len(v.LearnerSeats) == 0 {
-			return nil, &ConfigError{Field: "LearnerSeats", Value: "[]", Reason: "must list at least one seat (nil means every seat)"}
-		}
 		seen := make([]bool, seats)
 		for k, s := range v.LearnerSeats {
 			if s < 0 || s >= seats {
@@ -187,7 +218,7 @@ func validate(cfg Config) (*validated, error) {
 			}
 			seen[s] = true
 		}
-		v.learners = append([]int(nil), v.LearnerSeats...)
+		v.learners = append([]int{}, v.LearnerSeats...)
 	}
 	if rows := int64(v.NumEnvs) * int64(len(v.learners)); rows > math.MaxInt32 {
 		return nil, &ConfigError{Field: "NumEnvs", Value: v.NumEnvs, Reason: fmt.Sprintf("must give at most %d rows (%d learner seats per env)", math.MaxInt32, len(v.learners))}

@@ -47,10 +47,23 @@
 // current opponents by [Batcher]. [Stats.Opponents] counts the learners'
 // results per choice and [Pool.Opponent] names the choice an env plays.
 //
+// # Matches without learners
+//
+// A pool whose LearnerSeats is empty (not nil) plays every seat with
+// opponents: it has no rows, Step takes no actions, and it runs whole
+// matches, batched neural agents included, on the same workers. A league
+// schedules its games on such a pool: [Pool.Plan] fixes an env's next
+// episode (its seed, the mixture choice of every seat and the agents'
+// seeds), [Pool.Hold] parks an env that has no game left, [Pool.EnvsEnded]
+// tells which envs finished a game in the last Step, [Pool.Env] shows the
+// final state, and an [Observer] sees every seat's action and reward
+// (match recording). Plans work in any pool: a trainer can replay an
+// episode's seed with one. Config.MaxEpisodeSteps caps every episode.
+//
 // # Episodes and autoreset
 //
-// An env's episode ends when the game is Done, or when every learner seat
-// of the env is out (terminated or truncated) while the game plays on: a
+// An env's episode ends when the game is Done, after Config.MaxEpisodeSteps
+// steps when set, or when every learner seat of the env is out (terminated or truncated) while the game plays on: a
 // single learner that is eliminated ends its episode even though the
 // opponents could go on. At the end every row of the env has Terminated or
 // Truncated set (the pool sets Truncated on a row whose game set neither),

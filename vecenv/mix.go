@@ -216,6 +216,9 @@ func (p *Pool) SetOpponents(seat int, choices []OpponentChoice) error {
 	nOpp := len(p.oppSeats)
 	for i := range n {
 		o := i*nOpp + j
+		if p.slots[i].planOpps && !m.choices[p.next[o]].retired {
+			continue // planned, and still a choice
+		}
 		c := m.pick(mix(p.slots[i].seed, uint64(p.slots[i].episode+1)))
 		p.next[o] = c
 		ch := m.choices[c]
@@ -377,7 +380,8 @@ func (p *Pool) Opponent(i, seat int) string {
 }
 
 // recordChoices adds env i's ended episode to the statistics of the
-// choices its opponents were drawn from.
+// choices its opponents were drawn from. Without learner seats there is
+// no side to win or lose: only episodes and draws are counted.
 func (p *Pool) recordChoices(i int, winner int, draw bool) {
 	nOpp := len(p.oppSeats)
 	won := false
@@ -392,7 +396,7 @@ func (p *Pool) recordChoices(i int, winner int, draw bool) {
 			a.draws++
 		case won:
 			a.wins++
-		default:
+		case len(p.learners) > 0:
 			a.losses++
 		}
 	}

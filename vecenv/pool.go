@@ -33,6 +33,8 @@ var (
 type Pool struct {
 	spec      *env.Spec
 	mode      AutoReset
+	maxSteps  int32 // MaxEpisodeSteps; 0 for none
+	observer  Observer
 	poolSeed  uint64
 	learners  []int
 	oppSeats  []int
@@ -55,6 +57,7 @@ type Pool struct {
 	ret      []float64 // episode return so far, [env*len(learners)+k]
 	acc      []seatAcc // finished-episode statistics, [env*len(learners)+k]
 	out      rows
+	envEnded []bool // per env: its episode ended in the last Step
 
 	d       dispatcher
 	actions []int32 // the batch being stepped; read by the workers
@@ -69,7 +72,15 @@ type slot struct {
 	seed    uint64 // EnvSeed
 	episode int32  // -1 before the first Reset
 	steps   int32  // steps of the current episode
-	pending bool   // NextStep: the episode ended; reset at the next Step
+	pending bool   // the episode ended; reset at the next Step (unless held)
+	hold    bool   // Hold: start no episode until Plan
+	// planned: Plan fixed the next episode's seed (planSeed) and, when
+	// planOpps, its opponents (in Pool.next) and their seeds (planOppSeeds,
+	// when not nil).
+	planned      bool
+	planOpps     bool
+	planSeed     uint64
+	planOppSeeds []uint64
 }
 
 // rows are the output rows a batch writes: the pool's buffers, and the
@@ -96,6 +107,8 @@ func New(cfg Config) (*Pool, error) {
 	p := &Pool{
 		spec:     v.spec,
 		mode:     v.AutoReset,
+		maxSteps: int32(v.MaxEpisodeSteps),
+		observer: v.Observer,
 		poolSeed: v.Seed,
 		learners: v.learners,
 		oppSeats: v.oppSeats,
@@ -104,6 +117,7 @@ func New(cfg Config) (*Pool, error) {
 		opps:     v.opps,
 		ret:      make([]float64, v.NumEnvs*L),
 		acc:      make([]seatAcc, v.NumEnvs*L),
+		envEnded: make([]bool, v.NumEnvs),
 	}
 	for _, t := range p.spec.Obs {
 		p.tensorLen = append(p.tensorLen, t.Bytes())
@@ -139,7 +153,8 @@ func (p *Pool) Spec() *env.Spec { return p.spec }
 // NumEnvs returns the number of envs.
 func (p *Pool) NumEnvs() int { return len(p.slots) }
 
-// Rows returns the number of learner rows, NumEnvs × len(LearnerSeats).
+// Rows returns the number of learner rows, NumEnvs × len(LearnerSeats) (0
+// in a pool without learner seats).
 func (p *Pool) Rows() int { return p.rows }
 
 // Workers returns the number of workers (the caller's goroutine included).
@@ -169,6 +184,14 @@ func (p *Pool) Buffers() *env.Buffers { return p.out.Buffers }
 // Terminated set, with reward 0, until the env's episode ends.
 func (p *Pool) Ended() []bool { return p.out.ended }
 
+// EnvsEnded returns one flag per env: true when the env ended an episode in
+// the last Step, so that [Pool.Env] shows its final state until the next
+// Step (in [NextStep] mode; [SameStep] has reset it already). It is all
+// false after Reset. Unlike [Pool.Ended] it has an entry per env even in a
+// pool without learner seats. Like the buffers, it is overwritten in
+// place.
+func (p *Pool) EnvsEnded() []bool { return p.envEnded }
+
 // FinalObs returns, in [SameStep] mode, the final observations of the
 // episodes that ended in the last Step: one slice per tensor of Spec().Obs
 // laid out like Buffers().Obs, valid for the rows where Ended is true (other
@@ -180,8 +203,9 @@ func (p *Pool) FinalObs() [][]byte { return p.out.final }
 // must not modify it or use it while Step or Reset runs.
 func (p *Pool) Env(i int) env.Env { return p.slots[i].e }
 
-// Reset starts a new episode in every env (Episode ids count up by one; the
-// first Reset gives episode 0) and writes every row: the first observation
+// Reset starts a new episode in every env not held by [Pool.Hold] (Episode
+// ids count up by one; the first Reset gives episode 0; a [Pool.Plan] sets
+// the episode's seed and opponents) and writes every row: the first observation
 // and mask, reward 0, Terminated, Truncated and Ended false. Episodes in
 // progress are dropped without counting in [Pool.Stats]. It returns
 // [ErrClosed] after Close, or the error of an opponent factory making an
@@ -283,7 +307,10 @@ func (p *Pool) resetRange(w *worker, lo, hi int) {
 func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
 	s := &p.slots[i]
 	if s.pending {
-		p.resetRows(w, out, i, row0)
+		p.envEnded[i] = false
+		if !s.hold {
+			p.resetRows(w, out, i, row0)
+		}
 		return
 	}
 	e := s.e
@@ -300,10 +327,15 @@ func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
 	}
 	e.Step(w.acts, w.rew, w.term, w.trunc)
 	s.steps++
+	if p.observer != nil {
+		p.observer.Stepped(i, e, w.acts, w.rew, w.term, w.trunc)
+	}
 
-	done := e.Done()
+	// The game is over, or the pool's step cap ends the episode as a
+	// game's own round cap would.
+	done := e.Done() || (p.maxSteps > 0 && s.steps >= p.maxSteps)
 	ended := done
-	if !ended {
+	if !ended && len(p.learners) > 0 {
 		// The episode also ends when no learner seat is left in play.
 		ended = true
 		for _, seat := range p.learners {
@@ -313,6 +345,7 @@ func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
 			}
 		}
 	}
+	p.envEnded[i] = ended
 	L := len(p.learners)
 	for k, seat := range p.learners {
 		r := row0 + k
@@ -331,7 +364,7 @@ func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
 		return
 	}
 	p.record(s, i, done)
-	if p.mode == NextStep {
+	if p.mode == NextStep || s.hold {
 		p.writeRows(w, out, i, row0, out.Obs)
 		s.pending = true
 		return
@@ -350,6 +383,11 @@ func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
 // does.
 func (p *Pool) resetRows(w *worker, out *rows, i, row0 int) {
 	s := &p.slots[i]
+	p.envEnded[i] = false
+	if s.hold {
+		s.pending = true // started by the Step after a Plan
+		return
+	}
 	p.newEpisode(s, i)
 	p.writeRows(w, out, i, row0, out.Obs)
 	for k := range p.learners {
@@ -362,20 +400,32 @@ func (p *Pool) resetRows(w *worker, out *rows, i, row0 int) {
 	}
 }
 
-// newEpisode resets env i and its opponents for the next episode.
+// newEpisode resets env i and its opponents for the next episode, as
+// planned by Plan if it was.
 func (p *Pool) newEpisode(s *slot, i int) {
 	s.episode++
 	s.steps = 0
 	s.pending = false
 	seed := mix(s.seed, uint64(s.episode))
+	if s.planned {
+		seed = s.planSeed
+	}
 	s.e.Reset(seed)
 	p.startOpponents(s, i)
 	nOpp := len(p.oppSeats)
 	for j, seat := range p.oppSeats {
-		p.opps[i*nOpp+j].Reset(s.e, seat, mix(seed^opponentSalt, uint64(seat)))
+		oppSeed := mix(seed^opponentSalt, uint64(seat))
+		if s.planned && s.planOppSeeds != nil {
+			oppSeed = s.planOppSeeds[j]
+		}
+		p.opps[i*nOpp+j].Reset(s.e, seat, oppSeed)
 	}
+	s.planned, s.planOpps = false, false
 	L := len(p.learners)
 	clear(p.ret[i*L : (i+1)*L])
+	if p.observer != nil {
+		p.observer.EpisodeStarted(i, s.e)
+	}
 }
 
 // writeRows writes the observations (into obs, laid out like Buffers.Obs)

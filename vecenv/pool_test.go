@@ -321,7 +321,6 @@ func TestConfigErrors(t *testing.T) {
 		{"zero_envs", vecenv.Config{Game: "toy"}, "config NumEnvs: must be at least 1, got 0"},
 		{"negative_workers", vecenv.Config{Game: "toy", NumEnvs: 1, Workers: -1}, "config Workers: must be 0 (GOMAXPROCS) or more, got -1"},
 		{"bad_autoreset", vecenv.Config{Game: "toy", NumEnvs: 1, AutoReset: 7}, "config AutoReset"},
-		{"empty_learners", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{}}, "config LearnerSeats: must list at least one seat"},
 		{"learner_out_of_range", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{0, 2}}, "config LearnerSeats[1]: must be a seat in 0..1 of toy, got 2"},
 		{"learner_negative", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{-1}}, "config LearnerSeats[0]: must be a seat in 0..1 of toy, got -1"},
 		{"learner_twice", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{1, 1}}, "config LearnerSeats[1]: must not repeat a seat, got 1"},

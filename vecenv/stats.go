@@ -30,7 +30,8 @@ type Stats struct {
 // episodes whose opponent at Seat was drawn from the choice Name. An
 // episode is a win when a learner seat is the winner, a draw when the game
 // ended in a draw (as for [SeatStats]), and a loss otherwise; with one
-// learner seat these are that seat's outcomes.
+// learner seat these are that seat's outcomes. In a pool without learner
+// seats only Episodes and Draws are counted.
 type OpponentStats struct {
 	Seat     int     // the opponent seat
 	Name     string  // the choice's name
@@ -59,6 +60,8 @@ func (s Stats) Episodes() int64 {
 //   - the episode ended because the game is over (Done): a draw when Draw
 //     is true (whatever the seat's rank), otherwise a win when Winner is
 //     the seat, otherwise a loss;
+//   - the episode reached Config.MaxEpisodeSteps: as if the game were
+//     over, with its standings at that point;
 //   - the episode ended because every learner seat of the env was out
 //     while the game played on: a win when Winner is the seat,
 //     otherwise a loss (the game's Draw flag is provisional then and is
@@ -144,7 +147,7 @@ func (p *Pool) ResetStats() {
 }
 
 // record adds env i's ended episode to its accumulators. done reports that
-// the game is over (rather than every learner seat being out).
+// the game is over or capped (rather than every learner seat being out).
 func (p *Pool) record(s *slot, i int, done bool) {
 	winner, draw := s.e.Outcome()
 	draw = draw && done
