@@ -115,6 +115,11 @@ type Scheme struct {
 	Summary string
 	// New makes an agent from the whole spec (prefix included) for game.
 	New func(game, spec string, envSpec *env.Spec) (Agent, error)
+	// InProcess reports that the scheme's agents run inside this process
+	// and depend on nothing but the env they are handed (neural policies),
+	// unlike external bots, which run elsewhere and may read the players'
+	// names or per-match settings of the game's config.
+	InProcess bool
 }
 
 var schemes []Scheme
@@ -170,6 +175,19 @@ func Known(game, spec string) bool {
 	}
 	s, ok := scheme(spec)
 	return ok && (len(s.Games) == 0 || slices.Contains(s.Games, BaseGame(game)))
+}
+
+// InProcess reports whether spec names an agent that plays inside this
+// process from the env alone: a registered agent, or a spec of an
+// [Scheme.InProcess] scheme such as "policy:PATH". Such agents can share
+// one env config across matches (a league's pools); external bots cannot.
+// It makes nothing and does not check that the agent exists.
+func InProcess(game, spec string) bool {
+	if s, ok := scheme(spec); ok {
+		return s.InProcess
+	}
+	_, ok := lookup(game, spec)
+	return ok
 }
 
 // valid lists what New accepts for game, for error messages.

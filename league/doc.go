@@ -58,12 +58,20 @@
 // # Where games are played
 //
 // A [Runner] plays one [Match] and returns its [Result]. [LocalRunner] plays
-// it in this process (env from the registry, agents from their specs);
-// rpc.RemoteRunner sends matches to `botarena serve` processes, whose
-// MatchService plays them with a LocalRunner, and plugs in through
-// [RunOptions.Runner] (`botarena league run --servers`). A run hands
-// matches to Workers goroutines, each calling Runner.Play for whole games;
-// the store stays with the process that calls Run. Errors of a match that
+// it in this process (env from the registry, agents from their specs), one
+// game per call. [PoolRunner], the default, is also a [BatchRunner]: a run
+// hands it each block of games, and it plays those of in-process agents
+// (built-in agents, policy files) on a vecenv pool without learner seats,
+// Workers goroutines with EnvsPerWorker games each, every game a planned
+// episode (vecenv.Pool.Plan) with its seed and agents, so that a policy's
+// decisions in a worker's games are computed in one batch; games with an
+// external bot go to a LocalRunner, one per goroutine. Both give the same
+// results. rpc.RemoteRunner sends matches to `botarena serve` processes,
+// whose MatchService plays them the same way, and plugs in through
+// [RunOptions.Runner] (`botarena league run --servers`); with a plain
+// Runner, a run hands matches to Workers goroutines, each calling
+// Runner.Play for whole games. The store stays with the process that calls
+// Run. Errors of a match that
 // cannot be played as given match [ErrBadMatch]. This package does not
 // import rpc.
 //

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/botarena/botarena/env"
@@ -22,7 +21,8 @@ type RunOptions struct {
 	Match Matchmaking
 	// Target is the agent PFSP finds opponents for (PFSP only).
 	Target string
-	// Workers is the number of games played at once; 0 or less means
+	// Workers is the number of goroutines playing games (a PoolRunner
+	// plays several games on each; a plain Runner one); 0 or less means
 	// GOMAXPROCS. Results do not depend on it.
 	Workers int
 	// MaxRounds, when positive, ends every game after that many rounds.
@@ -30,7 +30,9 @@ type RunOptions struct {
 	// DataDir, when not empty, receives the per-step match data as Parquet
 	// files (created if missing; see the package documentation).
 	DataDir string
-	// Runner plays the games; nil means a [LocalRunner] on env.Default.
+	// Runner plays the games; nil means a [PoolRunner] on Registry: the
+	// games of in-process agents run on vecenv pools, Workers goroutines
+	// with several games each.
 	Runner Runner
 	// Registry describes the game (seats, observation spec); nil means
 	// env.Default. It should be the registry the Runner uses.
@@ -112,7 +114,7 @@ func (l *League) Run(ctx context.Context, o RunOptions) (RunSummary, error) {
 	}
 	runner := o.Runner
 	if runner == nil {
-		runner = &LocalRunner{Registry: reg}
+		runner = &PoolRunner{Registry: reg}
 	}
 	s := l.settings
 	probe, err := reg.Make(s.Game, s.Config)
@@ -251,32 +253,23 @@ type played struct {
 func (l *League) playBatch(ctx context.Context, runner Runner, workers int, matches []Match, writer *matchdata.Writer, dataDir string, runID int, ratings map[string]Rating, stored func([]GameRecord)) ([]string, error) {
 	bctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan int)
 	results := make([]played, len(matches))
 	finished := make(chan int, len(matches))
-	var wg sync.WaitGroup
-	for range min(workers, len(matches)) {
-		wg.Go(func() {
-			for j := range jobs {
-				res, err := runner.Play(bctx, matches[j])
-				results[j] = played{res, err}
-				finished <- j
-			}
-		})
+	report := func(j int, res Result, err error) {
+		results[j] = played{res, err}
+		finished <- j
 	}
 	go func() {
-		defer close(jobs)
-		for j := range matches {
-			select {
-			case jobs <- j:
-			case <-bctx.Done():
-				return
-			}
+		defer close(finished)
+		if br, ok := runner.(BatchRunner); ok {
+			br.PlayBatch(bctx, matches, workers, report)
+			return
 		}
-	}()
-	go func() {
-		wg.Wait()
-		close(finished)
+		js := make([]int, len(matches))
+		for j := range js {
+			js[j] = j
+		}
+		playEach(bctx, runner, matches, js, workers, report)
 	}()
 
 	ready := make([]bool, len(matches))

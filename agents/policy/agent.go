@@ -20,8 +20,9 @@ const SampleSuffix = "?sample"
 
 func init() {
 	agents.RegisterScheme(agents.Scheme{
-		Prefix:  Prefix,
-		Summary: "a trained policy file (docs/policy-format.md): policy:PATH plays the arg-max, policy:PATH?sample samples",
+		Prefix:    Prefix,
+		InProcess: true,
+		Summary:   "a trained policy file (docs/policy-format.md): policy:PATH plays the arg-max, policy:PATH?sample samples",
 		New: func(game, spec string, envSpec *env.Spec) (agents.Agent, error) {
 			return NewAgentSpec(spec, envSpec)
 		},

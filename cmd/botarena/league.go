@@ -116,6 +116,7 @@ type leagueRunFlags struct {
 	match     string
 	target    string
 	workers   int
+	envsPer   int
 	maxRounds int
 	data      string
 	png       string
@@ -131,11 +132,15 @@ func newLeagueRunCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run DIR --games N [--match round-robin|uniform|pfsp] [--target NAME] [--workers W] [--max-rounds K] [--data DIR] [--servers HOST:PORT,...] [--json]",
 		Short: "Play games between the league's agents and update the ratings",
-		Long: "run plays N games between the league's agents on W worker goroutines and stores each finished\n" +
+		Long: "run plays N games between the league's agents and stores each finished\n" +
 			"game, in game order, with its rating changes (Glicko-2, one rating period per game, and Elo). Game i\n" +
 			"has a seed derived from the league seed and i, so results do not depend on --workers, and a run that\n" +
 			"was killed (or stopped with Ctrl-C) resumes when started again with the same flags: it plays only the\n" +
 			"missing games, with the seeds the whole run would have used.\n\n" +
+			"Games of built-in agents and policy files run on vecenv pools: W worker goroutines (--workers)\n" +
+			"play --envs-per-worker games each at once, and a policy's decisions in a worker's games are\n" +
+			"computed in one batch. Games with an external bot (cmd:, dir:, http://...) are played one per\n" +
+			"goroutine, since the bot may read the players' names from the game's config.\n\n" +
 			"--match picks each game's agents: round-robin cycles through every ordered pair (more seats are\n" +
 			"filled by cycling through the others); uniform draws them at random; pfsp (prioritised fictitious\n" +
 			"self-play) seats --target in every game and draws its opponents with weight (1-p)^2, p being the\n" +
@@ -169,7 +174,8 @@ func newLeagueRunCmd(c *cli) *cobra.Command {
 	f.IntVar(&o.games, "games", 0, "number of games to play (required)")
 	f.StringVar(&o.match, "match", string(league.RoundRobin), "matchmaking: round-robin, uniform or pfsp")
 	f.StringVar(&o.target, "target", "", "with --match pfsp: the agent to find opponents for")
-	f.IntVar(&o.workers, "workers", 0, "games played at once (default GOMAXPROCS)")
+	f.IntVar(&o.workers, "workers", 0, "worker goroutines (default GOMAXPROCS; with --servers: games in flight, default 64)")
+	f.IntVar(&o.envsPer, "envs-per-worker", league.DefaultEnvsPerWorker, "games each worker plays at once (their policies' decisions are batched)")
 	f.IntVar(&o.maxRounds, "max-rounds", 0, "end every game after K rounds (0: play to the end)")
 	f.StringVar(&o.data, "data", "", "write per-step match data as Parquet files into this directory")
 	f.StringVar(&o.png, "png", "", "ratings chart to write after the run (default DIR/ratings.png; '' for none)")
@@ -203,7 +209,10 @@ func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
 		return err
 	}
 	defer l.Close()
-	var runner league.Runner = &league.LocalRunner{Registry: c.reg, Log: &syncWriter{w: c.stderr}}
+	if o.envsPer < 1 {
+		return fmt.Errorf("--envs-per-worker: want 1 or more, got %d", o.envsPer)
+	}
+	var runner league.Runner = &league.PoolRunner{Registry: c.reg, Log: &syncWriter{w: c.stderr}, EnvsPerWorker: o.envsPer}
 	workers := o.workers
 	var remote *rpc.RemoteRunner
 	if len(o.servers) > 0 {

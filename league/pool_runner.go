@@ -1,0 +1,413 @@
+package league
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/vecenv"
+)
+
+// BatchRunner is a [Runner] that plays a block of matches at once. A league
+// run hands each block of [BatchGames] indices to PlayBatch when its Runner
+// implements it, and plays the matches one Play call at a time otherwise.
+type BatchRunner interface {
+	Runner
+	// PlayBatch plays matches on at most workers goroutines and calls done
+	// once per match, from one goroutine at a time, as each game finishes:
+	// with its result, or with the error Play would have returned for it
+	// (an unknown agent, a bad config, ctx's error). Results equal Play's
+	// for the same match. After an error or once ctx is cancelled,
+	// PlayBatch may return without calling done for the matches left.
+	PlayBatch(ctx context.Context, matches []Match, workers int, done func(j int, r Result, err error))
+}
+
+// DefaultEnvsPerWorker is the number of games each worker of a
+// [PoolRunner] plays at once when EnvsPerWorker is 0.
+const DefaultEnvsPerWorker = 16
+
+// PoolRunner plays matches on vecenv pools: a block's games whose agents
+// all play in this process (built-in agents and policy files; see
+// agents.InProcess) run as planned episodes of one pool without learner
+// seats (vecenv.Pool.Plan), EnvsPerWorker games per worker at a time, so
+// that the neural agents' decisions of a worker's games are computed in
+// batches. Games with an external bot, which may read the players' names
+// or a per-match URL from the game's config, are played by a [LocalRunner]
+// alongside, one game per goroutine.
+//
+// The results equal [LocalRunner]'s: every game is reset with its seed and
+// its agents with [AgentSeed], and batched decisions are those of one Act
+// call each. A game in which an agent panics is played again, alone, by a
+// LocalRunner, which gives that seat the forfeit. Play plays one match with
+// a LocalRunner. A PoolRunner is safe for concurrent use; its fields must
+// not change while it plays.
+type PoolRunner struct {
+	// Registry makes the envs; nil means env.Default.
+	Registry *env.Registry
+	// Log receives external bots' fault lines, as LocalRunner.Log.
+	Log io.Writer
+	// EnvsPerWorker is the number of games a worker plays at once; 0 means
+	// DefaultEnvsPerWorker.
+	EnvsPerWorker int
+}
+
+var _ BatchRunner = (*PoolRunner)(nil)
+
+// local returns the LocalRunner of r's settings.
+func (r *PoolRunner) local() *LocalRunner { return &LocalRunner{Registry: r.Registry, Log: r.Log} }
+
+// Play plays one match with a [LocalRunner].
+func (r *PoolRunner) Play(ctx context.Context, m Match) (Result, error) {
+	return r.local().Play(ctx, m)
+}
+
+// PlayBatch plays matches as described on [PoolRunner] and [BatchRunner].
+func (r *PoolRunner) PlayBatch(ctx context.Context, matches []Match, workers int, done func(j int, r Result, err error)) {
+	if workers < 1 {
+		workers = 1
+	}
+	var pooled, alone []int
+	for j, m := range matches {
+		if len(pooled) == 0 || sameSetting(matches[pooled[0]], m) {
+			if inProcess(m) {
+				pooled = append(pooled, j)
+				continue
+			}
+		}
+		alone = append(alone, j)
+	}
+	var mu sync.Mutex
+	report := func(j int, res Result, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		done(j, res, err)
+	}
+	var wg sync.WaitGroup
+	if len(alone) > 0 {
+		wg.Go(func() { playEach(ctx, r.local(), matches, alone, workers, report) })
+	}
+	if len(pooled) > 0 {
+		r.playPooled(ctx, matches, pooled, workers, report)
+	}
+	wg.Wait()
+}
+
+// inProcess reports whether every agent of m plays in this process.
+func inProcess(m Match) bool {
+	for _, s := range m.Seats {
+		if !agents.InProcess(m.Game, s.Spec) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameSetting reports whether a and b can share one pool: the same game,
+// config and round cap.
+func sameSetting(a, b Match) bool {
+	return a.Game == b.Game && string(a.Config) == string(b.Config) && a.MaxRounds == b.MaxRounds
+}
+
+// playEach plays matches[js] with runner, one game per goroutine on at
+// most workers goroutines, and reports each; it stops starting games once
+// one fails or ctx is cancelled.
+func playEach(ctx context.Context, runner Runner, matches []Match, js []int, workers int, report func(int, Result, error)) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, len(js)) {
+		wg.Go(func() {
+			for j := range jobs {
+				res, err := runner.Play(ctx, matches[j])
+				if err != nil {
+					cancel()
+				}
+				report(j, res, err)
+			}
+		})
+	}
+	for _, j := range js {
+		select {
+		case jobs <- j:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// choiceName names an entrant's choice in the pool's mixtures: its league
+// name and spec, so that two specs under one name stay apart.
+func choiceName(e Entrant) string { return e.Name + "\x00" + e.Spec }
+
+// playPooled plays matches[js] (all in process, one setting) on a pool.
+func (r *PoolRunner) playPooled(ctx context.Context, matches []Match, js []int, workers int, report func(int, Result, error)) {
+	reg := r.Registry
+	if reg == nil {
+		reg = env.Default
+	}
+	first := matches[js[0]]
+	fail := func(j int, err error) { report(j, Result{}, err) }
+	// The players keep the game's default names: in-process agents do not
+	// read them, and the standings name the agents from the match.
+	cfg, err := matchConfig(reg, Match{Game: first.Game, Config: first.Config, MaxRounds: first.MaxRounds})
+	if err != nil {
+		fail(js[0], markBad(err))
+		return
+	}
+	probe, err := reg.Make(first.Game, cfg)
+	if err != nil {
+		fail(js[0], markBad(err))
+		return
+	}
+	spec := probe.Spec()
+	// Check every match's seats, and make each agent once, so that a bad
+	// one is reported for the first match that names it.
+	made := map[string]bool{}
+	for _, j := range js {
+		m := matches[j]
+		if len(m.Seats) != spec.Seats {
+			fail(j, badMatch{fmt.Errorf("league: game %d: %d agents for %d seats", m.Index, len(m.Seats), spec.Seats)})
+			return
+		}
+		for _, ent := range m.Seats {
+			if made[choiceName(ent)] {
+				continue
+			}
+			a, err := agents.New(m.Game, ent.Spec, spec)
+			if err != nil {
+				fail(j, badMatch{fmt.Errorf("league: agent %s: %w", ent.Name, err)})
+				return
+			}
+			if c, ok := a.(io.Closer); ok {
+				c.Close()
+			}
+			made[choiceName(ent)] = true
+		}
+	}
+
+	p := &pooledGames{matches: matches, js: js, spec: spec, maxRounds: first.MaxRounds}
+	nEnvs := min(len(js), workers*cmp0(r.EnvsPerWorker, DefaultEnvsPerWorker))
+	p.playing = make([]int, nEnvs)
+	p.rec = make([]*recorder, nEnvs)
+	pool, err := p.newPool(reg, cfg, nEnvs, workers)
+	if err != nil {
+		fail(js[0], err)
+		return
+	}
+	defer pool.Close()
+
+	left, panicked := p.run(ctx, pool, report)
+	if panicked == nil || ctx.Err() != nil {
+		return
+	}
+	// An agent panicked: the pool is unusable. The games it had not
+	// finished are played again alone, where the panic is a forfeit.
+	playEach(ctx, r.local(), matches, left, workers, report)
+}
+
+// cmp0 returns v, or def when v is 0 or less.
+func cmp0(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// pooledGames is the state of one playPooled call. Only rec is touched by
+// the pool's workers (as its Observer), each env's entry by its worker.
+type pooledGames struct {
+	matches   []Match
+	js        []int // the matches to play, in order
+	next      int   // js[next] is the next to start
+	spec      *env.Spec
+	maxRounds int
+	playing   []int       // per env: the index into matches of its game, or -1
+	rounds    []int       // per env: steps of its game so far
+	rec       []*recorder // per env: the recording of its game, or nil
+}
+
+// newPool makes the pool: every seat a mixture of every agent the matches
+// put there, each env planned with its first game.
+func (p *pooledGames) newPool(reg *env.Registry, cfg []byte, nEnvs, workers int) (*vecenv.Pool, error) {
+	first := p.matches[p.js[0]]
+	opps := map[int]vecenv.OpponentFactory{}
+	names := map[int]string{}
+	for seat, ent := range first.Seats {
+		opps[seat], names[seat] = entrantFactory(first.Game, ent), choiceName(ent)
+	}
+	cfgPool := vecenv.Config{
+		Game: first.Game, GameConfig: cfg, Registry: reg, NumEnvs: nEnvs, Workers: workers,
+		LearnerSeats: []int{}, Opponents: opps, OpponentNames: names, MaxEpisodeSteps: p.maxRounds,
+	}
+	for _, j := range p.js {
+		if p.matches[j].Record {
+			cfgPool.Observer = p
+			break
+		}
+	}
+	pool, err := vecenv.New(cfgPool)
+	if err != nil {
+		return nil, markBad(err)
+	}
+	for seat := range p.spec.Seats {
+		var choices []vecenv.OpponentChoice
+		seen := map[string]bool{}
+		for _, j := range p.js {
+			ent := p.matches[j].Seats[seat]
+			if name := choiceName(ent); !seen[name] {
+				seen[name] = true
+				choices = append(choices, vecenv.OpponentChoice{Name: name, Factory: entrantFactory(first.Game, ent), Weight: 1})
+			}
+		}
+		if err := pool.SetOpponents(seat, choices); err != nil {
+			pool.Close()
+			return nil, markBad(err)
+		}
+	}
+	p.rounds = make([]int, nEnvs)
+	return pool, nil
+}
+
+// entrantFactory makes ent's agent for the pool.
+func entrantFactory(game string, ent Entrant) vecenv.OpponentFactory {
+	return func(spec *env.Spec) (vecenv.Opponent, error) {
+		a, err := agents.New(game, ent.Spec, spec)
+		if err != nil {
+			return nil, err
+		}
+		return a, nil
+	}
+}
+
+// assign plans env i's next game, or holds the env when none is left.
+func (p *pooledGames) assign(pool *vecenv.Pool, i int) error {
+	p.rounds[i] = 0
+	if p.next == len(p.js) {
+		p.playing[i] = -1
+		return pool.Hold(i)
+	}
+	j := p.js[p.next]
+	p.next++
+	p.playing[i] = j
+	m := p.matches[j]
+	plan := vecenv.EpisodePlan{Seed: m.Seed}
+	for seat, ent := range m.Seats {
+		plan.Opponents = append(plan.Opponents, choiceName(ent))
+		plan.OpponentSeeds = append(plan.OpponentSeeds, AgentSeed(m.Seed, seat))
+	}
+	return pool.Plan(i, plan)
+}
+
+// run plays the games to the end, reporting each. When an agent panics it
+// returns the panic and the matches not reported yet.
+func (p *pooledGames) run(ctx context.Context, pool *vecenv.Pool, report func(int, Result, error)) (left []int, panicked any) {
+	for i := range p.playing {
+		if err := p.assign(pool, i); err != nil {
+			report(p.js[0], Result{}, err)
+			return nil, nil
+		}
+	}
+	if panicked = step(pool.Reset); panicked != nil {
+		return p.unreported(), panicked
+	}
+	// A game that never ends would be a bug in the game; stop well past its
+	// step cap rather than hang.
+	limit := 10*p.spec.MaxSteps + 10
+	for active := len(p.playing); active > 0; {
+		if err := ctx.Err(); err != nil {
+			for _, j := range p.playing {
+				if j >= 0 {
+					report(j, Result{}, err)
+					return nil, nil
+				}
+			}
+			return nil, nil
+		}
+		if panicked = step(func() error { return pool.Step(nil) }); panicked != nil {
+			return p.unreported(), panicked
+		}
+		for i, ended := range pool.EnvsEnded() {
+			j := p.playing[i]
+			if j < 0 {
+				continue
+			}
+			if !ended {
+				if p.rounds[i]++; p.rounds[i] > limit {
+					m := p.matches[j]
+					report(j, Result{}, fmt.Errorf("league: game %d: %s did not end after %d rounds", m.Index, m.Game, limit))
+					return nil, nil
+				}
+				continue
+			}
+			res := result(p.matches[j], pool.Env(i).Result(), -1)
+			if p.rec[i] != nil {
+				res.Data = &p.rec[i].rows
+				p.rec[i] = nil
+			}
+			report(j, res, nil)
+			if err := p.assign(pool, i); err != nil {
+				report(j, Result{}, err)
+				return nil, nil
+			}
+			if p.playing[i] < 0 {
+				active--
+			}
+		}
+	}
+	return nil, nil
+}
+
+// unreported returns the matches being played or not started.
+func (p *pooledGames) unreported() []int {
+	var out []int
+	for _, j := range p.playing {
+		if j >= 0 {
+			out = append(out, j)
+		}
+	}
+	return append(out, p.js[p.next:]...)
+}
+
+// step calls f, returning what it panicked with (a pool re-raises its
+// agents' panics) or its error (an agent that could not be made for a new
+// env): either way the games left are played again alone, where the
+// panic is a forfeit and the error is reported for its match.
+func step(f func() error) (panicked any) {
+	defer func() { panicked = recover() }()
+	if err := f(); err != nil {
+		return errors.Join(errors.New("league: pool"), err)
+	}
+	return nil
+}
+
+// EpisodeStarted starts the recording of env i's game (vecenv.Observer).
+func (p *pooledGames) EpisodeStarted(i int, e env.Env) {
+	m := p.matches[p.playing[i]]
+	if !m.Record {
+		return
+	}
+	p.rec[i] = newRecorder(p.spec, m)
+	p.rec[i].observe(e)
+}
+
+// Stepped records env i's step (vecenv.Observer): the actions and
+// outcomes, and the observations before the next step, if any.
+func (p *pooledGames) Stepped(i int, e env.Env, actions []int32, rewards []float32, terminated, truncated []bool) {
+	r := p.rec[i]
+	if r == nil {
+		return
+	}
+	r.step(actions, rewards, terminated, truncated)
+	if !e.Done() && (p.maxRounds == 0 || r.rows.Steps < p.maxRounds) {
+		r.observe(e)
+	}
+}
