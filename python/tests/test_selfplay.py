@@ -93,7 +93,7 @@ def test_league_round_trip(tmp_path: Path) -> None:
     with pytest.raises(LeagueError, match="--target"):
         league.run(2, match="pfsp")
 
-    summary = league.run(24, match="round-robin")
+    summary = league.run(24, match="round-robin", workers=2, envs_per_worker=3)
     assert summary.played == 24 and summary.match == "round-robin"
     rows = league.table()
     assert [r.rank for r in rows] == [1, 2, 3]

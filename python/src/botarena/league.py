@@ -231,19 +231,25 @@ class League:
         match: str = "round-robin",
         target: str | None = None,
         workers: int = 0,
+        envs_per_worker: int = 0,
         max_rounds: int = 0,
     ) -> RunSummary:
         """Plays ``games`` games (``league run --json``) and returns the run's summary.
 
         match is ``"round-robin"``, ``"uniform"`` or ``"pfsp"`` (which needs
-        ``target``, seated in every game). Ratings update as games finish;
-        the CLI also redraws DIR/ratings.png.
+        ``target``, seated in every game). The games run on Go's vecenv
+        pools: ``workers`` goroutines (0: one per core) playing
+        ``envs_per_worker`` games each (0: the CLI's default, 16), with the
+        policies' decisions batched. Ratings update as games finish; the
+        CLI also redraws DIR/ratings.png.
         """
         args = ["run", str(self.directory), "--games", str(int(games)), "--match", match, "--json"]
         if target is not None:
             args += ["--target", target]
         if workers:
             args += ["--workers", str(int(workers))]
+        if envs_per_worker:
+            args += ["--envs-per-worker", str(int(envs_per_worker))]
         if max_rounds:
             args += ["--max-rounds", str(int(max_rounds))]
         lines = self._json_lines(args)
