@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"connectrpc.com/connect"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/league"
@@ -20,6 +22,18 @@ import (
 // This file serves botarena.v1.MatchService: whole games played with
 // league.LocalRunner, the code path of a local league run, so that a game
 // played here has the result it would have had on the coordinator.
+//
+// A request with record set gets the game's per-step data
+// (PlayResponse.data, league.Result.Data): about seats × steps ×
+// (observation bytes + actions + 10) bytes, 3.9 MB for a BattleBots game
+// that runs to its 1000-step cap. Connect limits every message, not the
+// call: a response must fit the server's send limit (WithMaxMessageBytes,
+// 256 MiB by default), and the client's read limit (connect-go's default
+// is no limit; [Dial] and [RemoteRunner] set [DefaultMaxMessageBytes]).
+// A PlayBatch response holds every game of the batch, so [RemoteRunner]
+// sends fewer recorded games per call when their data could exceed its
+// limit; the server checks the actual size and fails a game that would not
+// fit with ResourceExhausted rather than failing the whole call.
 
 var _ botarenav1connect.MatchServiceHandler = (*Server)(nil)
 
@@ -29,14 +43,23 @@ var _ botarenav1connect.MatchServiceHandler = (*Server)(nil)
 // built-in agents is CPU-bound.
 func WithMaxMatches(n int) Option { return func(o *options) { o.maxMatches = n } }
 
-// Play plays one game with league.LocalRunner and returns its result: the
-// game must exist (NotFound), the seats' agents must exist (NotFound) and be
-// built-in unless the server allows external agents (PermissionDenied), and
-// the config, seat count and max_rounds must be valid (InvalidArgument).
+// Play plays one game with league.LocalRunner and returns its result, with
+// its per-step data when req.record is set: the game must exist
+// (NotFound), the seats' agents must exist (NotFound) and be built-in
+// unless the server allows external agents (PermissionDenied), and the
+// config, seat count and max_rounds must be valid (InvalidArgument). A
+// response over the server's message limit (a long recorded game) is
+// ResourceExhausted.
 func (s *Server) Play(ctx context.Context, req *botarenav1.PlayRequest) (*botarenav1.PlayResponse, error) {
 	ctx, done := s.matchContext(ctx)
 	defer done()
 	resp, err := s.play(ctx, req, "")
+	if err == nil {
+		if n, limit := proto.Size(resp), s.opts.maxMessageBytes; limit > 0 && n > limit {
+			resp, err = nil, markf(errLimit, "game %d: its match data makes a response of %.1f MiB, over the server's message limit of %.1f MiB; cap the rounds (league run --max-rounds) or raise the limit (serve --max-message-bytes)",
+				req.GetIndex(), mib(n), mib(limit))
+		}
+	}
 	return resp, connectError(s.log, botarenav1connect.MatchServicePlayProcedure, err)
 }
 
@@ -45,7 +68,10 @@ func (s *Server) Play(ctx context.Context, req *botarenav1.PlayRequest) (*botare
 // request order: its result, or the error Play would have returned for it
 // (its message prefixed with "matches[i]: "). The call itself fails only
 // when the server is shutting down (Unavailable) or the client went away
-// (Canceled).
+// (Canceled). The response must fit the server's message limit: a game
+// whose result would take the response over it (recorded games' data)
+// gets a ResourceExhausted outcome instead, as do the games after it that
+// do not fit either.
 func (s *Server) PlayBatch(ctx context.Context, req *botarenav1.PlayBatchRequest) (*botarenav1.PlayBatchResponse, error) {
 	ctx, done := s.matchContext(ctx)
 	defer done()
@@ -80,8 +106,28 @@ func (s *Server) PlayBatch(ctx context.Context, req *botarenav1.PlayBatchRequest
 	if ctx.Err() != nil {
 		return nil, connectError(s.log, proc, s.matchCtxErr(ctx))
 	}
+	if limit := s.opts.maxMessageBytes; limit > 0 {
+		size := 0
+		for i, o := range out {
+			n := protowire.SizeTag(1) + protowire.SizeBytes(proto.Size(o))
+			if o.GetResult() != nil && size+n > limit {
+				err := markf(errLimit, "matches[%d]: game %d: its result makes the batch's response %.1f MiB, over the server's message limit of %.1f MiB; send fewer recorded games per call (league run --server-batch) or raise the limit (serve --max-message-bytes)",
+					i, ms[i].GetIndex(), mib(size+n), mib(limit))
+				ce := connectError(s.log, proc, err).(*connect.Error)
+				o = &botarenav1.PlayOutcome{Outcome: &botarenav1.PlayOutcome_Error{Error: &botarenav1.MatchError{
+					Code: ce.Code().String(), Message: ce.Message(),
+				}}}
+				out[i] = o
+				n = protowire.SizeTag(1) + protowire.SizeBytes(proto.Size(o))
+			}
+			size += n
+		}
+	}
 	return &botarenav1.PlayBatchResponse{Outcomes: out}, nil
 }
+
+// mib converts bytes to MiB.
+func mib(n int) float64 { return float64(n) / (1 << 20) }
 
 // matchContext returns ctx, also cancelled when the server closes, so that
 // Close stops running games.
@@ -166,6 +212,7 @@ func (s *Server) match(req *botarenav1.PlayRequest, prefix string) (league.Match
 		Seed:      req.GetSeed(),
 		Game:      game,
 		MaxRounds: int(req.GetMaxRounds()),
+		Record:    req.GetRecord(),
 	}
 	if c := req.GetConfigJson(); c != "" {
 		m.Config = json.RawMessage(c)
@@ -189,8 +236,7 @@ func (s *Server) match(req *botarenav1.PlayRequest, prefix string) (league.Match
 	return m, nil
 }
 
-// playRequest returns the request that plays m. m.Record is not sent:
-// MatchService does not return per-step data.
+// playRequest returns the request that plays m.
 func playRequest(m league.Match) *botarenav1.PlayRequest {
 	req := &botarenav1.PlayRequest{
 		Game:       m.Game,
@@ -198,6 +244,7 @@ func playRequest(m league.Match) *botarenav1.PlayRequest {
 		Seed:       m.Seed,
 		MaxRounds:  int32(m.MaxRounds),
 		Index:      m.Index,
+		Record:     m.Record,
 	}
 	for _, e := range m.Seats {
 		req.Seats = append(req.Seats, &botarenav1.MatchSeat{Name: e.Name, Spec: e.Spec})
@@ -205,7 +252,8 @@ func playRequest(m league.Match) *botarenav1.PlayRequest {
 	return req
 }
 
-// playResponse converts a result to its protobuf form (without Data).
+// playResponse converts a result to its protobuf form, with its Data when
+// it has some. The response aliases Data's slices.
 func playResponse(r league.Result) *botarenav1.PlayResponse {
 	resp := &botarenav1.PlayResponse{
 		Index:   r.Index,
@@ -220,11 +268,23 @@ func playResponse(r league.Result) *botarenav1.PlayResponse {
 			Seat: int32(st.Seat), Agent: st.Agent, Rank: int32(st.Rank), Score: st.Score, Alive: st.Alive,
 		})
 	}
+	if d := r.Data; d != nil {
+		resp.Data = &botarenav1.MatchData{
+			Steps:      int32(d.Steps),
+			Agents:     d.Agents,
+			Obs:        d.Obs,
+			Mask:       d.Mask,
+			Action:     d.Action,
+			Reward:     d.Reward,
+			Terminated: d.Terminated,
+			Truncated:  d.Truncated,
+		}
+	}
 	return resp
 }
 
-// leagueResult converts a PlayResponse back to a league.Result; it is the
-// inverse of [playResponse].
+// leagueResult converts a PlayResponse back to a league.Result without its
+// Data (see [matchRows]); it is the inverse of [playResponse].
 func leagueResult(resp *botarenav1.PlayResponse) league.Result {
 	r := league.Result{
 		Index:   resp.GetIndex(),

@@ -1,9 +1,13 @@
 package rpc_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +19,7 @@ import (
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/env/battlebots" // registers battlebots
 	"github.com/botarena/botarena/league"
+	"github.com/botarena/botarena/observations/matchdata"
 	"github.com/botarena/botarena/rpc"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
@@ -99,7 +104,7 @@ func seats(specs ...string) []*botarenav1.MatchSeat {
 // localResult plays req with league.LocalRunner, the reference.
 func localResult(t *testing.T, req *botarenav1.PlayRequest) league.Result {
 	t.Helper()
-	m := league.Match{Index: req.GetIndex(), Seed: req.GetSeed(), Game: req.GetGame(), MaxRounds: int(req.GetMaxRounds())}
+	m := league.Match{Index: req.GetIndex(), Seed: req.GetSeed(), Game: req.GetGame(), MaxRounds: int(req.GetMaxRounds()), Record: req.GetRecord()}
 	if req.GetConfigJson() != "" {
 		m.Config = json.RawMessage(req.GetConfigJson())
 	}
@@ -160,6 +165,131 @@ func TestPlayGivesTheLocalRunnersResult(t *testing.T) {
 				t.Errorf("PlayBatch outcome %d:\n got %+v\nwant %+v", i, r, want)
 			}
 		})
+	}
+}
+
+// diffRows describes the first difference between two games' data, or
+// returns "" when they are byte for byte the same (nil and empty slices
+// count as the same; rewards compare by their bits).
+func diffRows(got, want *matchdata.Rows) string {
+	switch {
+	case got == nil || want == nil:
+		if got != want {
+			return fmt.Sprintf("data %v, want %v", got, want)
+		}
+		return ""
+	case got.Game != want.Game || got.Seed != want.Seed || got.Steps != want.Steps:
+		return fmt.Sprintf("game %d seed %d steps %d, want %d %d %d", got.Game, got.Seed, got.Steps, want.Game, want.Seed, want.Steps)
+	case !slices.Equal(got.Agents, want.Agents):
+		return fmt.Sprintf("agents %q, want %q", got.Agents, want.Agents)
+	case len(got.Obs) != len(want.Obs):
+		return fmt.Sprintf("%d tensors, want %d", len(got.Obs), len(want.Obs))
+	case !bytes.Equal(got.Mask, want.Mask):
+		return "masks differ"
+	case !slices.Equal(got.Action, want.Action):
+		return "actions differ"
+	case !slices.EqualFunc(got.Reward, want.Reward, func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }):
+		return "rewards differ"
+	case !slices.Equal(got.Terminated, want.Terminated) || !slices.Equal(got.Truncated, want.Truncated):
+		return "flags differ"
+	}
+	for i := range got.Obs {
+		if !bytes.Equal(got.Obs[i], want.Obs[i]) {
+			return fmt.Sprintf("tensor %d differs", i)
+		}
+	}
+	return ""
+}
+
+// responseRows returns the data of resp as matchdata.Rows.
+func responseRows(resp *botarenav1.PlayResponse) *matchdata.Rows {
+	d := resp.GetData()
+	if d == nil {
+		return nil
+	}
+	return &matchdata.Rows{
+		Game: resp.GetIndex(), Seed: resp.GetSeed(), Agents: d.GetAgents(), Steps: int(d.GetSteps()),
+		Obs: d.GetObs(), Mask: d.GetMask(), Action: d.GetAction(), Reward: d.GetReward(),
+		Terminated: d.GetTerminated(), Truncated: d.GetTruncated(),
+	}
+}
+
+func TestPlayRecordsTheLocalRunnersData(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	c := ts.matchClient(t)
+	tests := []struct {
+		name string
+		req  *botarenav1.PlayRequest
+	}{
+		{"battlebots_to_the_end", &botarenav1.PlayRequest{Game: "battlebots", Seats: seats("huggy", "sniper"), Seed: 7, Index: 3, Record: true}},
+		{"battlebots_max_rounds", &botarenav1.PlayRequest{Game: "battlebots", Seats: seats("random", "nop"), Seed: 8, MaxRounds: 20, Record: true}},
+		{"bomberman_four_seats", &botarenav1.PlayRequest{Game: "bomberman", Seats: seats("random", "random", "random", "random"), Seed: 10, MaxRounds: 50, Record: true}},
+		{"not_recorded", &botarenav1.PlayRequest{Game: "battlebots", Seats: seats("huggy", "nop"), Seed: 11, MaxRounds: 20}},
+	}
+	batch := &botarenav1.PlayBatchRequest{}
+	for _, tt := range tests {
+		batch.Matches = append(batch.Matches, tt.req)
+	}
+	got, err := c.PlayBatch(t.Context(), batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := localResult(t, tt.req)
+			if tt.req.GetRecord() && (want.Data == nil || want.Data.Steps == 0) {
+				t.Fatalf("the local runner recorded %v, want some steps", want.Data)
+			}
+			resp, err := c.Play(t.Context(), tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := diffRows(responseRows(resp), want.Data); d != "" {
+				t.Errorf("Play: %s", d)
+			}
+			if d := diffRows(responseRows(got.GetOutcomes()[i].GetResult()), want.Data); d != "" {
+				t.Errorf("PlayBatch outcome %d: %s", i, d)
+			}
+		})
+	}
+}
+
+func TestRecordedGamesOverTheMessageLimitAreResourceExhausted(t *testing.T) {
+	t.Parallel()
+	// Two nop seats play to max_rounds; a recorded BattleBots round is
+	// about 3.9 kB, so a 30-round game is about 118 kB and a 60-round one
+	// about 236 kB.
+	ts := newTestServer(t, rpc.WithMaxMessageBytes(200_000))
+	c := ts.matchClient(t)
+	game := func(index int64, rounds int32, record bool) *botarenav1.PlayRequest {
+		return &botarenav1.PlayRequest{Game: "battlebots", Seats: seats("nop", "nop"), Index: index, Seed: uint64(index), MaxRounds: rounds, Record: record}
+	}
+	if _, err := c.Play(t.Context(), game(1, 30, true)); err != nil {
+		t.Fatalf("a 30-round recorded game: %v", err)
+	}
+	_, err := c.Play(t.Context(), game(2, 60, true))
+	wantCode(t, err, connect.CodeResourceExhausted, "game 2", "message limit of 0.2 MiB", "--max-rounds")
+
+	// In a batch, the games that fit keep their results.
+	resp, err := c.PlayBatch(t.Context(), &botarenav1.PlayBatchRequest{Matches: []*botarenav1.PlayRequest{
+		game(3, 30, true), game(4, 30, true), game(5, 30, false),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := resp.GetOutcomes()
+	if outs[0].GetResult().GetData() == nil || outs[2].GetResult() == nil {
+		t.Errorf("the games that fit got %v and %v, want results", outs[0], outs[2])
+	}
+	e := outs[1].GetError()
+	if e.GetCode() != connect.CodeResourceExhausted.String() {
+		t.Fatalf("the game over the limit got %v, want resource_exhausted", outs[1])
+	}
+	for _, s := range []string{"matches[1]: game 4", "message limit of 0.2 MiB", "--server-batch"} {
+		if !strings.Contains(e.GetMessage(), s) {
+			t.Errorf("message %q does not contain %q", e.GetMessage(), s)
+		}
 	}
 }
 

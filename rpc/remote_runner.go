@@ -11,7 +11,9 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/league"
+	"github.com/botarena/botarena/observations/matchdata"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
 )
@@ -26,10 +28,14 @@ const (
 // by [RemoteRunner.Play] once every server has failed.
 var ErrAllServersDown = errors.New("every match server is down")
 
-// ErrRemoteRecord is returned by [RemoteRunner.Play] for a match that asks
-// for per-step data (league.Match.Record, league run --data): MatchService
-// returns results only.
-var ErrRemoteRecord = errors.New("rpc: match data (--data) cannot be recorded by remote servers; run the league without --servers to record it")
+// ErrMatchData is matched (errors.Is) by the error [RemoteRunner.Play]
+// returns for a recorded match (league.Match.Record) whose per-step data
+// from the server does not fit the game's spec: a missing data message (a
+// server that predates recording ignores the request's record flag), or
+// lengths other than seats × steps × the bytes of each tensor, the mask
+// and the per-row fields. The error names the server, the game and the
+// field.
+var ErrMatchData = errors.New("inconsistent match data")
 
 // A RemoteOption configures [NewRemoteRunner].
 type RemoteOption func(*remoteOptions)
@@ -38,6 +44,7 @@ type remoteOptions struct {
 	window int
 	batch  int
 	client []ClientOption
+	reg    *env.Registry
 }
 
 // WithRemoteWindow sets how many PlayBatch calls the runner keeps in flight
@@ -51,9 +58,19 @@ func WithRemoteWindow(n int) RemoteOption { return func(o *remoteOptions) { o.wi
 func WithRemoteBatch(n int) RemoteOption { return func(o *remoteOptions) { o.batch = n } }
 
 // WithRemoteClientOptions sets the options of the runner's clients
-// (protocol, HTTP client, message limit), as for [Dial].
+// (protocol, HTTP client, message limit), as for [Dial]. The message limit
+// (WithClientMaxMessageBytes, default [DefaultMaxMessageBytes]) also bounds
+// the batches of recorded matches (see [RemoteRunner]).
 func WithRemoteClientOptions(opts ...ClientOption) RemoteOption {
 	return func(o *remoteOptions) { o.client = append(o.client, opts...) }
+}
+
+// WithRemoteRegistry sets the registry the runner looks games up in for
+// the spec of a recorded match (league.Match.Record), to check the data the
+// servers send and to size their batches; it should be the league run's
+// (league.RunOptions.Registry). The default is [env.Default].
+func WithRemoteRegistry(reg *env.Registry) RemoteOption {
+	return func(o *remoteOptions) { o.reg = reg }
 }
 
 // RemoteRunner is a league.Runner that plays games on `botarena serve`
@@ -76,10 +93,23 @@ func WithRemoteClientOptions(opts ...ClientOption) RemoteOption {
 // external agent the server does not allow, a bad config) are returned by
 // Play as the server sent them (*connect.Error).
 //
+// A match with Record set (league run --data) asks its server for the
+// game's per-step data, which Play checks against the game's spec (made
+// from the runner's registry, [WithRemoteRegistry]) and returns in
+// Result.Data: byte for byte the data league.LocalRunner records. Recorded
+// games are large (about seats × steps × 2 KB for BattleBots), and a
+// PlayBatch response carries every game of its call within one message, so
+// a call carries only as many recorded games as fit the client's message
+// limit by their worst case (seats × the game's step cap, or MaxRounds, ×
+// the bytes of a row), and at least one. The servers' limit (serve
+// --max-message-bytes) must be as large; a game whose data does not fit
+// it fails with ResourceExhausted.
+//
 // A RemoteRunner is safe for concurrent use. Close it to stop its
 // goroutines.
 type RemoteRunner struct {
 	opts    remoteOptions
+	budget  int // the most bytes of recorded games' worst cases one call carries; 0: no limit
 	servers []*remoteServer
 	queue   chan *remoteJob
 	ctx     context.Context // cancelled by Close
@@ -88,8 +118,9 @@ type RemoteRunner struct {
 	https   []*http.Client // the runner's own HTTP clients, closed by Close
 
 	mu      sync.Mutex
-	live    int           // servers not marked down
-	allDown chan struct{} // closed when live reaches 0
+	live    int                  // servers not marked down
+	allDown chan struct{}        // closed when live reaches 0
+	specs   map[string]*env.Spec // recorded games' specs by game and config
 }
 
 var _ league.Runner = (*RemoteRunner)(nil)
@@ -109,6 +140,10 @@ type remoteJob struct {
 	m    league.Match
 	req  *botarenav1.PlayRequest
 	done chan remoteOutcome // buffered: one outcome, never blocks the sender
+	// For a recorded match: the game's spec and the worst-case size of its
+	// result in bytes (0 otherwise).
+	spec  *env.Spec
+	bound int
 }
 
 type remoteOutcome struct {
@@ -121,9 +156,13 @@ type remoteOutcome struct {
 // does not connect until the first game. It fails for an empty list or a
 // malformed address.
 func NewRemoteRunner(addrs []string, opts ...RemoteOption) (*RemoteRunner, error) {
-	o := remoteOptions{window: DefaultRemoteWindow, batch: DefaultRemoteBatch}
+	o := remoteOptions{window: DefaultRemoteWindow, batch: DefaultRemoteBatch, reg: env.Default}
 	for _, opt := range opts {
 		opt(&o)
+	}
+	co := clientOptions{maxMessageBytes: DefaultMaxMessageBytes}
+	for _, opt := range o.client {
+		opt(&co)
 	}
 	if len(addrs) == 0 {
 		return nil, errors.New("rpc: NewRemoteRunner: no server addresses")
@@ -137,8 +176,10 @@ func NewRemoteRunner(addrs []string, opts ...RemoteOption) (*RemoteRunner, error
 		queue:   make(chan *remoteJob),
 		ctx:     ctx,
 		cancel:  cancel,
+		budget:  max(co.maxMessageBytes, 0),
 		live:    len(addrs),
 		allDown: make(chan struct{}),
+		specs:   map[string]*env.Spec{},
 	}
 	for _, addr := range addrs {
 		client, hc, err := newMatchClient(addr, o.client)
@@ -174,17 +215,23 @@ func newMatchClient(addr string, opts []ClientOption) (botarenav1connect.MatchSe
 	return botarenav1connect.NewMatchServiceClient(cn.http, cn.base, cn.opts...), owned, nil
 }
 
-// Play queues m for the servers and waits for its outcome or ctx. It
+// Play queues m for the servers and waits for its outcome or ctx. With
+// m.Record set, the result's Data holds the game's per-step data. It
 // returns ctx's error when ctx is cancelled first (the server's game is
 // then cancelled too, once no other game of its call is wanted), an error
-// wrapping [ErrAllServersDown] when no server is left, [ErrRemoteRecord]
-// when m.Record is set, and a game's own error (*connect.Error) as its
-// server sent it.
+// wrapping [ErrAllServersDown] when no server is left, a game's own error
+// (*connect.Error) as its server sent it, an error wrapping [ErrMatchData]
+// when a recorded game's data does not fit its spec, and the registry's
+// error when it cannot make a recorded game's env (for its spec).
 func (r *RemoteRunner) Play(ctx context.Context, m league.Match) (league.Result, error) {
-	if m.Record {
-		return league.Result{}, ErrRemoteRecord
-	}
 	j := &remoteJob{ctx: ctx, m: m, req: playRequest(m), done: make(chan remoteOutcome, 1)}
+	if m.Record {
+		spec, err := r.spec(m)
+		if err != nil {
+			return league.Result{}, fmt.Errorf("rpc: match data of game %d: %w", m.Index, err)
+		}
+		j.spec, j.bound = spec, dataBound(spec, m.MaxRounds)
+	}
 	select {
 	case r.queue <- j:
 	case <-r.allDown:
@@ -238,24 +285,73 @@ func (r *RemoteRunner) Servers() []ServerStats {
 	return out
 }
 
-// send is one sender of srv: it takes the queued games, up to a batch, and
-// plays them on srv until srv is marked down or the runner is closed.
+// spec returns the spec of m's game and config, made once per game and
+// config with the runner's registry.
+func (r *RemoteRunner) spec(m league.Match) (*env.Spec, error) {
+	key := m.Game + "\x00" + string(m.Config)
+	r.mu.Lock()
+	spec := r.specs[key]
+	r.mu.Unlock()
+	if spec != nil {
+		return spec, nil
+	}
+	e, err := r.opts.reg.Make(m.Game, m.Config)
+	if err != nil {
+		return nil, err
+	}
+	spec = e.Spec()
+	r.mu.Lock()
+	r.specs[key] = spec
+	r.mu.Unlock()
+	return spec, nil
+}
+
+// dataBound is the most bytes a recorded game of spec, capped at
+// maxRounds when positive, adds to a PlayBatch response: every seat for
+// every step its rows (tensors, mask, an action of at most 5 varint
+// bytes, a reward, two flags) and 1 KiB for the rest of the result.
+func dataBound(spec *env.Spec, maxRounds int) int {
+	steps := spec.MaxSteps
+	if maxRounds > 0 {
+		steps = min(steps, maxRounds)
+	}
+	return spec.Seats*steps*(spec.ObsBytes()+spec.Actions+5+4+2) + 1<<10
+}
+
+// send is one sender of srv: it takes the queued games, up to a batch (and
+// for recorded games the runner's byte budget), and plays them on srv until
+// srv is marked down or the runner is closed.
 func (r *RemoteRunner) send(srv *remoteServer) {
+	var next *remoteJob // taken from the queue but over the last batch's budget
 	for {
-		var first *remoteJob
-		select {
-		case first = <-r.queue:
-		case <-srv.down:
-			return
-		case <-r.ctx.Done():
-			return
+		first := next
+		next = nil
+		if first == nil {
+			select {
+			case first = <-r.queue:
+			case <-srv.down:
+				return
+			case <-r.ctx.Done():
+				return
+			}
+		} else {
+			select {
+			case <-srv.down:
+				r.requeue(first)
+				return
+			default:
+			}
 		}
-		batch := []*remoteJob{first}
+		batch, size := []*remoteJob{first}, first.bound
 	fill:
 		for len(batch) < r.opts.batch {
 			select {
 			case j := <-r.queue:
-				batch = append(batch, j)
+				if r.budget > 0 && size+j.bound > r.budget {
+					next = j // it starts the next batch
+					break fill
+				}
+				batch, size = append(batch, j), size+j.bound
 			default:
 				break fill
 			}
@@ -270,6 +366,9 @@ func (r *RemoteRunner) send(srv *remoteServer) {
 			continue
 		}
 		if err := r.playBatch(srv, wanted); err != nil {
+			if next != nil {
+				r.requeue(next)
+			}
 			return
 		}
 	}
@@ -325,8 +424,17 @@ func (r *RemoteRunner) playBatch(srv *remoteServer, jobs []*remoteJob) error {
 		j := jobs[i]
 		switch {
 		case o.GetResult() != nil:
+			res := leagueResult(o.GetResult())
+			if j.m.Record {
+				data, err := matchRows(j.spec, j.m, o.GetResult())
+				if err != nil {
+					j.done <- remoteOutcome{err: fmt.Errorf("rpc: server %s: game %d: %w", srv.addr, j.m.Index, err)}
+					continue
+				}
+				res.Data = data
+			}
 			srv.games.Add(1)
-			j.done <- remoteOutcome{res: leagueResult(o.GetResult())}
+			j.done <- remoteOutcome{res: res}
 		case o.GetError() != nil:
 			err := matchError(o.GetError())
 			if serverGone(err) {
@@ -376,18 +484,80 @@ func (r *RemoteRunner) markDown(srv *remoteServer, err error, jobs []*remoteJob)
 	}
 	r.mu.Unlock()
 	for _, j := range jobs {
-		go func() {
-			select {
-			case r.queue <- j:
-			case <-r.allDown:
-				j.done <- remoteOutcome{err: r.downErr()}
-			case <-r.ctx.Done():
-				j.done <- remoteOutcome{err: errors.New("rpc: the remote runner is closed")}
-			case <-j.ctx.Done():
-			}
-		}()
+		r.requeue(j)
 	}
 	return err
+}
+
+// requeue hands j to the servers' senders again, from a goroutine of its
+// own, or fails it when no server is left or the runner is closed.
+func (r *RemoteRunner) requeue(j *remoteJob) {
+	go func() {
+		select {
+		case r.queue <- j:
+		case <-r.allDown:
+			j.done <- remoteOutcome{err: r.downErr()}
+		case <-r.ctx.Done():
+			j.done <- remoteOutcome{err: errors.New("rpc: the remote runner is closed")}
+		case <-j.ctx.Done():
+		}
+	}()
+}
+
+// matchRows returns the per-step data of resp, a result of the recorded
+// match m of spec's game, after checking every length against spec: one
+// agent per seat (m's names), one observation slice per tensor, and
+// steps × seats rows in each field. The rows alias resp's slices. Errors
+// wrap [ErrMatchData].
+func matchRows(spec *env.Spec, m league.Match, resp *botarenav1.PlayResponse) (*matchdata.Rows, error) {
+	d := resp.GetData()
+	if d == nil {
+		return nil, fmt.Errorf("%w: the response has none (a server older than recording ignores the request's record flag: update it)", ErrMatchData)
+	}
+	if d.GetSteps() < 0 {
+		return nil, fmt.Errorf("%w: steps: got %d", ErrMatchData, d.GetSteps())
+	}
+	if len(d.GetAgents()) != spec.Seats {
+		return nil, fmt.Errorf("%w: %d agents for the %d seats of %s", ErrMatchData, len(d.GetAgents()), spec.Seats, spec.Game)
+	}
+	for seat, a := range d.GetAgents() {
+		if seat < len(m.Seats) && a != m.Seats[seat].Name {
+			return nil, fmt.Errorf("%w: agents[%d] is %q, want %q", ErrMatchData, seat, a, m.Seats[seat].Name)
+		}
+	}
+	steps := int(d.GetSteps())
+	rows := steps * spec.Seats
+	if len(d.GetObs()) != len(spec.Obs) {
+		return nil, fmt.Errorf("%w: %d observation tensors, want the %d of %s", ErrMatchData, len(d.GetObs()), len(spec.Obs), spec.Game)
+	}
+	for i, t := range spec.Obs {
+		if n := len(d.GetObs()[i]); n != rows*t.Bytes() {
+			return nil, fmt.Errorf("%w: tensor %q has %d bytes, want %d (%d steps × %d seats × %d bytes)", ErrMatchData, t.Name, n, rows*t.Bytes(), steps, spec.Seats, t.Bytes())
+		}
+	}
+	if n := len(d.GetMask()); n != rows*spec.Actions {
+		return nil, fmt.Errorf("%w: mask has %d bytes, want %d (%d steps × %d seats × %d actions)", ErrMatchData, n, rows*spec.Actions, steps, spec.Seats, spec.Actions)
+	}
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"action", len(d.GetAction())}, {"reward", len(d.GetReward())}, {"terminated", len(d.GetTerminated())}, {"truncated", len(d.GetTruncated())}} {
+		if f.n != rows {
+			return nil, fmt.Errorf("%w: %s has %d values, want %d (%d steps × %d seats)", ErrMatchData, f.name, f.n, rows, steps, spec.Seats)
+		}
+	}
+	return &matchdata.Rows{
+		Game:       resp.GetIndex(),
+		Seed:       resp.GetSeed(),
+		Agents:     d.GetAgents(),
+		Steps:      steps,
+		Obs:        d.GetObs(),
+		Mask:       d.GetMask(),
+		Action:     d.GetAction(),
+		Reward:     d.GetReward(),
+		Terminated: d.GetTerminated(),
+		Truncated:  d.GetTruncated(),
+	}, nil
 }
 
 // downErr describes why every server is down.

@@ -159,8 +159,10 @@ func newLeagueRunCmd(c *cli) *cobra.Command {
 			"instead of in this process; the league store stays here. Each server gets up to --server-window calls\n" +
 			"at once, each with up to --server-batch games; a server that fails is dropped and its games are played\n" +
 			"on the others (a game is deterministic from its seed, so the results are those of a local run). The\n" +
-			"servers must run with --allow-external-bots for agents that are not built in (cmd:, dir:, policy:...),\n" +
-			"and --data is not available with --servers. --workers defaults to 64 (a block of games) with --servers.\n" +
+			"servers must run with --allow-external-bots for agents that are not built in (cmd:, dir:, policy:...).\n" +
+			"With --data the servers send each game's steps back (the same files as a local run); a call then carries\n" +
+			"fewer games when their data could pass the 256 MiB message limit. --workers defaults to 64 (a block of\n" +
+			"games) with --servers.\n" +
 			"See docs/scale-out.md for Kubernetes and Ray.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -216,10 +218,7 @@ func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
 	workers := o.workers
 	var remote *rpc.RemoteRunner
 	if len(o.servers) > 0 {
-		if o.data != "" {
-			return errors.New("--data: match data is recorded only by local runs; drop --servers to record it")
-		}
-		remote, err = rpc.NewRemoteRunner(o.servers, rpc.WithRemoteBatch(o.batch), rpc.WithRemoteWindow(o.window))
+		remote, err = rpc.NewRemoteRunner(o.servers, rpc.WithRemoteBatch(o.batch), rpc.WithRemoteWindow(o.window), rpc.WithRemoteRegistry(c.reg))
 		if err != nil {
 			return fmt.Errorf("--servers: %w", err)
 		}

@@ -87,7 +87,6 @@ func TestLeagueErrorsNameWhatIsWrong(t *testing.T) {
 		{"pfsp_without_target", []string{"league", "run", dir, "--games", "2", "--match", "pfsp"}, "--target"},
 		{"pfsp_unknown_target", []string{"league", "run", dir, "--games", "2", "--match", "pfsp", "--target", "zed"}, "zed"},
 		{"bad_match", []string{"league", "run", dir, "--games", "2", "--match", "swiss"}, "swiss"},
-		{"servers_without_data", []string{"league", "run", dir, "--games", "2", "--servers", "127.0.0.1:1", "--data", t.TempDir()}, "--data"},
 		{"servers_malformed", []string{"league", "run", dir, "--games", "2", "--servers", "nowhere"}, "nowhere"},
 		{"servers_all_down", []string{"league", "run", dir, "--games", "2", "--servers", "127.0.0.1:1"}, "every match server is down"},
 	}

@@ -98,7 +98,14 @@ type PlayRequest struct {
 	MaxRounds int32 `protobuf:"varint,5,opt,name=max_rounds,json=maxRounds,proto3" json:"max_rounds,omitempty"`
 	// index is the game's index in its league, echoed in the response and
 	// named in errors.
-	Index         int64 `protobuf:"varint,6,opt,name=index,proto3" json:"index,omitempty"`
+	Index int64 `protobuf:"varint,6,opt,name=index,proto3" json:"index,omitempty"`
+	// record asks for the game's per-step data in PlayResponse.data (league
+	// run --data). A recorded game is large: up to seats × steps × (the
+	// observation bytes + actions + 10) bytes, about 2 KB per seat and step
+	// for BattleBots, so a batch of recorded games must fit the message limit
+	// of both sides (serve --max-message-bytes, 256 MiB by default); a
+	// response over the server's limit is ResourceExhausted.
+	Record        bool `protobuf:"varint,7,opt,name=record,proto3" json:"record,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -173,6 +180,13 @@ func (x *PlayRequest) GetIndex() int64 {
 		return x.Index
 	}
 	return 0
+}
+
+func (x *PlayRequest) GetRecord() bool {
+	if x != nil {
+		return x.Record
+	}
+	return false
 }
 
 // MatchStanding is one seat's place in a finished game.
@@ -266,7 +280,10 @@ type PlayResponse struct {
 	// standings lists every seat, best first.
 	Standings []*MatchStanding `protobuf:"bytes,6,rep,name=standings,proto3" json:"standings,omitempty"`
 	// forfeit is the seat whose agent failed and lost the game, or -1.
-	Forfeit       int32 `protobuf:"varint,7,opt,name=forfeit,proto3" json:"forfeit,omitempty"`
+	Forfeit int32 `protobuf:"varint,7,opt,name=forfeit,proto3" json:"forfeit,omitempty"`
+	// data is the game's per-step data when the request asked for it
+	// (record), else unset.
+	Data          *MatchData `protobuf:"bytes,8,opt,name=data,proto3" json:"data,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -350,6 +367,128 @@ func (x *PlayResponse) GetForfeit() int32 {
 	return 0
 }
 
+func (x *PlayResponse) GetData() *MatchData {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+// MatchData is the per-step data of one game: one row per (step, seat), in
+// step then seat order, rows = steps × len(agents); row r is step r / seats
+// of seat r % seats. The game index and seed are PlayResponse's. It carries
+// exactly the Go type observations/matchdata.Rows, which league run --data
+// writes as Parquet.
+type MatchData struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// steps is the number of steps recorded.
+	Steps int32 `protobuf:"varint,1,opt,name=steps,proto3" json:"steps,omitempty"`
+	// agents holds the league name of each seat's agent, seat 0 first.
+	Agents []string `protobuf:"bytes,2,rep,name=agents,proto3" json:"agents,omitempty"`
+	// obs holds one entry per observation tensor of the game's spec, in spec
+	// order: rows × the tensor's bytes, each row the seat's observation
+	// before the step as the env writes it (little-endian elements).
+	Obs [][]byte `protobuf:"bytes,3,rep,name=obs,proto3" json:"obs,omitempty"`
+	// mask is rows × the spec's actions bytes: the seat's legal actions
+	// before the step (1 legal, 0 not).
+	Mask []byte `protobuf:"bytes,4,opt,name=mask,proto3" json:"mask,omitempty"`
+	// action, reward, terminated and truncated have one element per row: the
+	// seat's action at the step, its reward for the step and its flags after
+	// it. (Packed, as repeated scalars are in proto3.)
+	Action        []int32   `protobuf:"varint,5,rep,packed,name=action,proto3" json:"action,omitempty"`
+	Reward        []float32 `protobuf:"fixed32,6,rep,packed,name=reward,proto3" json:"reward,omitempty"`
+	Terminated    []bool    `protobuf:"varint,7,rep,packed,name=terminated,proto3" json:"terminated,omitempty"`
+	Truncated     []bool    `protobuf:"varint,8,rep,packed,name=truncated,proto3" json:"truncated,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MatchData) Reset() {
+	*x = MatchData{}
+	mi := &file_botarena_v1_match_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MatchData) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MatchData) ProtoMessage() {}
+
+func (x *MatchData) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_match_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MatchData.ProtoReflect.Descriptor instead.
+func (*MatchData) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *MatchData) GetSteps() int32 {
+	if x != nil {
+		return x.Steps
+	}
+	return 0
+}
+
+func (x *MatchData) GetAgents() []string {
+	if x != nil {
+		return x.Agents
+	}
+	return nil
+}
+
+func (x *MatchData) GetObs() [][]byte {
+	if x != nil {
+		return x.Obs
+	}
+	return nil
+}
+
+func (x *MatchData) GetMask() []byte {
+	if x != nil {
+		return x.Mask
+	}
+	return nil
+}
+
+func (x *MatchData) GetAction() []int32 {
+	if x != nil {
+		return x.Action
+	}
+	return nil
+}
+
+func (x *MatchData) GetReward() []float32 {
+	if x != nil {
+		return x.Reward
+	}
+	return nil
+}
+
+func (x *MatchData) GetTerminated() []bool {
+	if x != nil {
+		return x.Terminated
+	}
+	return nil
+}
+
+func (x *MatchData) GetTruncated() []bool {
+	if x != nil {
+		return x.Truncated
+	}
+	return nil
+}
+
 // PlayBatchRequest is several games.
 type PlayBatchRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -360,7 +499,7 @@ type PlayBatchRequest struct {
 
 func (x *PlayBatchRequest) Reset() {
 	*x = PlayBatchRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[4]
+	mi := &file_botarena_v1_match_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -372,7 +511,7 @@ func (x *PlayBatchRequest) String() string {
 func (*PlayBatchRequest) ProtoMessage() {}
 
 func (x *PlayBatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[4]
+	mi := &file_botarena_v1_match_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -385,7 +524,7 @@ func (x *PlayBatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayBatchRequest.ProtoReflect.Descriptor instead.
 func (*PlayBatchRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{4}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *PlayBatchRequest) GetMatches() []*PlayRequest {
@@ -408,7 +547,7 @@ type MatchError struct {
 
 func (x *MatchError) Reset() {
 	*x = MatchError{}
-	mi := &file_botarena_v1_match_proto_msgTypes[5]
+	mi := &file_botarena_v1_match_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -420,7 +559,7 @@ func (x *MatchError) String() string {
 func (*MatchError) ProtoMessage() {}
 
 func (x *MatchError) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[5]
+	mi := &file_botarena_v1_match_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -433,7 +572,7 @@ func (x *MatchError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchError.ProtoReflect.Descriptor instead.
 func (*MatchError) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{5}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *MatchError) GetCode() string {
@@ -464,7 +603,7 @@ type PlayOutcome struct {
 
 func (x *PlayOutcome) Reset() {
 	*x = PlayOutcome{}
-	mi := &file_botarena_v1_match_proto_msgTypes[6]
+	mi := &file_botarena_v1_match_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -476,7 +615,7 @@ func (x *PlayOutcome) String() string {
 func (*PlayOutcome) ProtoMessage() {}
 
 func (x *PlayOutcome) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[6]
+	mi := &file_botarena_v1_match_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -489,7 +628,7 @@ func (x *PlayOutcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayOutcome.ProtoReflect.Descriptor instead.
 func (*PlayOutcome) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{6}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *PlayOutcome) GetOutcome() isPlayOutcome_Outcome {
@@ -543,7 +682,7 @@ type PlayBatchResponse struct {
 
 func (x *PlayBatchResponse) Reset() {
 	*x = PlayBatchResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[7]
+	mi := &file_botarena_v1_match_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -555,7 +694,7 @@ func (x *PlayBatchResponse) String() string {
 func (*PlayBatchResponse) ProtoMessage() {}
 
 func (x *PlayBatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[7]
+	mi := &file_botarena_v1_match_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -568,7 +707,7 @@ func (x *PlayBatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayBatchResponse.ProtoReflect.Descriptor instead.
 func (*PlayBatchResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{7}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *PlayBatchResponse) GetOutcomes() []*PlayOutcome {
@@ -585,7 +724,7 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	"\x17botarena/v1/match.proto\x12\vbotarena.v1\"3\n" +
 	"\tMatchSeat\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
-	"\x04spec\x18\x02 \x01(\tR\x04spec\"\xb9\x01\n" +
+	"\x04spec\x18\x02 \x01(\tR\x04spec\"\xd1\x01\n" +
 	"\vPlayRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x1f\n" +
 	"\vconfig_json\x18\x02 \x01(\tR\n" +
@@ -594,13 +733,14 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	"\x04seed\x18\x04 \x01(\x04R\x04seed\x12\x1d\n" +
 	"\n" +
 	"max_rounds\x18\x05 \x01(\x05R\tmaxRounds\x12\x14\n" +
-	"\x05index\x18\x06 \x01(\x03R\x05index\"y\n" +
+	"\x05index\x18\x06 \x01(\x03R\x05index\x12\x16\n" +
+	"\x06record\x18\a \x01(\bR\x06record\"y\n" +
 	"\rMatchStanding\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n" +
 	"\x05agent\x18\x02 \x01(\tR\x05agent\x12\x12\n" +
 	"\x04rank\x18\x03 \x01(\x05R\x04rank\x12\x14\n" +
 	"\x05score\x18\x04 \x01(\x01R\x05score\x12\x14\n" +
-	"\x05alive\x18\x05 \x01(\bR\x05alive\"\xd0\x01\n" +
+	"\x05alive\x18\x05 \x01(\bR\x05alive\"\xfc\x01\n" +
 	"\fPlayResponse\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x03R\x05index\x12\x12\n" +
 	"\x04seed\x18\x02 \x01(\x04R\x04seed\x12\x16\n" +
@@ -608,7 +748,19 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	"\x06winner\x18\x04 \x01(\x05R\x06winner\x12\x12\n" +
 	"\x04draw\x18\x05 \x01(\bR\x04draw\x128\n" +
 	"\tstandings\x18\x06 \x03(\v2\x1a.botarena.v1.MatchStandingR\tstandings\x12\x18\n" +
-	"\aforfeit\x18\a \x01(\x05R\aforfeit\"F\n" +
+	"\aforfeit\x18\a \x01(\x05R\aforfeit\x12*\n" +
+	"\x04data\x18\b \x01(\v2\x16.botarena.v1.MatchDataR\x04data\"\xcd\x01\n" +
+	"\tMatchData\x12\x14\n" +
+	"\x05steps\x18\x01 \x01(\x05R\x05steps\x12\x16\n" +
+	"\x06agents\x18\x02 \x03(\tR\x06agents\x12\x10\n" +
+	"\x03obs\x18\x03 \x03(\fR\x03obs\x12\x12\n" +
+	"\x04mask\x18\x04 \x01(\fR\x04mask\x12\x16\n" +
+	"\x06action\x18\x05 \x03(\x05R\x06action\x12\x16\n" +
+	"\x06reward\x18\x06 \x03(\x02R\x06reward\x12\x1e\n" +
+	"\n" +
+	"terminated\x18\a \x03(\bR\n" +
+	"terminated\x12\x1c\n" +
+	"\ttruncated\x18\b \x03(\bR\ttruncated\"F\n" +
 	"\x10PlayBatchRequest\x122\n" +
 	"\amatches\x18\x01 \x03(\v2\x18.botarena.v1.PlayRequestR\amatches\":\n" +
 	"\n" +
@@ -637,33 +789,35 @@ func file_botarena_v1_match_proto_rawDescGZIP() []byte {
 	return file_botarena_v1_match_proto_rawDescData
 }
 
-var file_botarena_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
+var file_botarena_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_botarena_v1_match_proto_goTypes = []any{
 	(*MatchSeat)(nil),         // 0: botarena.v1.MatchSeat
 	(*PlayRequest)(nil),       // 1: botarena.v1.PlayRequest
 	(*MatchStanding)(nil),     // 2: botarena.v1.MatchStanding
 	(*PlayResponse)(nil),      // 3: botarena.v1.PlayResponse
-	(*PlayBatchRequest)(nil),  // 4: botarena.v1.PlayBatchRequest
-	(*MatchError)(nil),        // 5: botarena.v1.MatchError
-	(*PlayOutcome)(nil),       // 6: botarena.v1.PlayOutcome
-	(*PlayBatchResponse)(nil), // 7: botarena.v1.PlayBatchResponse
+	(*MatchData)(nil),         // 4: botarena.v1.MatchData
+	(*PlayBatchRequest)(nil),  // 5: botarena.v1.PlayBatchRequest
+	(*MatchError)(nil),        // 6: botarena.v1.MatchError
+	(*PlayOutcome)(nil),       // 7: botarena.v1.PlayOutcome
+	(*PlayBatchResponse)(nil), // 8: botarena.v1.PlayBatchResponse
 }
 var file_botarena_v1_match_proto_depIdxs = []int32{
 	0, // 0: botarena.v1.PlayRequest.seats:type_name -> botarena.v1.MatchSeat
 	2, // 1: botarena.v1.PlayResponse.standings:type_name -> botarena.v1.MatchStanding
-	1, // 2: botarena.v1.PlayBatchRequest.matches:type_name -> botarena.v1.PlayRequest
-	3, // 3: botarena.v1.PlayOutcome.result:type_name -> botarena.v1.PlayResponse
-	5, // 4: botarena.v1.PlayOutcome.error:type_name -> botarena.v1.MatchError
-	6, // 5: botarena.v1.PlayBatchResponse.outcomes:type_name -> botarena.v1.PlayOutcome
-	1, // 6: botarena.v1.MatchService.Play:input_type -> botarena.v1.PlayRequest
-	4, // 7: botarena.v1.MatchService.PlayBatch:input_type -> botarena.v1.PlayBatchRequest
-	3, // 8: botarena.v1.MatchService.Play:output_type -> botarena.v1.PlayResponse
-	7, // 9: botarena.v1.MatchService.PlayBatch:output_type -> botarena.v1.PlayBatchResponse
-	8, // [8:10] is the sub-list for method output_type
-	6, // [6:8] is the sub-list for method input_type
-	6, // [6:6] is the sub-list for extension type_name
-	6, // [6:6] is the sub-list for extension extendee
-	0, // [0:6] is the sub-list for field type_name
+	4, // 2: botarena.v1.PlayResponse.data:type_name -> botarena.v1.MatchData
+	1, // 3: botarena.v1.PlayBatchRequest.matches:type_name -> botarena.v1.PlayRequest
+	3, // 4: botarena.v1.PlayOutcome.result:type_name -> botarena.v1.PlayResponse
+	6, // 5: botarena.v1.PlayOutcome.error:type_name -> botarena.v1.MatchError
+	7, // 6: botarena.v1.PlayBatchResponse.outcomes:type_name -> botarena.v1.PlayOutcome
+	1, // 7: botarena.v1.MatchService.Play:input_type -> botarena.v1.PlayRequest
+	5, // 8: botarena.v1.MatchService.PlayBatch:input_type -> botarena.v1.PlayBatchRequest
+	3, // 9: botarena.v1.MatchService.Play:output_type -> botarena.v1.PlayResponse
+	8, // 10: botarena.v1.MatchService.PlayBatch:output_type -> botarena.v1.PlayBatchResponse
+	9, // [9:11] is the sub-list for method output_type
+	7, // [7:9] is the sub-list for method input_type
+	7, // [7:7] is the sub-list for extension type_name
+	7, // [7:7] is the sub-list for extension extendee
+	0, // [0:7] is the sub-list for field type_name
 }
 
 func init() { file_botarena_v1_match_proto_init() }
@@ -671,7 +825,7 @@ func file_botarena_v1_match_proto_init() {
 	if File_botarena_v1_match_proto != nil {
 		return
 	}
-	file_botarena_v1_match_proto_msgTypes[6].OneofWrappers = []any{
+	file_botarena_v1_match_proto_msgTypes[7].OneofWrappers = []any{
 		(*PlayOutcome_Result)(nil),
 		(*PlayOutcome_Error)(nil),
 	}
@@ -681,7 +835,7 @@ func file_botarena_v1_match_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_botarena_v1_match_proto_rawDesc), len(file_botarena_v1_match_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   8,
+			NumMessages:   9,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
