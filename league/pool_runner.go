@@ -123,7 +123,7 @@ func playEach(ctx context.Context, runner Runner, matches []Match, js []int, wor
 	for range min(workers, len(js)) {
 		wg.Go(func() {
 			for j := range jobs {
-				res, err := runner.Play(ctx, matches[j])
+				res, err := playRecovered(ctx, runner, matches[j])
 				if err != nil {
 					cancel()
 				}
@@ -142,6 +142,17 @@ func playEach(ctx context.Context, runner Runner, matches []Match, js []int, wor
 	}
 	close(jobs)
 	wg.Wait()
+}
+
+// playRecovered plays m, turning a panic of the game (agents' panics are
+// forfeits already) into an error naming the game.
+func playRecovered(ctx context.Context, runner Runner, m Match) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = Result{}, fmt.Errorf("panic in game %d of %s (seed %d): %v", m.Index, m.Game, m.Seed, p)
+		}
+	}()
+	return runner.Play(ctx, m)
 }
 
 // choiceName names an entrant's choice in the pool's mixtures: its league
@@ -175,7 +186,13 @@ func (r *PoolRunner) playPooled(ctx context.Context, matches []Match, js []int, 
 	for _, j := range js {
 		m := matches[j]
 		if len(m.Seats) != spec.Seats {
-			fail(j, badMatch{fmt.Errorf("league: game %d: %d agents for %d seats", m.Index, len(m.Seats), spec.Seats)})
+			// The error a LocalRunner gives (the players' names in the
+			// config come first).
+			_, err := r.local().Play(ctx, m)
+			if err == nil {
+				err = badMatch{fmt.Errorf("league: game %d: %d agents for %d seats", m.Index, len(m.Seats), spec.Seats)}
+			}
+			fail(j, err)
 			return
 		}
 		for _, ent := range m.Seats {

@@ -83,15 +83,19 @@
 //	PermissionDenied    an external agent (cmd:, dir:, http://, policy:) on a
 //	                    server without WithExternalAgents
 //	ResourceExhausted   MaxEnvsPerPool, MaxPools, MaxTotalEnvs, MaxMessageBytes
+//	                    (also a recorded game's response over it)
 //	Unavailable         the server is shutting down
 //	Internal            anything else (a panic of a game closes its pool)
 //
 // # Matches
 //
 // The Server also implements botarena.v1.MatchService
-// (proto/botarena/v1/match.proto): Play and PlayBatch play whole games
-// with league.LocalRunner, the code path of a local league run, at most
-// [WithMaxMatches] at once (further games wait for a slot). Agents that are
+// (proto/botarena/v1/match.proto): Play plays a whole game with
+// league.LocalRunner and PlayBatch a batch with league.PoolRunner (vecenv
+// pools, several games per worker), the code paths of a local league run,
+// on at most [WithMaxMatches] goroutines at once (further calls wait for a
+// slot). A recorded game's data (record) must fit the message limits:
+// a game that would not is ResourceExhausted. Agents that are
 // not built in are PermissionDenied without [WithExternalAgents]; a game
 // whose call is cancelled stops at its next round; Close stops running
 // games with Unavailable. [RemoteRunner] is the other side: a

@@ -27,7 +27,8 @@ var (
 	// wrapping text names the field, the value and what was expected.
 	// InvalidArgument.
 	errInvalid = errors.New("invalid argument")
-	// errLimit: a server limit (MaxPools, MaxEnvsPerPool, MaxTotalEnvs).
+	// errLimit: a server limit (MaxPools, MaxEnvsPerPool, MaxTotalEnvs, a
+	// match response over MaxMessageBytes).
 	// ResourceExhausted.
 	errLimit = errors.New("server limit")
 	// errShuttingDown: the server is closing. Unavailable.
@@ -76,7 +77,7 @@ func invalidf(format string, args ...any) error { return markf(errInvalid, forma
 //	                    league.ErrBadMatch (a game's config, seat count or agent)
 //	PermissionDenied    an external agent on a server without WithExternalAgents
 //	FailedPrecondition  vecenv.ErrNotReset: Step or Render before the first Reset
-//	ResourceExhausted   MaxPools, MaxEnvsPerPool, MaxTotalEnvs
+//	ResourceExhausted   MaxPools, MaxEnvsPerPool, MaxTotalEnvs, a match response over MaxMessageBytes
 //	PermissionDenied    external agents without WithExternalAgents
 //	Unavailable         the server is shutting down
 //	Canceled            context.Canceled (the client went away)

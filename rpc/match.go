@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -20,8 +19,9 @@ import (
 )
 
 // This file serves botarena.v1.MatchService: whole games played with
-// league.LocalRunner, the code path of a local league run, so that a game
-// played here has the result it would have had on the coordinator.
+// league.LocalRunner (Play) and league.PoolRunner (PlayBatch), the code
+// paths of a local league run, so that a game played here has the result
+// it would have had on the coordinator.
 //
 // A request with record set gets the game's per-step data
 // (PlayResponse.data, league.Result.Data): about seats × steps ×
@@ -37,10 +37,12 @@ import (
 
 var _ botarenav1connect.MatchServiceHandler = (*Server)(nil)
 
-// WithMaxMatches sets the most games MatchService plays at once, over all
-// its calls; further games wait for a slot (a cancelled call stops
-// waiting). The default is runtime.GOMAXPROCS(0) at NewServer: a game of
-// built-in agents is CPU-bound.
+// WithMaxMatches sets the most goroutines MatchService plays games on at
+// once, over all its calls: a Play call takes one for its game, a
+// PlayBatch call one per worker of its pool (each playing several games);
+// further calls wait for a slot (a cancelled call stops waiting). The
+// default is runtime.GOMAXPROCS(0) at NewServer: a game of built-in agents
+// is CPU-bound.
 func WithMaxMatches(n int) Option { return func(o *options) { o.maxMatches = n } }
 
 // Play plays one game with league.LocalRunner and returns its result, with
@@ -63,9 +65,12 @@ func (s *Server) Play(ctx context.Context, req *botarenav1.PlayRequest) (*botare
 	return resp, connectError(s.log, botarenav1connect.MatchServicePlayProcedure, err)
 }
 
-// PlayBatch plays the request's games concurrently, at most the server's
-// MaxMatches at once over all calls, and returns one outcome per game in
-// request order: its result, or the error Play would have returned for it
+// PlayBatch plays the request's games as a league run does, with
+// league.PoolRunner: those of in-process agents on a vecenv pool whose
+// workers (as many as the server's free MaxMatches slots, at least one)
+// play several games each with their policies' decisions batched, and
+// those with external bots one per worker. It returns one outcome per game
+// in request order: its result, or the error Play would have returned for it
 // (its message prefixed with "matches[i]: "). The call itself fails only
 // when the server is shutting down (Unavailable) or the client went away
 // (Canceled). The response must fit the server's message limit: a game
@@ -81,28 +86,58 @@ func (s *Server) PlayBatch(ctx context.Context, req *botarenav1.PlayBatchRequest
 	}
 	ms := req.GetMatches()
 	out := make([]*botarenav1.PlayOutcome, len(ms))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(len(ms), s.opts.maxMatches) {
-		wg.Go(func() {
-			for i := range next {
-				resp, err := s.play(ctx, ms[i], fmt.Sprintf("matches[%d]: ", i))
-				if err != nil {
-					ce := connectError(s.log, proc, err).(*connect.Error)
-					out[i] = &botarenav1.PlayOutcome{Outcome: &botarenav1.PlayOutcome_Error{Error: &botarenav1.MatchError{
-						Code: ce.Code().String(), Message: ce.Message(),
-					}}}
-					continue
-				}
-				out[i] = &botarenav1.PlayOutcome{Outcome: &botarenav1.PlayOutcome_Result{Result: resp}}
+	failed := func(err error) *botarenav1.PlayOutcome {
+		ce := connectError(s.log, proc, err).(*connect.Error)
+		return &botarenav1.PlayOutcome{Outcome: &botarenav1.PlayOutcome_Error{Error: &botarenav1.MatchError{
+			Code: ce.Code().String(), Message: ce.Message(),
+		}}}
+	}
+	var valid []league.Match
+	var at []int // valid[k] is ms[at[k]]
+	for i, req := range ms {
+		m, err := s.match(req, fmt.Sprintf("matches[%d]: ", i))
+		if err != nil {
+			out[i] = failed(err)
+			continue
+		}
+		valid, at = append(valid, m), append(at, i)
+	}
+	if len(valid) > 0 {
+		workers, err := s.takeSlots(ctx, min(len(valid), s.opts.maxMatches))
+		if err != nil {
+			return nil, connectError(s.log, proc, err)
+		}
+		r := league.PoolRunner{Registry: s.opts.reg, Log: &logWriter{log: s.log}}
+		r.PlayBatch(ctx, valid, workers, func(k int, res league.Result, err error) {
+			i := at[k]
+			switch {
+			case ctx.Err() != nil:
+			case err != nil:
+				out[i] = failed(fmt.Errorf("matches[%d]: %w", i, err))
+			default:
+				out[i] = &botarenav1.PlayOutcome{Outcome: &botarenav1.PlayOutcome_Result{Result: playResponse(res)}}
 			}
 		})
+		for range workers {
+			<-s.matchSlots
+		}
 	}
-	for i := range ms {
-		next <- i
+	if ctx.Err() != nil {
+		return nil, connectError(s.log, proc, s.matchCtxErr(ctx))
 	}
-	close(next)
-	wg.Wait()
+	// The pool runner stops at a game it cannot play (an agent that cannot
+	// be made): the games it left get their own outcome, played alone.
+	for i, o := range out {
+		if o != nil {
+			continue
+		}
+		resp, err := s.play(ctx, ms[i], fmt.Sprintf("matches[%d]: ", i))
+		if err != nil {
+			out[i] = failed(err)
+			continue
+		}
+		out[i] = &botarenav1.PlayOutcome{Outcome: &botarenav1.PlayOutcome_Result{Result: resp}}
+	}
 	if ctx.Err() != nil {
 		return nil, connectError(s.log, proc, s.matchCtxErr(ctx))
 	}
@@ -124,6 +159,28 @@ func (s *Server) PlayBatch(ctx context.Context, req *botarenav1.PlayBatchRequest
 		}
 	}
 	return &botarenav1.PlayBatchResponse{Outcomes: out}, nil
+}
+
+// takeSlots waits for one of the server's match slots and takes up to
+// want-1 more that are free, returning how many it holds; the caller gives
+// them back. Taking the others without waiting keeps concurrent calls from
+// deadlocking on each other's partial holdings.
+func (s *Server) takeSlots(ctx context.Context, want int) (int, error) {
+	select {
+	case s.matchSlots <- struct{}{}:
+	case <-ctx.Done():
+		return 0, s.matchCtxErr(ctx)
+	}
+	n := 1
+	for n < want {
+		select {
+		case s.matchSlots <- struct{}{}:
+			n++
+		default:
+			return n, nil
+		}
+	}
+	return n, nil
 }
 
 // mib converts bytes to MiB.
