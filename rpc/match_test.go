@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -418,4 +419,31 @@ func TestPlayDuringCloseIsUnavailable(t *testing.T) {
 	wantCode(t, <-done, connect.CodeUnavailable, "shutting down")
 	_, err := c.Play(t.Context(), &botarenav1.PlayRequest{Game: "battlebots", Seats: seats("nop", "nop")})
 	wantCode(t, err, connect.CodeUnavailable, "shutting down")
+}
+
+func TestPlayBatchPlaysTheOtherGamesWhenAnAgentCannotStart(t *testing.T) {
+	ts := newTestServer(t, rpc.WithExternalAgents(true))
+	c := ts.matchClient(t)
+	req := &botarenav1.PlayBatchRequest{}
+	for i := range 6 {
+		req.Matches = append(req.Matches, &botarenav1.PlayRequest{Game: "battlebots", Seats: seats("sniper", "random"), Seed: uint64(i), Index: int64(i)})
+	}
+	// A policy file that does not exist is only found out when the agent
+	// is made, after the batch's requests passed their checks.
+	req.Matches[2].Seats[1] = &botarenav1.MatchSeat{Name: "ghost", Spec: "policy:" + filepath.Join(t.TempDir(), "missing.safetensors")}
+	resp, err := c.PlayBatch(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, o := range resp.GetOutcomes() {
+		if i == 2 {
+			if e := o.GetError(); e == nil || !strings.Contains(e.GetMessage(), "matches[2]: ") || !strings.Contains(e.GetMessage(), "missing.safetensors") {
+				t.Errorf("outcome 2: %v, want the missing policy file's error", o)
+			}
+			continue
+		}
+		if got, want := standings(o.GetResult()), localResult(t, req.Matches[i]); !reflect.DeepEqual(got, want) {
+			t.Errorf("outcome %d: %+v, want the local runner's %+v", i, got, want)
+		}
+	}
 }
