@@ -13,7 +13,7 @@ import (
 // one the two committed snapshots of the make league example (sampling)
 // with sniper and random. Each runs on the default PoolRunner (the games of
 // a worker on one pool, policies batched) and on a LocalRunner (one game
-// per goroutine), for comparison.
+// per goroutine), for comparison, and with 64 games per worker.
 func BenchmarkRun(b *testing.B) {
 	snap := func(n string) string {
 		return "policy:" + filepath.Join("..", "examples", "league", "policies", "battlebots-snap-"+n+".safetensors") + "?sample"
