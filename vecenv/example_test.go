@@ -49,3 +49,75 @@ func ExampleNew() {
 	fmt.Printf("rows %d, tensors %d, episodes %d (won %d)\n", p.Rows(), len(buf.Obs), s.Episodes, s.Wins)
 	// Output: rows 8, tensors 2, episodes 664 (won 0)
 }
+
+// A league's block of games on a pool without learner seats: each env is
+// planned with its next game (seed and agents) as the last one ends, and
+// held once the schedule runs out.
+func ExamplePool_Plan() {
+	agent := func(name string) vecenv.OpponentFactory {
+		return func(spec *env.Spec) (vecenv.Opponent, error) { return agents.New(spec.Game, name, spec) }
+	}
+	p, err := vecenv.New(vecenv.Config{
+		Game:          "battlebots",
+		NumEnvs:       2,
+		LearnerSeats:  []int{}, // every seat is an agent
+		Opponents:     map[int]vecenv.OpponentFactory{0: agent("sniper"), 1: agent("sniper")},
+		OpponentNames: map[int]string{0: "sniper", 1: "sniper"},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer p.Close()
+	for seat := range 2 {
+		var choices []vecenv.OpponentChoice
+		for _, name := range []string{"sniper", "huggy", "random"} {
+			choices = append(choices, vecenv.OpponentChoice{Name: name, Factory: agent(name), Weight: 1})
+		}
+		if err := p.SetOpponents(seat, choices); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	games := [][2]string{{"sniper", "huggy"}, {"huggy", "random"}, {"random", "sniper"}}
+	playing := []int{-1, -1}
+	next := 0
+	assign := func(i int) {
+		if next == len(games) {
+			playing[i] = -1
+			p.Hold(i)
+			return
+		}
+		playing[i] = next
+		p.Plan(i, vecenv.EpisodePlan{Seed: uint64(100 + next), Opponents: games[next][:]})
+		next++
+	}
+	assign(0)
+	assign(1)
+	if err := p.Reset(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for playing[0] >= 0 || playing[1] >= 0 {
+		if err := p.Step(nil); err != nil {
+			fmt.Println(err)
+			return
+		}
+		for i, ended := range p.EnvsEnded() {
+			if ended {
+				g := playing[i]
+				r := p.Env(i).Result()
+				result := "a draw"
+				if r.Winner >= 0 {
+					result = games[g][r.Winner] + " wins"
+				}
+				fmt.Printf("game %d, %s vs %s: %s in %d rounds\n", g, games[g][0], games[g][1], result, r.Rounds)
+				assign(i)
+			}
+		}
+	}
+	// Output:
+	// game 0, sniper vs huggy: sniper wins in 6 rounds
+	// game 2, random vs sniper: sniper wins in 7 rounds
+	// game 1, huggy vs random: random wins in 14 rounds
+}
