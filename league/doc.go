@@ -44,14 +44,19 @@
 // # Ratings
 //
 // Ratings are Glicko-2 (Glickman 2013; τ = 0.5, start 1500 ± 350,
-// volatility 0.06) with every game as its own rating period, applied in
-// game index order: each seat is rated against every other seat played by a
-// different agent (1 above it, 0 below it, ½ for a shared drawn top), with
-// the ratings from before the game. This choice makes the ratings
-// independent of how games are split into runs and of interruptions, at the
-// cost of the paper's advice of 10–15 games per period: agents that do not
-// play keep their deviation (it does not grow between games). A plain Elo
-// rating (K = 32 per pair of seats, divided by the number of opponents) is
+// volatility 0.06) with rating periods of [BatchGames] games: the blocks of
+// game indices 0–63, 64–127, ... ([RatePeriod]). Each seat is rated against
+// every other seat played by a different agent (1 above it, 0 below it, ½
+// for a shared drawn top), and an agent's outcomes of the whole period make
+// one update against its opponents' ratings from before the period, as the
+// paper advises (it suggests 10–15 games per agent and period; an agent of a
+// 6-agent round robin plays about 21). The store keeps the ratings of the
+// finished periods and commits a period's update with its last game, so the
+// ratings do not depend on how games are split into runs or on
+// interruptions; [League.Ratings] and the table apply the games of the
+// unfinished period on read, as a provisional period. Agents that do not
+// play keep their deviation. A plain Elo rating (K = 32 per pair of seats,
+// divided by the number of opponents, game by game) is
 // kept beside it. [League.Table] gives the leaderboard: rank, agent, rating ±
 // 2·RD, Elo, games, wins, draws, losses, win rate.
 //

@@ -214,7 +214,7 @@ func TestGlicko2MatchesGlickmansExample(t *testing.T) {
 	}
 }
 
-func TestUpdateRatingsCountsWinsDrawsAndLosses(t *testing.T) {
+func TestRatePeriodCountsWinsDrawsAndLosses(t *testing.T) {
 	tests := []struct {
 		name         string
 		res          Result
@@ -228,7 +228,7 @@ func TestUpdateRatingsCountsWinsDrawsAndLosses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := map[string]Rating{}
-			UpdateRatings(r, tt.res)
+			RatePeriod(r, []Result{tt.res})
 			a, b := r["a"], r["b"]
 			if got := [3]int{a.Wins, a.Draws, a.Losses}; got != tt.wantA {
 				t.Errorf("a: W/D/L %v, want %v", got, tt.wantA)
@@ -243,6 +243,71 @@ func TestUpdateRatingsCountsWinsDrawsAndLosses(t *testing.T) {
 				t.Errorf("a: RD %g did not shrink", a.RD)
 			}
 		})
+	}
+}
+
+func TestRatePeriodRatesEveryGameAgainstTheRatingsBeforeThePeriod(t *testing.T) {
+	// Glickman's example as three games of one period: a's opponents keep
+	// the ratings they had before the period, whatever a's results.
+	r := map[string]Rating{
+		"a": {Rating: 1500, RD: 200, Volatility: 0.06},
+		"b": {Rating: 1400, RD: 30, Volatility: 0.06},
+		"c": {Rating: 1550, RD: 100, Volatility: 0.06},
+		"d": {Rating: 1700, RD: 300, Volatility: 0.06},
+	}
+	game := func(winner, loser string) Result {
+		return Result{Winner: 0, Standings: []Standing{{Seat: 0, Agent: winner}, {Seat: 1, Agent: loser}}}
+	}
+	changed := RatePeriod(r, []Result{game("a", "b"), game("c", "a"), game("d", "a")})
+	a := r["a"]
+	if math.Abs(a.Rating-1464.06) > 0.01 || math.Abs(a.RD-151.52) > 0.01 || a.Games != 3 || a.Wins != 1 || a.Losses != 2 {
+		t.Errorf("a: %.2f ± %.2f after %d games (%d/%d/%d); want 1464.06 ± 151.52 after 1/0/2", a.Rating, a.RD, a.Games, a.Wins, a.Draws, a.Losses)
+	}
+	if len(changed) != 4 || changed["a"] != a {
+		t.Errorf("changed %v, want the four agents' new ratings", changed)
+	}
+}
+
+func TestAnUnbeatenAgentsDeviationShrinksOverPeriods(t *testing.T) {
+	l := newLeague(t, 4, "sniper", "sniper", "nop", "nop", "random", "random")
+	var rd []float64
+	for range 4 {
+		if _, err := l.Run(context.Background(), RunOptions{Games: 256, MaxRounds: 60, Fresh: true}); err != nil {
+			t.Fatal(err)
+		}
+		r := ratings(t, l)["sniper"]
+		if r.Losses > 0 {
+			t.Skipf("sniper lost %d games: the test wants an unbeaten agent", r.Losses)
+		}
+		rd = append(rd, r.RD)
+	}
+	t.Logf("RD %.1f", rd)
+	if !(rd[3] < rd[0]) || rd[3] > 150 {
+		t.Errorf("sniper's RD after 256, 512, 768, 1024 unbeaten games: %.1f; want it to shrink below 150", rd)
+	}
+}
+
+func TestRatingsDoNotDependOnHowGamesAreSplitIntoRuns(t *testing.T) {
+	whole := newLeague(t, 9, fourBots...)
+	if _, err := whole.Run(context.Background(), RunOptions{Games: 150, MaxRounds: 80}); err != nil {
+		t.Fatal(err)
+	}
+	split := newLeague(t, 9, fourBots...)
+	for _, n := range []int{30, 70, 50} {
+		if _, err := split.Run(context.Background(), RunOptions{Games: n, MaxRounds: 80}); err != nil {
+			t.Fatal(err)
+		}
+		// Mid-period, the ratings include every stored game.
+		games := 0
+		for _, r := range ratings(t, split) {
+			games += r.Games
+		}
+		if n, _ := split.NumGames(); int64(games) != 2*n {
+			t.Fatalf("the ratings count %d seats' games after %d games, want %d", games, n, 2*n)
+		}
+	}
+	if got, want := ratings(t, split), ratings(t, whole); !reflect.DeepEqual(got, want) {
+		t.Errorf("runs of 30, 70 and 50 games: %v\none run of 150: %v", got, want)
 	}
 }
 

@@ -1,8 +1,8 @@
 package league
 
 import (
+	"maps"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/floats"
 )
@@ -156,68 +156,78 @@ func pairScores(res Result) [][3]float64 {
 	return out
 }
 
-// UpdateRatings applies one finished game to ratings (by agent name; missing
-// agents start at [NewRating]). Each game is one Glicko-2 rating period for
-// the agents in it: every seat's outcomes against the other agents' seats,
-// against their ratings before the game. Agents not in the game are left
-// alone (their deviation does not grow between games). Elo moves by EloK
-// times (score − expected) per pair of seats, divided by the number of
-// opponents. An agent in several seats is updated once per seat, in seat
-// order. The game counts go to each seat's agent.
-func UpdateRatings(ratings map[string]Rating, res Result) {
-	get := func(name string) Rating {
-		if r, ok := ratings[name]; ok {
-			return r
+// RatePeriod applies one rating period, the finished games in index
+// order, to ratings (by agent name; missing agents start at [NewRating])
+// and returns the new ratings of the agents that played.
+//
+// Glicko-2: every seat is rated against every other seat played by a
+// different agent (1 above it, 0 below it, ½ for a shared drawn top), and
+// all of an agent's outcomes of the period, over its games and seats, make
+// one update against the opponents' ratings from before the period. Agents
+// that did not play are left alone (their deviation does not grow). Elo
+// moves game by game: EloK times (score − expected) per pair of seats,
+// divided by the number of opponents, from the ratings before the game. The
+// game counts go to each seat's agent.
+func RatePeriod(ratings map[string]Rating, games []Result) map[string]Rating {
+	cur := map[string]Rating{}
+	for _, res := range games {
+		for _, s := range res.Standings {
+			if _, ok := cur[s.Agent]; ok {
+				continue
+			}
+			r, ok := ratings[s.Agent]
+			if !ok {
+				r = NewRating()
+			}
+			cur[s.Agent] = r
 		}
-		return NewRating()
 	}
-	before := map[int]Rating{}
-	agentOf := map[int]string{}
-	for _, s := range res.Standings {
-		before[s.Seat] = get(s.Agent)
-		agentOf[s.Seat] = s.Agent
+	before := maps.Clone(cur)
+	outcomes := map[string][]Outcome{}
+	for _, res := range games {
+		agentOf := map[int]string{}
+		elo := map[int]float64{} // Elo before the game, by seat
+		for _, s := range res.Standings {
+			agentOf[s.Seat] = s.Agent
+			elo[s.Seat] = cur[s.Agent].Elo
+		}
+		gain := map[int]float64{}
+		opponents := map[int]int{}
+		for _, p := range pairScores(res) {
+			seat, opp := int(p[0]), int(p[1])
+			name := agentOf[seat]
+			outcomes[name] = append(outcomes[name], Outcome{Opponent: before[agentOf[opp]], Score: p[2]})
+			gain[seat] += p[2] - EloExpected(elo[seat], elo[opp])
+			opponents[seat]++
+		}
+		top := 0
+		if res.Draw && len(res.Standings) > 0 {
+			top = tiedTop(res.Standings)
+		}
+		for rank, s := range res.Standings {
+			r := cur[s.Agent]
+			if opponents[s.Seat] > 0 {
+				r.Elo += EloK * gain[s.Seat] / float64(opponents[s.Seat])
+			}
+			r.Games++
+			switch {
+			case res.Draw && rank < top:
+				r.Draws++
+			case !res.Draw && rank == 0:
+				r.Wins++
+			default:
+				r.Losses++
+			}
+			cur[s.Agent] = r
+		}
 	}
-	outcomes := map[int][]Outcome{}
-	elo := map[int]float64{}
-	opponents := map[int]int{}
-	for _, p := range pairScores(res) {
-		seat, opp := int(p[0]), int(p[1])
-		outcomes[seat] = append(outcomes[seat], Outcome{Opponent: before[opp], Score: p[2]})
-		elo[seat] += p[2] - EloExpected(before[seat].Elo, before[opp].Elo)
-		opponents[seat]++
-	}
-	top := 0
-	if res.Draw && len(res.Standings) > 0 {
-		top = tiedTop(res.Standings)
-	}
-	seats := make([]int, 0, len(res.Standings))
-	for _, s := range res.Standings {
-		seats = append(seats, s.Seat)
-	}
-	rank := map[int]int{}
-	for i, s := range res.Standings {
-		rank[s.Seat] = i
-	}
-	// Seat order, so that an agent in several seats is updated the same
-	// way every time.
-	slices.Sort(seats)
-	for _, seat := range seats {
-		name := agentOf[seat]
-		r := get(name)
-		if len(outcomes[seat]) > 0 {
-			g := Glicko2(r, outcomes[seat])
+	for name, r := range cur {
+		if o := outcomes[name]; len(o) > 0 {
+			g := Glicko2(before[name], o)
 			r.Rating, r.RD, r.Volatility = g.Rating, g.RD, g.Volatility
-			r.Elo += EloK * elo[seat] / float64(opponents[seat])
 		}
-		r.Games++
-		switch {
-		case res.Draw && rank[seat] < top:
-			r.Draws++
-		case !res.Draw && rank[seat] == 0:
-			r.Wins++
-		default:
-			r.Losses++
-		}
+		cur[name] = r
 		ratings[name] = r
 	}
+	return cur
 }

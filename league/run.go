@@ -138,7 +138,7 @@ func (l *League) Run(ctx context.Context, o RunOptions) (RunSummary, error) {
 	sum.Skipped = int(next - run.Start)
 	end := run.Start + int64(run.Games)
 
-	ratings, err := l.Ratings()
+	ratings, _, err := l.periodRatings()
 	if err != nil {
 		return sum, err
 	}
@@ -182,7 +182,21 @@ func (l *League) Run(ctx context.Context, o RunOptions) (RunSummary, error) {
 			}
 			matches = append(matches, m)
 		}
-		done, err := l.playBatch(ctx, runner, workers, matches, writer, o.DataDir, run.ID, ratings, func(g []GameRecord) {
+		// The rating period of this block starts with the games stored
+		// before it that the ratings do not include yet (a resumed run).
+		rated, err := l.rated()
+		if err != nil {
+			return sum, err
+		}
+		earlier, err := l.Games(rated, next)
+		if err != nil {
+			return sum, err
+		}
+		period := make([]Result, 0, BatchGames)
+		for _, g := range earlier {
+			period = append(period, g.Result)
+		}
+		done, err := l.playBatch(ctx, runner, workers, matches, writer, o.DataDir, run.ID, ratings, period, func(g []GameRecord) {
 			next += int64(len(g))
 			sum.Played += len(g)
 			if o.Match == PFSP {
@@ -247,10 +261,13 @@ type played struct {
 }
 
 // playBatch plays matches (consecutive indices, following the stored
-// games) on workers goroutines and stores them in order, calling stored
-// after each commit. With a writer, it writes the batch's data file first
-// and stores the whole batch at once. It returns the data files written.
-func (l *League) playBatch(ctx context.Context, runner Runner, workers int, matches []Match, writer *matchdata.Writer, dataDir string, runID int, ratings map[string]Rating, stored func([]GameRecord)) ([]string, error) {
+// games, within one block of BatchGames indices) on workers goroutines and
+// stores them in order, calling stored after each commit. The commit that
+// stores the block's last game also closes the rating period: period (the
+// unrated games stored before) and the block's games update ratings. With
+// a writer, it writes the batch's data file first and stores the whole
+// batch at once. It returns the data files written.
+func (l *League) playBatch(ctx context.Context, runner Runner, workers int, matches []Match, writer *matchdata.Writer, dataDir string, runID int, ratings map[string]Rating, period []Result, stored func([]GameRecord)) ([]string, error) {
 	bctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	results := make([]played, len(matches))
@@ -280,14 +297,17 @@ func (l *League) playBatch(ctx context.Context, runner Runner, workers int, matc
 		if len(pending) == 0 {
 			return nil
 		}
-		changed := map[string]Rating{}
+		first := matches[0].Index
+		blockEnd := first - first%BatchGames + BatchGames
 		for _, g := range pending {
-			UpdateRatings(ratings, g.Result)
-			for _, st := range g.Standings {
-				changed[st.Agent] = ratings[st.Agent]
-			}
+			period = append(period, g.Result)
 		}
-		if err := l.commit(pending, changed); err != nil {
+		var changed map[string]Rating
+		if pending[len(pending)-1].Index == blockEnd-1 {
+			changed = RatePeriod(ratings, period)
+			period = period[:0]
+		}
+		if err := l.commit(pending, changed, blockEnd); err != nil {
 			return err
 		}
 		stored(pending)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,6 +32,10 @@ var (
 	ratingsBucket = []byte("ratings")
 	runsBucket    = []byte("runs")
 	settingsKey   = []byte("settings")
+	// ratedKey holds the number of games the stored ratings include: the
+	// games of every finished rating period. A league without it (made
+	// before rating periods) rated every game as it was stored.
+	ratedKey = []byte("rated")
 )
 
 // Errors of the store. They are wrapped with the details.
@@ -136,6 +141,9 @@ func Create(dir string, s Settings, reg *env.Registry) (*League, error) {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
+		}
+		if err := tx.Bucket(metaBucket).Put(ratedKey, key(0)); err != nil {
+			return err
 		}
 		return putJSON(tx.Bucket(metaBucket), settingsKey, s)
 	})
@@ -300,11 +308,44 @@ func (l *League) Games(from, to int64) ([]GameRecord, error) {
 	return out, err
 }
 
-// Ratings returns the stored ratings by agent name (current agents and
-// removed ones' are gone).
+// Ratings returns the ratings of the league's current agents by name (those
+// of removed agents are gone): the stored ratings, which include every
+// finished rating period, with the games of the unfinished period after
+// them applied as one provisional period (see [RatePeriod]). Agents
+// without games have no entry.
 func (l *League) Ratings() (map[string]Rating, error) {
+	out, rated, err := l.periodRatings()
+	if err != nil {
+		return nil, err
+	}
+	pending, err := l.Games(rated, -1)
+	if err != nil || len(pending) == 0 {
+		return out, err
+	}
+	ags, err := l.Agents()
+	if err != nil {
+		return nil, err
+	}
+	results := make([]Result, len(pending))
+	for i, g := range pending {
+		results[i] = g.Result
+	}
+	RatePeriod(out, results)
+	current := map[string]bool{}
+	for _, a := range ags {
+		current[a.Name] = true
+	}
+	maps.DeleteFunc(out, func(name string, _ Rating) bool { return !current[name] })
+	return out, nil
+}
+
+// periodRatings returns the stored ratings and the number of games they
+// include.
+func (l *League) periodRatings() (map[string]Rating, int64, error) {
 	out := map[string]Rating{}
+	var rated int64
 	err := l.db.View(func(tx *bolt.Tx) error {
+		rated = ratedGames(tx)
 		return tx.Bucket(ratingsBucket).ForEach(func(k, v []byte) error {
 			var r Rating
 			if err := json.Unmarshal(v, &r); err != nil {
@@ -314,7 +355,25 @@ func (l *League) Ratings() (map[string]Rating, error) {
 			return nil
 		})
 	})
-	return out, err
+	return out, rated, err
+}
+
+// rated returns the number of games the stored ratings include.
+func (l *League) rated() (int64, error) {
+	var n int64
+	err := l.db.View(func(tx *bolt.Tx) error {
+		n = ratedGames(tx)
+		return nil
+	})
+	return n, err
+}
+
+// ratedGames returns the number of games the stored ratings include.
+func ratedGames(tx *bolt.Tx) int64 {
+	if v := tx.Bucket(metaBucket).Get(ratedKey); len(v) == 8 {
+		return int64(binary.BigEndian.Uint64(v))
+	}
+	return numGames(tx)
 }
 
 // Runs returns the run records, oldest first.
@@ -341,10 +400,19 @@ func (l *League) putRun(r RunRecord) error {
 }
 
 // commit stores finished games, which must follow the last stored game in
-// index order, and the ratings they change, in one transaction.
-func (l *League) commit(games []GameRecord, ratings map[string]Rating) error {
+// index order, in one transaction; with ratings (a finished rating period),
+// also the ratings the period changed and rated, the number of games the
+// ratings now include.
+func (l *League) commit(games []GameRecord, ratings map[string]Rating, rated int64) error {
 	return l.db.Update(func(tx *bolt.Tx) error {
 		gb := tx.Bucket(gamesBucket)
+		if ratings == nil && tx.Bucket(metaBucket).Get(ratedKey) == nil {
+			// From here on the stored ratings lag behind the games: record
+			// how far they go.
+			if err := tx.Bucket(metaBucket).Put(ratedKey, key(numGames(tx))); err != nil {
+				return err
+			}
+		}
 		next := numGames(tx)
 		for _, g := range games {
 			if g.Index != next {
@@ -354,6 +422,12 @@ func (l *League) commit(games []GameRecord, ratings map[string]Rating) error {
 				return err
 			}
 			next++
+		}
+		if ratings == nil {
+			return nil
+		}
+		if err := tx.Bucket(metaBucket).Put(ratedKey, key(rated)); err != nil {
+			return err
 		}
 		rb := tx.Bucket(ratingsBucket)
 		ab := tx.Bucket(agentsBucket)

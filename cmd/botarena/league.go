@@ -133,7 +133,8 @@ func newLeagueRunCmd(c *cli) *cobra.Command {
 		Use:   "run DIR --games N [--match round-robin|uniform|pfsp] [--target NAME] [--workers W] [--max-rounds K] [--data DIR] [--servers HOST:PORT,...] [--json]",
 		Short: "Play games between the league's agents and update the ratings",
 		Long: "run plays N games between the league's agents and stores each finished\n" +
-			"game, in game order, with its rating changes (Glicko-2, one rating period per game, and Elo). Game i\n" +
+			"game, in game order; ratings (Glicko-2 with rating periods of 64 games, and Elo) are updated as each\n" +
+			"period's last game is stored, the unfinished period's games counted provisionally. Game i\n" +
 			"has a seed derived from the league seed and i, so results do not depend on --workers, and a run that\n" +
 			"was killed (or stopped with Ctrl-C) resumes when started again with the same flags: it plays only the\n" +
 			"missing games, with the seeds the whole run would have used.\n\n" +
