@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/env/battlebots" // registers battlebots
@@ -523,5 +525,34 @@ func TestOpenReportsMissingAndBusyLeagues(t *testing.T) {
 	}
 	if _, err := Create(t.TempDir(), Settings{Game: "chess"}, nil); !errors.Is(err, env.ErrUnknownGame) {
 		t.Errorf("Create(chess) = %v, want ErrUnknownGame", err)
+	}
+}
+
+func TestALeagueMadeBeforeRatingPeriodsKeepsItsRatings(t *testing.T) {
+	l := newLeague(t, 2, fourBots...)
+	if _, err := l.Run(context.Background(), RunOptions{Games: 64, MaxRounds: 50}); err != nil {
+		t.Fatal(err)
+	}
+	// Stores made before rating periods had no rated count: their ratings
+	// included every stored game.
+	if err := l.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(metaBucket).Delete(ratedKey) }); err != nil {
+		t.Fatal(err)
+	}
+	before := ratings(t, l)
+	if _, err := l.Run(context.Background(), RunOptions{Games: 10, MaxRounds: 50}); err != nil {
+		t.Fatal(err)
+	}
+	if rated, err := l.rated(); err != nil || rated != 64 {
+		t.Fatalf("rated %d (%v), want 64: the old ratings' games", rated, err)
+	}
+	games := 0
+	for name, r := range ratings(t, l) {
+		games += r.Games
+		if r.Games < before[name].Games {
+			t.Errorf("%s: %d games, had %d", name, r.Games, before[name].Games)
+		}
+	}
+	if games != 2*74 {
+		t.Errorf("the ratings count %d seats' games, want %d", games, 2*74)
 	}
 }
