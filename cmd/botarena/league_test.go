@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/league"
 )
 
 func TestLeagueCommandsRunALeagueEndToEnd(t *testing.T) {
@@ -130,5 +132,44 @@ func TestLeagueRunWithServersStoresWhatALocalRunStores(t *testing.T) {
 	}
 	if games[1] != games[0] {
 		t.Errorf("games with --servers:\n%s\nwithout:\n%s", games[1], games[0])
+	}
+}
+
+func TestLeagueTableShowsTheLiveTableWhileARunHoldsTheStore(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lg")
+	for _, args := range [][]string{
+		{"league", "init", dir, "--game", "battlebots", "--seed", "5"},
+		{"league", "add", dir, "sniper", "sniper"},
+		{"league", "add", dir, "nop", "nop"},
+		{"league", "run", dir, "--games", "10", "--max-rounds", "50", "--png", ""},
+	} {
+		if _, errOut, code := runCLI(t, "", args...); code != 0 {
+			t.Fatalf("botarena %s: exit %d: %s", strings.Join(args, " "), code, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, LiveTableFile)); !os.IsNotExist(err) {
+		t.Errorf("a finished run left %s behind (%v)", LiveTableFile, err)
+	}
+	want, _, _ := runCLI(t, "", "league", "table", dir, "--json")
+
+	// A run holds the store (as `league run` does) and has written its table.
+	l, err := league.Open(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := writeLiveTable(l, dir, 1); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "", "league", "table", dir, "--json")
+	if code != 0 || out != want || !strings.Contains(errOut, "in use by a league run") || !strings.Contains(errOut, "after 10 games") {
+		t.Errorf("table while busy: exit %d, stdout %q, stderr %q; want the stored table and a note", code, out, errOut)
+	}
+	// Without a live table, the store's lock is the error.
+	if err := os.Remove(filepath.Join(dir, LiveTableFile)); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := runCLI(t, "", "league", "table", dir); code == 0 || !strings.Contains(errOut, "in use") {
+		t.Errorf("table while busy, no live table: exit %d, stderr %q; want the busy error", code, errOut)
 	}
 }
