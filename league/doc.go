@@ -66,10 +66,10 @@
 // it in this process (env from the registry, agents from their specs), one
 // game per call. [PoolRunner], the default, is also a [BatchRunner]: a run
 // hands it each block of games, and it plays those of in-process agents
-// (built-in agents, policy files) on a vecenv pool without learner seats,
-// Workers goroutines with EnvsPerWorker games each, every game a planned
-// episode (vecenv.Pool.Plan) with its seed and agents, so that a policy's
-// decisions in a worker's games are computed in one batch; games with an
+// (built-in agents, policy files) on vecenv pools without learner seats,
+// one per worker goroutine with EnvsPerWorker games at once, every game a
+// planned episode (vecenv.Pool.Plan) with its seed and agents, so that a
+// policy's decisions in a worker's games are computed in one batch; games with an
 // external bot go to a LocalRunner, one per goroutine. Both give the same
 // results. rpc.RemoteRunner sends matches to `botarena serve` processes,
 // whose MatchService plays them the same way, and plugs in through

@@ -32,10 +32,12 @@ const DefaultEnvsPerWorker = 16
 
 // PoolRunner plays matches on vecenv pools: a block's games whose agents
 // all play in this process (built-in agents and policy files; see
-// agents.InProcess) run as planned episodes of one pool without learner
-// seats (vecenv.Pool.Plan), EnvsPerWorker games per worker at a time, so
-// that the neural agents' decisions of a worker's games are computed in
-// batches. Games with an external bot, which may read the players' names
+// agents.InProcess) run as planned episodes (vecenv.Pool.Plan) of pools
+// without learner seats, one pool of EnvsPerWorker envs per worker
+// goroutine, each taking the next game from the block as one of its envs
+// finishes, so that the neural agents' decisions of a worker's games are
+// computed in batches and no worker waits for another. Games with an
+// external bot, which may read the players' names
 // or a per-match URL from the game's config, are played by a [LocalRunner]
 // alongside, one game per goroutine.
 //
@@ -211,24 +213,74 @@ func (r *PoolRunner) playPooled(ctx context.Context, matches []Match, js []int, 
 		}
 	}
 
-	p := &pooledGames{matches: matches, js: js, spec: spec, maxRounds: first.MaxRounds}
-	nEnvs := min(len(js), workers*cmp0(r.EnvsPerWorker, DefaultEnvsPerWorker))
+	choices := seatChoices(matches, js, spec.Seats)
+	q := &gameQueue{js: js}
+	per := min(cmp0(r.EnvsPerWorker, DefaultEnvsPerWorker), (len(js)+workers-1)/workers)
+	var wg sync.WaitGroup
+	for range min(workers, (len(js)+per-1)/per) {
+		wg.Go(func() {
+			p := &pooledGames{matches: matches, queue: q, spec: spec, maxRounds: first.MaxRounds}
+			r.playShare(ctx, p, reg, cfg, choices, per, report)
+		})
+	}
+	wg.Wait()
+}
+
+// seatChoices returns, for every seat, a mixture choice for every agent
+// that matches[js] put in it, in order of first appearance.
+func seatChoices(matches []Match, js []int, seats int) [][]vecenv.OpponentChoice {
+	out := make([][]vecenv.OpponentChoice, seats)
+	for seat := range seats {
+		seen := map[string]bool{}
+		for _, j := range js {
+			ent := matches[j].Seats[seat]
+			if name := choiceName(ent); !seen[name] {
+				seen[name] = true
+				out[seat] = append(out[seat], vecenv.OpponentChoice{Name: name, Factory: entrantFactory(matches[j].Game, ent), Weight: 1})
+			}
+		}
+	}
+	return out
+}
+
+// playShare plays games from p.queue on one pool of nEnvs envs, on the
+// calling goroutine, until the queue is empty. If an agent panics, the
+// pool is unusable: its unfinished games are played again alone, where
+// the panic is a forfeit, and so are the games it takes after them.
+func (r *PoolRunner) playShare(ctx context.Context, p *pooledGames, reg *env.Registry, cfg []byte, choices [][]vecenv.OpponentChoice, nEnvs int, report func(int, Result, error)) {
 	p.playing = make([]int, nEnvs)
+	p.rounds = make([]int, nEnvs)
 	p.rec = make([]*recorder, nEnvs)
-	pool, err := p.newPool(reg, cfg, nEnvs, workers)
+	pool, err := p.newPool(reg, cfg, choices)
 	if err != nil {
-		fail(js[0], err)
+		if j, ok := p.queue.take(); ok {
+			report(j, Result{}, err)
+		}
+		p.queue.halt()
 		return
 	}
 	defer pool.Close()
-
 	left, panicked := p.run(ctx, pool, report)
 	if panicked == nil || ctx.Err() != nil {
 		return
 	}
-	// An agent panicked: the pool is unusable. The games it had not
-	// finished are played again alone, where the panic is a forfeit.
-	playEach(ctx, r.local(), matches, left, workers, report)
+	local := r.local()
+	for {
+		var j int
+		if len(left) > 0 {
+			j, left = left[0], left[1:]
+		} else if next, ok := p.queue.take(); ok {
+			j = next
+		} else {
+			return
+		}
+		res, err := playRecovered(ctx, local, p.matches[j])
+		report(j, res, err)
+		if err != nil {
+			p.queue.halt()
+			return
+		}
+	}
 }
 
 // cmp0 returns v, or def when v is 0 or less.
@@ -239,12 +291,39 @@ func cmp0(v, def int) int {
 	return v
 }
 
-// pooledGames is the state of one playPooled call. Only rec is touched by
-// the pool's workers (as its Observer), each env's entry by its worker.
+// gameQueue hands the pooled matches out to the pools, in order.
+type gameQueue struct {
+	mu     sync.Mutex
+	js     []int
+	next   int
+	halted bool
+}
+
+// take returns the next match to play, or false when none is left or the
+// queue was halted.
+func (q *gameQueue) take() (int, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.halted || q.next == len(q.js) {
+		return 0, false
+	}
+	q.next++
+	return q.js[q.next-1], true
+}
+
+// halt stops handing out matches (after an error).
+func (q *gameQueue) halt() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.halted = true
+}
+
+// pooledGames is the state of one pool of a playPooled call. Only rec is
+// touched by the pool's worker (as its Observer); the pools share only the
+// queue.
 type pooledGames struct {
 	matches   []Match
-	js        []int // the matches to play, in order
-	next      int   // js[next] is the next to start
+	queue     *gameQueue
 	spec      *env.Spec
 	maxRounds int
 	playing   []int       // per env: the index into matches of its game, or -1
@@ -252,20 +331,20 @@ type pooledGames struct {
 	rec       []*recorder // per env: the recording of its game, or nil
 }
 
-// newPool makes the pool: every seat a mixture of every agent the matches
-// put there, each env planned with its first game.
-func (p *pooledGames) newPool(reg *env.Registry, cfg []byte, nEnvs, workers int) (*vecenv.Pool, error) {
-	first := p.matches[p.js[0]]
+// newPool makes a one-worker pool of len(p.playing) envs without learner
+// seats, every seat a mixture of choices.
+func (p *pooledGames) newPool(reg *env.Registry, cfg []byte, choices [][]vecenv.OpponentChoice) (*vecenv.Pool, error) {
+	game := p.matches[p.queue.js[0]].Game
 	opps := map[int]vecenv.OpponentFactory{}
 	names := map[int]string{}
-	for seat, ent := range first.Seats {
-		opps[seat], names[seat] = entrantFactory(first.Game, ent), choiceName(ent)
+	for seat, cs := range choices {
+		opps[seat], names[seat] = cs[0].Factory, cs[0].Name
 	}
 	cfgPool := vecenv.Config{
-		Game: first.Game, GameConfig: cfg, Registry: reg, NumEnvs: nEnvs, Workers: workers,
+		Game: game, GameConfig: cfg, Registry: reg, NumEnvs: len(p.playing), Workers: 1,
 		LearnerSeats: []int{}, Opponents: opps, OpponentNames: names, MaxEpisodeSteps: p.maxRounds,
 	}
-	for _, j := range p.js {
+	for _, j := range p.queue.js {
 		if p.matches[j].Record {
 			cfgPool.Observer = p
 			break
@@ -275,22 +354,12 @@ func (p *pooledGames) newPool(reg *env.Registry, cfg []byte, nEnvs, workers int)
 	if err != nil {
 		return nil, markBad(err)
 	}
-	for seat := range p.spec.Seats {
-		var choices []vecenv.OpponentChoice
-		seen := map[string]bool{}
-		for _, j := range p.js {
-			ent := p.matches[j].Seats[seat]
-			if name := choiceName(ent); !seen[name] {
-				seen[name] = true
-				choices = append(choices, vecenv.OpponentChoice{Name: name, Factory: entrantFactory(first.Game, ent), Weight: 1})
-			}
-		}
-		if err := pool.SetOpponents(seat, choices); err != nil {
+	for seat, cs := range choices {
+		if err := pool.SetOpponents(seat, cs); err != nil {
 			pool.Close()
 			return nil, markBad(err)
 		}
 	}
-	p.rounds = make([]int, nEnvs)
 	return pool, nil
 }
 
@@ -308,12 +377,11 @@ func entrantFactory(game string, ent Entrant) vecenv.OpponentFactory {
 // assign plans env i's next game, or holds the env when none is left.
 func (p *pooledGames) assign(pool *vecenv.Pool, i int) error {
 	p.rounds[i] = 0
-	if p.next == len(p.js) {
+	j, ok := p.queue.take()
+	if !ok {
 		p.playing[i] = -1
 		return pool.Hold(i)
 	}
-	j := p.js[p.next]
-	p.next++
 	p.playing[i] = j
 	m := p.matches[j]
 	plan := vecenv.EpisodePlan{Seed: m.Seed}
@@ -324,33 +392,32 @@ func (p *pooledGames) assign(pool *vecenv.Pool, i int) error {
 	return pool.Plan(i, plan)
 }
 
-// run plays the games to the end, reporting each. When an agent panics it
-// returns the panic and the matches not reported yet.
+// run plays games until the queue is empty, reporting each. When an agent
+// panics it returns the panic and the matches it was playing. After an
+// error it halts the queue.
 func (p *pooledGames) run(ctx context.Context, pool *vecenv.Pool, report func(int, Result, error)) (left []int, panicked any) {
+	fail := func(j int, err error) ([]int, any) {
+		report(j, Result{}, err)
+		p.queue.halt()
+		return nil, nil
+	}
 	for i := range p.playing {
 		if err := p.assign(pool, i); err != nil {
-			report(p.js[0], Result{}, err)
-			return nil, nil
+			return fail(p.playing[i], err)
 		}
 	}
 	if panicked = step(pool.Reset); panicked != nil {
-		return p.unreported(), panicked
+		return p.unfinished(), panicked
 	}
 	// A game that never ends would be a bug in the game; stop well past its
 	// step cap rather than hang.
 	limit := 10*p.spec.MaxSteps + 10
-	for active := len(p.playing); active > 0; {
+	for p.active() {
 		if err := ctx.Err(); err != nil {
-			for _, j := range p.playing {
-				if j >= 0 {
-					report(j, Result{}, err)
-					return nil, nil
-				}
-			}
-			return nil, nil
+			return fail(p.unfinished()[0], err)
 		}
 		if panicked = step(func() error { return pool.Step(nil) }); panicked != nil {
-			return p.unreported(), panicked
+			return p.unfinished(), panicked
 		}
 		for i, ended := range pool.EnvsEnded() {
 			j := p.playing[i]
@@ -360,8 +427,7 @@ func (p *pooledGames) run(ctx context.Context, pool *vecenv.Pool, report func(in
 			if !ended {
 				if p.rounds[i]++; p.rounds[i] > limit {
 					m := p.matches[j]
-					report(j, Result{}, fmt.Errorf("league: game %d: %s did not end after %d rounds", m.Index, m.Game, limit))
-					return nil, nil
+					return fail(j, fmt.Errorf("league: game %d: %s did not end after %d rounds", m.Index, m.Game, limit))
 				}
 				continue
 			}
@@ -372,26 +438,32 @@ func (p *pooledGames) run(ctx context.Context, pool *vecenv.Pool, report func(in
 			}
 			report(j, res, nil)
 			if err := p.assign(pool, i); err != nil {
-				report(j, Result{}, err)
-				return nil, nil
-			}
-			if p.playing[i] < 0 {
-				active--
+				return fail(j, err)
 			}
 		}
 	}
 	return nil, nil
 }
 
-// unreported returns the matches being played or not started.
-func (p *pooledGames) unreported() []int {
+// active reports whether an env has a game.
+func (p *pooledGames) active() bool {
+	for _, j := range p.playing {
+		if j >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// unfinished returns the matches being played.
+func (p *pooledGames) unfinished() []int {
 	var out []int
 	for _, j := range p.playing {
 		if j >= 0 {
 			out = append(out, j)
 		}
 	}
-	return append(out, p.js[p.next:]...)
+	return out
 }
 
 // step calls f, returning what it panicked with (a pool re-raises its

@@ -66,10 +66,10 @@ func (s *Server) Play(ctx context.Context, req *botarenav1.PlayRequest) (*botare
 }
 
 // PlayBatch plays the request's games as a league run does, with
-// league.PoolRunner: those of in-process agents on a vecenv pool whose
-// workers (as many as the server's free MaxMatches slots, at least one)
-// play several games each with their policies' decisions batched, and
-// those with external bots one per worker. It returns one outcome per game
+// league.PoolRunner: those of in-process agents on vecenv pools, one per
+// worker (as many workers as the server's free MaxMatches slots, at least
+// one), each playing several games with their policies' decisions
+// batched, and those with external bots one per worker. It returns one outcome per game
 // in request order: its result, or the error Play would have returned for it
 // (its message prefixed with "matches[i]: "). The call itself fails only
 // when the server is shutting down (Unavailable) or the client went away

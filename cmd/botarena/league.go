@@ -141,8 +141,8 @@ func newLeagueRunCmd(c *cli) *cobra.Command {
 			"has a seed derived from the league seed and i, so results do not depend on --workers, and a run that\n" +
 			"was killed (or stopped with Ctrl-C) resumes when started again with the same flags: it plays only the\n" +
 			"missing games, with the seeds the whole run would have used.\n\n" +
-			"Games of built-in agents and policy files run on vecenv pools: W worker goroutines (--workers)\n" +
-			"play --envs-per-worker games each at once, and a policy's decisions in a worker's games are\n" +
+			"Games of built-in agents and policy files run on vecenv pools: W worker goroutines (--workers),\n" +
+			"each with a pool of --envs-per-worker games at once, and a policy's decisions in a worker's games are\n" +
 			"computed in one batch. Games with an external bot (cmd:, dir:, http://...) are played one per\n" +
 			"goroutine, since the bot may read the players' names from the game's config.\n\n" +
 			"--match picks each game's agents: round-robin cycles through every ordered pair (more seats are\n" +
