@@ -186,18 +186,27 @@ func (s *Server) takeSlots(ctx context.Context, want int) (int, error) {
 // mib converts bytes to MiB.
 func mib(n int) float64 { return float64(n) / (1 << 20) }
 
-// matchContext returns ctx, also cancelled when the server closes, so that
-// Close stops running games.
+// matchContext returns ctx, also cancelled by Close before it returns, so
+// that every game running then sees the shutdown at its next round; it is
+// cancelled at once when the server is closed already. The caller calls
+// the returned function when its call ends.
 func (s *Server) matchContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
-	go func() {
-		select {
-		case <-s.stop:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		cancel()
+		return ctx, cancel
+	}
+	s.matchCalls++
+	id := s.matchCalls
+	s.matchCancels[id] = cancel
+	return ctx, func() {
+		s.mu.Lock()
+		delete(s.matchCancels, id)
+		s.mu.Unlock()
+		cancel()
+	}
 }
 
 // matchCtxErr is the error of a game stopped by its cancelled context:

@@ -117,6 +117,10 @@ type Server struct {
 	janitorDone chan struct{}
 
 	matchSlots chan struct{} // MatchService: one token per game being played
+	// matchCancels cancels the MatchService calls in progress (by a
+	// number from matchCalls); guarded by mu.
+	matchCancels map[uint64]context.CancelFunc
+	matchCalls   uint64
 }
 
 // maxGone bounds how many closed pool ids the server remembers, to tell
@@ -162,6 +166,8 @@ func NewServer(opts ...Option) *Server {
 		stop:        make(chan struct{}),
 		janitorDone: make(chan struct{}),
 		matchSlots:  make(chan struct{}, o.maxMatches),
+
+		matchCancels: map[uint64]context.CancelFunc{},
 	}
 	if o.idleTimeout > 0 {
 		go s.janitor()
@@ -238,7 +244,9 @@ func NewHTTPServer(addr string, h http.Handler) *http.Server {
 
 // Close closes every pool, stops the idle janitor, marks the health service
 // NOT_SERVING and makes every later call Unavailable. Calls running on a pool
-// finish first (Close waits for each pool's lock). Closing twice is fine. It
+// finish first (Close waits for each pool's lock); MatchService games in progress are
+// cancelled before Close returns and stop at their next round, Unavailable.
+// Closing twice is fine. It
 // always returns nil.
 func (s *Server) Close() error {
 	s.mu.Lock()
@@ -252,6 +260,9 @@ func (s *Server) Close() error {
 	for id, p := range s.pools {
 		pools = append(pools, p)
 		delete(s.pools, id)
+	}
+	for _, cancel := range s.matchCancels {
+		cancel() // running games stop at their next round
 	}
 	s.mu.Unlock()
 	s.health.SetStatus("", grpchealth.StatusNotServing)
