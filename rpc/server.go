@@ -243,11 +243,10 @@ func NewHTTPServer(addr string, h http.Handler) *http.Server {
 }
 
 // Close closes every pool, stops the idle janitor, marks the health service
-// NOT_SERVING and makes every later call Unavailable. Calls running on a pool
-// finish first (Close waits for each pool's lock); MatchService games in progress are
-// cancelled before Close returns and stop at their next round, Unavailable.
-// Closing twice is fine. It
-// always returns nil.
+// NOT_SERVING and makes every later call Unavailable. Calls running on a
+// pool finish first (Close waits for each pool's lock); MatchService games
+// in progress are cancelled before Close returns and stop at their next
+// round with Unavailable. Closing twice is fine. It always returns nil.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
