@@ -1,17 +1,16 @@
 package agents
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/botarena/botarena/env/battleships"
 	"github.com/botarena/botarena/env/bomberman"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // writeBot makes a bot folder with bot.json (the given JSON fields) and
@@ -31,24 +30,6 @@ func writeBot(t *testing.T, meta, script string) string {
 }
 
 const pyMeta = `{"Author":"Ann","Email":"ann@example.com","NickName":"Annie","BotType":"Python3","ProjectLocation":"","RunFile":"bot.py","RunArgs":""}`
-
-// syncBuffer is a bytes.Buffer safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // withOptions sets ExternalOptions for one test.
 func withOptions(t *testing.T, o ExternalSettings) {
@@ -151,7 +132,7 @@ func TestEntelectBombermanPenalties(t *testing.T) {
 		{"timeout", movePy("3", "time.sleep(0.5)\n"), 0, "time limit exceeded", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var logw syncBuffer
+			var logw testutil.SyncBuffer
 			// A generous limit, so that a loaded machine does not time
 			// out the other cases.
 			limit := 10 * time.Second
@@ -209,7 +190,7 @@ func TestEntelectBombermanPenalties(t *testing.T) {
 // at twice the limit with its whole process group.
 func TestEntelectKill(t *testing.T) {
 	const limit = 300 * time.Millisecond
-	var logw syncBuffer
+	var logw testutil.SyncBuffer
 	withOptions(t, ExternalSettings{TimeLimit: limit, Log: &logw})
 	script := "import sys, os, time, subprocess\n" +
 		"p = subprocess.Popen(['sleep', '60'])\n" +
@@ -329,7 +310,7 @@ func TestEntelectBattleships(t *testing.T) {
 		{"place_in_phase_2", writeCmd("place.txt", place), func(*battleships.Game) int32 { return 0 }, "place.txt in phase 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var logw syncBuffer
+			var logw testutil.SyncBuffer
 			withOptions(t, ExternalSettings{Log: &logw})
 			b, err := NewEntelectBot("battleships", writeBot(t, pyMeta, tc.script))
 			if err != nil {

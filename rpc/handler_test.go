@@ -1,12 +1,10 @@
 package rpc_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"connectrpc.com/connect"
@@ -15,6 +13,7 @@ import (
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/rpc"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
@@ -128,29 +127,11 @@ func panickyRegistry(t *testing.T) *env.Registry {
 	return reg
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestPanicClosesPool: a game that panics gives Internal without its text,
 // the details go to the log, the pool is closed, and the server serves on.
 func TestPanicClosesPool(t *testing.T) {
 	t.Parallel()
-	var log syncBuffer
+	var log testutil.SyncBuffer
 	ts := newTestServer(t, rpc.WithRegistry(panickyRegistry(t)), rpc.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
 	c := ts.client(t)
 	p := createPool(t, c, &botarenav1.CreatePoolRequest{Game: "panicky", NumEnvs: 2, Workers: 2})

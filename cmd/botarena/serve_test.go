@@ -1,48 +1,29 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/rpc"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
-
-// syncBuffer is a bytes.Buffer safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 var listeningRE = regexp.MustCompile(`botarena serve: listening on (\S+)\n`)
 
 // startServe runs `botarena serve` in-process on a free port and returns its
 // address, its stderr, and a stop function that cancels it and returns the
 // exit status.
-func startServe(t *testing.T, args ...string) (addr string, stderr *syncBuffer, stop func() int) {
+func startServe(t *testing.T, args ...string) (addr string, stderr *testutil.SyncBuffer, stop func() int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
-	stderr = &syncBuffer{}
+	stderr = &testutil.SyncBuffer{}
 	done := make(chan int, 1)
 	go func() {
 		done <- runContext(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), strings.NewReader(""), io.Discard, stderr)

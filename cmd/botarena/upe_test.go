@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // upeClient is the sample UPE client (agents/examples/upe-python).
@@ -57,7 +59,7 @@ var upeListeningRE = regexp.MustCompile(`UPE clients: listening on (\S+)\n`)
 // status and stdout.
 func startPlayListen(t *testing.T, args ...string) (addr string, wait func() (int, string, string)) {
 	t.Helper()
-	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	stdout, stderr := &testutil.SyncBuffer{}, &testutil.SyncBuffer{}
 	done := make(chan int, 1)
 	go func() {
 		done <- runContext(t.Context(), append([]string{"play", "portalbomber", "--listen", "127.0.0.1:0", "--json"}, args...),
