@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"net"
 	"net/http"
@@ -312,6 +313,25 @@ func (p *Pool) Render(ctx context.Context, i, seat int, format string) (string, 
 		return "", nil, err
 	}
 	return resp.GetFormat(), resp.GetData(), nil
+}
+
+// Paint returns env i's picture as seat sees it (-1: the full state), from
+// the game's [env.Painter].
+func (p *Pool) Paint(ctx context.Context, i, seat int) (*image.RGBA, error) {
+	resp, err := p.c.rpc.Render(ctx, &botarenav1.RenderRequest{PoolId: p.ID(), Env: int32(i), Seat: int32(seat), Format: PictureFormat})
+	if err != nil {
+		return nil, err
+	}
+	w, h, data := int(resp.GetWidth()), int(resp.GetHeight()), resp.GetData()
+	if w <= 0 || h <= 0 || len(data) != w*h*3 {
+		return nil, fmt.Errorf("rpc: Render %s: got %d bytes for a %dx%d picture", PictureFormat, len(data), w, h)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := range w * h {
+		copy(img.Pix[4*i:4*i+3], data[3*i:3*i+3])
+		img.Pix[4*i+3] = 0xff
+	}
+	return img, nil
 }
 
 // Stats returns the pool's episode statistics; reset clears them after

@@ -346,19 +346,19 @@ func (s *Server) StepStream(ctx context.Context, stream *connect.BidiStream[bota
 }
 
 // Render returns env's state in one of the game's native formats as seat
-// sees it (-1: the full state); an empty format means the first text
-// format.
+// sees it (-1: the full state), or its picture as RGB pixels with format
+// "rgb_array"; an empty format means the first text format.
 func (s *Server) Render(ctx context.Context, req *botarenav1.RenderRequest) (*botarenav1.RenderResponse, error) {
 	const proc = botarenav1connect.EnvServiceRenderProcedure
 	p, err := s.lookup(req.GetPoolId())
 	if err != nil {
 		return nil, connectError(s.log, proc, err)
 	}
-	format, data, err := p.render(int(req.GetEnv()), int(req.GetSeat()), req.GetFormat())
+	format, data, size, err := p.render(int(req.GetEnv()), int(req.GetSeat()), req.GetFormat())
 	if err != nil {
 		return nil, s.poolError(proc, p, err)
 	}
-	return &botarenav1.RenderResponse{Format: format, Data: data}, nil
+	return &botarenav1.RenderResponse{Format: format, Data: data, Width: int32(size.X), Height: int32(size.Y)}, nil
 }
 
 // Stats returns the pool's episode statistics per learner seat and its

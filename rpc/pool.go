@@ -3,6 +3,7 @@ package rpc
 import (
 	"encoding/binary"
 	"fmt"
+	"image"
 	"slices"
 	"strings"
 	"sync"
@@ -241,35 +242,49 @@ func (p *servedPool) parseActions(raw []byte) error {
 	return nil
 }
 
+// PictureFormat is the Render format of pictures: RGB pixels of the game's
+// [env.Painter] picture, named after Gymnasium's render mode.
+const PictureFormat = "rgb_array"
+
 // render appends env i's state in format as seat sees it; format "" means
-// the first text (non-JSON) format, or the first format.
-func (p *servedPool) render(i, seat int, format string) (_ string, _ []byte, err error) {
+// the first text (non-JSON) format, or the first format. With
+// [PictureFormat] it returns the picture's RGB pixels (see
+// [env.RGB]) and its size in pixels; size is zero for text formats.
+func (p *servedPool) render(i, seat int, format string) (_ string, _ []byte, size image.Point, err error) {
 	if err := p.lock(); err != nil {
-		return "", nil, err
+		return "", nil, size, err
 	}
 	defer p.unlock()
 	if i < 0 || i >= p.numEnvs {
-		return "", nil, invalidf("pool %q: env: got %d, want 0..%d", p.id, i, p.numEnvs-1)
+		return "", nil, size, invalidf("pool %q: env: got %d, want 0..%d", p.id, i, p.numEnvs-1)
 	}
 	if seat < -1 || seat >= p.spec.Seats {
-		return "", nil, invalidf("pool %q: seat: got %d, want -1 (the full state) or 0..%d", p.id, seat, p.spec.Seats-1)
+		return "", nil, size, invalidf("pool %q: seat: got %d, want -1 (the full state) or 0..%d", p.id, seat, p.spec.Seats-1)
 	}
 	if !p.wasReset {
-		return "", nil, markf(errNotReset, "pool %q: Render before the first Reset; call Reset first", p.id)
+		return "", nil, size, markf(errNotReset, "pool %q: Render before the first Reset; call Reset first", p.id)
 	}
 	defer guard(&err)
 	e := p.pool.Env(i)
+	if format == PictureFormat {
+		painter, ok := e.(env.Painter)
+		if !ok {
+			return "", nil, size, invalidf("pool %q: format: %s draws no pictures", p.id, p.spec.Game)
+		}
+		img := painter.Paint(seat)
+		return format, env.RGB(img), img.Rect.Size(), nil
+	}
 	formats := e.NativeFormats()
 	if format == "" {
 		format = defaultFormat(formats)
 	} else if !slices.Contains(formats, format) {
-		return "", nil, invalidf("pool %q: format: got %q, want one of %s", p.id, format, strings.Join(formats, ", "))
+		return "", nil, size, invalidf("pool %q: format: got %q, want one of %s, %s", p.id, format, strings.Join(formats, ", "), PictureFormat)
 	}
 	data, err := e.AppendNative(nil, format, seat)
 	if err != nil {
-		return "", nil, invalidf("pool %q: render env %d as %s for seat %d: %w", p.id, i, format, seat, err)
+		return "", nil, size, invalidf("pool %q: render env %d as %s for seat %d: %w", p.id, i, format, seat, err)
 	}
-	return format, data, nil
+	return format, data, size, nil
 }
 
 // defaultFormat returns the first text format of formats, or the first

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from torchutil import require
+from extras import require
 
 torch = require("torch")
 

@@ -1,6 +1,6 @@
 """The training smoke test: PPO for a few thousand steps, export, and the policy played by Go.
 
-CI runs it with PyTorch installed (BOTARENA_REQUIRE_TORCH=1); elsewhere it
+CI runs it with PyTorch installed (BOTARENA_REQUIRE_EXTRAS=1); elsewhere it
 skips when torch is missing.
 """
 
@@ -11,7 +11,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from torchutil import require
+from extras import require
 
 require("torch")
 require("matplotlib")

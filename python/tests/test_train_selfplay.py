@@ -1,6 +1,6 @@
 """The self-play smoke test: a tiny ``python -m botarena.train --self-play`` run.
 
-Needs PyTorch (CI sets BOTARENA_REQUIRE_TORCH=1, so there it fails rather
+Needs PyTorch (CI sets BOTARENA_REQUIRE_EXTRAS=1, so there it fails rather
 than skips). The trainer starts its own server with --allow-external-bots,
 since the snapshots are policy files.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from torchutil import require
+from extras import require
 
 require("torch")
 require("matplotlib")

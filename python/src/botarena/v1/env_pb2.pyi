@@ -56,18 +56,34 @@ class GameSpec(_message.Message):
     def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., observations: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ..., actions: _Optional[int] = ..., action_names: _Optional[_Iterable[str]] = ..., max_steps: _Optional[int] = ..., reward: _Optional[str] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "summary", "spec", "agents", "default_config_json")
+    __slots__ = ("name", "summary", "spec", "agents", "default_config_json", "config_fields")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
     AGENTS_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_CONFIG_JSON_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_FIELDS_FIELD_NUMBER: _ClassVar[int]
     name: str
     summary: str
     spec: GameSpec
     agents: _containers.RepeatedScalarFieldContainer[str]
     default_config_json: str
-    def __init__(self, name: _Optional[str] = ..., summary: _Optional[str] = ..., spec: _Optional[_Union[GameSpec, _Mapping]] = ..., agents: _Optional[_Iterable[str]] = ..., default_config_json: _Optional[str] = ...) -> None: ...
+    config_fields: _containers.RepeatedCompositeFieldContainer[ConfigField]
+    def __init__(self, name: _Optional[str] = ..., summary: _Optional[str] = ..., spec: _Optional[_Union[GameSpec, _Mapping]] = ..., agents: _Optional[_Iterable[str]] = ..., default_config_json: _Optional[str] = ..., config_fields: _Optional[_Iterable[_Union[ConfigField, _Mapping]]] = ...) -> None: ...
+
+class ConfigField(_message.Message):
+    __slots__ = ("name", "type", "default_json", "allowed", "doc")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_JSON_FIELD_NUMBER: _ClassVar[int]
+    ALLOWED_FIELD_NUMBER: _ClassVar[int]
+    DOC_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    type: str
+    default_json: str
+    allowed: str
+    doc: str
+    def __init__(self, name: _Optional[str] = ..., type: _Optional[str] = ..., default_json: _Optional[str] = ..., allowed: _Optional[str] = ..., doc: _Optional[str] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = ()
@@ -193,12 +209,16 @@ class RenderRequest(_message.Message):
     def __init__(self, pool_id: _Optional[str] = ..., env: _Optional[int] = ..., format: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class RenderResponse(_message.Message):
-    __slots__ = ("format", "data")
+    __slots__ = ("format", "data", "width", "height")
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     DATA_FIELD_NUMBER: _ClassVar[int]
+    WIDTH_FIELD_NUMBER: _ClassVar[int]
+    HEIGHT_FIELD_NUMBER: _ClassVar[int]
     format: str
     data: bytes
-    def __init__(self, format: _Optional[str] = ..., data: _Optional[bytes] = ...) -> None: ...
+    width: int
+    height: int
+    def __init__(self, format: _Optional[str] = ..., data: _Optional[bytes] = ..., width: _Optional[int] = ..., height: _Optional[int] = ...) -> None: ...
 
 class StatsRequest(_message.Message):
     __slots__ = ("pool_id", "reset")

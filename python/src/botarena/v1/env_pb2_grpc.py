@@ -134,7 +134,8 @@ class EnvServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Render(self, request, context):
-        """Render returns one env's state in one of the game's native formats.
+        """Render returns one env's state in one of the game's native formats, or
+        as a picture (format "rgb_array").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

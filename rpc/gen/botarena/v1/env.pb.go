@@ -308,8 +308,11 @@ type GameInfo struct {
 	Agents []string `protobuf:"bytes,4,rep,name=agents,proto3" json:"agents,omitempty"`
 	// default_config_json is the game's default config as a JSON object.
 	DefaultConfigJson string `protobuf:"bytes,5,opt,name=default_config_json,json=defaultConfigJson,proto3" json:"default_config_json,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// config_fields describe every field of the game's JSON config, in the
+	// config struct's order.
+	ConfigFields  []*ConfigField `protobuf:"bytes,6,rep,name=config_fields,json=configFields,proto3" json:"config_fields,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GameInfo) Reset() {
@@ -377,6 +380,97 @@ func (x *GameInfo) GetDefaultConfigJson() string {
 	return ""
 }
 
+func (x *GameInfo) GetConfigFields() []*ConfigField {
+	if x != nil {
+		return x.ConfigFields
+	}
+	return nil
+}
+
+// ConfigField describes one field of a game's JSON config.
+type ConfigField struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// name is the JSON name, as CreatePoolRequest.config_json spells it.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// type is the JSON type: "integer", "number", "boolean", "string",
+	// "array" or "object".
+	Type string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	// default_json is the field's default value as JSON.
+	DefaultJson string `protobuf:"bytes,3,opt,name=default_json,json=defaultJson,proto3" json:"default_json,omitempty"`
+	// allowed states the values the game accepts, for example "2..12" or
+	// "auto, random, distance"; empty when any value of the type is.
+	Allowed string `protobuf:"bytes,4,opt,name=allowed,proto3" json:"allowed,omitempty"`
+	// doc is a one-line meaning of the field.
+	Doc           string `protobuf:"bytes,5,opt,name=doc,proto3" json:"doc,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConfigField) Reset() {
+	*x = ConfigField{}
+	mi := &file_botarena_v1_env_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConfigField) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConfigField) ProtoMessage() {}
+
+func (x *ConfigField) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConfigField.ProtoReflect.Descriptor instead.
+func (*ConfigField) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *ConfigField) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ConfigField) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *ConfigField) GetDefaultJson() string {
+	if x != nil {
+		return x.DefaultJson
+	}
+	return ""
+}
+
+func (x *ConfigField) GetAllowed() string {
+	if x != nil {
+		return x.Allowed
+	}
+	return ""
+}
+
+func (x *ConfigField) GetDoc() string {
+	if x != nil {
+		return x.Doc
+	}
+	return ""
+}
+
 type ListGamesRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -385,7 +479,7 @@ type ListGamesRequest struct {
 
 func (x *ListGamesRequest) Reset() {
 	*x = ListGamesRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[3]
+	mi := &file_botarena_v1_env_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -397,7 +491,7 @@ func (x *ListGamesRequest) String() string {
 func (*ListGamesRequest) ProtoMessage() {}
 
 func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[3]
+	mi := &file_botarena_v1_env_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -410,7 +504,7 @@ func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesRequest.ProtoReflect.Descriptor instead.
 func (*ListGamesRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{3}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{4}
 }
 
 type ListGamesResponse struct {
@@ -422,7 +516,7 @@ type ListGamesResponse struct {
 
 func (x *ListGamesResponse) Reset() {
 	*x = ListGamesResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[4]
+	mi := &file_botarena_v1_env_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -434,7 +528,7 @@ func (x *ListGamesResponse) String() string {
 func (*ListGamesResponse) ProtoMessage() {}
 
 func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[4]
+	mi := &file_botarena_v1_env_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -447,7 +541,7 @@ func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesResponse.ProtoReflect.Descriptor instead.
 func (*ListGamesResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{4}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ListGamesResponse) GetGames() []*GameInfo {
@@ -486,7 +580,7 @@ type CreatePoolRequest struct {
 
 func (x *CreatePoolRequest) Reset() {
 	*x = CreatePoolRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[5]
+	mi := &file_botarena_v1_env_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -498,7 +592,7 @@ func (x *CreatePoolRequest) String() string {
 func (*CreatePoolRequest) ProtoMessage() {}
 
 func (x *CreatePoolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[5]
+	mi := &file_botarena_v1_env_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -511,7 +605,7 @@ func (x *CreatePoolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePoolRequest.ProtoReflect.Descriptor instead.
 func (*CreatePoolRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{5}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CreatePoolRequest) GetGame() string {
@@ -598,7 +692,7 @@ type CreatePoolResponse struct {
 
 func (x *CreatePoolResponse) Reset() {
 	*x = CreatePoolResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[6]
+	mi := &file_botarena_v1_env_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -610,7 +704,7 @@ func (x *CreatePoolResponse) String() string {
 func (*CreatePoolResponse) ProtoMessage() {}
 
 func (x *CreatePoolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[6]
+	mi := &file_botarena_v1_env_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -623,7 +717,7 @@ func (x *CreatePoolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePoolResponse.ProtoReflect.Descriptor instead.
 func (*CreatePoolResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{6}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CreatePoolResponse) GetPoolId() string {
@@ -698,7 +792,7 @@ type ResetRequest struct {
 
 func (x *ResetRequest) Reset() {
 	*x = ResetRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[7]
+	mi := &file_botarena_v1_env_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -710,7 +804,7 @@ func (x *ResetRequest) String() string {
 func (*ResetRequest) ProtoMessage() {}
 
 func (x *ResetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[7]
+	mi := &file_botarena_v1_env_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -723,7 +817,7 @@ func (x *ResetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetRequest.ProtoReflect.Descriptor instead.
 func (*ResetRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{7}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ResetRequest) GetPoolId() string {
@@ -744,7 +838,7 @@ type ResetResponse struct {
 
 func (x *ResetResponse) Reset() {
 	*x = ResetResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[8]
+	mi := &file_botarena_v1_env_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -756,7 +850,7 @@ func (x *ResetResponse) String() string {
 func (*ResetResponse) ProtoMessage() {}
 
 func (x *ResetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[8]
+	mi := &file_botarena_v1_env_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -769,7 +863,7 @@ func (x *ResetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetResponse.ProtoReflect.Descriptor instead.
 func (*ResetResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{8}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ResetResponse) GetBatch() []byte {
@@ -791,7 +885,7 @@ type StepRequest struct {
 
 func (x *StepRequest) Reset() {
 	*x = StepRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[9]
+	mi := &file_botarena_v1_env_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -803,7 +897,7 @@ func (x *StepRequest) String() string {
 func (*StepRequest) ProtoMessage() {}
 
 func (x *StepRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[9]
+	mi := &file_botarena_v1_env_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -816,7 +910,7 @@ func (x *StepRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepRequest.ProtoReflect.Descriptor instead.
 func (*StepRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{9}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *StepRequest) GetPoolId() string {
@@ -853,7 +947,7 @@ type StepResponse struct {
 
 func (x *StepResponse) Reset() {
 	*x = StepResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[10]
+	mi := &file_botarena_v1_env_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -865,7 +959,7 @@ func (x *StepResponse) String() string {
 func (*StepResponse) ProtoMessage() {}
 
 func (x *StepResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[10]
+	mi := &file_botarena_v1_env_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -878,7 +972,7 @@ func (x *StepResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepResponse.ProtoReflect.Descriptor instead.
 func (*StepResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{10}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *StepResponse) GetBatch() []byte {
@@ -916,7 +1010,7 @@ type StepStreamRequest struct {
 
 func (x *StepStreamRequest) Reset() {
 	*x = StepStreamRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[11]
+	mi := &file_botarena_v1_env_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -928,7 +1022,7 @@ func (x *StepStreamRequest) String() string {
 func (*StepStreamRequest) ProtoMessage() {}
 
 func (x *StepStreamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[11]
+	mi := &file_botarena_v1_env_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -941,7 +1035,7 @@ func (x *StepStreamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepStreamRequest.ProtoReflect.Descriptor instead.
 func (*StepStreamRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{11}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *StepStreamRequest) GetPoolId() string {
@@ -978,7 +1072,7 @@ type StepStreamResponse struct {
 
 func (x *StepStreamResponse) Reset() {
 	*x = StepStreamResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[12]
+	mi := &file_botarena_v1_env_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -990,7 +1084,7 @@ func (x *StepStreamResponse) String() string {
 func (*StepStreamResponse) ProtoMessage() {}
 
 func (x *StepStreamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[12]
+	mi := &file_botarena_v1_env_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1003,7 +1097,7 @@ func (x *StepStreamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepStreamResponse.ProtoReflect.Descriptor instead.
 func (*StepStreamResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{12}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *StepStreamResponse) GetBatch() []byte {
@@ -1033,7 +1127,7 @@ type RenderRequest struct {
 	// env is the env index, 0..num_envs-1.
 	Env int32 `protobuf:"varint,2,opt,name=env,proto3" json:"env,omitempty"`
 	// format is one of the game's native formats ("map.txt", "state.json",
-	// ...); empty means the first text format.
+	// ...), or "rgb_array" for a picture; empty means the first text format.
 	Format string `protobuf:"bytes,3,opt,name=format,proto3" json:"format,omitempty"`
 	// seat is the seat whose view to render; -1 for the full state.
 	Seat          int32 `protobuf:"varint,4,opt,name=seat,proto3" json:"seat,omitempty"`
@@ -1043,7 +1137,7 @@ type RenderRequest struct {
 
 func (x *RenderRequest) Reset() {
 	*x = RenderRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[13]
+	mi := &file_botarena_v1_env_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1055,7 +1149,7 @@ func (x *RenderRequest) String() string {
 func (*RenderRequest) ProtoMessage() {}
 
 func (x *RenderRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[13]
+	mi := &file_botarena_v1_env_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1068,7 +1162,7 @@ func (x *RenderRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderRequest.ProtoReflect.Descriptor instead.
 func (*RenderRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{13}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *RenderRequest) GetPoolId() string {
@@ -1100,16 +1194,23 @@ func (x *RenderRequest) GetSeat() int32 {
 }
 
 type RenderResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Format        string                 `protobuf:"bytes,1,opt,name=format,proto3" json:"format,omitempty"`
-	Data          []byte                 `protobuf:"bytes,2,opt,name=data,proto3" json:"data,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Format string                 `protobuf:"bytes,1,opt,name=format,proto3" json:"format,omitempty"`
+	// data is the native text, or for "rgb_array" the picture's pixels:
+	// height * width * 3 bytes, row-major, R, G, B for each pixel
+	// (index = (y*width + x)*3 + channel), the layout of a numpy
+	// uint8 array of shape (height, width, 3).
+	Data []byte `protobuf:"bytes,2,opt,name=data,proto3" json:"data,omitempty"`
+	// width and height are the picture's size in pixels ("rgb_array" only).
+	Width         int32 `protobuf:"varint,3,opt,name=width,proto3" json:"width,omitempty"`
+	Height        int32 `protobuf:"varint,4,opt,name=height,proto3" json:"height,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *RenderResponse) Reset() {
 	*x = RenderResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[14]
+	mi := &file_botarena_v1_env_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1121,7 +1222,7 @@ func (x *RenderResponse) String() string {
 func (*RenderResponse) ProtoMessage() {}
 
 func (x *RenderResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[14]
+	mi := &file_botarena_v1_env_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1134,7 +1235,7 @@ func (x *RenderResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderResponse.ProtoReflect.Descriptor instead.
 func (*RenderResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{14}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *RenderResponse) GetFormat() string {
@@ -1151,6 +1252,20 @@ func (x *RenderResponse) GetData() []byte {
 	return nil
 }
 
+func (x *RenderResponse) GetWidth() int32 {
+	if x != nil {
+		return x.Width
+	}
+	return 0
+}
+
+func (x *RenderResponse) GetHeight() int32 {
+	if x != nil {
+		return x.Height
+	}
+	return 0
+}
+
 type StatsRequest struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	PoolId string                 `protobuf:"bytes,1,opt,name=pool_id,json=poolId,proto3" json:"pool_id,omitempty"`
@@ -1162,7 +1277,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[15]
+	mi := &file_botarena_v1_env_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1174,7 +1289,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[15]
+	mi := &file_botarena_v1_env_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1187,7 +1302,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{15}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *StatsRequest) GetPoolId() string {
@@ -1221,7 +1336,7 @@ type SeatStats struct {
 
 func (x *SeatStats) Reset() {
 	*x = SeatStats{}
-	mi := &file_botarena_v1_env_proto_msgTypes[16]
+	mi := &file_botarena_v1_env_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1233,7 +1348,7 @@ func (x *SeatStats) String() string {
 func (*SeatStats) ProtoMessage() {}
 
 func (x *SeatStats) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[16]
+	mi := &file_botarena_v1_env_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1246,7 +1361,7 @@ func (x *SeatStats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatStats.ProtoReflect.Descriptor instead.
 func (*SeatStats) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{16}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *SeatStats) GetSeat() int32 {
@@ -1321,7 +1436,7 @@ type OpponentStats struct {
 
 func (x *OpponentStats) Reset() {
 	*x = OpponentStats{}
-	mi := &file_botarena_v1_env_proto_msgTypes[17]
+	mi := &file_botarena_v1_env_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1333,7 +1448,7 @@ func (x *OpponentStats) String() string {
 func (*OpponentStats) ProtoMessage() {}
 
 func (x *OpponentStats) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[17]
+	mi := &file_botarena_v1_env_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1346,7 +1461,7 @@ func (x *OpponentStats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpponentStats.ProtoReflect.Descriptor instead.
 func (*OpponentStats) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{17}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *OpponentStats) GetSeat() int32 {
@@ -1414,7 +1529,7 @@ type StatsResponse struct {
 
 func (x *StatsResponse) Reset() {
 	*x = StatsResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[18]
+	mi := &file_botarena_v1_env_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1426,7 +1541,7 @@ func (x *StatsResponse) String() string {
 func (*StatsResponse) ProtoMessage() {}
 
 func (x *StatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[18]
+	mi := &file_botarena_v1_env_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1439,7 +1554,7 @@ func (x *StatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsResponse.ProtoReflect.Descriptor instead.
 func (*StatsResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{18}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *StatsResponse) GetSeats() []*SeatStats {
@@ -1483,7 +1598,7 @@ type OpponentChoice struct {
 
 func (x *OpponentChoice) Reset() {
 	*x = OpponentChoice{}
-	mi := &file_botarena_v1_env_proto_msgTypes[19]
+	mi := &file_botarena_v1_env_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1495,7 +1610,7 @@ func (x *OpponentChoice) String() string {
 func (*OpponentChoice) ProtoMessage() {}
 
 func (x *OpponentChoice) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[19]
+	mi := &file_botarena_v1_env_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1508,7 +1623,7 @@ func (x *OpponentChoice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpponentChoice.ProtoReflect.Descriptor instead.
 func (*OpponentChoice) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{19}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *OpponentChoice) GetSpec() string {
@@ -1542,7 +1657,7 @@ type OpponentMix struct {
 
 func (x *OpponentMix) Reset() {
 	*x = OpponentMix{}
-	mi := &file_botarena_v1_env_proto_msgTypes[20]
+	mi := &file_botarena_v1_env_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1554,7 +1669,7 @@ func (x *OpponentMix) String() string {
 func (*OpponentMix) ProtoMessage() {}
 
 func (x *OpponentMix) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[20]
+	mi := &file_botarena_v1_env_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1567,7 +1682,7 @@ func (x *OpponentMix) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpponentMix.ProtoReflect.Descriptor instead.
 func (*OpponentMix) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{20}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *OpponentMix) GetChoices() []*OpponentChoice {
@@ -1589,7 +1704,7 @@ type SetOpponentsRequest struct {
 
 func (x *SetOpponentsRequest) Reset() {
 	*x = SetOpponentsRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[21]
+	mi := &file_botarena_v1_env_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1601,7 +1716,7 @@ func (x *SetOpponentsRequest) String() string {
 func (*SetOpponentsRequest) ProtoMessage() {}
 
 func (x *SetOpponentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[21]
+	mi := &file_botarena_v1_env_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1614,7 +1729,7 @@ func (x *SetOpponentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetOpponentsRequest.ProtoReflect.Descriptor instead.
 func (*SetOpponentsRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{21}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SetOpponentsRequest) GetPoolId() string {
@@ -1639,7 +1754,7 @@ type SetOpponentsResponse struct {
 
 func (x *SetOpponentsResponse) Reset() {
 	*x = SetOpponentsResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[22]
+	mi := &file_botarena_v1_env_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1651,7 +1766,7 @@ func (x *SetOpponentsResponse) String() string {
 func (*SetOpponentsResponse) ProtoMessage() {}
 
 func (x *SetOpponentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[22]
+	mi := &file_botarena_v1_env_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1664,7 +1779,7 @@ func (x *SetOpponentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetOpponentsResponse.ProtoReflect.Descriptor instead.
 func (*SetOpponentsResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{22}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{23}
 }
 
 type ClosePoolRequest struct {
@@ -1676,7 +1791,7 @@ type ClosePoolRequest struct {
 
 func (x *ClosePoolRequest) Reset() {
 	*x = ClosePoolRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[23]
+	mi := &file_botarena_v1_env_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1688,7 +1803,7 @@ func (x *ClosePoolRequest) String() string {
 func (*ClosePoolRequest) ProtoMessage() {}
 
 func (x *ClosePoolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[23]
+	mi := &file_botarena_v1_env_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1701,7 +1816,7 @@ func (x *ClosePoolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePoolRequest.ProtoReflect.Descriptor instead.
 func (*ClosePoolRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{23}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ClosePoolRequest) GetPoolId() string {
@@ -1719,7 +1834,7 @@ type ClosePoolResponse struct {
 
 func (x *ClosePoolResponse) Reset() {
 	*x = ClosePoolResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[24]
+	mi := &file_botarena_v1_env_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1731,7 +1846,7 @@ func (x *ClosePoolResponse) String() string {
 func (*ClosePoolResponse) ProtoMessage() {}
 
 func (x *ClosePoolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[24]
+	mi := &file_botarena_v1_env_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1744,7 +1859,7 @@ func (x *ClosePoolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePoolResponse.ProtoReflect.Descriptor instead.
 func (*ClosePoolResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{24}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{25}
 }
 
 var File_botarena_v1_env_proto protoreflect.FileDescriptor
@@ -1765,13 +1880,20 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\aactions\x18\x04 \x01(\x05R\aactions\x12!\n" +
 	"\faction_names\x18\x05 \x03(\tR\vactionNames\x12\x1b\n" +
 	"\tmax_steps\x18\x06 \x01(\x05R\bmaxSteps\x12\x16\n" +
-	"\x06reward\x18\a \x01(\tR\x06reward\"\xab\x01\n" +
+	"\x06reward\x18\a \x01(\tR\x06reward\"\xea\x01\n" +
 	"\bGameInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\asummary\x18\x02 \x01(\tR\asummary\x12)\n" +
 	"\x04spec\x18\x03 \x01(\v2\x15.botarena.v1.GameSpecR\x04spec\x12\x16\n" +
 	"\x06agents\x18\x04 \x03(\tR\x06agents\x12.\n" +
-	"\x13default_config_json\x18\x05 \x01(\tR\x11defaultConfigJson\"\x12\n" +
+	"\x13default_config_json\x18\x05 \x01(\tR\x11defaultConfigJson\x12=\n" +
+	"\rconfig_fields\x18\x06 \x03(\v2\x18.botarena.v1.ConfigFieldR\fconfigFields\"\x84\x01\n" +
+	"\vConfigField\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\tR\x04type\x12!\n" +
+	"\fdefault_json\x18\x03 \x01(\tR\vdefaultJson\x12\x18\n" +
+	"\aallowed\x18\x04 \x01(\tR\aallowed\x12\x10\n" +
+	"\x03doc\x18\x05 \x01(\tR\x03doc\"\x12\n" +
 	"\x10ListGamesRequest\"@\n" +
 	"\x11ListGamesResponse\x12+\n" +
 	"\x05games\x18\x01 \x03(\v2\x15.botarena.v1.GameInfoR\x05games\"\xc2\x03\n" +
@@ -1827,10 +1949,12 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\apool_id\x18\x01 \x01(\tR\x06poolId\x12\x10\n" +
 	"\x03env\x18\x02 \x01(\x05R\x03env\x12\x16\n" +
 	"\x06format\x18\x03 \x01(\tR\x06format\x12\x12\n" +
-	"\x04seat\x18\x04 \x01(\x05R\x04seat\"<\n" +
+	"\x04seat\x18\x04 \x01(\x05R\x04seat\"j\n" +
 	"\x0eRenderResponse\x12\x16\n" +
 	"\x06format\x18\x01 \x01(\tR\x06format\x12\x12\n" +
-	"\x04data\x18\x02 \x01(\fR\x04data\"=\n" +
+	"\x04data\x18\x02 \x01(\fR\x04data\x12\x14\n" +
+	"\x05width\x18\x03 \x01(\x05R\x05width\x12\x16\n" +
+	"\x06height\x18\x04 \x01(\x05R\x06height\"=\n" +
 	"\fStatsRequest\x12\x17\n" +
 	"\apool_id\x18\x01 \x01(\tR\x06poolId\x12\x14\n" +
 	"\x05reset\x18\x02 \x01(\bR\x05reset\"\xb2\x01\n" +
@@ -1906,75 +2030,77 @@ func file_botarena_v1_env_proto_rawDescGZIP() []byte {
 }
 
 var file_botarena_v1_env_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_botarena_v1_env_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_botarena_v1_env_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_botarena_v1_env_proto_goTypes = []any{
 	(AutoReset)(0),               // 0: botarena.v1.AutoReset
 	(Compression)(0),             // 1: botarena.v1.Compression
 	(*TensorSpec)(nil),           // 2: botarena.v1.TensorSpec
 	(*GameSpec)(nil),             // 3: botarena.v1.GameSpec
 	(*GameInfo)(nil),             // 4: botarena.v1.GameInfo
-	(*ListGamesRequest)(nil),     // 5: botarena.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),    // 6: botarena.v1.ListGamesResponse
-	(*CreatePoolRequest)(nil),    // 7: botarena.v1.CreatePoolRequest
-	(*CreatePoolResponse)(nil),   // 8: botarena.v1.CreatePoolResponse
-	(*ResetRequest)(nil),         // 9: botarena.v1.ResetRequest
-	(*ResetResponse)(nil),        // 10: botarena.v1.ResetResponse
-	(*StepRequest)(nil),          // 11: botarena.v1.StepRequest
-	(*StepResponse)(nil),         // 12: botarena.v1.StepResponse
-	(*StepStreamRequest)(nil),    // 13: botarena.v1.StepStreamRequest
-	(*StepStreamResponse)(nil),   // 14: botarena.v1.StepStreamResponse
-	(*RenderRequest)(nil),        // 15: botarena.v1.RenderRequest
-	(*RenderResponse)(nil),       // 16: botarena.v1.RenderResponse
-	(*StatsRequest)(nil),         // 17: botarena.v1.StatsRequest
-	(*SeatStats)(nil),            // 18: botarena.v1.SeatStats
-	(*OpponentStats)(nil),        // 19: botarena.v1.OpponentStats
-	(*StatsResponse)(nil),        // 20: botarena.v1.StatsResponse
-	(*OpponentChoice)(nil),       // 21: botarena.v1.OpponentChoice
-	(*OpponentMix)(nil),          // 22: botarena.v1.OpponentMix
-	(*SetOpponentsRequest)(nil),  // 23: botarena.v1.SetOpponentsRequest
-	(*SetOpponentsResponse)(nil), // 24: botarena.v1.SetOpponentsResponse
-	(*ClosePoolRequest)(nil),     // 25: botarena.v1.ClosePoolRequest
-	(*ClosePoolResponse)(nil),    // 26: botarena.v1.ClosePoolResponse
-	nil,                          // 27: botarena.v1.CreatePoolRequest.OpponentsEntry
-	nil,                          // 28: botarena.v1.SetOpponentsRequest.OpponentsEntry
+	(*ConfigField)(nil),          // 5: botarena.v1.ConfigField
+	(*ListGamesRequest)(nil),     // 6: botarena.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),    // 7: botarena.v1.ListGamesResponse
+	(*CreatePoolRequest)(nil),    // 8: botarena.v1.CreatePoolRequest
+	(*CreatePoolResponse)(nil),   // 9: botarena.v1.CreatePoolResponse
+	(*ResetRequest)(nil),         // 10: botarena.v1.ResetRequest
+	(*ResetResponse)(nil),        // 11: botarena.v1.ResetResponse
+	(*StepRequest)(nil),          // 12: botarena.v1.StepRequest
+	(*StepResponse)(nil),         // 13: botarena.v1.StepResponse
+	(*StepStreamRequest)(nil),    // 14: botarena.v1.StepStreamRequest
+	(*StepStreamResponse)(nil),   // 15: botarena.v1.StepStreamResponse
+	(*RenderRequest)(nil),        // 16: botarena.v1.RenderRequest
+	(*RenderResponse)(nil),       // 17: botarena.v1.RenderResponse
+	(*StatsRequest)(nil),         // 18: botarena.v1.StatsRequest
+	(*SeatStats)(nil),            // 19: botarena.v1.SeatStats
+	(*OpponentStats)(nil),        // 20: botarena.v1.OpponentStats
+	(*StatsResponse)(nil),        // 21: botarena.v1.StatsResponse
+	(*OpponentChoice)(nil),       // 22: botarena.v1.OpponentChoice
+	(*OpponentMix)(nil),          // 23: botarena.v1.OpponentMix
+	(*SetOpponentsRequest)(nil),  // 24: botarena.v1.SetOpponentsRequest
+	(*SetOpponentsResponse)(nil), // 25: botarena.v1.SetOpponentsResponse
+	(*ClosePoolRequest)(nil),     // 26: botarena.v1.ClosePoolRequest
+	(*ClosePoolResponse)(nil),    // 27: botarena.v1.ClosePoolResponse
+	nil,                          // 28: botarena.v1.CreatePoolRequest.OpponentsEntry
+	nil,                          // 29: botarena.v1.SetOpponentsRequest.OpponentsEntry
 }
 var file_botarena_v1_env_proto_depIdxs = []int32{
 	2,  // 0: botarena.v1.GameSpec.observations:type_name -> botarena.v1.TensorSpec
 	3,  // 1: botarena.v1.GameInfo.spec:type_name -> botarena.v1.GameSpec
-	4,  // 2: botarena.v1.ListGamesResponse.games:type_name -> botarena.v1.GameInfo
-	27, // 3: botarena.v1.CreatePoolRequest.opponents:type_name -> botarena.v1.CreatePoolRequest.OpponentsEntry
-	0,  // 4: botarena.v1.CreatePoolRequest.auto_reset:type_name -> botarena.v1.AutoReset
-	1,  // 5: botarena.v1.CreatePoolRequest.compression:type_name -> botarena.v1.Compression
-	3,  // 6: botarena.v1.CreatePoolResponse.spec:type_name -> botarena.v1.GameSpec
-	0,  // 7: botarena.v1.CreatePoolResponse.auto_reset:type_name -> botarena.v1.AutoReset
-	18, // 8: botarena.v1.StatsResponse.seats:type_name -> botarena.v1.SeatStats
-	19, // 9: botarena.v1.StatsResponse.opponents:type_name -> botarena.v1.OpponentStats
-	21, // 10: botarena.v1.OpponentMix.choices:type_name -> botarena.v1.OpponentChoice
-	28, // 11: botarena.v1.SetOpponentsRequest.opponents:type_name -> botarena.v1.SetOpponentsRequest.OpponentsEntry
-	22, // 12: botarena.v1.SetOpponentsRequest.OpponentsEntry.value:type_name -> botarena.v1.OpponentMix
-	5,  // 13: botarena.v1.EnvService.ListGames:input_type -> botarena.v1.ListGamesRequest
-	7,  // 14: botarena.v1.EnvService.CreatePool:input_type -> botarena.v1.CreatePoolRequest
-	9,  // 15: botarena.v1.EnvService.Reset:input_type -> botarena.v1.ResetRequest
-	11, // 16: botarena.v1.EnvService.Step:input_type -> botarena.v1.StepRequest
-	13, // 17: botarena.v1.EnvService.StepStream:input_type -> botarena.v1.StepStreamRequest
-	15, // 18: botarena.v1.EnvService.Render:input_type -> botarena.v1.RenderRequest
-	17, // 19: botarena.v1.EnvService.Stats:input_type -> botarena.v1.StatsRequest
-	23, // 20: botarena.v1.EnvService.SetOpponents:input_type -> botarena.v1.SetOpponentsRequest
-	25, // 21: botarena.v1.EnvService.ClosePool:input_type -> botarena.v1.ClosePoolRequest
-	6,  // 22: botarena.v1.EnvService.ListGames:output_type -> botarena.v1.ListGamesResponse
-	8,  // 23: botarena.v1.EnvService.CreatePool:output_type -> botarena.v1.CreatePoolResponse
-	10, // 24: botarena.v1.EnvService.Reset:output_type -> botarena.v1.ResetResponse
-	12, // 25: botarena.v1.EnvService.Step:output_type -> botarena.v1.StepResponse
-	14, // 26: botarena.v1.EnvService.StepStream:output_type -> botarena.v1.StepStreamResponse
-	16, // 27: botarena.v1.EnvService.Render:output_type -> botarena.v1.RenderResponse
-	20, // 28: botarena.v1.EnvService.Stats:output_type -> botarena.v1.StatsResponse
-	24, // 29: botarena.v1.EnvService.SetOpponents:output_type -> botarena.v1.SetOpponentsResponse
-	26, // 30: botarena.v1.EnvService.ClosePool:output_type -> botarena.v1.ClosePoolResponse
-	22, // [22:31] is the sub-list for method output_type
-	13, // [13:22] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	5,  // 2: botarena.v1.GameInfo.config_fields:type_name -> botarena.v1.ConfigField
+	4,  // 3: botarena.v1.ListGamesResponse.games:type_name -> botarena.v1.GameInfo
+	28, // 4: botarena.v1.CreatePoolRequest.opponents:type_name -> botarena.v1.CreatePoolRequest.OpponentsEntry
+	0,  // 5: botarena.v1.CreatePoolRequest.auto_reset:type_name -> botarena.v1.AutoReset
+	1,  // 6: botarena.v1.CreatePoolRequest.compression:type_name -> botarena.v1.Compression
+	3,  // 7: botarena.v1.CreatePoolResponse.spec:type_name -> botarena.v1.GameSpec
+	0,  // 8: botarena.v1.CreatePoolResponse.auto_reset:type_name -> botarena.v1.AutoReset
+	19, // 9: botarena.v1.StatsResponse.seats:type_name -> botarena.v1.SeatStats
+	20, // 10: botarena.v1.StatsResponse.opponents:type_name -> botarena.v1.OpponentStats
+	22, // 11: botarena.v1.OpponentMix.choices:type_name -> botarena.v1.OpponentChoice
+	29, // 12: botarena.v1.SetOpponentsRequest.opponents:type_name -> botarena.v1.SetOpponentsRequest.OpponentsEntry
+	23, // 13: botarena.v1.SetOpponentsRequest.OpponentsEntry.value:type_name -> botarena.v1.OpponentMix
+	6,  // 14: botarena.v1.EnvService.ListGames:input_type -> botarena.v1.ListGamesRequest
+	8,  // 15: botarena.v1.EnvService.CreatePool:input_type -> botarena.v1.CreatePoolRequest
+	10, // 16: botarena.v1.EnvService.Reset:input_type -> botarena.v1.ResetRequest
+	12, // 17: botarena.v1.EnvService.Step:input_type -> botarena.v1.StepRequest
+	14, // 18: botarena.v1.EnvService.StepStream:input_type -> botarena.v1.StepStreamRequest
+	16, // 19: botarena.v1.EnvService.Render:input_type -> botarena.v1.RenderRequest
+	18, // 20: botarena.v1.EnvService.Stats:input_type -> botarena.v1.StatsRequest
+	24, // 21: botarena.v1.EnvService.SetOpponents:input_type -> botarena.v1.SetOpponentsRequest
+	26, // 22: botarena.v1.EnvService.ClosePool:input_type -> botarena.v1.ClosePoolRequest
+	7,  // 23: botarena.v1.EnvService.ListGames:output_type -> botarena.v1.ListGamesResponse
+	9,  // 24: botarena.v1.EnvService.CreatePool:output_type -> botarena.v1.CreatePoolResponse
+	11, // 25: botarena.v1.EnvService.Reset:output_type -> botarena.v1.ResetResponse
+	13, // 26: botarena.v1.EnvService.Step:output_type -> botarena.v1.StepResponse
+	15, // 27: botarena.v1.EnvService.StepStream:output_type -> botarena.v1.StepStreamResponse
+	17, // 28: botarena.v1.EnvService.Render:output_type -> botarena.v1.RenderResponse
+	21, // 29: botarena.v1.EnvService.Stats:output_type -> botarena.v1.StatsResponse
+	25, // 30: botarena.v1.EnvService.SetOpponents:output_type -> botarena.v1.SetOpponentsResponse
+	27, // 31: botarena.v1.EnvService.ClosePool:output_type -> botarena.v1.ClosePoolResponse
+	23, // [23:32] is the sub-list for method output_type
+	14, // [14:23] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_botarena_v1_env_proto_init() }
@@ -1982,14 +2108,14 @@ func file_botarena_v1_env_proto_init() {
 	if File_botarena_v1_env_proto != nil {
 		return
 	}
-	file_botarena_v1_env_proto_msgTypes[5].OneofWrappers = []any{}
+	file_botarena_v1_env_proto_msgTypes[6].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_botarena_v1_env_proto_rawDesc), len(file_botarena_v1_env_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   27,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -76,7 +76,8 @@ type EnvServiceClient interface {
 	// request gets exactly one response, in order. The first request names
 	// the pool; later requests may leave pool_id empty.
 	StepStream(context.Context) (*connect.BidiStreamForClientSimple[v1.StepStreamRequest, v1.StepStreamResponse], error)
-	// Render returns one env's state in one of the game's native formats.
+	// Render returns one env's state in one of the game's native formats, or
+	// as a picture (format "rgb_array").
 	Render(context.Context, *v1.RenderRequest) (*v1.RenderResponse, error)
 	// Stats returns the pool's episode statistics per learner seat and per
 	// opponent.
@@ -272,7 +273,8 @@ type EnvServiceHandler interface {
 	// request gets exactly one response, in order. The first request names
 	// the pool; later requests may leave pool_id empty.
 	StepStream(context.Context, *connect.BidiStream[v1.StepStreamRequest, v1.StepStreamResponse]) error
-	// Render returns one env's state in one of the game's native formats.
+	// Render returns one env's state in one of the game's native formats, or
+	// as a picture (format "rgb_array").
 	Render(context.Context, *v1.RenderRequest) (*v1.RenderResponse, error)
 	// Stats returns the pool's episode statistics per learner seat and per
 	// opponent.
