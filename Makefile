@@ -19,13 +19,19 @@ MINUTES ?= 10
 RUN     ?= runs/$(subst /,-,$(GAME))
 TRAIN_ARGS ?=
 
-.PHONY: league help build test fmt-check vet race pytest lint bench fuzz play venv train-venv train generate check-generated clean
+.PHONY: league help build wheel test fmt-check vet race pytest lint bench fuzz play venv train-venv train generate check-generated clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
 build: ## build the botarena binary into bin/
 	$(GO) build -o $(BIN) ./cmd/botarena
+
+wheel: ## a platform wheel of the Python package with the server binary bundled, into dist/ (python/setup.py)
+	test -x $(VENV)/bin/python || python3 -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check 'setuptools>=70.1'
+	@echo "building the wheel; go build -trimpath takes a few minutes on a cold Go cache ..."
+	BOTARENA_BUNDLE_BINARY=1 $(VENV)/bin/python -m pip wheel --no-deps --no-build-isolation --disable-pip-version-check -w dist python
 
 test: fmt-check vet race pytest ## the README's test command: gofmt check, go vet, go test -race, pytest
 
@@ -75,13 +81,15 @@ $(VENV)/.train-installed: $(VENV)/.installed
 train: build train-venv ## train a PPO bot, evaluate it, export it and watch it play: make train GAME=battlebots MINUTES=10
 	BOTARENA_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m botarena.train --game $(GAME) --minutes $(MINUTES) --out $(RUN) --play $(TRAIN_ARGS)
 
-generate: venv ## regenerate the protobuf/Connect Go code (buf) and the Python stubs (grpc_tools)
+generate: venv ## regenerate the protobuf/Connect Go code (buf), the Python stubs (grpc_tools) and python/src/botarena/games.py
 	$(GO) tool buf lint
 	$(GO) tool buf generate
 	$(VENV)/bin/python -m grpc_tools.protoc -I rpc/proto --python_out=python/src --pyi_out=python/src --grpc_python_out=python/src $(PROTO)
+	$(GO) run ./cmd/botarena games --json | $(VENV)/bin/python python/tools/gen_games.py > python/src/botarena/games.py.tmp
+	mv python/src/botarena/games.py.tmp python/src/botarena/games.py
 
 check-generated: generate ## fail if the committed generated code is not what make generate writes
-	@git diff --exit-code -- rpc/gen python/src/botarena/v1 || { echo "generated code is stale: run make generate and commit"; exit 1; }
+	@git diff --exit-code -- rpc/gen python/src/botarena/v1 python/src/botarena/games.py || { echo "generated code is stale: run make generate and commit"; exit 1; }
 	@test -z "$$(git ls-files --others --exclude-standard -- rpc/gen python/src/botarena/v1)" || { echo "make generate wrote files git does not track:"; git ls-files --others --exclude-standard -- rpc/gen python/src/botarena/v1; exit 1; }
 
 clean: ## remove build outputs (not runs/, which holds trained policies)

@@ -1,7 +1,13 @@
 """botarena: Python client of the botarena environment server.
 
+* ``gymnasium.make("botarena/<game>-v0")`` — a single-agent Gymnasium
+  ``Env`` (:class:`BotarenaEnv`); the ids are registered on import, with
+  ``/`` in a game name written as ``-`` (``botarena/bomberman-2p-v0``), and
+  ``gymnasium.make_vec`` of them returns botarena's own batched vector env.
 * :func:`make_vec` — a Gymnasium 1.x ``VectorEnv``, one learner seat per env,
-  built-in opponents in the other seats.
+  built-in opponents in the other seats (next-step or same-step autoreset).
+* :mod:`botarena.sb3` — Stable-Baselines3 ``VecEnv`` (with ``action_masks()``
+  for MaskablePPO) and a features extractor for the games' small planes.
 * :func:`parallel_env` — a PettingZoo ``ParallelEnv``, every seat a learner.
 * :class:`Pool` — the raw batched multi-agent API, numpy in and out.
 * :class:`Server` — starts a local ``botarena serve``; :class:`Client` — the
@@ -16,6 +22,7 @@ Observations arrive as numpy views of Arrow record batches, without copies
 
 from botarena.batch import Batch, BatchDecoder
 from botarena.client import Client
+from botarena.env import BotarenaEnv, env_id, register_envs
 from botarena.errors import (
     BotarenaError,
     FailedPreconditionError,
@@ -30,18 +37,22 @@ from botarena.league import League, LeagueError, LeagueRow, RunSummary
 from botarena.parallel import BotarenaParallelEnv, parallel_env
 from botarena.pool import Opponent, OpponentStats, Pool, PoolStats, SeatStats
 from botarena.server import Server
-from botarena.spec import GameInfo, GameSpec, TensorSpec
+from botarena.spec import ConfigField, GameInfo, GameSpec, TensorSpec
 from botarena.vector import BotarenaVectorEnv, make_vec
 
 __version__ = "0.1.0"
 
+register_envs()
+
 __all__ = [
     "Batch",
     "BatchDecoder",
+    "BotarenaEnv",
     "BotarenaError",
     "BotarenaParallelEnv",
     "BotarenaVectorEnv",
     "Client",
+    "ConfigField",
     "FailedPreconditionError",
     "GameInfo",
     "GameSpec",
@@ -62,7 +73,9 @@ __all__ = [
     "ServerError",
     "TensorSpec",
     "UnavailableError",
+    "env_id",
     "make_vec",
     "parallel_env",
+    "register_envs",
     "__version__",
 ]

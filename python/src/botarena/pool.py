@@ -271,6 +271,7 @@ class Pool:
         if msg.final_batch is not None:
             final = self.decoder.decode(msg.final_batch)
             info["final_obs"] = final.obs
+            info["final_mask"] = final.mask
         return info
 
     def reset(self) -> tuple[Obs, Info]:
@@ -294,7 +295,7 @@ class Pool:
         as little-endian int32). info is as for :meth:`reset`, with ``ended``
         True on the rows whose episode ended in this step (in next-step mode
         their env resets on the following step, ignoring its actions and
-        returning reward 0); in same-step mode ``final_obs`` holds the final
+        returning reward 0); in same-step mode ``final_obs`` (and ``final_mask``) hold the final
         observation of the ended rows when any ended (``mask`` is already the
         new episode's).
         """
@@ -372,6 +373,58 @@ class Pool:
         r = self.client.render(self.pool_id, env, format=format, seat=seat)
         data: bytes = r.data
         return data.decode("utf-8", "replace")
+
+    def render_rgb(self, env: int = 0, *, seat: int = -1) -> npt.NDArray[np.uint8]:
+        """One env's picture as seat sees it (-1: the full state): a ``(height, width, 3)`` uint8 array.
+
+        The game draws it in Go (its ``Paint``); the size depends only on the
+        game's config, so the frames of an episode make a video. The array is
+        a read-only view of the response.
+        """
+        r = self.client.render(self.pool_id, env, format="rgb_array", seat=seat)
+        h, w = int(r.height), int(r.width)
+        data: bytes = r.data
+        if h <= 0 or w <= 0 or len(data) != h * w * 3:
+            raise ValueError(f"render_rgb: got {len(data)} bytes for a {w}x{h} picture")
+        return np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)
+
+    # Pickling ---------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy needs to make an equal pool: the constructor's arguments and the opponent mixtures.
+
+        A pool pickles by its settings, not its state: unpickling creates a
+        new pool on the same server (or, for a pool that started its own
+        server, on a new local server), which must be reset before its first
+        step. Used by copy.deepcopy, multiprocessing, SuperSuit and Ray.
+        """
+        own_server = self._server is not None
+        return {
+            "game": self.game,
+            "num_envs": self.num_envs,
+            "learner_seats": self._learner_seats_arg,
+            "opponents": self._opponents,
+            "seed": getattr(self, "seed", None),
+            "address": None if own_server else self.client.address,
+            "autoreset": self._autoreset,
+            "compression": self._compression,
+            "workers": self._workers,
+            "transport": self.transport,
+            "config": self.config,
+            "mixtures": self._mixtures,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        mixtures = state.pop("mixtures")
+        config = state.pop("config")
+        opponents = state.pop("opponents")
+        learner_seats = state.pop("learner_seats")
+        self.__init__(  # type: ignore[misc]
+            learner_seats=learner_seats, opponents=opponents or None, **state, **config
+        )
+        if mixtures:
+            self.client.set_opponents(self.pool_id, mixtures)
+            self._mixtures = dict(mixtures)
 
     def _close_pool(self) -> None:
         if self._stream is not None:

@@ -13,7 +13,37 @@ from gymnasium.vector.utils import batch_space
 from botarena.pool import Info, Obs, Pool
 from botarena.spec import mask_space, observation_space
 
-__all__ = ["BotarenaVectorEnv", "make_vec"]
+__all__ = ["BotarenaVectorEnv", "make_vec", "autoreset_mode"]
+
+#: The render modes of every botarena env: the game's picture and its native text.
+RENDER_MODES = ["rgb_array", "ansi"]
+
+_POOL_AUTORESET = {AutoresetMode.NEXT_STEP: "next_step", AutoresetMode.SAME_STEP: "same_step"}
+
+
+def autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
+    """Gymnasium's AutoresetMode from itself, its value (``"NextStep"``) or a name (``"next_step"``).
+
+    botarena pools autoreset in NEXT_STEP or SAME_STEP mode; DISABLED and
+    unknown names raise ValueError.
+    """
+    if isinstance(mode, AutoresetMode):
+        m = mode
+    else:
+        key = str(mode).replace("_", "").replace("-", "").lower()
+        found = [a for a in AutoresetMode if key in (a.value.lower(), a.name.replace("_", "").lower())]
+        if not found:
+            raise ValueError(f"autoreset_mode must be next_step or same_step, got {mode!r}")
+        m = found[0]
+    if m not in _POOL_AUTORESET:
+        raise ValueError(f"botarena envs always autoreset: autoreset_mode must be NEXT_STEP or SAME_STEP, got {m}")
+    return m
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """Raises ValueError unless render_mode is None or one of :data:`RENDER_MODES`."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None, 'rgb_array' or 'ansi', got {render_mode!r}")
 
 
 class BotarenaVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
@@ -25,18 +55,39 @@ class BotarenaVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]])
     * ``single_action_space``: ``Discrete(actions)``; ``action_space``:
       ``MultiDiscrete``.
     * ``infos["action_mask"]``: ``(num_envs, actions)`` uint8, 1 where legal
-      (with Gymnasium's ``infos["_action_mask"]``, all True).
-    * Autoreset is next-step (``metadata["autoreset_mode"]``): the step after
-      an env's episode ends returns its reset observation with reward 0 and
-      both flags False, ignoring that env's action.
+      (with Gymnasium's ``infos["_action_mask"]``, all True);
+      :meth:`action_masks` returns the same as bool, as sb3-contrib expects.
+    * Autoreset (``metadata["autoreset_mode"]``, Gymnasium's
+      :class:`~gymnasium.vector.AutoresetMode`):
+
+      - ``NEXT_STEP`` (the default): the step after an env's episode ends
+        returns its reset observation with reward 0 and both flags False,
+        ignoring that env's action.
+      - ``SAME_STEP``: the step that ends an episode returns the new
+        episode's first observation; the final one is in
+        ``infos["final_obs"]`` (an object array, one observation dict for
+        each env that ended, None elsewhere, with the ``infos["_final_obs"]``
+        mask) and the ended envs' final infos in ``infos["final_info"]``
+        (with ``infos["_final_info"]``), as Gymnasium's SyncVectorEnv does.
+        This is what CleanRL-style GAE and SB3 expect.
     * ``reset(seed=s)`` recreates the pool with pool seed ``s``: the same seed
       gives the same observations. ``reset()`` without a seed starts new
       episodes that continue the pool's seed sequence.
-    * Rewards are float32; observations are read-only views of the response
-      (no copy; copy them before writing).
+    * Rewards (float32), terminations and truncations are new writable arrays
+      on every step. Observations are read-only views of the server's
+      response (no copy): Gymnasium's vector wrappers work on them, as they
+      return new arrays; copy one before writing to it in place.
+    * ``render()``: with ``render_mode="rgb_array"`` a tuple of every env's
+      picture (``(H, W, 3)`` uint8, drawn by the game in Go); with
+      ``"ansi"`` every env's native text (Bomberman's map.txt, ...).
+    * ``call``/``get_attr``/``set_attr`` follow Gymnasium: one result per
+      env. The envs share one configuration, so ``set_attr`` takes one value
+      (or ``num_envs`` equal values) and sets it on this vector env.
+    * Pickling makes an equal env: the same settings on the same server (or
+      on a new local server when this env started its own), reset before use.
     """
 
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": RENDER_MODES}
 
     def __init__(
         self,
@@ -47,12 +98,24 @@ class BotarenaVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]])
         seed: int | None = None,
         address: str | None = None,
         render_mode: str | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         learner_seat: int = 0,
         **config: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.metadata = dict(type(self).metadata)
+        check_render_mode(render_mode)
+        mode = _autoreset_mode(autoreset_mode)
+        self._args: dict[str, Any] = {
+            "game": game,
+            "num_envs": num_envs,
+            "opponents": opponents,
+            "seed": seed,
+            "address": address,
+            "render_mode": render_mode,
+            "autoreset_mode": mode,
+            "learner_seat": learner_seat,
+            **config,
+        }
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.render_mode = render_mode
         self.pool = Pool(
             game,
@@ -61,26 +124,42 @@ class BotarenaVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]])
             opponents=opponents,
             seed=seed,
             address=address,
-            autoreset="next_step",
+            autoreset=_POOL_AUTORESET[mode],
             **config,
         )
         self.num_envs = num_envs
+        self.game = game
+        self.learner_seat = learner_seat
         self.game_spec = self.pool.spec
         self.single_observation_space = observation_space(self.pool.spec)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.single_action_space = spaces.Discrete(self.pool.spec.actions)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.single_action_mask_space = mask_space(self.pool.spec)
-        self._mask_flag = np.ones(num_envs, dtype=bool)
+        self._all = np.ones(num_envs, dtype=bool)
+        self._mask = np.ones((num_envs, self.pool.spec.actions), dtype=np.uint8)
         self._seed = seed
         self._fresh = True  # the pool was just created with self._seed
+
+    @property
+    def autoreset_mode(self) -> AutoresetMode:
+        """How ended episodes reset (``metadata["autoreset_mode"]``)."""
+        mode: AutoresetMode = self.metadata["autoreset_mode"]
+        return mode
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
-        """Resets every env; a seed recreates the pool with that pool seed."""
+        """Resets every env; a seed recreates the pool with that pool seed.
+
+        A list of seeds (Gymnasium's per-env form) is accepted when its first
+        element is an int or None: botarena seeds the whole pool from one seed
+        and derives each env's seed from it.
+        """
         if isinstance(seed, (list, tuple)):
-            raise TypeError("botarena vector envs take one integer seed (the pool seed), not one per env")
+            if len(seed) != self.num_envs:
+                raise ValueError(f"expected {self.num_envs} seeds, got {len(seed)}")
+            seed = seed[0]
         super().reset(seed=seed)
         if seed is not None and not (self._fresh and seed == self._seed):
             self.pool.reseed(seed)
@@ -98,23 +177,87 @@ class BotarenaVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]])
             raise ValueError(f"expected actions of shape ({self.num_envs},), got {a.shape}")
         self._fresh = False
         obs, reward, terminated, truncated, info = self.pool.step(a)
-        return obs, reward, terminated, truncated, self._infos(info)
+        infos = self._infos(info)
+        if "final_obs" in info:
+            ended: npt.NDArray[np.bool_] = np.array(info["ended"], dtype=bool)
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(ended):
+                final_obs[i] = {k: v[i] for k, v in info["final_obs"].items()}
+            infos["final_obs"] = final_obs
+            infos["_final_obs"] = ended
+            infos["final_info"] = {"action_mask": info["final_mask"], "_action_mask": ended.copy()}
+            infos["_final_info"] = ended.copy()
+        return obs, np.array(reward, dtype=np.float32), np.array(terminated), np.array(truncated), infos
 
     def _infos(self, info: Info) -> dict[str, Any]:
-        return {"action_mask": info["mask"], "_action_mask": self._mask_flag}
+        self._mask = info["mask"]
+        return {"action_mask": info["mask"], "_action_mask": self._all.copy()}
 
-    def render(self) -> tuple[str, ...] | None:
-        """With render_mode "ansi", every env's map.txt; else None."""
-        if self.render_mode != "ansi":
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the last observation, ``(num_envs, actions)`` bool."""
+        return self._mask.astype(bool)
+
+    def render(self) -> tuple[Any, ...] | None:
+        """Every env's picture (``rgb_array``) or native text (``ansi``); None without a render mode."""
+        if self.render_mode is None:
             return None
-        return tuple(self.pool.render(i) for i in range(self.num_envs))
+        return tuple(self._render_one(i) for i in range(self.num_envs))
+
+    def _render_one(self, i: int) -> Any:
+        if self.render_mode == "rgb_array":
+            return self.pool.render_rgb(i)
+        return self.pool.render(i)
+
+    # Gymnasium's per-env attribute access --------------------------------------
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Calls method name (or reads attribute name) for every env; one result per env.
+
+        ``call("render")`` renders each env; any other name is looked up on
+        this vector env, whose envs share one configuration.
+        """
+        if name == "render":
+            return tuple(self._render_one(i) for i in range(self.num_envs)) if self.render_mode else (None,) * self.num_envs
+        if name == "action_masks":
+            masks = self.action_masks()
+            return tuple(masks[i] for i in range(self.num_envs))
+        attr = getattr(self, name)
+        value = attr(*args, **kwargs) if callable(attr) else attr
+        return (value,) * self.num_envs
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """The attribute name of every env (a tuple of num_envs equal values)."""
+        return (getattr(self, name),) * self.num_envs
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
+        """Sets attribute name; the envs share one configuration, so every value must be equal."""
+        if isinstance(values, (list, tuple)):
+            if len(values) != self.num_envs:
+                raise ValueError(f"set_attr: expected {self.num_envs} values, got {len(values)}")
+            if any(v is not values[0] and v != values[0] for v in values[1:]):
+                raise ValueError("set_attr: botarena envs share one configuration; give every env the same value")
+            values = values[0]
+        setattr(self, name, values)
 
     def close_extras(self, **kwargs: Any) -> None:
         """Closes the pool (and the server it started)."""
         self.pool.close()
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {"args": self._args, "own_server": self.pool._server is not None}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        args = dict(state["args"])
+        if state["own_server"]:
+            args["address"] = None
+        game, num_envs = args.pop("game"), args.pop("num_envs")
+        self.__init__(game, num_envs, **args)  # type: ignore[misc]
+
     def __repr__(self) -> str:
-        return f"BotarenaVectorEnv({self.pool.game!r}, num_envs={self.num_envs})"
+        return f"BotarenaVectorEnv({self.game!r}, num_envs={self.num_envs}, autoreset_mode={self.autoreset_mode.name})"
+
+
+_autoreset_mode = autoreset_mode
 
 
 def make_vec(
@@ -125,6 +268,7 @@ def make_vec(
     seed: int | None = None,
     address: str | None = None,
     render_mode: str | None = None,
+    autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     **config: Any,
 ) -> BotarenaVectorEnv:
     """A Gymnasium vector env of ``num_envs`` games, the learner in seat 0.
@@ -137,10 +281,18 @@ def make_vec(
         seed: pool seed; None lets the server choose.
         address: ``host:port`` of a running server; None starts a local
             ``botarena serve``, stopped when the env is closed.
-        render_mode: None or ``"ansi"``.
+        render_mode: None, ``"rgb_array"`` or ``"ansi"``.
+        autoreset_mode: Gymnasium's ``AutoresetMode.NEXT_STEP`` (default) or
+            ``SAME_STEP``, or their names (``"next_step"``, ``"same_step"``).
         **config: game config fields, e.g. ``players=2``.
     """
     return BotarenaVectorEnv(
-        game, num_envs, opponents=opponents, seed=seed, address=address, render_mode=render_mode, **config
+        game,
+        num_envs,
+        opponents=opponents,
+        seed=seed,
+        address=address,
+        render_mode=render_mode,
+        autoreset_mode=autoreset_mode,
+        **config,
     )
-

@@ -1,0 +1,201 @@
+"""A single-agent Gymnasium ``Env`` of one game: :class:`BotarenaEnv`.
+
+Every game is registered with Gymnasium on ``import botarena`` as
+``botarena/<game>-v0``, with ``/`` in the game name written as ``-``::
+
+    import gymnasium as gym
+    import botarena  # registers the ids
+
+    env = gym.make("botarena/battlebots-v0")
+    env = gym.make("botarena/bomberman-2p-v0", opponents="reference", render_mode="rgb_array")
+    envs = gym.make_vec("botarena/battlebots-v0", num_envs=64)  # botarena's batched VectorEnv
+
+``gym.make_vec`` returns :class:`~botarena.vector.BotarenaVectorEnv` (one
+pool on the server, stepped in Go), not one process or thread per env.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from botarena.pool import Pool
+from botarena.spec import mask_space, observation_space
+from botarena.vector import RENDER_MODES, check_render_mode
+
+__all__ = ["BotarenaEnv", "env_id", "register_envs"]
+
+AgentObs = dict[str, npt.NDArray[Any]]
+
+
+class BotarenaEnv(gymnasium.Env[AgentObs, np.int64]):
+    """One game with one learner seat; built-in agents play the other seats on the server.
+
+    * ``observation_space``: ``Dict`` of one ``Box`` per observation tensor
+      (Bomberman: ``planes`` uint8 [12,21,21], ``scalars`` float32 [8]).
+    * ``action_space``: ``Discrete(actions)``; ``info["action_mask"]`` is the
+      ``(actions,)`` int8 mask of legal actions (1 legal) of the returned
+      observation, and :meth:`action_masks` returns it as bool for
+      sb3-contrib's MaskablePPO.
+    * ``reset(seed=s)`` starts the game from seed ``s``: the same seed gives
+      the same episode (opponents included). Without a seed, episodes
+      continue the seed sequence of the last seed.
+    * Rewards are the game's (terminal +1/-1/0 by default; see the game's
+      ``reward`` in its spec); ``terminated`` when the learner's seat is out
+      of the game or the game is over, ``truncated`` when the game's step cap
+      ended it. Step again only after ``reset()``.
+    * ``render()``: ``rgb_array`` gives the game's picture (``(H, W, 3)``
+      uint8, drawn in Go, the full view), ``ansi`` its native text.
+    * Observations are read-only numpy views of the server's response.
+
+    Args:
+        game: registry name (``"battlebots"``, ``"bomberman/2p"``, ...).
+        opponents: built-in agent for every other seat (``"random"``,
+            ``"reference"``, ...) or a dict seat → agent.
+        seed: the seed of the first episode when ``reset()`` gets none.
+        address: ``host:port`` of a running server; None starts a local
+            ``botarena serve``, stopped when the env is closed.
+        render_mode: None, ``"rgb_array"`` or ``"ansi"``.
+        learner_seat: the seat the agent plays (default 0).
+        **config: game config fields, e.g. ``players=2``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 8}
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        opponents: str | Mapping[int, str] = "random",
+        seed: int | None = None,
+        address: str | None = None,
+        render_mode: str | None = None,
+        learner_seat: int = 0,
+        **config: Any,
+    ) -> None:
+        check_render_mode(render_mode)
+        self._args: dict[str, Any] = {
+            "game": game,
+            "opponents": opponents,
+            "seed": seed,
+            "address": address,
+            "render_mode": render_mode,
+            "learner_seat": learner_seat,
+            **config,
+        }
+        self.render_mode = render_mode
+        self.game = game
+        self.learner_seat = learner_seat
+        # One env: StepStream has the lowest round trip.
+        self.pool = Pool(
+            game,
+            1,
+            learner_seats=[learner_seat],
+            opponents=opponents,
+            seed=seed,
+            address=address,
+            autoreset="next_step",
+            transport="stream",
+            **config,
+        )
+        self.game_spec = self.pool.spec
+        self.observation_space = observation_space(self.pool.spec)
+        self.action_space = spaces.Discrete(self.pool.spec.actions)
+        self.action_mask_space = mask_space(self.pool.spec, np.int8)
+        self._seed = seed
+        self._fresh = True
+        self._done = False
+        self._mask = np.ones(self.pool.spec.actions, dtype=np.int8)
+        self._action = np.zeros(1, dtype="<i4")
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[AgentObs, dict[str, Any]]:
+        """Starts a new episode; a seed makes it reproducible."""
+        super().reset(seed=seed)
+        if seed is not None and not (self._fresh and seed == self._seed):
+            self.pool.reseed(seed)
+            self._seed = seed
+        self._fresh = False
+        self._done = False
+        obs, info = self.pool.reset()
+        return self._obs(obs), self._info(info)
+
+    def step(self, action: Any) -> tuple[AgentObs, float, bool, bool, dict[str, Any]]:
+        """Plays one action; returns ``(obs, reward, terminated, truncated, info)``."""
+        if self._done:
+            raise RuntimeError("step() after the episode ended: call reset() first")
+        self._fresh = False
+        self._action[0] = int(action)
+        obs, reward, terminated, truncated, info = self.pool.step(self._action)
+        term, trunc = bool(terminated[0]), bool(truncated[0])
+        self._done = term or trunc
+        return self._obs(obs), float(reward[0]), term, trunc, self._info(info)
+
+    @staticmethod
+    def _obs(obs: dict[str, npt.NDArray[Any]]) -> AgentObs:
+        return {k: v[0] for k, v in obs.items()}
+
+    def _info(self, info: dict[str, Any]) -> dict[str, Any]:
+        self._mask = info["mask"][0].view(np.int8)
+        return {"action_mask": self._mask}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the last observation, as bool (sb3-contrib's MaskablePPO)."""
+        return self._mask.astype(bool)
+
+    def render(self) -> Any:
+        """The game's picture (``rgb_array``), its native text (``ansi``) or None."""
+        if self.render_mode == "rgb_array":
+            return self.pool.render_rgb(0)
+        if self.render_mode == "ansi":
+            return self.pool.render(0)
+        return None
+
+    def close(self) -> None:
+        """Closes the pool (and the server it started)."""
+        self.pool.close()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"args": self._args, "own_server": self.pool._server is not None}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        args = dict(state["args"])
+        if state["own_server"]:
+            args["address"] = None
+        self.__init__(args.pop("game"), **args)  # type: ignore[misc]
+
+    def __repr__(self) -> str:
+        return f"BotarenaEnv({self.game!r})"
+
+
+def env_id(game: str) -> str:
+    """The Gymnasium id of a game: ``botarena/<game>-v0`` with ``/`` written as ``-``."""
+    return f"botarena/{game.replace('/', '-')}-v0"
+
+
+def register_envs(games: Any = None) -> list[str]:
+    """Registers ``botarena/<game>-v0`` with Gymnasium for every game; returns the ids.
+
+    games defaults to the games this package was generated with
+    (:data:`botarena.games.GAMES`, written by ``make generate`` from
+    ``botarena games --json``). Registering twice is harmless.
+    """
+    from botarena.games import GAMES
+
+    names = list(games) if games is not None else [g["name"] for g in GAMES]
+    ids = []
+    for name in names:
+        gid = env_id(name)
+        if gid not in gymnasium.registry:
+            gymnasium.register(
+                id=gid,
+                entry_point="botarena.env:BotarenaEnv",
+                vector_entry_point="botarena.vector:BotarenaVectorEnv",
+                kwargs={"game": name},
+                disable_env_checker=False,
+            )
+        ids.append(gid)
+    return ids
