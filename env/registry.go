@@ -14,7 +14,9 @@ import (
 
 // Config is a game's configuration. Configs are plain structs decoded from
 // JSON (field names as the struct's json tags); Validate reports the first
-// invalid field as a [*ConfigError].
+// invalid field as a [*ConfigError]. Every field carries a doc tag (one
+// line) and, where the game restricts its values, an allowed tag, which
+// [ConfigSchema] reports.
 type Config interface {
 	Validate() error
 }
@@ -113,7 +115,7 @@ func (r *Registry) Lookup(name string) (Entry, error) {
 
 // Config returns name's default config with the JSON object config applied
 // over it, validated. An empty or "null" config means the defaults. Unknown
-// fields are errors.
+// fields are errors, which list the valid fields.
 func (r *Registry) Config(name string, config []byte) (Config, error) {
 	e, err := r.Lookup(name)
 	if err != nil {
@@ -125,7 +127,8 @@ func (r *Registry) Config(name string, config []byte) (Config, error) {
 		dec := json.NewDecoder(bytes.NewReader(config))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(cfg); err != nil {
-			return nil, fmt.Errorf("%s: config: %s", name, strings.TrimPrefix(err.Error(), "json: "))
+			msg := strings.TrimPrefix(err.Error(), "json: ")
+			return nil, fmt.Errorf("%s: config: %s%s", name, msg, unknownFieldHint(cfg, config, msg))
 		}
 		if _, err := dec.Token(); err != io.EOF {
 			return nil, fmt.Errorf("%s: config: trailing data after the JSON object", name)

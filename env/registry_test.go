@@ -120,6 +120,7 @@ func TestRegistryMake(t *testing.T) {
 		{"config_overrides_defaults", "counter", `{"seats":3}`, "", 3},
 		{"unknown_game_lists_valid_names", "chess", "", `unknown game "chess" (valid: counter)`, 0},
 		{"unknown_field_is_named", "counter", `{"sets":3}`, `unknown field "sets"`, 0},
+		{"unknown_field_lists_valid_fields", "counter", `{"seats":2,"sets":3}`, `counter: config: unknown field "sets" (valid: seats, target)`, 0},
 		{"invalid_value_names_field_and_value", "counter", `{"seats":9}`, "counter: config seats: want 1–4, got 9", 0},
 		{"wrong_type_is_reported", "counter", `{"seats":"two"}`, "counter: config:", 0},
 		{"trailing_data_is_an_error", "counter", `{"seats":2} {}`, "trailing data", 0},

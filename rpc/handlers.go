@@ -24,8 +24,8 @@ import (
 )
 
 // ListGames lists every game of the registry with the spec of its default
-// config (made from one env), the agents that can play it and its default
-// config as JSON.
+// config (made from one env), the agents that can play it, its default
+// config as JSON and the fields of its config (see [env.ConfigSchema]).
 func (s *Server) ListGames(ctx context.Context, _ *botarenav1.ListGamesRequest) (*botarenav1.ListGamesResponse, error) {
 	resp := &botarenav1.ListGamesResponse{}
 	for _, name := range s.opts.reg.Names() {
@@ -51,13 +51,23 @@ func (s *Server) gameInfo(name string) (*botarenav1.GameInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rpc: default config of %s: %w", name, errInternal(err))
 	}
-	return &botarenav1.GameInfo{
+	fields, err := s.opts.reg.ConfigFields(name)
+	if err != nil {
+		return nil, fmt.Errorf("rpc: config fields of %s: %w", name, errInternal(err))
+	}
+	info := &botarenav1.GameInfo{
 		Name:              name,
 		Summary:           entry.Summary,
 		Spec:              gameSpec(e.Spec()),
 		Agents:            agents.Names(name),
 		DefaultConfigJson: string(cfg),
-	}, nil
+	}
+	for _, f := range fields {
+		info.ConfigFields = append(info.ConfigFields, &botarenav1.ConfigField{
+			Name: f.Name, Type: f.Type, DefaultJson: string(f.Default), Allowed: f.Allowed, Doc: f.Doc,
+		})
+	}
+	return info, nil
 }
 
 // errInternal hides the kind of err (a config error of a default config is

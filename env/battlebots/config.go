@@ -42,17 +42,17 @@ const (
 type Config struct {
 	// Arena is "9x9" (HEAD's bounds, the default; "" means the same) or
 	// "10x10" (the README's arena).
-	Arena string `json:"arena"`
+	Arena string `json:"arena" doc:"arena bounds: 9x9 (HEAD's, x and y in 1..9) or 10x10 (the README's, x and y in 0..9)" allowed:"9x9, 10x10"`
 	// MaxRounds is the round cap of a bout; 0 (the default) means the
 	// original's 1000.
-	MaxRounds int `json:"max_rounds"`
+	MaxRounds int `json:"max_rounds" doc:"round cap of a bout; 0 means the original's 1000" allowed:">= 0"`
 	// Names are the bots' names, bot1's first; missing or empty names
 	// default to "bot1" and "bot2".
-	Names []string `json:"names"`
+	Names []string `json:"names" doc:"bot names, bot1's first; missing or empty names are bot1 and bot2" allowed:"at most 2, no control characters"`
 	// HPReward, when non-zero, adds HPReward × (the change in the seat's HP
 	// minus the change in the enemy's HP) to every step's reward as
 	// shaping. Default 0.
-	HPReward float32 `json:"hp_reward"`
+	HPReward float32 `json:"hp_reward" doc:"reward shaping: adds hp_reward × (change in the seat's HP minus change in the enemy's HP) to each step's reward; 0 turns it off"`
 }
 
 // DefaultConfig returns the original's configuration.

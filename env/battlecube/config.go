@@ -28,44 +28,44 @@ const (
 type Config struct {
 	// Players is the number of seats, 1–64 and at most Edge³ (the
 	// original's "too many players" check). Default 4.
-	Players int `json:"players"`
+	Players int `json:"players" doc:"number of players (seats)" allowed:"1..64, at most edge³"`
 	// Edge is the cube's edge length (edgeLength), 1–32. Default 8.
-	Edge int `json:"edge"`
+	Edge int `json:"edge" doc:"edge length of the cube (edgeLength)" allowed:"1..32"`
 	// MaxTicks is maxNumOfTicks: the game ends after the tick numbered
 	// MaxTicks-1. Required by the original's validator; default 1000.
-	MaxTicks int `json:"max_ticks"`
+	MaxTicks int `json:"max_ticks" doc:"maxNumOfTicks: the game ends after tick max_ticks-1" allowed:">= 1"`
 	// TasksPerTick is numOfTasksPerTick: a bot is asked once every this
 	// many ticks and must reply with exactly this many tasks. Default 1.
-	TasksPerTick int `json:"tasks_per_tick"`
+	TasksPerTick int `json:"tasks_per_tick" doc:"numOfTasksPerTick: a bot is asked once every this many ticks and replies with this many tasks" allowed:"1..64"`
 	// Speed is the original's delay in ms after every tick. It is
 	// validated (≥ 0) and otherwise ignored: botarena never sleeps.
-	Speed int `json:"speed"`
+	Speed int `json:"speed" doc:"the original's delay in ms after each tick; validated, otherwise ignored (botarena never sleeps)" allowed:">= 0"`
 	// Names are the player names, one per seat; missing or empty names
 	// default to "Player N" (N = seat+1). Names must be unique.
-	Names []string `json:"names"`
+	Names []string `json:"names" doc:"player names, one per seat; missing or empty names are Player N (N = seat+1)" allowed:"at most one per seat, all unique"`
 	// URLs are the players' urls, one per seat, as the original sends them
 	// in currentPlayer and the scores. An empty url is left out of those
 	// objects, as JSON.stringify leaves out the function urls of the
 	// original's tests. Default none.
-	URLs []string `json:"urls"`
+	URLs []string `json:"urls" doc:"player urls, one per seat, as the original sends them in currentPlayer and the scores; empty urls are left out" allowed:"at most one per seat"`
 	// StartPositions, when given, holds one [x,y,z] start cell per seat
 	// (the original's playerStartPositions; seat order is the player
 	// order). Cells must lie in the cube; two seats may share one, as the
 	// original allows. Default: random cells drawn
 	// from the env's seeded generator.
-	StartPositions [][3]int `json:"start_positions"`
+	StartPositions [][3]int `json:"start_positions" doc:"one [x,y,z] start cell per seat (playerStartPositions); null means random cells from the env's seeded generator" allowed:"null or one cell per seat, coordinates 0..edge-1"`
 	// DistinctStarts re-rolls random start cells that are already taken,
 	// as the original meant to (its check compares against an empty list,
 	// so two bots can start on one cell and crash at once, spec §10.1).
 	// Default false: the original's behaviour.
-	DistinctStarts bool `json:"distinct_starts"`
+	DistinctStarts bool `json:"distinct_starts" doc:"re-roll random start cells that are already taken, as the original meant to; false is the original's behaviour"`
 	// SafeMask marks as illegal, in WriteMask, the moves that leave the
 	// cube and the bomb on the seat's own cell (both legal in the original
 	// and certain losses). Default false: every action is legal.
-	SafeMask bool `json:"safe_mask"`
+	SafeMask bool `json:"safe_mask" doc:"mask out the moves that leave the cube and the bomb on the seat's own cell (legal in the original, certain losses)"`
 	// GameID is the game id the original takes from the socket id
 	// (GAME_STARTED, gameInfo.id, GAME_ENDED). Default "botarena".
-	GameID string `json:"game_id"`
+	GameID string `json:"game_id" doc:"the game id the original takes from the socket id (GAME_STARTED, gameInfo.id, GAME_ENDED)"`
 }
 
 // DefaultConfig returns the bundled UI's defaults for 4 players: edge 8,

@@ -32,19 +32,19 @@ const (
 type Config struct {
 	// Size is the map size: "small" (7), "medium" (10, default) or
 	// "large" (14).
-	Size string `json:"size"`
+	Size string `json:"size" doc:"map size: small (7×7), medium (10×10) or large (14×14)" allowed:"small, medium, large"`
 	// Placement is who places the fleets in phase 1: "random" (default),
 	// "reference" or "learn".
-	Placement string `json:"placement"`
+	Placement string `json:"placement" doc:"who places the fleets in phase 1: random (a random placer), reference (the reference bot's placer) or learn (the seats, one ship per step)" allowed:"random, reference, learn"`
 	// MaxRounds, when positive and smaller than the original's cap
 	// (rounds 0..N²+5), ends the game after MaxRounds rounds, truncated.
-	MaxRounds int `json:"max_rounds"`
+	MaxRounds int `json:"max_rounds" doc:"round cap; 0 means the original's (rounds 0..N²+5), a smaller positive value truncates the game earlier" allowed:">= 0"`
 	// Names are the player names of seats 0 (key A) and 1 (key B); empty
 	// names default to "Player A" and "Player B".
-	Names []string `json:"names"`
+	Names []string `json:"names" doc:"names of seat 0 (key A) and seat 1 (key B); empty names are Player A and Player B" allowed:"at most 2, no control characters, quotes or backslashes"`
 	// PointsReward, when non-zero, adds PointsReward × (change in the
 	// seat's points) to each step's reward as shaping. Default 0.
-	PointsReward float32 `json:"points_reward"`
+	PointsReward float32 `json:"points_reward" doc:"reward shaping: adds points_reward × (change in the seat's points) to each step's reward; 0 turns it off"`
 }
 
 // DefaultConfig returns the original's defaults: a medium map, with the

@@ -38,35 +38,35 @@ const (
 type Config struct {
 	// Players is the number of seats, 2–12. Default 4. The map side follows
 	// from it as in the original: 21 for 2–4, 31 for 5–8, 41 for 9–12.
-	Players int `json:"players"`
+	Players int `json:"players" doc:"number of players (seats); the map side follows: 21 for 2–4, 31 for 5–8, 41 for 9–12" allowed:"2..12"`
 	// MaxRounds caps the rounds played; 0 (the default) means the
 	// original's cap: rounds 0..W·H are processed, W·H+1 in all. A
 	// positive value smaller than that ends the game earlier, truncated.
-	MaxRounds int `json:"max_rounds"`
+	MaxRounds int `json:"max_rounds" doc:"round cap; 0 means the original's (rounds 0..W·H), a smaller positive value truncates the game earlier" allowed:">= 0"`
 	// PowerUps picks the power-up generator: "auto" (default), "random" or
 	// "distance".
-	PowerUps string `json:"powerups"`
+	PowerUps string `json:"powerups" doc:"power-up generator: auto (distance for exactly 4 players, random otherwise), random or distance" allowed:"auto, random, distance (distance needs 4 players)"`
 	// LegacySeeding generates the map with Random(seed) directly, as
 	// builds from before 2016-04-24 did; those printed the seed of the
 	// attempt that succeeded, so this reproduces maps from their replays
 	// (spec §2.1). Should the distance generator reject that map, further
 	// attempts draw their seeds as the current engine does. Default false.
-	LegacySeeding bool `json:"legacy_seeding"`
+	LegacySeeding bool `json:"legacy_seeding" doc:"generate the map with Random(seed) directly, as builds before 2016-04-24 did, to reproduce maps from their replays"`
 	// Names are the player names, one per seat; missing or empty names
 	// default to "Player N" (N = seat+1), as the original names console
 	// players.
-	Names []string `json:"names"`
+	Names []string `json:"names" doc:"player names, one per seat; missing or empty names are Player N (N = seat+1)" allowed:"at most one per seat, no control characters"`
 	// ConsoleSeats lists seats played as the original's console players:
 	// they are exempt from the 20-do-nothing rule (spec §7.3), which
 	// applies to every other seat (bots). Default none.
-	ConsoleSeats []int `json:"console_seats"`
+	ConsoleSeats []int `json:"console_seats" doc:"seats played as the original's console players, exempt from the 20-do-nothing rule that applies to bots" allowed:"seats 0..players-1"`
 	// MapCRLF ends map.txt lines with CRLF, as the original did on Windows
 	// where the tournament ran; the default is LF, as the files committed
 	// to git have.
-	MapCRLF bool `json:"map_crlf"`
+	MapCRLF bool `json:"map_crlf" doc:"end map.txt lines with CRLF, as the original did on Windows; false means LF"`
 	// PointsReward, when non-zero, adds PointsReward × (change in the
 	// seat's points) to each step's reward as shaping. Default 0.
-	PointsReward float32 `json:"points_reward"`
+	PointsReward float32 `json:"points_reward" doc:"reward shaping: adds points_reward × (change in the seat's points) to each step's reward; 0 turns it off"`
 }
 
 // DefaultConfig returns the original's defaults for 4 players.

@@ -13,27 +13,27 @@ type Config struct {
 	// Size is the board side, border included: odd, 7–25. Default 11, the
 	// original's. Hard pillars stand where x and y are both even, which is
 	// symmetric only for odd sides (spec §13.1).
-	Size int `json:"size"`
+	Size int `json:"size" doc:"board side, border included; hard pillars stand where x and y are both even" allowed:"odd, 7..25"`
 	// Simultaneous makes each step a round in which both seats move at
 	// once, in the design document's order (see the package doc). Default
 	// false: the original's alternating single moves.
-	Simultaneous bool `json:"simultaneous"`
+	Simultaneous bool `json:"simultaneous" doc:"each step is a round in which both seats move at once (the design document's order); false is the original's alternating single moves"`
 	// VariantCommands makes ParseCommand accept the design document's
 	// commands next to the original's move strings: "buy 00" (range),
 	// "buy 01" (bomb count), "buy 02" (pierce), "buy 03" (block), and "u",
 	// "l", "r", "d" for moves. Default false: the original reads those as
 	// invalid moves.
-	VariantCommands bool `json:"variant_commands"`
+	VariantCommands bool `json:"variant_commands" doc:"also accept the design document's commands (buy 00..03, and u, l, r, d for moves), which the original reads as invalid moves"`
 	// SoftDensity is the chance that a free cell starts with a soft block,
 	// in percent. Default 70, the original's.
-	SoftDensity int `json:"soft_density"`
+	SoftDensity int `json:"soft_density" doc:"chance that a free cell starts with a soft block, in percent" allowed:"0..100"`
 	// ApocalypseAfter is the moveNumber after which the apocalypse step
 	// runs at each round end. Default 400, the original's (round 201).
-	ApocalypseAfter int `json:"apocalypse_after"`
+	ApocalypseAfter int `json:"apocalypse_after" doc:"moveNumber after which the apocalypse step runs at each round end (400: round 201)" allowed:"0..100000"`
 	// MaxRounds truncates the game after this many of the original's
 	// rounds; 0 (the default) means no cap other than the apocalypse,
 	// which ends every game.
-	MaxRounds int `json:"max_rounds"`
+	MaxRounds int `json:"max_rounds" doc:"truncate the game after this many rounds; 0 means no cap but the apocalypse, which ends every game" allowed:">= 0"`
 }
 
 // DefaultConfig returns the original's rules: 11×11, alternating moves.

@@ -11,7 +11,7 @@ from gymnasium import spaces
 
 from botarena.v1 import env_pb2
 
-__all__ = ["TensorSpec", "GameSpec", "GameInfo", "tensor_space", "observation_space", "mask_space"]
+__all__ = ["TensorSpec", "GameSpec", "ConfigField", "GameInfo", "tensor_space", "observation_space", "mask_space"]
 
 
 @dataclass(frozen=True)
@@ -93,14 +93,48 @@ class GameSpec:
 
 
 @dataclass(frozen=True)
+class ConfigField:
+    """One field of a game's JSON config (the ``config`` of ``create_pool``).
+
+    ``type`` is the JSON type ("integer", "number", "boolean", "string",
+    "array" or "object"); ``default`` is the default config's value, decoded
+    from JSON (``None`` for null); ``allowed`` states the values the game
+    accepts, for example ``"2..12"`` or ``"auto, random, distance"``, and is
+    empty when any value of the type is; ``doc`` is a one-line meaning.
+    """
+
+    name: str
+    type: str
+    default: Any = None
+    allowed: str = ""
+    doc: str = ""
+
+    @classmethod
+    def from_proto(cls, msg: env_pb2.ConfigField) -> ConfigField:
+        """Builds a ConfigField from its protobuf message."""
+        return cls(
+            name=msg.name,
+            type=msg.type,
+            default=json.loads(msg.default_json) if msg.default_json else None,
+            allowed=msg.allowed,
+            doc=msg.doc,
+        )
+
+
+@dataclass(frozen=True)
 class GameInfo:
-    """A registered game as ListGames reports it."""
+    """A registered game as ListGames reports it.
+
+    ``config_fields`` describe every field of the game's config, in the
+    order of the game's config struct.
+    """
 
     name: str
     summary: str
     spec: GameSpec
     agents: tuple[str, ...]
     default_config: dict[str, Any] = field(default_factory=dict)
+    config_fields: tuple[ConfigField, ...] = ()
 
     @classmethod
     def from_proto(cls, msg: env_pb2.GameInfo) -> GameInfo:
@@ -111,7 +145,15 @@ class GameInfo:
             spec=GameSpec.from_proto(msg.spec),
             agents=tuple(msg.agents),
             default_config=json.loads(msg.default_config_json) if msg.default_config_json else {},
+            config_fields=tuple(ConfigField.from_proto(f) for f in msg.config_fields),
         )
+
+    def config_field(self, name: str) -> ConfigField:
+        """The config field called name."""
+        for f in self.config_fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
 
 
 def tensor_space(t: TensorSpec) -> spaces.Box:

@@ -1,0 +1,46 @@
+"""Game configs are discoverable: ListGames describes every config field."""
+
+from __future__ import annotations
+
+import pytest
+
+import botarena
+
+JSON_TYPES = {"integer": int, "number": (int, float), "boolean": bool, "string": str, "array": list, "object": dict}
+
+
+def test_every_game_describes_its_config(client: botarena.Client) -> None:
+    games = client.list_games()
+    assert {"battlebots", "battlecube", "battleships", "bomberman", "portalbomber"} <= {g.name for g in games}
+    for g in games:
+        assert g.config_fields, f"{g.name}: no config fields"
+        assert [f.name for f in g.config_fields] == list(g.default_config), g.name
+        for f in g.config_fields:
+            assert isinstance(f, botarena.ConfigField)
+            assert f.doc, f"{g.name}: config field {f.name!r} has no doc"
+            assert f.type in JSON_TYPES, f"{g.name}: config field {f.name!r} has type {f.type!r}"
+            assert f.default == g.default_config[f.name], f"{g.name}: {f.name}"
+            if f.default is not None:
+                assert isinstance(f.default, JSON_TYPES[f.type]), f"{g.name}: {f.name} = {f.default!r} is not {f.type}"
+
+
+def test_config_field_details(client: botarena.Client) -> None:
+    info = {g.name: g for g in client.list_games()}["bomberman/8p"]
+    players = info.config_field("players")
+    assert (players.type, players.default, players.allowed) == ("integer", 8, "2..12")
+    assert "players" in players.doc
+    assert info.config_field("powerups").default == "auto"
+    assert info.config_field("names").default is None
+    with pytest.raises(KeyError):
+        info.config_field("nope")
+    with pytest.raises(AttributeError):
+        players.doc = "changed"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("game", ["bomberman", "battleships", "battlecube", "battlebots", "portalbomber"])
+def test_unknown_config_field_lists_the_valid_ones(client: botarena.Client, game: str) -> None:
+    info = {g.name: g for g in client.list_games()}[game]
+    with pytest.raises(botarena.InvalidArgumentError) as e:
+        client.create_pool(game, 1, config={"nope": 1})
+    valid = ", ".join(f.name for f in info.config_fields)
+    assert f'unknown field "nope" (valid: {valid})' in str(e.value)
