@@ -34,7 +34,7 @@ from botarena.errors import (
     UnavailableError,
 )
 from botarena.league import League, LeagueError, LeagueRow, RunSummary
-from botarena.parallel import BotarenaParallelEnv, parallel_env
+from botarena.parallel import BotarenaParallelEnv, aec_env, parallel_env
 from botarena.pool import Opponent, OpponentStats, Pool, PoolStats, SeatStats
 from botarena.server import Server
 from botarena.spec import ConfigField, GameInfo, GameSpec, TensorSpec
@@ -73,6 +73,7 @@ __all__ = [
     "ServerError",
     "TensorSpec",
     "UnavailableError",
+    "aec_env",
     "env_id",
     "make_vec",
     "parallel_env",

@@ -25,7 +25,8 @@ from gymnasium import spaces
 
 from botarena.pool import Pool
 from botarena.spec import mask_space, observation_space
-from botarena.vector import RENDER_MODES, check_render_mode
+from botarena.parallel import HUMAN_RENDER_MODES
+from botarena.vector import check_render_mode
 
 __all__ = ["BotarenaEnv", "env_id", "register_envs"]
 
@@ -49,7 +50,8 @@ class BotarenaEnv(gymnasium.Env[AgentObs, np.int64]):
       of the game or the game is over, ``truncated`` when the game's step cap
       ended it. Step again only after ``reset()``.
     * ``render()``: ``rgb_array`` gives the game's picture (``(H, W, 3)``
-      uint8, drawn in Go, the full view), ``ansi`` its native text.
+      uint8, drawn in Go, the full view), ``ansi`` its native text;
+      ``human`` prints that text after every reset and step.
     * Observations are read-only numpy views of the server's response.
 
     Args:
@@ -64,7 +66,7 @@ class BotarenaEnv(gymnasium.Env[AgentObs, np.int64]):
         **config: game config fields, e.g. ``players=2``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 8}
+    metadata: dict[str, Any] = {"render_modes": HUMAN_RENDER_MODES, "render_fps": 8}
 
     def __init__(
         self,
@@ -77,7 +79,7 @@ class BotarenaEnv(gymnasium.Env[AgentObs, np.int64]):
         learner_seat: int = 0,
         **config: Any,
     ) -> None:
-        check_render_mode(render_mode)
+        check_render_mode(render_mode, human=True)
         self._args: dict[str, Any] = {
             "game": game,
             "opponents": opponents,
@@ -121,6 +123,7 @@ class BotarenaEnv(gymnasium.Env[AgentObs, np.int64]):
         self._fresh = False
         self._done = False
         obs, info = self.pool.reset()
+        self._print_human()
         return self._obs(obs), self._info(info)
 
     def step(self, action: Any) -> tuple[AgentObs, float, bool, bool, dict[str, Any]]:
@@ -132,6 +135,7 @@ class BotarenaEnv(gymnasium.Env[AgentObs, np.int64]):
         obs, reward, terminated, truncated, info = self.pool.step(self._action)
         term, trunc = bool(terminated[0]), bool(truncated[0])
         self._done = term or trunc
+        self._print_human()
         return self._obs(obs), float(reward[0]), term, trunc, self._info(info)
 
     @staticmethod
@@ -153,6 +157,10 @@ class BotarenaEnv(gymnasium.Env[AgentObs, np.int64]):
         if self.render_mode == "ansi":
             return self.pool.render(0)
         return None
+
+    def _print_human(self) -> None:
+        if self.render_mode == "human":
+            print(self.pool.render(0), flush=True)
 
     def close(self) -> None:
         """Closes the pool (and the server it started)."""

@@ -7,13 +7,17 @@ from typing import Any, Mapping
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from pettingzoo import ParallelEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import parallel_to_aec
 
 from botarena.pool import Pool
 from botarena.spec import mask_space, observation_space
-from botarena.vector import RENDER_MODES, check_render_mode
+from botarena.vector import check_render_mode
 
-__all__ = ["BotarenaParallelEnv", "parallel_env"]
+#: The render modes of the PettingZoo and single-agent envs: "human" prints the native text.
+HUMAN_RENDER_MODES = ["human", "rgb_array", "ansi"]
+
+__all__ = ["BotarenaParallelEnv", "parallel_env", "aec_env"]
 
 AgentObs = dict[str, Any]
 
@@ -31,16 +35,22 @@ class BotarenaParallelEnv(ParallelEnv[str, AgentObs, int]):
     from :attr:`agents` after the step that reports it; the episode is over
     when no agent is left, and :meth:`reset` starts the next one. Agents
     missing from the actions of :meth:`step` do nothing (action 0).
+    With ``observation="flat"`` each observation is instead one float32
+    vector (every tensor flattened, in spec order) and the mask is in
+    ``infos[agent]["action_mask"]``: the form SuperSuit's
+    ``pettingzoo_env_to_vec_env_v1`` and SB3's ``MlpPolicy`` take.
+
     ``render()`` returns the game's picture with ``render_mode="rgb_array"``
     (``(H, W, 3)`` uint8, drawn in Go, the full view) and its native text
-    with ``"ansi"`` (Bomberman's map.txt, ...).
+    with ``"ansi"`` (Bomberman's map.txt, ...); ``"human"`` prints that text
+    and returns None.
 
     Pickling makes an equal env (the same settings on the same server, or
     on a new local server when this env started its own), reset before use:
     SuperSuit's vector-env constructors and Ray copy envs this way.
     """
 
-    metadata: dict[str, Any] = {"name": "botarena_v0", "render_modes": RENDER_MODES, "is_parallelizable": True, "render_fps": 8}
+    metadata: dict[str, Any] = {"name": "botarena_v0", "render_modes": HUMAN_RENDER_MODES, "is_parallelizable": True, "render_fps": 8}
 
     def __init__(
         self,
@@ -49,10 +59,21 @@ class BotarenaParallelEnv(ParallelEnv[str, AgentObs, int]):
         seed: int | None = None,
         address: str | None = None,
         render_mode: str | None = None,
+        observation: str = "dict",
         **config: Any,
     ) -> None:
-        check_render_mode(render_mode)
-        self._args: dict[str, Any] = {"game": game, "seed": seed, "address": address, "render_mode": render_mode, **config}
+        check_render_mode(render_mode, human=True)
+        if observation not in ("dict", "flat"):
+            raise ValueError(f"observation must be 'dict' or 'flat', got {observation!r}")
+        self._args: dict[str, Any] = {
+            "game": game,
+            "seed": seed,
+            "address": address,
+            "render_mode": render_mode,
+            "observation": observation,
+            **config,
+        }
+        self._flat = observation == "flat"
         self.render_mode = render_mode
         # One env: StepStream has the lower round trip (0.64 vs 0.74 ms median).
         self.pool = Pool(game, 1, seed=seed, address=address, autoreset="next_step", transport="stream", **config)
@@ -61,15 +82,19 @@ class BotarenaParallelEnv(ParallelEnv[str, AgentObs, int]):
         self.metadata = {**type(self).metadata, "name": f"botarena_{game.replace('/', '_')}"}
         self.possible_agents = [f"player_{s}" for s in self.pool.learner_seats]
         self._row = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict(
-            {"observation": observation_space(spec), "action_mask": mask_space(spec, np.int8)}
-        )
+        obs_space: spaces.Space[Any]
+        if self._flat:
+            size = sum(t.size for t in spec.observations)
+            obs_space = spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32)
+        else:
+            obs_space = spaces.Dict({"observation": observation_space(spec), "action_mask": mask_space(spec, np.int8)})
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(spec.actions) for a in self.possible_agents}
         self.agents: list[str] = []
         self._seed = seed
         self._fresh = True
         self._actions = np.zeros(self.pool.rows, dtype="<i4")
+        self._masks: dict[str, npt.NDArray[np.int8]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of agent (the same object every call)."""
@@ -82,10 +107,23 @@ class BotarenaParallelEnv(ParallelEnv[str, AgentObs, int]):
     def _agent_obs(self, obs: dict[str, npt.NDArray[Any]], mask: npt.NDArray[np.uint8]) -> dict[str, AgentObs]:
         mask8 = mask.view(np.int8)
         out: dict[str, AgentObs] = {}
+        self._masks = {a: mask8[self._row[a]] for a in self.agents}
         for a in self.agents:
             r = self._row[a]
-            out[a] = {"observation": {k: v[r] for k, v in obs.items()}, "action_mask": mask8[r]}
+            if self._flat:
+                out[a] = np.concatenate([v[r].reshape(-1) for v in obs.values()], dtype=np.float32)  # type: ignore[assignment]
+            else:
+                out[a] = {"observation": {k: v[r] for k, v in obs.items()}, "action_mask": mask8[r]}
         return out
+
+    def _agent_infos(self, agents: list[str]) -> dict[str, dict[str, Any]]:
+        if self._flat:
+            return {a: {"action_mask": self._masks[a]} for a in agents}
+        return {a: {} for a in agents}
+
+    def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
+        """The legal actions of agent's last observation (int8, 1 legal)."""
+        return self._masks[agent]
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -97,7 +135,9 @@ class BotarenaParallelEnv(ParallelEnv[str, AgentObs, int]):
         self._fresh = False
         obs, info = self.pool.reset()
         self.agents = list(self.possible_agents)
-        return self._agent_obs(obs, info["mask"]), {a: {} for a in self.agents}
+        out = self._agent_obs(obs, info["mask"])
+        self._print_human()
+        return out, self._agent_infos(self.agents)
 
     def step(
         self, actions: Mapping[str, Any]
@@ -123,17 +163,24 @@ class BotarenaParallelEnv(ParallelEnv[str, AgentObs, int]):
         rew = {a: float(reward[self._row[a]]) for a in live}
         term = {a: bool(terminated[self._row[a]]) for a in live}
         trunc = {a: bool(truncated[self._row[a]]) for a in live}
-        infos: dict[str, dict[str, Any]] = {a: {} for a in live}
+        infos = self._agent_infos(live)
+        self._print_human()
         self.agents = [a for a in live if not (term[a] or trunc[a])]
         return out_obs, rew, term, trunc, infos
 
     def render(self) -> Any:
-        """The game's picture (``rgb_array``), its native text (``ansi``) or None."""
+        """The game's picture (``rgb_array``), its native text (``ansi``) or None (``human`` prints the text)."""
         if self.render_mode == "rgb_array":
             return self.pool.render_rgb(0)
         if self.render_mode == "ansi":
             return self.pool.render(0)
+        if self.render_mode == "human":
+            print(self.pool.render(0), flush=True)
         return None
+
+    def _print_human(self) -> None:
+        if self.render_mode == "human":
+            print(self.pool.render(0), flush=True)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"args": self._args, "own_server": self.pool._server is not None}
@@ -159,6 +206,7 @@ def parallel_env(
     seed: int | None = None,
     address: str | None = None,
     render_mode: str | None = None,
+    observation: str = "dict",
     **config: Any,
 ) -> BotarenaParallelEnv:
     """A PettingZoo parallel env of one game, every seat a learner.
@@ -167,7 +215,16 @@ def parallel_env(
         game: registry name (``"bomberman"``, ``"bomberman/2p"``, ...).
         seed: pool seed; None lets the server choose.
         address: ``host:port`` of a running server; None starts a local one.
-        render_mode: None, ``"rgb_array"`` or ``"ansi"``.
+        render_mode: None, ``"human"``, ``"rgb_array"`` or ``"ansi"``.
+        observation: ``"dict"`` (tensors and action mask, PettingZoo's
+            action-mask convention) or ``"flat"`` (one float32 vector).
         **config: game config fields, e.g. ``players=2``.
     """
-    return BotarenaParallelEnv(game, seed=seed, address=address, render_mode=render_mode, **config)
+    return BotarenaParallelEnv(
+        game, seed=seed, address=address, render_mode=render_mode, observation=observation, **config
+    )
+
+
+def aec_env(game: str, **kwargs: Any) -> AECEnv[str, Any, int]:
+    """The PettingZoo AEC form of :func:`parallel_env` (agents act in turn; the game steps when all have)."""
+    return parallel_to_aec(parallel_env(game, **kwargs))

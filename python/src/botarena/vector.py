@@ -40,10 +40,11 @@ def autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
     return m
 
 
-def check_render_mode(render_mode: str | None) -> None:
-    """Raises ValueError unless render_mode is None or one of :data:`RENDER_MODES`."""
-    if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be None, 'rgb_array' or 'ansi', got {render_mode!r}")
+def check_render_mode(render_mode: str | None, *, human: bool = False) -> None:
+    """Raises ValueError unless render_mode is None or one of :data:`RENDER_MODES` (or "human" if allowed)."""
+    modes = (["human"] if human else []) + RENDER_MODES
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode must be None or one of {', '.join(map(repr, modes))}, got {render_mode!r}")
 
 
 class BotarenaVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
