@@ -102,6 +102,12 @@
 // the whole file and reports the first problem with its JSON path; on error
 // the game is unchanged.
 //
+// [Game.Paint] draws the state as a picture ([env.Painter], sized by
+// [PictureSize]): walls, blasts, danger, power-ups, bombs with their timers
+// and players in their seat colours (the dead greyed), over a status strip
+// with the round and each seat's points, bombs left and blast radius; seat
+// -1 also sees the power-ups hidden under walls.
+//
 // # Decisions where the original crashes, is not reproducible, or is ambiguous
 //
 //   - Movement collisions: rolls from the env's seeded generator (above),
