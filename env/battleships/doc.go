@@ -98,7 +98,8 @@
 // serialises it (minified, the classes' key order; spec §8.1): a seat's own
 // file, with the opponent's map reduced to damaged, missed and shield-hit
 // cells, or (seat −1) the round folder's full state with Player1Map and
-// Player2Map; "map.txt" (CRLF; spec §8.3); and, for seat −1, the round
+// Player2Map; "map.txt" (CRLF; spec §8.3), for seat −1 both players'
+// map.txt, A's, an empty line, then B's; and, for seat −1, the round
 // folder's "roundInfo.json" and "roundCommand.json" (spec §8.2), minified
 // in the original classes' key order. roundInfo.json ({MapSize, Round,
 // Winner, LeaderBoard, Players}) follows [Game.Outcome]'s leaderboard and
@@ -123,6 +124,12 @@
 // official sample, which the writers then reproduce byte for byte:
 // TestSampleStateFiles). [Game.ParseCommand] reads place.txt in phase 1
 // and command.txt in phase 2 exactly as the harness does.
+//
+// [Game.Paint] draws both maps side by side ([env.Painter], sized by
+// [PictureSize]): a seat's own fleet, shots and shield, the opponent's map
+// as that seat knows it (seat −1: both fleets), and under each map the
+// points, energy, shield charges, hits, shots and ships afloat that the
+// view may see.
 //
 // # Decisions where the original crashes, is ambiguous, or does not fit
 //

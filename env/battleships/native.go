@@ -24,9 +24,11 @@ func (g *Game) NativeFormats() []string { return nativeFormats }
 // player's file (own map in full, the opponent's only as damaged, missed
 // and shield-hit cells, as the original hides it), and for seat -1 the
 // round folder's full state.json (Player1Map and Player2Map); "map.txt" is
-// the player's map.txt (CRLF), for seat 0 or 1 only; "roundInfo.json"
-// and "roundCommand.json" are the round folder's files (spec §8.2), for
-// seat -1 only.
+// the player's map.txt (CRLF), and for seat -1 both players' map.txt,
+// player A's, then an empty line (CRLF), then player B's (the original
+// writes no referee map.txt; this is the full state as text); and
+// "roundInfo.json" and "roundCommand.json" are the round folder's files
+// (spec §8.2), for seat -1 only.
 func (g *Game) AppendNative(dst []byte, format string, seat int) ([]byte, error) {
 	if seat < -1 || seat >= Seats {
 		return dst, fmt.Errorf("battleships: AppendNative: seat %d out of range -1–1", seat)
@@ -36,7 +38,9 @@ func (g *Game) AppendNative(dst []byte, format string, seat int) ([]byte, error)
 		return g.appendStateJSON(dst, seat), nil
 	case FormatMapTxt:
 		if seat < 0 {
-			return dst, fmt.Errorf("battleships: AppendNative: map.txt is a player's file: want seat 0 or 1")
+			dst = g.appendMapTxt(dst, 0)
+			dst = append(dst, "\r\n"...)
+			return g.appendMapTxt(dst, 1), nil
 		}
 		return g.appendMapTxt(dst, seat), nil
 	case FormatRoundInfo, FormatRoundCommand:

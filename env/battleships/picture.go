@@ -1,0 +1,215 @@
+package battleships
+
+import (
+	"image"
+
+	"github.com/botarena/botarena/env"
+)
+
+var _ env.Painter = (*Game)(nil)
+
+// Picture geometry, in pixels: a header line, then the two maps side by
+// side, one cell column apart, then each player's status under its map.
+const (
+	pictureCell   = 20
+	pictureBorder = 8
+	// statusHeight holds four lines of 6×10 digits under each map.
+	statusHeight = 62
+	// digitScale magnifies the 3×5 font of the header and status lines.
+	digitScale = 2
+)
+
+// PictureSize returns the size in pixels of the pictures [Game.Paint]
+// draws for cfg: 316×238 (small, 7×7), 436×298 (medium, the default) and
+// 596×378 (large, 14×14). Both are even.
+func PictureSize(cfg *Config) image.Point {
+	n := cfg.MapSize()
+	return image.Pt((2*n+1)*pictureCell+2*pictureBorder, (n+1)*pictureCell+2*pictureBorder+statusHeight)
+}
+
+// Paint draws the game as seat sees it into a new picture of
+// [PictureSize] for the game's config, implementing [env.Painter]. Player
+// A's map (seat 0) is on the left and B's on the right, in every view,
+// each framed in its player's [env.SeatColor] ([env.ColorDeadShade] once
+// the player is killed), north at the top as map.txt prints it. The header
+// line has the round, one pip per phase (one in placement, two in battle),
+// and a bar for the rounds played of the game's cap.
+//
+// A map whose fleet the view may see (the seat's own map; both for seat
+// -1) shows water in [env.ColorFloor], ship cells in the owner's seat
+// colour (sunk ships in [env.ColorDeadShade]), the ships chosen so far in
+// a learn-mode placement round as outlines, shots as an [env.ColorFire]
+// disc on a ship and a grey dot on water, the active shield's cells framed
+// in [env.ColorPowerUp] and shots it stopped as an [env.ColorPowerUp] disc.
+// The opponent's map in a seat's view shows only what that seat's
+// state.json shows: unshot cells in [env.ColorHidden], misses as a dot on
+// [env.ColorFloor], damaged ship cells as a fire disc on
+// [env.ColorDanger], and shield hits; never the ships themselves or the
+// shield's extent.
+//
+// Under each map: the player's points (a coin); its energy (a fire square)
+// and shield charges (a ring, filled while the shield is active); the hits
+// and shots it fired (a fire disc, a white ring); and its fleet in list
+// order, one bar per ship of the ship's length, grey once sunk. A seat's
+// view leaves out the opponent's energy, shield, hits and shots, which its
+// state.json hides. Seats outside 0..1 are treated as -1. Paint does not
+// modify the game; it allocates and is not safe for concurrent use with
+// Step.
+func (g *Game) Paint(seat int) *image.RGBA {
+	if seat < 0 || seat >= Seats {
+		seat = -1
+	}
+	size := PictureSize(&g.cfg)
+	c := &env.Canvas{Img: image.NewRGBA(image.Rect(0, 0, size.X, size.Y)), Cell: pictureCell, Border: pictureBorder}
+	c.Rect(c.Img.Rect, env.ColorFloor)
+	g.paintHeader(c)
+	for s := range Seats {
+		full := seat < 0 || seat == s
+		col0 := s * (g.n + 1)
+		g.paintMap(c, s, col0, full)
+		g.paintStatus(c, s, c.Border+col0*c.Cell, full)
+	}
+	return c.Img
+}
+
+// paintHeader draws the round, the phase pips and the round bar.
+func (g *Game) paintHeader(c *env.Canvas) {
+	x, y := c.Border, c.Border
+	x = c.Number(x, y, digitScale, g.round, env.ColorText) + 4
+	for range g.phase {
+		c.DiscAt(float64(x)+3, float64(y)+5, 3, env.ColorText)
+		x += 8
+	}
+	x += 6
+	right := c.Img.Rect.Dx() - c.Border
+	if right-x < 8 {
+		return
+	}
+	c.Rect(image.Rect(x, y+3, right, y+7), env.ColorGrid)
+	if total := g.maxRound + 1; total > 0 {
+		c.Rect(image.Rect(x, y+3, x+(right-x)*min(g.round, total)/total, y+7), env.ColorText)
+	}
+}
+
+// cellAt returns the canvas cell of map cell (x, y) for a map whose first
+// column is col0: map.txt's orientation, y = N-1 in the first board row.
+func (g *Game) cellAt(col0, x, y int) (col, row int) { return col0 + x, 1 + g.n - 1 - y }
+
+// paintMap draws seat s's map at canvas column col0, with its fleet when
+// full, else as its opponent knows it.
+func (g *Game) paintMap(c *env.Canvas, s, col0 int, full bool) {
+	p := &g.players[s]
+	n := g.n
+	frame := env.SeatColor(s)
+	if p.Killed {
+		frame = env.ColorDeadShade
+	}
+	r0 := c.CellRect(col0, 1)
+	r1 := c.CellRect(col0+n-1, n)
+	outer := image.Rectangle{Min: r0.Min, Max: r1.Max}.Inset(-4)
+	c.Rect(outer, frame)
+	c.Rect(outer.Inset(2), env.ColorFloor)
+	for x := range n {
+		for y := range n {
+			cl := p.cells[x*n+y]
+			col, row := g.cellAt(col0, x, y)
+			switch {
+			case full && cl.Ship != 0:
+				colour := env.SeatColor(s)
+				if p.Ships[cl.Ship-1].Destroyed {
+					colour = env.ColorDeadShade
+				}
+				c.Fill(col, row, colour)
+			case full:
+				c.Fill(col, row, env.ColorFloor)
+			case cl.Hit && cl.Ship != 0:
+				c.Fill(col, row, env.ColorDanger)
+			case cl.Hit:
+				c.Fill(col, row, env.ColorFloor)
+			default:
+				c.Fill(col, row, env.ColorHidden)
+			}
+			if full && cl.Shielded {
+				c.Frame(col, row, 2, env.ColorPowerUp)
+			}
+			switch {
+			case cl.Hit && cl.Ship != 0:
+				c.Disc(col, row, 0.6, env.ColorFire)
+			case cl.Hit:
+				c.Disc(col, row, 0.3, env.ColorWall)
+			}
+			if cl.ShieldHit {
+				c.Disc(col, row, 0.4, env.ColorPowerUp)
+			}
+		}
+	}
+	if !full || g.phase != 1 {
+		return
+	}
+	// A learn-mode placement round: the ships chosen so far, not yet on
+	// the map.
+	pd := &g.pend[s]
+	for k := range int(pd.n) {
+		sh := pd.ships[k]
+		if !shipFits(ShipType(k), sh, n) {
+			continue
+		}
+		for a := range ShipType(k).Len() {
+			col, row := g.cellAt(col0, int(sh.X)+dirDX[sh.Dir]*a, int(sh.Y)+dirDY[sh.Dir]*a)
+			c.Frame(col, row, 3, env.SeatColor(s))
+		}
+	}
+}
+
+// paintStatus draws seat s's status lines under its map, starting at pixel
+// column x0; full includes what only s itself (or the referee) sees.
+func (g *Game) paintStatus(c *env.Canvas, s, x0 int, full bool) {
+	p := &g.players[s]
+	text := env.ColorText
+	if p.Killed {
+		text = env.ColorWall
+	}
+	y := c.Border + (g.n+1)*c.Cell + 6
+	icon := func(x, y int, f func(cx, cy float64)) { f(float64(x)+5, float64(y)+5) }
+
+	// Points.
+	icon(x0, y, func(cx, cy float64) { c.DiscAt(cx, cy, 5, env.ColorCoin) })
+	c.Number(x0+14, y, digitScale, p.Points, text)
+	y += 14
+	if full {
+		// Energy and shield charges.
+		c.Rect(image.Rect(x0+1, y+1, x0+9, y+9), env.ColorFire)
+		x := c.Number(x0+14, y, digitScale, p.Energy, text) + 8
+		icon(x, y, func(cx, cy float64) {
+			c.DiscAt(cx, cy, 5, env.ColorPowerUp)
+			if !p.Shield.Active {
+				c.DiscAt(cx, cy, 3, env.ColorFloor)
+			}
+		})
+		c.Number(x+14, y, digitScale, p.Shield.Charges, text)
+		// Hits and shots.
+		y += 14
+		x = x0
+		icon(x, y, func(cx, cy float64) { c.DiscAt(cx, cy, 5, env.ColorFire) })
+		x = c.Number(x+14, y, digitScale, p.ShotsHit, text) + 8
+		icon(x, y, func(cx, cy float64) {
+			c.DiscAt(cx, cy, 5, env.ColorText)
+			c.DiscAt(cx, cy, 3, env.ColorFloor)
+		})
+		c.Number(x+14, y, digitScale, p.ShotsFired, text)
+		y += 14
+	} else {
+		y += 28
+	}
+	// The fleet.
+	x := x0
+	for k := range NumShips {
+		colour := env.SeatColor(s)
+		if p.Ships[k].Destroyed {
+			colour = env.ColorDeadShade
+		}
+		w := ShipType(k).Len() * 6
+		c.Rect(image.Rect(x, y+2, x+w, y+8), colour)
+		x += w + 4
+	}
+}
