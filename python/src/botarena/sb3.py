@@ -96,7 +96,7 @@ class BotarenaVecEnv(VecEnv):
 
     @staticmethod
     def _float(obs: Mapping[str, npt.NDArray[Any]]) -> dict[str, npt.NDArray[np.float32]]:
-        return {k: np.asarray(v, dtype=np.float32) for k, v in obs.items()}
+        return {k: np.array(v, dtype=np.float32) for k, v in obs.items()}
 
     def reset(self) -> VecEnvObs:
         """Starts new episodes in every env (from the seed given to :meth:`seed`, if any)."""
