@@ -19,7 +19,7 @@ MINUTES ?= 10
 RUN     ?= runs/$(subst /,-,$(GAME))
 TRAIN_ARGS ?=
 
-.PHONY: league help build wheel test fmt-check vet race pytest lint bench fuzz play venv train-venv train generate check-generated clean
+.PHONY: league help build wheel test fmt-check vet race pytest lint bench fuzz play venv train-venv extras-venv train generate check-generated clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -31,7 +31,7 @@ wheel: ## a platform wheel of the Python package with the server binary bundled,
 	test -x $(VENV)/bin/python || python3 -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check 'setuptools>=70.1'
 	@echo "building the wheel; go build -trimpath takes a few minutes on a cold Go cache ..."
-	BOTARENA_BUNDLE_BINARY=1 $(VENV)/bin/python -m pip wheel --no-deps --no-build-isolation --disable-pip-version-check -w dist python
+	BOTARENA_BUNDLE_BINARY=1 $(VENV)/bin/python -m pip wheel --no-deps --no-build-isolation --disable-pip-version-check -w dist ./python
 
 test: fmt-check vet race pytest ## the README's test command: gofmt check, go vet, go test -race, pytest
 
@@ -77,6 +77,13 @@ $(VENV)/.train-installed: $(VENV)/.installed
 	@echo "installing PyTorch and matplotlib into $(VENV) (PyTorch is a large download the first time) ..."
 	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar on -e 'python[train,test]'
 	touch $@
+
+extras-venv: $(VENV)/.extras-installed ## add every optional extra to .venv: training, SB3, RLlib, video (CI runs their tests)
+
+$(VENV)/.extras-installed: $(VENV)/.installed
+	@echo "installing the extras into $(VENV): PyTorch, matplotlib, SB3, sb3-contrib, SuperSuit, moviepy, Ray RLlib (large downloads the first time) ..."
+	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar off -e 'python[train,sb3,video,rllib,test]'
+	touch $(VENV)/.train-installed $@
 
 train: build train-venv ## train a PPO bot, evaluate it, export it and watch it play: make train GAME=battlebots MINUTES=10
 	BOTARENA_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m botarena.train --game $(GAME) --minutes $(MINUTES) --out $(RUN) --play $(TRAIN_ARGS)

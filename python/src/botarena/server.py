@@ -8,6 +8,7 @@ import pathlib
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -20,6 +21,11 @@ __all__ = ["Server", "find_binary", "repo_root"]
 _LISTENING = "listening on "
 _build_lock = threading.Lock()
 _built: dict[str, str] = {}
+# A go build of an unchanged checkout takes well under a second (the Go cache
+# holds the linked binary); past this many seconds it is compiling, so the
+# user hears about it.
+_ANNOUNCE_AFTER_S = 2.0
+_BUILDING = "building the server binary from {root} with go build ({why}; this can take a few minutes) ..."
 
 
 def repo_root() -> pathlib.Path | None:
@@ -41,7 +47,43 @@ def _cache_dir() -> pathlib.Path:
     return pathlib.Path(base) / "botarena"
 
 
+def _say(message: str) -> None:
+    """One ``botarena: ...`` line on stderr, unless $BOTARENA_QUIET is set (not 0)."""
+    if os.environ.get("BOTARENA_QUIET", "") in ("", "0"):
+        print(f"botarena: {message}", file=sys.stderr, flush=True)
+
+
+def _display(path: pathlib.Path) -> str:
+    home = pathlib.Path(os.path.expanduser("~"))
+    try:
+        return "~/" + str(path.relative_to(home))
+    except ValueError:
+        return str(path)
+
+
+def _bundled_binary() -> str | None:
+    """The binary a bundling wheel build put next to the package (setup.py), if any."""
+    path = pathlib.Path(__file__).resolve().parent / "bin" / "botarena"
+    if not path.is_file():
+        return None
+    if not os.access(path, os.X_OK):
+        # An installer that dropped the mode bits: restore them if we may.
+        try:
+            path.chmod(path.stat().st_mode | 0o111)
+        except OSError:
+            return None
+    return str(path)
+
+
 def _build(root: pathlib.Path) -> str:
+    """Builds the binary from the checkout at root into ~/.cache/botarena/bin.
+
+    Runs ``go build`` once per process (incremental: well under a second when
+    nothing changed). Says so on stderr when it is a real build: a
+    "building ..." line when the binary does not exist yet, or once the build
+    has taken longer than _ANNOUNCE_AFTER_S, then a "built ... in N s" line.
+    $BOTARENA_QUIET=1 silences both.
+    """
     go = shutil.which("go")
     if go is None:
         raise ServerError(
@@ -55,24 +97,43 @@ def _build(root: pathlib.Path) -> str:
         out_dir = _cache_dir() / "bin"
         out_dir.mkdir(parents=True, exist_ok=True)
         target = out_dir / "botarena"
+        announced = not target.exists()
+        if announced:
+            _say(_BUILDING.format(root=root, why="first use"))
+        start = time.monotonic()
         # Build to a temporary name and rename, so concurrent builders never
         # run a half-written binary.
         fd, tmp = tempfile.mkstemp(prefix="botarena.", dir=out_dir)
         os.close(fd)
         try:
-            proc = subprocess.run(
+            proc = subprocess.Popen(
                 [go, "build", "-o", tmp, "./cmd/botarena"],
                 cwd=root,
-                capture_output=True,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 text=True,
             )
+            try:
+                try:
+                    _, stderr = proc.communicate(timeout=None if announced else _ANNOUNCE_AFTER_S)
+                except subprocess.TimeoutExpired:
+                    announced = True
+                    _say(_BUILDING.format(root=root, why="the checkout changed since the last build"))
+                    _, stderr = proc.communicate()
+            except BaseException:
+                proc.kill()
+                proc.wait()
+                raise
             if proc.returncode != 0:
-                raise ServerError(f"go build ./cmd/botarena failed in {root}:\n{proc.stderr.strip()}")
+                raise ServerError(f"go build ./cmd/botarena failed in {root}:\n{stderr.strip()}")
             os.chmod(tmp, 0o755)
             os.replace(tmp, target)
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
+        if announced:
+            _say(f"built {_display(target)} in {time.monotonic() - start:.1f} s")
         _built[key] = str(target)
         return str(target)
 
@@ -80,11 +141,13 @@ def _build(root: pathlib.Path) -> str:
 def find_binary() -> str:
     """The botarena binary to run, building it if needed.
 
-    In order: $BOTARENA_BIN; in a source checkout (an editable install), a
-    binary built from that checkout with ``go build`` into
+    In order: $BOTARENA_BIN; in a source checkout (an editable install) with
+    Go on PATH, a binary built from that checkout with ``go build`` into
     ``~/.cache/botarena/bin`` (incremental, once per process) so that it
-    matches the source; ``botarena`` on PATH. Raises :class:`ServerError`
-    naming what is missing.
+    matches the source, saying so on stderr when it really builds (see
+    ``_build``; $BOTARENA_QUIET=1 silences it); the binary bundled in a
+    platform wheel (``botarena/bin/botarena``, ``make wheel``); ``botarena``
+    on PATH. Raises :class:`ServerError` naming what is missing.
     """
     env = os.environ.get("BOTARENA_BIN")
     if env:
@@ -94,13 +157,17 @@ def find_binary() -> str:
     root = repo_root()
     if root is not None and shutil.which("go") is not None:
         return _build(root)
+    bundled = _bundled_binary()
+    if bundled is not None:
+        return bundled
     on_path = shutil.which("botarena")
     if on_path:
         return on_path
     if root is not None:
         return _build(root)  # raises the "no Go" error
     raise ServerError(
-        "cannot find the botarena binary: put it on PATH (go install ./cmd/botarena) or set BOTARENA_BIN"
+        "cannot find the botarena binary: put it on PATH (go install ./cmd/botarena), set BOTARENA_BIN, "
+        "or install the platform wheel that bundles it (make wheel)"
     )
 
 
