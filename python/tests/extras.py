@@ -22,6 +22,7 @@ _EXTRA = {
     "sb3_contrib": "sb3",
     "supersuit": "sb3",
     "ray": "rllib",
+    "moviepy": "video",
 }
 
 

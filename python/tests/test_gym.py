@@ -14,6 +14,7 @@ from gymnasium.vector import AutoresetMode
 
 import botarena
 from botarena.games import GAMES
+from extras import require
 
 NAMES = [g["name"] for g in GAMES]
 
@@ -186,7 +187,7 @@ def test_render_modes_for_every_game(name: str, address: str) -> None:
 
 
 def test_record_video(address: str, tmp_path: Any) -> None:
-    pytest.importorskip("moviepy", reason="RecordVideo writes with moviepy (pip install moviepy)")
+    require("moviepy")
     env = gymnasium.make("botarena/battlebots-v0", address=address, render_mode="rgb_array")
     env = gymnasium.wrappers.RecordVideo(env, str(tmp_path), episode_trigger=lambda i: True, disable_logger=True)
     env.reset(seed=1)

@@ -274,11 +274,19 @@ class Server:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+        self._address = None
+        # At interpreter shutdown (an env closed by its __del__) the daemon
+        # reader thread is frozen, possibly holding the pipe's lock: closing
+        # the pipe then would abort the interpreter. The process is gone; the
+        # pipe goes with the interpreter.
+        if sys.is_finalizing():
+            return
+        reader_done = True
         if self._reader is not None:
             self._reader.join(1.0)
-        if proc.stderr is not None:
+            reader_done = not self._reader.is_alive()
+        if proc.stderr is not None and reader_done:
             proc.stderr.close()
-        self._address = None
 
     def __enter__(self) -> Server:
         return self.start()
