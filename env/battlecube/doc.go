@@ -78,7 +78,10 @@
 // PLAYER_DID_NOTHING {x,y,z,name}; PLAYER_LOST {name, cause}; GAME_ENDED
 // {winner?, scores, id, result}. [Game.ParseCommand] reads a bot's task
 // array with the server's validation outcomes; [ErrorEvent] is the ERROR
-// event of an invalid config.
+// event of an invalid config. [Game.Paint] draws the picture
+// ([env.Painter]): the cube's z-layers side by side with the bots, lost
+// bots, bombs and last tick's collisions, and a strip with the tick and
+// each seat's state.
 //
 // # Decisions (spec §10, README versus code, and what the original cannot do)
 //

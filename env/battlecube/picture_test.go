@@ -1,0 +1,195 @@
+package battlecube
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/botarena/botarena/env"
+)
+
+// paintSteps plays up to steps ticks of random legal actions (the safe
+// mask's, so that bots last) and calls f after Reset and after every tick.
+func paintSteps(t *testing.T, g *Game, seed uint64, steps int, f func()) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 1))
+	n := g.Players()
+	acts, rew := make([]int32, n), make([]float32, n)
+	term, trunc := make([]bool, n), make([]bool, n)
+	mask := make([]uint8, g.Spec().Actions)
+	g.Reset(seed)
+	f()
+	for range steps {
+		if g.Done() {
+			return
+		}
+		for s := range n {
+			g.WriteMask(s, mask)
+			for {
+				a := r.IntN(len(mask))
+				if r.IntN(3) == 0 {
+					a = r.IntN(int(NumFixedActions))
+				}
+				if mask[a] != 0 {
+					acts[s] = int32(a)
+					break
+				}
+			}
+		}
+		g.Step(acts, rew, term, trunc)
+		f()
+	}
+}
+
+// pixel returns img's colour at p.
+func pixel(img *image.RGBA, p image.Point) color.RGBA { return img.RGBAAt(p.X, p.Y) }
+
+// centre returns the centre pixel of cube cell (x, y, z).
+func (p picture) centre(x, y, z int) image.Point {
+	r := p.rect(x, y, z)
+	return r.Min.Add(r.Max).Div(2)
+}
+
+// TestPaintSizeDependsOnlyOnConfig: every picture of an episode, for every
+// seat (out-of-range ones included), has the size of the first; sizes are
+// even and at most a few hundred pixels, and the default's is documented.
+func TestPaintSizeDependsOnlyOnConfig(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  func(*Config)
+		want image.Point // zero: only the bounds are checked
+	}{
+		{"default", func(*Config) {}, image.Pt(316, 332)},
+		{"edge_1_one_player", func(c *Config) { c.Edge, c.Players = 1, 1 }, image.Point{}},
+		{"edge_3", func(c *Config) { c.Edge, c.Players = 3, 2 }, image.Point{}},
+		{"edge_13_64_players", func(c *Config) { c.Edge, c.Players = 13, 64 }, image.Point{}},
+		{"edge_32_max", func(c *Config) { c.Edge = MaxEdge }, image.Pt(406, 422)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.SafeMask = true
+			tt.cfg(cfg)
+			g, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			size := g.Paint(-1).Rect.Size()
+			if size.X%2 != 0 || size.Y%2 != 0 || size.X > 480 || size.Y > 480 {
+				t.Fatalf("size %v: want even sides of at most 480", size)
+			}
+			if tt.want != (image.Point{}) && size != tt.want {
+				t.Errorf("size %v, want %v", size, tt.want)
+			}
+			n := g.Players()
+			seats := []int{-2, -1, 0, n - 1, n}
+			steps := 25
+			if cfg.Edge > 8 {
+				steps = 8
+			}
+			paintSteps(t, g, 7, steps, func() {
+				for _, seat := range seats {
+					if got := g.Paint(seat).Rect.Size(); got != size {
+						t.Fatalf("tick %d seat %d: size %v, want %v", g.Tick(), seat, got, size)
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestPaintFollowsTheState: a tick that moves bots changes the picture.
+func TestPaintFollowsTheState(t *testing.T) {
+	g, err := New(testConfig(1, 100, []string{"A", "B"}, [3]int{1, 1, 1}, [3]int{5, 5, 5}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := g.Paint(-1)
+	g.Step([]int32{int32(MovePlusX), int32(MovePlusZ)}, make([]float32, 2), make([]bool, 2), make([]bool, 2))
+	after := g.Paint(-1)
+	if bytes.Equal(before.Pix, after.Pix) {
+		t.Error("the picture did not change after the bots moved")
+	}
+}
+
+// TestPaintColours checks what known cells show.
+func TestPaintColours(t *testing.T) {
+	// Three bots; A bombs its own cell in the first tick and is lost there.
+	g, err := New(testConfig(1, 100, []string{"A", "B", "C"}, [3]int{1, 2, 3}, [3]int{4, 4, 0}, [3]int{7, 7, 7}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Step([]int32{int32(BombAction(8, 1, 2, 3)), int32(BombAction(8, 6, 0, 5)), 0}, make([]float32, 3), make([]bool, 3), make([]bool, 3))
+	if g.Player(0).InPlay || g.Done() {
+		t.Fatal("setup: want A lost on its own bomb and the game going on")
+	}
+	p := g.picture()
+	full, seat2 := g.Paint(-1), g.Paint(2)
+	corner := func(x, y, z int) image.Point { return p.rect(x, y, z).Min.Add(image.Pt(1, 1)) }
+	off := func(pt image.Point, dx int) image.Point { return pt.Add(image.Pt(dx, 0)) }
+	tests := []struct {
+		name string
+		img  *image.RGBA
+		at   image.Point
+		want color.RGBA
+	}{
+		{"bot_in_play_in_seat_colour", full, p.centre(4, 4, 0), env.SeatColor(1)},
+		{"third_bot_in_seat_colour", full, p.centre(7, 7, 7), env.SeatColor(2)},
+		{"empty_cell_is_floor", full, p.centre(0, 0, 0), env.ColorFloor},
+		{"bomb_is_black", full, p.centre(6, 0, 5), env.ColorBomb},
+		{"bomb_cell_is_danger", full, corner(6, 0, 5), env.ColorDanger},
+		{"lost_bot_keeps_a_dot_of_its_colour", full, p.centre(1, 2, 3), env.SeatColor(0)},
+		{"lost_bot_is_grey", full, off(p.centre(1, 2, 3), p.cell*3/10), env.ColorDeadShade},
+		{"collision_cell_is_fire", full, corner(1, 2, 3), env.ColorFire},
+		{"no_frame_for_the_referee", full, p.rect(7, 7, 7).Min, env.ColorFloor},
+		{"own_bot_framed", seat2, p.rect(7, 7, 7).Min, env.ColorText},
+		{"other_bot_not_framed", seat2, p.rect(4, 4, 0).Min, env.ColorFloor},
+		{"swatch_in_play", full, image.Pt(p.swatchX+1*(paintSwatch+paintSwatchGap)+paintSwatch/2, p.stripY+paintSwatch/2), env.SeatColor(1)},
+		{"swatch_lost_is_grey", full, image.Pt(p.swatchX+paintSwatch/2, p.stripY+paintSwatch/2), env.ColorDeadShade},
+		{"swatch_lost_keeps_its_border", full, image.Pt(p.swatchX, p.stripY), env.SeatColor(0)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := pixel(tt.img, tt.at); got != tt.want {
+				t.Errorf("pixel %v: %v, want %v", tt.at, got, tt.want)
+			}
+		})
+	}
+	// Out-of-range seats see the referee's picture.
+	for _, seat := range []int{-5, 3, 99} {
+		if !bytes.Equal(g.Paint(seat).Pix, full.Pix) {
+			t.Errorf("seat %d: want the picture of seat -1", seat)
+		}
+	}
+}
+
+// TestPaintLeavesStateUnchanged: painting every seat changes no native
+// format, the tick or the next step's outcome.
+func TestPaintLeavesStateUnchanged(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.SafeMask = true
+	g, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	native := func() []byte {
+		var b []byte
+		for _, f := range g.NativeFormats() {
+			for seat := -1; seat < g.Players(); seat++ {
+				b, _ = g.AppendNative(b, f, seat)
+			}
+		}
+		return b
+	}
+	paintSteps(t, g, 3, 10, func() {
+		before, tick := native(), g.Tick()
+		for seat := -2; seat <= g.Players(); seat++ {
+			g.Paint(seat)
+		}
+		if after := native(); !bytes.Equal(before, after) || g.Tick() != tick {
+			t.Fatalf("tick %d: Paint changed the state:\n%s\nwant:\n%s", tick, after, before)
+		}
+	})
+}
