@@ -106,7 +106,9 @@
 // "1", then "-1"). The ids are deterministic 24-hex-digit Mongo-style ids
 // derived from the seed. [Game.LoadNative] reads it back strictly, with
 // errors that name the JSON path. "board.txt" is a text picture for
-// `play --pretty`.
+// `play --pretty`. [Game.Paint] draws the picture ([env.Painter]): blocks,
+// trails, apocalypse fire, bombs with their ticks, players facing their
+// orientation, portals, and a strip with each seat's coins and stats.
 //
 // # Decisions on the original's bugs (spec §10)
 //
