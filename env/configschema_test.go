@@ -29,23 +29,25 @@ type schemaConfig struct {
 	Players int `json:"players" doc:"number of players" allowed:"2..12"`
 	Inner
 	*named
-	Tagged   `json:"tagged" doc:"an embedded struct with a json name"`
-	Ratio    float32           `json:"ratio" doc:"a number"`
-	On       bool              `json:"on" doc:"a switch"`
-	Names    []string          `json:"names" doc:"a nil slice"`
-	Cells    [][3]int          `json:"cells" doc:"start cells"`
-	Blob     []byte            `json:"blob" doc:"base64"`
-	Labels   map[string]int    `json:"labels" doc:"a map"`
-	Count    int64             `json:"count,string" doc:"quoted"`
-	Wait     time.Duration     `json:"wait" doc:"an integer of nanoseconds"`
-	When     time.Time         `json:"when" doc:"a text marshaler"`
-	Raw      json.RawMessage   `json:"raw" doc:"only the value tells"`
-	Any      any               `json:"any" doc:"only the value tells"`
-	Skip     int               `json:"-"`
-	Dash     int               `json:"-," doc:"named -"`
-	Empty    string            `json:"empty,omitempty" doc:"left out of the JSON when empty"`
-	NoTag    int               `doc:"named by the Go name"`
-	Ptr      *uint8            `json:"ptr" doc:"a nil pointer"`
+	Tagged `json:"tagged" doc:"an embedded struct with a json name"`
+	Ratio  float32         `json:"ratio" doc:"a number"`
+	On     bool            `json:"on" doc:"a switch"`
+	Names  []string        `json:"names" doc:"a nil slice"`
+	Cells  [][3]int        `json:"cells" doc:"start cells"`
+	Blob   []byte          `json:"blob" doc:"base64"`
+	Labels map[string]int  `json:"labels" doc:"a map"`
+	Count  int64           `json:"count,string" doc:"quoted"`
+	Wait   time.Duration   `json:"wait" doc:"an integer of nanoseconds"`
+	When   time.Time       `json:"when" doc:"a text marshaler"`
+	Raw    json.RawMessage `json:"raw" doc:"only the value tells"`
+	Any    any             `json:"any" doc:"only the value tells"`
+	Skip   int             `json:"-"`
+	//lint:ignore SA5008 encoding/json names a field "-" with this tag; the test checks the schema does too
+	Dash  int    `json:"-," doc:"named -"`
+	Empty string `json:"empty,omitempty" doc:"left out of the JSON when empty"`
+	NoTag int    `doc:"named by the Go name"`
+	Ptr   *uint8 `json:"ptr" doc:"a nil pointer"`
+	//lint:ignore U1000 an unexported field, which the schema must skip as encoding/json does
 	private  int               // not a JSON field
 	Settings map[string]string `json:"settings"`
 }

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from botarena._envbase import SettingsPickle, render_env
 from botarena.pool import Pool
 from botarena.spec import mask_space, observation_space
 from botarena.parallel import HUMAN_RENDER_MODES
@@ -33,7 +34,7 @@ __all__ = ["BotarenaEnv", "env_id", "register_envs"]
 AgentObs = dict[str, npt.NDArray[Any]]
 
 
-class BotarenaEnv(gymnasium.Env[AgentObs, np.int64]):
+class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
     """One game with one learner seat; built-in agents play the other seats on the server.
 
     * ``observation_space``: ``Dict`` of one ``Box`` per observation tensor
@@ -152,28 +153,17 @@ class BotarenaEnv(gymnasium.Env[AgentObs, np.int64]):
 
     def render(self) -> Any:
         """The game's picture (``rgb_array``), its native text (``ansi``) or None."""
-        if self.render_mode == "rgb_array":
-            return self.pool.render_rgb(0)
-        if self.render_mode == "ansi":
-            return self.pool.render(0)
-        return None
+        if self.render_mode == "human":
+            return None  # printed after every reset and step
+        return render_env(self.pool, self.render_mode)
 
     def _print_human(self) -> None:
         if self.render_mode == "human":
-            print(self.pool.render(0), flush=True)
+            render_env(self.pool, "human")
 
     def close(self) -> None:
         """Closes the pool (and the server it started)."""
         self.pool.close()
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"args": self._args, "own_server": self.pool._server is not None}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        args = dict(state["args"])
-        if state["own_server"]:
-            args["address"] = None
-        self.__init__(args.pop("game"), **args)  # type: ignore[misc]
 
     def __repr__(self) -> str:
         return f"BotarenaEnv({self.game!r})"

@@ -10,6 +10,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
+from botarena._envbase import SettingsPickle, render_env
 from botarena.pool import Pool
 from botarena.spec import mask_space, observation_space
 from botarena.vector import check_render_mode
@@ -22,7 +23,7 @@ __all__ = ["BotarenaParallelEnv", "parallel_env", "aec_env"]
 AgentObs = dict[str, Any]
 
 
-class BotarenaParallelEnv(ParallelEnv[str, AgentObs, int]):
+class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
     """One game with every seat a learner: agents ``player_0`` .. ``player_{seats-1}``.
 
     Each agent's observation follows the PettingZoo action-mask convention:
@@ -169,27 +170,15 @@ class BotarenaParallelEnv(ParallelEnv[str, AgentObs, int]):
         return out_obs, rew, term, trunc, infos
 
     def render(self) -> Any:
-        """The game's picture (``rgb_array``), its native text (``ansi``) or None (``human`` prints the text)."""
-        if self.render_mode == "rgb_array":
-            return self.pool.render_rgb(0)
-        if self.render_mode == "ansi":
-            return self.pool.render(0)
+        """The game's picture (``rgb_array``), its native text (``ansi``) or None (``human`` prints it at every step)."""
         if self.render_mode == "human":
-            print(self.pool.render(0), flush=True)
-        return None
+            return None
+        return render_env(self.pool, self.render_mode)
 
     def _print_human(self) -> None:
         if self.render_mode == "human":
-            print(self.pool.render(0), flush=True)
+            render_env(self.pool, "human")
 
-    def __getstate__(self) -> dict[str, Any]:
-        return {"args": self._args, "own_server": self.pool._server is not None}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        args = dict(state["args"])
-        if state["own_server"]:
-            args["address"] = None
-        self.__init__(args.pop("game"), **args)  # type: ignore[misc]
 
     def state(self) -> npt.NDArray[Any]:
         """Not provided: the full state is available as text via ``pool.render(0, format="state.json")``."""

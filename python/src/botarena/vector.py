@@ -10,6 +10,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from botarena._envbase import SettingsPickle, render_env
 from botarena.pool import Info, Obs, Pool
 from botarena.spec import mask_space, observation_space
 
@@ -47,7 +48,7 @@ def check_render_mode(render_mode: str | None, *, human: bool = False) -> None:
         raise ValueError(f"render_mode must be None or one of {', '.join(map(repr, modes))}, got {render_mode!r}")
 
 
-class BotarenaVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
+class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` games with one learner seat each (seat 0); the server plays the others.
 
     * ``single_observation_space``: ``Dict`` of one ``Box`` per observation
@@ -205,9 +206,7 @@ class BotarenaVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]])
         return tuple(self._render_one(i) for i in range(self.num_envs))
 
     def _render_one(self, i: int) -> Any:
-        if self.render_mode == "rgb_array":
-            return self.pool.render_rgb(i)
-        return self.pool.render(i)
+        return render_env(self.pool, self.render_mode, i)
 
     # Gymnasium's per-env attribute access --------------------------------------
 
@@ -243,16 +242,6 @@ class BotarenaVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]])
     def close_extras(self, **kwargs: Any) -> None:
         """Closes the pool (and the server it started)."""
         self.pool.close()
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"args": self._args, "own_server": self.pool._server is not None}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        args = dict(state["args"])
-        if state["own_server"]:
-            args["address"] = None
-        game, num_envs = args.pop("game"), args.pop("num_envs")
-        self.__init__(game, num_envs, **args)  # type: ignore[misc]
 
     def __repr__(self) -> str:
         return f"BotarenaVectorEnv({self.game!r}, num_envs={self.num_envs}, autoreset_mode={self.autoreset_mode.name})"
