@@ -186,9 +186,10 @@ def test_render_modes_for_every_game(name: str, address: str) -> None:
     text_env.close()
 
 
-def test_record_video(address: str, tmp_path: Any) -> None:
+@pytest.mark.parametrize("game", sorted({n.split("/")[0] for n in NAMES}))
+def test_record_video_of_every_game(game: str, address: str, tmp_path: Any) -> None:
     require("moviepy")
-    env = gymnasium.make("botarena/battlebots-v0", address=address, render_mode="rgb_array")
+    env = gymnasium.make(botarena.env_id(game), address=address, render_mode="rgb_array", max_episode_steps=25)
     env = gymnasium.wrappers.RecordVideo(env, str(tmp_path), episode_trigger=lambda i: True, disable_logger=True)
     env.reset(seed=1)
     done = False
@@ -196,7 +197,8 @@ def test_record_video(address: str, tmp_path: Any) -> None:
         _, _, term, trunc, _ = env.step(0)
         done = term or trunc
     env.close()
-    assert list(tmp_path.glob("*.mp4"))
+    videos = list(tmp_path.glob("*.mp4"))
+    assert videos and videos[0].stat().st_size > 0
 
 
 def test_envs_pickle_and_reconnect(address: str) -> None:
