@@ -19,7 +19,7 @@ MINUTES ?= 10
 RUN     ?= runs/$(subst /,-,$(GAME))
 TRAIN_ARGS ?=
 
-.PHONY: league help build wheel test fmt-check vet race pytest lint bench fuzz play venv train-venv extras-venv train generate check-generated clean
+.PHONY: league help build wheel test fmt-check vet race pytest lint typecheck bench fuzz play venv train-venv extras-venv train generate check-generated clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -51,6 +51,9 @@ pytest: venv ## the Python package's tests (they build and start botarena serve)
 lint: fmt-check vet ## gofmt, go vet and staticcheck
 	$(GO) tool staticcheck $(PKGS)
 
+typecheck: ## mypy (strict) over the Python package; needs make extras-venv
+	cd python && ../$(VENV)/bin/python -m mypy src/botarena
+
 bench: ## run the Go benchmarks (BENCH=regexp)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
 
@@ -78,11 +81,11 @@ $(VENV)/.train-installed: $(VENV)/.installed
 	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar on -e 'python[train,test]'
 	touch $@
 
-extras-venv: $(VENV)/.extras-installed ## add every optional extra to .venv: training, SB3, RLlib, video (CI runs their tests)
+extras-venv: $(VENV)/.extras-installed ## add every optional extra to .venv: training, SB3, RLlib, video, mypy (CI runs their tests)
 
 $(VENV)/.extras-installed: $(VENV)/.installed
 	@echo "installing the extras into $(VENV): PyTorch, matplotlib, SB3, sb3-contrib, SuperSuit, moviepy, Ray RLlib (large downloads the first time) ..."
-	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar off -e 'python[train,sb3,video,rllib,test]'
+	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar off -e 'python[train,sb3,video,rllib,test,dev]'
 	touch $(VENV)/.train-installed $@
 
 train: build train-venv ## train a PPO bot, evaluate it, export it and watch it play: make train GAME=battlebots MINUTES=10

@@ -90,7 +90,7 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
         else:
             obs_space = spaces.Dict({"observation": observation_space(spec), "action_mask": mask_space(spec, np.int8)})
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(spec.actions) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space[Any]] = {a: spaces.Discrete(spec.actions) for a in self.possible_agents}
         self.agents: list[str] = []
         self._seed = seed
         self._fresh = True

@@ -53,6 +53,11 @@ def _float_space(space: spaces.Box) -> spaces.Box:
     return spaces.Box(low=space.low.astype(np.float32), high=space.high.astype(np.float32), dtype=np.float32)
 
 
+def _float_dict(space: spaces.Space[Any]) -> spaces.Dict:
+    assert isinstance(space, spaces.Dict)
+    return spaces.Dict({k: _float_space(s) for k, s in space.spaces.items()})  # type: ignore[arg-type]
+
+
 class BotarenaVecEnv(VecEnv):
     """A botarena pool as an SB3 ``VecEnv``: ``n_envs`` games, the learner in ``learner_seat``.
 
@@ -87,8 +92,7 @@ class BotarenaVecEnv(VecEnv):
             learner_seat=learner_seat,
             **config,
         )
-        single = self.venv.single_observation_space
-        obs_space = spaces.Dict({k: _float_space(s) for k, s in single.spaces.items()})  # type: ignore[arg-type]
+        obs_space = _float_dict(self.venv.single_observation_space)
         self.game = game
         self.render_mode = render_mode
         self._actions: npt.NDArray[np.int64] = np.zeros(n_envs, dtype=np.int64)
@@ -160,7 +164,7 @@ class BotarenaVecEnv(VecEnv):
         value = getattr(self, method_name)(*method_args, **method_kwargs)
         return [value for _ in idx]
 
-    def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper], indices: VecEnvIndices = None) -> list[bool]:
+    def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper[Any, Any, Any, Any]], indices: VecEnvIndices = None) -> list[bool]:
         """No env is wrapped by a Gymnasium wrapper."""
         return [False for _ in self._get_indices(indices)]
 
@@ -172,8 +176,7 @@ class BotarenaVecEnv(VecEnv):
         self.venv = venv
         self.game = venv.game
         self.render_mode = venv.render_mode
-        single = venv.single_observation_space
-        obs_space = spaces.Dict({k: _float_space(s) for k, s in single.spaces.items()})  # type: ignore[arg-type]
+        obs_space = _float_dict(venv.single_observation_space)
         self._actions = np.zeros(venv.num_envs, dtype=np.int64)
         VecEnv.__init__(self, venv.num_envs, obs_space, venv.single_action_space)
         self._seeds = list(state["seeds"])

@@ -164,8 +164,8 @@ def tensor_space(t: TensorSpec) -> spaces.Box:
     """
     if np.issubdtype(t.dtype, np.integer):
         info = np.iinfo(t.dtype)
-        return spaces.Box(low=info.min, high=info.max, shape=t.shape, dtype=t.dtype)
-    return spaces.Box(low=-np.inf, high=np.inf, shape=t.shape, dtype=t.dtype)
+        return spaces.Box(low=info.min, high=info.max, shape=t.shape, dtype=t.dtype)  # type: ignore[arg-type]
+    return spaces.Box(low=-np.inf, high=np.inf, shape=t.shape, dtype=t.dtype)  # type: ignore[arg-type]
 
 
 def observation_space(spec: GameSpec) -> spaces.Dict:
@@ -175,4 +175,4 @@ def observation_space(spec: GameSpec) -> spaces.Dict:
 
 def mask_space(spec: GameSpec, dtype: type[np.integer[Any]] | np.dtype[Any] = np.uint8) -> spaces.Box:
     """The action mask of one seat: Box(0, 1, (actions,)) of dtype (1 legal, 0 not)."""
-    return spaces.Box(low=0, high=1, shape=(spec.actions,), dtype=dtype)
+    return spaces.Box(low=0, high=1, shape=(spec.actions,), dtype=dtype)  # type: ignore[arg-type]
