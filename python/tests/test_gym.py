@@ -31,7 +31,7 @@ def test_every_game_is_registered() -> None:
 def test_check_env_passes(name: str, address: str) -> None:
     env = gymnasium.make(botarena.env_id(name), address=address, disable_env_checker=True)
     try:
-        check_env(env.unwrapped, skip_render_check=True)
+        check_env(env.unwrapped)
     finally:
         env.close()
 
