@@ -32,6 +32,7 @@ type serveFlags struct {
 	logFormat       string
 	logLevel        string
 	externalBots    bool
+	exitOnStdinEOF  bool
 	upe             upeServeFlags // the UPE routes (upe.go)
 }
 
@@ -68,6 +69,7 @@ func newServeCmd(c *cli) *cobra.Command {
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 5*time.Second, "how long running calls and streams get to finish on SIGINT/SIGTERM")
 	f.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	f.BoolVar(&o.exitOnStdinEOF, "exit-on-stdin-eof", false, "shut down (as on SIGTERM) when standard input reaches end of file: a launcher that keeps a pipe to it open makes the server die with it, even when the launcher is killed (Python's botarena.Server does)")
 	o.upe.add(f)
 	return cmd
 }
@@ -124,6 +126,16 @@ func (c *cli) serve(o *serveFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if o.exitOnStdinEOF {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			io.Copy(io.Discard, c.stdin) // returns at EOF: the launcher closed its end, or died
+			log.Info("standard input closed; shutting down")
+			cancel()
+		}()
+	}
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
