@@ -25,12 +25,15 @@ from botarena.client import Client
 from botarena.env import BotarenaEnv, env_id, register_envs
 from botarena.errors import (
     BotarenaError,
+    DeadlineExceededError,
     FailedPreconditionError,
     InvalidArgumentError,
     NotFoundError,
     PermissionDeniedError,
     ResourceExhaustedError,
     ServerError,
+    ServerUnavailableError,
+    UnauthenticatedError,
     UnavailableError,
 )
 from botarena.league import League, LeagueError, LeagueRow, RunSummary
@@ -53,6 +56,7 @@ __all__ = [
     "BotarenaVectorEnv",
     "Client",
     "ConfigField",
+    "DeadlineExceededError",
     "FailedPreconditionError",
     "GameInfo",
     "GameSpec",
@@ -71,7 +75,9 @@ __all__ = [
     "SeatStats",
     "Server",
     "ServerError",
+    "ServerUnavailableError",
     "TensorSpec",
+    "UnauthenticatedError",
     "UnavailableError",
     "aec_env",
     "env_id",

@@ -11,14 +11,17 @@ batches are sliced out of the received bytes instead of being copied.
 from __future__ import annotations
 
 import json
+import os
 import queue
+import threading
+import time
 from types import TracebackType
 from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
 import grpc
 
 from botarena.batch import StepMessage, encode_step_request, parse_step_message
-from botarena.errors import BotarenaError, NotFoundError, from_rpc_error
+from botarena.errors import BotarenaError, DeadlineExceededError, NotFoundError, from_rpc_error
 from botarena.spec import GameInfo, GameSpec
 from botarena.v1 import env_pb2, env_pb2_grpc
 
@@ -42,41 +45,77 @@ _SERVICE = "/botarena.v1.EnvService/"
 T = TypeVar("T")
 
 
-def _call(method: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    try:
-        return fn(*args, **kwargs)
-    except grpc.RpcError as e:
-        raise from_rpc_error(e, method) from None
+#: Default per-call deadline in seconds of the unary calls (CreatePool, Step, ...).
+DEFAULT_TIMEOUT = 120.0
+
+#: Keepalive: a PING every 20 s on an idle or busy connection, and the
+#: connection is declared dead (UNAVAILABLE) when a PING is not answered in
+#: 10 s, so that a stopped server fails streams instead of hanging them.
+KEEPALIVE_OPTIONS: tuple[tuple[str, int], ...] = (
+    ("grpc.keepalive_time_ms", 20_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.max_pings_without_data", 0),
+)
 
 
 class Client:
     """A connection to a botarena server.
 
+    No call waits forever: unary calls have a deadline (``timeout``, default
+    :data:`DEFAULT_TIMEOUT`), and keepalive PINGs (:data:`KEEPALIVE_OPTIONS`)
+    fail a StepStream whose server stopped answering within about 30 s.
+    Failures raise :class:`~botarena.errors.DeadlineExceededError` or
+    :class:`~botarena.errors.ServerUnavailableError`, naming the address.
+
     Args:
-        address: ``host:port`` of ``botarena serve`` (gRPC over h2c).
-        timeout: per-call deadline in seconds for the unary calls (None: none).
-        options: extra grpc channel options.
+        address: ``host:port`` of ``botarena serve``.
+        timeout: per-call deadline in seconds for the unary calls (None: no
+            deadline).
+        token: bearer token sent on every call (``authorization`` metadata);
+            default ``$BOTARENA_AUTH_TOKEN`` when set.
+        tls: True for TLS with the system's roots, or ``grpc.ChannelCredentials``
+            (e.g. ``grpc.ssl_channel_credentials(root_certificates=...)``);
+            False for plaintext (h2c, the default).
+        options: extra grpc channel options (they override the defaults).
     """
 
     def __init__(
         self,
         address: str,
         *,
-        timeout: float | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        token: str | None = None,
+        tls: bool | grpc.ChannelCredentials = False,
         options: Sequence[tuple[str, Any]] = (),
     ) -> None:
         self.address = address
         self.timeout = timeout
+        if token is None:
+            token = os.environ.get("BOTARENA_AUTH_TOKEN") or None
+        self._metadata: tuple[tuple[str, str], ...] | None = (("authorization", f"Bearer {token}"),) if token else None
         opts = [
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            *KEEPALIVE_OPTIONS,
             *options,
         ]
-        self.channel = grpc.insecure_channel(address, options=opts)
+        if tls is False:
+            self.channel = grpc.insecure_channel(address, options=opts)
+        else:
+            creds = grpc.ssl_channel_credentials() if tls is True else tls
+            self.channel = grpc.secure_channel(address, creds, options=opts)
         self.stub = env_pb2_grpc.EnvServiceStub(self.channel)
         self._reset = self.channel.unary_unary(_SERVICE + "Reset", response_deserializer=parse_step_message)
         self._step = self.channel.unary_unary(_SERVICE + "Step", response_deserializer=parse_step_message)
         self._stream = self.channel.stream_stream(_SERVICE + "StepStream", response_deserializer=parse_step_message)
+
+    def _invoke(self, method: str, fn: Callable[..., T], request: Any) -> T:
+        """Calls fn(request) with the deadline and the token; failures raise BotarenaError."""
+        try:
+            return fn(request, timeout=self.timeout, metadata=self._metadata)
+        except grpc.RpcError as e:
+            raise from_rpc_error(e, method, self.address) from None
 
     def wait_ready(self, timeout: float = 10.0) -> None:
         """Blocks until the channel is connected (raises UnavailableError after timeout)."""
@@ -85,13 +124,13 @@ class Client:
         except grpc.FutureTimeoutError:
             from botarena.errors import UnavailableError
 
-            raise UnavailableError(f"cannot connect to {self.address} within {timeout:g}s", grpc.StatusCode.UNAVAILABLE) from None
+            raise UnavailableError(f"server {self.address}: cannot connect within {timeout:g}s", grpc.StatusCode.UNAVAILABLE) from None
 
     # Catalogue -------------------------------------------------------------
 
     def list_games(self) -> list[GameInfo]:
         """The registered games with their default specs and built-in agents."""
-        resp = _call("ListGames", self.stub.ListGames, env_pb2.ListGamesRequest(), timeout=self.timeout)
+        resp = self._invoke("ListGames", self.stub.ListGames, env_pb2.ListGamesRequest())
         return [GameInfo.from_proto(g) for g in resp.games]
 
     def game_spec(self, game: str, config: Mapping[str, Any] | None = None) -> GameSpec:
@@ -138,17 +177,17 @@ class Client:
         )
         if seed is not None:
             req.seed = int(seed) & 0xFFFFFFFFFFFFFFFF
-        return _call("CreatePool", self.stub.CreatePool, req, timeout=self.timeout)
+        return self._invoke("CreatePool", self.stub.CreatePool, req)
 
     def reset(self, pool_id: str) -> StepMessage:
         """Resets every env of the pool (unary Reset)."""
         req = encode_step_request(pool_id.encode(), b"")
-        return _call("Reset", self._reset, req, timeout=self.timeout)
+        return self._invoke("Reset", self._reset, req)
 
     def step(self, pool_id: str, actions: bytes | memoryview) -> StepMessage:
         """Steps the pool (unary Step); actions are little-endian int32, one per row."""
         req = encode_step_request(pool_id.encode(), actions)
-        return _call("Step", self._step, req, timeout=self.timeout)
+        return self._invoke("Step", self._step, req)
 
     def step_stream(self, pool_id: str) -> StepStream:
         """Opens a StepStream on the pool: one response per request, in order."""
@@ -157,12 +196,12 @@ class Client:
     def render(self, pool_id: str, env: int = 0, *, format: str = "", seat: int = -1) -> env_pb2.RenderResponse:
         """One env's state in a native format (Render)."""
         req = env_pb2.RenderRequest(pool_id=pool_id, env=env, format=format, seat=seat)
-        return _call("Render", self.stub.Render, req, timeout=self.timeout)
+        return self._invoke("Render", self.stub.Render, req)
 
     def stats(self, pool_id: str, *, reset: bool = False) -> env_pb2.StatsResponse:
         """The pool's episode statistics per learner seat (Stats)."""
         req = env_pb2.StatsRequest(pool_id=pool_id, reset=reset)
-        return _call("Stats", self.stub.Stats, req, timeout=self.timeout)
+        return self._invoke("Stats", self.stub.Stats, req)
 
     def set_opponents(self, pool_id: str, mixtures: Mapping[int, Sequence[tuple[str, float, str]]]) -> None:
         """Replaces the opponent mixtures of some of the pool's seats (SetOpponents).
@@ -175,12 +214,12 @@ class Client:
             mix = req.opponents[int(seat)]
             for spec, weight, name in choices:
                 mix.choices.add(spec=spec, weight=float(weight), name=name)
-        _call("SetOpponents", self.stub.SetOpponents, req, timeout=self.timeout)
+        self._invoke("SetOpponents", self.stub.SetOpponents, req)
 
     def close_pool(self, pool_id: str, *, missing_ok: bool = False) -> None:
         """Closes a pool; with missing_ok an unknown or closed pool is not an error."""
         try:
-            _call("ClosePool", self.stub.ClosePool, env_pb2.ClosePoolRequest(pool_id=pool_id), timeout=self.timeout)
+            self._invoke("ClosePool", self.stub.ClosePool, env_pb2.ClosePoolRequest(pool_id=pool_id))
         except NotFoundError:
             if not missing_ok:
                 raise
@@ -212,6 +251,11 @@ class StepStream:
     gRPC's synchronous API feeds the request iterator from its own thread, so
     each request goes through a queue. After an error the stream is closed and
     the next :meth:`send` opens a new one.
+
+    Each response must arrive within the client's ``timeout`` (a stream has no
+    per-message deadline in gRPC): a watchdog thread cancels the call when it
+    does not, and :meth:`send` raises
+    :class:`~botarena.errors.DeadlineExceededError`.
     """
 
     def __init__(self, client: Client, pool_id: str) -> None:
@@ -220,13 +264,33 @@ class StepStream:
         self._queue: queue.SimpleQueue[object] | None = None
         self._call: Any = None
         self._responses: Iterator[StepMessage] | None = None
+        self._timeout = client.timeout
+        self._deadline = 0.0  # monotonic time by which the awaited response is due; 0 when none is awaited
+        self._timed_out = False
+        self._watchdog: threading.Thread | None = None
+        self._closed = threading.Event()
 
     def _open(self) -> None:
         q: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._queue = q
-        self._call = self._client._stream(iter(q.get, _STOP))
+        self._call = self._client._stream(iter(q.get, _STOP), metadata=self._client._metadata)
         self._responses = self._call
         self._first = True
+        self._timed_out = False
+        if self._timeout is not None and self._watchdog is None:
+            self._closed.clear()
+            self._watchdog = threading.Thread(target=self._watch, name="botarena-stepstream-watchdog", daemon=True)
+            self._watchdog.start()
+
+    def _watch(self) -> None:
+        """Cancels the call when a response is overdue; polls a few times a second."""
+        assert self._timeout is not None
+        period = min(0.25, self._timeout / 4)
+        while not self._closed.wait(period):
+            deadline, call = self._deadline, self._call
+            if deadline and call is not None and time.monotonic() > deadline:
+                self._timed_out = True
+                call.cancel()
 
     def send(self, actions: bytes | memoryview, *, reset: bool = False) -> StepMessage:
         """Sends one step (or reset) request and returns its response."""
@@ -235,18 +299,27 @@ class StepStream:
         assert self._queue is not None and self._responses is not None
         req = encode_step_request(self._pool_id if self._first else b"", actions, reset)
         self._first = False
+        if self._timeout is not None:
+            self._deadline = time.monotonic() + self._timeout
         self._queue.put(req)
         try:
             return next(self._responses)
         except grpc.RpcError as e:
-            self.close()
-            raise from_rpc_error(e, "StepStream") from None
+            timed_out = self._timed_out
+            self._reset_call()
+            if timed_out:
+                raise DeadlineExceededError(
+                    f"server {self._client.address}: StepStream: no response within {self._timeout:g}s",
+                    grpc.StatusCode.DEADLINE_EXCEEDED,
+                ) from None
+            raise from_rpc_error(e, "StepStream", self._client.address) from None
         except StopIteration:
-            self.close()
+            self._reset_call()
             raise BotarenaError("StepStream: the server closed the stream") from None
+        finally:
+            self._deadline = 0.0
 
-    def close(self) -> None:
-        """Ends the stream."""
+    def _reset_call(self) -> None:
         if self._queue is not None:
             self._queue.put(_STOP)
             try:
@@ -256,3 +329,9 @@ class StepStream:
         self._queue = None
         self._call = None
         self._responses = None
+
+    def close(self) -> None:
+        """Ends the stream and its watchdog."""
+        self._reset_call()
+        self._closed.set()
+        self._watchdog = None

@@ -18,6 +18,9 @@ __all__ = [
     "FailedPreconditionError",
     "ResourceExhaustedError",
     "UnavailableError",
+    "ServerUnavailableError",
+    "DeadlineExceededError",
+    "UnauthenticatedError",
     "PermissionDeniedError",
     "ServerError",
     "from_rpc_error",
@@ -62,8 +65,26 @@ class ResourceExhaustedError(BotarenaError):
     """A server limit was reached: envs, pools or message size (RESOURCE_EXHAUSTED)."""
 
 
-class UnavailableError(BotarenaError, ConnectionError):
-    """The server cannot be reached or is shutting down (UNAVAILABLE)."""
+class ServerUnavailableError(BotarenaError, ConnectionError):
+    """The server cannot be reached, stopped answering (keepalive) or is shutting down (UNAVAILABLE).
+
+    The message names the server's address.
+    """
+
+
+#: The former name of :class:`ServerUnavailableError`.
+UnavailableError = ServerUnavailableError
+
+
+class DeadlineExceededError(BotarenaError, TimeoutError):
+    """The call did not finish within its deadline (DEADLINE_EXCEEDED): the server is stuck or overloaded.
+
+    The message names the server's address and the deadline.
+    """
+
+
+class UnauthenticatedError(BotarenaError, PermissionError):
+    """The server wants a valid bearer token (UNAUTHENTICATED): pass ``token=`` or set BOTARENA_AUTH_TOKEN."""
 
 
 class ServerError(BotarenaError, RuntimeError):
@@ -76,12 +97,18 @@ _BY_CODE: dict[grpc.StatusCode, type[BotarenaError]] = {
     grpc.StatusCode.FAILED_PRECONDITION: FailedPreconditionError,
     grpc.StatusCode.PERMISSION_DENIED: PermissionDeniedError,
     grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhaustedError,
-    grpc.StatusCode.UNAVAILABLE: UnavailableError,
+    grpc.StatusCode.UNAVAILABLE: ServerUnavailableError,
+    grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceededError,
+    grpc.StatusCode.UNAUTHENTICATED: UnauthenticatedError,
 }
 
 
-def from_rpc_error(err: grpc.RpcError, method: str = "") -> BotarenaError:
-    """Converts a failed gRPC call into the matching :class:`BotarenaError`."""
+def from_rpc_error(err: grpc.RpcError, method: str = "", address: str = "") -> BotarenaError:
+    """Converts a failed gRPC call into the matching :class:`BotarenaError`.
+
+    Errors about the connection (unavailable, deadline exceeded) name the
+    server's address, when given.
+    """
     code: grpc.StatusCode | None = None
     details = ""
     if isinstance(err, grpc.Call):
@@ -91,5 +118,7 @@ def from_rpc_error(err: grpc.RpcError, method: str = "") -> BotarenaError:
         details = str(err)
     if method:
         details = f"{method}: {details}"
+    if address and code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAUTHENTICATED):
+        details = f"server {address}: {details}"
     cls = _BY_CODE.get(code, BotarenaError) if code is not None else BotarenaError
     return cls(details, code)

@@ -184,6 +184,11 @@ class Server:
     not listening within ``timeout`` seconds) raise :class:`ServerError` with
     the server's output. On exit the process gets SIGTERM, then SIGKILL if it
     has not stopped after ``stop_timeout`` seconds.
+
+    The server dies with this process, however it ends (kill -9 included):
+    it runs with ``--exit-on-stdin-eof`` and its standard input is a pipe
+    whose only writer is this process, so the kernel's closing of that pipe
+    stops the server.
     """
 
     def __init__(
@@ -214,6 +219,11 @@ class Server:
         return self._address
 
     @property
+    def pid(self) -> int | None:
+        """The server process's id while it runs, else None."""
+        return self._proc.pid if self._proc is not None else None
+
+    @property
     def output(self) -> str:
         """The server's most recent stderr lines."""
         return "\n".join(self._lines)
@@ -226,10 +236,11 @@ class Server:
         self._address = None
         self._ready.clear()
         self._lines.clear()
-        cmd = [binary, "serve", "--addr", self.addr, *self.args]
+        cmd = [binary, "serve", "--addr", self.addr, "--exit-on-stdin-eof", *self.args]
         try:
+            # stdin: a pipe nobody writes to; it closes when this process ends.
             self._proc = subprocess.Popen(
-                cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+                cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
             )
         except OSError as e:
             raise ServerError(f"cannot run {' '.join(cmd)}: {e}") from e
@@ -268,6 +279,11 @@ class Server:
             return
         self._proc = None
         if proc.poll() is None:
+            if proc.stdin is not None:
+                try:
+                    proc.stdin.close()  # --exit-on-stdin-eof: the server starts shutting down
+                except OSError:
+                    pass
             proc.send_signal(signal.SIGTERM)
             try:
                 proc.wait(self.stop_timeout)
