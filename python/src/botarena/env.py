@@ -163,7 +163,9 @@ class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
 
     def close(self) -> None:
         """Closes the pool (and the server it started)."""
-        self.pool.close()
+        pool = getattr(self, "pool", None)  # absent when the constructor failed
+        if pool is not None:
+            pool.close()
 
     def __repr__(self) -> str:
         return f"BotarenaEnv({self.game!r})"

@@ -186,7 +186,9 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
 
     def close(self) -> None:
         """Closes the pool (and the server it started)."""
-        self.pool.close()
+        pool = getattr(self, "pool", None)  # absent when the constructor failed
+        if pool is not None:
+            pool.close()
 
 
 def parallel_env(

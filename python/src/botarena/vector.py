@@ -241,7 +241,9 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
 
     def close_extras(self, **kwargs: Any) -> None:
         """Closes the pool (and the server it started)."""
-        self.pool.close()
+        pool = getattr(self, "pool", None)  # absent when the constructor failed
+        if pool is not None:
+            pool.close()
 
     def __repr__(self) -> str:
         return f"BotarenaVectorEnv({self.game!r}, num_envs={self.num_envs}, autoreset_mode={self.autoreset_mode.name})"
