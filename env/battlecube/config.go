@@ -20,6 +20,10 @@ const (
 	MaxOutsideBombs = 256
 	// MaxTasksPerTick bounds numOfTasksPerTick.
 	MaxTasksPerTick = 64
+	// MaxStrayKeys is how many stray properties ([StrayMove]) a bot's
+	// position keeps; the original has no limit, and later ones are not
+	// added.
+	MaxStrayKeys = 16
 )
 
 // Config configures a Battle³ game: the original's GameSetup plus the

@@ -33,8 +33,15 @@
 //
 // Out-of-range actions stand for replies the server rejects, and count in
 // [Game.Invalid]: [RejectSchema] (-2) a schema failure, [RejectConnection]
-// (-3) a failed request, any other a wrong task count. The seat is lost in
-// that tick's ask phase (at any tick, since botarena asks every tick).
+// (-3) a failed request, [RejectAmount] (-1, and any value not named here)
+// a wrong task count. The seat is lost in that tick's ask phase (at any
+// tick, since botarena asks every tick). Four more stand for tasks the
+// server accepts that are none of the above, carried out at the seat's
+// turn and also counted in Invalid: [CrashMove] (-4, a MOVE without a
+// direction: lost at its turn with cause {}), [BombNowhere] (-5, a BOMB
+// without coordinates), [Idle] (-6, another task name: nothing, no
+// event) and [StrayMove] (-16 − unit, a direction whose axis is no axis).
+// [Game.ParseCommand] returns them; the mask never offers them.
 //
 // # Observation
 //
@@ -74,10 +81,12 @@
 // currentTick}, players, items. [Game.LoadNative] reads it. "events" is the
 // socket.io stream of the last tick as JSON Lines {"event","data"} with the
 // code's payloads: GAME_STARTED {id}; NEXT_TICK {gameInfo, players, items};
-// PLAYER_MOVE_ATTEMPT {name,x,y,z}; PLAYER_PLACED_BOMB and
-// PLAYER_DID_NOTHING {x,y,z,name}; PLAYER_LOST {name, cause}; GAME_ENDED
-// {winner?, scores, id, result}. [Game.ParseCommand] reads a bot's task
-// array with the server's validation outcomes; [ErrorEvent] is the ERROR
+// PLAYER_MOVE_ATTEMPT {name,x,y,z} (the position object itself, stray
+// properties included); PLAYER_PLACED_BOMB and PLAYER_DID_NOTHING
+// {x,y,z,name} ({name} for a bomb without coordinates); PLAYER_LOST
+// {cause, name}, as game.ts's playerLost builds it; GAME_ENDED {winner?,
+// scores, id, result}. [Game.ParseCommand] reads a bot's task array as the
+// server's JSON.parse and Joi 11 validation do; [ErrorEvent] is the ERROR
 // event of an invalid config. [Game.Paint] draws the picture
 // ([env.Painter]): the cube's z-layers side by side with the bots, lost
 // bots, bombs and last tick's collisions, and a strip with the tick and
@@ -99,18 +108,27 @@
 //     ignores edge changes and only breaks bots on task-count changes; the
 //     README's re-positioning was never implemented. speed is validated
 //     and ignored.
-//  5. Reply leniency (Joi's allow does not restrict): ParseCommand copies
-//     what an action can express: directions read by their first two
-//     characters, lower-cased ("+x", "-XY"), numeric strings for
-//     coordinates, a MOVE without direction is lost with cause {} (the
-//     server's TypeError). What it cannot express reads as NOOP with ok
-//     false: other task names (the original does nothing, no event), a
-//     direction without an axis (the original emits a MOVE_ATTEMPT without
-//     moving), a BOMB without coordinates. Joi's schema details are not
-//     reproduced: a schema failure's details is a fixed one-entry array.
+//  5. Replies are read as the original reads them (spec §5, §10.5):
+//     JSON.parse of the body decoded as UTF-8 (a maximal invalid byte
+//     sequence is one U+FFFD), then Joi 11.1.1's schema with its
+//     conversions: a JSON string holding the array or an element is
+//     parsed; a coordinate string is parseFloat of it when Number() of it
+//     is finite ("0x3", "0b11", "0o7" are 0; JavaScript whitespace such as
+//     U+FEFF is trimmed, U+0085 is not), and integer() is
+//     Number.isSafeInteger (2⁵³ fails); a "__proto__" key is never an
+//     unknown key, and in an element sent as an object it lends its keys
+//     (Joi's copy makes it the prototype). A direction is lower-cased by
+//     full Unicode case mapping (U+0130 gives two code units, a final Σ is
+//     ς) and split into UTF-16 code units; the second names the property
+//     changed. What the six moves, NOOP and in-cube bombs cannot express
+//     has its own out-of-range action (see Actions), carried out as the
+//     original does. Joi's schema details are not reproduced: a schema
+//     failure's details is a fixed one-entry array.
 //  6. Bombs outside the cube: kept in items as the original keeps them
 //     (loaded states may hold up to [MaxOutsideBombs]); the action space
-//     cannot place them, so ParseCommand reads them as NOOP, ok false.
+//     cannot place them, so ParseCommand reads them as NOOP, ok false, and
+//     so it reads a bomb whose coordinates only a "__proto__" key gives
+//     and that is no cube cell (Joi does not validate those).
 //  7. Bots lost in the ask phase or out of bounds take part in the tick's
 //     collisions and may be reported lost twice, as coded.
 //  8. outOfBoundsPlayers is never filled in the original: out-of-bounds
@@ -121,12 +139,26 @@
 //     bot survives). Players may be 1.
 //  11. Payloads follow the code, not the README: PLAYER_MOVE_ATTEMPT has
 //     {name,x,y,z}, GAME_ENDED has scores with highScore. PLAYER_LOST is
-//     {name, cause} in the order the code builds it (the spec's table lists
-//     the keys alphabetically, as Jest snapshots print them).
+//     {cause, name}, the order in which game.ts's playerLost builds it.
 //  12. Bots are asked each tick in botarena (see Actions); a bot that dies
 //     mid-cycle is out, as coded.
 //  13. placeBomb's dead lookup of the current collisions has no effect and
 //     is left out.
+//  14. Stray properties and the bomb without coordinates stay, as in the
+//     original: a move along an axis that is not x, y or z sets that
+//     property of the bot's position object to NaN, so every later
+//     NEXT_TICK, bot request and PLAYER_MOVE_ATTEMPT of the bot carries
+//     "a":null (array-index names "0"–"9" first, as JavaScript orders
+//     them; "undefined" for a one-character direction; a lone surrogate
+//     written \udXXX, as Node 12 and later write it, where the Node of
+//     2017 wrote it raw and the UTF-8 wire made it U+FFFD); a BOMB without
+//     coordinates adds an item with x, y, z undefined, sent as
+//     {"type":"BOMB"} in every later items list, never used up, and
+//     placed once. LoadNative reads both back. botarena keeps at most
+//     [MaxStrayKeys] stray properties per bot (later ones are not added;
+//     the original has no limit), the bomb without coordinates counts
+//     among the [MaxOutsideBombs], and [Game.AppendItems] and
+//     [Game.EachItem] leave it out, as it lies on no cell.
 //
 // Also: the id of GAME_STARTED, gameInfo and GAME_ENDED is Config.GameID
 // (the original's socket id); urls are Config.URLs and an empty url is

@@ -144,21 +144,22 @@ func (g *Game) InPlay() int {
 }
 
 // AppendItems appends the bombs the next tick shows (see [Game.Items]) to
-// dst.
+// dst. The bomb without coordinates of [BombNowhere], on no cell, is left
+// out.
 func (g *Game) AppendItems(dst []Item) []Item {
 	for _, it := range g.items {
-		if !g.exploded(it) {
+		if !g.exploded(it) && it != nowhere {
 			dst = append(dst, it)
 		}
 	}
 	return dst
 }
 
-// EachItem calls f for every bomb the next tick shows, in placement order.
-// It does not allocate.
+// EachItem calls f for every bomb the next tick shows, in placement order,
+// but the bomb without coordinates of [BombNowhere]. It does not allocate.
 func (g *Game) EachItem(f func(Item)) {
 	for _, it := range g.items {
-		if !g.exploded(it) {
+		if !g.exploded(it) && it != nowhere {
 			f(it)
 		}
 	}

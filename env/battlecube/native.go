@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -50,9 +51,9 @@ func (g *Game) appendRequest(dst []byte, seat int) []byte {
 		dst = g.appendSetup(dst, seat)
 		dst = append(dst, ',')
 	}
-	dst = g.appendTickInfo(dst, g.tick, g.InPlay(), func(s int) (bool, int, int, int) {
+	dst = g.appendTickInfo(dst, g.tick, g.InPlay(), func(s int) (bool, int, int, int, int) {
 		p := &g.players[s]
-		return p.InPlay, p.X, p.Y, p.Z
+		return p.InPlay, p.X, p.Y, p.Z, int(p.nStray)
 	}, len(g.items), true)
 	return append(dst, '}')
 }
@@ -70,9 +71,10 @@ func (g *Game) appendSetup(dst []byte, seat int) []byte {
 }
 
 // appendTickInfo writes "gameInfo":{...},"players":[...],"items":[...]
-// for the given tick, positions and the first nItems items (skipping
-// used-up bombs when visible is set).
-func (g *Game) appendTickInfo(dst []byte, tick, inPlay int, pos func(s int) (bool, int, int, int), nItems int, visible bool) []byte {
+// for the given tick, positions (with their first nStray stray
+// properties) and the first nItems items (skipping used-up bombs when
+// visible is set).
+func (g *Game) appendTickInfo(dst []byte, tick, inPlay int, pos func(s int) (in bool, x, y, z, nStray int), nItems int, visible bool) []byte {
 	dst = append(dst, `"gameInfo":{"id":`...)
 	dst = appendString(dst, g.id)
 	dst = append(dst, `,"edgeLength":`...)
@@ -86,7 +88,7 @@ func (g *Game) appendTickInfo(dst []byte, tick, inPlay int, pos func(s int) (boo
 	dst = append(dst, `},"players":[`...)
 	first := true
 	for s := range g.n {
-		in, x, y, z := pos(s)
+		in, x, y, z, nStray := pos(s)
 		if !in {
 			continue
 		}
@@ -94,10 +96,7 @@ func (g *Game) appendTickInfo(dst []byte, tick, inPlay int, pos func(s int) (boo
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = append(dst, `{"name":`...)
-		dst = appendString(dst, g.players[s].Name)
-		dst = appendXYZ(dst, x, y, z, false)
-		dst = append(dst, '}')
+		dst = g.appendPosition(dst, s, x, y, z, nStray)
 	}
 	dst = append(dst, `],"items":[`...)
 	first = true
@@ -109,11 +108,69 @@ func (g *Game) appendTickInfo(dst []byte, tick, inPlay int, pos func(s int) (boo
 			dst = append(dst, ',')
 		}
 		first = false
+		if it == nowhere {
+			dst = append(dst, `{"type":"BOMB"}`...) // x, y, z undefined
+			continue
+		}
 		dst = append(dst, '{')
 		dst = appendXYZ(dst, int(it.X), int(it.Y), int(it.Z), true)
 		dst = append(dst, `,"type":"BOMB"}`...)
 	}
 	return append(dst, ']')
+}
+
+// appendPosition writes seat's position object {name, x, y, z} with its
+// first nStray stray properties, all null (NaN), in JavaScript's property
+// order: the array-index names ("0" to "9") first, ascending, then the
+// others in the order added.
+func (g *Game) appendPosition(dst []byte, s, x, y, z, nStray int) []byte {
+	p := &g.players[s]
+	stray := p.stray[:nStray]
+	dst = append(dst, '{')
+	for d := uint32('0'); d <= '9'; d++ {
+		for _, u := range stray {
+			if u == d {
+				dst = append(dst, '"', byte(d), '"', ':', 'n', 'u', 'l', 'l', ',')
+			}
+		}
+	}
+	dst = append(dst, `"name":`...)
+	dst = appendString(dst, p.Name)
+	dst = appendXYZ(dst, x, y, z, false)
+	for _, u := range stray {
+		if u >= '0' && u <= '9' {
+			continue
+		}
+		dst = append(dst, ',')
+		dst = appendStrayKey(dst, u)
+		dst = append(dst, ":null"...)
+	}
+	return append(dst, '}')
+}
+
+// appendStrayKey writes a stray property's name as JSON.stringify does:
+// "undefined" for NoAxis, a lone surrogate as a \u escape (as Node since
+// version 12 writes it).
+func appendStrayKey(dst []byte, u uint32) []byte {
+	if u == NoAxis {
+		return append(dst, `"undefined"`...)
+	}
+	dst = append(dst, '"')
+	dst = appendUnit(dst, u)
+	return append(dst, '"')
+}
+
+// appendUnit writes one UTF-16 code unit inside a JSON string.
+func appendUnit(dst []byte, u uint32) []byte {
+	const hex = "0123456789abcdef"
+	if u >= 0xD800 && u <= 0xDFFF {
+		return append(dst, '\\', 'u', hex[u>>12], hex[u>>8&15], hex[u>>4&15], hex[u&15])
+	}
+	var b [4]byte
+	n := utf8.EncodeRune(b[:], rune(u))
+	q := appendString(dst, string(b[:n]))
+	copy(q[len(dst):], q[len(dst)+1:len(q)-1])
+	return q[:len(q)-2]
 }
 
 // appendXYZ writes "x":..,"y":..,"z":.. with a leading comma unless first.
@@ -158,27 +215,31 @@ func (g *Game) appendEventData(dst []byte, e event) []byte {
 			}
 		}
 		dst = append(dst, '{')
-		dst = g.appendTickInfo(dst, g.snapTick, inPlay, func(o int) (bool, int, int, int) {
+		dst = g.appendTickInfo(dst, g.snapTick, inPlay, func(o int) (bool, int, int, int, int) {
 			p := g.snapPos[o]
-			return g.snapInPlay[o], int(p[0]), int(p[1]), int(p[2])
+			return g.snapInPlay[o], int(p[0]), int(p[1]), int(p[2]), int(g.snapStray[o])
 		}, g.snapItems, false)
 		return append(dst, '}')
 	case evMoveAttempt:
-		dst = append(dst, `{"name":`...)
-		dst = appendString(dst, g.players[s].Name)
-		dst = appendXYZ(dst, int(e.x), int(e.y), int(e.z), false)
-		return append(dst, '}')
+		// The bot's position object itself, its stray properties included.
+		return g.appendPosition(dst, s, int(e.x), int(e.y), int(e.z), int(g.players[s].nStray))
 	case evPlacedBomb, evDidNothing:
+		if e.x == nowhere.X {
+			dst = append(dst, `{"name":`...) // x, y, z undefined
+			dst = appendString(dst, g.players[s].Name)
+			return append(dst, '}')
+		}
 		dst = append(dst, '{')
 		dst = appendXYZ(dst, int(e.x), int(e.y), int(e.z), true)
 		dst = append(dst, `,"name":`...)
 		dst = appendString(dst, g.players[s].Name)
 		return append(dst, '}')
 	case evLost:
-		dst = append(dst, `{"name":`...)
-		dst = appendString(dst, g.players[s].Name)
-		dst = append(dst, `,"cause":`...)
+		// playerLost builds {cause, name}.
+		dst = append(dst, `{"cause":`...)
 		dst = appendCause(dst, e.cause)
+		dst = append(dst, `,"name":`...)
+		dst = appendString(dst, g.players[s].Name)
 		return append(dst, '}')
 	case evGameEnded:
 		return g.appendGameEnded(dst)
@@ -306,18 +367,64 @@ type request struct {
 		NumOfBotsInPlay   *int   `json:"numOfBotsInPlay"`
 		CurrentTick       int    `json:"currentTick"`
 	} `json:"gameInfo"`
-	Players []struct {
-		Name string `json:"name"`
-		X    int    `json:"x"`
-		Y    int    `json:"y"`
-		Z    int    `json:"z"`
-	} `json:"players"`
-	Items []struct {
-		X    int    `json:"x"`
-		Y    int    `json:"y"`
-		Z    int    `json:"z"`
+	Players []json.RawMessage `json:"players"`
+	Items   []struct {
+		X    *int   `json:"x"`
+		Y    *int   `json:"y"`
+		Z    *int   `json:"z"`
 		Type string `json:"type"`
 	} `json:"items"`
+}
+
+// loadedPlayer is one entry of a request's players.
+type loadedPlayer struct {
+	Name    string
+	X, Y, Z int
+	stray   []uint32
+}
+
+// parsePlayer reads {name, x, y, z} with any stray properties, each named
+// by one UTF-16 code unit or "undefined" and null, as [StrayMove] leaves
+// them.
+func parsePlayer(raw []byte) (loadedPlayer, error) {
+	var p loadedPlayer
+	v, ok := jsonParse(decodeUTF8(raw))
+	if !ok || v.kind != jsObject {
+		return p, fmt.Errorf("not a JSON object")
+	}
+	var have [4]bool
+	for i, k := range v.keys {
+		val := v.vals[i]
+		switch {
+		case unitsEqual(k, "name"):
+			if val.kind != jsString {
+				return p, fmt.Errorf("name is not a string")
+			}
+			p.Name, have[0] = string(utf16.Decode(val.str)), true
+		case unitsEqual(k, "x"), unitsEqual(k, "y"), unitsEqual(k, "z"):
+			c := int(k[0] - 'x')
+			if val.kind != jsNumber || val.num != math.Trunc(val.num) || math.Abs(val.num) > math.MaxInt32 {
+				return p, fmt.Errorf("%c is not an integer", k[0])
+			}
+			*[3]*int{&p.X, &p.Y, &p.Z}[c] = int(val.num)
+			have[1+c] = true
+		case val.kind == jsNull && (len(k) == 1 || unitsEqual(k, "undefined")):
+			u := uint32(NoAxis)
+			if len(k) == 1 {
+				u = uint32(k[0])
+			}
+			if len(p.stray) == MaxStrayKeys {
+				return p, fmt.Errorf("more than %d stray properties", MaxStrayKeys)
+			}
+			p.stray = append(p.stray, u)
+		default:
+			return p, fmt.Errorf("unknown field %q", string(utf16.Decode(k)))
+		}
+	}
+	if !have[0] || !have[1] || !have[2] || !have[3] {
+		return p, fmt.Errorf("want name, x, y and z")
+	}
+	return p, nil
 }
 
 // LoadNative replaces the game state with a bot request (request.json; a
@@ -337,6 +444,14 @@ func (g *Game) LoadNative(data []byte) error {
 	if r.GameInfo == nil {
 		return fmt.Errorf("battlecube: request.json: missing gameInfo")
 	}
+	players := make([]loadedPlayer, len(r.Players))
+	for i, raw := range r.Players {
+		p, err := parsePlayer(raw)
+		if err != nil {
+			return fmt.Errorf("battlecube: request.json: players[%d]: %v", i, err)
+		}
+		players[i] = p
+	}
 	gi := r.GameInfo
 	if gi.EdgeLength != g.edge {
 		return fmt.Errorf("battlecube: request.json: gameInfo.edgeLength %d, config edge %d", gi.EdgeLength, g.edge)
@@ -347,16 +462,16 @@ func (g *Game) LoadNative(data []byte) error {
 	if gi.CurrentTick < 0 || gi.CurrentTick >= g.maxTicks {
 		return fmt.Errorf("battlecube: request.json: gameInfo.currentTick %d: want 0–%d", gi.CurrentTick, g.maxTicks-1)
 	}
-	if len(r.Players) > g.n {
-		return fmt.Errorf("battlecube: request.json: %d players, the config has %d seats", len(r.Players), g.n)
+	if len(players) > g.n {
+		return fmt.Errorf("battlecube: request.json: %d players, the config has %d seats", len(players), g.n)
 	}
-	if gi.NumOfBotsInPlay != nil && *gi.NumOfBotsInPlay != len(r.Players) {
-		return fmt.Errorf("battlecube: request.json: numOfBotsInPlay %d, but %d players are listed", *gi.NumOfBotsInPlay, len(r.Players))
+	if gi.NumOfBotsInPlay != nil && *gi.NumOfBotsInPlay != len(players) {
+		return fmt.Errorf("battlecube: request.json: numOfBotsInPlay %d, but %d players are listed", *gi.NumOfBotsInPlay, len(players))
 	}
-	seatOf := make([]int, len(r.Players))
+	seatOf := make([]int, len(players))
 	byConfig := true
 	last := -1
-	for i, p := range r.Players {
+	for i, p := range players {
 		seat := -1
 		for s := range g.n {
 			if g.cfg.name(s) == p.Name {
@@ -374,7 +489,7 @@ func (g *Game) LoadNative(data []byte) error {
 		names[s] = g.cfg.name(s)
 	}
 	if !byConfig {
-		for i, p := range r.Players {
+		for i, p := range players {
 			seatOf[i] = i
 			names[i] = p.Name
 		}
@@ -386,7 +501,7 @@ func (g *Game) LoadNative(data []byte) error {
 		}
 		seen[names[s]] = true
 	}
-	for i, p := range r.Players {
+	for i, p := range players {
 		if !g.inCube(p.X, p.Y, p.Z) {
 			return fmt.Errorf("battlecube: request.json: players[%d] at (%d,%d,%d) is outside the cube", i, p.X, p.Y, p.Z)
 		}
@@ -397,15 +512,28 @@ func (g *Game) LoadNative(data []byte) error {
 		if it.Type != "BOMB" {
 			return fmt.Errorf("battlecube: request.json: items[%d].type %q, want \"BOMB\"", i, it.Type)
 		}
-		if it.X < 0 || it.Y < 0 || it.Z < 0 || it.X > math.MaxInt32 || it.Y > math.MaxInt32 || it.Z > math.MaxInt32 {
-			return fmt.Errorf("battlecube: request.json: items[%d] at (%d,%d,%d): want coordinates 0 or more", i, it.X, it.Y, it.Z)
+		if it.X == nil && it.Y == nil && it.Z == nil {
+			// {"type":"BOMB"}: the bomb of BombNowhere.
+			if cells[[3]int{math.MinInt32, 0, 0}] {
+				return fmt.Errorf("battlecube: request.json: items[%d]: a second bomb without coordinates", i)
+			}
+			cells[[3]int{math.MinInt32, 0, 0}] = true
+			outside++
+			continue
 		}
-		k := [3]int{it.X, it.Y, it.Z}
+		if it.X == nil || it.Y == nil || it.Z == nil {
+			return fmt.Errorf("battlecube: request.json: items[%d]: want x, y and z, or none", i)
+		}
+		x, y, z := *it.X, *it.Y, *it.Z
+		if x < 0 || y < 0 || z < 0 || x > math.MaxInt32 || y > math.MaxInt32 || z > math.MaxInt32 {
+			return fmt.Errorf("battlecube: request.json: items[%d] at (%d,%d,%d): want coordinates 0 or more", i, x, y, z)
+		}
+		k := [3]int{x, y, z}
 		if cells[k] {
-			return fmt.Errorf("battlecube: request.json: items[%d]: a second bomb on (%d,%d,%d)", i, it.X, it.Y, it.Z)
+			return fmt.Errorf("battlecube: request.json: items[%d]: a second bomb on (%d,%d,%d)", i, x, y, z)
 		}
 		cells[k] = true
-		if !g.inCube(it.X, it.Y, it.Z) {
+		if !g.inCube(x, y, z) {
 			outside++
 		}
 	}
@@ -423,10 +551,16 @@ func (g *Game) LoadNative(data []byte) error {
 	for s := range g.n {
 		g.players[s] = Player{Name: names[s], URL: g.cfg.url(s)}
 	}
-	for i, p := range r.Players {
+	for i, p := range players {
 		pl := &g.players[seatOf[i]]
 		pl.InPlay = true
 		pl.X, pl.Y, pl.Z = p.X, p.Y, p.Z
+		for _, u := range p.stray {
+			if !pl.hasStray(int(u)) {
+				pl.stray[pl.nStray] = u
+				pl.nStray++
+			}
+		}
 	}
 	for s := range g.n {
 		if !g.players[s].InPlay {
@@ -440,10 +574,15 @@ func (g *Game) LoadNative(data []byte) error {
 	clear(g.bombAt)
 	g.outside = outside
 	for _, it := range r.Items {
-		if g.inCube(it.X, it.Y, it.Z) {
-			g.bombAt[g.index(it.X, it.Y, it.Z)] = 1
+		if it.X == nil {
+			g.items = append(g.items, nowhere)
+			continue
 		}
-		g.items = append(g.items, Item{int32(it.X), int32(it.Y), int32(it.Z)})
+		x, y, z := *it.X, *it.Y, *it.Z
+		if g.inCube(x, y, z) {
+			g.bombAt[g.index(x, y, z)] = 1
+		}
+		g.items = append(g.items, Item{int32(x), int32(y), int32(z)})
 	}
 	if g.nLost == g.n || g.InPlay() == 1 {
 		// The original would not ask: the game ended in the tick before.
@@ -454,27 +593,40 @@ func (g *Game) LoadNative(data []byte) error {
 }
 
 // ParseCommand reads seat's reply, a JSON task array, as the server
-// validates it (spec §5), and returns the task of the coming tick (element
-// SubTick()-1), so a scenario gives the same reply in every tick of a
-// cycle:
+// validates and carries it out (spec §5), and returns the task of the
+// coming tick (element SubTick()-1), so a scenario gives the same reply in
+// every tick of a cycle. The body is decoded as UTF-8 and parsed by
+// JSON.parse (res.json() of node-fetch 1.x), validated by the original's
+// Joi 11 schema with Joi's conversions, and the element is read as
+// applyBotDirections reads it:
 //
 //   - a body that is not JSON: [RejectConnection], ok false;
-//   - a value that is not an array of tasks matching the schemas ({task,
-//     x, y, z} with integers ≥ 0, numeric strings converted; {task};
-//     {task, direction}; task and direction non-empty strings; no other
-//     keys): [RejectSchema], ok false;
+//   - a value that is not an array of tasks matching the schemas:
+//     [RejectSchema], ok false. A JSON string holding the array, or
+//     holding an element, counts as that array or element (Joi parses
+//     it). Each element is {task, x, y, z}, {task} or {task, direction},
+//     with no other keys; task and direction non-empty strings; x, y, z
+//     safe integers ≥ 0, where a string is converted as Joi 11 does:
+//     parseFloat of it, provided Number() of it is finite, so "0x3",
+//     "0b11" and "0o7" are 0, " 5 " and "\ufeff5" are 5, "" and
+//     "9007199254740992" fail. A "__proto__" key holding an object is no
+//     key of the element (Joi's copy makes it the prototype) and lends it
+//     the keys it holds.
 //   - an array whose length is not TasksPerTick: [RejectAmount], ok false;
-//   - {"task":"BOMB",x,y,z} in the cube: the bomb action; {"task":"NOOP"}:
-//     Noop; {"task":"MOVE","direction":d}: the move its first two
-//     characters name, lower-cased as the server reads them ("+x" is +X,
-//     "-XY" is -X, any sign other than '+' subtracts);
-//   - a MOVE without a direction crashes the server's move code: the bot
-//     is lost with cause {}, [RejectConnection], ok false;
-//   - what the original accepts but an action cannot express returns Noop
-//     with ok false: a bomb outside the cube, a direction whose second
-//     character is not an axis (the original emits a MOVE_ATTEMPT and
-//     leaves the bot where it is), and tasks other than MOVE, BOMB and NOOP
-//     (the original does nothing and emits no event).
+//   - {"task":"NOOP"}: Noop; {"task":"BOMB",x,y,z} on a cube cell: the
+//     bomb action; {"task":"MOVE","direction":d}: the move that d names,
+//     lower-cased as the server does and split into UTF-16 code units, the
+//     first the sign ('+', any other subtracts), the second the axis
+//     ("+x" is +X, "-XY" is -X). All with ok true.
+//   - the tasks the server accepts that are none of those, each an
+//     out-of-range action with ok false, carried out at the bot's turn:
+//     [StrayMove] for a direction whose second code unit is not x, y or z
+//     ("foo", "+", "😀x"), [CrashMove] for a MOVE without a string
+//     direction, [BombNowhere] for a BOMB without coordinates, [Idle] for
+//     any other task name.
+//   - a bomb off the cube's cells (a coordinate ≥ the edge, or one that
+//     only "__proto__" gives, not a whole number ≥ 0): Noop with ok false,
+//     as the action space cannot place it.
 func (g *Game) ParseCommand(seat int, text []byte) (action int32, ok bool) {
 	a, ok := parseReply(text, g.tasks, g.SubTick()-1, g.edge)
 	return int32(a), ok
@@ -483,145 +635,36 @@ func (g *Game) ParseCommand(seat int, text []byte) (action int32, ok bool) {
 // parseReply implements ParseCommand for a reply of tasks elements,
 // returning the action of element k.
 func parseReply(text []byte, tasks, k, edge int) (Action, bool) {
-	if !json.Valid(text) {
+	v, ok := jsonParse(decodeUTF8(text))
+	if !ok {
 		// JSON.parse rejects it, trailing data included ("404 page not
 		// found" is not the number 404).
 		return RejectConnection, false
 	}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(text))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return RejectConnection, false
-	}
-	arr, isArr := v.([]any)
-	if !isArr {
+	parsed, ok := joiTasks(v)
+	if !ok {
 		return RejectSchema, false
-	}
-	type task struct {
-		kind      int // 0 bomb, 1 noop, 2 move
-		task, dir string
-		x, y, z   int64
-	}
-	parsed := make([]task, len(arr))
-	for i, el := range arr {
-		obj, isObj := el.(map[string]any)
-		if !isObj {
-			return RejectSchema, false
-		}
-		t, isStr := obj["task"].(string)
-		if !isStr || t == "" {
-			return RejectSchema, false
-		}
-		switch {
-		case len(obj) == 4 && has(obj, "x", "y", "z"):
-			x, okx := joiInt(obj["x"])
-			y, oky := joiInt(obj["y"])
-			z, okz := joiInt(obj["z"])
-			if !okx || !oky || !okz {
-				return RejectSchema, false
-			}
-			parsed[i] = task{kind: 0, task: t, x: x, y: y, z: z}
-		case len(obj) == 1:
-			parsed[i] = task{kind: 1, task: t}
-		case len(obj) == 2 && has(obj, "direction"):
-			d, isStr := obj["direction"].(string)
-			if !isStr || d == "" {
-				return RejectSchema, false
-			}
-			parsed[i] = task{kind: 2, task: t, dir: d}
-		default:
-			return RejectSchema, false
-		}
 	}
 	if len(parsed) != tasks {
 		return RejectAmount, false
 	}
-	t := parsed[k]
-	switch t.task {
-	case "NOOP":
-		return Noop, true
-	case "BOMB":
-		if t.kind != 0 {
-			return Noop, false // coordinates undefined
-		}
-		e := int64(edge)
-		if t.x >= e || t.y >= e || t.z >= e {
-			return Noop, false
-		}
-		return BombAction(edge, int(t.x), int(t.y), int(t.z)), true
-	case "MOVE":
-		if t.kind != 2 {
-			return RejectConnection, false // TypeError in the move code
-		}
-		return parseDirection(t.dir)
-	}
-	return Noop, false
-}
-
-// parseDirection reads a direction as moveBot does: lower-cased, split
-// into characters, the first the sign and the second the axis.
-func parseDirection(d string) (Action, bool) {
-	d = strings.ToLower(d)
-	op, size := utf8.DecodeRuneInString(d)
-	axis, _ := utf8.DecodeRuneInString(d[size:])
-	var a Action
-	switch axis {
-	case 'x':
-		a = MovePlusX
-	case 'y':
-		a = MovePlusY
-	case 'z':
-		a = MovePlusZ
-	default:
-		return Noop, false
-	}
-	if op != '+' {
-		a++
-	}
-	return a, true
-}
-
-// has reports whether obj has every key.
-func has(obj map[string]any, keys ...string) bool {
-	for _, k := range keys {
-		if _, ok := obj[k]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// joiInt reads an integer ≥ 0 as Joi's number().integer().min(0) with
-// conversion does: JSON numbers and numeric strings.
-func joiInt(v any) (int64, bool) {
-	var s string
-	switch n := v.(type) {
-	case json.Number:
-		s = string(n)
-	case string:
-		s = strings.TrimSpace(n)
-	default:
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f != math.Trunc(f) || f < 0 || f > 1<<53 {
-		return 0, false
-	}
-	return int64(f), true
+	return taskAction(parsed[k], edge)
 }
 
 // AppendCommand appends a reply that ParseCommand reads as action: the
-// task repeated TasksPerTick times. RejectAmount gives [], RejectSchema a
-// bomb with a negative coordinate, RejectConnection an empty body.
+// task repeated TasksPerTick times. RejectAmount (and any action that
+// stands for nothing) gives [], RejectSchema a bomb with a negative
+// coordinate, RejectConnection an empty body; CrashMove, BombNowhere, Idle
+// and StrayMove give the tasks they stand for.
 func (g *Game) AppendCommand(dst []byte, seat int, action int32) []byte {
 	a := Action(action)
+	unit, stray := StrayUnit(a)
 	switch {
 	case a == RejectConnection:
 		return dst
 	case a == RejectSchema:
 		return append(dst, `[{"task":"BOMB","x":-1,"y":0,"z":0}]`...)
-	case a < 0 || int(a) >= g.spec.Actions:
+	case !stray && a != CrashMove && a != BombNowhere && a != Idle && (a < 0 || int(a) >= g.spec.Actions):
 		return append(dst, "[]"...)
 	}
 	dst = append(dst, '[')
@@ -630,6 +673,18 @@ func (g *Game) AppendCommand(dst []byte, seat int, action int32) []byte {
 			dst = append(dst, ',')
 		}
 		switch {
+		case stray && unit == NoAxis:
+			dst = append(dst, `{"task":"MOVE","direction":"+"}`...)
+		case stray:
+			dst = append(dst, `{"task":"MOVE","direction":"+`...)
+			dst = appendUnit(dst, uint32(unit))
+			dst = append(dst, `"}`...)
+		case a == CrashMove:
+			dst = append(dst, `{"task":"MOVE"}`...)
+		case a == BombNowhere:
+			dst = append(dst, `{"task":"BOMB"}`...)
+		case a == Idle:
+			dst = append(dst, `{"task":"WAIT"}`...)
 		case a == Noop:
 			dst = append(dst, `{"task":"NOOP"}`...)
 		case a < NumFixedActions:

@@ -115,6 +115,12 @@ func TestRoundTrip(t *testing.T) {
 			t.Fatalf("action %d: %s parses as %d, %v", a, cmd, got, ok)
 		}
 	}
+	for _, a := range []Action{CrashMove, BombNowhere, Idle, StrayMove('a'), StrayMove('5'), StrayMove(0xDE00), StrayMove('"'), StrayMove(NoAxis)} {
+		cmd := g.AppendCommand(nil, 0, int32(a))
+		if got, ok := g.ParseCommand(0, cmd); Action(got) != a || ok {
+			t.Fatalf("action %d: %s parses as %d, %v", a, cmd, got, ok)
+		}
+	}
 }
 
 func TestParseCommand(t *testing.T) {
@@ -140,11 +146,12 @@ func TestParseCommand(t *testing.T) {
 		{"empty_task", `[{"task":""}]`, RejectSchema, false},
 		{"too_many", `[{"task":"NOOP"},{"task":"NOOP"}]`, RejectAmount, false},
 		{"none", `[]`, RejectAmount, false},
-		{"jump_does_nothing", `[{"task":"JUMP"}]`, Noop, false},
+		{"jump_does_nothing", `[{"task":"JUMP"}]`, Idle, false},
 		{"bomb_outside_cube", `[{"task":"BOMB","x":8,"y":2,"z":3}]`, Noop, false},
-		{"move_without_direction_crashes", `[{"task":"MOVE"}]`, RejectConnection, false},
-		{"move_with_coordinates_crashes", `[{"task":"MOVE","x":1,"y":1,"z":1}]`, RejectConnection, false},
-		{"direction_without_axis", `[{"task":"MOVE","direction":"foo"}]`, Noop, false},
+		{"move_without_direction_crashes", `[{"task":"MOVE"}]`, CrashMove, false},
+		{"move_with_coordinates_crashes", `[{"task":"MOVE","x":1,"y":1,"z":1}]`, CrashMove, false},
+		{"direction_without_axis", `[{"task":"MOVE","direction":"foo"}]`, StrayMove('o'), false},
+		{"bomb_without_coordinates", `[{"task":"BOMB"}]`, BombNowhere, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -45,14 +45,15 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
-// TestEventBytes checks the exact bytes (key order) of the g2 stream.
+// TestEventBytes checks the exact bytes (key order) of the g2 stream;
+// PLAYER_LOST is {cause, name} as game.ts's playerLost builds it.
 func TestEventBytes(t *testing.T) {
 	g, _ := New(testConfig(1, 200, []string{"John"}, [3]int{0, 0, 0}))
 	acts, rew, term, trunc := []int32{int32(MoveMinusX)}, make([]float32, 1), make([]bool, 1), make([]bool, 1)
 	g.Step(acts, rew, term, trunc)
 	want := `{"event":"NEXT_TICK","data":{"gameInfo":{"id":"mock-socket-id","edgeLength":8,"numOfTasksPerTick":1,"numOfBotsInPlay":1,"currentTick":0},"players":[{"name":"John","x":0,"y":0,"z":0}],"items":[]}}
 {"event":"PLAYER_MOVE_ATTEMPT","data":{"name":"John","x":-1,"y":0,"z":0}}
-{"event":"PLAYER_LOST","data":{"name":"John","cause":"Player moved out of bounds"}}
+{"event":"PLAYER_LOST","data":{"cause":"Player moved out of bounds","name":"John"}}
 {"event":"GAME_ENDED","data":{"scores":[{"name":"John","highScore":0}],"id":"mock-socket-id","result":"TIE"}}
 `
 	if got := string(g.AppendEvents(nil)); got != want {

@@ -1,6 +1,7 @@
 package battlecube
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"github.com/botarena/botarena/env"
@@ -28,16 +29,67 @@ const (
 const (
 	// RejectAmount is a reply with the wrong number of tasks: PLAYER_LOST
 	// with {error: VALIDATION_ERROR, details: "Invalid amount of directions
-	// sent"}. Every out-of-range action other than the two below means this.
+	// sent"}. Every out-of-range action that is none of the others below
+	// means this.
 	RejectAmount Action = -1
 	// RejectSchema is a reply that fails the task schema: PLAYER_LOST with
 	// {error: VALIDATION_ERROR, details: [...]}.
 	RejectSchema Action = -2
 	// RejectConnection is a failed request (timeout, a body that is not
-	// JSON, a crash of the bot or of the server's move code): PLAYER_LOST
-	// with cause {} (a JS Error, which socket.io sends as {}).
+	// JSON, a crash of the bot): PLAYER_LOST with cause {} (a JS Error,
+	// which socket.io sends as {}).
 	RejectConnection Action = -3
 )
+
+// Out-of-range actions for the tasks the server accepts but that are none
+// of NOOP, the six moves and a bomb on a cube cell (see [Game.ParseCommand]).
+// The seat carries them out at its turn, in player order, as the original
+// does; they count in [Game.Invalid].
+const (
+	// CrashMove is a MOVE task without a string direction ({"task":"MOVE"},
+	// or with coordinates): the server's move code throws a TypeError at
+	// the bot's turn, caught as a loss, PLAYER_LOST with cause {}: after
+	// the tasks of the bots before it, before those after it.
+	CrashMove Action = -4
+	// BombNowhere is a BOMB task without coordinates ({"task":"BOMB"}, or
+	// with a direction): the server places a bomb with x, y and z
+	// undefined, which every later message shows as {"type":"BOMB"} in
+	// items (at most one: a second is "on the same cell"), and emits
+	// PLAYER_PLACED_BOMB {name}. It never explodes.
+	BombNowhere Action = -5
+	// Idle is a task other than MOVE, BOMB and NOOP: the server does
+	// nothing and emits no event.
+	Idle Action = -6
+	// strayMoveFirst is StrayMove(0); StrayMove(NoAxis) is the last.
+	strayMoveFirst Action = -16
+)
+
+// NoAxis stands for a direction of one character in [StrayMove]: its
+// second code unit is undefined, and so is the property's name.
+const NoAxis = 0x10000
+
+// StrayMove returns the action of a MOVE whose lower-cased direction's
+// second UTF-16 code unit is unit, not x, y or z (NoAxis when there is
+// none): moveBot sets that property of the bot's position to NaN, emits
+// PLAYER_MOVE_ATTEMPT, and the bot stays where it is; the position object
+// keeps the property, sent as "unit":null in every later NEXT_TICK, bot
+// request and PLAYER_MOVE_ATTEMPT ("undefined":null for NoAxis). It panics
+// if unit is out of 0..NoAxis.
+func StrayMove(unit int) Action {
+	if unit < 0 || unit > NoAxis {
+		panic("battlecube: StrayMove: unit out of range")
+	}
+	return strayMoveFirst - Action(unit)
+}
+
+// StrayUnit returns the code unit of a [StrayMove] action, and false for
+// other actions.
+func StrayUnit(a Action) (unit int, ok bool) {
+	if a > strayMoveFirst || a < strayMoveFirst-NoAxis {
+		return 0, false
+	}
+	return int(strayMoveFirst - a), true
+}
 
 // moveDelta is each move's change of (x, y, z).
 var moveDelta = [NumFixedActions][3]int{
@@ -82,6 +134,9 @@ const (
 	CauseConnection // CONNECTION_ERROR (sent as {})
 	// CauseEarlier marks seats a loaded state (LoadNative) does not list.
 	CauseEarlier
+	// CauseTypeError is the TypeError of a MOVE without a direction
+	// ([CrashMove]), sent as {}.
+	CauseTypeError
 )
 
 // causeText is the cause string of the three string causes.
@@ -105,6 +160,8 @@ func (c Cause) String() string {
 		return "CONNECTION_ERROR"
 	case CauseEarlier:
 		return "lost before the loaded tick"
+	case CauseTypeError:
+		return "TypeError (a MOVE without a direction)"
 	}
 	return "Cause(?)"
 }
@@ -126,10 +183,32 @@ type Player struct {
 	HighScore int
 	// lostOrder is the bot's index in lostPlayers.
 	lostOrder int
+	// stray are the code units (or NoAxis) of the properties [StrayMove]
+	// added to the position, in the order added; nStray counts them.
+	stray  [MaxStrayKeys]uint32
+	nStray uint8
 }
+
+// hasStray reports whether the position has the stray property unit.
+func (p *Player) hasStray(unit int) bool {
+	for _, u := range p.stray[:p.nStray] {
+		if int(u) == unit {
+			return true
+		}
+	}
+	return false
+}
+
+// StrayKeys returns the number of stray properties the bot's position
+// holds (see [StrayMove]).
+func (p Player) StrayKeys() int { return int(p.nStray) }
 
 // Item is a bomb, the only item of the original: {x, y, z, type: "BOMB"}.
 type Item struct{ X, Y, Z int32 }
+
+// nowhere is the bomb of [BombNowhere], x, y and z undefined: no cell has
+// its coordinates, and it is sent as {"type":"BOMB"}.
+var nowhere = Item{math.MinInt32, math.MinInt32, math.MinInt32}
 
 // eventKind is the socket.io event of a recorded event.
 type eventKind uint8
@@ -217,7 +296,8 @@ type Game struct {
 	snapItems   int // items[:snapItems] were the items at the tick's start
 	snapInPlay  [MaxPlayers]bool
 	snapPos     [MaxPlayers][3]int32
-	lostThisRun [MaxPlayers]bool // lost in the last tick (for rewards)
+	snapStray   [MaxPlayers]uint8 // stray properties at the tick's start
+	lostThisRun [MaxPlayers]bool  // lost in the last tick (for rewards)
 
 	rng rand.PCG
 

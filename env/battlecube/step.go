@@ -8,8 +8,10 @@ package battlecube
 //   - Each action is the task the seat carries out in this tick: NOOP, a
 //     move, or a bomb on a cube cell. Out-of-range actions stand for a
 //     rejected reply ([RejectAmount], [RejectSchema], [RejectConnection]):
-//     the seat is lost in this tick's ask phase, and they count in
-//     [Game.Invalid]. Actions of seats no longer in play are ignored.
+//     the seat is lost in this tick's ask phase; or for an accepted task
+//     outside those ([CrashMove], [BombNowhere], [Idle], [StrayMove]),
+//     carried out at the seat's turn. They count in [Game.Invalid].
+//     Actions of seats no longer in play are ignored.
 //   - Rewards: −1 to a seat in the tick it is lost; when the game ends, +1
 //     to the winner (WINNER_FOUND) and 0 to the bots still in play at the
 //     tick limit (TIE). terminated is true for lost seats and for every
@@ -100,6 +102,7 @@ func (g *Game) startTick() {
 		p := &g.players[s]
 		g.snapInPlay[s] = p.InPlay
 		g.snapPos[s] = [3]int32{int32(p.X), int32(p.Y), int32(p.Z)}
+		g.snapStray[s] = p.nStray
 	}
 	g.record(event{kind: evNextTick})
 }
@@ -117,9 +120,10 @@ func (g *Game) loseNow(s int, cause Cause) {
 	g.lostThisRun[s] = true
 }
 
-// askPhase handles the replies: a seat in play whose action is out of
-// range sent a reply the server rejects, and is lost at once (its position
-// stays in the list for this tick's collisions).
+// askPhase handles the replies: a seat in play whose action stands for a
+// reply the server rejects is lost at once (its position stays in the
+// list for this tick's collisions). Every out-of-range action counts in
+// Invalid.
 func (g *Game) askPhase(actions []int32) {
 	na := int32(g.spec.Actions)
 	for s := range g.n {
@@ -137,6 +141,11 @@ func (g *Game) askPhase(actions []int32) {
 			cause = CauseSchema
 		case RejectConnection:
 			cause = CauseConnection
+		case CrashMove, BombNowhere, Idle:
+			continue // accepted; carried out at the bot's turn
+		}
+		if _, ok := StrayUnit(Action(a)); ok {
+			continue
 		}
 		g.record(event{kind: evLost, seat: uint8(s), cause: cause})
 		g.loseNow(s, cause)
@@ -154,7 +163,7 @@ func (g *Game) applyTasks(actions []int32) {
 		switch {
 		case a == Noop:
 			g.record(event{kind: evDidNothing, seat: uint8(s), x: int32(p.X), y: int32(p.Y), z: int32(p.Z)})
-		case a < NumFixedActions:
+		case a > Noop && a < NumFixedActions:
 			d := moveDelta[a]
 			p.X, p.Y, p.Z = p.X+d[0], p.Y+d[1], p.Z+d[2]
 			g.record(event{kind: evMoveAttempt, seat: uint8(s), x: int32(p.X), y: int32(p.Y), z: int32(p.Z)})
@@ -162,10 +171,27 @@ func (g *Game) applyTasks(actions []int32) {
 				g.loseNow(s, CauseOutOfBounds)
 				g.record(event{kind: evLost, seat: uint8(s), cause: CauseOutOfBounds})
 			}
-		default:
+		case a >= NumFixedActions:
 			x, y, z, _ := BombCell(g.edge, a)
 			g.placeBomb(x, y, z)
 			g.record(event{kind: evPlacedBomb, seat: uint8(s), x: int32(x), y: int32(y), z: int32(z)})
+		case a == CrashMove:
+			// moveBot throws before PLAYER_MOVE_ATTEMPT; the catch loses
+			// the bot now, with the TypeError as cause.
+			g.record(event{kind: evLost, seat: uint8(s), cause: CauseTypeError})
+			g.loseNow(s, CauseTypeError)
+		case a == BombNowhere:
+			g.placeBomb(int(nowhere.X), int(nowhere.Y), int(nowhere.Z))
+			g.record(event{kind: evPlacedBomb, seat: uint8(s), x: nowhere.X, y: nowhere.Y, z: nowhere.Z})
+		default:
+			if unit, ok := StrayUnit(a); ok {
+				if !p.hasStray(unit) && int(p.nStray) < MaxStrayKeys {
+					p.stray[p.nStray] = uint32(unit)
+					p.nStray++
+				}
+				g.record(event{kind: evMoveAttempt, seat: uint8(s), x: int32(p.X), y: int32(p.Y), z: int32(p.Z)})
+			}
+			// Idle: nothing, no event.
 		}
 	}
 }
