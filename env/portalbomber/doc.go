@@ -99,9 +99,9 @@
 //
 // "state.json" (canonical) is the state object the original server sends
 // player i: gameID, playerID, state, boardSize, player, moveOrder,
-// moveIterator, playerIndex, moveNumber, opponent, hardBlockBoard,
-// softBlockBoard, trailMap, bombMap, portalMap, in the order sanitizedForm
-// builds it (moveNumber, which HEAD added, after playerIndex), with the map
+// moveIterator, playerIndex, opponent, hardBlockBoard, softBlockBoard,
+// trailMap, bombMap, portalMap, moveNumber, in the order sanitizedForm
+// builds it (moveNumber last: the commit that added it appended it), with the map
 // entries in JavaScript's key order (insertion order; trail owners "0",
 // "1", then "-1"). The ids are deterministic 24-hex-digit Mongo-style ids
 // derived from the seed. [Game.LoadNative] reads it back strictly, with

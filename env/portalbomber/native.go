@@ -111,8 +111,6 @@ func (g *Game) appendStateJSON(b []byte, seat int) []byte {
 	b = strconv.AppendInt(b, int64(g.moveIterator), 10)
 	b = append(b, `,"playerIndex":`...)
 	b = strconv.AppendInt(b, int64(seat), 10)
-	b = append(b, `,"moveNumber":`...)
-	b = strconv.AppendInt(b, int64(g.moveNumber), 10)
 	b = append(b, `,"opponent":`...)
 	b = g.appendPlayer(b, 1-seat)
 	for k, name := range []string{`,"hardBlockBoard":[`, `,"softBlockBoard":[`} {
@@ -208,7 +206,11 @@ func (g *Game) appendStateJSON(b []byte, seat int) []byte {
 		}
 		b = append(b, '}')
 	}
-	return append(b, "}}"...)
+	// moveNumber last: the commit that added it (340cac8) appended it to
+	// sanitizedForm, after portalMap.
+	b = append(b, `},"moveNumber":`...)
+	b = strconv.AppendInt(b, int64(g.moveNumber), 10)
+	return append(b, '}')
 }
 
 var colorNames = [2]string{"orange", "blue"}
