@@ -72,9 +72,16 @@ func (g *Game) appendMapTxt(dst []byte, seat int) []byte {
 	dst = appendInt(dst, me.ShotsHit)
 	dst = append(dst, crlf+"Points: "...)
 	dst = appendInt(dst, me.Points)
-	dst = append(dst, crlf+"Arsenal: [SingleShot"...)
+	// PrintAvailableWeapons: the distinct weapons of the ships afloat, each
+	// ship's SingleShot first, so "[]" when none is left.
+	dst = append(dst, crlf+"Arsenal: ["...)
+	afloat := false
 	for k := range NumShips {
 		if !me.Ships[k].Destroyed {
+			if !afloat {
+				dst = append(dst, weaponNames[SingleShot]...)
+				afloat = true
+			}
 			dst = append(dst, ',')
 			if g.legacy && shipWeapon[k] == SeekerMissile {
 				dst = append(dst, "SeekerMissle"...)
@@ -87,17 +94,23 @@ func (g *Game) appendMapTxt(dst []byte, seat int) []byte {
 	dst = g.appendShipList(dst, me)
 	dst = appendStatus(dst, me)
 	if !g.legacy {
+		// RenderPlayerInfo: status and charges always, the center point
+		// only while the shield is up.
 		sh := &me.Shield
 		if sh.Active {
 			dst = append(dst, "Shield: (Status: Activated, Charges: "...)
-			dst = appendInt(dst, sh.Charges)
+		} else {
+			dst = append(dst, "Shield: (Status: Deactivated, Charges: "...)
+		}
+		dst = appendInt(dst, sh.Charges)
+		if sh.Active {
 			dst = append(dst, "), Center Point: X:"...)
 			dst = appendInt(dst, sh.CX)
 			dst = append(dst, ",Y:"...)
 			dst = appendInt(dst, sh.CY)
 			dst = append(dst, crlf...)
 		} else {
-			line("Shield: No Shield")
+			dst = append(dst, "), Center Point: No Shield"+crlf...)
 		}
 	}
 	line("---------------------------")
