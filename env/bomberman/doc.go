@@ -87,10 +87,13 @@
 // GameBlocks as columns), "map.txt" (LF, or CRLF with Config.MapCRLF) and
 // "roundInfo.json"; every seat sees the same files, since the only hidden
 // information, power-ups under walls and players, is never written.
-// [Game.ParseCommand] reads move.txt as the harness does: the first
-// character only (after a byte-order mark), a digit 1–6 is a command and
-// any other digit is do nothing; anything else is do nothing and reported
-// as malformed. [Game.LoadNative] reads state.json in the current schema and
+// [Game.ParseCommand] reads move.txt as the harness does
+// (BotRunner.GetBotCommandFromFile): the first UTF-16 code unit only,
+// after File.ReadAllText's byte-order-mark detection; a numeral (Unicode
+// category Nd, Nl or No, .NET's Char.IsNumber) whose numeric value
+// truncates to 1–6 is that command ((int)Char.GetNumericValue: "٣" and
+// the Khmer "៳" are 3, "Ⅵ" 6), any other numeral is do nothing; anything
+// else is do nothing and reported as malformed. [Game.LoadNative] reads state.json in the current schema and
 // in the older one without PlayerBounty (then 100, the engine default, and
 // the writers leave the key out again, so the official sample round-trips
 // byte for byte). A file does not record everything the engine keeps, so a

@@ -54,10 +54,11 @@ func (g *Game) AppendNative(dst []byte, format string, seat int) ([]byte, error)
 // ok false. So "10" is MoveUp and "-1" or " 1" is DoNothing. The seat does
 // not matter.
 //
-// Like .NET's Char.IsNumber, non-ASCII numerals count: decimal digits of
-// any script by their digit value, and the common non-decimal numerals
-// ('²', '③', 'Ⅳ', ...) by their value truncated to an integer; a numeral
-// outside the table below is read as DoNothing (ok true).
+// The harness's test is Char.IsNumber(code) ? (int)Char.GetNumericValue(code)
+// : 0 (BotRunner.GetBotCommandFromFile), so every Unicode numeral counts
+// (categories Nd, Nl and No): decimal digits of any script by their digit
+// value ('٣' is 3), the other numerals by their numeric value truncated
+// toward zero ('²', '③', 'Ⅵ', the Khmer lek attak '៳' is 3, '½' is 0).
 func (g *Game) ParseCommand(seat int, text []byte) (action int32, ok bool) {
 	r, ok := firstUTF16(text)
 	if !ok || !unicode.IsNumber(r) {
@@ -152,20 +153,27 @@ func numericValue(r rune) int {
 }
 
 // numerals lists BMP non-decimal numerals (categories Nl and No) by their
-// truncated numeric values, as runs from lo. Only values 1–6 change the
-// outcome of ParseCommand; other numerals read as DoNothing either way.
+// truncated numeric values, as runs from lo: every one whose value
+// truncates to 1–6 (TestParseCommandUnicodeNumerals checks all 735 BMP
+// numerals against the Unicode Character Database). Other values read as
+// DoNothing either way.
 var numerals = []struct {
 	lo     rune
 	values []int8
 }{
 	{0x00b2, []int8{2, 3}},                   // ² ³
 	{0x00b9, []int8{1}},                      // ¹
+	{0x0c78, []int8{0, 1, 2, 3, 1, 2, 3}},    // Telugu fraction digits
 	{0x0f2a, []int8{0, 1, 2, 3, 4, 5, 6, 7}}, // Tibetan half numbers ½, 1½, ...
 	{0x1369, []int8{1, 2, 3, 4, 5, 6, 7, 8, 9}},
+	{0x17f0, []int8{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}}, // Khmer lek attak
+	{0x19da, []int8{1}},                            // New Tai Lue tham digit one
 	{0x2070, []int8{0}},
 	{0x2074, []int8{4, 5, 6, 7, 8, 9}},
 	{0x2080, []int8{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
+	{0x215f, []int8{1}},                         // ⅟ fraction numerator one
 	{0x2160, []int8{1, 2, 3, 4, 5, 6, 7, 8, 9}}, // Ⅰ..Ⅸ
+	{0x2185, []int8{6}},                         // ↅ Roman six late form
 	{0x2170, []int8{1, 2, 3, 4, 5, 6, 7, 8, 9}}, // ⅰ..ⅸ
 	{0x2460, []int8{1, 2, 3, 4, 5, 6, 7, 8, 9}}, // ①..⑨
 	{0x2474, []int8{1, 2, 3, 4, 5, 6, 7, 8, 9}}, // ⑴..⑼
@@ -175,6 +183,7 @@ var numerals = []struct {
 	{0x2780, []int8{1, 2, 3, 4, 5, 6, 7, 8, 9}}, // ➀..➈
 	{0x278a, []int8{1, 2, 3, 4, 5, 6, 7, 8, 9}}, // ➊..➒
 	{0x3021, []int8{1, 2, 3, 4, 5, 6, 7, 8, 9}}, // Hangzhou numerals
+	{0x3192, []int8{1, 2, 3, 4}},                // ㆒..㆕ ideographic annotation marks
 	{0x3220, []int8{1, 2, 3, 4, 5, 6, 7, 8, 9}}, // ㈠..㈨
 	{0x3280, []int8{1, 2, 3, 4, 5, 6, 7, 8, 9}}, // ㊀..㊈
 	{0xa6e6, []int8{1, 2, 3, 4, 5, 6, 7, 8, 9}}, // Bamum numerals

@@ -3,6 +3,7 @@ package bomberman
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -372,6 +373,16 @@ func TestParseCommand(t *testing.T) {
 		{"vulgar_half", "½", DoNothing, true},
 		{"roman_twelve", "Ⅻ", DoNothing, true},
 		{"math_bold_three_is_a_surrogate", "𝟑", DoNothing, false},
+		// Char.IsNumber is any of Nd, Nl, No; these numerals (No, Nl) were
+		// read as nothing before issue 18.
+		{"khmer_lek_attak_bei", "\u17f3", MoveRight, true},
+		{"khmer_lek_attak_pram_muoy", "\u17f6", TriggerBomb, true},
+		{"telugu_fraction_digit_three", "\u0c7b", MoveRight, true},
+		{"new_tai_lue_tham_digit_one", "\u19da", MoveUp, true},
+		{"fraction_numerator_one", "\u215f", MoveUp, true},
+		{"roman_six_late_form", "\u2185", TriggerBomb, true},
+		{"ideographic_annotation_four", "\u3195", MoveDown, true},
+		{"cjk_one_is_a_letter", "一", DoNothing, false},
 	}
 	g := mustNew(t, &Config{Players: 2})
 	for _, tt := range tests {
@@ -383,6 +394,44 @@ func TestParseCommand(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestParseCommandUnicodeNumerals checks every BMP numeral: the harness
+// (TestHarness/TestHarnesses/Bot/BotRunner.cs, GetBotCommandFromFile)
+// reads the first char of move.txt and returns Char.IsNumber(code) ?
+// (int)Char.GetNumericValue(code) : 0, so each character of category Nd,
+// Nl or No is the move its numeric value, truncated, names (1–6), or
+// DoNothing. testdata/unicode_numerals.txt lists them from the Unicode
+// Character Database.
+func TestParseCommandUnicodeNumerals(t *testing.T) {
+	data, err := os.ReadFile("testdata/unicode_numerals.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := mustNew(t, &Config{Players: 2})
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		var code rune
+		var cat string
+		var value int
+		if _, err := fmt.Sscanf(line, "%x %s %d", &code, &cat, &value); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		want := DoNothing
+		if value >= int(MoveUp) && value <= int(TriggerBomb) {
+			want = Action(value)
+		}
+		if a, ok := g.ParseCommand(0, []byte(string(code)+"\r\n")); Action(a) != want || !ok {
+			t.Errorf("U+%04X (%s, value %d): %v, %t; want %v, true", code, cat, value, Action(a), ok, want)
+		}
+		n++
+	}
+	if n != 735 {
+		t.Errorf("%d numerals, want 735", n)
 	}
 }
 

@@ -69,6 +69,8 @@ func Rules(cfg *Config) string {
 	f("| code | command |\n| --- | --- |\n")
 	f("| 1 | move up |\n| 2 | move left |\n| 3 | move right |\n| 4 | move down |\n| 5 | place a bomb |\n| 6 | trigger: the own bomb with the lowest timer gets timer 1 |\n")
 	f("| 0, 7, 8, 9, anything else | do nothing |\n\n")
+	f("- The first character is read as .NET's Char.IsNumber and (int)Char.GetNumericValue read it: any Unicode numeral counts by its numeric value, truncated ")
+	f("(Arabic-Indic ٣ and Khmer ៳ are 3, ⑤ is 5, Ⅵ is 6, ½ is 0).\n")
 	f("- One command per player per round, all applied in the same round in key order.\n")
 	f("- A move fails into a wall, off the map, onto any bomb, into a player who stays, and when two players swap places. ")
 	f("When several players move into the same cell, each rolls 0–99 and the lowest stays put, repeated until the targets are unique ")
