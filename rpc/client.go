@@ -41,6 +41,8 @@ type clientOptions struct {
 	httpClient      *http.Client
 	maxMessageBytes int
 	connectOpts     []connect.ClientOption
+	token           string
+	tlsConfig       *tls.Config
 }
 
 // WithProtocol sets the wire protocol. The default is [GRPC].
@@ -56,6 +58,21 @@ func WithHTTPClient(c *http.Client) ClientOption { return func(o *clientOptions)
 // sends. The default is [DefaultMaxMessageBytes] (256 MiB).
 func WithClientMaxMessageBytes(n int) ClientOption {
 	return func(o *clientOptions) { o.maxMessageBytes = n }
+}
+
+// WithToken makes every call send "Authorization: Bearer token" (the gRPC
+// metadata `authorization`), the token of a server started with
+// --auth-token or BOTARENA_AUTH_TOKEN (see [RequireToken]). The default,
+// or an empty token, sends none.
+func WithToken(token string) ClientOption { return func(o *clientOptions) { o.token = token } }
+
+// WithTLSConfig makes the client's own HTTP client speak HTTP/2 over TLS
+// with cfg (a private CA in RootCAs, a client certificate, ...), and turns
+// a "host:port" address into https://host:port. It has no effect on an
+// HTTP client given with [WithHTTPClient]. The default is TLS 1.2 or later
+// with the system's roots, for https:// addresses only.
+func WithTLSConfig(cfg *tls.Config) ClientOption {
+	return func(o *clientOptions) { o.tlsConfig = cfg }
 }
 
 // WithConnectOptions adds Connect client options (interceptors, ...).
@@ -112,6 +129,9 @@ func newConnection(what, addr string, opts []ClientOption) (connection, error) {
 			return connection{}, fmt.Errorf("rpc: %s %q: want host:port or a URL: %w", what, addr, err)
 		}
 		cn.base = "http://" + addr
+		if o.tlsConfig != nil && cn.http == nil {
+			cn.base = "https://" + addr
+		}
 	}
 	cn.opts = []connect.ClientOption{
 		connect.WithReadMaxBytes(o.maxMessageBytes),
@@ -126,23 +146,30 @@ func newConnection(what, addr string, opts []ClientOption) (connection, error) {
 	default:
 		return connection{}, fmt.Errorf("rpc: %s: unknown protocol %d", what, o.protocol)
 	}
+	if o.token != "" {
+		cn.opts = append(cn.opts, connect.WithInterceptors(tokenInterceptor{header: "Bearer " + o.token}))
+	}
 	cn.opts = append(cn.opts, o.connectOpts...)
 	if cn.http == nil {
-		cn.http, cn.owned = newHTTPClient(), true
+		cn.http, cn.owned = newHTTPClient(o.tlsConfig), true
 	}
 	return cn, nil
 }
 
 // newHTTPClient returns an HTTP client that speaks HTTP/2 with prior
-// knowledge to http:// URLs (h2c) and HTTP/2 over TLS to https:// ones,
-// with receive windows sized for batches of megabytes.
-func newHTTPClient() *http.Client {
+// knowledge to http:// URLs (h2c) and HTTP/2 over TLS to https:// ones
+// (with tlsConfig, or TLS 1.2 or later with the system's roots when it is
+// nil), with receive windows sized for batches of megabytes.
+func newHTTPClient(tlsConfig *tls.Config) *http.Client {
 	var p http.Protocols
 	p.SetUnencryptedHTTP2(true)
 	p.SetHTTP2(true)
+	if tlsConfig == nil {
+		tlsConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	}
 	return &http.Client{Transport: &http.Transport{
 		Protocols:       &p,
-		TLSClientConfig: &tls.Config{MinVersion: tls.VersionTLS12},
+		TLSClientConfig: tlsConfig.Clone(),
 		HTTP2: &http.HTTP2Config{
 			MaxReceiveBufferPerConnection: 256 << 20,
 			MaxReceiveBufferPerStream:     64 << 20,

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"regexp"
+	"strconv"
+	"unicode/utf8"
 
 	"connectrpc.com/connect"
 
@@ -122,8 +125,80 @@ func connectError(log *slog.Logger, procedure string, err error) error {
 	}
 	code, public := codeOf(err)
 	if !public {
-		log.Error("internal error", "procedure", procedure, "err", err)
+		log.Error("internal error", "procedure", procedure, "err", boundText(err.Error(), maxLogErrorBytes))
 		return connect.NewError(code, errors.New("internal error (details in the server log)"))
+	}
+	if msg := err.Error(); len(msg) > maxQuoteBytes {
+		if b := boundText(msg, maxErrorBytes); b != msg {
+			err = &boundedError{text: b, err: err}
+		}
 	}
 	return connect.NewError(code, err)
 }
+
+// Bounds of what an error echoes of its request.
+const (
+	// maxQuoteBytes is the most bytes of one client-supplied string an
+	// error quotes (see [clip]).
+	maxQuoteBytes = 64
+	// maxErrorBytes is the most bytes of an error message sent to a client,
+	// after its quoted strings are clipped.
+	maxErrorBytes = 2048
+	// maxLogErrorBytes is the most bytes of an internal error's text logged.
+	maxLogErrorBytes = 8192
+)
+
+// clip returns s, or when s is longer than 64 bytes its first 64 bytes (cut
+// at a UTF-8 boundary) and "…", for quoting client-supplied strings (pool
+// ids, game names, agent specs, formats) in errors: an error never echoes
+// unbounded input. Quote the result with %q.
+func clip(s string) string {
+	if len(s) <= maxQuoteBytes {
+		return s
+	}
+	n := maxQuoteBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// quoted matches a Go-quoted string (%q) in an error message.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// boundText bounds an error message that may echo client input from
+// packages other than rpc (env's config errors, agents' names ...): every
+// quoted string longer than the quote bound is clipped like [clip] does,
+// and the message is then cut at limit bytes, saying how much was cut.
+func boundText(msg string, limit int) string {
+	if len(msg) <= maxQuoteBytes {
+		return msg
+	}
+	msg = quoted.ReplaceAllStringFunc(msg, func(q string) string {
+		if len(q) <= maxQuoteBytes+2 {
+			return q
+		}
+		if s, err := strconv.Unquote(q); err == nil {
+			return strconv.Quote(clip(s))
+		}
+		return `"` + clip(q[1:len(q)-1]) + `"`
+	})
+	if len(msg) > limit {
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = fmt.Sprintf("%s… (%d bytes cut)", msg[:cut], len(msg)-cut)
+	}
+	return msg
+}
+
+// boundedError is err with the bounded text of [boundText]: the client
+// reads the text, errors.Is and errors.As see err.
+type boundedError struct {
+	text string
+	err  error
+}
+
+func (e *boundedError) Error() string { return e.text }
+func (e *boundedError) Unwrap() error { return e.err }

@@ -25,9 +25,10 @@ import (
 
 // ListGames lists every game of the registry with the spec of its default
 // config (made from one env), the agents that can play it, its default
-// config as JSON and the fields of its config (see [env.ConfigSchema]).
+// config as JSON and the fields of its config (see [env.ConfigSchema]),
+// and the server's version ([WithVersion]).
 func (s *Server) ListGames(ctx context.Context, _ *botarenav1.ListGamesRequest) (*botarenav1.ListGamesResponse, error) {
-	resp := &botarenav1.ListGamesResponse{}
+	resp := &botarenav1.ListGamesResponse{ServerVersion: s.opts.version}
 	for _, name := range s.opts.reg.Names() {
 		info, err := s.gameInfo(name)
 		if err != nil {
@@ -335,7 +336,7 @@ func (s *Server) StepStream(ctx context.Context, stream *connect.BidiStream[bota
 				return connectError(s.log, proc, err)
 			}
 		} else if id := req.GetPoolId(); id != "" && id != p.id {
-			return connectError(s.log, proc, invalidf("pool_id: got %q, but this stream serves pool %q", id, p.id))
+			return connectError(s.log, proc, invalidf("pool_id: got %q, but this stream serves pool %q", clip(id), p.id))
 		}
 		if req.GetReset_() {
 			err = p.reset(b)
@@ -427,7 +428,7 @@ func (s *Server) opponentFactory(game, field, name string) (vecenv.OpponentFacto
 	}
 	if !agents.Known(game, name) {
 		return nil, fmt.Errorf("%s: %w %q for %s (valid: %s)",
-			field, agents.ErrUnknownAgent, name, game, strings.Join(append(agents.Names(game), agents.Schemes(game)...), ", "))
+			field, agents.ErrUnknownAgent, clip(name), game, strings.Join(append(agents.Names(game), agents.Schemes(game)...), ", "))
 	}
 	if _, builtin := agents.Summary(game, name); !builtin && !s.opts.externalAgents {
 		return nil, fmt.Errorf("%s: %w: %q is not a built-in agent but an external bot or a policy file, which the server would run, call or read on its own machine; this server runs only built-in agents (start it with --allow-external-bots)",
@@ -437,7 +438,7 @@ func (s *Server) opponentFactory(game, field, name string) (vecenv.OpponentFacto
 		a, err := agents.New(game, name, spec)
 		if err != nil && !errors.Is(err, agents.ErrUnknownAgent) {
 			// The agent exists but cannot play this game or config.
-			return nil, invalidf("agent %q: %w", name, err)
+			return nil, invalidf("agent %q: %w", clip(name), err)
 		}
 		return a, err
 	}, nil
@@ -509,7 +510,7 @@ func (s *Server) opponentMixes(p *servedPool, req map[int32]*botarenav1.Opponent
 				name = c.GetSpec()
 			}
 			if seen[name] {
-				return nil, invalidf("%s.name: %q repeats a name of the seat's mixture", cf, name)
+				return nil, invalidf("%s.name: %q repeats a name of the seat's mixture", cf, clip(name))
 			}
 			seen[name] = true
 			f, err := s.opponentFactory(p.game, cf+".spec", c.GetSpec())

@@ -108,7 +108,11 @@ func (s *Server) PlayBatch(ctx context.Context, req *botarenav1.PlayBatchRequest
 			return nil, connectError(s.log, proc, err)
 		}
 		r := league.PoolRunner{Registry: s.opts.reg, Log: &logWriter{log: s.log}}
+		s.metrics.gamesStarted(len(valid))
+		finished := 0
 		r.PlayBatch(ctx, valid, workers, func(k int, res league.Result, err error) {
+			s.metrics.gameFinished()
+			finished++
 			i := at[k]
 			switch {
 			case ctx.Err() != nil:
@@ -118,6 +122,7 @@ func (s *Server) PlayBatch(ctx context.Context, req *botarenav1.PlayBatchRequest
 				out[i] = &botarenav1.PlayOutcome{Outcome: &botarenav1.PlayOutcome_Result{Result: playResponse(res)}}
 			}
 		})
+		s.metrics.gamesDropped(len(valid) - finished)
 		for range workers {
 			<-s.matchSlots
 		}
@@ -242,6 +247,8 @@ func (s *Server) play(ctx context.Context, req *botarenav1.PlayRequest, prefix s
 		return nil, s.matchCtxErr(ctx)
 	}
 	defer func() { <-s.matchSlots }()
+	s.metrics.gamesStarted(1)
+	defer s.metrics.gameFinished()
 	defer func() {
 		if p := recover(); p != nil {
 			resp, err = nil, fmt.Errorf("panic in game %d of %s (seed %d): %v", m.Index, m.Game, m.Seed, p)

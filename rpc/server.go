@@ -5,11 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
+	"net"
 	"net/http"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"connectrpc.com/connect"
@@ -43,6 +46,7 @@ type options struct {
 	reg             *env.Registry
 	externalAgents  bool
 	maxMatches      int
+	version         string // WithVersion: ListGames, botarena_build_info
 }
 
 // WithMaxEnvsPerPool sets the most envs one pool may have; CreatePool with
@@ -77,7 +81,9 @@ func WithMaxMessageBytes(n int) Option { return func(o *options) { o.maxMessageB
 func WithMaxWorkers(n int) Option { return func(o *options) { o.maxWorkers = n } }
 
 // WithLogger sets the logger of pool events (created, closed, closed when
-// idle) and of internal errors. The default discards everything.
+// idle) and of internal errors, of connections refused at the cap (Warn;
+// see [Server.LimitListener]) and of clients' failed calls (Debug, with
+// the procedure and the code). The default discards everything.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
 
 // WithExternalAgents lets CreatePool name external bots as opponents
@@ -91,6 +97,12 @@ func WithExternalAgents(allow bool) Option { return func(o *options) { o.externa
 // [env.Default].
 func WithRegistry(r *env.Registry) Option { return func(o *options) { o.reg = r } }
 
+// WithVersion sets the version the server reports: ListGames'
+// server_version and the version label of botarena_build_info (see
+// metrics.go). `botarena serve` sets what `botarena version` prints. The
+// default is "".
+func WithVersion(v string) Option { return func(o *options) { o.version = v } }
+
 // Server implements botarena.v1.EnvService
 // ([botarenav1connect.EnvServiceHandler]), a registry of pools of envs keyed
 // by random ids, and botarena.v1.MatchService
@@ -101,9 +113,10 @@ func WithRegistry(r *env.Registry) Option { return func(o *options) { o.reg = r 
 // in the order they take the pool's lock; calls on different pools run in
 // parallel. Serve it with [Server.Handler]; stop it with [Server.Close].
 type Server struct {
-	opts   options
-	log    *slog.Logger
-	health *grpchealth.StaticChecker
+	opts    options
+	log     *slog.Logger
+	health  *grpchealth.StaticChecker
+	metrics *metrics
 
 	mu         sync.Mutex
 	pools      map[string]*servedPool
@@ -121,6 +134,10 @@ type Server struct {
 	// number from matchCalls); guarded by mu.
 	matchCancels map[uint64]context.CancelFunc
 	matchCalls   uint64
+
+	// streams are the request bodies of the open StepStreams, which Close
+	// closes so that each stream ends at once; guarded by mu.
+	streams map[*streamBody]struct{}
 }
 
 // maxGone bounds how many closed pool ids the server remembers, to tell
@@ -168,7 +185,9 @@ func NewServer(opts ...Option) *Server {
 		matchSlots:  make(chan struct{}, o.maxMatches),
 
 		matchCancels: map[uint64]context.CancelFunc{},
+		streams:      map[*streamBody]struct{}{},
 	}
+	s.metrics = newMetrics(s)
 	if o.idleTimeout > 0 {
 		go s.janitor()
 	} else {
@@ -181,8 +200,9 @@ func NewServer(opts ...Option) *Server {
 // MatchService (Connect, gRPC and gRPC-Web, with the message size limit of
 // [WithMaxMessageBytes]), the gRPC health service (grpc.health.v1.Health:
 // SERVING for "", "botarena.v1.EnvService" and "botarena.v1.MatchService"
-// until Close) and gRPC server reflection (v1 and v1alpha) so that grpcurl
-// can list and describe the services. EnvService responses are never compressed by the transport (use
+// until Close), gRPC server reflection (v1 and v1alpha) so that grpcurl
+// can list and describe the services, and the Prometheus metrics of
+// metrics.go at /metrics. EnvService responses are never compressed by the transport (use
 // COMPRESSION_ZSTD, Arrow's body compression, for remote links). Serve it over HTTP/1.1 and h2c (see [NewHTTPServer]); gRPC needs
 // HTTP/2.
 //
@@ -201,14 +221,16 @@ func (s *Server) Handler() http.Handler {
 		// requests are still read.
 		connect.WithCompressMinBytes(math.MaxInt),
 		connect.WithRecover(s.recoverHandler),
+		connect.WithInterceptors(observer{s}),
 	)
 	path, h := botarenav1connect.NewEnvServiceHandler(s, limits)
-	mux.Handle(path, recycling(h))
+	mux.Handle(path, s.stoppable(recycling(h)))
 	mux.Handle(botarenav1connect.NewMatchServiceHandler(s, limits))
 	mux.Handle(grpchealth.NewHandler(s.health))
 	reflector := grpcreflect.NewStaticReflector(botarenav1connect.EnvServiceName, botarenav1connect.MatchServiceName, grpchealth.HealthV1ServiceName)
 	mux.Handle(grpcreflect.NewHandlerV1(reflector))
 	mux.Handle(grpcreflect.NewHandlerV1Alpha(reflector))
+	mux.Handle("/metrics", s.metrics.handler())
 	return mux
 }
 
@@ -220,11 +242,37 @@ func (s *Server) recoverHandler(_ context.Context, spec connect.Spec, _ http.Hea
 	return connectError(s.log, spec.Procedure, fmt.Errorf("panic: %v", p))
 }
 
+// Defaults of the HTTP server of [NewHTTPServer] and of the connection cap
+// of [Server.LimitListener].
+const (
+	// DefaultReadHeaderTimeout bounds how long a client may take to send a
+	// request's headers (a connection that sends nothing is closed then).
+	DefaultReadHeaderTimeout = 10 * time.Second
+	// DefaultConnIdleTimeout is how long a connection may stay open
+	// without a request or stream (HTTP/1.1 keep-alive and HTTP/2).
+	DefaultConnIdleTimeout = 2 * time.Minute
+	// DefaultMaxHeaderBytes bounds a request's headers.
+	DefaultMaxHeaderBytes = 64 << 10
+	// DefaultMaxConcurrentStreams is the most calls and streams one
+	// HTTP/2 connection may have open at once.
+	DefaultMaxConcurrentStreams = 256
+	// DefaultMaxConnections is the most connections [Server.LimitListener]
+	// keeps open (serve --max-connections).
+	DefaultMaxConnections = 256
+)
+
 // NewHTTPServer returns an http.Server for h on addr that speaks HTTP/1.1
 // and HTTP/2 without TLS (h2c, with prior knowledge, as gRPC clients use
-// it), with receive windows sized for batches of megabytes and a
-// ReadHeaderTimeout against slow clients. Set TLS up on the result for
-// HTTP/2 over TLS.
+// it), with receive windows sized for batches of megabytes, and limits
+// against clients that hold resources: [DefaultReadHeaderTimeout],
+// [DefaultConnIdleTimeout] (IdleTimeout, also HTTP/2's),
+// [DefaultMaxHeaderBytes] and [DefaultMaxConcurrentStreams] per HTTP/2
+// connection; change the fields of the result to change them. Cap the
+// number of connections with [Server.LimitListener].
+//
+// For HTTP/2 over TLS, serve it with ServeTLS (or set TLSConfig and wrap
+// the listener with tls.NewListener): it offers h2 and http/1.1 by ALPN,
+// and h2c stays available on plaintext listeners.
 func NewHTTPServer(addr string, h http.Handler) *http.Server {
 	var p http.Protocols
 	p.SetHTTP1(true)
@@ -234,19 +282,92 @@ func NewHTTPServer(addr string, h http.Handler) *http.Server {
 		Addr:              addr,
 		Handler:           h,
 		Protocols:         &p,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: DefaultReadHeaderTimeout,
+		IdleTimeout:       DefaultConnIdleTimeout,
+		MaxHeaderBytes:    DefaultMaxHeaderBytes,
 		HTTP2: &http.HTTP2Config{
+			MaxConcurrentStreams:          DefaultMaxConcurrentStreams,
 			MaxReceiveBufferPerConnection: 64 << 20,
 			MaxReceiveBufferPerStream:     16 << 20,
 		},
 	}
 }
 
+// stoppable lets [Server.Close] end open StepStreams: it keeps each
+// stream's request body, which Close closes, so that the stream's waiting
+// Receive fails at once and the stream ends (with Unavailable: see
+// [observer]). Other requests pass through.
+func (s *Server) stoppable(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != botarenav1connect.EnvServiceStepStreamProcedure {
+			h.ServeHTTP(w, r)
+			return
+		}
+		b := &streamBody{ReadCloser: r.Body}
+		s.mu.Lock()
+		closed := s.closed
+		if !closed {
+			s.streams[b] = struct{}{}
+		}
+		s.mu.Unlock()
+		if closed {
+			b.stop()
+		}
+		defer func() {
+			s.mu.Lock()
+			delete(s.streams, b)
+			s.mu.Unlock()
+		}()
+		r = r.WithContext(context.WithValue(r.Context(), streamBodyKey{}, b))
+		r.Body = b
+		h.ServeHTTP(w, r)
+	})
+}
+
+// streamBodyKey is the context key of a stream's *streamBody.
+type streamBodyKey struct{}
+
+// stoppedStream reports whether ctx is a stream's whose body Close closed.
+func stoppedStream(ctx context.Context) bool {
+	b, ok := ctx.Value(streamBodyKey{}).(*streamBody)
+	return ok && b.stopped.Load()
+}
+
+// streamBody is a stream's request body that [Server.Close] closes while a
+// Receive may be waiting on it: HTTP/2 request bodies allow that, and
+// Connect serves bidirectional streams only over HTTP/2.
+type streamBody struct {
+	io.ReadCloser
+	once    sync.Once
+	err     error
+	stopped atomic.Bool // by Close, not by the stream's end
+}
+
+// stop closes the body for Close.
+func (b *streamBody) stop() {
+	b.stopped.Store(true)
+	b.close()
+}
+
+func (b *streamBody) close() { b.once.Do(func() { b.err = b.ReadCloser.Close() }) }
+
+func (b *streamBody) Close() error {
+	b.close()
+	return b.err
+}
+
 // Close closes every pool, stops the idle janitor, marks the health service
 // NOT_SERVING and makes every later call Unavailable. Calls running on a
 // pool finish first (Close waits for each pool's lock); MatchService games
 // in progress are cancelled before Close returns and stop at their next
-// round with Unavailable. Closing twice is fine. It always returns nil.
+// round with Unavailable; open StepStreams end with Unavailable ("the
+// server is shutting down") once their current step is sent, without
+// waiting for the client's next request. Closing twice is fine. It always
+// returns nil.
+//
+// To shut down an http.Server serving [Server.Handler] promptly, call Close
+// while (or before) its Shutdown waits: Shutdown alone waits for open
+// streams, which end only when their clients close them.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -263,7 +384,14 @@ func (s *Server) Close() error {
 	for _, cancel := range s.matchCancels {
 		cancel() // running games stop at their next round
 	}
+	streams := make([]*streamBody, 0, len(s.streams))
+	for b := range s.streams {
+		streams = append(streams, b)
+	}
 	s.mu.Unlock()
+	for _, b := range streams {
+		b.stop() // open streams end after their current step
+	}
 	s.health.SetStatus("", grpchealth.StatusNotServing)
 	s.health.SetStatus(botarenav1connect.EnvServiceName, grpchealth.StatusNotServing)
 	s.health.SetStatus(botarenav1connect.MatchServiceName, grpchealth.StatusNotServing)
@@ -342,7 +470,7 @@ func (s *Server) lookup(id string) (*servedPool, error) {
 	if why, ok := s.gone[id]; ok {
 		return nil, markf(errUnknownPool, "pool %q: %s", id, why)
 	}
-	return nil, markf(errUnknownPool, "pool %q: no such pool", id)
+	return nil, markf(errUnknownPool, "pool %q: no such pool", clip(id))
 }
 
 // remove takes pool id out of the registry, remembering why, and reports
@@ -424,4 +552,137 @@ func (s *Server) closeIdle(id, why string, now time.Time, timeout time.Duration)
 		s.log.Info("pool closed when idle", "pool", id, "game", p.game, "envs", p.numEnvs, "idle_timeout", timeout)
 	}
 	p.mu.Unlock()
+}
+
+// LimitListener returns a listener that keeps at most n connections of hs
+// (which must serve from it) open, so that idle clients cannot use up the
+// process's file descriptors and lock everyone out. At the cap, a new
+// connection takes the place of the connection idle longest (one that has
+// sent no request yet, or an HTTP/1.1 or HTTP/2 connection with no call in
+// progress), which is closed, as IdleTimeout would have closed it; when
+// every connection has a call in progress, the new one is closed at once
+// (the client sees the connection closed or reset, and should retry later).
+// It sets hs.ConnState to learn which connections are idle, calling the
+// previous hook too. n < 1 means [DefaultMaxConnections].
+//
+// The counts are metrics (botarena_http_connections_open, _refused_total,
+// _evicted_total); refusals are logged at Warn, at most once every 10
+// seconds. Serve TLS on the result (hs.ServeTLS or tls.NewListener): the
+// cap counts connections before their handshake.
+func (s *Server) LimitListener(ln net.Listener, hs *http.Server, n int) net.Listener {
+	if n < 1 {
+		n = DefaultMaxConnections
+	}
+	l := &limitListener{Listener: ln, max: n, s: s, conns: map[*limitConn]struct{}{}}
+	prev := hs.ConnState
+	hs.ConnState = func(c net.Conn, st http.ConnState) {
+		l.setState(c, st)
+		if prev != nil {
+			prev(c, st)
+		}
+	}
+	return l
+}
+
+// limitListener is the listener of [Server.LimitListener].
+type limitListener struct {
+	net.Listener
+	max int
+	s   *Server
+
+	mu       sync.Mutex
+	conns    map[*limitConn]struct{}
+	lastWarn time.Time // of the last refusal logged
+	refused  int       // refusals since the last one logged
+}
+
+// limitConn is a connection of a limitListener.
+type limitConn struct {
+	net.Conn
+	l    *limitListener
+	once sync.Once
+	// idleSince is when the connection last became idle (accepted, or its
+	// last call ended); zero while a call is in progress. Guarded by l.mu.
+	idleSince time.Time
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		lc := &limitConn{Conn: c, l: l, idleSince: time.Now()}
+		l.mu.Lock()
+		var victim *limitConn
+		if len(l.conns) >= l.max {
+			for v := range l.conns {
+				if !v.idleSince.IsZero() && (victim == nil || v.idleSince.Before(victim.idleSince)) {
+					victim = v
+				}
+			}
+			if victim == nil {
+				l.refusedLocked()
+				l.mu.Unlock()
+				c.Close()
+				continue
+			}
+			delete(l.conns, victim)
+			l.s.metrics.connsOpen.Dec()
+		}
+		l.conns[lc] = struct{}{}
+		l.s.metrics.connsOpen.Inc()
+		l.mu.Unlock()
+		if victim != nil {
+			l.s.metrics.connsEvicted.Inc()
+			l.s.log.Debug("closed an idle connection to admit a new one", "max_connections", l.max, "idle_peer", victim.RemoteAddr().String(), "idle", time.Since(victim.idleSince))
+			victim.Close()
+		}
+		return lc, nil
+	}
+}
+
+// refusedLocked counts a refused connection and logs refusals at most once
+// every 10 seconds; the caller holds l.mu.
+func (l *limitListener) refusedLocked() {
+	l.s.metrics.connsRefused.Inc()
+	l.refused++
+	if now := time.Now(); now.Sub(l.lastWarn) >= 10*time.Second {
+		l.s.log.Warn("connection refused: every connection has a call in progress", "max_connections", l.max, "refused", l.refused)
+		l.lastWarn, l.refused = now, 0
+	}
+}
+
+// setState records whether c (a limitConn, or a TLS connection over one)
+// is idle.
+func (l *limitListener) setState(c net.Conn, st http.ConnState) {
+	if tc, ok := c.(interface{ NetConn() net.Conn }); ok {
+		c = tc.NetConn()
+	}
+	lc, ok := c.(*limitConn)
+	if !ok || lc.l != l {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch st {
+	case http.StateIdle:
+		lc.idleSince = time.Now()
+	case http.StateActive, http.StateHijacked:
+		lc.idleSince = time.Time{}
+	}
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() {
+		l := c.l
+		l.mu.Lock()
+		if _, ok := l.conns[c]; ok {
+			delete(l.conns, c)
+			l.s.metrics.connsOpen.Dec()
+		}
+		l.mu.Unlock()
+	})
+	return err
 }

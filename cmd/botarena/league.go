@@ -166,7 +166,8 @@ func newLeagueRunCmd(c *cli) *cobra.Command {
 			"servers must run with --allow-external-bots for agents that are not built in (cmd:, dir:, policy:...).\n" +
 			"With --data the servers send each game's steps back (the same files as a local run); a call then carries\n" +
 			"fewer games when their data could pass the 256 MiB message limit. --workers defaults to 64 (a block of\n" +
-			"games) with --servers.\n" +
+			"games) with --servers. The coordinator sends the token in BOTARENA_AUTH_TOKEN to the servers, if set;\n" +
+			"give https://HOST:PORT for servers that serve TLS.\n" +
 			"See docs/scale-out.md for Kubernetes and Ray.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -222,7 +223,8 @@ func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
 	workers := o.workers
 	var remote *rpc.RemoteRunner
 	if len(o.servers) > 0 {
-		remote, err = rpc.NewRemoteRunner(o.servers, rpc.WithRemoteBatch(o.batch), rpc.WithRemoteWindow(o.window), rpc.WithRemoteRegistry(c.reg))
+		remote, err = rpc.NewRemoteRunner(o.servers, rpc.WithRemoteBatch(o.batch), rpc.WithRemoteWindow(o.window), rpc.WithRemoteRegistry(c.reg),
+			rpc.WithRemoteClientOptions(rpc.WithToken(strings.TrimSpace(os.Getenv(authTokenEnv))))) // the servers' token (serve.go)
 		if err != nil {
 			return fmt.Errorf("--servers: %w", err)
 		}

@@ -1,8 +1,8 @@
 // Command botarena runs botarena's games from the command line: list them
 // (games), print their rules (rules), play a match between built-in agents
 // (play), replay a scenario file (scenario), measure throughput (bench), rate
-// populations of agents (league), and serve pools of envs over Connect/gRPC
-// to remote trainers (serve).
+// populations of agents (league), serve pools of envs over Connect/gRPC
+// to remote trainers (serve), and print its build (version, --version).
 //
 // Errors are reported on stderr as one line starting with "botarena: ", and
 // the exit status is non-zero.
@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -68,16 +69,27 @@ func newRootCmd(c *cli) *cobra.Command {
 		Long:          "botarena runs bot-competition games (Entelect 2016 Bomberman, ...) as the original engines do:\nlist them, read their rules, play matches between built-in agents, replay scenarios,\nmeasure throughput and serve pools of envs to trainers over Connect/gRPC.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version().String(), // --version, as `botarena version` prints it
 	}
+	root.SetVersionTemplate("botarena {{.Version}}\n")
 	root.SetIn(c.stdin)
 	root.SetOut(c.stdout)
 	root.SetErr(c.stderr)
 	root.CompletionOptions.HiddenDefaultCmd = true
-	root.AddCommand(newGamesCmd(c), newRulesCmd(c), newPlayCmd(c), newScenarioCmd(c), newBenchCmd(c), newServeCmd(c))
+	root.AddCommand(newGamesCmd(c), newRulesCmd(c), newPlayCmd(c), newScenarioCmd(c), newBenchCmd(c), newServeCmd(c), newVersionCmd(c))
 	for _, cmd := range extraCommands {
 		root.AddCommand(cmd(c))
 	}
 	return root
+}
+
+// durationsAsText is a slog ReplaceAttr that writes durations as text
+// ("1m30s") rather than, in JSON, as nanoseconds.
+func durationsAsText(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		a.Value = slog.StringValue(a.Value.Duration().String())
+	}
+	return a
 }
 
 // oneLine folds s onto one line.

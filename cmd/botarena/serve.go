@@ -2,19 +2,23 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/botarena/botarena/rpc"
 )
@@ -34,6 +38,7 @@ type serveFlags struct {
 	externalBots    bool
 	exitOnStdinEOF  bool
 	upe             upeServeFlags // the UPE routes (upe.go)
+	edge            edgeServeFlags
 }
 
 func newServeCmd(c *cli) *cobra.Command {
@@ -43,8 +48,9 @@ func newServeCmd(c *cli) *cobra.Command {
 		Short: "Serve pools of envs and whole games over Connect, gRPC and gRPC-Web (botarena.v1.EnvService, MatchService)",
 		Long: "serve runs the environment server: clients create pools of envs, reset and step them, and read\n" +
 			"every step as an Arrow record batch (see rpc/proto/botarena/v1/env.proto). One port speaks Connect,\n" +
-			"gRPC and gRPC-Web over HTTP/1.1 and HTTP/2 without TLS (h2c), with the gRPC health service and\n" +
-			"server reflection (grpcurl -plaintext ADDR list). Once listening it prints\n" +
+			"gRPC and gRPC-Web over HTTP/1.1 and HTTP/2 without TLS (h2c), or with --tls-cert/--tls-key over TLS\n" +
+			"(h2 and http/1.1 by ALPN), with the gRPC health service, server reflection (grpcurl -plaintext ADDR\n" +
+			"list) and Prometheus metrics at /metrics. Once listening it prints\n" +
 			"\"botarena serve: listening on HOST:PORT\" on stderr (--addr HOST:0 picks a free port); logs go to\n" +
 			"stderr too. SIGINT or SIGTERM stops it gracefully: running calls get --shutdown-timeout to finish,\n" +
 			"then every pool is closed.\n\n" +
@@ -52,7 +58,11 @@ func newServeCmd(c *cli) *cobra.Command {
 			"a league coordinator (botarena league run DIR --servers HOST:PORT,...), at most --max-matches at once;\n" +
 			"see docs/scale-out.md.\n\n" +
 			"The same port serves the UPE portal Bomberman routes under /api/games/ (search, practice,\n" +
-			"submit/<id>; see agents/upe): original UPE clients play hosted games there.",
+			"submit/<id>; see agents/upe): original UPE clients play hosted games there.\n\n" +
+			"With a token (BOTARENA_AUTH_TOKEN, or --auth-token, which other users see in ps) every call and\n" +
+			"route but the gRPC health service needs \"authorization: Bearer TOKEN\". serve refuses to listen\n" +
+			"beyond loopback (--addr 0.0.0.0:PORT, a LAN address) without a token unless --insecure is given;\n" +
+			"see docs/operations.md.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return c.serve(&o) },
 	}
@@ -71,6 +81,7 @@ func newServeCmd(c *cli) *cobra.Command {
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	f.BoolVar(&o.exitOnStdinEOF, "exit-on-stdin-eof", false, "shut down (as on SIGTERM) when standard input reaches end of file: a launcher that keeps a pipe to it open makes the server die with it, even when the launcher is killed (Python's botarena.Server does)")
 	o.upe.add(f)
+	o.edge.add(f)
 	return cmd
 }
 
@@ -80,7 +91,7 @@ func (o *serveFlags) logger(w io.Writer) (*slog.Logger, error) {
 	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
 		return nil, fmt.Errorf("--log-level: want debug, info, warn or error, got %q", o.logLevel)
 	}
-	hopts := &slog.HandlerOptions{Level: level}
+	hopts := &slog.HandlerOptions{Level: level, ReplaceAttr: durationsAsText}
 	switch strings.ToLower(o.logFormat) {
 	case "text":
 		return slog.New(slog.NewTextHandler(w, hopts)), nil
@@ -113,7 +124,7 @@ func (o *serveFlags) check() error {
 	if o.shutdownTimeout < 0 {
 		return fmt.Errorf("--shutdown-timeout: want 0 or more, got %v", o.shutdownTimeout)
 	}
-	return nil
+	return o.edge.check()
 }
 
 func (c *cli) serve(o *serveFlags) error {
@@ -137,11 +148,22 @@ func (c *cli) serve(o *serveFlags) error {
 		}()
 	}
 
+	token := o.edge.token()
+	tlsConfig, err := o.edge.tlsConfig(log)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
+	if err := o.edge.guard(ln.Addr(), token, tlsConfig != nil, log); err != nil {
+		ln.Close()
+		return err
+	}
+	v := version()
 	opts := []rpc.Option{
+		rpc.WithVersion(v.String()),
 		rpc.WithLogger(log),
 		rpc.WithRegistry(c.reg),
 		rpc.WithMaxEnvsPerPool(o.maxEnvsPerPool),
@@ -165,18 +187,28 @@ func (c *cli) serve(o *serveFlags) error {
 		return err
 	}
 	defer upeSrv.Close()
-	hs := rpc.NewHTTPServer(o.addr, handler)
+	hs := rpc.NewHTTPServer(o.addr, o.edge.wrap(handler, token))
 	hs.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	hs.IdleTimeout = o.edge.connIdleTimeout
+	hs.TLSConfig = tlsConfig
+	ln = srv.LimitListener(ln, hs, o.edge.maxConnections)
 
 	addr := ln.Addr().String()
 	// The line a launcher (Python's botarena.Server) waits for.
 	fmt.Fprintf(c.stderr, "botarena serve: listening on %s\n", addr)
-	log.Info("serving", "addr", addr, "games", c.reg.Names(),
+	log.Info("serving", "addr", addr, "version", v.String(), "games", c.reg.Names(),
 		"max_envs_per_pool", o.maxEnvsPerPool, "max_pools", o.maxPools, "max_total_envs", o.maxTotalEnvs,
-		"max_message_bytes", o.maxMessageBytes, "idle_timeout", o.idleTimeout)
+		"max_message_bytes", o.maxMessageBytes, "idle_timeout", o.idleTimeout,
+		"auth", token != "", "tls", tlsConfig != nil, "max_connections", o.edge.maxConnections, "pprof", o.edge.pprof)
 
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() {
+		if tlsConfig != nil {
+			served <- hs.ServeTLS(ln, "", "") // the certificate comes from hs.TLSConfig
+			return
+		}
+		served <- hs.Serve(ln)
+	}()
 	select {
 	case err := <-served: // the listener failed
 		srv.Close()
@@ -188,7 +220,13 @@ func (c *cli) serve(o *serveFlags) error {
 	upeSrv.Close() // answers held UPE requests, ends hosted games
 	sctx, cancel := context.WithTimeout(context.Background(), o.shutdownTimeout)
 	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
+	shut := make(chan error, 1)
+	go func() { shut <- hs.Shutdown(sctx) }() // closes the listener, waits for running calls
+	// Ends open StepStreams and MatchService games with Unavailable now
+	// rather than when the timeout closes their connections; calls running
+	// on pools finish first.
+	srv.Close()
+	if err := <-shut; err != nil {
 		log.Warn("calls still running after the shutdown timeout; closing their connections", "err", err)
 		hs.Close()
 	}
@@ -198,4 +236,155 @@ func (c *cli) serve(o *serveFlags) error {
 	srv.Close()
 	log.Info("stopped")
 	return nil
+}
+
+// edgeServeFlags configure who may call botarena serve and how: the bearer
+// token, TLS, the connection cap and pprof (see docs/operations.md).
+type edgeServeFlags struct {
+	authToken       string
+	tlsCert, tlsKey string
+	insecure        bool
+	maxConnections  int
+	connIdleTimeout time.Duration
+	pprof           bool
+}
+
+// authTokenEnv is the environment variable that holds the token; league
+// run --servers sends it too.
+const authTokenEnv = "BOTARENA_AUTH_TOKEN"
+
+func (e *edgeServeFlags) add(f *pflag.FlagSet) {
+	f.StringVar(&e.authToken, "auth-token", "", "require \"authorization: Bearer TOKEN\" on every call and route but the gRPC health check; prefer the environment variable "+authTokenEnv+" (flags show in ps)")
+	f.StringVar(&e.tlsCert, "tls-cert", "", "serve TLS (HTTP/2 and HTTP/1.1 by ALPN) with this PEM certificate chain file; needs --tls-key; reloaded when the files change")
+	f.StringVar(&e.tlsKey, "tls-key", "", "the PEM private key file of --tls-cert")
+	f.BoolVar(&e.insecure, "insecure", false, "allow listening beyond loopback without a token (anyone who reaches the port may use the server)")
+	f.IntVar(&e.maxConnections, "max-connections", rpc.DefaultMaxConnections, "most connections open at once; at the cap a new one replaces the connection idle longest, or is closed when none is idle")
+	f.DurationVar(&e.connIdleTimeout, "conn-idle-timeout", rpc.DefaultConnIdleTimeout, "close connections without a call for this long")
+	f.BoolVar(&e.pprof, "pprof", false, "serve Go's profiler at /debug/pprof/ (behind the token, if any)")
+}
+
+func (e *edgeServeFlags) check() error {
+	if e.maxConnections < 1 {
+		return fmt.Errorf("--max-connections: want at least 1, got %d", e.maxConnections)
+	}
+	if e.connIdleTimeout <= 0 {
+		return fmt.Errorf("--conn-idle-timeout: want more than 0, got %v", e.connIdleTimeout)
+	}
+	if (e.tlsCert == "") != (e.tlsKey == "") {
+		return errors.New("--tls-cert and --tls-key: give both or neither")
+	}
+	if strings.ContainsFunc(e.token(), func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return fmt.Errorf("--auth-token (or %s): the token may not contain spaces or control characters", authTokenEnv)
+	}
+	return nil
+}
+
+// token returns --auth-token, else $BOTARENA_AUTH_TOKEN without the spaces
+// around it (a trailing newline of a file read into it); "" for none.
+func (e *edgeServeFlags) token() string {
+	if e.authToken != "" {
+		return e.authToken
+	}
+	return strings.TrimSpace(os.Getenv(authTokenEnv))
+}
+
+// guard refuses to serve on addr beyond loopback without a token unless
+// --insecure is given, and warns about what stays open.
+func (e *edgeServeFlags) guard(addr net.Addr, token string, tls bool, log *slog.Logger) error {
+	if rpc.IsLoopback(addr) {
+		return nil
+	}
+	switch {
+	case token == "" && !e.insecure:
+		return fmt.Errorf("--addr %s: refusing to listen beyond loopback without a token: anyone who reaches the port could create pools and play games on this machine; set %s (or --auth-token) so that clients must send it, or give --insecure to serve them all anyway", addr, authTokenEnv)
+	case token == "":
+		log.Warn("serving beyond loopback without a token (--insecure): anyone who reaches the port may use this server", "addr", addr.String())
+	case !tls:
+		log.Warn("serving beyond loopback without TLS: the token and the traffic travel in clear text; give --tls-cert and --tls-key, or keep the port on a trusted network", "addr", addr.String())
+	}
+	return nil
+}
+
+// wrap adds pprof (with --pprof) and the token check (with a token) to h.
+func (e *edgeServeFlags) wrap(h http.Handler, token string) http.Handler {
+	if e.pprof {
+		mux := http.NewServeMux()
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		mux.Handle("/", h)
+		h = mux
+	}
+	if token != "" {
+		h = rpc.RequireToken(h, token)
+	}
+	return h
+}
+
+// tlsConfig returns the TLS config of --tls-cert and --tls-key, nil
+// without them. The files are read now (an error stops serve) and again
+// when they change (checked at most every 10 seconds, on a handshake), so
+// that a renewed certificate is served without a restart; a renewed pair
+// that does not load is logged and the old one kept.
+func (e *edgeServeFlags) tlsConfig(log *slog.Logger) (*tls.Config, error) {
+	if e.tlsCert == "" {
+		return nil, nil
+	}
+	r := &certReloader{certFile: e.tlsCert, keyFile: e.tlsKey, log: log}
+	if err := r.load(); err != nil {
+		return nil, fmt.Errorf("--tls-cert, --tls-key: %w", err)
+	}
+	return &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: r.get}, nil
+}
+
+// certReloader serves a certificate from files, reloading them when their
+// modification times change.
+type certReloader struct {
+	certFile, keyFile string
+	log               *slog.Logger
+
+	mu      sync.Mutex
+	cert    *tls.Certificate
+	mtimes  [2]time.Time
+	checked time.Time
+}
+
+// load reads the pair; the caller holds mu or is the only user.
+func (r *certReloader) load() error {
+	var mtimes [2]time.Time
+	for i, name := range []string{r.certFile, r.keyFile} {
+		fi, err := os.Stat(name)
+		if err != nil {
+			return err
+		}
+		mtimes[i] = fi.ModTime()
+	}
+	cert, err := tls.LoadX509KeyPair(r.certFile, r.keyFile)
+	if err != nil {
+		return err
+	}
+	r.cert, r.mtimes, r.checked = &cert, mtimes, time.Now()
+	return nil
+}
+
+func (r *certReloader) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if time.Since(r.checked) < 10*time.Second {
+		return r.cert, nil
+	}
+	r.checked = time.Now()
+	for i, name := range []string{r.certFile, r.keyFile} {
+		if fi, err := os.Stat(name); err == nil && !fi.ModTime().Equal(r.mtimes[i]) {
+			if err := r.load(); err != nil {
+				r.log.Warn("TLS certificate changed but does not load; serving the previous one", "cert", r.certFile, "key", r.keyFile, "err", err)
+			} else {
+				r.log.Info("TLS certificate reloaded", "cert", r.certFile)
+			}
+			break
+		}
+	}
+	return r.cert, nil
 }

@@ -46,8 +46,9 @@ var rules = []rule{
 	// with league's own types and LocalRunner, so it depends on league and
 	// what league brings (bbolt, gonum, Parquet through observations/*);
 	// league never imports rpc: a remote runner plugs into
-	// league.RunOptions.Runner.
-	{pattern: "rpc", internal: []string{"env", "env/*", "vecenv", "observations", "observations/*", "agents", "agents/*", "league", "rpc/gen/*"}, external: append(append(append([]string{"go.etcd.io/bbolt", "gonum.org/v1/gonum/"}, connectDeps...), parquetDeps...), arrowDeps...)},
+	// league.RunOptions.Runner. It serves its metrics at /metrics with the
+	// Prometheus client (promDeps).
+	{pattern: "rpc", internal: []string{"env", "env/*", "vecenv", "observations", "observations/*", "agents", "agents/*", "league", "rpc/gen/*"}, external: append(append(append(append([]string{"go.etcd.io/bbolt", "gonum.org/v1/gonum/"}, connectDeps...), promDeps...), parquetDeps...), arrowDeps...)},
 }
 
 // arrowDeps are the third-party packages observations may use: Arrow and
@@ -60,6 +61,10 @@ var parquetDeps = []string{"github.com/apache/thrift/", "github.com/cespare/xxha
 // connectDeps are the third-party packages rpc may use besides Arrow's:
 // Connect, its health and reflection handlers, and protobuf.
 var connectDeps = []string{"connectrpc.com/", "google.golang.org/protobuf/"}
+
+// promDeps are the Prometheus client (rpc's /metrics) and what it imports
+// besides protobuf and golang.org/x.
+var promDeps = []string{"github.com/prometheus/client_golang/", "github.com/prometheus/client_model/", "github.com/prometheus/common/", "github.com/prometheus/procfs", "github.com/beorn7/perks/", "github.com/munnerz/goautoneg", "github.com/cespare/xxhash/"}
 
 func TestDependenciesPointOneWay(t *testing.T) {
 	touchSources(t)

@@ -90,10 +90,12 @@ class ListGamesRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class ListGamesResponse(_message.Message):
-    __slots__ = ("games",)
+    __slots__ = ("games", "server_version")
     GAMES_FIELD_NUMBER: _ClassVar[int]
+    SERVER_VERSION_FIELD_NUMBER: _ClassVar[int]
     games: _containers.RepeatedCompositeFieldContainer[GameInfo]
-    def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
+    server_version: str
+    def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ..., server_version: _Optional[str] = ...) -> None: ...
 
 class CreatePoolRequest(_message.Message):
     __slots__ = ("game", "config_json", "num_envs", "seed", "learner_seats", "opponents", "auto_reset", "compression", "workers")

@@ -508,8 +508,19 @@ func (*ListGamesRequest) Descriptor() ([]byte, []int) {
 }
 
 type ListGamesResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Games         []*GameInfo            `protobuf:"bytes,1,rep,name=games,proto3" json:"games,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Games []*GameInfo            `protobuf:"bytes,1,rep,name=games,proto3" json:"games,omitempty"`
+	// server_version is the server's build as `botarena version` prints it,
+	// space-separated: the module version (a release tag; for a build from
+	// a checkout a pseudo-version holding the VCS revision and "+dirty" when
+	// the tree had uncommitted changes, or "(devel)"), the revision (12 hex
+	// digits, "-dirty") when the module version does not hold it, and the Go
+	// version; for example "v0.0.0-20261125140403-213f9b1a5791+dirty
+	// go1.26.8" or "(devel) 213f9b1a5791 go1.26.8". Compare it across a
+	// fleet to check that every server runs one build (the same rules).
+	// Empty when the server was not told its version (a server embedded in
+	// another program).
+	ServerVersion string `protobuf:"bytes,2,opt,name=server_version,json=serverVersion,proto3" json:"server_version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -549,6 +560,13 @@ func (x *ListGamesResponse) GetGames() []*GameInfo {
 		return x.Games
 	}
 	return nil
+}
+
+func (x *ListGamesResponse) GetServerVersion() string {
+	if x != nil {
+		return x.ServerVersion
+	}
+	return ""
 }
 
 type CreatePoolRequest struct {
@@ -1894,9 +1912,10 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\fdefault_json\x18\x03 \x01(\tR\vdefaultJson\x12\x18\n" +
 	"\aallowed\x18\x04 \x01(\tR\aallowed\x12\x10\n" +
 	"\x03doc\x18\x05 \x01(\tR\x03doc\"\x12\n" +
-	"\x10ListGamesRequest\"@\n" +
+	"\x10ListGamesRequest\"g\n" +
 	"\x11ListGamesResponse\x12+\n" +
-	"\x05games\x18\x01 \x03(\v2\x15.botarena.v1.GameInfoR\x05games\"\xc2\x03\n" +
+	"\x05games\x18\x01 \x03(\v2\x15.botarena.v1.GameInfoR\x05games\x12%\n" +
+	"\x0eserver_version\x18\x02 \x01(\tR\rserverVersion\"\xc2\x03\n" +
 	"\x11CreatePoolRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x1f\n" +
 	"\vconfig_json\x18\x02 \x01(\tR\n" +

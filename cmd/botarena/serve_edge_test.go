@@ -1,0 +1,290 @@
+package main
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botarena/botarena/rpc"
+	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
+)
+
+const edgeToken = "edge-test-token-0123456789abcdef"
+
+// loopbackAddr turns the address serve printed for a wildcard listener
+// ([::]:PORT, 0.0.0.0:PORT) into a loopback one.
+func loopbackAddr(t *testing.T, addr string) string {
+	t.Helper()
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net.JoinHostPort("127.0.0.1", port)
+}
+
+// wantErrCode fails t unless err is a Connect error with code, as its
+// text tells ("unauthenticated: ..."): cmd does not import Connect.
+func wantErrCode(t *testing.T, err error, code string) {
+	t.Helper()
+	if err == nil || !strings.HasPrefix(err.Error(), code+": ") {
+		t.Errorf("got %v, want a %s error", err, code)
+	}
+}
+
+func TestServeRefusesNonLoopbackWithoutToken(t *testing.T) {
+	t.Setenv(authTokenEnv, "")
+	_, stderr, code := runCLI(t, "", "serve", "--addr", "0.0.0.0:0")
+	if code == 0 || !strings.Contains(stderr, "refusing to listen beyond loopback without a token") ||
+		!strings.Contains(stderr, authTokenEnv) || !strings.Contains(stderr, "--insecure") {
+		t.Errorf("exit %d, stderr %q; want a refusal naming %s and --insecure", code, stderr, authTokenEnv)
+	}
+}
+
+func TestServeInsecure(t *testing.T) {
+	t.Setenv(authTokenEnv, "")
+	addr, stderr, stop := startServe(t, "--addr", "0.0.0.0:0", "--insecure")
+	c, err := rpc.Dial(loopbackAddr(t, addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ListGames(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	if !strings.Contains(stderr.String(), "without a token (--insecure)") {
+		t.Errorf("no warning in the log:\n%s", stderr.String())
+	}
+}
+
+// TestServeToken: with BOTARENA_AUTH_TOKEN serve listens beyond loopback
+// (warning that the token travels in clear text), refuses calls without
+// the token and answers the health check without it.
+func TestServeToken(t *testing.T) {
+	t.Setenv(authTokenEnv, " "+edgeToken+"\n") // as $(cat file) may leave it
+	addr, stderr, stop := startServe(t, "--addr", "0.0.0.0:0")
+	addr = loopbackAddr(t, addr)
+	ctx := t.Context()
+
+	anonymous, err := rpc.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer anonymous.Close()
+	_, err = anonymous.ListGames(ctx)
+	wantErrCode(t, err, "unauthenticated")
+
+	c, err := rpc.Dial(addr, rpc.WithToken(edgeToken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ListGames(ctx); err != nil {
+		t.Fatalf("ListGames with the token: %v", err)
+	}
+	resp, err := http.Post("http://"+addr+"/grpc.health.v1.Health/Check", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `_SERVING"`) {
+		t.Errorf("health without the token: %d %s", resp.StatusCode, b)
+	}
+	stop()
+	if log := stderr.String(); !strings.Contains(log, "clear text") || !strings.Contains(log, "auth=true") || strings.Contains(log, edgeToken) {
+		t.Errorf("log should warn about clear text, say auth=true and never print the token:\n%s", log)
+	}
+}
+
+// writeCert writes a self-signed certificate for 127.0.0.1 and its key as
+// PEM files, and returns their paths and a pool that trusts it.
+func writeCert(t *testing.T) (certFile, keyFile string, roots *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "botarena test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA: true, BasicConstraintsValid: true, IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	leaf, _ := x509.ParseCertificate(der)
+	roots = x509.NewCertPool()
+	roots.AddCert(leaf)
+	return certFile, keyFile, roots
+}
+
+// TestServeTLS: --tls-cert/--tls-key serve HTTP/2 over TLS (streams work)
+// to a client with WithTLSConfig, and the version in ListGames.
+func TestServeTLS(t *testing.T) {
+	certFile, keyFile, roots := writeCert(t)
+	addr, _, _ := startServe(t, "--tls-cert", certFile, "--tls-key", keyFile, "--auth-token", edgeToken)
+	c, err := rpc.Dial(addr, rpc.WithTLSConfig(&tls.Config{RootCAs: roots}), rpc.WithToken(edgeToken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := t.Context()
+	p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "testgame", NumEnvs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := p.Stream(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Reset(); err != nil {
+		t.Fatalf("StepStream over TLS: %v", err)
+	}
+	// Plaintext h2c is not served on a TLS port.
+	plain, err := rpc.Dial(addr, rpc.WithToken(edgeToken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	if _, err := plain.ListGames(ctx); err == nil {
+		t.Error("a plaintext client reached the TLS server")
+	}
+}
+
+func TestServePprof(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		args := []string{}
+		if on {
+			args = append(args, "--pprof")
+		}
+		addr, _, stop := startServe(t, args...)
+		resp, err := http.Get("http://" + addr + "/debug/pprof/cmdline")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if (resp.StatusCode == 200) != on {
+			t.Errorf("--pprof %v: /debug/pprof/cmdline answered %s", on, resp.Status)
+		}
+		stop()
+	}
+}
+
+// TestServeShutdownEndsStreams: on SIGTERM (here the context) an open
+// StepStream ends at once with Unavailable, and serve stops long before its
+// --shutdown-timeout.
+func TestServeShutdownEndsStreams(t *testing.T) {
+	addr, stderr, stop := startServe(t, "--shutdown-timeout", "5m")
+	c, err := rpc.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	p, err := c.CreatePool(t.Context(), &botarenav1.CreatePoolRequest{Game: "testgame", NumEnvs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := p.Stream(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	stopped := make(chan int, 1)
+	go func() { stopped <- stop() }()
+	select {
+	case code := <-stopped:
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("serve still running a minute after SIGTERM with a stream open (its shutdown timeout is 5m)")
+	}
+	_, err = st.Step(make([]int32, p.Rows()))
+	wantErrCode(t, err, "unavailable")
+	if strings.Contains(stderr.String(), "calls still running after the shutdown timeout") {
+		t.Errorf("the stream ran to the shutdown timeout:\n%s", stderr.String())
+	}
+}
+
+func TestServeEdgeFlagErrors(t *testing.T) {
+	t.Setenv(authTokenEnv, "")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"cert_without_key", []string{"--tls-cert", "cert.pem"}, "--tls-cert and --tls-key: give both or neither"},
+		{"missing_cert", []string{"--tls-cert", "nope.pem", "--tls-key", "nope.key"}, "--tls-cert, --tls-key: stat nope.pem"},
+		{"max_connections", []string{"--max-connections", "0"}, "--max-connections: want at least 1, got 0"},
+		{"conn_idle_timeout", []string{"--conn-idle-timeout", "0s"}, "--conn-idle-timeout: want more than 0"},
+		{"token_space", []string{"--auth-token", "two words"}, "may not contain spaces"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runCLI(t, "", append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)...)
+			if code == 0 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want non-zero and %q", code, stderr, tc.want)
+			}
+		})
+	}
+}
+
+// TestLeagueServersSendTheToken: league run --servers sends the token of
+// BOTARENA_AUTH_TOKEN to servers that require it, and fails without it.
+func TestLeagueServersSendTheToken(t *testing.T) {
+	addr, _, _ := startServe(t, "--auth-token", edgeToken)
+	for _, token := range []string{"", edgeToken} {
+		t.Setenv(authTokenEnv, token)
+		dir := filepath.Join(t.TempDir(), "lg")
+		for _, args := range [][]string{
+			{"league", "init", dir, "--game", "battlebots", "--seed", "3"},
+			{"league", "add", dir, "nop", "nop"},
+			{"league", "add", dir, "random", "random"},
+		} {
+			if _, errOut, code := runCLI(t, "", args...); code != 0 {
+				t.Fatalf("botarena %v: exit %d: %s", args, code, errOut)
+			}
+		}
+		_, errOut, code := runCLI(t, "", "league", "run", dir, "--games", "4", "--max-rounds", "20", "--png", "", "--servers", addr)
+		if token == "" {
+			if code == 0 || !strings.Contains(errOut, "unauthenticated") {
+				t.Errorf("run without the token: exit %d, %s; want unauthenticated", code, errOut)
+			}
+			continue
+		}
+		if code != 0 {
+			t.Errorf("run with the token: exit %d: %s", code, errOut)
+		}
+	}
+}

@@ -1,0 +1,113 @@
+package rpc
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+
+	"connectrpc.com/connect"
+	"connectrpc.com/grpchealth"
+)
+
+// This file guards a server with a bearer token ([RequireToken]) and lets
+// the Go client send one ([WithToken]); TLS is set up on the http.Server
+// (see [NewHTTPServer]) and, on the client side, with [WithTLSConfig].
+
+// healthPrefix is the path of the gRPC health service, which [RequireToken]
+// leaves open so that Kubernetes gRPC probes, which cannot send a token,
+// work. It tells only whether the server is serving.
+const healthPrefix = "/" + grpchealth.HealthV1ServiceName + "/"
+
+// RequireToken returns a handler that serves h only to requests carrying
+// "Authorization: Bearer TOKEN" (for gRPC clients: the metadata
+// `authorization` set to "Bearer TOKEN"), compared in constant time. Every
+// path is guarded (EnvService, MatchService, reflection, /metrics, pprof and
+// whatever else h serves) except the gRPC health service
+// (/grpc.health.v1.Health/), which Kubernetes probes call without
+// credentials and which reveals only whether the server is serving.
+//
+// A request without the token, or with another, gets Unauthenticated in its
+// own protocol (Connect, gRPC or gRPC-Web, as connect.ErrorWriter writes
+// it), or, for a plain HTTP request (a Connect request without its
+// Connect-Protocol-Version header too), 401 with "WWW-Authenticate:
+// Bearer", which Connect and gRPC clients also read as Unauthenticated.
+// The message never says whether a token was sent but wrong.
+//
+// RequireToken panics if token is empty: an empty token would admit
+// everyone.
+func RequireToken(h http.Handler, token string) http.Handler {
+	if token == "" {
+		panic("rpc: RequireToken: empty token")
+	}
+	want := sha256.Sum256([]byte(token))
+	// Requests of the Connect protocol are told apart by their
+	// Connect-Protocol-Version header (connect-go clients send it), so that
+	// a plain GET (a Prometheus scrape of /metrics) is plain HTTP.
+	errs := connect.NewErrorWriter(connect.WithRequireConnectProtocolHeader())
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, healthPrefix) || validToken(r.Header.Get("Authorization"), want) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		err := connect.NewError(connect.CodeUnauthenticated, errors.New(`missing or wrong bearer token: send the header (gRPC metadata) "authorization: Bearer TOKEN"`))
+		w.Header().Set("WWW-Authenticate", `Bearer realm="botarena"`)
+		if errs.IsSupported(r) {
+			errs.Write(w, r, err)
+			return
+		}
+		http.Error(w, err.Message(), http.StatusUnauthorized)
+	})
+}
+
+// validToken reports whether header is "Bearer T" (the scheme in any case)
+// with sha256(T) == want. Comparing digests keeps the comparison constant
+// in time whatever the lengths of the two tokens.
+func validToken(header string, want [sha256.Size]byte) bool {
+	scheme, tok, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	got := sha256.Sum256([]byte(strings.TrimSpace(tok)))
+	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
+}
+
+// IsLoopback reports whether a listener's address is reachable only from
+// its own machine: a loopback IP (127.0.0.0/8, ::1). An unspecified IP
+// (0.0.0.0, ::, which listen on every interface) or any other address is
+// not; neither is an address that is not TCP or IP.
+func IsLoopback(addr net.Addr) bool {
+	switch a := addr.(type) {
+	case *net.TCPAddr:
+		return a.IP.IsLoopback()
+	case *net.IPAddr:
+		return a.IP.IsLoopback()
+	}
+	return false
+}
+
+// tokenInterceptor is the client side of [RequireToken]: it sets
+// "Authorization: Bearer TOKEN" on every call.
+type tokenInterceptor struct{ header string }
+
+func (t tokenInterceptor) WrapUnary(next connect.UnaryFunc) connect.UnaryFunc {
+	return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
+		req.Header().Set("Authorization", t.header)
+		return next(ctx, req)
+	}
+}
+
+func (t tokenInterceptor) WrapStreamingClient(next connect.StreamingClientFunc) connect.StreamingClientFunc {
+	return func(ctx context.Context, spec connect.Spec) connect.StreamingClientConn {
+		conn := next(ctx, spec)
+		conn.RequestHeader().Set("Authorization", t.header)
+		return conn
+	}
+}
+
+func (t tokenInterceptor) WrapStreamingHandler(next connect.StreamingHandlerFunc) connect.StreamingHandlerFunc {
+	return next
+}
