@@ -203,8 +203,9 @@ func (g *Game) inCube(x, y, z int) bool {
 // index returns the cell index (z*E + y)*E + x; the caller ensures inCube.
 func (g *Game) index(x, y, z int) int { return (z*g.edge+y)*g.edge + x }
 
-// Invalid returns how many out-of-range actions (rejected replies) seat
-// sent since the last Reset.
+// Invalid returns how many out-of-range actions seat sent since the last
+// Reset: rejected replies and the accepted tasks beyond the action space
+// ([CrashMove], [BombNowhere], [Idle], [StrayMove]).
 func (g *Game) Invalid(seat int) int { return g.invalid[seat] }
 
 // record appends e to the tick's events.
