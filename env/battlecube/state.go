@@ -83,12 +83,17 @@ func StrayMove(unit int) Action {
 }
 
 // StrayUnit returns the code unit of a [StrayMove] action, and false for
-// other actions.
+// other actions. The actions StrayMove would give x, y and z are none: a
+// direction with those axes is a move, and a position cannot hold a stray
+// "x" beside its x.
 func StrayUnit(a Action) (unit int, ok bool) {
 	if a > strayMoveFirst || a < strayMoveFirst-NoAxis {
 		return 0, false
 	}
-	return int(strayMoveFirst - a), true
+	if unit = int(strayMoveFirst - a); unit == 'x' || unit == 'y' || unit == 'z' {
+		return 0, false
+	}
+	return unit, true
 }
 
 // moveDelta is each move's change of (x, y, z).
