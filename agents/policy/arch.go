@@ -65,9 +65,17 @@ const (
 // without limit: 2^24 float64s are 128 MB per sample.
 const maxWidth = 1 << 24
 
+// maxArchBytes bounds the architecture JSON (a few KB in practice): decoding
+// allocates up to about 150 times its size (a layer list of "{}"s), so a
+// file's header must not choose that size freely.
+const maxArchBytes = 1 << 20
+
 // parseArchitecture decodes and checks the header fields of an
 // architecture; the layers are checked when the model is built.
 func parseArchitecture(text string) (*Architecture, error) {
+	if len(text) > maxArchBytes {
+		return nil, fmt.Errorf("architecture (__metadata__[%q]) is %d bytes, over the %d-byte limit", MetadataKey, len(text), maxArchBytes)
+	}
 	var a Architecture
 	if err := json.Unmarshal([]byte(text), &a); err != nil {
 		return nil, fmt.Errorf("architecture (__metadata__[%q]) is not valid JSON: %w", MetadataKey, err)

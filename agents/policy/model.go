@@ -256,7 +256,9 @@ func build(name string, a *Architecture, tensors map[string]tensor) (*Model, err
 			ly.b = slices.Clone(b)
 			m.convs = append(m.convs, ly)
 			c, sp = l.Out, ly.dims
-			if prod(sp[:]) > maxWidth/c {
+			// Axis by axis (each at least 1): a padded 3-D output can have
+			// more than 2^63 cells, and the product would wrap.
+			if sp[0] > maxWidth/c || sp[1] > maxWidth/c/sp[0] || sp[2] > maxWidth/c/sp[0]/sp[1] {
 				return nil, fmt.Errorf("planes[%d] (%s): output [%d,%v] has more than %d elements", i, l.Op, c, sp, maxWidth)
 			}
 			m.maxAct = max(m.maxAct, c*prod(sp[:]))
