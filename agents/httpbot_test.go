@@ -159,7 +159,7 @@ func TestHTTPBotAsksOncePerCycle(t *testing.T) {
 		`{"event":"PLAYER_MOVE_ATTEMPT","data":{"name":"John","x":7,"y":6,"z":0}}`,
 		`{"event":"PLAYER_MOVE_ATTEMPT","data":{"name":"John","x":7,"y":7,"z":0}}`,
 		`{"event":"PLAYER_MOVE_ATTEMPT","data":{"name":"John","x":8,"y":7,"z":0}}`,
-		`{"event":"PLAYER_LOST","data":{"name":"John","cause":"Player moved out of bounds"}}`,
+		`{"event":"PLAYER_LOST","data":{"cause":"Player moved out of bounds","name":"John"}}`,
 		`"winner":{"name":"Paul","highScore":3}`,
 	} {
 		if !strings.Contains(all, want) {
@@ -249,8 +249,8 @@ func TestHTTPBotLosesAsTheOriginal(t *testing.T) {
 				t.Fatalf("action %d, want a rejection", a)
 			}
 			ev := stepCube(g, []int32{a, int32(battlecube.Noop)})
-			want := `{"event":"PLAYER_LOST","data":{"name":"Player 1","cause":` + tc.cause
-			if !strings.Contains(ev, want) {
+			want := `{"event":"PLAYER_LOST","data":{"cause":` + tc.cause
+			if !strings.Contains(ev, want) || !strings.Contains(ev, `,"name":"Player 1"}}`) {
 				t.Errorf("events lack %s:\n%s", want, ev)
 			}
 			if !strings.Contains(log.String(), tc.log) || strings.Count(log.String(), "\n") != 1 {
