@@ -4,7 +4,9 @@ GO      ?= go
 BIN     ?= bin/botarena
 PKGS    ?= ./...
 BENCH   ?= .
-FUZZTIME ?= 30s
+FUZZTIME ?= 10s
+# Minimizing every new input for long would eat short runs: 10 calls each.
+FUZZMINIMIZETIME ?= 10x
 VENV    ?= .venv
 # Pinned so that `make generate` writes the same Python code everywhere.
 GRPC_TOOLS ?= grpcio-tools==1.85.1
@@ -57,9 +59,15 @@ typecheck: ## mypy (strict) over the Python package; needs make extras-venv
 bench: ## run the Go benchmarks (BENCH=regexp)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
 
-fuzz: ## run each fuzz target for FUZZTIME
-	$(GO) test -run '^$$' -fuzz '^FuzzStep$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 1s ./env/bomberman
-	$(GO) test -run '^$$' -fuzz '^FuzzLoadNative$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 1s ./env/bomberman
+fuzz: ## run every fuzz target of PKGS (found by go test -list) for FUZZTIME each
+	@list=$$($(GO) test -list '^Fuzz' $(PKGS)) || { printf '%s\n' "$$list"; exit 1; }; \
+	targets=$$(printf '%s\n' "$$list" | awk '/^Fuzz/ { n[++k] = $$1 } /^ok/ { for (i = 1; i <= k; i++) print $$2, n[i]; k = 0 }'); \
+	test -n "$$targets" || { echo "fuzz: no fuzz targets in $(PKGS)"; exit 1; }; \
+	echo "fuzz: $$(printf '%s\n' "$$targets" | wc -l) targets, $(FUZZTIME) each"; \
+	printf '%s\n' "$$targets" | while read -r pkg name; do \
+		echo "fuzz: $$name ($$pkg)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) "$$pkg" || exit 1; \
+	done
 
 league: ## a 6-agent BattleBots league: init, add, run 120 games, table and leagues/battlebots/ratings.png
 	examples/league/battlebots.sh leagues/battlebots 120
