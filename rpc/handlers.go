@@ -102,35 +102,51 @@ func gameSpec(spec *env.Spec) *botarenav1.GameSpec {
 // (ResourceExhausted). Workers is capped at the server's MaxWorkers; 0 means
 // MaxWorkers. An absent seed is drawn at random and returned.
 func (s *Server) CreatePool(ctx context.Context, req *botarenav1.CreatePoolRequest) (*botarenav1.CreatePoolResponse, error) {
-	resp, err := s.createPool(req)
+	resp, err := s.createPool(ctx, req)
 	return resp, connectError(s.log, botarenav1connect.EnvServiceCreatePoolProcedure, err)
 }
 
-func (s *Server) createPool(req *botarenav1.CreatePoolRequest) (*botarenav1.CreatePoolResponse, error) {
+func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolRequest) (*botarenav1.CreatePoolResponse, error) {
 	cfg, err := s.poolConfig(req)
+	if err != nil {
+		return nil, err
+	}
+	zstd := req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD
+	// The memory budget (budget.go): the pool's cost, before anything of
+	// it is allocated.
+	cost, err := s.poolCost(cfg, zstd)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.reserve(cfg.NumEnvs); err != nil {
 		return nil, err
 	}
+	mem, err := s.reserveMemory(clientKey(ctx), "pool", poolDetail(cfg, cost), cost.total(), true)
+	if err != nil {
+		s.release(cfg.NumEnvs)
+		return nil, err
+	}
 	p, err := vecenv.New(cfg)
 	if err != nil {
+		mem.release()
 		s.release(cfg.NumEnvs)
 		return nil, err
 	}
 	schema, err := observations.SchemaMessage(p.Spec())
 	if err != nil {
 		p.Close()
+		mem.release()
 		s.release(cfg.NumEnvs)
 		return nil, err
 	}
-	sp, err := newServedPool(newID(), req.GetGame(), p, req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD)
+	sp, err := newServedPool(newID(), req.GetGame(), p, zstd)
 	if err != nil {
 		p.Close()
+		mem.release()
 		s.release(cfg.NumEnvs)
 		return nil, err
 	}
+	sp.mem = mem // released when the pool is closed
 	if err := s.add(sp); err != nil {
 		sp.close("the server shut down")
 		s.release(cfg.NumEnvs)

@@ -32,8 +32,13 @@ import (
 // is no limit; [Dial] and [RemoteRunner] set [DefaultMaxMessageBytes]).
 // A PlayBatch response holds every game of the batch, so [RemoteRunner]
 // sends fewer recorded games per call when their data could exceed its
-// limit; the server checks the actual size and fails a game that would not
-// fit with ResourceExhausted rather than failing the whole call.
+// limit. The server refuses, before playing anything, a recorded game
+// whose data bound ([dataBound]: every seat's row for every step up to the
+// game's step cap or max_rounds, the bound RemoteRunner packs its calls
+// by) would take the response over its limit, or whose recording does not
+// fit the memory budget (see budget.go): ResourceExhausted, for Play, and
+// for PlayBatch that game's outcome rather than the whole call. Recordings
+// are never truncated. The actual size is still checked after the games.
 
 var _ botarenav1connect.MatchServiceHandler = (*Server)(nil)
 
@@ -50,12 +55,20 @@ func WithMaxMatches(n int) Option { return func(o *options) { o.maxMatches = n }
 // (NotFound), the seats' agents must exist (NotFound) and be built-in
 // unless the server allows external agents (PermissionDenied), and the
 // config, seat count and max_rounds must be valid (InvalidArgument). A
-// response over the server's message limit (a long recorded game) is
-// ResourceExhausted.
+// recorded game whose data could exceed the server's message limit, and a
+// game that does not fit the memory budget or the client's quota, is
+// ResourceExhausted before it is played.
 func (s *Server) Play(ctx context.Context, req *botarenav1.PlayRequest) (*botarenav1.PlayResponse, error) {
 	ctx, done := s.matchContext(ctx)
 	defer done()
-	resp, err := s.play(ctx, req, "")
+	// The memory budget and message limit (budget.go): a recorded game
+	// whose data could not fit is refused before it is played.
+	mem, err := s.admitPlay(ctx, req)
+	var resp *botarenav1.PlayResponse
+	if err == nil {
+		resp, err = s.play(ctx, req, "")
+		mem.release()
+	}
 	if err == nil {
 		if n, limit := proto.Size(resp), s.opts.maxMessageBytes; limit > 0 && n > limit {
 			resp, err = nil, markf(errLimit, "game %d: its match data makes a response of %.1f MiB, over the server's message limit of %.1f MiB; cap the rounds (league run --max-rounds) or raise the limit (serve --max-message-bytes)",
@@ -73,10 +86,12 @@ func (s *Server) Play(ctx context.Context, req *botarenav1.PlayRequest) (*botare
 // in request order: its result, or the error Play would have returned for it
 // (its message prefixed with "matches[i]: "). The call itself fails only
 // when the server is shutting down (Unavailable) or the client went away
-// (Canceled). The response must fit the server's message limit: a game
-// whose result would take the response over it (recorded games' data)
-// gets a ResourceExhausted outcome instead, as do the games after it that
-// do not fit either.
+// (Canceled). The response must fit the server's message limit: a recorded
+// game whose data bound would take the response over it gets a
+// ResourceExhausted outcome instead, before any game is played, as do the
+// games after it that do not fit either; so does a recorded game whose
+// recording does not fit the memory budget or the client's quota (and
+// every game when the games played at once do not).
 func (s *Server) PlayBatch(ctx context.Context, req *botarenav1.PlayBatchRequest) (*botarenav1.PlayBatchResponse, error) {
 	ctx, done := s.matchContext(ctx)
 	defer done()
@@ -102,6 +117,10 @@ func (s *Server) PlayBatch(ctx context.Context, req *botarenav1.PlayBatchRequest
 		}
 		valid, at = append(valid, m), append(at, i)
 	}
+	// The memory budget and message limit (budget.go): the games that
+	// could not fit are refused before any is played.
+	mem, valid, at := s.admitBatch(ctx, ms, valid, at, out, failed)
+	defer mem.release()
 	if len(valid) > 0 {
 		workers, err := s.takeSlots(ctx, min(len(valid), s.opts.maxMatches))
 		if err != nil {

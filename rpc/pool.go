@@ -26,6 +26,7 @@ type servedPool struct {
 	spec      *env.Spec
 	learners  []int
 	autoReset vecenv.AutoReset
+	mem       *reservation // of the memory budget, released by closeLocked
 
 	// lastUsed is the time (UnixNano) a call last started or finished; the
 	// janitor reads it without the lock.
@@ -120,6 +121,7 @@ func (p *servedPool) closeLocked(why string) {
 		return
 	}
 	p.closed = why
+	defer p.mem.release()
 	p.pool.Close()
 	p.enc.Close()
 	if p.finalEnc != nil {

@@ -47,6 +47,10 @@ type options struct {
 	externalAgents  bool
 	maxMatches      int
 	version         string // WithVersion: ListGames, botarena_build_info
+	// The memory budget (budget.go); ledger is made on first use.
+	maxMemory, maxClientMemory int64
+	maxClientPools             int
+	ledger                     *ledger
 }
 
 // WithMaxEnvsPerPool sets the most envs one pool may have; CreatePool with

@@ -31,6 +31,9 @@ type serveFlags struct {
 	maxWorkers      int
 	maxMatches      int
 	maxMessageBytes int
+	maxMemory       rpc.ByteSize // the memory budget and quotas (rpc/budget.go)
+	maxClientMemory rpc.ByteSize
+	maxClientPools  int
 	idleTimeout     time.Duration
 	shutdownTimeout time.Duration
 	logFormat       string
@@ -75,6 +78,10 @@ func newServeCmd(c *cli) *cobra.Command {
 	f.IntVar(&o.maxWorkers, "max-workers", 0, "most worker goroutines per pool, 0 for GOMAXPROCS")
 	f.IntVar(&o.maxMatches, "max-matches", 0, "most games MatchService plays at once (more wait), 0 for GOMAXPROCS")
 	f.IntVar(&o.maxMessageBytes, "max-message-bytes", rpc.DefaultMaxMessageBytes, "largest request or response message in bytes (a 4096-env Bomberman batch is about 88 MB)")
+	o.maxMemory = rpc.ByteSize(rpc.DefaultMaxMemory())
+	f.Var(&o.maxMemory, "max-memory", "memory budget of all pools and MatchService games together, by their estimated cost before they are made, in bytes or with a unit (512MiB, 8GiB); the default is half the machine's memory or cgroup limit")
+	f.Var(&o.maxClientMemory, "max-client-memory", "most of --max-memory one client (IP address) may hold at once, pools and games together; 0 for no quota")
+	f.IntVar(&o.maxClientPools, "max-client-pools", rpc.DefaultMaxClientPools, "most pools one client (IP address) may have open at once; 0 for no quota")
 	f.DurationVar(&o.idleTimeout, "idle-timeout", rpc.DefaultIdleTimeout, "close pools unused for this long (0 never)")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 5*time.Second, "how long running calls and streams get to finish on SIGINT/SIGTERM")
 	f.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
@@ -173,6 +180,8 @@ func (c *cli) serve(o *serveFlags) error {
 		rpc.WithIdleTimeout(o.idleTimeout),
 		rpc.WithExternalAgents(o.externalBots),
 	}
+	opts = append(opts, rpc.WithMaxMemory(int64(o.maxMemory)), rpc.WithMaxClientMemory(int64(o.maxClientMemory)),
+		rpc.WithMaxClientPools(o.maxClientPools))
 	if o.maxWorkers > 0 {
 		opts = append(opts, rpc.WithMaxWorkers(o.maxWorkers))
 	}
