@@ -120,6 +120,15 @@ type Scheme struct {
 	// unlike external bots, which run elsewhere and may read the players'
 	// names or per-match settings of the game's config.
 	InProcess bool
+	// Needs is what the scheme's agents need of the machine (files,
+	// commands, requests, listeners), which [Capabilities.Check] grants
+	// or refuses. The zero value, [CapUnrestricted], is granted only by
+	// Capabilities.Unrestricted.
+	Needs Capability
+	// Path, for a scheme that needs [CapFiles], splits a spec into the
+	// path it reads and what follows the path (spec is Prefix + path +
+	// suffix). Nil means the path is all of the spec after Prefix.
+	Path func(spec string) (path, suffix string)
 }
 
 var schemes []Scheme
@@ -205,17 +214,17 @@ func valid(game string) string {
 func New(game, name string, spec *env.Spec) (Agent, error) {
 	if s, ok := scheme(name); ok {
 		if len(s.Games) > 0 && !slices.Contains(s.Games, BaseGame(game)) {
-			return nil, fmt.Errorf("%w %q: %s agents play %s, not %s", ErrUnknownAgent, name, s.Prefix, strings.Join(s.Games, ", "), BaseGame(game))
+			return nil, fmt.Errorf("%w %s: %s agents play %s, not %s", ErrUnknownAgent, QuoteSpec(name), s.Prefix, strings.Join(s.Games, ", "), BaseGame(game))
 		}
 		a, err := s.New(game, name, spec)
 		if err != nil {
-			return nil, fmt.Errorf("agent %q: %w", name, err)
+			return nil, fmt.Errorf("agent %s: %w", QuoteSpec(name), err)
 		}
 		return a, nil
 	}
 	e, ok := lookup(game, name)
 	if !ok {
-		return nil, fmt.Errorf("%w %q for %s (valid: %s)", ErrUnknownAgent, name, BaseGame(game), valid(game))
+		return nil, fmt.Errorf("%w %s for %s (valid: %s)", ErrUnknownAgent, QuoteSpec(name), BaseGame(game), valid(game))
 	}
 	a, err := e.factory(spec)
 	if err != nil {

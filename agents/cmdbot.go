@@ -2,7 +2,6 @@ package agents
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -29,9 +28,16 @@ var CommandTimeout = time.Second
 // ([Terminal]).
 var CommandLog io.Writer = os.Stderr
 
-// MaxCommandOutput caps what a command-line bot's run may print on stdout;
-// more is a fault (garbage output). The original read stdout in full.
-const MaxCommandOutput = 1 << 20
+// MaxCommandOutput caps what botarena keeps of a command-line bot's stdout
+// in one run (4 KiB): the output with leading ASCII whitespace dropped and
+// every later run of ASCII whitespace squeezed to one byte, which the
+// original's reading (TrimSpace, then an exact match or Fields) does not
+// tell apart from the full output. More than that is a fault (garbage
+// output). The original read stdout in full; its commands are at most 4
+// bytes besides whitespace ("B NE"), so output is cut only where it holds
+// more than 4 KiB besides runs of ASCII whitespace (Unicode spaces such as
+// U+00A0 count), far beyond any command.
+const MaxCommandOutput = 4 << 10
 
 // maxLoggedFaults is how many fault lines one bot writes; later faults are
 // only counted ([CmdBot.Faults]) and summed up by Close.
@@ -41,6 +47,7 @@ func init() {
 	RegisterScheme(Scheme{
 		Prefix:  CommandPrefix,
 		Games:   []string{"battlebots"},
+		Needs:   CapCommands,
 		Summary: `a BattleBots command-line bot: cmd:COMMAND, run once per round with the arena string as its last argument (cmd:timeout=2s:COMMAND sets its time limit, default 1s)`,
 		New: func(game, spec string, envSpec *env.Spec) (Agent, error) {
 			if envSpec != nil && BaseGame(envSpec.Game) != "battlebots" {
@@ -72,17 +79,23 @@ type Terminal interface {
 // do-nothing action (NO) for that round, with a line on Log:
 //
 //   - the command cannot start (not found, not executable);
-//   - it runs past Timeout: its whole process group is killed (SIGKILL), so
-//     no child it started survives;
+//   - it runs past Timeout: it is killed (SIGKILL) with every process it
+//     started (see below);
 //   - it exits non-zero or is killed by a signal;
 //   - its output is not a command (garbage; the original also did nothing
 //     with it, silently) or is larger than [MaxCommandOutput].
 //
 // The first faults of a bot are logged one line each, later ones only
-// counted ([CmdBot.Faults]); Close writes the total. Processes that the
-// bot leaves behind after a normal exit are killed with its group too. Act
-// allocates and blocks for up to Timeout: pools run such opponents in
-// their worker goroutines.
+// counted ([CmdBot.Faults]); Close writes the total. Every process the
+// run started is killed when the run ends, after a normal exit as after a
+// time-out, even one that left the bot's process group or session (setsid,
+// a double-forked daemon): on Linux the run has a cgroup of its own where
+// botarena may make one (cgroup v2 with cgroup.kill), else botarena finds
+// the run's processes in /proc by parentage, process group and the
+// [RunEnv] variable in their environment; other systems kill the process
+// group. The bot's environment is botarena's plus [RunEnv]. Act allocates
+// and blocks for up to Timeout: pools run such opponents in their worker
+// goroutines.
 //
 // A CmdBot is not safe for concurrent use; it holds no process between
 // calls of Act.
@@ -106,7 +119,7 @@ type CmdBot struct {
 
 	faults int
 	arena  []byte
-	out    capBuffer
+	out    squeezeBuffer
 	errOut capBuffer
 }
 
@@ -227,7 +240,7 @@ func (b *CmdBot) Ask(e env.Env, seat int) (int32, error) {
 }
 
 // run runs the command once with arena as its last argument and returns
-// its stdout.
+// its stdout, squeezed (see [MaxCommandOutput]).
 func (b *CmdBot) run(arena string) ([]byte, error) {
 	if len(b.Argv) == 0 {
 		return nil, errors.New("empty command")
@@ -236,28 +249,68 @@ func (b *CmdBot) run(arena string) ([]byte, error) {
 	if timeout <= 0 {
 		timeout = CommandTimeout
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	args := append(append(make([]string, 0, len(b.Argv)), b.Argv[1:]...), arena)
-	cmd := exec.CommandContext(ctx, b.Argv[0], args...)
-	cmd.Dir = b.Dir
-	b.out.reset(MaxCommandOutput, false)
-	b.errOut.reset(4096, true)
-	cmd.Stdout, cmd.Stderr = &b.out, &b.errOut
-	ownGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd.Process) }
-	// Pipes that a killed process's children still hold open must not
-	// block Wait.
-	cmd.WaitDelay = 200 * time.Millisecond
-	err := cmd.Run()
-	if cmd.Process != nil {
-		killGroup(cmd.Process) // what the bot left running
-	}
-	switch {
-	case ctx.Err() == context.DeadlineExceeded:
-		return nil, fmt.Errorf("no answer within %v (killed)", timeout)
-	case err != nil && cmd.Process == nil:
+	// The pipes are botarena's, not exec's: Wait returns when the bot
+	// exits, and the reads end once the run's processes are killed.
+	outR, outW, err := os.Pipe()
+	if err != nil {
 		return nil, fmt.Errorf("cannot start: %v", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("cannot start: %v", err)
+	}
+	b.out.reset(MaxCommandOutput)
+	b.errOut.reset(4096, true)
+	args := append(append(make([]string, 0, len(b.Argv)), b.Argv[1:]...), arena)
+	cmd, tree, err := startTree(func() *exec.Cmd {
+		c := exec.Command(b.Argv[0], args...)
+		c.Dir = b.Dir
+		c.Stdout, c.Stderr = outW, errW
+		return c
+	})
+	outW.Close()
+	errW.Close()
+	copied := make(chan struct{}, 2)
+	go func() { io.Copy(&b.out, outR); copied <- struct{}{} }()
+	go func() { io.Copy(&b.errOut, errR); copied <- struct{}{} }()
+	// drain waits for the copies: every writer is dead once the run is
+	// killed; one that escaped the kill gets 200 ms, then the pipes close.
+	drain := func() {
+		t := time.NewTimer(200 * time.Millisecond)
+		defer t.Stop()
+		for n := 0; n < 2; {
+			select {
+			case <-copied:
+				n++
+			case <-t.C:
+				outR.Close()
+				errR.Close()
+			}
+		}
+		outR.Close()
+		errR.Close()
+	}
+	if err != nil {
+		drain()
+		return nil, fmt.Errorf("cannot start: %v", err)
+	}
+	killed := make(chan struct{})
+	timer := time.AfterFunc(timeout, func() {
+		tree.killAll()
+		close(killed)
+	})
+	err = cmd.Wait()
+	timedOut := !timer.Stop()
+	if timedOut {
+		<-killed
+	}
+	tree.finish() // what the bot left running
+	drain()
+	switch {
+	case timedOut:
+		return nil, fmt.Errorf("no answer within %v (killed)", timeout)
 	case err != nil:
 		if tail := b.errOut.lastLine(); tail != "" {
 			return nil, fmt.Errorf("%v (stderr: %s)", err, tail)
@@ -320,8 +373,8 @@ func quoteOutput(out []byte) string {
 
 // capBuffer keeps the first max bytes written to it (or, with tail, the
 // last max) and notes whether more came; it never fails, so the process's
-// output is drained. exec copies each of stdout and stderr from one
-// goroutine, and the buffer is read after Wait.
+// output is drained. One goroutine writes it; it is read after that
+// goroutine is done.
 type capBuffer struct {
 	buf  []byte
 	max  int
@@ -342,6 +395,47 @@ func (c *capBuffer) Write(p []byte) (int, error) {
 		} else {
 			c.buf = c.buf[:c.max]
 		}
+	}
+	return len(p), nil
+}
+
+// squeezeBuffer keeps a command-line bot's stdout in bounded memory as
+// ParseCommand reads it: ASCII whitespace at the start is dropped and every
+// later run of ASCII whitespace is kept as its first byte, which changes
+// nothing for the original's TrimSpace, exact matches and Fields. It keeps
+// up to max bytes of that and notes whether more came; it never fails, so
+// the process's output is drained. One goroutine writes it; it is read
+// after that goroutine is done.
+type squeezeBuffer struct {
+	buf   []byte
+	max   int
+	over  bool
+	space bool // the last byte kept is whitespace
+}
+
+func (c *squeezeBuffer) reset(max int) {
+	c.buf, c.max, c.over, c.space = c.buf[:0], max, false, false
+}
+
+func (c *squeezeBuffer) Write(p []byte) (int, error) {
+	for _, x := range p {
+		if c.over {
+			break
+		}
+		switch x {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+			if len(c.buf) == 0 || c.space {
+				continue
+			}
+			c.space = true
+		default:
+			c.space = false
+		}
+		if len(c.buf) == c.max {
+			c.over = true
+			break
+		}
+		c.buf = append(c.buf, x)
 	}
 	return len(p), nil
 }

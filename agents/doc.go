@@ -37,6 +37,25 @@
 // Act, hold files (they implement io.Closer), and take their harness
 // settings from [ExternalOptions].
 //
+// Every process a bot's run starts is killed when the run ends, whether
+// it stayed in the bot's process group or not (setsid, a double fork): on
+// Linux through a cgroup of the run's own where one can be made, else by
+// walking /proc for the run's processes ([RunEnv]); see [CmdBot]. All
+// that is read from a bot is capped, keeping what the original harness
+// made of it: [MaxCommandFile] of move.txt, place.txt and command.txt,
+// [MaxCommandOutput] of a command-line bot's stdout, [MaxHTTPReply] of an
+// HTTP bot's reply.
+//
+// # Capabilities
+//
+// [New] makes whatever it is asked for: the local command line runs the
+// bots its user names. A server asks [Capabilities.Check] first, with the
+// capabilities its operator gave its clients: each [Scheme] declares what
+// its agents need of the machine ([Scheme.Needs]: files in the bots
+// folders, commands, outbound HTTP, listeners), and a spec the
+// capabilities do not grant is a [*DeniedError] naming the need. Errors
+// quote specs cut short ([QuoteSpec]) and never the contents of files.
+//
 // # Invariants
 //
 //   - An agent is not safe for concurrent use; use one instance per seat (a

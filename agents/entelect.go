@@ -2,7 +2,6 @@ package agents
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,6 +23,7 @@ func init() {
 	RegisterScheme(Scheme{
 		Prefix:  "dir:",
 		Games:   []string{"bomberman", "battleships"},
+		Needs:   CapFiles,
 		Summary: "dir:PATH: an Entelect Challenge bot folder with bot.json (Bomberman 2016, Battleships 2017)",
 		New: func(game, spec string, _ *env.Spec) (Agent, error) {
 			return NewEntelectBot(game, strings.TrimPrefix(spec, "dir:"))
@@ -72,8 +72,50 @@ const (
 	BattleshipsTimeLimit = 2 * time.Second
 )
 
-// maxOutput caps the bot output kept per run.
+// maxOutput caps the bot output kept per run (stdout and stderr each, for
+// log.txt).
 const maxOutput = 1 << 20
+
+// MaxCommandFile caps what botarena reads of a bot's move.txt, place.txt
+// or command.txt (4 KiB), so that a bot that leaves a huge file (or a
+// sparse one of many gigabytes) costs no more than this. The original
+// harness read them whole: Bomberman's harness looks only at the first
+// character of move.txt, so the first 4 KiB decide the same move; a
+// Battleships place.txt (5 lines "ship x y direction") or command.txt
+// ("code,x,y") over 4 KiB is malformed for botarena (Do Nothing, as the
+// original's malformed files), which differs from the original only for
+// files padded with kilobytes of blank lines or leading zeros. Only
+// regular files are read (a symbolic link is followed): a FIFO or device
+// counts as unreadable.
+const MaxCommandFile = 4 << 10
+
+// MaxBotJSON caps the size of a bot folder's bot.json (64 KiB).
+const MaxBotJSON = 64 << 10
+
+// readBotFile reads up to max bytes of the regular file at path; over
+// reports that the file is longer.
+func readBotFile(path string, max int64) (data []byte, over bool, err error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, false, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, false, fmt.Errorf("%s: not a regular file", filepath.Base(path))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	data, err = io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, false, err
+	}
+	if int64(len(data)) > max {
+		return data[:max], true, nil
+	}
+	return data, false, nil
+}
 
 // BotMeta is an Entelect bot.json.
 type BotMeta struct {
@@ -161,7 +203,8 @@ func (m *BotMeta) Nickname() string {
 // state.json and map.txt there; the bot gets the folder as its second
 // argument and writes move.txt (Bomberman), place.txt (phase 1) or
 // command.txt (Battleships) there. After the run the agent reads the file
-// with the env's ParseCommand, exactly as the harness reads it, and writes
+// (its first [MaxCommandFile] bytes) with the env's ParseCommand, exactly
+// as the harness reads it, and writes
 // log.txt in the folder: the command line, the bot's stdout and stderr, the
 // run time and the outcome. Bomberman's player state.json and map.txt are
 // deleted when the next round starts (the round-level copies stay), as the
@@ -172,11 +215,15 @@ func (m *BotMeta) Nickname() string {
 //   - A run of the time limit or longer (process start to exit; the limit is
 //     MaxBotRuntimeSeconds, 3 s for Bomberman and 2 s for Battleships, or
 //     ExternalOptions.TimeLimit, plus the calibration time) is Do Nothing,
-//     even if the bot wrote a move. The process group is killed at twice the
-//     limit (without the calibration time). ExternalOptions.NoLimit (play's
+//     even if the bot wrote a move. The bot is killed at twice the limit
+//     (without the calibration time). ExternalOptions.NoLimit (play's
 //     --nolimit) turns all of this off, as the original's --nolimit.
+//   - Every process the run started is killed when the run ends, after a
+//     normal exit as at the kill, even one that left the bot's process
+//     group or session (setsid, a double-forked daemon): see [CmdBot] for
+//     how. The bot's environment is botarena's plus [RunEnv].
 //   - A missing file, or one the harness cannot parse, is Do Nothing (action
-//     0). A crash (non-zero exit) is logged and the file is still read, as
+//     0); so is a Battleships file larger than [MaxCommandFile]. A crash (non-zero exit) is logged and the file is still read, as
 //     the original reads it whatever the exit status.
 //   - The do-nothing rules (Bomberman's 20 do-nothings, Battleships' kill
 //     after 20 do-nothings or 5 failed placements) are the envs' own: the
@@ -246,9 +293,12 @@ func NewEntelectBot(game, dir string) (*EntelectBot, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(filepath.Join(abs, "bot.json"))
+	data, over, err := readBotFile(filepath.Join(abs, "bot.json"), MaxBotJSON)
 	if err != nil {
 		return nil, fmt.Errorf("bot folder %s: %w", dir, err)
+	}
+	if over {
+		return nil, fmt.Errorf("bot folder %s: bot.json is larger than %d bytes", dir, MaxBotJSON)
 	}
 	b := &EntelectBot{game: base, dir: abs}
 	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &b.meta); err != nil {
@@ -532,13 +582,16 @@ func (b *EntelectBot) actBomberman(g *bomberman.Game, seat int) int32 {
 	os.Remove(filepath.Join(dir, "move.txt"))
 	timedOut := b.run(dir, &l)
 	action := int32(0)
-	data, err := os.ReadFile(filepath.Join(dir, "move.txt"))
+	data, over, err := readBotFile(filepath.Join(dir, "move.txt"), MaxCommandFile)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		l.problem("no move.txt: Do Nothing")
 	case err != nil:
 		l.problem("cannot read move.txt: %v: Do Nothing", err)
 	default:
+		if over {
+			l.printf("move.txt is larger than %d bytes: its first %d bytes are read (the harness reads the first character)", MaxCommandFile, MaxCommandFile)
+		}
 		a, ok := g.ParseCommand(seat, data)
 		if !ok {
 			l.problem("bad move.txt %q (want a digit 1-6 first): Do Nothing", clip(data))
@@ -583,15 +636,25 @@ func (b *EntelectBot) actBattleships(g *battleships.Game, seat int) int32 {
 	os.Remove(filepath.Join(dir, "place.txt"))
 	os.Remove(filepath.Join(dir, "command.txt"))
 	timedOut := b.run(dir, &l)
-	place, perr := os.ReadFile(filepath.Join(dir, "place.txt"))
-	cmd, cerr := os.ReadFile(filepath.Join(dir, "command.txt"))
+	place, pover, perr := readBotFile(filepath.Join(dir, "place.txt"), MaxCommandFile)
+	cmd, cover, cerr := readBotFile(filepath.Join(dir, "command.txt"), MaxCommandFile)
+	for _, f := range []struct {
+		name string
+		err  error
+	}{{"place.txt", perr}, {"command.txt", cerr}} {
+		if f.err != nil && !errors.Is(f.err, os.ErrNotExist) {
+			l.problem("cannot read %s: %v", f.name, f.err)
+		}
+	}
 	action, isPlace := int32(0), false
 	switch {
 	case timedOut:
 		l.printf("the command is ignored: time limit exceeded")
+	case cerr == nil && cover:
+		l.problem("bad command.txt: larger than %d bytes (want code,x,y): Do Nothing", MaxCommandFile)
 	case cerr == nil && !parses(g, seat, cmd):
 		l.problem("bad command.txt %q (want code,x,y): Do Nothing", clip(cmd))
-	case perr == nil && phase == 1 && parses(g, seat, place):
+	case perr == nil && phase == 1 && !pover && parses(g, seat, place):
 		action, _ = g.ParseCommand(seat, place)
 		l.printf("place.txt %q: placement (action %d for the next ship)", clip(place), action)
 		isPlace = true
@@ -602,9 +665,12 @@ func (b *EntelectBot) actBattleships(g *battleships.Game, seat int) int32 {
 			l.printf("place.txt ignored (phase 2: botarena rejects re-placement)")
 		}
 	case perr == nil:
-		if phase == 1 {
+		switch {
+		case phase == 1 && pover:
+			l.problem("bad place.txt: larger than %d bytes (want 5 lines \"<ship> <x> <y> <direction>\"): Do Nothing", MaxCommandFile)
+		case phase == 1:
 			l.problem("bad place.txt %q (want 5 lines \"<ship> <x> <y> <direction>\"): Do Nothing", clip(place))
-		} else {
+		default:
 			l.problem("place.txt in phase 2 and no command.txt: Do Nothing")
 		}
 	default:
@@ -672,12 +738,18 @@ func (b *EntelectBot) runCalibration(l *roundLog) {
 	if b.calib == nil || b.noLimit {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*b.limit)
-	defer cancel()
-	c := exec.CommandContext(ctx, b.calib[0], b.calib[1:]...)
-	c.Dir = b.dir
 	start := time.Now()
-	_ = c.Run()
+	c, tree, err := startTree(func() *exec.Cmd {
+		c := exec.Command(b.calib[0], b.calib[1:]...)
+		c.Dir = b.dir
+		return c
+	})
+	if err == nil {
+		t := time.AfterFunc(2*b.limit, tree.killAll)
+		c.Wait()
+		t.Stop()
+		tree.finish()
+	}
 	b.calibrate = time.Since(start)
 	l.printf("Bot calibration complete and can run an additional %dms due to environment startup", b.calibrate.Milliseconds())
 }
@@ -687,8 +759,6 @@ func (b *EntelectBot) runCalibration(l *roundLog) {
 func (b *EntelectBot) run(dir string, l *roundLog) (timedOut bool) {
 	b.runCalibration(l)
 	args := append(append(append([]string{}, b.command[1:]...), string(rune(b.key)), dir), b.runArgs...)
-	c := exec.Command(b.command[0], args...)
-	c.Dir = b.dir
 	// Output goes to files, not pipes: Wait returns when the bot exits,
 	// even if something it started keeps the output open.
 	var outs [2]*os.File
@@ -702,18 +772,21 @@ func (b *EntelectBot) run(dir string, l *roundLog) (timedOut bool) {
 		defer f.Close()
 		outs[i] = f
 	}
-	c.Stdout, c.Stderr = outs[0], outs[1]
-	setProcessGroup(c)
 	l.printf("Executing bot: %s", quoteCommand(b.command[0], args))
 	limit := b.limit + b.calibrate
 	start := time.Now()
-	if err := c.Start(); err != nil {
+	c, tree, err := startTree(func() *exec.Cmd {
+		c := exec.Command(b.command[0], args...)
+		c.Dir = b.dir
+		c.Stdout, c.Stderr = outs[0], outs[1]
+		return c
+	})
+	if err != nil {
 		l.problem("cannot start the bot: %v", err)
 		return false
 	}
 	done := make(chan error, 1)
 	go func() { done <- c.Wait() }()
-	var err error
 	killed := false
 	if b.noLimit {
 		err = <-done
@@ -724,12 +797,12 @@ func (b *EntelectBot) run(dir string, l *roundLog) (timedOut bool) {
 			t.Stop()
 		case <-t.C:
 			killed = true
-			killProcessGroup(c)
+			tree.killAll()
 			err = <-done
 		}
 	}
 	elapsed := time.Since(start)
-	killProcessGroup(c) // no orphans: whatever the bot left running
+	tree.finish() // no orphans: whatever the bot left running
 	for i, name := range []string{"stdout", "stderr"} {
 		if data, cut := readCapped(outs[i]); len(data) > 0 {
 			l.printf("Output from bot (%s):\n%s", name, strings.TrimRight(string(data), "\n"))

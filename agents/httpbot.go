@@ -27,6 +27,7 @@ func init() {
 		RegisterScheme(Scheme{
 			Prefix:  prefix,
 			Games:   []string{"battlecube"},
+			Needs:   CapHTTP,
 			Summary: "a Battle³ bot server: the request JSON is POSTed to the URL as the original server does (5 s timeout; URL#timeout=DURATION or " + HTTPTimeoutEnv + " to change it)",
 			New: func(game, spec string, envSpec *env.Spec) (Agent, error) {
 				if envSpec != nil && BaseGame(envSpec.Game) != "battlecube" {
@@ -47,9 +48,17 @@ const (
 	HTTPTimeoutEnv = "BOTARENA_HTTP_TIMEOUT"
 	// NodeFetchUserAgent is the User-Agent node-fetch 1.x sends.
 	NodeFetchUserAgent = "node-fetch/1.0 (+https://github.com/bitinn/node-fetch)"
-	// MaxHTTPReply bounds a reply body; a longer one counts as a failed
-	// request (CONNECTION_ERROR). The original had no bound.
-	MaxHTTPReply = 8 << 20
+	// MaxHTTPReply bounds a reply body after gzip or deflate decoding (1
+	// MiB); a longer one counts as a failed request (CONNECTION_ERROR).
+	// The original had no bound; a valid reply holds at most 64 tasks of
+	// a few dozen bytes each, so only a reply padded with about a megabyte
+	// of whitespace differs.
+	MaxHTTPReply = 1 << 20
+	// MaxHTTPHeader bounds the response headers of a bot's reply (64 KiB,
+	// more than Node.js servers send); more is a failed request.
+	MaxHTTPHeader = 64 << 10
+	// keptReply is the largest reply buffer a bot keeps between requests.
+	keptReply = 64 << 10
 	// maxRedirects is node-fetch's default `follow`.
 	maxRedirects = 20
 )
@@ -222,8 +231,9 @@ func (b *HTTPBot) init() {
 			DisableKeepAlives: true, // Connection: close
 			// Accept-Encoding is set by hand, so the transport leaves the
 			// body encoded and ask decodes gzip and deflate as node-fetch.
-			DisableCompression: true,
-			ForceAttemptHTTP2:  false,
+			DisableCompression:     true,
+			ForceAttemptHTTP2:      false,
+			MaxResponseHeaderBytes: MaxHTTPHeader,
 		}
 		b.client = &http.Client{
 			Transport: b.tr,
@@ -286,6 +296,9 @@ func (b *HTTPBot) Act(e env.Env, seat int) int32 {
 // b.failed and b.why.
 func (b *HTTPBot) ask(g *battlecube.Game, seat int) {
 	b.init()
+	if cap(b.reply) > keptReply {
+		b.reply = nil // a long reply's buffer is not kept for every cycle
+	}
 	b.failed, b.why, b.reply = false, "", b.reply[:0]
 	var err error
 	b.body, err = g.AppendNative(b.body[:0], battlecube.FormatRequest, seat)

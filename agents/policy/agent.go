@@ -22,9 +22,17 @@ func init() {
 	agents.RegisterScheme(agents.Scheme{
 		Prefix:    Prefix,
 		InProcess: true,
+		Needs:     agents.CapFiles,
 		Summary:   "a trained policy file (docs/policy-format.md): policy:PATH plays the arg-max, policy:PATH?sample samples",
 		New: func(game, spec string, envSpec *env.Spec) (agents.Agent, error) {
 			return NewAgentSpec(spec, envSpec)
+		},
+		Path: func(spec string) (path, suffix string) {
+			path = strings.TrimPrefix(spec, Prefix)
+			if p, ok := strings.CutSuffix(path, SampleSuffix); ok {
+				return p, SampleSuffix
+			}
+			return path, ""
 		},
 	})
 }

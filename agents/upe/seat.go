@@ -18,6 +18,7 @@ func init() {
 	agents.RegisterScheme(agents.Scheme{
 		Prefix:  Scheme,
 		Games:   []string{"portalbomber"},
+		Needs:   agents.CapListen,
 		Summary: "a UPE HTTP client (the original's /api/games routes) plays the seat: upe://HOST:PORT, or `listen` with play --listen",
 		New: func(game, spec string, envSpec *env.Spec) (agents.Agent, error) {
 			addr := strings.TrimSuffix(strings.TrimPrefix(spec, Scheme), "/")
