@@ -9,11 +9,16 @@
 //
 // A policy file is a safetensors file (F32 or F64 tensors) whose
 // __metadata__["botarena.policy"] holds the [Architecture]. [Load] and
-// [Decode] read one strictly: a header over [MaxHeaderBytes], offsets
+// [Decode] read one strictly: a file over [MaxFileBytes] or not regular
+// (checked from its Stat, before it is opened), a header over
+// [MaxHeaderBytes], offsets
 // outside the data, overlapping or leaving holes, a shape that does not
 // match its byte length, a tensor the architecture names that is missing or
 // has the wrong shape, a tensor it does not name, an unknown op or a
 // non-finite weight are errors that name the file and what is wrong.
+// Errors never quote a file that is not a policy (no header naming
+// "botarena.policy"), not even as the number its first bytes make, and
+// quote names from a policy's header cut short.
 // [Open] does the same through a cache keyed by absolute path, size and
 // modification time, so the 1024 agents of a 1024-env pool share one
 // [Model]. A Model is immutable and safe for concurrent use; its weights

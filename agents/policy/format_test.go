@@ -54,11 +54,11 @@ func TestDecodeRejects(t *testing.T) {
 	}{
 		{"shorter_than_length", []byte{1, 2, 3}, "shorter than the 8-byte header length"},
 		{"header_over_100MB", binary.LittleEndian.AppendUint64(nil, 100<<20+1), "over the 104857600-byte limit"},
-		{"header_past_end", append(binary.LittleEndian.AppendUint64(nil, 64), "{}"...), "truncated: header length 64"},
+		{"header_past_end", append(binary.LittleEndian.AppendUint64(nil, 64), "{}"...), "truncated: the header length is more than the 2 bytes"},
 		{"header_not_json", encodeRaw(nil, nil)[:8:8], "truncated"},
 		{"header_not_object", append(binary.LittleEndian.AppendUint64(nil, 2), "[]"...), "header is not a JSON object"},
 		{"header_duplicate_key", func() []byte {
-			js := `{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}`
+			js := `{"__metadata__":{"botarena.policy":"{}"},"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}`
 			return append(append(binary.LittleEndian.AppendUint64(nil, uint64(len(js))), js...), 0, 0, 0, 0)
 		}(), `key "a" appears twice`},
 		{"data_truncated", valid[:len(valid)-4], "are outside the"},

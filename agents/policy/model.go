@@ -115,13 +115,28 @@ func Load(path string) (*Model, error) {
 	return readFile(path, f, fi)
 }
 
-// openFile opens path and stats the open file.
+// MaxFileBytes is the largest policy file [Load] and [Open] read (256
+// MiB: 64 million float32 weights, far more than the networks botarena
+// trains, which are a few MB). The size is checked with Stat before the
+// file is read, so a huge or sparse file costs nothing.
+const MaxFileBytes = 256 << 20
+
+// openFile checks that path is a regular file of at most MaxFileBytes
+// (before opening it: a FIFO would block the open), opens it and stats the
+// open file.
 func openFile(path string) (*os.File, os.FileInfo, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("policy: %w", err)
+	}
+	if err := checkStat(path, fi); err != nil {
+		return nil, nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("policy: %w", err)
 	}
-	fi, err := f.Stat()
+	fi, err = f.Stat()
 	if err != nil {
 		f.Close()
 		return nil, nil, fmt.Errorf("policy: %w", err)
@@ -129,10 +144,21 @@ func openFile(path string) (*os.File, os.FileInfo, error) {
 	return f, fi, nil
 }
 
+// checkStat checks that fi is a regular file of at most MaxFileBytes.
+func checkStat(path string, fi os.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("policy %s: not a regular file", path)
+	}
+	if fi.Size() > MaxFileBytes {
+		return fmt.Errorf("policy %s: %d bytes, over the %d-byte limit of policy files", path, fi.Size(), MaxFileBytes)
+	}
+	return nil
+}
+
 // readFile reads the opened policy file f, whose Stat is fi.
 func readFile(path string, f *os.File, fi os.FileInfo) (*Model, error) {
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("policy %s: not a regular file", path)
+	if err := checkStat(path, fi); err != nil {
+		return nil, err
 	}
 	return read(path, bufio.NewReaderSize(f, 1<<16), fi.Size())
 }
@@ -147,10 +173,7 @@ func read(name string, r io.Reader, size int64) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: %w", name, err)
 	}
-	text, ok := st.metadata[MetadataKey]
-	if !ok {
-		return nil, fmt.Errorf("policy %s: %w: a safetensors file without __metadata__[%q]", name, ErrNotPolicy, MetadataKey)
-	}
+	text := st.metadata[MetadataKey]
 	arch, err := parseArchitecture(text)
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: %w", name, err)
