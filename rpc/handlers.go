@@ -436,7 +436,7 @@ func (s *Server) ClosePool(ctx context.Context, req *botarenav1.ClosePoolRequest
 // server and returns its factory; field names the request field in errors.
 // An unknown agent is NotFound, the console agent InvalidArgument, and an
 // external bot or policy file PermissionDenied unless the server allows
-// them (WithExternalAgents).
+// it (WithAgentCapabilities).
 func (s *Server) opponentFactory(game, field, name string) (vecenv.OpponentFactory, error) {
 	if name == "console" {
 		// It would wait for input at the server's terminal.
@@ -446,12 +446,12 @@ func (s *Server) opponentFactory(game, field, name string) (vecenv.OpponentFacto
 		return nil, fmt.Errorf("%s: %w %q for %s (valid: %s)",
 			field, agents.ErrUnknownAgent, clip(name), game, strings.Join(append(agents.Names(game), agents.Schemes(game)...), ", "))
 	}
-	if _, builtin := agents.Summary(game, name); !builtin && !s.opts.externalAgents {
-		return nil, fmt.Errorf("%s: %w: %q is not a built-in agent but an external bot or a policy file, which the server would run, call or read on its own machine; this server runs only built-in agents (start it with --allow-external-bots)",
-			field, errDenied, name)
+	made, err := s.allowAgent(game, field, name) // capabilities.go
+	if err != nil {
+		return nil, err
 	}
 	return func(spec *env.Spec) (vecenv.Opponent, error) {
-		a, err := agents.New(game, name, spec)
+		a, err := agents.New(game, made, spec)
 		if err != nil && !errors.Is(err, agents.ErrUnknownAgent) {
 			// The agent exists but cannot play this game or config.
 			return nil, invalidf("agent %q: %w", clip(name), err)
@@ -463,7 +463,7 @@ func (s *Server) opponentFactory(game, field, name string) (vecenv.OpponentFacto
 // SetOpponents replaces the mixtures of the listed opponent seats (see
 // vecenv.Pool.SetOpponents). Every seat and choice is checked before
 // anything changes: an unknown agent is NotFound, an external bot or
-// policy file on a server without WithExternalAgents PermissionDenied, and
+// policy file the server does not allow PermissionDenied, and
 // a learner or invalid seat, an empty mixture, a repeated name, a negative
 // or non-finite weight or weights without a positive sum InvalidArgument.
 // The seats are then set in seat order; an agent that cannot be made for

@@ -319,11 +319,11 @@ func (s *Server) match(req *botarenav1.PlayRequest, prefix string) (league.Match
 			return league.Match{}, fmt.Errorf("%sseats[%d]: %w %q for %s (valid: %s)",
 				prefix, seat, agents.ErrUnknownAgent, spec, game, strings.Join(append(agents.Names(game), agents.Schemes(game)...), ", "))
 		}
-		if _, builtin := agents.Summary(game, spec); !builtin && !s.opts.externalAgents {
-			return league.Match{}, fmt.Errorf("%sseats[%d]: %w: %q is not a built-in agent but an external bot or a policy file, which the server would run, call or read on its own machine; this server runs only built-in agents (start it with --allow-external-bots)",
-				prefix, seat, errDenied, spec)
+		made, err := s.allowAgent(game, fmt.Sprintf("%sseats[%d]", prefix, seat), spec) // capabilities.go
+		if err != nil {
+			return league.Match{}, err
 		}
-		m.Seats = append(m.Seats, league.Entrant{Name: st.GetName(), Spec: spec})
+		m.Seats = append(m.Seats, league.Entrant{Name: st.GetName(), Spec: made})
 	}
 	return m, nil
 }

@@ -44,7 +44,7 @@ type options struct {
 	maxWorkers      int
 	log             *slog.Logger
 	reg             *env.Registry
-	externalAgents  bool
+	agentCaps       agentCapabilities // WithAgentCapabilities (capabilities.go)
 	maxMatches      int
 	version         string // WithVersion: ListGames, botarena_build_info
 	// The memory budget (budget.go); ledger is made on first use.
@@ -89,13 +89,6 @@ func WithMaxWorkers(n int) Option { return func(o *options) { o.maxWorkers = n }
 // see [Server.LimitListener]) and of clients' failed calls (Debug, with
 // the procedure and the code). The default discards everything.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
-
-// WithExternalAgents lets CreatePool name external bots as opponents
-// ("dir:PATH", "cmd:...", "http://...") and policy files ("policy:PATH"):
-// the server then runs local processes, makes outbound requests and reads
-// files for its clients, so enable it only for trusted clients. The default
-// is false: only built-in agents, and other specs are PermissionDenied.
-func WithExternalAgents(allow bool) Option { return func(o *options) { o.externalAgents = allow } }
 
 // WithRegistry sets the registry games are looked up in. The default is
 // [env.Default].

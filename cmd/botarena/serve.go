@@ -38,7 +38,7 @@ type serveFlags struct {
 	shutdownTimeout time.Duration
 	logFormat       string
 	logLevel        string
-	externalBots    bool
+	bots            botFlags // who may name external bots (servebots.go)
 	exitOnStdinEOF  bool
 	upe             upeServeFlags // the UPE routes (upe.go)
 	edge            edgeServeFlags
@@ -73,7 +73,7 @@ func newServeCmd(c *cli) *cobra.Command {
 	f.StringVar(&o.addr, "addr", "127.0.0.1:50051", "address to listen on, HOST:PORT (port 0 picks a free one)")
 	f.IntVar(&o.maxEnvsPerPool, "max-envs-per-pool", rpc.DefaultMaxEnvsPerPool, "most envs one pool may have")
 	f.IntVar(&o.maxPools, "max-pools", rpc.DefaultMaxPools, "most pools open at once")
-	f.BoolVar(&o.externalBots, "allow-external-bots", false, "let clients name external bots (dir:, cmd:, http://, upe://) and policy files (policy:PATH) as pool opponents and match agents: the server then runs processes, makes requests and reads files for them; trusted clients only")
+	o.bots.add(f) // --bots-dir, --allow-cmd-bots, --allow-http-bots, --allow-upe-bots, --allow-external-bots
 	f.IntVar(&o.maxTotalEnvs, "max-total-envs", rpc.DefaultMaxTotalEnvs, "most envs of all pools together")
 	f.IntVar(&o.maxWorkers, "max-workers", 0, "most worker goroutines per pool, 0 for GOMAXPROCS")
 	f.IntVar(&o.maxMatches, "max-matches", 0, "most games MatchService plays at once (more wait), 0 for GOMAXPROCS")
@@ -142,6 +142,10 @@ func (c *cli) serve(o *serveFlags) error {
 	if err != nil {
 		return err
 	}
+	caps, err := o.bots.capabilities(log) // servebots.go
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if o.exitOnStdinEOF {
@@ -178,7 +182,7 @@ func (c *cli) serve(o *serveFlags) error {
 		rpc.WithMaxTotalEnvs(o.maxTotalEnvs),
 		rpc.WithMaxMessageBytes(o.maxMessageBytes),
 		rpc.WithIdleTimeout(o.idleTimeout),
-		rpc.WithExternalAgents(o.externalBots),
+		rpc.WithAgentCapabilities(caps),
 	}
 	opts = append(opts, rpc.WithMaxMemory(int64(o.maxMemory)), rpc.WithMaxClientMemory(int64(o.maxClientMemory)),
 		rpc.WithMaxClientPools(o.maxClientPools))
