@@ -153,9 +153,11 @@ func TestBattlecubeHTTPBotLosses(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			want := `{"event":"PLAYER_LOST","data":{"name":"Http://` + strings.TrimPrefix(spec, "http://") + `","cause":` + tc.cause
-			if !strings.Contains(out, want) {
-				t.Errorf("events lack %s:\n%s", want, out)
+			// The original's playerLost writes {cause, name}, in that order.
+			want := `{"event":"PLAYER_LOST","data":{"cause":` + tc.cause
+			name := `,"name":"Http://` + strings.TrimPrefix(spec, "http://") + `"}}`
+			if !strings.Contains(out, want) || !strings.Contains(out, name) {
+				t.Errorf("events lack %s...%s:\n%s", want, name, out)
 			}
 			if !strings.Contains(stderr, "battlecube: "+url+" (seat 0, ") || !strings.Contains(stderr, "lost (") {
 				t.Errorf("no log line: %q", stderr)
