@@ -27,7 +27,7 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
 build: ## build the botarena binary into bin/
-	$(GO) build -o $(BIN) ./cmd/botarena
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/botarena
 
 wheel: ## a platform wheel of the Python package with the server binary bundled, into dist/ (python/setup.py)
 	test -x $(VENV)/bin/python || python3 -m venv $(VENV)

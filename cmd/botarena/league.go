@@ -163,7 +163,8 @@ func newLeagueRunCmd(c *cli) *cobra.Command {
 			"instead of in this process; the league store stays here. Each server gets up to --server-window calls\n" +
 			"at once, each with up to --server-batch games; a server that fails is dropped and its games are played\n" +
 			"on the others (a game is deterministic from its seed, so the results are those of a local run). The\n" +
-			"servers must run with --allow-external-bots for agents that are not built in (cmd:, dir:, policy:...).\n" +
+			"servers must allow agents that are not built in: --bots-dir DIR for dir: and policy: under DIR,\n" +
+			"--allow-cmd-bots for cmd:, --allow-http-bots for http:// (docs/operations.md).\n" +
 			"With --data the servers send each game's steps back (the same files as a local run); a call then carries\n" +
 			"fewer games when their data could pass the 256 MiB message limit. --workers defaults to 64 (a block of\n" +
 			"games) with --servers. The coordinator sends the token in BOTARENA_AUTH_TOKEN to the servers, if set;\n" +

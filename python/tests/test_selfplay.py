@@ -66,7 +66,7 @@ def test_set_opponents_errors(address: str) -> None:
         with pytest.raises(botarena.InvalidArgumentError, match="weight"):
             pool.set_opponents({"nop": -1.0, "sniper": 1.0})
         # The session server runs built-in agents only.
-        with pytest.raises(botarena.PermissionDeniedError, match="allow-external-bots"):
+        with pytest.raises(botarena.PermissionDeniedError, match="--bots-dir"):
             pool.set_opponents("policy:/nonexistent.safetensors")
     with botarena.Pool("battlebots", 2, address=address, seed=1) as pool:
         with pytest.raises(ValueError, match="no opponent seats"):

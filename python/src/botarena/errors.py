@@ -54,7 +54,7 @@ class InvalidArgumentError(BotarenaError, ValueError):
 
 
 class PermissionDeniedError(BotarenaError, PermissionError):
-    """The server does not allow this, e.g. external bots without --allow-external-bots (PERMISSION_DENIED)."""
+    """The server does not allow this, e.g. a policy file outside the server's --bots-dir (PERMISSION_DENIED)."""
 
 
 class FailedPreconditionError(BotarenaError):

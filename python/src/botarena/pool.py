@@ -107,7 +107,7 @@ class Opponent:
     """One weighted choice of an opponent seat's mixture (see :meth:`Pool.set_opponents`).
 
     spec is an agent: a built-in agent name, or (on a server started with
-    ``--allow-external-bots``) ``policy:PATH``, ``cmd:...``, ...; name
+    ``--bots-dir``, ``--allow-cmd-bots``, ...) ``policy:PATH``, ``cmd:...``, ...; name
     identifies it in :class:`OpponentStats` (default: the spec).
     """
 
@@ -339,7 +339,7 @@ class Pool:
 
         Raises :class:`~botarena.errors.NotFoundError` for an unknown agent,
         :class:`~botarena.errors.PermissionDeniedError` for an external bot or
-        policy file on a server without ``--allow-external-bots``, and
+        policy file the server does not allow (``--bots-dir``, ``--allow-cmd-bots``, ...), and
         :class:`~botarena.errors.InvalidArgumentError` for learner seats, empty
         mixtures, repeated names and weights that are negative or sum to 0.
         """

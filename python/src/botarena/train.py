@@ -309,7 +309,9 @@ class Trainer:
         if cfg.address:
             self.address = cfg.address
         else:
-            self.server = Server(args=["--allow-external-bots"]).start()
+            # The trainer's own loopback server may read policy files (its
+            # snapshots, --opponent policy:PATH) wherever they are.
+            self.server = Server(args=["--bots-dir", pathlib.Path.cwd().anchor or "/"]).start()
             self.address = self.server.address
         self.opponent = cfg.resolved_opponent()
         seats = cfg.learner_seats or tuple(range(self._seats(cfg.game)))
