@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/botarena/botarena/rpc"
+	"github.com/botarena/botarena/web"
 )
 
 type serveFlags struct {
@@ -200,6 +201,10 @@ func (c *cli) serve(o *serveFlags) error {
 		return err
 	}
 	defer upeSrv.Close()
+	// The viewer (package web) at /, behind the same token as the rest.
+	webSrv := web.NewServer(web.Options{Registry: c.reg})
+	defer webSrv.Close()
+	handler = webSrv.Handler(handler)
 	hs := rpc.NewHTTPServer(o.addr, o.edge.wrap(handler, token))
 	hs.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	hs.IdleTimeout = o.edge.connIdleTimeout

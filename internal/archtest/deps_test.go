@@ -48,6 +48,9 @@ var rules = []rule{
 	// league never imports rpc: a remote runner plugs into
 	// league.RunOptions.Runner. It serves its metrics at /metrics with the
 	// Prometheus client (promDeps).
+	// web serves the browser viewer: it plays built-in agents (agents) in
+	// the games (env, env/*); no Connect.
+	{pattern: "web", internal: []string{"env", "env/*", "vecenv", "agents"}},
 	{pattern: "rpc", internal: []string{"env", "env/*", "vecenv", "observations", "observations/*", "agents", "agents/*", "league", "rpc/gen/*"}, external: append(append(append(append([]string{"go.etcd.io/bbolt", "gonum.org/v1/gonum/"}, connectDeps...), promDeps...), parquetDeps...), arrowDeps...)},
 }
 
