@@ -74,12 +74,17 @@ const (
 //     them), to the URL, with the headers node-fetch 1.x sends for a string
 //     body: Accept "*/*", Accept-Encoding "gzip,deflate", Connection
 //     "close", Content-Length, User-Agent [NodeFetchUserAgent], and no
-//     Content-Type (the server sets none). It follows up to 20 redirects,
-//     uses no proxy, and speaks HTTP/1.1.
+//     Content-Type (the server sets none). It uses no proxy and speaks
+//     HTTP/1.1.
+//   - It follows up to 20 redirects (301, 302, 303, 307, 308) as
+//     node-fetch 1.x does: 303, and 301 or 302 after a POST, continue as a
+//     GET without a body or Content-Length, 307 and 308 repeat the POST
+//     with its body; every hop has the first request's headers and no
+//     Referer; a redirect without a Location is a failed request.
 //   - Timeout (default [DefaultHTTPTimeout], 5 s) bounds the wait for the
-//     response headers, and then, afresh, the reading of the body, as
-//     node-fetch 1.x's timeout does. The HTTP status is ignored; a gzip or
-//     deflate body is decoded.
+//     response headers of each hop, and then, afresh, the reading of the
+//     body, as node-fetch 1.x's timeout does. The HTTP status is ignored; a
+//     gzip or deflate body is decoded.
 //   - The reply is read by [battlecube.Game.ParseCommand], the server's
 //     validation: a body that is not JSON, a failed request (refused
 //     connection, timeout, reset, more than [MaxHTTPReply] bytes) return
@@ -241,6 +246,13 @@ func (b *HTTPBot) init() {
 				if len(via) > maxRedirects {
 					return fmt.Errorf("maximum redirect reached at: %s", req.URL)
 				}
+				// node-fetch 1.x sends the next hop with the first request's
+				// headers and nothing else; Go's client adds a Referer.
+				req.Header.Del("Referer")
+				// node-fetch 1.x gives every hop a timeout of its own.
+				if rearm, ok := req.Context().Value(hopKey{}).(func()); ok {
+					rearm()
+				}
 				return nil
 			},
 		}
@@ -331,6 +343,13 @@ func (b *HTTPBot) ask(g *battlecube.Game, seat int) {
 			b.why = fmt.Sprintf("request failed: %v", err)
 		}
 	}
+	var t *time.Timer
+	// A redirect's hop starts the timeout afresh, unless it has run out.
+	ctx = context.WithValue(ctx, hopKey{}, func() {
+		if t != nil && t.Stop() {
+			t = arm()
+		}
+	})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.URL, bytes.NewReader(b.body))
 	if err != nil {
 		b.failed, b.why = true, fmt.Sprintf("request failed: %v", err)
@@ -340,7 +359,7 @@ func (b *HTTPBot) ask(g *battlecube.Game, seat int) {
 	req.Header["Accept"] = []string{"*/*"}
 	req.Header["Accept-Encoding"] = []string{"gzip,deflate"}
 	req.Header["User-Agent"] = []string{NodeFetchUserAgent}
-	t := arm()
+	t = arm()
 	resp, err := b.client.Do(req)
 	if t != nil {
 		t.Stop()
@@ -350,6 +369,12 @@ func (b *HTTPBot) ask(g *battlecube.Game, seat int) {
 		return
 	}
 	defer resp.Body.Close()
+	if isRedirect(resp.StatusCode) {
+		// Go's client hands back a redirect without a Location; node-fetch
+		// 1.x rejects it.
+		fail("response", fmt.Errorf("redirect location header missing at: %s", resp.Request.URL))
+		return
+	}
 	// node-fetch 1.x starts its timeout afresh for the body.
 	if t = arm(); t != nil {
 		defer t.Stop()
@@ -364,6 +389,20 @@ func (b *HTTPBot) ask(g *battlecube.Game, seat int) {
 	if err != nil {
 		fail("complete reply body", err)
 	}
+}
+
+// hopKey keys the request context's function that restarts the timeout
+// for a redirect's hop.
+type hopKey struct{}
+
+// isRedirect reports whether node-fetch 1.x follows a response with code
+// (Fetch.prototype.isRedirect: 301, 302, 303, 307, 308).
+func isRedirect(code int) bool {
+	switch code {
+	case 301, 302, 303, 307, 308:
+		return true
+	}
+	return false
 }
 
 // decode undoes a gzip or deflate Content-Encoding as node-fetch 1.x does

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -211,6 +212,11 @@ func lossCases() []lossCase {
 			http.Error(w, "404 page not found", http.StatusNotFound)
 		}, `{}`, "not JSON"},
 		{"down", nil, `{}`, "request failed"},
+		{"redirect_without_location", func(w http.ResponseWriter, r *http.Request) {
+			// node-fetch 1.x rejects it; Go's client would hand back the body.
+			w.WriteHeader(http.StatusFound)
+			io.WriteString(w, `[{"task":"NOOP"}]`)
+		}, `{}`, "redirect location header missing"},
 	}
 }
 
@@ -260,6 +266,95 @@ func TestHTTPBotLosesAsTheOriginal(t *testing.T) {
 				t.Errorf("the bot should be out and the game over")
 			}
 		})
+	}
+}
+
+// TestHTTPBotFollowsRedirectsAsNodeFetch: the original server's
+// node-fetch 1.x follows a redirect with the first request's headers and
+// adds no Referer (Go's client does); 303, and 301 or 302 after a POST,
+// continue as a GET without a body, 307 and 308 repeat the POST.
+func TestHTTPBotFollowsRedirectsAsNodeFetch(t *testing.T) {
+	for _, tc := range []struct {
+		code   int
+		method string
+	}{{301, "GET"}, {302, "GET"}, {303, "GET"}, {307, "POST"}, {308, "POST"}} {
+		t.Run(strconv.Itoa(tc.code), func(t *testing.T) {
+			rec := &recorder{}
+			srv := httptest.NewServer(rec)
+			defer srv.Close()
+			rec.reply = func(i int, w http.ResponseWriter) {
+				if i < 2 { // two hops: an absolute Location, then a relative one
+					loc := srv.URL + "/hop1"
+					if i == 1 {
+						loc = "/bot"
+					}
+					w.Header().Set("Location", loc)
+					w.WriteHeader(tc.code)
+					return
+				}
+				io.WriteString(w, `[{"task":"MOVE","direction":"+Z"}]`)
+			}
+			g := newCube(t, `{"players":2,"start_positions":[[1,1,1],[5,5,5]]}`)
+			b := botAt(t, srv.URL+"/start")
+			var log bytes.Buffer
+			b.Log = &log
+			b.Reset(g, 0, 0)
+			if a := b.Act(g, 0); a != int32(battlecube.MovePlusZ) {
+				t.Fatalf("action %d, want +Z (log %q)", a, log.String())
+			}
+			if rec.count() != 3 {
+				t.Fatalf("%d requests, want 3", rec.count())
+			}
+			want, _ := g.AppendNative(nil, battlecube.FormatRequest, 0)
+			for i, h := range rec.headers {
+				if h.Get("Referer") != "" {
+					t.Errorf("request %d has Referer %q, which node-fetch does not send", i, h.Get("Referer"))
+				}
+				for k, v := range map[string]string{"Accept": "*/*", "Accept-Encoding": "gzip,deflate", "Connection": "close", "User-Agent": NodeFetchUserAgent} {
+					if h.Get(k) != v {
+						t.Errorf("request %d: header %s %q, want %q", i, k, h.Get(k), v)
+					}
+				}
+				if i == 0 {
+					continue
+				}
+				method, body := tc.method, want
+				if method == "GET" {
+					body = nil
+				}
+				if rec.methods[i] != method || !bytes.Equal(rec.bodies[i], body) {
+					t.Errorf("request %d: %s with %d bytes, want %s with %d", i, rec.methods[i], len(rec.bodies[i]), method, len(body))
+				}
+				if cl := h.Get("Content-Length"); method == "GET" && cl != "" {
+					t.Errorf("request %d: a GET with Content-Length %s", i, cl)
+				}
+			}
+		})
+	}
+}
+
+// TestHTTPBotRedirectHopsHaveTheirOwnTimeout: node-fetch 1.x arms its
+// timeout for every hop of a redirect, so three hops that each take most
+// of the timeout still get the reply.
+func TestHTTPBotRedirectHopsHaveTheirOwnTimeout(t *testing.T) {
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		time.Sleep(400 * time.Millisecond)
+		if n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/")); n < 2 {
+			http.Redirect(w, r, srv.URL+"/"+strconv.Itoa(n+1), http.StatusTemporaryRedirect)
+			return
+		}
+		io.WriteString(w, `[{"task":"MOVE","direction":"-X"}]`)
+	}))
+	defer srv.Close()
+	g := newCube(t, `{"players":2,"start_positions":[[1,1,1],[5,5,5]]}`)
+	b := botAt(t, srv.URL+"/0#timeout=1s")
+	var log bytes.Buffer
+	b.Log = &log
+	b.Reset(g, 0, 0)
+	if a := b.Act(g, 0); a != int32(battlecube.MoveMinusX) {
+		t.Fatalf("action %d, want -X (log %q)", a, log.String())
 	}
 }
 
