@@ -6,7 +6,6 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -103,8 +102,10 @@ const (
 //     again at the next cycle's first tick. A bot lost mid-cycle is not
 //     asked again, and its remaining tasks are dropped, as coded.
 //
-// Every rejected reply, and every task the action space cannot express
-// (read as NOOP, see ParseCommand), writes one line to Log.
+// Every rejected reply, every task the server accepts that is none of
+// NOOP, a move and a bomb on a cube cell (ParseCommand's CrashMove,
+// BombNowhere, Idle and StrayMove, carried out as the original does), and
+// every bomb off the cube (played as NOOP) writes one line to Log.
 //
 // The spec's fragment, which is never sent, sets the timeout of one bot:
 // "http://localhost:4001#timeout=500ms" ("timeout=0" for no limit). The
@@ -286,19 +287,26 @@ func (b *HTTPBot) Act(e env.Env, seat int) int32 {
 	}
 	a, ok := g.ParseCommand(seat, b.reply)
 	if !ok {
-		switch battlecube.Action(a) {
-		case battlecube.RejectConnection:
-			if !json.Valid(b.reply) {
-				b.logf(g, seat, "the reply is not JSON (%s): lost (CONNECTION_ERROR, cause {})", excerpt(b.reply))
-			} else {
-				b.logf(g, seat, "task %d is a MOVE without a direction, which crashes the server's move code: lost (cause {}): %s", sub, excerpt(b.reply))
-			}
-		case battlecube.RejectSchema:
+		unit, stray := battlecube.StrayUnit(battlecube.Action(a))
+		switch act := battlecube.Action(a); {
+		case act == battlecube.RejectConnection:
+			b.logf(g, seat, "the reply is not JSON (%s): lost (CONNECTION_ERROR, cause {})", excerpt(b.reply))
+		case act == battlecube.RejectSchema:
 			b.logf(g, seat, "the reply fails the task schema: lost (VALIDATION_ERROR): %s", excerpt(b.reply))
-		case battlecube.RejectAmount:
+		case act == battlecube.RejectAmount:
 			b.logf(g, seat, "the reply does not hold %d tasks: lost (VALIDATION_ERROR, Invalid amount of directions sent): %s", g.TasksPerTick(), excerpt(b.reply))
+		case act == battlecube.CrashMove:
+			b.logf(g, seat, "task %d is a MOVE without a direction, which crashes the server's move code at the bot's turn: lost (cause {}): %s", sub, excerpt(b.reply))
+		case act == battlecube.BombNowhere:
+			b.logf(g, seat, "task %d is a BOMB without coordinates: a bomb on no cell, which never explodes: %s", sub, excerpt(b.reply))
+		case act == battlecube.Idle:
+			b.logf(g, seat, "task %d is no task the server knows: it does nothing (no event): %s", sub, excerpt(b.reply))
+		case stray && unit == battlecube.NoAxis:
+			b.logf(g, seat, "task %d is a MOVE whose direction has no axis: the bot stays, and its position gains a stray \"undefined\" property: %s", sub, excerpt(b.reply))
+		case stray:
+			b.logf(g, seat, "task %d is a MOVE along %q, no axis: the bot stays, and its position gains a stray %q property: %s", sub, string(rune(unit)), string(rune(unit)), excerpt(b.reply))
 		default:
-			b.logf(g, seat, "task %d cannot be carried out as the original does (a bomb outside the cube, an unknown task or axis): NOOP instead: %s", sub, excerpt(b.reply))
+			b.logf(g, seat, "task %d is a bomb on no cell of the cube, which the action space cannot place: NOOP instead: %s", sub, excerpt(b.reply))
 		}
 	}
 	return a

@@ -358,6 +358,40 @@ func TestHTTPBotRedirectHopsHaveTheirOwnTimeout(t *testing.T) {
 	}
 }
 
+// TestHTTPBotLogsWhatTheServerDoes: a task the server accepts but no
+// action expresses is logged as what the original does with it, and only
+// a bomb off the cube is played as NOOP.
+func TestHTTPBotLogsWhatTheServerDoes(t *testing.T) {
+	for _, tc := range []struct{ name, reply, log string }{
+		{"crash_move", `[{"task":"MOVE"}]`, "MOVE without a direction, which crashes the server's move code at the bot's turn: lost (cause {})"},
+		{"bomb_nowhere", `[{"task":"BOMB"}]`, "BOMB without coordinates: a bomb on no cell, which never explodes"},
+		{"idle", `[{"task":"WAIT"}]`, "no task the server knows: it does nothing (no event)"},
+		{"stray_move", `[{"task":"MOVE","direction":"+Q"}]`, `MOVE along "q", no axis: the bot stays, and its position gains a stray "q" property`},
+		{"no_axis", `[{"task":"MOVE","direction":"+"}]`, `direction has no axis: the bot stays, and its position gains a stray "undefined" property`},
+		{"bomb_off_the_cube", `[{"task":"BOMB","x":99,"y":0,"z":0}]`, "bomb on no cell of the cube, which the action space cannot place: NOOP instead"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, tc.reply) }))
+			defer srv.Close()
+			g := newCube(t, `{"players":2,"start_positions":[[1,1,1],[5,5,5]]}`)
+			b := botAt(t, srv.URL)
+			var log bytes.Buffer
+			b.Log = &log
+			b.Reset(g, 0, 0)
+			a := b.Act(g, 0)
+			if want, _ := g.ParseCommand(0, []byte(tc.reply)); a != want {
+				t.Errorf("action %d, want ParseCommand's %d", a, want)
+			}
+			if !strings.Contains(log.String(), tc.log) || strings.Count(log.String(), "\n") != 1 {
+				t.Errorf("log %q, want one line with %q", log.String(), tc.log)
+			}
+			if tc.name != "bomb_off_the_cube" && strings.Contains(log.String(), "NOOP") {
+				t.Errorf("log %q says NOOP", log.String())
+			}
+		})
+	}
+}
+
 func TestHTTPBotDecodesAndTolerates(t *testing.T) {
 	// A gzip body, and leniencies the server has: lower-case directions.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
