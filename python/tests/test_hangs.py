@@ -31,6 +31,24 @@ def _alive(pid: int) -> bool:
         return True
 
 
+def _stop(pid: int) -> None:
+    """SIGSTOPs pid and waits until every thread of it has stopped (signal delivery is asynchronous)."""
+    os.kill(pid, signal.SIGSTOP)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            states = set()
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                    states.add(f.read().rsplit(")", 1)[1].split()[0])
+        except OSError:
+            return  # no /proc: trust the signal
+        if states <= {"T", "t"}:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} did not stop within 10 s")
+
+
 @pytest.fixture
 def stoppable() -> Iterator[botarena.Server]:
     server = botarena.Server().start()
@@ -45,7 +63,7 @@ def test_a_stopped_server_fails_unary_calls_at_the_deadline(stoppable: botarena.
     pool = botarena.Pool("battlebots", 4, client=client, seed=1)
     pool.reset()
     assert stoppable.pid is not None
-    os.kill(stoppable.pid, signal.SIGSTOP)
+    _stop(stoppable.pid)
     start = time.monotonic()
     with pytest.raises(DeadlineExceededError) as info:
         pool.step([0] * pool.rows)
@@ -63,7 +81,7 @@ def test_a_stopped_server_fails_streams_at_the_deadline(stoppable: botarena.Serv
     pool = botarena.Pool("battlebots", 2, client=client, transport="stream", seed=1)
     pool.reset()
     assert stoppable.pid is not None
-    os.kill(stoppable.pid, signal.SIGSTOP)
+    _stop(stoppable.pid)
     start = time.monotonic()
     with pytest.raises(DeadlineExceededError) as info:
         pool.step([0] * pool.rows)
