@@ -104,8 +104,11 @@ func NewServer(opt Options) *Server {
 }
 
 // Handler returns a handler that serves the viewer's routes and passes
-// every other request to next.
+// every other request to next (404 when next is nil).
 func (s *Server) Handler(next http.Handler) http.Handler {
+	if next == nil {
+		next = http.NotFoundHandler()
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
 		if p == "/" || strings.HasPrefix(p, "/viewer/") || p == "/api/catalog" || p == "/api/matches" || strings.HasPrefix(p, "/api/matches/") {
