@@ -74,12 +74,22 @@ type Terminal interface {
 // is quoted in fault lines); its stdout is the action, read by the game's
 // ParseCommand exactly as the control program reads it.
 //
+// The answer is complete when the bot has exited and every process holding
+// its stdout has closed it, as the original's exec.Cmd.Output waits for
+// both: a bot that leaves a child running with its stdout ("sleep 2 & echo
+// S") answers when the child ends, with whatever the child wrote too
+// ("(sleep 1; echo X) & echo S" answers "S\nX", garbage to the original
+// as here). Timeout bounds the whole of it. A process that holds only the
+// bot's stderr, or neither, cannot change the answer: it is killed as soon
+// as the answer is complete (the original waited for stderr as well).
+//
 // Unlike the original, which panicked on a bot that could not start or
 // exited non-zero and waited forever on one that hung, every fault is the
 // do-nothing action (NO) for that round, with a line on Log:
 //
 //   - the command cannot start (not found, not executable);
-//   - it runs past Timeout: it is killed (SIGKILL) with every process it
+//   - it runs past Timeout, or a process it started holds its stdout
+//     open past Timeout: it is killed (SIGKILL) with every process it
 //     started (see below);
 //   - it exits non-zero or is killed by a signal;
 //   - its output is not a command (garbage; the original also did nothing
@@ -272,21 +282,21 @@ func (b *CmdBot) run(arena string) ([]byte, error) {
 	})
 	outW.Close()
 	errW.Close()
-	copied := make(chan struct{}, 2)
-	go func() { io.Copy(&b.out, outR); copied <- struct{}{} }()
-	go func() { io.Copy(&b.errOut, errR); copied <- struct{}{} }()
+	outDone, errDone := make(chan struct{}), make(chan struct{})
+	go func() { io.Copy(&b.out, outR); close(outDone) }()
+	go func() { io.Copy(&b.errOut, errR); close(errDone) }()
 	// drain waits for the copies: every writer is dead once the run is
 	// killed; one that escaped the kill gets 200 ms, then the pipes close.
 	drain := func() {
 		t := time.NewTimer(200 * time.Millisecond)
 		defer t.Stop()
-		for n := 0; n < 2; {
+		for _, done := range []chan struct{}{outDone, errDone} {
 			select {
-			case <-copied:
-				n++
+			case <-done:
 			case <-t.C:
 				outR.Close()
 				errR.Close()
+				<-done
 			}
 		}
 		outR.Close()
@@ -302,6 +312,16 @@ func (b *CmdBot) run(arena string) ([]byte, error) {
 		close(killed)
 	})
 	err = cmd.Wait()
+	exited := err == nil
+	if exited {
+		// The original's exec.Cmd.Output returns once every process that
+		// holds the bot's stdout has closed it, and reads all they wrote:
+		// a process the bot left running may still add to the answer.
+		select {
+		case <-outDone:
+		case <-killed:
+		}
+	}
 	timedOut := !timer.Stop()
 	if timedOut {
 		<-killed
@@ -309,6 +329,8 @@ func (b *CmdBot) run(arena string) ([]byte, error) {
 	tree.finish() // what the bot left running
 	drain()
 	switch {
+	case timedOut && exited:
+		return nil, fmt.Errorf("no answer within %v: the bot exited, but a process it started kept its stdout open (killed)", timeout)
 	case timedOut:
 		return nil, fmt.Errorf("no answer within %v (killed)", timeout)
 	case err != nil:

@@ -235,3 +235,47 @@ func TestSamplePythonBot(t *testing.T) {
 		}
 	}
 }
+
+// TestCmdBotWaitsForStdoutAsOutput: the original control program reads a
+// bot with exec.Cmd.Output, which returns once the bot has exited and
+// every process holding its stdout has closed it, with all they wrote. A
+// child that keeps stdout open delays the answer and may add to it; one
+// that holds only stderr does not count here.
+func TestCmdBotWaitsForStdoutAsOutput(t *testing.T) {
+	for _, tc := range []struct {
+		name, spec, body string
+		want             battlebots.Action
+		fault            string
+		minWait, maxWait time.Duration
+	}{
+		// Issue 18 item 7: the original moves S after the child's 2 s.
+		{"child_holds_stdout", "cmd:timeout=5s:", "sleep 2 &\necho S", battlebots.Move(battlebots.S), "", 1900 * time.Millisecond, 4 * time.Second},
+		// The original reads "S\nX": no command.
+		{"child_adds_to_the_answer", "cmd:timeout=5s:", "(sleep 0.3; echo X) &\necho S", battlebots.Nothing, `garbage output "S\nX"`, 250 * time.Millisecond, 4 * time.Second},
+		{"child_holds_only_stderr", "cmd:timeout=5s:", "sleep 30 >/dev/null &\necho S", battlebots.Move(battlebots.S), "", 0, 2 * time.Second},
+		{"child_holds_stdout_past_the_limit", "cmd:timeout=500ms:", "sleep 30 &\necho S", battlebots.Nothing,
+			"no answer within 500ms: the bot exited, but a process it started kept its stdout open (killed)", 450 * time.Millisecond, 3 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			b, err := ParseCommandSpec(tc.spec + shScript(t, "bot.sh", tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var log bytes.Buffer
+			b.Log = &log
+			start := time.Now()
+			got := b.Act(newBattleBots(t), 0)
+			d := time.Since(start)
+			if battlebots.Action(got) != tc.want {
+				t.Errorf("action %v, want %v (log %q)", battlebots.Action(got), tc.want, log.String())
+			}
+			if tc.fault == "" && log.Len() > 0 || !strings.Contains(log.String(), tc.fault) {
+				t.Errorf("log %q, want %q", log.String(), tc.fault)
+			}
+			if d < tc.minWait || d > tc.maxWait {
+				t.Errorf("the answer took %v, want %v to %v", d, tc.minWait, tc.maxWait)
+			}
+		})
+	}
+}
