@@ -15,6 +15,7 @@ const SEAT = ["#e63946", "#457bff", "#2a9d8f", "#e9c46a", "#b565d8", "#f4a261",
   "#8ac926", "#ff70a6", "#00b4d8", "#c0c0c0", "#9c6644", "#6a4c93"];
 const seatColor = (s) => (s < 0 ? C.text : SEAT[s % SEAT.length]);
 
+const KEEP = 200; // rounds of a live match kept in the page
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 
@@ -154,8 +155,10 @@ function play() {
   app.source = es;
   es.onmessage = (ev) => {
     const f = JSON.parse(ev.data);
-    if (f.view !== undefined) app.views.set(f.round + "/" + f.seat, f.view);
     app.frames[f.round] = f;
+    // A live match keeps only the recent rounds: a 12-player Bomberman
+    // state is about 200 KB; the whole match is in its record.
+    delete app.frames[f.round - KEEP];
     show(f.round);
     // ?until=ROUND pauses there (for screenshots and links to a moment).
     if (params.has("until") && f.round >= Number(params.get("until"))) stop();
@@ -202,6 +205,7 @@ function seatView(f) {
   if (f.seat === app.seat && f.view !== undefined) return f.view;
   const key = f.round + "/" + app.seat;
   if (app.views.has(key)) return app.views.get(key);
+  if (app.views.size > KEEP) app.views.clear();
   if (app.match && !app.playing) {
     app.views.set(key, null);
     api(`/api/matches/${app.match.id}/frame?round=${f.round}&seat=${app.seat}`)
