@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battlebots"
@@ -29,14 +31,17 @@ var CommandTimeout = time.Second
 var CommandLog io.Writer = os.Stderr
 
 // MaxCommandOutput caps what botarena keeps of a command-line bot's stdout
-// in one run (4 KiB): the output with leading ASCII whitespace dropped and
-// every later run of ASCII whitespace squeezed to one byte, which the
-// original's reading (TrimSpace, then an exact match or Fields) does not
-// tell apart from the full output. More than that is a fault (garbage
-// output). The original read stdout in full; its commands are at most 4
-// bytes besides whitespace ("B NE"), so output is cut only where it holds
-// more than 4 KiB besides runs of ASCII whitespace (Unicode spaces such as
-// U+00A0 count), far beyond any command.
+// in one run (4 KiB): the output with leading whitespace dropped and every
+// later run of whitespace squeezed to its first character (whitespace as
+// Go's unicode.IsSpace has it, U+00A0 and U+0085 included), which the
+// original's reading (strings.TrimSpace, then an exact match or
+// strings.Fields) does not tell apart from the full output. More is
+// garbage output: a fault, the do-nothing action NO. The original read
+// stdout in full, but what it accepts is at most 4 bytes besides
+// whitespace ("B NE"), squeezed at most 9 (a 3-byte space such as U+3000
+// inside and after), so every output over the cap is one the original also found to be no
+// command and did nothing with: the cap bounds botarena's memory and
+// changes no game.
 const MaxCommandOutput = 4 << 10
 
 // maxLoggedFaults is how many fault lines one bot writes; later faults are
@@ -93,7 +98,8 @@ type Terminal interface {
 //     started (see below);
 //   - it exits non-zero or is killed by a signal;
 //   - its output is not a command (garbage; the original also did nothing
-//     with it, silently) or is larger than [MaxCommandOutput].
+//     with it, silently), including output larger than [MaxCommandOutput],
+//     none of which the original reads as a command.
 //
 // The first faults of a bot are logged one line each, later ones only
 // counted ([CmdBot.Faults]); Close writes the total. Every process the
@@ -283,7 +289,7 @@ func (b *CmdBot) run(arena string) ([]byte, error) {
 	outW.Close()
 	errW.Close()
 	outDone, errDone := make(chan struct{}), make(chan struct{})
-	go func() { io.Copy(&b.out, outR); close(outDone) }()
+	go func() { io.Copy(&b.out, outR); b.out.flush(); close(outDone) }()
 	go func() { io.Copy(&b.errOut, errR); close(errDone) }()
 	// drain waits for the copies: every writer is dead once the run is
 	// killed; one that escaped the kill gets 200 ms, then the pipes close.
@@ -422,44 +428,78 @@ func (c *capBuffer) Write(p []byte) (int, error) {
 }
 
 // squeezeBuffer keeps a command-line bot's stdout in bounded memory as
-// ParseCommand reads it: ASCII whitespace at the start is dropped and every
-// later run of ASCII whitespace is kept as its first byte, which changes
-// nothing for the original's TrimSpace, exact matches and Fields. It keeps
-// up to max bytes of that and notes whether more came; it never fails, so
-// the process's output is drained. One goroutine writes it; it is read
-// after that goroutine is done.
+// ParseCommand reads it: whitespace (unicode.IsSpace, as the original's
+// strings.TrimSpace and strings.Fields see it, so U+00A0 and U+0085 too)
+// at the start is dropped and every later run of it is kept as its first
+// character, which changes nothing for the original's TrimSpace, exact matches and
+// Fields. Bytes that are not valid UTF-8 are kept as they are (those
+// functions read them as U+FFFD, not a space). It keeps up to max bytes of
+// that and notes whether more came; it never fails, so the process's
+// output is drained. One goroutine writes it and then calls flush; it is
+// read after that goroutine is done.
 type squeezeBuffer struct {
 	buf   []byte
 	max   int
 	over  bool
-	space bool // the last byte kept is whitespace
+	space bool    // the last character kept is whitespace
+	part  [4]byte // the start of a UTF-8 sequence split between writes
+	n     int     // bytes in part
 }
 
 func (c *squeezeBuffer) reset(max int) {
-	c.buf, c.max, c.over, c.space = c.buf[:0], max, false, false
+	c.buf, c.max, c.over, c.space, c.n = c.buf[:0], max, false, false, 0
 }
 
 func (c *squeezeBuffer) Write(p []byte) (int, error) {
-	for _, x := range p {
+	for i, x := range p {
 		if c.over {
 			break
 		}
-		switch x {
-		case ' ', '\t', '\n', '\v', '\f', '\r':
-			if len(c.buf) == 0 || c.space {
-				continue
-			}
-			c.space = true
-		default:
-			c.space = false
+		if c.n == 0 && x < utf8.RuneSelf {
+			c.keep(p[i:i+1], asciiSpace(x))
+			continue
 		}
-		if len(c.buf) == c.max {
-			c.over = true
-			break
+		c.part[c.n] = x
+		c.n++
+		for c.n > 0 && utf8.FullRune(c.part[:c.n]) {
+			r, size := utf8.DecodeRune(c.part[:c.n])
+			c.keep(c.part[:size], r != utf8.RuneError && unicode.IsSpace(r))
+			c.n = copy(c.part[:], c.part[size:c.n])
 		}
-		c.buf = append(c.buf, x)
 	}
 	return len(p), nil
+}
+
+// flush keeps the bytes of a UTF-8 sequence cut short by the end of the
+// output, which are no whitespace.
+func (c *squeezeBuffer) flush() {
+	for i := 0; i < c.n && !c.over; i++ {
+		c.keep(c.part[i:i+1], false)
+	}
+	c.n = 0
+}
+
+// keep appends the bytes of one character, seq, unless it is whitespace
+// at the start or after whitespace.
+func (c *squeezeBuffer) keep(seq []byte, space bool) {
+	if space && (len(c.buf) == 0 || c.space) {
+		return
+	}
+	if len(c.buf)+len(seq) > c.max {
+		c.over = true
+		return
+	}
+	c.buf = append(c.buf, seq...)
+	c.space = space
+}
+
+// asciiSpace reports whether x is ASCII whitespace to unicode.IsSpace.
+func asciiSpace(x byte) bool {
+	switch x {
+	case ' ', '\t', '\n', '\v', '\f', '\r':
+		return true
+	}
+	return false
 }
 
 // lastLine returns the last non-empty line written, cut to 120 bytes.
