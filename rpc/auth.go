@@ -37,6 +37,12 @@ const healthPrefix = "/" + grpchealth.HealthV1ServiceName + "/"
 // Bearer", which Connect and gRPC clients also read as Unauthenticated.
 // The message never says whether a token was sent but wrong.
 //
+// Browsers (the viewer at /) cannot send the header when they load a page,
+// so a GET with the query parameter token=TOKEN gets the token as the
+// cookie [TokenCookie] (HttpOnly, SameSite=Strict, Secure under TLS) and a
+// redirect to the same URL without it; later requests carrying the cookie
+// pass. SameSite=Strict keeps other sites' pages from using it.
+//
 // RequireToken panics if token is empty: an empty token would admit
 // everyone.
 func RequireToken(h http.Handler, token string) http.Handler {
@@ -49,8 +55,19 @@ func RequireToken(h http.Handler, token string) http.Handler {
 	// a plain GET (a Prometheus scrape of /metrics) is plain HTTP.
 	errs := connect.NewErrorWriter(connect.WithRequireConnectProtocolHeader())
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, healthPrefix) || validToken(r.Header.Get("Authorization"), want) {
+		if strings.HasPrefix(r.URL.Path, healthPrefix) || validToken(r.Header.Get("Authorization"), want) || validCookie(r, want) {
 			h.ServeHTTP(w, r)
+			return
+		}
+		if q := r.URL.Query(); r.Method == http.MethodGet && q.Has("token") && validToken("Bearer "+q.Get("token"), want) {
+			http.SetCookie(w, &http.Cookie{
+				Name: TokenCookie, Value: q.Get("token"), Path: "/",
+				HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
+			})
+			q.Del("token")
+			u := *r.URL
+			u.RawQuery = q.Encode()
+			http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
 			return
 		}
 		err := connect.NewError(connect.CodeUnauthenticated, errors.New(`missing or wrong bearer token: send the header (gRPC metadata) "authorization: Bearer TOKEN"`))
@@ -61,6 +78,16 @@ func RequireToken(h http.Handler, token string) http.Handler {
 		}
 		http.Error(w, err.Message(), http.StatusUnauthorized)
 	})
+}
+
+// TokenCookie is the cookie that carries the token for browsers (see
+// [RequireToken]).
+const TokenCookie = "botarena_token"
+
+// validCookie reports whether r carries [TokenCookie] with the token.
+func validCookie(r *http.Request, want [sha256.Size]byte) bool {
+	c, err := r.Cookie(TokenCookie)
+	return err == nil && validToken("Bearer "+c.Value, want)
 }
 
 // validToken reports whether header is "Bearer T" (the scheme in any case)

@@ -13,6 +13,7 @@ import (
 	"math/big"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -304,4 +305,59 @@ func TestTLS(t *testing.T) {
 	defer anonymous.Close()
 	_, err = anonymous.ListGames(ctx)
 	wantCode(t, err, connect.CodeUnauthenticated)
+}
+
+// TestRequireTokenBrowserCookie checks the browser path: GET ?token=TOKEN
+// sets the HttpOnly, SameSite=Strict cookie and redirects to the URL
+// without the token; the cookie then admits requests, a wrong one does not.
+func TestRequireTokenBrowserCookie(t *testing.T) {
+	h := rpc.RequireToken(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }), "s3cret")
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+	resp, err := noFollow.Get(srv.URL + "/?game=battlebots&token=s3cret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/?game=battlebots" {
+		t.Fatalf("GET ?token=: %d, Location %q; want 303 to /?game=battlebots", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	var cookie *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Name == rpc.TokenCookie {
+			cookie = c
+		}
+	}
+	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie %+v; want HttpOnly, SameSite=Strict", cookie)
+	}
+	for _, tc := range []struct {
+		name  string
+		value string
+		want  int
+	}{
+		{"right_cookie", "s3cret", http.StatusOK},
+		{"wrong_cookie", "guess", http.StatusUnauthorized},
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+"/api/catalog", nil)
+		req.AddCookie(&http.Cookie{Name: rpc.TokenCookie, Value: tc.value})
+		resp, err := noFollow.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, resp.StatusCode, tc.want)
+		}
+	}
+	resp, err = noFollow.Get(srv.URL + "/?token=guess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || len(resp.Cookies()) != 0 {
+		t.Errorf("GET ?token=wrong: %d with %d cookies; want 401 and none", resp.StatusCode, len(resp.Cookies()))
+	}
 }
