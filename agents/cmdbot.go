@@ -21,9 +21,15 @@ import (
 const CommandPrefix = "cmd:"
 
 // CommandTimeout is the default time limit of one run of a command-line
-// bot ([CmdBot.Timeout]); a spec's "timeout=" option overrides it. The
-// original control program had none: a hanging bot hung the tournament.
-var CommandTimeout = time.Second
+// bot ([CmdBot.Timeout]), 10 s of wall time; a spec's "timeout=" option
+// overrides it. The original control program had none (a hanging bot hung
+// the tournament), so the limit only has to stop a bot that hangs: it is
+// thousands of times what a bot needs to start and answer (a few
+// milliseconds for a native or Python bot, a fraction of a second for
+// Java), so that a run slowed by a loaded machine still answers, and the
+// game is the original's. (At 1 s, the former default, a bot that answers
+// in 2 ms missed rounds under load.)
+var CommandTimeout = 10 * time.Second
 
 // CommandLog is where command-line bots write their fault lines when their
 // [CmdBot.Log] is nil; the command line attaches its own stderr instead
@@ -53,7 +59,7 @@ func init() {
 		Prefix:  CommandPrefix,
 		Games:   []string{"battlebots"},
 		Needs:   CapCommands,
-		Summary: `a BattleBots command-line bot: cmd:COMMAND, run once per round with the arena string as its last argument (cmd:timeout=2s:COMMAND sets its time limit, default 1s)`,
+		Summary: `a BattleBots command-line bot: cmd:COMMAND, run once per round with the arena string as its last argument (cmd:timeout=2s:COMMAND sets its time limit, default 10s)`,
 		New: func(game, spec string, envSpec *env.Spec) (Agent, error) {
 			if envSpec != nil && BaseGame(envSpec.Game) != "battlebots" {
 				return nil, fmt.Errorf("a command-line bot cannot play %s", envSpec.Game)
@@ -93,9 +99,9 @@ type Terminal interface {
 // do-nothing action (NO) for that round, with a line on Log:
 //
 //   - the command cannot start (not found, not executable);
-//   - it runs past Timeout, or a process it started holds its stdout
-//     open past Timeout: it is killed (SIGKILL) with every process it
-//     started (see below);
+//   - it runs past Timeout (default [CommandTimeout], 10 s), or a process
+//     it started holds its stdout open past Timeout: it is killed
+//     (SIGKILL) with every process it started (see below);
 //   - it exits non-zero or is killed by a signal;
 //   - its output is not a command (garbage; the original also did nothing
 //     with it, silently), including output larger than [MaxCommandOutput],

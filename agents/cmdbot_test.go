@@ -279,3 +279,28 @@ func TestCmdBotWaitsForStdoutAsOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestCmdBotDefaultLimitOutlastsALoadedMachine: the original had no time
+// limit, so the default must not cut a bot that a loaded machine slows
+// down: here a bot that answers at once except for one run of 1.5 s.
+func TestCmdBotDefaultLimitOutlastsALoadedMachine(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "slow-once")
+	b, err := ParseCommandSpec("cmd:" + shScript(t, "bot.sh", "if [ ! -e "+marker+" ]; then touch "+marker+"; sleep 1.5; fi\necho SW"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Timeout != 0 || CommandTimeout < 10*time.Second {
+		t.Fatalf("timeout %v, default %v: want the default of at least 10s", b.Timeout, CommandTimeout)
+	}
+	var log bytes.Buffer
+	b.Log = &log
+	g := newBattleBots(t)
+	for round := range 3 {
+		if got := b.Act(g, 0); battlebots.Action(got) != battlebots.Move(battlebots.SW) {
+			t.Errorf("round %d: action %v, want SW (log %q)", round, battlebots.Action(got), log.String())
+		}
+	}
+	if b.Faults() != 0 {
+		t.Errorf("faults: %s", log.String())
+	}
+}

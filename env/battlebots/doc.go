@@ -109,12 +109,13 @@
 //   - Bots are functions here, so the process protocol (spec §6) applies
 //     only to command-line bots (the agent spec "cmd:COMMAND", see
 //     agents.CmdBot): a run that cannot start, exits non-zero, runs past
-//     its time limit (1 s by default; the original has none) or prints
-//     garbage is the do-nothing action NO for that round, with a log line,
-//     where the original panics or waits forever. Stdout over 4 KiB once
-//     every run of whitespace is squeezed to one character is garbage: the
-//     original read it all, but accepts nothing longer than "B NE" between
-//     whitespace, so the cap changes no game.
+//     its time limit (10 s by default, far above what a bot needs, so that
+//     a loaded machine does not change the game; the original has none)
+//     or prints garbage is the do-nothing action NO for that round, with a
+//     log line, where the original panics or waits forever. Stdout over
+//     4 KiB once every run of whitespace is squeezed to one character is
+//     garbage: the original read it all, but accepts nothing longer than
+//     "B NE" between whitespace, so the cap changes no game.
 //   - The lists of projectiles are bounded ([MaxBullets], [MaxMissiles]);
 //     a bout cannot fill them (a bullet lives at most 3 rounds and a
 //     missile 5, one shot per bot per round), and a shot that finds the
