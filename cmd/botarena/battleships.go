@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"unicode/utf8"
 
+	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battleships"
 )
@@ -15,8 +17,9 @@ func init() {
 
 	// The original's replay layout (spec §8.2): DIR/<seed>/Phase P - Round R/
 	// holds the round's full state.json, "A - map.txt", "B - map.txt",
-	// roundInfo.json and roundCommand.json; its A/ and B/ folders hold each player's state.json and map.txt.
-	replayWriters["battleships"] = writeBattleshipsReplay
+	// roundInfo.json and roundCommand.json; its A/ and B/ folders hold each
+	// player's state.json and map.txt.
+	replayWriters["battleships"] = newBattleshipsReplay
 
 	// The leaderboard also shows each player's key and the counters the
 	// original's state.json shows.
@@ -31,37 +34,145 @@ func init() {
 	}
 }
 
-func writeBattleshipsReplay(e env.Env, root string, seed uint64, _ int) error {
+// battleshipsReplay writes the original's replay layout of one match into
+// dir (DIR/<seed>).
+type battleshipsReplay struct {
+	dir   string
+	seats []agents.Agent
+	buf   []byte
+}
+
+func newBattleshipsReplay(dir string, seats []agents.Agent) func(e env.Env, round int) error {
+	r := &battleshipsReplay{dir: dir, seats: seats}
+	return r.write
+}
+
+// write writes the round folder of the state of e: the global files and
+// the players' A/ and B/ folders.
+func (r *battleshipsReplay) write(e env.Env, _ int) error {
 	g, ok := e.(*battleships.Game)
 	if !ok {
 		return fmt.Errorf("battleships replay: got %T", e)
 	}
-	dir := filepath.Join(root, strconv.FormatUint(seed, 10), fmt.Sprintf("Phase %d - Round %d", g.Phase(), g.Round()))
-	write := func(path string, format string, seat int) error {
-		b, err := g.AppendNative(nil, format, seat)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(path, b, 0o644)
-	}
+	folder := filepath.Join(r.dir, fmt.Sprintf("Phase %d - Round %d", g.Phase(), g.Round()))
 	for _, format := range []string{battleships.FormatStateJSON, battleships.FormatRoundInfo, battleships.FormatRoundCommand} {
-		if err := write(filepath.Join(dir, format), format, -1); err != nil {
+		if err := r.file(g, filepath.Join(folder, format), format, -1); err != nil {
 			return err
 		}
 	}
 	for seat, key := range []string{"A", "B"} {
-		if err := write(filepath.Join(dir, key+" - map.txt"), battleships.FormatMapTxt, seat); err != nil {
-			return err
-		}
-		if err := write(filepath.Join(dir, key, "state.json"), battleships.FormatStateJSON, seat); err != nil {
-			return err
-		}
-		if err := write(filepath.Join(dir, key, "map.txt"), battleships.FormatMapTxt, seat); err != nil {
+		if err := r.file(g, filepath.Join(folder, key+" - map.txt"), battleships.FormatMapTxt, seat); err != nil {
 			return err
 		}
 	}
+	for seat, key := range []string{"A", "B"} {
+		for _, format := range []string{battleships.FormatStateJSON, battleships.FormatMapTxt} {
+			if err := r.file(g, filepath.Join(folder, key, format), format, seat); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+// file writes g's format for seat to path; roundInfo.json describes each
+// Entelect bot folder's player by its bot.json.
+func (r *battleshipsReplay) file(g *battleships.Game, path, format string, seat int) error {
+	var err error
+	if r.buf, err = g.AppendNative(r.buf[:0], format, seat); err != nil {
+		return err
+	}
+	if format == battleships.FormatRoundInfo {
+		r.buf = withBotInfo(r.buf, g, r.seats)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, r.buf, 0o644)
+}
+
+// withBotInfo returns roundInfo.json with every seat that an Entelect bot
+// folder plays described as the original's BattleshipsGame.GetPlayerInfo
+// describes a bot harness: bot.json's Author, NickName and Email (null
+// where bot.json has none) and its BotType. The env describes every seat as
+// a console player (its name thrice, BotType "Unkown"), which stays right
+// for the other seats; info is the env's file, returned as it is when no
+// bot folder plays.
+func withBotInfo(info []byte, g *battleships.Game, seats []agents.Agent) []byte {
+	bots := make([]*agents.EntelectBot, battleships.Seats)
+	found := false
+	for seat, a := range seats {
+		if b, ok := a.(*agents.EntelectBot); ok && seat < len(bots) {
+			bots[seat], found = b, true
+		}
+	}
+	if !found {
+		return info
+	}
+	player := func(dst []byte, seat int) []byte {
+		name := g.Player(seat).Name
+		author, nick, email, botType := &name, &name, &name, "Unkown"
+		if b := bots[seat]; b != nil {
+			m := b.Meta()
+			author, nick, email, botType = m.Author, m.NickName, m.Email, b.BotType()
+		}
+		dst = append(dst, `{"Author":`...)
+		dst = appendNewtonsoftString(dst, author)
+		dst = append(dst, `,"NickName":`...)
+		dst = appendNewtonsoftString(dst, nick)
+		dst = append(dst, `,"Email":`...)
+		dst = appendNewtonsoftString(dst, email)
+		dst = append(dst, `,"BotType":`...)
+		dst = appendNewtonsoftString(dst, &botType)
+		return append(dst, '}')
+	}
+	w, _ := g.Outcome()
+	out := append(info[:0], `{"MapSize":`...)
+	out = strconv.AppendInt(out, int64(g.Size()), 10)
+	out = append(out, `,"Round":`...)
+	out = strconv.AppendInt(out, int64(g.Round()), 10)
+	out = append(out, `,"Winner":`...)
+	out = player(out, w)
+	out = append(out, `,"LeaderBoard":[`...)
+	out = player(out, w)
+	out = append(out, ',')
+	out = player(out, 1-w)
+	out = append(out, `],"Players":[`...)
+	out = player(out, 0)
+	out = append(out, ',')
+	out = player(out, 1)
+	return append(out, "]}"...)
+}
+
+// appendNewtonsoftString appends s as Newtonsoft's JsonConvert writes a
+// string by default (null for nil): '"', '\\' and control characters
+// escaped (\b, \t, \n, \f, \r, else \u00XX), and U+0085, U+2028 and
+// U+2029 as \uXXXX; invalid UTF-8 becomes U+FFFD.
+func appendNewtonsoftString(dst []byte, s *string) []byte {
+	if s == nil {
+		return append(dst, "null"...)
+	}
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for _, r := range *s {
+		switch {
+		case r == '"' || r == '\\':
+			dst = append(dst, '\\', byte(r))
+		case r == '\b':
+			dst = append(dst, `\b`...)
+		case r == '\t':
+			dst = append(dst, `\t`...)
+		case r == '\n':
+			dst = append(dst, `\n`...)
+		case r == '\f':
+			dst = append(dst, `\f`...)
+		case r == '\r':
+			dst = append(dst, `\r`...)
+		case r < 0x20 || r == 0x85 || r == 0x2028 || r == 0x2029:
+			dst = append(dst, '\\', 'u', hex[r>>12], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+		default:
+			dst = utf8.AppendRune(dst, r)
+		}
+	}
+	return append(dst, '"')
 }

@@ -117,6 +117,12 @@ func TestPlayEntelectBattleships(t *testing.T) {
 	if !strings.Contains(string(logTxt), "command.txt \"1,") {
 		t.Errorf("log.txt:\n%s", logTxt)
 	}
+	// roundInfo.json describes the bot folder's player by its bot.json,
+	// as the original's BattleshipsGame.GetPlayerInfo describes a bot harness.
+	info, _ := os.ReadFile(filepath.Join(game, "Phase 1 - Round 0", "roundInfo.json"))
+	if !strings.Contains(string(info), `"Players":[{"Author":"Reference","NickName":"Reference","Email":"Reference","BotType":"Unkown"},{"Author":"botarena","NickName":"PyShips","Email":"bots@botarena.invalid","BotType":"Python3"}]}`) {
+		t.Errorf("roundInfo.json: %s", info)
+	}
 }
 
 // TestPlayEntelectPenalties: time-outs and bad files are reported on

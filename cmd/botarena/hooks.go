@@ -115,10 +115,13 @@ func applyGameFlags(game string, values map[string]*gameFlagValue, set map[strin
 	return nil
 }
 
-// replayWriters holds, per base game, a writer of the original's replay
-// layout: the files of the state at the start of round under root. Games
-// without one get DIR/<seed>/<round>/<native format files>.
-var replayWriters = map[string]func(e env.Env, root string, seed uint64, round int) error{}
+// replayWriters holds, per base game, the maker of a writer of the
+// original's replay layout: made once per match with the match's folder
+// (DIR/<seed>) and its agents, the writer is called with the state at the
+// start of every round, and a last time with the final state once the env
+// is Done; it may keep what it needs between calls. Games without one get
+// DIR/<seed>/<round>/<native format files>.
+var replayWriters = map[string]func(dir string, seats []agents.Agent) func(e env.Env, round int) error{}
 
 // summary accumulates the results of a batch of games (--games N): wins
 // and total score per agent (or seat), and the champion by most wins, then

@@ -108,6 +108,7 @@ type match struct {
 	names  []string // agent name per seat
 	agents []agents.Agent
 	buf    []byte
+	replay func(e env.Env, round int) error // the game's replay writer, if --replays and it has one
 }
 
 // playGames plays o.games games of game (one unless --games), printing each
@@ -208,10 +209,14 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		m.env = e
 	}
 	if o.replays != "" {
+		dir := filepath.Join(o.replays, strconv.FormatUint(seed, 10))
 		for _, a := range m.agents {
 			if r, ok := a.(agents.ReplayDirSetter); ok {
-				r.SetReplayDir(filepath.Join(o.replays, strconv.FormatUint(seed, 10)))
+				r.SetReplayDir(dir)
 			}
+		}
+		if w := replayWriters[agents.BaseGame(game)]; w != nil {
+			m.replay = w(dir, m.agents)
 		}
 	}
 	if o.events && !slices.Contains(e.NativeFormats(), eventsFormat) {
@@ -278,8 +283,8 @@ func (m *match) show(c *cli, o *playFlags, round int) error {
 		}
 		c.stdout.Write(m.buf)
 	}
-	if w := replayWriters[agents.BaseGame(m.game)]; o.replays != "" && w != nil {
-		if err := w(m.env, o.replays, m.seed, round); err != nil {
+	if m.replay != nil {
+		if err := m.replay(m.env, round); err != nil {
 			return fmt.Errorf("--replays: %w", err)
 		}
 	} else if o.replays != "" {

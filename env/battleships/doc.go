@@ -103,27 +103,34 @@
 // folder's "roundInfo.json" and "roundCommand.json" (spec §8.2), minified
 // in the original classes' key order. roundInfo.json ({MapSize, Round,
 // Winner, LeaderBoard, Players}) follows [Game.Outcome]'s leaderboard and
-// describes every seat as the original describes a player that is not a
-// bot harness: its name as Author, NickName and Email, BotType "Unkown"
-// (sic). roundCommand.json ({Player1Move, Player2Move}) shows each
-// player's last processed command, which, as the file belongs to the
-// folder of the round about to be played, is the previous round's:
-// SuccessfulMove (DoNothing succeeds in phase 2), CommandIssued (null
-// until a command is processed; a seat whose command the engine never
-// examined, as after the other seat's phase-1 failure, keeps its old
-// record), CenterPoint (the last fire or shield centre: DoNothing and
-// PlaceShip keep it) and PlaceShipString (the last PlaceShip's lines
-// "<Ship> <x> <y> <Direction>" in list order, joined with ","; rebuilt
-// from the recorded placement, so canonical rather than the bot's bytes;
-// after an illegal learn-mode ship, the ships tried, that one last). The
-// original's writer is not in the published source; Energy, ShieldRadius
-// and RemainingShieldTurns are read from the player when the file is
-// written (after the previous round's energy grant and shield update),
-// as the original's fields live on the player. [Game.LoadNative] reads the
-// full state in the v1.2 layout or the v1.1 one without shields (as in the
-// official sample, which the writers then reproduce byte for byte:
-// TestSampleStateFiles). [Game.ParseCommand] reads place.txt in phase 1
-// and command.txt in phase 2 exactly as the harness does.
+// describes every seat as the original describes a player that is not a bot
+// harness: its name as Author, NickName and Email, BotType "Unkown" (sic);
+// botarena play's replay folders describe a seat played by an Entelect bot
+// folder (dir:) by its bot.json instead, as the original's
+// BattleshipsGame.GetPlayerInfo describes a bot harness. roundCommand.json
+// ({Player1Move, Player2Move}) shows each player's last processed command,
+// which, as the file belongs to the folder of the round about to be played,
+// is the previous round's: SuccessfulMove (DoNothing succeeds in phase 2),
+// CommandIssued (null until a command is processed; a seat whose command the
+// engine never examined, as after the other seat's phase-1 failure, keeps
+// its old record), CenterPoint (the last fire or shield centre: DoNothing
+// and PlaceShip keep it) and PlaceShipString (the last PlaceShip's lines
+// "<Ship> <x> <y> <Direction>" in list order, joined with ","; after an
+// illegal learn-mode ship, the ships tried, that one last). The original's
+// writer is GameMapRender.RenderJsonRoundCommand, which copies the player's
+// fields; its PlaceShipString is the PlaceShipCommand's OriginalString, the
+// bot's own non-blank place.txt lines joined with "," and every "\r" made a
+// space (StringToPlaceShipCommand). The env is given actions, not the file,
+// so it rebuilds the string from the recorded placement in that canonical
+// spelling: the original's for a place.txt that lists the ships so, with LF
+// line ends (CRLF gives the original's a space before each ","). Energy,
+// ShieldRadius and RemainingShieldTurns are read from the player when the
+// file is written (after the previous round's energy grant and shield
+// update), as the original's fields live on the player. [Game.LoadNative]
+// reads the full state in the v1.2 layout or the v1.1 one without shields
+// (as in the official sample, which the writers then reproduce byte for
+// byte: TestSampleStateFiles). [Game.ParseCommand] reads place.txt in
+// phase 1 and command.txt in phase 2 exactly as the harness does.
 //
 // [Game.Paint] draws both maps side by side ([env.Painter], sized by
 // [PictureSize]): a seat's own fleet, shots and shield, the opponent's map

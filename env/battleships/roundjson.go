@@ -59,8 +59,10 @@ var codeIssued = [NumCodes]uint8{
 // moveRecord is what the original keeps on the player for
 // roundCommand.json: the last processed command's success and kind, the
 // last command centre (DoNothing and PlaceShip leave it) and the last
-// PlaceShip's fleet (its place string is rebuilt when written). It lives
-// across rounds, as the original's player fields do.
+// PlaceShip's fleet (its place string is rebuilt from it when written:
+// the env has the placement, not the bot's place.txt, whose lines the
+// original's string holds). It lives across rounds, as the original's
+// player fields do.
 type moveRecord struct {
 	issued  uint8
 	success bool
