@@ -13,6 +13,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battleships"
@@ -64,6 +67,15 @@ type PlayerNamer interface {
 // round folders are part of the original's replay layout.
 type ReplayDirSetter interface {
 	SetReplayDir(dir string)
+}
+
+// GameEnder is implemented by agents that act when a game ends: an
+// Entelect bot folder writes the final state into its last round folder,
+// as the original's BotHarness.GameEnded does. botarena play calls
+// GameEnded once the env is Done (not when --max-rounds cuts the game
+// short), before it closes the agents.
+type GameEnder interface {
+	GameEnded(e env.Env, seat int)
 }
 
 // Default MaxBotRuntimeSeconds of the shipped harness configs.
@@ -208,7 +220,13 @@ func (m *BotMeta) Nickname() string {
 // log.txt in the folder: the command line, the bot's stdout and stderr, the
 // run time and the outcome. Bomberman's player state.json and map.txt are
 // deleted when the next round starts (the round-level copies stay), as the
-// original does.
+// original does; a Bomberman bot that is no longer run (dead, or past its
+// 20 do-nothings) still gets its empty round folder, as in the original.
+// Battleships' place.txt and command.txt are left as the original harness
+// leaves them: read as .NET reads text and written back as UTF-8 without a
+// byte-order mark (BotHarness.RemoveCommandFile). When the game ends,
+// [EntelectBot.GameEnded] writes the final state.json and map.txt into the
+// bot's last round folder (BotHarness.GameEnded), where they stay.
 //
 // # Penalties, as the original's harness
 //
@@ -493,13 +511,42 @@ func (b *EntelectBot) Act(e env.Env, seat int) int32 {
 	case *bomberman.Game:
 		p := g.Player(seat)
 		if p.Killed || p.Idle > 20 {
-			return 0 // the original no longer runs the bot
+			// The original no longer runs the bot, but still writes its
+			// round files, which the end of the round deletes: an empty
+			// round folder.
+			b.clearPlayerFiles()
+			if err := b.ensureRoot(); err == nil {
+				dir := filepath.Join(b.root, strconv.Itoa(g.Round()), string(rune(b.key)))
+				if os.MkdirAll(dir, 0o755) == nil {
+					b.lastDir = dir
+				}
+			}
+			return 0
 		}
 		return b.actBomberman(g, seat)
 	case *battleships.Game:
 		return b.actBattleships(g, seat)
 	}
 	return 0
+}
+
+// GameEnded writes the seat's state.json and map.txt of the final state
+// into the bot's last round folder, as the original's BotHarness.GameEnded
+// does (Bomberman's then stay, where the end of every other round deletes
+// them). Without a replay folder it does nothing.
+func (b *EntelectBot) GameEnded(e env.Env, seat int) {
+	b.check(e)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.temp || b.lastDir == "" {
+		return
+	}
+	for _, f := range []string{"state.json", "map.txt"} {
+		if data, err := e.AppendNative(nil, f, seat); err == nil {
+			os.WriteFile(filepath.Join(b.lastDir, f), data, 0o644)
+		}
+	}
+	b.lastDir = "" // kept: Close deletes no player files
 }
 
 // ensureRoot makes the match folder.
@@ -680,12 +727,133 @@ func (b *EntelectBot) actBattleships(g *battleships.Game, seat int) int32 {
 			l.problem("no command.txt: Do Nothing")
 		}
 	}
+	// The harness reads each file with File.ReadAllText, deletes it and
+	// writes the text back (BotHarness.RemoveCommandFile).
+	rewriteAsNET(filepath.Join(dir, "place.txt"), place, perr == nil && !pover)
+	rewriteAsNET(filepath.Join(dir, "command.txt"), cmd, cerr == nil && !cover)
 	if isPlace {
 		b.cached, b.cachedP = place, true
 	}
 	b.cachedA = action
 	b.report(&l, dir, round, "")
 	return action
+}
+
+// rewriteAsNET rewrites the bot's file at path, whose content (read whole
+// when read is true) is data, as the original harness leaves it: read with
+// .NET's File.ReadAllText and written back with File.WriteAllText as UTF-8
+// without a byte-order mark (see [netText]). A file botarena did not read
+// whole stays as the bot wrote it.
+func rewriteAsNET(path string, data []byte, read bool) {
+	if !read {
+		return
+	}
+	if text := netText(data); !bytes.Equal(text, data) {
+		os.WriteFile(path, text, 0o644)
+	}
+}
+
+// netText returns data as .NET's File.ReadAllText reads it, encoded as
+// UTF-8: a byte-order mark picks the encoding (UTF-8 EF BB BF, UTF-16 FF FE
+// or FE FF, UTF-32 FF FE 00 00 or 00 00 FE FF) and is dropped, anything
+// else is UTF-8; what the encoding cannot decode becomes U+FFFD (in UTF-8,
+// one per maximal ill-formed subsequence, the Unicode recommendation).
+func netText(data []byte) []byte {
+	var out []byte
+	switch {
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE, 0, 0}):
+		return appendUTF32(out, data[4:], false)
+	case bytes.HasPrefix(data, []byte{0, 0, 0xFE, 0xFF}):
+		return appendUTF32(out, data[4:], true)
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
+		return appendUTF16(out, data[2:], false)
+	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		return appendUTF16(out, data[2:], true)
+	}
+	data = bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})
+	if utf8.Valid(data) {
+		return data
+	}
+	for len(data) > 0 {
+		r, n := utf8.DecodeRune(data)
+		if r == utf8.RuneError && n == 1 {
+			n = illFormed(data)
+		}
+		out = utf8.AppendRune(out, r)
+		data = data[n:]
+	}
+	return out
+}
+
+// illFormed returns the length of the maximal ill-formed subsequence at
+// the start of p, which does not start a valid UTF-8 sequence: its first
+// byte and the bytes that could still continue it (Unicode §3.9, U+FFFD
+// substitution of maximal subparts).
+func illFormed(p []byte) int {
+	need, lo, hi := 0, byte(0x80), byte(0xBF)
+	switch b := p[0]; {
+	case b >= 0xC2 && b <= 0xDF:
+		need = 1
+	case b == 0xE0:
+		need, lo = 2, 0xA0
+	case b == 0xED:
+		need, hi = 2, 0x9F
+	case b >= 0xE1 && b <= 0xEF:
+		need = 2
+	case b == 0xF0:
+		need, lo = 3, 0x90
+	case b == 0xF4:
+		need, hi = 3, 0x8F
+	case b >= 0xF1 && b <= 0xF3:
+		need = 3
+	}
+	n := 1
+	for ; n <= need && n < len(p) && p[n] >= lo && p[n] <= hi; n++ {
+		lo, hi = 0x80, 0xBF
+	}
+	return n
+}
+
+// appendUTF16 appends UTF-16 p, big- or little-endian, as UTF-8; a lone
+// surrogate or a last odd byte is U+FFFD.
+func appendUTF16(dst, p []byte, big bool) []byte {
+	units := make([]uint16, 0, len(p)/2)
+	for ; len(p) >= 2; p = p[2:] {
+		if big {
+			units = append(units, uint16(p[0])<<8|uint16(p[1]))
+		} else {
+			units = append(units, uint16(p[1])<<8|uint16(p[0]))
+		}
+	}
+	for _, r := range utf16.Decode(units) {
+		dst = utf8.AppendRune(dst, r)
+	}
+	if len(p) > 0 {
+		dst = utf8.AppendRune(dst, utf8.RuneError)
+	}
+	return dst
+}
+
+// appendUTF32 appends UTF-32 p, big- or little-endian, as UTF-8; a value
+// that is no scalar value, or a last 1 to 3 bytes, is U+FFFD.
+func appendUTF32(dst, p []byte, big bool) []byte {
+	for ; len(p) >= 4; p = p[4:] {
+		var v uint32
+		if big {
+			v = uint32(p[0])<<24 | uint32(p[1])<<16 | uint32(p[2])<<8 | uint32(p[3])
+		} else {
+			v = uint32(p[3])<<24 | uint32(p[2])<<16 | uint32(p[1])<<8 | uint32(p[0])
+		}
+		r := rune(v)
+		if v > unicode.MaxRune || !utf8.ValidRune(r) {
+			r = utf8.RuneError
+		}
+		dst = utf8.AppendRune(dst, r)
+	}
+	if len(p) > 0 {
+		dst = utf8.AppendRune(dst, utf8.RuneError)
+	}
+	return dst
 }
 
 // parses reports whether the harness parses text without error.

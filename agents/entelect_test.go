@@ -367,3 +367,106 @@ func TestEntelectBattleships(t *testing.T) {
 		t.Errorf("phase 2 action %d, want %d", got, want)
 	}
 }
+
+// TestNETText: a Battleships bot's place.txt and command.txt are left as
+// the original's BotHarness.RemoveCommandFile leaves them, read with .NET's
+// File.ReadAllText (a byte-order mark picks the encoding and is dropped)
+// and written back as UTF-8 without a mark.
+func TestNETText(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"plain", "1,3,4\r\n", "1,3,4\r\n"},
+		{"utf8_bom", "\xef\xbb\xbf1,3,4", "1,3,4"},
+		{"utf8_bom_only_once", "\xef\xbb\xbf\xef\xbb\xbf1", "\ufeff1"},
+		{"utf16le", "\xff\xfe1\x00,\x002\x00\r\x00\n\x00", "1,2\r\n"},
+		{"utf16be", "\xfe\xff\x00B\x00 \xd8\x3d\xde\x00", "B \U0001F600"},
+		{"utf16_lone_surrogate_odd_byte", "\xff\xfe\x00\xd8A\x00x", "\ufffdA\ufffd"},
+		{"utf32le", "\xff\xfe\x00\x001\x00\x00\x00\x00\xd8\x00\x00", "1\ufffd"},
+		{"utf32be", "\x00\x00\xfe\xff\x00\x00\x00A\x00\x11\x00\x00\x00", "A\ufffd\ufffd"},
+		// One U+FFFD per maximal ill-formed subsequence.
+		{"truncated_sequence", "\xe2\x82A", "\ufffdA"},
+		{"surrogate_in_utf8", "\xed\xa0\x80", "\ufffd\ufffd\ufffd"},
+		{"overlong", "\xc0\xaf", "\ufffd\ufffd"},
+		{"cut_at_the_end", "1,\xf0\x9f\x98", "1,\ufffd"},
+		{"replacement_char_kept", "\xef\xbf\xbd", "\ufffd"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(netText([]byte(tc.in))); got != tc.want {
+				t.Errorf("netText(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestEntelectBattleshipsCommandCopy: after the run the round folder holds
+// the bot's command.txt as the original harness rewrote it, without its
+// byte-order mark, and the command is read as the harness reads it.
+func TestEntelectBattleshipsCommandCopy(t *testing.T) {
+	script := "import sys, os\nopen(os.path.join(sys.argv[2], 'command.txt'), 'wb').write(b'\\xef\\xbb\\xbf1,3,4\\r\\n')\n"
+	b, err := NewEntelectBot("battleships", writeBot(t, pyMeta, script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	root := t.TempDir()
+	b.SetReplayDir(root)
+	g := battleshipsGame(t, "random")
+	b.Reset(g, 1, 0)
+	if got, want := b.Act(g, 1), battleships.CommandAction(g.Size(), 1, 3, 4); got != want {
+		t.Errorf("action %d, want %d", got, want)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "Phase 2 - Round 1", "B", "command.txt"))
+	if err != nil || string(data) != "1,3,4\r\n" {
+		t.Errorf("command.txt %q (%v), want %q", data, err, "1,3,4\r\n")
+	}
+}
+
+// TestEntelectBombermanRoundFoldersAsBotHarness: as the original's
+// BotHarness, a Bomberman bot that is no longer run (past its 20
+// do-nothings here) still gets an empty round folder every round, and when
+// the game ends its last round folder gets the final state.json and
+// map.txt, which stay.
+func TestEntelectBombermanRoundFoldersAsBotHarness(t *testing.T) {
+	b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, "print('idle')\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	b.SetReplayDir(root)
+	g := bombermanGame(t)
+	b.Reset(g, 0, 0)
+	var rewards [2]float32
+	var term, trunc [2]bool
+	skipped := 0
+	for round := 0; round < 30 && !g.Done(); round++ {
+		ran := g.Player(0).Idle <= 20 && !g.Player(0).Killed
+		g.Step([]int32{b.Act(g, 0), 0}, rewards[:], term[:], trunc[:])
+		entries, err := os.ReadDir(filepath.Join(root, strconv.Itoa(round), "A"))
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if !ran {
+			skipped++
+			if len(entries) != 0 {
+				t.Errorf("round %d, bot not run: folder holds %d files, want none", round, len(entries))
+			}
+		}
+	}
+	if skipped == 0 {
+		t.Fatal("the bot was run every round; want it stopped after 20 do-nothings")
+	}
+	last := g.Round() - 1
+	b.GameEnded(g, 0)
+	b.Close()
+	for round := range last {
+		entries, _ := os.ReadDir(filepath.Join(root, strconv.Itoa(round), "A"))
+		for _, e := range entries {
+			if e.Name() == "state.json" || e.Name() == "map.txt" {
+				t.Errorf("round %d: A/%s left", round, e.Name())
+			}
+		}
+	}
+	want, _ := g.AppendNative(nil, "state.json", 0)
+	if got, err := os.ReadFile(filepath.Join(root, strconv.Itoa(last), "A", "state.json")); err != nil || string(got) != string(want) {
+		t.Errorf("last round folder's state.json (%v) is not the final state", err)
+	}
+}

@@ -18,7 +18,8 @@ func init() {
 	// The original's replay layout (spec §8.2): DIR/<seed>/Phase P - Round R/
 	// holds the round's full state.json, "A - map.txt", "B - map.txt",
 	// roundInfo.json and roundCommand.json; its A/ and B/ folders hold each
-	// player's state.json and map.txt.
+	// player's state.json and map.txt, except in the final folder: the final
+	// state goes into the last round's A/ and B/ (spec §12 B13).
 	replayWriters["battleships"] = newBattleshipsReplay
 
 	// The leaderboard also shows each player's key and the counters the
@@ -39,6 +40,7 @@ func init() {
 type battleshipsReplay struct {
 	dir   string
 	seats []agents.Agent
+	last  string // the folder of the last round the players' files went to
 	buf   []byte
 }
 
@@ -47,8 +49,12 @@ func newBattleshipsReplay(dir string, seats []agents.Agent) func(e env.Env, roun
 	return r.write
 }
 
-// write writes the round folder of the state of e: the global files and
-// the players' A/ and B/ folders.
+// write writes the round folder of the state of e: at the start of a round
+// the global files and the players' A/ and B/ folders; once the game is
+// over the final folder with the global files only, and the final state
+// into the players' folders of the last round, as the original's
+// BattleshipsGame.WriteStateFiles (RoundStarting, also for the final
+// round) and BotHarness.GameEnded do.
 func (r *battleshipsReplay) write(e env.Env, _ int) error {
 	g, ok := e.(*battleships.Game)
 	if !ok {
@@ -65,9 +71,16 @@ func (r *battleshipsReplay) write(e env.Env, _ int) error {
 			return err
 		}
 	}
+	players := folder
+	if g.Done() {
+		if players = r.last; players == "" {
+			return nil
+		}
+	}
+	r.last = players
 	for seat, key := range []string{"A", "B"} {
 		for _, format := range []string{battleships.FormatStateJSON, battleships.FormatMapTxt} {
-			if err := r.file(g, filepath.Join(folder, key, format), format, seat); err != nil {
+			if err := r.file(g, filepath.Join(players, key, format), format, seat); err != nil {
 				return err
 			}
 		}

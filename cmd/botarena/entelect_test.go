@@ -66,10 +66,11 @@ func TestPlayEntelectBomberman(t *testing.T) {
 		}
 	}
 	game := filepath.Join(dir, "7")
-	for round := range res.Rounds {
+	for round := range res.Rounds - 1 {
 		r := filepath.Join(game, strconv.Itoa(round))
 		mustExist(t, filepath.Join(r, "state.json"), filepath.Join(r, "map.txt"), filepath.Join(r, "roundInfo.json"))
-		// The player's copies of the state are deleted after the round.
+		// The player's copies of the state are deleted after the round
+		// (but the last round's, see below).
 		mustNotExist(t, filepath.Join(r, "B", "state.json"), filepath.Join(r, "B", "map.txt"))
 		if t.Failed() {
 			return
@@ -90,6 +91,45 @@ func TestPlayEntelectBomberman(t *testing.T) {
 	if !strings.Contains(string(info), `"NickName":"PyBomber","Email":"bots@botarena.invalid","PlayerKey":"B","BotType":"Python3"`) {
 		t.Errorf("roundInfo.json does not describe the bot: %s", info)
 	}
+	// The original's layout at the end (BombermanGame.WriteStateFiles at
+	// the final round's start, BotHarness.GameEnded): the final folder has
+	// the round files only; the bot's last round folder has the final
+	// state.json and map.txt.
+	final, last := filepath.Join(game, strconv.Itoa(res.Rounds)), filepath.Join(game, strconv.Itoa(res.Rounds-1))
+	wantTree(t, final, "map.txt", "roundInfo.json", "state.json")
+	wantTree(t, last, "B/", "B/log.txt", "B/map.txt", "B/move.txt", "B/state.json", "map.txt", "roundInfo.json", "state.json")
+	sameFiles(t, filepath.Join(final, "state.json"), filepath.Join(last, "B", "state.json"))
+	sameFiles(t, filepath.Join(final, "map.txt"), filepath.Join(last, "B", "map.txt"))
+}
+
+// wantTree checks the files and folders (with a trailing "/") under dir.
+func wantTree(t *testing.T, dir string, want ...string) {
+	t.Helper()
+	var got []string
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || path == dir {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if d.IsDir() {
+			rel += "/"
+		}
+		got = append(got, filepath.ToSlash(rel))
+		return nil
+	})
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%s holds\n%s\nwant\n%s", dir, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// sameFiles checks that two files have the same bytes.
+func sameFiles(t *testing.T, a, b string) {
+	t.Helper()
+	da, errA := os.ReadFile(a)
+	db, errB := os.ReadFile(b)
+	if errA != nil || errB != nil || string(da) != string(db) {
+		t.Errorf("%s and %s differ (%v, %v)", a, b, errA, errB)
+	}
 }
 
 // TestPlayEntelectBattleships plays the sample Battleships bot, placing
@@ -98,7 +138,7 @@ func TestPlayEntelectBattleships(t *testing.T) {
 	bot := exampleBot(t, "entelect-battleships-python")
 	dir := t.TempDir()
 	out, errOut, code := runCLI(t, "", "play", "battleships", "--seed", "3", "--config", `{"placement":"learn","size":"small"}`,
-		"--agents", "reference,dir:"+bot, "--replays", dir, "--json", "--max-rounds", "30")
+		"--agents", "reference,dir:"+bot, "--replays", dir, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -122,6 +162,25 @@ func TestPlayEntelectBattleships(t *testing.T) {
 	info, _ := os.ReadFile(filepath.Join(game, "Phase 1 - Round 0", "roundInfo.json"))
 	if !strings.Contains(string(info), `"Players":[{"Author":"Reference","NickName":"Reference","Email":"Reference","BotType":"Unkown"},{"Author":"botarena","NickName":"PyShips","Email":"bots@botarena.invalid","BotType":"Python3"}]}`) {
 		t.Errorf("roundInfo.json: %s", info)
+	}
+	// The original's layout at the end (BattleshipsGame.WriteStateFiles at
+	// the final round's start, BotHarness.GameEnded): the final folder has
+	// the global files only; the last round's player folders have the
+	// final state.json and map.txt.
+	var res result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	final, last := filepath.Join(game, "Phase 2 - Round "+strconv.Itoa(res.Rounds)), filepath.Join(game, "Phase 2 - Round "+strconv.Itoa(res.Rounds-1))
+	wantTree(t, final, "A - map.txt", "B - map.txt", "roundCommand.json", "roundInfo.json", "state.json")
+	wantTree(t, last, "A/", "A/map.txt", "A/state.json", "A - map.txt", "B/", "B/command.txt", "B/log.txt", "B/map.txt", "B/state.json",
+		"B - map.txt", "roundCommand.json", "roundInfo.json", "state.json")
+	for _, key := range []string{"A", "B"} {
+		sameFiles(t, filepath.Join(final, key+" - map.txt"), filepath.Join(last, key, "map.txt"))
+		st, _ := os.ReadFile(filepath.Join(last, key, "state.json"))
+		if !strings.Contains(string(st), `"Round":`+strconv.Itoa(res.Rounds)+",") {
+			t.Errorf("%s/state.json of the last round is not the final state", key)
+		}
 	}
 }
 

@@ -262,6 +262,13 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		}
 		e.Step(actions, rewards, terminated, truncated)
 	}
+	if e.Done() {
+		for seat, a := range m.agents {
+			if g, ok := a.(agents.GameEnder); ok {
+				g.GameEnded(e, seat)
+			}
+		}
+	}
 	return m.result(), nil
 }
 
