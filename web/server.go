@@ -318,19 +318,10 @@ func (s *Server) start(m *match) (*play, error) {
 		if err != nil {
 			return nil, err
 		}
-		a.Reset(e, seat, agentSeed(m.seed, seat))
+		a.Reset(e, seat, agents.SeatSeed(m.seed, seat))
 		p.agents = append(p.agents, a)
 	}
 	return p, nil
-}
-
-// agentSeed is botarena play's seed of seat's agent in a game of seed, so
-// that a match here plays as `botarena play --seed` does.
-func agentSeed(seed uint64, seat int) uint64 {
-	z := seed + uint64(seat+1)*0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
 }
 
 // over reports whether the playing has no round after the current one.

@@ -234,7 +234,7 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		}
 	}
 	for seat, a := range m.agents {
-		a.Reset(e, seat, agentSeed(seed, seat))
+		a.Reset(e, seat, agents.SeatSeed(seed, seat))
 	}
 
 	actions := make([]int32, seats)
@@ -411,15 +411,6 @@ func consoleSeats(agentNames []string) []int {
 		}
 	}
 	return seats
-}
-
-// agentSeed derives seat's agent seed from the match seed (SplitMix64 of
-// the seed and the seat), so that agents and the env draw unrelated numbers.
-func agentSeed(seed uint64, seat int) uint64 {
-	z := seed + uint64(seat+1)*0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
 }
 
 // field is one extra, game-specific leaderboard field.

@@ -168,7 +168,7 @@ func (c *cli) tournament(game string, o *tournamentFlags) error {
 				if !o.asJSON {
 					fmt.Fprintf(c.stdout, "%d ", k)
 				}
-				seed := agentSeed(o.seed, (i*len(ents)+j)*o.bouts+k)
+				seed := agents.SeatSeed(o.seed, (i*len(ents)+j)*o.bouts+k)
 				b, err := c.tournamentBout(game, o, [2]entrant{ents[i], ents[j]}, seed)
 				if err != nil {
 					return err
@@ -263,7 +263,7 @@ func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, s
 	}
 	g.Reset(seed)
 	for seat, a := range ags {
-		a.Reset(g, seat, agentSeed(seed, seat))
+		a.Reset(g, seat, agents.SeatSeed(seed, seat))
 	}
 	acts := make([]int32, 2)
 	rewards := make([]float32, 2)
