@@ -81,7 +81,7 @@ class BotarenaVecEnv(VecEnv):
         learner_seat: int = 0,
         **config: Any,
     ) -> None:
-        self.venv = BotarenaVectorEnv(
+        venv = BotarenaVectorEnv(
             game,
             n_envs,
             opponents=opponents,
@@ -92,11 +92,15 @@ class BotarenaVecEnv(VecEnv):
             learner_seat=learner_seat,
             **config,
         )
-        obs_space = _float_dict(self.venv.single_observation_space)
-        self.game = game
-        self.render_mode = render_mode
-        self._actions: npt.NDArray[np.int64] = np.zeros(n_envs, dtype=np.int64)
-        super().__init__(n_envs, obs_space, self.venv.single_action_space)
+        self._wrap(venv)
+
+    def _wrap(self, venv: BotarenaVectorEnv) -> None:
+        """Presents venv (a same-step pool) through SB3's VecEnv base."""
+        self.venv = venv
+        self.game = venv.game
+        self.render_mode = venv.render_mode
+        self._actions: npt.NDArray[np.int64] = np.zeros(venv.num_envs, dtype=np.int64)
+        VecEnv.__init__(self, venv.num_envs, _float_dict(venv.single_observation_space), venv.single_action_space)
 
     @staticmethod
     def _float(obs: Mapping[str, npt.NDArray[Any]]) -> dict[str, npt.NDArray[np.float32]]:
@@ -172,13 +176,7 @@ class BotarenaVecEnv(VecEnv):
         return {"venv": self.venv, "seeds": self._seeds}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        venv: BotarenaVectorEnv = state["venv"]
-        self.venv = venv
-        self.game = venv.game
-        self.render_mode = venv.render_mode
-        obs_space = _float_dict(venv.single_observation_space)
-        self._actions = np.zeros(venv.num_envs, dtype=np.int64)
-        VecEnv.__init__(self, venv.num_envs, obs_space, venv.single_action_space)
+        self._wrap(state["venv"])
         self._seeds = list(state["seeds"])
 
 
