@@ -410,23 +410,25 @@ func (s *Server) frame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	round, err := intParam(r, "round", 0, 0, p.limit)
-	if err == nil {
-		var seat int
-		if seat, err = seatParam(r, len(m.agents)); err == nil {
-			if err = p.seek(r.Context(), round); err != nil {
-				return
-			}
-			m.reached(p.e.Steps())
-			f, ferr := p.frame(seat)
-			if ferr != nil {
-				httpError(w, http.StatusInternalServerError, ferr.Error())
-				return
-			}
-			writeJSON(w, http.StatusOK, f)
-			return
-		}
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
 	}
-	httpError(w, http.StatusBadRequest, err.Error())
+	seat, err := seatParam(r, len(m.agents))
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if err := p.seek(r.Context(), round); err != nil {
+		return // the client went away
+	}
+	m.reached(p.e.Steps())
+	f, err := p.frame(seat)
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, f)
 }
 
 func (s *Server) record(w http.ResponseWriter, r *http.Request) {
