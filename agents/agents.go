@@ -12,31 +12,6 @@ import (
 	"github.com/botarena/botarena/env"
 )
 
-// Agent is a policy for one seat of one env.
-//
-// An Agent is not safe for concurrent use, and one instance plays one seat:
-// agents may keep per-game memory (Bomberman's reference bot remembers its
-// target). Act must not allocate once Reset has been called, because pools
-// call it inside their step.
-type Agent interface {
-	// Reset prepares the agent for a new game of e, playing seat, with its
-	// own randomness seeded from seed. Call it after e.Reset (or after
-	// loading a state into e), before the first Act of the game. It panics
-	// if e is not a game the agent was made for.
-	Reset(e env.Env, seat int, seed uint64)
-
-	// Act returns seat's action for the current state of e: a value in
-	// 0..e.Spec().Actions-1 (0 is the do-nothing action). It reads e and
-	// does not modify it, and it does not allocate. It panics if e is not a
-	// game the agent was made for.
-	Act(e env.Env, seat int) int32
-}
-
-// Factory makes an agent for envs of the given spec. It returns an error if
-// the agent cannot play that game (for example a game-specific agent asked
-// for another game).
-type Factory func(spec *env.Spec) (Agent, error)
-
 // ErrUnknownAgent is returned (wrapped) by [New] for a name that is not
 // registered for the game.
 var ErrUnknownAgent = errors.New("unknown agent")
@@ -47,7 +22,7 @@ const AnyGame = "*"
 
 type entry struct {
 	summary string
-	factory Factory
+	factory env.AgentFactory
 }
 
 var (
@@ -68,7 +43,7 @@ func BaseGame(game string) string {
 // name is empty, factory is nil or the name is already taken for the game:
 // registration happens in init functions, where a mistake is a programming
 // error. It is safe for concurrent use.
-func Register(game, name, summary string, factory Factory) {
+func Register(game, name, summary string, factory env.AgentFactory) {
 	game = BaseGame(game)
 	if game == "" || name == "" || factory == nil {
 		panic(fmt.Sprintf("agents: Register(%q, %q): game, name and factory are required", game, name))
@@ -114,7 +89,7 @@ type Scheme struct {
 	// Summary is a one-line description for listings and errors.
 	Summary string
 	// New makes an agent from the whole spec (prefix included) for game.
-	New func(game, spec string, envSpec *env.Spec) (Agent, error)
+	New func(game, spec string, envSpec *env.Spec) (env.Agent, error)
 	// InProcess reports that the scheme's agents run inside this process
 	// and depend on nothing but the env they are handed (neural policies),
 	// unlike external bots, which run elsewhere and may read the players'
@@ -211,7 +186,7 @@ func valid(game string) string {
 // that lists the valid names and schemes. Agents that hold resources
 // (processes, connections) implement io.Closer; their owner closes them.
 // It is safe for concurrent use.
-func New(game, name string, spec *env.Spec) (Agent, error) {
+func New(game, name string, spec *env.Spec) (env.Agent, error) {
 	if s, ok := scheme(name); ok {
 		if len(s.Games) > 0 && !slices.Contains(s.Games, BaseGame(game)) {
 			return nil, fmt.Errorf("%w %s: %s agents play %s, not %s", ErrUnknownAgent, QuoteSpec(name), s.Prefix, strings.Join(s.Games, ", "), BaseGame(game))

@@ -91,8 +91,10 @@ func TestNewErrors(t *testing.T) {
 
 func TestRegisterPanics(t *testing.T) {
 	for name, f := range map[string]func(){
-		"duplicate":   func() { Register("bomberman", "reference", "", func(*env.Spec) (Agent, error) { return Idle{}, nil }) },
-		"shadow":      func() { Register("testgame", "random", "", func(*env.Spec) (Agent, error) { return Idle{}, nil }) },
+		"duplicate": func() {
+			Register("bomberman", "reference", "", func(*env.Spec) (env.Agent, error) { return Idle{}, nil })
+		},
+		"shadow":      func() { Register("testgame", "random", "", func(*env.Spec) (env.Agent, error) { return Idle{}, nil }) },
 		"nil_factory": func() { Register("testgame", "x", "", nil) },
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -217,7 +219,7 @@ func TestSchemesMakeAgentsFromSpecs(t *testing.T) {
 		Prefix:  "fake:",
 		Games:   []string{"fakegame"},
 		Summary: "a test scheme",
-		New: func(game, spec string, envSpec *env.Spec) (Agent, error) {
+		New: func(game, spec string, envSpec *env.Spec) (env.Agent, error) {
 			if spec == "fake:bad" {
 				return nil, errors.New("no such bot")
 			}

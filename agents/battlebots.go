@@ -8,17 +8,17 @@ import (
 )
 
 func init() {
-	register := func(name, summary string, make func() Agent) {
-		Register("battlebots", name, summary, func(spec *env.Spec) (Agent, error) {
+	register := func(name, summary string, make func() env.Agent) {
+		Register("battlebots", name, summary, func(spec *env.Spec) (env.Agent, error) {
 			if spec != nil && BaseGame(spec.Game) != "battlebots" {
 				return nil, fmt.Errorf("the battlebots %s bot cannot play %s", name, spec.Game)
 			}
 			return make(), nil
 		})
 	}
-	register("nop", "the original's Nop.java: always prints NO", func() Agent { return Idle{} })
-	register("huggy", "the original's huggy.py: walks toward the enemy, then sends P (EMP) every round once adjacent", func() Agent { return Huggy{} })
-	register("sniper", "keeps its distance, dodges projectiles in flight, and fires missiles along rows, columns and diagonals", func() Agent { return Sniper{} })
+	register("nop", "the original's Nop.java: always prints NO", func() env.Agent { return Idle{} })
+	register("huggy", "the original's huggy.py: walks toward the enemy, then sends P (EMP) every round once adjacent", func() env.Agent { return Huggy{} })
+	register("sniper", "keeps its distance, dodges projectiles in flight, and fires missiles along rows, columns and diagonals", func() env.Agent { return Sniper{} })
 }
 
 // battlebotsGame returns e as a BattleBots game or panics.

@@ -15,7 +15,7 @@ func bout(t testing.TB, a, b string, seed uint64) *battlebots.Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ags [2]Agent
+	var ags [2]env.Agent
 	for seat, name := range [2]string{a, b} {
 		if ags[seat], err = New("battlebots", name, g.Spec()); err != nil {
 			t.Fatal(err)

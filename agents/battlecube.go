@@ -17,14 +17,14 @@ func init() {
 		return nil
 	}
 	Register("battlecube", "dumb", "the original example_bots/dumb-bot.js: random move (staying in the cube), NOOP or bomb anywhere",
-		func(spec *env.Spec) (Agent, error) {
+		func(spec *env.Spec) (env.Agent, error) {
 			if err := check(spec); err != nil {
 				return nil, err
 			}
 			return NewDumb(), nil
 		})
 	Register("battlecube", "teebot", "the original example_bots/teebot.js with its default parameters: flee to the most open cell, bomb the most boxed-in bots",
-		func(spec *env.Spec) (Agent, error) {
+		func(spec *env.Spec) (env.Agent, error) {
 			if err := check(spec); err != nil {
 				return nil, err
 			}

@@ -14,7 +14,7 @@ func playBattlecube(t *testing.T, cfg string, names ...string) (env.Env, []int32
 		t.Fatal(err)
 	}
 	spec := e.Spec()
-	var as []Agent
+	var as []env.Agent
 	for _, n := range names {
 		a, err := New("battlecube", n, spec)
 		if err != nil {

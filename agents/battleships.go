@@ -10,7 +10,7 @@ import (
 
 func init() {
 	Register("battleships", "reference", "the Entelect 2017 reference bot (C# 1.2.1): even-column scan, shield and vertical double shot from the Destroyer",
-		func(spec *env.Spec) (Agent, error) {
+		func(spec *env.Spec) (env.Agent, error) {
 			if base := BaseGame(spec.Game); base != "battleships" {
 				return nil, fmt.Errorf("the battleships reference bot cannot play %s", spec.Game)
 			}

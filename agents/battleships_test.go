@@ -16,7 +16,7 @@ func TestBattleshipsReference(t *testing.T) {
 				t.Fatal(err)
 			}
 			e.Reset(seed)
-			var ags [2]Agent
+			var ags [2]env.Agent
 			for s, name := range []string{"reference", "random"} {
 				if ags[s], err = New("battleships", name, e.Spec()); err != nil {
 					t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 
 func init() {
 	Register("bomberman", "reference", "the Entelect 2016 reference bot (C# AStarStrategy), quirks included",
-		func(spec *env.Spec) (Agent, error) {
+		func(spec *env.Spec) (env.Agent, error) {
 			if base := BaseGame(spec.Game); base != "bomberman" {
 				return nil, fmt.Errorf("the bomberman reference bot cannot play %s", spec.Game)
 			}

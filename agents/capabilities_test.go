@@ -16,7 +16,7 @@ func init() {
 		Prefix: "testfile:",
 		Games:  []string{"testgame"}, // out of other tests' listings
 		Needs:  CapFiles,
-		New:    func(string, string, *env.Spec) (Agent, error) { return nil, errors.New("test scheme") },
+		New:    func(string, string, *env.Spec) (env.Agent, error) { return nil, errors.New("test scheme") },
 		Path: func(spec string) (string, string) {
 			p := strings.TrimPrefix(spec, "testfile:")
 			if q, ok := strings.CutSuffix(p, "?x"); ok {
@@ -29,7 +29,7 @@ func init() {
 	RegisterScheme(Scheme{
 		Prefix: "testany:",
 		Games:  []string{"testgame"},
-		New:    func(string, string, *env.Spec) (Agent, error) { return nil, errors.New("test scheme") },
+		New:    func(string, string, *env.Spec) (env.Agent, error) { return nil, errors.New("test scheme") },
 	})
 }
 

@@ -60,7 +60,7 @@ func init() {
 		Games:   []string{"battlebots"},
 		Needs:   CapCommands,
 		Summary: `a BattleBots command-line bot: cmd:COMMAND, run once per round with the arena string as its last argument (cmd:timeout=2s:COMMAND sets its time limit, default 10s)`,
-		New: func(game, spec string, envSpec *env.Spec) (Agent, error) {
+		New: func(game, spec string, envSpec *env.Spec) (env.Agent, error) {
 			if envSpec != nil && BaseGame(envSpec.Game) != "battlebots" {
 				return nil, fmt.Errorf("a command-line bot cannot play %s", envSpec.Game)
 			}

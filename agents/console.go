@@ -21,7 +21,7 @@ var (
 )
 
 func init() {
-	Register(AnyGame, "console", "a human at the terminal: shows the seat's native view and reads one native command per line from stdin", func(*env.Spec) (Agent, error) {
+	Register(AnyGame, "console", "a human at the terminal: shows the seat's native view and reads one native command per line from stdin", func(*env.Spec) (env.Agent, error) {
 		return &Console{}, nil
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battlebots"
 	"github.com/botarena/botarena/env/bomberman"
 )
@@ -55,7 +56,7 @@ func TestConsoleBombermanKeys(t *testing.T) {
 	oldIn, oldOut := ConsoleInput, ConsoleOutput
 	ConsoleInput, ConsoleOutput = in, &out
 	t.Cleanup(func() { ConsoleInput, ConsoleOutput = oldIn, oldOut })
-	var cons [2]Agent
+	var cons [2]env.Agent
 	for seat := range cons {
 		if cons[seat], err = New("bomberman", "console", g.Spec()); err != nil {
 			t.Fatal(err)

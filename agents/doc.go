@@ -3,7 +3,7 @@
 //
 // # Model
 //
-// An [Agent] plays one seat of one env. It is made for a game by name from a
+// An [env.Agent] plays one seat of one env. It is made for a game by name from a
 // per-game registry ([New], [Names]); every game has the generic agents
 // "idle" (always action 0, the do-nothing action) and "random" (uniform among
 // the legal actions of [env.Env.WriteMask]), and a game may add its own, such

@@ -28,7 +28,7 @@ func init() {
 		Games:   []string{"bomberman", "battleships"},
 		Needs:   CapFiles,
 		Summary: "dir:PATH: an Entelect Challenge bot folder with bot.json (Bomberman 2016, Battleships 2017)",
-		New: func(game, spec string, _ *env.Spec) (Agent, error) {
+		New: func(game, spec string, _ *env.Spec) (env.Agent, error) {
 			return NewEntelectBot(game, strings.TrimPrefix(spec, "dir:"))
 		},
 	})

@@ -28,7 +28,7 @@ func init() {
 			Games:   []string{"battlecube"},
 			Needs:   CapHTTP,
 			Summary: "a Battle³ bot server: the request JSON is POSTed to the URL as the original server does (5 s timeout; URL#timeout=DURATION or " + HTTPTimeoutEnv + " to change it)",
-			New: func(game, spec string, envSpec *env.Spec) (Agent, error) {
+			New: func(game, spec string, envSpec *env.Spec) (env.Agent, error) {
 				if envSpec != nil && BaseGame(envSpec.Game) != "battlecube" {
 					return nil, fmt.Errorf("HTTP bots play battlecube, not %s", envSpec.Game)
 				}

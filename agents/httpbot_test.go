@@ -483,8 +483,8 @@ func TestHTTPBotInAPoolOverlapsWithMoreWorkers(t *testing.T) {
 		Workers:      envs,
 		Seed:         1,
 		LearnerSeats: []int{0},
-		Opponents: map[int]vecenv.OpponentFactory{
-			1: func(spec *env.Spec) (vecenv.Opponent, error) { return New(spec.Game, srv.URL, spec) },
+		Opponents: map[int]env.AgentFactory{
+			1: func(spec *env.Spec) (env.Agent, error) { return New(spec.Game, srv.URL, spec) },
 		},
 	})
 	if err != nil {

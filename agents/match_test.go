@@ -19,7 +19,7 @@ func playMatch(t *testing.T, names []string, seed uint64) env.Result {
 		t.Fatal(err)
 	}
 	spec := e.Spec()
-	as := make([]Agent, len(names))
+	as := make([]env.Agent, len(names))
 	for seat, n := range names {
 		if as[seat], err = New("bomberman", n, spec); err != nil {
 			t.Fatal(err)

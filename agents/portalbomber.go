@@ -10,14 +10,14 @@ import (
 
 func init() {
 	Register("portalbomber", "practice", "the UPE practice bot (AI.js): uniformly random over its 15 moves, never bombs",
-		func(spec *env.Spec) (Agent, error) {
+		func(spec *env.Spec) (env.Agent, error) {
 			if err := needPortalBomber(spec); err != nil {
 				return nil, err
 			}
 			return &Practice{}, nil
 		})
 	Register("portalbomber", "greedy", "escapes its own blasts, bombs soft blocks and the opponent, buys upgrades",
-		func(spec *env.Spec) (Agent, error) {
+		func(spec *env.Spec) (env.Agent, error) {
 			if err := needPortalBomber(spec); err != nil {
 				return nil, err
 			}

@@ -9,7 +9,7 @@ import (
 
 // playPB plays one portalbomber game between two agents and returns the
 // winner (-1 for none).
-func playPB(t testing.TB, e env.Env, a [2]Agent, seed uint64) int {
+func playPB(t testing.TB, e env.Env, a [2]env.Agent, seed uint64) int {
 	e.Reset(seed)
 	for s := range a {
 		a[s].Reset(e, s, seed*2+uint64(s))
@@ -40,7 +40,7 @@ func TestGreedyBeatsPractice(t *testing.T) {
 		greedy, _ := New("portalbomber", "greedy", e.Spec())
 		practice, _ := New("portalbomber", "practice", e.Spec())
 		seat := int(seed % 2)
-		var a [2]Agent
+		var a [2]env.Agent
 		a[seat], a[1-seat] = greedy, practice
 		if playPB(t, e, a, seed) == seat {
 			wins++

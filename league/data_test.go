@@ -121,7 +121,7 @@ func TestMatchDataMatchesGamesReplayedFromTheirSeeds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ags := make([]agents.Agent, 2)
+			ags := make([]env.Agent, 2)
 			for seat, ent := range rec.Seats {
 				if ags[seat], err = agents.New("battlebots", ent.Spec, spec); err != nil {
 					t.Fatal(err)
@@ -129,7 +129,7 @@ func TestMatchDataMatchesGamesReplayedFromTheirSeeds(t *testing.T) {
 			}
 			e.Reset(rec.Seed)
 			for seat, a := range ags {
-				a.Reset(e, seat, AgentSeed(rec.Seed, seat))
+				a.Reset(e, seat, env.AgentSeed(rec.Seed, seat))
 			}
 			obs, m := spec.NewObsBuffers(), make([]byte, spec.Actions)
 			acts, rew := make([]int32, 2), make([]float32, 2)

@@ -335,7 +335,7 @@ type pooledGames struct {
 // seats, every seat a mixture of choices.
 func (p *pooledGames) newPool(reg *env.Registry, cfg []byte, choices [][]vecenv.OpponentChoice) (*vecenv.Pool, error) {
 	game := p.matches[p.queue.js[0]].Game
-	opps := map[int]vecenv.OpponentFactory{}
+	opps := map[int]env.AgentFactory{}
 	names := map[int]string{}
 	for seat, cs := range choices {
 		opps[seat], names[seat] = cs[0].Factory, cs[0].Name
@@ -364,8 +364,8 @@ func (p *pooledGames) newPool(reg *env.Registry, cfg []byte, choices [][]vecenv.
 }
 
 // entrantFactory makes ent's agent for the pool.
-func entrantFactory(game string, ent Entrant) vecenv.OpponentFactory {
-	return func(spec *env.Spec) (vecenv.Opponent, error) {
+func entrantFactory(game string, ent Entrant) env.AgentFactory {
+	return func(spec *env.Spec) (env.Agent, error) {
 		a, err := agents.New(game, ent.Spec, spec)
 		if err != nil {
 			return nil, err
@@ -387,7 +387,7 @@ func (p *pooledGames) assign(pool *vecenv.Pool, i int) error {
 	plan := vecenv.EpisodePlan{Seed: m.Seed}
 	for seat, ent := range m.Seats {
 		plan.Opponents = append(plan.Opponents, choiceName(ent))
-		plan.OpponentSeeds = append(plan.OpponentSeeds, AgentSeed(m.Seed, seat))
+		plan.OpponentSeeds = append(plan.OpponentSeeds, env.AgentSeed(m.Seed, seat))
 	}
 	return pool.Plan(i, plan)
 }

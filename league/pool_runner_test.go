@@ -24,7 +24,7 @@ func init() {
 	agents.RegisterScheme(agents.Scheme{
 		Prefix: "league-test-external:",
 		Games:  []string{"battlebots"},
-		New: func(game, spec string, envSpec *env.Spec) (agents.Agent, error) {
+		New: func(game, spec string, envSpec *env.Spec) (env.Agent, error) {
 			return agents.New(game, "huggy", envSpec)
 		},
 	})

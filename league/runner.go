@@ -99,23 +99,11 @@ type LocalRunner struct {
 var _ Runner = (*LocalRunner)(nil)
 
 // GameSeed returns the seed of game index of a league seeded with seed:
-// SplitMix64 of the two, so that every game gets an unrelated seed and a
-// resumed run the seeds an uninterrupted one would have used.
-func GameSeed(seed uint64, index int64) uint64 {
-	return splitmix(seed + uint64(index+1)*0x9e3779b97f4a7c15)
-}
-
-// AgentSeed returns the seed of seat's agent in a game with seed (the same
-// derivation as botarena play's).
-func AgentSeed(seed uint64, seat int) uint64 {
-	return splitmix(seed + uint64(seat+1)*0x9e3779b97f4a7c15)
-}
-
-func splitmix(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
+// [env.MixSeed] of the two, as a pool derives its envs' seeds, so that every
+// game gets an unrelated seed and a resumed run the seeds an uninterrupted
+// one would have used. Each seat's agent gets [env.AgentSeed] of the game's
+// seed, as everywhere else.
+func GameSeed(seed uint64, index int64) uint64 { return env.MixSeed(seed, uint64(index)) }
 
 // ErrBadMatch is matched (errors.Is) by the errors of a [Match] that cannot
 // be played as given: a config that is not valid JSON or not valid for the
@@ -152,7 +140,7 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 	if len(m.Seats) != spec.Seats {
 		return Result{}, badMatch{fmt.Errorf("league: game %d: %d agents for %d seats", m.Index, len(m.Seats), spec.Seats)}
 	}
-	ags := make([]agents.Agent, len(m.Seats))
+	ags := make([]env.Agent, len(m.Seats))
 	defer func() {
 		for _, a := range ags {
 			if c, ok := a.(io.Closer); ok {
@@ -176,7 +164,7 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 	}
 	e.Reset(m.Seed)
 	for seat, a := range ags {
-		a.Reset(e, seat, AgentSeed(m.Seed, seat))
+		a.Reset(e, seat, env.AgentSeed(m.Seed, seat))
 	}
 	var rec *recorder
 	if m.Record {
@@ -237,7 +225,7 @@ func markBad(err error) error {
 }
 
 // act asks a for seat's action; a panic is a forfeit.
-func act(e env.Env, a agents.Agent, seat int) (action int32, err error) {
+func act(e env.Env, a env.Agent, seat int) (action int32, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%w: %v", errForfeit, r)

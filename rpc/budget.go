@@ -660,7 +660,7 @@ func (c *sizeCache) env(reg *env.Registry, game string, config []byte) (*probe, 
 // probe envs, measured together. An agent of
 // another process (an external bot) is not made: it costs
 // externalAgentBytes.
-func (c *sizeCache) opponent(reg *env.Registry, game string, config []byte, name string, seat int, f vecenv.OpponentFactory) (*probe, error) {
+func (c *sizeCache) opponent(reg *env.Registry, game string, config []byte, name string, seat int, f env.AgentFactory) (*probe, error) {
 	if !agents.InProcess(game, name) {
 		return &probe{first: externalAgentBytes, each: externalAgentBytes}, nil
 	}
@@ -674,7 +674,7 @@ func (c *sizeCache) opponent(reg *env.Registry, game string, config []byte, name
 	}
 	return c.get(fmt.Sprintf("agent\x00%s\x00%d\x00%s", name, seat, key), func(p *probe) {
 		spec := envs.spec
-		make1 := func() (vecenv.Opponent, error) {
+		make1 := func() (env.Agent, error) {
 			if f != nil {
 				return f(spec)
 			}

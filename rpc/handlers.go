@@ -238,10 +238,10 @@ func (s *Server) poolConfig(req *botarenav1.CreatePoolRequest) (vecenv.Config, e
 	for _, seat := range req.GetLearnerSeats() {
 		learners = append(learners, int(seat))
 	}
-	var opps map[int]vecenv.OpponentFactory
+	var opps map[int]env.AgentFactory
 	var names map[int]string
 	if len(req.GetOpponents()) > 0 {
-		opps = make(map[int]vecenv.OpponentFactory, len(req.GetOpponents()))
+		opps = make(map[int]env.AgentFactory, len(req.GetOpponents()))
 		names = make(map[int]string, len(req.GetOpponents()))
 		for _, seat := range slices.Sorted(maps.Keys(req.GetOpponents())) {
 			name := req.GetOpponents()[seat]
@@ -437,7 +437,7 @@ func (s *Server) ClosePool(ctx context.Context, req *botarenav1.ClosePoolRequest
 // An unknown agent is NotFound, the console agent InvalidArgument, and an
 // external bot or policy file PermissionDenied unless the server allows
 // it (WithAgentCapabilities).
-func (s *Server) opponentFactory(game, field, name string) (vecenv.OpponentFactory, error) {
+func (s *Server) opponentFactory(game, field, name string) (env.AgentFactory, error) {
 	if name == "console" {
 		// It would wait for input at the server's terminal.
 		return nil, invalidf("%s: the console agent plays at botarena's own terminal (botarena play), not in served pools", field)
@@ -450,7 +450,7 @@ func (s *Server) opponentFactory(game, field, name string) (vecenv.OpponentFacto
 	if err != nil {
 		return nil, err
 	}
-	return func(spec *env.Spec) (vecenv.Opponent, error) {
+	return func(spec *env.Spec) (env.Agent, error) {
 		a, err := agents.New(game, made, spec)
 		if err != nil && !errors.Is(err, agents.ErrUnknownAgent) {
 			// The agent exists but cannot play this game or config.

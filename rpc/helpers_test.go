@@ -125,7 +125,7 @@ func createPool(t testing.TB, c *rpc.Client, req *botarenav1.CreatePoolRequest) 
 }
 
 // localPool makes the vecenv pool a server pool of req must match.
-func localPool(t testing.TB, req *botarenav1.CreatePoolRequest, opps map[int]vecenv.OpponentFactory) *vecenv.Pool {
+func localPool(t testing.TB, req *botarenav1.CreatePoolRequest, opps map[int]env.AgentFactory) *vecenv.Pool {
 	t.Helper()
 	var seats []int
 	for _, s := range req.GetLearnerSeats() {

@@ -26,13 +26,13 @@ func seed(s uint64) *uint64 { return &s }
 
 // opponentsOf returns the vecenv factories of req's opponents, as the
 // server makes them.
-func opponentsOf(req *botarenav1.CreatePoolRequest) map[int]vecenv.OpponentFactory {
+func opponentsOf(req *botarenav1.CreatePoolRequest) map[int]env.AgentFactory {
 	if len(req.GetOpponents()) == 0 {
 		return nil
 	}
-	opps := map[int]vecenv.OpponentFactory{}
+	opps := map[int]env.AgentFactory{}
 	for seat, name := range req.GetOpponents() {
-		opps[int(seat)] = func(spec *env.Spec) (vecenv.Opponent, error) { return agents.New(req.GetGame(), name, spec) }
+		opps[int(seat)] = func(spec *env.Spec) (env.Agent, error) { return agents.New(req.GetGame(), name, spec) }
 	}
 	return opps
 }

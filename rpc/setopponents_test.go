@@ -34,8 +34,8 @@ func TestSetOpponents(t *testing.T) {
 	}
 	p := createPool(t, newTestServer(t).client(t), req)
 	local := localPool(t, req, opponentsOf(req))
-	factory := func(name string) vecenv.OpponentFactory {
-		return func(spec *env.Spec) (vecenv.Opponent, error) { return agents.New("battlebots", name, spec) }
+	factory := func(name string) env.AgentFactory {
+		return func(spec *env.Spec) (env.Agent, error) { return agents.New("battlebots", name, spec) }
 	}
 	if _, err := p.Reset(t.Context()); err != nil {
 		t.Fatal(err)

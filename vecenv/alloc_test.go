@@ -22,7 +22,7 @@ func TestStepDoesNotAllocate(t *testing.T) {
 				Workers:      workers,
 				LearnerSeats: []int{1},
 				AutoReset:    mode,
-				Opponents: map[int]vecenv.OpponentFactory{0: func(*env.Spec) (vecenv.Opponent, error) {
+				Opponents: map[int]env.AgentFactory{0: func(*env.Spec) (env.Agent, error) {
 					return &fixedOpponent{action: 1}, nil
 				}},
 			})

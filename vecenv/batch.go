@@ -2,7 +2,7 @@ package vecenv
 
 import "github.com/botarena/botarena/env"
 
-// BatchOpponent is an [Opponent] whose actions can be computed together
+// BatchOpponent is an [env.Agent] whose actions can be computed together
 // with those of other opponents, such as a neural policy that evaluates one
 // network over many observations at once.
 //
@@ -11,9 +11,9 @@ import "github.com/botarena/botarena/env"
 // step instead of stepping are left out), computes their actions with one
 // [BatchWorker.ActBatch] call, and then steps its envs with them. The pool
 // does not call Act on a BatchOpponent whose Batcher is not nil; it still
-// calls Reset at every episode start, as for any Opponent.
+// calls Reset at every episode start, as for any opponent.
 type BatchOpponent interface {
-	Opponent
+	env.Agent
 	// Batcher returns the batcher this opponent's actions are computed
 	// with. Opponents returning the same Batcher (compared with ==, so it
 	// must be a comparable value, typically a pointer) are batched
@@ -46,7 +46,7 @@ type BatchWorker interface {
 	// its envs into batches. The slices have equal lengths of at most
 	// maxSeats; an env may appear once per seat. ActBatch reads the envs
 	// and must not modify them, keep the slices, or allocate once warm.
-	ActBatch(dst []int32, envs []env.Env, seats []int, opps []Opponent)
+	ActBatch(dst []int32, envs []env.Env, seats []int, opps []env.Agent)
 }
 
 // batchGroup is one worker's share of one Batcher: the gather buffers for
@@ -59,14 +59,14 @@ type batchGroup struct {
 	n     int // seats gathered in this Step
 	envs  []env.Env
 	seats []int
-	opps  []Opponent
+	opps  []env.Agent
 	dst   []int32
 	at    []int // for each gathered seat, its index into the worker's oppActs
 }
 
 // batchers returns the distinct non-nil Batchers of opps, in order of first
 // appearance, and for each opponent its batcher's index or -1.
-func batchers(opps []Opponent) ([]Batcher, []int) {
+func batchers(opps []env.Agent) ([]Batcher, []int) {
 	var list []Batcher
 	group := make([]int, len(opps))
 	for o, opp := range opps {
@@ -126,7 +126,7 @@ func (p *Pool) addBatchGroup(w *worker, g int) {
 		bw:    p.batchers[g].NewBatchWorker(p.spec, n),
 		envs:  make([]env.Env, n),
 		seats: make([]int, n),
-		opps:  make([]Opponent, n),
+		opps:  make([]env.Agent, n),
 		dst:   make([]int32, n),
 		at:    make([]int, n),
 	})

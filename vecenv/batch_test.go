@@ -59,7 +59,7 @@ type countingWorker struct {
 	busy atomic.Bool
 }
 
-func (w *countingWorker) ActBatch(dst []int32, envs []env.Env, seats []int, opps []vecenv.Opponent) {
+func (w *countingWorker) ActBatch(dst []int32, envs []env.Env, seats []int, opps []env.Agent) {
 	if !w.busy.CompareAndSwap(false, true) {
 		w.b.bad.Store("ActBatch called concurrently on one BatchWorker")
 	}
@@ -83,12 +83,12 @@ func (w *countingWorker) ActBatch(dst []int32, envs []env.Env, seats []int, opps
 // batchConfig is the toy game with 4 seats: learner seat 1, randomOpponents
 // on seats 0, 2 and 3, all sharing b (nil: no batching).
 func batchConfig(workers int, mode vecenv.AutoReset, b *countingBatcher) vecenv.Config {
-	f := func(*env.Spec) (vecenv.Opponent, error) { return newRandomOpponent(b), nil }
+	f := func(*env.Spec) (env.Agent, error) { return newRandomOpponent(b), nil }
 	return vecenv.Config{
 		Game: "toy", Registry: toyRegistry(), GameConfig: []byte(`{"seats": 4, "length": 5}`),
 		NumEnvs: 10, Seed: 8, Workers: workers, AutoReset: mode,
 		LearnerSeats: []int{1},
-		Opponents:    map[int]vecenv.OpponentFactory{0: f, 2: f, 3: f},
+		Opponents:    map[int]env.AgentFactory{0: f, 2: f, 3: f},
 	}
 }
 

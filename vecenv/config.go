@@ -12,31 +12,6 @@ import (
 	"github.com/botarena/botarena/env"
 )
 
-// Opponent is a policy that fills one non-learner seat of one env inside the
-// pool's step. agents.Agent satisfies it.
-//
-// An Opponent is not safe for concurrent use, and one instance plays one
-// seat of one env: the pool makes a separate instance per env and seat with
-// its [OpponentFactory] and only calls it from the worker goroutine that owns
-// the env. Act must not allocate once Reset has been called, or the pool's
-// Step allocates. An Opponent that also implements [BatchOpponent] is
-// played through its [Batcher] instead of Act.
-type Opponent interface {
-	// Reset prepares the opponent for a new episode of e playing seat,
-	// seeded with seed (see [OpponentSeed]). The pool calls it after
-	// e.Reset at the start of every episode.
-	Reset(e env.Env, seat int, seed uint64)
-	// Act returns seat's action for the current state of e, in
-	// 0..Spec().Actions-1. It must not modify e.
-	Act(e env.Env, seat int) int32
-}
-
-// OpponentFactory makes one [Opponent] for envs of spec. [New] calls it
-// once per env for each seat it is configured for, from the goroutine that
-// calls New; the factories of [OpponentChoice] values are called from the
-// goroutine that calls [Pool.SetOpponents], Reset or Step.
-type OpponentFactory func(spec *env.Spec) (Opponent, error)
-
 // AutoReset selects what a pool does when an env's episode ends. The zero
 // value is [NextStep].
 type AutoReset uint8
@@ -113,7 +88,7 @@ type Config struct {
 	// Opponents maps every seat that is not a learner seat to the factory
 	// of its opponent; each env gets its own instances. Required for each
 	// non-learner seat; a learner seat or an invalid seat here is an error.
-	Opponents map[int]OpponentFactory
+	Opponents map[int]env.AgentFactory
 	// OpponentNames names the opponent of each seat of Opponents in the
 	// per-opponent [Stats] and [Pool.Opponent] (the Name of the seat's
 	// first [OpponentChoice]; see [Pool.SetOpponents]). Default: "".
@@ -167,7 +142,7 @@ type validated struct {
 	envs     []env.Env
 	learners []int
 	oppSeats []int
-	opps     []Opponent // env-major: opps[env*len(oppSeats)+j] plays oppSeats[j]
+	opps     []env.Agent // env-major: opps[env*len(oppSeats)+j] plays oppSeats[j]
 }
 
 // validate checks cfg, makes the envs and opponents, and fills defaults.
@@ -263,12 +238,12 @@ func validate(cfg Config) (*validated, error) {
 			return nil, fmt.Errorf("vecenv: config Game %q: env %d has %d seats, env 0 has %d", v.Game, i, v.envs[i].Spec().Seats, seats)
 		}
 	}
-	v.opps = make([]Opponent, v.NumEnvs*len(v.oppSeats))
+	v.opps = make([]env.Agent, v.NumEnvs*len(v.oppSeats))
 	for i := range v.NumEnvs {
 		for j, s := range v.oppSeats {
 			o, err := v.Opponents[s](v.spec)
 			if err == nil && o == nil {
-				err = errors.New("factory returned a nil Opponent")
+				err = errors.New("factory returned a nil env.Agent")
 			}
 			if err != nil {
 				return nil, fmt.Errorf("vecenv: config Opponents[%d]: %w", s, err)

@@ -17,9 +17,9 @@ import (
 // the round cap.
 var short = []byte(`{"max_rounds": 40}`)
 
-// agentFactory adapts a built-in agent to a vecenv.OpponentFactory.
-func agentFactory(name string) vecenv.OpponentFactory {
-	return func(spec *env.Spec) (vecenv.Opponent, error) {
+// agentFactory adapts a built-in agent to an env.AgentFactory.
+func agentFactory(name string) env.AgentFactory {
+	return func(spec *env.Spec) (env.Agent, error) {
 		return agents.New(spec.Game, name, spec)
 	}
 }
@@ -34,7 +34,7 @@ func mixedConfig(numEnvs, workers int, seed uint64, mode vecenv.AutoReset) vecen
 		Seed:         seed,
 		Workers:      workers,
 		LearnerSeats: []int{0, 2},
-		Opponents:    map[int]vecenv.OpponentFactory{1: agentFactory("random"), 3: agentFactory("reference")},
+		Opponents:    map[int]env.AgentFactory{1: agentFactory("random"), 3: agentFactory("reference")},
 		AutoReset:    mode,
 	}
 }
@@ -147,7 +147,7 @@ func TestDeterminismAcrossWorkers(t *testing.T) {
 // plain loop over envs, straight from the package documentation.
 type refEnv struct {
 	e       env.Env
-	opps    map[int]agents.Agent
+	opps    map[int]env.Agent
 	episode int
 	steps   int
 	pending bool
@@ -175,7 +175,7 @@ func newReference(t *testing.T, cfg vecenv.Config, oppNames map[int]string) *ref
 		if err != nil {
 			t.Fatal(err)
 		}
-		re := &refEnv{e: e, opps: map[int]agents.Agent{}, episode: -1, ret: make([]float64, len(r.learners))}
+		re := &refEnv{e: e, opps: map[int]env.Agent{}, episode: -1, ret: make([]float64, len(r.learners))}
 		for seat, name := range oppNames {
 			if re.opps[seat], err = agents.New(cfg.Game, name, e.Spec()); err != nil {
 				t.Fatal(err)

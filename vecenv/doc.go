@@ -14,7 +14,7 @@
 // Spec.Obs[t].Bytes(); the mask of row r is Mask[r*A : (r+1)*A] with A =
 // Spec.Actions. Learner seats (default: every seat) take their actions from
 // the caller, one int32 per row; every other seat is played inside the
-// pool's step by an [Opponent], one instance per env and seat, made by the
+// pool's step by an [env.Agent], one instance per env and seat, made by the
 // [OpponentFactory] given for the seat. A trainer can so see a single-agent
 // env (one learner seat, opponents elsewhere) or the full multi-agent batch.
 // Opponents that implement [BatchOpponent] (neural policies) are computed

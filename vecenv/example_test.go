@@ -16,8 +16,8 @@ func ExampleNew() {
 		NumEnvs:      8,
 		Seed:         1,
 		LearnerSeats: []int{0},
-		Opponents: map[int]vecenv.OpponentFactory{
-			1: func(spec *env.Spec) (vecenv.Opponent, error) { return agents.New(spec.Game, "reference", spec) },
+		Opponents: map[int]env.AgentFactory{
+			1: func(spec *env.Spec) (env.Agent, error) { return agents.New(spec.Game, "reference", spec) },
 		},
 	})
 	if err != nil {
@@ -54,14 +54,14 @@ func ExampleNew() {
 // planned with its next game (seed and agents) as the last one ends, and
 // held once the schedule runs out.
 func ExamplePool_Plan() {
-	agent := func(name string) vecenv.OpponentFactory {
-		return func(spec *env.Spec) (vecenv.Opponent, error) { return agents.New(spec.Game, name, spec) }
+	agent := func(name string) env.AgentFactory {
+		return func(spec *env.Spec) (env.Agent, error) { return agents.New(spec.Game, name, spec) }
 	}
 	p, err := vecenv.New(vecenv.Config{
 		Game:          "battlebots",
 		NumEnvs:       2,
 		LearnerSeats:  []int{}, // every seat is an agent
-		Opponents:     map[int]vecenv.OpponentFactory{0: agent("sniper"), 1: agent("sniper")},
+		Opponents:     map[int]env.AgentFactory{0: agent("sniper"), 1: agent("sniper")},
 		OpponentNames: map[int]string{0: "sniper", 1: "sniper"},
 	})
 	if err != nil {

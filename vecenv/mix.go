@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/botarena/botarena/env"
 )
 
 // OpponentChoice is one entry of an opponent seat's mixture (see
@@ -18,7 +20,7 @@ type OpponentChoice struct {
 	Name string
 	// Factory makes the choice's opponent, one instance per env, on first
 	// use (see [Pool.SetOpponents]).
-	Factory OpponentFactory
+	Factory env.AgentFactory
 	// Weight is the relative probability of the choice, finite and at
 	// least 0; the weights of a seat must have a positive sum.
 	Weight float64
@@ -31,10 +33,10 @@ const choiceSalt = 0x63686f6963650a00 // "choice"
 // oppChoice is one choice of a seat's mixture and its per-env state.
 type oppChoice struct {
 	name    string
-	factory OpponentFactory
+	factory env.AgentFactory
 	weight  float64 // 0 once retired
 	retired bool    // removed by SetOpponents; closed once no episode uses it
-	inst    []Opponent
+	inst    []env.Agent
 	group   []int       // inst[i]'s index in Pool.batchers, or -1
 	created int         // non-nil entries of inst
 	acc     []choiceAcc // per env; written only by the env's worker
@@ -59,7 +61,7 @@ func (m *seatMix) pick(episodeSeed uint64) int32 {
 		return m.only
 	}
 	total := m.cum[len(m.cum)-1]
-	u := float64(mix(episodeSeed^choiceSalt, uint64(m.seat))>>11) / (1 << 53) * total
+	u := float64(env.MixSeed(episodeSeed^choiceSalt, uint64(m.seat))>>11) / (1 << 53) * total
 	for c, x := range m.cum {
 		if u < x && (c == 0 || x > m.cum[c-1]) {
 			return int32(c)
@@ -94,7 +96,7 @@ func (m *seatMix) reweigh() {
 
 // initMixes sets up one single-choice mixture per opponent seat from the
 // instances New made, named by names.
-func (p *Pool) initMixes(opps []Opponent, names map[int]string, factories map[int]OpponentFactory) {
+func (p *Pool) initMixes(opps []env.Agent, names map[int]string, factories map[int]env.AgentFactory) {
 	n, nOpp := len(p.slots), len(p.oppSeats)
 	p.mixes = make([]seatMix, nOpp)
 	p.cur = make([]int32, n*nOpp)
@@ -102,7 +104,7 @@ func (p *Pool) initMixes(opps []Opponent, names map[int]string, factories map[in
 	for j, seat := range p.oppSeats {
 		ch := &oppChoice{
 			name: names[seat], factory: factories[seat], weight: 1,
-			inst: make([]Opponent, n), group: make([]int, n), created: n, acc: make([]choiceAcc, n),
+			inst: make([]env.Agent, n), group: make([]int, n), created: n, acc: make([]choiceAcc, n),
 		}
 		for i := range n {
 			ch.inst[i] = opps[i*nOpp+j]
@@ -190,7 +192,7 @@ func (p *Pool) SetOpponents(seat int, choices []OpponentChoice) error {
 		if err != nil {
 			return fmt.Errorf("vecenv: %s: choice %q: %w", field, c.Name, err)
 		}
-		ch := &oppChoice{name: c.Name, factory: c.Factory, inst: make([]Opponent, n), group: make([]int, n), acc: make([]choiceAcc, n)}
+		ch := &oppChoice{name: c.Name, factory: c.Factory, inst: make([]env.Agent, n), group: make([]int, n), acc: make([]choiceAcc, n)}
 		ch.inst[0], ch.created = o, 1 // moved to the first env that draws it below
 		fresh[c.Name] = ch
 		added = append(added, ch)
@@ -219,7 +221,7 @@ func (p *Pool) SetOpponents(seat int, choices []OpponentChoice) error {
 		if p.slots[i].planOpps && !m.choices[p.next[o]].retired {
 			continue // planned, and still a choice
 		}
-		c := m.pick(mix(p.slots[i].seed, uint64(p.slots[i].episode+1)))
+		c := m.pick(env.MixSeed(p.slots[i].seed, uint64(p.slots[i].episode+1)))
 		p.next[o] = c
 		ch := m.choices[c]
 		if fresh[ch.name] == ch && ch.inst[i] == nil {
@@ -239,10 +241,10 @@ func (p *Pool) SetOpponents(seat int, choices []OpponentChoice) error {
 }
 
 // newOpponent calls f for p's spec, turning a nil result into an error.
-func newOpponent(f OpponentFactory, p *Pool) (Opponent, error) {
+func newOpponent(f env.AgentFactory, p *Pool) (env.Agent, error) {
 	o, err := f(p.spec)
 	if err == nil && o == nil {
-		err = errors.New("factory returned a nil Opponent")
+		err = errors.New("factory returned a nil env.Agent")
 	}
 	return o, err
 }
@@ -250,7 +252,7 @@ func newOpponent(f OpponentFactory, p *Pool) (Opponent, error) {
 // groupOf returns the index in p.batchers of o's Batcher (adding it, and
 // giving the worker that owns env i its batch group) or -1 when o plays
 // through Act. It runs on the caller's goroutine between batches.
-func (p *Pool) groupOf(o Opponent, i int) int {
+func (p *Pool) groupOf(o env.Agent, i int) int {
 	bo, ok := o.(BatchOpponent)
 	if !ok {
 		return -1
@@ -338,7 +340,7 @@ func (p *Pool) inUse(j, c int) bool {
 }
 
 // closeAll closes the opponents that implement io.Closer.
-func closeAll(opps []Opponent) {
+func closeAll(opps []env.Agent) {
 	for _, o := range opps {
 		if c, ok := o.(io.Closer); ok {
 			c.Close()
@@ -353,7 +355,7 @@ func closeAll(opps []Opponent) {
 // which keeps mixDirty set, so prepare makes it before the next batch.
 func (p *Pool) startOpponents(s *slot, i int) {
 	nOpp := len(p.oppSeats)
-	nextSeed := mix(s.seed, uint64(s.episode+1))
+	nextSeed := env.MixSeed(s.seed, uint64(s.episode+1))
 	for j := range p.mixes {
 		m := &p.mixes[j]
 		o := i*nOpp + j

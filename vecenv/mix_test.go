@@ -20,19 +20,19 @@ func (o *counted) Close() error { o.closes.Add(1); return nil }
 
 type counter struct{ made, closed atomic.Int64 }
 
-func (c *counter) factory(action int32) vecenv.OpponentFactory {
-	return func(*env.Spec) (vecenv.Opponent, error) {
+func (c *counter) factory(action int32) env.AgentFactory {
+	return func(*env.Spec) (env.Agent, error) {
 		c.made.Add(1)
 		return &counted{fixedOpponent: fixedOpponent{action: action}, closes: &c.closed}, nil
 	}
 }
 
-func fixed(action int32) vecenv.OpponentFactory {
-	return func(*env.Spec) (vecenv.Opponent, error) { return &fixedOpponent{action: action}, nil }
+func fixed(action int32) env.AgentFactory {
+	return func(*env.Spec) (env.Agent, error) { return &fixedOpponent{action: action}, nil }
 }
 
-func randomFactory(b *countingBatcher) vecenv.OpponentFactory {
-	return func(*env.Spec) (vecenv.Opponent, error) { return newRandomOpponent(b), nil }
+func randomFactory(b *countingBatcher) env.AgentFactory {
+	return func(*env.Spec) (env.Agent, error) { return newRandomOpponent(b), nil }
 }
 
 // mixConfig is the toy game with 3 seats and 5 steps: learner seat 1,
@@ -42,7 +42,7 @@ func mixConfig(workers int, mode vecenv.AutoReset) vecenv.Config {
 		Game: "toy", Registry: toyRegistry(), GameConfig: []byte(`{"seats": 3, "length": 5}`),
 		NumEnvs: 12, Seed: 21, Workers: workers, AutoReset: mode,
 		LearnerSeats:  []int{1},
-		Opponents:     map[int]vecenv.OpponentFactory{0: fixed(0), 2: fixed(0)},
+		Opponents:     map[int]env.AgentFactory{0: fixed(0), 2: fixed(0)},
 		OpponentNames: map[int]string{0: "zero", 2: "zero"},
 	}
 }
@@ -145,7 +145,7 @@ func TestSetOpponentsDeterminism(t *testing.T) {
 func TestSetOpponentsChangesResults(t *testing.T) {
 	p := toyPool(t, vecenv.Config{
 		NumEnvs: 8, Seed: 3, LearnerSeats: []int{0},
-		Opponents:     map[int]vecenv.OpponentFactory{1: fixed(0)},
+		Opponents:     map[int]env.AgentFactory{1: fixed(0)},
 		OpponentNames: map[int]string{1: "stay"},
 	})
 	if err := p.SetOpponents(1, []vecenv.OpponentChoice{
@@ -188,7 +188,7 @@ func TestSetOpponentsLazyAndClose(t *testing.T) {
 	p, err := vecenv.New(vecenv.Config{
 		Game: "toy", Registry: toyRegistry(), GameConfig: []byte(`{"seats": 2, "length": 4}`),
 		NumEnvs: 6, Seed: 5, Workers: 2, LearnerSeats: []int{1},
-		Opponents: map[int]vecenv.OpponentFactory{0: a.factory(0)},
+		Opponents: map[int]env.AgentFactory{0: a.factory(0)},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -260,9 +260,9 @@ func TestSetOpponentsLazyAndClose(t *testing.T) {
 // TestSetOpponentsErrors: invalid calls are ConfigErrors or wrap the
 // factory's error, and leave the mixture as it was.
 func TestSetOpponentsErrors(t *testing.T) {
-	p := toyPool(t, vecenv.Config{LearnerSeats: []int{1}, Opponents: map[int]vecenv.OpponentFactory{0: fixed(0)}, OpponentNames: map[int]string{0: "zero"}})
+	p := toyPool(t, vecenv.Config{LearnerSeats: []int{1}, Opponents: map[int]env.AgentFactory{0: fixed(0)}, OpponentNames: map[int]string{0: "zero"}})
 	boom := errors.New("boom")
-	failing := func(*env.Spec) (vecenv.Opponent, error) { return nil, boom }
+	failing := func(*env.Spec) (env.Agent, error) { return nil, boom }
 	ok := vecenv.OpponentChoice{Name: "one", Factory: fixed(1), Weight: 1}
 	for _, tc := range []struct {
 		name    string

@@ -3,6 +3,8 @@ package vecenv
 import (
 	"errors"
 	"fmt"
+
+	"github.com/botarena/botarena/env"
 )
 
 // ErrHoldLearners is returned by [Pool.Hold] on a pool with learner seats,
@@ -88,7 +90,7 @@ func (p *Pool) Plan(i int, plan EpisodePlan) error {
 func (p *Pool) redraw(i int) {
 	s := &p.slots[i]
 	nOpp := len(p.oppSeats)
-	seed := mix(s.seed, uint64(s.episode+1))
+	seed := env.MixSeed(s.seed, uint64(s.episode+1))
 	for j := range p.mixes {
 		p.next[i*nOpp+j] = p.mixes[j].pick(seed)
 	}

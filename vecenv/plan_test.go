@@ -45,9 +45,9 @@ func (o *recordingObserver) Stepped(i int, e env.Env, actions []int32, rewards [
 	o.lines[i] = append(o.lines[i], fmt.Sprint(actions, rewards, terminated, truncated))
 }
 
-var scheduleChoices = map[string]func(*countingBatcher) vecenv.OpponentFactory{
-	"zero":   func(*countingBatcher) vecenv.OpponentFactory { return fixed(0) },
-	"one":    func(*countingBatcher) vecenv.OpponentFactory { return fixed(1) },
+var scheduleChoices = map[string]func(*countingBatcher) env.AgentFactory{
+	"zero":   func(*countingBatcher) env.AgentFactory { return fixed(0) },
+	"one":    func(*countingBatcher) env.AgentFactory { return fixed(1) },
 	"random": randomFactory,
 }
 
@@ -80,7 +80,7 @@ func playSerially(t *testing.T, m scheduled, maxSteps int) transcript {
 		t.Fatal(err)
 	}
 	e.Reset(m.seed)
-	opps := make([]vecenv.Opponent, 3)
+	opps := make([]env.Agent, 3)
 	for s, name := range m.names {
 		if opps[s], err = scheduleChoices[name](nil)(e.Spec()); err != nil {
 			t.Fatal(err)
@@ -110,7 +110,7 @@ func playScheduled(t *testing.T, sched []scheduled, numEnvs, workers, maxSteps i
 	p := newPool(t, vecenv.Config{
 		Game: "toy", Registry: toyRegistry(), GameConfig: []byte(`{"seats": 3, "length": 6}`),
 		NumEnvs: numEnvs, Workers: workers, LearnerSeats: []int{}, MaxEpisodeSteps: maxSteps,
-		Opponents: map[int]vecenv.OpponentFactory{0: fixed(0), 1: fixed(0), 2: fixed(0)},
+		Opponents: map[int]env.AgentFactory{0: fixed(0), 1: fixed(0), 2: fixed(0)},
 		Observer:  obs,
 	})
 	for seat := range 3 {
@@ -204,7 +204,7 @@ func TestPlannedEpisodesPlayLikeASerialLoopForAnyWorkerCount(t *testing.T) {
 func TestPlanSetsTheSeedOfALearnersNextEpisode(t *testing.T) {
 	p := newPool(t, vecenv.Config{
 		Game: "toy", Registry: toyRegistry(), NumEnvs: 2, Seed: 3, LearnerSeats: []int{0},
-		Opponents: map[int]vecenv.OpponentFactory{1: fixed(0)}, OpponentNames: map[int]string{1: "zero"},
+		Opponents: map[int]env.AgentFactory{1: fixed(0)}, OpponentNames: map[int]string{1: "zero"},
 	})
 	if err := p.Plan(1, vecenv.EpisodePlan{Seed: 0x1234}); err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestPlanSetsTheSeedOfALearnersNextEpisode(t *testing.T) {
 func TestPlanRejectsBadPlansAndLeavesThePoolUnchanged(t *testing.T) {
 	p := newPool(t, vecenv.Config{
 		Game: "toy", Registry: toyRegistry(), NumEnvs: 2, LearnerSeats: []int{},
-		Opponents:     map[int]vecenv.OpponentFactory{0: fixed(0), 1: fixed(1)},
+		Opponents:     map[int]env.AgentFactory{0: fixed(0), 1: fixed(1)},
 		OpponentNames: map[int]string{0: "zero", 1: "one"},
 	})
 	for _, c := range []struct {
@@ -272,7 +272,7 @@ func TestSetOpponentsKeepsPlannedChoicesItKeepsAndDrawsForThoseItRemoves(t *test
 	obs := &recordingObserver{lines: make([][]string, 2)}
 	p := newPool(t, vecenv.Config{
 		Game: "toy", Registry: toyRegistry(), NumEnvs: 2, LearnerSeats: []int{},
-		Opponents:     map[int]vecenv.OpponentFactory{0: fixed(0), 1: fixed(0)},
+		Opponents:     map[int]env.AgentFactory{0: fixed(0), 1: fixed(0)},
 		OpponentNames: map[int]string{0: "zero", 1: "zero"},
 		Observer:      obs,
 	})

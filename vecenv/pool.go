@@ -44,7 +44,7 @@ type Pool struct {
 	slots []slot
 	// opps[env*len(oppSeats)+j] plays oppSeats[j] in env's current
 	// episode: an instance of choice cur[...] of mixes[j].
-	opps []Opponent
+	opps []env.Agent
 	// batchers are the distinct Batchers of the BatchOpponents the pool
 	// has made (it only grows); oppGroup[o] is opps[o]'s index in
 	// batchers, or -1 for an opponent that plays through Act.
@@ -406,7 +406,7 @@ func (p *Pool) newEpisode(s *slot, i int) {
 	s.episode++
 	s.steps = 0
 	s.pending = false
-	seed := mix(s.seed, uint64(s.episode))
+	seed := env.MixSeed(s.seed, uint64(s.episode))
 	if s.planned {
 		seed = s.planSeed
 	}
@@ -414,7 +414,7 @@ func (p *Pool) newEpisode(s *slot, i int) {
 	p.startOpponents(s, i)
 	nOpp := len(p.oppSeats)
 	for j, seat := range p.oppSeats {
-		oppSeed := mix(seed^opponentSalt, uint64(seat))
+		oppSeed := env.AgentSeed(seed, seat)
 		if s.planned && s.planOppSeeds != nil {
 			oppSeed = s.planOppSeeds[j]
 		}

@@ -131,7 +131,7 @@ func TestEpisodeEndsWhenLearnersAreOut(t *testing.T) {
 			NumEnvs:      2,
 			GameConfig:   []byte(`{"length": 10}`),
 			LearnerSeats: []int{0},
-			Opponents: map[int]vecenv.OpponentFactory{1: func(*env.Spec) (vecenv.Opponent, error) {
+			Opponents: map[int]env.AgentFactory{1: func(*env.Spec) (env.Agent, error) {
 				return &fixedOpponent{action: 1}, nil
 			}},
 		})
@@ -200,7 +200,7 @@ func TestOpponentsPerEnv(t *testing.T) {
 		NumEnvs:      4,
 		Seed:         9,
 		LearnerSeats: []int{1},
-		Opponents: map[int]vecenv.OpponentFactory{0: func(*env.Spec) (vecenv.Opponent, error) {
+		Opponents: map[int]env.AgentFactory{0: func(*env.Spec) (env.Agent, error) {
 			o := &fixedOpponent{action: 1}
 			made = append(made, o)
 			return o, nil
@@ -233,7 +233,7 @@ func TestOpponentPanicReachesCaller(t *testing.T) {
 		NumEnvs:      4,
 		Workers:      2,
 		LearnerSeats: []int{0},
-		Opponents: map[int]vecenv.OpponentFactory{1: func(*env.Spec) (vecenv.Opponent, error) {
+		Opponents: map[int]env.AgentFactory{1: func(*env.Spec) (env.Agent, error) {
 			return &fixedOpponent{panicAt: 1}, nil
 		}},
 	})
@@ -308,7 +308,7 @@ func TestDefaults(t *testing.T) {
 
 func TestConfigErrors(t *testing.T) {
 	reg := toyRegistry()
-	opp := func(*env.Spec) (vecenv.Opponent, error) { return &fixedOpponent{}, nil }
+	opp := func(*env.Spec) (env.Agent, error) { return &fixedOpponent{}, nil }
 	for _, tc := range []struct {
 		name string
 		cfg  vecenv.Config
@@ -325,15 +325,15 @@ func TestConfigErrors(t *testing.T) {
 		{"learner_negative", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{-1}}, "config LearnerSeats[0]: must be a seat in 0..1 of toy, got -1"},
 		{"learner_twice", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{1, 1}}, "config LearnerSeats[1]: must not repeat a seat, got 1"},
 		{"missing_opponent", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{0}}, "config Opponents: must have a factory for every seat that is not a learner seat, got no factory for seat 1"},
-		{"opponent_on_learner", vecenv.Config{Game: "toy", NumEnvs: 1, Opponents: map[int]vecenv.OpponentFactory{0: opp}}, "config Opponents[0]: must not be a learner seat"},
-		{"opponent_bad_seat", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{0}, Opponents: map[int]vecenv.OpponentFactory{1: opp, 5: opp}}, "config Opponents[5]: must be a seat in 0..1 of toy, got 5"},
-		{"nil_factory", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{0}, Opponents: map[int]vecenv.OpponentFactory{1: nil}}, "config Opponents[1]: must be a factory"},
-		{"factory_error", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{0}, Opponents: map[int]vecenv.OpponentFactory{1: func(*env.Spec) (vecenv.Opponent, error) {
+		{"opponent_on_learner", vecenv.Config{Game: "toy", NumEnvs: 1, Opponents: map[int]env.AgentFactory{0: opp}}, "config Opponents[0]: must not be a learner seat"},
+		{"opponent_bad_seat", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{0}, Opponents: map[int]env.AgentFactory{1: opp, 5: opp}}, "config Opponents[5]: must be a seat in 0..1 of toy, got 5"},
+		{"nil_factory", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{0}, Opponents: map[int]env.AgentFactory{1: nil}}, "config Opponents[1]: must be a factory"},
+		{"factory_error", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{0}, Opponents: map[int]env.AgentFactory{1: func(*env.Spec) (env.Agent, error) {
 			return nil, errors.New("no such bot")
 		}}}, "config Opponents[1]: no such bot"},
-		{"factory_nil_opponent", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{0}, Opponents: map[int]vecenv.OpponentFactory{1: func(*env.Spec) (vecenv.Opponent, error) {
+		{"factory_nil_opponent", vecenv.Config{Game: "toy", NumEnvs: 1, LearnerSeats: []int{0}, Opponents: map[int]env.AgentFactory{1: func(*env.Spec) (env.Agent, error) {
 			return nil, nil
-		}}}, "config Opponents[1]: factory returned a nil Opponent"},
+		}}}, "config Opponents[1]: factory returned a nil env.Agent"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.cfg.Registry == nil && tc.cfg.Game != "chess" {

@@ -295,7 +295,7 @@ type Frame struct {
 type play struct {
 	game    string
 	e       env.Env
-	agents  []agents.Agent
+	agents  []env.Agent
 	limit   int
 	actions []int32
 	rewards []float32
@@ -318,7 +318,7 @@ func (s *Server) start(m *match) (*play, error) {
 		if err != nil {
 			return nil, err
 		}
-		a.Reset(e, seat, agents.SeatSeed(m.seed, seat))
+		a.Reset(e, seat, env.AgentSeed(m.seed, seat))
 		p.agents = append(p.agents, a)
 	}
 	return p, nil

@@ -24,7 +24,7 @@ func init() {
 		InProcess: true,
 		Needs:     agents.CapFiles,
 		Summary:   "a trained policy file (docs/policy-format.md): policy:PATH plays the arg-max, policy:PATH?sample samples",
-		New: func(game, spec string, envSpec *env.Spec) (agents.Agent, error) {
+		New: func(game, spec string, envSpec *env.Spec) (env.Agent, error) {
 			return NewAgentSpec(spec, envSpec)
 		},
 		Path: func(spec string) (path, suffix string) {
@@ -62,7 +62,7 @@ func NewAgentSpec(agentSpec string, spec *env.Spec) (*Agent, error) {
 // (lowest index on ties) or, with sample, an action drawn from its
 // probabilities with the agent's per-episode seed.
 //
-// An Agent implements [agents.Agent] and [vecenv.BatchOpponent]: a pool
+// An Agent implements [env.Agent] and [vecenv.BatchOpponent]: a pool
 // computes all the seats that agents of one model play in a worker's env
 // range in one forward pass. Like every agent it is not safe for
 // concurrent use, and one instance plays one seat. Its first Act allocates
@@ -77,7 +77,7 @@ type Agent struct {
 }
 
 var (
-	_ agents.Agent         = (*Agent)(nil)
+	_ env.Agent            = (*Agent)(nil)
 	_ vecenv.BatchOpponent = (*Agent)(nil)
 	_ vecenv.Batcher       = (*Model)(nil)
 )
@@ -185,7 +185,7 @@ func (s *scratch) choose(k int, a *Agent) int32 {
 
 // ActBatch implements [vecenv.BatchWorker]. It panics if an opponent is not
 // an *Agent of this model.
-func (s *scratch) ActBatch(dst []int32, envs []env.Env, seats []int, opps []vecenv.Opponent) {
+func (s *scratch) ActBatch(dst []int32, envs []env.Env, seats []int, opps []env.Agent) {
 	if len(envs) != len(dst) || len(seats) != len(dst) || len(opps) != len(dst) {
 		panic("policy: ActBatch: dst, envs, seats and opps must have equal lengths")
 	}

@@ -251,7 +251,7 @@ func TestCacheLoadsAFileOnce(t *testing.T) {
 
 // play runs one game of battlebots between a (seat 0) and huggy and
 // returns seat 0's actions.
-func play(t *testing.T, a agents.Agent, seed uint64) []int32 {
+func play(t *testing.T, a env.Agent, seed uint64) []int32 {
 	t.Helper()
 	e := newEnv(t, "battlebots", seed)
 	huggy, err := agents.New("battlebots", "huggy", e.Spec())
@@ -275,7 +275,7 @@ func play(t *testing.T, a agents.Agent, seed uint64) []int32 {
 
 func TestSamplingDependsOnlyOnTheSeed(t *testing.T) {
 	spec := newEnv(t, "battlebots", 1).Spec()
-	newAgent := func(s string) agents.Agent {
+	newAgent := func(s string) env.Agent {
 		a, err := agents.New("battlebots", s, spec)
 		if err != nil {
 			t.Fatal(err)

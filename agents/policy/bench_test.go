@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -59,7 +60,7 @@ func BenchmarkPool(b *testing.B) {
 			p, err := vecenv.New(vecenv.Config{
 				Game: "battlebots", NumEnvs: 256, Seed: 1, Workers: workers,
 				LearnerSeats: []int{0},
-				Opponents:    map[int]vecenv.OpponentFactory{1: opponent(spec, true)},
+				Opponents:    map[int]env.AgentFactory{1: opponent(spec, true)},
 			})
 			if err != nil {
 				b.Fatal(err)

@@ -50,7 +50,7 @@
 //
 // # Agents and pools
 //
-// [Agent] implements agents.Agent for one seat: Act is a batch of one. It
+// [Agent] implements env.Agent for one seat: Act is a batch of one. It
 // also implements vecenv.BatchOpponent, with its [Model] as the
 // vecenv.Batcher: a pool worker gathers all the seats that agents of one
 // model play in its env range and computes them in one forward pass, with

@@ -16,7 +16,7 @@ func Example() {
 	const file = "policy:testdata/battlebots.policy.safetensors"
 	p, err := vecenv.New(vecenv.Config{
 		Game: "battlebots", NumEnvs: 64, Seed: 1, LearnerSeats: []int{0},
-		Opponents: map[int]vecenv.OpponentFactory{1: func(spec *env.Spec) (vecenv.Opponent, error) {
+		Opponents: map[int]env.AgentFactory{1: func(spec *env.Spec) (env.Agent, error) {
 			return agents.New(spec.Game, file, spec)
 		}},
 	})

@@ -15,12 +15,12 @@ import (
 
 // unbatched hides an agent's Batcher, so that the pool calls its Act: the
 // reference the batched pool must match.
-type unbatched struct{ agents.Agent }
+type unbatched struct{ env.Agent }
 
 // opponent returns a factory for the agent spec; with batched false the
 // agent plays through Act.
-func opponent(spec string, batched bool) vecenv.OpponentFactory {
-	return func(s *env.Spec) (vecenv.Opponent, error) {
+func opponent(spec string, batched bool) env.AgentFactory {
+	return func(s *env.Spec) (env.Agent, error) {
 		a, err := agents.New(s.Game, spec, s)
 		if err != nil || batched {
 			return a, err
@@ -40,12 +40,12 @@ func policyPools(workers int, batched bool) map[string]vecenv.Config {
 		"battlebots": {
 			Game: "battlebots", GameConfig: []byte(`{"max_rounds": 9}`), NumEnvs: 9, Seed: 11, Workers: workers,
 			LearnerSeats: []int{0},
-			Opponents:    map[int]vecenv.OpponentFactory{1: opponent(bots+"?sample", batched)},
+			Opponents:    map[int]env.AgentFactory{1: opponent(bots+"?sample", batched)},
 		},
 		"battlecube": {
 			Game: "battlecube", GameConfig: []byte(`{"max_ticks": 7}`), NumEnvs: 5, Seed: 12, Workers: workers,
 			LearnerSeats: []int{2}, AutoReset: vecenv.SameStep,
-			Opponents: map[int]vecenv.OpponentFactory{
+			Opponents: map[int]env.AgentFactory{
 				0: opponent(cube, batched),
 				1: opponent("random", batched),
 				3: opponent(cube+"?sample", batched),
@@ -140,7 +140,7 @@ func TestPoolStepDoesNotAllocate(t *testing.T) {
 			p, err := vecenv.New(vecenv.Config{
 				Game: "battlebots", GameConfig: []byte(`{"max_rounds": 5}`), NumEnvs: 40, Seed: 1, Workers: workers,
 				LearnerSeats: []int{0},
-				Opponents:    map[int]vecenv.OpponentFactory{1: opponent(spec, true)},
+				Opponents:    map[int]env.AgentFactory{1: opponent(spec, true)},
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -20,7 +20,7 @@ func init() {
 		Games:   []string{"portalbomber"},
 		Needs:   agents.CapListen,
 		Summary: "a UPE HTTP client (the original's /api/games routes) plays the seat: upe://HOST:PORT, or `listen` with play --listen",
-		New: func(game, spec string, envSpec *env.Spec) (agents.Agent, error) {
+		New: func(game, spec string, envSpec *env.Spec) (env.Agent, error) {
 			addr := strings.TrimSuffix(strings.TrimPrefix(spec, Scheme), "/")
 			if addr == "" {
 				return nil, fmt.Errorf("want upe://HOST:PORT")

@@ -494,7 +494,7 @@ func (s *Server) startHosted(c0, c1 *client) {
 	for g.Reset(seed); s.games[g.GameID()] != nil; g.Reset(seed) {
 		seed = rand.Uint64N(1 << 31)
 	}
-	var players [portalbomber.Seats]agents.Agent
+	var players [portalbomber.Seats]env.Agent
 	var seats []*Seat
 	for i, c := range []*client{c0, c1} {
 		if c == nil {
@@ -523,7 +523,7 @@ func (s *Server) startHosted(c0, c1 *client) {
 }
 
 // run plays a hosted game to its end.
-func (s *Server) run(g *portalbomber.Game, players [portalbomber.Seats]agents.Agent, seed uint64) {
+func (s *Server) run(g *portalbomber.Game, players [portalbomber.Seats]env.Agent, seed uint64) {
 	for i, a := range players {
 		a.Reset(g, i, seed+uint64(i)+1)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/portalbomber"
 )
 
@@ -284,7 +285,7 @@ func TestSeatListen(t *testing.T) {
 	g, _ := portalbomber.New(portalbomber.DefaultConfig())
 	g.Reset(3)
 	other, _ := agents.New("portalbomber", "greedy", g.Spec())
-	players := []agents.Agent{seat, other}
+	players := []env.Agent{seat, other}
 	for i, a := range players {
 		a.Reset(g, i, 1)
 	}

@@ -39,12 +39,12 @@ func init() {
 // dir (DIR/<seed>).
 type battleshipsReplay struct {
 	dir   string
-	seats []agents.Agent
+	seats []env.Agent
 	last  string // the folder of the last round the players' files went to
 	buf   []byte
 }
 
-func newBattleshipsReplay(dir string, seats []agents.Agent) func(e env.Env, round int) error {
+func newBattleshipsReplay(dir string, seats []env.Agent) func(e env.Env, round int) error {
 	r := &battleshipsReplay{dir: dir, seats: seats}
 	return r.write
 }
@@ -111,7 +111,7 @@ func (r *battleshipsReplay) file(g *battleships.Game, path, format string, seat 
 // a console player (its name thrice, BotType "Unkown"), which stays right
 // for the other seats; info is the env's file, returned as it is when no
 // bot folder plays.
-func withBotInfo(info []byte, g *battleships.Game, seats []agents.Agent) []byte {
+func withBotInfo(info []byte, g *battleships.Game, seats []env.Agent) []byte {
 	bots := make([]*agents.EntelectBot, battleships.Seats)
 	found := false
 	for seat, a := range seats {

@@ -121,7 +121,7 @@ func applyGameFlags(game string, values map[string]*gameFlagValue, set map[strin
 // start of every round, and a last time with the final state once the env
 // is Done; it may keep what it needs between calls. Games without one get
 // DIR/<seed>/<round>/<native format files>.
-var replayWriters = map[string]func(dir string, seats []agents.Agent) func(e env.Env, round int) error{}
+var replayWriters = map[string]func(dir string, seats []env.Agent) func(e env.Env, round int) error{}
 
 // summary accumulates the results of a batch of games (--games N): wins
 // and total score per agent (or seat), and the champion by most wins, then

@@ -106,7 +106,7 @@ type match struct {
 	seed   uint64
 	env    env.Env
 	names  []string // agent name per seat
-	agents []agents.Agent
+	agents []env.Agent
 	buf    []byte
 	replay func(e env.Env, round int) error // the game's replay writer, if --replays and it has one
 }
@@ -234,7 +234,7 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		}
 	}
 	for seat, a := range m.agents {
-		a.Reset(e, seat, agents.SeatSeed(seed, seat))
+		a.Reset(e, seat, env.AgentSeed(seed, seat))
 	}
 
 	actions := make([]int32, seats)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battlebots"
 )
 
@@ -168,7 +169,7 @@ func (c *cli) tournament(game string, o *tournamentFlags) error {
 				if !o.asJSON {
 					fmt.Fprintf(c.stdout, "%d ", k)
 				}
-				seed := agents.SeatSeed(o.seed, (i*len(ents)+j)*o.bouts+k)
+				seed := env.MixSeed(o.seed, uint64((i*len(ents)+j)*o.bouts+k))
 				b, err := c.tournamentBout(game, o, [2]entrant{ents[i], ents[j]}, seed)
 				if err != nil {
 					return err
@@ -233,7 +234,7 @@ func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, s
 		return tBout{}, fmt.Errorf("tournament: %s is not a battlebots game", game)
 	}
 	b := tBout{Seed: seed}
-	var ags [2]agents.Agent
+	var ags [2]env.Agent
 	defer func() {
 		for _, a := range ags {
 			if cl, ok := a.(io.Closer); ok {
@@ -263,7 +264,7 @@ func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, s
 	}
 	g.Reset(seed)
 	for seat, a := range ags {
-		a.Reset(g, seat, agents.SeatSeed(seed, seat))
+		a.Reset(g, seat, env.AgentSeed(seed, seat))
 	}
 	acts := make([]int32, 2)
 	rewards := make([]float32, 2)
@@ -291,7 +292,7 @@ func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, s
 // botAction asks one bot for its action. A built-in agent that panics
 // forfeits the bout; a command-line bot's faults (a crash, a non-zero
 // exit, a timeout, garbage output) are do-nothings it logs itself.
-func botAction(g *battlebots.Game, a agents.Agent, seat int) (act int32, err error) {
+func botAction(g *battlebots.Game, a env.Agent, seat int) (act int32, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%w: the agent panicked: %v", errForfeit, r)

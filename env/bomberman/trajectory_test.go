@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/bomberman"
 	"github.com/botarena/botarena/internal/testutil"
 )
@@ -21,7 +22,7 @@ func TestGoldenTrajectory(t *testing.T) {
 	}
 	g.Reset(7)
 	names := []string{"reference", "random", "reference", "random"}
-	players := make([]agents.Agent, len(names))
+	players := make([]env.Agent, len(names))
 	for seat, name := range names {
 		if players[seat], err = agents.New("bomberman", name, g.Spec()); err != nil {
 			t.Fatal(err)

@@ -49,10 +49,10 @@ func (g *Game) Reset(seed uint64) {
 	g.steps = 0
 	g.invalid = [Seats]int{}
 	g.fireX, g.fireY, g.fireDir = fireHeads(g.n, 0)
-	h := splitmix(seed)
+	h := env.SplitMix64(seed)
 	hexID(&g.gameID, h)
-	hexID(&g.playerIDs[0], splitmix(h^1))
-	hexID(&g.playerIDs[1], splitmix(h^2))
+	hexID(&g.playerIDs[0], env.SplitMix64(h^1))
+	hexID(&g.playerIDs[1], env.SplitMix64(h^2))
 }
 
 // clearBoard empties every cell of the current size and the bomb list.
@@ -137,17 +137,10 @@ func fireAdvance(n, x, y, dir int) (int, int) {
 	return nx, ny
 }
 
-func splitmix(z uint64) uint64 {
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
 // hexID writes a Mongo-style 24-hex-digit id derived from h.
 func hexID(dst *[24]byte, h uint64) {
 	const digits = "0123456789abcdef"
-	h2 := splitmix(h)
+	h2 := env.SplitMix64(h)
 	for i := range 16 {
 		dst[i] = digits[(h>>(4*i))&15]
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/botarena/botarena/env"
 )
 
 type jsonPortal struct {
@@ -122,7 +124,7 @@ func (g *Game) load(js *jsonState) error {
 	if err := parseID(&g.playerIDs[seat], js.PlayerID, "playerID"); err != nil {
 		return err
 	}
-	hexID(&g.playerIDs[1-seat], splitmix(splitmix(uint64(len(g.gameID)))^uint64(g.gameID[0])<<8^uint64(g.gameID[23])))
+	hexID(&g.playerIDs[1-seat], env.SplitMix64(env.SplitMix64(uint64(len(g.gameID)))^uint64(g.gameID[0])<<8^uint64(g.gameID[23])))
 	if js.State == nil {
 		return missing("state")
 	}
