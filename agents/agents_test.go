@@ -35,15 +35,7 @@ func (g *fakeGame) Steps() int                              { return g.steps }
 func (g *fakeGame) WriteObs(int, [][]byte)                  {}
 func (g *fakeGame) Result() env.Result                      { return env.Result{Rounds: g.steps, Winner: -1} }
 func (g *fakeGame) Outcome() (int, bool)                    { return -1, false }
-func (g *fakeGame) NativeFormats() []string                 { return []string{"json"} }
-func (g *fakeGame) LoadNative([]byte) error                 { return nil }
-func (g *fakeGame) ParseCommand(int, []byte) (int32, bool)  { return 0, true }
-func (g *fakeGame) AppendCommand(dst []byte, _ int, _ int32) []byte {
-	return dst
-}
-func (g *fakeGame) AppendNative(dst []byte, _ string, _ int) ([]byte, error) {
-	return append(dst, "{}"...), nil
-}
+func (g *fakeGame) Invalid(int) int                         { return 0 }
 
 // WriteMask allows action 0 and the actions k with (step+seat+k) even.
 func (g *fakeGame) WriteMask(seat int, dst []uint8) {

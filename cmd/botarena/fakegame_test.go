@@ -32,8 +32,9 @@ func (c *testConfig) Validate() error {
 type testGame struct {
 	cfg    testConfig
 	spec   *env.Spec
-	Round  int   `json:"round"`
-	Scores []int `json:"scores"`
+	Round  int    `json:"round"`
+	Scores []int  `json:"scores"`
+	bad    [4]int // Invalid: actions out of range
 }
 
 func init() {
@@ -64,7 +65,7 @@ func init() {
 
 func (g *testGame) Spec() *env.Spec { return g.spec }
 func (g *testGame) Reset(seed uint64) {
-	g.Round = 0
+	g.Round, g.bad = 0, [4]int{}
 	for i := range g.Scores {
 		g.Scores[i] = int(seed % 3)
 	}
@@ -77,6 +78,8 @@ func (g *testGame) Step(actions []int32, rewards []float32, terminated, truncate
 	for i, a := range actions {
 		if a >= 0 && a < 3 {
 			g.Scores[i] += int(a)
+		} else {
+			g.bad[i]++
 		}
 	}
 	g.Round++
@@ -85,6 +88,7 @@ func (g *testGame) Done() bool                 { return g.Round >= g.spec.MaxSte
 func (g *testGame) Steps() int                 { return g.Round }
 func (g *testGame) WriteObs(int, [][]byte)     {}
 func (g *testGame) WriteMask(_ int, m []uint8) { copy(m, []uint8{1, 1, 1}) }
+func (g *testGame) Invalid(seat int) int       { return g.bad[seat] }
 func (g *testGame) Outcome() (int, bool) {
 	r := g.Result()
 	return r.Winner, r.Draw

@@ -9,6 +9,10 @@ package portalbomber
 // of a round the round end runs. With [Config.Simultaneous] a step is a
 // round: both moves, then the round end (see the package doc).
 //
+// A non-zero action outside 0..NumActions-1 or marked 0 by [Game.WriteMask]
+// (the invalid move, a move the engine carries out as a no-op for want of
+// coins, bombs or an empty cell) counts in [Game.Invalid] as well.
+//
 // Rewards are terminal: +1 to the winner and −1 to the loser when the game
 // ends, 0 to both on a tie or truncation. A wrong slice length panics. It
 // never allocates; it is not safe for concurrent use.
