@@ -12,7 +12,8 @@ import (
 // testgame is a tiny deterministic game for the command-line tests: every
 // seat adds its action (0–2) to its score each round; the game lasts 5
 // rounds (or max_rounds); the highest score wins. Its native formats are
-// "state.json" (canonical) and "board.txt".
+// "state.json" (canonical) and "board.txt". plaingame is the same game
+// without a native codec (the [env.Env] contract only).
 type testConfig struct {
 	Players   int      `json:"players"`
 	MaxRounds int      `json:"max_rounds"`
@@ -48,19 +49,31 @@ func init() {
 		},
 		NewConfig: func() env.Config { return &testConfig{Players: 2} },
 		New: func(c env.Config) (env.Env, error) {
-			cfg := *c.(*testConfig)
-			max := 5
-			if cfg.MaxRounds > 0 && cfg.MaxRounds < max {
-				max = cfg.MaxRounds
-			}
-			spec := &env.Spec{
-				Game: "testgame", Seats: cfg.Players, Actions: 3, ActionNames: []string{"zero", "one", "two"},
-				MaxSteps: max, Reward: "none",
-				Obs: []env.Tensor{{Name: "scores", DType: env.Int32, Shape: []int{cfg.Players}, Layout: "[seats]"}},
-			}
-			return &testGame{cfg: cfg, spec: spec, Scores: make([]int, cfg.Players)}, nil
+			return newTestGame("testgame", *c.(*testConfig)), nil
 		},
 	})
+	env.Register(env.Entry{
+		Name:      "plaingame",
+		Summary:   "a test game without a native codec",
+		Rules:     func(env.Config) string { return "# plaingame" },
+		NewConfig: func() env.Config { return &testConfig{Players: 2} },
+		New: func(c env.Config) (env.Env, error) {
+			return struct{ env.Env }{newTestGame("plaingame", *c.(*testConfig))}, nil
+		},
+	})
+}
+
+func newTestGame(name string, cfg testConfig) *testGame {
+	max := 5
+	if cfg.MaxRounds > 0 && cfg.MaxRounds < max {
+		max = cfg.MaxRounds
+	}
+	spec := &env.Spec{
+		Game: name, Seats: cfg.Players, Actions: 3, ActionNames: []string{"zero", "one", "two"},
+		MaxSteps: max, Reward: "none",
+		Obs: []env.Tensor{{Name: "scores", DType: env.Int32, Shape: []int{cfg.Players}, Layout: "[seats]"}},
+	}
+	return &testGame{cfg: cfg, spec: spec, Scores: make([]int, cfg.Players)}
 }
 
 func (g *testGame) Spec() *env.Spec { return g.spec }
