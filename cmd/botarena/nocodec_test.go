@@ -1,13 +1,10 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"connectrpc.com/connect"
 
 	"github.com/botarena/botarena/rpc"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
@@ -72,7 +69,8 @@ func TestGameWithoutCodec(t *testing.T) {
 		t.Errorf("stats %v, %v; want 3 episodes", st, err)
 	}
 	_, _, err = p.Render(ctx, 0, 0, "")
-	if ce := new(connect.Error); !errors.As(err, &ce) || ce.Code() != connect.CodeInvalidArgument || !strings.Contains(ce.Message(), noCodec) {
-		t.Errorf("Render: %v; want InvalidArgument %q", err, noCodec)
+	wantErrCode(t, err, "invalid_argument")
+	if err == nil || !strings.Contains(err.Error(), noCodec) {
+		t.Errorf("Render: %v; want %q", err, noCodec)
 	}
 }
