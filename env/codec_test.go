@@ -5,28 +5,18 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
-
-// plain hides the codec of the env it wraps: a game with the Env contract
-// only.
-type plain struct{ env.Env }
 
 // TestCodecOf: the codec is optional; a game without one plays, and codec
 // users fail with an error that names the game.
 func TestCodecOf(t *testing.T) {
 	r := newTestRegistry(t)
-	r.Register(env.Entry{
-		Name:      "plain",
-		Summary:   "adds actions, without a codec",
-		Rules:     func(env.Config) string { return "add" },
-		NewConfig: func() env.Config { return &counterConfig{Seats: 2, Target: 5} },
-		New: func(cfg env.Config) (env.Env, error) {
-			c := *cfg.(*counterConfig)
-			spec := &env.Spec{Game: "plain", Seats: c.Seats, Actions: 3,
-				Obs: []env.Tensor{{Name: "total", DType: env.Uint8, Shape: []int{1}}}}
-			return plain{&counter{spec: spec, cfg: c}}, nil
-		},
-	})
+	entry, err := r.Lookup("counter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Register(testutil.WithoutCodec(entry, "plain"))
 	withCodec, err := r.Make("counter", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -6,16 +6,8 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
-
-// plainEnv is an env without a native codec, under the game name of its
-// spec.
-type plainEnv struct {
-	env.Env
-	spec *env.Spec
-}
-
-func (p plainEnv) Spec() *env.Spec { return p.spec }
 
 // TestWebGameWithoutCodec: the viewer draws native states, so it does not
 // offer a game without a native codec and refuses its matches, naming the
@@ -26,18 +18,7 @@ func TestWebGameWithoutCodec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inner := entry.New
-	entry.Name = "plain"
-	entry.New = func(c env.Config) (env.Env, error) {
-		e, err := inner(c)
-		if err != nil {
-			return nil, err
-		}
-		spec := *e.Spec()
-		spec.Game = "plain"
-		return plainEnv{e, &spec}, nil
-	}
-	reg.Register(entry)
+	reg.Register(testutil.WithoutCodec(entry, "plain"))
 	_, ts := newTestServer(t, Options{Registry: reg})
 	var cat struct {
 		Games []GameInfo `json:"games"`

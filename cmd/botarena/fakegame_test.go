@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // testgame is a tiny deterministic game for the command-line tests: every
@@ -41,7 +42,7 @@ type testGame struct {
 func init() {
 	// A game-specific play flag: --seats sets testgame's players.
 	registerGameFlag(gameFlag{Game: "testgame", Name: "seats", Field: "players", Usage: "number of seats", Int: true})
-	env.Register(env.Entry{
+	entry := env.Entry{
 		Name:    "testgame",
 		Summary: "a test game",
 		Rules: func(c env.Config) string {
@@ -49,31 +50,21 @@ func init() {
 		},
 		NewConfig: func() env.Config { return &testConfig{Players: 2} },
 		New: func(c env.Config) (env.Env, error) {
-			return newTestGame("testgame", *c.(*testConfig)), nil
+			cfg := *c.(*testConfig)
+			max := 5
+			if cfg.MaxRounds > 0 && cfg.MaxRounds < max {
+				max = cfg.MaxRounds
+			}
+			spec := &env.Spec{
+				Game: "testgame", Seats: cfg.Players, Actions: 3, ActionNames: []string{"zero", "one", "two"},
+				MaxSteps: max, Reward: "none",
+				Obs: []env.Tensor{{Name: "scores", DType: env.Int32, Shape: []int{cfg.Players}, Layout: "[seats]"}},
+			}
+			return &testGame{cfg: cfg, spec: spec, Scores: make([]int, cfg.Players)}, nil
 		},
-	})
-	env.Register(env.Entry{
-		Name:      "plaingame",
-		Summary:   "a test game without a native codec",
-		Rules:     func(env.Config) string { return "# plaingame" },
-		NewConfig: func() env.Config { return &testConfig{Players: 2} },
-		New: func(c env.Config) (env.Env, error) {
-			return struct{ env.Env }{newTestGame("plaingame", *c.(*testConfig))}, nil
-		},
-	})
-}
-
-func newTestGame(name string, cfg testConfig) *testGame {
-	max := 5
-	if cfg.MaxRounds > 0 && cfg.MaxRounds < max {
-		max = cfg.MaxRounds
 	}
-	spec := &env.Spec{
-		Game: name, Seats: cfg.Players, Actions: 3, ActionNames: []string{"zero", "one", "two"},
-		MaxSteps: max, Reward: "none",
-		Obs: []env.Tensor{{Name: "scores", DType: env.Int32, Shape: []int{cfg.Players}, Layout: "[seats]"}},
-	}
-	return &testGame{cfg: cfg, spec: spec, Scores: make([]int, cfg.Players)}
+	env.Register(entry)
+	env.Register(testutil.WithoutCodec(entry, "plaingame"))
 }
 
 func (g *testGame) Spec() *env.Spec { return g.spec }
