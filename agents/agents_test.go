@@ -35,15 +35,7 @@ func (g *fakeGame) Steps() int                              { return g.steps }
 func (g *fakeGame) WriteObs(int, [][]byte)                  {}
 func (g *fakeGame) Result() env.Result                      { return env.Result{Rounds: g.steps, Winner: -1} }
 func (g *fakeGame) Outcome() (int, bool)                    { return -1, false }
-func (g *fakeGame) NativeFormats() []string                 { return []string{"json"} }
-func (g *fakeGame) LoadNative([]byte) error                 { return nil }
-func (g *fakeGame) ParseCommand(int, []byte) (int32, bool)  { return 0, true }
-func (g *fakeGame) AppendCommand(dst []byte, _ int, _ int32) []byte {
-	return dst
-}
-func (g *fakeGame) AppendNative(dst []byte, _ string, _ int) ([]byte, error) {
-	return append(dst, "{}"...), nil
-}
+func (g *fakeGame) Invalid(int) int                         { return 0 }
 
 // WriteMask allows action 0 and the actions k with (step+seat+k) even.
 func (g *fakeGame) WriteMask(seat int, dst []uint8) {
@@ -240,5 +232,36 @@ func TestSchemesMakeAgentsFromSpecs(t *testing.T) {
 	}
 	if _, err := New("fakegame", "nope", nil); err == nil || !strings.Contains(err.Error(), "fake:...") {
 		t.Errorf("unknown agents should list the schemes: %v", err)
+	}
+}
+
+// TestCodecUsersNeedACodec: the built-in agents play a game without a
+// native codec (fakeGame); the agents that speak native formats say that
+// the game has none.
+func TestCodecUsersNeedACodec(t *testing.T) {
+	g := &fakeGame{spec: fakeSpec}
+	const want = "game testgame has no native codec"
+	b, err := ParseCommandSpec("cmd:true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Ask(g, 0); !errors.Is(err, env.ErrNoCodec) || !strings.Contains(err.Error(), want) {
+		t.Errorf("CmdBot.Ask: %v; want %q", err, want)
+	}
+	var out strings.Builder
+	c := &Console{In: strings.NewReader("1\n"), Out: &out}
+	c.Reset(g, 1, 0)
+	if a := c.Act(g, 1); a != 0 || !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "seat 1 does nothing") {
+		t.Errorf("console: action %d, output %q; want 0 and %q", a, out.String(), want)
+	}
+	for _, name := range []string{"idle", "random"} {
+		a, err := New("testgame", name, fakeSpec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Reset(g, 0, 1)
+		if act := a.Act(g, 0); act < 0 || int(act) >= fakeSpec.Actions {
+			t.Errorf("%s: action %d", name, act)
+		}
 	}
 }

@@ -89,9 +89,17 @@ func (c *Console) out() io.Writer {
 	return ConsoleOutput
 }
 
-// Reset picks the view's format and shows the commands.
+// Reset picks the view's format and shows the commands. A game without a
+// native codec ([env.CodecOf]) cannot be shown or typed into: the console
+// says so and does nothing from then on.
 func (c *Console) Reset(e env.Env, seat int, _ uint64) {
-	formats := e.NativeFormats()
+	codec, err := env.CodecOf(e)
+	if err != nil {
+		c.eof = true
+		fmt.Fprintf(c.out(), "console: %v: seat %d does nothing\n", err, seat)
+		return
+	}
+	formats := codec.NativeFormats()
 	c.format = ""
 	if len(formats) > 0 {
 		c.format = formats[0]
@@ -115,12 +123,13 @@ func (c *Console) help(e env.Env) string {
 
 // Act shows the seat's view and returns the command the player types.
 func (c *Console) Act(e env.Env, seat int) int32 {
-	if c.eof {
+	codec, ok := e.(env.Codec)
+	if c.eof || !ok {
 		return 0
 	}
 	out := c.out()
 	var err error
-	c.buf, err = e.AppendNative(c.buf[:0], c.format, seat)
+	c.buf, err = codec.AppendNative(c.buf[:0], c.format, seat)
 	if err != nil {
 		c.buf = fmt.Appendf(c.buf[:0], "(no view: %v)", err)
 	}
@@ -154,7 +163,7 @@ func (c *Console) Act(e env.Env, seat int) int32 {
 		}
 		// The game reads the line as it reads a bot's output, with its
 		// own rules for whitespace (the raw line, without its newline).
-		if a, ok := e.ParseCommand(seat, bytes.TrimRight(line, "\r\n")); ok {
+		if a, ok := codec.ParseCommand(seat, bytes.TrimRight(line, "\r\n")); ok {
 			return a
 		}
 		fmt.Fprintf(out, "console: %s does not take %q (type ? for help)\n", e.Spec().Game, text)

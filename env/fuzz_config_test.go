@@ -229,14 +229,18 @@ func checkEnv(t *testing.T, e env.Env) {
 // referee: no panics; an error only names the game.
 func checkAllFormats(t *testing.T, e env.Env) {
 	t.Helper()
-	for _, format := range e.NativeFormats() {
+	c, err := env.CodecOf(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range c.NativeFormats() {
 		for seat := -1; seat < e.Spec().Seats; seat++ {
-			if _, err := e.AppendNative(nil, format, seat); err != nil && err.Error() == "" {
+			if _, err := c.AppendNative(nil, format, seat); err != nil && err.Error() == "" {
 				t.Fatalf("%s for seat %d: an empty error", format, seat)
 			}
 		}
 	}
-	if _, err := e.AppendNative(nil, "no such format", 0); err == nil {
+	if _, err := c.AppendNative(nil, "no such format", 0); err == nil {
 		t.Fatal("an unknown format is no error")
 	}
 }
@@ -246,8 +250,12 @@ func checkAllFormats(t *testing.T, e env.Env) {
 // back the same bytes.
 func checkCanonicalRoundTrip(t *testing.T, name string, config []byte, e env.Env) {
 	t.Helper()
-	format := e.NativeFormats()[0]
-	state, err := e.AppendNative(nil, format, -1)
+	c, err := env.CodecOf(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	format := c.NativeFormats()[0]
+	state, err := c.AppendNative(nil, format, -1)
 	if err != nil {
 		t.Fatalf("%s for the referee: %v", format, err)
 	}
@@ -258,10 +266,11 @@ func checkCanonicalRoundTrip(t *testing.T, name string, config []byte, e env.Env
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.LoadNative(state); err != nil {
+	hc := h.(env.Codec)
+	if err := hc.LoadNative(state); err != nil {
 		t.Fatalf("the %s written does not load: %v\n%s", format, err, state)
 	}
-	back, _ := h.AppendNative(nil, format, -1)
+	back, _ := hc.AppendNative(nil, format, -1)
 	if !bytes.Equal(back, state) {
 		t.Fatalf("%s round trip:\n%s\nwant\n%s", format, back, state)
 	}

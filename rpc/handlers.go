@@ -401,7 +401,7 @@ func (s *Server) Stats(ctx context.Context, req *botarenav1.StatsRequest) (*bota
 	if err != nil {
 		return nil, connectError(s.log, proc, err)
 	}
-	resp := &botarenav1.StatsResponse{Steps: steps}
+	resp := &botarenav1.StatsResponse{Steps: steps, Invalid: st.Invalid}
 	for _, ss := range st.Seats {
 		resp.Seats = append(resp.Seats, &botarenav1.SeatStats{
 			Seat: int32(ss.Seat), Episodes: ss.Episodes, Steps: ss.Steps, ReturnSum: ss.Return,
@@ -411,7 +411,7 @@ func (s *Server) Stats(ctx context.Context, req *botarenav1.StatsRequest) (*bota
 	for _, o := range st.Opponents {
 		resp.Opponents = append(resp.Opponents, &botarenav1.OpponentStats{
 			Seat: int32(o.Seat), Name: o.Name, Weight: o.Weight, Episodes: o.Episodes,
-			Wins: o.Wins, Draws: o.Draws, Losses: o.Losses,
+			Wins: o.Wins, Draws: o.Draws, Losses: o.Losses, Invalid: o.Invalid,
 		})
 	}
 	return resp, nil

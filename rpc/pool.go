@@ -276,13 +276,17 @@ func (p *servedPool) render(i, seat int, format string) (_ string, _ []byte, siz
 		img := painter.Paint(seat)
 		return format, env.RGB(img), img.Rect.Size(), nil
 	}
-	formats := e.NativeFormats()
+	codec, err := env.CodecOf(e)
+	if err != nil {
+		return "", nil, size, invalidf("pool %q: render: %w", p.id, err)
+	}
+	formats := codec.NativeFormats()
 	if format == "" {
 		format = defaultFormat(formats)
 	} else if !slices.Contains(formats, format) {
 		return "", nil, size, invalidf("pool %q: format: got %q, want one of %s, %s", p.id, format, strings.Join(formats, ", "), PictureFormat)
 	}
-	data, err := e.AppendNative(nil, format, seat)
+	data, err := codec.AppendNative(nil, format, seat)
 	if err != nil {
 		return "", nil, size, invalidf("pool %q: render env %d as %s for seat %d: %w", p.id, i, format, seat, err)
 	}

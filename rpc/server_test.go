@@ -558,7 +558,7 @@ func TestRender(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := local.Env(tc.env).AppendNative(nil, tc.want, tc.seat)
+		want, err := local.Env(tc.env).(env.Codec).AppendNative(nil, tc.want, tc.seat)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -165,6 +165,10 @@ func (s *Server) catalog(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			continue
 		}
+		c, err := env.CodecOf(e)
+		if err != nil {
+			continue // the viewer draws native states
+		}
 		var names []string
 		for _, a := range agents.Names(name) {
 			if watchable(name, a) {
@@ -172,7 +176,7 @@ func (s *Server) catalog(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		games = append(games, GameInfo{Name: name, Seats: e.Spec().Seats, MaxSteps: e.Spec().MaxSteps,
-			Formats: e.NativeFormats(), Agents: names, Default: defaultAgent(names)})
+			Formats: c.NativeFormats(), Agents: names, Default: defaultAgent(names)})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"games": games, "limits": map[string]any{
 		"max_matches": s.opt.MaxMatches, "max_rounds": s.opt.MaxRounds, "max_duration_s": s.opt.MaxDuration.Seconds()}})
@@ -196,6 +200,10 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	e, err := s.opt.Registry.Make(req.Game, nil)
 	if err != nil {
 		httpError(w, http.StatusNotFound, err.Error())
+		return
+	}
+	if _, err := env.CodecOf(e); err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	seats := e.Spec().Seats
@@ -295,6 +303,7 @@ type Frame struct {
 type play struct {
 	game    string
 	e       env.Env
+	codec   env.Codec // e's
 	agents  []env.Agent
 	limit   int
 	actions []int32
@@ -309,8 +318,12 @@ func (s *Server) start(m *match) (*play, error) {
 	if err != nil {
 		return nil, err
 	}
+	codec, err := env.CodecOf(e)
+	if err != nil {
+		return nil, err
+	}
 	seats := e.Spec().Seats
-	p := &play{game: m.game, e: e, limit: min(s.opt.MaxRounds, 10*e.Spec().MaxSteps+10),
+	p := &play{game: m.game, e: e, codec: codec, limit: min(s.opt.MaxRounds, 10*e.Spec().MaxSteps+10),
 		actions: make([]int32, seats), rewards: make([]float32, seats), term: make([]bool, seats), trunc: make([]bool, seats)}
 	e.Reset(m.seed)
 	for seat, n := range m.agents {
@@ -337,9 +350,9 @@ func (p *play) step() {
 
 // native returns the canonical state as seat sees it, as JSON.
 func (p *play) native(seat int) (json.RawMessage, error) {
-	format := p.e.NativeFormats()[0]
+	format := p.codec.NativeFormats()[0]
 	var err error
-	p.buf, err = p.e.AppendNative(p.buf[:0], format, seat)
+	p.buf, err = p.codec.AppendNative(p.buf[:0], format, seat)
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +369,7 @@ func (p *play) frame(seat int) (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Frame{Game: p.game, Seats: p.e.Spec().Seats, Round: p.e.Steps(), Format: p.e.NativeFormats()[0],
+	f := &Frame{Game: p.game, Seats: p.e.Spec().Seats, Round: p.e.Steps(), Format: p.codec.NativeFormats()[0],
 		State: state, Seat: seat, Result: p.e.Result(), Done: p.over()}
 	if seat >= 0 {
 		if f.View, err = p.native(seat); err != nil {

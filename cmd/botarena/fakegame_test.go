@@ -7,12 +7,14 @@ import (
 	"strings"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // testgame is a tiny deterministic game for the command-line tests: every
 // seat adds its action (0–2) to its score each round; the game lasts 5
 // rounds (or max_rounds); the highest score wins. Its native formats are
-// "state.json" (canonical) and "board.txt".
+// "state.json" (canonical) and "board.txt". plaingame is the same game
+// without a native codec (the [env.Env] contract only).
 type testConfig struct {
 	Players   int      `json:"players"`
 	MaxRounds int      `json:"max_rounds"`
@@ -32,14 +34,15 @@ func (c *testConfig) Validate() error {
 type testGame struct {
 	cfg    testConfig
 	spec   *env.Spec
-	Round  int   `json:"round"`
-	Scores []int `json:"scores"`
+	Round  int    `json:"round"`
+	Scores []int  `json:"scores"`
+	bad    [4]int // Invalid: actions out of range
 }
 
 func init() {
 	// A game-specific play flag: --seats sets testgame's players.
 	registerGameFlag(gameFlag{Game: "testgame", Name: "seats", Field: "players", Usage: "number of seats", Int: true})
-	env.Register(env.Entry{
+	entry := env.Entry{
 		Name:    "testgame",
 		Summary: "a test game",
 		Rules: func(c env.Config) string {
@@ -59,12 +62,14 @@ func init() {
 			}
 			return &testGame{cfg: cfg, spec: spec, Scores: make([]int, cfg.Players)}, nil
 		},
-	})
+	}
+	env.Register(entry)
+	env.Register(testutil.WithoutCodec(entry, "plaingame"))
 }
 
 func (g *testGame) Spec() *env.Spec { return g.spec }
 func (g *testGame) Reset(seed uint64) {
-	g.Round = 0
+	g.Round, g.bad = 0, [4]int{}
 	for i := range g.Scores {
 		g.Scores[i] = int(seed % 3)
 	}
@@ -77,6 +82,8 @@ func (g *testGame) Step(actions []int32, rewards []float32, terminated, truncate
 	for i, a := range actions {
 		if a >= 0 && a < 3 {
 			g.Scores[i] += int(a)
+		} else {
+			g.bad[i]++
 		}
 	}
 	g.Round++
@@ -85,6 +92,7 @@ func (g *testGame) Done() bool                 { return g.Round >= g.spec.MaxSte
 func (g *testGame) Steps() int                 { return g.Round }
 func (g *testGame) WriteObs(int, [][]byte)     {}
 func (g *testGame) WriteMask(_ int, m []uint8) { copy(m, []uint8{1, 1, 1}) }
+func (g *testGame) Invalid(seat int) int       { return g.bad[seat] }
 func (g *testGame) Outcome() (int, bool) {
 	r := g.Result()
 	return r.Winner, r.Draw

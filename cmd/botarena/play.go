@@ -105,7 +105,8 @@ type match struct {
 	game   string
 	seed   uint64
 	env    env.Env
-	names  []string // agent name per seat
+	codec  env.Codec // env's, when the match shows or loads native states
+	names  []string  // agent name per seat
 	agents []env.Agent
 	buf    []byte
 	replay func(e env.Env, round int) error // the game's replay writer, if --replays and it has one
@@ -208,6 +209,12 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		}
 		m.env = e
 	}
+	// Native views, native states and human players need the game's codec.
+	if o.events || o.state != "" || o.replays != "" || o.pretty || len(consoleSeats(names)) > 0 {
+		if m.codec, err = env.CodecOf(e); err != nil {
+			return result{}, err
+		}
+	}
 	if o.replays != "" {
 		dir := filepath.Join(o.replays, strconv.FormatUint(seed, 10))
 		for _, a := range m.agents {
@@ -219,8 +226,8 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 			m.replay = w(dir, m.agents)
 		}
 	}
-	if o.events && !slices.Contains(e.NativeFormats(), eventsFormat) {
-		return result{}, fmt.Errorf("--events: %s has no event stream (native formats: %s)", game, strings.Join(e.NativeFormats(), ", "))
+	if o.events && !slices.Contains(m.codec.NativeFormats(), eventsFormat) {
+		return result{}, fmt.Errorf("--events: %s has no event stream (native formats: %s)", game, strings.Join(m.codec.NativeFormats(), ", "))
 	}
 
 	e.Reset(seed)
@@ -229,7 +236,7 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		if err != nil {
 			return result{}, fmt.Errorf("--state: %w", err)
 		}
-		if err := e.LoadNative(data); err != nil {
+		if err := m.codec.LoadNative(data); err != nil {
 			return result{}, fmt.Errorf("--state %s: %w", o.state, err)
 		}
 	}
@@ -299,7 +306,7 @@ func (m *match) show(c *cli, o *playFlags, round int) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("--replays: %w", err)
 		}
-		for _, f := range m.env.NativeFormats() {
+		for _, f := range m.codec.NativeFormats() {
 			if err := m.native(f); err != nil {
 				return err
 			}
@@ -309,7 +316,7 @@ func (m *match) show(c *cli, o *playFlags, round int) error {
 		}
 	}
 	if o.pretty {
-		formats := m.env.NativeFormats()
+		formats := m.codec.NativeFormats()
 		f := formats[0]
 		for _, g := range formats {
 			if !env.IsJSONFormat(g) {
@@ -333,9 +340,9 @@ func (m *match) show(c *cli, o *playFlags, round int) error {
 // where the format has one, else seat 0's.
 func (m *match) native(format string) error {
 	var err error
-	m.buf, err = m.env.AppendNative(m.buf[:0], format, -1)
+	m.buf, err = m.codec.AppendNative(m.buf[:0], format, -1)
 	if err != nil {
-		m.buf, err = m.env.AppendNative(m.buf[:0], format, 0)
+		m.buf, err = m.codec.AppendNative(m.buf[:0], format, 0)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: native format %s: %w", m.game, format, err)
