@@ -9,6 +9,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/match"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -409,9 +410,7 @@ func (p *pooledGames) run(ctx context.Context, pool *vecenv.Pool, report func(in
 	if panicked = step(pool.Reset); panicked != nil {
 		return p.unfinished(), panicked
 	}
-	// A game that never ends would be a bug in the game; stop well past its
-	// step cap rather than hang.
-	limit := 10*p.spec.MaxSteps + 10
+	limit := match.RoundLimit(p.spec)
 	for p.active() {
 		if err := ctx.Err(); err != nil {
 			return fail(p.unfinished()[0], err)
@@ -427,7 +426,7 @@ func (p *pooledGames) run(ctx context.Context, pool *vecenv.Pool, report func(in
 			if !ended {
 				if p.rounds[i]++; p.rounds[i] > limit {
 					m := p.matches[j]
-					return fail(j, fmt.Errorf("league: game %d: %s did not end after %d rounds", m.Index, m.Game, limit))
+					return fail(j, fmt.Errorf("league: game %d: %s: %w after %d rounds", m.Index, m.Game, match.ErrRunaway, limit))
 				}
 				continue
 			}
