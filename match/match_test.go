@@ -82,7 +82,7 @@ func (a *fixed) Act(e env.Env, _ int) int32 {
 	return a.action
 }
 func (a *fixed) GameEnded(env.Env, int) { a.ended++ }
-func (a *fixed) Close() error          { a.closed++; return nil }
+func (a *fixed) Close() error           { a.closed++; return nil }
 
 func agentsOf(as ...*fixed) []env.Agent {
 	out := make([]env.Agent, len(as))
