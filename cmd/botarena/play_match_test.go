@@ -19,6 +19,9 @@ func init() {
 	agents.Register("forfeitgame", "panics", "plays 2, then panics in round 2 (play tests)", func(*env.Spec) (env.Agent, error) {
 		return panicsInRound2{}, nil
 	})
+	agents.Register("battlebots", "zz-test-panics", "plays 2, then panics in round 2 (tournament tests)", func(*env.Spec) (env.Agent, error) {
+		return panicsInRound2{}, nil
+	})
 }
 
 type panicsInRound2 struct{}
@@ -56,6 +59,27 @@ func TestPlayForfeit(t *testing.T) {
 	stdout, _, _ = runCLI(t, "", "play", "forfeitgame", "--agents", "idle,idle", "--seed", "3", "--json")
 	if strings.Contains(stdout, "forfeit\"") {
 		t.Errorf("a game without forfeit: %s", stdout)
+	}
+}
+
+// TestTournamentForfeit: a tournament bout applies the same policy.
+func TestTournamentForfeit(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "zz-test-panics,nop", "--bouts", "1", "--seed", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		Matches []tMatch `json:"matches"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil || len(res.Matches) != 1 || len(res.Matches[0].Bouts) != 1 {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	b := res.Matches[0].Bouts[0]
+	if want := "zz-test-panics loses in round 2: forfeit: the agent panicked: forfeitgame-panics"; b.Rounds != 2 || b.Winner == nil || *b.Winner != "nop" || b.Forfeit != want {
+		t.Errorf("bout %+v, want 2 rounds won by nop and forfeit %q", b, want)
+	}
+	if !strings.Contains(stderr, "bout 0: zz-test-panics loses in round 2") {
+		t.Errorf("stderr: %s", stderr)
 	}
 }
 
