@@ -43,7 +43,7 @@ const DefaultEnvsPerWorker = 16
 // alongside, one game per goroutine.
 //
 // The results equal [LocalRunner]'s: every game is reset with its seed and
-// its agents with [AgentSeed], and batched decisions are those of one Act
+// its agents with [env.AgentSeed], and batched decisions are those of one Act
 // call each. A game in which an agent panics is played again, alone, by a
 // LocalRunner, which gives that seat the forfeit. Play plays one match with
 // a LocalRunner. A PoolRunner is safe for concurrent use; its fields must
