@@ -57,7 +57,9 @@ func newPlayCmd(c *cli) *cobra.Command {
 			"trained policy file, policy:PATH (arg-max) or policy:PATH?sample (docs/policy-format.md).\n" +
 			"Without --seed the seed is random (below 2^31, so that it is a valid seed of the original\n" +
 			"engines); it is always printed. --replays writes the original's replay layout,\n" +
-			"DIR/<seed>/<round>/<native files>, for the initial state and after every round.",
+			"DIR/<seed>/<round>/<native files>, for the initial state and after every round.\n" +
+			"An agent that panics forfeits: the game ends there, its seat drops to last place, and the\n" +
+			"result names it (\"forfeit\" in --json).",
 		Args: c.gameArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("seed") {
