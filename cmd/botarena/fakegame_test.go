@@ -42,11 +42,17 @@ type testGame struct {
 func init() {
 	// A game-specific play flag: --seats sets testgame's players.
 	registerGameFlag(gameFlag{Game: "testgame", Name: "seats", Field: "players", Usage: "number of seats", Int: true})
-	entry := env.Entry{
-		Name:    "testgame",
+	env.Register(testEntry("testgame"))
+	env.Register(testutil.WithoutCodec(testEntry("testgame"), "plaingame"))
+}
+
+// testEntry is the registry entry of testgame under name.
+func testEntry(name string) env.Entry {
+	return env.Entry{
+		Name:    name,
 		Summary: "a test game",
 		Rules: func(c env.Config) string {
-			return fmt.Sprintf("# testgame\n\n%d players add up their actions.", c.(*testConfig).Players)
+			return fmt.Sprintf("# %s\n\n%d players add up their actions.", name, c.(*testConfig).Players)
 		},
 		NewConfig: func() env.Config { return &testConfig{Players: 2} },
 		New: func(c env.Config) (env.Env, error) {
@@ -56,15 +62,13 @@ func init() {
 				max = cfg.MaxRounds
 			}
 			spec := &env.Spec{
-				Game: "testgame", Seats: cfg.Players, Actions: 3, ActionNames: []string{"zero", "one", "two"},
+				Game: name, Seats: cfg.Players, Actions: 3, ActionNames: []string{"zero", "one", "two"},
 				MaxSteps: max, Reward: "none",
 				Obs: []env.Tensor{{Name: "scores", DType: env.Int32, Shape: []int{cfg.Players}, Layout: "[seats]"}},
 			}
 			return &testGame{cfg: cfg, spec: spec, Scores: make([]int, cfg.Players)}, nil
 		},
 	}
-	env.Register(entry)
-	env.Register(testutil.WithoutCodec(entry, "plaingame"))
 }
 
 func (g *testGame) Spec() *env.Spec { return g.spec }

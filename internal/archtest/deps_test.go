@@ -39,9 +39,13 @@ var rules = []rule{
 	// support brings thrift and, for the stored Arrow schema, arrow/flight
 	// with gRPC and protobuf: kept out of observations and so out of rpc.
 	{pattern: "observations/*", internal: []string{"env", "observations"}, external: append(parquetDeps, arrowDeps...)},
-	// league runs games (env, agents), stores them (bbolt), rates them
+	// match is the one match runner: it plays agents (agents, and what
+	// agents brings: the games, vecenv) in an env; play, tournament,
+	// league, the match service and the viewer play their games with it.
+	{pattern: "match", internal: []string{"env", "env/*", "vecenv", "agents"}},
+	// league runs games (env, agents, with match), stores them (bbolt), rates them
 	// (gonum) and writes match data through observations/matchdata.
-	{pattern: "league", internal: []string{"env", "env/*", "vecenv", "observations", "observations/*", "agents", "agents/*"}, external: append(append([]string{"go.etcd.io/bbolt", "gonum.org/v1/gonum/"}, parquetDeps...), arrowDeps...)},
+	{pattern: "league", internal: []string{"env", "env/*", "vecenv", "observations", "observations/*", "agents", "agents/*", "match"}, external: append(append([]string{"go.etcd.io/bbolt", "gonum.org/v1/gonum/"}, parquetDeps...), arrowDeps...)},
 	// rpc serves and sends whole league games (MatchService, RemoteRunner)
 	// with league's own types and LocalRunner, so it depends on league and
 	// what league brings (bbolt, gonum, Parquet through observations/*);
@@ -49,9 +53,9 @@ var rules = []rule{
 	// league.RunOptions.Runner. It serves its metrics at /metrics with the
 	// Prometheus client (promDeps).
 	// web serves the browser viewer: it plays built-in agents (agents) in
-	// the games (env, env/*); no Connect.
-	{pattern: "web", internal: []string{"env", "env/*", "vecenv", "agents"}},
-	{pattern: "rpc", internal: []string{"env", "env/*", "vecenv", "observations", "observations/*", "agents", "agents/*", "league", "rpc/gen/*"}, external: append(append(append(append([]string{"go.etcd.io/bbolt", "gonum.org/v1/gonum/"}, connectDeps...), promDeps...), parquetDeps...), arrowDeps...)},
+	// the games (env, env/*) with the match runner (match); no Connect.
+	{pattern: "web", internal: []string{"env", "env/*", "vecenv", "agents", "match"}},
+	{pattern: "rpc", internal: []string{"env", "env/*", "vecenv", "observations", "observations/*", "agents", "agents/*", "league", "match", "rpc/gen/*"}, external: append(append(append(append([]string{"go.etcd.io/bbolt", "gonum.org/v1/gonum/"}, connectDeps...), promDeps...), parquetDeps...), arrowDeps...)},
 }
 
 // arrowDeps are the third-party packages observations may use: Arrow and
