@@ -9,6 +9,7 @@ import (
 
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
+	"github.com/botarena/botarena/rpc/server"
 )
 
 // This file holds the service's Prometheus metrics, registered in its
@@ -35,9 +36,7 @@ type metrics struct {
 // newMetrics makes the metrics of s and registers them in its host's
 // registry.
 func newMetrics(s *Server) *metrics {
-	f := func(name, help string) prometheus.Opts {
-		return prometheus.Opts{Namespace: "botarena", Name: name, Help: help}
-	}
+	f := server.MetricOpts
 	m := &metrics{
 		poolsCreated: prometheus.NewCounter(prometheus.CounterOpts(f("pools_created_total", "Pools made by CreatePool."))),
 		steps:        prometheus.NewCounter(prometheus.CounterOpts(f("steps_total", "Batches stepped: Step calls and StepStream steps."))),

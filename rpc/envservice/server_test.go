@@ -645,7 +645,7 @@ func TestConcurrentPools(t *testing.T) {
 
 // TestExternalOpponentsAreOptIn: an external bot as an opponent makes the
 // server run processes or make requests, so a server allows it only with
-// WithExternalAgents.
+// unrestricted agent capabilities (server.WithAgentCapabilities).
 func TestExternalOpponentsAreOptIn(t *testing.T) {
 	t.Parallel()
 	req := &botarenav1.CreatePoolRequest{
@@ -657,7 +657,7 @@ func TestExternalOpponentsAreOptIn(t *testing.T) {
 	if connect.CodeOf(err) != connect.CodePermissionDenied || !strings.Contains(err.Error(), "--allow-external-bots") {
 		t.Fatalf("default server: %v, want PermissionDenied naming --allow-external-bots", err)
 	}
-	raw = rpctest.New(t, server.WithExternalAgents(true)).Client(t).Raw()
+	raw = rpctest.New(t, server.WithAgentCapabilities(agents.Capabilities{Unrestricted: true})).Client(t).Raw()
 	created, err := raw.CreatePool(t.Context(), req)
 	if err != nil {
 		t.Fatalf("with external agents: %v", err)
@@ -670,7 +670,7 @@ func TestExternalOpponentsAreOptIn(t *testing.T) {
 }
 
 // TestPolicyOpponent: a policy file as an opponent is read from the
-// server's disk, so like an external bot it needs WithExternalAgents; the
+// server's disk, so like an external bot it needs agent capabilities; the
 // served pool then plays it (batched inside the pool's step), and a policy
 // for another game is InvalidArgument naming both.
 func TestPolicyOpponent(t *testing.T) {
@@ -683,7 +683,7 @@ func TestPolicyOpponent(t *testing.T) {
 	_, err := rpctest.New(t).Client(t).Raw().CreatePool(t.Context(), req)
 	rpctest.WantCode(t, err, connect.CodePermissionDenied, "policy file", "--allow-external-bots")
 
-	c := rpctest.New(t, server.WithExternalAgents(true)).Client(t)
+	c := rpctest.New(t, server.WithAgentCapabilities(agents.Capabilities{Unrestricted: true})).Client(t)
 	p := rpctest.CreatePool(t, c, req)
 	if _, err := p.Reset(t.Context()); err != nil {
 		t.Fatal(err)

@@ -100,7 +100,7 @@ func TestSetOpponentsErrors(t *testing.T) {
 	}
 	plainClient := rpctest.New(t).Client(t)
 	plain := rpctest.CreatePool(t, plainClient, req)
-	open := rpctest.CreatePool(t, rpctest.New(t, server.WithExternalAgents(true)).Client(t), req)
+	open := rpctest.CreatePool(t, rpctest.New(t, server.WithAgentCapabilities(agents.Capabilities{Unrestricted: true})).Client(t), req)
 	set := func(p *client.Pool, id string, opps map[int32]*botarenav1.OpponentMix) error {
 		if id != "" {
 			_, err := plainClient.Raw().SetOpponents(t.Context(), &botarenav1.SetOpponentsRequest{PoolId: id, Opponents: opps})

@@ -285,7 +285,7 @@ func TestRecordedGamesOverTheMessageLimitAreResourceExhausted(t *testing.T) {
 func TestPlayRefusesWhatItCannotPlayWithItsCode(t *testing.T) {
 	t.Parallel()
 	ts := rpctest.New(t)
-	allowing := rpctest.New(t, server.WithExternalAgents(true))
+	allowing := rpctest.New(t, server.WithAgentCapabilities(agents.Capabilities{Unrestricted: true}))
 	game := func(specs ...string) *botarenav1.PlayRequest {
 		return &botarenav1.PlayRequest{Game: "battlebots", Seats: rpctest.Seats(specs...), Seed: 1}
 	}
@@ -410,7 +410,7 @@ func TestPlayDuringCloseIsUnavailable(t *testing.T) {
 }
 
 func TestPlayBatchPlaysTheOtherGamesWhenAnAgentCannotStart(t *testing.T) {
-	ts := rpctest.New(t, server.WithExternalAgents(true))
+	ts := rpctest.New(t, server.WithAgentCapabilities(agents.Capabilities{Unrestricted: true}))
 	c := ts.MatchClient(t)
 	req := &botarenav1.PlayBatchRequest{}
 	for i := range 6 {

@@ -1,6 +1,9 @@
 package matchservice
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"github.com/botarena/botarena/rpc/server"
+	"github.com/prometheus/client_golang/prometheus"
+)
 
 // This file holds the service's Prometheus metrics, registered in its
 // host's registry (see package server's metrics.go for the host's own).
@@ -17,9 +20,7 @@ type metrics struct {
 // newMetrics makes the metrics of s and registers them in its host's
 // registry.
 func newMetrics(s *Server) *metrics {
-	f := func(name, help string) prometheus.Opts {
-		return prometheus.Opts{Namespace: "botarena", Name: name, Help: help}
-	}
+	f := server.MetricOpts
 	m := &metrics{
 		matchGames:  prometheus.NewGauge(prometheus.GaugeOpts(f("match_games_in_flight", "MatchService games being played."))),
 		matchPlayed: prometheus.NewCounter(prometheus.CounterOpts(f("match_games_total", "MatchService games finished, with a result or an error."))),

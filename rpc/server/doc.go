@@ -40,14 +40,14 @@
 // text, and every message quoting client input clips it ([Clip]).
 //
 //	NotFound            unknown game (env.ErrUnknownGame), unknown agent
-//	                    (agents.ErrUnknownAgent), [ErrNotFound] (an unknown or
+//	                    (agents.ErrUnknownAgent), ErrNotFound (an unknown or
 //	                    closed pool: the message says whether it was closed by
 //	                    ClosePool, after being idle, or after an internal error)
-//	InvalidArgument     [ErrInvalid], config errors (*env.ConfigError,
+//	InvalidArgument     ErrInvalid, config errors (*env.ConfigError,
 //	                    *vecenv.ConfigError)
-//	PermissionDenied    [ErrDenied]: an agent beyond the capabilities
-//	FailedPrecondition  [ErrNotReady]: Step or Render before the first Reset
-//	ResourceExhausted   [ErrLimit]: the services' limits, the memory budget
-//	Unavailable         [ErrShuttingDown]: the server is shutting down
+//	PermissionDenied    ErrDenied: an agent beyond the capabilities
+//	FailedPrecondition  ErrNotReady: Step or Render before the first Reset
+//	ResourceExhausted   ErrLimit: the services' limits, the memory budget
+//	Unavailable         ErrShuttingDown: the server is shutting down
 //	Internal            anything else (a panic of a game closes its pool)
 package server

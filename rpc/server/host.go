@@ -58,7 +58,7 @@ func WithVersion(v string) Option { return func(o *options) { o.version = v } }
 // Bomberman envs is about 88 MB).
 func WithMaxMessageBytes(n int) Option { return func(o *options) { o.maxMessageBytes = n } }
 
-// Host is what the services of one server share: the options above, the
+// Host is what the services of one server share: its options, the
 // memory budget ([Budget]), the metrics registry, the agent capabilities,
 // and the HTTP handler that serves the services with the gRPC health
 // service, server reflection and /metrics on one path tree.

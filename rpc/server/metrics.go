@@ -40,12 +40,16 @@ type metrics struct {
 	connsEvicted prometheus.Counter
 }
 
+// MetricOpts returns the options of the metric botarena_<name>, for the
+// services' metrics in a host's registry ([Host.Metrics]).
+func MetricOpts(name, help string) prometheus.Opts {
+	return prometheus.Opts{Namespace: "botarena", Name: name, Help: help}
+}
+
 // newMetrics makes the metrics of h and registers them, with the Go and
 // process collectors, in a new registry.
 func newMetrics(h *Host) *metrics {
-	f := func(name, help string) prometheus.Opts {
-		return prometheus.Opts{Namespace: "botarena", Name: name, Help: help}
-	}
+	f := MetricOpts
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		rpcDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
