@@ -72,14 +72,14 @@
 // planned episode (vecenv.Pool.Plan) with its seed and agents, so that a
 // policy's decisions in a worker's games are computed in one batch; games with an
 // external bot go to a LocalRunner, one per goroutine. Both give the same
-// results. rpc.RemoteRunner sends matches to `botarena serve` processes,
+// results. matchservice.RemoteRunner sends matches to `botarena serve` processes,
 // whose MatchService plays them the same way, and plugs in through
 // [RunOptions.Runner] (`botarena league run --servers`); with a plain
 // Runner, a run hands matches to Workers goroutines, each calling
 // Runner.Play for whole games. The store stays with the process that calls
 // Run. Errors of a match that
 // cannot be played as given match [ErrBadMatch]. This package does not
-// import rpc.
+// import the rpc packages.
 //
 // # Match data
 //

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botarena/botarena/rpc"
+	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
 
@@ -46,7 +46,7 @@ func TestGameWithoutCodec(t *testing.T) {
 	}
 
 	addr, _, _ := startServe(t)
-	c, err := rpc.Dial(addr)
+	c, err := client.Dial(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
