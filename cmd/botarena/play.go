@@ -39,7 +39,7 @@ type playFlags struct {
 	listenTimeout time.Duration
 	timeLimit     time.Duration // external bots' time limit (0: the game's default)
 	noLimit       bool          // external bots: no time limit (the original's --nolimit)
-	// game holds the values of the game-specific flags (see gameFlags).
+	// game holds the values of the games' flags (see gameFlags).
 	game map[string]*gameFlagValue
 }
 
@@ -82,7 +82,7 @@ func newPlayCmd(c *cli) *cobra.Command {
 	}
 	o.configFlags.add(cmd)
 	f := cmd.Flags()
-	o.game = addGameFlags(f)
+	o.game = addGameFlags(f, c.reg)
 	f.IntVar(&o.games, "games", 1, "play a batch of N games, game i with seed S+i; prints each result and a summary")
 	f.BoolVar(&o.events, "events", false, `print the game's event stream (its native format "events") as JSON Lines after every round`)
 	f.StringVar(&o.agents, "agents", "", "comma-separated agent names, one per seat, or one for every seat")
@@ -129,7 +129,7 @@ func (c *cli) playGames(game string, o *playFlags, setPlayers bool) error {
 	if o.maxRounds > 0 && hasConfigField(c.reg, game, "max_rounds") {
 		set["max_rounds"] = o.maxRounds
 	}
-	if err := applyGameFlags(game, o.game, set); err != nil {
+	if err := applyGameFlags(c.reg, game, o.game, set); err != nil {
 		return err
 	}
 	var sum summary
@@ -215,7 +215,7 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 				r.SetReplayDir(dir)
 			}
 		}
-		if w := replayWriters[agents.BaseGame(game)]; w != nil {
+		if w := gameKit(c.reg, game).Replay; w != nil {
 			m.replay = w(dir, m.agents)
 		}
 	}
@@ -419,9 +419,6 @@ type field struct {
 	Value any
 }
 
-// extraFields adds game-specific fields to the leaderboard, by base game.
-var extraFields = map[string]func(e env.Env, seat int) []field{}
-
 // result is the JSON line of a match.
 type result struct {
 	Game        string     `json:"game"`
@@ -475,7 +472,7 @@ func (m *match) result() result {
 		w := res.Winner
 		out.Winner = &w
 	}
-	extra := extraFields[agents.BaseGame(m.game)]
+	extra := extraFields(m.game)
 	for _, s := range res.Standings {
 		st := standing{Rank: s.Rank, Seat: s.Seat, Name: s.Name, Score: s.Score, Alive: s.Alive}
 		if s.Seat >= 0 && s.Seat < len(m.names) {

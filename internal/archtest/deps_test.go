@@ -26,6 +26,11 @@ type rule struct {
 var rules = []rule{
 	{pattern: "env"},
 	{pattern: "env/*", internal: []string{"env"}},
+	// games is the one list that links the games into a program.
+	{pattern: "games", internal: []string{"env", "env/*"}},
+	// testgame proves the path of a new game (docs/add-a-game.md): it
+	// may import what a game under env/ may.
+	{pattern: "internal/testgame", internal: []string{"env"}},
 	{pattern: "vecenv", internal: []string{"env"}},
 	{pattern: "observations", internal: []string{"env"}, external: arrowDeps},
 	{pattern: "agents", internal: []string{"env", "env/*", "vecenv"}},
@@ -33,7 +38,7 @@ var rules = []rule{
 	// policy files run their networks with gonum's BLAS.
 	{pattern: "agents/*", internal: []string{"env", "env/*", "vecenv", "agents"}, external: []string{"gonum.org/v1/gonum/"}},
 	// rpc is the only importer of Connect; its generated code imports only
-	// Connect and protobuf. agents brings in the games it has agents for.
+	// Connect and protobuf. agents brings in the games its external bots speak to.
 	{pattern: "rpc/gen/*", internal: []string{"rpc/gen/*"}, external: connectDeps},
 	// observations/matchdata writes Parquet through Arrow, whose Parquet
 	// support brings thrift and, for the stored Arrow schema, arrow/flight
