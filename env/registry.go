@@ -106,7 +106,8 @@ func (r *Registry) Register(e Entry) {
 		for _, f := range e.Kit.Flags {
 			for _, g := range o.Kit.Flags {
 				if f.Name == g.Name && f.Int != g.Int {
-					panic(fmt.Sprintf("env: Register %q: flag --%s is an int flag in one game and a string flag in %q", e.Name, f.Name, o.Name))
+					kind := map[bool]string{false: "a string", true: "an int"}
+					panic(fmt.Sprintf("env: Register %q: flag --%s is %s flag, but %s flag in %q", e.Name, f.Name, kind[f.Int], kind[g.Int], o.Name))
 				}
 			}
 		}
