@@ -39,7 +39,7 @@ type playFlags struct {
 	listenTimeout time.Duration
 	timeLimit     time.Duration // external bots' time limit (0: the game's default)
 	noLimit       bool          // external bots: no time limit (the original's --nolimit)
-	// game holds the values of the games' flags (see gameFlags).
+	// game holds the values of the game-specific flags (see gameFlags).
 	game map[string]*gameFlagValue
 }
 
