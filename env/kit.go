@@ -15,7 +15,9 @@ import (
 // layout). A game's package fills one Kit and sets it on the [Entry] of
 // every one of its registry names, so that nothing outside the package
 // keeps a table keyed by the game's name. Every field is optional; the zero
-// Kit is a game with only the generic agents and no extras.
+// Kit is a game with only the generic agents and no extras. The rest of
+// what a game brings is on its [Entry] (Rules, NewConfig, New) and its env
+// (the native codec, and its picture through [Painter]).
 //
 // [Registry.Register] checks the Kit and panics on a mistake (an unknown
 // reference bot, a flag for a field the config lacks, a preset with another
