@@ -435,6 +435,12 @@ func (b *EntelectBot) BotType() string { return b.botType }
 // separators).
 func (b *EntelectBot) Meta() BotMeta { return b.meta }
 
+// DescribeBot describes the bot as bot.json does (see [env.BotDescriber]):
+// its Author, NickName and Email, and its BotType name.
+func (b *EntelectBot) DescribeBot() env.BotDescription {
+	return env.BotDescription{Author: b.meta.Author, NickName: b.meta.NickName, Email: b.meta.Email, BotType: b.botType}
+}
+
 // TimeLimit returns the limit the agent applies (without calibration) and
 // whether it applies one.
 func (b *EntelectBot) TimeLimit() (time.Duration, bool) { return b.limit, !b.noLimit }

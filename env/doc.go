@@ -54,6 +54,12 @@
 //
 // Games register an [Entry] in the [Default] registry from their package's
 // init function, as image formats and database drivers do; a program selects
-// its games by importing their packages. [Registry.Make] builds an env from a
-// name ("bomberman", "bomberman/12p") and an optional JSON config.
+// its games by importing their packages (the botarena command imports
+// package games, which imports them all). [Registry.Make] builds an env from
+// a name ("bomberman", "bomberman/12p") and an optional JSON config.
+//
+// An entry also carries the game's [Kit]: its built-in agents and reference
+// bot, training defaults, console keys, and the flags, leaderboard fields
+// and replay layout of `botarena play`, so that everything about a game
+// lives in its package. docs/add-a-game.md gives the steps of a new game.
 package env

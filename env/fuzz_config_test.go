@@ -11,11 +11,7 @@ import (
 
 	"github.com/botarena/botarena/env"
 	// Every game, so that the fuzz targets see the whole registry.
-	_ "github.com/botarena/botarena/env/battlebots"
-	_ "github.com/botarena/botarena/env/battlecube"
-	_ "github.com/botarena/botarena/env/battleships"
-	_ "github.com/botarena/botarena/env/bomberman"
-	_ "github.com/botarena/botarena/env/portalbomber"
+	_ "github.com/botarena/botarena/games"
 )
 
 // unknownGame is what FuzzConfig asks for when its game index is past the

@@ -6,9 +6,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
+
+func init() {
+	// plaingame is testgame without its native codec.
+	entry, err := env.Default.Lookup("testgame")
+	if err != nil {
+		panic(err)
+	}
+	env.Register(testutil.WithoutCodec(entry, "plaingame"))
+}
 
 // noCodec is the error of every codec user on plaingame.
 const noCodec = "game plaingame has no native codec: external bots, scenarios and native renders need one"

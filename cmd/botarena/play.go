@@ -85,7 +85,7 @@ func newPlayCmd(c *cli) *cobra.Command {
 	}
 	o.configFlags.add(cmd)
 	f := cmd.Flags()
-	o.game = addGameFlags(f)
+	o.game = addGameFlags(f, c.reg)
 	f.IntVar(&o.games, "games", 1, "play a batch of N games, game i with seed S+i; prints each result and a summary")
 	f.BoolVar(&o.events, "events", false, `print the game's event stream (its native format "events") as JSON Lines after every round`)
 	f.StringVar(&o.agents, "agents", "", "comma-separated agent names, one per seat, or one for every seat")
@@ -132,7 +132,7 @@ func (c *cli) playGames(game string, o *playFlags, setPlayers bool) error {
 	if o.maxRounds > 0 && hasConfigField(c.reg, game, "max_rounds") {
 		set["max_rounds"] = o.maxRounds
 	}
-	if err := applyGameFlags(game, o.game, set); err != nil {
+	if err := applyGameFlags(c.reg, game, o.game, set); err != nil {
 		return err
 	}
 	var sum summary
@@ -218,7 +218,7 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 				r.SetReplayDir(dir)
 			}
 		}
-		if w := replayWriters[agents.BaseGame(game)]; w != nil {
+		if w := gameKit(c.reg, game).Replay; w != nil {
 			v.replay = w(dir, ags)
 		}
 	}
@@ -397,9 +397,6 @@ type field struct {
 	Value any
 }
 
-// extraFields adds game-specific fields to the leaderboard, by base game.
-var extraFields = map[string]func(e env.Env, seat int) []field{}
-
 // result is the JSON line of a match.
 type result struct {
 	Game        string     `json:"game"`
@@ -464,7 +461,7 @@ func (m *playView) result(e env.Env, res match.Result) result {
 		w := res.Winner
 		out.Winner = &w
 	}
-	extra := extraFields[agents.BaseGame(m.game)]
+	extra := extraFields(m.game)
 	for _, s := range res.Standings {
 		st := standing{Rank: s.Rank, Seat: s.Seat, Name: s.Name, Score: s.Score, Alive: s.Alive}
 		if s.Seat >= 0 && s.Seat < len(m.names) {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,15 +14,22 @@ import (
 )
 
 func init() {
-	// forfeitgame is testgame with an agent that panics, for play's failure
-	// policy (testgame's agents are pinned by other tests).
-	env.Register(testEntry("forfeitgame"))
-	agents.Register("forfeitgame", "panics", "plays 2, then panics in round 2 (play tests)", func(*env.Spec) (env.Agent, error) {
-		return panicsInRound2{}, nil
-	})
-	agents.Register("battlebots", "zz-test-panics", "plays 2, then panics in round 2 (tournament tests)", func(*env.Spec) (env.Agent, error) {
-		return panicsInRound2{}, nil
-	})
+	// forfeitgame is testgame with one more agent, which panics, for play's
+	// failure policy (testgame's agents are pinned by other tests).
+	entry, err := env.Default.Lookup("testgame")
+	if err != nil {
+		panic(err)
+	}
+	kit := *entry.Kit
+	kit.Agents = append(slices.Clone(kit.Agents), env.AgentInfo{Name: "panics", Summary: "plays 2, then panics in round 2 (play tests)",
+		New: func(*env.Spec) (env.Agent, error) { return panicsInRound2{}, nil }})
+	entry.Name, entry.Kit = "forfeitgame", &kit
+	env.Register(entry)
+	// zz-test-panics is the same agent for BattleBots, the tournament's
+	// game, as an agent scheme (a game's agents live in its kit).
+	agents.RegisterScheme(agents.Scheme{Prefix: "zz-test-panics", Games: []string{"battlebots"}, Summary: "panics in round 2 (tournament tests)",
+		InProcess: true,
+		New:       func(string, string, *env.Spec) (env.Agent, error) { return panicsInRound2{}, nil }})
 }
 
 type panicsInRound2 struct{}
@@ -43,8 +51,8 @@ func TestPlayForfeit(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	want := `{"game":"forfeitgame","seed":3,"rounds":2,"winner":1,"draw":false,"leaderboard":[` +
-		`{"rank":1,"seat":1,"agent":"idle","name":"Idle","score":0,"alive":true},` +
-		`{"rank":2,"seat":0,"agent":"panics","name":"Panics","score":4,"alive":true}],` +
+		`{"rank":1,"seat":1,"agent":"idle","name":"Idle","score":0,"alive":true,"behind":4},` +
+		`{"rank":2,"seat":0,"agent":"panics","name":"Panics","score":4,"alive":true,"behind":0}],` +
 		`"forfeit":{"seat":0,"agent":"panics","round":2,"reason":"the agent panicked: forfeitgame-panics"}}` + "\n"
 	if stdout != want {
 		t.Errorf("play --json:\n%s\nwant\n%s", stdout, want)

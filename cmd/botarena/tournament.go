@@ -16,6 +16,9 @@ import (
 	"github.com/botarena/botarena/match"
 )
 
+// tournament is BattleBots' own command.
+func init() { extraCommands = append(extraCommands, newTournamentCmd) }
+
 type tournamentFlags struct {
 	agents    string
 	bouts     int

@@ -71,6 +71,11 @@ var rules = []rule{
 	// and nothing else.
 	{pkg: "env"},
 	{pkg: "env/*", imports: []string{"env"}},
+	// games is the one list that links the games into a program.
+	{pkg: "games", imports: []string{"env", "env/*"}},
+	// testgame proves the path of a new game (docs/add-a-game.md): it
+	// may import what a game under env/ may.
+	{pkg: "internal/testgame", imports: []string{"env"}},
 	{pkg: "vecenv", imports: []string{"env"}},
 	// observations is the only importer of Arrow; Parquet (with thrift
 	// and, for the stored Arrow schema, arrow/flight with gRPC) stays in

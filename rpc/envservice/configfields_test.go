@@ -9,11 +9,7 @@ import (
 	"connectrpc.com/connect"
 
 	"github.com/botarena/botarena/env"
-	_ "github.com/botarena/botarena/env/battlebots"   // registers battlebots
-	_ "github.com/botarena/botarena/env/battlecube"   // registers battlecube
-	_ "github.com/botarena/botarena/env/battleships"  // registers battleships
-	_ "github.com/botarena/botarena/env/bomberman"    // registers bomberman
-	_ "github.com/botarena/botarena/env/portalbomber" // registers portalbomber
+	_ "github.com/botarena/botarena/games" // every game
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/internal/rpctest"
 )

@@ -64,7 +64,7 @@ func (waitingAgent) Act(env.Env, int) int32 {
 }
 
 func init() {
-	agents.Register("battlebots", "rpc-test-waits", "waits for the test's gate in Act (rpc tests)", func(*env.Spec) (env.Agent, error) {
+	agents.Register("rpc-test-waits", "waits for the test's gate in Act (rpc tests)", func(*env.Spec) (env.Agent, error) {
 		return waitingAgent{}, nil
 	})
 }

@@ -1,28 +1,16 @@
-package agents
+package portalbomber
 
 import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
-	"github.com/botarena/botarena/env/portalbomber"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // playPB plays one portalbomber game between two agents and returns the
 // winner (-1 for none).
-func playPB(t testing.TB, e env.Env, a [2]env.Agent, seed uint64) int {
-	e.Reset(seed)
-	for s := range a {
-		a[s].Reset(e, s, seed*2+uint64(s))
-	}
-	acts := make([]int32, 2)
-	r := make([]float32, 2)
-	te, tr := make([]bool, 2), make([]bool, 2)
-	for !e.Done() {
-		for s := range a {
-			acts[s] = a[s].Act(e, s)
-		}
-		e.Step(acts, r, te, tr)
-	}
+func playPB(e env.Env, a [2]env.Agent, seed uint64) int {
+	testutil.Play(e, a[:], seed, func(seat int) uint64 { return seed*2 + uint64(seat) })
 	w, _ := e.Outcome()
 	return w
 }
@@ -37,12 +25,12 @@ func TestGreedyBeatsPractice(t *testing.T) {
 	const games = 40
 	wins := 0
 	for seed := range uint64(games) {
-		greedy, _ := New("portalbomber", "greedy", e.Spec())
-		practice, _ := New("portalbomber", "practice", e.Spec())
+		greedy := testutil.Agent(t, "portalbomber", "greedy", e.Spec())
+		practice := testutil.Agent(t, "portalbomber", "practice", e.Spec())
 		seat := int(seed % 2)
 		var a [2]env.Agent
 		a[seat], a[1-seat] = greedy, practice
-		if playPB(t, e, a, seed) == seat {
+		if playPB(e, a, seed) == seat {
 			wins++
 		}
 	}
@@ -54,8 +42,8 @@ func TestGreedyBeatsPractice(t *testing.T) {
 
 func TestPortalBomberAgents(t *testing.T) {
 	e, _ := env.Make("portalbomber", nil)
-	g := e.(*portalbomber.Game)
-	p, _ := New("portalbomber", "practice", e.Spec())
+	g := e.(*Game)
+	p := testutil.Agent(t, "portalbomber", "practice", e.Spec())
 	p.Reset(e, 1, 5)
 	if a := p.Act(e, 1); a != 0 {
 		t.Errorf("practice acted %d out of turn", a)
@@ -63,7 +51,7 @@ func TestPortalBomberAgents(t *testing.T) {
 	seen := map[int32]bool{}
 	for range 500 {
 		a := p.Act(e, 0)
-		if a == int32(portalbomber.PlaceBomb) || a < 0 || a >= portalbomber.NumActions {
+		if a == int32(PlaceBomb) || a < 0 || a >= NumActions {
 			t.Fatalf("practice played %d", a)
 		}
 		seen[a] = true
@@ -71,12 +59,14 @@ func TestPortalBomberAgents(t *testing.T) {
 	if len(seen) != 15 {
 		t.Errorf("practice used %d distinct moves, want 15", len(seen))
 	}
-	gr, _ := New("portalbomber", "greedy", e.Spec())
+	gr := testutil.Agent(t, "portalbomber", "greedy", e.Spec())
 	gr.Reset(e, 0, 1)
 	if allocs := testing.AllocsPerRun(50, func() { gr.Act(g, 0) }); allocs != 0 {
 		t.Errorf("greedy Act allocates %v times", allocs)
 	}
-	if _, err := New("bomberman", "greedy", e.Spec()); err == nil {
-		t.Error("greedy is registered for bomberman")
+	if info, _ := kit.Agent("greedy"); info.New == nil {
+		t.Error("no greedy in the kit")
+	} else if _, err := info.New(&env.Spec{Game: "bomberman"}); err == nil {
+		t.Error("greedy accepts bomberman")
 	}
 }

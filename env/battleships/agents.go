@@ -1,29 +1,26 @@
-package agents
+package battleships
 
 import (
 	"fmt"
 	"math/rand/v2"
 
 	"github.com/botarena/botarena/env"
-	"github.com/botarena/botarena/env/battleships"
 )
 
-func init() {
-	Register("battleships", "reference", "the Entelect 2017 reference bot (C# 1.2.1): even-column scan, shield and vertical double shot from the Destroyer",
-		func(spec *env.Spec) (env.Agent, error) {
-			if base := BaseGame(spec.Game); base != "battleships" {
-				return nil, fmt.Errorf("the battleships reference bot cannot play %s", spec.Game)
-			}
-			return &BattleshipsReference{}, nil
-		})
+// newReferenceAgent is the factory of the "reference" agent.
+func newReferenceAgent(spec *env.Spec) (env.Agent, error) {
+	if spec != nil && env.BaseGame(spec.Game) != "battleships" {
+		return nil, fmt.Errorf("the battleships reference bot cannot play %s", spec.Game)
+	}
+	return &Reference{}, nil
 }
 
-// BattleshipsReference is the Entelect Challenge 2017 reference bot
+// Reference is the Entelect Challenge 2017 reference bot
 // ("Reference Bots/C#", v1.2.1; spec §11).
 //
 // Phase 1 (only seen with the "learn" placement; the built-in placers
 // otherwise place before the first step): it draws the fleet as the
-// original does ([battleships.ReferenceFleet]) at the first step of each
+// original does ([ReferenceFleet]) at the first step of each
 // phase-1 round and sends it one ship per step.
 //
 // Phase 2: its "last shot" is the opponent cell marked damaged or missed
@@ -38,29 +35,29 @@ func init() {
 //
 // Its randomness comes from the seed given to Reset. Not safe for
 // concurrent use; Act does not allocate.
-type BattleshipsReference struct {
+type Reference struct {
 	rng   *rand.Rand
 	pcg   rand.PCG
-	fleet [battleships.NumShips]battleships.Ship
+	fleet [NumShips]Ship
 }
 
 // Reset seeds the bot.
-func (a *BattleshipsReference) Reset(e env.Env, _ int, seed uint64) {
+func (a *Reference) Reset(e env.Env, _ int, seed uint64) {
 	mustBattleships(e)
 	a.pcg.Seed(seed, 0x2017)
 	a.rng = rand.New(&a.pcg)
 }
 
-func mustBattleships(e env.Env) *battleships.Game {
-	g, ok := e.(*battleships.Game)
+func mustBattleships(e env.Env) *Game {
+	g, ok := e.(*Game)
 	if !ok {
-		panic(fmt.Sprintf("agents: battleships reference bot given %T", e))
+		panic(fmt.Sprintf("battleships: the reference bot given %T", e))
 	}
 	return g
 }
 
 // Act returns the bot's action for seat.
-func (a *BattleshipsReference) Act(e env.Env, seat int) int32 {
+func (a *Reference) Act(e env.Env, seat int) int32 {
 	g := mustBattleships(e)
 	if a.rng == nil {
 		a.Reset(e, seat, 0)
@@ -76,13 +73,13 @@ func (a *BattleshipsReference) Act(e env.Env, seat int) int32 {
 		}
 		k := g.PendingShips(seat)
 		if k == 0 {
-			a.fleet = battleships.ReferenceFleet(a.rng, n)
+			a.fleet = ReferenceFleet(a.rng, n)
 		}
-		if k >= battleships.NumShips {
+		if k >= NumShips {
 			return 0
 		}
 		s := a.fleet[k]
-		return battleships.PlaceAction(n, int(s.X), int(s.Y), s.Dir)
+		return PlaceAction(n, int(s.X), int(s.Y), s.Dir)
 	}
 	lx, ly := -1, -1
 	for x := range n {
@@ -93,7 +90,7 @@ func (a *BattleshipsReference) Act(e env.Env, seat int) int32 {
 		}
 	}
 	if lx < 0 {
-		return battleships.CommandAction(n, battleships.CodeSingle, 0, 0)
+		return CommandAction(n, CodeSingle, 0, 0)
 	}
 	tx, ty := lx+2, ly
 	if tx >= n {
@@ -114,12 +111,12 @@ func (a *BattleshipsReference) Act(e env.Env, seat int) int32 {
 			tx, ty = a.rng.IntN(n), a.rng.IntN(n)
 		}
 	}
-	dest := p.Ships[battleships.Destroyer]
+	dest := p.Ships[Destroyer]
 	switch {
 	case !dest.Destroyed && !p.Shield.Active && p.Shield.Charges >= 1:
-		return battleships.CommandAction(n, battleships.CodeShield, int(dest.X), int(dest.Y))
-	case !dest.Destroyed && p.Energy >= battleships.WeaponCost(battleships.DoubleShot, n):
-		return battleships.CommandAction(n, battleships.CodeDoubleVertical, tx, ty)
+		return CommandAction(n, CodeShield, int(dest.X), int(dest.Y))
+	case !dest.Destroyed && p.Energy >= WeaponCost(DoubleShot, n):
+		return CommandAction(n, CodeDoubleVertical, tx, ty)
 	}
-	return battleships.CommandAction(n, battleships.CodeSingle, tx, ty)
+	return CommandAction(n, CodeSingle, tx, ty)
 }

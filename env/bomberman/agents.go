@@ -1,25 +1,22 @@
-package agents
+package bomberman
 
 import (
 	"fmt"
 	"math/rand/v2"
 
 	"github.com/botarena/botarena/env"
-	"github.com/botarena/botarena/env/bomberman"
 )
 
-func init() {
-	Register("bomberman", "reference", "the Entelect 2016 reference bot (C# AStarStrategy), quirks included",
-		func(spec *env.Spec) (env.Agent, error) {
-			if base := BaseGame(spec.Game); base != "bomberman" {
-				return nil, fmt.Errorf("the bomberman reference bot cannot play %s", spec.Game)
-			}
-			return NewReference(), nil
-		})
+// newReferenceAgent is the factory of the "reference" agent.
+func newReferenceAgent(spec *env.Spec) (env.Agent, error) {
+	if spec != nil && env.BaseGame(spec.Game) != "bomberman" {
+		return nil, fmt.Errorf("the bomberman reference bot cannot play %s", spec.Game)
+	}
+	return NewReference(), nil
 }
 
 // maxCells is the number of cells of the largest Bomberman map.
-const maxCells = bomberman.MaxSide * bomberman.MaxSide
+const maxCells = MaxSide * MaxSide
 
 // nodeKind is what the reference bot sees on a node: the first of the
 // visible power-up, the entity and the bomb, as its Node class takes them.
@@ -132,12 +129,12 @@ func (r *Reference) Act(e env.Env, seat int) int32 {
 	return int32(r.act(asBomberman(e), seat))
 }
 
-func asBomberman(e env.Env) *bomberman.Game {
-	// Through any: the assertion must compile before *bomberman.Game
+func asBomberman(e env.Env) *Game {
+	// Through any: the assertion must compile before *Game
 	// implements env.Env on every branch.
-	g, ok := any(e).(*bomberman.Game)
+	g, ok := any(e).(*Game)
 	if !ok {
-		panic(fmt.Sprintf("agents: the bomberman reference bot cannot play %T", e))
+		panic(fmt.Sprintf("bomberman: the reference bot cannot play %T", e))
 	}
 	return g
 }
@@ -160,18 +157,18 @@ func (r *Reference) node(x, y int) int {
 // xy returns the 1-based coordinates of cell index i.
 func (r *Reference) xy(i int) (x, y int) { return i%r.w + 1, i/r.w + 1 }
 
-func (r *Reference) act(g *bomberman.Game, seat int) bomberman.Action {
+func (r *Reference) act(g *Game, seat int) Action {
 	p := g.Player(seat)
 	if p.Killed {
-		return bomberman.DoNothing // no player node: the C# bot throws
+		return DoNothing // no player node: the C# bot throws
 	}
 	r.see(g)
 	start := -1
-	if c := g.At(p.X, p.Y); c.Entity == bomberman.PlayerEntity && int(c.Player) == seat {
+	if c := g.At(p.X, p.Y); c.Entity == PlayerEntity && int(c.Player) == seat {
 		start = r.node(p.X, p.Y)
 	}
 	if start < 0 {
-		return bomberman.DoNothing
+		return DoNothing
 	}
 	ownBombs, ripe := 0, false
 	for _, i := range r.nodes[:r.nNodes] {
@@ -187,14 +184,14 @@ func (r *Reference) act(g *bomberman.Game, seat int) bomberman.Action {
 
 	end := r.target(p.X)
 	if !r.search(start, end) {
-		return bomberman.DoNothing // GetPath walks off a null parent
+		return DoNothing // GetPath walks off a null parent
 	}
 	danger := r.inRange[start]
 	if !danger && ripe {
-		return bomberman.TriggerBomb
+		return TriggerBomb
 	}
 	if end == start {
-		return bomberman.DoNothing // path[0] of an empty path
+		return DoNothing // path[0] of an empty path
 	}
 	next := end
 	for int(r.parent[next]) != start {
@@ -205,23 +202,23 @@ func (r *Reference) act(g *bomberman.Game, seat int) bomberman.Action {
 		nx, ny := r.xy(next)
 		switch {
 		case sx == nx && sy > ny:
-			return bomberman.MoveUp
+			return MoveUp
 		case sx == nx:
-			return bomberman.MoveDown
+			return MoveDown
 		case sx > nx:
-			return bomberman.MoveLeft
+			return MoveLeft
 		default:
-			return bomberman.MoveRight
+			return MoveRight
 		}
 	}
 	if ownBombs < 1 {
-		return bomberman.PlaceBomb
+		return PlaceBomb
 	}
-	return bomberman.DoNothing // the bot's 7
+	return DoNothing // the bot's 7
 }
 
 // see reads the map into the node arrays, as the bot builds its NodeMap.
-func (r *Reference) see(g *bomberman.Game) {
+func (r *Reference) see(g *Game) {
 	r.w, r.h = g.Width(), g.Height()
 	n := r.w * r.h
 	clear(r.kind[:n])
@@ -232,7 +229,7 @@ func (r *Reference) see(g *bomberman.Game) {
 	for y := 1; y < r.h; y++ {
 		for x := 1; x < r.w; x++ {
 			c := g.At(x, y)
-			if c.Entity == bomberman.IndestructibleWall {
+			if c.Entity == IndestructibleWall {
 				continue
 			}
 			i := r.idx(x, y)
@@ -241,13 +238,13 @@ func (r *Reference) see(g *bomberman.Game) {
 			r.bomb[i] = c.HasBomb()
 			r.exploding[i] = c.Exploding()
 			switch {
-			case c.Entity == bomberman.NoEntity && c.PowerUp == bomberman.SuperPowerUp:
+			case c.Entity == NoEntity && c.PowerUp == SuperPowerUp:
 				r.kind[i] = nodeSuperPowerUp
-			case c.Entity == bomberman.NoEntity && c.PowerUp != bomberman.NoPowerUp:
+			case c.Entity == NoEntity && c.PowerUp != NoPowerUp:
 				r.kind[i] = nodePowerUp
-			case c.Entity == bomberman.DestructibleWall:
+			case c.Entity == DestructibleWall:
 				r.kind[i] = nodeWall
-			case c.Entity == bomberman.PlayerEntity:
+			case c.Entity == PlayerEntity:
 				r.kind[i] = nodePlayer
 			case c.HasBomb():
 				r.kind[i] = nodeBomb
@@ -367,13 +364,6 @@ func pick(c bool, a, b int32) int32 {
 		return a
 	}
 	return b
-}
-
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // neighbours are the offsets the bot's GetNeighbours yields, in its order.

@@ -1,4 +1,4 @@
-package agents
+package battlecube
 
 import (
 	"fmt"
@@ -6,36 +6,22 @@ import (
 	"math/rand/v2"
 
 	"github.com/botarena/botarena/env"
-	"github.com/botarena/botarena/env/battlecube"
 )
 
-func init() {
-	check := func(spec *env.Spec) error {
-		if spec != nil && BaseGame(spec.Game) != "battlecube" {
-			return fmt.Errorf("the battlecube bots cannot play %s", spec.Game)
+// newAgent returns the factory of a built-in agent that make makes.
+func newAgent(make func() env.Agent) env.AgentFactory {
+	return func(spec *env.Spec) (env.Agent, error) {
+		if spec != nil && env.BaseGame(spec.Game) != "battlecube" {
+			return nil, fmt.Errorf("the battlecube bots cannot play %s", spec.Game)
 		}
-		return nil
+		return make(), nil
 	}
-	Register("battlecube", "dumb", "the original example_bots/dumb-bot.js: random move (staying in the cube), NOOP or bomb anywhere",
-		func(spec *env.Spec) (env.Agent, error) {
-			if err := check(spec); err != nil {
-				return nil, err
-			}
-			return NewDumb(), nil
-		})
-	Register("battlecube", "teebot", "the original example_bots/teebot.js with its default parameters: flee to the most open cell, bomb the most boxed-in bots",
-		func(spec *env.Spec) (env.Agent, error) {
-			if err := check(spec); err != nil {
-				return nil, err
-			}
-			return NewTeebot(DefaultTeebotParams()), nil
-		})
 }
 
-func asBattlecube(e env.Env) *battlecube.Game {
-	g, ok := any(e).(*battlecube.Game)
+func asBattlecube(e env.Env) *Game {
+	g, ok := any(e).(*Game)
 	if !ok {
-		panic(fmt.Sprintf("agents: the battlecube bots cannot play %T", e))
+		panic(fmt.Sprintf("battlecube: the battlecube bots cannot play %T", e))
 	}
 	return g
 }
@@ -43,14 +29,14 @@ func asBattlecube(e env.Env) *battlecube.Game {
 // cyclePlan is the reply a bot gave at the start of the current cycle,
 // handed out one task per tick.
 type cyclePlan struct {
-	tasks [battlecube.MaxTasksPerTick]battlecube.Action
+	tasks [MaxTasksPerTick]Action
 	n     int
 	// reject, when not 0, is the rejected reply of this cycle.
-	reject battlecube.Action
+	reject Action
 }
 
 // next returns the task of the coming tick, planning at a cycle's start.
-func (p *cyclePlan) next(g *battlecube.Game, plan func()) int32 {
+func (p *cyclePlan) next(g *Game, plan func()) int32 {
 	sub := g.SubTick()
 	if sub == 1 {
 		p.n, p.reject = 0, 0
@@ -62,7 +48,7 @@ func (p *cyclePlan) next(g *battlecube.Game, plan func()) int32 {
 	if sub-1 < p.n {
 		return int32(p.tasks[sub-1])
 	}
-	return int32(battlecube.Noop)
+	return int32(Noop)
 }
 
 // Dumb is the original dumb-bot (spec §8): for each of the cycle's tasks,
@@ -103,19 +89,19 @@ func (d *Dumb) Act(e env.Env, seat int) int32 {
 	return d.plan.next(g, func() { d.think(g, seat) })
 }
 
-func (d *Dumb) think(g *battlecube.Game, seat int) {
+func (d *Dumb) think(g *Game, seat int) {
 	p := g.Player(seat)
 	if !p.InPlay {
 		return
 	}
 	edge := g.Edge()
 	for i := range g.TasksPerTick() {
-		var a battlecube.Action
+		var a Action
 		switch d.rng.IntN(3) {
 		case 0:
-			var dirs [6]battlecube.Action
+			var dirs [6]Action
 			n := 0
-			for m := battlecube.MovePlusX; m <= battlecube.MoveMinusZ; m++ {
+			for m := MovePlusX; m <= MoveMinusZ; m++ {
 				c := [3]int{p.X, p.Y, p.Z}
 				axis, plus := int(m-1)/2, (m-1)%2 == 0
 				if (plus && c[axis] == edge-1) || (!plus && c[axis] == 0) {
@@ -125,20 +111,20 @@ func (d *Dumb) think(g *battlecube.Game, seat int) {
 				n++
 			}
 			if n == 0 {
-				d.plan.reject = battlecube.RejectConnection
+				d.plan.reject = RejectConnection
 				return
 			}
 			a = dirs[d.rng.IntN(n)]
 		case 1:
-			a = battlecube.Noop
+			a = Noop
 		default:
 			if edge < 2 {
-				a = battlecube.Noop
+				a = Noop
 				break
 			}
 			c := func() int { return 1 + d.rng.IntN(edge-1) }
 			x, y, z := c(), c(), c()
-			a = battlecube.BombAction(edge, x, y, z)
+			a = BombAction(edge, x, y, z)
 		}
 		d.plan.tasks[i] = a
 		d.plan.n++
@@ -171,7 +157,7 @@ const teebotNodes = 1 << 15
 type tbNode struct {
 	x, y, z int
 	parent  int32
-	dir     battlecube.Action
+	dir     Action
 	depth   int
 	score   int64
 }
@@ -188,8 +174,8 @@ type tbNode struct {
 // searches keep duplicate queue entries as the original's do, so it may
 // bomb a cell twice; sorts are stable (V8's sort of 2017 was stable for up
 // to 10 elements only). A reply of the wrong length loses
-// ([battlecube.RejectAmount]), as does the original's crash when it has
-// bombs to place and nobody to target ([battlecube.RejectConnection]).
+// ([RejectAmount]), as does the original's crash when it has
+// bombs to place and nobody to target ([RejectConnection]).
 //
 // Math.random comes from its own PCG generator seeded in Reset. Not safe
 // for concurrent use; Act does not allocate.
@@ -199,16 +185,16 @@ type Teebot struct {
 	rng  *rand.Rand
 	plan cyclePlan
 
-	g     *battlecube.Game
+	g     *Game
 	me    int
-	items []battlecube.Item
+	items []Item
 	nodes []tbNode
 	done  []uint32
 	stamp uint32
-	path  [battlecube.MaxTasksPerTick]battlecube.Action
-	order [battlecube.MaxPlayers]int
-	tn    [battlecube.MaxPlayers]int
-	keys  [battlecube.MaxPlayers]int64
+	path  [MaxTasksPerTick]Action
+	order [MaxPlayers]int
+	tn    [MaxPlayers]int
+	keys  [MaxPlayers]int64
 	nbr   [6]tbNode
 }
 
@@ -229,7 +215,7 @@ func (t *Teebot) Reset(e env.Env, seat int, seed uint64) {
 	cells := g.Edge() * g.Edge() * g.Edge()
 	if len(t.done) != cells {
 		t.done = make([]uint32, cells)
-		t.items = make([]battlecube.Item, 0, cells+battlecube.MaxOutsideBombs)
+		t.items = make([]Item, 0, cells+MaxOutsideBombs)
 	}
 }
 
@@ -239,7 +225,7 @@ func (t *Teebot) Act(e env.Env, seat int) int32 {
 	return t.plan.next(g, func() { t.think(g, seat) })
 }
 
-func (t *Teebot) think(g *battlecube.Game, seat int) {
+func (t *Teebot) think(g *Game, seat int) {
 	if !g.Player(seat).InPlay {
 		return
 	}
@@ -249,7 +235,7 @@ func (t *Teebot) think(g *battlecube.Game, seat int) {
 	n := math.Max(float64(t.P.MinMoves), float64(T)/float64(t.P.MoveFraction))
 	moves, ok := t.moveDistance(n)
 	if !ok {
-		t.plan.reject = battlecube.RejectConnection
+		t.plan.reject = RejectConnection
 		return
 	}
 	for _, m := range t.path[:moves] {
@@ -258,7 +244,7 @@ func (t *Teebot) think(g *battlecube.Game, seat int) {
 	k := T - moves
 	targets, tok := t.pickTargets(k)
 	if !tok {
-		t.plan.reject = battlecube.RejectConnection
+		t.plan.reject = RejectConnection
 		return
 	}
 	for i := range targets {
@@ -271,22 +257,22 @@ func (t *Teebot) think(g *battlecube.Game, seat int) {
 			ok = t.implode(p.X, p.Y, p.Z, t.tn[i])
 		}
 		if !ok {
-			t.plan.reject = battlecube.RejectConnection
+			t.plan.reject = RejectConnection
 			return
 		}
 	}
 	if t.plan.reject == 0 && t.plan.n != T {
-		t.plan.reject = battlecube.RejectAmount
+		t.plan.reject = RejectAmount
 	}
 }
 
 // add appends a task to the reply (counting past the array as a wrong
 // length).
-func (t *Teebot) add(a battlecube.Action) {
+func (t *Teebot) add(a Action) {
 	if t.plan.n < len(t.plan.tasks) {
 		t.plan.tasks[t.plan.n] = a
 	} else {
-		t.plan.reject = battlecube.RejectAmount
+		t.plan.reject = RejectAmount
 	}
 	t.plan.n++
 }
@@ -346,18 +332,18 @@ func (t *Teebot) markDone(x, y, z int) {
 func (t *Teebot) neighbours(pos int, keep func(x, y, z int) bool) int {
 	p := t.nodes[pos]
 	k := 0
-	for d := battlecube.MovePlusX; d <= battlecube.MoveMinusZ; d++ {
+	for d := MovePlusX; d <= MoveMinusZ; d++ {
 		x, y, z := p.x, p.y, p.z
 		switch d {
-		case battlecube.MovePlusX:
+		case MovePlusX:
 			x++
-		case battlecube.MoveMinusX:
+		case MoveMinusX:
 			x--
-		case battlecube.MovePlusY:
+		case MovePlusY:
 			y++
-		case battlecube.MoveMinusY:
+		case MoveMinusY:
 			y--
-		case battlecube.MovePlusZ:
+		case MovePlusZ:
 			z++
 		default:
 			z--
@@ -505,7 +491,7 @@ func (t *Teebot) explode(tx, ty, tz, n int) bool {
 	for head := 0; head < len(t.nodes) && placed < n; head++ {
 		pos := t.nodes[head]
 		if !t.g.HasBomb(pos.x, pos.y, pos.z) {
-			t.add(battlecube.BombAction(t.g.Edge(), pos.x, pos.y, pos.z))
+			t.add(BombAction(t.g.Edge(), pos.x, pos.y, pos.z))
 			placed++
 		}
 		if placed < n {
@@ -559,7 +545,7 @@ func (t *Teebot) implode(tx, ty, tz, n int) bool {
 	for d := radius; d >= 0 && placed < n; d-- {
 		for _, nd := range t.nodes {
 			if nd.depth == d && placed < n {
-				t.add(battlecube.BombAction(t.g.Edge(), nd.x, nd.y, nd.z))
+				t.add(BombAction(t.g.Edge(), nd.x, nd.y, nd.z))
 				placed++
 			}
 		}

@@ -1,6 +1,11 @@
-package agents
+package bomberman
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/botarena/botarena/env"
+)
 
 // loadBoard fills r's node arrays from an ASCII board, bypassing a game:
 // '#' an indestructible wall, '+' a destructible wall, 'A' the bot, 'P'
@@ -125,5 +130,50 @@ func TestReferenceSearch(t *testing.T) {
 	start = loadBoard(t, r, "######", "#Ax !#", "#x####", "######")
 	if r.search(start, r.idx(5, 2)) {
 		t.Error("reached a target behind exploding cells")
+	}
+}
+
+func TestReferenceWrongGamePanics(t *testing.T) {
+	defer func() {
+		r := recover()
+		if r == nil || !strings.Contains(r.(string), "reference bot cannot play") {
+			t.Errorf("panic = %v, want a clear message", r)
+		}
+	}()
+	NewReference().Reset(struct{ env.Env }{}, 0, 1)
+}
+
+// newBomberman returns a fresh game of n players and map seed.
+func newBomberman(t testing.TB, n int, seed uint64) *Game {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.Players = n
+	g, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(seed)
+	return g
+}
+
+func TestReferenceFirstMoves(t *testing.T) {
+	for _, n := range []int{2, 4, 8, 12} {
+		for seed := range uint64(5) {
+			g := newBomberman(t, n, seed)
+			r := NewReference()
+			for seat := range n {
+				if a := r.act(g, seat); a < 0 || a >= NumActions {
+					t.Errorf("%dp seed %d seat %d: action %d out of range", n, seed, seat, a)
+				}
+			}
+		}
+	}
+}
+
+func TestReferenceNoAllocs(t *testing.T) {
+	g := newBomberman(t, 4, 1)
+	r := NewReference()
+	if n := testing.AllocsPerRun(50, func() { r.act(g, 0) }); n != 0 {
+		t.Errorf("Reference.act allocates %v times per call", n)
 	}
 }

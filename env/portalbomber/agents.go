@@ -1,43 +1,28 @@
-package agents
+package portalbomber
 
 import (
 	"fmt"
 	"math/rand/v2"
 
 	"github.com/botarena/botarena/env"
-	"github.com/botarena/botarena/env/portalbomber"
 )
 
-func init() {
-	Register("portalbomber", "practice", "the UPE practice bot (AI.js): uniformly random over its 15 moves, never bombs",
-		func(spec *env.Spec) (env.Agent, error) {
-			if err := needPortalBomber(spec); err != nil {
-				return nil, err
-			}
-			return &Practice{}, nil
-		})
-	Register("portalbomber", "greedy", "escapes its own blasts, bombs soft blocks and the opponent, buys upgrades",
-		func(spec *env.Spec) (env.Agent, error) {
-			if err := needPortalBomber(spec); err != nil {
-				return nil, err
-			}
-			return &Greedy{}, nil
-		})
-}
-
-func needPortalBomber(spec *env.Spec) error {
-	if BaseGame(spec.Game) != "portalbomber" {
-		return fmt.Errorf("a portalbomber bot cannot play %s", spec.Game)
+// newAgent returns the factory of a built-in agent that make makes.
+func newAgent(make func() env.Agent) env.AgentFactory {
+	return func(spec *env.Spec) (env.Agent, error) {
+		if spec != nil && env.BaseGame(spec.Game) != "portalbomber" {
+			return nil, fmt.Errorf("a portalbomber bot cannot play %s", spec.Game)
+		}
+		return make(), nil
 	}
-	return nil
 }
 
 // practiceMoves are AI.js's 15 moves, in its order: everything but "b".
-var practiceMoves = [15]portalbomber.Action{
-	portalbomber.MoveUp, portalbomber.MoveLeft, portalbomber.MoveRight, portalbomber.MoveDown,
-	portalbomber.TurnUp, portalbomber.TurnLeft, portalbomber.TurnRight, portalbomber.TurnDown,
-	portalbomber.Wait, portalbomber.OrangePortal, portalbomber.BluePortal,
-	portalbomber.BuyCount, portalbomber.BuyRange, portalbomber.BuyPierce, portalbomber.BuyBlock,
+var practiceMoves = [15]Action{
+	MoveUp, MoveLeft, MoveRight, MoveDown,
+	TurnUp, TurnLeft, TurnRight, TurnDown,
+	Wait, OrangePortal, BluePortal,
+	BuyCount, BuyRange, BuyPierce, BuyBlock,
 }
 
 // Practice is the original's practice bot (AI.js, spec §12): on its turn it
@@ -56,7 +41,7 @@ func (a *Practice) Reset(_ env.Env, _ int, seed uint64) { a.pcg.Seed(seed, 0x254
 // Act returns a random practice move on the seat's turn, else 0. It panics
 // if e is not a portalbomber game.
 func (a *Practice) Act(e env.Env, seat int) int32 {
-	g := e.(*portalbomber.Game)
+	g := e.(*Game)
 	if t := g.ToMove(); t >= 0 && t != seat {
 		return 0
 	}
@@ -79,19 +64,19 @@ const greedyHorizon = 8
 //
 // "An escape remains" means: after the move (simulated on a copy of the
 // game), a walk exists that avoids every cell at the round end it becomes
-// deadly ([portalbomber.Game.Forecast]) for the next 8 round ends.
+// deadly ([Game.Forecast]) for the next 8 round ends.
 // Not safe for concurrent use; one per seat. Act does not allocate.
 type Greedy struct {
-	scratch portalbomber.Game
-	fc      [portalbomber.MaxCells]uint16
-	dist    [portalbomber.MaxCells]int16
-	queue   [portalbomber.MaxCells]uint16
-	first   [portalbomber.MaxCells]int8
-	reach   [2][portalbomber.MaxCells]bool
-	acts    [portalbomber.Seats]int32
-	rew     [portalbomber.Seats]float32
-	term    [portalbomber.Seats]bool
-	trunc   [portalbomber.Seats]bool
+	scratch Game
+	fc      [MaxCells]uint16
+	dist    [MaxCells]int16
+	queue   [MaxCells]uint16
+	first   [MaxCells]int8
+	reach   [2][MaxCells]bool
+	acts    [Seats]int32
+	rew     [Seats]float32
+	term    [Seats]bool
+	trunc   [Seats]bool
 	bought  int
 }
 
@@ -101,12 +86,12 @@ func (a *Greedy) Reset(env.Env, int, uint64) { a.bought = 0 }
 // Act returns the seat's move; 0 when it is not the seat's turn. It panics if
 // e is not a portalbomber game.
 func (a *Greedy) Act(e env.Env, seat int) int32 {
-	g := e.(*portalbomber.Game)
+	g := e.(*Game)
 	if t := g.ToMove(); (t >= 0 && t != seat) || g.Done() || !g.Player(seat).Alive {
 		return 0
 	}
 	p := g.Player(seat)
-	if p.Coins >= portalbomber.UpgradePrice {
+	if p.Coins >= UpgradePrice {
 		buy := a.nextBuy(p)
 		if a.safeAfter(g, seat, buy) {
 			a.bought++
@@ -116,8 +101,8 @@ func (a *Greedy) Act(e env.Env, seat int) int32 {
 	n := g.Size()
 	here := p.Y*n + p.X
 	if _, _, onBomb := g.Bomb(p.X, p.Y); !onBomb && p.BombCount > 0 && a.blastValue(g, seat, p.X, p.Y) > 0 &&
-		a.safeAfter(g, seat, portalbomber.PlaceBomb) {
-		return int32(portalbomber.PlaceBomb)
+		a.safeAfter(g, seat, PlaceBomb) {
+		return int32(PlaceBomb)
 	}
 	// Shortest paths from here over walkable cells; pick the best target.
 	a.paths(g, seat, here)
@@ -135,15 +120,15 @@ func (a *Greedy) Act(e env.Env, seat int) int32 {
 		}
 	}
 	if best >= 0 {
-		m := portalbomber.MoveLeft + portalbomber.Action(a.first[best])
+		m := MoveLeft + Action(a.first[best])
 		if a.safeAfter(g, seat, m) {
 			return int32(m)
 		}
 	}
-	if a.safeAfter(g, seat, portalbomber.Wait) {
+	if a.safeAfter(g, seat, Wait) {
 		return 0
 	}
-	for m := portalbomber.MoveLeft; m <= portalbomber.MoveDown; m++ {
+	for m := MoveLeft; m <= MoveDown; m++ {
 		if a.safeAfter(g, seat, m) {
 			return int32(m)
 		}
@@ -151,21 +136,18 @@ func (a *Greedy) Act(e env.Env, seat int) int32 {
 	return 0
 }
 
-func (a *Greedy) nextBuy(p portalbomber.Player) portalbomber.Action {
+func (a *Greedy) nextBuy(p Player) Action {
 	switch {
 	case p.BombPierce < 1:
-		return portalbomber.BuyPierce
+		return BuyPierce
 	case p.BombCount < 2 && a.bought < 3:
-		return portalbomber.BuyCount
+		return BuyCount
 	}
-	return [3]portalbomber.Action{portalbomber.BuyRange, portalbomber.BuyPierce, portalbomber.BuyCount}[a.bought%3]
+	return [3]Action{BuyRange, BuyPierce, BuyCount}[a.bought%3]
 }
 
-var dirDX = [4]int{-1, 0, 1, 0}
-var dirDY = [4]int{0, -1, 0, 1}
-
 // walkable reports whether a player could step onto (x, y) in g now.
-func walkable(g *portalbomber.Game, seat, x, y int) bool {
+func walkable(g *Game, seat, x, y int) bool {
 	n := g.Size()
 	if x < 0 || y < 0 || x >= n || y >= n || g.Hard(x, y) || g.Soft(x, y) {
 		return false
@@ -180,7 +162,7 @@ func walkable(g *portalbomber.Game, seat, x, y int) bool {
 // paths fills dist and first (the first step's direction) by breadth-first
 // search from cell from, through cells the forecast does not mark deadly at
 // the next round end.
-func (a *Greedy) paths(g *portalbomber.Game, seat, from int) {
+func (a *Greedy) paths(g *Game, seat, from int) {
 	n := g.Size()
 	for i := range n * n {
 		a.dist[i] = -1
@@ -216,7 +198,7 @@ func (a *Greedy) paths(g *portalbomber.Game, seat, from int) {
 // blastValue scores a bomb of seat at (x, y) with the arms as they would go
 // now, portals ignored: 10 for reaching the opponent, plus the value of
 // each soft block reached.
-func (a *Greedy) blastValue(g *portalbomber.Game, seat, x, y int) int {
+func (a *Greedy) blastValue(g *Game, seat, x, y int) int {
 	n := g.Size()
 	p, o := g.Player(seat), g.Player(1-seat)
 	v := 0
@@ -235,7 +217,7 @@ func (a *Greedy) blastValue(g *portalbomber.Game, seat, x, y int) int {
 				piercing = true
 			case g.Soft(cx, cy):
 				if !g.HasTrail(cx, cy) {
-					v += portalbomber.BlockValue(n, cx, cy)
+					v += BlockValue(n, cx, cy)
 				}
 				piercing = true
 			case g.Hard(cx, cy), bomb:
@@ -251,7 +233,7 @@ func (a *Greedy) blastValue(g *portalbomber.Game, seat, x, y int) int {
 }
 
 // safeAfter reports whether seat keeps an escape after playing m now.
-func (a *Greedy) safeAfter(g *portalbomber.Game, seat int, m portalbomber.Action) bool {
+func (a *Greedy) safeAfter(g *Game, seat int, m Action) bool {
 	a.scratch = *g
 	s := &a.scratch
 	clear(a.acts[:])

@@ -1,43 +1,25 @@
-package agents
+package battlecube
 
 import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
-	"github.com/botarena/botarena/env/battlecube"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
+// playBattlecube plays one game of battlecube with cfg between the named
+// agents and returns it with its trace of actions.
 func playBattlecube(t *testing.T, cfg string, names ...string) (env.Env, []int32) {
 	t.Helper()
 	e, err := env.Make("battlecube", []byte(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := e.Spec()
 	var as []env.Agent
 	for _, n := range names {
-		a, err := New("battlecube", n, spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		as = append(as, a)
+		as = append(as, testutil.Agent(t, "battlecube", n, e.Spec()))
 	}
-	e.Reset(5)
-	for s, a := range as {
-		a.Reset(e, s, uint64(100+s))
-	}
-	acts := make([]int32, spec.Seats)
-	rew := make([]float32, spec.Seats)
-	term, trunc := make([]bool, spec.Seats), make([]bool, spec.Seats)
-	var trace []int32
-	for !e.Done() {
-		for s, a := range as {
-			acts[s] = a.Act(e, s)
-		}
-		trace = append(trace, acts...)
-		e.Step(acts, rew, term, trunc)
-	}
-	return e, trace
+	return e, testutil.Play(e, as, 5, func(seat int) uint64 { return uint64(100 + seat) })
 }
 
 func TestBattlecubeAgentsDeterministic(t *testing.T) {
@@ -66,7 +48,7 @@ func TestTeebotMovesToTheBestNeighbour(t *testing.T) {
 	tb.Reset(e, 0, 1)
 	// Neighbours of (1,1,1) other than (2,1,1): -X (0,1,1) is 4 from the
 	// other bot, ±Y and ±Z are 2; -X wins.
-	if a := tb.Act(e, 0); battlecube.Action(a) != battlecube.MoveMinusX {
+	if a := tb.Act(e, 0); Action(a) != MoveMinusX {
 		t.Errorf("teebot's move %d, want -X", a)
 	}
 }
@@ -74,8 +56,8 @@ func TestTeebotMovesToTheBestNeighbour(t *testing.T) {
 func TestBattlecubeAgentsDoNotAllocate(t *testing.T) {
 	e, _ := env.Make("battlecube", []byte(`{"tasks_per_tick":3}`))
 	e.Reset(3)
-	tb, _ := New("battlecube", "teebot", e.Spec())
-	d, _ := New("battlecube", "dumb", e.Spec())
+	tb := testutil.Agent(t, "battlecube", "teebot", e.Spec())
+	d := testutil.Agent(t, "battlecube", "dumb", e.Spec())
 	tb.Reset(e, 0, 1)
 	d.Reset(e, 1, 1)
 	if n := testing.AllocsPerRun(50, func() { tb.Act(e, 0); d.Act(e, 1) }); n != 0 {

@@ -1,31 +1,36 @@
-package agents
+package battlebots
 
 import (
 	"fmt"
 
 	"github.com/botarena/botarena/env"
-	"github.com/botarena/botarena/env/battlebots"
 )
 
-func init() {
-	register := func(name, summary string, make func() env.Agent) {
-		Register("battlebots", name, summary, func(spec *env.Spec) (env.Agent, error) {
-			if spec != nil && BaseGame(spec.Game) != "battlebots" {
-				return nil, fmt.Errorf("the battlebots %s bot cannot play %s", name, spec.Game)
-			}
-			return make(), nil
-		})
+// newAgent returns the factory of a built-in agent that make makes.
+func newAgent(name string, make func() env.Agent) env.AgentFactory {
+	return func(spec *env.Spec) (env.Agent, error) {
+		if spec != nil && env.BaseGame(spec.Game) != "battlebots" {
+			return nil, fmt.Errorf("the battlebots %s bot cannot play %s", name, spec.Game)
+		}
+		return make(), nil
 	}
-	register("nop", "the original's Nop.java: always prints NO", func() env.Agent { return Idle{} })
-	register("huggy", "the original's huggy.py: walks toward the enemy, then sends P (EMP) every round once adjacent", func() env.Agent { return Huggy{} })
-	register("sniper", "keeps its distance, dodges projectiles in flight, and fires missiles along rows, columns and diagonals", func() env.Agent { return Sniper{} })
 }
 
+// Nop is the original's Nop.java: it always prints NO (action 0). It has
+// no state, so one value may serve any number of seats.
+type Nop struct{}
+
+// Reset does nothing.
+func (Nop) Reset(env.Env, int, uint64) {}
+
+// Act returns 0, NO.
+func (Nop) Act(env.Env, int) int32 { return 0 }
+
 // battlebotsGame returns e as a BattleBots game or panics.
-func battlebotsGame(e env.Env) *battlebots.Game {
-	g, ok := e.(*battlebots.Game)
+func battlebotsGame(e env.Env) *Game {
+	g, ok := e.(*Game)
 	if !ok {
-		panic(fmt.Sprintf("agents: a battlebots bot cannot play %s", e.Spec().Game))
+		panic(fmt.Sprintf("battlebots: a battlebots bot cannot play %s", e.Spec().Game))
 	}
 	return g
 }
@@ -47,19 +52,19 @@ func (Huggy) Act(e env.Env, seat int) int32 {
 	me, en := g.Bot(seat), g.Bot(1-seat)
 	dx, dy := en.X-me.X, en.Y-me.Y
 	if max(abs(dx), abs(dy)) <= 1 {
-		return int32(battlebots.EMP)
+		return int32(EMP)
 	}
-	return int32(battlebots.Move(dirOf(sign(dx), sign(dy))))
+	return int32(Move(dirOf(sign(dx), sign(dy))))
 }
 
 // dirOf returns the direction of the unit step (dx, dy), which is not (0,0).
-func dirOf(dx, dy int) battlebots.Dir {
-	for d := range battlebots.Dir(battlebots.NumDirs) {
+func dirOf(dx, dy int) Dir {
+	for d := range Dir(NumDirs) {
 		if x, y := d.Delta(); x == dx && y == dy {
 			return d
 		}
 	}
-	panic("agents: dirOf(0, 0)")
+	panic("battlebots: dirOf(0, 0)")
 }
 
 func sign(x int) int {
@@ -98,35 +103,35 @@ func (Sniper) Act(e env.Env, seat int) int32 {
 	if g.Done() {
 		return 0
 	}
-	var danger [battlebots.Cells]int
+	var danger [Cells]int
 	sniperDanger(g, &danger)
 	me, en := g.Bot(seat), g.Bot(1-seat)
-	here := me.Y*battlebots.Side + me.X
+	here := me.Y*Side + me.X
 	if danger[here] == 0 || g.Paralysed() > 0 {
 		if d, ok := lineTo(me.X, me.Y, en.X, en.Y); ok {
-			return int32(battlebots.Missile(d))
+			return int32(Missile(d))
 		}
 	}
 	if g.Paralysed() > 0 {
 		return 0
 	}
-	best, bestScore := battlebots.Nothing, sniperScore(g, &danger, me.X, me.Y, en)+1
-	for d := range battlebots.Dir(battlebots.NumDirs) {
+	best, bestScore := Nothing, sniperScore(g, &danger, me.X, me.Y, en)+1
+	for d := range Dir(NumDirs) {
 		dx, dy := d.Delta()
 		x, y := me.X+dx, me.Y+dy
 		if !g.InBounds(x, y) || (x == en.X && y == en.Y) {
 			continue
 		}
 		if s := sniperScore(g, &danger, x, y, en); s > bestScore {
-			best, bestScore = battlebots.Move(d), s
+			best, bestScore = Move(d), s
 		}
 	}
 	return int32(best)
 }
 
 // sniperScore rates standing on (x, y) after the coming movement phase.
-func sniperScore(g *battlebots.Game, danger *[battlebots.Cells]int, x, y int, en battlebots.Bot) int {
-	s := -100 * danger[y*battlebots.Side+x]
+func sniperScore(g *Game, danger *[Cells]int, x, y int, en Bot) int {
+	s := -100 * danger[y*Side+x]
 	d := max(abs(en.X-x), abs(en.Y-y))
 	_, aligned := lineTo(x, y, en.X, en.Y)
 	switch {
@@ -144,7 +149,7 @@ func sniperScore(g *battlebots.Game, danger *[battlebots.Cells]int, x, y int, en
 	if g.InBounds(0, 0) {
 		lo = 0 // the 10×10 arena
 	}
-	if x == lo || y == lo || x == battlebots.Side-1 || y == battlebots.Side-1 {
+	if x == lo || y == lo || x == Side-1 || y == Side-1 {
 		s -= 3
 	}
 	return s
@@ -152,7 +157,7 @@ func sniperScore(g *battlebots.Game, danger *[battlebots.Cells]int, x, y int, en
 
 // lineTo returns the direction from (x, y) to (tx, ty) when they share a
 // row, column or diagonal and differ.
-func lineTo(x, y, tx, ty int) (battlebots.Dir, bool) {
+func lineTo(x, y, tx, ty int) (Dir, bool) {
 	dx, dy := tx-x, ty-y
 	if (dx == 0 && dy == 0) || (dx != 0 && dy != 0 && abs(dx) != abs(dy)) {
 		return 0, false
@@ -162,8 +167,8 @@ func lineTo(x, y, tx, ty int) (battlebots.Dir, bool) {
 
 // sniperDanger adds to each cell the damage the projectiles in flight may
 // do there in the coming round.
-func sniperDanger(g *battlebots.Game, danger *[battlebots.Cells]int) {
-	mark := func(p battlebots.Projectile, steps, damage int, missile bool) {
+func sniperDanger(g *Game, danger *[Cells]int) {
+	mark := func(p Projectile, steps, damage int, missile bool) {
 		dx, dy := p.Dir.Delta()
 		x, y := p.X, p.Y
 		for k := range steps {
@@ -173,7 +178,7 @@ func sniperDanger(g *battlebots.Game, danger *[battlebots.Cells]int) {
 					for cy := y - 1; cy <= y+1; cy++ {
 						for cx := x - 1; cx <= x+1; cx++ {
 							if g.InBounds(cx, cy) {
-								danger[cy*battlebots.Side+cx] += steps - k
+								danger[cy*Side+cx] += steps - k
 							}
 						}
 					}
@@ -181,7 +186,7 @@ func sniperDanger(g *battlebots.Game, danger *[battlebots.Cells]int) {
 				return
 			}
 			x, y = nx, ny
-			danger[y*battlebots.Side+x] += damage
+			danger[y*Side+x] += damage
 		}
 	}
 	for i := range g.NumBullets() {

@@ -1,4 +1,4 @@
-package main
+package battleships
 
 import (
 	"fmt"
@@ -7,45 +7,27 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
-	"github.com/botarena/botarena/env/battleships"
 )
 
-func init() {
-	registerGameFlag(gameFlag{Game: "battleships", Name: "size", Field: "size", Usage: "map size: small (7), medium (10) or large (14)"})
-
-	// The original's replay layout (spec §8.2): DIR/<seed>/Phase P - Round R/
-	// holds the round's full state.json, "A - map.txt", "B - map.txt",
-	// roundInfo.json and roundCommand.json; its A/ and B/ folders hold each
-	// player's state.json and map.txt, except in the final folder: the final
-	// state goes into the last round's A/ and B/ (spec §12 B13).
-	replayWriters["battleships"] = newBattleshipsReplay
-
-	// The leaderboard also shows each player's key and the counters the
-	// original's state.json shows.
-	extraFields["battleships"] = func(e env.Env, seat int) []field {
-		g, ok := e.(*battleships.Game)
-		if !ok || seat < 0 || seat >= battleships.Seats {
-			return nil
-		}
-		p := g.Player(seat)
-		return []field{{"key", string(rune('A' + seat))}, {"points", p.Points}, {"shots_fired", p.ShotsFired},
-			{"shots_hit", p.ShotsHit}, {"ships_remaining", p.ShipsRemaining()}, {"failed_placements", p.Failed}}
-	}
-}
-
-// battleshipsReplay writes the original's replay layout of one match into
-// dir (DIR/<seed>).
-type battleshipsReplay struct {
+// replay writes the original's replay layout (spec §8.2) of one match into
+// dir (DIR/<seed>), for `botarena play --replays` through the kit's Replay:
+// DIR/<seed>/Phase P - Round R/ holds the round's full state.json,
+// "A - map.txt", "B - map.txt", roundInfo.json and roundCommand.json; its A/
+// and B/ folders hold each player's state.json and map.txt, except in the
+// final folder: the final state goes into the last round's A/ and B/ (spec
+// §12 B13).
+type replay struct {
 	dir   string
 	seats []env.Agent
 	last  string // the folder of the last round the players' files went to
 	buf   []byte
 }
 
-func newBattleshipsReplay(dir string, seats []env.Agent) func(e env.Env, round int) error {
-	r := &battleshipsReplay{dir: dir, seats: seats}
+// newReplay makes the writer of one match's replay into dir, with the
+// agents of its seats (see [env.Kit.Replay]).
+func newReplay(dir string, seats []env.Agent) func(e env.Env, round int) error {
+	r := &replay{dir: dir, seats: seats}
 	return r.write
 }
 
@@ -55,19 +37,19 @@ func newBattleshipsReplay(dir string, seats []env.Agent) func(e env.Env, round i
 // into the players' folders of the last round, as the original's
 // BattleshipsGame.WriteStateFiles (RoundStarting, also for the final
 // round) and BotHarness.GameEnded do.
-func (r *battleshipsReplay) write(e env.Env, _ int) error {
-	g, ok := e.(*battleships.Game)
+func (r *replay) write(e env.Env, _ int) error {
+	g, ok := e.(*Game)
 	if !ok {
-		return fmt.Errorf("battleships replay: got %T", e)
+		return fmt.Errorf("battleships: replay: got %T", e)
 	}
 	folder := filepath.Join(r.dir, fmt.Sprintf("Phase %d - Round %d", g.Phase(), g.Round()))
-	for _, format := range []string{battleships.FormatStateJSON, battleships.FormatRoundInfo, battleships.FormatRoundCommand} {
+	for _, format := range []string{FormatStateJSON, FormatRoundInfo, FormatRoundCommand} {
 		if err := r.file(g, filepath.Join(folder, format), format, -1); err != nil {
 			return err
 		}
 	}
 	for seat, key := range []string{"A", "B"} {
-		if err := r.file(g, filepath.Join(folder, key+" - map.txt"), battleships.FormatMapTxt, seat); err != nil {
+		if err := r.file(g, filepath.Join(folder, key+" - map.txt"), FormatMapTxt, seat); err != nil {
 			return err
 		}
 	}
@@ -79,7 +61,7 @@ func (r *battleshipsReplay) write(e env.Env, _ int) error {
 	}
 	r.last = players
 	for seat, key := range []string{"A", "B"} {
-		for _, format := range []string{battleships.FormatStateJSON, battleships.FormatMapTxt} {
+		for _, format := range []string{FormatStateJSON, FormatMapTxt} {
 			if err := r.file(g, filepath.Join(players, key, format), format, seat); err != nil {
 				return err
 			}
@@ -90,12 +72,12 @@ func (r *battleshipsReplay) write(e env.Env, _ int) error {
 
 // file writes g's format for seat to path; roundInfo.json describes each
 // Entelect bot folder's player by its bot.json.
-func (r *battleshipsReplay) file(g *battleships.Game, path, format string, seat int) error {
+func (r *replay) file(g *Game, path, format string, seat int) error {
 	var err error
 	if r.buf, err = g.AppendNative(r.buf[:0], format, seat); err != nil {
 		return err
 	}
-	if format == battleships.FormatRoundInfo {
+	if format == FormatRoundInfo {
 		r.buf = withBotInfo(r.buf, g, r.seats)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -104,18 +86,18 @@ func (r *battleshipsReplay) file(g *battleships.Game, path, format string, seat 
 	return os.WriteFile(path, r.buf, 0o644)
 }
 
-// withBotInfo returns roundInfo.json with every seat that an Entelect bot
-// folder plays described as the original's BattleshipsGame.GetPlayerInfo
-// describes a bot harness: bot.json's Author, NickName and Email (null
-// where bot.json has none) and its BotType. The env describes every seat as
-// a console player (its name thrice, BotType "Unkown"), which stays right
-// for the other seats; info is the env's file, returned as it is when no
-// bot folder plays.
-func withBotInfo(info []byte, g *battleships.Game, seats []env.Agent) []byte {
-	bots := make([]*agents.EntelectBot, battleships.Seats)
+// withBotInfo returns roundInfo.json with every seat whose agent describes
+// its bot ([env.BotDescriber]: an Entelect bot folder) described as the
+// original's BattleshipsGame.GetPlayerInfo describes a bot harness:
+// bot.json's Author, NickName and Email (null where bot.json has none) and
+// its BotType. The env describes every seat as a console player (its name
+// thrice, BotType "Unkown"), which stays right for the other seats; info is
+// the env's file, returned as it is when no seat's agent describes its bot.
+func withBotInfo(info []byte, g *Game, seats []env.Agent) []byte {
+	bots := make([]env.BotDescriber, Seats)
 	found := false
 	for seat, a := range seats {
-		if b, ok := a.(*agents.EntelectBot); ok && seat < len(bots) {
+		if b, ok := a.(env.BotDescriber); ok && seat < len(bots) {
 			bots[seat], found = b, true
 		}
 	}
@@ -126,8 +108,8 @@ func withBotInfo(info []byte, g *battleships.Game, seats []env.Agent) []byte {
 		name := g.Player(seat).Name
 		author, nick, email, botType := &name, &name, &name, "Unkown"
 		if b := bots[seat]; b != nil {
-			m := b.Meta()
-			author, nick, email, botType = m.Author, m.NickName, m.Email, b.BotType()
+			d := b.DescribeBot()
+			author, nick, email, botType = d.Author, d.NickName, d.Email, d.BotType
 		}
 		dst = append(dst, `{"Author":`...)
 		dst = appendNewtonsoftString(dst, author)
