@@ -133,7 +133,7 @@ var rules = []rule{
 
 	// cmd wires everything, with cobra for the command line and gonum's
 	// plot for charts.
-	{pkg: "cmd/*", imports: []string{"env", "env/*", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "web", "bench",
+	{pkg: "cmd/*", imports: []string{"env", "env/*", "games", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "web", "bench",
 		"rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client"},
 		thirdParty: cat(connectDeps, promDeps, arrowDeps, parquetDeps, bboltDeps, gonumDeps, cobraDeps, plotDeps)},
 }
