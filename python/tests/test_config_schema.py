@@ -44,3 +44,20 @@ def test_unknown_config_field_lists_the_valid_ones(client: botarena.Client, game
         client.create_pool(game, 1, config={"nope": 1})
     valid = ", ".join(f.name for f in info.config_fields)
     assert f'unknown field "nope" (valid: {valid})' in str(e.value)
+
+
+def test_every_game_brings_its_agents_reference_bot_and_training_defaults(client: botarena.Client) -> None:
+    """What a game's Go package says of itself (env.Kit) comes with its spec, for every name."""
+    for g in client.list_games():
+        assert set(g.agent_summaries) == set(g.agents), g.name
+        assert all(g.agent_summaries.values()), g.name
+        assert g.reference_agent in g.agents, g.name
+        assert g.training_opponents and set(g.training_opponents) <= set(g.agents), g.name
+        assert isinstance(g.training, botarena.TrainingDefaults), g.name
+        assert g.training.hidden > 0 and len(g.training.strides) == len(g.training.channels) > 0, g.name
+    info = {g.name: g for g in client.list_games()}
+    assert info["battlecube/2p"].reference_agent == "teebot"
+    assert info["battlebots"].training_opponents == ("huggy", "sniper", "nop")
+    bomberman = info["bomberman/2p"].training
+    assert bomberman is not None
+    assert (bomberman.channels, bomberman.strides, bomberman.hidden, bomberman.config) == ((16, 32), (1, 2), 256, {"points_reward": 0.002})

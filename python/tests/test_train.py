@@ -11,6 +11,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from extras import require
 
 require("torch")
@@ -18,7 +20,7 @@ require("matplotlib")
 
 from botarena.policy import load_policy  # noqa: E402
 from botarena.server import find_binary  # noqa: E402
-from botarena.train import TrainConfig, evaluate, main, train  # noqa: E402
+from botarena.train import TrainConfig, evaluate, game_defaults, main, train  # noqa: E402
 
 
 def _small(out: Path, address: str, **kw: object) -> TrainConfig:
@@ -86,3 +88,21 @@ def test_a_run_resumes_from_its_checkpoint(tmp_path: Path, address: str) -> None
 def test_the_command_line_rejects_a_run_without_a_budget(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["--game", "battlebots", "--minutes", "0"]) == 2
     assert "--minutes or --total-steps" in capsys.readouterr().err
+
+
+def test_training_defaults_come_from_the_games_spec(address: str) -> None:
+    """TrainConfig fills its unset fields from the game's spec (ListGames), not from Python tables."""
+    d = game_defaults("portalbomber", address)
+    assert (d.opponent, d.league_bots, d.channels, d.strides, d.hidden, dict(d.config)) == (
+        "practice",
+        ("practice", "greedy", "random"),
+        (32, 32),
+        (1, 1),
+        256,
+        {},
+    )
+    cfg = TrainConfig(game="bomberman/2p", address=address).resolved()
+    assert (cfg.opponent, cfg.channels, cfg.strides, cfg.hidden, cfg.config["points_reward"]) == ("reference", (16, 32), (1, 2), 256, 0.002)
+    assert cfg.league_bots == ("reference", "random")
+    with pytest.raises(ValueError, match="unknown game 'nope'"):
+        game_defaults("nope", address)

@@ -3,6 +3,7 @@ package envservice_test
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,6 +50,49 @@ func TestListGamesReportsConfigFields(t *testing.T) {
 			if f.GetName() != "players" || f.GetType() != "integer" || f.GetDefaultJson() != "2" || f.GetAllowed() != "2..12" {
 				t.Errorf("bomberman/2p: first config field %v", f)
 			}
+		}
+	}
+}
+
+// TestListGamesSendsEachGamesKit checks that ListGames sends what a game's
+// package says of itself (its env.Kit): every agent with a summary, the
+// reference bot, the self-play opponents and the training defaults, for
+// every name of the game.
+func TestListGamesSendsEachGamesKit(t *testing.T) {
+	t.Parallel()
+	ts := rpctest.New(t)
+	games, err := ts.Client(t).ListGames(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		entry, err := env.Default.Lookup(g.GetName())
+		if err != nil {
+			t.Fatal(err)
+		}
+		kit := entry.Kit
+		if kit == nil {
+			t.Fatalf("%s: no kit", g.GetName())
+		}
+		for _, a := range g.GetAgents() {
+			if g.GetAgentSummaries()[a] == "" {
+				t.Errorf("%s: agent %q has no summary", g.GetName(), a)
+			}
+		}
+		if g.GetReferenceAgent() != kit.Reference || !slices.Equal(g.GetTrainingOpponents(), kit.Opponents) {
+			t.Errorf("%s: reference %q opponents %v, kit has %q %v", g.GetName(), g.GetReferenceAgent(), g.GetTrainingOpponents(), kit.Reference, kit.Opponents)
+		}
+		tr := g.GetTraining()
+		if tr == nil || int(tr.GetHidden()) != kit.Training.Hidden || len(tr.GetChannels()) != len(kit.Training.Channels) || len(tr.GetStrides()) != len(tr.GetChannels()) {
+			t.Errorf("%s: training %v, kit has %+v", g.GetName(), tr, kit.Training)
+			continue
+		}
+		var cfg map[string]any
+		if err := json.Unmarshal([]byte(tr.GetConfigJson()), &cfg); err != nil || len(cfg) != len(kit.Training.Config) {
+			t.Errorf("%s: training config_json %q (%v), kit has %v", g.GetName(), tr.GetConfigJson(), err, kit.Training.Config)
+		}
+		if g.GetName() == "bomberman/2p" && (g.GetReferenceAgent() != "reference" || cfg["points_reward"] != 0.002) {
+			t.Errorf("bomberman/2p: reference %q, training config %v", g.GetReferenceAgent(), cfg)
 		}
 	}
 }

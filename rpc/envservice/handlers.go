@@ -25,9 +25,10 @@ import (
 )
 
 // ListGames lists every game of the registry with the spec of its default
-// config (made from one env), the agents that can play it, its default
-// config as JSON and the fields of its config (see [env.ConfigSchema]),
-// and the server's version (server.WithVersion).
+// config (made from one env), the agents that can play it with their
+// summaries, its reference bot and training defaults (its [env.Kit]), its
+// default config as JSON and the fields of its config (see
+// [env.ConfigSchema]), and the server's version (server.WithVersion).
 func (s *Server) ListGames(ctx context.Context, _ *botarenav1.ListGamesRequest) (*botarenav1.ListGamesResponse, error) {
 	resp := &botarenav1.ListGamesResponse{ServerVersion: s.host.Version()}
 	for _, name := range s.host.Registry().Names() {
@@ -69,7 +70,38 @@ func (s *Server) gameInfo(name string) (*botarenav1.GameInfo, error) {
 			Name: f.Name, Type: f.Type, DefaultJson: string(f.Default), Allowed: f.Allowed, Doc: f.Doc,
 		})
 	}
+	info.AgentSummaries = make(map[string]string, len(info.Agents))
+	for _, a := range info.Agents {
+		info.AgentSummaries[a], _ = agents.Summary(name, a)
+	}
+	if kit := entry.Kit; kit != nil {
+		info.ReferenceAgent, info.TrainingOpponents = kit.Reference, kit.Opponents
+		if t := kit.Training; len(t.Channels) > 0 || len(t.Config) > 0 || t.Hidden > 0 {
+			if info.Training, err = trainingDefaults(t); err != nil {
+				return nil, fmt.Errorf("envservice: training defaults of %s: %w", name, errInternal(err))
+			}
+		}
+	}
 	return info, nil
+}
+
+// trainingDefaults is the wire form of a game's training defaults.
+func trainingDefaults(t env.Training) (*botarenav1.TrainingDefaults, error) {
+	cfg, err := json.Marshal(t.Config)
+	if err != nil {
+		return nil, err
+	}
+	if t.Config == nil {
+		cfg = []byte("{}")
+	}
+	out := &botarenav1.TrainingDefaults{Hidden: int32(t.Hidden), ConfigJson: string(cfg)}
+	for _, c := range t.Channels {
+		out.Channels = append(out.Channels, int32(c))
+	}
+	for _, s := range t.Strides {
+		out.Strides = append(out.Strides, int32(s))
+	}
+	return out, nil
 }
 
 // errInternal hides the kind of err (a config error of a default config is

@@ -40,7 +40,7 @@ from botarena.league import League, LeagueError, LeagueRow, RunSummary
 from botarena.parallel import BotarenaParallelEnv, aec_env, parallel_env
 from botarena.pool import Opponent, OpponentStats, Pool, PoolStats, SeatStats
 from botarena.server import Server
-from botarena.spec import ConfigField, GameInfo, GameSpec, TensorSpec
+from botarena.spec import ConfigField, GameInfo, GameSpec, TensorSpec, TrainingDefaults
 from botarena.vector import BotarenaVectorEnv, make_vec
 
 __version__ = "0.1.0"
@@ -59,6 +59,7 @@ __all__ = [
     "DeadlineExceededError",
     "FailedPreconditionError",
     "GameInfo",
+    "TrainingDefaults",
     "GameSpec",
     "InvalidArgumentError",
     "League",

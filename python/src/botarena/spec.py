@@ -11,7 +11,7 @@ from gymnasium import spaces
 
 from botarena.v1 import env_pb2
 
-__all__ = ["TensorSpec", "GameSpec", "ConfigField", "GameInfo", "tensor_space", "observation_space", "mask_space"]
+__all__ = ["TensorSpec", "GameSpec", "ConfigField", "TrainingDefaults", "GameInfo", "tensor_space", "observation_space", "mask_space"]
 
 
 @dataclass(frozen=True)
@@ -122,11 +122,42 @@ class ConfigField:
 
 
 @dataclass(frozen=True)
+class TrainingDefaults:
+    """A game's defaults for a trainer, from its Go package (``env.Kit``).
+
+    ``channels`` and ``strides`` are the convolution layers of the policy
+    network, ``hidden`` the width of its trunk; ``config`` holds config
+    fields applied over the game's defaults for training (reward shaping;
+    evaluation plays the unshaped game).
+    """
+
+    channels: tuple[int, ...] = ()
+    strides: tuple[int, ...] = ()
+    hidden: int = 0
+    config: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_proto(cls, msg: env_pb2.TrainingDefaults) -> TrainingDefaults:
+        """Builds TrainingDefaults from its protobuf message."""
+        return cls(
+            channels=tuple(msg.channels),
+            strides=tuple(msg.strides),
+            hidden=msg.hidden,
+            config=json.loads(msg.config_json) if msg.config_json else {},
+        )
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """A registered game as ListGames reports it.
 
     ``config_fields`` describe every field of the game's config, in the
-    order of the game's config struct.
+    order of the game's config struct. What the game's package says of
+    itself comes with it: ``agent_summaries`` (one line per agent of
+    ``agents``), ``reference_agent`` (the competition's reference bot, the
+    default training opponent; "" for none), ``training_opponents`` (the
+    fixed members of a self-play league) and ``training`` (the trainer's
+    defaults, ``None`` for none).
     """
 
     name: str
@@ -135,6 +166,10 @@ class GameInfo:
     agents: tuple[str, ...]
     default_config: dict[str, Any] = field(default_factory=dict)
     config_fields: tuple[ConfigField, ...] = ()
+    agent_summaries: dict[str, str] = field(default_factory=dict)
+    reference_agent: str = ""
+    training_opponents: tuple[str, ...] = ()
+    training: TrainingDefaults | None = None
 
     @classmethod
     def from_proto(cls, msg: env_pb2.GameInfo) -> GameInfo:
@@ -146,6 +181,10 @@ class GameInfo:
             agents=tuple(msg.agents),
             default_config=json.loads(msg.default_config_json) if msg.default_config_json else {},
             config_fields=tuple(ConfigField.from_proto(f) for f in msg.config_fields),
+            agent_summaries=dict(msg.agent_summaries),
+            reference_agent=msg.reference_agent,
+            training_opponents=tuple(msg.training_opponents),
+            training=TrainingDefaults.from_proto(msg.training) if msg.HasField("training") else None,
         )
 
     def config_field(self, name: str) -> ConfigField:

@@ -20,7 +20,8 @@ Run ``python -m botarena.train --help`` (or python/examples/ppo.py, or
 * ``eval.json`` — the evaluation over ``--eval-games`` games.
 
 With ``--self-play`` the run also keeps a league (``OUT/league``, see
-:class:`botarena.League`) of the game's reference bots (SELF_PLAY_BOTS):
+:class:`botarena.League`) of the game's reference bots (its spec's
+``training_opponents``):
 every ``--snapshot-every`` updates the current policy is saved as a
 snapshot, added to the league, rated in ``--league-games`` league games
 (PFSP against the newest snapshot, or round robin), the leaderboard is
@@ -30,7 +31,7 @@ snapshots and bots, weighted by PFSP from the newest snapshot's results
 ``league.txt`` and ``ratings.png``.
 
 The package's modules: :mod:`~botarena.train.config` (:class:`TrainConfig`
-and the per-game defaults, :func:`game_defaults`),
+and the per-game defaults from the game's spec, :func:`game_defaults`),
 :mod:`~botarena.train.rollout` (:class:`SeatSplitEnv` and the rollout
 buffer), :mod:`~botarena.train.ppo` (:class:`Trainer`, :func:`train`),
 :mod:`~botarena.train.evaluate` (:func:`evaluate`, :func:`play_match`),
@@ -41,16 +42,13 @@ buffer), :mod:`~botarena.train.ppo` (:class:`Trainer`, :func:`train`),
 from __future__ import annotations
 
 from botarena.train.cli import main
-from botarena.train.config import GAME_DEFAULTS, REFERENCE_BOTS, SELF_PLAY_BOTS, GameDefaults, TrainConfig, game_defaults
+from botarena.train.config import GameDefaults, TrainConfig, game_defaults, game_info
 from botarena.train.curve import plot_curve
 from botarena.train.evaluate import EvalResult, evaluate, play_match
 from botarena.train.ppo import Trainer, train
 from botarena.train.rollout import SeatSplitEnv
 
 __all__ = [
-    "GAME_DEFAULTS",
-    "REFERENCE_BOTS",
-    "SELF_PLAY_BOTS",
     "EvalResult",
     "GameDefaults",
     "SeatSplitEnv",
@@ -58,6 +56,7 @@ __all__ = [
     "Trainer",
     "evaluate",
     "game_defaults",
+    "game_info",
     "main",
     "play_match",
     "plot_curve",

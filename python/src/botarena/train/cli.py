@@ -11,7 +11,7 @@ import sys
 from typing import Any, Sequence
 
 from botarena.policy import load_policy
-from botarena.train.config import REFERENCE_BOTS, SELF_PLAY_BOTS, TrainConfig
+from botarena.train.config import TrainConfig
 from botarena.train.evaluate import evaluate, play_match
 from botarena.train.ppo import train
 
@@ -26,7 +26,7 @@ def _parser() -> argparse.ArgumentParser:
         "evaluate it, export it as a policy file Go can play (policy:PATH), and show a match.",
     )
     p.add_argument("--game", default="", help=f"(default {d.game}; with --evaluate, the policy's game) registry name: battlebots, bomberman/2p, battleships/small, battlecube/2p, portalbomber, ...")
-    p.add_argument("--opponent", default="", help=f"agent for the other seats (default: the game's reference bot: {REFERENCE_BOTS})")
+    p.add_argument("--opponent", default="", help="agent for the other seats (default: the game's reference bot, as `botarena games GAME` shows)")
     p.add_argument("--config", default="{}", help="game config as JSON, e.g. '{\"hp_reward\": 0.1}'")
     p.add_argument("--minutes", type=float, default=d.minutes, help="training time budget (0: none)")
     p.add_argument("--total-steps", type=int, default=d.total_steps, help="learner steps budget (0: none)")
@@ -42,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ent-coef", type=float, default=d.ent_coef)
     p.add_argument("--vf-coef", type=float, default=d.vf_coef)
     p.add_argument("--max-grad-norm", type=float, default=d.max_grad_norm)
-    p.add_argument("--channels", default="", help="conv channels, comma separated (default: per game, GAME_DEFAULTS)")
+    p.add_argument("--channels", default="", help="conv channels, comma separated (default: the game's training defaults, `botarena games GAME`)")
     p.add_argument("--strides", default="", help="conv strides, comma separated (default: per game, or 1s with --channels)")
     p.add_argument("--hidden", type=int, default=0, help="trunk width (default: per game)")
     p.add_argument("--seed", type=int, default=d.seed)
@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--league", default="", help="league directory (default OUT/league; an existing league is continued)")
     sp.add_argument("--league-games", type=int, default=d.league_games, help="league games after each snapshot")
     sp.add_argument("--league-match", default=d.league_match, choices=["pfsp", "round-robin"], help="pfsp: the newest snapshot against PFSP-drawn opponents")
-    sp.add_argument("--league-bots", default="", help=f"fixed league members, comma separated (default per game: {SELF_PLAY_BOTS})")
+    sp.add_argument("--league-bots", default="", help="fixed league members, comma separated (default: the game's training opponents, `botarena games GAME`)")
     sp.add_argument("--pfsp-k", type=int, default=d.pfsp_k, help="league members drawn into the training mixture (0: all)")
     return p
 

@@ -1,59 +1,35 @@
 """What a training run depends on: :class:`TrainConfig` and the per-game defaults.
 
-The per-game tables (REFERENCE_BOTS, SELF_PLAY_BOTS, GAME_DEFAULTS) are read
-only through :func:`game_defaults`, so that they can come from elsewhere (the
-server's game spec, say) without touching the trainer.
+A game's defaults (its reference bot, the fixed members of a self-play
+league, the policy network, reward shaping) live in the game's Go package
+(``env.Kit``) and come with its spec: ListGames' :class:`botarena.GameInfo`.
+:func:`game_defaults` reads them from there; nothing here is keyed by a
+game's name.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from typing import Any, Mapping
 
-__all__ = ["GAME_DEFAULTS", "REFERENCE_BOTS", "SELF_PLAY_BOTS", "GameDefaults", "TrainConfig", "game_defaults"]
+from botarena.client import Client
+from botarena.server import Server
+from botarena.spec import GameInfo, TrainingDefaults
 
-#: The opponent each game's training defaults to: the competition's own reference or example bot.
-REFERENCE_BOTS: dict[str, str] = {
-    "bomberman": "reference",
-    "battleships": "reference",
-    "battlecube": "teebot",
-    "battlebots": "huggy",
-    "portalbomber": "practice",
-}
+__all__ = ["FALLBACK_NETWORK", "GameDefaults", "TrainConfig", "game_defaults", "game_info"]
 
-#: The fixed members of a --self-play league per game: the reference bot, a weaker scripted bot and
-#: one that does nothing much, so that snapshots have ratings to climb past.
-SELF_PLAY_BOTS: dict[str, tuple[str, ...]] = {
-    "bomberman": ("reference", "random"),
-    "battleships": ("reference", "random"),
-    "battlecube": ("teebot", "dumb", "random"),
-    "battlebots": ("huggy", "sniper", "nop"),
-    "portalbomber": ("practice", "greedy", "random"),
-}
-
-
-#: Per-game defaults, used where the command line (or TrainConfig) leaves a field unset: network
-#: sizes that keep a CPU update short, and reward shaping from the game's own config fields
-#: (docs: `botarena rules GAME`). Evaluation always plays the unshaped game.
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "battlebots": {"channels": (32, 32), "strides": (1, 1), "hidden": 256, "config": {}},
-    "bomberman": {"channels": (16, 32), "strides": (1, 2), "hidden": 256, "config": {"points_reward": 0.002}},
-    "battleships": {"channels": (32, 32), "strides": (1, 1), "hidden": 256, "config": {}},
-    "battlecube": {"channels": (16, 32), "strides": (1, 2), "hidden": 256, "config": {}},
-    "portalbomber": {"channels": (32, 32), "strides": (1, 1), "hidden": 256, "config": {}},
-}
-
-
-def _base(game: str) -> str:
-    return game.split("/", 1)[0]
+#: The network of a game whose spec brings no training defaults: two 32-channel convolutions of
+#: stride 1 and a 256-wide trunk.
+FALLBACK_NETWORK = TrainingDefaults(channels=(32, 32), strides=(1, 1), hidden=256)
 
 
 @dataclasses.dataclass(frozen=True)
 class GameDefaults:
     """One game's training defaults, what :meth:`TrainConfig.resolved` fills the unset fields from."""
 
-    opponent: str  # the bot training plays against: the game's reference bot ("random" for an unknown game)
+    opponent: str  # the bot training plays against: the game's reference bot ("random" for a game without one)
     league_bots: tuple[str, ...]  # the fixed members of a --self-play league (empty: the opponent alone)
     channels: tuple[int, ...]  # conv channels
     strides: tuple[int, ...]  # conv strides
@@ -61,20 +37,44 @@ class GameDefaults:
     config: Mapping[str, Any]  # game config fields for training (reward shaping)
 
 
-def game_defaults(game: str) -> GameDefaults:
-    """The training defaults of ``game`` (a registry name such as ``bomberman/2p``: its base game's).
+@functools.lru_cache(maxsize=8)
+def _games(address: str) -> dict[str, GameInfo]:
+    """ListGames of the server at address ("" = a local server started for the call), by name."""
+    if address:
+        with Client(address) as c:
+            return {g.name: g for g in c.list_games()}
+    with Server() as server, Client(server.address) as c:
+        return {g.name: g for g in c.list_games()}
 
-    A game missing from the tables trains against ``random`` with BattleBots' network.
+
+def game_info(game: str, address: str | None = None) -> GameInfo:
+    """The spec of ``game`` as the server at ``address`` lists it (default: a local server's).
+
+    Raises ValueError for a game the server does not have, listing those it has.
     """
-    base = _base(game)
-    net = GAME_DEFAULTS.get(base, GAME_DEFAULTS["battlebots"])
+    games = _games(address or "")
+    if game not in games:
+        raise ValueError(f"unknown game {game!r} (games: {', '.join(sorted(games))})")
+    return games[game]
+
+
+def game_defaults(game: str | GameInfo, address: str | None = None) -> GameDefaults:
+    """The training defaults of ``game``, read from its spec (:func:`game_info`, or a GameInfo given).
+
+    A game without a reference bot trains against ``random``; one without training defaults
+    gets :data:`FALLBACK_NETWORK` and no reward shaping.
+    """
+    info = game if isinstance(game, GameInfo) else game_info(game, address)
+    t = info.training or FALLBACK_NETWORK
+    if not t.channels:
+        t = dataclasses.replace(t, channels=FALLBACK_NETWORK.channels, strides=FALLBACK_NETWORK.strides)
     return GameDefaults(
-        opponent=REFERENCE_BOTS.get(base, "random"),
-        league_bots=SELF_PLAY_BOTS.get(base, ()),
-        channels=tuple(net["channels"]),
-        strides=tuple(net["strides"]),
-        hidden=int(net["hidden"]),
-        config=dict(net["config"]),
+        opponent=info.reference_agent or "random",
+        league_bots=info.training_opponents,
+        channels=tuple(t.channels),
+        strides=tuple(t.strides) or (1,) * len(t.channels),
+        hidden=t.hidden or FALLBACK_NETWORK.hidden,
+        config=dict(t.config),
     )
 
 
@@ -83,7 +83,7 @@ class TrainConfig:
     """Everything a run depends on; the defaults train a BattleBots bot on a laptop CPU."""
 
     game: str = "battlebots"
-    opponent: str = ""  # "" = the game's reference bot (REFERENCE_BOTS)
+    opponent: str = ""  # "" = the game's reference bot (its spec's reference_agent)
     config: dict[str, Any] = dataclasses.field(default_factory=dict)  # game config fields
     minutes: float = 10.0  # wall-clock budget for training (0 = no limit)
     total_steps: int = 0  # learner steps budget (0 = no limit)
@@ -99,9 +99,9 @@ class TrainConfig:
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
-    channels: tuple[int, ...] = ()  # conv channels (empty = GAME_DEFAULTS)
-    strides: tuple[int, ...] = ()  # conv strides (empty = GAME_DEFAULTS, or 1s)
-    hidden: int = 0  # trunk width (0 = GAME_DEFAULTS)
+    channels: tuple[int, ...] = ()  # conv channels (empty = the game's training defaults)
+    strides: tuple[int, ...] = ()  # conv strides (empty = the game's, or 1s with channels)
+    hidden: int = 0  # trunk width (0 = the game's)
     seed: int = 1
     device: str = "auto"
     threads: int = 0  # torch CPU threads (0 = torch's default)
@@ -117,15 +117,17 @@ class TrainConfig:
     league: str = ""  # league directory ("" = OUT/league)
     league_games: int = 40  # league games after each snapshot
     league_match: str = "pfsp"  # "pfsp" (against the newest snapshot) or "round-robin"
-    league_bots: tuple[str, ...] = ()  # fixed league members (empty = SELF_PLAY_BOTS)
+    league_bots: tuple[str, ...] = ()  # fixed league members (empty = the game's training_opponents)
     pfsp_k: int = 0  # opponents drawn into the training mixture (0 = every league member)
 
     def resolved_opponent(self) -> str:
-        return self.opponent or game_defaults(self.game).opponent
+        """The opponent: the one given, else the game's reference bot."""
+        return self.opponent or game_defaults(self.game, self.address or None).opponent
 
     def resolved(self) -> TrainConfig:
-        """A copy with the unset fields filled from the game's defaults (:func:`game_defaults`)."""
-        d = game_defaults(self.game)
+        """A copy with the unset fields filled from the game's defaults (:func:`game_defaults`,
+        from the spec of the server at ``address``, or a local one's)."""
+        d = game_defaults(self.game, self.address or None)
         opponent = self.resolved_opponent()
         channels = self.channels or d.channels
         strides = self.strides or (d.strides if not self.channels else (1,) * len(channels))

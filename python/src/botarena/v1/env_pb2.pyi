@@ -56,20 +56,47 @@ class GameSpec(_message.Message):
     def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., observations: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ..., actions: _Optional[int] = ..., action_names: _Optional[_Iterable[str]] = ..., max_steps: _Optional[int] = ..., reward: _Optional[str] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "summary", "spec", "agents", "default_config_json", "config_fields")
+    __slots__ = ("name", "summary", "spec", "agents", "default_config_json", "config_fields", "agent_summaries", "reference_agent", "training_opponents", "training")
+    class AgentSummariesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     NAME_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
     AGENTS_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_CONFIG_JSON_FIELD_NUMBER: _ClassVar[int]
     CONFIG_FIELDS_FIELD_NUMBER: _ClassVar[int]
+    AGENT_SUMMARIES_FIELD_NUMBER: _ClassVar[int]
+    REFERENCE_AGENT_FIELD_NUMBER: _ClassVar[int]
+    TRAINING_OPPONENTS_FIELD_NUMBER: _ClassVar[int]
+    TRAINING_FIELD_NUMBER: _ClassVar[int]
     name: str
     summary: str
     spec: GameSpec
     agents: _containers.RepeatedScalarFieldContainer[str]
     default_config_json: str
     config_fields: _containers.RepeatedCompositeFieldContainer[ConfigField]
-    def __init__(self, name: _Optional[str] = ..., summary: _Optional[str] = ..., spec: _Optional[_Union[GameSpec, _Mapping]] = ..., agents: _Optional[_Iterable[str]] = ..., default_config_json: _Optional[str] = ..., config_fields: _Optional[_Iterable[_Union[ConfigField, _Mapping]]] = ...) -> None: ...
+    agent_summaries: _containers.ScalarMap[str, str]
+    reference_agent: str
+    training_opponents: _containers.RepeatedScalarFieldContainer[str]
+    training: TrainingDefaults
+    def __init__(self, name: _Optional[str] = ..., summary: _Optional[str] = ..., spec: _Optional[_Union[GameSpec, _Mapping]] = ..., agents: _Optional[_Iterable[str]] = ..., default_config_json: _Optional[str] = ..., config_fields: _Optional[_Iterable[_Union[ConfigField, _Mapping]]] = ..., agent_summaries: _Optional[_Mapping[str, str]] = ..., reference_agent: _Optional[str] = ..., training_opponents: _Optional[_Iterable[str]] = ..., training: _Optional[_Union[TrainingDefaults, _Mapping]] = ...) -> None: ...
+
+class TrainingDefaults(_message.Message):
+    __slots__ = ("channels", "strides", "hidden", "config_json")
+    CHANNELS_FIELD_NUMBER: _ClassVar[int]
+    STRIDES_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_JSON_FIELD_NUMBER: _ClassVar[int]
+    channels: _containers.RepeatedScalarFieldContainer[int]
+    strides: _containers.RepeatedScalarFieldContainer[int]
+    hidden: int
+    config_json: str
+    def __init__(self, channels: _Optional[_Iterable[int]] = ..., strides: _Optional[_Iterable[int]] = ..., hidden: _Optional[int] = ..., config_json: _Optional[str] = ...) -> None: ...
 
 class ConfigField(_message.Message):
     __slots__ = ("name", "type", "default_json", "allowed", "doc")

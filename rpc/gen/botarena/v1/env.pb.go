@@ -310,7 +310,20 @@ type GameInfo struct {
 	DefaultConfigJson string `protobuf:"bytes,5,opt,name=default_config_json,json=defaultConfigJson,proto3" json:"default_config_json,omitempty"`
 	// config_fields describe every field of the game's JSON config, in the
 	// config struct's order.
-	ConfigFields  []*ConfigField `protobuf:"bytes,6,rep,name=config_fields,json=configFields,proto3" json:"config_fields,omitempty"`
+	ConfigFields []*ConfigField `protobuf:"bytes,6,rep,name=config_fields,json=configFields,proto3" json:"config_fields,omitempty"`
+	// agent_summaries has a one-line description of every agent of agents,
+	// by name.
+	AgentSummaries map[string]string `protobuf:"bytes,7,rep,name=agent_summaries,json=agentSummaries,proto3" json:"agent_summaries,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// reference_agent is the game's reference bot: the original
+	// competition's reference or example bot, the opponent training plays by
+	// default. Empty for a game without one.
+	ReferenceAgent string `protobuf:"bytes,8,opt,name=reference_agent,json=referenceAgent,proto3" json:"reference_agent,omitempty"`
+	// training_opponents are the fixed members of a self-play league
+	// (reference bot first), so that snapshots have ratings to climb past.
+	TrainingOpponents []string `protobuf:"bytes,9,rep,name=training_opponents,json=trainingOpponents,proto3" json:"training_opponents,omitempty"`
+	// training holds the game's defaults for a trainer; unset for a game
+	// without them (the trainer's own defaults apply).
+	Training      *TrainingDefaults `protobuf:"bytes,10,opt,name=training,proto3" json:"training,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -387,6 +400,110 @@ func (x *GameInfo) GetConfigFields() []*ConfigField {
 	return nil
 }
 
+func (x *GameInfo) GetAgentSummaries() map[string]string {
+	if x != nil {
+		return x.AgentSummaries
+	}
+	return nil
+}
+
+func (x *GameInfo) GetReferenceAgent() string {
+	if x != nil {
+		return x.ReferenceAgent
+	}
+	return ""
+}
+
+func (x *GameInfo) GetTrainingOpponents() []string {
+	if x != nil {
+		return x.TrainingOpponents
+	}
+	return nil
+}
+
+func (x *GameInfo) GetTraining() *TrainingDefaults {
+	if x != nil {
+		return x.Training
+	}
+	return nil
+}
+
+// TrainingDefaults are a game's defaults for a trainer (botarena.train):
+// the policy network and the config fields that shape its reward.
+type TrainingDefaults struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// channels are the output channels of the convolution layers, in order.
+	Channels []int32 `protobuf:"varint,1,rep,packed,name=channels,proto3" json:"channels,omitempty"`
+	// strides are the convolution strides, one per channel entry.
+	Strides []int32 `protobuf:"varint,2,rep,packed,name=strides,proto3" json:"strides,omitempty"`
+	// hidden is the width of the fully connected trunk.
+	Hidden int32 `protobuf:"varint,3,opt,name=hidden,proto3" json:"hidden,omitempty"`
+	// config_json holds config fields applied over the game's defaults for
+	// training (reward shaping) as a JSON object; evaluation plays the
+	// unshaped game.
+	ConfigJson    string `protobuf:"bytes,4,opt,name=config_json,json=configJson,proto3" json:"config_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TrainingDefaults) Reset() {
+	*x = TrainingDefaults{}
+	mi := &file_botarena_v1_env_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TrainingDefaults) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TrainingDefaults) ProtoMessage() {}
+
+func (x *TrainingDefaults) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TrainingDefaults.ProtoReflect.Descriptor instead.
+func (*TrainingDefaults) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *TrainingDefaults) GetChannels() []int32 {
+	if x != nil {
+		return x.Channels
+	}
+	return nil
+}
+
+func (x *TrainingDefaults) GetStrides() []int32 {
+	if x != nil {
+		return x.Strides
+	}
+	return nil
+}
+
+func (x *TrainingDefaults) GetHidden() int32 {
+	if x != nil {
+		return x.Hidden
+	}
+	return 0
+}
+
+func (x *TrainingDefaults) GetConfigJson() string {
+	if x != nil {
+		return x.ConfigJson
+	}
+	return ""
+}
+
 // ConfigField describes one field of a game's JSON config.
 type ConfigField struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -408,7 +525,7 @@ type ConfigField struct {
 
 func (x *ConfigField) Reset() {
 	*x = ConfigField{}
-	mi := &file_botarena_v1_env_proto_msgTypes[3]
+	mi := &file_botarena_v1_env_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -420,7 +537,7 @@ func (x *ConfigField) String() string {
 func (*ConfigField) ProtoMessage() {}
 
 func (x *ConfigField) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[3]
+	mi := &file_botarena_v1_env_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -433,7 +550,7 @@ func (x *ConfigField) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigField.ProtoReflect.Descriptor instead.
 func (*ConfigField) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{3}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ConfigField) GetName() string {
@@ -479,7 +596,7 @@ type ListGamesRequest struct {
 
 func (x *ListGamesRequest) Reset() {
 	*x = ListGamesRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[4]
+	mi := &file_botarena_v1_env_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -491,7 +608,7 @@ func (x *ListGamesRequest) String() string {
 func (*ListGamesRequest) ProtoMessage() {}
 
 func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[4]
+	mi := &file_botarena_v1_env_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -504,7 +621,7 @@ func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesRequest.ProtoReflect.Descriptor instead.
 func (*ListGamesRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{4}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{5}
 }
 
 type ListGamesResponse struct {
@@ -527,7 +644,7 @@ type ListGamesResponse struct {
 
 func (x *ListGamesResponse) Reset() {
 	*x = ListGamesResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[5]
+	mi := &file_botarena_v1_env_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -539,7 +656,7 @@ func (x *ListGamesResponse) String() string {
 func (*ListGamesResponse) ProtoMessage() {}
 
 func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[5]
+	mi := &file_botarena_v1_env_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -552,7 +669,7 @@ func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesResponse.ProtoReflect.Descriptor instead.
 func (*ListGamesResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{5}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ListGamesResponse) GetGames() []*GameInfo {
@@ -598,7 +715,7 @@ type CreatePoolRequest struct {
 
 func (x *CreatePoolRequest) Reset() {
 	*x = CreatePoolRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[6]
+	mi := &file_botarena_v1_env_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -610,7 +727,7 @@ func (x *CreatePoolRequest) String() string {
 func (*CreatePoolRequest) ProtoMessage() {}
 
 func (x *CreatePoolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[6]
+	mi := &file_botarena_v1_env_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -623,7 +740,7 @@ func (x *CreatePoolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePoolRequest.ProtoReflect.Descriptor instead.
 func (*CreatePoolRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{6}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CreatePoolRequest) GetGame() string {
@@ -710,7 +827,7 @@ type CreatePoolResponse struct {
 
 func (x *CreatePoolResponse) Reset() {
 	*x = CreatePoolResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[7]
+	mi := &file_botarena_v1_env_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -722,7 +839,7 @@ func (x *CreatePoolResponse) String() string {
 func (*CreatePoolResponse) ProtoMessage() {}
 
 func (x *CreatePoolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[7]
+	mi := &file_botarena_v1_env_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -735,7 +852,7 @@ func (x *CreatePoolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePoolResponse.ProtoReflect.Descriptor instead.
 func (*CreatePoolResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{7}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CreatePoolResponse) GetPoolId() string {
@@ -810,7 +927,7 @@ type ResetRequest struct {
 
 func (x *ResetRequest) Reset() {
 	*x = ResetRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[8]
+	mi := &file_botarena_v1_env_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -822,7 +939,7 @@ func (x *ResetRequest) String() string {
 func (*ResetRequest) ProtoMessage() {}
 
 func (x *ResetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[8]
+	mi := &file_botarena_v1_env_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -835,7 +952,7 @@ func (x *ResetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetRequest.ProtoReflect.Descriptor instead.
 func (*ResetRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{8}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ResetRequest) GetPoolId() string {
@@ -856,7 +973,7 @@ type ResetResponse struct {
 
 func (x *ResetResponse) Reset() {
 	*x = ResetResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[9]
+	mi := &file_botarena_v1_env_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -868,7 +985,7 @@ func (x *ResetResponse) String() string {
 func (*ResetResponse) ProtoMessage() {}
 
 func (x *ResetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[9]
+	mi := &file_botarena_v1_env_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -881,7 +998,7 @@ func (x *ResetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetResponse.ProtoReflect.Descriptor instead.
 func (*ResetResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{9}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ResetResponse) GetBatch() []byte {
@@ -903,7 +1020,7 @@ type StepRequest struct {
 
 func (x *StepRequest) Reset() {
 	*x = StepRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[10]
+	mi := &file_botarena_v1_env_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -915,7 +1032,7 @@ func (x *StepRequest) String() string {
 func (*StepRequest) ProtoMessage() {}
 
 func (x *StepRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[10]
+	mi := &file_botarena_v1_env_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -928,7 +1045,7 @@ func (x *StepRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepRequest.ProtoReflect.Descriptor instead.
 func (*StepRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{10}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *StepRequest) GetPoolId() string {
@@ -965,7 +1082,7 @@ type StepResponse struct {
 
 func (x *StepResponse) Reset() {
 	*x = StepResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[11]
+	mi := &file_botarena_v1_env_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -977,7 +1094,7 @@ func (x *StepResponse) String() string {
 func (*StepResponse) ProtoMessage() {}
 
 func (x *StepResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[11]
+	mi := &file_botarena_v1_env_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -990,7 +1107,7 @@ func (x *StepResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepResponse.ProtoReflect.Descriptor instead.
 func (*StepResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{11}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *StepResponse) GetBatch() []byte {
@@ -1028,7 +1145,7 @@ type StepStreamRequest struct {
 
 func (x *StepStreamRequest) Reset() {
 	*x = StepStreamRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[12]
+	mi := &file_botarena_v1_env_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1040,7 +1157,7 @@ func (x *StepStreamRequest) String() string {
 func (*StepStreamRequest) ProtoMessage() {}
 
 func (x *StepStreamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[12]
+	mi := &file_botarena_v1_env_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1053,7 +1170,7 @@ func (x *StepStreamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepStreamRequest.ProtoReflect.Descriptor instead.
 func (*StepStreamRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{12}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *StepStreamRequest) GetPoolId() string {
@@ -1090,7 +1207,7 @@ type StepStreamResponse struct {
 
 func (x *StepStreamResponse) Reset() {
 	*x = StepStreamResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[13]
+	mi := &file_botarena_v1_env_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1102,7 +1219,7 @@ func (x *StepStreamResponse) String() string {
 func (*StepStreamResponse) ProtoMessage() {}
 
 func (x *StepStreamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[13]
+	mi := &file_botarena_v1_env_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1115,7 +1232,7 @@ func (x *StepStreamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepStreamResponse.ProtoReflect.Descriptor instead.
 func (*StepStreamResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{13}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *StepStreamResponse) GetBatch() []byte {
@@ -1155,7 +1272,7 @@ type RenderRequest struct {
 
 func (x *RenderRequest) Reset() {
 	*x = RenderRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[14]
+	mi := &file_botarena_v1_env_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1167,7 +1284,7 @@ func (x *RenderRequest) String() string {
 func (*RenderRequest) ProtoMessage() {}
 
 func (x *RenderRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[14]
+	mi := &file_botarena_v1_env_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1180,7 +1297,7 @@ func (x *RenderRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderRequest.ProtoReflect.Descriptor instead.
 func (*RenderRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{14}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *RenderRequest) GetPoolId() string {
@@ -1228,7 +1345,7 @@ type RenderResponse struct {
 
 func (x *RenderResponse) Reset() {
 	*x = RenderResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[15]
+	mi := &file_botarena_v1_env_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1240,7 +1357,7 @@ func (x *RenderResponse) String() string {
 func (*RenderResponse) ProtoMessage() {}
 
 func (x *RenderResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[15]
+	mi := &file_botarena_v1_env_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1253,7 +1370,7 @@ func (x *RenderResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderResponse.ProtoReflect.Descriptor instead.
 func (*RenderResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{15}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *RenderResponse) GetFormat() string {
@@ -1295,7 +1412,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[16]
+	mi := &file_botarena_v1_env_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1307,7 +1424,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[16]
+	mi := &file_botarena_v1_env_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1320,7 +1437,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{16}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *StatsRequest) GetPoolId() string {
@@ -1354,7 +1471,7 @@ type SeatStats struct {
 
 func (x *SeatStats) Reset() {
 	*x = SeatStats{}
-	mi := &file_botarena_v1_env_proto_msgTypes[17]
+	mi := &file_botarena_v1_env_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1366,7 +1483,7 @@ func (x *SeatStats) String() string {
 func (*SeatStats) ProtoMessage() {}
 
 func (x *SeatStats) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[17]
+	mi := &file_botarena_v1_env_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1379,7 +1496,7 @@ func (x *SeatStats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatStats.ProtoReflect.Descriptor instead.
 func (*SeatStats) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{17}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *SeatStats) GetSeat() int32 {
@@ -1458,7 +1575,7 @@ type OpponentStats struct {
 
 func (x *OpponentStats) Reset() {
 	*x = OpponentStats{}
-	mi := &file_botarena_v1_env_proto_msgTypes[18]
+	mi := &file_botarena_v1_env_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1470,7 +1587,7 @@ func (x *OpponentStats) String() string {
 func (*OpponentStats) ProtoMessage() {}
 
 func (x *OpponentStats) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[18]
+	mi := &file_botarena_v1_env_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1483,7 +1600,7 @@ func (x *OpponentStats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpponentStats.ProtoReflect.Descriptor instead.
 func (*OpponentStats) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{18}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *OpponentStats) GetSeat() int32 {
@@ -1564,7 +1681,7 @@ type StatsResponse struct {
 
 func (x *StatsResponse) Reset() {
 	*x = StatsResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[19]
+	mi := &file_botarena_v1_env_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1576,7 +1693,7 @@ func (x *StatsResponse) String() string {
 func (*StatsResponse) ProtoMessage() {}
 
 func (x *StatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[19]
+	mi := &file_botarena_v1_env_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1589,7 +1706,7 @@ func (x *StatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsResponse.ProtoReflect.Descriptor instead.
 func (*StatsResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{19}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *StatsResponse) GetSeats() []*SeatStats {
@@ -1640,7 +1757,7 @@ type OpponentChoice struct {
 
 func (x *OpponentChoice) Reset() {
 	*x = OpponentChoice{}
-	mi := &file_botarena_v1_env_proto_msgTypes[20]
+	mi := &file_botarena_v1_env_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1652,7 +1769,7 @@ func (x *OpponentChoice) String() string {
 func (*OpponentChoice) ProtoMessage() {}
 
 func (x *OpponentChoice) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[20]
+	mi := &file_botarena_v1_env_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1665,7 +1782,7 @@ func (x *OpponentChoice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpponentChoice.ProtoReflect.Descriptor instead.
 func (*OpponentChoice) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{20}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *OpponentChoice) GetSpec() string {
@@ -1699,7 +1816,7 @@ type OpponentMix struct {
 
 func (x *OpponentMix) Reset() {
 	*x = OpponentMix{}
-	mi := &file_botarena_v1_env_proto_msgTypes[21]
+	mi := &file_botarena_v1_env_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1711,7 +1828,7 @@ func (x *OpponentMix) String() string {
 func (*OpponentMix) ProtoMessage() {}
 
 func (x *OpponentMix) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[21]
+	mi := &file_botarena_v1_env_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1724,7 +1841,7 @@ func (x *OpponentMix) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpponentMix.ProtoReflect.Descriptor instead.
 func (*OpponentMix) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{21}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *OpponentMix) GetChoices() []*OpponentChoice {
@@ -1746,7 +1863,7 @@ type SetOpponentsRequest struct {
 
 func (x *SetOpponentsRequest) Reset() {
 	*x = SetOpponentsRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[22]
+	mi := &file_botarena_v1_env_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1758,7 +1875,7 @@ func (x *SetOpponentsRequest) String() string {
 func (*SetOpponentsRequest) ProtoMessage() {}
 
 func (x *SetOpponentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[22]
+	mi := &file_botarena_v1_env_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1771,7 +1888,7 @@ func (x *SetOpponentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetOpponentsRequest.ProtoReflect.Descriptor instead.
 func (*SetOpponentsRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{22}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SetOpponentsRequest) GetPoolId() string {
@@ -1796,7 +1913,7 @@ type SetOpponentsResponse struct {
 
 func (x *SetOpponentsResponse) Reset() {
 	*x = SetOpponentsResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[23]
+	mi := &file_botarena_v1_env_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1808,7 +1925,7 @@ func (x *SetOpponentsResponse) String() string {
 func (*SetOpponentsResponse) ProtoMessage() {}
 
 func (x *SetOpponentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[23]
+	mi := &file_botarena_v1_env_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1821,7 +1938,7 @@ func (x *SetOpponentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetOpponentsResponse.ProtoReflect.Descriptor instead.
 func (*SetOpponentsResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{23}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{24}
 }
 
 type ClosePoolRequest struct {
@@ -1833,7 +1950,7 @@ type ClosePoolRequest struct {
 
 func (x *ClosePoolRequest) Reset() {
 	*x = ClosePoolRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[24]
+	mi := &file_botarena_v1_env_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1845,7 +1962,7 @@ func (x *ClosePoolRequest) String() string {
 func (*ClosePoolRequest) ProtoMessage() {}
 
 func (x *ClosePoolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[24]
+	mi := &file_botarena_v1_env_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1858,7 +1975,7 @@ func (x *ClosePoolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePoolRequest.ProtoReflect.Descriptor instead.
 func (*ClosePoolRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{24}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ClosePoolRequest) GetPoolId() string {
@@ -1876,7 +1993,7 @@ type ClosePoolResponse struct {
 
 func (x *ClosePoolResponse) Reset() {
 	*x = ClosePoolResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[25]
+	mi := &file_botarena_v1_env_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1888,7 +2005,7 @@ func (x *ClosePoolResponse) String() string {
 func (*ClosePoolResponse) ProtoMessage() {}
 
 func (x *ClosePoolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[25]
+	mi := &file_botarena_v1_env_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1901,7 +2018,7 @@ func (x *ClosePoolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePoolResponse.ProtoReflect.Descriptor instead.
 func (*ClosePoolResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{25}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{26}
 }
 
 var File_botarena_v1_env_proto protoreflect.FileDescriptor
@@ -1922,14 +2039,28 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\aactions\x18\x04 \x01(\x05R\aactions\x12!\n" +
 	"\faction_names\x18\x05 \x03(\tR\vactionNames\x12\x1b\n" +
 	"\tmax_steps\x18\x06 \x01(\x05R\bmaxSteps\x12\x16\n" +
-	"\x06reward\x18\a \x01(\tR\x06reward\"\xea\x01\n" +
+	"\x06reward\x18\a \x01(\tR\x06reward\"\x94\x04\n" +
 	"\bGameInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\asummary\x18\x02 \x01(\tR\asummary\x12)\n" +
 	"\x04spec\x18\x03 \x01(\v2\x15.botarena.v1.GameSpecR\x04spec\x12\x16\n" +
 	"\x06agents\x18\x04 \x03(\tR\x06agents\x12.\n" +
 	"\x13default_config_json\x18\x05 \x01(\tR\x11defaultConfigJson\x12=\n" +
-	"\rconfig_fields\x18\x06 \x03(\v2\x18.botarena.v1.ConfigFieldR\fconfigFields\"\x84\x01\n" +
+	"\rconfig_fields\x18\x06 \x03(\v2\x18.botarena.v1.ConfigFieldR\fconfigFields\x12R\n" +
+	"\x0fagent_summaries\x18\a \x03(\v2).botarena.v1.GameInfo.AgentSummariesEntryR\x0eagentSummaries\x12'\n" +
+	"\x0freference_agent\x18\b \x01(\tR\x0ereferenceAgent\x12-\n" +
+	"\x12training_opponents\x18\t \x03(\tR\x11trainingOpponents\x129\n" +
+	"\btraining\x18\n" +
+	" \x01(\v2\x1d.botarena.v1.TrainingDefaultsR\btraining\x1aA\n" +
+	"\x13AgentSummariesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x81\x01\n" +
+	"\x10TrainingDefaults\x12\x1a\n" +
+	"\bchannels\x18\x01 \x03(\x05R\bchannels\x12\x18\n" +
+	"\astrides\x18\x02 \x03(\x05R\astrides\x12\x16\n" +
+	"\x06hidden\x18\x03 \x01(\x05R\x06hidden\x12\x1f\n" +
+	"\vconfig_json\x18\x04 \x01(\tR\n" +
+	"configJson\"\x84\x01\n" +
 	"\vConfigField\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12!\n" +
@@ -2075,77 +2206,81 @@ func file_botarena_v1_env_proto_rawDescGZIP() []byte {
 }
 
 var file_botarena_v1_env_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_botarena_v1_env_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_botarena_v1_env_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_botarena_v1_env_proto_goTypes = []any{
 	(AutoReset)(0),               // 0: botarena.v1.AutoReset
 	(Compression)(0),             // 1: botarena.v1.Compression
 	(*TensorSpec)(nil),           // 2: botarena.v1.TensorSpec
 	(*GameSpec)(nil),             // 3: botarena.v1.GameSpec
 	(*GameInfo)(nil),             // 4: botarena.v1.GameInfo
-	(*ConfigField)(nil),          // 5: botarena.v1.ConfigField
-	(*ListGamesRequest)(nil),     // 6: botarena.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),    // 7: botarena.v1.ListGamesResponse
-	(*CreatePoolRequest)(nil),    // 8: botarena.v1.CreatePoolRequest
-	(*CreatePoolResponse)(nil),   // 9: botarena.v1.CreatePoolResponse
-	(*ResetRequest)(nil),         // 10: botarena.v1.ResetRequest
-	(*ResetResponse)(nil),        // 11: botarena.v1.ResetResponse
-	(*StepRequest)(nil),          // 12: botarena.v1.StepRequest
-	(*StepResponse)(nil),         // 13: botarena.v1.StepResponse
-	(*StepStreamRequest)(nil),    // 14: botarena.v1.StepStreamRequest
-	(*StepStreamResponse)(nil),   // 15: botarena.v1.StepStreamResponse
-	(*RenderRequest)(nil),        // 16: botarena.v1.RenderRequest
-	(*RenderResponse)(nil),       // 17: botarena.v1.RenderResponse
-	(*StatsRequest)(nil),         // 18: botarena.v1.StatsRequest
-	(*SeatStats)(nil),            // 19: botarena.v1.SeatStats
-	(*OpponentStats)(nil),        // 20: botarena.v1.OpponentStats
-	(*StatsResponse)(nil),        // 21: botarena.v1.StatsResponse
-	(*OpponentChoice)(nil),       // 22: botarena.v1.OpponentChoice
-	(*OpponentMix)(nil),          // 23: botarena.v1.OpponentMix
-	(*SetOpponentsRequest)(nil),  // 24: botarena.v1.SetOpponentsRequest
-	(*SetOpponentsResponse)(nil), // 25: botarena.v1.SetOpponentsResponse
-	(*ClosePoolRequest)(nil),     // 26: botarena.v1.ClosePoolRequest
-	(*ClosePoolResponse)(nil),    // 27: botarena.v1.ClosePoolResponse
-	nil,                          // 28: botarena.v1.CreatePoolRequest.OpponentsEntry
-	nil,                          // 29: botarena.v1.SetOpponentsRequest.OpponentsEntry
+	(*TrainingDefaults)(nil),     // 5: botarena.v1.TrainingDefaults
+	(*ConfigField)(nil),          // 6: botarena.v1.ConfigField
+	(*ListGamesRequest)(nil),     // 7: botarena.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),    // 8: botarena.v1.ListGamesResponse
+	(*CreatePoolRequest)(nil),    // 9: botarena.v1.CreatePoolRequest
+	(*CreatePoolResponse)(nil),   // 10: botarena.v1.CreatePoolResponse
+	(*ResetRequest)(nil),         // 11: botarena.v1.ResetRequest
+	(*ResetResponse)(nil),        // 12: botarena.v1.ResetResponse
+	(*StepRequest)(nil),          // 13: botarena.v1.StepRequest
+	(*StepResponse)(nil),         // 14: botarena.v1.StepResponse
+	(*StepStreamRequest)(nil),    // 15: botarena.v1.StepStreamRequest
+	(*StepStreamResponse)(nil),   // 16: botarena.v1.StepStreamResponse
+	(*RenderRequest)(nil),        // 17: botarena.v1.RenderRequest
+	(*RenderResponse)(nil),       // 18: botarena.v1.RenderResponse
+	(*StatsRequest)(nil),         // 19: botarena.v1.StatsRequest
+	(*SeatStats)(nil),            // 20: botarena.v1.SeatStats
+	(*OpponentStats)(nil),        // 21: botarena.v1.OpponentStats
+	(*StatsResponse)(nil),        // 22: botarena.v1.StatsResponse
+	(*OpponentChoice)(nil),       // 23: botarena.v1.OpponentChoice
+	(*OpponentMix)(nil),          // 24: botarena.v1.OpponentMix
+	(*SetOpponentsRequest)(nil),  // 25: botarena.v1.SetOpponentsRequest
+	(*SetOpponentsResponse)(nil), // 26: botarena.v1.SetOpponentsResponse
+	(*ClosePoolRequest)(nil),     // 27: botarena.v1.ClosePoolRequest
+	(*ClosePoolResponse)(nil),    // 28: botarena.v1.ClosePoolResponse
+	nil,                          // 29: botarena.v1.GameInfo.AgentSummariesEntry
+	nil,                          // 30: botarena.v1.CreatePoolRequest.OpponentsEntry
+	nil,                          // 31: botarena.v1.SetOpponentsRequest.OpponentsEntry
 }
 var file_botarena_v1_env_proto_depIdxs = []int32{
 	2,  // 0: botarena.v1.GameSpec.observations:type_name -> botarena.v1.TensorSpec
 	3,  // 1: botarena.v1.GameInfo.spec:type_name -> botarena.v1.GameSpec
-	5,  // 2: botarena.v1.GameInfo.config_fields:type_name -> botarena.v1.ConfigField
-	4,  // 3: botarena.v1.ListGamesResponse.games:type_name -> botarena.v1.GameInfo
-	28, // 4: botarena.v1.CreatePoolRequest.opponents:type_name -> botarena.v1.CreatePoolRequest.OpponentsEntry
-	0,  // 5: botarena.v1.CreatePoolRequest.auto_reset:type_name -> botarena.v1.AutoReset
-	1,  // 6: botarena.v1.CreatePoolRequest.compression:type_name -> botarena.v1.Compression
-	3,  // 7: botarena.v1.CreatePoolResponse.spec:type_name -> botarena.v1.GameSpec
-	0,  // 8: botarena.v1.CreatePoolResponse.auto_reset:type_name -> botarena.v1.AutoReset
-	19, // 9: botarena.v1.StatsResponse.seats:type_name -> botarena.v1.SeatStats
-	20, // 10: botarena.v1.StatsResponse.opponents:type_name -> botarena.v1.OpponentStats
-	22, // 11: botarena.v1.OpponentMix.choices:type_name -> botarena.v1.OpponentChoice
-	29, // 12: botarena.v1.SetOpponentsRequest.opponents:type_name -> botarena.v1.SetOpponentsRequest.OpponentsEntry
-	23, // 13: botarena.v1.SetOpponentsRequest.OpponentsEntry.value:type_name -> botarena.v1.OpponentMix
-	6,  // 14: botarena.v1.EnvService.ListGames:input_type -> botarena.v1.ListGamesRequest
-	8,  // 15: botarena.v1.EnvService.CreatePool:input_type -> botarena.v1.CreatePoolRequest
-	10, // 16: botarena.v1.EnvService.Reset:input_type -> botarena.v1.ResetRequest
-	12, // 17: botarena.v1.EnvService.Step:input_type -> botarena.v1.StepRequest
-	14, // 18: botarena.v1.EnvService.StepStream:input_type -> botarena.v1.StepStreamRequest
-	16, // 19: botarena.v1.EnvService.Render:input_type -> botarena.v1.RenderRequest
-	18, // 20: botarena.v1.EnvService.Stats:input_type -> botarena.v1.StatsRequest
-	24, // 21: botarena.v1.EnvService.SetOpponents:input_type -> botarena.v1.SetOpponentsRequest
-	26, // 22: botarena.v1.EnvService.ClosePool:input_type -> botarena.v1.ClosePoolRequest
-	7,  // 23: botarena.v1.EnvService.ListGames:output_type -> botarena.v1.ListGamesResponse
-	9,  // 24: botarena.v1.EnvService.CreatePool:output_type -> botarena.v1.CreatePoolResponse
-	11, // 25: botarena.v1.EnvService.Reset:output_type -> botarena.v1.ResetResponse
-	13, // 26: botarena.v1.EnvService.Step:output_type -> botarena.v1.StepResponse
-	15, // 27: botarena.v1.EnvService.StepStream:output_type -> botarena.v1.StepStreamResponse
-	17, // 28: botarena.v1.EnvService.Render:output_type -> botarena.v1.RenderResponse
-	21, // 29: botarena.v1.EnvService.Stats:output_type -> botarena.v1.StatsResponse
-	25, // 30: botarena.v1.EnvService.SetOpponents:output_type -> botarena.v1.SetOpponentsResponse
-	27, // 31: botarena.v1.EnvService.ClosePool:output_type -> botarena.v1.ClosePoolResponse
-	23, // [23:32] is the sub-list for method output_type
-	14, // [14:23] is the sub-list for method input_type
-	14, // [14:14] is the sub-list for extension type_name
-	14, // [14:14] is the sub-list for extension extendee
-	0,  // [0:14] is the sub-list for field type_name
+	6,  // 2: botarena.v1.GameInfo.config_fields:type_name -> botarena.v1.ConfigField
+	29, // 3: botarena.v1.GameInfo.agent_summaries:type_name -> botarena.v1.GameInfo.AgentSummariesEntry
+	5,  // 4: botarena.v1.GameInfo.training:type_name -> botarena.v1.TrainingDefaults
+	4,  // 5: botarena.v1.ListGamesResponse.games:type_name -> botarena.v1.GameInfo
+	30, // 6: botarena.v1.CreatePoolRequest.opponents:type_name -> botarena.v1.CreatePoolRequest.OpponentsEntry
+	0,  // 7: botarena.v1.CreatePoolRequest.auto_reset:type_name -> botarena.v1.AutoReset
+	1,  // 8: botarena.v1.CreatePoolRequest.compression:type_name -> botarena.v1.Compression
+	3,  // 9: botarena.v1.CreatePoolResponse.spec:type_name -> botarena.v1.GameSpec
+	0,  // 10: botarena.v1.CreatePoolResponse.auto_reset:type_name -> botarena.v1.AutoReset
+	20, // 11: botarena.v1.StatsResponse.seats:type_name -> botarena.v1.SeatStats
+	21, // 12: botarena.v1.StatsResponse.opponents:type_name -> botarena.v1.OpponentStats
+	23, // 13: botarena.v1.OpponentMix.choices:type_name -> botarena.v1.OpponentChoice
+	31, // 14: botarena.v1.SetOpponentsRequest.opponents:type_name -> botarena.v1.SetOpponentsRequest.OpponentsEntry
+	24, // 15: botarena.v1.SetOpponentsRequest.OpponentsEntry.value:type_name -> botarena.v1.OpponentMix
+	7,  // 16: botarena.v1.EnvService.ListGames:input_type -> botarena.v1.ListGamesRequest
+	9,  // 17: botarena.v1.EnvService.CreatePool:input_type -> botarena.v1.CreatePoolRequest
+	11, // 18: botarena.v1.EnvService.Reset:input_type -> botarena.v1.ResetRequest
+	13, // 19: botarena.v1.EnvService.Step:input_type -> botarena.v1.StepRequest
+	15, // 20: botarena.v1.EnvService.StepStream:input_type -> botarena.v1.StepStreamRequest
+	17, // 21: botarena.v1.EnvService.Render:input_type -> botarena.v1.RenderRequest
+	19, // 22: botarena.v1.EnvService.Stats:input_type -> botarena.v1.StatsRequest
+	25, // 23: botarena.v1.EnvService.SetOpponents:input_type -> botarena.v1.SetOpponentsRequest
+	27, // 24: botarena.v1.EnvService.ClosePool:input_type -> botarena.v1.ClosePoolRequest
+	8,  // 25: botarena.v1.EnvService.ListGames:output_type -> botarena.v1.ListGamesResponse
+	10, // 26: botarena.v1.EnvService.CreatePool:output_type -> botarena.v1.CreatePoolResponse
+	12, // 27: botarena.v1.EnvService.Reset:output_type -> botarena.v1.ResetResponse
+	14, // 28: botarena.v1.EnvService.Step:output_type -> botarena.v1.StepResponse
+	16, // 29: botarena.v1.EnvService.StepStream:output_type -> botarena.v1.StepStreamResponse
+	18, // 30: botarena.v1.EnvService.Render:output_type -> botarena.v1.RenderResponse
+	22, // 31: botarena.v1.EnvService.Stats:output_type -> botarena.v1.StatsResponse
+	26, // 32: botarena.v1.EnvService.SetOpponents:output_type -> botarena.v1.SetOpponentsResponse
+	28, // 33: botarena.v1.EnvService.ClosePool:output_type -> botarena.v1.ClosePoolResponse
+	25, // [25:34] is the sub-list for method output_type
+	16, // [16:25] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_botarena_v1_env_proto_init() }
@@ -2153,14 +2288,14 @@ func file_botarena_v1_env_proto_init() {
 	if File_botarena_v1_env_proto != nil {
 		return
 	}
-	file_botarena_v1_env_proto_msgTypes[6].OneofWrappers = []any{}
+	file_botarena_v1_env_proto_msgTypes[7].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_botarena_v1_env_proto_rawDesc), len(file_botarena_v1_env_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   28,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
