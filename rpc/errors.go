@@ -73,13 +73,18 @@ func invalidf(format string, args ...any) error { return markf(errInvalid, forma
 // sent as they are; anything unrecognised is Internal and its text stays in
 // the server's log.
 //
-//	NotFound            env.ErrUnknownGame, agents.ErrUnknownAgent, unknown or closed pool
+//	NotFound            env.ErrUnknownGame, agents.ErrUnknownAgent, unknown or closed pool,
+//	                    league.ErrNoLeague, league.ErrUnknownAgent
+//	AlreadyExists       league.ErrExists, league.ErrAgentExists
 //	InvalidArgument     *env.ConfigError, *vecenv.ConfigError, vecenv.ErrActions,
 //	                    malformed config JSON, action bytes and values, env index,
 //	                    seat, render format, stream pool id,
-//	                    league.ErrBadMatch (a game's config, seat count or agent)
+//	                    league.ErrBadMatch (a game's config, seat count or agent),
+//	                    league.ErrInvalid (a league name, agent name, count, matchmaking)
 //	PermissionDenied    an external agent on a server without WithExternalAgents
-//	FailedPrecondition  vecenv.ErrNotReset: Step or Render before the first Reset
+//	FailedPrecondition  vecenv.ErrNotReset: Step or Render before the first Reset;
+//	                    league RPCs without WithLeagues, league.ErrBusy, league.ErrRunning,
+//	                    league.ErrUnfinishedRun, league.ErrTooFewAgents
 //	ResourceExhausted   MaxPools, MaxEnvsPerPool, MaxTotalEnvs, a match response over MaxMessageBytes
 //	PermissionDenied    external agents without WithExternalAgents
 //	Unavailable         the server is shutting down
@@ -93,12 +98,18 @@ func codeOf(err error) (code connect.Code, public bool) {
 	case errors.Is(err, errShuttingDown):
 		return connect.CodeUnavailable, true
 	case errors.Is(err, errUnknownPool), errors.Is(err, vecenv.ErrClosed),
-		errors.Is(err, env.ErrUnknownGame), errors.Is(err, agents.ErrUnknownAgent):
+		errors.Is(err, env.ErrUnknownGame), errors.Is(err, agents.ErrUnknownAgent),
+		errors.Is(err, league.ErrNoLeague), errors.Is(err, league.ErrUnknownAgent):
 		return connect.CodeNotFound, true
+	case errors.Is(err, league.ErrExists), errors.Is(err, league.ErrAgentExists):
+		return connect.CodeAlreadyExists, true
 	case errors.Is(err, errInvalid), errors.Is(err, vecenv.ErrActions),
-		errors.Is(err, league.ErrBadMatch), errors.As(err, &envCfg), errors.As(err, &poolCfg):
+		errors.Is(err, league.ErrBadMatch), errors.Is(err, league.ErrInvalid),
+		errors.As(err, &envCfg), errors.As(err, &poolCfg):
 		return connect.CodeInvalidArgument, true
-	case errors.Is(err, errNotReset), errors.Is(err, vecenv.ErrNotReset):
+	case errors.Is(err, errNotReset), errors.Is(err, vecenv.ErrNotReset),
+		errors.Is(err, errNoLeagues), errors.Is(err, league.ErrBusy), errors.Is(err, league.ErrRunning),
+		errors.Is(err, league.ErrUnfinishedRun), errors.Is(err, league.ErrTooFewAgents):
 		return connect.CodeFailedPrecondition, true
 	case errors.Is(err, errLimit):
 		return connect.CodeResourceExhausted, true

@@ -20,6 +20,7 @@ import (
 	"connectrpc.com/grpcreflect"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/league"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
 )
 
@@ -46,7 +47,8 @@ type options struct {
 	reg             *env.Registry
 	agentCaps       agentCapabilities // WithAgentCapabilities (capabilities.go)
 	maxMatches      int
-	version         string // WithVersion: ListGames, botarena_build_info
+	leagues         *league.Leagues // WithLeagues (leagues.go)
+	version         string          // WithVersion: ListGames, botarena_build_info
 	// The memory budget (budget.go); ledger is made on first use.
 	maxMemory, maxClientMemory int64
 	maxClientPools             int

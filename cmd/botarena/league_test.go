@@ -147,8 +147,8 @@ func TestLeagueTableShowsTheLiveTableWhileARunHoldsTheStore(t *testing.T) {
 			t.Fatalf("botarena %s: exit %d: %s", strings.Join(args, " "), code, errOut)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, LiveTableFile)); !os.IsNotExist(err) {
-		t.Errorf("a finished run left %s behind (%v)", LiveTableFile, err)
+	if _, err := os.Stat(filepath.Join(dir, league.LiveTableFile)); !os.IsNotExist(err) {
+		t.Errorf("a finished run left %s behind (%v)", league.LiveTableFile, err)
 	}
 	want, _, _ := runCLI(t, "", "league", "table", dir, "--json")
 
@@ -158,7 +158,7 @@ func TestLeagueTableShowsTheLiveTableWhileARunHoldsTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if err := writeLiveTable(l, dir, 1); err != nil {
+	if err := l.WriteLiveTable(1); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := runCLI(t, "", "league", "table", dir, "--json")
@@ -166,7 +166,7 @@ func TestLeagueTableShowsTheLiveTableWhileARunHoldsTheStore(t *testing.T) {
 		t.Errorf("table while busy: exit %d, stdout %q, stderr %q; want the stored table and a note", code, out, errOut)
 	}
 	// Without a live table, the store's lock is the error.
-	if err := os.Remove(filepath.Join(dir, LiveTableFile)); err != nil {
+	if err := os.Remove(filepath.Join(dir, league.LiveTableFile)); err != nil {
 		t.Fatal(err)
 	}
 	if _, errOut, code := runCLI(t, "", "league", "table", dir); code == 0 || !strings.Contains(errOut, "in use") {
