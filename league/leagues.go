@@ -134,6 +134,10 @@ func (s *Leagues) Create(ctx context.Context, name string, st Settings, openExis
 		return Info{}, false, err
 	}
 	e, made, err := s.use(clean, dir, func() (*League, error) {
+		// A bad game leaves no folder behind.
+		if _, err := s.reg.Config(st.Game, st.Config); err != nil {
+			return nil, kindError{ErrInvalid, err}
+		}
 		// Made one folder at a time, each checked, so that a link put
 		// there meanwhile cannot take the league out.
 		if err := s.mkdirs(clean); err != nil {

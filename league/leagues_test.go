@@ -86,6 +86,9 @@ func TestLeaguesOperationsAndTheirErrors(t *testing.T) {
 	if _, _, err := ls.Create(ctx, "lg", Settings{Game: "chess"}, false); err == nil {
 		t.Error("Create of an unknown game: no error")
 	}
+	if _, err := os.Stat(filepath.Join(root, "lg")); !os.IsNotExist(err) {
+		t.Errorf("Create of an unknown game left a folder: %v", err)
+	}
 	if _, _, err := ls.Create(ctx, "lg", Settings{Game: "battlebots", Config: []byte(`{"nope":1}`)}, false); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Create with a bad config: %v, want ErrInvalid", err)
 	}

@@ -104,6 +104,14 @@
 // game is deterministic from its seed); `botarena league run --servers`
 // uses it. rpc imports league; league never imports rpc.
 //
+// With [WithLeagues] the MatchService also keeps leagues (leagues.go):
+// CreateLeague, GetLeague, AddLeagueAgent, RemoveLeagueAgent,
+// ListLeagueAgents, LeagueTable, LeagueGames and the server-streaming
+// RunLeague are thin handlers over league.Leagues, which confines the
+// leagues to one folder and takes writers in turns; the handlers add the
+// server's agent capabilities, its match slots and memory budget for a
+// run's games, and the error codes.
+//
 // # Client
 //
 // [Dial] returns a [Client] (gRPC over h2c by default; Connect and gRPC-Web
