@@ -3,6 +3,7 @@ package agents
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,65 +17,58 @@ import (
 // registered for the game.
 var ErrUnknownAgent = errors.New("unknown agent")
 
-// AnyGame is the game name under which generic agents, which play every
-// game, are registered.
-const AnyGame = "*"
-
-type entry struct {
+// generic are the agents that play every game, by name.
+type generic struct {
 	summary string
 	factory env.AgentFactory
 }
 
 var (
 	mu       sync.RWMutex
-	registry = map[string]map[string]entry{} // base game -> agent name -> entry
+	generics = map[string]generic{}
 )
 
 // BaseGame returns the game a registry name belongs to: the part before the
-// first '/' ("bomberman/12p" → "bomberman").
-func BaseGame(game string) string {
-	base, _, _ := strings.Cut(game, "/")
-	return base
-}
+// first '/' ("bomberman/12p" → "bomberman"), as [env.BaseGame] does.
+func BaseGame(game string) string { return env.BaseGame(game) }
 
-// Register adds an agent named name for game (a base game name such as
-// "bomberman", or [AnyGame] for agents that play every game). Game names
-// with a preset ("bomberman/12p") register for the base game. It panics if
-// name is empty, factory is nil or the name is already taken for the game:
-// registration happens in init functions, where a mistake is a programming
-// error. It is safe for concurrent use.
-func Register(game, name, summary string, factory env.AgentFactory) {
-	game = BaseGame(game)
-	if game == "" || name == "" || factory == nil {
-		panic(fmt.Sprintf("agents: Register(%q, %q): game, name and factory are required", game, name))
+// Register adds a generic agent named name, one that plays every game (such
+// as "idle" and "random"). A game's own agents are not registered here:
+// the game's package lists them in its registry entry's [env.Kit], where
+// [New] and [Names] find them. Register panics if name is empty, factory is
+// nil or the name is taken: registration happens in init functions, where a
+// mistake is a programming error. It is safe for concurrent use.
+func Register(name, summary string, factory env.AgentFactory) {
+	if name == "" || factory == nil {
+		panic(fmt.Sprintf("agents: Register(%q): name and factory are required", name))
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	m := registry[game]
-	if m == nil {
-		m = map[string]entry{}
-		registry[game] = m
+	if _, dup := generics[name]; dup {
+		panic(fmt.Sprintf("agents: Register: agent %q registered twice", name))
 	}
-	if _, dup := m[name]; dup {
-		panic(fmt.Sprintf("agents: Register: agent %q registered twice for %s", name, game))
-	}
-	if game != AnyGame {
-		if _, dup := registry[AnyGame][name]; dup {
-			panic(fmt.Sprintf("agents: Register: agent %q for %s shadows a generic agent", name, game))
-		}
-	}
-	m[name] = entry{summary: summary, factory: factory}
+	generics[name] = generic{summary: summary, factory: factory}
 }
 
-// lookup finds name for game, game-specific agents first.
-func lookup(game, name string) (entry, bool) {
+// kit returns the kit of the registry name game in [env.Default], or nil.
+func kit(game string) *env.Kit {
+	e, err := env.Default.Lookup(game)
+	if err != nil {
+		return nil
+	}
+	return e.Kit
+}
+
+// lookup finds name for game: the game's own agents (its [env.Kit]) first,
+// then the generic ones.
+func lookup(game, name string) (summary string, factory env.AgentFactory, ok bool) {
+	if a, ok := kit(game).Agent(name); ok {
+		return a.Summary, a.New, true
+	}
 	mu.RLock()
 	defer mu.RUnlock()
-	if e, ok := registry[BaseGame(game)][name]; ok {
-		return e, true
-	}
-	e, ok := registry[AnyGame][name]
-	return e, ok
+	g, ok := generics[name]
+	return g.summary, g.factory, ok
 }
 
 // Scheme makes agents from specs that start with Prefix, such as
@@ -154,7 +148,7 @@ func Schemes(game string) []string {
 // Known reports whether spec names an agent for game: a registered name,
 // or a spec of a scheme that plays game. It makes nothing.
 func Known(game, spec string) bool {
-	if _, ok := lookup(game, spec); ok {
+	if _, _, ok := lookup(game, spec); ok {
 		return true
 	}
 	s, ok := scheme(spec)
@@ -170,7 +164,7 @@ func InProcess(game, spec string) bool {
 	if s, ok := scheme(spec); ok {
 		return s.InProcess
 	}
-	_, ok := lookup(game, spec)
+	_, _, ok := lookup(game, spec)
 	return ok
 }
 
@@ -180,9 +174,9 @@ func valid(game string) string {
 }
 
 // New makes the agent spec names for game (a registry name such as
-// "bomberman/12p" resolves to its base game) for envs of spec: a registered
-// agent name, or a spec of a registered [Scheme] ("dir:PATH", "cmd:...",
-// "http://..."). An unknown name gives an error wrapping [ErrUnknownAgent]
+// "bomberman/12p") for envs of spec: one of the game's own agents (its
+// [env.Kit] in [env.Default]), a generic agent, or a spec of a registered
+// [Scheme] ("dir:PATH", "cmd:...", "http://..."). An unknown name gives an error wrapping [ErrUnknownAgent]
 // that lists the valid names and schemes. Agents that hold resources
 // (processes, connections) implement io.Closer; their owner closes them.
 // It is safe for concurrent use.
@@ -197,11 +191,11 @@ func New(game, name string, spec *env.Spec) (env.Agent, error) {
 		}
 		return a, nil
 	}
-	e, ok := lookup(game, name)
+	_, factory, ok := lookup(game, name)
 	if !ok {
 		return nil, fmt.Errorf("%w %s for %s (valid: %s)", ErrUnknownAgent, QuoteSpec(name), BaseGame(game), valid(game))
 	}
-	a, err := e.factory(spec)
+	a, err := factory(spec)
 	if err != nil {
 		return nil, fmt.Errorf("agent %q: %w", name, err)
 	}
@@ -209,17 +203,16 @@ func New(game, name string, spec *env.Spec) (env.Agent, error) {
 }
 
 // Names returns the names of the agents that can play game (generic and
-// game-specific), sorted. It is safe for concurrent use.
+// the game's own), sorted. It is safe for concurrent use.
 func Names(game string) []string {
 	mu.RLock()
-	defer mu.RUnlock()
-	var names []string
-	for n := range registry[AnyGame] {
-		names = append(names, n)
-	}
-	if base := BaseGame(game); base != AnyGame {
-		for n := range registry[base] {
-			names = append(names, n)
+	names := slices.Collect(maps.Keys(generics))
+	mu.RUnlock()
+	if k := kit(game); k != nil {
+		for _, a := range k.Agents {
+			if !slices.Contains(names, a.Name) {
+				names = append(names, a.Name)
+			}
 		}
 	}
 	slices.Sort(names)
@@ -229,8 +222,8 @@ func Names(game string) []string {
 // Summary returns the one-line description of agent name for game, and
 // whether it is registered.
 func Summary(game, name string) (string, bool) {
-	e, ok := lookup(game, name)
-	return e.summary, ok
+	summary, _, ok := lookup(game, name)
+	return summary, ok
 }
 
 // PlayerNames names the players of a game after the names of their agents,

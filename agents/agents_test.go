@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
-	"github.com/botarena/botarena/env/bomberman"
 )
 
 // fakeGame is a tiny test-only game: two seats, four actions, and a mask
@@ -35,15 +34,7 @@ func (g *fakeGame) Steps() int                              { return g.steps }
 func (g *fakeGame) WriteObs(int, [][]byte)                  {}
 func (g *fakeGame) Result() env.Result                      { return env.Result{Rounds: g.steps, Winner: -1} }
 func (g *fakeGame) Outcome() (int, bool)                    { return -1, false }
-func (g *fakeGame) NativeFormats() []string                 { return []string{"json"} }
-func (g *fakeGame) LoadNative([]byte) error                 { return nil }
-func (g *fakeGame) ParseCommand(int, []byte) (int32, bool)  { return 0, true }
-func (g *fakeGame) AppendCommand(dst []byte, _ int, _ int32) []byte {
-	return dst
-}
-func (g *fakeGame) AppendNative(dst []byte, _ string, _ int) ([]byte, error) {
-	return append(dst, "{}"...), nil
-}
+func (g *fakeGame) Invalid(int) int                         { return 0 }
 
 // WriteMask allows action 0 and the actions k with (step+seat+k) even.
 func (g *fakeGame) WriteMask(seat int, dst []uint8) {
@@ -84,18 +75,17 @@ func TestNewErrors(t *testing.T) {
 	// A game-specific factory refuses another game's spec.
 	other := *fakeSpec
 	other.Game = "testgame"
-	if _, err := registry["bomberman"]["reference"].factory(&other); err == nil {
+	if _, factory, _ := lookup("bomberman", "reference"); factory == nil {
+		t.Error("no reference for bomberman")
+	} else if _, err := factory(&other); err == nil {
 		t.Error("reference factory accepted a testgame spec")
 	}
 }
 
 func TestRegisterPanics(t *testing.T) {
 	for name, f := range map[string]func(){
-		"duplicate": func() {
-			Register("bomberman", "reference", "", func(*env.Spec) (env.Agent, error) { return Idle{}, nil })
-		},
-		"shadow":      func() { Register("testgame", "random", "", func(*env.Spec) (env.Agent, error) { return Idle{}, nil }) },
-		"nil_factory": func() { Register("testgame", "x", "", nil) },
+		"duplicate":   func() { Register("random", "", func(*env.Spec) (env.Agent, error) { return Idle{}, nil }) },
+		"nil_factory": func() { Register("x", "", nil) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			defer func() {
@@ -169,48 +159,33 @@ func TestRandomNoAllocs(t *testing.T) {
 	}
 }
 
-func TestReferenceWrongGamePanics(t *testing.T) {
-	defer func() {
-		r := recover()
-		if r == nil || !strings.Contains(r.(string), "reference bot cannot play") {
-			t.Errorf("panic = %v, want a clear message", r)
+// TestGameAgentsResolve checks every linked game's kit against the
+// generic agents: no game agent takes a generic agent's name, and the
+// reference bot and every training opponent is an agent New makes.
+func TestGameAgentsResolve(t *testing.T) {
+	for _, game := range env.Default.Names() {
+		k := kit(game)
+		if k == nil {
+			continue
 		}
-	}()
-	NewReference().Reset(&fakeGame{spec: fakeSpec}, 0, 1)
-}
-
-// newBomberman returns a fresh game of n players and map seed.
-func newBomberman(t testing.TB, n int, seed uint64) *bomberman.Game {
-	t.Helper()
-	cfg := bomberman.DefaultConfig()
-	cfg.Players = n
-	g, err := bomberman.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Reset(seed)
-	return g
-}
-
-func TestReferenceFirstMoves(t *testing.T) {
-	for _, n := range []int{2, 4, 8, 12} {
-		for seed := range uint64(5) {
-			g := newBomberman(t, n, seed)
-			r := NewReference()
-			for seat := range n {
-				if a := r.act(g, seat); a < 0 || a >= bomberman.NumActions {
-					t.Errorf("%dp seed %d seat %d: action %d out of range", n, seed, seat, a)
-				}
+		for _, a := range k.Agents {
+			if _, dup := generics[a.Name]; dup {
+				t.Errorf("%s: agent %q takes the name of a generic agent", game, a.Name)
 			}
 		}
-	}
-}
-
-func TestReferenceNoAllocs(t *testing.T) {
-	g := newBomberman(t, 4, 1)
-	r := NewReference()
-	if n := testing.AllocsPerRun(50, func() { r.act(g, 0) }); n != 0 {
-		t.Errorf("Reference.act allocates %v times per call", n)
+		names := k.Opponents
+		if k.Reference != "" {
+			names = append([]string{k.Reference}, names...)
+		}
+		for _, name := range names {
+			e, err := env.Make(game, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := New(game, name, e.Spec()); err != nil {
+				t.Errorf("%s: %v", game, err)
+			}
+		}
 	}
 }
 
@@ -240,5 +215,36 @@ func TestSchemesMakeAgentsFromSpecs(t *testing.T) {
 	}
 	if _, err := New("fakegame", "nope", nil); err == nil || !strings.Contains(err.Error(), "fake:...") {
 		t.Errorf("unknown agents should list the schemes: %v", err)
+	}
+}
+
+// TestCodecUsersNeedACodec: the built-in agents play a game without a
+// native codec (fakeGame); the agents that speak native formats say that
+// the game has none.
+func TestCodecUsersNeedACodec(t *testing.T) {
+	g := &fakeGame{spec: fakeSpec}
+	const want = "game testgame has no native codec"
+	b, err := ParseCommandSpec("cmd:true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Ask(g, 0); !errors.Is(err, env.ErrNoCodec) || !strings.Contains(err.Error(), want) {
+		t.Errorf("CmdBot.Ask: %v; want %q", err, want)
+	}
+	var out strings.Builder
+	c := &Console{In: strings.NewReader("1\n"), Out: &out}
+	c.Reset(g, 1, 0)
+	if a := c.Act(g, 1); a != 0 || !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "seat 1 does nothing") {
+		t.Errorf("console: action %d, output %q; want 0 and %q", a, out.String(), want)
+	}
+	for _, name := range []string{"idle", "random"} {
+		a, err := New("testgame", name, fakeSpec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Reset(g, 0, 1)
+		if act := a.Act(g, 0); act < 0 || int(act) >= fakeSpec.Actions {
+			t.Errorf("%s: action %d", name, act)
+		}
 	}
 }

@@ -245,8 +245,11 @@ func (b *CmdBot) Act(e env.Env, seat int) int32 {
 // it printed, or an error saying why it has none (the fault; Act turns it
 // into NO).
 func (b *CmdBot) Ask(e env.Env, seat int) (int32, error) {
-	var err error
-	b.arena, err = e.AppendNative(b.arena[:0], battlebots.FormatArena, seat)
+	c, err := env.CodecOf(e)
+	if err != nil {
+		return 0, err
+	}
+	b.arena, err = c.AppendNative(b.arena[:0], battlebots.FormatArena, seat)
 	if err != nil {
 		return 0, err
 	}
@@ -254,7 +257,7 @@ func (b *CmdBot) Ask(e env.Env, seat int) (int32, error) {
 	if err != nil {
 		return 0, err
 	}
-	act, ok := e.ParseCommand(seat, out)
+	act, ok := c.ParseCommand(seat, out)
 	if !ok {
 		return 0, fmt.Errorf("garbage output %s", quoteOutput(out))
 	}

@@ -21,24 +21,9 @@ var (
 )
 
 func init() {
-	Register(AnyGame, "console", "a human at the terminal: shows the seat's native view and reads one native command per line from stdin", func(*env.Spec) (env.Agent, error) {
+	Register("console", "a human at the terminal: shows the seat's native view and reads one native command per line from stdin", func(*env.Spec) (env.Agent, error) {
 		return &Console{}, nil
 	})
-}
-
-// consoleKeys are the original's console controls, by base game: the
-// keys its console players typed, each followed by Enter. Entelect 2016
-// Bomberman's console client told its players "To move, type a,w,s,d and
-// press enter", "To plant a bomb, type z", "reduce the bomb timer to 1
-// using x".
-var consoleKeys = map[string]map[string]int32{
-	"bomberman": {"w": 1, "a": 2, "d": 3, "s": 4, "z": 5, "x": 6},
-}
-
-// consoleHelp describes a game's commands for the console's help line.
-var consoleHelp = map[string]string{
-	"bomberman":  "w a s d move (up left down right), z plants a bomb, x triggers (sets your lowest bomb timer to 1), or a move.txt digit 0-6",
-	"battlebots": "NO, a move N NE E SE S SW W NW, B/M/L and a direction (bullet, missile, landmine: B SE), or P (EMP)",
 }
 
 // Console is a human player at the terminal. Each Act shows the seat's
@@ -48,8 +33,9 @@ var consoleHelp = map[string]string{
 // ParseCommand as the original reads its bots' files and outputs (a
 // move.txt digit in Bomberman, a BattleBots action, a Battle³ reply's JSON
 // ...), or one of the original's console keys where it had console players
-// (Bomberman: w a s d, z, x). An empty line does nothing (action 0), "?"
-// or "help" lists the commands, and a line the game rejects is asked
+// (the game's [env.Kit.ConsoleKeys]; Bomberman: w a s d, z, x). An empty
+// line does nothing (action 0), "?" or "help" lists the commands (the
+// game's [env.Kit.ConsoleHelp]), and a line the game rejects is asked
 // again. At the end of the input the console does nothing from then on.
 //
 // In Bomberman, console seats are exempt from the 20-do-nothing rule, as
@@ -89,9 +75,17 @@ func (c *Console) out() io.Writer {
 	return ConsoleOutput
 }
 
-// Reset picks the view's format and shows the commands.
+// Reset picks the view's format and shows the commands. A game without a
+// native codec ([env.CodecOf]) cannot be shown or typed into: the console
+// says so and does nothing from then on.
 func (c *Console) Reset(e env.Env, seat int, _ uint64) {
-	formats := e.NativeFormats()
+	codec, err := env.CodecOf(e)
+	if err != nil {
+		c.eof = true
+		fmt.Fprintf(c.out(), "console: %v: seat %d does nothing\n", err, seat)
+		return
+	}
+	formats := codec.NativeFormats()
 	c.format = ""
 	if len(formats) > 0 {
 		c.format = formats[0]
@@ -107,20 +101,21 @@ func (c *Console) Reset(e env.Env, seat int, _ uint64) {
 
 // help lists the game's commands.
 func (c *Console) help(e env.Env) string {
-	if h, ok := consoleHelp[BaseGame(e.Spec().Game)]; ok {
-		return "Commands: " + h + "; an empty line does nothing."
+	if k := kit(e.Spec().Game); k != nil && k.ConsoleHelp != "" {
+		return "Commands: " + k.ConsoleHelp + "; an empty line does nothing."
 	}
 	return "Type a native command of the game (as its bots print it); an empty line does nothing."
 }
 
 // Act shows the seat's view and returns the command the player types.
 func (c *Console) Act(e env.Env, seat int) int32 {
-	if c.eof {
+	codec, ok := e.(env.Codec)
+	if c.eof || !ok {
 		return 0
 	}
 	out := c.out()
 	var err error
-	c.buf, err = e.AppendNative(c.buf[:0], c.format, seat)
+	c.buf, err = codec.AppendNative(c.buf[:0], c.format, seat)
 	if err != nil {
 		c.buf = fmt.Appendf(c.buf[:0], "(no view: %v)", err)
 	}
@@ -128,7 +123,10 @@ func (c *Console) Act(e env.Env, seat int) int32 {
 	if len(c.buf) > 0 && c.buf[len(c.buf)-1] != '\n' {
 		fmt.Fprintln(out)
 	}
-	keys := consoleKeys[BaseGame(e.Spec().Game)]
+	var keys map[string]int32
+	if k := kit(e.Spec().Game); k != nil {
+		keys = k.ConsoleKeys
+	}
 	for {
 		fmt.Fprintf(out, "seat %d> ", seat)
 		line, err := c.readLine()
@@ -154,7 +152,7 @@ func (c *Console) Act(e env.Env, seat int) int32 {
 		}
 		// The game reads the line as it reads a bot's output, with its
 		// own rules for whitespace (the raw line, without its newline).
-		if a, ok := e.ParseCommand(seat, bytes.TrimRight(line, "\r\n")); ok {
+		if a, ok := codec.ParseCommand(seat, bytes.TrimRight(line, "\r\n")); ok {
 			return a
 		}
 		fmt.Fprintf(out, "console: %s does not take %q (type ? for help)\n", e.Spec().Game, text)

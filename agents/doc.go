@@ -1,14 +1,16 @@
-// Package agents holds botarena's built-in policies: scripted players that
-// fill seats in matches (botarena play), in pools (as opponents) and in tests.
+// Package agents holds botarena's generic agents and external bots, and
+// makes agents by name: scripted players that fill seats in matches
+// (botarena play), in pools (as opponents) and in tests.
 //
 // # Model
 //
-// An [env.Agent] plays one seat of one env. It is made for a game by name from a
-// per-game registry ([New], [Names]); every game has the generic agents
-// "idle" (always action 0, the do-nothing action) and "random" (uniform among
-// the legal actions of [env.Env.WriteMask]), and a game may add its own, such
-// as Bomberman's "reference" (the original competition's reference bot, see
-// [Reference]).
+// An [env.Agent] plays one seat of one env. It is made for a game by name
+// ([New], [Names]): every game has the generic agents registered here,
+// "idle" (always action 0, the do-nothing action), "random" (uniform among
+// the legal actions of [env.Env.WriteMask]) and "console", and the game's
+// own built-in agents, such as Bomberman's "reference" (the original
+// competition's reference bot), which its package lists in its registry
+// entry's [env.Kit] ([env.Entry.Kit]); [New] finds them there.
 //
 // Besides the registered names, [New] takes the specs of registered
 // schemes, the original competitions' external bots: "cmd:COMMAND" is a

@@ -435,6 +435,12 @@ func (b *EntelectBot) BotType() string { return b.botType }
 // separators).
 func (b *EntelectBot) Meta() BotMeta { return b.meta }
 
+// DescribeBot describes the bot as bot.json does (see [env.BotDescriber]):
+// its Author, NickName and Email, and its BotType name.
+func (b *EntelectBot) DescribeBot() env.BotDescription {
+	return env.BotDescription{Author: b.meta.Author, NickName: b.meta.NickName, Email: b.meta.Email, BotType: b.botType}
+}
+
 // TimeLimit returns the limit the agent applies (without calibration) and
 // whether it applies one.
 func (b *EntelectBot) TimeLimit() (time.Duration, bool) { return b.limit, !b.noLimit }
@@ -484,15 +490,15 @@ func (b *EntelectBot) Reset(e env.Env, seat int, _ uint64) {
 	}
 }
 
-func (b *EntelectBot) check(e env.Env) {
-	switch e.(type) {
+func (b *EntelectBot) check(e env.Env) env.Codec {
+	switch g := e.(type) {
 	case *bomberman.Game:
 		if b.game == "bomberman" {
-			return
+			return g
 		}
 	case *battleships.Game:
 		if b.game == "battleships" {
-			return
+			return g
 		}
 	}
 	panic(fmt.Sprintf("agents: Entelect bot for %s got a %T", b.game, e))
@@ -535,14 +541,14 @@ func (b *EntelectBot) Act(e env.Env, seat int) int32 {
 // does (Bomberman's then stay, where the end of every other round deletes
 // them). Without a replay folder it does nothing.
 func (b *EntelectBot) GameEnded(e env.Env, seat int) {
-	b.check(e)
+	c := b.check(e)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.temp || b.lastDir == "" {
 		return
 	}
 	for _, f := range []string{"state.json", "map.txt"} {
-		if data, err := e.AppendNative(nil, f, seat); err == nil {
+		if data, err := c.AppendNative(nil, f, seat); err == nil {
 			os.WriteFile(filepath.Join(b.lastDir, f), data, 0o644)
 		}
 	}
@@ -579,7 +585,7 @@ func (l *roundLog) problem(format string, args ...any) {
 }
 
 // prepare makes the round folder and writes the seat's state files there.
-func (b *EntelectBot) prepare(e env.Env, seat int, sub string) (string, error) {
+func (b *EntelectBot) prepare(c env.Codec, seat int, sub string) (string, error) {
 	if err := b.ensureRoot(); err != nil {
 		return "", err
 	}
@@ -588,7 +594,7 @@ func (b *EntelectBot) prepare(e env.Env, seat int, sub string) (string, error) {
 		return "", err
 	}
 	for _, f := range []string{"state.json", "map.txt"} {
-		data, err := e.AppendNative(nil, f, seat)
+		data, err := c.AppendNative(nil, f, seat)
 		if err != nil {
 			return "", err
 		}

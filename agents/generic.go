@@ -7,8 +7,8 @@ import (
 )
 
 func init() {
-	Register(AnyGame, "idle", "always does nothing (action 0)", func(*env.Spec) (env.Agent, error) { return Idle{}, nil })
-	Register(AnyGame, "random", "uniformly random among the legal actions", func(spec *env.Spec) (env.Agent, error) {
+	Register("idle", "always does nothing (action 0)", func(*env.Spec) (env.Agent, error) { return Idle{}, nil })
+	Register("random", "uniformly random among the legal actions", func(spec *env.Spec) (env.Agent, error) {
 		return NewRandom(spec), nil
 	})
 }

@@ -260,6 +260,15 @@ func (b *HTTPBot) init() {
 	})
 }
 
+// asBattlecube returns e as a Battle³ game or panics.
+func asBattlecube(e env.Env) *battlecube.Game {
+	g, ok := e.(*battlecube.Game)
+	if !ok {
+		panic(fmt.Sprintf("agents: a battlecube HTTP bot cannot play %T", e))
+	}
+	return g
+}
+
 // Reset forgets the cycle's reply. It panics if e is not a battlecube game.
 func (b *HTTPBot) Reset(e env.Env, seat int, seed uint64) {
 	asBattlecube(e)

@@ -438,6 +438,25 @@ func TestHTTPBotSpecs(t *testing.T) {
 	}
 }
 
+// playBattlecube plays one game of battlecube with cfg between the agents
+// New makes from names and returns it with its trace of actions.
+func playBattlecube(t *testing.T, cfg string, names ...string) (env.Env, []int32) {
+	t.Helper()
+	e, err := env.Make("battlecube", []byte(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var as []env.Agent
+	for _, n := range names {
+		a, err := New("battlecube", n, e.Spec())
+		if err != nil {
+			t.Fatal(err)
+		}
+		as = append(as, a)
+	}
+	return e, testutil.Play(e, as, 5, func(seat int) uint64 { return uint64(100 + seat) })
+}
+
 // startNodeBot starts the sample node bot and returns its URL; it skips
 // the test when node is missing.
 func startNodeBot(t *testing.T) string {

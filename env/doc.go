@@ -31,7 +31,7 @@
 //
 //   - Step, WriteObs and WriteMask never allocate and never return errors.
 //     Illegal or out-of-range actions do what the original engine does with
-//     them (usually nothing) and are counted, never rejected.
+//     them (usually nothing) and are counted ([Env.Invalid]), never rejected.
 //   - A buffer of the wrong length is a programmer error and panics with a
 //     package-prefixed message.
 //   - The same seed and the same actions give the same trajectory, byte for
@@ -41,16 +41,25 @@
 //
 // # Native formats
 //
-// Every env also speaks its original competition's formats through the
-// [Codec] methods: the state as a seat sees it (Entelect state.json and
-// map.txt, BattleBots ASCII, Battle³ JSON, ...), loading a full state, and
-// parsing and formatting the original bot commands. External bots, replays
-// and scenarios ([Scenario]) are built on these.
+// Every game of botarena also speaks its original competition's formats
+// through the optional [Codec] interface: the state as a seat sees it
+// (Entelect state.json and map.txt, BattleBots ASCII, Battle³ JSON, ...),
+// loading a full state, and parsing and formatting the original bot
+// commands. External bots, replays, native renders and scenarios
+// ([Scenario]) are built on these and get the codec with [CodecOf], which
+// names the game when it has none; pools and built-in agents need only
+// [Env].
 //
 // # Registry
 //
 // Games register an [Entry] in the [Default] registry from their package's
 // init function, as image formats and database drivers do; a program selects
-// its games by importing their packages. [Registry.Make] builds an env from a
-// name ("bomberman", "bomberman/12p") and an optional JSON config.
+// its games by importing their packages (the botarena command imports
+// package games, which imports them all). [Registry.Make] builds an env from
+// a name ("bomberman", "bomberman/12p") and an optional JSON config.
+//
+// An entry also carries the game's [Kit]: its built-in agents and reference
+// bot, training defaults, console keys, and the flags, leaderboard fields
+// and replay layout of `botarena play`, so that everything about a game
+// lives in its package. docs/add-a-game.md gives the steps of a new game.
 package env

@@ -1,5 +1,10 @@
 package env
 
+import (
+	"errors"
+	"fmt"
+)
+
 // Env is one game in progress. Implementations are plain values with
 // fixed-size state; an Env is not safe for concurrent use, and a pool gives
 // each worker goroutine a disjoint range of envs.
@@ -49,11 +54,21 @@ type Env interface {
 	// pools that keep win/draw/loss statistics on every episode end.
 	Outcome() (winner int, draw bool)
 
-	Codec
+	// Invalid returns how many of seat's actions in the current episode
+	// (the Steps since the last Reset) the original would have treated as
+	// invalid or illegal and Step therefore carried out as the original does
+	// (usually as nothing): actions out of range, and those the game's Step
+	// doc names (commands the engine rejects, actions WriteMask marks 0).
+	// Reset sets it to 0; what [Codec.LoadNative] does to it is the game's
+	// own. Pools report it in their episode statistics. seat is in
+	// 0..Spec().Seats-1. It never allocates.
+	Invalid(seat int) int
 }
 
-// Codec is the part of an env that speaks the original competition's formats.
-// External bots, replays and scenarios use it; none of it is on the hot path.
+// Codec is the optional part of an env that speaks the original
+// competition's formats: all five games implement it. External bots,
+// replays, scenarios and native renders use it, through [CodecOf]; pools
+// and built-in agents do not need it, and none of it is on the hot path.
 type Codec interface {
 	// NativeFormats lists the names of the native state formats the env can
 	// write ("state.json", "map.txt", ...). The first is the canonical one:
@@ -78,6 +93,19 @@ type Codec interface {
 
 	// AppendCommand appends the native command for action to dst.
 	AppendCommand(dst []byte, seat int, action int32) []byte
+}
+
+// ErrNoCodec is returned (wrapped) by [CodecOf] for an env whose game has
+// no native codec.
+var ErrNoCodec = errors.New("no native codec")
+
+// CodecOf returns e's native [Codec], or, when e's game has none, an error
+// wrapping [ErrNoCodec] that names the game.
+func CodecOf(e Env) (Codec, error) {
+	if c, ok := e.(Codec); ok {
+		return c, nil
+	}
+	return nil, fmt.Errorf("game %s has %w: external bots, scenarios and native renders need one", e.Spec().Game, ErrNoCodec)
 }
 
 // Result is the standing of every seat by the original's leaderboard rules.

@@ -11,11 +11,7 @@ import (
 
 	"github.com/botarena/botarena/env"
 	// Every game, so that the fuzz targets see the whole registry.
-	_ "github.com/botarena/botarena/env/battlebots"
-	_ "github.com/botarena/botarena/env/battlecube"
-	_ "github.com/botarena/botarena/env/battleships"
-	_ "github.com/botarena/botarena/env/bomberman"
-	_ "github.com/botarena/botarena/env/portalbomber"
+	_ "github.com/botarena/botarena/games"
 )
 
 // unknownGame is what FuzzConfig asks for when its game index is past the
@@ -229,14 +225,18 @@ func checkEnv(t *testing.T, e env.Env) {
 // referee: no panics; an error only names the game.
 func checkAllFormats(t *testing.T, e env.Env) {
 	t.Helper()
-	for _, format := range e.NativeFormats() {
+	c, err := env.CodecOf(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range c.NativeFormats() {
 		for seat := -1; seat < e.Spec().Seats; seat++ {
-			if _, err := e.AppendNative(nil, format, seat); err != nil && err.Error() == "" {
+			if _, err := c.AppendNative(nil, format, seat); err != nil && err.Error() == "" {
 				t.Fatalf("%s for seat %d: an empty error", format, seat)
 			}
 		}
 	}
-	if _, err := e.AppendNative(nil, "no such format", 0); err == nil {
+	if _, err := c.AppendNative(nil, "no such format", 0); err == nil {
 		t.Fatal("an unknown format is no error")
 	}
 }
@@ -246,8 +246,12 @@ func checkAllFormats(t *testing.T, e env.Env) {
 // back the same bytes.
 func checkCanonicalRoundTrip(t *testing.T, name string, config []byte, e env.Env) {
 	t.Helper()
-	format := e.NativeFormats()[0]
-	state, err := e.AppendNative(nil, format, -1)
+	c, err := env.CodecOf(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	format := c.NativeFormats()[0]
+	state, err := c.AppendNative(nil, format, -1)
 	if err != nil {
 		t.Fatalf("%s for the referee: %v", format, err)
 	}
@@ -258,10 +262,11 @@ func checkCanonicalRoundTrip(t *testing.T, name string, config []byte, e env.Env
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.LoadNative(state); err != nil {
+	hc := h.(env.Codec)
+	if err := hc.LoadNative(state); err != nil {
 		t.Fatalf("the %s written does not load: %v\n%s", format, err, state)
 	}
-	back, _ := h.AppendNative(nil, format, -1)
+	back, _ := hc.AppendNative(nil, format, -1)
 	if !bytes.Equal(back, state) {
 		t.Fatalf("%s round trip:\n%s\nwant\n%s", format, back, state)
 	}

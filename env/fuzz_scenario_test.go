@@ -36,8 +36,12 @@ func FuzzScenario(f *testing.F) {
 			f.Fatal(err)
 		}
 		e.Reset(1)
-		format := e.NativeFormats()[0]
-		state, err := e.AppendNative(nil, format, -1)
+		c, err := env.CodecOf(e)
+		if err != nil {
+			f.Fatal(err)
+		}
+		format := c.NativeFormats()[0]
+		state, err := c.AppendNative(nil, format, -1)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -46,7 +50,7 @@ func FuzzScenario(f *testing.F) {
 		}
 		round := make([]string, e.Spec().Seats)
 		for s := range round {
-			round[s] = string(e.AppendCommand(nil, s, int32(1+s)%int32(e.Spec().Actions)))
+			round[s] = string(c.AppendCommand(nil, s, int32(1+s)%int32(e.Spec().Actions)))
 		}
 		file, _ := json.Marshal(map[string]any{"game": name, "seed": 3, "state": json.RawMessage(state), "rounds": [][]string{round, round}})
 		f.Add(file)

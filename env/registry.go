@@ -37,6 +37,11 @@ type Entry struct {
 	NewConfig func() Config
 	// New makes an env from a config that has passed Validate.
 	New func(Config) (Env, error)
+	// Kit is what the game brings besides its envs (agents, training
+	// defaults, console keys, play flags ...). Every registry name of one
+	// base game ("bomberman", "bomberman/12p") carries the same *Kit; nil
+	// for all of them means a game without extras.
+	Kit *Kit
 }
 
 // ErrUnknownGame is returned (wrapped) for a name that is not registered.
@@ -66,14 +71,22 @@ var Default = &Registry{}
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9]*(/[a-z0-9][a-z0-9-]*)?$`)
 
 // Register adds e to r. It panics if the name is malformed, already taken, or
-// a constructor is missing: registration happens in init functions, where a
-// mistake is a programming error.
+// a constructor is missing, if e's [Kit] is not valid for the game (see
+// [Kit]), if another name of the same base game carries another Kit, or if
+// a flag name of the Kit is an int flag in one game and a string flag in
+// another: registration happens in init functions, where a mistake is a
+// programming error.
 func (r *Registry) Register(e Entry) {
 	if !nameRE.MatchString(e.Name) {
 		panic(fmt.Sprintf("env: Register: malformed game name %q", e.Name))
 	}
 	if e.NewConfig == nil || e.New == nil || e.Rules == nil {
 		panic(fmt.Sprintf("env: Register %q: NewConfig, New and Rules are required", e.Name))
+	}
+	if e.Kit != nil {
+		if err := e.Kit.check(e); err != nil {
+			panic(fmt.Sprintf("env: Register %q: kit: %v", e.Name, err))
+		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -83,11 +96,34 @@ func (r *Registry) Register(e Entry) {
 	if _, dup := r.entries[e.Name]; dup {
 		panic(fmt.Sprintf("env: Register: game %q registered twice", e.Name))
 	}
+	for _, o := range r.entries {
+		if BaseGame(o.Name) == BaseGame(e.Name) && o.Kit != e.Kit {
+			panic(fmt.Sprintf("env: Register %q: its Kit is not the one %q registered (every name of a game shares one *Kit)", e.Name, o.Name))
+		}
+		if o.Kit == nil || e.Kit == nil || o.Kit == e.Kit {
+			continue
+		}
+		for _, f := range e.Kit.Flags {
+			for _, g := range o.Kit.Flags {
+				if f.Name == g.Name && f.Int != g.Int {
+					kind := map[bool]string{false: "a string", true: "an int"}
+					panic(fmt.Sprintf("env: Register %q: flag --%s is %s flag, but %s flag in %q", e.Name, f.Name, kind[f.Int], kind[g.Int], o.Name))
+				}
+			}
+		}
+	}
 	r.entries[e.Name] = e
 }
 
 // Register adds e to the [Default] registry.
 func Register(e Entry) { Default.Register(e) }
+
+// BaseGame returns the game a registry name belongs to: the part before
+// the first '/' ("bomberman/12p" → "bomberman").
+func BaseGame(name string) string {
+	base, _, _ := strings.Cut(name, "/")
+	return base
+}
 
 // Names returns the registered names, sorted.
 func (r *Registry) Names() []string {

@@ -17,6 +17,7 @@ type counter struct {
 	cfg   counterConfig
 	total int
 	steps int
+	bad   [4]int // Invalid: actions out of range
 }
 
 type counterConfig struct {
@@ -35,14 +36,16 @@ func (c *counterConfig) Validate() error {
 }
 
 func (c *counter) Spec() *env.Spec   { return c.spec }
-func (c *counter) Reset(seed uint64) { c.total, c.steps = int(seed%3), 0 }
+func (c *counter) Reset(seed uint64) { c.total, c.steps, c.bad = int(seed%3), 0, [4]int{} }
 func (c *counter) Done() bool        { return c.total >= c.cfg.Target }
 func (c *counter) Steps() int        { return c.steps }
 func (c *counter) Step(actions []int32, rewards []float32, terminated, truncated []bool) {
 	c.spec.CheckStep(actions, rewards, terminated, truncated)
-	for _, a := range actions {
+	for s, a := range actions {
 		if a >= 0 && int(a) < c.spec.Actions {
 			c.total += int(a)
+		} else {
+			c.bad[s]++
 		}
 	}
 	c.steps++
@@ -60,6 +63,7 @@ func (c *counter) WriteMask(seat int, dst []uint8) {
 	}
 }
 func (c *counter) Outcome() (int, bool) { return -1, true }
+func (c *counter) Invalid(seat int) int { return c.bad[seat] }
 func (c *counter) Result() env.Result {
 	return env.Result{Rounds: c.steps, Winner: -1, Draw: true}
 }

@@ -60,16 +60,20 @@ func (r *Registry) RunScenario(s *Scenario, emit func(state []byte) error) error
 	if err != nil {
 		return fmt.Errorf("scenario: %w", err)
 	}
+	c, err := CodecOf(e)
+	if err != nil {
+		return fmt.Errorf("scenario: %w", err)
+	}
 	e.Reset(s.Seed)
 	if st, err := s.NativeState(); err != nil {
 		return err
 	} else if len(st) > 0 {
-		if err := e.LoadNative(st); err != nil {
+		if err := c.LoadNative(st); err != nil {
 			return fmt.Errorf("scenario: state: %w", err)
 		}
 	}
 	spec := e.Spec()
-	format := e.NativeFormats()[0]
+	format := c.NativeFormats()[0]
 	actions := make([]int32, spec.Seats)
 	rewards := make([]float32, spec.Seats)
 	terminated := make([]bool, spec.Seats)
@@ -83,10 +87,10 @@ func (r *Registry) RunScenario(s *Scenario, emit func(state []byte) error) error
 			return fmt.Errorf("scenario: rounds[%d]: the game is already over after %d rounds", i, i)
 		}
 		for seat, cmd := range round {
-			actions[seat], _ = e.ParseCommand(seat, []byte(cmd))
+			actions[seat], _ = c.ParseCommand(seat, []byte(cmd))
 		}
 		e.Step(actions, rewards, terminated, truncated)
-		buf, err = e.AppendNative(buf[:0], format, 0)
+		buf, err = c.AppendNative(buf[:0], format, 0)
 		if err != nil {
 			return fmt.Errorf("scenario: rounds[%d]: %w", i, err)
 		}

@@ -24,7 +24,7 @@
 // # Determinism and resuming
 //
 // Game i of a league seeded with S has seed [GameSeed](S, i); seat k's agent
-// is seeded with [AgentSeed] of that. The agents of game i depend only on i,
+// is seeded with [env.AgentSeed] of that. The agents of game i depend only on i,
 // the league's agents (in the order they were added) and, for PFSP, the games
 // below i rounded down to a multiple of [BatchGames]. Results are collected
 // and stored in index order, so a run gives the same games and ratings for
@@ -64,21 +64,22 @@
 //
 // A [Runner] plays one [Match] and returns its [Result]. [LocalRunner] plays
 // it in this process (env from the registry, agents from their specs), one
-// game per call. [PoolRunner], the default, is also a [BatchRunner]: a run
+// game per call, with the match runner of package match, whose failure
+// policy (an agent that panics forfeits) gives [Result.Forfeit]. [PoolRunner], the default, is also a [BatchRunner]: a run
 // hands it each block of games, and it plays those of in-process agents
 // (built-in agents, policy files) on vecenv pools without learner seats,
 // one per worker goroutine with EnvsPerWorker games at once, every game a
 // planned episode (vecenv.Pool.Plan) with its seed and agents, so that a
 // policy's decisions in a worker's games are computed in one batch; games with an
 // external bot go to a LocalRunner, one per goroutine. Both give the same
-// results. rpc.RemoteRunner sends matches to `botarena serve` processes,
+// results. matchservice.RemoteRunner sends matches to `botarena serve` processes,
 // whose MatchService plays them the same way, and plugs in through
 // [RunOptions.Runner] (`botarena league run --servers`); with a plain
 // Runner, a run hands matches to Workers goroutines, each calling
 // Runner.Play for whole games. The store stays with the process that calls
 // Run. Errors of a match that
 // cannot be played as given match [ErrBadMatch]. This package does not
-// import rpc.
+// import the rpc packages.
 //
 // # Match data
 //

@@ -22,7 +22,7 @@ import (
 
 func init() {
 	// An agent that panics in its second round, to test forfeits.
-	agents.Register("battlebots", "league-test-panics", "panics in round 2 (league tests)", func(*env.Spec) (env.Agent, error) {
+	agents.Register("league-test-panics", "panics in round 2 (league tests)", func(*env.Spec) (env.Agent, error) {
 		return panicky{}, nil
 	})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/match"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -42,7 +43,7 @@ const DefaultEnvsPerWorker = 16
 // alongside, one game per goroutine.
 //
 // The results equal [LocalRunner]'s: every game is reset with its seed and
-// its agents with [AgentSeed], and batched decisions are those of one Act
+// its agents with [env.AgentSeed], and batched decisions are those of one Act
 // call each. A game in which an agent panics is played again, alone, by a
 // LocalRunner, which gives that seat the forfeit. Play plays one match with
 // a LocalRunner. A PoolRunner is safe for concurrent use; its fields must
@@ -409,9 +410,7 @@ func (p *pooledGames) run(ctx context.Context, pool *vecenv.Pool, report func(in
 	if panicked = step(pool.Reset); panicked != nil {
 		return p.unfinished(), panicked
 	}
-	// A game that never ends would be a bug in the game; stop well past its
-	// step cap rather than hang.
-	limit := 10*p.spec.MaxSteps + 10
+	limit := match.RoundLimit(p.spec)
 	for p.active() {
 		if err := ctx.Err(); err != nil {
 			return fail(p.unfinished()[0], err)
@@ -427,7 +426,7 @@ func (p *pooledGames) run(ctx context.Context, pool *vecenv.Pool, report func(in
 			if !ended {
 				if p.rounds[i]++; p.rounds[i] > limit {
 					m := p.matches[j]
-					return fail(j, fmt.Errorf("league: game %d: %s did not end after %d rounds", m.Index, m.Game, limit))
+					return fail(j, fmt.Errorf("league: game %d: %s: %w after %d rounds", m.Index, m.Game, match.ErrRunaway, limit))
 				}
 				continue
 			}

@@ -231,3 +231,15 @@ func RatePeriod(ratings map[string]Rating, games []Result) map[string]Rating {
 	}
 	return cur
 }
+
+// tiedTop returns how many of st, best first, share the first's score and
+// alive flag.
+func tiedTop(st []Standing) int {
+	n := 0
+	for _, s := range st {
+		if s.Score == st[0].Score && s.Alive == st[0].Alive {
+			n++
+		}
+	}
+	return n
+}

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/match"
 	"github.com/botarena/botarena/observations/matchdata"
 )
 
@@ -84,9 +84,10 @@ type Runner interface {
 	Play(ctx context.Context, m Match) (Result, error)
 }
 
-// LocalRunner plays matches in this process: the env from Registry and the
-// agents from their specs with agents.New, closing agents that implement
-// io.Closer when the game ends. The zero value uses env.Default and
+// LocalRunner plays matches in this process with the match runner
+// (package match): the env from Registry and the agents from their specs
+// with agents.New, closing agents that implement io.Closer when the game
+// ends; an agent that panics forfeits, as match documents. The zero value uses env.Default and
 // discards external bots' logs. It is safe for concurrent use.
 type LocalRunner struct {
 	// Registry makes the envs; nil means env.Default.
@@ -119,10 +120,9 @@ func (e badMatch) Error() string        { return e.err.Error() }
 func (e badMatch) Unwrap() error        { return e.err }
 func (e badMatch) Is(target error) bool { return target == ErrBadMatch }
 
-// errForfeit marks an agent that panicked.
-var errForfeit = errors.New("the agent panicked")
-
-// Play plays m to the end (or m.MaxRounds) and returns its result.
+// Play plays m to the end (or m.MaxRounds) with the match runner
+// (match.Match.Run, whose failure policy gives Result.Forfeit) and returns
+// its result.
 func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 	reg := r.Registry
 	if reg == nil {
@@ -140,75 +140,38 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 	if len(m.Seats) != spec.Seats {
 		return Result{}, badMatch{fmt.Errorf("league: game %d: %d agents for %d seats", m.Index, len(m.Seats), spec.Seats)}
 	}
-	ags := make([]env.Agent, len(m.Seats))
-	defer func() {
-		for _, a := range ags {
-			if c, ok := a.(io.Closer); ok {
-				c.Close()
-			}
-		}
-	}()
-	log := r.Log
-	if log == nil {
-		log = io.Discard
-	}
+	specs := make([]string, len(m.Seats))
 	for seat, ent := range m.Seats {
-		a, err := agents.New(m.Game, ent.Spec, spec)
-		if err != nil {
-			return Result{}, badMatch{fmt.Errorf("league: agent %s: %w", ent.Name, err)}
-		}
-		ags[seat] = a
-		if t, ok := a.(agents.Terminal); ok {
-			t.Attach(strings.NewReader(""), log)
-		}
+		specs[seat] = ent.Spec
 	}
-	e.Reset(m.Seed)
-	for seat, a := range ags {
-		a.Reset(e, seat, env.AgentSeed(m.Seed, seat))
+	ags, err := match.NewAgents(m.Game, specs, spec, nil, r.Log)
+	if err != nil {
+		var ae *match.AgentError
+		errors.As(err, &ae)
+		return Result{}, badMatch{fmt.Errorf("league: agent %s: %w", m.Seats[ae.Seat].Name, ae.Err)}
 	}
+	g := &match.Match{Env: e, Agents: ags, Seed: m.Seed, MaxRounds: m.MaxRounds}
+	defer g.Close()
 	var rec *recorder
 	if m.Record {
 		rec = newRecorder(spec, m)
-	}
-	seats := spec.Seats
-	actions := make([]int32, seats)
-	rewards := make([]float32, seats)
-	terminated := make([]bool, seats)
-	truncated := make([]bool, seats)
-	forfeit := -1
-	// A game that never ends would be a bug in the game; stop well past its
-	// step cap rather than hang.
-	limit := 10*spec.MaxSteps + 10
-	for round := 0; !e.Done() && forfeit < 0; round++ {
-		if m.MaxRounds > 0 && round >= m.MaxRounds {
-			break
-		}
-		if round >= limit {
-			return Result{}, fmt.Errorf("league: game %d: %s did not end after %d rounds", m.Index, m.Game, round)
-		}
-		if err := ctx.Err(); err != nil {
-			return Result{}, err
-		}
-		for seat, a := range ags {
-			act, err := act(e, a, seat)
-			if err != nil {
-				forfeit = seat
-				break
-			}
-			actions[seat] = act
-		}
-		if forfeit >= 0 {
-			break
-		}
-		if rec != nil {
+		g.Hooks.Acted = func(e env.Env, _ int, _ []int32) error {
 			rec.observe(e)
+			return nil
 		}
-		e.Step(actions, rewards, terminated, truncated)
-		if rec != nil {
-			rec.step(actions, rewards, terminated, truncated)
+		g.Hooks.Stepped = func(_ env.Env, _ int, s match.Step) error {
+			rec.step(s.Actions, s.Rewards, s.Terminated, s.Truncated)
+			return nil
 		}
 	}
-	res := result(m, e.Result(), forfeit)
+	mr, err := g.Run(ctx)
+	if err != nil {
+		if errors.Is(err, match.ErrRunaway) {
+			err = fmt.Errorf("league: game %d: %w", m.Index, err)
+		}
+		return Result{}, err
+	}
+	res := result(m, mr.Result, mr.Forfeit)
 	if rec != nil {
 		res.Data = &rec.rows
 	}
@@ -224,56 +187,18 @@ func markBad(err error) error {
 	return badMatch{err}
 }
 
-// act asks a for seat's action; a panic is a forfeit.
-func act(e env.Env, a env.Agent, seat int) (action int32, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %v", errForfeit, r)
-		}
-	}()
-	return a.Act(e, seat), nil
-}
-
-// result converts the env's result; a forfeiting seat drops to last place
-// and cannot win or share a draw.
+// result converts the match runner's result (the failure policy applied:
+// a forfeiting seat last) to the league's, naming each seat's agent.
 func result(m Match, r env.Result, forfeit int) Result {
 	out := Result{Index: m.Index, Seed: m.Seed, Rounds: r.Rounds, Winner: r.Winner, Draw: r.Draw, Forfeit: forfeit}
-	var last *Standing
 	for _, s := range r.Standings {
 		st := Standing{Seat: s.Seat, Rank: s.Rank, Score: s.Score, Alive: s.Alive}
 		if s.Seat >= 0 && s.Seat < len(m.Seats) {
 			st.Agent = m.Seats[s.Seat].Name
 		}
-		if s.Seat == forfeit {
-			last = &st
-			continue
-		}
 		out.Standings = append(out.Standings, st)
 	}
-	if last != nil {
-		out.Standings = append(out.Standings, *last)
-		for i := range out.Standings {
-			out.Standings[i].Rank = i + 1
-		}
-		out.Winner, out.Draw = out.Standings[0].Seat, false
-		if len(out.Standings) > 2 && tiedTop(out.Standings[:len(out.Standings)-1]) > 1 {
-			// The others keep their order; a tie at the top stays a draw.
-			out.Winner, out.Draw = -1, true
-		}
-	}
 	return out
-}
-
-// tiedTop returns how many of st, best first, share the first's score and
-// alive flag.
-func tiedTop(st []Standing) int {
-	n := 0
-	for _, s := range st {
-		if s.Score == st[0].Score && s.Alive == st[0].Alive {
-			n++
-		}
-	}
-	return n
 }
 
 // matchConfig returns the league config with the per-match fields the

@@ -107,7 +107,9 @@
 //
 // Per learner seat and per env, the pool accumulates the completed
 // episodes, their lengths, returns and outcomes (win, draw or loss; see
-// [SeatStats]) in plain fields owned by the env's worker. [Pool.Stats]
+// [SeatStats]) and the invalid actions the env counted ([env.Env.Invalid];
+// [Stats.Invalid], and per opponent choice [OpponentStats.Invalid]) in
+// plain fields owned by the env's worker. [Pool.Stats]
 // merges them in env order when asked, so the figures do not depend on the
 // worker count; [Pool.ResetStats] zeroes them.
 //

@@ -43,8 +43,8 @@ type oppChoice struct {
 }
 
 // choiceAcc counts the finished episodes of one env played against one
-// choice.
-type choiceAcc struct{ episodes, wins, draws, losses int64 }
+// choice, and the invalid actions of the choice's seat in them.
+type choiceAcc struct{ episodes, wins, draws, losses, invalid int64 }
 
 // seatMix is the opponent mixture of one opponent seat.
 type seatMix struct {
@@ -383,8 +383,9 @@ func (p *Pool) Opponent(i, seat int) string {
 
 // recordChoices adds env i's ended episode to the statistics of the
 // choices its opponents were drawn from. Without learner seats there is
-// no side to win or lose: only episodes and draws are counted.
-func (p *Pool) recordChoices(i int, winner int, draw bool) {
+// no side to win or lose: only episodes, draws and invalid actions are
+// counted.
+func (p *Pool) recordChoices(e env.Env, i int, winner int, draw bool) {
 	nOpp := len(p.oppSeats)
 	won := false
 	for _, seat := range p.learners {
@@ -393,6 +394,7 @@ func (p *Pool) recordChoices(i int, winner int, draw bool) {
 	for j := range p.mixes {
 		a := &p.mixes[j].choices[p.cur[i*nOpp+j]].acc[i]
 		a.episodes++
+		a.invalid += int64(e.Invalid(p.mixes[j].seat))
 		switch {
 		case draw:
 			a.draws++

@@ -9,6 +9,7 @@ type seatAcc struct {
 	wins     int64
 	draws    int64
 	losses   int64
+	invalid  int64
 }
 
 // Stats are the episode statistics of a pool since creation or the last
@@ -23,6 +24,20 @@ type Stats struct {
 	// listed until ResetStats once its opponents are closed, and as long
 	// as they play.
 	Opponents []OpponentStats
+	// Invalid is the number of invalid actions of the learner seats in the
+	// completed episodes, summed over seats and episodes: each seat's
+	// [env.Env.Invalid] at the step its episode ended (see
+	// [Stats.MeanInvalid]).
+	Invalid int64
+}
+
+// MeanInvalid returns Invalid / Episodes(): the learner seats' invalid
+// actions per completed episode, or 0 with no episodes.
+func (s Stats) MeanInvalid() float64 {
+	if n := s.Episodes(); n > 0 {
+		return float64(s.Invalid) / float64(n)
+	}
+	return 0
 }
 
 // OpponentStats are the results of the learner seats, over the completed
@@ -31,7 +46,7 @@ type Stats struct {
 // episode is a win when a learner seat is the winner, a draw when the game
 // ended in a draw (as for [SeatStats]), and a loss otherwise; with one
 // learner seat these are that seat's outcomes. In a pool without learner
-// seats only Episodes and Draws are counted.
+// seats only Episodes, Draws and Invalid are counted.
 type OpponentStats struct {
 	Seat     int     // the opponent seat
 	Name     string  // the choice's name
@@ -40,6 +55,10 @@ type OpponentStats struct {
 	Wins     int64
 	Draws    int64
 	Losses   int64
+	// Invalid is the number of invalid actions ([env.Env.Invalid]) of the
+	// opponent seat itself, summed over these episodes: how often the
+	// choice's agent played what the game treats as invalid or illegal.
+	Invalid int64
 }
 
 // Episodes returns the number of episodes completed (by any env; each
@@ -114,6 +133,7 @@ func (p *Pool) Stats() Stats {
 			s.Wins += a.wins
 			s.Draws += a.draws
 			s.Losses += a.losses
+			st.Invalid += a.invalid
 		}
 	}
 	for j := range p.mixes {
@@ -126,6 +146,7 @@ func (p *Pool) Stats() Stats {
 				os.Wins += a.wins
 				os.Draws += a.draws
 				os.Losses += a.losses
+				os.Invalid += a.invalid
 			}
 			st.Opponents = append(st.Opponents, os)
 		}
@@ -157,6 +178,7 @@ func (p *Pool) record(s *slot, i int, done bool) {
 		a.episodes++
 		a.steps += int64(s.steps)
 		a.ret += p.ret[i*L+k]
+		a.invalid += int64(s.e.Invalid(seat))
 		switch {
 		case draw:
 			a.draws++
@@ -166,5 +188,5 @@ func (p *Pool) record(s *slot, i int, done bool) {
 			a.losses++
 		}
 	}
-	p.recordChoices(i, winner, draw)
+	p.recordChoices(s.e, i, winner, draw)
 }

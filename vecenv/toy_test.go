@@ -1,16 +1,13 @@
 package vecenv_test
 
-import (
-	"fmt"
-
-	"github.com/botarena/botarena/env"
-)
+import "github.com/botarena/botarena/env"
 
 // toy is a tiny deterministic game for exact autoreset, statistics and
 // allocation tests. Each step, every seat still in play gets its action as
 // reward; action 2 takes the seat out (terminated). The game is Done when
 // every seat is out or after Length steps (the seats still in are
-// truncated). Its observation is one uint8 tensor per seat: [seat, steps,
+// truncated); actions outside 0..2 count in Invalid and otherwise act as
+// their value. Its observation is one uint8 tensor per seat: [seat, steps,
 // the seat's last action, the low byte of the reset seed]. Outcome: the
 // winner is the seat with the highest return (the lowest seat on ties),
 // and a draw when the top two tie.
@@ -23,6 +20,8 @@ type toy struct {
 	last  [8]int32
 	ret   [8]float32
 	done  bool
+
+	invalid [8]int
 }
 
 type toyConfig struct {
@@ -83,6 +82,9 @@ func (g *toy) Step(actions []int32, rewards []float32, terminated, truncated []b
 			continue
 		}
 		g.last[s] = actions[s]
+		if actions[s] < 0 || actions[s] > 2 {
+			g.invalid[s]++
+		}
 		rewards[s] = float32(actions[s])
 		g.ret[s] += rewards[s]
 		if actions[s] == 2 {
@@ -128,13 +130,7 @@ func (g *toy) Result() env.Result {
 	return env.Result{Rounds: g.steps, Winner: w, Draw: d}
 }
 
-func (g *toy) NativeFormats() []string { return nil }
-func (g *toy) AppendNative(dst []byte, format string, seat int) ([]byte, error) {
-	return dst, fmt.Errorf("toy: no native formats")
-}
-func (g *toy) LoadNative([]byte) error                         { return fmt.Errorf("toy: no native formats") }
-func (g *toy) ParseCommand(int, []byte) (int32, bool)          { return 0, false }
-func (g *toy) AppendCommand(dst []byte, _ int, _ int32) []byte { return dst }
+func (g *toy) Invalid(seat int) int { return g.invalid[seat] }
 
 // fixedOpponent always plays its action; panicAt > 0 makes Act panic at
 // that step.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/match"
 )
 
 //go:embed static
@@ -46,13 +48,13 @@ type Server struct {
 	mux *http.ServeMux
 
 	mu      sync.Mutex
-	matches map[string]*match
+	matches map[string]*liveMatch
 	nextID  uint64
 	closed  bool
 }
 
-// match is the recipe of one live match.
-type match struct {
+// liveMatch is the recipe of one live match.
+type liveMatch struct {
 	id      string
 	game    string
 	agents  []string
@@ -85,7 +87,7 @@ func NewServer(opt Options) *Server {
 	if opt.MaxStreamsPerMatch <= 0 {
 		opt.MaxStreamsPerMatch = DefaultMaxStreamsPerMatch
 	}
-	s := &Server{opt: opt, matches: map[string]*match{}}
+	s := &Server{opt: opt, matches: map[string]*liveMatch{}}
 	sub, _ := fs.Sub(static, "static")
 	files := http.FileServerFS(sub)
 	m := http.NewServeMux()
@@ -165,6 +167,10 @@ func (s *Server) catalog(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			continue
 		}
+		c, err := env.CodecOf(e)
+		if err != nil {
+			continue // the viewer draws native states
+		}
 		var names []string
 		for _, a := range agents.Names(name) {
 			if watchable(name, a) {
@@ -172,7 +178,7 @@ func (s *Server) catalog(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		games = append(games, GameInfo{Name: name, Seats: e.Spec().Seats, MaxSteps: e.Spec().MaxSteps,
-			Formats: e.NativeFormats(), Agents: names, Default: defaultAgent(names)})
+			Formats: c.NativeFormats(), Agents: names, Default: defaultAgent(names)})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"games": games, "limits": map[string]any{
 		"max_matches": s.opt.MaxMatches, "max_rounds": s.opt.MaxRounds, "max_duration_s": s.opt.MaxDuration.Seconds()}})
@@ -196,6 +202,10 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	e, err := s.opt.Registry.Make(req.Game, nil)
 	if err != nil {
 		httpError(w, http.StatusNotFound, err.Error())
+		return
+	}
+	if _, err := env.CodecOf(e); err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	seats := e.Spec().Seats
@@ -236,11 +246,11 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.nextID++
-	m := &match{id: strconv.FormatUint(s.nextID, 10), game: req.Game, agents: list, seed: req.Seed, created: now, used: now}
+	m := &liveMatch{id: strconv.FormatUint(s.nextID, 10), game: req.Game, agents: list, seed: req.Seed, created: now, used: now}
 	s.matches[m.id] = m
 	s.mu.Unlock()
 	writeJSON(w, http.StatusCreated, map[string]any{"id": m.id, "game": m.game, "agents": m.agents, "seed": m.seed,
-		"seats": seats, "max_rounds": min(s.opt.MaxRounds, 10*e.Spec().MaxSteps+10)})
+		"seats": seats, "max_rounds": min(s.opt.MaxRounds, match.RoundLimit(e.Spec()))})
 }
 
 // prune forgets expired and idle matches; s.mu is held.
@@ -256,7 +266,7 @@ func (s *Server) prune(now time.Time) {
 }
 
 // lookup returns the match of the request's id, or answers 404.
-func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *match {
+func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *liveMatch {
 	now := time.Now()
 	s.mu.Lock()
 	s.prune(now)
@@ -272,7 +282,7 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *match {
 	return m
 }
 
-func (s *Server) live(m *match) bool {
+func (s *Server) live(m *liveMatch) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.matches[m.id] == m && time.Since(m.created) <= s.opt.MaxDuration
@@ -289,57 +299,66 @@ type Frame struct {
 	View   json.RawMessage `json:"view,omitempty"`
 	Result env.Result      `json:"result"`
 	Done   bool            `json:"done"`
+	// Forfeit is the seat whose agent forfeited (it panicked; the match
+	// runner's failure policy puts it last in Result), absent when none.
+	Forfeit *int `json:"forfeit,omitempty"`
 }
 
-// play is one playing of a match from its start.
+// play is one playing of a match from its start, by the match runner.
 type play struct {
 	game    string
-	e       env.Env
-	agents  []env.Agent
+	g       *match.Match
+	codec   env.Codec // g.Env's
 	limit   int
-	actions []int32
-	rewards []float32
-	term    []bool
-	trunc   []bool
 	buf     []byte
+	forfeit *match.Result // the result, once an agent forfeited
 }
 
-func (s *Server) start(m *match) (*play, error) {
+// errGone ends a playing whose client went away or whose frame failed.
+var errGone = errors.New("web: the client went away")
+
+// start makes a playing of m: its env and agents, not yet reset (see run).
+// The caller closes its agents (p.g.Close).
+func (s *Server) start(m *liveMatch) (*play, error) {
 	e, err := s.opt.Registry.Make(m.game, nil)
 	if err != nil {
 		return nil, err
 	}
-	seats := e.Spec().Seats
-	p := &play{game: m.game, e: e, limit: min(s.opt.MaxRounds, 10*e.Spec().MaxSteps+10),
-		actions: make([]int32, seats), rewards: make([]float32, seats), term: make([]bool, seats), trunc: make([]bool, seats)}
-	e.Reset(m.seed)
-	for seat, n := range m.agents {
-		a, err := agents.New(m.game, n, e.Spec())
-		if err != nil {
-			return nil, err
-		}
-		a.Reset(e, seat, env.AgentSeed(m.seed, seat))
-		p.agents = append(p.agents, a)
+	codec, err := env.CodecOf(e)
+	if err != nil {
+		return nil, err
 	}
-	return p, nil
+	ags, err := match.NewAgents(m.game, m.agents, e.Spec(), nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	limit := min(s.opt.MaxRounds, match.RoundLimit(e.Spec()))
+	return &play{game: m.game, limit: limit, codec: codec, g: &match.Match{Env: e, Agents: ags, Seed: m.seed, MaxRounds: limit}}, nil
+}
+
+// run plays the match from its start with the match runner, calling state
+// with every state until it returns an error (match.ErrStop ends the
+// playing there without one) or the playing is over. It returns ctx's
+// error, or state's other than match.ErrStop.
+func (p *play) run(ctx context.Context, state func(round int) error) error {
+	p.g.Hooks.State = func(_ env.Env, round int) error { return state(round) }
+	res, err := p.g.Run(ctx)
+	if err == nil && res.Forfeit >= 0 {
+		p.forfeit = &res
+	}
+	return err
 }
 
 // over reports whether the playing has no round after the current one.
-func (p *play) over() bool { return p.e.Done() || p.e.Steps() >= p.limit }
-
-// step plays one round.
-func (p *play) step() {
-	for seat, a := range p.agents {
-		p.actions[seat] = a.Act(p.e, seat)
-	}
-	p.e.Step(p.actions, p.rewards, p.term, p.trunc)
+func (p *play) over() bool {
+	return p.forfeit != nil || p.g.Env.Done() || p.g.Env.Steps() >= p.limit
 }
 
 // native returns the canonical state as seat sees it, as JSON.
 func (p *play) native(seat int) (json.RawMessage, error) {
-	format := p.e.NativeFormats()[0]
+	format := p.codec.NativeFormats()[0]
 	var err error
-	p.buf, err = p.e.AppendNative(p.buf[:0], format, seat)
+	p.buf, err = p.codec.AppendNative(p.buf[:0], format, seat)
 	if err != nil {
 		return nil, err
 	}
@@ -356,8 +375,12 @@ func (p *play) frame(seat int) (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Frame{Game: p.game, Seats: p.e.Spec().Seats, Round: p.e.Steps(), Format: p.e.NativeFormats()[0],
-		State: state, Seat: seat, Result: p.e.Result(), Done: p.over()}
+	e := p.g.Env
+	f := &Frame{Game: p.game, Seats: e.Spec().Seats, Round: e.Steps(), Format: p.codec.NativeFormats()[0],
+		State: state, Seat: seat, Result: e.Result(), Done: p.over()}
+	if p.forfeit != nil {
+		f.Result, f.Forfeit = p.forfeit.Result, &p.forfeit.Forfeit
+	}
 	if seat >= 0 {
 		if f.View, err = p.native(seat); err != nil {
 			return nil, err
@@ -366,18 +389,7 @@ func (p *play) frame(seat int) (*Frame, error) {
 	return f, nil
 }
 
-// seek plays until round, or until the playing is over.
-func (p *play) seek(ctx context.Context, round int) error {
-	for p.e.Steps() < round && !p.over() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		p.step()
-	}
-	return nil
-}
-
-func (m *match) reached(round int) {
+func (m *liveMatch) reached(round int) {
 	m.mu.Lock()
 	m.played = max(m.played, round)
 	m.mu.Unlock()
@@ -409,6 +421,7 @@ func (s *Server) frame(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
+	defer p.g.Close()
 	round, err := intParam(r, "round", 0, 0, p.limit)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
@@ -419,10 +432,16 @@ func (s *Server) frame(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	if err := p.seek(r.Context(), round); err != nil {
+	err = p.run(r.Context(), func(at int) error {
+		if at >= round {
+			return match.ErrStop
+		}
+		return nil
+	})
+	if err != nil {
 		return // the client went away
 	}
-	m.reached(p.e.Steps())
+	m.reached(p.g.Env.Steps())
 	f, err := p.frame(seat)
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
@@ -441,6 +460,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
+	defer p.g.Close()
 	m.mu.Lock()
 	last := m.played
 	m.mu.Unlock()
@@ -449,15 +469,24 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	enc := json.NewEncoder(bw)
-	for {
+	write := func() error {
 		f, err := p.frame(-1)
 		if err != nil || enc.Encode(f) != nil || r.Context().Err() != nil {
-			return
+			return errGone
 		}
-		if p.over() || p.e.Steps() >= last {
-			return
+		return nil
+	}
+	err = p.run(r.Context(), func(round int) error {
+		if err := write(); err != nil {
+			return err
 		}
-		p.step()
+		if p.over() || round >= last {
+			return match.ErrStop
+		}
+		return nil
+	})
+	if err == nil && p.forfeit != nil {
+		write() // the final frame, the forfeit in its result
 	}
 }
 
@@ -510,51 +539,72 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
+	defer p.g.Close()
 	ctx := r.Context()
-	if err := p.seek(ctx, from); err != nil {
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
 	var tick <-chan time.Time
-	if speed > 0 {
-		t := time.NewTicker(time.Second / time.Duration(speed))
-		defer t.Stop()
-		tick = t.C
+	var ticker *time.Ticker
+	defer func() {
+		if ticker != nil {
+			ticker.Stop()
+		}
+	}()
+	started := false
+	begin := func() {
+		h := w.Header()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("X-Accel-Buffering", "no")
+		w.WriteHeader(http.StatusOK)
+		if speed > 0 {
+			ticker = time.NewTicker(time.Second / time.Duration(speed))
+			tick = ticker.C
+		}
+		started = true
 	}
-	for {
+	// send streams the current round; match.ErrStop once the stream ended.
+	send := func() error {
 		f, err := p.frame(seat)
 		if err != nil {
 			fmt.Fprintf(w, "event: failure\ndata: %s\n\n", mustJSON(map[string]string{"error": err.Error()}))
 			fl.Flush()
-			return
+			return errGone
 		}
 		m.reached(f.Round)
 		fmt.Fprintf(w, "id: %d\ndata: %s\n\n", f.Round, mustJSON(f))
 		if f.Done {
 			fmt.Fprintf(w, "event: end\ndata: %s\n\n", mustJSON(map[string]any{"reason": "over", "round": f.Round}))
 			fl.Flush()
-			return
+			return match.ErrStop
 		}
 		fl.Flush()
 		if !s.live(m) {
 			fmt.Fprintf(w, "event: end\ndata: %s\n\n", mustJSON(map[string]any{"reason": "the match expired", "round": f.Round}))
 			fl.Flush()
-			return
+			return match.ErrStop
 		}
 		if tick != nil {
 			select {
 			case <-ctx.Done():
-				return
+				return ctx.Err()
 			case <-tick:
 			}
-		} else if ctx.Err() != nil {
-			return
 		}
-		p.step()
+		return nil
+	}
+	err = p.run(ctx, func(round int) error {
+		if round < from && !p.over() {
+			return nil // seeking
+		}
+		if !started {
+			begin()
+		}
+		return send()
+	})
+	if err == nil && p.forfeit != nil {
+		if !started {
+			begin()
+		}
+		send() // the final frame, the forfeit in its result
 	}
 }
 

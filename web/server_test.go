@@ -12,11 +12,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
-	_ "github.com/botarena/botarena/env/battlebots"
-	_ "github.com/botarena/botarena/env/battlecube"
-	_ "github.com/botarena/botarena/env/battleships"
-	_ "github.com/botarena/botarena/env/bomberman"
-	_ "github.com/botarena/botarena/env/portalbomber"
+	_ "github.com/botarena/botarena/games" // every game
 )
 
 var baseGames = []string{"bomberman", "battleships", "battlecube", "battlebots", "portalbomber"}

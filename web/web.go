@@ -8,7 +8,9 @@
 // A match is a recipe: a game, one built-in agent per seat and a seed.
 // The games and the built-in agents are deterministic given the seed, so
 // the server keeps no frames: each stream of rounds (server-sent events)
-// plays the match from the start in its own goroutine and sends every round
+// plays the match from the start in its own goroutine, with the match
+// runner (package match: the seed and agent seeds of `botarena play --seed`,
+// its failure policy), and sends every round
 // from the one asked for, paced by the client's speed; a single frame
 // (GET .../frame?round=N) or the record of the rounds played so far
 // (GET .../record, JSON Lines) is played again the same way. A client
@@ -35,9 +37,12 @@
 //
 // A frame is the JSON object
 //
-//	{"game", "seats", "round", "format", "state", "seat", "view", "result", "done"}
+//	{"game", "seats", "round", "format", "state", "seat", "view", "result", "done", "forfeit"}
 //
 // where state is the canonical native state as the full view (seat -1):
 // JSON formats embedded as JSON, text formats as a string; view is the same
 // format as seat sees it when a seat was asked for; result is env.Result.
+// When an agent panics it forfeits (package match): the match ends, a last
+// frame with done true names the seat in forfeit (absent otherwise) and
+// its result ranks that seat last.
 package web

@@ -16,7 +16,7 @@
 //
 // [NewHandler] hosts games, as the original server did (`botarena serve`
 // mounts it under /api/games/): practice pairs the client (player 0) with
-// the built-in practice bot (AI.js, [agents.Practice]), which moves
+// the built-in practice bot (AI.js, [portalbomber.Practice]), which moves
 // [Options.PracticeDelay] after its turn comes (1 s in the original);
 // search holds the first searcher's request until a client with another
 // devkey searches, then starts a game with the first searcher as player 0,

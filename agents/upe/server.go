@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/portalbomber"
 )
@@ -549,7 +548,7 @@ func (s *Server) run(g *portalbomber.Game, players [portalbomber.Seats]env.Agent
 
 // practiceBot is the original's practice bot, moving after a delay.
 type practiceBot struct {
-	agents.Practice
+	portalbomber.Practice
 	delay time.Duration
 	done  <-chan struct{}
 }

@@ -41,16 +41,25 @@ func newGamesCmd(c *cli) *cobra.Command {
 
 // gameInfo is one line of `games --json`.
 type gameInfo struct {
-	Name         string        `json:"name"`
-	Summary      string        `json:"summary"`
-	Seats        int           `json:"seats"`
-	Observations []tensorInfo  `json:"observations"`
-	Actions      int           `json:"actions"`
-	ActionNames  []string      `json:"action_names"`
-	MaxSteps     int           `json:"max_steps"`
-	Reward       string        `json:"reward"`
-	Agents       []string      `json:"agents"`
-	Config       []configField `json:"config"`
+	Name         string       `json:"name"`
+	Summary      string       `json:"summary"`
+	Seats        int          `json:"seats"`
+	Observations []tensorInfo `json:"observations"`
+	Actions      int          `json:"actions"`
+	ActionNames  []string     `json:"action_names"`
+	MaxSteps     int          `json:"max_steps"`
+	Reward       string       `json:"reward"`
+	Agents       []string     `json:"agents"`
+	// AgentSummaries describes each of Agents in one line.
+	AgentSummaries map[string]string `json:"agent_summaries"`
+	// Reference is the game's reference bot, the default training
+	// opponent ("" for a game without built-in agents).
+	Reference string `json:"reference"`
+	// Opponents are the fixed members of a self-play league.
+	Opponents []string `json:"opponents"`
+	// Training is the game's training defaults; null for none.
+	Training *env.Training `json:"training"`
+	Config   []configField `json:"config"`
 }
 
 type tensorInfo struct {
@@ -84,10 +93,21 @@ func (c *cli) gameInfo(name string) (gameInfo, error) {
 		return gameInfo{}, fmt.Errorf("games: %s: %w", name, err)
 	}
 	spec := e.Spec()
+	kit := gameKit(c.reg, name)
 	info := gameInfo{
 		Name: name, Summary: entry.Summary, Seats: spec.Seats, Actions: spec.Actions,
 		ActionNames: spec.ActionNames, MaxSteps: spec.MaxSteps, Reward: spec.Reward,
-		Agents: agents.Names(name), Config: []configField{},
+		Agents: agents.Names(name), AgentSummaries: map[string]string{},
+		Reference: kit.Reference, Opponents: kit.Opponents, Config: []configField{},
+	}
+	for _, a := range info.Agents {
+		info.AgentSummaries[a], _ = agents.Summary(name, a)
+	}
+	if info.Opponents == nil {
+		info.Opponents = []string{}
+	}
+	if t := kit.Training; len(t.Channels) > 0 || len(t.Config) > 0 {
+		info.Training = &t
 	}
 	for _, t := range spec.Obs {
 		info.Observations = append(info.Observations, tensorInfo{t.Name, t.DType.String(), t.Shape, t.Layout})
@@ -166,6 +186,26 @@ func (c *cli) game(name string, asJSON bool) error {
 	fmt.Fprintf(w, "max steps\t%d\n", info.MaxSteps)
 	fmt.Fprintf(w, "reward\t%s\n", oneLine(info.Reward))
 	fmt.Fprintf(w, "agents\t%s\n", agentNames)
+	if info.Reference != "" {
+		fmt.Fprintf(w, "reference\t%s\n", info.Reference)
+	}
+	if len(info.Opponents) > 0 {
+		fmt.Fprintf(w, "opponents\t%s\n", strings.Join(info.Opponents, ", "))
+	}
+	if t := info.Training; t != nil {
+		config, _ := json.Marshal(t.Config)
+		fmt.Fprintf(w, "training\tconv channels %v, strides %v, hidden %d, config %s\n", t.Channels, t.Strides, t.Hidden, config)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(c.stdout)
+	fmt.Fprintln(c.stdout, "agents:")
+	w = tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "AGENT\tSUMMARY")
+	for _, a := range info.Agents {
+		fmt.Fprintf(w, "%s\t%s\n", a, info.AgentSummaries[a])
+	}
 	if err := w.Flush(); err != nil {
 		return err
 	}

@@ -10,44 +10,68 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 )
 
-// This file holds the hooks through which a game adds to `botarena play`
-// what only it needs, each registered from an init function in
-// cmd/botarena/<game>.go: flags that set its config fields (gameFlags),
-// extra leaderboard fields (extraFields, in play.go), and its replay layout
-// (replayWriters). The event stream (--events) is the native format named
-// eventsFormat.
+// This file holds what `botarena play` takes from a game's [env.Kit]:
+// flags that set its config fields (Kit.Flags), extra leaderboard fields
+// (Kit.Leaderboard, in play.go) and its replay layout (Kit.Replay). The
+// event stream (--events) is the native format named eventsFormat.
 
 // eventsFormat is the native format `play --events` prints after every
 // round: JSON Lines, the events of that round (the initial ones at round 0).
 const eventsFormat = "events"
 
-// gameFlag is a `play` flag that sets one config field of one game, such as
-// --edge for battlecube or --size for battleships. Its flag name is shared by
-// every game that registers it; each game maps it to its own field.
-type gameFlag struct {
-	Game  string // base game, e.g. "battlecube"
-	Name  string // flag name without dashes, e.g. "edge"
-	Field string // the game config's JSON field, e.g. "edge"
-	Usage string
-	Int   bool // an integer flag; otherwise a string
+// gameKit returns the kit of the registry name game in reg; a game without
+// one gets the empty kit.
+func gameKit(reg *env.Registry, game string) *env.Kit {
+	if e, err := reg.Lookup(game); err == nil && e.Kit != nil {
+		return e.Kit
+	}
+	return &env.Kit{}
 }
 
-var gameFlags []gameFlag
+// extraFields returns the function that gives the game's extra leaderboard
+// fields of a seat (its Kit.Leaderboard in env.Default, the registry play
+// uses), or nil when it has none.
+func extraFields(game string) func(e env.Env, seat int) []field {
+	leaderboard := gameKit(env.Default, game).Leaderboard
+	if leaderboard == nil {
+		return nil
+	}
+	return func(e env.Env, seat int) []field {
+		var fields []field
+		for _, f := range leaderboard(e, seat) {
+			fields = append(fields, field{f.Name, f.Value})
+		}
+		return fields
+	}
+}
 
-// registerGameFlag adds a game-specific `play` flag. It panics if the same
-// game registers a name twice or a name is registered as both int and
-// string.
-func registerGameFlag(f gameFlag) {
-	for _, g := range gameFlags {
-		if g.Name == f.Name && (g.Game == f.Game || g.Int != f.Int) {
-			panic(fmt.Sprintf("botarena: game flag --%s registered twice or with two types", f.Name))
+// gameFlag is a game's `play` flag (see [env.Flag]) with the base game it
+// belongs to.
+type gameFlag struct {
+	env.Flag
+	Game string // base game, e.g. "battlecube"
+}
+
+// gameFlags returns the flags of every game of reg, by base game and then
+// as listed. The registry has checked that a name shared by several games
+// has one type.
+func gameFlags(reg *env.Registry) []gameFlag {
+	var flags []gameFlag
+	seen := map[string]bool{} // base games
+	for _, name := range reg.Names() {
+		base := env.BaseGame(name)
+		if seen[base] {
+			continue
+		}
+		seen[base] = true
+		for _, f := range gameKit(reg, name).Flags {
+			flags = append(flags, gameFlag{Flag: f, Game: base})
 		}
 	}
-	gameFlags = append(gameFlags, f)
+	return flags
 }
 
 // gameFlagValue holds a game flag's value as parsed.
@@ -57,15 +81,16 @@ type gameFlagValue struct {
 	changed bool
 }
 
-// addGameFlags adds every registered game flag to fs, once per name, and
+// addGameFlags adds every game flag of reg to fs, once per name, and
 // returns where their values land.
-func addGameFlags(fs *pflag.FlagSet) map[string]*gameFlagValue {
+func addGameFlags(fs *pflag.FlagSet, reg *env.Registry) map[string]*gameFlagValue {
+	flags := gameFlags(reg)
 	values := map[string]*gameFlagValue{}
 	byName := map[string][]string{}
-	for _, f := range gameFlags {
+	for _, f := range flags {
 		byName[f.Name] = append(byName[f.Name], f.Game+" "+f.Usage)
 	}
-	for _, f := range gameFlags {
+	for _, f := range flags {
 		if _, done := values[f.Name]; done {
 			continue
 		}
@@ -84,8 +109,9 @@ func addGameFlags(fs *pflag.FlagSet) map[string]*gameFlagValue {
 // applyGameFlags puts the values of the game flags given on the command
 // line into set, as config fields of game. A flag of another game is an
 // error.
-func applyGameFlags(game string, values map[string]*gameFlagValue, set map[string]any) error {
-	base := agents.BaseGame(game)
+func applyGameFlags(reg *env.Registry, game string, values map[string]*gameFlagValue, set map[string]any) error {
+	flags := gameFlags(reg)
+	base := env.BaseGame(game)
 	names := make([]string, 0, len(values))
 	for name := range values {
 		names = append(names, name)
@@ -96,17 +122,17 @@ func applyGameFlags(game string, values map[string]*gameFlagValue, set map[strin
 		if !v.changed {
 			continue
 		}
-		i := slices.IndexFunc(gameFlags, func(f gameFlag) bool { return f.Name == name && f.Game == base })
+		i := slices.IndexFunc(flags, func(f gameFlag) bool { return f.Name == name && f.Game == base })
 		if i < 0 {
 			var games []string
-			for _, f := range gameFlags {
+			for _, f := range flags {
 				if f.Name == name {
 					games = append(games, f.Game)
 				}
 			}
 			return fmt.Errorf("--%s applies to %s, not %s", name, strings.Join(games, ", "), game)
 		}
-		if f := gameFlags[i]; f.Int {
+		if f := flags[i]; f.Int {
 			set[f.Field] = v.num
 		} else {
 			set[f.Field] = v.str
@@ -114,14 +140,6 @@ func applyGameFlags(game string, values map[string]*gameFlagValue, set map[strin
 	}
 	return nil
 }
-
-// replayWriters holds, per base game, the maker of a writer of the
-// original's replay layout: made once per match with the match's folder
-// (DIR/<seed>) and its agents, the writer is called with the state at the
-// start of every round, and a last time with the final state once the env
-// is Done; it may keep what it needs between calls. Games without one get
-// DIR/<seed>/<round>/<native format files>.
-var replayWriters = map[string]func(dir string, seats []env.Agent) func(e env.Env, round int) error{}
 
 // summary accumulates the results of a batch of games (--games N): wins
 // and total score per agent (or seat), and the champion by most wins, then

@@ -19,7 +19,7 @@ func TestGameFlagsSetTheirGamesConfig(t *testing.T) {
 	}
 	needBomberman(t)
 	_, stderr, code = runCLI(t, "", "play", "bomberman", "--seats", "3")
-	if code == 0 || !strings.Contains(stderr, "--seats applies to testgame, not bomberman") {
+	if code == 0 || !strings.Contains(stderr, "--seats applies to ") || !strings.Contains(stderr, "testgame, not bomberman") {
 		t.Errorf("a flag of another game: exit %d, %q", code, stderr)
 	}
 }

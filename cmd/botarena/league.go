@@ -18,7 +18,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botarena/botarena/league"
-	"github.com/botarena/botarena/rpc"
+	"github.com/botarena/botarena/rpc/client"
+	"github.com/botarena/botarena/rpc/matchservice"
 )
 
 func init() { extraCommands = append(extraCommands, newLeagueCmd) }
@@ -186,8 +187,8 @@ func newLeagueRunCmd(c *cli) *cobra.Command {
 	f.BoolVar(&o.fresh, "fresh", false, "abandon an unfinished run with other flags instead of refusing")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON Lines: the table rows, then a summary line")
 	f.StringSliceVar(&o.servers, "servers", nil, "play the games on these botarena serve processes (HOST:PORT or URL, comma-separated)")
-	f.IntVar(&o.batch, "server-batch", rpc.DefaultRemoteBatch, "with --servers: most games per call")
-	f.IntVar(&o.window, "server-window", rpc.DefaultRemoteWindow, "with --servers: calls in flight per server")
+	f.IntVar(&o.batch, "server-batch", matchservice.DefaultRemoteBatch, "with --servers: most games per call")
+	f.IntVar(&o.window, "server-window", matchservice.DefaultRemoteWindow, "with --servers: calls in flight per server")
 	return cmd
 }
 
@@ -218,10 +219,10 @@ func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
 	}
 	var runner league.Runner = &league.PoolRunner{Registry: c.reg, Log: &syncWriter{w: c.stderr}, EnvsPerWorker: o.envsPer}
 	workers := o.workers
-	var remote *rpc.RemoteRunner
+	var remote *matchservice.RemoteRunner
 	if len(o.servers) > 0 {
-		remote, err = rpc.NewRemoteRunner(o.servers, rpc.WithRemoteBatch(o.batch), rpc.WithRemoteWindow(o.window), rpc.WithRemoteRegistry(c.reg),
-			rpc.WithRemoteClientOptions(rpc.WithToken(strings.TrimSpace(os.Getenv(authTokenEnv))))) // the servers' token (serve.go)
+		remote, err = matchservice.NewRemoteRunner(o.servers, matchservice.WithRemoteBatch(o.batch), matchservice.WithRemoteWindow(o.window), matchservice.WithRemoteRegistry(c.reg),
+			matchservice.WithRemoteClientOptions(client.WithToken(strings.TrimSpace(os.Getenv(authTokenEnv))))) // the servers' token (serve.go)
 		if err != nil {
 			return fmt.Errorf("--servers: %w", err)
 		}

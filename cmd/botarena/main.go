@@ -19,7 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botarena/botarena/env"
-	_ "github.com/botarena/botarena/env/bomberman" // registers bomberman
+	_ "github.com/botarena/botarena/games" // links every game
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

@@ -80,7 +80,7 @@ func TestGames(t *testing.T) {
 		}
 		if info.Name == "testgame" {
 			found = true
-			if info.Seats != 2 || info.Actions != 3 || info.MaxSteps != 5 || !slices.Equal(info.Agents, []string{"console", "idle", "random"}) ||
+			if info.Seats != 2 || info.Actions != 3 || info.MaxSteps != 5 || !slices.Equal(info.Agents, []string{"console", "idle", "random", "steady"}) ||
 				len(info.Observations) != 1 || info.Observations[0].DType != "int32" {
 				t.Errorf("testgame info = %+v", info)
 			}

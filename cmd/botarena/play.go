@@ -2,9 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -20,6 +20,7 @@ import (
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/agents/upe"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/match"
 )
 
 type playFlags struct {
@@ -56,7 +57,9 @@ func newPlayCmd(c *cli) *cobra.Command {
 			"trained policy file, policy:PATH (arg-max) or policy:PATH?sample (docs/policy-format.md).\n" +
 			"Without --seed the seed is random (below 2^31, so that it is a valid seed of the original\n" +
 			"engines); it is always printed. --replays writes the original's replay layout,\n" +
-			"DIR/<seed>/<round>/<native files>, for the initial state and after every round.",
+			"DIR/<seed>/<round>/<native files>, for the initial state and after every round.\n" +
+			"An agent that panics forfeits: the game ends there, its seat drops to last place, and the\n" +
+			"result names it (\"forfeit\" in --json).",
 		Args: c.gameArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("seed") {
@@ -82,7 +85,7 @@ func newPlayCmd(c *cli) *cobra.Command {
 	}
 	o.configFlags.add(cmd)
 	f := cmd.Flags()
-	o.game = addGameFlags(f)
+	o.game = addGameFlags(f, c.reg)
 	f.IntVar(&o.games, "games", 1, "play a batch of N games, game i with seed S+i; prints each result and a summary")
 	f.BoolVar(&o.events, "events", false, `print the game's event stream (its native format "events") as JSON Lines after every round`)
 	f.StringVar(&o.agents, "agents", "", "comma-separated agent names, one per seat, or one for every seat")
@@ -100,13 +103,13 @@ func newPlayCmd(c *cli) *cobra.Command {
 	return cmd
 }
 
-// match is one game in progress with its agents.
-type match struct {
+// playView is what play shows of one game in progress: its replays, its
+// board with --pretty, its events, and its result.
+type playView struct {
 	game   string
 	seed   uint64
-	env    env.Env
-	names  []string // agent name per seat
-	agents []env.Agent
+	codec  env.Codec // the env's, when the match shows or loads native states
+	names  []string  // agent name per seat
 	buf    []byte
 	replay func(e env.Env, round int) error // the game's replay writer, if --replays and it has one
 }
@@ -129,7 +132,7 @@ func (c *cli) playGames(game string, o *playFlags, setPlayers bool) error {
 	if o.maxRounds > 0 && hasConfigField(c.reg, game, "max_rounds") {
 		set["max_rounds"] = o.maxRounds
 	}
-	if err := applyGameFlags(game, o.game, set); err != nil {
+	if err := applyGameFlags(c.reg, game, o.game, set); err != nil {
 		return err
 	}
 	var sum summary
@@ -162,29 +165,23 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 	if err != nil {
 		return result{}, err
 	}
-	seats := e.Spec().Seats
-	names, err := agentNames(game, o.agents, seats)
+	names, err := agentNames(game, o.agents, e.Spec().Seats)
 	if err != nil {
 		return result{}, err
 	}
-	m := &match{game: game, seed: seed, env: e, names: names}
-	defer m.close()
-	for _, n := range names {
-		a, err := agents.New(game, n, e.Spec())
-		if err != nil {
-			return result{}, err
-		}
-		m.agents = append(m.agents, a)
-		// The console reads the player's commands from our stdin;
-		// command-line bots log their faults on our stderr.
-		if t, ok := a.(agents.Terminal); ok {
-			t.Attach(c.stdin, c.stderr)
-		}
+	// The console reads the player's commands from our stdin; command-line
+	// bots log their faults on our stderr.
+	ags, err := match.NewAgents(game, names, e.Spec(), c.stdin, c.stderr)
+	if err != nil {
+		return result{}, err
 	}
+	g := &match.Match{Env: e, Agents: ags, Seed: seed}
+	defer g.Close()
+	v := &playView{game: game, seed: seed, names: names}
 	named, remake := maps.Clone(set), false
 	if hasConfigField(c.reg, game, "names") {
 		pn := agents.PlayerNames(names)
-		for i, a := range m.agents {
+		for i, a := range ags {
 			if n, ok := a.(agents.PlayerNamer); ok && n.PlayerName() != "" {
 				pn[i] = n.PlayerName()
 			}
@@ -206,92 +203,73 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		if e, err = c.reg.Make(game, cfg); err != nil {
 			return result{}, err
 		}
-		m.env = e
+		g.Env = e
+	}
+	// Native views, native states and human players need the game's codec.
+	if o.events || o.state != "" || o.replays != "" || o.pretty || len(consoleSeats(names)) > 0 {
+		if v.codec, err = env.CodecOf(e); err != nil {
+			return result{}, err
+		}
 	}
 	if o.replays != "" {
 		dir := filepath.Join(o.replays, strconv.FormatUint(seed, 10))
-		for _, a := range m.agents {
+		for _, a := range ags {
 			if r, ok := a.(agents.ReplayDirSetter); ok {
 				r.SetReplayDir(dir)
 			}
 		}
-		if w := replayWriters[agents.BaseGame(game)]; w != nil {
-			m.replay = w(dir, m.agents)
+		if w := gameKit(c.reg, game).Replay; w != nil {
+			v.replay = w(dir, ags)
 		}
 	}
-	if o.events && !slices.Contains(e.NativeFormats(), eventsFormat) {
-		return result{}, fmt.Errorf("--events: %s has no event stream (native formats: %s)", game, strings.Join(e.NativeFormats(), ", "))
+	if o.events && !slices.Contains(v.codec.NativeFormats(), eventsFormat) {
+		return result{}, fmt.Errorf("--events: %s has no event stream (native formats: %s)", game, strings.Join(v.codec.NativeFormats(), ", "))
 	}
-
-	e.Reset(seed)
 	if o.state != "" {
-		data, err := os.ReadFile(o.state)
-		if err != nil {
-			return result{}, fmt.Errorf("--state: %w", err)
-		}
-		if err := e.LoadNative(data); err != nil {
-			return result{}, fmt.Errorf("--state %s: %w", o.state, err)
+		g.Load = func(e env.Env) error {
+			data, err := os.ReadFile(o.state)
+			if err != nil {
+				return fmt.Errorf("--state: %w", err)
+			}
+			if err := v.codec.LoadNative(data); err != nil {
+				return fmt.Errorf("--state %s: %w", o.state, err)
+			}
+			return nil
 		}
 	}
-	for seat, a := range m.agents {
-		a.Reset(e, seat, env.AgentSeed(seed, seat))
+	if o.maxRounds > 0 {
+		g.MaxRounds = o.maxRounds
 	}
-
-	actions := make([]int32, seats)
-	rewards := make([]float32, seats)
-	terminated := make([]bool, seats)
-	truncated := make([]bool, seats)
-	// A game that never ends would be a bug in the game; stop well past its
-	// step cap rather than hang.
-	limit := 10*e.Spec().MaxSteps + 10
-	for round := 0; ; round++ {
-		if err := m.show(c, o, round); err != nil {
-			return result{}, err
-		}
-		if e.Done() || (o.maxRounds >= 0 && round >= o.maxRounds) {
-			break
-		}
-		if round >= limit {
-			return result{}, fmt.Errorf("%s: the game did not end after %d rounds", game, round)
-		}
+	g.Hooks.State = func(e env.Env, round int) error {
 		if o.pretty && o.delay > 0 && round > 0 {
 			time.Sleep(o.delay)
 		}
-		for seat, a := range m.agents {
-			actions[seat] = a.Act(e, seat)
+		if err := v.show(c, o, e, round); err != nil {
+			return err
 		}
-		e.Step(actions, rewards, terminated, truncated)
-	}
-	if e.Done() {
-		for seat, a := range m.agents {
-			if g, ok := a.(agents.GameEnder); ok {
-				g.GameEnded(e, seat)
-			}
+		if o.maxRounds == 0 {
+			return match.ErrStop // --max-rounds 0: the initial state only
 		}
+		return nil
 	}
-	return m.result(), nil
+	res, err := g.Run(context.Background())
+	if err != nil {
+		return result{}, err
+	}
+	return v.result(e, res), nil
 }
 
-// close closes the agents that hold resources (external bots' processes).
-func (m *match) close() {
-	for _, a := range m.agents {
-		if c, ok := a.(io.Closer); ok {
-			c.Close()
-		}
-	}
-}
-
-// show writes the replay files of the state at the start of round and
-// redraws the board.
-func (m *match) show(c *cli, o *playFlags, round int) error {
+// show writes the replay files of the state of e at the start of round
+// and redraws the board.
+func (m *playView) show(c *cli, o *playFlags, e env.Env, round int) error {
 	if o.events {
-		if err := m.native(eventsFormat); err != nil {
+		if err := m.native(e, eventsFormat); err != nil {
 			return err
 		}
 		c.stdout.Write(m.buf)
 	}
 	if m.replay != nil {
-		if err := m.replay(m.env, round); err != nil {
+		if err := m.replay(e, round); err != nil {
 			return fmt.Errorf("--replays: %w", err)
 		}
 	} else if o.replays != "" {
@@ -299,8 +277,8 @@ func (m *match) show(c *cli, o *playFlags, round int) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("--replays: %w", err)
 		}
-		for _, f := range m.env.NativeFormats() {
-			if err := m.native(f); err != nil {
+		for _, f := range m.codec.NativeFormats() {
+			if err := m.native(e, f); err != nil {
 				return err
 			}
 			if err := os.WriteFile(filepath.Join(dir, replayFile(f)), m.buf, 0o644); err != nil {
@@ -309,7 +287,7 @@ func (m *match) show(c *cli, o *playFlags, round int) error {
 		}
 	}
 	if o.pretty {
-		formats := m.env.NativeFormats()
+		formats := m.codec.NativeFormats()
 		f := formats[0]
 		for _, g := range formats {
 			if !env.IsJSONFormat(g) {
@@ -317,7 +295,7 @@ func (m *match) show(c *cli, o *playFlags, round int) error {
 				break
 			}
 		}
-		if err := m.native(f); err != nil {
+		if err := m.native(e, f); err != nil {
 			return err
 		}
 		fmt.Fprintf(c.stdout, "\x1b[H\x1b[2J%s %s  seed %d  round %d\n", m.game, strings.Join(m.names, " vs "), m.seed, round)
@@ -329,13 +307,13 @@ func (m *match) show(c *cli, o *playFlags, round int) error {
 	return nil
 }
 
-// native renders the state in format into m.buf: the full (referee's) view
-// where the format has one, else seat 0's.
-func (m *match) native(format string) error {
+// native renders the state of e in format into m.buf: the full (referee's)
+// view where the format has one, else seat 0's.
+func (m *playView) native(e env.Env, format string) error {
 	var err error
-	m.buf, err = m.env.AppendNative(m.buf[:0], format, -1)
+	m.buf, err = m.codec.AppendNative(m.buf[:0], format, -1)
 	if err != nil {
-		m.buf, err = m.env.AppendNative(m.buf[:0], format, 0)
+		m.buf, err = m.codec.AppendNative(m.buf[:0], format, 0)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: native format %s: %w", m.game, format, err)
@@ -419,9 +397,6 @@ type field struct {
 	Value any
 }
 
-// extraFields adds game-specific fields to the leaderboard, by base game.
-var extraFields = map[string]func(e env.Env, seat int) []field{}
-
 // result is the JSON line of a match.
 type result struct {
 	Game        string     `json:"game"`
@@ -430,6 +405,17 @@ type result struct {
 	Winner      *int       `json:"winner"`
 	Draw        bool       `json:"draw"`
 	Leaderboard []standing `json:"leaderboard"`
+	// Forfeit is the seat that forfeited the game (match's failure
+	// policy: its agent panicked, so it ranks last), absent when none did.
+	Forfeit *forfeit `json:"forfeit,omitempty"`
+}
+
+// forfeit is a seat that forfeited the game.
+type forfeit struct {
+	Seat   int    `json:"seat"`
+	Agent  string `json:"agent"`
+	Round  int    `json:"round"` // rounds played when it forfeited
+	Reason string `json:"reason"`
 }
 
 // standing is one leaderboard entry.
@@ -468,23 +454,27 @@ func (s standing) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func (m *match) result() result {
-	res := m.env.Result()
+// result is the result of the game of e as the match runner judged it.
+func (m *playView) result(e env.Env, res match.Result) result {
 	out := result{Game: m.game, Seed: m.seed, Rounds: res.Rounds, Draw: res.Draw}
 	if res.Winner >= 0 {
 		w := res.Winner
 		out.Winner = &w
 	}
-	extra := extraFields[agents.BaseGame(m.game)]
+	extra := extraFields(m.game)
 	for _, s := range res.Standings {
 		st := standing{Rank: s.Rank, Seat: s.Seat, Name: s.Name, Score: s.Score, Alive: s.Alive}
 		if s.Seat >= 0 && s.Seat < len(m.names) {
 			st.Agent = m.names[s.Seat]
 		}
 		if extra != nil {
-			st.Extra = extra(m.env, s.Seat)
+			st.Extra = extra(e, s.Seat)
 		}
 		out.Leaderboard = append(out.Leaderboard, st)
+	}
+	if res.Forfeit >= 0 {
+		out.Forfeit = &forfeit{Seat: res.Forfeit, Agent: m.names[res.Forfeit], Round: res.Rounds,
+			Reason: strings.TrimPrefix(res.Err.Error(), match.ErrForfeit.Error()+": ")}
 	}
 	return out
 }
@@ -509,7 +499,11 @@ func (c *cli) report(res result, asJSON bool) error {
 	if res.Draw {
 		winner += ", a draw at the top"
 	}
-	fmt.Fprintf(c.stdout, "game %s  seed %d  rounds %d  winner %s\n\n", res.Game, res.Seed, res.Rounds, winner)
+	fmt.Fprintf(c.stdout, "game %s  seed %d  rounds %d  winner %s\n", res.Game, res.Seed, res.Rounds, winner)
+	if f := res.Forfeit; f != nil {
+		fmt.Fprintf(c.stdout, "seat %d (%s) forfeits in round %d: %s\n", f.Seat, f.Agent, f.Round, f.Reason)
+	}
+	fmt.Fprintln(c.stdout)
 	w := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	header := "RANK\tSEAT\tAGENT\tNAME\tSCORE\tALIVE"
 	if len(res.Leaderboard) > 0 {

@@ -22,7 +22,9 @@ import (
 
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/league"
-	"github.com/botarena/botarena/rpc"
+	"github.com/botarena/botarena/rpc/envservice"
+	"github.com/botarena/botarena/rpc/matchservice"
+	"github.com/botarena/botarena/rpc/server"
 	"github.com/botarena/botarena/web"
 )
 
@@ -34,8 +36,8 @@ type serveFlags struct {
 	maxWorkers      int
 	maxMatches      int
 	maxMessageBytes int
-	maxMemory       rpc.ByteSize // the memory budget and quotas (rpc/budget.go)
-	maxClientMemory rpc.ByteSize
+	maxMemory       server.ByteSize // the memory budget and quotas (rpc/server/budget.go)
+	maxClientMemory server.ByteSize
 	maxClientPools  int
 	idleTimeout     time.Duration
 	shutdownTimeout time.Duration
@@ -78,19 +80,19 @@ func newServeCmd(c *cli) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.addr, "addr", "127.0.0.1:50051", "address to listen on, HOST:PORT (port 0 picks a free one)")
-	f.IntVar(&o.maxEnvsPerPool, "max-envs-per-pool", rpc.DefaultMaxEnvsPerPool, "most envs one pool may have")
-	f.IntVar(&o.maxPools, "max-pools", rpc.DefaultMaxPools, "most pools open at once")
+	f.IntVar(&o.maxEnvsPerPool, "max-envs-per-pool", envservice.DefaultMaxEnvsPerPool, "most envs one pool may have")
+	f.IntVar(&o.maxPools, "max-pools", envservice.DefaultMaxPools, "most pools open at once")
 	o.bots.add(f) // --bots-dir, --allow-cmd-bots, --allow-http-bots, --allow-upe-bots, --allow-external-bots
-	f.IntVar(&o.maxTotalEnvs, "max-total-envs", rpc.DefaultMaxTotalEnvs, "most envs of all pools together")
+	f.IntVar(&o.maxTotalEnvs, "max-total-envs", envservice.DefaultMaxTotalEnvs, "most envs of all pools together")
 	f.IntVar(&o.maxWorkers, "max-workers", 0, "most worker goroutines per pool, 0 for GOMAXPROCS")
 	f.IntVar(&o.maxMatches, "max-matches", 0, "most games MatchService plays at once (more wait), 0 for GOMAXPROCS")
 	f.StringVar(&o.leaguesDir, "leagues-dir", "", "keep leagues in this folder (made if missing) for MatchService's league RPCs; none without it")
-	f.IntVar(&o.maxMessageBytes, "max-message-bytes", rpc.DefaultMaxMessageBytes, "largest request or response message in bytes (a 4096-env Bomberman batch is about 88 MB)")
-	o.maxMemory = rpc.ByteSize(rpc.DefaultMaxMemory())
+	f.IntVar(&o.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest request or response message in bytes (a 4096-env Bomberman batch is about 88 MB)")
+	o.maxMemory = server.ByteSize(server.DefaultMaxMemory())
 	f.Var(&o.maxMemory, "max-memory", "memory budget of all pools and MatchService games together, by their estimated cost before they are made, in bytes or with a unit (512MiB, 8GiB); the default is half the machine's memory or cgroup limit")
 	f.Var(&o.maxClientMemory, "max-client-memory", "most of --max-memory one client (IP address) may hold at once, pools and games together; 0 for no quota")
-	f.IntVar(&o.maxClientPools, "max-client-pools", rpc.DefaultMaxClientPools, "most pools one client (IP address) may have open at once; 0 for no quota")
-	f.DurationVar(&o.idleTimeout, "idle-timeout", rpc.DefaultIdleTimeout, "close pools unused for this long (0 never)")
+	f.IntVar(&o.maxClientPools, "max-client-pools", server.DefaultMaxClientPools, "most pools one client (IP address) may have open at once; 0 for no quota")
+	f.DurationVar(&o.idleTimeout, "idle-timeout", envservice.DefaultIdleTimeout, "close pools unused for this long (0 never)")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 5*time.Second, "how long running calls and streams get to finish on SIGINT/SIGTERM")
 	f.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
@@ -181,38 +183,45 @@ func (c *cli) serve(o *serveFlags) error {
 		return err
 	}
 	v := version()
-	opts := []rpc.Option{
-		rpc.WithVersion(v.String()),
-		rpc.WithLogger(log),
-		rpc.WithRegistry(c.reg),
-		rpc.WithMaxEnvsPerPool(o.maxEnvsPerPool),
-		rpc.WithMaxPools(o.maxPools),
-		rpc.WithMaxTotalEnvs(o.maxTotalEnvs),
-		rpc.WithMaxMessageBytes(o.maxMessageBytes),
-		rpc.WithIdleTimeout(o.idleTimeout),
-		rpc.WithAgentCapabilities(caps),
+	// One host (limits, memory budget, capabilities, metrics) serves both
+	// services on one handler; host.Close closes them.
+	host := server.New(
+		server.WithVersion(v.String()),
+		server.WithLogger(log),
+		server.WithRegistry(c.reg),
+		server.WithMaxMessageBytes(o.maxMessageBytes),
+		server.WithAgentCapabilities(caps),
+		server.WithMaxMemory(int64(o.maxMemory)),
+		server.WithMaxClientMemory(int64(o.maxClientMemory)),
+		server.WithMaxClientPools(o.maxClientPools),
+	)
+	envOpts := []envservice.Option{
+		envservice.WithMaxEnvsPerPool(o.maxEnvsPerPool),
+		envservice.WithMaxPools(o.maxPools),
+		envservice.WithMaxTotalEnvs(o.maxTotalEnvs),
+		envservice.WithIdleTimeout(o.idleTimeout),
 	}
-	opts = append(opts, rpc.WithMaxMemory(int64(o.maxMemory)), rpc.WithMaxClientMemory(int64(o.maxClientMemory)),
-		rpc.WithMaxClientPools(o.maxClientPools))
 	if o.maxWorkers > 0 {
-		opts = append(opts, rpc.WithMaxWorkers(o.maxWorkers))
+		envOpts = append(envOpts, envservice.WithMaxWorkers(o.maxWorkers))
 	}
+	var matchOpts []matchservice.Option
 	if o.maxMatches > 0 {
-		opts = append(opts, rpc.WithMaxMatches(o.maxMatches))
+		matchOpts = append(matchOpts, matchservice.WithMaxMatches(o.maxMatches))
 	}
 	if o.leaguesDir != "" {
 		ls, err := serveLeagues(o.leaguesDir, c.reg)
 		if err != nil {
 			ln.Close()
+			host.Close()
 			return err
 		}
-		opts = append(opts, rpc.WithLeagues(ls))
+		matchOpts = append(matchOpts, matchservice.WithLeagues(ls))
 	}
-	srv := rpc.NewServer(opts...)
-	handler, upeSrv, err := o.upe.mount(srv.Handler(), log)
+	rpcHandler := host.Handler(envservice.New(host, envOpts...), matchservice.New(host, matchOpts...))
+	handler, upeSrv, err := o.upe.mount(rpcHandler, log)
 	if err != nil {
 		ln.Close()
-		srv.Close()
+		host.Close()
 		return err
 	}
 	defer upeSrv.Close()
@@ -220,11 +229,11 @@ func (c *cli) serve(o *serveFlags) error {
 	webSrv := web.NewServer(web.Options{Registry: c.reg})
 	defer webSrv.Close()
 	handler = webSrv.Handler(handler)
-	hs := rpc.NewHTTPServer(o.addr, o.edge.wrap(handler, token))
+	hs := server.NewHTTPServer(o.addr, o.edge.wrap(handler, token))
 	hs.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	hs.IdleTimeout = o.edge.connIdleTimeout
 	hs.TLSConfig = tlsConfig
-	ln = srv.LimitListener(ln, hs, o.edge.maxConnections)
+	ln = host.LimitListener(ln, hs, o.edge.maxConnections)
 
 	addr := ln.Addr().String()
 	// The line a launcher (Python's botarena.Server) waits for.
@@ -245,7 +254,7 @@ func (c *cli) serve(o *serveFlags) error {
 	}()
 	select {
 	case err := <-served: // the listener failed
-		srv.Close()
+		host.Close()
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
@@ -259,7 +268,7 @@ func (c *cli) serve(o *serveFlags) error {
 	// Ends open StepStreams and MatchService games with Unavailable now
 	// rather than when the timeout closes their connections; calls running
 	// on pools finish first.
-	srv.Close()
+	host.Close()
 	if err := <-shut; err != nil {
 		log.Warn("calls still running after the shutdown timeout; closing their connections", "err", err)
 		hs.Close()
@@ -267,7 +276,7 @@ func (c *cli) serve(o *serveFlags) error {
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Error("serve", "err", err)
 	}
-	srv.Close()
+	host.Close()
 	log.Info("stopped")
 	return nil
 }
@@ -292,8 +301,8 @@ func (e *edgeServeFlags) add(f *pflag.FlagSet) {
 	f.StringVar(&e.tlsCert, "tls-cert", "", "serve TLS (HTTP/2 and HTTP/1.1 by ALPN) with this PEM certificate chain file; needs --tls-key; reloaded when the files change")
 	f.StringVar(&e.tlsKey, "tls-key", "", "the PEM private key file of --tls-cert")
 	f.BoolVar(&e.insecure, "insecure", false, "allow listening beyond loopback without a token (anyone who reaches the port may use the server)")
-	f.IntVar(&e.maxConnections, "max-connections", rpc.DefaultMaxConnections, "most connections open at once; at the cap a new one replaces the connection idle longest, or is closed when none is idle")
-	f.DurationVar(&e.connIdleTimeout, "conn-idle-timeout", rpc.DefaultConnIdleTimeout, "close connections without a call for this long")
+	f.IntVar(&e.maxConnections, "max-connections", server.DefaultMaxConnections, "most connections open at once; at the cap a new one replaces the connection idle longest, or is closed when none is idle")
+	f.DurationVar(&e.connIdleTimeout, "conn-idle-timeout", server.DefaultConnIdleTimeout, "close connections without a call for this long")
 	f.BoolVar(&e.pprof, "pprof", false, "serve Go's profiler at /debug/pprof/ (behind the token, if any)")
 }
 
@@ -325,7 +334,7 @@ func (e *edgeServeFlags) token() string {
 // guard refuses to serve on addr beyond loopback without a token unless
 // --insecure is given, and warns about what stays open.
 func (e *edgeServeFlags) guard(addr net.Addr, token string, tls bool, log *slog.Logger) error {
-	if rpc.IsLoopback(addr) {
+	if server.IsLoopback(addr) {
 		return nil
 	}
 	switch {
@@ -352,7 +361,7 @@ func (e *edgeServeFlags) wrap(h http.Handler, token string) http.Handler {
 		h = mux
 	}
 	if token != "" {
-		h = rpc.RequireToken(h, token)
+		h = server.RequireToken(h, token)
 	}
 	return h
 }

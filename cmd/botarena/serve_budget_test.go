@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botarena/botarena/rpc"
+	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
 
 func TestServeMemoryBudget(t *testing.T) {
 	addr, _, _ := startServe(t, "--max-memory", "4MiB", "--max-client-pools", "1", "--max-client-memory", "256KiB")
-	c, err := rpc.Dial(addr)
+	c, err := client.Dial(addr)
 	if err != nil {
 		t.Fatal(err)
 	}

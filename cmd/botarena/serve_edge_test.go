@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botarena/botarena/rpc"
+	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
 
@@ -56,7 +56,7 @@ func TestServeRefusesNonLoopbackWithoutToken(t *testing.T) {
 func TestServeInsecure(t *testing.T) {
 	t.Setenv(authTokenEnv, "")
 	addr, stderr, stop := startServe(t, "--addr", "0.0.0.0:0", "--insecure")
-	c, err := rpc.Dial(loopbackAddr(t, addr))
+	c, err := client.Dial(loopbackAddr(t, addr))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestServeToken(t *testing.T) {
 	addr = loopbackAddr(t, addr)
 	ctx := t.Context()
 
-	anonymous, err := rpc.Dial(addr)
+	anonymous, err := client.Dial(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestServeToken(t *testing.T) {
 	_, err = anonymous.ListGames(ctx)
 	wantErrCode(t, err, "unauthenticated")
 
-	c, err := rpc.Dial(addr, rpc.WithToken(edgeToken))
+	c, err := client.Dial(addr, client.WithToken(edgeToken))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func writeCert(t *testing.T) (certFile, keyFile string, roots *x509.CertPool) {
 func TestServeTLS(t *testing.T) {
 	certFile, keyFile, roots := writeCert(t)
 	addr, _, _ := startServe(t, "--tls-cert", certFile, "--tls-key", keyFile, "--auth-token", edgeToken)
-	c, err := rpc.Dial(addr, rpc.WithTLSConfig(&tls.Config{RootCAs: roots}), rpc.WithToken(edgeToken))
+	c, err := client.Dial(addr, client.WithTLSConfig(&tls.Config{RootCAs: roots}), client.WithToken(edgeToken))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestServeTLS(t *testing.T) {
 		t.Fatalf("StepStream over TLS: %v", err)
 	}
 	// Plaintext h2c is not served on a TLS port.
-	plain, err := rpc.Dial(addr, rpc.WithToken(edgeToken))
+	plain, err := client.Dial(addr, client.WithToken(edgeToken))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestServePprof(t *testing.T) {
 // --shutdown-timeout.
 func TestServeShutdownEndsStreams(t *testing.T) {
 	addr, stderr, stop := startServe(t, "--shutdown-timeout", "5m")
-	c, err := rpc.Dial(addr)
+	c, err := client.Dial(addr)
 	if err != nil {
 		t.Fatal(err)
 	}

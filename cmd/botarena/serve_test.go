@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/botarena/botarena/internal/testutil"
-	"github.com/botarena/botarena/rpc"
+	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
 
@@ -65,7 +65,7 @@ func TestServe(t *testing.T) {
 	if strings.HasSuffix(addr, ":0") {
 		t.Fatalf("printed address %s, want the port picked", addr)
 	}
-	c, err := rpc.Dial(addr)
+	c, err := client.Dial(addr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botarena/botarena/rpc"
+	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
 
@@ -32,7 +32,7 @@ func policyCopy(t *testing.T, dir, name string) string {
 // spec as seat 1's opponent on the server at addr.
 func opponentErr(t *testing.T, addr, spec string) error {
 	t.Helper()
-	c, err := rpc.Dial(addr)
+	c, err := client.Dial(addr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -14,7 +13,11 @@ import (
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battlebots"
+	"github.com/botarena/botarena/match"
 )
+
+// tournament is BattleBots' own command.
+func init() { extraCommands = append(extraCommands, newTournamentCmd) }
 
 type tournamentFlags struct {
 	agents    string
@@ -219,10 +222,9 @@ func (c *cli) tournament(game string, o *tournamentFlags) error {
 	return nil
 }
 
-// errForfeit marks a built-in agent that lost its bout by panicking.
-var errForfeit = errors.New("forfeit")
-
-// tournamentBout plays one bout between ents (bot1, bot2).
+// tournamentBout plays one bout between ents (bot1, bot2) with the match
+// runner, whose failure policy makes a built-in agent that panics lose the
+// bout.
 func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, seed uint64) (tBout, error) {
 	cfg, _ := json.Marshal(map[string]any{"names": []string{ents[0].name, ents[1].name}, "max_rounds": o.maxRounds})
 	e, err := c.reg.Make(game, cfg)
@@ -234,21 +236,13 @@ func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, s
 		return tBout{}, fmt.Errorf("tournament: %s is not a battlebots game", game)
 	}
 	b := tBout{Seed: seed}
-	var ags [2]env.Agent
-	defer func() {
-		for _, a := range ags {
-			if cl, ok := a.(io.Closer); ok {
-				cl.Close()
-			}
-		}
-	}()
+	ags, err := match.NewAgents(game, []string{ents[0].spec, ents[1].spec}, g.Spec(), c.stdin, c.stderr)
+	if err != nil {
+		return tBout{}, err
+	}
+	m := &match.Match{Env: g, Agents: ags, Seed: seed}
+	defer m.Close()
 	for seat, ent := range ents {
-		if ags[seat], err = agents.New(game, ent.spec, g.Spec()); err != nil {
-			return tBout{}, err
-		}
-		if t, ok := ags[seat].(agents.Terminal); ok {
-			t.Attach(c.stdin, c.stderr)
-		}
 		if bot, ok := ags[seat].(*agents.CmdBot); ok {
 			bot.Name = ent.name
 			if bot.Timeout == 0 {
@@ -262,41 +256,16 @@ func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, s
 			}
 		}
 	}
-	g.Reset(seed)
-	for seat, a := range ags {
-		a.Reset(g, seat, env.AgentSeed(seed, seat))
+	res, err := m.Run(context.Background())
+	if err != nil {
+		return tBout{}, err
 	}
-	acts := make([]int32, 2)
-	rewards := make([]float32, 2)
-	term, trunc := make([]bool, 2), make([]bool, 2)
-	for !g.Done() {
-		for seat := range 2 {
-			act, err := botAction(g, ags[seat], seat)
-			if err != nil {
-				b.Rounds, b.HP = g.Round(), [2]int{g.Bot(0).HP, g.Bot(1).HP}
-				b.Winner = &ents[1-seat].name
-				b.Forfeit = fmt.Sprintf("%s loses in round %d: %v", ents[seat].name, g.Round(), err)
-				return b, nil
-			}
-			acts[seat] = act
-		}
-		g.Step(acts, rewards, term, trunc)
+	b.Rounds, b.HP = res.Rounds, [2]int{g.Bot(0).HP, g.Bot(1).HP}
+	if res.Winner >= 0 {
+		b.Winner = &ents[res.Winner].name
 	}
-	b.Rounds, b.HP = g.Round(), [2]int{g.Bot(0).HP, g.Bot(1).HP}
-	if w, _ := g.Outcome(); w >= 0 {
-		b.Winner = &ents[w].name
+	if res.Forfeit >= 0 {
+		b.Forfeit = fmt.Sprintf("%s loses in round %d: %v", ents[res.Forfeit].name, res.Rounds, res.Err)
 	}
 	return b, nil
-}
-
-// botAction asks one bot for its action. A built-in agent that panics
-// forfeits the bout; a command-line bot's faults (a crash, a non-zero
-// exit, a timeout, garbage output) are do-nothings it logs itself.
-func botAction(g *battlebots.Game, a env.Agent, seat int) (act int32, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: the agent panicked: %v", errForfeit, r)
-		}
-	}()
-	return a.Act(g, seat), nil
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botarena/botarena/rpc"
+	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
 
@@ -67,7 +67,7 @@ func TestVersionCommand(t *testing.T) {
 // its first log line, and logs durations as text in JSON.
 func TestServeReportsVersion(t *testing.T) {
 	addr, stderr, stop := startServe(t, "--log-format", "json")
-	c, err := rpc.Dial(addr)
+	c, err := client.Dial(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestServeDebugLogs(t *testing.T) {
 	for _, level := range []string{"debug", "info"} {
 		t.Run(level, func(t *testing.T) {
 			addr, stderr, stop := startServe(t, "--log-level", level)
-			c, err := rpc.Dial(addr)
+			c, err := client.Dial(addr)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,16 +2,17 @@ package battlebots
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
-var update = flag.Bool("update", false, "rewrite the scenario golden files in testdata")
+// update is the -update flag: rewrite the scenario golden files in testdata.
+var update = testutil.Update
 
 // TestScenarioFiles runs every testdata/*.json scenario through the shared
 // runner (bot1's view with L lines in, [bot1, bot2] commands per round, one

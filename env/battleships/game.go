@@ -63,23 +63,6 @@ func (g *Game) Reset(seed uint64) {
 	}
 }
 
-// placerRound plays a phase-1 round with the built-in placer's fleets.
-func (g *Game) placerRound() {
-	g.startRound()
-	var cmds [Seats]command
-	for s := range Seats {
-		if g.players[s].Killed {
-			continue
-		}
-		f := RandomFleet(g.r, g.n)
-		if g.cfg.Placement == PlacementReference {
-			f = ReferenceFleet(g.r, g.n)
-		}
-		cmds[s] = command{kind: cmdPlace, ships: f}
-	}
-	g.processRound(&cmds)
-}
-
 // Done reports whether the game is over.
 func (g *Game) Done() bool { return g.done }
 

@@ -19,15 +19,33 @@ const (
 	cmdFail           // a phase-1 placement that fails (learn mode: illegal ship)
 )
 
-// Step processes one step. In phase 2 (and in phase 1 with a built-in
-// placer) a step is one round of the original: the harness checks (the
-// 20-do-nothing and 5-failed-placement kills), then ProcessRound in the
-// code's order (spec §3.2). In phase 1 of learn mode each step chooses one
-// ship per seat; the round is processed when both seats have finished (five
-// ships chosen, do nothing, or an illegal choice). It implements
-// [env.Env.Step]; a wrong slice length panics. Out-of-range actions are do
-// nothing and count in [Game.Invalid], as do commands the engine rejects.
-// Step never allocates.
+// Step processes one step. It implements [env.Env.Step]:
+//
+//   - actions, rewards, terminated and truncated have one element per seat;
+//     a wrong length panics.
+//   - A step is one round of the original (spec §3.2): the harness's checks
+//     before the bots run (startRound: the 20-do-nothing and
+//     5-failed-placement kills, §3.6), the round's commands, then
+//     ProcessRound in the code's order, the round advance and the end
+//     checks. The commands come from the phase: in phase 2 from the
+//     actions (playCommands); in phase 1 with a built-in placer from the
+//     placer, the actions ignored (placerCommands); in phase 1 of learn
+//     mode from the ships the seats chose (choose, learnCommands).
+//   - In phase 1 of learn mode each step chooses one ship per seat; the
+//     round is processed when both seats have finished (five ships chosen,
+//     do nothing, or an illegal choice). A step that leaves the round open
+//     writes zero rewards.
+//   - Out-of-range actions are do nothing and count in [Game.Invalid], as
+//     do commands the engine rejects. Actions of killed seats are ignored
+//     and not counted.
+//   - Rewards are points_reward × Δpoints when configured, plus, when the
+//     game ends, +1 to the winner and −1 to the loser by [Game.Outcome] (0
+//     to both on a draw); terminated is true for killed seats and for both
+//     once the game ends by elimination; truncated is true for the seats
+//     alive when the round cap ends it.
+//   - Stepping a game that is done writes zero rewards and the final flags.
+//
+// Step never allocates. It is not safe for concurrent use.
 func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []bool) {
 	g.spec.CheckStep(actions, rewards, terminated, truncated)
 	if g.done {
@@ -50,52 +68,90 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 			g.writeFlags(terminated, truncated)
 			return
 		}
-		for s := range Seats {
-			pd := &g.pend[s]
-			switch pd.state {
-			case pendPlace:
-				cmds[s] = command{kind: cmdPlace, ships: pd.ships}
-			case pendNothing:
-				cmds[s] = command{kind: cmdNothing}
-			case pendFail:
-				cmds[s] = command{kind: cmdFail, code: int(pd.code), x: int(pd.cx), y: int(pd.cy), ships: pd.ships, nShips: pd.n + 1}
-			}
-		}
+		g.learnCommands(&cmds)
 	case g.phase == 1:
-		g.roundOpen = false
-		g.placerRound()
-		g.writeRewards(rewards)
-		g.writeFlags(terminated, truncated)
-		return
+		g.placerCommands(&cmds)
 	default:
-		for s := range Seats {
-			if g.players[s].Killed {
-				continue
-			}
-			d := decode(g.n, actions[s])
-			switch d.kind {
-			case actBad:
-				g.invalid[s]++
-				cmds[s] = command{kind: cmdNothing}
-			case actNothing:
-				cmds[s] = command{kind: cmdNothing}
-			case actCommand:
-				k := uint8(cmdFire)
-				if d.code == CodeShield {
-					k = cmdShield
-				}
-				cmds[s] = command{kind: k, code: d.code, x: d.x, y: d.y}
-			case actPlace:
-				// A placement in phase 2: the original would re-place the
-				// fleet (bug B3); botarena rejects it (a failed command).
-				cmds[s] = command{kind: cmdFail, nShips: 1}
-				cmds[s].ships[0] = Ship{X: int8(d.x), Y: int8(d.y), Dir: d.dir}
-			}
-		}
+		g.playCommands(actions, &cmds)
 	}
 	g.processRound(&cmds)
 	g.writeRewards(rewards)
 	g.writeFlags(terminated, truncated)
+}
+
+// placerRound plays a phase-1 round with the built-in placer's fleets (what
+// Reset does without learn mode).
+func (g *Game) placerRound() {
+	g.startRound()
+	var cmds [Seats]command
+	g.placerCommands(&cmds)
+	g.processRound(&cmds)
+}
+
+// placerCommands is phase 1 with a built-in placer: the PlaceShip command
+// of each seat not killed, with a fleet drawn by Config.Placement's placer
+// (seat A first, then B: the harness's bot order, spec §3.2 step 2).
+func (g *Game) placerCommands(cmds *[Seats]command) {
+	for s := range Seats {
+		if g.players[s].Killed {
+			continue
+		}
+		f := RandomFleet(g.r, g.n)
+		if g.cfg.Placement == PlacementReference {
+			f = ReferenceFleet(g.r, g.n)
+		}
+		cmds[s] = command{kind: cmdPlace, ships: f}
+	}
+}
+
+// learnCommands is phase 1 of learn mode once both seats have finished
+// choosing (see choose): each seat's place.txt as the harness reads it
+// (spec §4.1): the five ships chosen, do nothing, or a placement that fails
+// (an illegal ship, or a command that is not a PlaceShip). A killed seat
+// has no command.
+func (g *Game) learnCommands(cmds *[Seats]command) {
+	for s := range Seats {
+		pd := &g.pend[s]
+		switch pd.state {
+		case pendPlace:
+			cmds[s] = command{kind: cmdPlace, ships: pd.ships}
+		case pendNothing:
+			cmds[s] = command{kind: cmdNothing}
+		case pendFail:
+			cmds[s] = command{kind: cmdFail, code: int(pd.code), x: int(pd.cx), y: int(pd.cy), ships: pd.ships, nShips: pd.n + 1}
+		}
+	}
+}
+
+// playCommands is phase 2: each seat's command.txt as the harness reads it
+// (spec §4.2), from its action. An out-of-range action is do nothing and
+// counts in [Game.Invalid]; a placement action is a command that fails. A
+// killed seat has no command.
+func (g *Game) playCommands(actions []int32, cmds *[Seats]command) {
+	for s := range Seats {
+		if g.players[s].Killed {
+			continue
+		}
+		d := decode(g.n, actions[s])
+		switch d.kind {
+		case actBad:
+			g.invalid[s]++
+			cmds[s] = command{kind: cmdNothing}
+		case actNothing:
+			cmds[s] = command{kind: cmdNothing}
+		case actCommand:
+			k := uint8(cmdFire)
+			if d.code == CodeShield {
+				k = cmdShield
+			}
+			cmds[s] = command{kind: k, code: d.code, x: d.x, y: d.y}
+		case actPlace:
+			// A placement in phase 2: the original would re-place the
+			// fleet (bug B3); botarena rejects it (a failed command).
+			cmds[s] = command{kind: cmdFail, nShips: 1}
+			cmds[s].ships[0] = Ship{X: int8(d.x), Y: int8(d.y), Dir: d.dir}
+		}
+	}
 }
 
 // choose applies one learn-mode phase-1 step and reports whether both

@@ -1,7 +1,242 @@
 package portalbomber
 
-// This file holds the rules: one move (apply), and the round end in the
-// original's order (apocalypse, move order, bombs, trails, victory).
+// This file holds the rules: Step and its stages (an alternating move as
+// the original's submit, or a simultaneous round), one move (apply), and the
+// round end in the original's order (apocalypse, move order, bombs, trails,
+// victory).
+
+// Step applies one env step and writes each seat's reward and flags. It
+// implements [env.Env.Step]:
+//
+//   - actions, rewards, terminated and truncated have one element per seat;
+//     a wrong length panics.
+//   - With alternating moves (the default) a step is one move of the seat
+//     whose turn it is ([Game.ToMove]), as the original's submit (spec §4);
+//     after the second move of a round the round end runs. The other seat's
+//     action is ignored, and counted as refused ([Game.Invalid]) unless it
+//     is 0, as the original refuses an out-of-turn submit without side
+//     effects.
+//   - With [Config.Simultaneous] a step is a round: purchases, portal
+//     shots, turns and moves at once, then the round end (see the package
+//     doc).
+//   - Actions outside the action space, and actions the engine would not
+//     carry out (mask 0: anything but Wait from a dead player, a bomb or a
+//     purchase it cannot make, InvalidMove), do nothing and count in
+//     [Game.Invalid]; Wait never counts.
+//   - Rewards are terminal: +1 to the winner and −1 to the loser when the
+//     game ends, 0 to both on a tie or truncation. terminated is true for
+//     both seats once the game is over, truncated for both once the round
+//     cap ([Config.MaxRounds]) cuts a game in progress.
+//   - Stepping a game that is Done writes zero rewards and the final flags.
+//
+// Step never allocates. It is not safe for concurrent use.
+func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []bool) {
+	g.spec.CheckStep(actions, rewards, terminated, truncated)
+	if g.Done() {
+		clear(rewards)
+		g.writeFlags(terminated, truncated)
+		return
+	}
+	if g.cfg.Simultaneous {
+		g.simultaneousRound(actions)
+	} else {
+		g.alternatingMove(actions)
+	}
+	g.steps++
+	g.writeRewards(rewards)
+	g.writeFlags(terminated, truncated)
+}
+
+// alternatingMove is one move in the original's order (spec §4, Game.js
+// submit): the seat whose turn it is moves; the other seat's non-zero
+// action is refused and counted (§10.7). moveNumber and moveIterator
+// advance, and after the second move of a round the round end runs.
+func (g *Game) alternatingMove(actions []int32) {
+	seat := g.moveOrder[g.moveIterator]
+	if actions[1-seat] != 0 {
+		g.invalid[1-seat]++
+	}
+	g.apply(seat, Action(actions[seat]))
+	g.moveNumber++
+	g.moveIterator++
+	if g.moveIterator >= Seats {
+		g.roundEnd(nil)
+	}
+}
+
+// simultaneousRound plays one round of [Config.Simultaneous] in the design
+// document's order (package doc): the actions are screened, then purchases
+// (seat order), portal shots (seat order), turns and moves (at once), and
+// the round end, which places the round's bombs after its bomb step.
+func (g *Game) simultaneousRound(actions []int32) {
+	var act [Seats]Action
+	g.screen(actions, &act)
+	g.purchases(&act)
+	g.portalShots(&act)
+	g.turns(&act)
+	var m plannedMoves
+	g.planMoves(&act, &m)
+	g.resolveCollisions(&m)
+	g.executeMoves(&m)
+	g.moveNumber += Seats
+	g.roundEnd(&act)
+}
+
+// screen turns each seat's action into the one its round carries out: an
+// action outside the action space, or one the engine would not carry out
+// at the start of the round ([Game.legal]), becomes Wait and counts in
+// [Game.Invalid]. This is the round's only range check.
+func (g *Game) screen(actions []int32, act *[Seats]Action) {
+	for s := range Seats {
+		a := Action(actions[s])
+		if a < 0 || a >= NumActions || !g.legal(s, a) {
+			g.invalid[s]++ // never Wait: Wait is always legal
+			a = Wait
+		}
+		act[s] = a
+	}
+}
+
+// purchases carries out the round's purchases in seat order. Each is
+// judged again when it is made, as the first seat's buy_block can fill the
+// cell the second seat's buy_block faces; one refused then counts in
+// [Game.Invalid].
+func (g *Game) purchases(act *[Seats]Action) {
+	for s := range Seats {
+		if a := act[s]; a >= BuyCount && a <= BuyBlock {
+			if g.legal(s, a) {
+				g.carryOut(s, a)
+			} else {
+				g.invalid[s]++
+			}
+		}
+	}
+}
+
+// portalShots shoots the round's portals in seat order (spec §5.2).
+func (g *Game) portalShots(act *[Seats]Action) {
+	for s := range Seats {
+		if a := act[s]; a == OrangePortal || a == BluePortal {
+			g.carryOut(s, a)
+		}
+	}
+}
+
+// turns carries out the round's turns: each sets its player's orientation.
+func (g *Game) turns(act *[Seats]Action) {
+	for s := range Seats {
+		if a := act[s]; a >= TurnLeft && a <= TurnDown {
+			g.players[s].Orientation = int(a - TurnLeft)
+		}
+	}
+}
+
+// plannedMoves holds a simultaneous round's moves: who moves, the cell and
+// direction the step reaches (x, y, dir), and the move's own direction
+// (face), which a player who stays turns to.
+type plannedMoves struct {
+	moving    [Seats]bool
+	x, y, dir [Seats]int
+	face      [Seats]int
+}
+
+// planMoves works out each move as the engine's step (spec §5.1), in seat
+// order, with the other player off the board if it moves too (a mover does
+// not block) and in place if it stays. A step that goes nowhere is no move:
+// the player only turns, as a blocked move does, and then blocks the other
+// seat's step as a player who stays.
+func (g *Game) planMoves(act *[Seats]Action, m *plannedMoves) {
+	for s := range Seats {
+		m.moving[s] = act[s] >= MoveLeft && act[s] <= MoveDown
+	}
+	for s := range Seats {
+		if !m.moving[s] {
+			continue
+		}
+		o := &g.players[1-s]
+		ox, oy := o.X, o.Y
+		if m.moving[1-s] {
+			o.X, o.Y = -1, -1
+		}
+		p := &g.players[s]
+		m.face[s] = int(act[s] - MoveLeft)
+		m.x[s], m.y[s], m.dir[s] = g.simulateMovement(p.X, p.Y, m.face[s], 0)
+		o.X, o.Y = ox, oy
+		if m.x[s] == p.X && m.y[s] == p.Y {
+			m.moving[s] = false
+			p.Orientation = m.face[s]
+		}
+	}
+}
+
+// resolveCollisions settles moves that meet: two players aiming at one
+// cell, or swapping cells, both stay; a player moving into a player who
+// stays, stays (checked twice, so that a stay the first check causes is
+// seen by the other seat). A player who stays faces its move's direction.
+func (g *Game) resolveCollisions(m *plannedMoves) {
+	if m.moving[0] && m.moving[1] {
+		p0, p1 := &g.players[0], &g.players[1]
+		same := m.x[0] == m.x[1] && m.y[0] == m.y[1]
+		swap := m.x[0] == p1.X && m.y[0] == p1.Y && m.x[1] == p0.X && m.y[1] == p0.Y
+		if same || swap {
+			g.stay(m, 0)
+			g.stay(m, 1)
+		}
+	}
+	for range Seats {
+		for s := range Seats {
+			o := &g.players[1-s]
+			if m.moving[s] && !m.moving[1-s] && m.x[s] == o.X && m.y[s] == o.Y {
+				g.stay(m, s)
+			}
+		}
+	}
+}
+
+// stay cancels seat s's planned move; the player turns to its direction.
+func (g *Game) stay(m *plannedMoves, s int) {
+	m.moving[s] = false
+	g.players[s].Orientation = m.face[s]
+}
+
+// executeMoves moves every player whose move stands to the cell its step
+// reaches, facing the step's last direction.
+func (g *Game) executeMoves(m *plannedMoves) {
+	for s := range Seats {
+		if m.moving[s] {
+			p := &g.players[s]
+			p.X, p.Y, p.Orientation = m.x[s], m.y[s], m.dir[s]
+		}
+	}
+}
+
+// writeRewards writes the terminal rewards: once the victory check has
+// ended the game, +1 to the winner and −1 to the loser (0 to both on a
+// tie); 0 otherwise.
+func (g *Game) writeRewards(rewards []float32) {
+	for s := range Seats {
+		var r float32
+		if g.state == stateComplete {
+			switch g.winner {
+			case -1:
+			case s:
+				r = 1
+			default:
+				r = -1
+			}
+		}
+		rewards[s] = r
+	}
+}
+
+// writeFlags writes each seat's flags: terminated once the game is over,
+// truncated while it is in progress but cut by the round cap.
+func (g *Game) writeFlags(terminated, truncated []bool) {
+	for s := range Seats {
+		terminated[s] = g.state != stateInProgress
+		truncated[s] = g.state == stateInProgress && g.truncated()
+	}
+}
 
 // content is what the engine's querySpace reports for a cell, in its
 // priority order: outside, hard block, soft block, bomb, player, empty.
@@ -249,17 +484,21 @@ func (g *Game) legal(seat int, a Action) bool {
 	return false
 }
 
-// apply carries out seat's move as the engine's submit does (spec §5),
-// except for the moveNumber and round bookkeeping.
+// apply is one move of seat as the engine's submit carries it out (spec
+// §5), without the moveNumber and round bookkeeping: an action outside the
+// action space, or one the engine would not carry out ([Game.legal]), does
+// nothing and counts in [Game.Invalid].
 func (g *Game) apply(seat int, a Action) {
 	if a < 0 || a >= NumActions || !g.legal(seat, a) {
-		if a != Wait {
-			g.invalid[seat]++
-		}
-		if a < 0 || a >= NumActions || a == InvalidMove || !g.players[seat].Alive {
-			return
-		}
+		g.invalid[seat]++ // never Wait: Wait is always legal
+		return
 	}
+	g.carryOut(seat, a)
+}
+
+// carryOut carries out action a of seat, which the caller has checked:
+// in the action space and legal ([Game.legal]).
+func (g *Game) carryOut(seat int, a Action) {
 	p := &g.players[seat]
 	switch a {
 	case MoveLeft, MoveUp, MoveRight, MoveDown:
@@ -267,28 +506,22 @@ func (g *Game) apply(seat int, a Action) {
 	case TurnLeft, TurnUp, TurnRight, TurnDown:
 		p.Orientation = int(a - TurnLeft)
 	case PlaceBomb:
-		if g.legal(seat, a) {
-			p.BombCount--
-			g.addBomb(p.X, p.Y, seat)
-		}
+		p.BombCount--
+		g.addBomb(p.X, p.Y, seat)
 	case BuyCount, BuyRange, BuyPierce:
-		if p.Coins >= UpgradePrice {
-			p.Coins -= UpgradePrice
-			switch a {
-			case BuyCount:
-				p.BombCount++
-			case BuyRange:
-				p.BombRange++
-			default:
-				p.BombPierce++
-			}
+		p.Coins -= UpgradePrice
+		switch a {
+		case BuyCount:
+			p.BombCount++
+		case BuyRange:
+			p.BombRange++
+		default:
+			p.BombPierce++
 		}
 	case BuyBlock:
-		if g.legal(seat, a) {
-			x, y := g.faced(seat)
-			p.Coins -= g.value(x, y)
-			g.cells[g.idx(x, y)].soft = true
-		}
+		x, y := g.faced(seat)
+		p.Coins -= g.value(x, y)
+		g.cells[g.idx(x, y)].soft = true
 	case OrangePortal:
 		g.shootPortal(seat, Orange)
 	case BluePortal:
@@ -296,23 +529,45 @@ func (g *Game) apply(seat int, a Action) {
 	}
 }
 
-// roundEnd runs the end of a round in the original's order (spec §4).
-func (g *Game) roundEnd(place *[Seats]bool) {
+// roundEnd runs the end of a round in the original's order (spec §4):
+// apocalypse (once moveNumber > ApocalypseAfter), move-order rotation,
+// bomb step, trail step, victory check. act is a simultaneous round's
+// screened actions, whose bombs are placed after the bomb step and before
+// the trail step; it is nil with alternating moves, whose bombs were
+// placed by the move itself.
+func (g *Game) roundEnd(act *[Seats]Action) {
 	if g.moveNumber > g.cfg.ApocalypseAfter {
 		g.apocalypse()
 	}
-	g.moveIterator = 0
-	g.moveOrder[0], g.moveOrder[1] = g.moveOrder[1], g.moveOrder[0]
+	g.rotateMoveOrder()
 	g.bombStep()
-	if place != nil { // simultaneous: bombs are placed after the bomb step
-		for s := range Seats {
-			if place[s] && g.legal(s, PlaceBomb) {
-				g.players[s].BombCount--
-				g.addBomb(g.players[s].X, g.players[s].Y, s)
-			}
-		}
+	if act != nil {
+		g.placeBombs(act)
 	}
 	g.trailStep()
+	g.victoryCheck()
+}
+
+// rotateMoveOrder starts the next round's moves: moveIterator 0, and the
+// player who moved first goes to the back of moveOrder.
+func (g *Game) rotateMoveOrder() {
+	g.moveIterator = 0
+	g.moveOrder[0], g.moveOrder[1] = g.moveOrder[1], g.moveOrder[0]
+}
+
+// placeBombs places a simultaneous round's bombs in seat order, each if it
+// is still legal.
+func (g *Game) placeBombs(act *[Seats]Action) {
+	for s := range Seats {
+		if act[s] == PlaceBomb && g.legal(s, PlaceBomb) {
+			g.carryOut(s, PlaceBomb)
+		}
+	}
+}
+
+// victoryCheck ends the game when at most one player is alive: with none a
+// tie (winner −1), with one that player wins.
+func (g *Game) victoryCheck() {
 	alive, last := 0, -1
 	for s := range Seats {
 		if g.players[s].Alive {

@@ -1,102 +1,349 @@
 // Package archtest checks the architecture rules of DESIGN.md that the
 // compiler does not: which packages may import which.
+//
+// # The allow-list
+//
+// Every package of the module (every package `go list ./...` finds) has a
+// rule in [rules], and a package without one fails
+// TestDependenciesPointOneWay, which names it. A rule says, for the
+// packages it matches:
+//
+//   - imports: the packages of this module they may import directly. Since
+//     every package has a rule, what a package reaches through its imports
+//     is bounded by their rules: dependencies point one way.
+//   - thirdParty: the third-party packages allowed anywhere in their
+//     dependency closure (go list -deps), as prefixes: "connectrpc.com/"
+//     allows every Connect package, "go.etcd.io/bbolt" bbolt and its
+//     sub-packages.
+//   - never: packages that must not be in their closure even where a prefix
+//     above would allow them (module packages as patterns, third-party ones
+//     as prefixes): the promises DESIGN.md makes, such as an env service
+//     without the league's storage.
+//
+// A pattern is a package path relative to the module ("rpc/envservice");
+// "dir/*" matches every package below dir, at any depth, but not dir
+// itself. When several rules match a package, the most specific one wins:
+// an exact path, else the longest dir/*. Every rule must match a package.
+//
+// # Adding a package
+//
+// Add its rule next to its neighbours in [rules], with what DESIGN.md lets
+// it import, before (or with) the package itself. A runner of matches that
+// plays agents in envs and records them would read:
+//
+//	{pkg: "match", imports: []string{"env", "env/*", "vecenv", "agents", "observations", "observations/matchdata"},
+//		thirdParty: cat(arrowDeps, parquetDeps)},
+//
+// and the packages that may use it (cmd/botarena, league, ...) list "match"
+// in their imports. A new game under env/ needs nothing: env/* covers it.
+// When a new import is refused, either the import goes against DESIGN.md's
+// direction (move the code instead), or DESIGN.md allows it and the rule
+// was too narrow: widen the rule, saying why in a comment.
 package archtest
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/botarena/botarena"
 
-// rule lists what packages matching a pattern may import besides the
-// standard library: packages of this module and third-party prefixes.
+// rule is what the packages matching pkg may depend on; see the package
+// documentation.
 type rule struct {
-	pattern  string // a package path relative to the module; a trailing "/*" matches sub-packages
-	internal []string
-	external []string
+	pkg        string   // a package path relative to the module; "dir/*" matches the packages below dir
+	imports    []string // module packages (patterns) they may import directly
+	thirdParty []string // prefixes of third-party packages allowed in their dependency closure
+	never      []string // module patterns or third-party prefixes never in their closure
 }
 
-// rules follow DESIGN.md: dependencies point one way, env → games → vecenv →
-// observations → rpc, with agents and cmd on top.
+// rules follow DESIGN.md: dependencies point one way, env and the games at
+// the bottom, then vecenv and observations, then agents and league, then
+// the services, and cmd on top.
 var rules = []rule{
-	{pattern: "env"},
-	{pattern: "env/*", internal: []string{"env"}},
-	{pattern: "vecenv", internal: []string{"env"}},
-	{pattern: "observations", internal: []string{"env"}, external: arrowDeps},
-	{pattern: "agents", internal: []string{"env", "env/*", "vecenv"}},
-	// Sub-packages of agents (upe's scheme, policy files) build on agents;
-	// policy files run their networks with gonum's BLAS.
-	{pattern: "agents/*", internal: []string{"env", "env/*", "vecenv", "agents"}, external: []string{"gonum.org/v1/gonum/"}},
-	// rpc is the only importer of Connect; its generated code imports only
-	// Connect and protobuf. agents brings in the games it has agents for.
-	{pattern: "rpc/gen/*", internal: []string{"rpc/gen/*"}, external: connectDeps},
-	// observations/matchdata writes Parquet through Arrow, whose Parquet
-	// support brings thrift and, for the stored Arrow schema, arrow/flight
-	// with gRPC and protobuf: kept out of observations and so out of rpc.
-	{pattern: "observations/*", internal: []string{"env", "observations"}, external: append(parquetDeps, arrowDeps...)},
-	// league runs games (env, agents), stores them (bbolt), rates them
-	// (gonum) and writes match data through observations/matchdata.
-	{pattern: "league", internal: []string{"env", "env/*", "vecenv", "observations", "observations/*", "agents", "agents/*"}, external: append(append([]string{"go.etcd.io/bbolt", "gonum.org/v1/gonum/"}, parquetDeps...), arrowDeps...)},
-	// rpc serves and sends whole league games (MatchService, RemoteRunner)
-	// with league's own types and LocalRunner, so it depends on league and
-	// what league brings (bbolt, gonum, Parquet through observations/*);
-	// league never imports rpc: a remote runner plugs into
-	// league.RunOptions.Runner. It serves its metrics at /metrics with the
-	// Prometheus client (promDeps).
-	// web serves the browser viewer: it plays built-in agents (agents) in
-	// the games (env, env/*); no Connect.
-	{pattern: "web", internal: []string{"env", "env/*", "vecenv", "agents"}},
-	{pattern: "rpc", internal: []string{"env", "env/*", "vecenv", "observations", "observations/*", "agents", "agents/*", "league", "rpc/gen/*"}, external: append(append(append(append([]string{"go.etcd.io/bbolt", "gonum.org/v1/gonum/"}, connectDeps...), promDeps...), parquetDeps...), arrowDeps...)},
+	// The game contract: the standard library only. Each game imports env
+	// and nothing else.
+	{pkg: "env"},
+	{pkg: "env/*", imports: []string{"env"}},
+	// games is the one list that links the games into a program.
+	{pkg: "games", imports: []string{"env", "env/*"}},
+	// testgame proves the path of a new game (docs/add-a-game.md): it
+	// may import what a game under env/ may.
+	{pkg: "internal/testgame", imports: []string{"env"}},
+	{pkg: "vecenv", imports: []string{"env"}},
+	// observations is the only importer of Arrow; Parquet (with thrift
+	// and, for the stored Arrow schema, arrow/flight with gRPC) stays in
+	// observations/matchdata, out of observations and so out of the env
+	// service.
+	{pkg: "observations", imports: []string{"env"}, thirdParty: arrowDeps, never: parquetDeps},
+	{pkg: "observations/matchdata", imports: []string{"env", "observations"}, thirdParty: cat(arrowDeps, parquetDeps)},
+	// Agents play the games (ported bots read the env state); policy files
+	// run their networks with gonum's BLAS; agents/upe hosts UPE games.
+	{pkg: "agents", imports: []string{"env", "env/*", "vecenv"}},
+	{pkg: "agents/*", imports: []string{"env", "env/*", "vecenv", "agents"}, thirdParty: gonumDeps},
+	// match is the one match runner: it makes agents (agents) and plays
+	// them in the games (env), with recording for league data.
+	{pkg: "match", imports: []string{"env", "env/*", "vecenv", "agents"}},
+	// league runs games (env, agents, with match), stores them (bbolt), rates them
+	// (gonum) and writes match data through observations/matchdata. It
+	// never imports the services: matchservice.RemoteRunner plugs into
+	// league.RunOptions.Runner.
+	{pkg: "league", imports: []string{"env", "env/*", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match"},
+		thirdParty: cat(bboltDeps, gonumDeps, arrowDeps, parquetDeps)},
+	// web serves the browser viewer: built-in agents playing the games with
+	// the match runner; no Connect.
+	{pkg: "web", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "match"}},
+	// bench measures pools and their Arrow encoding.
+	{pkg: "bench", imports: []string{"env", "env/*", "vecenv", "observations", "agents", "agents/*"}, thirdParty: arrowDeps},
+
+	// The services: one package per service, the only importers of Connect
+	// (see TestOnlyRPCImportsConnect). The generated code imports only
+	// Connect and protobuf.
+	{pkg: "rpc/gen/*", imports: []string{"rpc/gen/*"}, thirdParty: connectDeps},
+	// rpc/server is what the services share on one port (host, errors,
+	// memory budget, capabilities, metrics, token guard); it measures envs
+	// and agents for the budget.
+	{pkg: "rpc/server", imports: []string{"env", "env/*", "vecenv", "agents"}, thirdParty: cat(connectDeps, promDeps), never: storage},
+	// The env service serves vecenv pools as Arrow batches, without the
+	// league or its storage.
+	{pkg: "rpc/envservice", imports: []string{"env", "env/*", "vecenv", "observations", "agents", "agents/*", "rpc/gen/*", "rpc/server"},
+		thirdParty: cat(connectDeps, promDeps, arrowDeps), never: storage},
+	// The Go client of the env service decodes batches: no server, no
+	// metrics, no storage.
+	{pkg: "rpc/client", imports: []string{"env", "observations", "rpc/gen/*"}, thirdParty: cat(connectDeps, arrowDeps), never: storage},
+	// The match service plays league games (league's runners and types)
+	// and, as RemoteRunner, sends them to other servers with the client's
+	// options: it brings league and its storage.
+	{pkg: "rpc/matchservice", imports: []string{"env", "env/*", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "rpc/gen/*", "rpc/server", "rpc/client"},
+		thirdParty: cat(connectDeps, promDeps, arrowDeps, parquetDeps, bboltDeps, gonumDeps)},
+	// The rpc packages' shared test helpers compose every service.
+	{pkg: "rpc/internal/rpctest", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "rpc/gen/*", "rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client"},
+		thirdParty: cat(connectDeps, promDeps, arrowDeps, parquetDeps, bboltDeps, gonumDeps)},
+
+	// Test helpers: the game contract (a codec-less wrapper), else the
+	// standard library; this package: the standard library only.
+	{pkg: "internal/testutil", imports: []string{"env"}},
+	{pkg: "internal/archtest"},
+
+	// cmd wires everything, with cobra for the command line and gonum's
+	// plot for charts.
+	{pkg: "cmd/*", imports: []string{"env", "env/*", "games", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "web", "bench",
+		"rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client"},
+		thirdParty: cat(connectDeps, promDeps, arrowDeps, parquetDeps, bboltDeps, gonumDeps, cobraDeps, plotDeps)},
 }
 
-// arrowDeps are the third-party packages observations may use: Arrow and
-// what it imports.
-var arrowDeps = []string{"github.com/apache/arrow-go/", "github.com/klauspost/compress", "github.com/klauspost/compress/", "github.com/google/flatbuffers/", "github.com/zeebo/xxh3", "github.com/klauspost/cpuid/", "golang.org/x/", "github.com/goccy/go-json", "github.com/pierrec/lz4/", "github.com/andybalholm/brotli", "github.com/golang/snappy", "github.com/google/uuid"}
+// xDeps are the Go project's packages outside the standard library, which
+// Arrow, Prometheus and gonum's plot import.
+var xDeps = []string{"golang.org/x/"}
 
-// parquetDeps are what Arrow's Parquet packages import besides arrowDeps.
-var parquetDeps = []string{"github.com/apache/thrift/", "github.com/cespare/xxhash/", "google.golang.org/grpc", "google.golang.org/genproto/", "google.golang.org/protobuf/"}
+// arrowDeps are Arrow's IPC packages and what they import.
+var arrowDeps = cat([]string{"github.com/apache/arrow-go/v18/arrow", "github.com/apache/arrow-go/v18/internal/", "github.com/klauspost/compress", "github.com/google/flatbuffers/",
+	"github.com/zeebo/xxh3", "github.com/klauspost/cpuid/", "github.com/goccy/go-json", "github.com/pierrec/lz4/", "github.com/andybalholm/brotli", "github.com/golang/snappy", "github.com/google/uuid"}, xDeps)
 
-// connectDeps are the third-party packages rpc may use besides Arrow's:
-// Connect, its health and reflection handlers, and protobuf.
+// parquetDeps are Arrow's Parquet packages and what they import besides
+// arrowDeps: thrift and, through arrow/flight, gRPC and protobuf.
+var parquetDeps = []string{"github.com/apache/arrow-go/v18/parquet", "github.com/apache/thrift/", "github.com/cespare/xxhash/", "google.golang.org/grpc", "google.golang.org/genproto/", "google.golang.org/protobuf/"}
+
+// connectDeps are Connect, its health and reflection handlers, and
+// protobuf.
 var connectDeps = []string{"connectrpc.com/", "google.golang.org/protobuf/"}
 
-// promDeps are the Prometheus client (rpc's /metrics) and what it imports
-// besides protobuf and golang.org/x.
-var promDeps = []string{"github.com/prometheus/client_golang/", "github.com/prometheus/client_model/", "github.com/prometheus/common/", "github.com/prometheus/procfs", "github.com/beorn7/perks/", "github.com/munnerz/goautoneg", "github.com/cespare/xxhash/"}
+// promDeps are the Prometheus client (the services' /metrics) and what it
+// imports besides protobuf.
+var promDeps = cat([]string{"github.com/prometheus/client_golang/", "github.com/prometheus/client_model/", "github.com/prometheus/common/", "github.com/prometheus/procfs",
+	"github.com/beorn7/perks/", "github.com/munnerz/goautoneg", "github.com/cespare/xxhash/"}, xDeps)
+
+// bboltDeps are the league's store.
+var bboltDeps = []string{"go.etcd.io/bbolt"}
+
+// gonumDeps are gonum's numeric packages (policy inference, ratings).
+var gonumDeps = cat([]string{"gonum.org/v1/gonum/"}, xDeps)
+
+// cobraDeps are the command line's.
+var cobraDeps = []string{"github.com/spf13/cobra", "github.com/spf13/pflag"}
+
+// plotDeps are gonum's plot (charts) and what it imports.
+var plotDeps = cat([]string{"gonum.org/v1/plot", "codeberg.org/go-fonts/", "codeberg.org/go-latex/", "codeberg.org/go-pdf/", "git.sr.ht/~sbinet/gg",
+	"github.com/ajstarks/svgo", "github.com/golang/freetype"}, xDeps)
+
+// storage is what the env service, its client and the shared server
+// never bring in: the league, its match data and their storage (bbolt,
+// Parquet, thrift).
+var storage = []string{"league", "observations/matchdata", "go.etcd.io/bbolt", "github.com/apache/arrow-go/v18/parquet", "github.com/apache/thrift/"}
+
+// cat concatenates lists into a new one.
+func cat(lists ...[]string) []string { return slices.Concat(lists...) }
+
+// pkg is what go list says of one package of the module: its path relative
+// to the module, its direct imports and its dependency closure (full
+// paths, standard library included).
+type pkg struct {
+	rel           string
+	imports, deps []string
+}
 
 func TestDependenciesPointOneWay(t *testing.T) {
 	touchSources(t)
-	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{join .Deps \" \"}}", module+"/...")
+	pkgs := listPackages(t)
+	if len(pkgs) < 10 {
+		t.Fatalf("go list found %d packages; is the module path right?", len(pkgs))
+	}
+	for _, msg := range check(rules, pkgs) {
+		t.Error(msg)
+	}
+}
+
+// listPackages returns every package of the module, as go list ./... finds
+// them.
+func listPackages(t *testing.T) []pkg {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{join .Imports \" \"}}\t{{join .Deps \" \"}}", module+"/...")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v: %s", err, stderr.String())
 	}
-	checked := 0
+	var pkgs []pkg
 	for line := range strings.Lines(string(out)) {
-		path, deps, _ := strings.Cut(strings.TrimSpace(line), "\t")
-		rel := strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
-		for _, r := range rules {
-			if !match(r.pattern, rel) {
-				continue
-			}
-			checked++
-			for _, dep := range strings.Fields(deps) {
-				if msg := r.violation(rel, dep); msg != "" {
-					t.Error(msg)
-				}
-			}
+		fields := strings.Split(strings.TrimRight(line, "\n"), "\t")
+		if len(fields) != 3 {
+			t.Fatalf("go list: unexpected line %q", line)
+		}
+		pkgs = append(pkgs, pkg{rel: relative(fields[0]), imports: strings.Fields(fields[1]), deps: strings.Fields(fields[2])})
+	}
+	return pkgs
+}
+
+// relative returns path relative to the module ("" for the module's root
+// package).
+func relative(path string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
+}
+
+// check returns a message for every package without a rule, every import
+// and dependency a package's rule does not allow, every rule that matches
+// no package and every pattern with two rules.
+func check(rules []rule, pkgs []pkg) []string {
+	var msgs []string
+	seen := map[string]bool{}
+	used := make([]bool, len(rules))
+	for _, r := range rules {
+		if seen[r.pkg] {
+			msgs = append(msgs, fmt.Sprintf("two rules for %s", r.pkg))
+		}
+		seen[r.pkg] = true
+	}
+	for _, p := range pkgs {
+		i := ruleFor(rules, p.rel)
+		if i < 0 {
+			msgs = append(msgs, fmt.Sprintf("%s has no rule: add one to internal/archtest/deps_test.go with what DESIGN.md lets it import", p.rel))
+			continue
+		}
+		used[i] = true
+		msgs = append(msgs, rules[i].violations(p)...)
+	}
+	for i, r := range rules {
+		if !used[i] {
+			msgs = append(msgs, fmt.Sprintf("the rule for %s matches no package: remove it", r.pkg))
 		}
 	}
-	if checked == 0 {
-		t.Fatal("no package matched any rule; is the module path right?")
+	return msgs
+}
+
+// ruleFor returns the index of the rule of the package rel, the most
+// specific that matches (an exact pattern, else the longest dir/*), or -1
+// when there is none.
+func ruleFor(rules []rule, rel string) int {
+	best, bestLen := -1, -1
+	for i, r := range rules {
+		if r.pkg == rel {
+			return i
+		}
+		if base, ok := strings.CutSuffix(r.pkg, "/*"); ok && match(r.pkg, rel) && len(base) > bestLen {
+			best, bestLen = i, len(base)
+		}
 	}
+	return best
+}
+
+// match reports whether the package rel matches pattern.
+func match(pattern, rel string) bool {
+	if base, ok := strings.CutSuffix(pattern, "/*"); ok {
+		return strings.HasPrefix(rel, base+"/")
+	}
+	return rel == pattern
+}
+
+// matchAny reports whether the package rel matches one of patterns.
+func matchAny(patterns []string, rel string) bool {
+	return slices.ContainsFunc(patterns, func(p string) bool { return match(p, rel) })
+}
+
+// thirdParty reports whether path is neither the standard library nor a
+// package of this module.
+func thirdParty(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return strings.Contains(first, ".") && path != module && !strings.HasPrefix(path, module+"/")
+}
+
+// ofModule reports whether path is a package of this module.
+func ofModule(path string) bool { return path == module || strings.HasPrefix(path, module+"/") }
+
+// violations returns a message for every import and dependency of p that r
+// does not allow (for r.never, one per entry, naming the first dependency
+// it forbids).
+func (r rule) violations(p pkg) []string {
+	var msgs []string
+	for _, imp := range p.imports {
+		if ofModule(imp) && !matchAny(r.imports, relative(imp)) {
+			msgs = append(msgs, fmt.Sprintf("%s must not import %s (DESIGN.md: dependencies point one way; the rule for %s lists what it may import)", p.rel, relative(imp), r.pkg))
+		}
+	}
+	forbidden := map[string]bool{} // entries of r.never already reported
+	for _, dep := range p.deps {
+		var never string
+		switch {
+		case ofModule(dep):
+			never = r.neverEntry(relative(dep), match)
+		case thirdParty(dep):
+			never = r.neverEntry(dep, func(entry, path string) bool { return strings.HasPrefix(path, entry) })
+			if never == "" && !hasPrefix(r.thirdParty, dep) {
+				msgs = append(msgs, fmt.Sprintf("%s must not depend on third-party %s (the rule for %s lists what it may use)", p.rel, dep, r.pkg))
+			}
+		}
+		if never != "" && !forbidden[never] {
+			forbidden[never] = true
+			name := dep
+			if ofModule(dep) {
+				name = relative(dep)
+			}
+			msgs = append(msgs, fmt.Sprintf("%s must not depend on %s, even indirectly (DESIGN.md; the rule for %s forbids %s)", p.rel, name, r.pkg, never))
+		}
+	}
+	return msgs
+}
+
+// neverEntry returns the entry of r.never that forbids path, by
+// matches(entry, path), or "".
+func (r rule) neverEntry(path string, matches func(entry, path string) bool) string {
+	for _, n := range r.never {
+		if matches(n, path) {
+			return n
+		}
+	}
+	return ""
+}
+
+// hasPrefix reports whether path starts with one of prefixes.
+func hasPrefix(prefixes []string, path string) bool {
+	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(path, p) })
 }
 
 // touchSources reads every Go file of the module, so that the go test cache,
@@ -122,41 +369,10 @@ func touchSources(t *testing.T) {
 	}
 }
 
-func match(pattern, rel string) bool {
-	if base, ok := strings.CutSuffix(pattern, "/*"); ok {
-		return strings.HasPrefix(rel, base+"/")
-	}
-	return rel == pattern
-}
-
-// violation returns a message when pkg may not depend on dep.
-func (r rule) violation(pkg, dep string) string {
-	first, _, _ := strings.Cut(dep, "/")
-	if !strings.Contains(first, ".") {
-		return "" // standard library
-	}
-	if rel, ok := strings.CutPrefix(dep, module+"/"); ok {
-		if strings.HasPrefix(rel, "internal/") && !strings.HasPrefix(pkg, "env") {
-			return ""
-		}
-		for _, p := range r.internal {
-			if match(p, rel) {
-				return ""
-			}
-		}
-		return pkg + " must not import " + rel + " (DESIGN.md: dependencies point one way)"
-	}
-	for _, p := range r.external {
-		if strings.HasPrefix(dep, p) {
-			return ""
-		}
-	}
-	return pkg + " must not import third-party " + dep
-}
-
-// TestOnlyRPCImportsConnect checks STYLE.md's rule that rpc (with its
-// generated code) is the only package importing Connect, tests included:
-// cmd and everything else reach the server through rpc's own API.
+// TestOnlyRPCImportsConnect checks STYLE.md's rule that the services under
+// rpc/ (with their generated code and test helpers) are the only packages
+// importing Connect, tests included: cmd and everything else reach the
+// servers through the rpc packages' own API.
 func TestOnlyRPCImportsConnect(t *testing.T) {
 	touchSources(t)
 	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", module+"/...")
@@ -168,13 +384,13 @@ func TestOnlyRPCImportsConnect(t *testing.T) {
 	}
 	for line := range strings.Lines(string(out)) {
 		path, imports, _ := strings.Cut(strings.TrimSpace(line), "\t")
-		rel := strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
-		if rel == "rpc" || match("rpc/*", rel) {
+		rel := relative(path)
+		if match("rpc/*", rel) {
 			continue
 		}
 		for _, imp := range strings.Fields(imports) {
 			if strings.HasPrefix(imp, "connectrpc.com/") {
-				t.Errorf("%s imports %s; only rpc may import Connect (STYLE.md)", rel, imp)
+				t.Errorf("%s imports %s; only the rpc packages may import Connect (STYLE.md)", rel, imp)
 			}
 		}
 	}

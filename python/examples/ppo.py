@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PPO against a botarena game's reference bot: the example trainer.
 
-The trainer is botarena.train (python/src/botarena/train.py), importable as a
+The trainer is botarena.train (python/src/botarena/train/), importable as a
 library; this file is its command line, so that
 
     python python/examples/ppo.py --game battlebots --minutes 10

@@ -169,6 +169,20 @@ def test_stats_and_render(address: str) -> None:
         assert pool.stats().seats[0].episodes == 0
 
 
+def test_stats_count_invalid_actions(address: str) -> None:
+    # Seat 0 starts in the top-left corner: moving up (action 1) walks into
+    # the wall, a command the original rejects, every round it is alive.
+    with botarena.Pool("bomberman", 2, address=address, seed=3, learner_seats=[0], opponents="idle", **ROUNDS) as pool:
+        pool.reset()
+        for _ in range(45):
+            pool.step(np.ones(pool.rows, dtype=np.int32))
+        st = pool.stats()
+        episodes = st.seats[0].episodes
+        assert episodes >= 2 and st.invalid >= episodes
+        assert st.mean_invalid == st.invalid / episodes
+        assert st.by_opponent(1)["idle"].invalid == 0
+
+
 def test_zstd(address: str) -> None:
     with botarena.Pool("bomberman", 4, address=address, seed=4, compression="zstd") as z, botarena.Pool(
         "bomberman", 4, address=address, seed=4

@@ -64,6 +64,8 @@ class OpponentStats:
     the choice ``name`` (its spec unless named): a win is an episode a
     learner seat won, a draw a drawn game, a loss anything else. ``weight``
     is the choice's weight now (0 once removed by :meth:`Pool.set_opponents`).
+    ``invalid`` counts the opponent seat's own invalid actions in those
+    episodes (what the game treated as invalid or illegal).
     """
 
     seat: int
@@ -73,6 +75,7 @@ class OpponentStats:
     wins: int
     draws: int
     losses: int
+    invalid: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -87,11 +90,23 @@ class OpponentStats:
 
 @dataclass(frozen=True)
 class PoolStats:
-    """A pool's statistics: one :class:`SeatStats` per learner seat, the Step calls served, and per opponent."""
+    """A pool's statistics: one :class:`SeatStats` per learner seat, the Step calls served, and per opponent.
+
+    ``invalid`` is the learner seats' invalid actions in the completed
+    episodes (what the game treated as invalid or illegal and carried out as
+    the original does, usually as nothing), summed over seats and episodes.
+    """
 
     seats: tuple[SeatStats, ...]
     steps: int
     opponents: tuple[OpponentStats, ...] = ()
+    invalid: int = 0
+
+    @property
+    def mean_invalid(self) -> float:
+        """The learner seats' invalid actions per completed episode (nan before the first episode ends)."""
+        episodes = self.seats[0].episodes if self.seats else 0
+        return self.invalid / episodes if episodes else float("nan")
 
     def by_opponent(self, seat: int | None = None) -> dict[str, OpponentStats]:
         """The opponent stats by choice name, of ``seat`` (default: the lowest opponent seat)."""
@@ -364,8 +379,10 @@ class Pool:
             ),
             steps=int(r.steps),
             opponents=tuple(
-                OpponentStats(o.seat, o.name, o.weight, o.episodes, o.wins, o.draws, o.losses) for o in r.opponents
+                OpponentStats(o.seat, o.name, o.weight, o.episodes, o.wins, o.draws, o.losses, o.invalid)
+                for o in r.opponents
             ),
+            invalid=int(r.invalid),
         )
 
     def render(self, env: int = 0, *, format: str = "", seat: int = -1) -> str:

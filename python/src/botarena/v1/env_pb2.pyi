@@ -249,7 +249,7 @@ class SeatStats(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., episodes: _Optional[int] = ..., steps: _Optional[int] = ..., return_sum: _Optional[float] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ...) -> None: ...
 
 class OpponentStats(_message.Message):
-    __slots__ = ("seat", "name", "weight", "episodes", "wins", "draws", "losses")
+    __slots__ = ("seat", "name", "weight", "episodes", "wins", "draws", "losses", "invalid")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     WEIGHT_FIELD_NUMBER: _ClassVar[int]
@@ -257,6 +257,7 @@ class OpponentStats(_message.Message):
     WINS_FIELD_NUMBER: _ClassVar[int]
     DRAWS_FIELD_NUMBER: _ClassVar[int]
     LOSSES_FIELD_NUMBER: _ClassVar[int]
+    INVALID_FIELD_NUMBER: _ClassVar[int]
     seat: int
     name: str
     weight: float
@@ -264,17 +265,20 @@ class OpponentStats(_message.Message):
     wins: int
     draws: int
     losses: int
-    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., weight: _Optional[float] = ..., episodes: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ...) -> None: ...
+    invalid: int
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., weight: _Optional[float] = ..., episodes: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ..., invalid: _Optional[int] = ...) -> None: ...
 
 class StatsResponse(_message.Message):
-    __slots__ = ("seats", "steps", "opponents")
+    __slots__ = ("seats", "steps", "opponents", "invalid")
     SEATS_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
     OPPONENTS_FIELD_NUMBER: _ClassVar[int]
+    INVALID_FIELD_NUMBER: _ClassVar[int]
     seats: _containers.RepeatedCompositeFieldContainer[SeatStats]
     steps: int
     opponents: _containers.RepeatedCompositeFieldContainer[OpponentStats]
-    def __init__(self, seats: _Optional[_Iterable[_Union[SeatStats, _Mapping]]] = ..., steps: _Optional[int] = ..., opponents: _Optional[_Iterable[_Union[OpponentStats, _Mapping]]] = ...) -> None: ...
+    invalid: int
+    def __init__(self, seats: _Optional[_Iterable[_Union[SeatStats, _Mapping]]] = ..., steps: _Optional[int] = ..., opponents: _Optional[_Iterable[_Union[OpponentStats, _Mapping]]] = ..., invalid: _Optional[int] = ...) -> None: ...
 
 class OpponentChoice(_message.Message):
     __slots__ = ("spec", "weight", "name")

@@ -1443,11 +1443,15 @@ type OpponentStats struct {
 	// name is the choice's name (its agent spec unless named otherwise).
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
 	// weight is its weight in the seat's mixture now; 0 once removed.
-	Weight        float64 `protobuf:"fixed64,3,opt,name=weight,proto3" json:"weight,omitempty"`
-	Episodes      int64   `protobuf:"varint,4,opt,name=episodes,proto3" json:"episodes,omitempty"`
-	Wins          int64   `protobuf:"varint,5,opt,name=wins,proto3" json:"wins,omitempty"`
-	Draws         int64   `protobuf:"varint,6,opt,name=draws,proto3" json:"draws,omitempty"`
-	Losses        int64   `protobuf:"varint,7,opt,name=losses,proto3" json:"losses,omitempty"`
+	Weight   float64 `protobuf:"fixed64,3,opt,name=weight,proto3" json:"weight,omitempty"`
+	Episodes int64   `protobuf:"varint,4,opt,name=episodes,proto3" json:"episodes,omitempty"`
+	Wins     int64   `protobuf:"varint,5,opt,name=wins,proto3" json:"wins,omitempty"`
+	Draws    int64   `protobuf:"varint,6,opt,name=draws,proto3" json:"draws,omitempty"`
+	Losses   int64   `protobuf:"varint,7,opt,name=losses,proto3" json:"losses,omitempty"`
+	// invalid is the number of invalid actions of the opponent seat itself
+	// in these episodes: actions the game treated as invalid or illegal
+	// (out of range, masked out, rejected by the engine).
+	Invalid       int64 `protobuf:"varint,8,opt,name=invalid,proto3" json:"invalid,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1531,6 +1535,13 @@ func (x *OpponentStats) GetLosses() int64 {
 	return 0
 }
 
+func (x *OpponentStats) GetInvalid() int64 {
+	if x != nil {
+		return x.Invalid
+	}
+	return 0
+}
+
 type StatsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// seats has one entry per learner seat.
@@ -1540,7 +1551,13 @@ type StatsResponse struct {
 	// opponents has one entry per choice of every opponent seat's mixture,
 	// by seat; a choice removed by SetOpponents is listed until the
 	// statistics are reset once no episode plays against it.
-	Opponents     []*OpponentStats `protobuf:"bytes,3,rep,name=opponents,proto3" json:"opponents,omitempty"`
+	Opponents []*OpponentStats `protobuf:"bytes,3,rep,name=opponents,proto3" json:"opponents,omitempty"`
+	// invalid is the number of invalid actions of the learner seats in the
+	// completed episodes, summed over seats and episodes: actions the game
+	// treated as invalid or illegal (out of range, masked out, rejected by
+	// the engine), which it carried out as the original does (usually as
+	// nothing). Divide by seats[0].episodes for the mean per episode.
+	Invalid       int64 `protobuf:"varint,4,opt,name=invalid,proto3" json:"invalid,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1594,6 +1611,13 @@ func (x *StatsResponse) GetOpponents() []*OpponentStats {
 		return x.Opponents
 	}
 	return nil
+}
+
+func (x *StatsResponse) GetInvalid() int64 {
+	if x != nil {
+		return x.Invalid
+	}
+	return 0
 }
 
 // OpponentChoice is one weighted entry of an opponent seat's mixture.
@@ -1985,7 +2009,7 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"return_sum\x18\x04 \x01(\x01R\treturnSum\x12\x12\n" +
 	"\x04wins\x18\x05 \x01(\x03R\x04wins\x12\x14\n" +
 	"\x05draws\x18\x06 \x01(\x03R\x05draws\x12\x16\n" +
-	"\x06losses\x18\a \x01(\x03R\x06losses\"\xad\x01\n" +
+	"\x06losses\x18\a \x01(\x03R\x06losses\"\xc7\x01\n" +
 	"\rOpponentStats\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x16\n" +
@@ -1993,11 +2017,13 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\bepisodes\x18\x04 \x01(\x03R\bepisodes\x12\x12\n" +
 	"\x04wins\x18\x05 \x01(\x03R\x04wins\x12\x14\n" +
 	"\x05draws\x18\x06 \x01(\x03R\x05draws\x12\x16\n" +
-	"\x06losses\x18\a \x01(\x03R\x06losses\"\x8d\x01\n" +
+	"\x06losses\x18\a \x01(\x03R\x06losses\x12\x18\n" +
+	"\ainvalid\x18\b \x01(\x03R\ainvalid\"\xa7\x01\n" +
 	"\rStatsResponse\x12,\n" +
 	"\x05seats\x18\x01 \x03(\v2\x16.botarena.v1.SeatStatsR\x05seats\x12\x14\n" +
 	"\x05steps\x18\x02 \x01(\x03R\x05steps\x128\n" +
-	"\topponents\x18\x03 \x03(\v2\x1a.botarena.v1.OpponentStatsR\topponents\"P\n" +
+	"\topponents\x18\x03 \x03(\v2\x1a.botarena.v1.OpponentStatsR\topponents\x12\x18\n" +
+	"\ainvalid\x18\x04 \x01(\x03R\ainvalid\"P\n" +
 	"\x0eOpponentChoice\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x16\n" +
 	"\x06weight\x18\x02 \x01(\x01R\x06weight\x12\x12\n" +

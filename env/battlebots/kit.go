@@ -1,0 +1,28 @@
+package battlebots
+
+import "github.com/botarena/botarena/env"
+
+// kit is what BattleBots brings besides its envs, shared by every preset
+// (see [env.Kit]).
+var kit = &env.Kit{
+	Agents: []env.AgentInfo{
+		{Name: "nop", Summary: "the original's Nop.java: always prints NO", New: newAgent("nop", func() env.Agent { return Nop{} })},
+		{Name: "huggy", Summary: "the original's huggy.py: walks toward the enemy, then sends P (EMP) every round once adjacent", New: newAgent("huggy", func() env.Agent { return Huggy{} })},
+		{Name: "sniper", Summary: "keeps its distance, dodges projectiles in flight, and fires missiles along rows, columns and diagonals", New: newAgent("sniper", func() env.Agent { return Sniper{} })},
+	},
+	Reference: "huggy",
+	Opponents: []string{"huggy", "sniper", "nop"},
+	Training:  env.Training{Channels: []int{32, 32}, Strides: []int{1, 1}, Hidden: 256, Config: map[string]any{}},
+	// The original had no console players; the console takes its command
+	// lines.
+	ConsoleHelp: "NO, a move N NE E SE S SW W NW, B/M/L and a direction (bullet, missile, landmine: B SE), or P (EMP)",
+	// The leaderboard also shows each bot's cell; score is its HP.
+	Leaderboard: func(e env.Env, seat int) []env.Field {
+		g, ok := e.(*Game)
+		if !ok || seat < 0 || seat > 1 {
+			return nil
+		}
+		b := g.Bot(seat)
+		return []env.Field{{Name: "hp", Value: b.HP}, {Name: "x", Value: b.X}, {Name: "y", Value: b.Y}}
+	},
+}

@@ -1,0 +1,66 @@
+package battlecube
+
+import (
+	"testing"
+
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
+)
+
+// playBattlecube plays one game of battlecube with cfg between the named
+// agents and returns it with its trace of actions.
+func playBattlecube(t *testing.T, cfg string, names ...string) (env.Env, []int32) {
+	t.Helper()
+	e, err := env.Make("battlecube", []byte(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var as []env.Agent
+	for _, n := range names {
+		as = append(as, testutil.Agent(t, "battlecube", n, e.Spec()))
+	}
+	return e, testutil.Play(e, as, 5, func(seat int) uint64 { return uint64(100 + seat) })
+}
+
+func TestBattlecubeAgentsDeterministic(t *testing.T) {
+	for _, cfg := range []string{`{"players":4}`, `{"players":4,"tasks_per_tick":3}`, `{"players":4,"tasks_per_tick":5,"edge":6}`} {
+		_, a := playBattlecube(t, cfg, "teebot", "dumb", "teebot", "dumb")
+		_, b := playBattlecube(t, cfg, "teebot", "dumb", "teebot", "dumb")
+		if len(a) != len(b) {
+			t.Fatalf("%s: traces differ in length", cfg)
+		}
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("%s: traces differ at %d", cfg, i)
+			}
+		}
+	}
+}
+
+func TestTeebotMovesToTheBestNeighbour(t *testing.T) {
+	// One task per tick: teebot only moves, to the neighbour farthest from
+	// everything (spec §8).
+	e, err := env.Make("battlecube/2p", []byte(`{"start_positions":[[1,1,1],[2,1,1]],"edge":4}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := NewTeebot(DefaultTeebotParams())
+	tb.Reset(e, 0, 1)
+	// Neighbours of (1,1,1) other than (2,1,1): -X (0,1,1) is 4 from the
+	// other bot, ±Y and ±Z are 2; -X wins.
+	if a := tb.Act(e, 0); Action(a) != MoveMinusX {
+		t.Errorf("teebot's move %d, want -X", a)
+	}
+}
+
+func TestBattlecubeAgentsDoNotAllocate(t *testing.T) {
+	e, _ := env.Make("battlecube", []byte(`{"tasks_per_tick":3}`))
+	e.Reset(3)
+	tb := testutil.Agent(t, "battlecube", "teebot", e.Spec())
+	d := testutil.Agent(t, "battlecube", "dumb", e.Spec())
+	tb.Reset(e, 0, 1)
+	d.Reset(e, 1, 1)
+	if n := testing.AllocsPerRun(50, func() { tb.Act(e, 0); d.Act(e, 1) }); n != 0 {
+		t.Errorf("%v allocations per Act", n)
+	}
+}

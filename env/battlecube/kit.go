@@ -1,0 +1,35 @@
+package battlecube
+
+import "github.com/botarena/botarena/env"
+
+// kit is what Battle³ brings besides its envs, shared by every preset (see
+// [env.Kit]).
+var kit = &env.Kit{
+	Agents: []env.AgentInfo{
+		{Name: "dumb", Summary: "the original example_bots/dumb-bot.js: random move (staying in the cube), NOOP or bomb anywhere",
+			New: newAgent(func() env.Agent { return NewDumb() })},
+		{Name: "teebot", Summary: "the original example_bots/teebot.js with its default parameters: flee to the most open cell, bomb the most boxed-in bots",
+			New: newAgent(func() env.Agent { return NewTeebot(DefaultTeebotParams()) })},
+	},
+	Reference: "teebot",
+	Opponents: []string{"teebot", "dumb", "random"},
+	Training:  env.Training{Channels: []int{16, 32}, Strides: []int{1, 2}, Hidden: 256, Config: map[string]any{}},
+	Flags: []env.Flag{
+		{Name: "edge", Field: "edge", Usage: "cube edge length (edgeLength)", Int: true},
+		{Name: "max-ticks", Field: "max_ticks", Usage: "tick limit (maxNumOfTicks)", Int: true},
+		{Name: "tasks-per-tick", Field: "tasks_per_tick", Usage: "tasks per reply (numOfTasksPerTick)", Int: true},
+	},
+	// The leaderboard also shows the loss cause and the invalid replies.
+	Leaderboard: func(e env.Env, seat int) []env.Field {
+		g, ok := e.(*Game)
+		if !ok || seat < 0 || seat >= g.Players() {
+			return nil
+		}
+		p := g.Player(seat)
+		cause := ""
+		if p.Lost {
+			cause = p.Cause.String()
+		}
+		return []env.Field{{Name: "cause", Value: cause}, {Name: "invalid", Value: g.Invalid(seat)}}
+	},
+}

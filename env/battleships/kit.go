@@ -1,0 +1,30 @@
+package battleships
+
+import "github.com/botarena/botarena/env"
+
+// kit is what Battleships brings besides its envs, shared by every preset
+// (see [env.Kit]).
+var kit = &env.Kit{
+	Agents: []env.AgentInfo{
+		{Name: "reference", Summary: "the Entelect 2017 reference bot (C# 1.2.1): even-column scan, shield and vertical double shot from the Destroyer",
+			New: newReferenceAgent},
+	},
+	Reference: "reference",
+	Opponents: []string{"reference", "random"},
+	Training:  env.Training{Channels: []int{32, 32}, Strides: []int{1, 1}, Hidden: 256, Config: map[string]any{}},
+	Flags: []env.Flag{
+		{Name: "size", Field: "size", Usage: "map size: small (7), medium (10) or large (14)"},
+	},
+	// The leaderboard also shows each player's key and the counters the
+	// original's state.json shows.
+	Leaderboard: func(e env.Env, seat int) []env.Field {
+		g, ok := e.(*Game)
+		if !ok || seat < 0 || seat >= Seats {
+			return nil
+		}
+		p := g.Player(seat)
+		return []env.Field{{Name: "key", Value: string(rune('A' + seat))}, {Name: "points", Value: p.Points}, {Name: "shots_fired", Value: p.ShotsFired},
+			{Name: "shots_hit", Value: p.ShotsHit}, {Name: "ships_remaining", Value: p.ShipsRemaining()}, {Name: "failed_placements", Value: p.Failed}}
+	},
+	Replay: newReplay,
+}

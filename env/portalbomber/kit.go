@@ -1,0 +1,27 @@
+package portalbomber
+
+import "github.com/botarena/botarena/env"
+
+// kit is what portal Bomberman brings besides its envs, shared by every
+// preset (see [env.Kit]).
+var kit = &env.Kit{
+	Agents: []env.AgentInfo{
+		{Name: "practice", Summary: "the UPE practice bot (AI.js): uniformly random over its 15 moves, never bombs", New: newAgent(func() env.Agent { return &Practice{} })},
+		{Name: "greedy", Summary: "escapes its own blasts, bombs soft blocks and the opponent, buys upgrades", New: newAgent(func() env.Agent { return &Greedy{} })},
+	},
+	Reference: "practice",
+	Opponents: []string{"practice", "greedy", "random"},
+	Training:  env.Training{Channels: []int{32, 32}, Strides: []int{1, 1}, Hidden: 256, Config: map[string]any{}},
+	// The leaderboard also shows each player's shop stats, as the state
+	// JSON carries them. Score is coins; rounds (Result().Rounds) are the
+	// original's rounds, two moves each.
+	Leaderboard: func(e env.Env, seat int) []env.Field {
+		g, ok := e.(*Game)
+		if !ok || seat < 0 || seat >= Seats {
+			return nil
+		}
+		p := g.Player(seat)
+		return []env.Field{{Name: "coins", Value: p.Coins}, {Name: "bomb_count", Value: p.BombCount}, {Name: "bomb_range", Value: p.BombRange},
+			{Name: "bomb_pierce", Value: p.BombPierce}, {Name: "invalid", Value: g.Invalid(seat)}}
+	},
+}

@@ -1,0 +1,49 @@
+package testutil
+
+import (
+	"testing"
+
+	"github.com/botarena/botarena/env"
+)
+
+// Play plays e to its end with one agent per seat: it resets e with seed
+// and each seat's agent with agentSeed(seat), steps until e is Done, and
+// returns the actions of every step, seat after seat.
+func Play(e env.Env, seats []env.Agent, seed uint64, agentSeed func(seat int) uint64) []int32 {
+	e.Reset(seed)
+	for seat, a := range seats {
+		a.Reset(e, seat, agentSeed(seat))
+	}
+	n := e.Spec().Seats
+	actions, rewards := make([]int32, n), make([]float32, n)
+	terminated, truncated := make([]bool, n), make([]bool, n)
+	var trace []int32
+	for !e.Done() {
+		for seat, a := range seats {
+			actions[seat] = a.Act(e, seat)
+		}
+		trace = append(trace, actions...)
+		e.Step(actions, rewards, terminated, truncated)
+	}
+	return trace
+}
+
+// Agent makes the built-in agent name of the registry name game (from the
+// game's [env.Kit] in [env.Default]) for spec; it fails t when there is
+// none.
+func Agent(t testing.TB, game, name string, spec *env.Spec) env.Agent {
+	t.Helper()
+	entry, err := env.Default.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, ok := entry.Kit.Agent(name)
+	if !ok {
+		t.Fatalf("%s has no agent %q", game, name)
+	}
+	a, err := info.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}

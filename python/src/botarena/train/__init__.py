@@ -1,0 +1,65 @@
+"""PPO for botarena games: train, evaluate, export, watch.
+
+A CleanRL-style PPO (CleanRL's logic, clipped objective, GAE,
+advantage normalisation, invalid actions masked out of the policy) over
+botarena vector envs (``make_vec``'s :class:`BotarenaVectorEnv`, one per
+learner seat, :class:`SeatSplitEnv`: the learner trains in every seat, so it
+plays from any), for any of the five games. The network is :class:`botarena.policy.PolicyNet`: convolutions over
+the observation planes (3-D for Battle³) plus the scalars, so the trained
+policy is exported as one file that ``botarena play --agents policy:PATH``
+plays in Go.
+
+Run ``python -m botarena.train --help`` (or python/examples/ppo.py, or
+``make train GAME=battlebots MINUTES=10``). A run directory gets:
+
+* ``policy.safetensors`` — the final policy (docs/policy-format.md);
+* ``checkpoints/`` — a policy file and a resumable ``.pt`` every
+  ``--checkpoint-every`` updates;
+* ``curve.csv`` and ``curve.png`` — steps/s, episode return and win/draw/loss
+  rates against the opponent, per update;
+* ``eval.json`` — the evaluation over ``--eval-games`` games.
+
+With ``--self-play`` the run also keeps a league (``OUT/league``, see
+:class:`botarena.League`) of the game's reference bots (SELF_PLAY_BOTS):
+every ``--snapshot-every`` updates the current policy is saved as a
+snapshot, added to the league, rated in ``--league-games`` league games
+(PFSP against the newest snapshot, or round robin), the leaderboard is
+logged, and the training pool's opponents become the league's members,
+snapshots and bots, weighted by PFSP from the newest snapshot's results
+((1 − p)², so opponents it beats are rarely drawn). The final table goes to
+``league.txt`` and ``ratings.png``.
+
+The package's modules: :mod:`~botarena.train.config` (:class:`TrainConfig`
+and the per-game defaults, :func:`game_defaults`),
+:mod:`~botarena.train.rollout` (:class:`SeatSplitEnv` and the rollout
+buffer), :mod:`~botarena.train.ppo` (:class:`Trainer`, :func:`train`),
+:mod:`~botarena.train.evaluate` (:func:`evaluate`, :func:`play_match`),
+:mod:`~botarena.train.curve` (curve.csv, :func:`plot_curve`) and
+:mod:`~botarena.train.cli` (:func:`main`, the command line).
+"""
+
+from __future__ import annotations
+
+from botarena.train.cli import main
+from botarena.train.config import GAME_DEFAULTS, REFERENCE_BOTS, SELF_PLAY_BOTS, GameDefaults, TrainConfig, game_defaults
+from botarena.train.curve import plot_curve
+from botarena.train.evaluate import EvalResult, evaluate, play_match
+from botarena.train.ppo import Trainer, train
+from botarena.train.rollout import SeatSplitEnv
+
+__all__ = [
+    "GAME_DEFAULTS",
+    "REFERENCE_BOTS",
+    "SELF_PLAY_BOTS",
+    "EvalResult",
+    "GameDefaults",
+    "SeatSplitEnv",
+    "TrainConfig",
+    "Trainer",
+    "evaluate",
+    "game_defaults",
+    "main",
+    "play_match",
+    "plot_curve",
+    "train",
+]

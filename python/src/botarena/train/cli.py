@@ -1,0 +1,160 @@
+"""The command line, ``python -m botarena.train``: train (or load) a policy, evaluate it, play a match."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import pathlib
+import sys
+from typing import Any, Sequence
+
+from botarena.policy import load_policy
+from botarena.train.config import REFERENCE_BOTS, SELF_PLAY_BOTS, TrainConfig
+from botarena.train.evaluate import evaluate, play_match
+from botarena.train.ppo import train
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    d = TrainConfig()
+    p = argparse.ArgumentParser(
+        prog="python -m botarena.train",
+        description="Train a PPO bot for a botarena game against a built-in (or external, or policy:) opponent, "
+        "evaluate it, export it as a policy file Go can play (policy:PATH), and show a match.",
+    )
+    p.add_argument("--game", default="", help=f"(default {d.game}; with --evaluate, the policy's game) registry name: battlebots, bomberman/2p, battleships/small, battlecube/2p, portalbomber, ...")
+    p.add_argument("--opponent", default="", help=f"agent for the other seats (default: the game's reference bot: {REFERENCE_BOTS})")
+    p.add_argument("--config", default="{}", help="game config as JSON, e.g. '{\"hp_reward\": 0.1}'")
+    p.add_argument("--minutes", type=float, default=d.minutes, help="training time budget (0: none)")
+    p.add_argument("--total-steps", type=int, default=d.total_steps, help="learner steps budget (0: none)")
+    p.add_argument("--num-envs", type=int, default=d.num_envs)
+    p.add_argument("--num-steps", type=int, default=d.num_steps, help="rollout length per env and update")
+    p.add_argument("--lr", type=float, default=d.lr)
+    p.add_argument("--no-anneal-lr", dest="anneal_lr", action="store_false")
+    p.add_argument("--gamma", type=float, default=d.gamma)
+    p.add_argument("--gae-lambda", type=float, default=d.gae_lambda)
+    p.add_argument("--update-epochs", type=int, default=d.update_epochs)
+    p.add_argument("--minibatches", type=int, default=d.minibatches)
+    p.add_argument("--clip", type=float, default=d.clip)
+    p.add_argument("--ent-coef", type=float, default=d.ent_coef)
+    p.add_argument("--vf-coef", type=float, default=d.vf_coef)
+    p.add_argument("--max-grad-norm", type=float, default=d.max_grad_norm)
+    p.add_argument("--channels", default="", help="conv channels, comma separated (default: per game, GAME_DEFAULTS)")
+    p.add_argument("--strides", default="", help="conv strides, comma separated (default: per game, or 1s with --channels)")
+    p.add_argument("--hidden", type=int, default=0, help="trunk width (default: per game)")
+    p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--device", default=d.device, help="auto, cpu, cuda, cuda:1, ...")
+    p.add_argument("--threads", type=int, default=d.threads, help="torch CPU threads (0: torch's default)")
+    p.add_argument("--out", default="", help="run directory (default runs/<game>)")
+    p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every, help="updates between checkpoints")
+    p.add_argument("--eval-games", type=int, default=d.eval_games, help="evaluation games after training (0: skip)")
+    p.add_argument("--resume", default="", help="continue from a checkpoints/update_N.pt")
+    p.add_argument("--address", default="", help="host:port of a running botarena serve (default: start one)")
+    p.add_argument("--learner-seats", default="", help="seats the learner trains in, envs split evenly (default: every seat)")
+    p.add_argument("--evaluate", default="", metavar="POLICY", help="skip training: evaluate this policy file (and --play it)")
+    p.add_argument("--play", action="store_true", help="after training, play one match of the trained bot on the terminal")
+    p.add_argument("--quiet", action="store_true")
+    sp = p.add_argument_group("self-play", "train against a league of the policy's snapshots and the game's reference bots")
+    sp.add_argument("--self-play", action="store_true", help="keep a league (OUT/league) and train against PFSP-weighted members")
+    sp.add_argument("--snapshot-every", type=int, default=d.snapshot_every, help="updates between snapshots added to the league")
+    sp.add_argument("--league", default="", help="league directory (default OUT/league; an existing league is continued)")
+    sp.add_argument("--league-games", type=int, default=d.league_games, help="league games after each snapshot")
+    sp.add_argument("--league-match", default=d.league_match, choices=["pfsp", "round-robin"], help="pfsp: the newest snapshot against PFSP-drawn opponents")
+    sp.add_argument("--league-bots", default="", help=f"fixed league members, comma separated (default per game: {SELF_PLAY_BOTS})")
+    sp.add_argument("--pfsp-k", type=int, default=d.pfsp_k, help="league members drawn into the training mixture (0: all)")
+    return p
+
+
+def _policy_game(policy: str) -> str:
+    """The game a policy file was trained on, or the default game without one."""
+    if policy:
+        return str(load_policy(policy).arch["game"])
+    return TrainConfig().game
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs ``python -m botarena.train`` with ``argv`` (default: sys.argv[1:]) and returns its exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        config = json.loads(args.config)
+    except json.JSONDecodeError as e:
+        print(f"botarena.train: --config is not JSON: {e}", file=sys.stderr)
+        return 2
+    if not isinstance(config, dict):
+        print("botarena.train: --config must be a JSON object", file=sys.stderr)
+        return 2
+    game = args.game or _policy_game(args.evaluate)
+    cfg = TrainConfig(
+        game=game,
+        opponent=args.opponent,
+        config=config,
+        minutes=args.minutes,
+        total_steps=args.total_steps,
+        num_envs=args.num_envs,
+        num_steps=args.num_steps,
+        lr=args.lr,
+        anneal_lr=args.anneal_lr,
+        gamma=args.gamma,
+        gae_lambda=args.gae_lambda,
+        update_epochs=args.update_epochs,
+        minibatches=args.minibatches,
+        clip=args.clip,
+        ent_coef=args.ent_coef,
+        vf_coef=args.vf_coef,
+        max_grad_norm=args.max_grad_norm,
+        channels=tuple(int(c) for c in args.channels.split(",") if c),
+        strides=tuple(int(c) for c in args.strides.split(",") if c),
+        hidden=args.hidden,
+        seed=args.seed,
+        device=args.device,
+        threads=args.threads,
+        out=args.out or os.path.join("runs", game.replace("/", "-")),
+        checkpoint_every=args.checkpoint_every,
+        eval_games=args.eval_games,
+        resume=args.resume,
+        address=args.address,
+        quiet=args.quiet,
+        learner_seats=tuple(int(x) for x in args.learner_seats.split(",") if x),
+        self_play=args.self_play,
+        snapshot_every=args.snapshot_every,
+        league=args.league,
+        league_games=args.league_games,
+        league_match=args.league_match,
+        league_bots=tuple(b for b in args.league_bots.split(",") if b),
+        pfsp_k=args.pfsp_k,
+    )
+    if args.evaluate:
+        cfg = dataclasses.replace(cfg, out=args.out or str(pathlib.Path(args.evaluate).parent))
+        policy = pathlib.Path(args.evaluate)
+    elif not cfg.minutes and not cfg.total_steps:
+        print("botarena.train: give a budget: --minutes or --total-steps", file=sys.stderr)
+        return 2
+    cfg = cfg.resolved()
+    if not args.evaluate:
+        policy = train(cfg)
+    if cfg.eval_games > 0:
+        opp = cfg.resolved_opponent()
+        # Evaluation is on the unshaped game: the config's shaping terms are dropped. The policy is
+        # evaluated as trained (sampling from its action distribution, policy:PATH?sample in Go)
+        # and by its arg-max (policy:PATH), which can be much weaker: a deterministic bot can loop.
+        eval_cfg = cfg.unshaped_config()
+        report: dict[str, Any] = {"game": cfg.game, "policy": str(policy), "opponent": opp}
+        for mode, sample in (("sample", True), ("argmax", False)):
+            print(f"evaluating {policy} against {opp} over {cfg.eval_games} games ({mode}) ...", flush=True)
+            r = evaluate(policy, cfg.game, opp, games=cfg.eval_games, address=cfg.address or None, config=eval_cfg, sample=sample)
+            print(
+                f"eval ({mode}): {r.wins} wins, {r.draws} draws, {r.losses} losses in {r.games} games against {opp}: "
+                f"win rate {r.win_rate:.1%}; by seat (W/D/L): "
+                + ", ".join(f"{k}: {w}/{d}/{l}" for k, (w, d, l) in sorted(r.by_seat.items())),
+                flush=True,
+            )
+            report[mode] = {**dataclasses.asdict(r), "win_rate": r.win_rate}
+        with open(pathlib.Path(cfg.out) / "eval.json", "w") as f:
+            json.dump(report, f, indent=2)
+            f.write("\n")
+    if args.play:
+        play_match(policy, cfg.game, cfg.resolved_opponent(), seed=cfg.seed)
+    return 0

@@ -1,0 +1,126 @@
+"""Evaluating a policy: :func:`evaluate` (batched games over the vector envs) and :func:`play_match` (one game in Go)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import subprocess
+import sys
+import time
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+
+from botarena.client import Client
+from botarena.policy import PolicyNet, load_policy
+from botarena.server import Server, find_binary
+from botarena.train.rollout import SeatSplitEnv
+
+__all__ = ["EvalResult", "evaluate", "play_match"]
+
+
+@dataclasses.dataclass
+class EvalResult:
+    """The outcome of :func:`evaluate`: the policy's wins, draws and losses against ``opponent``."""
+
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    opponent: str
+    seconds: float
+    by_seat: dict[int, tuple[int, int, int]] = dataclasses.field(default_factory=dict)  # seat → (wins, draws, losses)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else math.nan
+
+
+def evaluate(
+    policy: str | os.PathLike[str] | PolicyNet,
+    game: str,
+    opponent: str,
+    *,
+    games: int = 200,
+    seed: int = 12345,
+    address: str | None = None,
+    device: str = "cpu",
+    sample: bool = False,
+    config: dict[str, Any] | None = None,
+    seats: Sequence[int] | None = None,
+) -> EvalResult:
+    """Plays ``games`` games (one per env, all at once) of the policy against ``opponent``.
+
+    The games are split evenly over ``seats`` (default: every seat of the
+    game), the policy in that seat and ``opponent`` in the others;
+    :attr:`EvalResult.by_seat` has the results per seat.
+
+    The policy plays the masked arg-max (or samples with ``sample``), the
+    same choice as ``policy:PATH`` in Go. An episode's result is the sign of
+    its final reward (games' rewards are +1 win, −1 loss, 0 draw without
+    shaping, which evaluation never configures).
+    """
+    net = policy if isinstance(policy, PolicyNet) else load_policy(policy, device)
+    net.eval()
+    dev = next(net.parameters()).device
+    t0 = time.monotonic()
+    server = None
+    if address is None:
+        server = Server().start()
+        address = server.address
+    try:
+        if seats is None:
+            with Client(address) as c:
+                seats = list(range(c.game_spec(game, config or None).seats))
+        env = SeatSplitEnv(game, games, seats, opponents=opponent, seed=seed, address=address, config=config)
+    except BaseException:
+        if server is not None:
+            server.stop()
+        raise
+    try:
+        obs, info = env.reset(seed=seed)
+        result = np.full(games, -2, dtype=np.int64)  # -2: not finished
+        g = torch.Generator(device="cpu").manual_seed(seed)
+        while (result == -2).any():
+            with torch.no_grad():
+                logits, _ = net(torch.from_numpy(np.array(obs["planes"])).to(dev), torch.from_numpy(np.array(obs["scalars"])).to(dev))
+                logits = PolicyNet.masked_logits(logits, torch.from_numpy(np.array(info["action_mask"])).to(dev))
+                if sample:
+                    a = torch.multinomial(torch.softmax(logits, 1).cpu(), 1, generator=g).squeeze(1)
+                else:
+                    a = logits.argmax(1).cpu()
+            obs, reward, term, trunc, info = env.step(a.numpy())
+            ended = (term | trunc) & (result == -2)
+            result[ended] = np.sign(reward[ended]).astype(np.int64)
+    finally:
+        env.close()
+        if server is not None:
+            server.stop()
+    by_seat = {}
+    for seat in env.seats:
+        r = result[env.seat_of_row == seat]
+        by_seat[int(seat)] = (int((r == 1).sum()), int((r == 0).sum()), int((r == -1).sum()))
+    return EvalResult(
+        games=games,
+        wins=int((result == 1).sum()),
+        draws=int((result == 0).sum()),
+        losses=int((result == -1).sum()),
+        opponent=opponent,
+        seconds=time.monotonic() - t0,
+        by_seat=by_seat,
+    )
+
+
+def play_match(
+    policy: str | os.PathLike[str], game: str, opponent: str, *, seed: int = 1, pretty: bool = True, sample: bool = True
+) -> int:
+    """Plays one match of the policy against ``opponent`` through ``botarena play`` (Go's forward pass)."""
+    spec = f"policy:{policy}" + ("?sample" if sample else "")
+    cmd = [find_binary(), "play", game, "--agents", f"{spec},{opponent}", "--seed", str(seed)]
+    if pretty and sys.stdout.isatty():
+        cmd += ["--pretty", "--delay", "150ms"]
+    print("$ " + " ".join(cmd), flush=True)
+    return subprocess.run(cmd).returncode
+

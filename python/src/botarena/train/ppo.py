@@ -1,0 +1,388 @@
+"""PPO: :class:`Trainer` runs the training loop (rollouts, updates, checkpoints, the self-play league); :func:`ppo_update` is one update."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import math
+import os
+import pathlib
+import random
+import time
+from typing import Any, Sequence
+
+import numpy as np
+import numpy.typing as npt
+import torch
+from torch import nn
+
+from botarena.client import Client
+from botarena.league import League, pfsp_weight
+from botarena.policy import PolicyNet, default_architecture, save_policy
+from botarena.pool import Opponent
+from botarena.server import Server
+from botarena.train.config import TrainConfig
+from botarena.train.curve import plot_curve, read_curve, write_curve
+from botarena.train.rollout import Rollout, SeatSplitEnv, scales
+
+__all__ = ["Trainer", "ppo_update", "train"]
+
+
+def _device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)
+
+
+def _fmt_secs(s: float) -> str:
+    s = int(s)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def ppo_update(
+    net: PolicyNet,
+    opt: torch.optim.Optimizer,
+    buf: Rollout,
+    adv: npt.NDArray[np.float32],
+    ret: npt.NDArray[np.float32],
+    cfg: TrainConfig,
+    rng: np.random.Generator,
+    device: torch.device,
+) -> dict[str, float]:
+    """One PPO update over the valid transitions of ``buf``: the mean losses, entropy, KL and clip fraction."""
+    net.train()
+    T, N = buf.actions.shape
+    batch = T * N
+    mb = max(1, batch // cfg.minibatches)
+    valid_idx = np.flatnonzero(buf.valid.reshape(-1) > 0)
+    b_planes = torch.from_numpy(buf.planes.reshape(batch, *buf.planes.shape[2:]))
+    b_scalars = torch.from_numpy(buf.scalars.reshape(batch, *buf.scalars.shape[2:]))
+    b_masks = torch.from_numpy(buf.masks.reshape(batch, -1))
+    b_actions = torch.from_numpy(buf.actions.reshape(-1))
+    b_logprobs = torch.from_numpy(buf.logprobs.reshape(-1))
+    b_adv = torch.from_numpy(adv.reshape(-1))
+    b_ret = torch.from_numpy(ret.reshape(-1))
+    b_values = torch.from_numpy(buf.values.reshape(-1))
+    stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clipfrac": 0.0}
+    n_mb = 0
+    for _ in range(cfg.update_epochs):
+        perm = rng.permutation(valid_idx)
+        for lo in range(0, len(perm), mb):
+            idx = torch.from_numpy(perm[lo : lo + mb])
+            if len(idx) < 2:
+                continue
+            logits, value = net(b_planes[idx].to(device), b_scalars[idx].to(device))
+            logits = PolicyNet.masked_logits(logits, b_masks[idx].to(device))
+            dist = torch.distributions.Categorical(logits=logits)
+            newlog = dist.log_prob(b_actions[idx].to(device))
+            entropy = dist.entropy().mean()  # illegal actions have probability 0 and add 0
+            ratio = (newlog - b_logprobs[idx].to(device)).exp()
+            a = b_adv[idx].to(device)
+            a = (a - a.mean()) / (a.std() + 1e-8)
+            pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
+            r = b_ret[idx].to(device)
+            v_old = b_values[idx].to(device)
+            v_clip = v_old + (value - v_old).clamp(-cfg.clip, cfg.clip)
+            vl = 0.5 * torch.max((value - r) ** 2, (v_clip - r) ** 2).mean()
+            loss = pg - cfg.ent_coef * entropy + cfg.vf_coef * vl
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+            opt.step()
+            with torch.no_grad():
+                lr_ = ratio.log()
+                stats["approx_kl"] += float(((ratio - 1) - lr_).mean())
+                stats["clipfrac"] += float(((ratio - 1).abs() > cfg.clip).float().mean())
+            stats["policy_loss"] += float(pg.detach())
+            stats["value_loss"] += float(vl.detach())
+            stats["entropy"] += float(entropy.detach())
+            n_mb += 1
+    for k in stats:
+        stats[k] /= max(1, n_mb)
+    return stats
+
+
+class Trainer:
+    """One PPO run: :meth:`run` trains until the budget is spent and returns the final policy path."""
+
+    def __init__(self, cfg: TrainConfig) -> None:
+        cfg = cfg.resolved()
+        self.cfg = cfg
+        self.out = pathlib.Path(cfg.out)
+        (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
+        self.device = _device(cfg.device)
+        if cfg.threads > 0:
+            torch.set_num_threads(cfg.threads)
+        random.seed(cfg.seed)
+        np.random.seed(cfg.seed)
+        torch.manual_seed(cfg.seed)
+        self.server: Server | None = None
+        if cfg.address:
+            self.address = cfg.address
+        else:
+            # The trainer's own loopback server may read policy files (its
+            # snapshots, --opponent policy:PATH) wherever they are.
+            self.server = Server(args=["--bots-dir", pathlib.Path.cwd().anchor or "/"]).start()
+            self.address = self.server.address
+        self.opponent = cfg.resolved_opponent()
+        seats = cfg.learner_seats or tuple(range(self._seats(cfg.game)))
+        self.env = SeatSplitEnv(
+            cfg.game, cfg.num_envs, seats, opponents=self.opponent, seed=cfg.seed, address=self.address, config=cfg.config
+        )
+        spec = self.env.game_spec
+        self.spec = spec
+        self.log(
+            f"botarena.train: {cfg.game} vs {self.opponent}, {cfg.num_envs} envs × {cfg.num_steps} steps per update, "
+            f"learner in seats {list(seats)}, "
+            f"device {self.device}, server {self.address}, run directory {self.out}"
+        )
+        self.start_update = 0
+        self.env_steps = 0
+        self.elapsed_before = 0.0
+        ckpt: dict[str, Any] | None = None
+        if cfg.resume:
+            ckpt = torch.load(cfg.resume, map_location="cpu", weights_only=False)
+            arch = ckpt["arch"]
+            self.log(f"resuming from {cfg.resume} (update {ckpt['update']}, {ckpt['env_steps']} steps)")
+        else:
+            ps, ss = scales(self.env, 32, np.random.default_rng(cfg.seed))
+            arch = default_architecture(
+                spec, config=cfg.config or None, channels=cfg.channels, strides=cfg.strides, hidden=cfg.hidden, planes_scale=ps, scalars_scale=ss
+            )
+        self.net = PolicyNet(arch).to(self.device)
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
+        if ckpt is not None:
+            self.net.load_state_dict(ckpt["model"])
+            self.opt.load_state_dict(ckpt["optimizer"])
+            self.start_update = int(ckpt["update"])
+            self.env_steps = int(ckpt["env_steps"])
+            self.elapsed_before = float(ckpt.get("seconds", 0.0))
+        self.league: League | None = None
+        self.snapshots: list[str] = []
+        self.opp_results: dict[str, list[int]] = {}  # self-play: name → [episodes, wins, draws, losses] since the last snapshot
+        if cfg.self_play:
+            self._open_league()
+        self.csv_path = self.out / "curve.csv"
+        self.rows: list[dict[str, float]] = []
+        if ckpt is not None and self.csv_path.exists():
+            self.rows = [r for r in read_curve(self.csv_path) if r["update"] <= self.start_update]
+
+    # Self-play -------------------------------------------------------------
+
+    def _open_league(self) -> None:
+        """Opens (or makes) the league with the fixed bots, rated among themselves."""
+        cfg = self.cfg
+        if cfg.league_match not in ("pfsp", "round-robin"):
+            raise ValueError(f"league_match must be 'pfsp' or 'round-robin', got {cfg.league_match!r}")
+        league = League(cfg.league, game=cfg.game, seed=cfg.seed, config=cfg.unshaped_config() or None)
+        have = league.agents()
+        for bot in cfg.league_bots:
+            if bot not in have:
+                league.add(bot, bot, tag="fixed")
+        self.snapshots = sorted(n for n in league.agents() if n.startswith("snap_"))
+        if len(cfg.league_bots) > 1 and not any(r.games for r in league.table()):
+            league.run(max(cfg.league_games, 2 * len(cfg.league_bots)), match="round-robin")
+        self.league = league
+        self.log(f"self-play league {cfg.league}: {', '.join(league.agents())}")
+        if self.snapshots:
+            self._set_mixture(self.snapshots[-1])
+
+    def snapshot(self, update: int, seconds: float) -> None:
+        """Saves the policy as a league snapshot, rates it, logs the table and re-weights the opponents."""
+        assert self.league is not None
+        cfg = self.cfg
+        name = f"snap_{update:05d}"
+        if name in self.snapshots:
+            return
+        path = (self.out / "checkpoints" / f"update_{update:05d}.policy.safetensors").absolute()
+        save_policy(self.net, path, trained=self._provenance(seconds))
+        # The snapshot plays as trained, sampling its actions (with the episode's seed, so league
+        # games stay reproducible): an arg-max copy of a stochastic policy can loop and play far weaker.
+        self.league.add(name, f"policy:{path}?sample", tag=f"{self.env_steps} steps")
+        self.snapshots.append(name)
+        if cfg.league_games > 0:
+            if cfg.league_match == "pfsp":
+                self.league.run(cfg.league_games, match="pfsp", target=name)
+            else:
+                self.league.run(cfg.league_games, match="round-robin")
+        if self.opp_results:
+            parts = [
+                f"{n} {r[1] / r[0]:.2f}/{r[2] / r[0]:.2f}/{r[3] / r[0]:.2f} ({r[0]})"
+                for n, r in sorted(self.opp_results.items())
+                if r[0]
+            ]
+            self.log("training win/draw/loss by opponent since the last snapshot: " + ", ".join(parts))
+            self.opp_results.clear()
+        self.log(f"league after snapshot {name}:\n{self.league.table_text().rstrip()}")
+        self._set_mixture(name)
+
+    def _set_mixture(self, newest: str) -> None:
+        """Sets the pool's opponents: every league member, PFSP-weighted from newest's results, newest included."""
+        assert self.league is not None
+        cfg = self.cfg
+        mix = self.league.mixture(newest, k=cfg.pfsp_k, seed=cfg.seed + len(self.snapshots), floor=0.02)
+        spec = self.league.agents()[newest]
+        mix.append(Opponent(spec=spec, weight=pfsp_weight(0.5), name=newest))  # the newest copy of itself, as an even match
+        self.env.set_opponents(mix)
+        total = sum(o.weight for o in mix)
+        self.log("opponents: " + ", ".join(f"{o.name} {o.weight / total:.2f}" for o in sorted(mix, key=lambda o: -o.weight)))
+
+    def _count_opponents(self, opponents: Sequence[Any]) -> None:
+        for o in opponents:
+            r = self.opp_results.setdefault(o.name, [0, 0, 0, 0])
+            r[0] += o.episodes
+            r[1] += o.wins
+            r[2] += o.draws
+            r[3] += o.losses
+
+    def finish_league(self, update: int, seconds: float) -> None:
+        """The last snapshot and the final table: OUT/league.txt and OUT/ratings.png."""
+        assert self.league is not None
+        if update > 0 and f"snap_{update:05d}" not in self.snapshots:
+            self.snapshot(update, seconds)
+        text = self.league.table_text(png=self.out / "ratings.png")
+        (self.out / "league.txt").write_text(text)
+        self.log(f"wrote {self.out / 'league.txt'} and {self.out / 'ratings.png'}")
+
+    def _seats(self, game: str) -> int:
+        with Client(self.address) as c:
+            return c.game_spec(game, self.cfg.config or None).seats
+
+    def log(self, msg: str) -> None:
+        if not self.cfg.quiet:
+            print(msg, flush=True)
+
+    def close(self) -> None:
+        self.env.close()
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+
+    def _budget_left(self, t0: float) -> bool:
+        cfg = self.cfg
+        if cfg.total_steps and self.env_steps >= cfg.total_steps:
+            return False
+        if cfg.minutes and self.elapsed_before + time.monotonic() - t0 >= cfg.minutes * 60:
+            return False
+        return True
+
+    def _progress(self, t0: float) -> float:
+        """The fraction of the budget spent, for learning-rate annealing."""
+        cfg = self.cfg
+        fr = 0.0
+        if cfg.total_steps:
+            fr = max(fr, self.env_steps / cfg.total_steps)
+        if cfg.minutes:
+            fr = max(fr, (self.elapsed_before + time.monotonic() - t0) / (cfg.minutes * 60))
+        return min(fr, 1.0)
+
+
+    def run(self) -> pathlib.Path:
+        cfg, env, net = self.cfg, self.env, self.net
+        T, N = cfg.num_steps, cfg.num_envs
+        planes_shape = tuple(self.spec.observation("planes").shape)
+        scalars_shape = tuple(self.spec.observation("scalars").shape)
+        buf = Rollout(T, N, planes_shape, scalars_shape, self.spec.actions)
+        obs, info = env.reset(seed=cfg.seed + self.start_update)
+        buf.start(obs, info)
+        env.stats(reset=True)
+        t0 = time.monotonic()
+        update = self.start_update
+        batch = T * N
+        seats = self.spec.seats
+        while self._budget_left(t0):
+            update += 1
+            if cfg.anneal_lr:
+                for g in self.opt.param_groups:
+                    g["lr"] = cfg.lr * max(0.05, 1.0 - self._progress(t0))
+            t_upd = time.monotonic()
+            buf.collect(env, net, self.device)
+            self.env_steps += batch
+            t_roll = time.monotonic() - t_upd
+            adv, ret = buf.advantages(net, self.device, cfg.gamma, cfg.gae_lambda)
+            rng = np.random.default_rng(cfg.seed * 1_000_003 + update)
+            stats = ppo_update(net, self.opt, buf, adv, ret, cfg, rng, self.device)
+            t_total = time.monotonic() - t_upd
+
+            st, opp_stats = env.stats(reset=True)
+            if self.league is not None:
+                self._count_opponents(opp_stats)
+            eps = st.episodes
+            row = {
+                "update": float(update),
+                "env_steps": float(self.env_steps),
+                "seconds": self.elapsed_before + time.monotonic() - t0,
+                "steps_per_s": batch / t_total,
+                "agent_steps_per_s": batch * seats / t_total,
+                "rollout_steps_per_s": batch / t_roll,
+                "episodes": float(eps),
+                "mean_return": st.mean_return,
+                "mean_length": st.mean_length,
+                "win_rate": st.wins / eps if eps else math.nan,
+                "draw_rate": st.draws / eps if eps else math.nan,
+                "loss_rate": st.losses / eps if eps else math.nan,
+                **stats,
+            }
+            self.rows.append(row)
+            write_curve(self.csv_path, self.rows)
+            budget = f"{_fmt_secs(row['seconds'])}/{_fmt_secs(cfg.minutes * 60)}" if cfg.minutes else _fmt_secs(row["seconds"])
+            self.log(
+                f"update {update:4d}  steps {self.env_steps:>9,}  {row['steps_per_s']:7.0f} steps/s  "
+                f"return {row['mean_return']:+.3f}  win/draw/loss {row['win_rate']:.2f}/{row['draw_rate']:.2f}/{row['loss_rate']:.2f}"
+                f" ({eps} games)  entropy {row['entropy']:.2f}  {budget}"
+            )
+            if cfg.checkpoint_every and update % cfg.checkpoint_every == 0:
+                self.checkpoint(update, row["seconds"])
+            if self.league is not None and cfg.snapshot_every and update % cfg.snapshot_every == 0:
+                self.snapshot(update, row["seconds"])
+        seconds = self.rows[-1]["seconds"] if self.rows else 0.0
+        self.checkpoint(update, seconds)
+        if self.league is not None:
+            self.finish_league(update, seconds)
+        final = self.out / "policy.safetensors"
+        save_policy(net, final, trained=self._provenance(seconds))
+        self.plot()
+        self.log(f"wrote {final}, {self.csv_path} and {self.out / 'curve.png'}")
+        return final
+
+    def _provenance(self, seconds: float) -> dict[str, Any]:
+        return {
+            "game": self.cfg.game,
+            "opponent": f"self-play league {self.cfg.league}" if self.cfg.self_play else self.opponent,
+            "env_steps": self.env_steps,
+            "seconds": round(seconds, 1),
+            "device": str(self.device),
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "trainer": "botarena.train (PPO)",
+        }
+
+    def checkpoint(self, update: int, seconds: float) -> None:
+        d = self.out / "checkpoints"
+        save_policy(self.net, d / f"update_{update:05d}.policy.safetensors", trained=self._provenance(seconds))
+        tmp = d / f"update_{update:05d}.pt.tmp"
+        torch.save(
+            {
+                "arch": self.net.arch,
+                "model": self.net.state_dict(),
+                "optimizer": self.opt.state_dict(),
+                "update": update,
+                "env_steps": self.env_steps,
+                "seconds": seconds,
+                "config": dataclasses.asdict(self.cfg),
+            },
+            tmp,
+        )
+        os.replace(tmp, d / f"update_{update:05d}.pt")
+
+    def plot(self) -> None:
+        plot_curve(self.csv_path, self.out / "curve.png", title=f"{self.cfg.game} vs {self.opponent}")
+
+
+def train(cfg: TrainConfig) -> pathlib.Path:
+    """Trains with ``cfg`` and returns the final policy file."""
+    tr = Trainer(cfg)
+    try:
+        return tr.run()
+    finally:
+        tr.close()
+

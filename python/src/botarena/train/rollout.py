@@ -1,0 +1,200 @@
+"""Rollouts: the learner's envs (:class:`SeatSplitEnv`), the rollout buffer and its advantages."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import numpy.typing as npt
+import torch
+
+from botarena.policy import PolicyNet
+from botarena.pool import SeatStats
+from botarena.vector import BotarenaVectorEnv
+
+__all__ = ["Rollout", "SeatSplitEnv", "scales"]
+
+
+class Rollout:
+    """Rollout storage on the CPU, written in place from the env's numpy views.
+
+    ``next_*`` hold the env's current observation, mask and episode-end flags:
+    the input of the step after the last one stored (set by :meth:`start`,
+    advanced by :meth:`collect`).
+    """
+
+    def __init__(self, T: int, N: int, planes: tuple[int, ...], scalars: tuple[int, ...], actions: int) -> None:
+        self.planes = np.zeros((T, N, *planes), dtype=np.uint8)
+        self.scalars = np.zeros((T, N, *scalars), dtype=np.float32)
+        self.masks = np.zeros((T, N, actions), dtype=np.uint8)
+        self.actions = np.zeros((T, N), dtype=np.int64)
+        self.logprobs = np.zeros((T, N), dtype=np.float32)
+        self.values = np.zeros((T, N), dtype=np.float32)
+        self.rewards = np.zeros((T, N), dtype=np.float32)
+        self.dones = np.zeros((T, N), dtype=np.float32)  # the episode ended in this step
+        self.valid = np.zeros((T, N), dtype=np.float32)  # 0: the step that resets the env (next-step autoreset)
+        self.next_planes = np.zeros((N, *planes), dtype=np.uint8)
+        self.next_scalars = np.zeros((N, *scalars), dtype=np.float32)
+        self.next_mask = np.zeros((N, actions), dtype=np.uint8)
+        self.next_done = np.zeros(N, dtype=np.float32)
+
+    def start(self, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        """Takes the env's first observation (from its reset) as the next step's input."""
+        self.next_planes = np.array(obs["planes"])
+        self.next_scalars = np.array(obs["scalars"])
+        self.next_mask = np.array(info["action_mask"])
+        self.next_done = np.zeros(self.next_done.shape[0], dtype=np.float32)
+
+    def _obs_to(self, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+        return torch.from_numpy(self.next_planes).to(device), torch.from_numpy(self.next_scalars).to(device)
+
+    def collect(self, env: SeatSplitEnv, net: PolicyNet, device: torch.device) -> None:
+        """Plays T steps of every env, sampling the policy's (masked) actions, and stores them."""
+        net.eval()
+        for t in range(self.actions.shape[0]):
+            self.planes[t] = self.next_planes
+            self.scalars[t] = self.next_scalars
+            self.masks[t] = self.next_mask
+            self.valid[t] = 1.0 - self.next_done  # after an episode end the env resets and ignores the action
+            with torch.no_grad():
+                p, s = self._obs_to(device)
+                logits, value = net(p, s)
+                logits = PolicyNet.masked_logits(logits, torch.from_numpy(self.next_mask).to(device))
+                dist = torch.distributions.Categorical(logits=logits)
+                action = dist.sample()
+                self.logprobs[t] = dist.log_prob(action).cpu().numpy()
+                self.values[t] = value.cpu().numpy()
+            a = action.cpu().numpy()
+            self.actions[t] = a
+            obs, reward, term, trunc, info = env.step(a)
+            self.rewards[t] = reward
+            self.next_done = (term | trunc).astype(np.float32)
+            self.dones[t] = self.next_done
+            np.copyto(self.next_planes, obs["planes"])
+            np.copyto(self.next_scalars, obs["scalars"])
+            np.copyto(self.next_mask, info["action_mask"])
+
+    def advantages(
+        self, net: PolicyNet, device: torch.device, gamma: float, gae_lambda: float
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """GAE advantages and returns, bootstrapped from the value of the next step's input."""
+        # dones[t] = the episode ended in step t: no bootstrap across it.
+        with torch.no_grad():
+            p, s = self._obs_to(device)
+            _, nv = net(p, s)
+            next_value = nv.cpu().numpy()
+        T, N = self.rewards.shape
+        adv = np.zeros((T, N), dtype=np.float32)
+        last = np.zeros(N, dtype=np.float32)
+        for t in reversed(range(T)):
+            nxt = next_value if t == T - 1 else self.values[t + 1]
+            nonterminal = 1.0 - self.dones[t]
+            delta = self.rewards[t] + gamma * nxt * nonterminal - self.values[t]
+            last = delta + gamma * gae_lambda * nonterminal * last
+            adv[t] = last
+        ret = adv + self.values
+        return adv, ret
+
+
+def scales(env: BotarenaVectorEnv | SeatSplitEnv, steps: int, rng: np.random.Generator) -> tuple[list[float], list[float]]:
+    """Per-channel input scales, 1/max(1, largest value seen), from a short random warm-up."""
+    obs, info = env.reset()
+    pmax = obs["planes"].reshape(obs["planes"].shape[0], obs["planes"].shape[1], -1).max(axis=(0, 2)).astype(np.float64)
+    smax = np.abs(obs["scalars"]).max(axis=0).astype(np.float64)
+    for _ in range(steps):
+        mask = info["action_mask"].astype(np.float64) + 1e-9
+        probs = mask / mask.sum(axis=1, keepdims=True)
+        acts = np.array([rng.choice(len(p), p=p) for p in probs])
+        obs, _, _, _, info = env.step(acts)
+        p = obs["planes"]
+        pmax = np.maximum(pmax, p.reshape(p.shape[0], p.shape[1], -1).max(axis=(0, 2)))
+        smax = np.maximum(smax, np.abs(obs["scalars"]).max(axis=0))
+    return [1.0 / max(1.0, float(v)) for v in pmax], [1.0 / max(1.0, float(v)) for v in smax]
+
+
+class SeatSplitEnv:
+    """``num_envs`` games split evenly over the learner's seats, looking like one vector env.
+
+    Env chunk k has the learner in ``seats[k]`` (one :class:`BotarenaVectorEnv`
+    per seat, all on one server), so a bot trained on it plays from any seat:
+    trained only in seat 0, a bot learns its starting corner and loses from the
+    other one. Rows are in chunk order; observations and masks are copies
+    (concatenations) of the chunks' views.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        seats: Sequence[int],
+        *,
+        opponents: str,
+        seed: int,
+        address: str,
+        config: dict[str, Any] | None = None,
+    ) -> None:
+        if not seats:
+            raise ValueError("SeatSplitEnv: no learner seats")
+        if num_envs < len(seats):
+            raise ValueError(f"SeatSplitEnv: {num_envs} envs cannot cover {len(seats)} learner seats")
+        counts = [num_envs // len(seats) + (1 if k < num_envs % len(seats) else 0) for k in range(len(seats))]
+        self.seats = list(seats)
+        self.parts: list[BotarenaVectorEnv] = []
+        try:
+            for k, (seat, n) in enumerate(zip(seats, counts)):
+                self.parts.append(
+                    BotarenaVectorEnv(game, n, opponents=opponents, seed=seed + 7919 * k, address=address, learner_seat=seat, **(config or {}))
+                )
+        except BaseException:
+            self.close()
+            raise
+        self.counts = counts
+        self.num_envs = num_envs
+        self.game_spec = self.parts[0].game_spec
+        self.seat_of_row = np.repeat(np.array(self.seats), counts)
+
+    def _join(self, results: Sequence[tuple[Any, ...]], obs_at: int, info_at: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        obs = {k: np.concatenate([r[obs_at][k] for r in results]) for k in results[0][obs_at]}
+        info = {"action_mask": np.concatenate([r[info_at]["action_mask"] for r in results])}
+        return obs, info
+
+    def reset(self, *, seed: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        results = [p.reset(seed=None if seed is None else seed + 7919 * k) for k, p in enumerate(self.parts)]
+        return self._join(results, 0, 1)
+
+    def step(self, actions: npt.NDArray[Any]) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:
+        results = []
+        lo = 0
+        for p, n in zip(self.parts, self.counts):
+            results.append(p.step(np.asarray(actions[lo : lo + n])))
+            lo += n
+        obs, info = self._join(results, 0, 4)
+        reward = np.concatenate([r[1] for r in results])
+        term = np.concatenate([r[2] for r in results])
+        trunc = np.concatenate([r[3] for r in results])
+        return obs, reward, term, trunc, info
+
+    def stats(self, *, reset: bool = False) -> tuple[SeatStats, tuple[Any, ...]]:
+        """The learner's completed episodes over every chunk, and the per-opponent stats of every chunk."""
+        per = [p.pool.stats(reset=reset) for p in self.parts]
+        firsts = [ps.seats[0] for ps in per]
+        total = SeatStats(
+            seat=-1,
+            episodes=sum(x.episodes for x in firsts),
+            steps=sum(x.steps for x in firsts),
+            return_sum=sum(x.return_sum for x in firsts),
+            wins=sum(x.wins for x in firsts),
+            draws=sum(x.draws for x in firsts),
+            losses=sum(x.losses for x in firsts),
+        )
+        return total, tuple(o for ps in per for o in ps.opponents)
+
+    def set_opponents(self, mix: Any) -> None:
+        """Sets every chunk's opponent seats to the mixture (see :meth:`botarena.Pool.set_opponents`)."""
+        for p in self.parts:
+            p.pool.set_opponents(mix)
+
+    def close(self) -> None:
+        for p in self.parts:
+            p.close()
+

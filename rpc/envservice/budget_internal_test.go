@@ -1,0 +1,89 @@
+package envservice
+
+import (
+	"context"
+	"runtime"
+	"testing"
+
+	_ "github.com/botarena/botarena/games" // every game
+	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
+	"github.com/botarena/botarena/rpc/server"
+)
+
+// liveHeap returns the bytes of live heap objects after a full collection.
+func liveHeap() int64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
+
+// TestPoolCostBoundsTheHeap calibrates the cost model: for pools of every
+// game, autoreset mode, compression and some opponents, the estimate
+// reserved before the pool is made is at least the live heap the pool
+// holds after a Reset and some Steps (with the last response still
+// referenced), and at most twice it. Measured with 2 workers; the zstd
+// share grows with the workers as the model says.
+func TestPoolCostBoundsTheHeap(t *testing.T) {
+	// Not parallel: it measures the heap.
+	if testing.Short() {
+		t.Skip("measures the heap of a dozen pools")
+	}
+	for _, tc := range []struct {
+		req   *botarenav1.CreatePoolRequest
+		steps int
+	}{
+		{&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 128}, 30},
+		{&botarenav1.CreatePoolRequest{Game: "bomberman/12p", NumEnvs: 16}, 30},
+		{&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 128, AutoReset: botarenav1.AutoReset_AUTO_RESET_SAME_STEP}, 30},
+		{&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 128, Compression: botarenav1.Compression_COMPRESSION_ZSTD}, 30},
+		{&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 32, LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "reference", 2: "reference", 3: "reference"}}, 30},
+		{&botarenav1.CreatePoolRequest{Game: "battlecube", NumEnvs: 256}, 30},
+		{&botarenav1.CreatePoolRequest{Game: "battlecube", NumEnvs: 2, ConfigJson: `{"players":64,"edge":32}`}, 10},
+		{&botarenav1.CreatePoolRequest{Game: "battlecube", NumEnvs: 8, LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "teebot", 2: "dumb", 3: "teebot"}}, 30},
+		{&botarenav1.CreatePoolRequest{Game: "battlebots", NumEnvs: 1024}, 30},
+		// Its games end within 54 steps, so that the final batch's encoder
+		// compresses too.
+		{&botarenav1.CreatePoolRequest{Game: "battleships/small", NumEnvs: 256, Compression: botarenav1.Compression_COMPRESSION_ZSTD, AutoReset: botarenav1.AutoReset_AUTO_RESET_SAME_STEP}, 60},
+		{&botarenav1.CreatePoolRequest{Game: "portalbomber", NumEnvs: 128, LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "greedy"}}, 30},
+	} {
+		req := tc.req
+		h := server.New()
+		s := New(h, WithIdleTimeout(0), WithMaxWorkers(2))
+		ctx := context.Background()
+		cfg, err := s.poolConfig(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cost, err := s.poolCost(cfg, req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := liveHeap()
+		resp, err := s.CreatePool(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Reset(ctx, &botarenav1.ResetRequest{PoolId: resp.PoolId}); err != nil {
+			t.Fatal(err)
+		}
+		var last *botarenav1.StepResponse
+		for range tc.steps {
+			last, err = s.Step(ctx, &botarenav1.StepRequest{PoolId: resp.PoolId, Actions: make([]byte, 4*resp.Rows)})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		measured := liveHeap() - before
+		runtime.KeepAlive(last)
+		s.Close()
+		est := cost.total()
+		ratio := float64(est) / float64(measured)
+		t.Logf("%s %d envs %s %v %v: estimate %s, measured %s (%.2f×): %v", req.Game, req.NumEnvs, req.ConfigJson,
+			req.AutoReset, req.Compression, server.FormatBytes(est), server.FormatBytes(measured), ratio, cost)
+		if est < measured || ratio > 2 {
+			t.Errorf("%s %d envs %s: estimate %s, measured %s: want an upper bound within 2×", req.Game, req.NumEnvs, req.ConfigJson, server.FormatBytes(est), server.FormatBytes(measured))
+		}
+	}
+}

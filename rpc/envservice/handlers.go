@@ -1,0 +1,546 @@
+package envservice
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"connectrpc.com/connect"
+
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/observations"
+	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
+	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
+	"github.com/botarena/botarena/rpc/server"
+	"github.com/botarena/botarena/vecenv"
+)
+
+// ListGames lists every game of the registry with the spec of its default
+// config (made from one env), the agents that can play it, its default
+// config as JSON and the fields of its config (see [env.ConfigSchema]),
+// and the server's version (server.WithVersion).
+func (s *Server) ListGames(ctx context.Context, _ *botarenav1.ListGamesRequest) (*botarenav1.ListGamesResponse, error) {
+	resp := &botarenav1.ListGamesResponse{ServerVersion: s.host.Version()}
+	for _, name := range s.host.Registry().Names() {
+		info, err := s.gameInfo(name)
+		if err != nil {
+			return nil, server.ConnectError(s.log, botarenav1connect.EnvServiceListGamesProcedure, err)
+		}
+		resp.Games = append(resp.Games, info)
+	}
+	return resp, nil
+}
+
+func (s *Server) gameInfo(name string) (*botarenav1.GameInfo, error) {
+	entry, err := s.host.Registry().Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	e, err := s.host.Registry().Make(name, nil)
+	if err != nil {
+		return nil, fmt.Errorf("envservice: default config of %s: %w", name, errInternal(err))
+	}
+	cfg, err := json.Marshal(entry.NewConfig())
+	if err != nil {
+		return nil, fmt.Errorf("envservice: default config of %s: %w", name, errInternal(err))
+	}
+	fields, err := s.host.Registry().ConfigFields(name)
+	if err != nil {
+		return nil, fmt.Errorf("envservice: config fields of %s: %w", name, errInternal(err))
+	}
+	info := &botarenav1.GameInfo{
+		Name:              name,
+		Summary:           entry.Summary,
+		Spec:              gameSpec(e.Spec()),
+		Agents:            agents.Names(name),
+		DefaultConfigJson: string(cfg),
+	}
+	for _, f := range fields {
+		info.ConfigFields = append(info.ConfigFields, &botarenav1.ConfigField{
+			Name: f.Name, Type: f.Type, DefaultJson: string(f.Default), Allowed: f.Allowed, Doc: f.Doc,
+		})
+	}
+	return info, nil
+}
+
+// errInternal hides the kind of err (a config error of a default config is
+// the server's fault, not the client's) while keeping its text for the log.
+func errInternal(err error) error { return errors.New(err.Error()) }
+
+// gameSpec converts a spec to its protobuf form.
+func gameSpec(spec *env.Spec) *botarenav1.GameSpec {
+	gs := &botarenav1.GameSpec{
+		Game:        spec.Game,
+		Seats:       int32(spec.Seats),
+		Actions:     int32(spec.Actions),
+		ActionNames: slices.Clone(spec.ActionNames),
+		MaxSteps:    int32(spec.MaxSteps),
+		Reward:      spec.Reward,
+	}
+	for _, t := range spec.Obs {
+		ts := &botarenav1.TensorSpec{Name: t.Name, Dtype: t.DType.String(), Layout: t.Layout}
+		for _, d := range t.Shape {
+			ts.Shape = append(ts.Shape, int32(d))
+		}
+		gs.Observations = append(gs.Observations, ts)
+	}
+	return gs
+}
+
+// CreatePool makes a pool after checking the request and the server limits:
+// the game and the opponents' agents must exist (NotFound), the config,
+// learner seats, opponents and workers must be valid (InvalidArgument), and
+// the pool must fit MaxEnvsPerPool, MaxPools and MaxTotalEnvs
+// (ResourceExhausted). Workers is capped at the server's MaxWorkers; 0 means
+// MaxWorkers. An absent seed is drawn at random and returned.
+func (s *Server) CreatePool(ctx context.Context, req *botarenav1.CreatePoolRequest) (*botarenav1.CreatePoolResponse, error) {
+	resp, err := s.createPool(ctx, req)
+	return resp, server.ConnectError(s.log, botarenav1connect.EnvServiceCreatePoolProcedure, err)
+}
+
+func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolRequest) (*botarenav1.CreatePoolResponse, error) {
+	cfg, err := s.poolConfig(req)
+	if err != nil {
+		return nil, err
+	}
+	zstd := req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD
+	// The memory budget (budget.go): the pool's cost, before anything of
+	// it is allocated.
+	cost, err := s.poolCost(cfg, zstd)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.reserve(cfg.NumEnvs); err != nil {
+		return nil, err
+	}
+	mem, err := s.host.Budget().Reserve(server.ClientKey(ctx), "pool", poolDetail(cfg, cost), cost.total(), true)
+	if err != nil {
+		s.release(cfg.NumEnvs)
+		return nil, err
+	}
+	p, err := vecenv.New(cfg)
+	if err != nil {
+		mem.Release()
+		s.release(cfg.NumEnvs)
+		return nil, err
+	}
+	schema, err := observations.SchemaMessage(p.Spec())
+	if err != nil {
+		p.Close()
+		mem.Release()
+		s.release(cfg.NumEnvs)
+		return nil, err
+	}
+	sp, err := newServedPool(newID(), req.GetGame(), p, zstd)
+	if err != nil {
+		p.Close()
+		mem.Release()
+		s.release(cfg.NumEnvs)
+		return nil, err
+	}
+	sp.mem = mem // released when the pool is closed
+	if err := s.add(sp); err != nil {
+		sp.close("the server shut down")
+		s.release(cfg.NumEnvs)
+		return nil, err
+	}
+	learners := make([]int32, 0, len(p.LearnerSeats()))
+	for _, seat := range p.LearnerSeats() {
+		learners = append(learners, int32(seat))
+	}
+	mode := botarenav1.AutoReset_AUTO_RESET_NEXT_STEP
+	if p.AutoReset() == vecenv.SameStep {
+		mode = botarenav1.AutoReset_AUTO_RESET_SAME_STEP
+	}
+	s.log.Info("pool created", "pool", sp.id, "game", sp.game, "envs", sp.numEnvs, "rows", sp.rows,
+		"learner_seats", learners, "workers", p.Workers(), "autoreset", p.AutoReset().String(),
+		"zstd", req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD, "seed", cfg.Seed)
+	return &botarenav1.CreatePoolResponse{
+		PoolId:       sp.id,
+		Spec:         gameSpec(p.Spec()),
+		ArrowSchema:  schema,
+		Seed:         cfg.Seed,
+		NumEnvs:      int32(sp.numEnvs),
+		Rows:         int32(sp.rows),
+		LearnerSeats: learners,
+		AutoReset:    mode,
+		Workers:      int32(p.Workers()),
+	}, nil
+}
+
+// poolConfig checks req and turns it into a vecenv config.
+func (s *Server) poolConfig(req *botarenav1.CreatePoolRequest) (vecenv.Config, error) {
+	game := req.GetGame()
+	if game == "" {
+		return vecenv.Config{}, server.Invalidf("game: required (games: %s)", strings.Join(s.host.Registry().Names(), ", "))
+	}
+	if _, err := s.host.Registry().Lookup(game); err != nil {
+		return vecenv.Config{}, err
+	}
+	cfgJSON := []byte(req.GetConfigJson())
+	first, err := s.host.Registry().Make(game, cfgJSON)
+	if err != nil {
+		var ce *env.ConfigError
+		if errors.As(err, &ce) {
+			return vecenv.Config{}, err
+		}
+		return vecenv.Config{}, server.Invalidf("config_json: %w", err)
+	}
+	n := req.GetNumEnvs()
+	if n < 1 {
+		return vecenv.Config{}, server.Invalidf("num_envs: got %d, want at least 1", n)
+	}
+	if req.GetCompression() != botarenav1.Compression_COMPRESSION_ZSTD {
+		spec := first.Spec()
+		learners := len(req.GetLearnerSeats())
+		if learners == 0 {
+			learners = spec.Seats
+		}
+		rows := int64(n) * int64(learners)
+		// The body of a batch: observations, mask, reward, three int32 ids
+		// and two bitmaps; the header is small.
+		size := rows*int64(spec.ObsBytes()+spec.Actions+4+3*4) + 2*(rows+7)/8
+		if size > int64(s.host.MaxMessageBytes()) {
+			return vecenv.Config{}, server.Markf(server.ErrLimit, "num_envs: a batch of %d envs × %d learner seats is about %.1f MiB, over the server's message limit of %.1f MiB; use fewer envs, COMPRESSION_ZSTD, or a server with a higher limit (serve --max-message-bytes)",
+				n, learners, float64(size)/(1<<20), float64(s.host.MaxMessageBytes())/(1<<20))
+		}
+	}
+	if w := req.GetWorkers(); w < 0 {
+		return vecenv.Config{}, server.Invalidf("workers: got %d, want 0 (the server's default) or more", w)
+	}
+	workers := s.opts.maxWorkers
+	if w := int(req.GetWorkers()); w > 0 {
+		workers = min(w, workers)
+	}
+	var mode vecenv.AutoReset
+	switch req.GetAutoReset() {
+	case botarenav1.AutoReset_AUTO_RESET_UNSPECIFIED, botarenav1.AutoReset_AUTO_RESET_NEXT_STEP:
+		mode = vecenv.NextStep
+	case botarenav1.AutoReset_AUTO_RESET_SAME_STEP:
+		mode = vecenv.SameStep
+	default:
+		return vecenv.Config{}, server.Invalidf("auto_reset: got %d, want AUTO_RESET_NEXT_STEP or AUTO_RESET_SAME_STEP", req.GetAutoReset())
+	}
+	switch req.GetCompression() {
+	case botarenav1.Compression_COMPRESSION_UNSPECIFIED, botarenav1.Compression_COMPRESSION_NONE, botarenav1.Compression_COMPRESSION_ZSTD:
+	default:
+		return vecenv.Config{}, server.Invalidf("compression: got %d, want COMPRESSION_NONE or COMPRESSION_ZSTD", req.GetCompression())
+	}
+	var learners []int
+	for _, seat := range req.GetLearnerSeats() {
+		learners = append(learners, int(seat))
+	}
+	var opps map[int]env.AgentFactory
+	var names map[int]string
+	if len(req.GetOpponents()) > 0 {
+		opps = make(map[int]env.AgentFactory, len(req.GetOpponents()))
+		names = make(map[int]string, len(req.GetOpponents()))
+		for _, seat := range slices.Sorted(maps.Keys(req.GetOpponents())) {
+			name := req.GetOpponents()[seat]
+			f, err := s.opponentFactory(game, fmt.Sprintf("opponents[%d]", seat), name)
+			if err != nil {
+				return vecenv.Config{}, err
+			}
+			opps[int(seat)], names[int(seat)] = f, name
+		}
+	}
+	var seed uint64
+	if req.Seed != nil {
+		seed = req.GetSeed()
+	} else {
+		var b [8]byte
+		rand.Read(b[:])
+		seed = binary.LittleEndian.Uint64(b[:])
+	}
+	return vecenv.Config{
+		Game:          game,
+		GameConfig:    cfgJSON,
+		Registry:      s.host.Registry(),
+		NumEnvs:       int(n),
+		Seed:          seed,
+		Workers:       workers,
+		LearnerSeats:  learners,
+		Opponents:     opps,
+		OpponentNames: names,
+		AutoReset:     mode,
+	}, nil
+}
+
+// Reset starts a new episode in every env of the pool and returns the first
+// batch. The batch bytes are the pool's recycled buffer, handed back once
+// the response is written (see Server.Handler).
+func (s *Server) Reset(ctx context.Context, req *botarenav1.ResetRequest) (*botarenav1.ResetResponse, error) {
+	const proc = botarenav1connect.EnvServiceResetProcedure
+	p, err := s.lookup(req.GetPoolId())
+	if err != nil {
+		return nil, server.ConnectError(s.log, proc, err)
+	}
+	b := p.getBuf()
+	if err := p.reset(b); err != nil {
+		return nil, s.poolError(proc, p, err)
+	}
+	onWritten(ctx, func() { p.putBuf(b) })
+	return &botarenav1.ResetResponse{Batch: b.batch}, nil
+}
+
+// Step applies one action per row (little-endian int32s, 4 × rows bytes)
+// and returns the batch, the ended flags and, in SAME_STEP mode when a row
+// ended, the final batch. A wrong byte count or an action outside
+// 0..actions-1 is InvalidArgument naming the row; a Step before the first
+// Reset is FailedPrecondition.
+func (s *Server) Step(ctx context.Context, req *botarenav1.StepRequest) (*botarenav1.StepResponse, error) {
+	const proc = botarenav1connect.EnvServiceStepProcedure
+	p, err := s.lookup(req.GetPoolId())
+	if err != nil {
+		return nil, server.ConnectError(s.log, proc, err)
+	}
+	b := p.getBuf()
+	if err := p.step(req.GetActions(), b); err != nil {
+		return nil, s.poolError(proc, p, err)
+	}
+	onWritten(ctx, func() { p.putBuf(b) })
+	return &botarenav1.StepResponse{Batch: b.batch, Ended: b.ended, FinalBatch: b.final}, nil
+}
+
+// poolError maps an error of a call on p; after a panic of the pool's envs
+// it closes the pool, which is then in an undefined state.
+func (s *Server) poolError(proc string, p *servedPool, err error) error {
+	var pe errPanic
+	if errors.As(err, &pe) {
+		s.log.Error("panic in pool", "procedure", proc, "pool", p.id, "game", p.game, "panic", pe.value)
+		s.closePool(p.id, "closed after an internal error (details in the server log)", "pool closed after a panic")
+	}
+	return server.ConnectError(s.log, proc, err)
+}
+
+// StepStream serves Reset and Step requests on one stream, one response per
+// request, in order. The first request must name a pool; a later one may
+// leave pool_id empty or repeat it (another id is InvalidArgument). An error
+// ends the stream with its code, like the unary calls. When the client
+// closes its side the stream ends normally; when it goes away the handler
+// just returns. Either way the pool stays open until ClosePool or the idle
+// timeout.
+func (s *Server) StepStream(ctx context.Context, stream *connect.BidiStream[botarenav1.StepStreamRequest, botarenav1.StepStreamResponse]) error {
+	const proc = botarenav1connect.EnvServiceStepStreamProcedure
+	var p *servedPool
+	b := &batchBuf{} // Send writes before it returns: one buffer serves the stream
+	resp := &botarenav1.StepStreamResponse{}
+	for {
+		req, err := stream.Receive()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil // the client went away
+			}
+			return err
+		}
+		if p == nil {
+			if req.GetPoolId() == "" {
+				return server.ConnectError(s.log, proc, server.Invalidf("pool_id: the first request of a stream must name the pool"))
+			}
+			if p, err = s.lookup(req.GetPoolId()); err != nil {
+				return server.ConnectError(s.log, proc, err)
+			}
+		} else if id := req.GetPoolId(); id != "" && id != p.id {
+			return server.ConnectError(s.log, proc, server.Invalidf("pool_id: got %q, but this stream serves pool %q", server.Clip(id), p.id))
+		}
+		if req.GetReset_() {
+			err = p.reset(b)
+		} else {
+			err = p.step(req.GetActions(), b)
+		}
+		if err != nil {
+			return s.poolError(proc, p, err)
+		}
+		resp.Batch, resp.Ended, resp.FinalBatch = b.batch, b.ended, b.final
+		if err := stream.Send(resp); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// Render returns env's state in one of the game's native formats as seat
+// sees it (-1: the full state), or its picture as RGB pixels with format
+// "rgb_array"; an empty format means the first text format.
+func (s *Server) Render(ctx context.Context, req *botarenav1.RenderRequest) (*botarenav1.RenderResponse, error) {
+	const proc = botarenav1connect.EnvServiceRenderProcedure
+	p, err := s.lookup(req.GetPoolId())
+	if err != nil {
+		return nil, server.ConnectError(s.log, proc, err)
+	}
+	format, data, size, err := p.render(int(req.GetEnv()), int(req.GetSeat()), req.GetFormat())
+	if err != nil {
+		return nil, s.poolError(proc, p, err)
+	}
+	return &botarenav1.RenderResponse{Format: format, Data: data, Width: int32(size.X), Height: int32(size.Y)}, nil
+}
+
+// Stats returns the pool's episode statistics per learner seat and its
+// number of Step calls; with reset set it clears the statistics after
+// reading them (the Step count keeps counting).
+func (s *Server) Stats(ctx context.Context, req *botarenav1.StatsRequest) (*botarenav1.StatsResponse, error) {
+	const proc = botarenav1connect.EnvServiceStatsProcedure
+	p, err := s.lookup(req.GetPoolId())
+	if err != nil {
+		return nil, server.ConnectError(s.log, proc, err)
+	}
+	st, steps, err := p.stats(req.GetReset_())
+	if err != nil {
+		return nil, server.ConnectError(s.log, proc, err)
+	}
+	resp := &botarenav1.StatsResponse{Steps: steps, Invalid: st.Invalid}
+	for _, ss := range st.Seats {
+		resp.Seats = append(resp.Seats, &botarenav1.SeatStats{
+			Seat: int32(ss.Seat), Episodes: ss.Episodes, Steps: ss.Steps, ReturnSum: ss.Return,
+			Wins: ss.Wins, Draws: ss.Draws, Losses: ss.Losses,
+		})
+	}
+	for _, o := range st.Opponents {
+		resp.Opponents = append(resp.Opponents, &botarenav1.OpponentStats{
+			Seat: int32(o.Seat), Name: o.Name, Weight: o.Weight, Episodes: o.Episodes,
+			Wins: o.Wins, Draws: o.Draws, Losses: o.Losses, Invalid: o.Invalid,
+		})
+	}
+	return resp, nil
+}
+
+// ClosePool closes the pool, waiting for a call running on it, and frees
+// its envs. An unknown or already closed pool is NotFound.
+func (s *Server) ClosePool(ctx context.Context, req *botarenav1.ClosePoolRequest) (*botarenav1.ClosePoolResponse, error) {
+	const proc = botarenav1connect.EnvServiceClosePoolProcedure
+	id := req.GetPoolId()
+	if _, err := s.lookup(id); err != nil {
+		return nil, server.ConnectError(s.log, proc, err)
+	}
+	if !s.closePool(id, "closed by ClosePool", "pool closed") {
+		_, err := s.lookup(id) // closed meanwhile: say how
+		return nil, server.ConnectError(s.log, proc, err)
+	}
+	return &botarenav1.ClosePoolResponse{}, nil
+}
+
+// opponentFactory checks that the agent spec name can play game on this
+// server and returns its factory; field names the request field in errors.
+// An unknown agent is NotFound, the console agent InvalidArgument, and an
+// external bot or policy file PermissionDenied unless the server allows
+// it (WithAgentCapabilities).
+func (s *Server) opponentFactory(game, field, name string) (env.AgentFactory, error) {
+	if name == "console" {
+		// It would wait for input at the server's terminal.
+		return nil, server.Invalidf("%s: the console agent plays at botarena's own terminal (botarena play), not in served pools", field)
+	}
+	if !agents.Known(game, name) {
+		return nil, fmt.Errorf("%s: %w %q for %s (valid: %s)",
+			field, agents.ErrUnknownAgent, server.Clip(name), game, strings.Join(append(agents.Names(game), agents.Schemes(game)...), ", "))
+	}
+	made, err := s.host.AllowAgent(game, field, name) // capabilities.go
+	if err != nil {
+		return nil, err
+	}
+	return func(spec *env.Spec) (env.Agent, error) {
+		a, err := agents.New(game, made, spec)
+		if err != nil && !errors.Is(err, agents.ErrUnknownAgent) {
+			// The agent exists but cannot play this game or config.
+			return nil, server.Invalidf("agent %q: %w", server.Clip(name), err)
+		}
+		return a, err
+	}, nil
+}
+
+// SetOpponents replaces the mixtures of the listed opponent seats (see
+// vecenv.Pool.SetOpponents). Every seat and choice is checked before
+// anything changes: an unknown agent is NotFound, an external bot or
+// policy file the server does not allow PermissionDenied, and
+// a learner or invalid seat, an empty mixture, a repeated name, a negative
+// or non-finite weight or weights without a positive sum InvalidArgument.
+// The seats are then set in seat order; an agent that cannot be made for
+// the pool's config (InvalidArgument) stops there, leaving the seats
+// before it set.
+func (s *Server) SetOpponents(ctx context.Context, req *botarenav1.SetOpponentsRequest) (*botarenav1.SetOpponentsResponse, error) {
+	const proc = botarenav1connect.EnvServiceSetOpponentsProcedure
+	p, err := s.lookup(req.GetPoolId())
+	if err != nil {
+		return nil, server.ConnectError(s.log, proc, err)
+	}
+	mixes, err := s.opponentMixes(p, req.GetOpponents())
+	if err != nil {
+		return nil, server.ConnectError(s.log, proc, err)
+	}
+	if err := p.setOpponents(mixes); err != nil {
+		return nil, s.poolError(proc, p, err)
+	}
+	return &botarenav1.SetOpponentsResponse{}, nil
+}
+
+// seatMix is one seat's checked mixture.
+type seatMix struct {
+	seat    int
+	choices []vecenv.OpponentChoice
+}
+
+// opponentMixes checks a SetOpponents request's mixtures for pool p and
+// turns them into vecenv choices, in seat order.
+func (s *Server) opponentMixes(p *servedPool, req map[int32]*botarenav1.OpponentMix) ([]seatMix, error) {
+	if len(req) == 0 {
+		return nil, server.Invalidf("opponents: required (a mixture per opponent seat to change)")
+	}
+	learner := make([]bool, p.spec.Seats)
+	for _, seat := range p.learners {
+		learner[seat] = true
+	}
+	var out []seatMix
+	for _, seat := range slices.Sorted(maps.Keys(req)) {
+		field := fmt.Sprintf("opponents[%d]", seat)
+		switch {
+		case seat < 0 || int(seat) >= p.spec.Seats:
+			return nil, server.Invalidf("%s: seat %d is not a seat of %s (0..%d)", field, seat, p.game, p.spec.Seats-1)
+		case learner[seat]:
+			return nil, server.Invalidf("%s: seat %d is a learner seat of pool %q; only opponent seats have mixtures", field, seat, p.id)
+		case len(req[seat].GetChoices()) == 0:
+			return nil, server.Invalidf("%s: the mixture needs at least one choice", field)
+		}
+		m := seatMix{seat: int(seat)}
+		seen := map[string]bool{}
+		sum := 0.0
+		for k, c := range req[seat].GetChoices() {
+			cf := fmt.Sprintf("%s.choices[%d]", field, k)
+			w := c.GetWeight()
+			if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+				return nil, server.Invalidf("%s.weight: got %v, want a finite weight of at least 0", cf, w)
+			}
+			name := c.GetName()
+			if name == "" {
+				name = c.GetSpec()
+			}
+			if seen[name] {
+				return nil, server.Invalidf("%s.name: %q repeats a name of the seat's mixture", cf, server.Clip(name))
+			}
+			seen[name] = true
+			f, err := s.opponentFactory(p.game, cf+".spec", c.GetSpec())
+			if err != nil {
+				return nil, err
+			}
+			sum += w
+			m.choices = append(m.choices, vecenv.OpponentChoice{Name: name, Factory: f, Weight: w})
+		}
+		if !(sum > 0) || math.IsInf(sum, 0) {
+			return nil, server.Invalidf("%s: the weights sum to %v, want a positive, finite sum", field, sum)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}

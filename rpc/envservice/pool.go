@@ -1,0 +1,338 @@
+package envservice
+
+import (
+	"encoding/binary"
+	"fmt"
+	"image"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/observations"
+	"github.com/botarena/botarena/rpc/server"
+	"github.com/botarena/botarena/vecenv"
+)
+
+// servedPool is one pool of the server: the vecenv pool, its encoders and
+// the buffers its responses are built in. Its mutex serialises every call on
+// the pool; the fields above mu never change after creation.
+type servedPool struct {
+	id        string
+	game      string
+	numEnvs   int
+	rows      int
+	spec      *env.Spec
+	learners  []int
+	autoReset vecenv.AutoReset
+	mem       *server.Reservation // of the memory budget, released by closeLocked
+
+	// lastUsed is the time (UnixNano) a call last started or finished; the
+	// janitor reads it without the lock.
+	lastUsed atomic.Int64
+
+	mu       sync.Mutex
+	pool     *vecenv.Pool
+	enc      *observations.Encoder // the step batches
+	finalEnc *observations.Encoder // the SAME_STEP final batches; nil in NEXT_STEP
+	final    *env.Buffers          // the pool's buffers with Obs = FinalObs
+	actions  []int32               // the parsed actions of the current Step
+	wasReset bool                  // Reset has been called once
+	steps    int64                 // Step calls served
+	closed   string                // why the pool was closed; "" while open
+
+	freeMu     sync.Mutex
+	free       []*batchBuf // response buffers whose responses have been written
+	freeClosed bool        // the pool is closed: drop returned buffers
+}
+
+// batchBuf holds the bytes of one response: the batch message, the final
+// batch message and the ended flags. A response aliases it until Connect has
+// written the response; see recycling.
+type batchBuf struct {
+	batch, final, ended []byte
+}
+
+// maxFree is how many written response buffers a pool keeps for reuse. One
+// call runs at a time per pool, so two cover one response still being
+// written while the next is built.
+const maxFree = 2
+
+func newServedPool(id, game string, p *vecenv.Pool, zstd bool) (*servedPool, error) {
+	var opts []observations.Option
+	if zstd {
+		opts = append(opts, observations.WithZstd(), observations.WithCompressConcurrency(p.Workers()))
+	}
+	sp := &servedPool{
+		id: id, game: game, numEnvs: p.NumEnvs(), rows: p.Rows(), spec: p.Spec(),
+		learners: p.LearnerSeats(), autoReset: p.AutoReset(), pool: p, actions: make([]int32, p.Rows()),
+	}
+	var err error
+	if sp.enc, err = observations.NewEncoder(sp.spec, sp.rows, opts...); err != nil {
+		return nil, fmt.Errorf("envservice: encoder of %s: %w", game, err)
+	}
+	if sp.autoReset == vecenv.SameStep {
+		if sp.finalEnc, err = observations.NewEncoder(sp.spec, sp.rows, opts...); err != nil {
+			sp.enc.Close()
+			return nil, fmt.Errorf("envservice: encoder of %s: %w", game, err)
+		}
+		f := *p.Buffers()
+		f.Obs = p.FinalObs()
+		sp.final = &f
+	}
+	sp.touch()
+	return sp, nil
+}
+
+func (p *servedPool) touch() { p.lastUsed.Store(time.Now().UnixNano()) }
+
+// idleSince returns how long before now the pool was last used.
+func (p *servedPool) idleSince(now time.Time) time.Duration {
+	return now.Sub(time.Unix(0, p.lastUsed.Load()))
+}
+
+// lock takes the pool's lock for one call and checks that the pool is open;
+// on success the caller must call unlock.
+func (p *servedPool) lock() error {
+	p.touch()
+	p.mu.Lock()
+	if p.closed != "" {
+		p.mu.Unlock()
+		return server.Markf(server.ErrNotFound, "pool %q: %s", p.id, p.closed)
+	}
+	return nil
+}
+
+func (p *servedPool) unlock() {
+	p.touch()
+	p.mu.Unlock()
+}
+
+// close closes the pool (waiting for a running call) and records why.
+func (p *servedPool) close(why string) {
+	p.mu.Lock()
+	p.closeLocked(why)
+	p.mu.Unlock()
+}
+
+func (p *servedPool) closeLocked(why string) {
+	if p.closed != "" {
+		return
+	}
+	p.closed = why
+	defer p.mem.Release()
+	p.pool.Close()
+	p.enc.Close()
+	if p.finalEnc != nil {
+		p.finalEnc.Close()
+	}
+	p.freeMu.Lock()
+	p.free, p.freeClosed = nil, true
+	p.freeMu.Unlock()
+}
+
+// getBuf returns a response buffer to fill: a recycled one or a new one.
+func (p *servedPool) getBuf() *batchBuf {
+	p.freeMu.Lock()
+	defer p.freeMu.Unlock()
+	if n := len(p.free); n > 0 {
+		b := p.free[n-1]
+		p.free = p.free[:n-1]
+		return b
+	}
+	return &batchBuf{}
+}
+
+// putBuf returns a buffer whose response has been written.
+func (p *servedPool) putBuf(b *batchBuf) {
+	p.freeMu.Lock()
+	defer p.freeMu.Unlock()
+	if len(p.free) < maxFree && !p.freeClosed {
+		p.free = append(p.free, b)
+	}
+}
+
+// errPanic marks a panic of the pool's envs or opponents, recovered by
+// guard; the pool is then closed. It is Internal.
+type errPanic struct{ value any }
+
+func (e errPanic) Error() string { return fmt.Sprintf("panic: %v", e.value) }
+
+// guard recovers a panic of the pool's envs or opponents during a call into
+// *err; the pool is in an undefined state then, and the caller closes it.
+func guard(err *error) {
+	if r := recover(); r != nil {
+		*err = errPanic{r}
+	}
+}
+
+// reset resets every env and encodes the first batch into b.batch.
+func (p *servedPool) reset(b *batchBuf) (err error) {
+	if err := p.lock(); err != nil {
+		return err
+	}
+	defer p.unlock()
+	defer guard(&err)
+	if err := p.pool.Reset(); err != nil {
+		return fmt.Errorf("pool %q: %w", p.id, err)
+	}
+	p.wasReset = true
+	b.batch, err = p.enc.AppendBatchMessage(b.batch[:0], p.pool.Buffers())
+	b.ended = b.ended[:0]
+	b.final = b.final[:0]
+	return err
+}
+
+// step parses raw (one little-endian int32 per row), steps the pool and
+// encodes the batch into b.batch, the ended flags into b.ended and, in
+// SAME_STEP mode when a row ended, the final batch into b.final (else it is
+// empty).
+func (p *servedPool) step(raw []byte, b *batchBuf) (err error) {
+	if err := p.lock(); err != nil {
+		return err
+	}
+	defer p.unlock()
+	if !p.wasReset {
+		return server.Markf(server.ErrNotReady, "pool %q: Step before the first Reset; call Reset first", p.id)
+	}
+	if err := p.parseActions(raw); err != nil {
+		return err
+	}
+	defer guard(&err)
+	if err := p.pool.Step(p.actions); err != nil {
+		return fmt.Errorf("pool %q: %w", p.id, err)
+	}
+	p.steps++
+	bufs := p.pool.Buffers()
+	if b.batch, err = p.enc.AppendBatchMessage(b.batch[:0], bufs); err != nil {
+		return err
+	}
+	b.ended = slices.Grow(b.ended[:0], p.rows)[:p.rows]
+	anyEnded := false
+	for r, e := range p.pool.Ended() {
+		b.ended[r] = 0
+		if e {
+			b.ended[r] = 1
+			anyEnded = true
+		}
+	}
+	b.final = b.final[:0]
+	if anyEnded && p.finalEnc != nil {
+		b.final, err = p.finalEnc.AppendBatchMessage(b.final, p.final)
+	}
+	return err
+}
+
+// parseActions checks and decodes raw into p.actions, without allocating
+// unless it fails.
+func (p *servedPool) parseActions(raw []byte) error {
+	if len(raw) != 4*p.rows {
+		return server.Invalidf("pool %q: actions: got %d bytes, want %d (one little-endian int32 per row, %d rows)",
+			p.id, len(raw), 4*p.rows, p.rows)
+	}
+	n := uint32(p.spec.Actions)
+	for r := range p.actions {
+		a := binary.LittleEndian.Uint32(raw[4*r:])
+		if a >= n {
+			bufs := p.pool.Buffers()
+			return server.Invalidf("pool %q: actions: row %d (env %d, seat %d): got %d, want 0..%d",
+				p.id, r, bufs.Env[r], bufs.Seat[r], int32(a), n-1)
+		}
+		p.actions[r] = int32(a)
+	}
+	return nil
+}
+
+// PictureFormat is the Render format of pictures: RGB pixels of the game's
+// [env.Painter] picture, named after Gymnasium's render mode.
+const PictureFormat = "rgb_array"
+
+// render appends env i's state in format as seat sees it; format "" means
+// the first text (non-JSON) format, or the first format. With
+// [PictureFormat] it returns the picture's RGB pixels (see
+// [env.RGB]) and its size in pixels; size is zero for text formats.
+func (p *servedPool) render(i, seat int, format string) (_ string, _ []byte, size image.Point, err error) {
+	if err := p.lock(); err != nil {
+		return "", nil, size, err
+	}
+	defer p.unlock()
+	if i < 0 || i >= p.numEnvs {
+		return "", nil, size, server.Invalidf("pool %q: env: got %d, want 0..%d", p.id, i, p.numEnvs-1)
+	}
+	if seat < -1 || seat >= p.spec.Seats {
+		return "", nil, size, server.Invalidf("pool %q: seat: got %d, want -1 (the full state) or 0..%d", p.id, seat, p.spec.Seats-1)
+	}
+	if !p.wasReset {
+		return "", nil, size, server.Markf(server.ErrNotReady, "pool %q: Render before the first Reset; call Reset first", p.id)
+	}
+	defer guard(&err)
+	e := p.pool.Env(i)
+	if format == PictureFormat {
+		painter, ok := e.(env.Painter)
+		if !ok {
+			return "", nil, size, server.Invalidf("pool %q: format: %s draws no pictures", p.id, p.spec.Game)
+		}
+		img := painter.Paint(seat)
+		return format, env.RGB(img), img.Rect.Size(), nil
+	}
+	codec, err := env.CodecOf(e)
+	if err != nil {
+		return "", nil, size, server.Invalidf("pool %q: render: %w", p.id, err)
+	}
+	formats := codec.NativeFormats()
+	if format == "" {
+		format = defaultFormat(formats)
+	} else if !slices.Contains(formats, format) {
+		return "", nil, size, server.Invalidf("pool %q: format: got %q, want one of %s, %s", p.id, format, strings.Join(formats, ", "), PictureFormat)
+	}
+	data, err := codec.AppendNative(nil, format, seat)
+	if err != nil {
+		return "", nil, size, server.Invalidf("pool %q: render env %d as %s for seat %d: %w", p.id, i, format, seat, err)
+	}
+	return format, data, size, nil
+}
+
+// defaultFormat returns the first text format of formats, or the first
+// format when all are JSON.
+func defaultFormat(formats []string) string {
+	for _, f := range formats {
+		if !env.IsJSONFormat(f) {
+			return f
+		}
+	}
+	if len(formats) > 0 {
+		return formats[0]
+	}
+	return ""
+}
+
+// stats returns the pool's statistics and Step count, clearing the
+// statistics (not the count) after reading them when reset is set.
+func (p *servedPool) stats(reset bool) (vecenv.Stats, int64, error) {
+	if err := p.lock(); err != nil {
+		return vecenv.Stats{}, 0, err
+	}
+	defer p.unlock()
+	st := p.pool.Stats()
+	if reset {
+		p.pool.ResetStats()
+	}
+	return st, p.steps, nil
+}
+
+// setOpponents sets the mixtures, in order (see Server.SetOpponents).
+func (p *servedPool) setOpponents(mixes []seatMix) (err error) {
+	if err := p.lock(); err != nil {
+		return err
+	}
+	defer p.unlock()
+	defer guard(&err)
+	for _, m := range mixes {
+		if err := p.pool.SetOpponents(m.seat, m.choices); err != nil {
+			return fmt.Errorf("pool %q: opponents[%d]: %w", p.id, m.seat, err)
+		}
+	}
+	return nil
+}
