@@ -10,7 +10,7 @@ FUZZMINIMIZETIME ?= 10x
 VENV    ?= .venv
 # Pinned so that `make generate` writes the same Python code everywhere.
 GRPC_TOOLS ?= grpcio-tools==1.85.1
-PROTO   := rpc/proto/botarena/v1/env.proto
+PROTO   := rpc/proto/botarena/v1/env.proto rpc/proto/botarena/v1/match.proto
 # Tests that check interoperability with pyarrow use this Python; they skip
 # when it has no pyarrow. `make venv` provides one.
 export BOTARENA_PYTHON ?= $(abspath $(VENV)/bin/python)

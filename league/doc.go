@@ -115,4 +115,13 @@
 // A [League] holds an exclusive lock on its store while open for writing:
 // one process at a time runs or edits a league; another gets [ErrBusy].
 // Its methods are safe for concurrent use by goroutines.
+//
+// # Serving leagues
+//
+// [Leagues] keeps the leagues of one folder for a server's clients (`botarena
+// serve --leagues-dir`): leagues named by paths that may not leave the folder,
+// one open store per league shared by the calls using it, writers in turns, and
+// the operations of `botarena league` ([League.RunLive], [ReadTable],
+// [WriteTable], [WriteChart]), which the command line uses too, so that both
+// give the same games, seeds, ratings and tables.
 package league

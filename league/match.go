@@ -71,7 +71,7 @@ type matchmaker struct {
 
 func newMatchmaker(method Matchmaking, seed uint64, agents []Agent, seats int, target string) (*matchmaker, error) {
 	if len(agents) < 2 {
-		return nil, fmt.Errorf("a league run needs at least 2 agents, the league has %d (add some with `botarena league add`)", len(agents))
+		return nil, kindError{ErrTooFewAgents, fmt.Errorf("a league run needs at least 2 agents, the league has %d (add some with `botarena league add`)", len(agents))}
 	}
 	m := &matchmaker{method: method, seed: seed, agents: agents, seats: seats, target: -1, record: map[string]*pairRecord{}}
 	switch method {
@@ -85,16 +85,16 @@ func newMatchmaker(method Matchmaking, seed uint64, agents []Agent, seats int, t
 			}
 		}
 		if target == "" {
-			return nil, fmt.Errorf("--match pfsp needs --target NAME, the agent to find opponents for")
+			return nil, invalidf("--match pfsp needs --target NAME, the agent to find opponents for")
 		}
 		if m.target < 0 {
 			return nil, fmt.Errorf("--target %q: %w", target, ErrUnknownAgent)
 		}
 	default:
-		return nil, fmt.Errorf("--match %q: want one of %s", method, matchmakingList())
+		return nil, invalidf("--match %q: want one of %s", method, matchmakingList())
 	}
 	if method != PFSP && target != "" {
-		return nil, fmt.Errorf("--target is for --match pfsp, not %s", method)
+		return nil, invalidf("--target is for --match pfsp, not %s", method)
 	}
 	return m, nil
 }

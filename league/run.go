@@ -96,13 +96,13 @@ func (l *League) Run(ctx context.Context, o RunOptions) (RunSummary, error) {
 	start := time.Now()
 	var sum RunSummary
 	if o.Games < 1 {
-		return sum, fmt.Errorf("--games: want 1 or more, got %d", o.Games)
+		return sum, invalidf("--games: want 1 or more, got %d", o.Games)
 	}
 	if o.Match == "" {
 		o.Match = RoundRobin
 	}
 	if o.MaxRounds < 0 {
-		return sum, fmt.Errorf("--max-rounds: want 0 (no cap) or more, got %d", o.MaxRounds)
+		return sum, invalidf("--max-rounds: want 0 (no cap) or more, got %d", o.MaxRounds)
 	}
 	workers := o.Workers
 	if workers <= 0 {

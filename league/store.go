@@ -48,7 +48,30 @@ var (
 	ErrBusy = errors.New("the league is in use by another process")
 	// ErrUnknownAgent: a name that is not in the league.
 	ErrUnknownAgent = errors.New("no such agent in the league")
+	// ErrAgentExists: AddAgent with a name the league has already.
+	ErrAgentExists = errors.New("the league already has an agent of that name")
+	// ErrTooFewAgents: a run of a league with fewer than 2 agents.
+	ErrTooFewAgents = errors.New("too few agents")
+	// ErrInvalid is matched (errors.Is) by the errors of a request the
+	// caller can fix: a bad agent name or spec, a game config, a count out
+	// of range, an unknown matchmaking, a missing or misplaced target. Their
+	// text is unchanged; a server uses it to tell the client's mistakes
+	// from its own faults.
+	ErrInvalid = errors.New("league: invalid request")
 )
+
+// kindError marks err as one of the errors above without changing its
+// text.
+type kindError struct{ kind, err error }
+
+func (e kindError) Error() string        { return e.err.Error() }
+func (e kindError) Unwrap() error        { return e.err }
+func (e kindError) Is(target error) bool { return target == e.kind }
+
+// invalidf returns an error matching [ErrInvalid] with the formatted text.
+func invalidf(format string, args ...any) error {
+	return kindError{ErrInvalid, fmt.Errorf(format, args...)}
+}
 
 // Settings are a league's game and seed, fixed at [Create].
 type Settings struct {
@@ -117,7 +140,7 @@ func Create(dir string, s Settings, reg *env.Registry) (*League, error) {
 		reg = env.Default
 	}
 	if _, err := reg.Make(s.Game, s.Config); err != nil {
-		return nil, err
+		return nil, kindError{ErrInvalid, err}
 	}
 	if len(bytes.TrimSpace(s.Config)) == 0 {
 		s.Config = nil
@@ -208,17 +231,17 @@ func (l *League) Settings() Settings { return l.settings }
 func (l *League) AddAgent(a Agent) error {
 	game := l.settings.Game
 	if !agentNameRE.MatchString(a.Name) {
-		return fmt.Errorf("agent name %q: want letters, digits and _.+- (starting with a letter or digit)", a.Name)
+		return invalidf("agent name %q: want letters, digits and _.+- (starting with a letter or digit)", a.Name)
 	}
 	if a.Spec == "console" {
-		return fmt.Errorf("agent %s: the console needs a person at the terminal and cannot play in a league", a.Name)
+		return invalidf("agent %s: the console needs a person at the terminal and cannot play in a league", a.Name)
 	}
 	if !agents.Known(game, a.Spec) {
 		_, err := agents.New(game, a.Spec, nil)
 		if err == nil {
 			err = fmt.Errorf("%w %q", agents.ErrUnknownAgent, a.Spec)
 		}
-		return fmt.Errorf("agent %s: %w", a.Name, err)
+		return invalidf("agent %s: %w", a.Name, err)
 	}
 	if a.Added.IsZero() {
 		a.Added = time.Now().UTC()
@@ -226,7 +249,7 @@ func (l *League) AddAgent(a Agent) error {
 	return l.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(agentsBucket)
 		if b.Get([]byte(a.Name)) != nil {
-			return fmt.Errorf("agent %s: the league already has an agent of that name (remove it first)", a.Name)
+			return fmt.Errorf("agent %s: %w (remove it first)", a.Name, ErrAgentExists)
 		}
 		return putJSON(b, []byte(a.Name), a)
 	})

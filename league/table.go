@@ -2,7 +2,12 @@ package league
 
 import (
 	"cmp"
+	"errors"
+	"fmt"
+	"io"
 	"slices"
+	"text/tabwriter"
+	"time"
 )
 
 // Row is one agent's line of the leaderboard.
@@ -49,4 +54,72 @@ func (l *League) Table() ([]Row, error) {
 		rows[i].Rank = i + 1
 	}
 	return rows, nil
+}
+
+// Snapshot is a league's leaderboard at one time: what `botarena league
+// table` and the server's LeagueTable show. Its JSON form is that of
+// [LiveTableFile].
+type Snapshot struct {
+	// Time is when the table was read (or, Live, written).
+	Time time.Time `json:"time"`
+	// Run is the id of the run that wrote a live table, else 0.
+	Run int `json:"run"`
+	// Game is the league's game and Games the number of games stored.
+	Game  string `json:"game"`
+	Games int64  `json:"games"`
+	Rows  []Row  `json:"rows"`
+	// Live reports that the table was read from [LiveTableFile], written by
+	// a run that holds the store.
+	Live bool `json:"-"`
+}
+
+// Snapshot returns the league's table now.
+func (l *League) Snapshot() (Snapshot, error) {
+	rows, err := l.Table()
+	if err != nil {
+		return Snapshot{}, err
+	}
+	n, err := l.NumGames()
+	if err != nil {
+		return Snapshot{}, err
+	}
+	return Snapshot{Time: time.Now().UTC(), Game: l.settings.Game, Games: n, Rows: rows}, nil
+}
+
+// ReadTable returns the table of the league in dir, opened read-only. While
+// another process's run holds the store (open fails with [ErrBusy]), it
+// returns the table that run last wrote ([LiveTableFile], Snapshot.Live
+// set), or the ErrBusy error when there is none.
+func ReadTable(dir string) (Snapshot, error) {
+	l, err := Open(dir, true)
+	if err != nil {
+		return liveInstead(dir, err)
+	}
+	defer l.Close()
+	return l.Snapshot()
+}
+
+// liveInstead returns dir's live table when err is [ErrBusy] and there is
+// one, else err.
+func liveInstead(dir string, err error) (Snapshot, error) {
+	if errors.Is(err, ErrBusy) {
+		if live, lerr := readLiveTable(dir); lerr == nil {
+			live.Live = true
+			return live, nil
+		}
+	}
+	return Snapshot{}, err
+}
+
+// WriteTable prints the leaderboard with aligned columns, as `botarena
+// league table` does: rank, agent, rating ± 2·RD, Elo, games, W/D/L, win
+// rate and tag, under a header line.
+func WriteTable(w io.Writer, rows []Row) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "RANK\tAGENT\tRATING\t± 2·RD\tELO\tGAMES\tW/D/L\tWIN RATE\tTAG\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%d\t%s\t%.0f\t± %.0f\t%.0f\t%d\t%d/%d/%d\t%.1f%%\t%s\t\n",
+			r.Rank, r.Agent, r.Rating.Rating, 2*r.RD, r.Elo, r.Games, r.Wins, r.Draws, r.Losses, 100*r.WinRate, r.Tag)
+	}
+	return tw.Flush()
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -57,7 +56,7 @@ func newLeagueInitCmd(c *cli) *cobra.Command {
 				return fmt.Errorf("--game: required (games: %s)", strings.Join(c.reg.Names(), ", "))
 			}
 			if !cmd.Flags().Changed("seed") {
-				seed = rand.Uint64N(1 << 31)
+				seed = league.NewSeed()
 			}
 			l, err := league.Create(args[0], league.Settings{Game: game, Config: json.RawMessage(config), Seed: seed}, c.reg)
 			if err != nil {
@@ -111,9 +110,6 @@ func newLeagueRemoveCmd(c *cli) *cobra.Command {
 		},
 	}
 }
-
-// liveEvery is how often a league run rewrites its LiveTableFile.
-const liveEvery = 2 * time.Second
 
 type leagueRunFlags struct {
 	games     int
@@ -239,9 +235,9 @@ func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	prog := newProgress(c.stderr)
-	liveAt, liveFailed := time.Now(), false
-	defer os.Remove(filepath.Join(dir, LiveTableFile))
-	sum, err := l.Run(ctx, league.RunOptions{
+	// RunLive keeps a table for `league table` while this run holds the
+	// store.
+	sum, err := l.RunLive(ctx, league.RunOptions{
 		Games:     o.games,
 		Match:     league.Matchmaking(o.match),
 		Target:    o.target,
@@ -251,19 +247,9 @@ func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
 		Runner:    runner,
 		Registry:  c.reg,
 		Fresh:     o.fresh,
-		Progress: func(p league.Progress) {
-			prog.update(p)
-			// Keep a table for `league table` while this run holds the
-			// store, every few seconds (the last one is removed at the
-			// end, when the store is free again).
-			if time.Since(liveAt) >= liveEvery {
-				liveAt = time.Now()
-				if err := writeLiveTable(l, dir, p.Run); err != nil && !liveFailed {
-					liveFailed = true
-					fmt.Fprintf(c.stderr, "botarena: %s: %v (league table cannot show this run's progress)\n", LiveTableFile, err)
-				}
-			}
-		},
+		Progress:  prog.update,
+	}, func(err error) {
+		fmt.Fprintf(c.stderr, "botarena: %s: %v (league table cannot show this run's progress)\n", league.LiveTableFile, err)
 	})
 	prog.finish()
 	var servers []map[string]any
@@ -289,7 +275,7 @@ func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
 		return err
 	}
 	if o.png != "" {
-		if err := writeRatingsPNG(o.png, fmt.Sprintf("%s league %s after %d games", l.Settings().Game, filepath.Base(dir), sum.Run.Start+int64(sum.Run.Games)), rows); err != nil {
+		if err := writeRatingsPNG(o.png, league.ChartTitle(l.Settings().Game, filepath.Base(dir), sum.Run.Start+int64(sum.Run.Games)), rows); err != nil {
 			return err
 		}
 	}
@@ -314,7 +300,7 @@ func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
 	}
 	fmt.Fprintf(c.stdout, "run %d: %d games of %s, %s%s in %.1fs (%.1f games/s)\n\n",
 		sum.Run.ID, sum.Played, l.Settings().Game, sum.Run.Match, resumed, sum.Elapsed.Seconds(), rate)
-	if err := writeTable(c.stdout, rows); err != nil {
+	if err := league.WriteTable(c.stdout, rows); err != nil {
 		return err
 	}
 	if remote != nil {
@@ -411,108 +397,33 @@ func newLeagueTableCmd(c *cli) *cobra.Command {
 		Long: "table prints the leaderboard of the league's agents, best first: rank, agent, Glicko-2 rating\n" +
 			"± 2·RD (a 95% interval), Elo, games, wins/draws/losses and win rate (draws count half).\n" +
 			"--json prints one JSON object per agent (JSON Lines); --png draws the ratings chart. While a league\n" +
-			"run holds the store, table shows the table that run last wrote (every 2 s, DIR/" + LiveTableFile + "),\n" +
+			"run holds the store, table shows the table that run last wrote (every 2 s, DIR/" + league.LiveTableFile + "),\n" +
 			"saying so on stderr.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rows, game, n, err := leagueTable(args[0])
-			if errors.Is(err, league.ErrBusy) {
-				// A run holds the store: show the table it last wrote.
-				live, lerr := readLiveTable(args[0])
-				if lerr != nil {
-					return err
-				}
-				fmt.Fprintf(c.stderr, "botarena: %s is in use by a league run; its table as of %s, after %d games:\n",
-					args[0], live.Time.Local().Format(time.TimeOnly), live.Games)
-				rows, game, n, err = live.Rows, live.Game, live.Games, nil
-			}
+			snap, err := league.ReadTable(args[0])
 			if err != nil {
 				return err
 			}
+			if snap.Live {
+				// A run holds the store: this is the table it last wrote.
+				fmt.Fprintf(c.stderr, "botarena: %s is in use by a league run; its table as of %s, after %d games:\n",
+					args[0], snap.Time.Local().Format(time.TimeOnly), snap.Games)
+			}
 			if png != "" {
-				if err := writeRatingsPNG(png, fmt.Sprintf("%s league %s after %d games", game, filepath.Base(args[0]), n), rows); err != nil {
+				if err := writeRatingsPNG(png, league.ChartTitle(snap.Game, filepath.Base(args[0]), snap.Games), snap.Rows); err != nil {
 					return err
 				}
 			}
 			if asJSON {
-				return writeTableJSON(c.stdout, rows)
+				return writeTableJSON(c.stdout, snap.Rows)
 			}
-			return writeTable(c.stdout, rows)
+			return league.WriteTable(c.stdout, snap.Rows)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one object per agent")
 	cmd.Flags().StringVar(&png, "png", "", "also draw the ratings chart (rating ± 2·RD per agent) into this PNG file")
 	return cmd
-}
-
-// leagueTable reads the table of the league in dir, its game and its
-// number of games.
-func leagueTable(dir string) (rows []league.Row, game string, games int64, err error) {
-	l, err := league.Open(dir, true)
-	if err != nil {
-		return nil, "", 0, err
-	}
-	defer l.Close()
-	if rows, err = l.Table(); err != nil {
-		return nil, "", 0, err
-	}
-	games, err = l.NumGames()
-	return rows, l.Settings().Game, games, err
-}
-
-// LiveTableFile is where a league run keeps its latest table, for `league
-// table` while the run holds the store.
-const LiveTableFile = "table-live.json"
-
-// liveTable is the content of LiveTableFile.
-type liveTable struct {
-	Time  time.Time    `json:"time"`
-	Run   int          `json:"run"`
-	Game  string       `json:"game"`
-	Games int64        `json:"games"`
-	Rows  []league.Row `json:"rows"`
-}
-
-// writeLiveTable replaces dir's LiveTableFile with l's table.
-func writeLiveTable(l *league.League, dir string, run int) error {
-	rows, err := l.Table()
-	if err != nil {
-		return err
-	}
-	n, err := l.NumGames()
-	if err != nil {
-		return err
-	}
-	data, err := json.Marshal(liveTable{Time: time.Now().UTC(), Run: run, Game: l.Settings().Game, Games: n, Rows: rows})
-	if err != nil {
-		return err
-	}
-	tmp := filepath.Join(dir, LiveTableFile+".tmp")
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(dir, LiveTableFile))
-}
-
-// readLiveTable reads dir's LiveTableFile.
-func readLiveTable(dir string) (liveTable, error) {
-	var t liveTable
-	data, err := os.ReadFile(filepath.Join(dir, LiveTableFile))
-	if err != nil {
-		return t, err
-	}
-	return t, json.Unmarshal(data, &t)
-}
-
-// writeTable prints the leaderboard aligned.
-func writeTable(w io.Writer, rows []league.Row) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "RANK\tAGENT\tRATING\t± 2·RD\tELO\tGAMES\tW/D/L\tWIN RATE\tTAG\t")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%.0f\t± %.0f\t%.0f\t%d\t%d/%d/%d\t%.1f%%\t%s\t\n",
-			r.Rank, r.Agent, r.Rating.Rating, 2*r.RD, r.Elo, r.Games, r.Wins, r.Draws, r.Losses, 100*r.WinRate, r.Tag)
-	}
-	return tw.Flush()
 }
 
 // writeTableJSON prints one JSON object per row.

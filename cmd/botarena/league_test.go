@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/botarena/botarena/league"
+	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
+	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
 )
 
 func TestLeagueCommandsRunALeagueEndToEnd(t *testing.T) {
@@ -147,8 +151,8 @@ func TestLeagueTableShowsTheLiveTableWhileARunHoldsTheStore(t *testing.T) {
 			t.Fatalf("botarena %s: exit %d: %s", strings.Join(args, " "), code, errOut)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, LiveTableFile)); !os.IsNotExist(err) {
-		t.Errorf("a finished run left %s behind (%v)", LiveTableFile, err)
+	if _, err := os.Stat(filepath.Join(dir, league.LiveTableFile)); !os.IsNotExist(err) {
+		t.Errorf("a finished run left %s behind (%v)", league.LiveTableFile, err)
 	}
 	want, _, _ := runCLI(t, "", "league", "table", dir, "--json")
 
@@ -158,7 +162,7 @@ func TestLeagueTableShowsTheLiveTableWhileARunHoldsTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if err := writeLiveTable(l, dir, 1); err != nil {
+	if err := l.WriteLiveTable(1); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := runCLI(t, "", "league", "table", dir, "--json")
@@ -166,10 +170,65 @@ func TestLeagueTableShowsTheLiveTableWhileARunHoldsTheStore(t *testing.T) {
 		t.Errorf("table while busy: exit %d, stdout %q, stderr %q; want the stored table and a note", code, out, errOut)
 	}
 	// Without a live table, the store's lock is the error.
-	if err := os.Remove(filepath.Join(dir, LiveTableFile)); err != nil {
+	if err := os.Remove(filepath.Join(dir, league.LiveTableFile)); err != nil {
 		t.Fatal(err)
 	}
 	if _, errOut, code := runCLI(t, "", "league", "table", dir); code == 0 || !strings.Contains(errOut, "in use") {
 		t.Errorf("table while busy, no live table: exit %d, stderr %q; want the busy error", code, errOut)
+	}
+}
+
+func TestServedLeaguesMatchTheCommandLine(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "leagues") // made by serve
+	addr, _, _ := startServe(t, "--leagues-dir", root)
+	c := botarenav1connect.NewMatchServiceClient(http.DefaultClient, "http://"+addr)
+	ctx := t.Context()
+	seed := uint64(11)
+	if _, err := c.CreateLeague(ctx, &botarenav1.CreateLeagueRequest{League: "lg", Game: "battlebots", Seed: &seed}); err != nil {
+		t.Fatal(err)
+	}
+	local := filepath.Join(t.TempDir(), "lg")
+	if _, errOut, code := runCLI(t, "", "league", "init", local, "--game", "battlebots", "--seed", "11"); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, a := range []string{"huggy", "sniper", "random"} {
+		if _, err := c.AddLeagueAgent(ctx, &botarenav1.AddLeagueAgentRequest{League: "lg", Name: a, Spec: a}); err != nil {
+			t.Fatal(err)
+		}
+		if _, errOut, code := runCLI(t, "", "league", "add", local, a, a); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	stream, err := c.RunLeague(ctx, &botarenav1.RunLeagueRequest{League: "lg", Games: 12, MaxRounds: 80, Png: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum *botarenav1.LeagueRunSummary
+	for stream.Receive() {
+		if s := stream.Msg().GetSummary(); s != nil {
+			sum = s
+		}
+	}
+	if err := stream.Err(); err != nil || sum.GetPlayed() != 12 {
+		t.Fatalf("RunLeague: %v, %v", sum, err)
+	}
+	if _, errOut, code := runCLI(t, "", "league", "run", local, "--games", "12", "--max-rounds", "80", "--png", ""); code != 0 {
+		t.Fatal(errOut)
+	}
+	png, err := os.ReadFile(filepath.Join(root, "lg", league.ChartFile))
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Errorf("the served run's chart: %d bytes, %v", len(png), err)
+	}
+	table, err := c.LeagueTable(ctx, &botarenav1.LeagueTableRequest{League: "lg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := runCLI(t, "", "league", "table", local)
+	if table.GetText() != want {
+		t.Errorf("served table:\n%s\nthe command line's:\n%s", table.GetText(), want)
+	}
+	// The command line reads the served league too.
+	if got, errOut, _ := runCLI(t, "", "league", "table", filepath.Join(root, "lg")); got != want {
+		t.Errorf("league table of the served league:\n%s%s\nwant:\n%s", got, errOut, want)
 	}
 }

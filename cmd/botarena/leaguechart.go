@@ -3,8 +3,7 @@ package main
 import (
 	"fmt"
 	"image/color"
-	"os"
-	"path/filepath"
+	"io"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -24,12 +23,21 @@ func (r ratingPoints) YError(i int) (float64, float64) {
 	return 2 * r[i].RD, 2 * r[i].RD
 }
 
-// writeRatingsPNG draws the leaderboard as a PNG chart, one point per agent
-// with its rating ± 2·RD, best first, and writes it to path atomically (a
-// temporary file renamed over path).
+// writeRatingsPNG draws the leaderboard with [ratingsPNG] into path,
+// atomically (league.WriteChart).
 func writeRatingsPNG(path, title string, rows []league.Row) error {
+	if err := league.WriteChart(path, ratingsPNG, title, rows); err != nil {
+		return fmt.Errorf("--png: %w", err)
+	}
+	return nil
+}
+
+// ratingsPNG is the league.ChartFunc of botarena: the leaderboard as a PNG
+// chart, one point per agent with its rating ± 2·RD, best first. The
+// server's leagues (serve --leagues-dir) draw with it too.
+func ratingsPNG(w io.Writer, title string, rows []league.Row) error {
 	if len(rows) == 0 {
-		return fmt.Errorf("--png: the league has no agents")
+		return fmt.Errorf("the league has no agents")
 	}
 	p := plot.New()
 	p.Title.Text = title
@@ -46,13 +54,13 @@ func writeRatingsPNG(path, title string, rows []league.Row) error {
 	p.Add(start)
 	bars, err := plotter.NewYErrorBars(ratingPoints(rows))
 	if err != nil {
-		return fmt.Errorf("--png: %w", err)
+		return err
 	}
 	bars.LineStyle.Width = vg.Points(1.5)
 	bars.CapWidth = vg.Points(10)
 	dots, err := plotter.NewScatter(ratingPoints(rows))
 	if err != nil {
-		return fmt.Errorf("--png: %w", err)
+		return err
 	}
 	dots.GlyphStyle.Shape = draw.CircleGlyph{}
 	dots.GlyphStyle.Radius = vg.Points(4)
@@ -60,26 +68,10 @@ func writeRatingsPNG(path, title string, rows []league.Row) error {
 	p.Add(bars, dots)
 	p.X.Min, p.X.Max = -0.5, float64(len(rows))-0.5
 	width := max(4*vg.Inch, vg.Length(len(rows))*0.9*vg.Inch)
-	w, err := p.WriterTo(width, 4*vg.Inch, "png")
+	wt, err := p.WriterTo(width, 4*vg.Inch, "png")
 	if err != nil {
-		return fmt.Errorf("--png: %w", err)
+		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("--png: %w", err)
-	}
-	if _, err = w.WriteTo(f); err == nil {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("--png: %w", err)
-	}
-	return nil
+	_, err = wt.WriteTo(w)
+	return err
 }

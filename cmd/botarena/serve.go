@@ -20,6 +20,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/league"
 	"github.com/botarena/botarena/rpc/envservice"
 	"github.com/botarena/botarena/rpc/matchservice"
 	"github.com/botarena/botarena/rpc/server"
@@ -42,6 +44,7 @@ type serveFlags struct {
 	logFormat       string
 	logLevel        string
 	bots            botFlags // who may name external bots (servebots.go)
+	leaguesDir      string   // the leagues MatchService keeps (league RPCs)
 	exitOnStdinEOF  bool
 	upe             upeServeFlags // the UPE routes (upe.go)
 	edge            edgeServeFlags
@@ -62,7 +65,10 @@ func newServeCmd(c *cli) *cobra.Command {
 			"then every pool is closed.\n\n" +
 			"The same port serves botarena.v1.MatchService (rpc/proto/botarena/v1/match.proto): whole games for\n" +
 			"a league coordinator (botarena league run DIR --servers HOST:PORT,...), at most --max-matches at once;\n" +
-			"see docs/scale-out.md.\n\n" +
+			"see docs/scale-out.md. With --leagues-dir DIR it also keeps leagues in DIR for its clients\n" +
+			"(CreateLeague ... RunLeague; Python's botarena.League): `botarena league` run by the server, each\n" +
+			"league named by its path inside DIR; their games take the same --max-matches slots, and their\n" +
+			"agents need the same flags as Play's (--bots-dir, --allow-cmd-bots, ...).\n\n" +
 			"The same port serves the UPE portal Bomberman routes under /api/games/ (search, practice,\n" +
 			"submit/<id>; see agents/upe): original UPE clients play hosted games there.\n\n" +
 			"With a token (BOTARENA_AUTH_TOKEN, or --auth-token, which other users see in ps) every call and\n" +
@@ -80,6 +86,7 @@ func newServeCmd(c *cli) *cobra.Command {
 	f.IntVar(&o.maxTotalEnvs, "max-total-envs", envservice.DefaultMaxTotalEnvs, "most envs of all pools together")
 	f.IntVar(&o.maxWorkers, "max-workers", 0, "most worker goroutines per pool, 0 for GOMAXPROCS")
 	f.IntVar(&o.maxMatches, "max-matches", 0, "most games MatchService plays at once (more wait), 0 for GOMAXPROCS")
+	f.StringVar(&o.leaguesDir, "leagues-dir", "", "keep leagues in this folder (made if missing) for MatchService's league RPCs; none without it")
 	f.IntVar(&o.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest request or response message in bytes (a 4096-env Bomberman batch is about 88 MB)")
 	o.maxMemory = server.ByteSize(server.DefaultMaxMemory())
 	f.Var(&o.maxMemory, "max-memory", "memory budget of all pools and MatchService games together, by their estimated cost before they are made, in bytes or with a unit (512MiB, 8GiB); the default is half the machine's memory or cgroup limit")
@@ -201,6 +208,15 @@ func (c *cli) serve(o *serveFlags) error {
 	if o.maxMatches > 0 {
 		matchOpts = append(matchOpts, matchservice.WithMaxMatches(o.maxMatches))
 	}
+	if o.leaguesDir != "" {
+		ls, err := serveLeagues(o.leaguesDir, c.reg)
+		if err != nil {
+			ln.Close()
+			host.Close()
+			return err
+		}
+		matchOpts = append(matchOpts, matchservice.WithLeagues(ls))
+	}
 	rpcHandler := host.Handler(envservice.New(host, envOpts...), matchservice.New(host, matchOpts...))
 	handler, upeSrv, err := o.upe.mount(rpcHandler, log)
 	if err != nil {
@@ -225,7 +241,8 @@ func (c *cli) serve(o *serveFlags) error {
 	log.Info("serving", "addr", addr, "version", v.String(), "games", c.reg.Names(),
 		"max_envs_per_pool", o.maxEnvsPerPool, "max_pools", o.maxPools, "max_total_envs", o.maxTotalEnvs,
 		"max_message_bytes", o.maxMessageBytes, "idle_timeout", o.idleTimeout,
-		"auth", token != "", "tls", tlsConfig != nil, "max_connections", o.edge.maxConnections, "pprof", o.edge.pprof)
+		"auth", token != "", "tls", tlsConfig != nil, "max_connections", o.edge.maxConnections, "pprof", o.edge.pprof,
+		"leagues_dir", o.leaguesDir)
 
 	served := make(chan error, 1)
 	go func() {
@@ -413,4 +430,17 @@ func (r *certReloader) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 		}
 	}
 	return r.cert, nil
+}
+
+// serveLeagues returns the leagues of serve --leagues-dir dir, made if
+// missing, charted as `botarena league` charts them.
+func serveLeagues(dir string, reg *env.Registry) (*league.Leagues, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("--leagues-dir: %w", err)
+	}
+	ls, err := league.NewLeagues(dir, league.LeaguesOptions{Registry: reg, Chart: ratingsPNG})
+	if err != nil {
+		return nil, fmt.Errorf("--leagues-dir: %w", err)
+	}
+	return ls, nil
 }

@@ -90,6 +90,7 @@ def test_league_round_trip(tmp_path: Path) -> None:
     with pytest.raises(LeagueError, match="already has an agent") as e:
         league.add("nop", "nop")
     assert "already has an agent" in e.value.stderr and e.value.returncode != 0
+    assert isinstance(e.value, botarena.errors.AlreadyExistsError) and e.value.code is not None
     with pytest.raises(LeagueError, match="--target"):
         league.run(2, match="pfsp")
 

@@ -24,6 +24,20 @@
 //
 // `botarena serve` serves it beside envservice on one port.
 //
+// # Leagues
+//
+// With [WithLeagues] the MatchService also keeps leagues (leagues.go):
+// CreateLeague, GetLeague, AddLeagueAgent, RemoveLeagueAgent,
+// ListLeagueAgents, LeagueTable, LeagueGames and the server-streaming
+// RunLeague are thin handlers over league.Leagues, which confines the
+// leagues to one folder and takes writers in turns; the handlers add the
+// host's agent capabilities, the match slots and the host's memory budget
+// for a run's games, and the error codes: league's errors are marked with
+// the kinds of the host's error table (server.ErrNotFound, server.ErrExists,
+// server.ErrInvalid, server.ErrNotReady) before server.ConnectError maps
+// them, so that package server need not import league. `botarena serve
+// --leagues-dir DIR` serves the leagues of DIR.
+//
 // # Remote runner
 //
 // [RemoteRunner] is the other side: a league.Runner that spreads a

@@ -2,7 +2,6 @@ package matchservice
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 	"runtime"
@@ -20,6 +19,7 @@ type Option func(*options)
 
 type options struct {
 	maxMatches int
+	leagues    *league.Leagues // WithLeagues (leagues.go)
 }
 
 // WithMaxMatches sets the most goroutines MatchService plays games on at
@@ -32,7 +32,8 @@ func WithMaxMatches(n int) Option { return func(o *options) { o.maxMatches = n }
 
 // Server implements botarena.v1.MatchService
 // ([botarenav1connect.MatchServiceHandler]): whole games played for a
-// league coordinator (see match.go and [RemoteRunner]), on a
+// league coordinator (see match.go and [RemoteRunner]) and, with
+// [WithLeagues], the leagues it keeps (leagues.go), on a
 // [server.Host] whose registry, logger, message limit, memory budget,
 // agent capabilities and metrics it uses.
 //
@@ -103,12 +104,14 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// connectError maps err to its Connect error with the host's table, a
+// connectError maps err to its Connect error with the host's table,
+// league's errors marked first with their kinds ([leagueErrorKind]): a
 // game's league.ErrBadMatch (a config, seat count or agent the game cannot
-// take) being InvalidArgument.
+// take) is InvalidArgument, a league RPC's league.ErrNoLeague NotFound,
+// league.ErrExists AlreadyExists, league.ErrRunning FailedPrecondition ...
 func (s *Server) connectError(procedure string, err error) error {
-	if errors.Is(err, league.ErrBadMatch) {
-		err = server.Mark(server.ErrInvalid, err)
+	if kind := leagueErrorKind(err); kind != nil {
+		err = server.Mark(kind, err)
 	}
 	return server.ConnectError(s.log, procedure, err)
 }

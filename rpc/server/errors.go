@@ -22,8 +22,12 @@ import (
 // and agents, into Connect codes in one place.
 var (
 	// ErrNotFound: what the request names does not exist (a pool never
-	// created, closed, or closed after being idle). NotFound.
+	// created, closed, or closed after being idle; matchservice: a league or
+	// a league's agent). NotFound.
 	ErrNotFound = errors.New("not found")
+	// ErrExists: what the request would make exists already (matchservice:
+	// a league or a league agent's name in use). AlreadyExists.
+	ErrExists = errors.New("already exists")
 	// ErrInvalid: a request field the client can fix (a malformed config,
 	// an action byte count or value, an env index, a render format). The
 	// wrapping text names the field, the value and what was expected.
@@ -38,8 +42,11 @@ var (
 	// ErrDenied: an operation this server is not configured to allow (an
 	// external agent beyond its capabilities). PermissionDenied.
 	ErrDenied = errors.New("not allowed")
-	// ErrNotReady: what the request uses is not ready for it (a pool
-	// stepped or rendered before its first Reset). FailedPrecondition.
+	// ErrNotReady: what the request uses is not ready for it, or not in the
+	// state it needs (a pool stepped or rendered before its first Reset;
+	// matchservice: a league RPC on a server without leagues, a league held
+	// or being run, an unfinished run with other options, too few agents).
+	// FailedPrecondition.
 	ErrNotReady = errors.New("not ready")
 )
 
@@ -80,13 +87,20 @@ func Invalidf(format string, args ...any) error { return Markf(ErrInvalid, forma
 // sent as they are; anything unrecognised is Internal and its text stays in
 // the server's log.
 //
-//	NotFound            ErrNotFound (unknown or closed pool), vecenv.ErrClosed,
-//	                    env.ErrUnknownGame, agents.ErrUnknownAgent
+//	NotFound            ErrNotFound (unknown or closed pool, and what a service marks,
+//	                    such as matchservice's league.ErrNoLeague and league.ErrUnknownAgent),
+//	                    vecenv.ErrClosed, env.ErrUnknownGame, agents.ErrUnknownAgent
+//	AlreadyExists       ErrExists (what a service marks: matchservice's league.ErrExists
+//	                    and league.ErrAgentExists)
 //	InvalidArgument     ErrInvalid (malformed config JSON, action bytes and values,
 //	                    env index, seat, render format, stream pool id, and what
-//	                    a service marks, such as matchservice's league.ErrBadMatch),
-//	                    *env.ConfigError, *vecenv.ConfigError, vecenv.ErrActions
-//	FailedPrecondition  ErrNotReady, vecenv.ErrNotReset: Step or Render before the first Reset
+//	                    a service marks, such as matchservice's league.ErrBadMatch
+//	                    and league.ErrInvalid), *env.ConfigError, *vecenv.ConfigError,
+//	                    vecenv.ErrActions
+//	FailedPrecondition  ErrNotReady (Step or Render before the first Reset, and what a
+//	                    service marks: matchservice's league RPCs without leagues,
+//	                    league.ErrBusy, league.ErrRunning, league.ErrUnfinishedRun,
+//	                    league.ErrTooFewAgents), vecenv.ErrNotReset
 //	ResourceExhausted   ErrLimit: MaxPools, MaxEnvsPerPool, MaxTotalEnvs, the memory
 //	                    budget, a response over the message limit
 //	PermissionDenied    ErrDenied: an external agent beyond the agent capabilities
@@ -103,6 +117,8 @@ func codeOf(err error) (code connect.Code, public bool) {
 	case errors.Is(err, ErrNotFound), errors.Is(err, vecenv.ErrClosed),
 		errors.Is(err, env.ErrUnknownGame), errors.Is(err, agents.ErrUnknownAgent):
 		return connect.CodeNotFound, true
+	case errors.Is(err, ErrExists):
+		return connect.CodeAlreadyExists, true
 	case errors.Is(err, ErrInvalid), errors.Is(err, vecenv.ErrActions),
 		errors.As(err, &envCfg), errors.As(err, &poolCfg):
 		return connect.CodeInvalidArgument, true

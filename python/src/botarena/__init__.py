@@ -12,8 +12,10 @@
 * :class:`Pool` — the raw batched multi-agent API, numpy in and out.
 * :class:`Server` — starts a local ``botarena serve``; :class:`Client` — the
   gRPC client of ``botarena.v1.EnvService``.
-* :class:`League` — a league directory (``botarena league``): agents,
-  ratings, games, and PFSP opponent mixtures for :meth:`Pool.set_opponents`.
+* :class:`League` — a league (``botarena league``) kept by a server's
+  leagues folder, a local one it starts by default: agents, ratings, games,
+  runs with streamed progress, and PFSP opponent mixtures for
+  :meth:`Pool.set_opponents`.
 
 Observations arrive as numpy views of Arrow record batches, without copies
 (see :mod:`botarena.batch`). Server errors are raised as
@@ -24,6 +26,7 @@ from botarena.batch import Batch, BatchDecoder
 from botarena.client import Client
 from botarena.env import BotarenaEnv, env_id, register_envs
 from botarena.errors import (
+    AlreadyExistsError,
     BotarenaError,
     DeadlineExceededError,
     FailedPreconditionError,
@@ -36,7 +39,7 @@ from botarena.errors import (
     UnauthenticatedError,
     UnavailableError,
 )
-from botarena.league import League, LeagueError, LeagueRow, RunSummary
+from botarena.league import League, LeagueError, LeagueRow, RunProgress, RunSummary
 from botarena.parallel import BotarenaParallelEnv, aec_env, parallel_env
 from botarena.pool import Opponent, OpponentStats, Pool, PoolStats, SeatStats
 from botarena.server import Server
@@ -48,6 +51,7 @@ __version__ = "0.1.0"
 register_envs()
 
 __all__ = [
+    "AlreadyExistsError",
     "Batch",
     "BatchDecoder",
     "BotarenaEnv",
@@ -72,6 +76,7 @@ __all__ = [
     "Pool",
     "PoolStats",
     "ResourceExhaustedError",
+    "RunProgress",
     "RunSummary",
     "SeatStats",
     "Server",

@@ -14,6 +14,7 @@ import grpc
 __all__ = [
     "BotarenaError",
     "NotFoundError",
+    "AlreadyExistsError",
     "InvalidArgumentError",
     "FailedPreconditionError",
     "ResourceExhaustedError",
@@ -47,6 +48,10 @@ class BotarenaError(Exception):
 
 class NotFoundError(BotarenaError, LookupError):
     """Unknown game, agent or pool (gRPC NOT_FOUND)."""
+
+
+class AlreadyExistsError(BotarenaError):
+    """A name that is taken, e.g. a league or a league agent (gRPC ALREADY_EXISTS)."""
 
 
 class InvalidArgumentError(BotarenaError, ValueError):
@@ -93,6 +98,7 @@ class ServerError(BotarenaError, RuntimeError):
 
 _BY_CODE: dict[grpc.StatusCode, type[BotarenaError]] = {
     grpc.StatusCode.NOT_FOUND: NotFoundError,
+    grpc.StatusCode.ALREADY_EXISTS: AlreadyExistsError,
     grpc.StatusCode.INVALID_ARGUMENT: InvalidArgumentError,
     grpc.StatusCode.FAILED_PRECONDITION: FailedPreconditionError,
     grpc.StatusCode.PERMISSION_DENIED: PermissionDeniedError,

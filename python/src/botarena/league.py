@@ -1,9 +1,13 @@
-"""Leagues from Python: :class:`League` drives ``botarena league`` with ``--json``.
+"""Leagues from Python: :class:`League` talks to the league RPCs of ``botarena.v1.MatchService``.
 
 A league is a directory (a bbolt store) of named agents of one game that play
-each other for Glicko-2 ratings; see ``botarena league --help``. This module
-runs the CLI with :mod:`subprocess` and parses its JSON Lines, and computes
-prioritised fictitious self-play (PFSP) weights from the stored games for
+each other for Glicko-2 ratings; see ``botarena league --help``. A
+``botarena serve --leagues-dir DIR`` keeps the leagues in DIR and plays their
+runs (rpc/proto/botarena/v1/match.proto: CreateLeague ... RunLeague), with the
+semantics of the ``botarena league`` commands: the same games, seeds and
+ratings. :class:`League` is a client of those RPCs; without ``address`` it
+starts a local server for its directory. It also computes prioritised
+fictitious self-play (PFSP) weights from the stored games for
 :meth:`botarena.Pool.set_opponents`::
 
     league = League("runs/bb/league", game="battlebots", seed=1)
@@ -23,39 +27,129 @@ import json
 import os
 import pathlib
 import random
-import subprocess
+import secrets
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from types import TracebackType
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
+import grpc
+
+from botarena.client import Client
+from botarena.errors import (
+    AlreadyExistsError,
+    BotarenaError,
+    DeadlineExceededError,
+    FailedPreconditionError,
+    InvalidArgumentError,
+    NotFoundError,
+    PermissionDeniedError,
+    ResourceExhaustedError,
+    ServerUnavailableError,
+    UnauthenticatedError,
+    from_rpc_error,
+)
 from botarena.pool import Opponent
-from botarena.server import find_binary
+from botarena.server import Server
+from botarena.v1 import match_pb2, match_pb2_grpc
 
-__all__ = ["League", "LeagueError", "LeagueRow", "RunSummary", "Record", "pfsp_win_rate", "pfsp_weight", "RULES"]
+__all__ = [
+    "League",
+    "LeagueError",
+    "LeagueRow",
+    "RunSummary",
+    "RunProgress",
+    "Record",
+    "pfsp_win_rate",
+    "pfsp_weight",
+    "RULES",
+]
 
 #: Opponent weighting rules of :meth:`League.opponent_weights`.
 RULES = ("pfsp", "variance", "uniform")
 
+T = TypeVar("T")
 
-class LeagueError(RuntimeError):
-    """A ``botarena league`` command failed.
 
-    Attributes:
-        cmd: the command line.
-        returncode: its exit status.
-        stderr: what it wrote to stderr (the CLI's error message).
+class LeagueError(BotarenaError, RuntimeError):
+    """A league operation failed.
+
+    An error of the server is raised as a subclass that also derives from
+    the :mod:`botarena.errors` class of its status code, so that both
+    ``except LeagueError`` and, say, ``except NotFoundError`` (no such league
+    or agent) or ``except PermissionDeniedError`` (an agent the server does
+    not allow) catch it. ``code`` is the gRPC status code (None for errors
+    raised here) and ``message`` the server's text.
     """
 
-    def __init__(self, cmd: Sequence[str], returncode: int, stderr: str) -> None:
-        self.cmd = list(cmd)
-        self.returncode = returncode
-        self.stderr = stderr
-        msg = stderr.strip().splitlines()[-1] if stderr.strip() else f"exit status {returncode}"
-        super().__init__(f"{' '.join(self.cmd[1:3])}: {msg}")
+    @property
+    def stderr(self) -> str:
+        """The error's text (the name is from when League ran the command line)."""
+        return self.message
+
+    @property
+    def returncode(self) -> int:
+        """1 (from when League ran the command line, whose exit status it was)."""
+        return 1
+
+
+class LeagueNotFoundError(LeagueError, NotFoundError):
+    """No such league, agent or game."""
+
+
+class LeagueExistsError(LeagueError, AlreadyExistsError):
+    """A league or agent name that is taken."""
+
+
+class LeagueInvalidError(LeagueError, InvalidArgumentError):
+    """A bad name, spec, count, config or matchmaking."""
+
+
+class LeaguePreconditionError(LeagueError, FailedPreconditionError):
+    """The league cannot do it now: a run plays, another process holds it, an unfinished run, too few agents."""
+
+
+class LeaguePermissionError(LeagueError, PermissionDeniedError):
+    """An agent the server's capability flags do not allow."""
+
+
+class LeagueResourceError(LeagueError, ResourceExhaustedError):
+    """A server limit (memory budget) was reached."""
+
+
+class LeagueUnavailableError(LeagueError, ServerUnavailableError):
+    """The server is unreachable or shutting down (a run's stored games are kept)."""
+
+
+class LeagueDeadlineError(LeagueError, DeadlineExceededError):
+    """A call did not finish within the client's timeout."""
+
+
+class LeagueUnauthenticatedError(LeagueError, UnauthenticatedError):
+    """The server wants a bearer token."""
+
+
+_BY_CLASS: dict[type[BotarenaError], type[LeagueError]] = {
+    NotFoundError: LeagueNotFoundError,
+    AlreadyExistsError: LeagueExistsError,
+    InvalidArgumentError: LeagueInvalidError,
+    FailedPreconditionError: LeaguePreconditionError,
+    PermissionDeniedError: LeaguePermissionError,
+    ResourceExhaustedError: LeagueResourceError,
+    ServerUnavailableError: LeagueUnavailableError,
+    DeadlineExceededError: LeagueDeadlineError,
+    UnauthenticatedError: LeagueUnauthenticatedError,
+}
+
+
+def _league_error(err: BotarenaError) -> LeagueError:
+    """The LeagueError subclass of err's class, with its message and code."""
+    cls = _BY_CLASS.get(type(err), LeagueError)
+    return cls(err.message, err.code)
 
 
 @dataclass(frozen=True)
 class LeagueRow:
-    """One agent of the leaderboard (``botarena league table --json``)."""
+    """One agent of the leaderboard (LeagueTable, ``botarena league table --json``)."""
 
     rank: int
     name: str
@@ -72,6 +166,7 @@ class LeagueRow:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> LeagueRow:
+        """A row from ``botarena league table --json``."""
         return cls(
             rank=int(d["rank"]),
             name=str(d["agent"]),
@@ -87,10 +182,28 @@ class LeagueRow:
             tag=str(d.get("tag", "")),
         )
 
+    @classmethod
+    def from_proto(cls, r: match_pb2.LeagueRow) -> LeagueRow:
+        """A row of a LeagueTableResponse."""
+        return cls(
+            rank=r.rank,
+            name=r.agent,
+            spec=r.spec,
+            rating=r.rating,
+            rd=r.rd,
+            elo=r.elo,
+            games=r.games,
+            wins=r.wins,
+            draws=r.draws,
+            losses=r.losses,
+            win_rate=r.win_rate,
+            tag=r.tag,
+        )
+
 
 @dataclass(frozen=True)
 class RunSummary:
-    """The summary line of ``botarena league run --json``."""
+    """A finished run (RunLeague's summary; ``botarena league run --json``'s last line)."""
 
     run: int
     games: int  # games asked for
@@ -98,7 +211,19 @@ class RunSummary:
     skipped: int
     seconds: float
     match: str
-    png: str = ""
+    png: str = ""  # the ratings chart: a path on this machine for a local server, else relative to the league's folder
+    resumed: bool = False  # the call finished an interrupted run (skipped games were played before)
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """A run's progress (RunLeague's progress messages), for :meth:`League.run`'s ``progress``."""
+
+    run: int
+    done: int  # games of the run stored, including those of an interrupted call
+    total: int
+    played: int  # games this call played, in seconds
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -120,23 +245,66 @@ def pfsp_weight(p: float) -> float:
     return (1 - p) * (1 - p)
 
 
+def _game_dict(g: match_pb2.LeagueGame) -> dict[str, Any]:
+    """A stored game as ``botarena league games --json`` prints it."""
+    return {
+        "index": g.index,
+        "seed": g.seed,
+        "rounds": g.rounds,
+        "winner": g.winner,
+        "draw": g.draw,
+        "standings": [
+            {"seat": s.seat, "agent": s.agent, "rank": s.rank, "score": s.score, "alive": s.alive} for s in g.standings
+        ],
+        "forfeit": g.forfeit,
+        "run": g.run,
+        "seats": [{"agent": s.name, "spec": s.spec} for s in g.seats],
+        "time": g.time.ToJsonString(),
+    }
+
+
+def _absolute_spec(spec: str) -> str:
+    """spec with the path of a ``policy:`` or ``dir:`` agent made absolute (a query kept)."""
+    for prefix in ("policy:", "dir:"):
+        if spec.startswith(prefix):
+            path, sep, query = spec[len(prefix) :].partition("?")
+            return prefix + os.path.abspath(path) + sep + query
+    return spec
+
+
 class League:
-    """A league directory driven through the ``botarena`` binary.
+    """A league kept by a botarena server, through MatchService's league RPCs.
 
     Args:
-        directory: the league's directory. When it holds no league yet, one
-            is made (``league init``) for ``game``; without ``game`` that is
-            a :class:`LeagueError`.
-        game: the game of a new league (ignored for an existing one).
-        seed: the league seed of a new league (default: the CLI's random
-            seed, printed by ``init``).
+        directory: the league. Without ``address`` or ``client``, its
+            directory on this machine: League starts a local ``botarena
+            serve --leagues-dir PARENT`` (:class:`botarena.Server`, owned by
+            the League) and names the league by the directory's name.
+            With ``address`` or ``client``, its name in that server's
+            leagues folder (a relative path such as ``"bb"`` or
+            ``"team/bb"``).
+        game: the game of a new league: when the server has no league of
+            that name, one is made (``league init``); without ``game`` that
+            is a :class:`LeagueError`. Ignored for an existing league.
+        seed: the league seed of a new league (default: the server draws
+            one; see :attr:`seed`).
         config: the game config of a new league (a JSON object's fields).
-        binary: the ``botarena`` executable (default:
+        binary: the ``botarena`` executable of the local server (default:
             :func:`botarena.server.find_binary`, which honours BOTARENA_BIN).
+        address: ``host:port`` of a ``botarena serve --leagues-dir DIR``.
+        client: an existing :class:`Client` to use instead of ``address``.
 
-    Every method runs one CLI command and raises :class:`LeagueError`, with
-    the CLI's stderr, when it fails. Not safe for concurrent use on one
-    directory (bbolt locks the store for one writer).
+    The local server lets the league play what ``botarena league`` would:
+    policy files and bot folders anywhere, command-line and HTTP bots
+    (``--bots-dir / --allow-cmd-bots --allow-http-bots``), behind a random
+    bearer token that only this League knows. A remote server plays only
+    the agents its flags allow (PermissionDeniedError otherwise).
+
+    Every failed call raises a :class:`LeagueError` with the server's
+    message. A League may be used from several threads; the server runs one
+    writer (add, remove, run) of a league at a time and refuses the others
+    while a run plays. Close it (or use it as a context manager) to stop
+    the local server; it also stops when this process ends.
     """
 
     def __init__(
@@ -147,82 +315,160 @@ class League:
         seed: int | None = None,
         config: Mapping[str, Any] | None = None,
         binary: str | None = None,
+        address: str | None = None,
+        client: Client | None = None,
     ) -> None:
-        self.directory = pathlib.Path(directory).absolute()
-        self.binary = binary or find_binary()
-        if not (self.directory / "league.db").exists():
-            if not game:
-                raise LeagueError(
-                    [self.binary, "league", "open", str(self.directory)], 1, f"{self.directory}: no league here; give game= to make one"
-                )
-            args = ["init", str(self.directory), "--game", game]
+        self._server: Server | None = None
+        self._own_client = client is None
+        self._client: Client | None = client
+        #: The league's directory on this machine (None for a remote server's league).
+        self.directory: pathlib.Path | None = None
+        try:
+            if client is None and address is None:
+                self.directory = pathlib.Path(directory).absolute()
+                self.directory.parent.mkdir(parents=True, exist_ok=True)
+                self.name = self.directory.name
+                token = secrets.token_urlsafe(24)
+                anchor = self.directory.anchor or "/"
+                self._server = Server(
+                    binary=binary,
+                    args=[
+                        "--leagues-dir", str(self.directory.parent),
+                        "--bots-dir", anchor, "--allow-cmd-bots", "--allow-http-bots",
+                    ],
+                    env={"BOTARENA_AUTH_TOKEN": token},
+                ).start()
+                self._client = Client(self._server.address, token=token)
+            else:
+                self.name = pathlib.PurePath(directory).as_posix()
+                if self._client is None:
+                    assert address is not None
+                    self._client = Client(address)
+            self._stub = match_pb2_grpc.MatchServiceStub(self.client.channel)
+            self.info = self._open(game, seed, config)
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def client(self) -> Client:
+        """The connection to the server."""
+        if self._client is None:
+            raise LeagueError("the league is closed")
+        return self._client
+
+    def _open(self, game: str | None, seed: int | None, config: Mapping[str, Any] | None) -> match_pb2.LeagueInfo:
+        if game:
+            req = match_pb2.CreateLeagueRequest(
+                league=self.name, game=game, config_json=json.dumps(dict(config)) if config else "", open_existing=True
+            )
             if seed is not None:
-                args += ["--seed", str(int(seed))]
-            if config:
-                args += ["--config", json.dumps(dict(config))]
-            self._run(args)
+                req.seed = int(seed) & 0xFFFFFFFFFFFFFFFF
+            info: match_pb2.LeagueInfo = self._call("CreateLeague", self._stub.CreateLeague, req).league
+            return info
+        try:
+            resp = self._call("GetLeague", self._stub.GetLeague, match_pb2.GetLeagueRequest(league=self.name))
+        except LeagueNotFoundError as e:
+            raise LeagueNotFoundError(f"{self._where()}: no league here; give game= to make one ({e.message})", e.code) from None
+        league: match_pb2.LeagueInfo = resp.league
+        return league
 
     # Plumbing ----------------------------------------------------------------
 
-    def _run(self, args: Sequence[str]) -> str:
-        cmd = [self.binary, "league", *args]
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if p.returncode != 0:
-            raise LeagueError(cmd, p.returncode, p.stderr)
-        return p.stdout
+    def _call(self, method: str, fn: Callable[..., T], request: Any) -> T:
+        """One unary call; failures raise LeagueError."""
+        try:
+            return self.client._invoke(method, fn, request)
+        except BotarenaError as e:
+            raise _league_error(e) from None
 
-    def _json_lines(self, args: Sequence[str]) -> list[dict[str, Any]]:
-        out = self._run(args)
-        return [json.loads(line) for line in out.splitlines() if line.strip()]
+    def _where(self) -> str:
+        return str(self.directory) if self.directory is not None else f"{self.name} on {self.client.address}"
+
+    @property
+    def game(self) -> str:
+        """The league's game."""
+        return str(self.info.game)
+
+    @property
+    def seed(self) -> int:
+        """The league seed."""
+        return int(self.info.seed)
 
     # Agents ----------------------------------------------------------------
 
     def add(self, name: str, spec: str, *, tag: str = "") -> None:
         """Adds agent ``spec`` (a built-in name, ``policy:/abs/path.safetensors``, ``cmd:...``) as ``name``.
 
-        A name already in the league is a :class:`LeagueError`. Relative
-        ``policy:`` paths are made absolute, since games run from any
-        directory.
+        A name already in the league is a :class:`LeagueError`
+        (AlreadyExists). With the local server, relative ``policy:`` and
+        ``dir:`` paths are made absolute, since games run from any
+        directory; a remote server looks them up in its bots folders.
         """
-        if spec.startswith("policy:"):
-            path, sep, query = spec[len("policy:") :].partition("?")
-            spec = "policy:" + os.path.abspath(path) + sep + query
-        args = ["add", str(self.directory), name, spec]
-        if tag:
-            args += ["--tag", tag]
-        self._run(args)
+        if self.directory is not None:
+            spec = _absolute_spec(spec)
+        req = match_pb2.AddLeagueAgentRequest(league=self.name, name=name, spec=spec, tag=tag)
+        self._call("AddLeagueAgent", self._stub.AddLeagueAgent, req)
 
     def remove(self, name: str) -> None:
         """Removes an agent (its games stay in the history and the ratings)."""
-        self._run(["remove", str(self.directory), name])
+        self._call("RemoveLeagueAgent", self._stub.RemoveLeagueAgent, match_pb2.RemoveLeagueAgentRequest(league=self.name, name=name))
 
     def agents(self) -> dict[str, str]:
-        """The league's agents: name → spec."""
-        return {r.name: r.spec for r in self.table()}
+        """The league's agents: name → spec, in the order they were added."""
+        resp = self._call("ListLeagueAgents", self._stub.ListLeagueAgents, match_pb2.ListLeagueAgentsRequest(league=self.name))
+        return {a.name: a.spec for a in resp.agents}
 
     def __contains__(self, name: object) -> bool:
         return name in self.agents()
 
     def __len__(self) -> int:
-        return len(self.table())
+        return len(self.agents())
 
     # Ratings and games -----------------------------------------------------
 
+    def _table(self, png: bool = False) -> match_pb2.LeagueTableResponse:
+        req = match_pb2.LeagueTableRequest(league=self.name, png=png)
+        resp: match_pb2.LeagueTableResponse = self._call("LeagueTable", self._stub.LeagueTable, req)
+        return resp
+
     def table(self) -> list[LeagueRow]:
-        """The leaderboard, best first (``league table --json``)."""
-        return [LeagueRow.from_json(d) for d in self._json_lines(["table", str(self.directory), "--json"])]
+        """The leaderboard, best first."""
+        return [LeagueRow.from_proto(r) for r in self._table().rows]
 
     def table_text(self, *, png: str | os.PathLike[str] | None = None) -> str:
-        """The leaderboard as the CLI prints it; with ``png``, also draws the ratings chart there."""
-        args = ["table", str(self.directory)]
+        """The leaderboard as ``botarena league table`` prints it; with ``png``, also the ratings chart there.
+
+        The server draws the chart (rating ± 2·RD per agent) and sends it;
+        it is written to ``png`` on this machine. A league without agents
+        has no chart (:class:`LeagueError`).
+        """
+        resp = self._table(png=png is not None)
         if png is not None:
-            args += ["--png", str(png)]
-        return self._run(args)
+            if not resp.png:
+                raise LeagueError(f"{self._where()}: no ratings chart: the league has no agents")
+            path = pathlib.Path(png)
+            tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+            tmp.write_bytes(resp.png)
+            os.replace(tmp, path)
+        return str(resp.text)
 
     def games(self, last: int = 1_000_000_000) -> list[dict[str, Any]]:
-        """The last ``last`` stored games, oldest first, as the CLI's JSON objects
-        (index, seed, rounds, winner, draw, standings [{seat, agent, rank, score, alive}], seats, ...)."""
-        return self._json_lines(["games", str(self.directory), "--last", str(int(last)), "--json"])
+        """The last ``last`` stored games, oldest first, as ``botarena league games --json`` prints them
+        (index, seed, rounds, winner, draw, standings [{seat, agent, rank, score, alive}], forfeit, run,
+        seats [{agent, spec}], time)."""
+        if last < 1:
+            raise ValueError(f"last must be 1 or more, got {last}")
+        resp = self._call("LeagueGames", self._stub.LeagueGames, match_pb2.LeagueGamesRequest(league=self.name, last=int(last)))
+        want = min(int(last), int(resp.total))
+        out = [_game_dict(g) for g in resp.games]
+        while out and len(out) < want:
+            req = match_pb2.LeagueGamesRequest(league=self.name, start=int(out[-1]["index"]) + 1)
+            resp = self._call("LeagueGames", self._stub.LeagueGames, req)
+            if not resp.games:
+                break
+            out.extend(_game_dict(g) for g in resp.games)
+        return out[:want]
 
     def run(
         self,
@@ -233,37 +479,66 @@ class League:
         workers: int = 0,
         envs_per_worker: int = 0,
         max_rounds: int = 0,
+        fresh: bool = False,
+        png: bool = True,
+        progress: Callable[[RunProgress], None] | None = None,
     ) -> RunSummary:
-        """Plays ``games`` games (``league run --json``) and returns the run's summary.
+        """Plays ``games`` games on the server (RunLeague) and returns the run's summary.
 
         match is ``"round-robin"``, ``"uniform"`` or ``"pfsp"`` (which needs
-        ``target``, seated in every game). The games run on Go's vecenv
-        pools: ``workers`` goroutines (0: one per core) playing
-        ``envs_per_worker`` games each (0: the CLI's default, 16), with the
-        policies' decisions batched. Ratings update as games finish; the
-        CLI also redraws DIR/ratings.png.
+        ``target``, seated in every game). The games run on the server's
+        vecenv pools: up to ``workers`` of its match slots (0: as many as
+        are free) playing ``envs_per_worker`` games each (0: 16), with the
+        policies' decisions batched; results do not depend on either.
+        Ratings update as games are stored. ``progress`` is called with
+        each progress message (a few per second at most). With ``png`` the
+        server redraws the ratings chart in the league's folder
+        (ratings.png), as ``botarena league run`` does.
+
+        An interrupted run (KeyboardInterrupt, a lost server) keeps its
+        stored games; the same call again finishes it. A call with other
+        options refuses until ``fresh=True`` abandons it.
         """
-        args = ["run", str(self.directory), "--games", str(int(games)), "--match", match, "--json"]
-        if target is not None:
-            args += ["--target", target]
-        if workers:
-            args += ["--workers", str(int(workers))]
-        if envs_per_worker:
-            args += ["--envs-per-worker", str(int(envs_per_worker))]
-        if max_rounds:
-            args += ["--max-rounds", str(int(max_rounds))]
-        lines = self._json_lines(args)
-        s = next((d for d in reversed(lines) if d.get("summary")), None)
-        if s is None:
-            raise LeagueError([self.binary, "league", *args], 0, "no summary line in the output")
+        req = match_pb2.RunLeagueRequest(
+            league=self.name,
+            games=int(games),
+            match=match,
+            target=target or "",
+            workers=int(workers),
+            envs_per_worker=int(envs_per_worker),
+            max_rounds=int(max_rounds),
+            fresh=fresh,
+            png=png,
+        )
+        client = self.client
+        call = self._stub.RunLeague(req, metadata=client._metadata)
+        summary: match_pb2.LeagueRunSummary | None = None
+        try:
+            for msg in call:
+                if msg.HasField("summary"):
+                    summary = msg.summary
+                elif progress is not None:
+                    p = msg.progress
+                    progress(RunProgress(run=p.run, done=p.done, total=p.total, played=p.played, seconds=p.seconds))
+        except grpc.RpcError as e:
+            raise _league_error(from_rpc_error(e, "RunLeague", client.address)) from None
+        except BaseException:
+            call.cancel()  # the server stops the run; its stored games stay
+            raise
+        if summary is None:
+            raise LeagueError("RunLeague: the server ended the stream without a summary")
+        chart = str(summary.png)
+        if chart and self.directory is not None:
+            chart = str(self.directory / chart)
         return RunSummary(
-            run=int(s.get("run", 0)),
-            games=int(s.get("games", 0)),
-            played=int(s.get("played", 0)),
-            skipped=int(s.get("skipped", 0)),
-            seconds=float(s.get("seconds", 0.0)),
-            match=str(s.get("match", match)),
-            png=str(s.get("png") or ""),
+            run=summary.run,
+            games=summary.games,
+            played=summary.played,
+            skipped=summary.skipped,
+            seconds=summary.seconds,
+            match=summary.match,
+            png=chart,
+            resumed=summary.resumed,
         )
 
     # Matchmaking -----------------------------------------------------------
@@ -325,7 +600,7 @@ class League:
         out: dict[str, float] = {}
         for n in names:
             if n not in recs:
-                raise KeyError(f"{n!r} is not an agent of the league at {self.directory}")
+                raise KeyError(f"{n!r} is not an agent of the league {self._where()}")
             p = pfsp_win_rate(recs[n])
             out[n] = {"pfsp": pfsp_weight(p), "variance": p * (1 - p), "uniform": 1.0}[rule]
         return out
@@ -361,11 +636,37 @@ class League:
         specs = self.agents()
         w = self.sample_opponents(k, target, rule=rule, seed=seed) if k > 0 else self.opponent_weights(target, rule=rule)
         if not w or not any(v > 0 for v in w.values()):
-            raise LeagueError(
-                [self.binary, "league", "mixture", str(self.directory)], 1, f"no opponent with a positive weight for {target!r}"
-            )
+            raise LeagueError(f"{self._where()}: no opponent with a positive weight for {target!r}")
         top = max(w.values())
         return [Opponent(spec=specs[n], weight=max(v, floor * top), name=n) for n, v in w.items()]
 
+    # Lifetime --------------------------------------------------------------
+
+    def close(self) -> None:
+        """Closes the connection (one League made) and stops the local server. Safe to call twice."""
+        client, self._client = self._client, None
+        if client is not None and self._own_client:
+            client.close()
+        server, self._server = self._server, None
+        if server is not None:
+            server.stop()
+
+    def __enter__(self) -> League:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
     def __repr__(self) -> str:
-        return f"League({str(self.directory)!r})"
+        if self.directory is not None:
+            return f"League({str(self.directory)!r})"
+        address = self._client.address if self._client is not None else "closed"
+        return f"League({self.name!r}, address={address!r})"

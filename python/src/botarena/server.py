@@ -13,6 +13,7 @@ import tempfile
 import threading
 import time
 from types import TracebackType
+from typing import Mapping
 
 from botarena.errors import ServerError
 
@@ -183,7 +184,10 @@ class Server:
     Startup failures (a missing binary, a build error, the process exiting or
     not listening within ``timeout`` seconds) raise :class:`ServerError` with
     the server's output. On exit the process gets SIGTERM, then SIGKILL if it
-    has not stopped after ``stop_timeout`` seconds.
+    has not stopped after ``stop_timeout`` seconds. ``args`` are more flags
+    of ``botarena serve``; ``env`` sets environment variables of the process
+    over this one's (``{"BOTARENA_AUTH_TOKEN": token}`` keeps the token out of
+    ``ps``).
 
     The server dies with this process, however it ends (kill -9 included):
     it runs with ``--exit-on-stdin-eof`` and its standard input is a pipe
@@ -199,10 +203,12 @@ class Server:
         args: list[str] | None = None,
         timeout: float = 60.0,
         stop_timeout: float = 5.0,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.binary = binary
         self.addr = addr
         self.args = list(args or [])
+        self.env = dict(env or {})
         self.timeout = timeout
         self.stop_timeout = stop_timeout
         self._proc: subprocess.Popen[bytes] | None = None
@@ -240,7 +246,11 @@ class Server:
         try:
             # stdin: a pipe nobody writes to; it closes when this process ends.
             self._proc = subprocess.Popen(
-                cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+                cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                env={**os.environ, **self.env} if self.env else None,
             )
         except OSError as e:
             raise ServerError(f"cannot run {' '.join(cmd)}: {e}") from e

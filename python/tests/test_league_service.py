@@ -1,0 +1,88 @@
+"""botarena.League over MatchService's league RPCs: a server's leagues folder, its errors, progress, and
+equality with ``botarena league`` on the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Iterator
+
+import grpc
+import pytest
+
+import botarena
+from botarena.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError, PermissionDeniedError
+from botarena.league import League, LeagueError, RunProgress
+from botarena.server import find_binary
+
+
+def _cli(*args: str) -> str:
+    out = subprocess.run([find_binary(), *args], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.fixture(scope="module")
+def leagues_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[botarena.Server, Path]]:
+    root = tmp_path_factory.mktemp("leagues")
+    with botarena.Server(args=["--leagues-dir", str(root)]) as server:
+        yield server, root
+
+
+def test_league_on_a_server_without_leagues_is_failed_precondition(address: str) -> None:
+    with pytest.raises(LeagueError, match="--leagues-dir") as e:
+        League("lg", address=address, game="battlebots")
+    assert isinstance(e.value, FailedPreconditionError) and e.value.code == grpc.StatusCode.FAILED_PRECONDITION
+
+
+def test_remote_league_errors_are_league_errors_of_their_code(leagues_server: tuple[botarena.Server, Path]) -> None:
+    server, root = leagues_server
+    with pytest.raises(LeagueError, match="relative path") as e:
+        League("../escape", address=server.address, game="battlebots")
+    assert isinstance(e.value, InvalidArgumentError) and isinstance(e.value, ValueError)
+    with pytest.raises(LeagueError, match="no league") as nf:
+        League("missing", address=server.address)
+    assert isinstance(nf.value, NotFoundError)
+
+    with League("team/bb", address=server.address, game="battlebots", seed=4) as league:
+        assert (root / "team" / "bb" / "league.db").exists() and league.seed == 4 and league.game == "battlebots"
+        league.add("nop", "nop")
+        with pytest.raises(LeagueError, match="--allow-cmd-bots") as pd:
+            league.add("shell", "cmd:true")
+        assert isinstance(pd.value, PermissionDeniedError)
+        with pytest.raises(LeagueError, match="at least 2 agents") as fp:
+            league.run(2)
+        assert isinstance(fp.value, FailedPreconditionError)
+        league.add("sniper", "sniper")
+        seen: list[RunProgress] = []
+        s = league.run(6, max_rounds=40, progress=seen.append)
+        assert s.played == 6 and s.png == "ratings.png" and (root / "team" / "bb" / "ratings.png").exists()
+        assert seen and seen[0].done == 0 and seen[-1].done == seen[-1].total == 6
+        assert len(league) == 2 and "sniper" in league
+    # The same name from another League sees the same league.
+    again = League("team/bb", address=server.address)
+    assert len(again.games()) == 6
+    again.close()
+
+
+def test_local_league_plays_what_the_command_line_plays(tmp_path: Path) -> None:
+    cli = tmp_path / "cli"
+    _cli("league", "init", str(cli), "--game", "battlebots", "--seed", "9")
+    league = League(tmp_path / "svc", game="battlebots", seed=9)
+    for name in ("huggy", "sniper", "random"):
+        _cli("league", "add", str(cli), name, name)
+        league.add(name, name)
+    _cli("league", "run", str(cli), "--games", "14", "--max-rounds", "60", "--png", "")
+    s = league.run(14, max_rounds=60, workers=2)
+    assert s.played == 14 and s.png == str(tmp_path / "svc" / "ratings.png")
+
+    keys = ("index", "seed", "rounds", "winner", "draw", "standings", "forfeit", "seats")
+    want = [json.loads(line) for line in _cli("league", "games", str(cli), "--last", "100", "--json").splitlines()]
+    got = league.games()
+    assert [{k: g[k] for k in keys} for g in got] == [{k: g[k] for k in keys} for g in want]
+    assert league.table_text() == _cli("league", "table", str(cli))
+    # The league directory is an ordinary league: the command line reads it too.
+    assert _cli("league", "table", str(tmp_path / "svc")) == league.table_text()
+    league.close()
+    league.close()
