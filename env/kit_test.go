@@ -100,8 +100,8 @@ func TestRegisterRejectsKitsThatDisagree(t *testing.T) {
 		r.Register(counterEntry("counter", validKit()))
 		// Another game's int flag --target: the same type, fine.
 		r.Register(counterEntry("adder", &env.Kit{Flags: []env.Flag{{Name: "target", Field: "target", Int: true}}}))
-		// A string flag --target where counter's is an int flag.
-		wantPanic(t, `flag --target is a string flag, but an int flag in "counter"`, func() {
+		// A string flag --target where adder's and counter's are int flags: the first by name is named.
+		wantPanic(t, `flag --target is a string flag, but an int flag in "adder"`, func() {
 			r.Register(env.Entry{Name: "namer", Rules: func(env.Config) string { return "" },
 				NewConfig: func() env.Config { return &stringConfig{} },
 				New:       func(env.Config) (env.Env, error) { return nil, nil },

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -96,7 +97,10 @@ func (r *Registry) Register(e Entry) {
 	if _, dup := r.entries[e.Name]; dup {
 		panic(fmt.Sprintf("env: Register: game %q registered twice", e.Name))
 	}
-	for _, o := range r.entries {
+	// Check against the others in name order, so that a conflict with
+	// several of them always names the same one.
+	for _, name := range slices.Sorted(maps.Keys(r.entries)) {
+		o := r.entries[name]
 		if BaseGame(o.Name) == BaseGame(e.Name) && o.Kit != e.Kit {
 			panic(fmt.Sprintf("env: Register %q: its Kit is not the one %q registered (every name of a game shares one *Kit)", e.Name, o.Name))
 		}
