@@ -89,11 +89,11 @@ $(VENV)/.train-installed: $(VENV)/.installed
 	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar on -e 'python[train,test]'
 	touch $@
 
-extras-venv: $(VENV)/.extras-installed ## add every optional extra to .venv: training, SB3, RLlib, video, mypy (CI runs their tests)
+extras-venv: $(VENV)/.extras-installed ## add every optional extra to .venv: training, SB3, RLlib, Ray, video, mypy, kubernetes-validate (CI runs their tests)
 
 $(VENV)/.extras-installed: $(VENV)/.installed
-	@echo "installing the extras into $(VENV): PyTorch, matplotlib, SB3, sb3-contrib, SuperSuit, moviepy, Ray RLlib (large downloads the first time) ..."
-	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar off -e 'python[train,sb3,video,rllib,test,dev]'
+	@echo "installing the extras into $(VENV): PyTorch, matplotlib, SB3, sb3-contrib, SuperSuit, moviepy, Ray RLlib, kubernetes-validate (large downloads the first time) ..."
+	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar off -e 'python[train,sb3,video,rllib,ray,k8s,test,dev]'
 	touch $(VENV)/.train-installed $@
 
 train: build train-venv ## train a PPO bot, evaluate it, export it and watch it play: make train GAME=battlebots MINUTES=10

@@ -2,8 +2,9 @@
 
 Each node is a ``ray start`` run in a session of its own, so that its
 processes (GCS, raylet, workers, and the ``botarena serve`` processes its
-actors start) share one process group: :meth:`LocalCluster.kill_node`
-kills a node the way a machine failure would (SIGKILL to the whole group),
+actors start) share one session id: :meth:`LocalCluster.kill_node`
+kills a node the way a machine failure would (SIGKILL to every process of
+the session, all at once),
 and :meth:`LocalCluster.stop` ends every node this object started and
 nothing else. ``ray stop`` is never called: it would end every Ray process
 of the machine, other users' included.
@@ -23,7 +24,7 @@ import sys
 import tempfile
 import time
 from types import TracebackType
-from typing import Mapping
+from typing import Any, Mapping
 
 __all__ = ["LocalCluster", "ray_executable"]
 
@@ -96,7 +97,7 @@ class LocalCluster:
         self.port = 0
         # Short: Ray puts Unix sockets under it (108-byte path limit).
         self.temp_dir = tempfile.mkdtemp(prefix="bray", dir="/tmp")
-        self._groups: list[int] = []  # one process group per node, head first
+        self._groups: list[int] = []  # one session (and process group) id per node, head first
         self._killed: set[int] = set()
 
     @property
@@ -167,7 +168,7 @@ class LocalCluster:
         self._ray_start(["--address", self.address])
         return len(self._groups) - 1
 
-    def init(self, **kwargs: object) -> None:
+    def init(self, **kwargs: Any) -> None:
         """``ray.init`` this process as a driver of the cluster (on the head), unless it already is one."""
         import ray
 
@@ -188,12 +189,15 @@ class LocalCluster:
             time.sleep(0.2)
 
     def _kill(self, i: int, sig: int = signal.SIGKILL) -> None:
+        """Sends sig to every process of node i's session (Ray's workers set process groups of their own)."""
         if i >= len(self._groups):
             return
-        try:
-            os.killpg(self._groups[i], sig)
-        except ProcessLookupError:
-            pass
+        sid = self._groups[i]
+        for pid in _session_pids(sid) or [-sid]:
+            try:
+                os.kill(pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
 
     def kill_node(self, i: int) -> None:
         """Kills node i (0 is the head) and everything it started, at once (SIGKILL)."""
@@ -239,9 +243,34 @@ class LocalCluster:
         return f"LocalCluster(nodes={self.nodes}, address={self.address if self.port else None!r})"
 
 
-def _group_alive(pgid: int) -> bool:
+def _session_pids(sid: int) -> list[int]:
+    """The processes of session sid, from /proc (empty where there is no /proc)."""
+    pids = []
     try:
-        os.killpg(pgid, 0)
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid pgrp session ...: comm may hold spaces and parentheses.
+        fields = stat[stat.rindex(b")") + 2 :].split()
+        if len(fields) > 3 and int(fields[3]) == sid and fields[0] != b"Z":
+            pids.append(int(name))
+    return pids
+
+
+def _group_alive(sid: int) -> bool:
+    """Whether a process of session sid is still running."""
+    if os.path.isdir("/proc"):
+        return bool(_session_pids(sid))
+    try:
+        os.killpg(sid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:

@@ -98,7 +98,7 @@ class RaySampler:
         if num_actors < 1 or envs_per_actor < 1:
             raise ValueError(f"num_actors and envs_per_actor must be at least 1, got {num_actors} and {envs_per_actor}")
         cls = ray.remote(_SamplerActor).options(num_cpus=num_cpus, scheduling_strategy="SPREAD")
-        self.actors = [
+        self.actors: list[Any] = [
             cls.remote(
                 game,
                 envs_per_actor,
@@ -267,7 +267,7 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     ) -> None:
         mode = _autoreset(autoreset_mode)
         cls = ray.remote(_VectorEnvActor).options(num_cpus=num_cpus, scheduling_strategy="SPREAD")
-        self.actors = [
+        self.actors: list[Any] = [
             cls.remote(
                 game,
                 envs_per_actor,
