@@ -8,6 +8,7 @@ tests run in file order; the last one kills the second node.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
@@ -208,6 +209,18 @@ def _new_league(directory: str) -> League:
 
 def _games(league: League) -> list[dict[str, Any]]:
     return [{k: v for k, v in g.items() if k != "time"} for g in league.games()]
+
+
+def test_cli_league(cluster: LocalCluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """python -m botarena.ray league DIR --games N --address ADDR --json: a server per node, every game played."""
+    from botarena.ray.__main__ import main
+
+    _new_league(str(tmp_path / "L"))
+    assert main(["league", str(tmp_path / "L"), "--games", "40", "--address", cluster.address, "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()[-1]
+    summary = json.loads(out)
+    assert summary["played"] == 40 and len(summary["servers"]) == 2, summary
+    assert sum(s["games"] for s in summary["servers"]) == 40
 
 
 def test_league_with_a_node_killed_mid_run(cluster: LocalCluster, capsys: pytest.CaptureFixture[str]) -> None:
