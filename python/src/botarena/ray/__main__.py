@@ -8,9 +8,9 @@
 cluster ``ray start`` made on this machine). ``league`` runs the league's
 coordinator here with a ``botarena serve`` on every node (see
 :func:`botarena.ray.run_league`); ``servers`` starts them for a
-``botarena league run DIR --servers ...`` of your own (with
-BOTARENA_AUTH_TOKEN set to the printed token's source: $BOTARENA_AUTH_TOKEN
-if set); ``sample`` measures distributed sampling in agent-steps per second.
+``botarena league run DIR --servers ...`` of your own (it needs
+$BOTARENA_AUTH_TOKEN, the token the servers then require and ``league run``
+sends); ``sample`` measures distributed sampling in agent-steps per second.
 """
 
 from __future__ import annotations
@@ -68,17 +68,18 @@ def _league(args: argparse.Namespace) -> int:
 def _servers(args: argparse.Namespace) -> int:
     from botarena.ray.league import start_servers
 
+    if not os.environ.get("BOTARENA_AUTH_TOKEN", "").strip():
+        print(
+            "botarena: set BOTARENA_AUTH_TOKEN (openssl rand -hex 32): the servers require it, and "
+            "`botarena league run --servers` sends it",
+            file=sys.stderr,
+        )
+        return 2
     _init(args.address)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with start_servers(per_node=args.servers_per_node, num_cpus=args.num_cpus) as servers:
         print(",".join(servers.addresses), flush=True)
-        if not os.environ.get("BOTARENA_AUTH_TOKEN"):
-            print(
-                "botarena: the servers require a new random token; set BOTARENA_AUTH_TOKEN before starting this "
-                "command to choose it (league run --servers sends $BOTARENA_AUTH_TOKEN)",
-                file=sys.stderr,
-            )
         try:
             while not stop.wait(1.0):
                 pass

@@ -40,6 +40,27 @@ def _limit_cores(num_cpus: float) -> None:
     os.environ["GOMAXPROCS"] = str(max(1, int(num_cpus)))
 
 
+def _describe(actors: list[Any]) -> list[Any]:
+    """Every actor's describe(), which waits for their pools; on failure the actors are ended."""
+    try:
+        return list(ray.get([a.describe.remote() for a in actors]))
+    except BaseException:
+        _end(actors)
+        raise
+
+
+def _end(actors: list[Any]) -> None:
+    """Closes the actors' pools (and servers), then ends the actors."""
+    if not actors:
+        return
+    try:
+        ray.get([a.close.remote() for a in actors], timeout=30)
+    except Exception:
+        pass  # an actor whose node is gone, or whose constructor failed
+    for a in actors:
+        ray.kill(a)
+
+
 class _SamplerActor(PoolSampler):
     """A :class:`PoolSampler` in a Ray actor: its pool's server runs on the actor's node."""
 
@@ -114,11 +135,7 @@ class RaySampler:
             )
             for k in range(num_actors)
         ]
-        try:
-            described = ray.get([a.describe.remote() for a in self.actors])
-        except BaseException:
-            self.close()
-            raise
+        described = _describe(self.actors)
         self.spec: GameSpec = described[0][0]
         self.rows_per_actor: int = described[0][1]
         #: The node address of each actor, in actor order.
@@ -160,13 +177,7 @@ class RaySampler:
     def close(self) -> None:
         """Closes the pools and ends the actors. Safe to call twice."""
         actors, self.actors = getattr(self, "actors", []), []
-        if actors:
-            try:
-                ray.get([a.close.remote() for a in actors], timeout=30)
-            except Exception:
-                pass  # an actor whose node is gone
-            for a in actors:
-                ray.kill(a)
+        _end(actors)
 
     def __enter__(self) -> RaySampler:
         return self
@@ -281,11 +292,7 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             )
             for k in range(num_actors)
         ]
-        try:
-            described = ray.get([a.describe.remote() for a in self.actors])
-        except BaseException:
-            self.close()
-            raise
+        described = _describe(self.actors)
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.game = game
         self.game_spec: GameSpec = described[0][0]
@@ -341,13 +348,7 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     def close_extras(self, **kwargs: Any) -> None:
         """Closes the pools and ends the actors."""
         actors, self.actors = getattr(self, "actors", []), []
-        if actors:
-            try:
-                ray.get([a.close.remote() for a in actors], timeout=30)
-            except Exception:
-                pass
-            for a in actors:
-                ray.kill(a)
+        _end(actors)
 
     def __repr__(self) -> str:
         return f"RayVectorEnv({self.game!r}, num_envs={self.num_envs}, actors={len(self.actors)})"
