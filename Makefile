@@ -21,7 +21,7 @@ MINUTES ?= 10
 RUN     ?= runs/$(subst /,-,$(GAME))
 TRAIN_ARGS ?=
 
-.PHONY: league help build wheel test fmt-check vet race pytest lint typecheck bench fuzz play venv train-venv extras-venv train generate check-generated clean
+.PHONY: image k8s-validate league help build wheel test fmt-check vet race pytest lint typecheck bench fuzz play venv train-venv extras-venv train generate check-generated clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -34,6 +34,22 @@ wheel: ## a platform wheel of the Python package with the server binary bundled,
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check 'setuptools>=70.1'
 	@echo "building the wheel; go build -trimpath takes a few minutes on a cold Go cache ..."
 	BOTARENA_BUNDLE_BINARY=1 $(VENV)/bin/python -m pip wheel --no-deps --no-build-isolation --disable-pip-version-check -w dist ./python
+
+# make image: the container image, written without a container daemon (deploy/image).
+IMAGE_TAG ?= botarena:dev
+IMAGE_DIR ?= dist/image
+IMAGE_ARCH ?= $(shell $(GO) env GOARCH)
+# Kubernetes versions whose API schemas deploy/k8s must pass (kubernetes-validate --strict).
+K8S_VERSIONS ?= 1.30 1.37
+
+image: ## the container image: an OCI layout in dist/image and dist/botarena-image.tar for docker load, no daemon (deploy/image)
+	CGO_ENABLED=0 GOOS=linux GOARCH=$(IMAGE_ARCH) $(GO) build -trimpath -ldflags='-s -w' -o dist/image-bin/botarena ./cmd/botarena
+	$(GO) run ./deploy/image -binary dist/image-bin/botarena -arch $(IMAGE_ARCH) -out $(IMAGE_DIR) -tag $(IMAGE_TAG) -tar dist/botarena-image.tar
+
+k8s-validate: venv ## deploy/k8s against the Kubernetes API's JSON schemas (kubernetes-validate --strict) and the Go checks beside the image
+	test -x $(VENV)/bin/kubernetes-validate || $(VENV)/bin/python -m pip install --quiet --disable-pip-version-check 'kubernetes-validate>=1.30'
+	for v in $(K8S_VERSIONS); do $(VENV)/bin/kubernetes-validate --strict --quiet -k $$v deploy/k8s/*.yaml || exit 1; done
+	$(GO) test -count=1 -run 'Manifests|Image' ./deploy/image
 
 test: fmt-check vet race pytest ## the README's test command: gofmt check, go vet, go test -race, pytest
 
@@ -89,11 +105,11 @@ $(VENV)/.train-installed: $(VENV)/.installed
 	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar on -e 'python[train,test]'
 	touch $@
 
-extras-venv: $(VENV)/.extras-installed ## add every optional extra to .venv: training, SB3, RLlib, video, mypy (CI runs their tests)
+extras-venv: $(VENV)/.extras-installed ## add every optional extra to .venv: training, SB3, RLlib, Ray, video, mypy, kubernetes-validate (CI runs their tests)
 
 $(VENV)/.extras-installed: $(VENV)/.installed
-	@echo "installing the extras into $(VENV): PyTorch, matplotlib, SB3, sb3-contrib, SuperSuit, moviepy, Ray RLlib (large downloads the first time) ..."
-	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar off -e 'python[train,sb3,video,rllib,test,dev]'
+	@echo "installing the extras into $(VENV): PyTorch, matplotlib, SB3, sb3-contrib, SuperSuit, moviepy, Ray RLlib, kubernetes-validate (large downloads the first time) ..."
+	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar off -e 'python[train,sb3,video,rllib,ray,k8s,test,dev]'
 	touch $(VENV)/.train-installed $@
 
 train: build train-venv ## train a PPO bot, evaluate it, export it and watch it play: make train GAME=battlebots MINUTES=10

@@ -131,6 +131,11 @@ var rules = []rule{
 	{pkg: "internal/testutil", imports: []string{"env"}},
 	{pkg: "internal/archtest"},
 
+	// deploy/image writes the container image (an OCI layout) with
+	// go-containerregistry; it imports nothing of botarena: the binary is
+	// an input file.
+	{pkg: "deploy/image", thirdParty: ggcrDeps},
+
 	// cmd wires everything, with cobra for the command line and gonum's
 	// plot for charts.
 	{pkg: "cmd/*", imports: []string{"env", "env/*", "games", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "web", "bench",
@@ -171,6 +176,11 @@ var cobraDeps = []string{"github.com/spf13/cobra", "github.com/spf13/pflag"}
 // plotDeps are gonum's plot (charts) and what it imports.
 var plotDeps = cat([]string{"gonum.org/v1/plot", "codeberg.org/go-fonts/", "codeberg.org/go-latex/", "codeberg.org/go-pdf/", "git.sr.ht/~sbinet/gg",
 	"github.com/ajstarks/svgo", "github.com/golang/freetype"}, xDeps)
+
+// ggcrDeps are go-containerregistry's image, layout and tarball packages
+// and what they import.
+var ggcrDeps = cat([]string{"github.com/google/go-containerregistry/", "github.com/containerd/stargz-snapshotter/", "github.com/klauspost/compress",
+	"github.com/opencontainers/go-digest", "github.com/opencontainers/image-spec/", "github.com/vbatts/tar-split/"}, xDeps)
 
 // storage is what the env service, its client and the shared server
 // never bring in: the league, its match data and their storage (bbolt,

@@ -21,7 +21,8 @@ _EXTRA = {
     "stable_baselines3": "sb3",
     "sb3_contrib": "sb3",
     "supersuit": "sb3",
-    "ray": "rllib",
+    "ray": "ray",
+    "ray.rllib": "rllib",
     "moviepy": "video",
 }
 
@@ -37,7 +38,7 @@ def require(module: str) -> ModuleType:
     except ImportError as e:
         if os.environ.get("BOTARENA_REQUIRE_EXTRAS"):
             pytest.fail(f"{module} is required here (BOTARENA_REQUIRE_EXTRAS is set): {e}", pytrace=False)
-        extra = _EXTRA.get(module.split(".")[0], "train")
+        extra = _EXTRA.get(module, _EXTRA.get(module.split(".")[0], "train"))
         pytest.skip(
             f"{module} is not installed (pip install -e 'python[{extra}]')",
             allow_module_level=True,
