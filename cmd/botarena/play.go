@@ -281,7 +281,7 @@ func (m *playView) show(c *cli, o *playFlags, e env.Env, round int) error {
 			if err := m.native(e, f); err != nil {
 				return err
 			}
-			if err := os.WriteFile(filepath.Join(dir, replayFile(f)), m.buf, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, env.ReplayFile(f)), m.buf, 0o644); err != nil {
 				return fmt.Errorf("--replays: %w", err)
 			}
 		}
@@ -319,15 +319,6 @@ func (m *playView) native(e env.Env, format string) error {
 		return fmt.Errorf("%s: native format %s: %w", m.game, format, err)
 	}
 	return nil
-}
-
-// replayFile is the file name of a native format in a replay folder: the
-// format's name when it is a file name ("state.json"), else "state.<name>".
-func replayFile(format string) string {
-	if strings.Contains(format, ".") {
-		return format
-	}
-	return "state." + format
 }
 
 // agentNames expands --agents to one name per seat.
