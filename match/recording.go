@@ -30,7 +30,7 @@ const DefaultRecordingLimit = 256 << 20
 
 // ErrRecordingTooLarge is wrapped by a [Recorder]'s error when the
 // recording would pass its size limit.
-var ErrRecordingTooLarge = errors.New("the recording passed its size limit")
+var ErrRecordingTooLarge = errors.New("recording size limit")
 
 // RecordingHeader is the first line of a recording.
 type RecordingHeader struct {
@@ -221,7 +221,7 @@ func (r *Recorder) line(v any, round int) error {
 		if round >= 0 {
 			at = fmt.Sprintf("round %d", round)
 		}
-		return r.fail(fmt.Errorf("recording: %w of %d bytes at %s (%d bytes written)", ErrRecordingTooLarge, r.limit, at, r.written))
+		return r.fail(fmt.Errorf("recording: %s would pass the %w of %d bytes (%d bytes written)", at, ErrRecordingTooLarge, r.limit, r.written))
 	}
 	n, err := r.w.Write(data)
 	r.written += int64(n)

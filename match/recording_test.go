@@ -138,7 +138,7 @@ func TestRecorderLimit(t *testing.T) {
 	rec := match.NewRecorder(&buf, match.RecordingHeader{Game: "counter"}, 1000)
 	m := &match.Match{Env: g, Agents: agentsOf(&fixed{action: 1, panicAt: -1}, &fixed{action: 2, panicAt: -1}), Hooks: rec.Hooks(match.Hooks{})}
 	_, err := m.Run(context.Background())
-	if !errors.Is(err, match.ErrRecordingTooLarge) || !strings.Contains(err.Error(), "1000 bytes at round") {
+	if !errors.Is(err, match.ErrRecordingTooLarge) || !strings.Contains(err.Error(), "would pass the recording size limit of 1000 bytes") {
 		t.Fatalf("error %v, want the limit of 1000 bytes at a round", err)
 	}
 	if buf.Len() > 1000 {
