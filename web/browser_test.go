@@ -44,7 +44,10 @@ func TestWebBrowserDrawsEachGame(t *testing.T) {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s := NewServer(Options{})
+	s, err := NewServer(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ts := httptest.NewServer(s.Handler(nil))
 	defer ts.Close()
 	defer s.Close()
