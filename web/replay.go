@@ -270,8 +270,10 @@ type replayOpened struct {
 	agents []string
 	// how it plays: "replayed" (its actions played again by the match
 	// runner: every seat's view is exact) or "states" (each round's
-	// recorded state loaded into the game), and why, when it matters.
+	// recorded state loaded into the game), and what to know about it;
+	// warning when it did not replay as recorded.
 	mode, note string
+	warning    bool
 }
 
 func (s *Server) answerOpened(w http.ResponseWriter, ri ReplayInfo, open replayOpened, src source) {
@@ -281,7 +283,7 @@ func (s *Server) answerOpened(w http.ResponseWriter, ri ReplayInfo, open replayO
 	}
 	s.stats.replaysOpened.Add(1)
 	writeJSON(w, http.StatusCreated, map[string]any{"id": m.id, "replay": ri, "game": open.game, "seats": open.seats,
-		"rounds": open.rounds, "mode": open.mode, "note": open.note})
+		"rounds": open.rounds, "mode": open.mode, "note": open.note, "warning": open.warning})
 }
 
 // byteSource is where a recording's bytes are: a file of the replays

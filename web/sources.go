@@ -323,7 +323,7 @@ func (s *Server) openRecording(ctx context.Context, b byteSource) (replayOpened,
 			open.src = &actionsSource{reg: s.opt.Registry, game: h.Game, config: h.Config, seed: h.Seed, actions: actions, load: load, header: h, final: final}
 			return open, nil
 		case errors.Is(err, errNotReplayed):
-			open.note = err.Error() + "; playing the recorded states"
+			open.note, open.warning = err.Error()+"; playing the recorded states", true
 		default:
 			return replayOpened{}, err
 		}
@@ -409,8 +409,7 @@ func (s *Server) openFolder(p, game string) (replayOpened, error) {
 		return replayOpened{}, fmt.Errorf("%s: not a replay folder of any game (the layout of play --replays DIR: DIR/<seed>/<round>/<native files>)", p)
 	}
 	e, _ := s.opt.Registry.Make(found, nil)
-	open := replayOpened{game: found, seats: e.Spec().Seats, rounds: len(paths) - 1, mode: modeStates,
-		note: "a replay folder holds states only: each round's state is loaded into the game, and the views and results are what it holds"}
+	open := replayOpened{game: found, seats: e.Spec().Seats, rounds: len(paths) - 1, mode: modeStates}
 	h := match.RecordingHeader{Game: found}
 	if seed, err := strconv.ParseUint(path.Base(p), 10, 64); err == nil {
 		open.seed, h.Seed = &seed, seed
@@ -523,7 +522,7 @@ func (s *Server) openMatchData(ctx context.Context, p string, size, index int64)
 			(round == len(actions)-1 || slices.Equal(st.Truncated, g.Truncated[rows:rows+seats]))
 	})
 	if errors.Is(err, errNotReplayed) {
-		open.note = err.Error() + " (played with " + where + ")"
+		open.note, open.warning = err.Error()+" (played with "+where+")", true
 	} else if err != nil {
 		return replayOpened{}, err
 	}
