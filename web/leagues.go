@@ -117,7 +117,7 @@ func (s *Server) listLeagues(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	root := s.opt.LeaguesDir
-	var list []LeagueInfo
+	list := []LeagueInfo{}
 	truncated := false
 	err := fs.WalkDir(os.DirFS(root), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {

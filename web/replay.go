@@ -80,7 +80,7 @@ func (s *Server) listReplays(w http.ResponseWriter, r *http.Request) {
 // MaxListed entries.
 func (s *Server) walkReplays(ctx context.Context) ([]ReplayInfo, bool, error) {
 	fsys := s.replays.FS()
-	var list []ReplayInfo
+	list := []ReplayInfo{}
 	visited, truncated := 0, false
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
