@@ -330,16 +330,10 @@ func (rr *RecordingReader) next() ([]byte, int64, error) {
 	}
 }
 
-// lineJSON is any line after the header.
+// lineJSON is any line after the header: a round when it has a state.
 type lineJSON struct {
-	Round      *int            `json:"round"`
-	State      json.RawMessage `json:"state"`
-	Actions    []int32         `json:"actions"`
-	Commands   []string        `json:"commands"`
-	Rewards    []float32       `json:"rewards"`
-	Terminated []bool          `json:"terminated"`
-	Truncated  []bool          `json:"truncated"`
-	Result     json.RawMessage `json:"result"`
+	RecordedRound
+	Result json.RawMessage `json:"result"`
 }
 
 // Next returns the next line: io.EOF after the result line or at the end
@@ -360,11 +354,45 @@ func (rr *RecordingReader) Next() (RecordingLine, error) {
 	switch {
 	case v.Result != nil:
 		rr.done, l.Result = true, v.Result
-	case v.Round != nil && v.State != nil:
-		l.Round = &RecordedRound{Round: *v.Round, State: v.State, Actions: v.Actions, Commands: v.Commands,
-			Rewards: v.Rewards, Terminated: v.Terminated, Truncated: v.Truncated}
+	case v.State != nil:
+		l.Round = &v.RecordedRound
 	default:
 		return l, fmt.Errorf("recording: line %d is neither a round (round, state) nor the result", rr.line)
 	}
 	return l, nil
+}
+
+// Recording is a whole recording, as [ReadRecording] reads it.
+type Recording struct {
+	Header RecordingHeader
+	Rounds []RecordedRound
+	// Result is the value of the result line, nil when there is none.
+	Result json.RawMessage
+}
+
+// ReadRecording reads the whole recording in r, lines of at most maxLine
+// bytes (0: 64 MiB), checking that its rounds are numbered 0, 1, 2, ...
+func ReadRecording(r io.Reader, maxLine int) (*Recording, error) {
+	rr, h, err := NewRecordingReader(r, maxLine)
+	if err != nil {
+		return nil, err
+	}
+	rec := &Recording{Header: h}
+	for {
+		l, err := rr.Next()
+		if err == io.EOF {
+			return rec, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if l.Round == nil {
+			rec.Result = l.Result
+			continue
+		}
+		if l.Round.Round != len(rec.Rounds) {
+			return nil, fmt.Errorf("recording: round %d where round %d was expected", l.Round.Round, len(rec.Rounds))
+		}
+		rec.Rounds = append(rec.Rounds, *l.Round)
+	}
 }

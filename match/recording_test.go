@@ -43,33 +43,21 @@ func (g textCounter) AppendCommand(dst []byte, seat int, action int32) []byte {
 	return append(dst, "add "+strconv.Itoa(int(action))...)
 }
 
-// readRecording reads a whole recording.
-func readRecording(t *testing.T, data []byte) (match.RecordingHeader, []*match.RecordedRound, json.RawMessage) {
+// readRecording reads a whole recording and checks that every line's
+// offset and length locate it.
+func readRecording(t *testing.T, data []byte) (match.RecordingHeader, []match.RecordedRound, json.RawMessage) {
 	t.Helper()
-	rr, h, err := match.NewRecordingReader(bytes.NewReader(data), 0)
+	rec, err := match.ReadRecording(bytes.NewReader(data), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rounds []*match.RecordedRound
-	var result json.RawMessage
-	for {
-		l, err := rr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := data[l.Offset : l.Offset+int64(l.Len)]; !json.Valid(got) || got[0] != '{' || got[len(got)-1] != '}' {
-			t.Fatalf("line at %d+%d: %q", l.Offset, l.Len, got)
-		}
-		if l.Round != nil {
-			rounds = append(rounds, l.Round)
-		} else {
-			result = l.Result
+	rr, _, _ := match.NewRecordingReader(bytes.NewReader(data), 0)
+	for l, err := rr.Next(); err != io.EOF; l, err = rr.Next() {
+		if got := data[l.Offset : l.Offset+int64(l.Len)]; err != nil || !json.Valid(got) || got[0] != '{' || got[len(got)-1] != '}' {
+			t.Fatalf("line at %d+%d: %q, %v", l.Offset, l.Len, got, err)
 		}
 	}
-	return h, rounds, result
+	return rec.Header, rec.Rounds, rec.Result
 }
 
 func TestRecorderWritesEveryStateActionAndTheResult(t *testing.T) {

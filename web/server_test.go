@@ -210,28 +210,13 @@ func TestWebMatchEachGame(t *testing.T) {
 }
 
 // readRecording reads a whole recording.
-func readRecording(t *testing.T, r io.Reader) (match.RecordingHeader, []*match.RecordedRound, json.RawMessage) {
+func readRecording(t *testing.T, r io.Reader) (match.RecordingHeader, []match.RecordedRound, json.RawMessage) {
 	t.Helper()
-	rr, h, err := match.NewRecordingReader(r, 0)
+	rec, err := match.ReadRecording(r, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rounds []*match.RecordedRound
-	var result json.RawMessage
-	for {
-		l, err := rr.Next()
-		if err == io.EOF {
-			return h, rounds, result
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if l.Round != nil {
-			rounds = append(rounds, l.Round)
-		} else {
-			result = l.Result
-		}
-	}
+	return rec.Header, rec.Rounds, rec.Result
 }
 
 func TestWebMatchPlaysToTheEnd(t *testing.T) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,31 +28,13 @@ func TestPlayRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rr, h, err := match.NewRecordingReader(f, 0)
+	rec, err := match.ReadRecording(f, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	h, rounds, result := rec.Header, len(rec.Rounds), rec.Result
 	if h.Game != "battlebots" || h.Seed != 12 || h.Seats != 2 || strings.Join(h.Agents, ",") != "random,random" || h.StateFormat != "arena.txt" || h.Loaded {
 		t.Errorf("header %+v", h)
-	}
-	rounds := 0
-	var result json.RawMessage
-	for {
-		l, err := rr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if l.Round == nil {
-			result = l.Result
-			continue
-		}
-		if l.Round.Round != rounds {
-			t.Fatalf("line of round %d after %d rounds", l.Round.Round, rounds)
-		}
-		rounds++
 	}
 	var recorded map[string]any
 	if err := json.Unmarshal(result, &recorded); err != nil {
