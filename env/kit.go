@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"slices"
 	"strings"
@@ -73,6 +74,13 @@ type Kit struct {
 	// between calls. Nil means the generic layout,
 	// DIR/<seed>/<round>/<native format files>.
 	Replay func(dir string, seats []Agent) func(e Env, round int) error
+
+	// ReplayStates reads a match folder written by Replay back: it returns
+	// the paths in fsys (the match's folder, DIR/<seed>) of the files that
+	// hold the full state in the canonical native format, one per state,
+	// in the order of the match. It is required with Replay, for the
+	// viewer's replays; the generic layout is read by [ReplayStates].
+	ReplayStates func(fsys fs.FS) ([]string, error)
 }
 
 // AgentInfo is one built-in agent of a game (see [Kit.Agents]).
@@ -194,6 +202,9 @@ func (k *Kit) check(e Entry) error {
 	}
 	if len(k.ConsoleKeys) > 0 && strings.TrimSpace(k.ConsoleHelp) == "" {
 		return fmt.Errorf("no ConsoleHelp for the ConsoleKeys")
+	}
+	if (k.Replay == nil) != (k.ReplayStates == nil) {
+		return fmt.Errorf("a Replay writer needs its ReplayStates reader, and the other way round")
 	}
 	if strings.ContainsAny(k.ConsoleHelp, "\n\r") {
 		return fmt.Errorf("console help: want one line")

@@ -52,6 +52,16 @@
 // hook's error, other than ErrStop, and ctx's error end the match with
 // that error and no result.
 //
+// # Recordings
+//
+// A [Recorder] writes a match as a botarena recording through its hooks:
+// JSON Lines, a [RecordingHeader] (game, config, seed, agents, format
+// version), one [RecordedRound] per state (the canonical native state as
+// the full view, then the round's actions, native commands, rewards and
+// flags) and a result line, within a size limit. `botarena play --record`
+// writes one, the web viewer plays them back, and [RecordingReader] reads
+// them; docs/recording-format.md is the format's reference.
+//
 // # Concurrency
 //
 // A Match is not safe for concurrent use; separate Matches, each with its

@@ -2,12 +2,16 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -26,62 +30,139 @@ func chromium() string {
 	return ""
 }
 
-// TestWebBrowserDrawsEachGame opens the page of a live match of each game in
-// headless Chromium (--screenshot, no driver) and checks that the picture
-// is not blank: the board has many colours and the seat colours show.
-// Screenshots go to $BOTARENA_ARTIFACTS when set, else to t.TempDir().
-func TestWebBrowserDrawsEachGame(t *testing.T) {
-	bin := chromium()
+// browser returns a Chromium binary for the browser tests and the folder
+// for their screenshots ($BOTARENA_ARTIFACTS when set, else a temporary
+// one), or skips the test without Chromium.
+func browser(t *testing.T) (bin, dir string) {
+	t.Helper()
+	bin = chromium()
 	if bin == "" {
 		if os.Getenv("BOTARENA_REQUIRE_EXTRAS") != "" {
 			t.Fatal("no Chromium (chromium, chromium-browser, google-chrome or $BOTARENA_CHROMIUM) and BOTARENA_REQUIRE_EXTRAS is set")
 		}
 		t.Skip("no Chromium on PATH (chromium, chromium-browser, google-chrome) and no $BOTARENA_CHROMIUM")
 	}
-	dir := os.Getenv("BOTARENA_ARTIFACTS")
+	dir = os.Getenv("BOTARENA_ARTIFACTS")
 	if dir == "" {
 		dir = t.TempDir()
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s := NewServer(Options{})
+	return bin, dir
+}
+
+// headless runs Chromium headless on url with a 1400×780 window and 5 s
+// of virtual time, with args (--screenshot=FILE, --dump-dom), and returns
+// its standard output.
+func headless(t *testing.T, bin, url string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--user-data-dir=" + t.TempDir(), "--window-size=1400,780", "--virtual-time-budget=5000"}, args...)
+	cmd := exec.CommandContext(ctx, bin, append(args, url)...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s", bin, err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// screenshot saves url's page as shot and checks that the rectangle b of
+// it is drawn: at least colours distinct colours, seat0 pixels of seat 0's
+// colour and a twenty-fifth not of the floor colour (Battle³'s cube is
+// mostly empty space).
+func screenshot(t *testing.T, bin, url, shot string, b image.Rectangle, colours, seat0 int) {
+	t.Helper()
+	headless(t, bin, url, "--screenshot="+shot)
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = b.Intersect(img.Bounds())
+	n, s0, drawn := paletteOf(img, b)
+	t.Logf("%s: %d colours in %v, %d pixels of seat 0's colour, %d of %d pixels not floor", shot, n, b, s0, drawn, b.Dx()*b.Dy())
+	if n < colours || s0 < seat0 || drawn < b.Dx()*b.Dy()/25 {
+		t.Errorf("%s: %v looks blank: %d distinct colours, %d pixels of seat 0's colour, %d pixels not floor", shot, b, n, s0, drawn)
+	}
+}
+
+// board is where the full board's canvas is in a 1400×780 screenshot: at
+// the top left, below the controls; blank, it is all floor colour.
+var board = image.Rect(20, 170, 560, 700)
+
+// TestWebBrowserDrawsEachGame opens the page of a live match of each game in
+// headless Chromium (--screenshot, no driver) and checks that the picture
+// is not blank: the board has many colours and the seat colours show.
+// Screenshots go to $BOTARENA_ARTIFACTS when set, else to t.TempDir().
+func TestWebBrowserDrawsEachGame(t *testing.T) {
+	bin, dir := browser(t)
+	s, err := NewServer(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ts := httptest.NewServer(s.Handler(nil))
 	defer ts.Close()
 	defer s.Close()
 	for _, game := range baseGames {
 		t.Run(game, func(t *testing.T) {
-			shot := filepath.Join(dir, "viewer-"+game+".png")
 			url := ts.URL + "/?game=" + game + "&autoplay=1&speed=50&until=40&seat=0&seed=3"
 			if game == "battlebots" {
 				url = ts.URL + "/?game=battlebots&autoplay=1&speed=50&until=20&seat=0&seed=1&agents=random" // snipers rarely fire
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-				"--user-data-dir="+t.TempDir(), "--window-size=1400,780", "--virtual-time-budget=5000",
-				"--screenshot="+shot, url)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("%s: %v\n%s", bin, err, out)
-			}
-			f, err := os.Open(shot)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			img, err := png.Decode(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The full board's canvas sits at the top left, below the
-			// controls; blank, it is all floor colour.
-			board := image.Rect(20, 170, 560, 700).Intersect(img.Bounds())
-			colours, seat0, drawn := paletteOf(img, board)
-			t.Logf("%s: %d colours on the board, %d pixels of seat 0's colour, %d of %d pixels not floor", shot, colours, seat0, drawn, board.Dx()*board.Dy())
-			if colours < 6 || seat0 < 50 || drawn < board.Dx()*board.Dy()/20 {
-				t.Errorf("%s: the board looks blank: %d distinct colours, %d pixels of seat 0's colour, %d pixels not floor", shot, colours, seat0, drawn)
-			}
+			screenshot(t, bin, url, filepath.Join(dir, "viewer-"+game+".png"), board, 6, 50)
 		})
 	}
+}
+
+// roundShown is the round counter of a page's DOM: "round N of M".
+var roundShown = regexp.MustCompile(`id="round">round (\d+) of (\d+)`)
+
+// TestWebBrowserReplaysAndLeague opens a recording of each game, made by
+// the match runner, as a replay in headless Chromium and checks that its
+// rounds advance (the page's round counter, from --dump-dom) and that the
+// board is drawn; then the page of a league, with its table and ratings
+// chart. Screenshots: viewer-replay-GAME.png and viewer-league.png.
+func TestWebBrowserReplaysAndLeague(t *testing.T) {
+	bin, dir := browser(t)
+	data := t.TempDir()
+	replays, leagues := filepath.Join(data, "replays"), filepath.Join(data, "leagues")
+	os.MkdirAll(replays, 0o755)
+	rounds := map[string]int{}
+	for i, game := range baseGames {
+		rounds[game] = len(recordMatch(t, replays, game+".jsonl", game, uint64(3+i), 80)) - 1
+	}
+	newLeague(t, filepath.Join(leagues, "bb"), 24)
+	_, ts := newTestServer(t, Options{ReplaysDir: replays, LeaguesDir: leagues})
+	for _, game := range baseGames {
+		t.Run(game, func(t *testing.T) {
+			until := min(40, rounds[game])
+			url := fmt.Sprintf("%s/?replay=%s.jsonl&autoplay=1&speed=50&until=%d&seat=0", ts.URL, game, until)
+			m := roundShown.FindStringSubmatch(headless(t, bin, url, "--dump-dom"))
+			if m == nil || m[1] != strconv.Itoa(until) || m[2] != strconv.Itoa(rounds[game]) {
+				t.Fatalf("round counter %q, want round %d of %d: the replay did not advance", m, until, rounds[game])
+			}
+			screenshot(t, bin, url, filepath.Join(dir, "viewer-replay-"+game+".png"), board, 6, 50)
+		})
+	}
+	t.Run("league", func(t *testing.T) {
+		url := ts.URL + "/?league=bb"
+		dom := headless(t, bin, url, "--dump-dom")
+		for _, want := range []string{"bb: battlebots, 24 games", "<td>sniper</td>", "<td>huggy</td>", "<td>random</td>", ">Watch</button>"} {
+			if !strings.Contains(dom, want) {
+				t.Errorf("the league page lacks %q", want)
+			}
+		}
+		// The chart sits below the league's name, at the left; the best
+		// agent's interval is drawn in seat 0's colour.
+		screenshot(t, bin, url, filepath.Join(dir, "viewer-league.png"), image.Rect(20, 130, 570, 430), 6, 20)
+	})
 }
 
 // paletteOf counts the distinct colours of img within b, its pixels of

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bufio"
 	"context"
 	"embed"
 	"encoding/json"
@@ -9,10 +8,12 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/botarena/botarena/agents"
@@ -26,68 +27,113 @@ var static embed.FS
 // Defaults of [Options].
 const (
 	DefaultMaxMatches         = 8
+	DefaultMaxReplays         = 16
 	DefaultMaxRounds          = 5000
 	DefaultMaxDuration        = 30 * time.Minute
 	DefaultIdleTimeout        = 5 * time.Minute
 	DefaultMaxStreamsPerMatch = 4
+	DefaultMaxReplayBytes     = 1 << 30  // a recording, a replay folder's state file, a match data file
+	DefaultMaxUploadBytes     = 64 << 20 // a recording sent by the page
+	DefaultMaxListed          = 1000     // replays or leagues listed at once
 )
 
 // Options configure a [Server]; zero fields take the defaults.
 type Options struct {
 	Registry           *env.Registry // env.Default when nil
-	MaxMatches         int           // matches at once
-	MaxRounds          int           // rounds a match may play
-	MaxDuration        time.Duration // wall-clock life of a match from its creation
-	IdleTimeout        time.Duration // a match without requests for this long is forgotten
-	MaxStreamsPerMatch int           // event streams open at once per match
+	MaxMatches         int           // live matches at once
+	MaxReplays         int           // opened replays at once
+	MaxRounds          int           // rounds a match or replay may play
+	MaxDuration        time.Duration // wall-clock life of a match or replay from its creation
+	IdleTimeout        time.Duration // a match or replay without requests for this long is forgotten
+	MaxStreamsPerMatch int           // event streams open at once per match or replay
+
+	// ReplaysDir is the folder whose recordings, replay folders and match
+	// data the page lists and opens (serve --replays-dir); none when
+	// empty. Nothing outside it is read (see the package documentation).
+	ReplaysDir string
+	// MaxReplayBytes bounds a recording file, a replay folder's state file
+	// and a match data file read from ReplaysDir; MaxUploadBytes a
+	// recording sent by the page.
+	MaxReplayBytes int64
+	MaxUploadBytes int64
+	// LeaguesDir is the folder whose leagues the league page shows (serve
+	// --leagues-dir): each league is a folder under it holding a league
+	// store; none when empty.
+	LeaguesDir string
+	// MaxListed bounds the replays and the leagues listed at once.
+	MaxListed int
 }
 
 // Server serves the viewer. It is safe for concurrent use.
 type Server struct {
-	opt Options
-	mux *http.ServeMux
+	opt     Options
+	mux     *http.ServeMux
+	replays *os.Root // Options.ReplaysDir opened, or nil
+	stats   stats
 
-	mu      sync.Mutex
-	matches map[string]*liveMatch
-	nextID  uint64
-	closed  bool
+	mu       sync.Mutex
+	sessions map[string]*session
+	nextID   uint64
+	closed   bool
 }
 
-// liveMatch is the recipe of one live match.
-type liveMatch struct {
-	id      string
-	game    string
-	agents  []string
-	seed    uint64
-	created time.Time
-
-	mu      sync.Mutex
-	used    time.Time
-	streams int
-	played  int // the most rounds any request has played
+// stats are the counters of [Server.Stats].
+type stats struct {
+	matchesStarted, replaysOpened, framesSent, refused atomic.Int64
 }
 
-// NewServer returns a viewer server with opt.
-func NewServer(opt Options) *Server {
+// Stats are counters and gauges of a [Server], for metrics.
+type Stats struct {
+	Matches, Replays, Streams     int   // open now
+	MatchesStarted, ReplaysOpened int64 // since the start
+	FramesSent                    int64 // frames streamed, fetched and recorded
+	Refused                       int64 // matches and replays refused at a limit
+}
+
+// NewServer returns a viewer server with opt. It returns an error when
+// opt.ReplaysDir or opt.LeaguesDir is not a folder.
+func NewServer(opt Options) (*Server, error) {
 	if opt.Registry == nil {
 		opt.Registry = env.Default
 	}
-	if opt.MaxMatches <= 0 {
-		opt.MaxMatches = DefaultMaxMatches
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
 	}
-	if opt.MaxRounds <= 0 {
-		opt.MaxRounds = DefaultMaxRounds
-	}
+	def(&opt.MaxMatches, DefaultMaxMatches)
+	def(&opt.MaxReplays, DefaultMaxReplays)
+	def(&opt.MaxRounds, DefaultMaxRounds)
+	def(&opt.MaxStreamsPerMatch, DefaultMaxStreamsPerMatch)
+	def(&opt.MaxListed, DefaultMaxListed)
 	if opt.MaxDuration <= 0 {
 		opt.MaxDuration = DefaultMaxDuration
 	}
 	if opt.IdleTimeout <= 0 {
 		opt.IdleTimeout = DefaultIdleTimeout
 	}
-	if opt.MaxStreamsPerMatch <= 0 {
-		opt.MaxStreamsPerMatch = DefaultMaxStreamsPerMatch
+	if opt.MaxReplayBytes <= 0 {
+		opt.MaxReplayBytes = DefaultMaxReplayBytes
 	}
-	s := &Server{opt: opt, matches: map[string]*liveMatch{}}
+	if opt.MaxUploadBytes <= 0 {
+		opt.MaxUploadBytes = DefaultMaxUploadBytes
+	}
+	s := &Server{opt: opt, sessions: map[string]*session{}}
+	if opt.ReplaysDir != "" {
+		root, err := os.OpenRoot(opt.ReplaysDir)
+		if err != nil {
+			return nil, fmt.Errorf("replays folder: %w", err)
+		}
+		s.replays = root
+	}
+	if opt.LeaguesDir != "" {
+		if st, err := os.Stat(opt.LeaguesDir); err != nil || !st.IsDir() {
+			if s.replays != nil {
+				s.replays.Close()
+			}
+			return nil, fmt.Errorf("leagues folder %s: not a folder", opt.LeaguesDir)
+		}
+	}
 	sub, _ := fs.Sub(static, "static")
 	files := http.FileServerFS(sub)
 	m := http.NewServeMux()
@@ -101,8 +147,13 @@ func NewServer(opt Options) *Server {
 	m.HandleFunc("GET /api/matches/{id}/events", s.events)
 	m.HandleFunc("GET /api/matches/{id}/frame", s.frame)
 	m.HandleFunc("GET /api/matches/{id}/record", s.record)
+	m.HandleFunc("GET /api/replays", s.listReplays)
+	m.HandleFunc("POST /api/replays", s.openReplay)
+	m.HandleFunc("POST /api/replays/upload", s.uploadReplay)
+	m.HandleFunc("GET /api/leagues", s.listLeagues)
+	m.HandleFunc("GET /api/leagues/table", s.leagueTable)
 	s.mux = m
-	return s
+	return s, nil
 }
 
 // Handler returns a handler that serves the viewer's routes and passes
@@ -112,8 +163,7 @@ func (s *Server) Handler(next http.Handler) http.Handler {
 		next = http.NotFoundHandler()
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p := r.URL.Path
-		if p == "/" || strings.HasPrefix(p, "/viewer/") || p == "/api/catalog" || p == "/api/matches" || strings.HasPrefix(p, "/api/matches/") {
+		if viewerPath(r.URL.Path) {
 			s.mux.ServeHTTP(w, r)
 			return
 		}
@@ -121,15 +171,51 @@ func (s *Server) Handler(next http.Handler) http.Handler {
 	})
 }
 
+// viewerPath reports whether p is one of the viewer's routes.
+func viewerPath(p string) bool {
+	if p == "/" || strings.HasPrefix(p, "/viewer/") || p == "/api/catalog" {
+		return true
+	}
+	for _, prefix := range []string{"/api/matches", "/api/replays", "/api/leagues"} {
+		if p == prefix || strings.HasPrefix(p, prefix+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // ServeHTTP serves the viewer's routes alone (404 for anything else).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
-// Close forgets every match; open streams end at their next round.
+// Close forgets every match and replay; open streams end at their next
+// round.
 func (s *Server) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
-	clear(s.matches)
+	clear(s.sessions)
+	if s.replays != nil {
+		s.replays.Close()
+	}
+}
+
+// Stats returns the server's counters and gauges now.
+func (s *Server) Stats() Stats {
+	st := Stats{MatchesStarted: s.stats.matchesStarted.Load(), ReplaysOpened: s.stats.replaysOpened.Load(),
+		FramesSent: s.stats.framesSent.Load(), Refused: s.stats.refused.Load()}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, m := range s.sessions {
+		if m.replay {
+			st.Replays++
+		} else {
+			st.Matches++
+		}
+		m.mu.Lock()
+		st.Streams += m.streams
+		m.mu.Unlock()
+	}
+	return st
 }
 
 // GameInfo is one entry of GET /api/catalog.
@@ -180,15 +266,18 @@ func (s *Server) catalog(w http.ResponseWriter, r *http.Request) {
 		games = append(games, GameInfo{Name: name, Seats: e.Spec().Seats, MaxSteps: e.Spec().MaxSteps,
 			Formats: c.NativeFormats(), Agents: names, Default: defaultAgent(names)})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"games": games, "limits": map[string]any{
-		"max_matches": s.opt.MaxMatches, "max_rounds": s.opt.MaxRounds, "max_duration_s": s.opt.MaxDuration.Seconds()}})
+	writeJSON(w, http.StatusOK, map[string]any{"games": games, "replays": s.replays != nil, "leagues": s.opt.LeaguesDir != "",
+		"limits": map[string]any{
+			"max_matches": s.opt.MaxMatches, "max_replays": s.opt.MaxReplays, "max_rounds": s.opt.MaxRounds,
+			"max_duration_s": s.opt.MaxDuration.Seconds(), "max_upload_bytes": s.opt.MaxUploadBytes}})
 }
 
 // createRequest is the body of POST /api/matches.
 type createRequest struct {
-	Game   string   `json:"game"`
-	Agents []string `json:"agents"` // one per seat; missing seats get the game's default agent
-	Seed   uint64   `json:"seed"`
+	Game   string          `json:"game"`
+	Config json.RawMessage `json:"config,omitempty"` // over the game's defaults
+	Agents []string        `json:"agents"`           // one per seat; missing seats get the game's default agent
+	Seed   uint64          `json:"seed"`
 }
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
@@ -199,9 +288,13 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "bad request body: "+err.Error())
 		return
 	}
-	e, err := s.opt.Registry.Make(req.Game, nil)
-	if err != nil {
+	if _, err := s.opt.Registry.Lookup(req.Game); err != nil {
 		httpError(w, http.StatusNotFound, err.Error())
+		return
+	}
+	e, err := s.opt.Registry.Make(req.Game, req.Config)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	if _, err := env.CodecOf(e); err != nil {
@@ -231,49 +324,113 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	now := time.Now()
-	s.mu.Lock()
-	s.prune(now)
-	if s.closed {
-		s.mu.Unlock()
-		httpError(w, http.StatusServiceUnavailable, "the server is shutting down")
+	limit := min(s.opt.MaxRounds, match.RoundLimit(e.Spec()))
+	src := &liveSource{reg: s.opt.Registry, game: req.Game, config: req.Config, agents: list, seed: req.Seed, limit: limit}
+	m, ok := s.add(w, &session{game: req.Game, seats: seats, src: src})
+	if !ok {
 		return
 	}
-	if len(s.matches) >= s.opt.MaxMatches {
-		s.mu.Unlock()
-		w.Header().Set("Retry-After", "60")
-		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("too many live matches: at most %d at once; try again when one ends (a match is forgotten %v after its last request, %v after it started)", s.opt.MaxMatches, s.opt.IdleTimeout, s.opt.MaxDuration))
-		return
-	}
-	s.nextID++
-	m := &liveMatch{id: strconv.FormatUint(s.nextID, 10), game: req.Game, agents: list, seed: req.Seed, created: now, used: now}
-	s.matches[m.id] = m
-	s.mu.Unlock()
-	writeJSON(w, http.StatusCreated, map[string]any{"id": m.id, "game": m.game, "agents": m.agents, "seed": m.seed,
-		"seats": seats, "max_rounds": min(s.opt.MaxRounds, match.RoundLimit(e.Spec()))})
+	s.stats.matchesStarted.Add(1)
+	writeJSON(w, http.StatusCreated, map[string]any{"id": m.id, "game": req.Game, "agents": list, "seed": req.Seed,
+		"seats": seats, "max_rounds": limit})
 }
 
-// prune forgets expired and idle matches; s.mu is held.
+// session is one thing the viewer plays: a live match (a recipe the
+// server plays again for every request) or an opened replay.
+type session struct {
+	id      string
+	game    string
+	seats   int
+	replay  bool
+	created time.Time
+	src     source
+
+	mu      sync.Mutex
+	used    time.Time
+	streams int
+	played  int // the most rounds any request has played
+}
+
+// source makes playings of a session, each from its first round.
+type source interface {
+	start() (playing, error)
+}
+
+// playing is one playing of a session from its first round. It is not
+// safe for concurrent use; each request has its own.
+type playing interface {
+	// run plays the session, calling fn with every round from from on
+	// (and with the last round when the playing ends before from), until
+	// fn returns an error (match.ErrStop ends it without one) or there is
+	// no round after. It returns ctx's error, or fn's other than
+	// match.ErrStop.
+	run(ctx context.Context, from int, fn func(round int) error) error
+	// frame returns the current round as a frame, with seat's view when
+	// seat is not -1.
+	frame(seat int) (*Frame, error)
+	// over reports whether there is no round after the current one.
+	over() bool
+	// limit is the last round the playing may reach.
+	limit() int
+	// record writes the recording of the rounds 0..last to the writer;
+	// see record.go.
+	record(ctx context.Context, rw *recordWriter, last int) error
+	close()
+}
+
+// add registers m under a new id, or answers 429 (or 503) and returns
+// false when the server holds as many sessions of its kind as it may.
+func (s *Server) add(w http.ResponseWriter, m *session) (*session, bool) {
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.prune(now)
+	if s.closed {
+		httpError(w, http.StatusServiceUnavailable, "the server is shutting down")
+		return nil, false
+	}
+	n, limit, what := 0, s.opt.MaxMatches, "live matches"
+	if m.replay {
+		limit, what = s.opt.MaxReplays, "open replays"
+	}
+	for _, o := range s.sessions {
+		if o.replay == m.replay {
+			n++
+		}
+	}
+	if n >= limit {
+		s.stats.refused.Add(1)
+		w.Header().Set("Retry-After", "60")
+		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("too many %s: at most %d at once; try again when one ends (one is forgotten %v after its last request, %v after it started)", what, limit, s.opt.IdleTimeout, s.opt.MaxDuration))
+		return nil, false
+	}
+	s.nextID++
+	m.id, m.created, m.used = strconv.FormatUint(s.nextID, 10), now, now
+	s.sessions[m.id] = m
+	return m, true
+}
+
+// prune forgets expired and idle sessions; s.mu is held.
 func (s *Server) prune(now time.Time) {
-	for id, m := range s.matches {
+	for id, m := range s.sessions {
 		m.mu.Lock()
 		idle := m.streams == 0 && now.Sub(m.used) > s.opt.IdleTimeout
 		m.mu.Unlock()
 		if idle || now.Sub(m.created) > s.opt.MaxDuration {
-			delete(s.matches, id)
+			delete(s.sessions, id)
 		}
 	}
 }
 
-// lookup returns the match of the request's id, or answers 404.
-func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *liveMatch {
+// lookup returns the session of the request's id, or answers 404.
+func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *session {
 	now := time.Now()
 	s.mu.Lock()
 	s.prune(now)
-	m := s.matches[r.PathValue("id")]
+	m := s.sessions[r.PathValue("id")]
 	s.mu.Unlock()
 	if m == nil {
-		httpError(w, http.StatusNotFound, fmt.Sprintf("no live match %q (matches end %v after they start and %v after their last request)", r.PathValue("id"), s.opt.MaxDuration, s.opt.IdleTimeout))
+		httpError(w, http.StatusNotFound, fmt.Sprintf("no live match or replay %q (they end %v after they start and %v after their last request)", r.PathValue("id"), s.opt.MaxDuration, s.opt.IdleTimeout))
 		return nil
 	}
 	m.mu.Lock()
@@ -282,13 +439,13 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *liveMatch {
 	return m
 }
 
-func (s *Server) live(m *liveMatch) bool {
+func (s *Server) live(m *session) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.matches[m.id] == m && time.Since(m.created) <= s.opt.MaxDuration
+	return s.sessions[m.id] == m && time.Since(m.created) <= s.opt.MaxDuration
 }
 
-// Frame is one round of a match, as streamed, fetched and recorded.
+// Frame is one round of a match or replay, as streamed and fetched.
 type Frame struct {
 	Game   string          `json:"game"`
 	Seats  int             `json:"seats"`
@@ -304,92 +461,10 @@ type Frame struct {
 	Forfeit *int `json:"forfeit,omitempty"`
 }
 
-// play is one playing of a match from its start, by the match runner.
-type play struct {
-	game    string
-	g       *match.Match
-	codec   env.Codec // g.Env's
-	limit   int
-	buf     []byte
-	forfeit *match.Result // the result, once an agent forfeited
-}
-
 // errGone ends a playing whose client went away or whose frame failed.
 var errGone = errors.New("web: the client went away")
 
-// start makes a playing of m: its env and agents, not yet reset (see run).
-// The caller closes its agents (p.g.Close).
-func (s *Server) start(m *liveMatch) (*play, error) {
-	e, err := s.opt.Registry.Make(m.game, nil)
-	if err != nil {
-		return nil, err
-	}
-	codec, err := env.CodecOf(e)
-	if err != nil {
-		return nil, err
-	}
-	ags, err := match.NewAgents(m.game, m.agents, e.Spec(), nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	limit := min(s.opt.MaxRounds, match.RoundLimit(e.Spec()))
-	return &play{game: m.game, limit: limit, codec: codec, g: &match.Match{Env: e, Agents: ags, Seed: m.seed, MaxRounds: limit}}, nil
-}
-
-// run plays the match from its start with the match runner, calling state
-// with every state until it returns an error (match.ErrStop ends the
-// playing there without one) or the playing is over. It returns ctx's
-// error, or state's other than match.ErrStop.
-func (p *play) run(ctx context.Context, state func(round int) error) error {
-	p.g.Hooks.State = func(_ env.Env, round int) error { return state(round) }
-	res, err := p.g.Run(ctx)
-	if err == nil && res.Forfeit >= 0 {
-		p.forfeit = &res
-	}
-	return err
-}
-
-// over reports whether the playing has no round after the current one.
-func (p *play) over() bool {
-	return p.forfeit != nil || p.g.Env.Done() || p.g.Env.Steps() >= p.limit
-}
-
-// native returns the canonical state as seat sees it, as JSON.
-func (p *play) native(seat int) (json.RawMessage, error) {
-	format := p.codec.NativeFormats()[0]
-	var err error
-	p.buf, err = p.codec.AppendNative(p.buf[:0], format, seat)
-	if err != nil {
-		return nil, err
-	}
-	if strings.HasSuffix(format, ".json") && json.Valid(p.buf) {
-		return slices.Clone(p.buf), nil
-	}
-	return json.Marshal(string(p.buf))
-}
-
-// frame returns the current round as a frame, with seat's view when seat
-// is not -1.
-func (p *play) frame(seat int) (*Frame, error) {
-	state, err := p.native(-1)
-	if err != nil {
-		return nil, err
-	}
-	e := p.g.Env
-	f := &Frame{Game: p.game, Seats: e.Spec().Seats, Round: e.Steps(), Format: p.codec.NativeFormats()[0],
-		State: state, Seat: seat, Result: e.Result(), Done: p.over()}
-	if p.forfeit != nil {
-		f.Result, f.Forfeit = p.forfeit.Result, &p.forfeit.Forfeit
-	}
-	if seat >= 0 {
-		if f.View, err = p.native(seat); err != nil {
-			return nil, err
-		}
-	}
-	return f, nil
-}
-
-func (m *liveMatch) reached(round int) {
+func (m *session) reached(round int) {
 	m.mu.Lock()
 	m.played = max(m.played, round)
 	m.mu.Unlock()
@@ -416,37 +491,38 @@ func (s *Server) frame(w http.ResponseWriter, r *http.Request) {
 	if m == nil {
 		return
 	}
-	p, err := s.start(m)
+	p, err := m.src.start()
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	defer p.g.Close()
-	round, err := intParam(r, "round", 0, 0, p.limit)
+	defer p.close()
+	round, err := intParam(r, "round", 0, 0, p.limit())
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	seat, err := seatParam(r, len(m.agents))
+	seat, err := seatParam(r, m.seats)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	err = p.run(r.Context(), func(at int) error {
-		if at >= round {
-			return match.ErrStop
+	var f *Frame
+	err = p.run(r.Context(), round, func(int) error {
+		var ferr error
+		if f, ferr = p.frame(seat); ferr != nil {
+			return ferr
 		}
-		return nil
+		return match.ErrStop
 	})
-	if err != nil {
-		return // the client went away
+	if err != nil || f == nil {
+		if r.Context().Err() == nil {
+			httpError(w, http.StatusInternalServerError, fmt.Sprint("no frame: ", err))
+		}
+		return // else the client went away
 	}
-	m.reached(p.g.Env.Steps())
-	f, err := p.frame(seat)
-	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
+	m.reached(f.Round)
+	s.stats.framesSent.Add(1)
 	writeJSON(w, http.StatusOK, f)
 }
 
@@ -455,39 +531,21 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	if m == nil {
 		return
 	}
-	p, err := s.start(m)
+	p, err := m.src.start()
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	defer p.g.Close()
+	defer p.close()
 	m.mu.Lock()
 	last := m.played
 	m.mu.Unlock()
 	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%d.jsonl"`, strings.ReplaceAll(m.game, "/", "_"), m.seed))
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	enc := json.NewEncoder(bw)
-	write := func() error {
-		f, err := p.frame(-1)
-		if err != nil || enc.Encode(f) != nil || r.Context().Err() != nil {
-			return errGone
-		}
-		return nil
-	}
-	err = p.run(r.Context(), func(round int) error {
-		if err := write(); err != nil {
-			return err
-		}
-		if p.over() || round >= last {
-			return match.ErrStop
-		}
-		return nil
-	})
-	if err == nil && p.forfeit != nil {
-		write() // the final frame, the forfeit in its result
-	}
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.jsonl"`, strings.ReplaceAll(m.game, "/", "_"), m.id))
+	rw := newRecordWriter(w)
+	defer rw.flush()
+	p.record(r.Context(), rw, last)
+	s.stats.framesSent.Add(rw.lines)
 }
 
 // events streams frames from ?from= on, at ?speed= rounds per second (0:
@@ -509,7 +567,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	seat, err := seatParam(r, len(m.agents))
+	seat, err := seatParam(r, m.seats)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
@@ -522,7 +580,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	m.mu.Lock()
 	if m.streams >= s.opt.MaxStreamsPerMatch {
 		m.mu.Unlock()
-		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("match %s already has %d streams open", m.id, s.opt.MaxStreamsPerMatch))
+		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("%s already has %d streams open", m.id, s.opt.MaxStreamsPerMatch))
 		return
 	}
 	m.streams++
@@ -534,12 +592,12 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		m.mu.Unlock()
 	}()
 
-	p, err := s.start(m)
+	p, err := m.src.start()
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	defer p.g.Close()
+	defer p.close()
 	ctx := r.Context()
 	var tick <-chan time.Time
 	var ticker *time.Ticker
@@ -563,6 +621,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	// send streams the current round; match.ErrStop once the stream ended.
 	send := func() error {
+		if !started {
+			begin()
+		}
 		f, err := p.frame(seat)
 		if err != nil {
 			fmt.Fprintf(w, "event: failure\ndata: %s\n\n", mustJSON(map[string]string{"error": err.Error()}))
@@ -570,6 +631,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return errGone
 		}
 		m.reached(f.Round)
+		s.stats.framesSent.Add(1)
 		fmt.Fprintf(w, "id: %d\ndata: %s\n\n", f.Round, mustJSON(f))
 		if f.Done {
 			fmt.Fprintf(w, "event: end\ndata: %s\n\n", mustJSON(map[string]any{"reason": "over", "round": f.Round}))
@@ -578,7 +640,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		fl.Flush()
 		if !s.live(m) {
-			fmt.Fprintf(w, "event: end\ndata: %s\n\n", mustJSON(map[string]any{"reason": "the match expired", "round": f.Round}))
+			fmt.Fprintf(w, "event: end\ndata: %s\n\n", mustJSON(map[string]any{"reason": "it expired", "round": f.Round}))
 			fl.Flush()
 			return match.ErrStop
 		}
@@ -591,20 +653,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		return nil
 	}
-	err = p.run(ctx, func(round int) error {
-		if round < from && !p.over() {
-			return nil // seeking
-		}
-		if !started {
-			begin()
-		}
-		return send()
-	})
-	if err == nil && p.forfeit != nil {
-		if !started {
-			begin()
-		}
-		send() // the final frame, the forfeit in its result
+	if err := p.run(ctx, from, func(int) error { return send() }); err != nil && !started && ctx.Err() == nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
 	}
 }
 

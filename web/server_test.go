@@ -13,13 +13,17 @@ import (
 
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/games" // every game
+	"github.com/botarena/botarena/match"
 )
 
 var baseGames = []string{"bomberman", "battleships", "battlecube", "battlebots", "portalbomber"}
 
 func newTestServer(t *testing.T, opt Options) (*Server, *httptest.Server) {
 	t.Helper()
-	s := NewServer(opt)
+	s, err := NewServer(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
 	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "next", http.StatusTeapot) })
 	ts := httptest.NewServer(s.Handler(notFound))
 	t.Cleanup(ts.Close)
@@ -183,30 +187,36 @@ func TestWebMatchEachGame(t *testing.T) {
 			if len(later) != 1 || later[0].Round != 2 || !bytes.Equal(later[0].State, frames[2].State) || later[0].View != nil {
 				t.Errorf("stream from 2 differs from the stream's round 2")
 			}
-			// The record holds the rounds played so far.
+			// The record is a recording of the rounds played so far.
 			resp, err := http.Get(ts.URL + "/api/matches/" + id + "/record")
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer resp.Body.Close()
-			n := 0
-			dec := json.NewDecoder(resp.Body)
-			for ; ; n++ {
-				var rf Frame
-				if err := dec.Decode(&rf); err == io.EOF {
-					break
-				} else if err != nil {
-					t.Fatal(err)
-				}
-				if rf.Round != n {
-					t.Fatalf("record line %d is round %d", n, rf.Round)
-				}
+			h, rounds, result := readRecording(t, resp.Body)
+			if h.Game != game || h.Seed != 7 || len(h.Agents) != frames[0].Seats {
+				t.Errorf("recording header %+v", h)
 			}
-			if n < 4 {
-				t.Errorf("record has %d frames, want at least 4", n)
+			if len(rounds) < 4 || rounds[0].Actions == nil || result == nil {
+				t.Errorf("recording of %d rounds, result %s; want at least 4 and a result", len(rounds), result)
+			}
+			for i, r := range rounds {
+				if r.Round != i {
+					t.Fatalf("recording line %d is round %d", i+1, r.Round)
+				}
 			}
 		})
 	}
+}
+
+// readRecording reads a whole recording.
+func readRecording(t *testing.T, r io.Reader) (match.RecordingHeader, []match.RecordedRound, json.RawMessage) {
+	t.Helper()
+	rec, err := match.ReadRecording(r, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec.Header, rec.Rounds, rec.Result
 }
 
 func TestWebMatchPlaysToTheEnd(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -21,6 +22,7 @@ import (
 	"github.com/botarena/botarena/agents/upe"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/match"
+	"github.com/botarena/botarena/rpc/server"
 )
 
 type playFlags struct {
@@ -30,6 +32,8 @@ type playFlags struct {
 	maxRounds int
 	games     int
 	replays   string
+	record    string          // --record FILE (record.go)
+	recordMax server.ByteSize // --record-max-bytes
 	state     string
 	pretty    bool
 	events    bool
@@ -58,6 +62,12 @@ func newPlayCmd(c *cli) *cobra.Command {
 			"Without --seed the seed is random (below 2^31, so that it is a valid seed of the original\n" +
 			"engines); it is always printed. --replays writes the original's replay layout,\n" +
 			"DIR/<seed>/<round>/<native files>, for the initial state and after every round.\n" +
+			"--record FILE writes the match as a botarena recording, JSON Lines (docs/recording-format.md):\n" +
+			"a header {\"format\": \"botarena-recording\", \"version\": 1, \"game\", \"config\", \"seed\", \"seats\",\n" +
+			"\"agents\", \"state_format\"}, one line per state {\"round\", \"state\" (the canonical native state, full\n" +
+			"view), \"actions\", \"commands\", \"rewards\", \"terminated\", \"truncated\" (the round's; absent on the\n" +
+			"final state)}, and {\"result\": ...} (the --json result). It stops the game with an error at\n" +
+			"--record-max-bytes; `botarena serve --replays-dir` plays recordings in the browser.\n" +
 			"An agent that panics forfeits: the game ends there, its seat drops to last place, and the\n" +
 			"result names it (\"forfeit\" in --json).",
 		Args: c.gameArg,
@@ -72,6 +82,12 @@ func newPlayCmd(c *cli) *cobra.Command {
 			}
 			if o.games < 1 {
 				return fmt.Errorf("--games: want 1 or more, got %d", o.games)
+			}
+			if o.record != "" && o.games > 1 {
+				return fmt.Errorf("--record: records one game; leave out --games %d (or use --replays DIR)", o.games)
+			}
+			if o.recordMax < 1 {
+				return fmt.Errorf("--record-max-bytes: want 1 or more, got %d", o.recordMax)
 			}
 			if o.timeLimit < 0 {
 				return fmt.Errorf("--time-limit: want 0 or more, got %s", o.timeLimit)
@@ -92,6 +108,9 @@ func newPlayCmd(c *cli) *cobra.Command {
 	f.Uint64Var(&o.seed, "seed", 0, "match seed (random if absent)")
 	f.IntVar(&o.maxRounds, "max-rounds", 0, "stop after this many rounds; 0 stops after the initial state (default: play to the end)")
 	f.StringVar(&o.replays, "replays", "", "write the original's replay layout under this directory")
+	f.StringVar(&o.record, "record", "", "write the match as a botarena recording (JSON Lines) to this file")
+	o.recordMax = match.DefaultRecordingLimit
+	f.Var(&o.recordMax, "record-max-bytes", "most bytes --record may write (with a unit: 64MiB, 1GiB); the game stops with an error past it")
 	f.StringVar(&o.state, "state", "", "start from this native state file (the game's canonical format) instead of the seed's")
 	f.BoolVar(&o.pretty, "pretty", false, "redraw the board in the terminal every round")
 	f.DurationVar(&o.delay, "delay", 100*time.Millisecond, "pause between rounds with --pretty")
@@ -252,11 +271,29 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		}
 		return nil
 	}
+	var rec *recordFile
+	if o.record != "" {
+		if rec, err = startRecording(o.record, int64(o.recordMax), g, game, cfg, names, o.state != ""); err != nil {
+			return result{}, err
+		}
+	}
 	res, err := g.Run(context.Background())
 	if err != nil {
+		if rec != nil {
+			rec.abort()
+			if errors.Is(err, match.ErrRecordingTooLarge) {
+				return result{}, fmt.Errorf("--record %s: %w; raise --record-max-bytes or play fewer rounds (--max-rounds)", o.record, err)
+			}
+		}
 		return result{}, err
 	}
-	return v.result(e, res), nil
+	out := v.result(e, res)
+	if rec != nil {
+		if err := rec.finish(out); err != nil {
+			return result{}, err
+		}
+	}
+	return out, nil
 }
 
 // show writes the replay files of the state of e at the start of round
@@ -281,7 +318,7 @@ func (m *playView) show(c *cli, o *playFlags, e env.Env, round int) error {
 			if err := m.native(e, f); err != nil {
 				return err
 			}
-			if err := os.WriteFile(filepath.Join(dir, replayFile(f)), m.buf, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, env.ReplayFile(f)), m.buf, 0o644); err != nil {
 				return fmt.Errorf("--replays: %w", err)
 			}
 		}
@@ -319,15 +356,6 @@ func (m *playView) native(e env.Env, format string) error {
 		return fmt.Errorf("%s: native format %s: %w", m.game, format, err)
 	}
 	return nil
-}
-
-// replayFile is the file name of a native format in a replay folder: the
-// format's name when it is a file name ("state.json"), else "state.<name>".
-func replayFile(format string) string {
-	if strings.Contains(format, ".") {
-		return format
-	}
-	return "state." + format
 }
 
 // agentNames expands --agents to one name per seat.

@@ -25,7 +25,6 @@ import (
 	"github.com/botarena/botarena/rpc/envservice"
 	"github.com/botarena/botarena/rpc/matchservice"
 	"github.com/botarena/botarena/rpc/server"
-	"github.com/botarena/botarena/web"
 )
 
 type serveFlags struct {
@@ -44,10 +43,11 @@ type serveFlags struct {
 	logFormat       string
 	logLevel        string
 	bots            botFlags // who may name external bots (servebots.go)
-	leaguesDir      string   // the leagues MatchService keeps (league RPCs)
+	leaguesDir      string   // the leagues folder: MatchService's league RPCs and the viewer's league page
 	exitOnStdinEOF  bool
 	upe             upeServeFlags // the UPE routes (upe.go)
 	edge            edgeServeFlags
+	web             webServeFlags // the viewer at / (serveweb.go)
 }
 
 func newServeCmd(c *cli) *cobra.Command {
@@ -71,6 +71,9 @@ func newServeCmd(c *cli) *cobra.Command {
 			"agents need the same flags as Play's (--bots-dir, --allow-cmd-bots, ...).\n\n" +
 			"The same port serves the UPE portal Bomberman routes under /api/games/ (search, practice,\n" +
 			"submit/<id>; see agents/upe): original UPE clients play hosted games there.\n\n" +
+			"The same port serves the viewer at / in a browser: live matches between built-in agents, the\n" +
+			"replays under --replays-dir (recordings, replay folders, league match data) and the leagues\n" +
+			"under --leagues-dir (each a folder holding a league store: table and ratings chart).\n\n" +
 			"With a token (BOTARENA_AUTH_TOKEN, or --auth-token, which other users see in ps) every call and\n" +
 			"route but the gRPC health service needs \"authorization: Bearer TOKEN\". serve refuses to listen\n" +
 			"beyond loopback (--addr 0.0.0.0:PORT, a LAN address) without a token unless --insecure is given;\n" +
@@ -86,7 +89,7 @@ func newServeCmd(c *cli) *cobra.Command {
 	f.IntVar(&o.maxTotalEnvs, "max-total-envs", envservice.DefaultMaxTotalEnvs, "most envs of all pools together")
 	f.IntVar(&o.maxWorkers, "max-workers", 0, "most worker goroutines per pool, 0 for GOMAXPROCS")
 	f.IntVar(&o.maxMatches, "max-matches", 0, "most games MatchService plays at once (more wait), 0 for GOMAXPROCS")
-	f.StringVar(&o.leaguesDir, "leagues-dir", "", "keep leagues in this folder (made if missing) for MatchService's league RPCs; none without it")
+	f.StringVar(&o.leaguesDir, "leagues-dir", "", "keep leagues in this folder (made if missing): MatchService's league RPCs and the viewer's league page (a folder under it per league); none without it")
 	f.IntVar(&o.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest request or response message in bytes (a 4096-env Bomberman batch is about 88 MB)")
 	o.maxMemory = server.ByteSize(server.DefaultMaxMemory())
 	f.Var(&o.maxMemory, "max-memory", "memory budget of all pools and MatchService games together, by their estimated cost before they are made, in bytes or with a unit (512MiB, 8GiB); the default is half the machine's memory or cgroup limit")
@@ -99,6 +102,7 @@ func newServeCmd(c *cli) *cobra.Command {
 	f.BoolVar(&o.exitOnStdinEOF, "exit-on-stdin-eof", false, "shut down (as on SIGTERM) when standard input reaches end of file: a launcher that keeps a pipe to it open makes the server die with it, even when the launcher is killed (Python's botarena.Server does)")
 	o.upe.add(f)
 	o.edge.add(f)
+	o.web.add(f)
 	return cmd
 }
 
@@ -226,7 +230,12 @@ func (c *cli) serve(o *serveFlags) error {
 	}
 	defer upeSrv.Close()
 	// The viewer (package web) at /, behind the same token as the rest.
-	webSrv := web.NewServer(web.Options{Registry: c.reg})
+	webSrv, err := o.web.newWeb(c.reg, o.leaguesDir, host.Metrics())
+	if err != nil {
+		ln.Close()
+		host.Close()
+		return err
+	}
 	defer webSrv.Close()
 	handler = webSrv.Handler(handler)
 	hs := server.NewHTTPServer(o.addr, o.edge.wrap(handler, token))
@@ -242,7 +251,7 @@ func (c *cli) serve(o *serveFlags) error {
 		"max_envs_per_pool", o.maxEnvsPerPool, "max_pools", o.maxPools, "max_total_envs", o.maxTotalEnvs,
 		"max_message_bytes", o.maxMessageBytes, "idle_timeout", o.idleTimeout,
 		"auth", token != "", "tls", tlsConfig != nil, "max_connections", o.edge.maxConnections, "pprof", o.edge.pprof,
-		"leagues_dir", o.leaguesDir)
+		"replays_dir", o.web.replaysDir, "leagues_dir", o.leaguesDir)
 
 	served := make(chan error, 1)
 	go func() {

@@ -26,5 +26,6 @@ var kit = &env.Kit{
 		return []env.Field{{Name: "key", Value: string(rune('A' + seat))}, {Name: "points", Value: p.Points}, {Name: "shots_fired", Value: p.ShotsFired},
 			{Name: "shots_hit", Value: p.ShotsHit}, {Name: "ships_remaining", Value: p.ShipsRemaining()}, {Name: "failed_placements", Value: p.Failed}}
 	},
-	Replay: newReplay,
+	Replay:       newReplay,
+	ReplayStates: replayStates,
 }

@@ -1,9 +1,12 @@
 package battleships
 
 import (
+	"cmp"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -29,6 +32,42 @@ type replay struct {
 func newReplay(dir string, seats []env.Agent) func(e env.Env, round int) error {
 	r := &replay{dir: dir, seats: seats}
 	return r.write
+}
+
+// replayStates lists the full state.json of every round folder of a
+// match folder written by [newReplay], "Phase P - Round R", by phase then
+// round (see [env.Kit.ReplayStates]).
+func replayStates(fsys fs.FS) ([]string, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, err
+	}
+	type folder struct {
+		name         string
+		phase, round int
+	}
+	var folders []folder
+	for _, e := range entries {
+		var f folder
+		if _, err := fmt.Sscanf(e.Name(), "Phase %d - Round %d", &f.phase, &f.round); err != nil || !e.IsDir() ||
+			e.Name() != fmt.Sprintf("Phase %d - Round %d", f.phase, f.round) {
+			continue
+		}
+		f.name = e.Name()
+		folders = append(folders, f)
+	}
+	if len(folders) == 0 {
+		return nil, fmt.Errorf("battleships: replay: no round folders (\"Phase P - Round R\")")
+	}
+	slices.SortFunc(folders, func(a, b folder) int { return cmp.Or(cmp.Compare(a.phase, b.phase), cmp.Compare(a.round, b.round)) })
+	paths := make([]string, len(folders))
+	for i, f := range folders {
+		paths[i] = f.name + "/" + FormatStateJSON
+		if _, err := fs.Stat(fsys, paths[i]); err != nil {
+			return nil, fmt.Errorf("battleships: replay: %w", err)
+		}
+	}
+	return paths, nil
 }
 
 // write writes the round folder of the state of e: at the start of a round

@@ -97,8 +97,14 @@ var rules = []rule{
 	{pkg: "league", imports: []string{"env", "env/*", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match"},
 		thirdParty: cat(bboltDeps, gonumDeps, arrowDeps, parquetDeps)},
 	// web serves the browser viewer: built-in agents playing the games with
-	// the match runner; no Connect.
-	{pkg: "web", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "match"}},
+	// the match runner, replays and league pages. DESIGN.md has the viewer
+	// show "replays and league tables", so it reads league stores
+	// read-only (league: bbolt, gonum) and league match data
+	// (observations/matchdata: Parquet), where they are, rather than
+	// through a converter of its own. It stays beside the services: no
+	// Connect, no rpc package.
+	{pkg: "web", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "match", "league", "observations/matchdata"},
+		thirdParty: cat(arrowDeps, parquetDeps, bboltDeps, gonumDeps), never: []string{"rpc/*", "connectrpc.com/"}},
 	// bench measures pools and their Arrow encoding.
 	{pkg: "bench", imports: []string{"env", "env/*", "vecenv", "observations", "agents", "agents/*"}, thirdParty: arrowDeps},
 

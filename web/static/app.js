@@ -1,7 +1,8 @@
 // botarena viewer: plain JavaScript, no build step. It lists the games,
-// starts live matches between built-in agents, receives their rounds as
-// server-sent events (or opens a JSON Lines record of the same frames) and
-// draws each game's canonical native state on a canvas.
+// starts live matches between built-in agents, opens replays (recordings,
+// replay folders, league match data) and shows league tables. A live match
+// or a replay sends its rounds as server-sent events; each round's
+// canonical native state is drawn on a canvas.
 "use strict";
 
 // The palette of env/picture.go, so that the viewer looks like the Go pictures.
@@ -15,26 +16,27 @@ const SEAT = ["#e63946", "#457bff", "#2a9d8f", "#e9c46a", "#b565d8", "#f4a261",
   "#8ac926", "#ff70a6", "#00b4d8", "#c0c0c0", "#9c6644", "#6a4c93"];
 const seatColor = (s) => (s < 0 ? C.text : SEAT[s % SEAT.length]);
 
-const KEEP = 200; // rounds of a live match kept in the page
+const KEEP = 200; // rounds kept in the page
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 
 const app = {
   catalog: null,
-  match: null,      // {id, game, seats} of a live match; null for a record
+  match: null,      // {id, game, seats, rounds?} of the live match or replay shown
   frames: [],       // frames by round
   cur: -1,          // the round shown
   playing: false,
-  source: null,     // the EventSource of a live match
-  timer: null,      // the playback timer of a record
+  source: null,     // the EventSource of the stream
   seat: -1,         // the seat whose view is shown beside the full board
-  views: new Map(), // "round/seat" -> view, fetched for a paused match
+  views: new Map(), // "round/seat" -> view, fetched while paused
   cube: { yaw: -0.6, pitch: 0.5, slice: -1 },
+  league: null,     // the league page shown
+  leagueTimer: null,
 };
 
 function status(msg, error) {
   const el = $("status");
-  el.textContent = msg;
+  el.textContent = el.title = msg;
   el.className = error ? "error" : "";
 }
 
@@ -45,6 +47,43 @@ async function api(path, init) {
   return body;
 }
 
+function post(path, body) {
+  return api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+}
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+function row(tbody, cells) {
+  const tr = tbody.insertRow();
+  for (const c of cells) {
+    const td = tr.insertCell();
+    if (c instanceof Node) td.appendChild(c); else td.textContent = c ?? "";
+  }
+  return tr;
+}
+
+function button(text, onclick) {
+  const b = el("button", text);
+  b.type = "button";
+  b.addEventListener("click", onclick);
+  return b;
+}
+
+// ---- tabs ----
+
+function tab(name) {
+  for (const t of ["watch", "replays", "leagues"]) {
+    $(t).hidden = t !== name;
+    document.querySelector(`nav [data-tab=${t}]`).classList.toggle("current", t === name);
+  }
+  if (name !== "leagues" && app.leagueTimer) { clearInterval(app.leagueTimer); app.leagueTimer = null; }
+}
+
 // ---- the games list and the start form ----
 
 async function loadCatalog() {
@@ -52,19 +91,13 @@ async function loadCatalog() {
   const tbody = $("gamelist").querySelector("tbody");
   const sel = $("game");
   for (const g of app.catalog.games) {
-    const tr = document.createElement("tr");
-    for (const v of [g.name, g.seats, g.formats.join(", "), (g.agents || []).join(", ")]) {
-      const td = document.createElement("td");
-      td.textContent = v;
-      tr.appendChild(td);
-    }
-    tbody.appendChild(tr);
+    row(tbody, [g.name, g.seats, g.formats.join(", "), (g.agents || []).join(", ")]);
     const o = document.createElement("option");
     o.value = o.textContent = g.name;
     sel.appendChild(o);
   }
   const l = app.catalog.limits;
-  $("limits").textContent = `At most ${l.max_matches} live matches at once, each at most ${l.max_rounds} rounds and ${Math.round(l.max_duration_s / 60)} minutes.`;
+  $("limits").textContent = `At most ${l.max_matches} live matches and ${l.max_replays} open replays at once, each at most ${l.max_rounds} rounds and ${Math.round(l.max_duration_s / 60)} minutes.`;
   if (params.get("game")) sel.value = params.get("game");
   if (params.get("seed")) $("seed").value = params.get("seed");
   seatPickers();
@@ -81,8 +114,7 @@ function seatPickers() {
   if (!g) return;
   for (let s = 0; s < g.seats; s++) {
     const l = document.createElement("label");
-    const sw = document.createElement("span");
-    sw.className = "swatch";
+    const sw = el("span", undefined, "swatch");
     sw.style.background = seatColor(s);
     const sel = document.createElement("select");
     sel.dataset.seat = s;
@@ -97,58 +129,60 @@ function seatPickers() {
   }
 }
 
-async function startMatch() {
+async function startMatch(req) {
   stop();
-  const game = $("game").value;
-  const agents = [...$("seats").querySelectorAll("select")].map((s) => s.value);
-  const seed = Number($("seed").value) || 0;
+  if (!req) {
+    req = {
+      game: $("game").value,
+      agents: [...$("seats").querySelectorAll("select")].map((s) => s.value),
+      seed: Number($("seed").value) || 0,
+    };
+  }
   try {
-    const m = await api("/api/matches", {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ game, agents, seed }),
-    });
+    const m = await post("/api/matches", req);
+    tab("watch");
     reset({ id: m.id, game: m.game, seats: m.seats });
     status(`match ${m.id}: ${m.game}, ${m.agents.join(" vs ")}, seed ${m.seed}`);
-    const rec = $("record");
-    rec.href = `/api/matches/${m.id}/record`;
-    rec.hidden = false;
     play();
   } catch (e) {
     status(e.message, true);
   }
 }
 
-function reset(match) {
-  app.match = match;
+// reset shows a new live match or replay, m, from its first round.
+function reset(m) {
+  app.match = m;
+  if (m && gameInfo(m.game) && $("game").value !== m.game) { $("game").value = m.game; seatPickers(); }
   app.frames = [];
   app.cur = -1;
   app.views.clear();
   const seat = $("seat");
   seat.length = 1;
-  const n = match ? match.seats : 0;
+  const n = m ? m.seats : 0;
   for (let s = 0; s < n; s++) seat.add(new Option("seat " + s, s));
   app.seat = -1;
   const want = Number(params.get("seat"));
   if (params.has("seat") && want >= 0 && want < n) app.seat = want;
   seat.value = app.seat;
   $("viewfig").hidden = app.seat < 0;
+  const rec = $("record");
+  rec.hidden = !m;
+  if (m) rec.href = `/api/matches/${m.id}/record`;
+  const seek = $("seek");
+  seek.hidden = !(m && m.rounds >= 0);
+  if (m && m.rounds >= 0) { seek.max = m.rounds; seek.value = 0; }
 }
 
-// ---- playing: a live match streams, a record plays from memory ----
+// ---- playing: the server streams the rounds, paced by the speed ----
 
 function speed() { return Number($("speed").value) || 10; }
 
 function play() {
-  if (app.playing) return;
+  if (app.playing || !app.match) return;
+  const last = app.frames[app.cur];
+  if (last && last.done) return;
   app.playing = true;
   $("play").textContent = "Pause";
-  if (!app.match) {
-    app.timer = setInterval(() => {
-      if (app.cur + 1 >= app.frames.length) return stop();
-      show(app.cur + 1);
-    }, 1000 / speed());
-    return;
-  }
   const q = new URLSearchParams({ from: app.cur + 1, speed: speed() });
   if (app.seat >= 0) q.set("seat", app.seat);
   const es = new EventSource(`/api/matches/${app.match.id}/events?${q}`);
@@ -156,7 +190,7 @@ function play() {
   es.onmessage = (ev) => {
     const f = JSON.parse(ev.data);
     app.frames[f.round] = f;
-    // A live match keeps only the recent rounds: a 12-player Bomberman
+    // Only the recent rounds stay in the page: a 12-player Bomberman
     // state is about 200 KB; the whole match is in its record.
     delete app.frames[f.round - KEEP];
     show(f.round);
@@ -165,7 +199,7 @@ function play() {
   };
   es.addEventListener("end", (ev) => {
     const d = JSON.parse(ev.data);
-    status(`match ${app.match.id}: ${d.reason} at round ${d.round}`);
+    status(`${app.match.replay ? "replay" : "match"} ${app.match.id}: ${d.reason} at round ${d.round}`);
     stop();
   });
   es.addEventListener("failure", (ev) => { status(JSON.parse(ev.data).error, true); stop(); });
@@ -176,18 +210,13 @@ function stop() {
   app.playing = false;
   $("play").textContent = "Play";
   if (app.source) { app.source.close(); app.source = null; }
-  if (app.timer) { clearInterval(app.timer); app.timer = null; }
 }
 
-async function step() {
-  stop();
-  const next = app.cur + 1;
-  if (app.frames[next]) return show(next);
+// fetchFrame shows round of the shown match or replay, fetched alone.
+async function fetchFrame(round) {
   if (!app.match) return;
-  const last = app.frames[app.cur];
-  if (last && last.done) return;
   try {
-    const q = new URLSearchParams({ round: next });
+    const q = new URLSearchParams({ round });
     if (app.seat >= 0) q.set("seat", app.seat);
     const f = await api(`/api/matches/${app.match.id}/frame?${q}`);
     if (f.view !== undefined) app.views.set(f.round + "/" + f.seat, f.view);
@@ -196,6 +225,23 @@ async function step() {
   } catch (e) {
     status(e.message, true);
   }
+}
+
+async function step() {
+  stop();
+  const next = app.cur + 1;
+  if (app.frames[next]) return show(next);
+  const last = app.frames[app.cur];
+  if (last && last.done) return;
+  await fetchFrame(next);
+}
+
+function seek() {
+  const round = Number($("seek").value);
+  const wasPlaying = app.playing;
+  stop();
+  if (app.frames[round]) show(round);
+  else fetchFrame(round).then(() => { if (wasPlaying) play(); });
 }
 
 // seatView returns the view of the shown round for the chosen seat, asking
@@ -219,7 +265,9 @@ function show(round) {
   const f = app.frames[round];
   if (!f) return;
   app.cur = round;
-  $("round").textContent = `round ${f.round}${f.done ? " (over)" : ""}`;
+  const total = app.match && app.match.rounds >= 0 ? ` of ${app.match.rounds}` : "";
+  $("round").textContent = `round ${f.round}${total}${f.done ? " (over)" : ""}`;
+  if (!$("seek").hidden) $("seek").value = f.round;
   draw($("full"), f, f.state, -1);
   $("viewfig").hidden = app.seat < 0;
   if (app.seat >= 0) {
@@ -234,49 +282,183 @@ function scores(f) {
   const t = $("scores");
   t.textContent = "";
   const head = t.insertRow();
-  for (const h of ["#", "seat", "name", "score"]) {
-    const th = document.createElement("th");
-    th.textContent = h;
-    head.appendChild(th);
-  }
+  for (const h of ["#", "seat", "name", "score"]) head.appendChild(el("th", h));
   const r = f.result || {};
   for (const s of r.Standings || []) {
-    const tr = t.insertRow();
-    tr.insertCell().textContent = s.Rank;
-    const sw = document.createElement("span");
-    sw.className = "swatch";
+    const sw = el("span", undefined, "swatch");
     sw.style.background = seatColor(s.Seat);
-    const c = tr.insertCell();
-    c.append(sw, String(s.Seat));
-    const n = tr.insertCell();
-    n.textContent = s.Name;
-    if (!s.Alive) n.className = "dead";
-    tr.insertCell().textContent = s.Score;
+    const seat = el("span");
+    seat.append(sw, String(s.Seat));
+    const tr = row(t, [s.Rank, seat, s.Name, s.Score]);
+    if (!s.Alive) tr.cells[2].className = "dead";
   }
   const tr = t.insertRow();
   const c = tr.insertCell();
   c.colSpan = 4;
-  c.textContent = f.done ? (r.Draw ? "draw" : r.Winner >= 0 ? `seat ${r.Winner} wins` : "no winner") : "";
+  const forfeit = f.forfeit !== undefined ? ` (seat ${f.forfeit} forfeited)` : "";
+  c.textContent = f.done ? (r.Draw ? "draw" : r.Winner >= 0 ? `seat ${r.Winner} wins${forfeit}` : "no winner") : "";
 }
 
-// openRecord reads a JSON Lines file of frames and plays it in the same renderer.
-async function openRecord(file) {
+// ---- replays ----
+
+// opened shows a replay the server opened: answer of POST /api/replays.
+function opened(r) {
   stop();
-  const text = await file.text();
-  const frames = [];
-  for (const line of text.split("\n")) {
-    if (line.trim()) frames.push(JSON.parse(line));
+  tab("watch");
+  reset({ id: r.id, game: r.game, seats: r.seats, rounds: r.rounds, replay: true });
+  const how = r.mode === "replayed" ? "replayed from its actions" : "its recorded states (views and results as they hold them)";
+  status(`replay ${r.replay.path || ""}: ${r.game}, ${r.rounds} rounds, ${how}${r.note ? "; " + r.note : ""}`, r.warning);
+  if (params.get("autoplay")) play(); else fetchFrame(0);
+}
+
+async function openReplay(req) {
+  try {
+    const r = await post("/api/replays", req);
+    if (r.games) return pickGame(req.path, r.games);
+    opened(r);
+  } catch (e) {
+    status(e.message, true);
   }
-  if (!frames.length) return status(file.name + ": no frames", true);
-  reset(null);
-  $("record").hidden = true;
-  for (const f of frames) app.frames[f.round] = f;
-  app.frames = app.frames.filter(Boolean);
-  app.frames.forEach((f, i) => { f.round = f.round ?? i; });
-  const seatSel = $("seat");
-  for (let s = 0; s < (frames[0].seats || 0); s++) seatSel.add(new Option("seat " + s, s));
-  status(`${file.name}: ${frames[0].game}, ${frames.length} rounds`);
-  show(0);
+}
+
+// pickGame lists the games of a match data file to open one.
+function pickGame(path, games) {
+  tab("replays");
+  const box = $("mdgames");
+  box.hidden = false;
+  $("mdpath").textContent = path;
+  const tbody = box.querySelector("tbody");
+  tbody.textContent = "";
+  for (const g of games) {
+    row(tbody, [g.index, g.seed, g.steps, g.agents.join(" vs "), button("Open", () => openReplay({ path, index: g.index }))]);
+  }
+}
+
+async function loadReplays() {
+  const tbody = $("replaylist").querySelector("tbody");
+  tbody.textContent = "";
+  if (!app.catalog.replays) {
+    $("replaynote").textContent = "This server has no replays folder (botarena serve --replays-dir DIR). You can still open a recording file.";
+    return;
+  }
+  try {
+    const list = await api("/api/replays");
+    $("replaynote").textContent = list.replays.length ? (list.truncated ? "The list is cut short." : "") : "No replays in the replays folder yet.";
+    for (const r of list.replays) {
+      const size = !r.size ? "" : r.size < 1 << 20 ? Math.ceil(r.size / 1024) + " KiB" : (r.size / 1048576).toFixed(1) + " MiB";
+      row(tbody, [r.path, r.kind, r.game || "", r.seed ?? "", size, new Date(r.modified).toLocaleString(),
+        button("Open", () => openReplay({ path: r.path }))]);
+    }
+  } catch (e) {
+    status(e.message, true);
+  }
+}
+
+// upload sends a recording file to the server, which opens it.
+async function upload(file) {
+  stop();
+  try {
+    const r = await api("/api/replays/upload?name=" + encodeURIComponent(file.name),
+      { method: "POST", headers: { "Content-Type": "application/x-ndjson" }, body: file });
+    opened(r);
+  } catch (e) {
+    status(file.name + ": " + e.message, true);
+  }
+}
+
+// ---- leagues ----
+
+async function loadLeagues() {
+  const tbody = $("leaguelist").querySelector("tbody");
+  tbody.textContent = "";
+  if (!app.catalog.leagues) {
+    $("leaguenote").textContent = "This server has no leagues folder (botarena serve --leagues-dir DIR).";
+    return;
+  }
+  try {
+    const list = await api("/api/leagues");
+    $("leaguenote").textContent = list.leagues.length ? "" : "No leagues in the leagues folder yet (botarena league init DIR/NAME ...).";
+    for (const l of list.leagues) {
+      row(tbody, [l.name, l.game || "", l.agents, l.games, l.busy ? "running" : l.error || "",
+        button("Show", () => showLeague(l.name))]);
+    }
+  } catch (e) {
+    status(e.message, true);
+  }
+}
+
+async function showLeague(name) {
+  tab("leagues");
+  try {
+    const p = await api("/api/leagues/table?name=" + encodeURIComponent(name));
+    app.league = p;
+    $("leaguepage").hidden = false;
+    $("leaguename").textContent = `${p.name}: ${p.settings.game}, ${p.games} games`;
+    $("leaguewhen").textContent = p.live ? `a league run holds it: its table as of ${new Date(p.time).toLocaleTimeString()}` : `read at ${new Date(p.time).toLocaleTimeString()}`;
+    const tbody = $("leaguetable").querySelector("tbody");
+    tbody.textContent = "";
+    for (const r of p.rows) {
+      row(tbody, [r.rank, r.agent, Math.round(r.rating), "± " + Math.round(2 * r.rd), Math.round(r.elo), r.games,
+        `${r.wins}/${r.draws}/${r.losses}`, (100 * r.win_rate).toFixed(1) + "%", r.tag || ""]);
+    }
+    ratingsChart($("chart"), p);
+    const games = $("recent").querySelector("tbody");
+    games.textContent = "";
+    for (const g of p.recent || []) {
+      const seats = g.seats.map((s) => s.agent).join(" vs ");
+      const winner = g.draw ? "draw" : g.winner >= 0 ? g.seats[g.winner].agent : "none";
+      row(games, [g.index, g.seed, seats, g.rounds, winner, g.watch ? button("Watch", () => startMatch(g.watch)) : "not built in"]);
+    }
+    $("recentbox").hidden = !(p.recent && p.recent.length);
+    if (!app.leagueTimer) app.leagueTimer = setInterval(() => { if (!$("leagues").hidden && app.league) showLeague(app.league.name); }, 10000);
+  } catch (e) {
+    status(e.message, true);
+  }
+}
+
+// ratingsChart draws each agent's Glicko-2 rating with its ±2·RD interval,
+// best first, over the initial rating's dashed line, as league run's
+// ratings.png does.
+function ratingsChart(canvas, p) {
+  const ctx = canvas.getContext("2d");
+  const W = canvas.width, H = canvas.height;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.fillStyle = C.floor;
+  ctx.fillRect(0, 0, W, H);
+  const rows = p.rows;
+  if (!rows.length) return label(ctx, "no agents yet", 20, 20, C.text, 13);
+  let lo = p.initial_rating, hi = p.initial_rating;
+  for (const r of rows) { lo = Math.min(lo, r.rating - 2 * r.rd); hi = Math.max(hi, r.rating + 2 * r.rd); }
+  const pad = (hi - lo) * 0.08 + 1;
+  lo -= pad; hi += pad;
+  const left = 56, right = W - 12, top = 28, bottom = H - 48;
+  const y = (v) => bottom - ((v - lo) / (hi - lo)) * (bottom - top);
+  const x = (i) => left + ((i + 0.5) * (right - left)) / rows.length;
+  label(ctx, "Glicko-2 rating ± 2·RD", left, 12, C.text, 13);
+  ctx.font = "11px sans-serif";
+  for (let k = 0; k <= 5; k++) {
+    const v = lo + ((hi - lo) * k) / 5;
+    ctx.strokeStyle = C.grid;
+    ctx.lineWidth = 1;
+    ctx.beginPath(); ctx.moveTo(left, y(v)); ctx.lineTo(right, y(v)); ctx.stroke();
+    label(ctx, String(Math.round(v)), left - 6, y(v), C.wall, 11, "right");
+  }
+  ctx.strokeStyle = C.wall;
+  ctx.setLineDash([6, 5]);
+  ctx.beginPath(); ctx.moveTo(left, y(p.initial_rating)); ctx.lineTo(right, y(p.initial_rating)); ctx.stroke();
+  ctx.setLineDash([]);
+  rows.forEach((r, i) => {
+    const cx = x(i), color = seatColor(i);
+    ctx.strokeStyle = color;
+    ctx.lineWidth = 3;
+    ctx.beginPath();
+    ctx.moveTo(cx, y(r.rating - 2 * r.rd)); ctx.lineTo(cx, y(r.rating + 2 * r.rd));
+    for (const v of [r.rating - 2 * r.rd, r.rating + 2 * r.rd]) { ctx.moveTo(cx - 10, y(v)); ctx.lineTo(cx + 10, y(v)); }
+    ctx.stroke();
+    disc(ctx, cx, y(r.rating), 6, color, C.text);
+    label(ctx, r.agent.length > 14 ? r.agent.slice(0, 13) + "…" : r.agent, cx, bottom + 16, C.text, 12, "center");
+    label(ctx, String(Math.round(r.rating)), cx, bottom + 32, C.wall, 11, "center");
+  });
 }
 
 // ---- drawing ----
@@ -675,14 +857,23 @@ function dragToRotate(canvas) {
 }
 
 function init() {
+  for (const a of document.querySelectorAll("nav [data-tab]")) {
+    a.addEventListener("click", (e) => {
+      e.preventDefault();
+      tab(a.dataset.tab);
+      if (a.dataset.tab === "replays") loadReplays();
+      if (a.dataset.tab === "leagues") loadLeagues();
+    });
+  }
   $("game").addEventListener("change", seatPickers);
   $("start").addEventListener("submit", (e) => { e.preventDefault(); startMatch(); });
   $("play").addEventListener("click", () => (app.playing ? stop() : play()));
   $("step").addEventListener("click", step);
+  $("seek").addEventListener("change", seek);
   $("speed").addEventListener("change", () => { if (app.playing) { stop(); play(); } });
   $("seat").addEventListener("change", () => {
     app.seat = Number($("seat").value);
-    if (app.playing && app.match) { stop(); play(); }
+    if (app.playing) { stop(); play(); }
     redraw();
   });
   $("slice").addEventListener("input", () => {
@@ -690,12 +881,29 @@ function init() {
     $("sliceval").textContent = app.cube.slice < 0 ? "all" : String(app.cube.slice);
     redraw();
   });
-  $("file").addEventListener("change", (e) => { if (e.target.files[0]) openRecord(e.target.files[0]); });
+  for (const id of ["file", "file2"]) {
+    $(id).addEventListener("change", (e) => { if (e.target.files[0]) upload(e.target.files[0]); });
+  }
   dragToRotate($("full"));
   dragToRotate($("view"));
   if (params.get("speed")) $("speed").value = params.get("speed");
   loadCatalog().then(() => {
-    if (params.get("autoplay")) startMatch();
+    // ?replay=PATH (&index=N for match data, &game=NAME for a folder),
+    // ?league=NAME, ?tab=replays|leagues, or ?autoplay=1 for a live match.
+    if (params.has("replay")) {
+      const req = { path: params.get("replay") };
+      if (params.has("index")) req.index = Number(params.get("index"));
+      if (params.has("game")) req.game = params.get("game");
+      openReplay(req);
+    } else if (params.has("league")) {
+      showLeague(params.get("league"));
+    } else if (params.get("tab") === "replays") {
+      tab("replays"); loadReplays();
+    } else if (params.get("tab") === "leagues") {
+      tab("leagues"); loadLeagues();
+    } else if (params.get("autoplay")) {
+      startMatch();
+    }
   }).catch((e) => status(e.message, true));
 }
 

@@ -1,0 +1,332 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/match"
+)
+
+// Kinds of replays.
+const (
+	kindRecording = "recording" // a botarena recording (play --record), JSON Lines
+	kindFolder    = "folder"    // a match folder of play --replays DIR: DIR/<seed>
+	kindMatchData = "matchdata" // a match data file of league run --data (Parquet)
+)
+
+// maxDepth is how deep under the replays and leagues folders the page
+// looks.
+const maxDepth = 4
+
+// ReplayInfo describes a replay: an entry of GET /api/replays, and the
+// answer of POST /api/replays.
+type ReplayInfo struct {
+	Path     string    `json:"path"` // relative to the replays folder, slash-separated
+	Kind     string    `json:"kind"` // recording, folder or matchdata
+	Game     string    `json:"game,omitempty"`
+	Seed     *uint64   `json:"seed,omitempty"`
+	Agents   []string  `json:"agents,omitempty"`
+	Size     int64     `json:"size,omitempty"` // of a file
+	Modified time.Time `json:"modified"`
+}
+
+// openRequest is the body of POST /api/replays.
+type openRequest struct {
+	Path string `json:"path"`
+	// Game names the game of a replay folder (the registry name); empty
+	// finds it from the first state.
+	Game string `json:"game,omitempty"`
+	// Index is the game of a match data file to open; absent lists them.
+	Index *int64 `json:"index,omitempty"`
+}
+
+// replayNotServed answers a request about replays when there is no
+// replays folder.
+func (s *Server) noReplays(w http.ResponseWriter) bool {
+	if s.replays == nil {
+		httpError(w, http.StatusNotFound, "this server has no replays folder: start botarena serve with --replays-dir DIR")
+		return true
+	}
+	return false
+}
+
+func (s *Server) listReplays(w http.ResponseWriter, r *http.Request) {
+	if s.noReplays(w) {
+		return
+	}
+	list, truncated, err := s.walkReplays(r.Context())
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"replays": list, "truncated": truncated})
+}
+
+// walkReplays lists the replays of the replays folder, newest first: at
+// most MaxListed, looking at most maxDepth folders deep and at 20 times
+// MaxListed entries.
+func (s *Server) walkReplays(ctx context.Context) ([]ReplayInfo, bool, error) {
+	fsys := s.replays.FS()
+	list := []ReplayInfo{}
+	visited, truncated := 0, false
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable: skip it
+		}
+		if visited++; visited > 20*s.opt.MaxListed || len(list) >= s.opt.MaxListed || ctx.Err() != nil {
+			truncated = true
+			return fs.SkipAll
+		}
+		if p != "." && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p == "." {
+				return nil
+			}
+			if s.isReplayFolder(fsys, p) {
+				ri := ReplayInfo{Path: p, Kind: kindFolder, Modified: info.ModTime()}
+				if seed, err := strconv.ParseUint(path.Base(p), 10, 64); err == nil {
+					ri.Seed = &seed
+				}
+				list = append(list, ri)
+				return fs.SkipDir
+			}
+			if strings.Count(p, "/") >= maxDepth-1 {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !info.Mode().IsRegular() {
+			return nil
+		}
+		ri := ReplayInfo{Path: p, Size: info.Size(), Modified: info.ModTime()}
+		switch strings.ToLower(path.Ext(p)) {
+		case ".parquet":
+			ri.Kind = kindMatchData
+		case ".jsonl", ".ndjson", ".json":
+			h, err := s.peekRecording(p)
+			if err != nil {
+				return nil
+			}
+			ri.Kind, ri.Game, ri.Seed, ri.Agents = kindRecording, h.Game, &h.Seed, h.Agents
+		default:
+			return nil
+		}
+		list = append(list, ri)
+		return nil
+	})
+	slices.SortStableFunc(list, func(a, b ReplayInfo) int { return b.Modified.Compare(a.Modified) })
+	return list, truncated, err
+}
+
+// isReplayFolder reports whether the folder p of fsys is a match folder
+// of a replay: the generic layout's round folder 0, or a layout a game's
+// kit reads (env.Kit.ReplayStates).
+func (s *Server) isReplayFolder(fsys fs.FS, p string) bool {
+	if st, err := fs.Stat(fsys, p+"/0"); err == nil && st.IsDir() {
+		return true
+	}
+	sub, err := fs.Sub(fsys, p)
+	if err != nil {
+		return false
+	}
+	for _, k := range s.replayKits() {
+		if _, err := k.ReplayStates(sub); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// replayKits returns the distinct kits of the registry that read their
+// own replay layout.
+func (s *Server) replayKits() []*env.Kit {
+	var kits []*env.Kit
+	for _, name := range s.opt.Registry.Names() {
+		if e, err := s.opt.Registry.Lookup(name); err == nil && e.Kit != nil && e.Kit.ReplayStates != nil && !slices.Contains(kits, e.Kit) {
+			kits = append(kits, e.Kit)
+		}
+	}
+	return kits
+}
+
+// peekRecording reads the header of the recording at p.
+func (s *Server) peekRecording(p string) (match.RecordingHeader, error) {
+	f, err := s.replays.Open(p)
+	if err != nil {
+		return match.RecordingHeader{}, err
+	}
+	defer f.Close()
+	_, h, err := match.NewRecordingReader(io.LimitReader(f, 1<<16), 1<<16)
+	return h, err
+}
+
+func (s *Server) openReplay(w http.ResponseWriter, r *http.Request) {
+	if s.noReplays(w) {
+		return
+	}
+	var req openRequest
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		httpError(w, http.StatusBadRequest, "bad request body: "+err.Error())
+		return
+	}
+	p := strings.TrimPrefix(path.Clean("/"+req.Path), "/")
+	if p == "" || !fs.ValidPath(p) || p != req.Path {
+		httpError(w, http.StatusBadRequest, fmt.Sprintf("path %q: want a clean path relative to the replays folder", req.Path))
+		return
+	}
+	info, err := s.replays.Stat(p)
+	if err != nil {
+		httpError(w, http.StatusNotFound, fmt.Sprintf("no replay %q in the replays folder", p))
+		return
+	}
+	ri := ReplayInfo{Path: p, Modified: info.ModTime()}
+	var src source
+	var open replayOpened
+	switch {
+	case info.IsDir():
+		ri.Kind = kindFolder
+		open, err = s.openFolder(p, req.Game)
+	case strings.EqualFold(path.Ext(p), ".parquet"):
+		ri.Kind, ri.Size = kindMatchData, info.Size()
+		if req.Index == nil {
+			games, err := s.matchDataGames(p, info.Size())
+			if err != nil {
+				httpError(w, http.StatusBadRequest, err.Error())
+				return
+			}
+			writeJSON(w, http.StatusOK, map[string]any{"replay": ri, "games": games})
+			return
+		}
+		open, err = s.openMatchData(r.Context(), p, info.Size(), *req.Index)
+	default:
+		ri.Kind, ri.Size = kindRecording, info.Size()
+		if info.Size() > s.opt.MaxReplayBytes {
+			err = fmt.Errorf("%s: %d bytes, more than the %d a recording may have here (serve --max-replay-bytes)", p, info.Size(), s.opt.MaxReplayBytes)
+			break
+		}
+		open, err = s.openRecording(r.Context(), fileBytes{root: s.replays, path: p, n: info.Size(), mod: info.ModTime()})
+	}
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	src = open.src
+	ri.Game, ri.Seed, ri.Agents = open.game, open.seed, open.agents
+	s.answerOpened(w, ri, open, src)
+}
+
+func (s *Server) uploadReplay(w http.ResponseWriter, r *http.Request) {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.MaxUploadBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("a recording sent to the viewer may have at most %d bytes (serve --max-upload-bytes); put larger ones in the replays folder", s.opt.MaxUploadBytes))
+			return
+		}
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	open, err := s.openRecording(r.Context(), memBytes(data))
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	ri := ReplayInfo{Path: r.URL.Query().Get("name"), Kind: kindRecording, Size: int64(len(data)), Modified: time.Now(),
+		Game: open.game, Seed: open.seed, Agents: open.agents}
+	s.answerOpened(w, ri, open, open.src)
+}
+
+// replayOpened is an opened replay, ready to become a session.
+type replayOpened struct {
+	src    source
+	game   string
+	seats  int
+	rounds int // the last round
+	seed   *uint64
+	agents []string
+	// how it plays: "replayed" (its actions played again by the match
+	// runner: every seat's view is exact) or "states" (each round's
+	// recorded state loaded into the game), and what to know about it;
+	// warning when it did not replay as recorded.
+	mode, note string
+	warning    bool
+}
+
+func (s *Server) answerOpened(w http.ResponseWriter, ri ReplayInfo, open replayOpened, src source) {
+	m, ok := s.add(w, &session{game: open.game, seats: open.seats, replay: true, src: src})
+	if !ok {
+		return
+	}
+	s.stats.replaysOpened.Add(1)
+	writeJSON(w, http.StatusCreated, map[string]any{"id": m.id, "replay": ri, "game": open.game, "seats": open.seats,
+		"rounds": open.rounds, "mode": open.mode, "note": open.note, "warning": open.warning})
+}
+
+// byteSource is where a recording's bytes are: a file of the replays
+// folder, or memory.
+type byteSource interface {
+	open() (readerAt, error)
+	size() int64
+}
+
+type readerAt interface {
+	io.ReaderAt
+	io.Closer
+}
+
+// fileBytes is a file of the replays folder, opened again by each playing,
+// which fails if the file changed since.
+type fileBytes struct {
+	root *os.Root
+	path string
+	n    int64 // its size when opened
+	mod  time.Time
+}
+
+func (f fileBytes) size() int64 { return f.n }
+func (f fileBytes) open() (readerAt, error) {
+	file, err := f.root.Open(f.path)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := file.Stat(); err != nil || st.Size() != f.n || !st.ModTime().Equal(f.mod) {
+		file.Close()
+		return nil, fmt.Errorf("%s changed since it was opened: open it again", f.path)
+	}
+	return file, nil
+}
+
+// memBytes is a recording sent by the page.
+type memBytes []byte
+
+func (m memBytes) size() int64 { return int64(len(m)) }
+func (m memBytes) open() (readerAt, error) {
+	return struct {
+		*bytes.Reader
+		io.Closer
+	}{bytes.NewReader(m), io.NopCloser(nil)}, nil
+}
