@@ -6,8 +6,11 @@ Each round measures, one after the other, for every game: the Go pool alone
 (``botarena bench``), the native backend (the Go pool in this Python process,
 ``python -m botarena.bench --backend native``) and the remote backend (a
 local ``botarena serve``, unary Step), all stepping every seat of 1024 envs
-with uniformly random actions on the same number of workers; then the
-median step of one env from Python on both backends. Interleaving (A, B, C,
+with uniformly random actions on the same number of workers; the native
+backend async (``--async-batch``), alone and with a simulated policy that
+sleeps ``--policy-us`` per row (a GPU forward pass: sync adds it to the step,
+async overlaps the two); then the median step of one env from Python on both
+backends. Interleaving (A, B, C,
 A, B, C, ...) spreads the noise of a shared machine over every figure; the
 table reports each figure's median and range over the rounds, and the native
 backend's share of the Go pool's agent-steps/s within each round.
@@ -48,6 +51,7 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=0, help="pool workers (0: all cores)")
     p.add_argument("--games", default="bomberman,battlebots")
     p.add_argument("--async-batch", type=int, default=256, help="batch size of the native async figure (0: none)")
+    p.add_argument("--policy-us", type=float, default=1.0, help="simulated policy time per row for the policy figures (0: none)")
     p.add_argument("--json", help="also write every measurement to this JSON Lines file")
     args = p.parse_args()
     games = args.games.split(",")
@@ -62,6 +66,11 @@ def main() -> int:
                 fig["remote"] = bench.run(game, args.envs, backend="remote", address=server.address, **common)["agent_steps_per_sec"]  # type: ignore[arg-type]
                 if args.async_batch:
                     fig["native_async"] = bench.run(game, args.envs, backend="native", batch_size=args.async_batch, **common)["agent_steps_per_sec"]  # type: ignore[arg-type]
+                if args.async_batch and args.policy_us:
+                    # A policy that sleeps (a GPU forward pass): sync adds it to the step, async overlaps them.
+                    pol = dict(common, policy_us_per_row=args.policy_us)
+                    fig["native_policy"] = bench.run(game, args.envs, backend="native", **pol)["agent_steps_per_sec"]  # type: ignore[arg-type]
+                    fig["native_async_policy"] = bench.run(game, args.envs, backend="native", batch_size=args.async_batch, **pol)["agent_steps_per_sec"]  # type: ignore[arg-type]
                 one = dict(seconds=min(args.seconds, 3.0), actions="uniform", seed=r + 1)
                 fig["native_1env_us"] = 1e3 * bench.run(game, 1, backend="native", **one)["median_step_ms"]  # type: ignore[arg-type]
                 fig["remote_1env_us"] = 1e3 * bench.run(game, 1, backend="remote", address=server.address, transport="stream", **one)["median_step_ms"]  # type: ignore[arg-type]
@@ -78,7 +87,7 @@ def main() -> int:
     print(f"| game | figure | median | range ({args.rounds} rounds) |")
     print("| --- | --- | --- | --- |")
     for game in games:
-        for key in ["go", "native", "native_async", "remote", "native_share", "native_1env_us", "remote_1env_us"]:
+        for key in ["go", "native", "native_async", "remote", "native_share", "native_policy", "native_async_policy", "native_1env_us", "remote_1env_us"]:
             vals = [row[key] for row in rows if row["game"] == game and key in row]
             if not vals:
                 continue

@@ -81,7 +81,7 @@ type Async struct {
 	batch   int // envs per batch
 	outs    []Output
 	rows    []rows // outs, as the step kernel writes them
-	workers []*worker
+	workers []*asyncWorker
 	wg      sync.WaitGroup
 
 	// The caller's.
@@ -98,7 +98,6 @@ type Async struct {
 	acts []int32 // [env*len(LearnerSeats)+k]: the actions of env's rows
 
 	mu       sync.Mutex
-	work     *sync.Cond // signalled when envs are queued or stop is set
 	idle     *sync.Cond // signalled when no env is queued or being stepped
 	queue    []int32    // a ring of NumEnvs entries: the envs to step, in order
 	head     int
@@ -107,8 +106,13 @@ type Async struct {
 	nextSlot int64 // the place of the next env taken, counting from 0 at Reset
 	stop     bool
 
-	done  []atomic.Int32  // per batch of the ring: envs finished in it
-	ready []chan struct{} // per batch of the ring: a token when it is complete
+	// Workers and Recv wait as the sync dispatcher's goroutines do (see
+	// wait): spinning briefly on an atomic, then parking on a channel.
+	pending    atomic.Int64   // queued, for the workers' spinning
+	stopped    atomic.Bool    // stop, for the same
+	done       []atomic.Int32 // per batch of the ring: envs finished in it
+	recvParked atomic.Bool
+	recvWake   chan struct{}
 
 	failOnce sync.Once
 	failure  error
@@ -171,18 +175,15 @@ func NewAsync(p *Pool, batchSize int, outs []Output) (*Async, error) {
 		acts:     make([]int32, n*L),
 		queue:    make([]int32, n),
 		done:     make([]atomic.Int32, nb),
-		ready:    make([]chan struct{}, nb),
 		failed:   make(chan struct{}),
 	}
-	a.work = sync.NewCond(&a.mu)
 	a.idle = sync.NewCond(&a.mu)
+	a.recvWake = make(chan struct{}, 1)
 	for k, out := range outs {
 		a.rows[k] = rows{Buffers: out.Buffers, final: out.FinalObs, ended: out.Ended}
-		a.ready[k] = make(chan struct{}, 1)
 	}
 	for range p.Workers() {
-		w := p.newWorker(0, n)
-		a.workers = append(a.workers, w)
+		a.workers = append(a.workers, &asyncWorker{worker: p.newWorker(0, n), wake: make(chan struct{}, 1)})
 	}
 	a.syncGroups()
 	a.wg.Add(len(a.workers))
@@ -227,10 +228,6 @@ func (a *Async) Reset() error {
 	a.mu.Unlock()
 	for k := range a.done {
 		a.done[k].Store(0)
-		select {
-		case <-a.ready[k]:
-		default:
-		}
 	}
 	n := len(a.p.slots)
 	for i := range n {
@@ -242,9 +239,25 @@ func (a *Async) Reset() error {
 	a.p.started = true
 	a.mu.Lock()
 	a.head, a.queued = 0, n
+	a.pending.Store(int64(n))
 	a.mu.Unlock()
-	a.work.Broadcast()
+	a.wakeWorkers()
 	return nil
+}
+
+// asyncWorker is an async worker goroutine: a worker over every env, and
+// how it parks.
+type asyncWorker struct {
+	*worker
+	parked atomic.Bool
+	wake   chan struct{}
+}
+
+// wakeWorkers wakes the parked workers after envs were queued or stop set.
+func (a *Async) wakeWorkers() {
+	for _, w := range a.workers {
+		signal(&w.parked, w.wake)
+	}
 }
 
 // Send queues envs to step, envs[j] with actions[j*L:(j+1)*L] for its L =
@@ -309,9 +322,10 @@ func (a *Async) Send(envs, actions []int32) error {
 		a.queue[(a.head+a.queued)%n] = e
 		a.queued++
 	}
+	a.pending.Store(int64(a.queued))
 	a.mu.Unlock()
 	if len(envs) > 0 {
-		a.work.Broadcast()
+		a.wakeWorkers()
 	}
 	return nil
 }
@@ -329,10 +343,8 @@ func (a *Async) Recv() (int, error) {
 		return 0, fmt.Errorf("%w: %d in flight, batches of %d", ErrStarved, inFlight, a.batch)
 	}
 	k := int(a.returned / int64(a.batch) % int64(len(a.outs)))
-	select {
-	case <-a.ready[k]:
-	case <-a.failed:
-	}
+	complete := func() bool { return a.done[k].Load() == int32(a.batch) || a.hasFailed() }
+	wait(complete, &a.recvParked, a.recvWake)
 	a.rethrow()
 	a.done[k].Store(0)
 	L := len(a.p.learners)
@@ -367,8 +379,9 @@ func (a *Async) Close() error {
 	a.closed = true
 	a.mu.Lock()
 	a.stop = true
+	a.stopped.Store(true)
 	a.mu.Unlock()
-	a.work.Broadcast()
+	a.wakeWorkers()
 	a.wg.Wait()
 	return nil
 }
@@ -385,10 +398,18 @@ func (a *Async) check() error {
 
 // rethrow re-raises the panic of a worker on the caller's goroutine.
 func (a *Async) rethrow() {
+	if a.hasFailed() {
+		panic(a.failure)
+	}
+}
+
+// hasFailed reports whether a worker panicked.
+func (a *Async) hasFailed() bool {
 	select {
 	case <-a.failed:
-		panic(a.failure)
+		return true
 	default:
+		return false
 	}
 }
 
@@ -414,26 +435,29 @@ func (a *Async) groupsStale() bool {
 func (a *Async) syncGroups() {
 	for _, w := range a.workers {
 		for g := range a.p.batchers {
-			a.p.addBatchGroup(w, g)
+			a.p.addBatchGroup(w.worker, g)
 		}
 	}
 }
 
 // loop is an async worker: it takes chunks of queued envs and steps them
 // until Close, once the queue is empty.
-func (a *Async) loop(w *worker) {
+func (a *Async) loop(w *asyncWorker) {
 	defer a.wg.Done()
 	nw := len(a.workers)
 	chunk := make([]int32, maxChunk)
 	n := len(a.queue)
+	work := func() bool { return a.pending.Load() > 0 || a.stopped.Load() }
 	for {
+		wait(work, &w.parked, w.wake)
 		a.mu.Lock()
-		for a.queued == 0 && !a.stop {
-			a.work.Wait()
-		}
 		if a.queued == 0 {
+			stop := a.stop
 			a.mu.Unlock()
-			return
+			if stop {
+				return
+			}
+			continue // another worker took them
 		}
 		c := min(a.queued, maxChunk, (a.queued+nw-1)/nw)
 		for j := range c {
@@ -441,12 +465,13 @@ func (a *Async) loop(w *worker) {
 		}
 		a.head = (a.head + c) % n
 		a.queued -= c
+		a.pending.Store(int64(a.queued))
 		slot := a.nextSlot
 		a.nextSlot += int64(c)
 		a.active += c
 		a.mu.Unlock()
 
-		a.run(w, chunk[:c], slot)
+		a.run(w.worker, chunk[:c], slot)
 
 		a.mu.Lock()
 		a.active -= c
@@ -471,6 +496,7 @@ func (a *Async) run(w *worker, chunk []int32, slot int64) {
 			a.failOnce.Do(func() {
 				a.failure = fmt.Errorf("vecenv: panic in async step of envs %v: %v\n%s", chunk, r, debug.Stack())
 				close(a.failed)
+				signal(&a.recvParked, a.recvWake)
 			})
 		}
 	}()
@@ -505,7 +531,7 @@ func (a *Async) run(w *worker, chunk []int32, slot int64) {
 			out.Episode[r] = episode
 		}
 		if a.done[k].Add(1) == int32(a.batch) {
-			a.ready[k] <- struct{}{}
+			signal(&a.recvParked, a.recvWake)
 		}
 	}
 }

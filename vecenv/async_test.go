@@ -14,6 +14,21 @@ import (
 	"github.com/botarena/botarena/vecenv"
 )
 
+// startAsync returns an Async of p with batches of batch envs, closed at
+// the end of the test, after its Reset.
+func startAsync(t *testing.T, p *vecenv.Pool, batch int) *vecenv.Async {
+	t.Helper()
+	a, err := vecenv.NewAsync(p, batch, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	if err := a.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 // envActions returns the actions of env i's learner rows for its t-th
 // step (t from 1): a fixed function of (i, t), so that an env gets the same
 // actions whatever order it is stepped in.
@@ -91,14 +106,7 @@ func syncTrajectories(t *testing.T, cfg vecenv.Config, steps int) ([][][32]byte,
 func asyncTrajectories(t *testing.T, cfg vecenv.Config, batch, steps int, want [][][32]byte, chaos bool) vecenv.Stats {
 	t.Helper()
 	p := newPool(t, cfg)
-	a, err := vecenv.NewAsync(p, batch, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	if err := a.Reset(); err != nil {
-		t.Fatal(err)
-	}
+	a := startAsync(t, p, batch)
 	n, L := p.NumEnvs(), len(p.LearnerSeats())
 	rng := rand.New(rand.NewPCG(uint64(batch), 3))
 	sent := make([]int, n)     // steps sent to each env
@@ -395,14 +403,7 @@ func TestAsyncPanicReachesCaller(t *testing.T) {
 		NumEnvs: 4, Workers: 2, LearnerSeats: []int{0},
 		Opponents: map[int]env.AgentFactory{1: func(*env.Spec) (env.Agent, error) { return &fixedOpponent{panicAt: 1}, nil }},
 	})
-	a, err := vecenv.NewAsync(p, 4, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	if err := a.Reset(); err != nil {
-		t.Fatal(err)
-	}
+	a := startAsync(t, p, 4)
 	if _, err := a.Recv(); err != nil {
 		t.Fatal(err)
 	}
@@ -422,14 +423,7 @@ func TestAsyncPanicReachesCaller(t *testing.T) {
 // the envs' next episodes, and their stats show it.
 func TestAsyncSetOpponents(t *testing.T) {
 	p := newPool(t, mixConfig(2, vecenv.NextStep))
-	a, err := vecenv.NewAsync(p, 4, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	if err := a.Reset(); err != nil {
-		t.Fatal(err)
-	}
+	a := startAsync(t, p, 4)
 	b := &countingBatcher{}
 	acts := []int32{0, 0, 0, 0}
 	for s := range 60 {
@@ -485,14 +479,7 @@ func TestAsyncDoesNotAllocate(t *testing.T) {
 		t.Skip("the race detector allocates")
 	}
 	p := toyPool(t, vecenv.Config{NumEnvs: 64, Workers: 2, LearnerSeats: []int{1}, Opponents: map[int]env.AgentFactory{0: fixed(1)}})
-	a, err := vecenv.NewAsync(p, 16, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	if err := a.Reset(); err != nil {
-		t.Fatal(err)
-	}
+	a := startAsync(t, p, 16)
 	acts := make([]int32, 16)
 	envs := make([]int32, 16)
 	round := func() {

@@ -57,9 +57,15 @@ def run(
     compression: str | None = None,
     backend: str = "remote",
     batch_size: int | None = None,
+    policy_us_per_row: float = 0.0,
     **config: Any,
 ) -> dict[str, Any]:
-    """Runs the benchmark; returns the figures as a dict."""
+    """Runs the benchmark; returns the figures as a dict.
+
+    policy_us_per_row > 0 sleeps that long per row received before sending
+    the next actions: a policy whose forward pass leaves the CPU free (a GPU
+    trainer), which async stepping overlaps with the env step.
+    """
     if backend not in ("native", "remote"):
         raise ValueError(f"backend must be 'native' or 'remote', got {backend!r}")
     server = None
@@ -98,6 +104,8 @@ def run(
             end = start + seconds
             now = start
             while now < end:
+                if policy_us_per_row > 0:
+                    time.sleep(policy_us_per_row * rows / 1e6)
                 a = _masked_random(rng, mask) if actions == "masked" else rng.integers(0, n_actions, rows, dtype=np.int32)
                 t0 = time.perf_counter()
                 obs, _, _, _, info = pool.step(a)
@@ -118,6 +126,7 @@ def run(
                 "transport": transport,
                 "seconds": round(elapsed, 3),
                 "steps": steps,
+                "policy_us_per_row": policy_us_per_row,
                 "env_steps_per_sec": round(steps * rows / len(pool.learner_seats) / elapsed, 1),
                 "agent_steps_per_sec": round(steps * rows / elapsed, 1),
                 "median_step_ms": round(float(np.median(lat)) * 1e3, 4),
@@ -140,6 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=10.0, help="measuring time [10]")
     p.add_argument("--backend", choices=["remote", "native"], default="remote", help="where the pool runs [remote]")
     p.add_argument("--batch-size", type=int, default=None, help="native: step asynchronously in batches of this many envs")
+    p.add_argument("--policy-us-per-row", type=float, default=0.0, help="sleep this long per row before each step (a GPU policy)")
     p.add_argument("--address", help="host:port of a running botarena serve (default: start one)")
     p.add_argument("--actions", choices=["masked", "uniform"], default="masked", help="random legal or uniform actions")
     p.add_argument("--transport", choices=["unary", "stream"], default="unary", help="Step RPC or StepStream")
@@ -162,6 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         compression=args.compression,
         backend=args.backend,
         batch_size=args.batch_size,
+        policy_us_per_row=args.policy_us_per_row,
         **config,
     )
     if args.json:
