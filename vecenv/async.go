@@ -68,7 +68,9 @@ const maxChunk = 64
 // # Concurrency
 //
 // An Async is not safe for concurrent use: one goroutine calls its
-// methods. The pool must not be used directly while envs are in flight:
+// methods. Idle workers, and Recv waiting for its batch, spin for some
+// tens of microseconds (yielding their P) before they park, as the sync
+// pool's workers do, so that back-to-back batches pay no wake-up. The pool must not be used directly while envs are in flight:
 // call [Async.Wait] first, after which [Pool.Stats], [Pool.SetOpponents]
 // and the other methods may be called until the next Send or Reset (an
 // env's results already computed stay in their batch). [Async.Close]

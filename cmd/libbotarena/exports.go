@@ -56,11 +56,20 @@ func int32s(p *C.int32_t, n C.int64_t, what string) ([]int32, error) {
 	return unsafe.Slice((*int32)(unsafe.Pointer(p)), int(n)), nil
 }
 
+// bta_abi returns native.ABI, the version of this interface.
+//
 //export bta_abi
 func bta_abi() C.int32_t { return native.ABI }
 
+// bta_call runs native.Call(method, h, the n bytes of args) and returns the
+// JSON reply in C memory, its length in *outLen; free it with bta_free. It
+// returns NULL when outLen is NULL.
+//
 //export bta_call
 func bta_call(method *C.char, h C.int64_t, args *C.char, n C.int64_t, outLen *C.int64_t) (out *C.char) {
+	if outLen == nil {
+		return nil
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			msg := []byte(fmt.Sprintf(`{"error": {"code": %d, "message": %q}}`, native.Internal, fmt.Sprint(r)))
@@ -77,9 +86,14 @@ func bta_call(method *C.char, h C.int64_t, args *C.char, n C.int64_t, outLen *C.
 	return (*C.char)(C.CBytes(reply))
 }
 
+// bta_free frees memory bta_call returned.
+//
 //export bta_free
 func bta_free(p unsafe.Pointer) { C.free(p) }
 
+// bta_bind runs native.Bind with the n addresses at ptrs (copied: the
+// list may be freed after the call; the arrays they point to may not).
+//
 //export bta_bind
 func bta_bind(h C.int64_t, ptrs *unsafe.Pointer, n, batch C.int64_t, buf *C.char, bufCap C.int64_t) (code C.int32_t) {
 	defer guard(&code, buf, bufCap)
@@ -91,12 +105,16 @@ func bta_bind(h C.int64_t, ptrs *unsafe.Pointer, n, batch C.int64_t, buf *C.char
 	return status(native.Bind(int64(h), list, int(batch)), buf, bufCap)
 }
 
+// bta_reset runs native.Reset.
+//
 //export bta_reset
 func bta_reset(h C.int64_t, buf *C.char, bufCap C.int64_t) (code C.int32_t) {
 	defer guard(&code, buf, bufCap)
 	return status(native.Reset(int64(h)), buf, bufCap)
 }
 
+// bta_step runs native.Step with the n int32 actions at actions.
+//
 //export bta_step
 func bta_step(h C.int64_t, actions *C.int32_t, n C.int64_t, buf *C.char, bufCap C.int64_t) (code C.int32_t) {
 	defer guard(&code, buf, bufCap)
@@ -107,12 +125,16 @@ func bta_step(h C.int64_t, actions *C.int32_t, n C.int64_t, buf *C.char, bufCap 
 	return status(native.Step(int64(h), acts), buf, bufCap)
 }
 
+// bta_async_reset runs native.AsyncReset.
+//
 //export bta_async_reset
 func bta_async_reset(h C.int64_t, buf *C.char, bufCap C.int64_t) (code C.int32_t) {
 	defer guard(&code, buf, bufCap)
 	return status(native.AsyncReset(int64(h)), buf, bufCap)
 }
 
+// bta_send runs native.Send with nEnvs env ids and nActions actions.
+//
 //export bta_send
 func bta_send(h C.int64_t, envs *C.int32_t, nEnvs C.int64_t, actions *C.int32_t, nActions C.int64_t, buf *C.char, bufCap C.int64_t) (code C.int32_t) {
 	defer guard(&code, buf, bufCap)
@@ -127,6 +149,8 @@ func bta_send(h C.int64_t, envs *C.int32_t, nEnvs C.int64_t, actions *C.int32_t,
 	return status(native.Send(int64(h), e, a), buf, bufCap)
 }
 
+// bta_recv runs native.Recv and stores the batch index in *batch.
+//
 //export bta_recv
 func bta_recv(h C.int64_t, batch *C.int64_t, buf *C.char, bufCap C.int64_t) (code C.int32_t) {
 	defer guard(&code, buf, bufCap)

@@ -122,6 +122,16 @@ def test_native_unavailable_falls_back_with_one_line(monkeypatch: pytest.MonkeyP
     assert err.count("\n") == 1 and "native backend unavailable (no C compiler)" in err and "remote" in err
 
 
+def test_library_lookup(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    built = native.library_path()
+    monkeypatch.setenv("BOTARENA_LIB", built)
+    assert native.library_path() == built
+    monkeypatch.setenv("BOTARENA_LIB", str(tmp_path / "missing.so"))
+    with pytest.raises(native.NativeUnavailableError, match="BOTARENA_LIB"):
+        native.library_path()
+    assert native.load().path  # the loaded library stays loaded for the process
+
+
 def test_errors_are_the_remote_backends() -> None:
     with pytest.raises(botarena.NotFoundError, match="chess"):
         botarena.Pool("chess", 1, backend="native")

@@ -318,6 +318,11 @@ class NativePool(Pool):
 
     A batch's arrays stay valid until the next :meth:`recv` returns (they
     are a ring of ``ceil(num_envs / batch_size) + 1`` batches).
+
+    The library is thread-safe, but one NativePool is not: call its methods
+    from one thread at a time (the actions buffer is shared). Closing it (or
+    losing the last reference, or the interpreter exiting) stops its Go
+    workers before its arrays are freed.
     """
 
     backend = "native"
