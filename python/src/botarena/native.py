@@ -57,7 +57,7 @@ import numpy as np
 import numpy.typing as npt
 
 from botarena.errors import BotarenaError, FailedPreconditionError, InvalidArgumentError
-from botarena.pool import Info, Mixture, Obs, OpponentStats, Pool, PoolStats, SeatStats, _choices
+from botarena.pool import Info, Obs, OpponentStats, Pool, PoolStats, SeatStats
 from botarena.server import _cache_dir, _say, go_build, repo_root
 from botarena.spec import GameSpec
 
@@ -554,17 +554,7 @@ class NativePool(Pool):
 
     # Opponents, stats, render ------------------------------------------------
 
-    def set_opponents(self, opponents: Mixture | Mapping[int, Mixture]) -> None:
-        """Replaces who plays the opponent seats, from each env's next episode on (see :meth:`Pool.set_opponents`)."""
-        if isinstance(opponents, Mapping) and opponents and all(isinstance(k, int) for k in opponents):
-            per_seat = {int(k): _choices(v) for k, v in opponents.items()}  # type: ignore[arg-type]
-        else:
-            mix = _choices(opponents)  # type: ignore[arg-type]
-            per_seat = {s: mix for s in self.opponent_seats}
-        if not per_seat:
-            raise ValueError("set_opponents: the pool has no opponent seats (every seat is a learner seat)")
-        self._set_mixtures(per_seat)
-        self._mixtures.update(per_seat)
+    # set_opponents is Pool's: it checks the mixtures and calls _set_mixtures.
 
     def _set_mixtures(self, mixtures: Mapping[int, Sequence[tuple[str, float, str]]]) -> None:
         args = {

@@ -422,8 +422,12 @@ class Pool:
             per_seat = {s: mix for s in self.opponent_seats}
         if not per_seat:
             raise ValueError("set_opponents: the pool has no opponent seats (every seat is a learner seat)")
-        self.client.set_opponents(self.pool_id, per_seat)
+        self._set_mixtures(per_seat)
         self._mixtures.update(per_seat)
+
+    def _set_mixtures(self, mixtures: Mapping[int, Sequence[tuple[str, float, str]]]) -> None:
+        """Sends checked mixtures ``{seat: [(spec, weight, name), ...]}`` to the pool."""
+        self.client.set_opponents(self.pool_id, mixtures)
 
     # Other calls -----------------------------------------------------------
 
