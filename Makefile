@@ -21,7 +21,7 @@ MINUTES ?= 10
 RUN     ?= runs/$(subst /,-,$(GAME))
 TRAIN_ARGS ?=
 
-.PHONY: image k8s-validate league help build wheel test fmt-check vet race pytest lint typecheck bench fuzz play venv train-venv extras-venv train generate check-generated clean
+.PHONY: image k8s-validate league help build lib wheel test fmt-check vet race pytest lint typecheck bench fuzz play venv train-venv extras-venv train generate check-generated clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -29,7 +29,10 @@ help: ## list the targets
 build: ## build the botarena binary into bin/
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/botarena
 
-wheel: ## a platform wheel of the Python package with the server binary bundled, into dist/ (python/setup.py)
+lib: ## build the native backend's shared library (cgo) into bin/libbotarena.so
+	CGO_ENABLED=1 $(GO) build -buildmode=c-shared -o bin/libbotarena.so ./cmd/libbotarena
+
+wheel: ## a platform wheel of the Python package with the server binary and native library bundled, into dist/ (python/setup.py)
 	test -x $(VENV)/bin/python || python3 -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check 'setuptools>=70.1'
 	@echo "building the wheel; go build -trimpath takes a few minutes on a cold Go cache ..."

@@ -1,4 +1,4 @@
-"""The wheel build step that bundles the botarena server binary.
+"""The wheel build step that bundles the botarena server binary and native library.
 
 pyproject.toml holds the metadata; this file only adds one optional build
 step. With ``BOTARENA_BUNDLE_BINARY=1`` in the environment, ``bdist_wheel``
@@ -6,11 +6,18 @@ step. With ``BOTARENA_BUNDLE_BINARY=1`` in the environment, ``bdist_wheel``
 repository root (the directory above python/)::
 
     CGO_ENABLED=0 go build -trimpath -ldflags=-s -o <build_lib>/botarena/bin/botarena ./cmd/botarena
+    CGO_ENABLED=1 go build -trimpath -ldflags=-s -buildmode=c-shared \
+        -o <build_lib>/botarena/lib/libbotarena.so ./cmd/libbotarena
 
-and tags the wheel ``py3-none-<platform>`` (the binary is for the building
-machine's platform; it does not depend on the Python version). The binary is
+and tags the wheel ``py3-none-<platform>`` (the files are for the building
+machine's platform; they do not depend on the Python version). The binary is
 static (cgo off, unless CGO_ENABLED is set), so the wheel runs where there is
-no Go toolchain; ``botarena.server.find_binary`` finds it next to the package.
+no Go toolchain; ``botarena.server.find_binary`` finds it next to the
+package. The shared library is the native backend (``botarena.native``,
+``Pool(..., backend="native")``); it needs cgo, so where the building machine
+has no C compiler the wheel is built without it, saying so, and its users
+get the remote backend. ``BOTARENA_BUNDLE_LIB=0`` leaves the library out,
+``=1`` makes a missing C compiler an error.
 
 Without the variable (or with it set to 0) nothing is built and the wheel is
 pure Python (``py3-none-any``), as before. An editable install
@@ -32,6 +39,9 @@ from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_py import build_py
 
 _BUNDLED = ("botarena", "bin", "botarena")
+_LIB = {"darwin": "libbotarena.dylib", "win32": "botarena.dll"}.get(sys.platform, "libbotarena.so")
+_BUNDLED_LIB = ("botarena", "lib", _LIB)
+_BUNDLED_HEADER = ("botarena", "lib", "libbotarena.h")
 
 
 def _bundle_requested() -> bool:
@@ -75,33 +85,66 @@ class BundlingBuildPy(build_py):
     def run(self) -> None:
         super().run()
         target = pathlib.Path(self.build_lib, *_BUNDLED).resolve()
+        lib = pathlib.Path(self.build_lib, *_BUNDLED_LIB).resolve()
         if getattr(self, "editable_mode", False):
             return
         if getattr(self.distribution, "bundle_binary", False):
-            self._go_build(target)
-        elif target.exists():
-            target.unlink()
+            self._go_build(target, "./cmd/botarena", cgo=False)
+            self._bundle_library(lib)
+        else:
+            for path in (target, lib, pathlib.Path(self.build_lib, *_BUNDLED_HEADER)):
+                if path.exists():
+                    path.unlink()
 
     def get_outputs(self, include_bytecode: bool = True) -> list[str]:
         outputs = list(super().get_outputs(include_bytecode))
         if getattr(self.distribution, "bundle_binary", False):
             outputs.append(os.path.join(self.build_lib, *_BUNDLED))
+            for parts in (_BUNDLED_LIB, _BUNDLED_HEADER):
+                if os.path.exists(os.path.join(self.build_lib, *parts)):
+                    outputs.append(os.path.join(self.build_lib, *parts))
         return outputs
 
-    def _go_build(self, target: pathlib.Path) -> None:
+    def _bundle_library(self, lib: pathlib.Path) -> None:
+        """Builds the native library into lib, or says why the wheel goes without it."""
+        want = os.environ.get("BOTARENA_BUNDLE_LIB", "")
+        for path in (lib, lib.with_name("libbotarena.h")):
+            if path.exists():
+                path.unlink()
+        if want == "0":
+            print("botarena: BOTARENA_BUNDLE_LIB=0: the wheel has no native library", file=sys.stderr, flush=True)
+            return
+        problem = _cgo_problem()
+        if problem is not None:
+            if want == "1":
+                sys.exit(f"BOTARENA_BUNDLE_LIB=1 but the native library cannot be built: {problem}")
+            print(
+                f"botarena: not bundling the native library ({problem}); the wheel's users get the remote backend",
+                file=sys.stderr,
+                flush=True,
+            )
+            return
+        self._go_build(lib, "./cmd/libbotarena", cgo=True)
+
+    def _go_build(self, target: pathlib.Path, package: str, *, cgo: bool) -> None:
         root = pathlib.Path(__file__).resolve().parent.parent
-        if not (root / "go.mod").is_file() or not (root / "cmd" / "botarena").is_dir():
+        if not (root / "go.mod").is_file() or not (root / package).is_dir():
             sys.exit(
                 f"BOTARENA_BUNDLE_BINARY is set but {root} is not the botarena repository "
-                "(no go.mod and cmd/botarena): build the wheel from a checkout"
+                f"(no go.mod and {package}): build the wheel from a checkout"
             )
         go = shutil.which("go")
         if go is None:
             sys.exit("BOTARENA_BUNDLE_BINARY is set but there is no `go` on PATH to build the server binary")
         target.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [go, "build", "-trimpath", "-ldflags=-s", "-o", str(target), "./cmd/botarena"]
+        cmd = [go, "build", "-trimpath", "-ldflags=-s"]
         env = dict(os.environ)
-        env.setdefault("CGO_ENABLED", "0")
+        if cgo:
+            cmd.append("-buildmode=c-shared")
+            env["CGO_ENABLED"] = "1"
+        else:
+            env.setdefault("CGO_ENABLED", "0")
+        cmd += ["-o", str(target), package]
         print(
             f"botarena: CGO_ENABLED={env['CGO_ENABLED']} {' '.join(cmd[1:])} in {root} ...",
             file=sys.stderr,
@@ -110,7 +153,7 @@ class BundlingBuildPy(build_py):
         start = time.monotonic()
         proc = subprocess.run(cmd, cwd=root, env=env)
         if proc.returncode != 0:
-            sys.exit(f"go build ./cmd/botarena failed in {root} (status {proc.returncode})")
+            sys.exit(f"go build {package} failed in {root} (status {proc.returncode})")
         os.chmod(target, 0o755)
         print(
             f"botarena: bundled {target} ({target.stat().st_size / 1e6:.1f} MB) "
@@ -118,6 +161,21 @@ class BundlingBuildPy(build_py):
             file=sys.stderr,
             flush=True,
         )
+
+
+def _cgo_problem() -> str | None:
+    """Why go cannot build with cgo here (no C compiler), or None."""
+    go = shutil.which("go")
+    if go is None:
+        return "no `go` on PATH"
+    env = {k: v for k, v in os.environ.items() if k != "CGO_ENABLED"}  # the library build sets it to 1
+    out = subprocess.run([go, "env", "CGO_ENABLED", "CC"], capture_output=True, text=True, env=env).stdout.split("\n")
+    cgo, cc = (out + ["", ""])[:2]
+    if cgo.strip() != "1":
+        return "cgo is disabled: no C compiler found (install gcc or clang)"
+    if not cc.strip() or shutil.which(cc.split()[0]) is None:
+        return f"no C compiler ({cc.strip() or 'CC'}) on PATH"
+    return None
 
 
 setup(

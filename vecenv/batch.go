@@ -136,30 +136,47 @@ func (p *Pool) addBatchGroup(w *worker, g int) {
 // of w's envs that step in this batch, into w.oppActs: one ActBatch call
 // per Batcher, over its seats in env order.
 func (p *Pool) actBatches(w *worker) {
-	nOpp := len(p.oppSeats)
-	base := w.lo * nOpp
+	p.clearBatches(w)
+	for i := w.lo; i < w.hi; i++ {
+		p.gatherBatches(w, i)
+	}
+	p.runBatches(w)
+}
+
+// clearBatches empties w's batch groups before a gather.
+func (p *Pool) clearBatches(w *worker) {
 	for gi := range w.groups {
 		w.groups[gi].n = 0
 	}
-	for i := w.lo; i < w.hi; i++ {
-		s := &p.slots[i]
-		if s.pending {
-			continue // reset, not stepped, in this batch
-		}
-		for j, seat := range p.oppSeats {
-			o := i*nOpp + j
-			gb := p.oppGroup[o]
-			if gb < 0 {
-				continue
-			}
-			g := &w.groups[w.groupOf[gb]]
-			g.envs[g.n] = s.e
-			g.seats[g.n] = seat
-			g.opps[g.n] = p.opps[o]
-			g.at[g.n] = o - base
-			g.n++
-		}
+}
+
+// gatherBatches adds env i's batched opponent seats to w's batch groups,
+// unless the env resets rather than steps in this batch.
+func (p *Pool) gatherBatches(w *worker, i int) {
+	nOpp := len(p.oppSeats)
+	base := w.lo * nOpp
+	s := &p.slots[i]
+	if s.pending {
+		return // reset, not stepped, in this batch
 	}
+	for j, seat := range p.oppSeats {
+		o := i*nOpp + j
+		gb := p.oppGroup[o]
+		if gb < 0 {
+			continue
+		}
+		g := &w.groups[w.groupOf[gb]]
+		g.envs[g.n] = s.e
+		g.seats[g.n] = seat
+		g.opps[g.n] = p.opps[o]
+		g.at[g.n] = o - base
+		g.n++
+	}
+}
+
+// runBatches calls ActBatch once per non-empty batch group of w and puts
+// the actions in w.oppActs.
+func (p *Pool) runBatches(w *worker) {
 	for gi := range w.groups {
 		g := &w.groups[gi]
 		n := g.n

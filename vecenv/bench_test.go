@@ -95,3 +95,53 @@ func BenchmarkOverhead(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAsync measures an Async over 1024 envs of each game in
+// benchGames, every seat a learner, with a caller that receives a batch and
+// sends its envs back at once (no policy time to overlap): the cost of
+// async stepping against BenchmarkPool's. One op is one batch.
+func BenchmarkAsync(b *testing.B) {
+	for _, game := range benchGames {
+		for _, batch := range []int{256, 1024} {
+			for _, workers := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/envs=1024/batch=%d/workers=%d", game.name, batch, workers), func(b *testing.B) {
+					p, err := vecenv.New(vecenv.Config{Game: game.name, NumEnvs: 1024, Workers: workers, Seed: 1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer p.Close()
+					a, err := vecenv.NewAsync(p, batch, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer a.Close()
+					if err := a.Reset(); err != nil {
+						b.Fatal(err)
+					}
+					L := len(p.LearnerSeats())
+					rng := rand.New(rand.NewPCG(7, 7))
+					acts := make([]int32, batch*L)
+					for i := range acts {
+						acts[i] = game.weights[rng.IntN(len(game.weights))]
+					}
+					envs := make([]int32, batch)
+					b.ReportAllocs()
+					for b.Loop() {
+						k, err := a.Recv()
+						if err != nil {
+							b.Fatal(err)
+						}
+						ids := a.Batch(k).Buffers.Env
+						for j := range envs {
+							envs[j] = ids[j*L]
+						}
+						if err := a.Send(envs, acts); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(batch*L*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+				})
+			}
+		}
+	}
+}

@@ -130,16 +130,18 @@
 // buffers, Ended and FinalObs are overwritten in place by every Reset and
 // Step; read or copy them before the next call.
 //
-// # Async mode (later)
+// # Memory and async stepping
 //
-// EnvPool's send/recv (batch_size < num_envs) fits without changing this
-// layout. The per-env kernel (stepEnv) steps one env with its learners'
-// actions and writes that env's rows at any row offset of any row buffers,
-// and the dispatcher only decides which envs a worker runs. An async pool
-// would keep these and add: Send(envIDs, actions) queueing each env to the
-// worker that owns it, and Recv() returning a Buffers of batch_size ×
-// len(LearnerSeats) rows filled in completion order, with Env[row] naming
-// the env (which is why Env and Seat are columns rather than implied by the
-// row number). Seeds and per-env statistics already depend only on the env,
-// so results stay reproducible per env.
+// [Pool.SetOutput] points the pool's rows at caller memory (an [Output]),
+// such as numpy arrays of a Python process that loads botarena as a shared
+// library, so that the pool's writes are the only copy of a step.
+//
+// [Async] is EnvPool's send/recv (batch_size < num_envs): [Async.Send]
+// queues some envs with their actions and returns, background workers step
+// them with the same per-env kernel as Step, and [Async.Recv] returns the
+// next batch of BatchSize envs that finished, one row per learner seat
+// with Env[row] naming the env (which is why Env and Seat are columns
+// rather than implied by the row number). Seeds and per-env statistics
+// depend only on the env, so an env's results are the same bytes as with
+// Step, whatever the order envs finish in.
 package vecenv

@@ -117,21 +117,11 @@ func padded[T any](n, size int) []T {
 // start makes nw workers over the pool's envs and starts all but worker 0.
 func (d *dispatcher) start(p *Pool, nw int) {
 	d.p = p
-	seats := p.spec.Seats
 	n := len(p.slots)
 	d.workers = make([]*worker, nw)
 	d.done = make(chan struct{}, 1)
 	for k := range nw {
-		w := &worker{
-			lo:    k * n / nw,
-			hi:    (k + 1) * n / nw,
-			acts:  padded[int32](seats, 4),
-			rew:   padded[float32](seats, 4),
-			term:  padded[bool](seats, 1),
-			trunc: padded[bool](seats, 1),
-			obs:   padded[[]byte](len(p.spec.Obs), 24),
-		}
-		p.setupBatches(w)
+		w := p.newWorker(k*n/nw, (k+1)*n/nw)
 		d.workers[k] = w
 		if k > 0 {
 			w.wake = make(chan struct{}, 1)
@@ -139,6 +129,23 @@ func (d *dispatcher) start(p *Pool, nw int) {
 			go d.loop(w)
 		}
 	}
+}
+
+// newWorker returns a worker for envs lo..hi-1 with its scratch and the
+// batch groups of its range's batched opponents.
+func (p *Pool) newWorker(lo, hi int) *worker {
+	seats := p.spec.Seats
+	w := &worker{
+		lo:    lo,
+		hi:    hi,
+		acts:  padded[int32](seats, 4),
+		rew:   padded[float32](seats, 4),
+		term:  padded[bool](seats, 1),
+		trunc: padded[bool](seats, 1),
+		obs:   padded[[]byte](len(p.spec.Obs), 24),
+	}
+	p.setupBatches(w)
+	return w
 }
 
 // loop is a worker goroutine: one batch per epoch, until stop.

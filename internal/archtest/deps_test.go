@@ -105,6 +105,10 @@ var rules = []rule{
 	// Connect, no rpc package.
 	{pkg: "web", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "match", "league", "observations/matchdata"},
 		thirdParty: cat(arrowDeps, parquetDeps, bboltDeps, gonumDeps), never: []string{"rpc/*", "connectrpc.com/"}},
+	// native is the in-process backend (the shared library's Go side):
+	// pools with every game and the agents a local user may name, policy
+	// files included; no Arrow, no Connect, no storage.
+	{pkg: "native", imports: []string{"env", "env/*", "games", "vecenv", "agents", "agents/*"}, thirdParty: gonumDeps, never: cat(storage, []string{"observations", "connectrpc.com/"})},
 	// bench measures pools and their Arrow encoding.
 	{pkg: "bench", imports: []string{"env", "env/*", "vecenv", "observations", "agents", "agents/*"}, thirdParty: arrowDeps},
 
@@ -144,7 +148,7 @@ var rules = []rule{
 
 	// cmd wires everything, with cobra for the command line and gonum's
 	// plot for charts.
-	{pkg: "cmd/*", imports: []string{"env", "env/*", "games", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "web", "bench",
+	{pkg: "cmd/*", imports: []string{"env", "env/*", "games", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "web", "bench", "native",
 		"rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client"},
 		thirdParty: cat(connectDeps, promDeps, arrowDeps, parquetDeps, bboltDeps, gonumDeps, cobraDeps, plotDeps)},
 }

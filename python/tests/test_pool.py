@@ -192,7 +192,7 @@ def test_zstd(address: str) -> None:
 
 
 def test_owns_server() -> None:
-    pool = botarena.Pool("bomberman/2p", 2, seed=1)
+    pool = botarena.Pool("bomberman/2p", 2, seed=1, backend="remote")
     server = pool._server
     assert server is not None
     pool.reset()

@@ -1,5 +1,6 @@
 """The platform wheel (``make wheel``, python/setup.py): it bundles the server
-binary, and the package finds and runs that binary where there is no Go.
+binary and (where cgo works) the native library, and the package finds and
+runs both where there is no Go.
 
 Builds the wheel once per module with the command ``make wheel`` runs (the
 first build compiles the server with -trimpath: minutes on a cold Go cache,
@@ -21,6 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLED = "botarena/bin/botarena"
+BUNDLED_LIB = "botarena/lib/libbotarena.so"
 
 
 def _has_bdist_wheel() -> bool:
@@ -101,6 +103,23 @@ def test_wheel_bundles_binary(wheel: Path) -> None:
     assert not any(n.startswith("botarena-0.1.0.data/") for n in names), "files went to .data/"
 
 
+def _cgo_works() -> bool:
+    out = subprocess.run(["go", "env", "CGO_ENABLED"], capture_output=True, text=True).stdout.strip()
+    return out == "1"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the library's file name is the Linux one")
+def test_wheel_bundles_native_library(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        record = zf.read(f"botarena-{wheel.name.split('-')[1]}.dist-info/RECORD").decode()
+    if not _cgo_works():
+        assert BUNDLED_LIB not in names
+        pytest.skip("no cgo here: the wheel goes without the native library")
+    assert BUNDLED_LIB in names and "botarena/lib/libbotarena.h" in names
+    assert any(line.startswith(BUNDLED_LIB + ",") for line in record.splitlines())
+
+
 def test_bundled_binary_runs(unzipped: Path) -> None:
     proc = subprocess.run([str(unzipped / BUNDLED), "games"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
@@ -120,6 +139,15 @@ with botarena.Server() as server, botarena.Client(server.address) as client:
     names = [g.name for g in client.list_games()]
 assert "bomberman" in names, names
 print("found", found)
+import botarena.native
+lib = pkg / "lib" / "libbotarena.so"
+if lib.exists():
+    assert botarena.native.library_path() == str(lib), botarena.native.library_path()
+    with botarena.Pool("battlebots", 2, seed=1) as pool:
+        assert type(pool) is botarena.NativePool, type(pool)
+        pool.reset()
+        pool.step([0] * pool.rows)
+    print("native", lib)
 """
 
 
@@ -139,6 +167,36 @@ def test_installed_wheel_runs_without_go(unzipped: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"found {unzipped.resolve() / BUNDLED}" in proc.stdout
     assert "building" not in proc.stderr
+    if (unzipped / BUNDLED_LIB).exists():
+        assert f"native {unzipped.resolve() / BUNDLED_LIB}" in proc.stdout
+
+
+_FALLBACK = """
+import botarena
+with botarena.Pool("battlebots", 2, seed=1, backend="native") as pool:
+    assert type(pool) is botarena.Pool and pool.backend == "remote", type(pool)
+    pool.reset()
+print("remote ok")
+"""
+
+
+def test_pure_wheel_without_go_falls_back_to_remote(tmp_path: Path) -> None:
+    """No Go, no C compiler, no bundled library: native asked for explicitly gets the remote backend and one line."""
+    import botarena.server
+
+    binary = botarena.server.find_binary()
+    wheel = _pip_wheel(tmp_path / "dist", bundle=False)
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as zf:
+        zf.extractall(site)
+    env = {k: v for k, v in os.environ.items() if k not in ("BOTARENA_LIB", "BOTARENA_ADDRESS", "BOTARENA_BACKEND")}
+    path = [d for d in env.get("PATH", "").split(os.pathsep) if d and not os.access(os.path.join(d, "go"), os.X_OK)]
+    env.update(PATH=os.pathsep.join(path), PYTHONPATH=str(site), BOTARENA_BIN=binary)
+    proc = subprocess.run([sys.executable, "-c", _FALLBACK], cwd=site, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "remote ok" in proc.stdout
+    lines = [line for line in proc.stderr.splitlines() if "native backend unavailable" in line]
+    assert len(lines) == 1 and "using the remote backend" in lines[0], proc.stderr
 
 
 def test_wheel_without_bundling_is_pure(tmp_path: Path) -> None:

@@ -9,7 +9,11 @@
 * :mod:`botarena.sb3` — Stable-Baselines3 ``VecEnv`` (with ``action_masks()``
   for MaskablePPO) and a features extractor for the games' small planes.
 * :func:`parallel_env` — a PettingZoo ``ParallelEnv``, every seat a learner.
-* :class:`Pool` — the raw batched multi-agent API, numpy in and out.
+* :class:`Pool` — the raw batched multi-agent API, numpy in and out; with
+  the native backend (:class:`NativePool`, the default where the library is
+  available) the Go pool runs in this process and writes into numpy arrays
+  without a copy, and steps asynchronously (EnvPool's send/recv) with
+  ``batch_size``; the remote backend steps a pool of a ``botarena serve``.
 * :class:`Server` — starts a local ``botarena serve``; :class:`Client` — the
   gRPC client of ``botarena.v1.EnvService``.
 * :class:`League` — a league (``botarena league``) kept by a server's
@@ -17,8 +21,9 @@
   runs with streamed progress, and PFSP opponent mixtures for
   :meth:`Pool.set_opponents`.
 
-Observations arrive as numpy views of Arrow record batches, without copies
-(see :mod:`botarena.batch`). Server errors are raised as
+Observations arrive without copies: as views of the arrays the Go pool
+writes (native backend, :mod:`botarena.native`) or of the Arrow record
+batches a server sends (remote backend, :mod:`botarena.batch`). Server errors are raised as
 :class:`BotarenaError` subclasses carrying the server's message and code.
 """
 
@@ -40,6 +45,7 @@ from botarena.errors import (
     UnavailableError,
 )
 from botarena.league import League, LeagueError, LeagueRow, RunProgress, RunSummary
+from botarena.native import NativePool, NativeUnavailableError
 from botarena.parallel import BotarenaParallelEnv, aec_env, parallel_env
 from botarena.pool import Opponent, OpponentStats, Pool, PoolStats, SeatStats
 from botarena.server import Server
@@ -67,6 +73,8 @@ __all__ = [
     "GameSpec",
     "InvalidArgumentError",
     "League",
+    "NativePool",
+    "NativeUnavailableError",
     "LeagueError",
     "LeagueRow",
     "NotFoundError",

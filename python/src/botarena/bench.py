@@ -6,9 +6,15 @@ observation as numpy, and prints agent and env steps per second and the
 median round trip of one step::
 
     python -m botarena.bench --game bomberman --envs 1024 --seconds 10
-    python -m botarena.bench --envs 1 --json        # single-env latency
+    python -m botarena.bench --envs 1 --json                    # single-env latency
+    python -m botarena.bench --backend native --envs 1024       # the Go pool in this process
+    python -m botarena.bench --backend native --batch-size 256  # async send/recv
 
-It starts its own ``botarena serve`` unless ``--address`` is given.
+``--backend remote`` (the default) starts its own ``botarena serve`` unless
+``--address`` is given; ``--backend native`` loads the shared library (see
+:mod:`botarena.native`). ``--batch-size`` (native only) steps asynchronously:
+each round receives ``batch-size`` envs and sends them their actions, and a
+"step" in the figures is one such round.
 """
 
 from __future__ import annotations
@@ -49,11 +55,21 @@ def run(
     seed: int = 1,
     workers: int = 0,
     compression: str | None = None,
+    backend: str = "remote",
+    batch_size: int | None = None,
+    policy_us_per_row: float = 0.0,
     **config: Any,
 ) -> dict[str, Any]:
-    """Runs the benchmark; returns the figures as a dict."""
+    """Runs the benchmark; returns the figures as a dict.
+
+    policy_us_per_row > 0 sleeps that long per row received before sending
+    the next actions: a policy whose forward pass leaves the CPU free (a GPU
+    trainer), which async stepping overlaps with the env step.
+    """
+    if backend not in ("native", "remote"):
+        raise ValueError(f"backend must be 'native' or 'remote', got {backend!r}")
     server = None
-    if address is None:
+    if address is None and backend == "remote":
         server = Server().start()
         address = server.address
     try:
@@ -65,12 +81,16 @@ def run(
             transport=transport,
             workers=workers,
             compression=compression,
+            backend=backend,
+            batch_size=batch_size,
             **config,
         ) as pool:
+            if pool.backend != backend:
+                raise RuntimeError(f"asked for the {backend} backend, got {pool.backend}")
             rng = np.random.default_rng(seed)
-            rows = pool.rows
-            n_actions = pool.spec.actions
             obs, info = pool.reset()
+            rows = info["mask"].shape[0]  # per step: a batch's rows in async mode
+            n_actions = pool.spec.actions
             mask = info["mask"]
             # Warm up (connection, server worker start, allocator).
             warm_end = time.perf_counter() + min(1.0, seconds / 5)
@@ -84,6 +104,8 @@ def run(
             end = start + seconds
             now = start
             while now < end:
+                if policy_us_per_row > 0:
+                    time.sleep(policy_us_per_row * rows / 1e6)
                 a = _masked_random(rng, mask) if actions == "masked" else rng.integers(0, n_actions, rows, dtype=np.int32)
                 t0 = time.perf_counter()
                 obs, _, _, _, info = pool.step(a)
@@ -95,14 +117,17 @@ def run(
             obs_bytes = sum(v[0].nbytes for v in obs.values())
             return {
                 "game": game,
+                "backend": backend,
                 "envs": envs,
+                "batch_size": batch_size,
                 "seats": len(pool.learner_seats),
                 "rows": rows,
                 "actions": actions,
                 "transport": transport,
                 "seconds": round(elapsed, 3),
                 "steps": steps,
-                "env_steps_per_sec": round(steps * envs / elapsed, 1),
+                "policy_us_per_row": policy_us_per_row,
+                "env_steps_per_sec": round(steps * rows / len(pool.learner_seats) / elapsed, 1),
                 "agent_steps_per_sec": round(steps * rows / elapsed, 1),
                 "median_step_ms": round(float(np.median(lat)) * 1e3, 4),
                 "p99_step_ms": round(float(np.percentile(lat, 99)) * 1e3, 4),
@@ -122,6 +147,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--game", default="bomberman", help="registry name [bomberman]")
     p.add_argument("--envs", type=int, default=1024, help="number of envs [1024]")
     p.add_argument("--seconds", type=float, default=10.0, help="measuring time [10]")
+    p.add_argument("--backend", choices=["remote", "native"], default="remote", help="where the pool runs [remote]")
+    p.add_argument("--batch-size", type=int, default=None, help="native: step asynchronously in batches of this many envs")
+    p.add_argument("--policy-us-per-row", type=float, default=0.0, help="sleep this long per row before each step (a GPU policy)")
     p.add_argument("--address", help="host:port of a running botarena serve (default: start one)")
     p.add_argument("--actions", choices=["masked", "uniform"], default="masked", help="random legal or uniform actions")
     p.add_argument("--transport", choices=["unary", "stream"], default="unary", help="Step RPC or StepStream")
@@ -142,6 +170,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed,
         workers=args.workers,
         compression=args.compression,
+        backend=args.backend,
+        batch_size=args.batch_size,
+        policy_us_per_row=args.policy_us_per_row,
         **config,
     )
     if args.json:

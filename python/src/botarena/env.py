@@ -53,7 +53,8 @@ class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
     * ``render()``: ``rgb_array`` gives the game's picture (``(H, W, 3)``
       uint8, drawn in Go, the full view), ``ansi`` its native text;
       ``human`` prints that text after every reset and step.
-    * Observations are read-only numpy views of the server's response.
+    * Observations are read-only numpy views without a copy (on the native
+      backend of the pool's arrays, overwritten by the next step).
 
     Args:
         game: registry name (``"battlebots"``, ``"bomberman/2p"``, ...).
@@ -64,6 +65,7 @@ class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
             ``botarena serve``, stopped when the env is closed.
         render_mode: None, ``"rgb_array"`` or ``"ansi"``.
         learner_seat: the seat the agent plays (default 0).
+        backend: ``"auto"``, ``"native"`` or ``"remote"`` (see :class:`botarena.Pool`).
         **config: game config fields, e.g. ``players=2``.
     """
 
@@ -78,6 +80,7 @@ class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
         address: str | None = None,
         render_mode: str | None = None,
         learner_seat: int = 0,
+        backend: str = "auto",
         **config: Any,
     ) -> None:
         check_render_mode(render_mode, human=True)
@@ -88,6 +91,7 @@ class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
             "address": address,
             "render_mode": render_mode,
             "learner_seat": learner_seat,
+            "backend": backend,
             **config,
         }
         self.render_mode = render_mode
@@ -103,6 +107,7 @@ class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
             address=address,
             autoreset="next_step",
             transport="stream",
+            backend=backend,
             **config,
         )
         self.game_spec = self.pool.spec

@@ -136,13 +136,32 @@ Mixture: TypeAlias = Union[str, Mapping[str, float], Sequence[Opponent]]
 
 
 class Pool:
-    """A pool of ``num_envs`` envs of one game on a botarena server, numpy in and out.
+    """A pool of ``num_envs`` envs of one game, numpy in and out, stepped in this process or on a server.
 
     Every env has the same learner seats (default: all seats, for self-play);
     the pool has ``rows = num_envs * len(learner_seats)`` rows in the order
     ``row = env * len(learner_seats) + k``. Other seats are played on the
     server by built-in agents (``opponents``: one name for every other seat,
     or a dict seat → name).
+
+    Two backends give the same bytes for the same seed (``backend``):
+
+    * ``"native"``: the Go pool runs inside this process (the shared library
+      ``libbotarena``, see :mod:`botarena.native`) and writes observations,
+      masks, rewards and flags straight into numpy arrays this object owns:
+      no copy, no server, microseconds per call. ``Pool(...)`` then returns a
+      :class:`~botarena.native.NativePool`, a subclass with the same methods,
+      whose returned arrays are overwritten by the next step (copy what you
+      keep), and which adds async stepping (``batch_size``, :meth:`send`,
+      :meth:`recv`).
+    * ``"remote"``: the pool lives in a ``botarena serve`` (at ``address``, or
+      a local one this pool starts) and every step is a gRPC call; the
+      returned arrays are views of each response and stay valid.
+    * ``"auto"`` (the default; ``$BOTARENA_BACKEND`` overrides it): native
+      when no ``address`` or ``client`` is given and the library is
+      available (bundled, or built from this checkout with Go and a C
+      compiler), else remote. ``"native"`` where the library is not
+      available says why in one line on stderr and uses the remote backend.
 
     Args:
         game: registry name, e.g. ``"bomberman"`` or ``"bomberman/2p"``.
@@ -161,11 +180,30 @@ class Pool:
             throughput at 1024 envs (~132k agent-steps/s), unary slightly
             ahead at 64 envs, stream ahead for one env (0.64 vs 0.74 ms).
         client: an existing :class:`Client` to use instead of ``address``.
+        backend: ``"auto"``, ``"native"`` or ``"remote"`` (see above).
+        batch_size: native backend only: step asynchronously in batches of
+            this many envs (EnvPool's send/recv); the remote backend raises
+            NotImplementedError.
         **config: fields of the game's JSON config, e.g. ``players=2``.
 
-    Observations are read-only numpy views of the response message (see
-    :mod:`botarena.batch`); they stay valid after later steps.
+    Remote observations are read-only numpy views of the response message
+    (see :mod:`botarena.batch`); they stay valid after later steps.
     """
+
+    #: Which backend runs the pool: "remote" here, "native" for NativePool.
+    backend = "remote"
+    #: Envs per async batch (native backend); None when stepping synchronously.
+    batch_size: int | None = None
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Pool:
+        # A constructor call picks the backend; unpickling (no arguments)
+        # makes the class that was pickled.
+        if cls is Pool and (args or kwargs):
+            from botarena import native
+
+            if native.choose_backend(kwargs.get("backend", "auto"), kwargs.get("address"), kwargs.get("client")) == "native":
+                return object.__new__(native.NativePool)
+        return object.__new__(cls)
 
     def __init__(
         self,
@@ -181,10 +219,17 @@ class Pool:
         workers: int = 0,
         transport: str = "unary",
         client: Client | None = None,
+        backend: str = "auto",
+        batch_size: int | None = None,
         **config: Any,
     ) -> None:
         if transport not in ("unary", "stream"):
             raise ValueError(f"transport must be 'unary' or 'stream', got {transport!r}")
+        if batch_size is not None and batch_size != num_envs:
+            raise NotImplementedError(
+                "async stepping (batch_size < num_envs, send/recv) needs the native backend: "
+                "Pool(..., backend='native') without an address"
+            )
         self.game = game
         self.num_envs = num_envs
         self.config: dict[str, Any] = dict(config)
@@ -324,6 +369,18 @@ class Pool:
         b = self.decoder.decode(msg.batch)
         return b.obs, b.reward, b.terminated, b.truncated, self._info(b, msg)
 
+    def async_reset(self) -> None:
+        """Native backend only (async stepping); the remote backend raises NotImplementedError."""
+        raise NotImplementedError(_ASYNC_NATIVE_ONLY)
+
+    def send(self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None = None) -> None:
+        """Native backend only (async stepping); the remote backend raises NotImplementedError."""
+        raise NotImplementedError(_ASYNC_NATIVE_ONLY)
+
+    def recv(self) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Info]:
+        """Native backend only (async stepping); the remote backend raises NotImplementedError."""
+        raise NotImplementedError(_ASYNC_NATIVE_ONLY)
+
     def step_batch(self, actions: npt.ArrayLike) -> tuple[Batch, StepMessage]:
         """Like :meth:`step` but returns the decoded :class:`Batch` and the raw message."""
         a = np.ascontiguousarray(np.asarray(actions), dtype="<i4").reshape(-1)
@@ -365,8 +422,12 @@ class Pool:
             per_seat = {s: mix for s in self.opponent_seats}
         if not per_seat:
             raise ValueError("set_opponents: the pool has no opponent seats (every seat is a learner seat)")
-        self.client.set_opponents(self.pool_id, per_seat)
+        self._set_mixtures(per_seat)
         self._mixtures.update(per_seat)
+
+    def _set_mixtures(self, mixtures: Mapping[int, Sequence[tuple[str, float, str]]]) -> None:
+        """Sends checked mixtures ``{seat: [(spec, weight, name), ...]}`` to the pool."""
+        self.client.set_opponents(self.pool_id, mixtures)
 
     # Other calls -----------------------------------------------------------
 
@@ -427,6 +488,7 @@ class Pool:
             "compression": self._compression,
             "workers": self._workers,
             "transport": self.transport,
+            "backend": self.backend,
             "config": self.config,
             "mixtures": self._mixtures,
         }
@@ -483,6 +545,11 @@ class Pool:
             f"Pool({self.game!r}, num_envs={self.num_envs}, learner_seats={getattr(self, 'learner_seats', None)}, "
             f"config={json.dumps(self.config)})"
         )
+
+
+_ASYNC_NATIVE_ONLY = (
+    "async stepping (async_reset/send/recv) needs the native backend: Pool(..., backend='native', batch_size=N)"
+)
 
 
 def _choices(mix: Mixture) -> list[tuple[str, float, str]]:

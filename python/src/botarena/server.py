@@ -17,7 +17,7 @@ from typing import Mapping
 
 from botarena.errors import ServerError
 
-__all__ = ["Server", "find_binary", "repo_root"]
+__all__ = ["Server", "find_binary", "go_build", "repo_root"]
 
 _LISTENING = "listening on "
 _build_lock = threading.Lock()
@@ -91,24 +91,33 @@ def _build(root: pathlib.Path) -> str:
             "cannot start botarena serve: no `botarena` binary on PATH and no Go toolchain to build one "
             f"from {root} (install Go 1.26+, put botarena on PATH, or set BOTARENA_BIN)"
         )
-    key = str(root)
+    return go_build(root, "./cmd/botarena", _cache_dir() / "bin" / "botarena", what="the server binary")
+
+
+def go_build(root: pathlib.Path, package: str, target: pathlib.Path, *, args: tuple[str, ...] = (), what: str) -> str:
+    """Builds package of the checkout at root into target with ``go build`` (once per process per target).
+
+    The build goes to a temporary name that is then renamed, so that
+    concurrent builders never use a half-written file. See :func:`_build`
+    for what it says on stderr; a failed build raises :class:`ServerError`
+    with the compiler's output.
+    """
+    go = shutil.which("go") or "go"
+    key = f"{root}|{target}"
     with _build_lock:
         if key in _built:
             return _built[key]
-        out_dir = _cache_dir() / "bin"
-        out_dir.mkdir(parents=True, exist_ok=True)
-        target = out_dir / "botarena"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        building = _BUILDING.replace("the server binary", what)
         announced = not target.exists()
         if announced:
-            _say(_BUILDING.format(root=root, why="first use"))
+            _say(building.format(root=root, why="first use"))
         start = time.monotonic()
-        # Build to a temporary name and rename, so concurrent builders never
-        # run a half-written binary.
-        fd, tmp = tempfile.mkstemp(prefix="botarena.", dir=out_dir)
+        fd, tmp = tempfile.mkstemp(prefix=target.name + ".", dir=target.parent)
         os.close(fd)
         try:
             proc = subprocess.Popen(
-                [go, "build", "-o", tmp, "./cmd/botarena"],
+                [go, "build", *args, "-o", tmp, package],
                 cwd=root,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
@@ -120,14 +129,14 @@ def _build(root: pathlib.Path) -> str:
                     _, stderr = proc.communicate(timeout=None if announced else _ANNOUNCE_AFTER_S)
                 except subprocess.TimeoutExpired:
                     announced = True
-                    _say(_BUILDING.format(root=root, why="the checkout changed since the last build"))
+                    _say(building.format(root=root, why="the checkout changed since the last build"))
                     _, stderr = proc.communicate()
             except BaseException:
                 proc.kill()
                 proc.wait()
                 raise
             if proc.returncode != 0:
-                raise ServerError(f"go build ./cmd/botarena failed in {root}:\n{stderr.strip()}")
+                raise ServerError(f"go build {package} failed in {root}:\n{stderr.strip()}")
             os.chmod(tmp, 0o755)
             os.replace(tmp, target)
         finally:

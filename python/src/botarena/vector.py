@@ -76,9 +76,11 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
       gives the same observations. ``reset()`` without a seed starts new
       episodes that continue the pool's seed sequence.
     * Rewards (float32), terminations and truncations are new writable arrays
-      on every step. Observations are read-only views of the server's
-      response (no copy): Gymnasium's vector wrappers work on them, as they
-      return new arrays; copy one before writing to it in place.
+      on every step. Observations are read-only views without a copy: of the
+      pool's own arrays on the native backend (overwritten by the next step),
+      of the server's response on the remote one (see :class:`botarena.Pool`,
+      ``backend``). Gymnasium's vector wrappers work on them, as they return
+      new arrays; copy one to keep it or to write to it.
     * ``render()``: with ``render_mode="rgb_array"`` a tuple of every env's
       picture (``(H, W, 3)`` uint8, drawn by the game in Go); with
       ``"ansi"`` every env's native text (Bomberman's map.txt, ...).
@@ -102,6 +104,7 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
         render_mode: str | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         learner_seat: int = 0,
+        backend: str = "auto",
         **config: Any,
     ) -> None:
         check_render_mode(render_mode)
@@ -115,6 +118,7 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
             "render_mode": render_mode,
             "autoreset_mode": mode,
             "learner_seat": learner_seat,
+            "backend": backend,
             **config,
         }
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
@@ -127,6 +131,7 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
             seed=seed,
             address=address,
             autoreset=_POOL_AUTORESET[mode],
+            backend=backend,
             **config,
         )
         self.num_envs = num_envs
@@ -261,6 +266,7 @@ def make_vec(
     address: str | None = None,
     render_mode: str | None = None,
     autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    backend: str = "auto",
     **config: Any,
 ) -> BotarenaVectorEnv:
     """A Gymnasium vector env of ``num_envs`` games, the learner in seat 0.
@@ -271,11 +277,14 @@ def make_vec(
         opponents: built-in agent for every other seat (``"random"``,
             ``"idle"``, ``"reference"``) or a dict seat → agent.
         seed: pool seed; None lets the server choose.
-        address: ``host:port`` of a running server; None starts a local
-            ``botarena serve``, stopped when the env is closed.
+        address: ``host:port`` of a running server; None runs the pool in
+            this process (native backend) or starts a local ``botarena
+            serve``, stopped when the env is closed.
         render_mode: None, ``"rgb_array"`` or ``"ansi"``.
         autoreset_mode: Gymnasium's ``AutoresetMode.NEXT_STEP`` (default) or
             ``SAME_STEP``, or their names (``"next_step"``, ``"same_step"``).
+        backend: ``"auto"`` (default), ``"native"`` (the Go pool in this
+            process) or ``"remote"`` (a server); see :class:`botarena.Pool`.
         **config: game config fields, e.g. ``players=2``.
     """
     return BotarenaVectorEnv(
@@ -286,5 +295,6 @@ def make_vec(
         address=address,
         render_mode=render_mode,
         autoreset_mode=autoreset_mode,
+        backend=backend,
         **config,
     )

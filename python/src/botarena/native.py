@@ -1,0 +1,671 @@
+"""The native backend: botarena's Go pools inside this Python process.
+
+``Pool(..., backend="native")`` (and ``"auto"``, the default, where the
+library is available and no server address is given) returns a
+:class:`NativePool`. It loads ``libbotarena`` (the Go package ``native``
+built with ``go build -buildmode=c-shared ./cmd/libbotarena``) with ctypes,
+allocates every array a step writes as numpy arrays it owns, and hands their
+addresses to the Go pool once (``bta_bind``). From then on a step is one
+ctypes call: Go's workers write observations, masks, rewards and flags
+straight into those arrays, and the arrays :meth:`NativePool.step` returns
+are read-only views of them. Nothing is copied, so **the returned arrays are
+overwritten by the next step** (as PufferLib's are): copy what you keep.
+
+Async stepping (EnvPool's send/recv): with ``batch_size=B`` the pool steps
+its envs on background goroutines; :meth:`NativePool.send` hands some envs
+their actions and returns at once, :meth:`NativePool.recv` returns the next
+B envs that finished (``info["env_id"]`` names them), so a trainer's forward
+pass overlaps the env step. An env's results are the same bytes whatever the
+order envs finish in. The arrays of a batch stay valid until the next
+``recv`` returns.
+
+The library is found in this order (:func:`library_path`): ``$BOTARENA_LIB``;
+in a source checkout with Go and cgo (a C compiler), a build into
+``~/.cache/botarena/lib/<checkout>/`` (incremental, once per process); the
+library bundled in a platform wheel (``botarena/lib/``). Without any of them
+the remote backend is used instead (see :class:`botarena.Pool`).
+
+Process rules: the library is loaded once per process and stays loaded. Calls
+are thread-safe (calls on one pool are serialised, and ctypes releases the
+GIL while Go works). The Go runtime does not survive ``fork()``: a child
+forked after the library was loaded cannot use it (its pools raise, and new
+pools there use the remote backend); use the ``spawn`` or ``forkserver``
+start methods, or create native pools after forking. Errors come back as the
+same :class:`~botarena.errors.BotarenaError` subclasses (and codes) the remote
+backend raises; a game that panics closes its pool and raises, never crashes
+Python.
+"""
+
+from __future__ import annotations
+
+import atexit
+import base64
+import ctypes
+import hashlib
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import threading
+import weakref
+from typing import Any, Callable, Mapping, Sequence
+
+import grpc
+import numpy as np
+import numpy.typing as npt
+
+from botarena.errors import BotarenaError, FailedPreconditionError, InvalidArgumentError
+from botarena.pool import Info, Obs, OpponentStats, Pool, PoolStats, SeatStats
+from botarena.server import _cache_dir, _say, go_build, repo_root
+from botarena.spec import GameSpec
+
+__all__ = ["NativePool", "NativeUnavailableError", "library_path", "load", "available", "choose_backend", "ABI"]
+
+#: The C interface version this module speaks (the Go package native's ABI).
+ABI = 1
+
+_LIB_FILE = {"darwin": "libbotarena.dylib", "win32": "botarena.dll"}.get(sys.platform, "libbotarena.so")
+
+Step = tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Info]
+
+
+class NativeUnavailableError(BotarenaError, RuntimeError):
+    """The native library cannot be found, built or loaded here (the message says why)."""
+
+
+# Library -------------------------------------------------------------------
+
+
+def _cgo_problem() -> str | None:
+    """Why Go cannot build the shared library here, or None when it can."""
+    go = shutil.which("go")
+    if go is None:
+        return "no Go toolchain on PATH to build it"
+    try:
+        out = subprocess.run(
+            [go, "env", "CGO_ENABLED", "CC"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
+        ).stdout.split("\n")
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"go env failed: {e}"
+    cgo, cc = (out + ["", ""])[:2]
+    if cgo.strip() != "1":
+        return "cgo is disabled (CGO_ENABLED=0, or no C compiler: install gcc or clang)"
+    if not cc.strip() or shutil.which(cc.split()[0]) is None:
+        return f"no C compiler ({cc.strip() or 'CC'}) on PATH for cgo"
+    return None
+
+
+def _bundled_library() -> str | None:
+    path = pathlib.Path(__file__).resolve().parent / "lib" / _LIB_FILE
+    return str(path) if path.is_file() else None
+
+
+def library_path() -> str:
+    """The shared library to load, building it from this checkout if needed.
+
+    In order: ``$BOTARENA_LIB``; in a source checkout (an editable install)
+    with Go and cgo, a build of ``./cmd/libbotarena`` into
+    ``~/.cache/botarena/lib/<hash of the checkout path>/`` (incremental; said
+    on stderr when it really builds, as for the server binary); the library
+    bundled in a platform wheel (``make wheel``). Raises
+    :class:`NativeUnavailableError` naming what is missing.
+    """
+    env = os.environ.get("BOTARENA_LIB")
+    if env:
+        if not os.path.isfile(env):
+            raise NativeUnavailableError(f"BOTARENA_LIB={env} is not a file")
+        return env
+    root = repo_root()
+    problem = None
+    if root is not None and (root / "cmd" / "libbotarena").is_dir():
+        problem = _cgo_problem()
+        if problem is None:
+            key = hashlib.sha256(str(root).encode()).hexdigest()[:12]
+            target = _cache_dir() / "lib" / key / _LIB_FILE
+            return go_build(root, "./cmd/libbotarena", target, args=("-buildmode=c-shared",), what="the native library")
+    bundled = _bundled_library()
+    if bundled is not None:
+        return bundled
+    if problem is not None:
+        raise NativeUnavailableError(f"cannot build the native library from {root}: {problem}")
+    raise NativeUnavailableError(
+        "no native library: this installation bundles none (install the platform wheel, make wheel) "
+        "and is not a source checkout with Go and a C compiler; or set BOTARENA_LIB"
+    )
+
+
+class _Library:
+    """The loaded library and its functions' ctypes signatures."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.dll = dll = ctypes.CDLL(path)
+        i64, i32, p, cp = ctypes.c_int64, ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p
+        dll.bta_abi.argtypes, dll.bta_abi.restype = [], i32
+        dll.bta_call.argtypes, dll.bta_call.restype = [cp, i64, cp, i64, ctypes.POINTER(i64)], p
+        dll.bta_free.argtypes, dll.bta_free.restype = [p], None
+        dll.bta_bind.argtypes, dll.bta_bind.restype = [i64, ctypes.POINTER(p), i64, i64, p, i64], i32
+        for name in ("bta_reset", "bta_async_reset"):
+            getattr(dll, name).argtypes, getattr(dll, name).restype = [i64, p, i64], i32
+        dll.bta_step.argtypes, dll.bta_step.restype = [i64, p, i64, p, i64], i32
+        dll.bta_send.argtypes, dll.bta_send.restype = [i64, p, i64, p, i64, p, i64], i32
+        dll.bta_recv.argtypes, dll.bta_recv.restype = [i64, ctypes.POINTER(i64), p, i64], i32
+        abi = int(dll.bta_abi())
+        if abi != ABI:
+            raise NativeUnavailableError(f"{path} speaks native ABI {abi}, this package {ABI}: rebuild or reinstall it")
+
+    def call(self, method: str, handle: int = 0, args: Mapping[str, Any] | None = None) -> Any:
+        """Runs a JSON call (bta_call); raises the error it returns."""
+        data = json.dumps(args or {}).encode()
+        n = ctypes.c_int64()
+        ptr = self.dll.bta_call(method.encode(), handle, data, len(data), ctypes.byref(n))
+        try:
+            raw = ctypes.string_at(ptr, n.value)
+        finally:
+            self.dll.bta_free(ptr)
+        reply = json.loads(raw)
+        if "error" in reply:
+            raise _error(int(reply["error"]["code"]), reply["error"]["message"])
+        return reply["result"]
+
+
+def _error(code: int, message: str) -> BotarenaError:
+    """The BotarenaError subclass the remote backend raises for a gRPC code."""
+    from botarena.errors import _BY_CODE
+
+    status = next((c for c in grpc.StatusCode if c.value[0] == code), None)
+    cls = _BY_CODE.get(status, BotarenaError) if status is not None else BotarenaError
+    return cls(message, status)
+
+
+_lock = threading.Lock()
+_lib: _Library | None = None
+_lib_error: NativeUnavailableError | None = None
+_loaded_in: int | None = None  # the pid that loaded the library
+
+
+def load() -> _Library:
+    """The library, found (or built) and loaded once per process; raises :class:`NativeUnavailableError`."""
+    global _lib, _lib_error, _loaded_in
+    with _lock:
+        if _loaded_in is not None and _loaded_in != os.getpid():
+            raise NativeUnavailableError(
+                f"the native library was loaded in process {_loaded_in} before this process forked from it; "
+                "Go's runtime does not survive fork(): use the 'spawn' or 'forkserver' start method, "
+                "or create native pools only after forking"
+            )
+        if _lib is not None:
+            return _lib
+        if _lib_error is not None:
+            raise _lib_error
+        try:
+            path = library_path()
+            _lib = _Library(path)
+            _loaded_in = os.getpid()
+        except NativeUnavailableError as e:
+            _lib_error = e
+            raise
+        except (OSError, BotarenaError) as e:
+            _lib_error = NativeUnavailableError(f"cannot load the native library: {e}")
+            raise _lib_error from e
+        return _lib
+
+
+def available() -> tuple[bool, str]:
+    """Whether the native backend can be used here, and if not, why (loads or builds the library)."""
+    try:
+        load()
+    except NativeUnavailableError as e:
+        return False, e.message
+    return True, ""
+
+
+_BACKENDS = ("auto", "native", "remote")
+
+
+def choose_backend(backend: str | None, address: str | None = None, client: Any = None) -> str:
+    """The backend a pool with these arguments uses: "native" or "remote" (see :class:`botarena.Pool`)."""
+    backend = backend or "auto"
+    if backend not in _BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(map(repr, _BACKENDS))}, got {backend!r}")
+    if backend == "auto":
+        backend = os.environ.get("BOTARENA_BACKEND") or "auto"
+        if backend not in _BACKENDS:
+            raise ValueError(f"$BOTARENA_BACKEND must be one of {', '.join(_BACKENDS)}, got {backend!r}")
+    if backend == "remote":
+        return "remote"
+    if address is not None or client is not None:
+        if backend == "native":
+            raise ValueError("backend='native' runs the pool in this process: give no address or client")
+        return "remote"
+    ok, why = available()
+    if ok:
+        return "native"
+    if backend == "native":
+        _say(f"native backend unavailable ({why}); using the remote backend (a local botarena serve)")
+    return "remote"
+
+
+# Pools ---------------------------------------------------------------------
+
+_live: weakref.WeakSet[NativePool] = weakref.WeakSet()
+
+
+def _close_all() -> None:
+    # At exit, stop every pool's workers before numpy frees their memory.
+    for pool in list(_live):
+        pool.close()
+
+
+atexit.register(_close_all)
+
+
+def _after_fork_in_child() -> None:
+    for pool in list(_live):
+        pool._forked()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+class _Output:
+    """The numpy arrays of one output (the Go layout), and read-only views of them."""
+
+    def __init__(self, layout: Sequence[Mapping[str, Any]], rows: int, tensors: Sequence[str]) -> None:
+        self.arrays = [np.zeros((rows, *a["shape"]), dtype=np.dtype(a["dtype"])) for a in layout]
+        self.ptrs = [a.ctypes.data for a in self.arrays]
+        views: dict[str, npt.NDArray[Any]] = {}
+        for a, arr in zip(layout, self.arrays):
+            v = arr.view()
+            v.flags.writeable = False
+            views[a["name"]] = v
+        self.obs: Obs = {t: views["obs/" + t] for t in tensors}
+        self.final_obs: Obs = {t: views["final_obs/" + t] for t in tensors if "final_obs/" + t in views}
+        self.mask = views["mask"]
+        self.reward = views["reward"]
+        self.terminated = views["terminated"]
+        self.truncated = views["truncated"]
+        self.env = views["env"]
+        self.seat = views["seat"]
+        self.episode = views["episode"]
+        self.ended = views["ended"]
+
+
+class NativePool(Pool):
+    """A :class:`~botarena.Pool` whose Go pool runs in this process (see :mod:`botarena.native`).
+
+    ``Pool(..., backend="native")`` returns one; the arguments are
+    :class:`~botarena.Pool`'s (``address`` and ``client`` must be None;
+    ``transport`` and ``compression`` are accepted and have no effect).
+
+    Differences from the remote backend: the arrays returned by
+    :meth:`reset` and :meth:`step` are read-only views of arrays the pool
+    owns and overwrites at the next call (copy what you keep); and
+    ``batch_size`` makes the pool async:
+
+    * :meth:`async_reset` resets every env in the background;
+      :meth:`send` queues envs with their actions and returns at once;
+      :meth:`recv` returns the next ``batch_size`` envs that finished, as
+      ``(obs, reward, terminated, truncated, info)`` with
+      ``batch_size * len(learner_seats)`` rows (an env's rows together, in
+      learner-seat order) and ``info["env_id"]`` the envs in row order;
+    * :meth:`reset` is ``async_reset()`` then ``recv()``, returning
+      ``(obs, info)``; :meth:`step` is ``send(actions, env_id)`` then
+      ``recv()``, with ``env_id`` defaulting to the last batch's envs.
+
+    A batch's arrays stay valid until the next :meth:`recv` returns (they
+    are a ring of ``ceil(num_envs / batch_size) + 1`` batches).
+
+    The library is thread-safe, but one NativePool is not: call its methods
+    from one thread at a time (the actions buffer is shared). Closing it (or
+    losing the last reference, or the interpreter exiting) stops its Go
+    workers before its arrays are freed.
+    """
+
+    backend = "native"
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        *,
+        learner_seats: Sequence[int] | None = None,
+        opponents: str | Mapping[int, str] | None = None,
+        seed: int | None = None,
+        address: str | None = None,
+        autoreset: str = "next_step",
+        compression: str | None = None,
+        workers: int = 0,
+        transport: str = "unary",
+        client: Any = None,
+        backend: str = "native",
+        batch_size: int | None = None,
+        **config: Any,
+    ) -> None:
+        if address is not None or client is not None:
+            raise ValueError("a native pool runs in this process: give no address or client")
+        if autoreset not in ("next_step", "same_step"):
+            raise ValueError(f"autoreset must be one of 'next_step', 'same_step', got {autoreset!r}")
+        if transport not in ("unary", "stream"):
+            raise ValueError(f"transport must be 'unary' or 'stream', got {transport!r}")
+        if compression not in (None, "none", "zstd"):
+            raise ValueError(f"compression must be one of 'none', 'zstd', got {compression!r}")
+        if batch_size is not None and not 1 <= batch_size <= num_envs:
+            raise ValueError(f"batch_size must be in 1..{num_envs} (num_envs), got {batch_size}")
+        self.game = game
+        self.num_envs = num_envs
+        self.config: dict[str, Any] = dict(config)
+        self.transport = transport
+        self.batch_size = batch_size
+        self._autoreset = autoreset
+        self._compression = compression
+        self._workers = workers
+        self._server = None
+        self._own_client = False
+        self._stream = None
+        self._pool_id = None
+        self._handle = 0
+        self._mixtures: dict[int, list[tuple[str, float, str]]] = {}
+        self._learner_seats_arg = None if learner_seats is None else [int(s) for s in learner_seats]
+        self._opponents_arg = opponents
+        self._opponents: dict[int, str] = {}
+        self._tls = threading.local()
+        self.closed = False
+        self._lib = load()
+        dll = self._lib.dll
+        self._c_reset: Callable[..., int] = dll.bta_reset
+        self._c_step: Callable[..., int] = dll.bta_step
+        self._c_async_reset: Callable[..., int] = dll.bta_async_reset
+        self._c_send: Callable[..., int] = dll.bta_send
+        self._c_recv: Callable[..., int] = dll.bta_recv
+        self._create(seed)
+        _live.add(self)
+
+    # Construction ----------------------------------------------------------
+
+    def _create(self, seed: int | None) -> None:
+        opponents = self._opponents_arg
+        req: dict[str, Any] = {
+            "game": self.game,
+            "config_json": json.dumps(self.config) if self.config else "",
+            "num_envs": self.num_envs,
+            "seed": None if seed is None else int(seed) & 0xFFFFFFFFFFFFFFFF,
+            "learner_seats": self._learner_seats_arg,
+            "opponents": {str(k): str(v) for k, v in opponents.items()} if isinstance(opponents, Mapping) else None,
+            "default_opponent": opponents if isinstance(opponents, str) else "",
+            "autoreset": self._autoreset,
+            "workers": self._workers,
+        }
+        info = self._lib.call("create", 0, req)
+        self._handle = int(info["handle"])
+        self._pool_id = f"native:{self._handle}"
+        try:
+            self.spec: GameSpec = GameSpec.from_dict(info["spec"])
+            self.seed: int = int(info["seed"])
+            self.rows: int = int(info["rows"])
+            self.learner_seats: tuple[int, ...] = tuple(int(s) for s in info["learner_seats"])
+            self.autoreset: str = str(info["autoreset"])
+            self.workers: int = int(info["workers"])
+            self._opponents = {int(k): str(v) for k, v in (info.get("opponents") or {}).items()}
+            tensors = [t.name for t in self.spec.observations]
+            layout = info["layout"]
+            L = len(self.learner_seats)
+            if self.batch_size is None:
+                self._outputs = [_Output(layout, self.rows, tensors)]
+                self._acts = np.zeros(self.rows, dtype=np.int32)
+            else:
+                nb = (self.num_envs + self.batch_size - 1) // self.batch_size + 1
+                self._outputs = [_Output(layout, self.batch_size * L, tensors) for _ in range(nb)]
+                self._acts = np.zeros(self.batch_size * L, dtype=np.int32)
+                self._env_ids = np.zeros(self.batch_size, dtype=np.int32)
+            ptrs = [p for out in self._outputs for p in out.ptrs]
+            array = (ctypes.c_void_p * len(ptrs))(*ptrs)
+            self._check(self._lib.dll.bta_bind(self._handle, array, len(ptrs), self.batch_size or 0, *self._errbuf()))
+            self._acts_ptr = self._acts.ctypes.data
+            self._last: _Output | None = None
+            if self._mixtures:
+                self._set_mixtures(self._mixtures)
+        except BaseException:
+            self._close_pool()
+            raise
+
+    def _errbuf(self) -> tuple[Any, int]:
+        buf = getattr(self._tls, "buf", None)
+        if buf is None:
+            buf = self._tls.buf = ctypes.create_string_buffer(2048)
+        return buf, 2048
+
+    def _check(self, code: int) -> None:
+        if code:
+            raise _error(code, self._tls.buf.value.decode("utf-8", "replace"))
+
+    @property
+    def pool_id(self) -> str:
+        """``native:<handle>``: the library's id of the pool."""
+        if self._pool_id is None:
+            raise RuntimeError("pool is closed")
+        return self._pool_id
+
+    def reseed(self, seed: int | None) -> None:
+        """Replaces the pool by a new one with this seed (same settings); call :meth:`reset` next.
+
+        The arrays returned so far keep their contents; the new pool writes new ones.
+        """
+        self._close_pool()
+        self._create(seed)
+
+    # Stepping --------------------------------------------------------------
+
+    def _actions(self, actions: npt.ArrayLike, n: int) -> None:
+        a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        if a.dtype.kind not in "iub":
+            raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+        if a.size != n:
+            raise InvalidArgumentError(f"actions: got {a.size}, want {n} (one per row)")
+        np.copyto(self._acts[:n], a.reshape(n), casting="unsafe")
+
+    def _result(self, out: _Output) -> Step:
+        info: Info = {"env": out.env, "seat": out.seat, "episode": out.episode, "ended": out.ended, "mask": out.mask}
+        if out.final_obs and out.ended.any():
+            info["final_obs"] = out.final_obs
+            info["final_mask"] = out.mask
+        if self.batch_size is not None:
+            info["env_id"] = out.env[:: len(self.learner_seats)]
+        return out.obs, out.reward, out.terminated, out.truncated, info
+
+    def reset(self) -> tuple[Obs, Info]:
+        """Starts a new episode in every env; returns ``(obs, info)`` (see :meth:`Pool.reset`).
+
+        In async mode: :meth:`async_reset`, then the first batch from :meth:`recv`.
+        """
+        if self.batch_size is not None:
+            self.async_reset()
+            obs, _, _, _, info = self.recv()
+            return obs, info
+        self._check(self._c_reset(self._handle, *self._errbuf()))
+        obs, _, _, _, info = self._result(self._outputs[0])
+        return obs, info
+
+    def step(self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None = None) -> Step:
+        """Applies one action per row; returns ``(obs, rewards, terminated, truncated, info)``.
+
+        As :meth:`Pool.step`, but the arrays are overwritten by the next call.
+        In async mode: :meth:`send` (to ``env_id``, default the last batch's
+        envs) then :meth:`recv`.
+        """
+        if self.batch_size is not None:
+            self.send(actions, env_id)
+            return self.recv()
+        self._actions(actions, self.rows)
+        self._check(self._c_step(self._handle, self._acts_ptr, self.rows, *self._errbuf()))
+        return self._result(self._outputs[0])
+
+    def step_batch(self, actions: npt.ArrayLike) -> Any:
+        """Not on the native backend: it is the remote backend's raw response; use :meth:`step`."""
+        raise NotImplementedError("step_batch returns the remote backend's raw message; use step() on a native pool")
+
+    def _need_async(self) -> int:
+        if self.batch_size is None:
+            raise FailedPreconditionError("async stepping needs a pool made with batch_size=N (Pool(..., batch_size=N))")
+        return self.batch_size
+
+    def async_reset(self) -> None:
+        """Resets every env in the background; the next :meth:`recv` calls return their first observations."""
+        self._need_async()
+        self._check(self._c_async_reset(self._handle, *self._errbuf()))
+
+    def send(self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None = None) -> None:
+        """Queues envs ``env_id`` (default: the last batch's) with their actions and returns at once.
+
+        actions holds ``len(env_id) * len(learner_seats)`` integers: each env's
+        learner seats in order. An env can be sent again once :meth:`recv` has
+        returned it.
+        """
+        self._need_async()
+        if env_id is None:
+            if self._last is None:
+                raise FailedPreconditionError("send: no batch received yet to take the env ids from; pass env_id")
+            ids = self._env_ids
+        else:
+            ids = np.ascontiguousarray(np.asarray(env_id), dtype=np.int32).reshape(-1)
+        n = ids.size * len(self.learner_seats)
+        if n > self._acts.size:
+            raise InvalidArgumentError(f"send: {ids.size} envs, at most batch_size={self.batch_size} per call")
+        self._actions(actions, n)
+        self._check(self._c_send(self._handle, ids.ctypes.data, ids.size, self._acts_ptr, n, *self._errbuf()))
+
+    def recv(self) -> Step:
+        """Waits for the next ``batch_size`` envs to finish; returns their ``(obs, reward, terminated, truncated, info)``.
+
+        ``info["env_id"]`` lists the batch's envs; the rest of info is as for
+        :meth:`step`. Raises :class:`~botarena.errors.FailedPreconditionError`
+        when fewer than ``batch_size`` envs are in flight.
+        """
+        self._need_async()
+        k = ctypes.c_int64()
+        self._check(self._c_recv(self._handle, ctypes.byref(k), *self._errbuf()))
+        out = self._outputs[k.value]
+        self._last = out
+        np.copyto(self._env_ids, out.env[:: len(self.learner_seats)])
+        return self._result(out)
+
+    # Opponents, stats, render ------------------------------------------------
+
+    # set_opponents is Pool's: it checks the mixtures and calls _set_mixtures.
+
+    def _set_mixtures(self, mixtures: Mapping[int, Sequence[tuple[str, float, str]]]) -> None:
+        args = {
+            "opponents": {
+                str(seat): [{"spec": spec, "weight": float(w), "name": name} for spec, w, name in choices]
+                for seat, choices in mixtures.items()
+            }
+        }
+        self._lib.call("set_opponents", self._open_handle(), args)
+
+    def _open_handle(self) -> int:
+        if self._pool_id is None:
+            raise RuntimeError("pool is closed")
+        return self._handle
+
+    def stats(self, *, reset: bool = False) -> PoolStats:
+        """Episode statistics per learner seat and per opponent (see :meth:`Pool.stats`).
+
+        ``steps`` counts step calls (``send`` calls in async mode), which wait
+        for the envs in flight first.
+        """
+        r = self._lib.call("stats", self._open_handle(), {"reset": reset})
+        return PoolStats(
+            seats=tuple(
+                SeatStats(s["seat"], s["episodes"], s["steps"], s["return_sum"], s["wins"], s["draws"], s["losses"])
+                for s in r["seats"]
+            ),
+            steps=int(r["steps"]),
+            opponents=tuple(
+                OpponentStats(o["seat"], o["name"], o["weight"], o["episodes"], o["wins"], o["draws"], o["losses"], o["invalid"])
+                for o in r["opponents"]
+            ),
+            invalid=int(r["invalid"]),
+        )
+
+    def _render(self, env: int, format: str, seat: int) -> dict[str, Any]:
+        r: dict[str, Any] = self._lib.call("render", self._open_handle(), {"env": env, "seat": seat, "format": format})
+        return r
+
+    def render(self, env: int = 0, *, format: str = "", seat: int = -1) -> str:
+        """One env's state in a native text format (see :meth:`Pool.render`)."""
+        return base64.b64decode(self._render(env, format, seat)["data"] or "").decode("utf-8", "replace")
+
+    def render_rgb(self, env: int = 0, *, seat: int = -1) -> npt.NDArray[np.uint8]:
+        """One env's picture as seat sees it: a ``(height, width, 3)`` uint8 array (see :meth:`Pool.render_rgb`)."""
+        r = self._render(env, "rgb_array", seat)
+        h, w = int(r["height"]), int(r["width"])
+        data = base64.b64decode(r["data"] or "")
+        if h <= 0 or w <= 0 or len(data) != h * w * 3:
+            raise ValueError(f"render_rgb: got {len(data)} bytes for a {w}x{h} picture")
+        return np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)
+
+    # Lifetime ----------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The constructor's arguments and the opponent mixtures: unpickling makes an equal native pool (not reset)."""
+        return {
+            "game": self.game,
+            "num_envs": self.num_envs,
+            "learner_seats": self._learner_seats_arg,
+            "opponents": self._opponents_arg,
+            "seed": getattr(self, "seed", None),
+            "autoreset": self._autoreset,
+            "workers": self._workers,
+            "batch_size": self.batch_size,
+            "config": self.config,
+            "mixtures": self._mixtures,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        mixtures = state.pop("mixtures")
+        config = state.pop("config")
+        self.__init__(**state, **config)  # type: ignore[misc]
+        if mixtures:
+            self._set_mixtures(mixtures)
+            self._mixtures = dict(mixtures)
+
+    def _close_pool(self) -> None:
+        if self._pool_id is not None:
+            self._pool_id = None
+            self._lib.call("close", self._handle)
+
+    def _forked(self) -> None:
+        # In a child forked after the library was loaded: calling into Go
+        # would hang, so every call raises instead.
+        def dead(*_: Any) -> int:
+            raise NativeUnavailableError(
+                "this native pool belongs to the process that forked this one; Go's runtime does not survive fork()"
+            )
+
+        self._c_reset = self._c_step = self._c_async_reset = self._c_send = self._c_recv = dead
+        self._pool_id = None
+        self.closed = True
+
+    def close(self) -> None:
+        """Stops the pool's workers and frees its envs; the arrays stay readable. Safe to call twice."""
+        if self.closed:
+            return
+        self.closed = True
+        self._close_pool()
+
+    def __del__(self) -> None:
+        # The Go pool must stop before numpy frees the arrays it writes.
+        try:
+            if not getattr(self, "closed", True):
+                self.close()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        return (
+            f"NativePool({self.game!r}, num_envs={self.num_envs}, learner_seats={getattr(self, 'learner_seats', None)}, "
+            f"batch_size={self.batch_size}, config={json.dumps(self.config)})"
+        )

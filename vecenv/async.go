@@ -1,0 +1,539 @@
+package vecenv
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+)
+
+// Errors of [Async].
+var (
+	// ErrStarved: Recv was called with fewer envs in flight than a batch
+	// holds, so no batch could ever complete; Send more envs first.
+	ErrStarved = errors.New("vecenv: Recv with fewer envs in flight than the batch size")
+	// ErrInFlight: Send named an env that is in flight (sent or reset and
+	// not yet returned by Recv), or named an env twice.
+	ErrInFlight = errors.New("vecenv: env already in flight")
+)
+
+// asyncOp is what a queued env is to do.
+const (
+	asyncStep uint8 = iota
+	asyncReset
+)
+
+// maxChunk bounds how many queued envs an async worker takes at once (one
+// lock round trip, one ActBatch per Batcher, for the lot).
+const maxChunk = 64
+
+// Async steps the envs of a [Pool] in the background in batches of
+// BatchSize envs, as EnvPool's send/recv: [Async.Send] hands some envs
+// their actions and returns at once; background workers step them; and
+// [Async.Recv] returns the next batch of BatchSize envs that the workers
+// have stepped, so that a trainer computes the actions of one batch while
+// the others step.
+//
+// # Batches
+//
+// A batch has BatchSize × len(LearnerSeats) rows: an env's rows are
+// consecutive, in LearnerSeats order, and Buffers.Env, Seat and Episode
+// name each row's env, seat and episode (the row order is not the pool's).
+// Workers take queued envs in the order they were sent, in chunks, and
+// place each env in the next free place of the batch being filled; a batch
+// is returned when all of its envs have finished their step. With
+// in-process games, whose steps take microseconds, batches so hold the
+// envs that finish first, up to one chunk (at most 64 envs) of
+// reordering; a slow env (an external bot) holds back only its own batch.
+//
+// The batches live in a ring of [AsyncBatches](NumEnvs, BatchSize)
+// Outputs ([Async.Batch]): since an env is in flight at most once and
+// every env in flight has a place in the batches after the last one
+// returned, the batch returned by Recv is not written until the next
+// Recv returns. Read or copy it before then.
+//
+// # Determinism
+//
+// An env's trajectory depends only on its seeds (as in [Pool]) and the
+// actions sent to it, whatever the completion order, the worker count or
+// which envs are sent together: its rows in the batches are byte for byte
+// those a [Pool.Step] would give it with the same actions, and
+// [Pool.Stats] after [Async.Wait] equals the serial pool's after the same
+// steps. The same autoreset modes apply: in [NextStep] mode an env sent
+// after its episode ended is reset instead of stepped (its actions are
+// ignored); in [SameStep] mode its final observation is in the batch's
+// FinalObs.
+//
+// # Concurrency
+//
+// An Async is not safe for concurrent use: one goroutine calls its
+// methods. Idle workers, and Recv waiting for its batch, spin for some
+// tens of microseconds (yielding their P) before they park, as the sync
+// pool's workers do, so that back-to-back batches pay no wake-up. The pool must not be used directly while envs are in flight:
+// call [Async.Wait] first, after which [Pool.Stats], [Pool.SetOpponents]
+// and the other methods may be called until the next Send or Reset (an
+// env's results already computed stay in their batch). [Async.Close]
+// stops the workers; the pool stays open and can step synchronously again.
+// A panic of an env or opponent on a worker is re-raised by the next
+// Recv, Send or Wait on the caller's goroutine; the pool is then in an
+// undefined state and should only be closed.
+type Async struct {
+	p       *Pool
+	batch   int // envs per batch
+	outs    []Output
+	rows    []rows // outs, as the step kernel writes them
+	workers []*asyncWorker
+	wg      sync.WaitGroup
+
+	// The caller's.
+	inflight []bool   // per env: sent or reset, not yet returned by Recv
+	stamp    []uint32 // per env: the Send call that last named it (duplicates)
+	gen      uint32
+	sent     int64 // envs sent (or reset) since the last Reset
+	returned int64 // envs returned by Recv since the last Reset
+	closed   bool
+
+	// Written by the caller before an env is queued and read by the
+	// worker that takes it (ordered by mu).
+	op   []uint8 // per env: asyncStep or asyncReset
+	acts []int32 // [env*len(LearnerSeats)+k]: the actions of env's rows
+
+	mu       sync.Mutex
+	idle     *sync.Cond // signalled when no env is queued or being stepped
+	queue    []int32    // a ring of NumEnvs entries: the envs to step, in order
+	head     int
+	queued   int
+	active   int   // envs taken by workers and not finished
+	nextSlot int64 // the place of the next env taken, counting from 0 at Reset
+	stop     bool
+
+	// Workers and Recv wait as the sync dispatcher's goroutines do (see
+	// wait): spinning briefly on an atomic, then parking on a channel.
+	pending    atomic.Int64   // queued, for the workers' spinning
+	stopped    atomic.Bool    // stop, for the same
+	done       []atomic.Int32 // per batch of the ring: envs finished in it
+	recvParked atomic.Bool
+	recvWake   chan struct{}
+
+	failOnce sync.Once
+	failure  error
+	failed   chan struct{} // closed when a worker panicked
+}
+
+// AsyncBatches returns the number of batches of batchSize envs in the
+// ring of an [Async] over numEnvs envs: ceil(numEnvs/batchSize) + 1.
+func AsyncBatches(numEnvs, batchSize int) int {
+	return (numEnvs+batchSize-1)/batchSize + 1
+}
+
+// NewAsync starts async stepping of p's envs in batches of batchSize envs,
+// 1 ≤ batchSize ≤ NumEnvs, on p.Workers() background goroutines. The
+// batches are written into outs, [AsyncBatches] Outputs of batchSize ×
+// len(LearnerSeats) rows (see [Output]; the Env, Seat and Episode columns
+// are written with each row), or, when outs is nil, into Outputs it
+// allocates.
+//
+// Every env starts out of flight: after [Pool.Reset] (or Steps) envs can
+// be sent at once; otherwise call [Async.Reset] first. NewAsync returns a
+// [*ConfigError] for a bad batch size or a pool without learner seats, an
+// error wrapping [ErrOutput] for bad outs, or [ErrClosed]. The caller must
+// not use p directly until the Async is closed, except as its
+// documentation allows.
+func NewAsync(p *Pool, batchSize int, outs []Output) (*Async, error) {
+	if p.closed {
+		return nil, ErrClosed
+	}
+	n, L := len(p.slots), len(p.learners)
+	if L == 0 {
+		return nil, &ConfigError{Field: "LearnerSeats", Value: "[]", Reason: "must not be empty for async stepping"}
+	}
+	if batchSize < 1 || batchSize > n {
+		return nil, &ConfigError{Field: "BatchSize", Value: batchSize, Reason: fmt.Sprintf("must be in 1..%d (NumEnvs)", n)}
+	}
+	nb := AsyncBatches(n, batchSize)
+	if outs == nil {
+		outs = make([]Output, nb)
+		for k := range outs {
+			outs[k] = p.NewOutput(batchSize * L)
+		}
+	}
+	if len(outs) != nb {
+		return nil, fmt.Errorf("%w: %d batches, want AsyncBatches(%d, %d) = %d", ErrOutput, len(outs), n, batchSize, nb)
+	}
+	for k, out := range outs {
+		if err := p.checkOutput(out, batchSize*L); err != nil {
+			return nil, fmt.Errorf("batch %d: %w", k, err)
+		}
+	}
+	a := &Async{
+		p:        p,
+		batch:    batchSize,
+		outs:     outs,
+		rows:     make([]rows, nb),
+		inflight: make([]bool, n),
+		stamp:    make([]uint32, n),
+		op:       make([]uint8, n),
+		acts:     make([]int32, n*L),
+		queue:    make([]int32, n),
+		done:     make([]atomic.Int32, nb),
+		failed:   make(chan struct{}),
+	}
+	a.idle = sync.NewCond(&a.mu)
+	a.recvWake = make(chan struct{}, 1)
+	for k, out := range outs {
+		a.rows[k] = rows{Buffers: out.Buffers, final: out.FinalObs, ended: out.Ended}
+	}
+	for range p.Workers() {
+		a.workers = append(a.workers, &asyncWorker{worker: p.newWorker(0, n), wake: make(chan struct{}, 1)})
+	}
+	a.syncGroups()
+	a.wg.Add(len(a.workers))
+	for _, w := range a.workers {
+		go a.loop(w)
+	}
+	return a, nil
+}
+
+// BatchSize returns the number of envs in a batch.
+func (a *Async) BatchSize() int { return a.batch }
+
+// Batches returns the number of batches in the ring, [AsyncBatches].
+func (a *Async) Batches() int { return len(a.outs) }
+
+// Batch returns batch k of the ring (k as returned by [Async.Recv]). It is
+// overwritten as the envs of later batches step: see [Async].
+func (a *Async) Batch(k int) Output { return a.outs[k] }
+
+// InFlight returns the number of envs sent (or reset) and not yet returned
+// by Recv.
+func (a *Async) InFlight() int { return int(a.sent - a.returned) }
+
+// Reset waits for the envs in flight, drops every batch not yet returned,
+// and starts a new episode in every env in the background, as
+// [Pool.Reset] does (episode ids count up by one), filling the batches
+// from the first: the next Recv calls return the envs' first
+// observations, ceil(NumEnvs/BatchSize) batches of them (with
+// NumEnvs not a multiple of BatchSize, the last needs more envs sent). It
+// returns [ErrClosed] after Close, or the error of an opponent factory
+// (see [Pool.SetOpponents]).
+func (a *Async) Reset() error {
+	if err := a.check(); err != nil {
+		return err
+	}
+	a.Wait()
+	if err := a.prepare(); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.nextSlot = 0
+	a.mu.Unlock()
+	for k := range a.done {
+		a.done[k].Store(0)
+	}
+	n := len(a.p.slots)
+	for i := range n {
+		a.op[i] = asyncReset
+		a.inflight[i] = true
+		a.queue[i] = int32(i)
+	}
+	a.sent, a.returned = int64(n), 0
+	a.p.started = true
+	a.mu.Lock()
+	a.head, a.queued = 0, n
+	a.pending.Store(int64(n))
+	a.mu.Unlock()
+	a.wakeWorkers()
+	return nil
+}
+
+// asyncWorker is an async worker goroutine: a worker over every env, and
+// how it parks.
+type asyncWorker struct {
+	*worker
+	parked atomic.Bool
+	wake   chan struct{}
+}
+
+// wakeWorkers wakes the parked workers after envs were queued or stop set.
+func (a *Async) wakeWorkers() {
+	for _, w := range a.workers {
+		signal(&w.parked, w.wake)
+	}
+}
+
+// Send queues envs to step, envs[j] with actions[j*L:(j+1)*L] for its L =
+// len(LearnerSeats) learner rows (in LearnerSeats order), and returns
+// without waiting for them. The slices are only read during the call.
+//
+// Send checks everything before queuing anything: an env out of range, in
+// flight or named twice wraps [ErrInFlight] or is a [*ConfigError]; a
+// wrong number of actions or an action outside 0..Actions-1 wraps
+// [ErrActions]; before the pool's first reset it is [ErrNotReset], after
+// Close [ErrClosed]. An opponent mixture changed by [Pool.SetOpponents]
+// makes Send wait for the envs in flight before it makes the new
+// opponents.
+func (a *Async) Send(envs, actions []int32) error {
+	if err := a.check(); err != nil {
+		return err
+	}
+	p := a.p
+	if !p.started {
+		return ErrNotReset
+	}
+	L, n := len(p.learners), len(p.slots)
+	if len(actions) != len(envs)*L {
+		return fmt.Errorf("%w: got %d actions for %d envs, want %d (%d learner seats per env)", ErrActions, len(actions), len(envs), len(envs)*L, L)
+	}
+	a.gen++
+	if a.gen == 0 { // wrapped: forget the old stamps
+		clear(a.stamp)
+		a.gen = 1
+	}
+	for j, e := range envs {
+		switch {
+		case e < 0 || int(e) >= n:
+			return &ConfigError{Field: fmt.Sprintf("envs[%d]", j), Value: e, Reason: fmt.Sprintf("must be an env in 0..%d", n-1)}
+		case a.inflight[e]:
+			return fmt.Errorf("%w: envs[%d] = %d is in flight (sent and not yet returned by Recv)", ErrInFlight, j, e)
+		case a.stamp[e] == a.gen:
+			return fmt.Errorf("%w: envs[%d] = %d is named twice", ErrInFlight, j, e)
+		}
+		a.stamp[e] = a.gen
+	}
+	na := uint32(p.spec.Actions)
+	for j, act := range actions {
+		if uint32(act) >= na {
+			return fmt.Errorf("%w: action %d of env %d (seat %d) is outside 0..%d", ErrActions, act, envs[j/L], p.learners[j%L], na-1)
+		}
+	}
+	if p.mixDirty || a.groupsStale() {
+		a.Wait()
+		if err := a.prepare(); err != nil {
+			return err
+		}
+	}
+	for j, e := range envs {
+		copy(a.acts[int(e)*L:(int(e)+1)*L], actions[j*L:(j+1)*L])
+		a.op[e] = asyncStep
+		a.inflight[e] = true
+	}
+	a.sent += int64(len(envs))
+	a.mu.Lock()
+	for _, e := range envs {
+		a.queue[(a.head+a.queued)%n] = e
+		a.queued++
+	}
+	a.pending.Store(int64(a.queued))
+	a.mu.Unlock()
+	if len(envs) > 0 {
+		a.wakeWorkers()
+	}
+	return nil
+}
+
+// Recv waits for the next batch to complete and returns its index in the
+// ring: its rows are in [Async.Batch](k), its envs are out of flight
+// again and can be sent. It returns an error wrapping [ErrStarved] when
+// fewer than BatchSize envs are in flight (the batch could never
+// complete), and [ErrClosed] after Close.
+func (a *Async) Recv() (int, error) {
+	if err := a.check(); err != nil {
+		return 0, err
+	}
+	if inFlight := a.sent - a.returned; inFlight < int64(a.batch) {
+		return 0, fmt.Errorf("%w: %d in flight, batches of %d", ErrStarved, inFlight, a.batch)
+	}
+	k := int(a.returned / int64(a.batch) % int64(len(a.outs)))
+	complete := func() bool { return a.done[k].Load() == int32(a.batch) || a.hasFailed() }
+	wait(complete, &a.recvParked, a.recvWake)
+	a.rethrow()
+	a.done[k].Store(0)
+	L := len(a.p.learners)
+	for r, e := range a.outs[k].Buffers.Env {
+		if r%L == 0 {
+			a.inflight[e] = false
+		}
+	}
+	a.returned += int64(a.batch)
+	return k, nil
+}
+
+// Wait returns when no env is queued or stepping: every env sent has
+// finished its step (its results wait in their batch for Recv). The pool
+// may then be used directly until the next Send or Reset.
+func (a *Async) Wait() {
+	a.mu.Lock()
+	for a.queued > 0 || a.active > 0 {
+		a.idle.Wait()
+	}
+	a.mu.Unlock()
+	a.rethrow()
+}
+
+// Close waits for the envs in flight and stops the workers. The pool
+// stays open. Later calls of Send, Recv and Reset return [ErrClosed];
+// closing twice is fine. It always returns nil.
+func (a *Async) Close() error {
+	if a.closed {
+		return nil
+	}
+	a.closed = true
+	a.mu.Lock()
+	a.stop = true
+	a.stopped.Store(true)
+	a.mu.Unlock()
+	a.wakeWorkers()
+	a.wg.Wait()
+	return nil
+}
+
+// check returns ErrClosed when a or its pool is closed, and re-raises a
+// worker's panic.
+func (a *Async) check() error {
+	if a.closed || a.p.closed {
+		return ErrClosed
+	}
+	a.rethrow()
+	return nil
+}
+
+// rethrow re-raises the panic of a worker on the caller's goroutine.
+func (a *Async) rethrow() {
+	if a.hasFailed() {
+		panic(a.failure)
+	}
+}
+
+// hasFailed reports whether a worker panicked.
+func (a *Async) hasFailed() bool {
+	select {
+	case <-a.failed:
+		return true
+	default:
+		return false
+	}
+}
+
+// prepare makes the opponents of the mixtures changed since the last
+// batch and gives the workers the batch groups of new batchers. The
+// workers must be idle.
+func (a *Async) prepare() error {
+	if err := a.p.prepare(); err != nil {
+		return err
+	}
+	a.syncGroups()
+	return nil
+}
+
+// groupsStale reports whether the pool has batchers the workers have no
+// batch group for.
+func (a *Async) groupsStale() bool {
+	return len(a.workers[0].groupOf) < len(a.p.batchers)
+}
+
+// syncGroups gives every worker a batch group for every batcher of the
+// pool. The workers must be idle.
+func (a *Async) syncGroups() {
+	for _, w := range a.workers {
+		for g := range a.p.batchers {
+			a.p.addBatchGroup(w.worker, g)
+		}
+	}
+}
+
+// loop is an async worker: it takes chunks of queued envs and steps them
+// until Close, once the queue is empty.
+func (a *Async) loop(w *asyncWorker) {
+	defer a.wg.Done()
+	nw := len(a.workers)
+	chunk := make([]int32, maxChunk)
+	n := len(a.queue)
+	work := func() bool { return a.pending.Load() > 0 || a.stopped.Load() }
+	for {
+		wait(work, &w.parked, w.wake)
+		a.mu.Lock()
+		if a.queued == 0 {
+			stop := a.stop
+			a.mu.Unlock()
+			if stop {
+				return
+			}
+			continue // another worker took them
+		}
+		c := min(a.queued, maxChunk, (a.queued+nw-1)/nw)
+		for j := range c {
+			chunk[j] = a.queue[(a.head+j)%n]
+		}
+		a.head = (a.head + c) % n
+		a.queued -= c
+		a.pending.Store(int64(a.queued))
+		slot := a.nextSlot
+		a.nextSlot += int64(c)
+		a.active += c
+		a.mu.Unlock()
+
+		a.run(w.worker, chunk[:c], slot)
+
+		a.mu.Lock()
+		a.active -= c
+		if a.active == 0 && a.queued == 0 {
+			a.idle.Broadcast()
+		}
+		a.mu.Unlock()
+	}
+}
+
+// run steps (or resets) the envs of chunk on worker w, placing them from
+// place slot on, and signals the batches they complete. A panic is
+// recorded as the Async's failure; after one, nothing more is stepped.
+func (a *Async) run(w *worker, chunk []int32, slot int64) {
+	select {
+	case <-a.failed:
+		return
+	default:
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			a.failOnce.Do(func() {
+				a.failure = fmt.Errorf("vecenv: panic in async step of envs %v: %v\n%s", chunk, r, debug.Stack())
+				close(a.failed)
+				signal(&a.recvParked, a.recvWake)
+			})
+		}
+	}()
+	p := a.p
+	L := len(p.learners)
+	if len(w.groups) > 0 {
+		p.clearBatches(w)
+		for _, e := range chunk {
+			if a.op[e] == asyncStep {
+				p.gatherBatches(w, int(e))
+			}
+		}
+		p.runBatches(w)
+	}
+	B, nb := int64(a.batch), int64(len(a.outs))
+	for j, e := range chunk {
+		s := slot + int64(j)
+		k := int(s / B % nb)
+		row0 := int(s%B) * L
+		out := &a.rows[k]
+		i := int(e)
+		if a.op[i] == asyncReset {
+			p.resetRows(w, out, i, row0)
+		} else {
+			p.stepEnv(w, out, i, a.acts[i*L:(i+1)*L], row0)
+		}
+		episode := p.slots[i].episode
+		for q, seat := range p.learners {
+			r := row0 + q
+			out.Env[r] = e
+			out.Seat[r] = int32(seat)
+			out.Episode[r] = episode
+		}
+		if a.done[k].Add(1) == int32(a.batch) {
+			signal(&a.recvParked, a.recvWake)
+		}
+	}
+}
