@@ -235,7 +235,7 @@ def run_league(
             default 64; ``--max-rounds``; ``--data DIR``).
         server_batch, server_window: ``--server-batch`` and
             ``--server-window`` (0: the CLI's defaults, 8 and 4).
-        binary: the coordinator's ``botarena`` (default: the league's, else
+        binary: the coordinator's ``botarena`` (default:
             :func:`~botarena.server.find_binary`).
         progress: called with each line the coordinator writes to stderr
             (progress lines, dropped servers), from a helper thread.
@@ -243,8 +243,13 @@ def run_league(
     Raises :class:`~botarena.LeagueError` when the coordinator fails (every
     server down, a game's own error), with its stderr.
     """
-    directory = str(league.directory) if isinstance(league, League) else os.fspath(league)
-    binary = binary or (league.binary if isinstance(league, League) else None) or find_binary()
+    if isinstance(league, League):
+        if league.directory is None:
+            raise ValueError("run_league needs the league's directory on this machine, not a League of a remote server")
+        directory = str(league.directory)
+    else:
+        directory = os.fspath(league)
+    binary = binary or find_binary()
     own = servers is None
     group = start_servers() if servers is None else servers
     try:
@@ -288,11 +293,12 @@ def run_league(
         reader.join()
         stderr = "".join(lines)
         if proc.returncode != 0:
-            raise LeagueError(cmd, proc.returncode, stderr)
+            last = stderr.strip().splitlines()[-1] if stderr.strip() else f"exit status {proc.returncode}"
+            raise LeagueError(f"{' '.join(cmd[1:3])}: {last}")
         rows = [json.loads(line) for line in out.splitlines() if line.strip()]
         s: dict[str, Any] | None = next((d for d in reversed(rows) if d.get("summary")), None)
         if s is None:
-            raise LeagueError(cmd, 0, "no summary line in the output")
+            raise LeagueError(f"{' '.join(cmd[1:3])}: no summary line in the output")
         summary = RunSummary(
             run=int(s.get("run", 0)),
             games=int(s.get("games", 0)),
