@@ -318,10 +318,12 @@ func (s *Server) Reset(ctx context.Context, req *botarenav1.ResetRequest) (*bota
 	}
 	b := p.getBuf()
 	if err := p.reset(b); err != nil {
+		p.putBuf(b)
 		return nil, s.poolError(proc, p, err)
 	}
-	onWritten(ctx, func() { p.putBuf(b) })
-	return &botarenav1.ResetResponse{Batch: b.batch}, nil
+	resp := &botarenav1.ResetResponse{Batch: b.batch}
+	s.respond(ctx, p, b, resp)
+	return resp, nil
 }
 
 // Step applies one action per row (little-endian int32s, 4 × rows bytes)
@@ -337,10 +339,26 @@ func (s *Server) Step(ctx context.Context, req *botarenav1.StepRequest) (*botare
 	}
 	b := p.getBuf()
 	if err := p.step(req.GetActions(), b); err != nil {
+		p.putBuf(b)
 		return nil, s.poolError(proc, p, err)
 	}
-	onWritten(ctx, func() { p.putBuf(b) })
-	return &botarenav1.StepResponse{Batch: b.batch, Ended: b.ended, FinalBatch: b.final}, nil
+	resp := &botarenav1.StepResponse{Batch: b.batch, Ended: b.ended, FinalBatch: b.final}
+	s.respond(ctx, p, b, resp)
+	return resp, nil
+}
+
+// respond arranges for the unary response resp, whose fields are slices of
+// b, to be marshalled as b's wire form by the service's codec and for b to
+// go back to p once the response is written. Without the recycling
+// middleware (the generated handler mounted directly) it does neither: the
+// response is marshalled as usual and b is left to the garbage collector.
+func (s *Server) respond(ctx context.Context, p *servedPool, b *batchBuf, resp any) {
+	if onWritten(ctx, func() {
+		s.codec.forget(resp)
+		p.putBuf(b)
+	}) {
+		s.codec.register(resp, b.wire)
+	}
 }
 
 // poolError maps an error of a call on p; after a panic of the pool's envs
@@ -396,7 +414,10 @@ func (s *Server) StepStream(ctx context.Context, stream *connect.BidiStream[bota
 			return s.poolError(proc, p, err)
 		}
 		resp.Batch, resp.Ended, resp.FinalBatch = b.batch, b.ended, b.final
-		if err := stream.Send(resp); err != nil {
+		s.codec.register(resp, b.wire)
+		err = stream.Send(resp)
+		s.codec.forget(resp)
+		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}

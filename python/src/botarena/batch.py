@@ -20,9 +20,10 @@ Exceptions:
   unpacked into new numpy bool arrays (``rows`` bytes each).
 * A column of 2- or 4-byte values (float32/int32) is copied when the message
   does not start at a 4-byte-aligned address, so that every returned array is
-  aligned (the proto's field header can leave a message at any offset of the
-  gRPC payload). These columns are small (rewards, ids, scalar features); the
-  uint8 planes and the mask are never copied.
+  aligned. The server places each batch at an 8-aligned offset of the
+  response (see :func:`parse_step_message`), so this happens only for
+  messages received at odd addresses; the columns are small anyway (rewards,
+  ids, scalar features), and the uint8 planes and the mask are never copied.
 * With zstd body compression pyarrow decompresses into new buffers.
 """
 
@@ -131,15 +132,17 @@ class StepMessage:
 
     ``batch``, ``ended`` and ``final_batch`` are zero-copy slices of ``raw``
     (pa.Buffer for the batches, memoryview for ended), or None when absent.
+    ``raw`` is the received message: ``bytes`` from grpcio, or a numpy
+    uint8 view of a receive buffer of the Connect transport.
     """
 
-    raw: bytes
+    raw: Any
     batch: Any
     ended: memoryview | None
     final_batch: Any
 
 
-def _varint(data: bytes, pos: int) -> tuple[int, int]:
+def _varint(data: bytes | memoryview, pos: int) -> tuple[int, int]:
     result = 0
     shift = 0
     while True:
@@ -153,27 +156,32 @@ def _varint(data: bytes, pos: int) -> tuple[int, int]:
             raise ValueError("malformed varint in response")
 
 
-def parse_step_message(raw: bytes) -> StepMessage:
+def parse_step_message(raw: Any) -> StepMessage:
     """Parses a ResetResponse/StepResponse/StepStreamResponse without copying.
 
+    raw is the message: bytes or any buffer of bytes (a numpy uint8 array).
     The protobuf runtime would copy every bytes field (several MB per step for
     large pools); this reads the three length-delimited fields (1 batch,
-    2 ended, 3 final_batch) directly and slices the payload. It is the gRPC
-    response deserializer of the hot-path calls.
+    2 ended, 3 final_batch) in any order directly and slices the payload. It
+    is the response deserializer of the hot-path calls. The server puts each
+    batch at an 8-byte aligned offset of the message, so that a message
+    received at an aligned address (grpcio's bytes, the Connect transport's
+    buffers) needs no copy of its 4-byte columns.
     """
     buf = pa.py_buffer(raw)
-    n = len(raw)
+    data = raw if isinstance(raw, bytes) else memoryview(raw).cast("B")
+    n = len(data)
     pos = 0
     spans: dict[int, tuple[int, int]] = {}
     while pos < n:
-        key, pos = _varint(raw, pos)
+        key, pos = _varint(data, pos)
         num, wt = key >> 3, key & 7
         if wt == 2:
-            ln, pos = _varint(raw, pos)
+            ln, pos = _varint(data, pos)
             spans[num] = (pos, ln)
             pos += ln
         elif wt == 0:
-            _, pos = _varint(raw, pos)
+            _, pos = _varint(data, pos)
         elif wt == 1:
             pos += 8
         elif wt == 5:
@@ -188,7 +196,7 @@ def parse_step_message(raw: bytes) -> StepMessage:
         batch = buf.slice(*spans[1])
     if 2 in spans:
         off, ln = spans[2]
-        ended = memoryview(raw)[off : off + ln]
+        ended = memoryview(data)[off : off + ln]
     if 3 in spans and spans[3][1] > 0:
         final = buf.slice(*spans[3])
     return StepMessage(raw, batch, ended, final)
