@@ -8,24 +8,54 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/internal/rpctest"
 )
 
-// TestClientRoundTrip uses the Go client's decoded results.
+// TestClientRoundTrip uses the Go client's decoded results, of small
+// responses (copied out of Connect's buffer) and of large ones (over
+// wire.ConnectRecycleLimit: read in place), unary and streamed.
 func TestClientRoundTrip(t *testing.T) {
 	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		envs   int32
+		stream bool
+	}{
+		{"envs=3", 3, false},
+		{"envs=512", 512, false},
+		{"envs=512/stream", 512, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			roundTrip(t, tc.envs, tc.stream)
+		})
+	}
+}
+
+func roundTrip(t *testing.T, envs int32, stream bool) {
 	ts := rpctest.New(t)
 	c := ts.Client(t)
-	req := &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 3, Seed: rpctest.Seed(9), ConfigJson: `{"max_rounds": 4}`,
+	req := &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: envs, Seed: rpctest.Seed(9), ConfigJson: `{"max_rounds": 4}`,
 		AutoReset: botarenav1.AutoReset_AUTO_RESET_SAME_STEP}
 	p := rpctest.CreatePool(t, c, req)
 	local := rpctest.LocalPool(t, req, nil)
 	if p.Rows() != local.Rows() || p.Spec().Actions != local.Spec().Actions || p.Spec().Game != "bomberman" {
 		t.Fatalf("pool rows %d spec %+v", p.Rows(), p.Spec())
 	}
-	got, err := p.Reset(t.Context())
+	reset := func() (*env.Buffers, error) { return p.Reset(t.Context()) }
+	step := func(a []int32) (*client.StepResult, error) { return p.Step(t.Context(), a) }
+	if stream {
+		s, err := p.Stream(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		reset, step = s.Reset, s.Step
+	}
+	got, err := reset()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +68,7 @@ func TestClientRoundTrip(t *testing.T) {
 	sawFinal := false
 	for i := range 10 {
 		rpctest.RandomActions(rng, actions, p.Spec().Actions)
-		res, err := p.Step(t.Context(), actions)
+		res, err := step(actions)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,11 +19,11 @@ import (
 //     observations, mask, reward, flags, ids, statistics; the final
 //     observations in SAME_STEP mode);
 //   - the Arrow encoders (the step batch and, in SAME_STEP mode, the final
-//     batch) and the response messages (the batch built in the pool's
-//     buffer and Connect's marshalled copy of it, each as large as an
-//     uncompressed batch even with COMPRESSION_ZSTD, whose ratio is not
-//     known in advance), with COMPRESSION_ZSTD the compressed bodies and
-//     one zstd encoder per worker;
+//     batch) and the response buffers (two: one being written while the
+//     next is built, each as large as an uncompressed batch even with
+//     COMPRESSION_ZSTD, whose ratio is not known in advance), with
+//     COMPRESSION_ZSTD the compressed bodies and one zstd encoder per
+//     worker;
 //   - the opponents (measured like the envs, built-in agents and policies;
 //     a fixed allowance per external bot).
 //
@@ -115,8 +115,8 @@ func (s *Server) poolCost(cfg vecenv.Config, zstd bool) (poolCost, error) {
 		encoders = 2
 		c.buffers += rows * int64(spec.ObsBytes())
 	}
-	// Per encoder: the flag bitmaps, and the response messages: the one
-	// built in the pool's buffer and Connect's marshalled copy.
+	// Per encoder: the flag bitmaps, and two response buffers (one being
+	// written while the next is built).
 	batch := batchBytes(spec, rows)
 	c.batches = encoders * (2*((rows+7)/8) + 2*batch)
 	if zstd {
