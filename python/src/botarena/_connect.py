@@ -253,7 +253,7 @@ class ConnectUnary:
             if length < 0:
                 raise ValueError("response without Content-Length or chunked encoding")
             buf = buffer(length)
-            self._fill(conn, memoryview(buf)[:length])
+            self._fill(conn, buf.data[:length])
             return buf[:length]
         # Chunked: the server writes the message in one chunk; more are
         # gathered, growing the buffer.
@@ -269,7 +269,7 @@ class ConnectUnary:
                 grown = buffer(n + size)
                 grown[:n] = buf[:n]
                 buf = grown
-            self._fill(conn, memoryview(buf)[n : n + size])
+            self._fill(conn, buf.data[n : n + size])
             n += size
             if self._read_line(conn):
                 raise ValueError("malformed chunked response")
