@@ -47,9 +47,9 @@ type run struct{ off, n int }
 // order, seatBytes in all) go to the rows batch and the shared runs
 // (envBytes in all) to the envs batch, once per env.
 type split struct {
-	index                       int
+	index                         int
 	rowBytes, seatBytes, envBytes int
-	seat, shared                []run
+	seat, shared                  []run
 }
 
 // splits returns the splits of spec's tensors that declare shared
