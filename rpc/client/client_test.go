@@ -16,31 +16,39 @@ import (
 
 // TestClientRoundTrip uses the Go client's decoded results, of small
 // responses (copied out of Connect's buffer) and of large ones (over
-// wire.ConnectRecycleLimit: read in place), unary and streamed.
+// wire.ConnectRecycleLimit: read in place), unary and streamed, in the
+// full form and the shared form (shared_planes), which must give the same
+// buffers.
 func TestClientRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		envs   int32
 		stream bool
+		shared bool
 	}{
-		{"envs=3", 3, false},
-		{"envs=512", 512, false},
-		{"envs=512/stream", 512, true},
+		{"envs=3", 3, false, false},
+		{"envs=3/shared", 3, false, true},
+		{"envs=512", 512, false, false},
+		{"envs=512/stream", 512, true, false},
+		{"envs=512/shared", 512, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			roundTrip(t, tc.envs, tc.stream)
+			roundTrip(t, tc.envs, tc.stream, tc.shared)
 		})
 	}
 }
 
-func roundTrip(t *testing.T, envs int32, stream bool) {
+func roundTrip(t *testing.T, envs int32, stream, shared bool) {
 	ts := rpctest.New(t)
 	c := ts.Client(t)
 	req := &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: envs, Seed: rpctest.Seed(9), ConfigJson: `{"max_rounds": 4}`,
-		AutoReset: botarenav1.AutoReset_AUTO_RESET_SAME_STEP}
+		AutoReset: botarenav1.AutoReset_AUTO_RESET_SAME_STEP, SharedPlanes: shared}
 	p := rpctest.CreatePool(t, c, req)
+	if p.Info().GetSharedPlanes() != shared {
+		t.Fatalf("shared_planes = %v, want %v", p.Info().GetSharedPlanes(), shared)
+	}
 	local := rpctest.LocalPool(t, req, nil)
 	if p.Rows() != local.Rows() || p.Spec().Actions != local.Spec().Actions || p.Spec().Game != "bomberman" {
 		t.Fatalf("pool rows %d spec %+v", p.Rows(), p.Spec())

@@ -92,7 +92,7 @@ func batchBytes(spec *env.Spec, rows int64) int64 {
 // poolCost returns the cost of the pool cfg makes; zstd is the request's
 // COMPRESSION_ZSTD. Errors are those of making the probe envs and
 // opponents (the same errors vecenv.New would return).
-func (s *Server) poolCost(cfg vecenv.Config, zstd bool) (poolCost, error) {
+func (s *Server) poolCost(cfg vecenv.Config, zstd, shared bool) (poolCost, error) {
 	b := s.host.Budget()
 	probe, err := b.EnvSizes(s.host.Registry(), cfg.Game, cfg.GameConfig)
 	if err != nil {
@@ -119,6 +119,16 @@ func (s *Server) poolCost(cfg vecenv.Config, zstd bool) (poolCost, error) {
 	// written while the next is built).
 	batch := batchBytes(spec, rows)
 	c.batches = encoders * (2*((rows+7)/8) + 2*batch)
+	if shared {
+		// The shared form's staging buffers: the other channels per row,
+		// the shared ones per env. (Its messages are smaller than batch.)
+		for _, t := range spec.Obs {
+			sharedBytes := int64(t.SharedLen() * t.DType.Size())
+			if sharedBytes > 0 {
+				c.batches += encoders * (rows*(int64(t.Bytes())-sharedBytes) + n*sharedBytes)
+			}
+		}
+	}
 	if zstd {
 		// The compressed bodies Arrow allocates (at zstd's bound, about
 		// the body), and one encoder per compressing goroutine, as many

@@ -123,6 +123,9 @@ func gameSpec(spec *env.Spec) *botarenav1.GameSpec {
 		for _, d := range t.Shape {
 			ts.Shape = append(ts.Shape, int32(d))
 		}
+		for _, c := range t.Shared {
+			ts.Shared = append(ts.Shared, int32(c))
+		}
 		gs.Observations = append(gs.Observations, ts)
 	}
 	return gs
@@ -147,7 +150,7 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 	zstd := req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD
 	// The memory budget (budget.go): the pool's cost, before anything of
 	// it is allocated.
-	cost, err := s.poolCost(cfg, zstd)
+	cost, err := s.poolCost(cfg, zstd, req.GetSharedPlanes())
 	if err != nil {
 		return nil, err
 	}
@@ -165,14 +168,21 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 		s.release(cfg.NumEnvs)
 		return nil, err
 	}
-	schema, err := observations.SchemaMessage(p.Spec())
+	// The shared form when asked for and when it saves something: some
+	// channels are shared and an env has more than one learner row.
+	shared := req.GetSharedPlanes() && observations.HasShared(p.Spec()) && len(p.LearnerSeats()) > 1
+	schemaMessage := observations.SchemaMessage
+	if shared {
+		schemaMessage = observations.SharedSchemaMessage
+	}
+	schema, err := schemaMessage(p.Spec())
 	if err != nil {
 		p.Close()
 		mem.Release()
 		s.release(cfg.NumEnvs)
 		return nil, err
 	}
-	sp, err := newServedPool(newID(), req.GetGame(), p, zstd)
+	sp, err := newServedPool(newID(), req.GetGame(), p, zstd, shared)
 	if err != nil {
 		p.Close()
 		mem.Release()
@@ -195,7 +205,7 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 	}
 	s.log.Info("pool created", "pool", sp.id, "game", sp.game, "envs", sp.numEnvs, "rows", sp.rows,
 		"learner_seats", learners, "workers", p.Workers(), "autoreset", p.AutoReset().String(),
-		"zstd", req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD, "seed", cfg.Seed)
+		"zstd", zstd, "shared_planes", shared, "seed", cfg.Seed)
 	return &botarenav1.CreatePoolResponse{
 		PoolId:       sp.id,
 		Spec:         gameSpec(p.Spec()),
@@ -206,6 +216,7 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 		LearnerSeats: learners,
 		AutoReset:    mode,
 		Workers:      int32(p.Workers()),
+		SharedPlanes: shared,
 	}, nil
 }
 

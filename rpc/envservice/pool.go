@@ -66,10 +66,15 @@ type batchBuf struct {
 // written while the next is built.
 const maxFree = 2
 
-func newServedPool(id, game string, p *vecenv.Pool, zstd bool) (*servedPool, error) {
+// newServedPool makes the served form of p: zstd compresses its batches,
+// shared sends them in the shared form (observations.WithShared).
+func newServedPool(id, game string, p *vecenv.Pool, zstd, shared bool) (*servedPool, error) {
 	var opts []observations.Option
 	if zstd {
 		opts = append(opts, observations.WithZstd(), observations.WithCompressConcurrency(p.Workers()))
+	}
+	if shared {
+		opts = append(opts, observations.WithShared(len(p.LearnerSeats())))
 	}
 	sp := &servedPool{
 		id: id, game: game, numEnvs: p.NumEnvs(), rows: p.Rows(), spec: p.Spec(),
