@@ -28,7 +28,6 @@ import json
 import select
 import socket
 import ssl
-import sys
 import threading
 from typing import Any
 
@@ -36,40 +35,13 @@ import grpc
 import numpy as np
 import numpy.typing as npt
 
+from botarena.batch import BufferRing
 from botarena.errors import BotarenaError, DeadlineExceededError, ServerUnavailableError, from_status
 
 __all__ = ["ConnectUnary"]
 
 _SERVICE = "/botarena.v1.EnvService/"
 _HEAD_LIMIT = 64 << 10
-# The most receive buffers a thread keeps; a buffer still referenced by the
-# caller's arrays is dropped from the ring instead of being reused.
-_KEEP = 3
-
-
-class _Buffers:
-    """Receive buffers, reused once no array refers to them."""
-
-    def __init__(self) -> None:
-        self._bufs: list[npt.NDArray[np.uint8]] = []
-
-    def get(self, n: int) -> npt.NDArray[np.uint8]:
-        """A uint8 buffer of at least n bytes that nothing outside this ring references."""
-        # A free buffer has two references here: the list's and
-        # getrefcount's argument; a view of it (a message, its Arrow
-        # buffers and numpy views) adds one.
-        bufs = self._bufs
-        for i in range(len(bufs)):
-            if sys.getrefcount(bufs[i]) <= 2 and bufs[i].nbytes >= n:
-                return bufs[i]
-        # None fits: drop the free ones (too small), and the oldest busy
-        # ones beyond the ring's size (the caller's arrays keep them alive).
-        self._bufs = [bufs[i] for i in range(len(bufs)) if sys.getrefcount(bufs[i]) > 2][-(_KEEP - 1) :]
-        # Round up, so that a slightly larger message (a SAME_STEP final
-        # batch, zstd) does not need a new buffer each time.
-        buf = np.empty(max(n + (n >> 3), 4096), dtype=np.uint8)
-        self._bufs.append(buf)
-        return buf
 
 
 class _Conn:
@@ -78,7 +50,7 @@ class _Conn:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.head = bytearray()  # bytes read past the previous response (none, normally)
-        self.buffers = _Buffers()
+        self.buffers = BufferRing()
 
 
 class ConnectUnary:
@@ -241,7 +213,7 @@ class ConnectUnary:
                 raise ConnectionError("the server closed the connection mid-response")
             n += k
 
-    def _read_body(self, conn: _Conn, length: int, chunked: bool, into: _Buffers | None) -> npt.NDArray[np.uint8]:
+    def _read_body(self, conn: _Conn, length: int, chunked: bool, into: BufferRing | None) -> npt.NDArray[np.uint8]:
         """Reads a response body (Content-Length or chunked) into a buffer of into (or a new one)."""
 
         def buffer(n: int) -> npt.NDArray[np.uint8]:

@@ -24,6 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from botarena.client import Client
 from botarena.pool import Pool
 from botarena.server import Server
 
@@ -49,6 +50,8 @@ def run(
     seed: int = 1,
     workers: int = 0,
     compression: str | None = None,
+    shared_planes: bool = False,
+    protocol: str = "connect",
     **config: Any,
 ) -> dict[str, Any]:
     """Runs the benchmark; returns the figures as a dict."""
@@ -56,15 +59,17 @@ def run(
     if address is None:
         server = Server().start()
         address = server.address
+    client = Client(address, protocol=protocol)
     try:
         with Pool(
             game,
             envs,
             seed=seed,
-            address=address,
+            client=client,
             transport=transport,
             workers=workers,
             compression=compression,
+            shared_planes=shared_planes,
             **config,
         ) as pool:
             rng = np.random.default_rng(seed)
@@ -100,6 +105,8 @@ def run(
                 "rows": rows,
                 "actions": actions,
                 "transport": transport,
+                "protocol": client.protocol if transport == "unary" else "grpc",
+                "shared_planes": pool.shared_planes,
                 "seconds": round(elapsed, 3),
                 "steps": steps,
                 "env_steps_per_sec": round(steps * envs / elapsed, 1),
@@ -112,6 +119,7 @@ def run(
                 "python": platform.python_version(),
             }
     finally:
+        client.close()
         if server is not None:
             server.stop()
 
@@ -127,6 +135,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--transport", choices=["unary", "stream"], default="unary", help="Step RPC or StepStream")
     p.add_argument("--workers", type=int, default=0, help="server goroutines for the pool (0: all cores)")
     p.add_argument("--compression", choices=["none", "zstd"], default=None)
+    p.add_argument("--protocol", choices=["connect", "grpc"], default="connect", help="how unary Reset/Step travel [connect]")
+    p.add_argument("--shared-planes", action="store_true", help="send the channels every seat sees alike once per env")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--config", default="", help="game config as a JSON object, e.g. '{\"players\": 2}'")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -142,6 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed,
         workers=args.workers,
         compression=args.compression,
+        shared_planes=args.shared_planes,
+        protocol=args.protocol,
         **config,
     )
     if args.json:

@@ -182,8 +182,15 @@ class Client:
         autoreset: str | None = None,
         compression: str | None = None,
         workers: int = 0,
+        shared_planes: bool = False,
     ) -> env_pb2.CreatePoolResponse:
-        """Creates a pool (CreatePool); returns the raw response (pool_id, spec, arrow_schema, ...)."""
+        """Creates a pool (CreatePool); returns the raw response (pool_id, spec, arrow_schema, ...).
+
+        shared_planes asks for the shared form of the batches (channels every
+        seat of an env sees alike sent once per env);
+        :class:`~botarena.batch.BatchDecoder` rebuilds the same arrays from
+        either form.
+        """
         if autoreset not in AUTORESET_MODES:
             raise ValueError(f"autoreset must be one of 'next_step', 'same_step', got {autoreset!r}")
         if compression not in COMPRESSIONS:
@@ -201,6 +208,7 @@ class Client:
             auto_reset=AUTORESET_MODES[autoreset],  # type: ignore[arg-type]
             compression=COMPRESSIONS[compression],  # type: ignore[arg-type]
             workers=workers,
+            shared_planes=shared_planes,
         )
         if seed is not None:
             req.seed = int(seed) & 0xFFFFFFFFFFFFFFFF

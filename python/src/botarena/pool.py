@@ -161,6 +161,10 @@ class Pool:
             throughput at 1024 envs (~132k agent-steps/s), unary slightly
             ahead at 64 envs, stream ahead for one env (0.64 vs 0.74 ms).
         client: an existing :class:`Client` to use instead of ``address``.
+        shared_planes: send the channels every seat of an env sees alike
+            (``TensorSpec.shared``: walls, bombs, ...) once per env; the
+            client rebuilds the same arrays (writable, from reused buffers).
+            Halves Bomberman's batches: for links slower than loopback.
         **config: fields of the game's JSON config, e.g. ``players=2``.
 
     Observations are read-only numpy views of the response message (see
@@ -181,6 +185,7 @@ class Pool:
         workers: int = 0,
         transport: str = "unary",
         client: Client | None = None,
+        shared_planes: bool = False,
         **config: Any,
     ) -> None:
         if transport not in ("unary", "stream"):
@@ -192,6 +197,7 @@ class Pool:
         self._autoreset = autoreset
         self._compression = compression
         self._workers = workers
+        self._shared_planes = shared_planes
         self._server: Server | None = None
         self._own_client = client is None
         self._pool_id: str | None = None
@@ -237,6 +243,7 @@ class Pool:
             autoreset=self._autoreset,
             compression=self._compression,
             workers=self._workers,
+            shared_planes=self._shared_planes,
         )
         self._pool_id = resp.pool_id
         self.spec: GameSpec = GameSpec.from_proto(resp.spec)
@@ -246,6 +253,8 @@ class Pool:
         self.learner_seats: tuple[int, ...] = tuple(int(s) for s in resp.learner_seats)
         self.autoreset: str = _AUTORESET_NAMES.get(resp.auto_reset, "next_step")
         self.workers: int = int(resp.workers)
+        #: Whether the batches have the shared form (see ``shared_planes``).
+        self.shared_planes: bool = bool(resp.shared_planes)
         self._needs_reset = True
         self._ended_zero = np.zeros(self.rows, dtype=bool)
         if self._mixtures:
@@ -426,6 +435,7 @@ class Pool:
             "autoreset": self._autoreset,
             "compression": self._compression,
             "workers": self._workers,
+            "shared_planes": self._shared_planes,
             "transport": self.transport,
             "config": self.config,
             "mixtures": self._mixtures,
