@@ -11,10 +11,11 @@ import (
 
 // batchCodec is the client's "proto" codec: protobuf's binary form, as
 // Connect's own codec, except that a Reset, Step or StepStream response
-// larger than [wire.ConnectRecycleLimit] is read without copying its
-// batches: the response's fields are slices of the received message, which
-// Connect does not recycle at that size (see package wire). Smaller ones
-// are copied, because Connect reuses their buffer for the next message.
+// received in a buffer of a capacity above [wire.ConnectRecycleLimit] is
+// read without copying its batches: the response's fields are slices of
+// the received message, which Connect does not recycle (see package wire).
+// Others are copied, because Connect reuses their buffer for the next
+// message.
 // It is safe for concurrent use.
 type batchCodec struct{}
 
@@ -36,7 +37,7 @@ func (batchCodec) MarshalAppend(dst []byte, msg any) ([]byte, error) {
 // Unmarshal unmarshals data into msg, aliasing data for large batch
 // responses.
 func (batchCodec) Unmarshal(data []byte, msg any) error {
-	if len(data) > wire.ConnectRecycleLimit {
+	if wire.HandsOff(data) {
 		switch m := msg.(type) {
 		case *botarenav1.ResetResponse:
 			batch, _, _, err := wire.Parse(data)

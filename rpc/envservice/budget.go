@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/rpc/internal/wire"
 	"github.com/botarena/botarena/rpc/server"
 	"github.com/botarena/botarena/vecenv"
 )
@@ -21,7 +22,8 @@ import (
 //   - the Arrow encoders (the step batch and, in SAME_STEP mode, the final
 //     batch) and the response buffers (two: one being written while the
 //     next is built, each as large as an uncompressed batch even with
-//     COMPRESSION_ZSTD, whose ratio is not known in advance), with
+//     COMPRESSION_ZSTD, whose ratio is not known in advance, and from
+//     wire.HandOffBytes on at least wire.ConnectRecycleLimit), with
 //     COMPRESSION_ZSTD the compressed bodies and one zstd encoder per
 //     worker;
 //   - the opponents (measured like the envs, built-in agents and policies;
@@ -115,10 +117,17 @@ func (s *Server) poolCost(cfg vecenv.Config, zstd, shared bool) (poolCost, error
 		encoders = 2
 		c.buffers += rows * int64(spec.ObsBytes())
 	}
-	// Per encoder: the flag bitmaps, and two response buffers (one being
+	// Per encoder the flag bitmaps, and two response buffers (one being
 	// written while the next is built).
 	batch := batchBytes(spec, rows)
-	c.batches = encoders * (2*((rows+7)/8) + 2*batch)
+	// A response buffer holds the batch and, in SAME_STEP mode, the final
+	// batch; wire.Grow gives a large uncompressed one room above Connect's
+	// limit (servedPool.grow).
+	resp := encoders * batch
+	if !zstd && resp >= wire.HandOffBytes {
+		resp = max(resp+resp/8, wire.ConnectRecycleLimit+1)
+	}
+	c.batches = encoders*2*((rows+7)/8) + 2*resp
 	if shared {
 		// The shared form's staging buffers: the other channels per row,
 		// the shared ones per env. (Its messages are smaller than batch.)

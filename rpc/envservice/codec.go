@@ -17,11 +17,12 @@ import (
 // A handler that returns a Reset, Step or StepStream response whose fields
 // are slices of a pool buffer's wire form (see batchBuf) registers the
 // response with [responseCodec.register]. Marshalling it then costs
-// nothing: above [wire.ConnectRecycleLimit] the codec hands the wire bytes
-// to Connect, which writes them and drops the slice (it recycles only
-// smaller buffers), and below it the codec copies them into Connect's
-// buffer, which Connect recycles. Either way nothing per step is allocated
-// and the pool's buffer is not retained after the response is written.
+// nothing: a wire buffer of a capacity above [wire.ConnectRecycleLimit]
+// (every response of at least wire.HandOffBytes: see wire.Grow) the codec
+// hands to Connect, which writes it and drops the slice (it recycles only
+// smaller buffers); a smaller one it copies into Connect's buffer, which
+// Connect recycles. Either way nothing per step is allocated and the
+// pool's buffer is not retained after the response is written.
 // The handler forgets a response it registered once the response has been
 // written (recycling) or sent (StepStream), whether or not Connect
 // marshalled it.
@@ -55,14 +56,14 @@ func (c *responseCodec) forget(msg any) {
 func (c *responseCodec) Marshal(msg any) ([]byte, error) { return c.MarshalAppend(nil, msg) }
 
 // MarshalAppend appends msg's wire form to dst: a registered response's
-// bytes (the bytes themselves when dst is empty and they are larger than
-// Connect recycles), or protobuf's marshalling.
+// bytes (the bytes themselves when dst is empty and their capacity is more
+// than Connect recycles), or protobuf's marshalling.
 func (c *responseCodec) MarshalAppend(dst []byte, msg any) ([]byte, error) {
 	c.mu.Lock()
 	w, ok := c.wires[msg]
 	c.mu.Unlock()
 	if ok {
-		if len(dst) == 0 && len(w) > wire.ConnectRecycleLimit {
+		if len(dst) == 0 && wire.HandsOff(w) {
 			return w, nil
 		}
 		return append(dst, w...), nil

@@ -30,7 +30,11 @@ type servedPool struct {
 	spec      *env.Spec
 	learners  []int
 	autoReset vecenv.AutoReset
-	mem       *server.Reservation // of the memory budget, released by closeLocked
+	// grow gives large response buffers a capacity Connect does not
+	// recycle (wire.Grow), so that they are written without a copy; not
+	// with zstd, whose messages are small and of unknown size.
+	grow bool
+	mem  *server.Reservation // of the memory budget, released by closeLocked
 
 	// lastUsed is the time (UnixNano) a call last started or finished; the
 	// janitor reads it without the lock.
@@ -78,7 +82,7 @@ func newServedPool(id, game string, p *vecenv.Pool, zstd, shared bool) (*servedP
 	}
 	sp := &servedPool{
 		id: id, game: game, numEnvs: p.NumEnvs(), rows: p.Rows(), spec: p.Spec(),
-		learners: p.LearnerSeats(), autoReset: p.AutoReset(), pool: p, actions: make([]int32, p.Rows()),
+		learners: p.LearnerSeats(), autoReset: p.AutoReset(), pool: p, actions: make([]int32, p.Rows()), grow: !zstd,
 	}
 	var err error
 	if sp.enc, err = observations.NewEncoder(sp.spec, sp.rows, opts...); err != nil {
@@ -196,6 +200,9 @@ func (p *servedPool) reset(b *batchBuf) (err error) {
 		return err
 	}
 	wire.EndField(w, 0)
+	if p.grow {
+		w = wire.Grow(w)
+	}
 	b.wire, b.batch, b.final, b.ended = w, w[wire.HeaderBytes:], nil, nil
 	return nil
 }
@@ -242,6 +249,9 @@ func (p *servedPool) step(raw []byte, b *batchBuf) (err error) {
 	endedStart := len(w)
 	for _, e := range ended {
 		w = append(w, boolByte(e))
+	}
+	if p.grow {
+		w = wire.Grow(w)
 	}
 	b.wire, b.batch, b.ended, b.final = w, w[wire.HeaderBytes:batchEnd], w[endedStart:], nil
 	if finalEnd > finalStart {

@@ -21,13 +21,16 @@
 // # Connect's buffer recycling
 //
 // Connect (connect-go v1) marshals a message into a buffer of its pool and
-// puts that buffer back after writing the message, unless the buffer holds
-// more than [ConnectRecycleLimit] bytes: then it drops it. A codec that
-// hands Connect a slice it owns (the server's response buffers) or keeps a
-// slice of a buffer Connect gave it (a client's aliased batches) relies on
-// the drop, so both do it only above the limit; below it they copy, and
-// Connect recycles its own buffer. TestConnectDropsLargeBuffers in the
-// server's tests checks the limit against the connect-go in go.mod.
+// puts that buffer back after writing the message, unless the buffer's
+// capacity is more than [ConnectRecycleLimit] bytes: then it drops it. A
+// codec that hands Connect a slice it owns (the server's response buffers)
+// or keeps a slice of a buffer Connect gave it (a client's aliased batches)
+// relies on the drop, so both do it only for slices of a larger capacity;
+// otherwise they copy, and Connect recycles its own buffer. The server
+// gives every response buffer of at least [HandOffBytes] a capacity above
+// the limit ([Grow]), so that only small responses are copied.
+// TestConnectDropsLargeBuffers in the server's tests checks the limit
+// against the connect-go in go.mod.
 package wire
 
 import (
@@ -54,6 +57,28 @@ const HeaderBytes = 8
 // longer than this that a codec hands to Connect, or keeps from it, is not
 // shared with a later message.
 const ConnectRecycleLimit = 8 << 20
+
+// HandOffBytes is the size from which a response buffer gets a capacity
+// above ConnectRecycleLimit (see [Grow]), so that Connect writes it without
+// copying it first: below it the copy costs little, and the capacity would
+// waste more memory than the response holds.
+const HandOffBytes = 1 << 20
+
+// Grow returns msg, or for a message of at least [HandOffBytes] in a slice
+// whose capacity is at most [ConnectRecycleLimit], a copy of it in a new
+// slice of a larger capacity: a slice Connect drops after writing it. Pass
+// the result back as the next message's buffer, so that the copy is made
+// once per buffer.
+func Grow(msg []byte) []byte {
+	if len(msg) < HandOffBytes || cap(msg) > ConnectRecycleLimit {
+		return msg
+	}
+	return append(make([]byte, 0, max(ConnectRecycleLimit+1, len(msg)+len(msg)/8)), msg...)
+}
+
+// HandsOff reports whether Connect drops a slice of msg's capacity after
+// writing or reading it, so that a codec may hand it over or keep it.
+func HandsOff(msg []byte) bool { return cap(msg) > ConnectRecycleLimit }
 
 // maxPadded is the largest length a 7-byte varint holds.
 const maxPadded = 1<<49 - 1

@@ -112,3 +112,18 @@ func TestEndFieldPanicsOffAHeader(t *testing.T) {
 	w := wire.AppendField(nil, wire.FieldBatch, fill(20, 0))
 	wire.EndField(w, 0)
 }
+
+func TestGrowHandsOffLargeMessagesOnly(t *testing.T) {
+	small := fill(wire.HandOffBytes-1, 0)
+	if g := wire.Grow(small); &g[0] != &small[0] || wire.HandsOff(g) {
+		t.Error("Grow moved a small message or gave it a capacity Connect drops")
+	}
+	large := fill(wire.HandOffBytes, 0)
+	g := wire.Grow(large)
+	if !bytes.Equal(g, large) || !wire.HandsOff(g) {
+		t.Fatalf("Grow of %d bytes: capacity %d", len(large), cap(g))
+	}
+	if again := wire.Grow(g[:len(g)-1]); &again[0] != &g[0] {
+		t.Error("Grow copied a message already in a large buffer")
+	}
+}
