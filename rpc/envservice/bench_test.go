@@ -1,20 +1,14 @@
 package envservice_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"testing"
-
-	"google.golang.org/protobuf/proto"
 
 	"github.com/botarena/botarena/rpc/client"
 	"github.com/botarena/botarena/rpc/envservice"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
-	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
 	"github.com/botarena/botarena/rpc/internal/rpctest"
 	"github.com/botarena/botarena/rpc/server"
 )
@@ -136,68 +130,4 @@ func benchStep(b *testing.B, game string, n int, stream, shared bool) {
 		}
 	}
 	b.ReportMetric(float64(b.N)*float64(p.Rows())/b.Elapsed().Seconds(), "agent-steps/s")
-}
-
-// BenchmarkServedStep measures the server alone: Step requests handed to
-// the service's HTTP handler in process (Connect protocol, the form the
-// Python client sends), the response written to a writer that discards
-// it. B/op is what the server allocates per step.
-func BenchmarkServedStep(b *testing.B) {
-	for _, game := range []string{"bomberman", "battlebots"} {
-		b.Run(game+"/envs=1024", func(b *testing.B) {
-			h := server.New()
-			s := envservice.New(h)
-			defer h.Close()
-			handler := h.Handler(s)
-			ctx := context.Background()
-			resp, err := s.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: game, NumEnvs: 1024, Seed: rpctest.Seed(1)})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := s.Reset(ctx, &botarenav1.ResetRequest{PoolId: resp.GetPoolId()}); err != nil {
-				b.Fatal(err)
-			}
-			msg, err := proto.Marshal(&botarenav1.StepRequest{PoolId: resp.GetPoolId(), Actions: make([]byte, 4*resp.GetRows())})
-			if err != nil {
-				b.Fatal(err)
-			}
-			step := func() {
-				r := httptest.NewRequest(http.MethodPost, botarenav1connect.EnvServiceStepProcedure, bytes.NewReader(msg))
-				r.Header.Set("Content-Type", "application/proto")
-				w := discard{header: http.Header{}}
-				handler.ServeHTTP(&w, r)
-				if w.status != http.StatusOK {
-					b.Fatalf("status %d", w.status)
-				}
-			}
-			for range 3 {
-				step()
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				step()
-			}
-			b.ReportMetric(float64(b.N)*float64(resp.GetRows())/b.Elapsed().Seconds(), "agent-steps/s")
-		})
-	}
-}
-
-// discard is an http.ResponseWriter that keeps only the status.
-type discard struct {
-	header http.Header
-	status int
-}
-
-func (w *discard) Header() http.Header { return w.header }
-
-func (w *discard) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-}
-
-func (w *discard) Write(p []byte) (int, error) {
-	w.WriteHeader(http.StatusOK)
-	return len(p), nil
 }

@@ -81,17 +81,17 @@ type readCloser struct{ *bytes.Reader }
 
 func (readCloser) Close() error { return nil }
 
-// servedPoolForTest makes a host and service, and a reset Bomberman pool
-// of envs envs with one worker; it returns the service and a Step request
-// message of the pool.
-func servedPoolForTest(t *testing.T, envs int) (*server.Host, *Server, []byte) {
+// servedPoolForTest makes a host and service, and a reset pool of envs
+// envs of game with workers workers (0: the default); it returns the
+// service, a Step request message of the pool and the pool's rows.
+func servedPoolForTest(t testing.TB, game string, envs, workers int) (*server.Host, *Server, []byte, int) {
 	t.Helper()
 	h := server.New()
 	s := New(h)
 	t.Cleanup(func() { h.Close() })
 	ctx := context.Background()
 	seed := uint64(1)
-	resp, err := s.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: int32(envs), Seed: &seed, Workers: 1})
+	resp, err := s.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: game, NumEnvs: int32(envs), Seed: &seed, Workers: int32(workers)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func servedPoolForTest(t *testing.T, envs int) (*server.Host, *Server, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return h, s, msg
+	return h, s, msg, int(resp.GetRows())
 }
 
 // TestServedStepDoesNotAllocateTheBatch checks that serving a Step
@@ -111,7 +111,7 @@ func servedPoolForTest(t *testing.T, envs int) (*server.Host, *Server, []byte) {
 // response, over both protocols.
 func TestServedStepDoesNotAllocateTheBatch(t *testing.T) {
 	// Not parallel: it counts the bytes the process allocates.
-	h, s, msg := servedPoolForTest(t, 512) // an 11 MB batch
+	h, s, msg, _ := servedPoolForTest(t, "bomberman", 512, 1) // an 11 MB batch
 	handler := h.Handler(s)
 	for _, protocol := range []string{"connect", "grpc"} {
 		t.Run(protocol, func(t *testing.T) {
@@ -173,7 +173,7 @@ func (c *spyCodec) MarshalAppend(dst []byte, msg any) ([]byte, error) {
 // next response would be marshalled into the pool's own buffer, still in
 // use by the pool: Connect would pass it as dst, larger than the limit.
 func TestConnectDropsLargeBuffers(t *testing.T) {
-	_, s, msg := servedPoolForTest(t, 512)
+	_, s, msg, _ := servedPoolForTest(t, "bomberman", 512, 1)
 	spy := &spyCodec{responseCodec: s.codec}
 	_, h := botarenav1connect.NewEnvServiceHandler(s, connect.WithCodec(spy))
 	handler := recycling(h)
@@ -197,5 +197,35 @@ func TestConnectDropsLargeBuffers(t *testing.T) {
 	}
 	if n := len(s.codec.wires); n != 0 {
 		t.Errorf("%d responses still registered after they were written", n)
+	}
+}
+
+// BenchmarkServedStep measures the server alone: Step requests handed to
+// the service's HTTP handler in process (Connect protocol, the form the
+// Python client sends), the response written to a writer that discards
+// it. B/op is what the server allocates per step.
+func BenchmarkServedStep(b *testing.B) {
+	for _, game := range []string{"bomberman", "battlebots"} {
+		b.Run(game+"/envs=1024", func(b *testing.B) {
+			h, s, msg, rows := servedPoolForTest(b, game, 1024, 0)
+			handler := h.Handler(s)
+			req := stepCall("connect", msg)
+			step := func() {
+				w := &bodyWriter{}
+				handler.ServeHTTP(w, req())
+				if w.status != http.StatusOK {
+					b.Fatalf("status %d", w.status)
+				}
+			}
+			for range 3 {
+				step()
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				step()
+			}
+			b.ReportMetric(float64(b.N)*float64(rows)/b.Elapsed().Seconds(), "agent-steps/s")
+		})
 	}
 }
