@@ -10,8 +10,9 @@
 //
 // A [Server] holds pools ([vecenv.Pool]) keyed by random ids ("p-" and 24
 // hex digits). CreatePool validates the request, checks the limits, makes
-// the pool and its Arrow encoder (zstd when asked), and returns the spec and
-// the Arrow schema message; Reset and Step return one Arrow IPC record-batch
+// the pool and its Arrow encoder (zstd when asked; the shared form of
+// observations.WithShared when shared_planes is asked and saves something),
+// and returns the spec and the Arrow schema message; Reset and Step return one Arrow IPC record-batch
 // message per call, one row per learner seat of every env (row = env ×
 // len(learner_seats) + k). Step takes the actions as little-endian int32
 // bytes, one per row, parsed into a reused slice; it returns the ended flags
