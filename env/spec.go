@@ -46,11 +46,31 @@ func (d DType) String() string {
 // passes to [Env.WriteObs]; multi-byte dtypes are little-endian. Layout states
 // the meaning of each axis and the index formula, for example
 // "[C,H,W]: index = c*H*W + y*W + x".
+//
+// Shared lists the channels, indices along the first axis in ascending
+// order, whose values are the same for every seat of an env at every step:
+// planes of the board that do not depend on the observer, such as a map's
+// walls. A transport may send them once per env instead of once per seat
+// and rebuild the rows (package observations, the shared_planes option of
+// the env service). A game declares only what holds for every config and
+// state, including the observations of a seat that is out of the game;
+// games.TestSharedChannelsAreTheSameForEverySeat checks it. Nil for most
+// tensors.
 type Tensor struct {
 	Name   string
 	DType  DType
 	Shape  []int
 	Layout string
+	Shared []int
+}
+
+// SharedLen returns the number of elements of the shared channels: the
+// product of Shape[1:] times len(Shared).
+func (t Tensor) SharedLen() int {
+	if len(t.Shared) == 0 {
+		return 0
+	}
+	return t.Len() / t.Shape[0] * len(t.Shared)
 }
 
 // Len returns the number of elements of the tensor (the product of Shape).

@@ -202,6 +202,9 @@ type Tensor struct {
 	DType  string `json:"dtype"`
 	Shape  []int  `json:"shape"`
 	Layout string `json:"layout"`
+	// Shared lists the channels every seat of an env sees alike
+	// ([env.Tensor.Shared]), as the remote spec does.
+	Shared []int `json:"shared"`
 }
 
 // Create makes a pool from req and returns its handle and description.
@@ -324,7 +327,7 @@ func factory(game, field, spec string) (env.AgentFactory, error) {
 func specOf(s *env.Spec) Spec {
 	out := Spec{Game: s.Game, Seats: s.Seats, Actions: s.Actions, ActionNames: slices.Clone(s.ActionNames), MaxSteps: s.MaxSteps, Reward: s.Reward}
 	for _, t := range s.Obs {
-		out.Observations = append(out.Observations, Tensor{Name: t.Name, DType: t.DType.String(), Shape: slices.Clone(t.Shape), Layout: t.Layout})
+		out.Observations = append(out.Observations, Tensor{Name: t.Name, DType: t.DType.String(), Shape: slices.Clone(t.Shape), Layout: t.Layout, Shared: slices.Clone(t.Shared)})
 	}
 	return out
 }

@@ -13,10 +13,12 @@ import (
 )
 
 // A Decoder reads the messages an [Encoder] writes back into Go values: a
-// schema message once, then any number of batch messages, compressed or not.
-// Tests use it to check the encoding byte for byte; a Go client can use it
-// to read a pool's steps. Decoding copies: the [env.Buffers] it fills do not
-// alias the message or Arrow memory.
+// schema message once, then any number of batch messages, compressed or not,
+// in the full or the shared form. Tests use it to check the encoding byte
+// for byte; a Go client can use it to read a pool's steps. Decoding copies:
+// the [env.Buffers] it fills do not alias the message or Arrow memory; in
+// the shared form it rebuilds the full rows, each seat's shared channels
+// copied from its env's.
 //
 // A Decoder is not safe for concurrent use.
 type Decoder struct {
@@ -24,16 +26,22 @@ type Decoder struct {
 	schemaMsg []byte
 	schema    *arrow.Schema
 	spec      *env.Spec
+
+	// The shared form: the envs schema message, and the tensors' splits.
+	envSchemaMsg []byte
+	splits       []split
 }
 
 // NewDecoder returns a decoder of the batches of the schema message
-// schemaMsg (see [SchemaMessage]). It rebuilds the game's spec from the
-// schema's metadata ([SpecFromSchema]) and returns an error when the message
-// is not an Arrow schema message of a step batch. The decoder keeps
-// schemaMsg; the caller must not modify it.
+// schemaMsg: [SchemaMessage] (the full form) or [SharedSchemaMessage] (the
+// shared form). It rebuilds the game's spec from the schema's metadata
+// ([SpecFromSchema]) and returns an error when the message is not an Arrow
+// schema message of a step batch. The decoder keeps schemaMsg; the caller
+// must not modify it.
 func NewDecoder(schemaMsg []byte, opts ...Option) (*Decoder, error) {
 	cfg := newConfig(opts)
-	r, err := ipc.NewReader(bytes.NewReader(schemaMsg), ipc.WithAllocator(cfg.mem))
+	rest := bytes.NewReader(schemaMsg)
+	r, err := ipc.NewReader(rest, ipc.WithAllocator(cfg.mem))
 	if err != nil {
 		return nil, fmt.Errorf("observations: reading the schema message: %w", err)
 	}
@@ -42,15 +50,40 @@ func NewDecoder(schemaMsg []byte, opts ...Option) (*Decoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Decoder{cfg: cfg, schemaMsg: schemaMsg, schema: r.Schema(), spec: spec}, nil
+	d := &Decoder{cfg: cfg, schemaMsg: schemaMsg[:len(schemaMsg)-rest.Len()], schema: r.Schema(), spec: spec}
+	if part, _ := r.Schema().Metadata().GetValue(PartKey); part != PartRows {
+		if rest.Len() != 0 {
+			return nil, fmt.Errorf("observations: %d bytes after the schema message", rest.Len())
+		}
+		return d, nil
+	}
+	// The shared form: the envs schema follows.
+	d.envSchemaMsg = schemaMsg[len(d.schemaMsg):]
+	er, err := ipc.NewReader(bytes.NewReader(d.envSchemaMsg), ipc.WithAllocator(cfg.mem))
+	if err != nil {
+		return nil, fmt.Errorf("observations: reading the envs schema message: %w", err)
+	}
+	defer er.Release()
+	_, want, err := SharedSchemas(spec)
+	if err != nil {
+		return nil, err
+	}
+	if !want.Equal(er.Schema()) {
+		return nil, fmt.Errorf("observations: the envs schema does not match the rows schema: got %v, want %v", er.Schema(), want)
+	}
+	d.splits = splits(spec)
+	return d, nil
 }
+
+// Shared reports whether the decoder reads the shared form.
+func (d *Decoder) Shared() bool { return d.splits != nil }
 
 // Spec returns the spec rebuilt from the schema. It is shared; callers must
 // not modify it.
 func (d *Decoder) Spec() *env.Spec { return d.spec }
 
-// Schema returns the schema the decoder read. It is shared; callers must not
-// modify it.
+// Schema returns the schema the decoder read (in the shared form, the rows
+// schema). It is shared; callers must not modify it.
 func (d *Decoder) Schema() *arrow.Schema { return d.schema }
 
 // Decode decodes the batch message msg into new buffers of the decoder's
@@ -91,23 +124,47 @@ func (d *Decoder) DecodeTo(dst *env.Buffers, msg []byte) error {
 	})
 }
 
-// decode reads msg as a record batch and copies it into the buffers that
-// buffers returns for its row count.
-func (d *Decoder) decode(msg []byte, buffers func(rows int) (*env.Buffers, error)) error {
+// readBatch reads the record batch message at the start of msg with the
+// schema of schemaMsg and returns it with the bytes after it. The caller
+// releases the reader.
+func (d *Decoder) readBatch(schemaMsg, msg []byte) (*ipc.Reader, []byte, error) {
 	body := bytes.NewReader(msg)
-	r, err := ipc.NewReader(io.MultiReader(bytes.NewReader(d.schemaMsg), body), ipc.WithAllocator(d.cfg.mem))
+	r, err := ipc.NewReader(io.MultiReader(bytes.NewReader(schemaMsg), body), ipc.WithAllocator(d.cfg.mem))
 	if err != nil {
-		return fmt.Errorf("observations: reading the schema message: %w", err)
+		return nil, nil, fmt.Errorf("observations: reading the schema message: %w", err)
+	}
+	if !r.Next() {
+		r.Release()
+		if err := r.Err(); err != nil {
+			return nil, nil, fmt.Errorf("observations: reading a batch message: %w", err)
+		}
+		return nil, nil, fmt.Errorf("observations: no record batch in the message")
+	}
+	return r, msg[len(msg)-body.Len():], nil
+}
+
+// decode reads msg as a record batch (in the shared form, two) and copies
+// it into the buffers that buffers returns for its row count.
+func (d *Decoder) decode(msg []byte, buffers func(rows int) (*env.Buffers, error)) error {
+	r, rest, err := d.readBatch(d.schemaMsg, msg)
+	if err != nil {
+		return err
 	}
 	defer r.Release()
-	if !r.Next() {
-		if err := r.Err(); err != nil {
-			return fmt.Errorf("observations: reading a batch message: %w", err)
+	var envs arrow.RecordBatch
+	if d.splits != nil {
+		if len(rest) == 0 {
+			return fmt.Errorf("observations: no envs batch after the rows batch (the shared form)")
 		}
-		return fmt.Errorf("observations: no record batch in the message")
+		er, after, err := d.readBatch(d.envSchemaMsg, rest)
+		if err != nil {
+			return fmt.Errorf("observations: the envs batch: %w", err)
+		}
+		defer er.Release()
+		rest, envs = after, er.RecordBatch()
 	}
-	if body.Len() != 0 {
-		return fmt.Errorf("observations: %d bytes after the record batch message", body.Len())
+	if len(rest) != 0 {
+		return fmt.Errorf("observations: %d bytes after the record batch message", len(rest))
 	}
 	rec := r.RecordBatch()
 	rows := int(rec.NumRows())
@@ -121,12 +178,10 @@ func (d *Decoder) decode(msg []byte, buffers func(rows int) (*env.Buffers, error
 		}
 	}
 	nt := len(d.spec.Obs)
-	for i, t := range d.spec.Obs {
-		if err := copyList(dst.Obs[i], rec.Column(i), t.Len()*rows, t.DType.Size()); err != nil {
-			return fmt.Errorf("observations: column %q: %w", t.Name, err)
-		}
+	if err := d.copyTensors(dst, rec, envs); err != nil {
+		return err
 	}
-	if err := copyList(dst.Mask, rec.Column(nt), d.spec.Actions*rows, 1); err != nil {
+	if _, err := listValues(dst.Mask, rec.Column(nt), d.spec.Actions*rows, 1); err != nil {
 		return fmt.Errorf("observations: column %q: %w", MaskColumn, err)
 	}
 	copy(dst.Rewards, rec.Column(nt+1).(*array.Float32).Float32Values())
@@ -142,21 +197,66 @@ func (d *Decoder) decode(msg []byte, buffers func(rows int) (*env.Buffers, error
 	return nil
 }
 
-// copyList copies the n values of size bytes each of the FixedSizeList
-// column col into dst.
-func copyList(dst []byte, col arrow.Array, n, size int) error {
+// copyTensors copies the tensor columns of rec (and, in the shared form,
+// of the envs batch envs) into dst's rows.
+func (d *Decoder) copyTensors(dst *env.Buffers, rec, envs arrow.RecordBatch) error {
+	rows := int(rec.NumRows())
+	for i, t := range d.spec.Obs {
+		k, sp := d.split(i)
+		if sp == nil {
+			if _, err := listValues(dst.Obs[i], rec.Column(i), t.Len()*rows, t.DType.Size()); err != nil {
+				return fmt.Errorf("observations: column %q: %w", t.Name, err)
+			}
+			continue
+		}
+		n := int(envs.NumRows())
+		if n == 0 && rows != 0 || n != 0 && rows%n != 0 {
+			return fmt.Errorf("observations: %d rows in %d envs", rows, n)
+		}
+		seat, err := listValues(nil, rec.Column(i), (t.Len()-t.SharedLen())*rows, t.DType.Size())
+		if err != nil {
+			return fmt.Errorf("observations: column %q: %w", t.Name, err)
+		}
+		shared, err := listValues(nil, envs.Column(k), t.SharedLen()*n, t.DType.Size())
+		if err != nil {
+			return fmt.Errorf("observations: envs column %q: %w", t.Name, err)
+		}
+		if rows > 0 {
+			sp.scatter(dst.Obs[i], seat, shared, rows, rows/n)
+		}
+	}
+	return nil
+}
+
+// split returns the split of tensor i in the shared form and its column in
+// the envs batch, or nil.
+func (d *Decoder) split(i int) (int, *split) {
+	for k := range d.splits {
+		if d.splits[k].index == i {
+			return k, &d.splits[k]
+		}
+	}
+	return -1, nil
+}
+
+// listValues returns the bytes of the n values of size bytes each of the
+// FixedSizeList column col, copied into dst unless dst is nil.
+func listValues(dst []byte, col arrow.Array, n, size int) ([]byte, error) {
 	values := col.(*array.FixedSizeList).ListValues().Data()
 	if values.Len() != n {
-		return fmt.Errorf("%d values, want %d", values.Len(), n)
+		return nil, fmt.Errorf("%d values, want %d", values.Len(), n)
 	}
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
 	buf := values.Buffers()[1].Bytes()
 	off := values.Offset() * size
 	if len(buf) < off+n*size {
-		return fmt.Errorf("value buffer of %d bytes, want %d", len(buf), off+n*size)
+		return nil, fmt.Errorf("value buffer of %d bytes, want %d", len(buf), off+n*size)
 	}
-	copy(dst, buf[off:off+n*size])
-	return nil
+	b := buf[off : off+n*size]
+	if dst != nil {
+		copy(dst, b)
+	}
+	return b, nil
 }

@@ -72,6 +72,26 @@
 // new buffers first. Multi-byte values are little-endian on every platform
 // botarena supports (the schema records the writer's endianness).
 //
+// # The shared form
+//
+// Some channels of a tensor are the same for every seat of an env
+// ([env.Tensor].Shared: a map's walls, the bombs, the power-ups), so the
+// full form repeats them once per seat. The shared form, an [Encoder] made
+// with [WithShared], sends them once per env: each batch is two messages
+// back to back, the rows batch, whose tensor columns with shared channels
+// hold only the other channels (in channel order), and the envs batch, one
+// row per env (rows/envs consecutive rows each), with one column per such
+// tensor, named after it, holding the shared channels (in channel order).
+// The schema message ([SharedSchemaMessage]) is likewise the rows schema's
+// message followed by the envs schema's; both schemas carry [PartKey]
+// ("rows", "envs"), and every tensor field with shared channels carries
+// [SharedKey] (its channels, "[2,3,6,7,8,9,10,11]") and the full shape, in
+// both forms. A reader rebuilds row r's tensor by putting the rows batch's
+// values in the channels not listed and the envs batch's row r/(rows/envs)
+// in the listed ones; a [Decoder] does it and gives exactly the buffers of
+// the full form. For 4-player Bomberman, 8 of the 12 planes are shared and
+// a batch is 2.0 times smaller.
+//
 // A [Decoder] reads the messages back into [env.Buffers] (copying), for
 // tests and Go clients.
 //

@@ -2,6 +2,7 @@ package observations
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"unsafe"
@@ -21,6 +22,7 @@ type config struct {
 	mem         memory.Allocator
 	zstd        bool
 	concurrency int
+	rowsPerEnv  int
 }
 
 // WithAllocator sets the allocator of the Arrow objects an Encoder or Decoder
@@ -45,6 +47,18 @@ func WithZstd() Option {
 // goroutine compresses; zstd itself may still use more).
 func WithCompressConcurrency(n int) Option {
 	return func(c *config) { c.concurrency = n }
+}
+
+// WithShared makes an Encoder write the shared form of its batches: each
+// batch message is followed by an envs batch message holding, once per env
+// of rowsPerEnv consecutive rows, the channels every seat sees alike
+// ([env.Tensor].Shared), which the rows batch then leaves out (see the
+// package documentation and [SharedSchemas]). The rows of one env must be
+// consecutive and rows a multiple of rowsPerEnv, as in a pool's buffers
+// (rowsPerEnv = the learner seats). The default is the full form. A
+// Decoder ignores it: it reads the form its schema message has.
+func WithShared(rowsPerEnv int) Option {
+	return func(c *config) { c.rowsPerEnv = rowsPerEnv }
 }
 
 func newConfig(opts []Option) *config {
@@ -88,7 +102,16 @@ type Encoder struct {
 
 	w    *ipc.Writer
 	sink sink
-	mem  *recycler // the IPC writer's allocator
+	mem  *recycler // the IPC writers' allocator
+
+	// The shared form (WithShared); splits is nil in the full form.
+	splits     []split
+	rowsPerEnv int
+	seatStage  [][]byte          // per split: the rows' seat channels, rows × seatBytes
+	envStage   [][]byte          // per split: the envs' shared channels, envs × envBytes
+	envRec     arrow.RecordBatch // the envs batch over envStage
+	envW       *ipc.Writer
+	envSink    sink
 }
 
 // source identifies the memory a record wraps: the backing arrays of a
@@ -160,19 +183,28 @@ func (s *sink) Write(p []byte) (int, error) {
 }
 
 // NewEncoder returns an encoder of batches of rows rows of spec's game. It
-// returns an error when [Schema] does, or when rows is negative.
+// returns an error when [Schema] does, or when rows is negative; with
+// [WithShared], when [SharedSchemas] does or rows is not a multiple of
+// rowsPerEnv.
 //
 // Release the encoder's Arrow objects with [Encoder.Close] when the pool is
 // closed.
 func NewEncoder(spec *env.Spec, rows int, opts ...Option) (*Encoder, error) {
+	cfg := newConfig(opts)
 	schema, err := Schema(spec)
+	var envSchema *arrow.Schema
+	if err == nil && cfg.rowsPerEnv != 0 {
+		schema, envSchema, err = SharedSchemas(spec)
+		if err == nil && (cfg.rowsPerEnv < 1 || rows%cfg.rowsPerEnv != 0) {
+			err = fmt.Errorf("observations: NewEncoder: %d rows are not envs of %d rows each", rows, cfg.rowsPerEnv)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	if rows < 0 {
 		return nil, fmt.Errorf("observations: NewEncoder: rows must not be negative, got %d", rows)
 	}
-	cfg := newConfig(opts)
 	nflag := (rows + 7) / 8
 	e := &Encoder{
 		spec:   spec,
@@ -185,12 +217,35 @@ func NewEncoder(spec *env.Spec, rows int, opts ...Option) (*Encoder, error) {
 		sink:   sink{skipSchema: true},
 		mem:    &recycler{mem: cfg.mem},
 	}
-	wopts := []ipc.Option{ipc.WithSchema(schema), ipc.WithAllocator(e.mem)}
+	wopts := []ipc.Option{ipc.WithAllocator(e.mem)}
 	if cfg.zstd {
 		wopts = append(wopts, ipc.WithZstd(), ipc.WithCompressConcurrency(max(cfg.concurrency, 1)))
 	}
-	e.w = ipc.NewWriterWithPayloadWriter(&e.sink, wopts...)
+	e.w = ipc.NewWriterWithPayloadWriter(&e.sink, append(wopts, ipc.WithSchema(schema))...)
+	if envSchema != nil {
+		e.initShared(envSchema, cfg.rowsPerEnv)
+		e.envW = ipc.NewWriterWithPayloadWriter(&e.envSink, append(wopts, ipc.WithSchema(envSchema))...)
+	}
 	return e, nil
+}
+
+// initShared sets up the shared form: the staging buffers and the envs
+// batch over them.
+func (e *Encoder) initShared(envSchema *arrow.Schema, rowsPerEnv int) {
+	e.splits, e.rowsPerEnv = splits(e.spec), rowsPerEnv
+	envs := e.rows / rowsPerEnv
+	cols := make([]arrow.Array, len(e.splits))
+	for k, sp := range e.splits {
+		e.seatStage = append(e.seatStage, make([]byte, e.rows*sp.seatBytes))
+		e.envStage = append(e.envStage, make([]byte, envs*sp.envBytes))
+		t := e.spec.Obs[sp.index]
+		cols[k] = fixedSizeList(envSchema.Field(k).Type, envs, t.SharedLen(), e.envStage[k])
+	}
+	e.envRec = array.NewRecordBatch(envSchema, cols, int64(envs))
+	for _, c := range cols {
+		c.Release()
+	}
+	e.envSink.skipSchema = true
 }
 
 // Schema returns the schema of the encoder's batches, [Schema](spec). It is
@@ -220,15 +275,18 @@ func (e *Encoder) check(b *env.Buffers) {
 }
 
 // Record returns a record batch of the current contents of b, one row per
-// agent, in the layout of [Schema]. b must hold rows rows of the encoder's
-// spec (same tensors, sizes and action count); Record panics otherwise.
+// agent, in the layout of [Schema] (with [WithShared], the rows batch of
+// the shared form). b must hold rows rows of the encoder's spec (same
+// tensors, sizes and action count); Record panics otherwise.
 //
 // The record aliases b: its columns are views of b's slices, not copies,
 // and its terminated and truncated columns are bitmaps the Encoder owns and
-// repacks on every call. It is valid until the next step overwrites b or
-// the next call of Record, [Encoder.AppendBatchMessage] or [Encoder.Close],
-// whichever comes first. The record is owned by the Encoder: callers must
-// not Release it, and should Retain it only for as long as it is valid.
+// repacks on every call (with WithShared, so are the columns of the tensors
+// with shared channels: Record copies their other channels there). It is
+// valid until the next step overwrites b or the next call of Record,
+// [Encoder.AppendBatchMessage] or [Encoder.Close], whichever comes first.
+// The record is owned by the Encoder: callers must not Release it, and
+// should Retain it only for as long as it is valid.
 func (e *Encoder) Record(b *env.Buffers) arrow.RecordBatch {
 	e.check(b)
 	if e.rec == nil || !e.src.same(b) {
@@ -236,6 +294,10 @@ func (e *Encoder) Record(b *env.Buffers) arrow.RecordBatch {
 	}
 	packBools(e.flags[:e.nflag], b.Terminated)
 	packBools(e.flags[e.nflag:], b.Truncated)
+	for k := range e.splits {
+		sp := &e.splits[k]
+		sp.gather(e.seatStage[k], e.envStage[k], b.Obs[sp.index], e.rows, e.rowsPerEnv)
+	}
 	return e.rec
 }
 
@@ -256,7 +318,13 @@ func (e *Encoder) build(b *env.Buffers) {
 	n := e.rows
 	cols := make([]arrow.Array, 0, e.schema.NumFields())
 	for i, t := range e.spec.Obs {
-		cols = append(cols, fixedSizeList(e.schema.Field(i).Type, n, t.Len(), b.Obs[i]))
+		data, size := b.Obs[i], t.Len()
+		for k, sp := range e.splits {
+			if sp.index == i {
+				data, size = e.seatStage[k], size-t.SharedLen()
+			}
+		}
+		cols = append(cols, fixedSizeList(e.schema.Field(i).Type, n, size, data))
 	}
 	cols = append(cols,
 		fixedSizeList(e.schema.Field(len(cols)).Type, n, e.spec.Actions, b.Mask),
@@ -335,11 +403,19 @@ func packBools(dst []byte, flags []bool) {
 // whatever the row count. The message does not alias b. AppendBatchMessage
 // panics when b does not fit the encoder, like Record. An error comes from
 // Arrow (a failed compression); after an error the Encoder keeps failing.
+//
+// With [WithShared] it appends the rows batch's message and then the envs
+// batch's.
 func (e *Encoder) AppendBatchMessage(dst []byte, b *env.Buffers) ([]byte, error) {
 	rec := e.Record(b)
 	e.sink.dst = dst
 	err := e.w.Write(rec)
 	dst, e.sink.dst = e.sink.dst, nil
+	if err == nil && e.envW != nil {
+		e.envSink.dst = dst
+		err = e.envW.Write(e.envRec)
+		dst, e.envSink.dst = e.envSink.dst, nil
+	}
 	if err != nil {
 		return dst, fmt.Errorf("observations: encoding a %s batch: %w", e.spec.Game, err)
 	}
@@ -359,6 +435,11 @@ func (e *Encoder) WriteBatchMessage(w io.Writer, b *env.Buffers) error {
 	e.sink.w = w
 	err := e.w.Write(rec)
 	e.sink.w = nil
+	if err == nil && e.envW != nil {
+		e.envSink.w = w
+		err = e.envW.Write(e.envRec)
+		e.envSink.w = nil
+	}
 	if err != nil {
 		return fmt.Errorf("observations: encoding a %s batch: %w", e.spec.Game, err)
 	}
@@ -375,6 +456,13 @@ func (e *Encoder) Close() error {
 	e.sink.skipSchema, e.sink.dst = true, nil
 	err := e.w.Close()
 	e.sink.dst = nil
+	if e.envW != nil {
+		e.envRec.Release()
+		e.envSink.skipSchema, e.envSink.dst = true, nil
+		err = errors.Join(err, e.envW.Close())
+		e.envSink.dst = nil
+		e.envW = nil
+	}
 	e.mem.Close()
 	return err
 }

@@ -437,3 +437,124 @@ func TestRecordDoesNotAllocate(t *testing.T) {
 		t.Errorf("Record allocates %v times per call, want 0", n)
 	}
 }
+
+// TestSharedForm checks the shared form: the schemas, and that a decoder
+// rebuilds from it exactly the buffers the full form carries, with and
+// without zstd, in smaller messages.
+func TestSharedForm(t *testing.T) {
+	spec := bombermanSpec(t)
+	rowsSchema, envsSchema, err := observations.SharedSchemas(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planes := spec.Obs[0]
+	if got := rowsSchema.Field(0).Type.(*arrow.FixedSizeListType).Len(); int(got) != 4*21*21 {
+		t.Errorf("rows schema: planes of %d values per row, want %d (the 4 seat planes)", got, 4*21*21)
+	}
+	if got := envsSchema.Field(0).Type.(*arrow.FixedSizeListType).Len(); int(got) != 8*21*21 || envsSchema.NumFields() != 1 {
+		t.Errorf("envs schema %v, want one column of 8 planes", envsSchema)
+	}
+	if v, _ := rowsSchema.Field(0).Metadata.GetValue(observations.SharedKey); v != "[2,3,6,7,8,9,10,11]" {
+		t.Errorf("shared metadata %q", v)
+	}
+	if got, err := observations.SpecFromSchema(rowsSchema); err != nil || !reflect.DeepEqual(got, spec) {
+		t.Errorf("SpecFromSchema(rows) = %+v, %v; want %+v", got, err, spec)
+	}
+	if _, err := observations.SpecFromSchema(envsSchema); err == nil {
+		t.Error("SpecFromSchema accepted the envs schema")
+	}
+	if len(planes.Shared) == 0 {
+		t.Fatal("bomberman planes declare no shared channels")
+	}
+	fullMsg, _ := observations.SchemaMessage(spec)
+	sharedMsg, err := observations.SharedSchemaMessage(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, zstd := range []bool{false, true} {
+		for _, rows := range []int{0, 4, 8, 4 * 37} {
+			t.Run(fmt.Sprintf("zstd=%v/rows=%d", zstd, rows), func(t *testing.T) {
+				mem := checkedAllocator(t)
+				opts := []observations.Option{observations.WithAllocator(mem)}
+				if zstd {
+					opts = append(opts, observations.WithZstd())
+				}
+				full, err := observations.NewEncoder(spec, rows, opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer full.Close()
+				shared, err := observations.NewEncoder(spec, rows, append(opts, observations.WithShared(spec.Seats))...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer func() {
+					if err := shared.Close(); err != nil {
+						t.Error(err)
+					}
+				}()
+				fullDec, err := observations.NewDecoder(fullMsg, observations.WithAllocator(mem))
+				if err != nil {
+					t.Fatal(err)
+				}
+				dec, err := observations.NewDecoder(sharedMsg, observations.WithAllocator(mem))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !dec.Shared() || fullDec.Shared() || !reflect.DeepEqual(dec.Spec(), spec) {
+					t.Fatalf("Shared() = %v, %v; spec %+v", dec.Shared(), fullDec.Shared(), dec.Spec())
+				}
+				b := env.NewBuffers(spec, rows)
+				fromFull := env.NewBuffers(spec, rows)
+				fromShared := env.NewBuffers(spec, rows)
+				var fm, sm []byte
+				for step := range 3 {
+					fillBuffers(t, b, 5, uint64(step))
+					if fm, err = full.AppendBatchMessage(fm[:0], b); err != nil {
+						t.Fatal(err)
+					}
+					if sm, err = shared.AppendBatchMessage(sm[:0], b); err != nil {
+						t.Fatal(err)
+					}
+					if err := fullDec.DecodeTo(fromFull, fm); err != nil {
+						t.Fatal(err)
+					}
+					if err := dec.DecodeTo(fromShared, sm); err != nil {
+						t.Fatal(err)
+					}
+					compareBuffers(t, fromShared, fromFull)
+					compareBuffers(t, fromShared, b)
+					if rows >= 8 && !zstd && len(sm) > len(fm)*6/10 {
+						t.Errorf("shared message of %d bytes, full %d: want at most 60%%", len(sm), len(fm))
+					}
+				}
+				var w bytes.Buffer
+				if err := shared.WriteBatchMessage(&w, b); err != nil {
+					t.Fatal(err)
+				}
+				if !zstd && !bytes.Equal(w.Bytes(), sm) {
+					t.Error("WriteBatchMessage wrote other bytes than AppendBatchMessage")
+				}
+				if err := fullDec.DecodeTo(fromFull, sm); err == nil {
+					t.Error("the full form's decoder read a shared message")
+				}
+				if err := dec.DecodeTo(fromShared, fm); err == nil {
+					t.Error("the shared form's decoder read a full message")
+				}
+			})
+		}
+	}
+	if _, err := observations.NewEncoder(spec, 6, observations.WithShared(4)); err == nil {
+		t.Error("NewEncoder accepted 6 rows in envs of 4")
+	}
+	noShared := *spec
+	noShared.Obs = []env.Tensor{{Name: "planes", DType: env.Uint8, Shape: []int{2, 3}}}
+	if _, err := observations.NewEncoder(&noShared, 4, observations.WithShared(2)); err == nil {
+		t.Error("NewEncoder made a shared form without shared channels")
+	}
+	bad := noShared
+	bad.Obs = []env.Tensor{{Name: "planes", DType: env.Uint8, Shape: []int{2, 3}, Shared: []int{1, 0}}}
+	if _, err := observations.Schema(&bad); err == nil {
+		t.Error("Schema accepted descending shared channels")
+	}
+}

@@ -90,6 +90,9 @@ func checkSpec(spec *env.Spec) error {
 			}
 			n *= d
 		}
+		if err := checkShared(spec.Game, t); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -101,39 +104,58 @@ func checkSpec(spec *env.Spec) error {
 //
 // Schema returns a new schema on each call; it returns an error when spec
 // has no actions, a tensor without a name, a tensor name used twice or
-// taken by a fixed column, or an unknown dtype.
+// taken by a fixed column, an unknown dtype or bad shared channels.
 func Schema(spec *env.Spec) (*arrow.Schema, error) {
 	if err := checkSpec(spec); err != nil {
 		return nil, err
 	}
+	return schema(spec, "")
+}
+
+// schema builds the schema of part of spec's batches: "" the full form,
+// PartRows or PartEnvs the shared form's. spec has been checked.
+func schema(spec *env.Spec, part string) (*arrow.Schema, error) {
 	fields := make([]arrow.Field, 0, len(spec.Obs)+len(fixedColumns))
 	for _, t := range spec.Obs {
+		n := t.Len()
+		switch {
+		case part == PartRows:
+			n -= t.SharedLen()
+		case part == PartEnvs && len(t.Shared) == 0:
+			continue
+		case part == PartEnvs:
+			n = t.SharedLen()
+		}
+		keys := []string{ShapeKey, DTypeKey, LayoutKey}
+		values := []string{t.ShapeString(), t.DType.String(), t.Layout}
+		if len(t.Shared) > 0 {
+			keys, values = append(keys, SharedKey), append(values, sharedJSON(t.Shared))
+		}
 		et, _ := elemType(t.DType)
 		fields = append(fields, arrow.Field{
-			Name: t.Name,
-			Type: arrow.FixedSizeListOfNonNullable(int32(t.Len()), et),
-			Metadata: arrow.NewMetadata(
-				[]string{ShapeKey, DTypeKey, LayoutKey},
-				[]string{t.ShapeString(), t.DType.String(), t.Layout},
-			),
+			Name:     t.Name,
+			Type:     arrow.FixedSizeListOfNonNullable(int32(n), et),
+			Metadata: arrow.NewMetadata(keys, values),
 		})
 	}
-	fields = append(fields,
-		arrow.Field{
-			Name: MaskColumn,
-			Type: arrow.FixedSizeListOfNonNullable(int32(spec.Actions), arrow.PrimitiveTypes.Uint8),
-			Metadata: arrow.NewMetadata(
-				[]string{ShapeKey, DTypeKey, LayoutKey},
-				[]string{"[" + strconv.Itoa(spec.Actions) + "]", env.Uint8.String(), "[A]: index = action; 1 legal, 0 not"},
-			),
-		},
-		arrow.Field{Name: RewardColumn, Type: arrow.PrimitiveTypes.Float32},
-		arrow.Field{Name: TerminatedColumn, Type: arrow.FixedWidthTypes.Boolean},
-		arrow.Field{Name: TruncatedColumn, Type: arrow.FixedWidthTypes.Boolean},
-		arrow.Field{Name: EnvColumn, Type: arrow.PrimitiveTypes.Int32},
-		arrow.Field{Name: SeatColumn, Type: arrow.PrimitiveTypes.Int32},
-		arrow.Field{Name: EpisodeColumn, Type: arrow.PrimitiveTypes.Int32},
-	)
+	if part != PartEnvs {
+		fields = append(fields,
+			arrow.Field{
+				Name: MaskColumn,
+				Type: arrow.FixedSizeListOfNonNullable(int32(spec.Actions), arrow.PrimitiveTypes.Uint8),
+				Metadata: arrow.NewMetadata(
+					[]string{ShapeKey, DTypeKey, LayoutKey},
+					[]string{"[" + strconv.Itoa(spec.Actions) + "]", env.Uint8.String(), "[A]: index = action; 1 legal, 0 not"},
+				),
+			},
+			arrow.Field{Name: RewardColumn, Type: arrow.PrimitiveTypes.Float32},
+			arrow.Field{Name: TerminatedColumn, Type: arrow.FixedWidthTypes.Boolean},
+			arrow.Field{Name: TruncatedColumn, Type: arrow.FixedWidthTypes.Boolean},
+			arrow.Field{Name: EnvColumn, Type: arrow.PrimitiveTypes.Int32},
+			arrow.Field{Name: SeatColumn, Type: arrow.PrimitiveTypes.Int32},
+			arrow.Field{Name: EpisodeColumn, Type: arrow.PrimitiveTypes.Int32},
+		)
+	}
 	names := spec.ActionNames
 	if names == nil {
 		names = []string{}
@@ -142,10 +164,12 @@ func Schema(spec *env.Spec) (*arrow.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("observations: %s: action names: %w", spec.Game, err)
 	}
-	md := arrow.NewMetadata(
-		[]string{GameKey, SeatsKey, ActionsKey, ActionNamesKey, MaxStepsKey, RewardKey},
-		[]string{spec.Game, strconv.Itoa(spec.Seats), strconv.Itoa(spec.Actions), string(actionNames), strconv.Itoa(spec.MaxSteps), spec.Reward},
-	)
+	keys := []string{GameKey, SeatsKey, ActionsKey, ActionNamesKey, MaxStepsKey, RewardKey}
+	values := []string{spec.Game, strconv.Itoa(spec.Seats), strconv.Itoa(spec.Actions), string(actionNames), strconv.Itoa(spec.MaxSteps), spec.Reward}
+	if part != "" {
+		keys, values = append(keys, PartKey), append(values, part)
+	}
+	md := arrow.NewMetadata(keys, values)
 	return arrow.NewSchema(fields, &md), nil
 }
 
@@ -174,12 +198,13 @@ func schemaMessage(schema *arrow.Schema) []byte {
 	return buf.Bytes()
 }
 
-// SpecFromSchema rebuilds the game's spec from a schema made by [Schema]: the
-// game name, seats, actions and action names, max steps, reward text and
-// each tensor's name, dtype, shape and layout. It returns an error when the
-// schema does not have the layout Schema produces.
-func SpecFromSchema(schema *arrow.Schema) (*env.Spec, error) {
-	md := schema.Metadata()
+// SpecFromSchema rebuilds the game's spec from a schema made by [Schema], or
+// from the rows schema of the shared form ([SharedSchemas]): the game name,
+// seats, actions and action names, max steps, reward text and each tensor's
+// name, dtype, shape, layout and shared channels. It returns an error when
+// the schema does not have the layout Schema (or SharedSchemas) produces.
+func SpecFromSchema(s *arrow.Schema) (*env.Spec, error) {
+	md := s.Metadata()
 	get := func(key string) (string, error) {
 		i := md.FindKey(key)
 		if i < 0 {
@@ -225,12 +250,19 @@ func SpecFromSchema(schema *arrow.Schema) (*env.Spec, error) {
 	if len(spec.ActionNames) == 0 {
 		spec.ActionNames = nil
 	}
-	nt := schema.NumFields() - len(fixedColumns)
+	part := ""
+	if i := md.FindKey(PartKey); i >= 0 {
+		part = md.Values()[i]
+	}
+	if part != "" && part != PartRows {
+		return nil, fmt.Errorf("observations: schema metadata %q is %q: want the full form's schema or the shared form's rows schema", PartKey, part)
+	}
+	nt := s.NumFields() - len(fixedColumns)
 	if nt < 0 {
-		return nil, fmt.Errorf("observations: schema has %d fields, want at least %d", schema.NumFields(), len(fixedColumns))
+		return nil, fmt.Errorf("observations: schema has %d fields, want at least %d", s.NumFields(), len(fixedColumns))
 	}
 	for i := range nt {
-		f := schema.Field(i)
+		f := s.Field(i)
 		fmd := f.Metadata
 		t := env.Tensor{Name: f.Name}
 		shape, dtype, layout := fmd.FindKey(ShapeKey), fmd.FindKey(DTypeKey), fmd.FindKey(LayoutKey)
@@ -239,6 +271,11 @@ func SpecFromSchema(schema *arrow.Schema) (*env.Spec, error) {
 		}
 		if err := json.Unmarshal([]byte(fmd.Values()[shape]), &t.Shape); err != nil {
 			return nil, fmt.Errorf("observations: field %q: shape: %w", f.Name, err)
+		}
+		if k := fmd.FindKey(SharedKey); k >= 0 {
+			if err := json.Unmarshal([]byte(fmd.Values()[k]), &t.Shared); err != nil {
+				return nil, fmt.Errorf("observations: field %q: shared: %w", f.Name, err)
+			}
 		}
 		switch d := fmd.Values()[dtype]; d {
 		case "uint8":
@@ -253,12 +290,18 @@ func SpecFromSchema(schema *arrow.Schema) (*env.Spec, error) {
 		t.Layout = fmd.Values()[layout]
 		spec.Obs = append(spec.Obs, t)
 	}
-	want, err := Schema(spec)
+	if err := checkSpec(spec); err != nil {
+		return nil, err
+	}
+	want, err := schema(spec, part)
 	if err != nil {
 		return nil, err
 	}
-	if !want.Equal(schema) {
-		return nil, fmt.Errorf("observations: schema does not have the step batch layout of %s: got %v, want %v", spec.Game, schema, want)
+	if part == PartRows && !HasShared(spec) {
+		return nil, fmt.Errorf("observations: a rows schema of the shared form without shared channels")
+	}
+	if !want.Equal(s) {
+		return nil, fmt.Errorf("observations: schema does not have the step batch layout of %s: got %v, want %v", spec.Game, s, want)
 	}
 	return spec, nil
 }

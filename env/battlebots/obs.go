@@ -43,6 +43,16 @@ const RewardDefinition = "terminal, one bout per episode: +1 to the bot with the
 
 const planeBytes = NumPlanes * Cells
 
+// sharedPlanes are the planes both seats see alike (Tensor.Shared): the
+// bullets and missiles, in absolute coordinates.
+var sharedPlanes = func() []int {
+	var s []int
+	for c := PlaneBullets; c < PlaneOwnMines; c++ {
+		s = append(s, c)
+	}
+	return s
+}()
+
 func newSpec(name string, cfg *Config) *env.Spec {
 	return &env.Spec{
 		Game:  name,
@@ -53,6 +63,7 @@ func newSpec(name string, cfg *Config) *env.Spec {
 				DType:  env.Uint8,
 				Shape:  []int{NumPlanes, Side, Side},
 				Layout: fmt.Sprintf("[C,H,W] = [%d,%d,%d]: index = c*100 + y*10 + x for cell (x,y) of the ASCII grid; 0 self, 1 enemy, 2–9 bullets by direction N..NW, 10–17 missiles by direction, 18 own landmines; see the battlebots package doc", NumPlanes, Side, Side),
+				Shared: sharedPlanes,
 			},
 			{
 				Name:   TensorScalars,

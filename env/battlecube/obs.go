@@ -81,6 +81,7 @@ func buildSpec(name string, cfg *Config) *env.Spec {
 				DType:  env.Uint8,
 				Shape:  []int{NumPlanes, e, e, e},
 				Layout: fmt.Sprintf("[C,D,H,W] = [%d,%d,%d,%d]: index = c*E³ + z*E² + y*E + x for cell (x,y,z); planes: self, other bots in play, bombs", NumPlanes, e, e, e),
+				Shared: []int{PlaneBombs},
 			},
 			{
 				Name:   TensorScalars,

@@ -66,6 +66,7 @@ func newSpec(name string, cfg *Config) *env.Spec {
 				DType:  env.Uint8,
 				Shape:  []int{NumPlanes, side, side},
 				Layout: fmt.Sprintf("[C,H,W] = [%d,%d,%d]: index = c*H*W + (y-1)*W + (x-1) for 1-based cell (x,y); planes from the seat's perspective (own player first), see the bomberman package doc", NumPlanes, side, side),
+				Shared: []int{PlaneIndestructible, PlaneDestructible, PlaneBombRadius, PlaneDanger, PlaneExploding, PlaneBagPowerUp, PlaneRadiusPowerUp, PlaneSuperPowerUp},
 			},
 			{
 				Name:   TensorScalars,

@@ -74,6 +74,7 @@ func newSpec(name string, cfg *Config) *env.Spec {
 				DType:  env.Uint8,
 				Shape:  []int{NumPlanes, n, n},
 				Layout: fmt.Sprintf("[C,H,W] = [%d,%d,%d]: index = c*H*W + y*W + x for cell (x,y), (0,0) top left; own pieces first, see the portalbomber package doc", NumPlanes, n, n),
+				Shared: []int{PlaneHard, PlaneSoft, PlaneBlockValue, PlaneFire},
 			},
 			{
 				Name:   TensorScalars,

@@ -122,11 +122,14 @@ var rules = []rule{
 	{pkg: "rpc/server", imports: []string{"env", "env/*", "vecenv", "agents"}, thirdParty: cat(connectDeps, promDeps), never: storage},
 	// The env service serves vecenv pools as Arrow batches, without the
 	// league or its storage.
-	{pkg: "rpc/envservice", imports: []string{"env", "env/*", "vecenv", "observations", "agents", "agents/*", "rpc/gen/*", "rpc/server"},
+	{pkg: "rpc/envservice", imports: []string{"env", "env/*", "vecenv", "observations", "agents", "agents/*", "rpc/gen/*", "rpc/server", "rpc/internal/wire"},
 		thirdParty: cat(connectDeps, promDeps, arrowDeps), never: storage},
 	// The Go client of the env service decodes batches: no server, no
 	// metrics, no storage.
-	{pkg: "rpc/client", imports: []string{"env", "observations", "rpc/gen/*"}, thirdParty: cat(connectDeps, arrowDeps), never: storage},
+	{pkg: "rpc/client", imports: []string{"env", "observations", "rpc/gen/*", "rpc/internal/wire"}, thirdParty: cat(connectDeps, arrowDeps), never: storage},
+	// The wire form of the batch responses, shared by the env service and
+	// the client: protobuf's protowire only.
+	{pkg: "rpc/internal/wire", thirdParty: []string{"google.golang.org/protobuf/"}},
 	// The match service plays league games (league's runners and types)
 	// and, as RemoteRunner, sends them to other servers with the client's
 	// options: it brings league and its storage.

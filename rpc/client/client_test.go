@@ -8,24 +8,62 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/internal/rpctest"
 )
 
-// TestClientRoundTrip uses the Go client's decoded results.
+// TestClientRoundTrip uses the Go client's decoded results, of small
+// responses (copied out of Connect's buffer) and of large ones (over
+// wire.ConnectRecycleLimit: read in place), unary and streamed, in the
+// full form and the shared form (shared_planes), which must give the same
+// buffers.
 func TestClientRoundTrip(t *testing.T) {
 	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		envs   int32
+		stream bool
+		shared bool
+	}{
+		{"envs=3", 3, false, false},
+		{"envs=3/shared", 3, false, true},
+		{"envs=512", 512, false, false},
+		{"envs=512/stream", 512, true, false},
+		{"envs=512/shared", 512, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			roundTrip(t, tc.envs, tc.stream, tc.shared)
+		})
+	}
+}
+
+func roundTrip(t *testing.T, envs int32, stream, shared bool) {
 	ts := rpctest.New(t)
 	c := ts.Client(t)
-	req := &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 3, Seed: rpctest.Seed(9), ConfigJson: `{"max_rounds": 4}`,
-		AutoReset: botarenav1.AutoReset_AUTO_RESET_SAME_STEP}
+	req := &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: envs, Seed: rpctest.Seed(9), ConfigJson: `{"max_rounds": 4}`,
+		AutoReset: botarenav1.AutoReset_AUTO_RESET_SAME_STEP, SharedPlanes: shared}
 	p := rpctest.CreatePool(t, c, req)
+	if p.Info().GetSharedPlanes() != shared {
+		t.Fatalf("shared_planes = %v, want %v", p.Info().GetSharedPlanes(), shared)
+	}
 	local := rpctest.LocalPool(t, req, nil)
 	if p.Rows() != local.Rows() || p.Spec().Actions != local.Spec().Actions || p.Spec().Game != "bomberman" {
 		t.Fatalf("pool rows %d spec %+v", p.Rows(), p.Spec())
 	}
-	got, err := p.Reset(t.Context())
+	reset := func() (*env.Buffers, error) { return p.Reset(t.Context()) }
+	step := func(a []int32) (*client.StepResult, error) { return p.Step(t.Context(), a) }
+	if stream {
+		s, err := p.Stream(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		reset, step = s.Reset, s.Step
+	}
+	got, err := reset()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +76,7 @@ func TestClientRoundTrip(t *testing.T) {
 	sawFinal := false
 	for i := range 10 {
 		rpctest.RandomActions(rng, actions, p.Spec().Actions)
-		res, err := p.Step(t.Context(), actions)
+		res, err := step(actions)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -117,6 +117,7 @@ func NewEndpoint(addr string, opts ...Option) (*Endpoint, error) {
 	e.Options = []connect.ClientOption{
 		connect.WithReadMaxBytes(o.maxMessageBytes),
 		connect.WithSendMaxBytes(o.maxMessageBytes),
+		connect.WithCodec(batchCodec{}),
 	}
 	switch o.protocol {
 	case GRPC:

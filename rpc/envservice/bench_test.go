@@ -37,20 +37,23 @@ func loopbackServer(b *testing.B) string {
 // decoding into env.Buffers. ns/op of envs=1 is the single-env round-trip
 // latency.
 func BenchmarkRPCStep(b *testing.B) {
-	for _, game := range []string{"bomberman"} {
+	for _, game := range []string{"bomberman", "battlebots"} {
 		for _, n := range []int{1, 1024} {
 			b.Run(fmt.Sprintf("%s/envs=%d", game, n), func(b *testing.B) {
-				benchStep(b, game, n, false)
+				benchStep(b, game, n, false, false)
 			})
 		}
 	}
+	b.Run("bomberman/envs=1024/shared", func(b *testing.B) {
+		benchStep(b, "bomberman", 1024, false, true)
+	})
 }
 
 // BenchmarkRPCStepStream is BenchmarkRPCStep over one StepStream.
 func BenchmarkRPCStepStream(b *testing.B) {
 	for _, n := range []int{1, 1024} {
 		b.Run(fmt.Sprintf("bomberman/envs=%d", n), func(b *testing.B) {
-			benchStep(b, "bomberman", n, true)
+			benchStep(b, "bomberman", n, true, false)
 		})
 	}
 }
@@ -88,7 +91,7 @@ func BenchmarkRPCStepRaw(b *testing.B) {
 	}
 }
 
-func benchStep(b *testing.B, game string, n int, stream bool) {
+func benchStep(b *testing.B, game string, n int, stream, shared bool) {
 	addr := loopbackServer(b)
 	c, err := client.Dial(addr)
 	if err != nil {
@@ -96,7 +99,7 @@ func benchStep(b *testing.B, game string, n int, stream bool) {
 	}
 	defer c.Close()
 	ctx := context.Background()
-	p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: game, NumEnvs: int32(n), Seed: rpctest.Seed(1)})
+	p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: game, NumEnvs: int32(n), Seed: rpctest.Seed(1), SharedPlanes: shared})
 	if err != nil {
 		b.Fatal(err)
 	}

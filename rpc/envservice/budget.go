@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/rpc/internal/wire"
 	"github.com/botarena/botarena/rpc/server"
 	"github.com/botarena/botarena/vecenv"
 )
@@ -19,11 +20,12 @@ import (
 //     observations, mask, reward, flags, ids, statistics; the final
 //     observations in SAME_STEP mode);
 //   - the Arrow encoders (the step batch and, in SAME_STEP mode, the final
-//     batch) and the response messages (the batch built in the pool's
-//     buffer and Connect's marshalled copy of it, each as large as an
-//     uncompressed batch even with COMPRESSION_ZSTD, whose ratio is not
-//     known in advance), with COMPRESSION_ZSTD the compressed bodies and
-//     one zstd encoder per worker;
+//     batch) and the response buffers (two: one being written while the
+//     next is built, each as large as an uncompressed batch even with
+//     COMPRESSION_ZSTD, whose ratio is not known in advance, and from
+//     wire.HandOffBytes on at least wire.ConnectRecycleLimit), with
+//     COMPRESSION_ZSTD the compressed bodies and one zstd encoder per
+//     worker;
 //   - the opponents (measured like the envs, built-in agents and policies;
 //     a fixed allowance per external bot).
 //
@@ -92,7 +94,7 @@ func batchBytes(spec *env.Spec, rows int64) int64 {
 // poolCost returns the cost of the pool cfg makes; zstd is the request's
 // COMPRESSION_ZSTD. Errors are those of making the probe envs and
 // opponents (the same errors vecenv.New would return).
-func (s *Server) poolCost(cfg vecenv.Config, zstd bool) (poolCost, error) {
+func (s *Server) poolCost(cfg vecenv.Config, zstd, shared bool) (poolCost, error) {
 	b := s.host.Budget()
 	probe, err := b.EnvSizes(s.host.Registry(), cfg.Game, cfg.GameConfig)
 	if err != nil {
@@ -115,10 +117,27 @@ func (s *Server) poolCost(cfg vecenv.Config, zstd bool) (poolCost, error) {
 		encoders = 2
 		c.buffers += rows * int64(spec.ObsBytes())
 	}
-	// Per encoder: the flag bitmaps, and the response messages: the one
-	// built in the pool's buffer and Connect's marshalled copy.
+	// Per encoder the flag bitmaps, and two response buffers (one being
+	// written while the next is built).
 	batch := batchBytes(spec, rows)
-	c.batches = encoders * (2*((rows+7)/8) + 2*batch)
+	// A response buffer holds the batch and, in SAME_STEP mode, the final
+	// batch; wire.Grow gives a large uncompressed one room above Connect's
+	// limit (servedPool.grow).
+	resp := encoders * batch
+	if !zstd && resp >= wire.HandOffBytes {
+		resp = max(resp+resp/8, wire.ConnectRecycleLimit+1)
+	}
+	c.batches = encoders*2*((rows+7)/8) + 2*resp
+	if shared {
+		// The shared form's staging buffers: the other channels per row,
+		// the shared ones per env. (Its messages are smaller than batch.)
+		for _, t := range spec.Obs {
+			sharedBytes := int64(t.SharedLen() * t.DType.Size())
+			if sharedBytes > 0 {
+				c.batches += encoders * (rows*(int64(t.Bytes())-sharedBytes) + n*sharedBytes)
+			}
+		}
+	}
 	if zstd {
 		// The compressed bodies Arrow allocates (at zstd's bound, about
 		// the body), and one encoder per compressing goroutine, as many

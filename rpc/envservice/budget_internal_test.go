@@ -43,6 +43,7 @@ func TestPoolCostBoundsTheHeap(t *testing.T) {
 		{&botarenav1.CreatePoolRequest{Game: "battlecube", NumEnvs: 2, ConfigJson: `{"players":64,"edge":32}`}, 10},
 		{&botarenav1.CreatePoolRequest{Game: "battlecube", NumEnvs: 8, LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "teebot", 2: "dumb", 3: "teebot"}}, 30},
 		{&botarenav1.CreatePoolRequest{Game: "battlebots", NumEnvs: 1024}, 30},
+		{&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 128, SharedPlanes: true, AutoReset: botarenav1.AutoReset_AUTO_RESET_SAME_STEP}, 30},
 		// Its games end within 54 steps, so that the final batch's encoder
 		// compresses too.
 		{&botarenav1.CreatePoolRequest{Game: "battleships/small", NumEnvs: 256, Compression: botarenav1.Compression_COMPRESSION_ZSTD, AutoReset: botarenav1.AutoReset_AUTO_RESET_SAME_STEP}, 60},
@@ -56,7 +57,7 @@ func TestPoolCostBoundsTheHeap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cost, err := s.poolCost(cfg, req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD)
+		cost, err := s.poolCost(cfg, req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD, req.GetSharedPlanes())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,8 +10,9 @@
 //
 // A [Server] holds pools ([vecenv.Pool]) keyed by random ids ("p-" and 24
 // hex digits). CreatePool validates the request, checks the limits, makes
-// the pool and its Arrow encoder (zstd when asked), and returns the spec and
-// the Arrow schema message; Reset and Step return one Arrow IPC record-batch
+// the pool and its Arrow encoder (zstd when asked; the shared form of
+// observations.WithShared when shared_planes is asked and saves something),
+// and returns the spec and the Arrow schema message; Reset and Step return one Arrow IPC record-batch
 // message per call, one row per learner seat of every env (row = env ×
 // len(learner_seats) + k). Step takes the actions as little-endian int32
 // bytes, one per row, parsed into a reused slice; it returns the ended flags
@@ -45,14 +46,20 @@
 //
 // # Buffers and aliasing
 //
-// A batch is encoded into a buffer owned by the pool (one copy of the
-// pool's buffers); Connect then marshals the response (a second copy) and
-// writes it. The buffer must not be overwritten before Connect has
-// marshalled the response, which happens after the handler returned and
-// released the pool's lock, so a unary response's buffer goes back to its
-// pool only once the response has been written (see recycle.go); a stream
-// reuses one buffer, since Send writes before it returns. Responses are never
-// compressed by the transport: compression is Arrow's zstd, per pool.
+// A batch response is encoded in its protobuf wire form into a buffer owned
+// by the pool: the Arrow message straight after its field header (one copy
+// of the pool's buffers, the only one on the server), at an 8-aligned
+// offset so that clients read its columns in place (rpc/internal/wire).
+// The service's codec hands that buffer to Connect as the marshalled
+// response, which Connect writes without copying it again or allocating
+// (codec.go). The buffer must not be overwritten before Connect has written
+// the response, which happens after the handler returned and released the
+// pool's lock, so a unary response's buffer goes back to its pool only once
+// the response has been written (see recycle.go); a stream reuses one
+// buffer, since Send writes before it returns. After warm-up a served step
+// allocates nothing of the batch's size (TestServedStepDoesNotAllocateTheBatch).
+// Responses are never compressed by the transport: compression is Arrow's
+// zstd, per pool.
 //
 // # Limits and defaults
 //

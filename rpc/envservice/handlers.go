@@ -123,6 +123,9 @@ func gameSpec(spec *env.Spec) *botarenav1.GameSpec {
 		for _, d := range t.Shape {
 			ts.Shape = append(ts.Shape, int32(d))
 		}
+		for _, c := range t.Shared {
+			ts.Shared = append(ts.Shared, int32(c))
+		}
 		gs.Observations = append(gs.Observations, ts)
 	}
 	return gs
@@ -147,7 +150,7 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 	zstd := req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD
 	// The memory budget (budget.go): the pool's cost, before anything of
 	// it is allocated.
-	cost, err := s.poolCost(cfg, zstd)
+	cost, err := s.poolCost(cfg, zstd, req.GetSharedPlanes())
 	if err != nil {
 		return nil, err
 	}
@@ -165,14 +168,21 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 		s.release(cfg.NumEnvs)
 		return nil, err
 	}
-	schema, err := observations.SchemaMessage(p.Spec())
+	// The shared form when asked for and when it saves something: some
+	// channels are shared and an env has more than one learner row.
+	shared := req.GetSharedPlanes() && observations.HasShared(p.Spec()) && len(p.LearnerSeats()) > 1
+	schemaMessage := observations.SchemaMessage
+	if shared {
+		schemaMessage = observations.SharedSchemaMessage
+	}
+	schema, err := schemaMessage(p.Spec())
 	if err != nil {
 		p.Close()
 		mem.Release()
 		s.release(cfg.NumEnvs)
 		return nil, err
 	}
-	sp, err := newServedPool(newID(), req.GetGame(), p, zstd)
+	sp, err := newServedPool(newID(), req.GetGame(), p, zstd, shared)
 	if err != nil {
 		p.Close()
 		mem.Release()
@@ -195,7 +205,7 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 	}
 	s.log.Info("pool created", "pool", sp.id, "game", sp.game, "envs", sp.numEnvs, "rows", sp.rows,
 		"learner_seats", learners, "workers", p.Workers(), "autoreset", p.AutoReset().String(),
-		"zstd", req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD, "seed", cfg.Seed)
+		"zstd", zstd, "shared_planes", shared, "seed", cfg.Seed)
 	return &botarenav1.CreatePoolResponse{
 		PoolId:       sp.id,
 		Spec:         gameSpec(p.Spec()),
@@ -206,6 +216,7 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 		LearnerSeats: learners,
 		AutoReset:    mode,
 		Workers:      int32(p.Workers()),
+		SharedPlanes: shared,
 	}, nil
 }
 
@@ -318,10 +329,12 @@ func (s *Server) Reset(ctx context.Context, req *botarenav1.ResetRequest) (*bota
 	}
 	b := p.getBuf()
 	if err := p.reset(b); err != nil {
+		p.putBuf(b)
 		return nil, s.poolError(proc, p, err)
 	}
-	onWritten(ctx, func() { p.putBuf(b) })
-	return &botarenav1.ResetResponse{Batch: b.batch}, nil
+	resp := &botarenav1.ResetResponse{Batch: b.batch}
+	s.respond(ctx, p, b, resp)
+	return resp, nil
 }
 
 // Step applies one action per row (little-endian int32s, 4 × rows bytes)
@@ -337,10 +350,26 @@ func (s *Server) Step(ctx context.Context, req *botarenav1.StepRequest) (*botare
 	}
 	b := p.getBuf()
 	if err := p.step(req.GetActions(), b); err != nil {
+		p.putBuf(b)
 		return nil, s.poolError(proc, p, err)
 	}
-	onWritten(ctx, func() { p.putBuf(b) })
-	return &botarenav1.StepResponse{Batch: b.batch, Ended: b.ended, FinalBatch: b.final}, nil
+	resp := &botarenav1.StepResponse{Batch: b.batch, Ended: b.ended, FinalBatch: b.final}
+	s.respond(ctx, p, b, resp)
+	return resp, nil
+}
+
+// respond arranges for the unary response resp, whose fields are slices of
+// b, to be marshalled as b's wire form by the service's codec and for b to
+// go back to p once the response is written. Without the recycling
+// middleware (the generated handler mounted directly) it does neither: the
+// response is marshalled as usual and b is left to the garbage collector.
+func (s *Server) respond(ctx context.Context, p *servedPool, b *batchBuf, resp any) {
+	if onWritten(ctx, func() {
+		s.codec.forget(resp)
+		p.putBuf(b)
+	}) {
+		s.codec.register(resp, b.wire)
+	}
 }
 
 // poolError maps an error of a call on p; after a panic of the pool's envs
@@ -396,7 +425,10 @@ func (s *Server) StepStream(ctx context.Context, stream *connect.BidiStream[bota
 			return s.poolError(proc, p, err)
 		}
 		resp.Batch, resp.Ended, resp.FinalBatch = b.batch, b.ended, b.final
-		if err := stream.Send(resp); err != nil {
+		s.codec.register(resp, b.wire)
+		err = stream.Send(resp)
+		s.codec.forget(resp)
+		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}

@@ -10,8 +10,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/observations"
+	"github.com/botarena/botarena/rpc/internal/wire"
 	"github.com/botarena/botarena/rpc/server"
 	"github.com/botarena/botarena/vecenv"
 )
@@ -27,7 +30,11 @@ type servedPool struct {
 	spec      *env.Spec
 	learners  []int
 	autoReset vecenv.AutoReset
-	mem       *server.Reservation // of the memory budget, released by closeLocked
+	// grow gives large response buffers a capacity Connect does not
+	// recycle (wire.Grow), so that they are written without a copy; not
+	// with zstd, whose messages are small and of unknown size.
+	grow bool
+	mem  *server.Reservation // of the memory budget, released by closeLocked
 
 	// lastUsed is the time (UnixNano) a call last started or finished; the
 	// janitor reads it without the lock.
@@ -48,11 +55,14 @@ type servedPool struct {
 	freeClosed bool        // the pool is closed: drop returned buffers
 }
 
-// batchBuf holds the bytes of one response: the batch message, the final
-// batch message and the ended flags. A response aliases it until Connect has
-// written the response; see recycling.
+// batchBuf holds one response in its protobuf wire form (see package
+// wire): wire is the whole message, batch, final and ended its fields'
+// data (nil when absent). The Arrow messages are encoded straight into
+// wire, and the response codec hands wire to Connect as the marshalled
+// message, so a batch is copied once, from the pool's buffers. A response
+// aliases it until Connect has written the response; see recycling.
 type batchBuf struct {
-	batch, final, ended []byte
+	wire, batch, final, ended []byte
 }
 
 // maxFree is how many written response buffers a pool keeps for reuse. One
@@ -60,14 +70,19 @@ type batchBuf struct {
 // written while the next is built.
 const maxFree = 2
 
-func newServedPool(id, game string, p *vecenv.Pool, zstd bool) (*servedPool, error) {
+// newServedPool makes the served form of p: zstd compresses its batches,
+// shared sends them in the shared form (observations.WithShared).
+func newServedPool(id, game string, p *vecenv.Pool, zstd, shared bool) (*servedPool, error) {
 	var opts []observations.Option
 	if zstd {
 		opts = append(opts, observations.WithZstd(), observations.WithCompressConcurrency(p.Workers()))
 	}
+	if shared {
+		opts = append(opts, observations.WithShared(len(p.LearnerSeats())))
+	}
 	sp := &servedPool{
 		id: id, game: game, numEnvs: p.NumEnvs(), rows: p.Rows(), spec: p.Spec(),
-		learners: p.LearnerSeats(), autoReset: p.AutoReset(), pool: p, actions: make([]int32, p.Rows()),
+		learners: p.LearnerSeats(), autoReset: p.AutoReset(), pool: p, actions: make([]int32, p.Rows()), grow: !zstd,
 	}
 	var err error
 	if sp.enc, err = observations.NewEncoder(sp.spec, sp.rows, opts...); err != nil {
@@ -179,10 +194,17 @@ func (p *servedPool) reset(b *batchBuf) (err error) {
 		return fmt.Errorf("pool %q: %w", p.id, err)
 	}
 	p.wasReset = true
-	b.batch, err = p.enc.AppendBatchMessage(b.batch[:0], p.pool.Buffers())
-	b.ended = b.ended[:0]
-	b.final = b.final[:0]
-	return err
+	w := wire.BeginField(b.wire[:0], wire.FieldBatch)
+	w, err = p.enc.AppendBatchMessage(w, p.pool.Buffers())
+	if err != nil {
+		return err
+	}
+	wire.EndField(w, 0)
+	if p.grow {
+		w = wire.Grow(w)
+	}
+	b.wire, b.batch, b.final, b.ended = w, w[wire.HeaderBytes:], nil, nil
+	return nil
 }
 
 // step parses raw (one little-endian int32 per row), steps the pool and
@@ -205,24 +227,45 @@ func (p *servedPool) step(raw []byte, b *batchBuf) (err error) {
 		return fmt.Errorf("pool %q: %w", p.id, err)
 	}
 	p.steps++
-	bufs := p.pool.Buffers()
-	if b.batch, err = p.enc.AppendBatchMessage(b.batch[:0], bufs); err != nil {
+	// The wire form of package wire: batch, final_batch, ended.
+	w := wire.BeginField(b.wire[:0], wire.FieldBatch)
+	if w, err = p.enc.AppendBatchMessage(w, p.pool.Buffers()); err != nil {
 		return err
 	}
-	b.ended = slices.Grow(b.ended[:0], p.rows)[:p.rows]
-	anyEnded := false
-	for r, e := range p.pool.Ended() {
-		b.ended[r] = 0
-		if e {
-			b.ended[r] = 1
-			anyEnded = true
+	wire.EndField(w, 0)
+	batchEnd := len(w)
+	ended := p.pool.Ended()
+	finalStart := len(w)
+	if p.finalEnc != nil && slices.Contains(ended, true) {
+		w = wire.BeginField(w, wire.FieldFinal)
+		if w, err = p.finalEnc.AppendBatchMessage(w, p.final); err != nil {
+			return err
 		}
+		wire.EndField(w, finalStart)
 	}
-	b.final = b.final[:0]
-	if anyEnded && p.finalEnc != nil {
-		b.final, err = p.finalEnc.AppendBatchMessage(b.final, p.final)
+	finalEnd := len(w)
+	w = protowire.AppendTag(w, wire.FieldEnded, protowire.BytesType)
+	w = protowire.AppendVarint(w, uint64(p.rows))
+	endedStart := len(w)
+	for _, e := range ended {
+		w = append(w, boolByte(e))
 	}
-	return err
+	if p.grow {
+		w = wire.Grow(w)
+	}
+	b.wire, b.batch, b.ended, b.final = w, w[wire.HeaderBytes:batchEnd], w[endedStart:], nil
+	if finalEnd > finalStart {
+		b.final = w[finalStart+wire.HeaderBytes : finalEnd]
+	}
+	return nil
+}
+
+// boolByte is 1 for true and 0 for false.
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // parseActions checks and decodes raw into p.actions, without allocating

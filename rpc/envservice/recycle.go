@@ -8,20 +8,24 @@ import (
 // Why responses are recycled this way.
 //
 // A Step response carries the batch message, megabytes for a large pool.
-// Building it into a fresh slice every step costs an allocation of that size
-// (and its zeroing and garbage collection); reusing one slice per pool is
-// wrong, because the unary handler returns before Connect marshals the
-// response, and the pool's lock is released on return: the next Step on the
-// same pool could overwrite the slice while Connect still reads it.
+// The pool encodes it straight into its protobuf wire form in a response
+// buffer (batchBuf), and the service's codec hands that buffer to Connect
+// as the marshalled message (codec.go). Building it into a fresh slice
+// every step would cost an allocation of that size (and its zeroing and
+// garbage collection); reusing one slice per pool is wrong, because the
+// unary handler returns before Connect marshals and writes the response,
+// and the pool's lock is released on return: the next Step on the same
+// pool could overwrite the slice while Connect still reads it.
 //
 // So a response buffer goes back to its pool only once Connect is done with
 // it. Connect marshals and writes a unary response inside the handler's
-// ServeHTTP, and keeps no reference to the message afterwards; the recycling
-// middleware of Server.Handler puts a releaser into the request context, the
-// handler registers the buffer there, and the middleware hands it back after
-// ServeHTTP returns. Without the middleware (the generated handler mounted
-// directly) there is no releaser and every response gets a fresh buffer,
-// which is always safe.
+// ServeHTTP, and keeps no reference to the message afterwards (nor to the
+// marshalled bytes: see package wire on its buffer pool); the recycling
+// middleware of Server.Handler puts a releaser into the request context,
+// the handler registers the buffer there, and the middleware hands it back
+// after ServeHTTP returns. Without the middleware (the generated handler
+// mounted directly) there is no releaser and every response gets a fresh
+// buffer, which is always safe.
 //
 // StepStream does not need this: stream.Send marshals and writes before it
 // returns, so each stream owns one buffer and reuses it for every response.

@@ -76,6 +76,7 @@ type Server struct {
 	host    *server.Host
 	log     *slog.Logger
 	metrics *metrics
+	codec   *responseCodec
 
 	mu         sync.Mutex
 	pools      map[string]*servedPool
@@ -129,6 +130,7 @@ func New(h *server.Host, opts ...Option) *Server {
 		stop:        make(chan struct{}),
 		janitorDone: make(chan struct{}),
 		streams:     map[*streamBody]struct{}{},
+		codec:       newResponseCodec(),
 	}
 	s.metrics = newMetrics(s)
 	if o.idleTimeout > 0 {
@@ -143,13 +145,15 @@ func New(h *server.Host, opts ...Option) *Server {
 func (s *Server) ServiceName() string { return botarenav1connect.EnvServiceName }
 
 // Handler returns the path and HTTP handler of the service, made with opts
-// (the host's; see [server.Host.Handler]) and the service's metrics
-// interceptor. The handler recycles each pool's batch buffers once a unary
-// response has been written; mounting
-// botarenav1connect.NewEnvServiceHandler(s) directly works too, but then
-// every response gets a fresh buffer, and Close does not end open streams.
+// (the host's; see [server.Host.Handler]), the service's metrics
+// interceptor and its protobuf codec, which sends each batch response as
+// the pool's buffer holds it, without marshalling a copy (codec.go). The
+// handler recycles each pool's batch buffers once a unary response has
+// been written; mounting botarenav1connect.NewEnvServiceHandler(s)
+// directly works too, but then every response gets a fresh buffer and is
+// marshalled into another, and Close does not end open streams.
 func (s *Server) Handler(opts ...connect.HandlerOption) (string, http.Handler) {
-	path, h := botarenav1connect.NewEnvServiceHandler(s, connect.WithHandlerOptions(opts...), connect.WithInterceptors(counter{s}))
+	path, h := botarenav1connect.NewEnvServiceHandler(s, connect.WithHandlerOptions(opts...), connect.WithCodec(s.codec), connect.WithInterceptors(counter{s}))
 	return path, s.stoppable(recycling(h))
 }
 

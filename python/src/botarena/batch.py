@@ -20,14 +20,24 @@ Exceptions:
   unpacked into new numpy bool arrays (``rows`` bytes each).
 * A column of 2- or 4-byte values (float32/int32) is copied when the message
   does not start at a 4-byte-aligned address, so that every returned array is
-  aligned (the proto's field header can leave a message at any offset of the
-  gRPC payload). These columns are small (rewards, ids, scalar features); the
-  uint8 planes and the mask are never copied.
+  aligned. The server places each batch at an 8-aligned offset of the
+  response (see :func:`parse_step_message`), so this happens only for
+  messages received at odd addresses; the columns are small anyway (rewards,
+  ids, scalar features), and the uint8 planes and the mask are never copied.
 * With zstd body compression pyarrow decompresses into new buffers.
+* In the shared form (a pool made with ``shared_planes``), each tensor with
+  shared channels is rebuilt: the message holds the channels every seat of
+  an env sees alike once per env (an envs batch after the rows batch, see
+  ``CreatePoolRequest.shared_planes`` in env.proto), and the decoder puts
+  them back into every row of the env, giving exactly the full form's
+  array. The rebuilt arrays are writable and come from a small ring of
+  buffers that the decoder reuses once no array refers to them any more, so
+  a loop that keeps at most the previous step's arrays allocates nothing.
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +47,7 @@ import pyarrow as pa
 
 from botarena.spec import GameSpec
 
-__all__ = ["Batch", "BatchDecoder", "StepMessage", "parse_step_message", "encode_step_request"]
+__all__ = ["Batch", "BatchDecoder", "BufferRing", "StepMessage", "parse_step_message", "encode_step_request"]
 
 Obs = dict[str, npt.NDArray[Any]]
 
@@ -72,6 +82,55 @@ class Batch:
         return int(self.reward.shape[0])
 
 
+class BufferRing:
+    """A few uint8 buffers, each handed out again once no array refers to it.
+
+    :meth:`get` returns a buffer that nothing outside the ring references
+    (no view of it is alive), or a new one. A caller that keeps at most the
+    arrays of the previous call gets the same two buffers back in turn, so
+    nothing is allocated per call; a caller that keeps more simply gets new
+    buffers. Not safe for concurrent use.
+    """
+
+    def __init__(self, keep: int = 3) -> None:
+        self._keep = keep
+        self._bufs: list[npt.NDArray[np.uint8]] = []
+
+    def get(self, n: int) -> npt.NDArray[np.uint8]:
+        """A uint8 buffer of at least n bytes that nothing outside this ring references."""
+        # A free buffer has two references here: the list's and
+        # getrefcount's argument; a view of it (a message, its Arrow
+        # buffers and numpy views) adds one.
+        bufs = self._bufs
+        for i in range(len(bufs)):
+            if sys.getrefcount(bufs[i]) <= 2 and bufs[i].nbytes >= n:
+                return bufs[i]
+        # None fits: drop the free ones (too small), and the oldest busy
+        # ones beyond the ring's size (the caller's arrays keep them alive).
+        self._bufs = [bufs[i] for i in range(len(bufs)) if sys.getrefcount(bufs[i]) > 2][-(self._keep - 1) :]
+        # Round up, so that a slightly larger message (a SAME_STEP final
+        # batch, zstd) does not need a new buffer each time.
+        buf = np.empty(max(n + (n >> 3), 4096), dtype=np.uint8)
+        self._bufs.append(buf)
+        return buf
+
+
+def _runs(mask: list[bool]) -> list[tuple[int, int]]:
+    """The runs of consecutive True entries of mask, as (start, end) pairs."""
+    out = []
+    c = 0
+    while c < len(mask):
+        if not mask[c]:
+            c += 1
+            continue
+        end = c + 1
+        while end < len(mask) and mask[end]:
+            end += 1
+        out.append((c, end))
+        c = end
+    return out
+
+
 def _aligned(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
     if a.dtype.itemsize > 1 and not a.flags.aligned:
         return a.copy()
@@ -83,8 +142,20 @@ class BatchDecoder:
 
     def __init__(self, schema_message: bytes | memoryview | Any) -> None:
         buf = schema_message if isinstance(schema_message, pa.Buffer) else pa.py_buffer(schema_message)
-        self.schema: pa.Schema = pa.ipc.read_schema(buf)
+        reader = pa.BufferReader(buf)
+        self.schema: pa.Schema = pa.ipc.read_schema(pa.ipc.read_message(reader))
         self.spec: GameSpec = GameSpec.from_schema_metadata(self.schema)
+        #: The envs schema of the shared form, or None (the full form).
+        self.env_schema: pa.Schema | None = None
+        # Per tensor of the shared form: (seat runs, shared runs) of channels.
+        self._split: dict[str, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = {}
+        self._ring = BufferRing()
+        if (self.schema.metadata or {}).get(b"part") == b"rows":
+            self.env_schema = pa.ipc.read_schema(pa.ipc.read_message(reader))
+            for t in self.spec.observations:
+                if t.shared:
+                    shared = [c in t.shared for c in range(t.shape[0])]
+                    self._split[t.name] = (_runs([not x for x in shared]), _runs(shared))
         names = self.schema.names
         self._tensors = [(names.index(t.name), t.name, t.shape) for t in self.spec.observations]
         self._mask = names.index("mask")
@@ -96,20 +167,63 @@ class BatchDecoder:
         self._episode = names.index("episode")
         self._actions = self.spec.actions
 
+    @property
+    def shared(self) -> bool:
+        """Whether the decoder reads the shared form (a pool made with ``shared_planes``)."""
+        return self.env_schema is not None
+
     def read(self, message: Any) -> Any:
-        """Reads one record-batch message (bytes, memoryview or pa.Buffer) as a pa.RecordBatch."""
+        """Reads one record-batch message (bytes, memoryview or pa.Buffer) as a pa.RecordBatch.
+
+        In the shared form it returns the rows batch (see :meth:`read_shared`).
+        """
+        return self.read_shared(message)[0]
+
+    def read_shared(self, message: Any) -> tuple[Any, Any]:
+        """Reads a batch message as (rows batch, envs batch); the envs batch is None in the full form."""
         buf = message if isinstance(message, pa.Buffer) else pa.py_buffer(message)
-        return pa.ipc.read_record_batch(buf, self.schema)
+        if self.env_schema is None:
+            return pa.ipc.read_record_batch(buf, self.schema), None
+        reader = pa.BufferReader(buf)
+        rows = pa.ipc.read_record_batch(pa.ipc.read_message(reader), self.schema)
+        envs = pa.ipc.read_record_batch(pa.ipc.read_message(reader), self.env_schema)
+        return rows, envs
+
+    def _rebuild(self, name: str, shape: tuple[int, ...], seat: npt.NDArray[Any], shared: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """The full (rows, *shape) array of a tensor of the shared form."""
+        seat_runs, shared_runs = self._split[name]
+        rows, envs = seat.shape[0], shared.shape[0]
+        if envs == 0 or rows % envs:
+            raise ValueError(f"tensor {name!r}: {rows} rows in {envs} envs")
+        per = rows // envs
+        c, rest = shape[0], int(np.prod(shape[1:], dtype=np.int64))
+        buf = self._ring.get(rows * c * rest * seat.dtype.itemsize)
+        out = buf[: rows * c * rest * seat.dtype.itemsize].view(seat.dtype).reshape((envs, per, c, rest))
+        seat = seat.reshape((envs, per, -1, rest))
+        shared = shared.reshape((envs, 1, -1, rest))
+        k = 0
+        for a, b in seat_runs:
+            out[:, :, a:b] = seat[:, :, k : k + b - a]
+            k += b - a
+        k = 0
+        for a, b in shared_runs:
+            out[:, :, a:b] = shared[:, :, k : k + b - a]
+            k += b - a
+        return out.reshape((rows, *shape))
 
     def decode(self, message: Any) -> Batch:
         """Decodes one record-batch message into numpy views (see the module doc)."""
         buf = message if isinstance(message, pa.Buffer) else pa.py_buffer(message)
-        rb = pa.ipc.read_record_batch(buf, self.schema)
+        rb, eb = self.read_shared(buf)
         n = rb.num_rows
         col = rb.column
         obs: Obs = {}
         for i, name, shape in self._tensors:
             values = col(i).values.to_numpy(zero_copy_only=True)
+            if name in self._split:
+                shared = eb.column(name).values.to_numpy(zero_copy_only=True)
+                obs[name] = self._rebuild(name, shape, values.reshape((n, -1)), shared.reshape((eb.num_rows, -1)))
+                continue
             obs[name] = _aligned(values.reshape((n, *shape)))
         mask = col(self._mask).values.to_numpy(zero_copy_only=True).reshape((n, self._actions))
         return Batch(
@@ -131,15 +245,17 @@ class StepMessage:
 
     ``batch``, ``ended`` and ``final_batch`` are zero-copy slices of ``raw``
     (pa.Buffer for the batches, memoryview for ended), or None when absent.
+    ``raw`` is the received message: ``bytes`` from grpcio, or a numpy
+    uint8 view of a receive buffer of the Connect transport.
     """
 
-    raw: bytes
+    raw: Any
     batch: Any
     ended: memoryview | None
     final_batch: Any
 
 
-def _varint(data: bytes, pos: int) -> tuple[int, int]:
+def _varint(data: bytes | memoryview, pos: int) -> tuple[int, int]:
     result = 0
     shift = 0
     while True:
@@ -153,27 +269,32 @@ def _varint(data: bytes, pos: int) -> tuple[int, int]:
             raise ValueError("malformed varint in response")
 
 
-def parse_step_message(raw: bytes) -> StepMessage:
+def parse_step_message(raw: Any) -> StepMessage:
     """Parses a ResetResponse/StepResponse/StepStreamResponse without copying.
 
+    raw is the message: bytes or any buffer of bytes (a numpy uint8 array).
     The protobuf runtime would copy every bytes field (several MB per step for
     large pools); this reads the three length-delimited fields (1 batch,
-    2 ended, 3 final_batch) directly and slices the payload. It is the gRPC
-    response deserializer of the hot-path calls.
+    2 ended, 3 final_batch) in any order directly and slices the payload. It
+    is the response deserializer of the hot-path calls. The server puts each
+    batch at an 8-byte aligned offset of the message, so that a message
+    received at an aligned address (grpcio's bytes, the Connect transport's
+    buffers) needs no copy of its 4-byte columns.
     """
     buf = pa.py_buffer(raw)
-    n = len(raw)
+    data = raw if isinstance(raw, bytes) else memoryview(raw).cast("B")
+    n = len(data)
     pos = 0
     spans: dict[int, tuple[int, int]] = {}
     while pos < n:
-        key, pos = _varint(raw, pos)
+        key, pos = _varint(data, pos)
         num, wt = key >> 3, key & 7
         if wt == 2:
-            ln, pos = _varint(raw, pos)
+            ln, pos = _varint(data, pos)
             spans[num] = (pos, ln)
             pos += ln
         elif wt == 0:
-            _, pos = _varint(raw, pos)
+            _, pos = _varint(data, pos)
         elif wt == 1:
             pos += 8
         elif wt == 5:
@@ -188,7 +309,7 @@ def parse_step_message(raw: bytes) -> StepMessage:
         batch = buf.slice(*spans[1])
     if 2 in spans:
         off, ln = spans[2]
-        ended = memoryview(raw)[off : off + ln]
+        ended = memoryview(data)[off : off + ln]
     if 3 in spans and spans[3][1] > 0:
         final = buf.slice(*spans[3])
     return StepMessage(raw, batch, ended, final)

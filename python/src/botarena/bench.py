@@ -30,6 +30,7 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from botarena.client import Client
 from botarena.pool import Pool
 from botarena.server import Server
 
@@ -58,6 +59,8 @@ def run(
     backend: str = "remote",
     batch_size: int | None = None,
     policy_us_per_row: float = 0.0,
+    shared_planes: bool = False,
+    protocol: str = "connect",
     **config: Any,
 ) -> dict[str, Any]:
     """Runs the benchmark; returns the figures as a dict.
@@ -72,17 +75,20 @@ def run(
     if address is None and backend == "remote":
         server = Server().start()
         address = server.address
+    # The remote backend's client; the native backend has none (no wire).
+    client = Client(address, protocol=protocol) if backend == "remote" and address is not None else None
     try:
         with Pool(
             game,
             envs,
             seed=seed,
-            address=address,
+            client=client,
             transport=transport,
             workers=workers,
             compression=compression,
             backend=backend,
             batch_size=batch_size,
+            shared_planes=shared_planes,
             **config,
         ) as pool:
             if pool.backend != backend:
@@ -124,6 +130,8 @@ def run(
                 "rows": rows,
                 "actions": actions,
                 "transport": transport,
+                "protocol": "in-process" if client is None else client.protocol if transport == "unary" else "grpc",
+                "shared_planes": pool.shared_planes,
                 "seconds": round(elapsed, 3),
                 "steps": steps,
                 "policy_us_per_row": policy_us_per_row,
@@ -137,6 +145,8 @@ def run(
                 "python": platform.python_version(),
             }
     finally:
+        if client is not None:
+            client.close()
         if server is not None:
             server.stop()
 
@@ -155,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--transport", choices=["unary", "stream"], default="unary", help="Step RPC or StepStream")
     p.add_argument("--workers", type=int, default=0, help="server goroutines for the pool (0: all cores)")
     p.add_argument("--compression", choices=["none", "zstd"], default=None)
+    p.add_argument("--protocol", choices=["connect", "grpc"], default="connect", help="how unary Reset/Step travel [connect]")
+    p.add_argument("--shared-planes", action="store_true", help="send the channels every seat sees alike once per env")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--config", default="", help="game config as a JSON object, e.g. '{\"players\": 2}'")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -173,6 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         backend=args.backend,
         batch_size=args.batch_size,
         policy_us_per_row=args.policy_us_per_row,
+        shared_planes=args.shared_planes,
+        protocol=args.protocol,
         **config,
     )
     if args.json:

@@ -1,11 +1,18 @@
-"""A gRPC client for ``botarena.v1.EnvService``.
+"""A client for ``botarena.v1.EnvService``.
 
-:class:`Client` wraps the generated stub with raised message limits and turns
-every failed call into a :class:`~botarena.errors.BotarenaError` carrying the
-server's message and status code. The hot-path calls (Reset, Step and
-StepStream) bypass the protobuf runtime: requests are serialized by hand and
-responses parsed by :func:`~botarena.batch.parse_step_message`, so the Arrow
-batches are sliced out of the received bytes instead of being copied.
+:class:`Client` wraps the generated gRPC stub with raised message limits and
+turns every failed call into a :class:`~botarena.errors.BotarenaError`
+carrying the server's message and status code. The hot-path calls (Reset,
+Step and StepStream) bypass the protobuf runtime: requests are serialized by
+hand and responses parsed by :func:`~botarena.batch.parse_step_message`, so
+the Arrow batches are sliced out of the received message instead of being
+copied.
+
+Reset and Step go as Connect protocol calls over HTTP/1.1 by default
+(``protocol="connect"``, module ``botarena._connect``): the response is read
+from the socket straight into a reused numpy buffer, where grpcio would copy
+it twice into a new ``bytes`` object; every other call, StepStream included,
+is gRPC.
 """
 
 from __future__ import annotations
@@ -20,12 +27,13 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
 import grpc
 
+from botarena._connect import ConnectUnary
 from botarena.batch import StepMessage, encode_step_request, parse_step_message
 from botarena.errors import BotarenaError, DeadlineExceededError, NotFoundError, from_rpc_error
 from botarena.spec import GameInfo, GameSpec
 from botarena.v1 import env_pb2, env_pb2_grpc
 
-__all__ = ["Client", "StepStream", "MAX_MESSAGE_BYTES", "AUTORESET_MODES", "COMPRESSIONS"]
+__all__ = ["Client", "StepStream", "MAX_MESSAGE_BYTES", "AUTORESET_MODES", "COMPRESSIONS", "PROTOCOLS"]
 
 #: Send and receive limit of the channel (a 4096-env Bomberman batch is ~22 MB).
 MAX_MESSAGE_BYTES = 512 * 1024 * 1024
@@ -40,6 +48,9 @@ COMPRESSIONS: dict[str | None, int] = {
     "none": env_pb2.COMPRESSION_NONE,
     "zstd": env_pb2.COMPRESSION_ZSTD,
 }
+
+#: The protocols of :class:`Client`'s Reset and Step calls.
+PROTOCOLS = ("connect", "grpc")
 
 _SERVICE = "/botarena.v1.EnvService/"
 T = TypeVar("T")
@@ -78,6 +89,11 @@ class Client:
             (e.g. ``grpc.ssl_channel_credentials(root_certificates=...)``);
             False for plaintext (h2c, the default).
         options: extra grpc channel options (they override the defaults).
+        protocol: how Reset and Step travel: ``"connect"`` (the default), the
+            Connect protocol over HTTP/1.1 on a keep-alive connection per
+            thread, received into reused buffers with one copy; or
+            ``"grpc"``, over the gRPC channel like every other call. With
+            ``tls`` given as ``grpc.ChannelCredentials`` it is always gRPC.
     """
 
     def __init__(
@@ -88,7 +104,10 @@ class Client:
         token: str | None = None,
         tls: bool | grpc.ChannelCredentials = False,
         options: Sequence[tuple[str, Any]] = (),
+        protocol: str = "connect",
     ) -> None:
+        if protocol not in PROTOCOLS:
+            raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {protocol!r}")
         self.address = address
         self.timeout = timeout
         if token is None:
@@ -109,6 +128,14 @@ class Client:
         self._reset = self.channel.unary_unary(_SERVICE + "Reset", response_deserializer=parse_step_message)
         self._step = self.channel.unary_unary(_SERVICE + "Step", response_deserializer=parse_step_message)
         self._stream = self.channel.stream_stream(_SERVICE + "StepStream", response_deserializer=parse_step_message)
+        if protocol == "connect" and not isinstance(tls, grpc.ChannelCredentials):
+            self._connect: ConnectUnary | None = ConnectUnary(
+                address, timeout=timeout, token=token, tls=bool(tls), max_message_bytes=MAX_MESSAGE_BYTES
+            )
+        else:
+            protocol, self._connect = "grpc", None
+        #: The protocol of Reset and Step: "connect" or "grpc".
+        self.protocol = protocol
 
     def _invoke(self, method: str, fn: Callable[..., T], request: Any) -> T:
         """Calls fn(request) with the deadline and the token; failures raise BotarenaError."""
@@ -155,8 +182,15 @@ class Client:
         autoreset: str | None = None,
         compression: str | None = None,
         workers: int = 0,
+        shared_planes: bool = False,
     ) -> env_pb2.CreatePoolResponse:
-        """Creates a pool (CreatePool); returns the raw response (pool_id, spec, arrow_schema, ...)."""
+        """Creates a pool (CreatePool); returns the raw response (pool_id, spec, arrow_schema, ...).
+
+        shared_planes asks for the shared form of the batches (channels every
+        seat of an env sees alike sent once per env);
+        :class:`~botarena.batch.BatchDecoder` rebuilds the same arrays from
+        either form.
+        """
         if autoreset not in AUTORESET_MODES:
             raise ValueError(f"autoreset must be one of 'next_step', 'same_step', got {autoreset!r}")
         if compression not in COMPRESSIONS:
@@ -174,6 +208,7 @@ class Client:
             auto_reset=AUTORESET_MODES[autoreset],  # type: ignore[arg-type]
             compression=COMPRESSIONS[compression],  # type: ignore[arg-type]
             workers=workers,
+            shared_planes=shared_planes,
         )
         if seed is not None:
             req.seed = int(seed) & 0xFFFFFFFFFFFFFFFF
@@ -182,11 +217,15 @@ class Client:
     def reset(self, pool_id: str) -> StepMessage:
         """Resets every env of the pool (unary Reset)."""
         req = encode_step_request(pool_id.encode(), b"")
+        if self._connect is not None:
+            return parse_step_message(self._connect.call("Reset", req))
         return self._invoke("Reset", self._reset, req)
 
     def step(self, pool_id: str, actions: bytes | memoryview) -> StepMessage:
         """Steps the pool (unary Step); actions are little-endian int32, one per row."""
         req = encode_step_request(pool_id.encode(), actions)
+        if self._connect is not None:
+            return parse_step_message(self._connect.call("Step", req))
         return self._invoke("Step", self._step, req)
 
     def step_stream(self, pool_id: str) -> StepStream:
@@ -227,7 +266,9 @@ class Client:
     # Lifetime --------------------------------------------------------------
 
     def close(self) -> None:
-        """Closes the channel."""
+        """Closes the channel (and the calling thread's Connect connection)."""
+        if self._connect is not None:
+            self._connect.close()
         self.channel.close()
 
     def __enter__(self) -> Client:

@@ -25,6 +25,7 @@ __all__ = [
     "PermissionDeniedError",
     "ServerError",
     "from_rpc_error",
+    "from_status",
 ]
 
 
@@ -128,3 +129,34 @@ def from_rpc_error(err: grpc.RpcError, method: str = "", address: str = "") -> B
         details = f"server {address}: {details}"
     cls = _BY_CODE.get(code, BotarenaError) if code is not None else BotarenaError
     return cls(details, code)
+
+
+# Connect's HTTP status for errors without a code (the Connect protocol's
+# table; anything else is UNKNOWN).
+_BY_HTTP_STATUS: dict[int, grpc.StatusCode] = {
+    400: grpc.StatusCode.INTERNAL,
+    401: grpc.StatusCode.UNAUTHENTICATED,
+    403: grpc.StatusCode.PERMISSION_DENIED,
+    404: grpc.StatusCode.UNIMPLEMENTED,
+    429: grpc.StatusCode.UNAVAILABLE,
+    502: grpc.StatusCode.UNAVAILABLE,
+    503: grpc.StatusCode.UNAVAILABLE,
+    504: grpc.StatusCode.UNAVAILABLE,
+}
+
+
+def from_status(code: str, message: str, method: str = "", address: str = "", *, http_status: int = 0) -> BotarenaError:
+    """Converts a Connect protocol error (``{"code": "not_found", "message": ...}``) into a :class:`BotarenaError`.
+
+    code is the Connect code name (the gRPC code's name in snake case,
+    ``canceled`` for CANCELLED); an empty or unknown code is taken from the
+    HTTP status. The message is decorated as :func:`from_rpc_error` does.
+    """
+    name = code.upper()
+    status = grpc.StatusCode.CANCELLED if name == "CANCELED" else getattr(grpc.StatusCode, name, None) if name else None
+    if not isinstance(status, grpc.StatusCode):
+        status = _BY_HTTP_STATUS.get(http_status, grpc.StatusCode.UNKNOWN)
+    details = f"{method}: {message}" if method else message
+    if address and status in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAUTHENTICATED):
+        details = f"server {address}: {details}"
+    return _BY_CODE.get(status, BotarenaError)(details, status)

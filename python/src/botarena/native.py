@@ -343,8 +343,14 @@ class NativePool(Pool):
         client: Any = None,
         backend: str = "native",
         batch_size: int | None = None,
+        shared_planes: bool = False,
         **config: Any,
     ) -> None:
+        # shared_planes is a wire form of the remote backend; in process
+        # nothing is sent, and the arrays are the full ones either way.
+        del shared_planes
+        #: Always False: a native pool sends no batches (see Pool.shared_planes).
+        self.shared_planes = False
         if address is not None or client is not None:
             raise ValueError("a native pool runs in this process: give no address or client")
         if autoreset not in ("next_step", "same_step"):

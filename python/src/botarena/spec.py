@@ -16,12 +16,18 @@ __all__ = ["TensorSpec", "GameSpec", "ConfigField", "TrainingDefaults", "GameInf
 
 @dataclass(frozen=True)
 class TensorSpec:
-    """One observation tensor of a seat: its name, numpy dtype, per-row shape and layout text."""
+    """One observation tensor of a seat: its name, numpy dtype, per-row shape and layout text.
+
+    ``shared`` lists the channels (indices along the first axis) every seat
+    of an env sees alike, which a pool with ``shared_planes`` sends once per
+    env (see :class:`~botarena.batch.BatchDecoder`).
+    """
 
     name: str
     dtype: np.dtype[Any]
     shape: tuple[int, ...]
     layout: str = ""
+    shared: tuple[int, ...] = ()
 
     @property
     def size(self) -> int:
@@ -48,7 +54,7 @@ class GameSpec:
             game=msg.game,
             seats=int(msg.seats),
             observations=tuple(
-                TensorSpec(t.name, np.dtype(t.dtype), tuple(int(d) for d in t.shape), t.layout)
+                TensorSpec(t.name, np.dtype(t.dtype), tuple(int(d) for d in t.shape), t.layout, tuple(int(c) for c in t.shared))
                 for t in msg.observations
             ),
             actions=int(msg.actions),
@@ -64,7 +70,9 @@ class GameSpec:
             game=d["game"],
             seats=int(d["seats"]),
             observations=tuple(
-                TensorSpec(t["name"], np.dtype(t["dtype"]), tuple(int(x) for x in t["shape"]), t.get("layout", ""))
+                TensorSpec(
+                    t["name"], np.dtype(t["dtype"]), tuple(int(x) for x in t["shape"]), t.get("layout", ""), tuple(int(c) for c in t.get("shared") or ())
+                )
                 for t in d["observations"]
             ),
             actions=int(d["actions"]),
@@ -88,6 +96,7 @@ class GameSpec:
                     np.dtype(fmd[b"dtype"].decode()),
                     tuple(int(d) for d in json.loads(fmd[b"shape"])),
                     fmd.get(b"layout", b"").decode(),
+                    tuple(int(c) for c in json.loads(fmd[b"shared"])) if b"shared" in fmd else (),
                 )
             )
         return cls(

@@ -26,16 +26,18 @@ COMPRESSION_NONE: Compression
 COMPRESSION_ZSTD: Compression
 
 class TensorSpec(_message.Message):
-    __slots__ = ("name", "dtype", "shape", "layout")
+    __slots__ = ("name", "dtype", "shape", "layout", "shared")
     NAME_FIELD_NUMBER: _ClassVar[int]
     DTYPE_FIELD_NUMBER: _ClassVar[int]
     SHAPE_FIELD_NUMBER: _ClassVar[int]
     LAYOUT_FIELD_NUMBER: _ClassVar[int]
+    SHARED_FIELD_NUMBER: _ClassVar[int]
     name: str
     dtype: str
     shape: _containers.RepeatedScalarFieldContainer[int]
     layout: str
-    def __init__(self, name: _Optional[str] = ..., dtype: _Optional[str] = ..., shape: _Optional[_Iterable[int]] = ..., layout: _Optional[str] = ...) -> None: ...
+    shared: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, name: _Optional[str] = ..., dtype: _Optional[str] = ..., shape: _Optional[_Iterable[int]] = ..., layout: _Optional[str] = ..., shared: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GameSpec(_message.Message):
     __slots__ = ("game", "seats", "observations", "actions", "action_names", "max_steps", "reward")
@@ -125,7 +127,7 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ..., server_version: _Optional[str] = ...) -> None: ...
 
 class CreatePoolRequest(_message.Message):
-    __slots__ = ("game", "config_json", "num_envs", "seed", "learner_seats", "opponents", "auto_reset", "compression", "workers")
+    __slots__ = ("game", "config_json", "num_envs", "seed", "learner_seats", "opponents", "auto_reset", "compression", "workers", "shared_planes")
     class OpponentsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -142,6 +144,7 @@ class CreatePoolRequest(_message.Message):
     AUTO_RESET_FIELD_NUMBER: _ClassVar[int]
     COMPRESSION_FIELD_NUMBER: _ClassVar[int]
     WORKERS_FIELD_NUMBER: _ClassVar[int]
+    SHARED_PLANES_FIELD_NUMBER: _ClassVar[int]
     game: str
     config_json: str
     num_envs: int
@@ -151,10 +154,11 @@ class CreatePoolRequest(_message.Message):
     auto_reset: AutoReset
     compression: Compression
     workers: int
-    def __init__(self, game: _Optional[str] = ..., config_json: _Optional[str] = ..., num_envs: _Optional[int] = ..., seed: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., opponents: _Optional[_Mapping[int, str]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., compression: _Optional[_Union[Compression, str]] = ..., workers: _Optional[int] = ...) -> None: ...
+    shared_planes: bool
+    def __init__(self, game: _Optional[str] = ..., config_json: _Optional[str] = ..., num_envs: _Optional[int] = ..., seed: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., opponents: _Optional[_Mapping[int, str]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., compression: _Optional[_Union[Compression, str]] = ..., workers: _Optional[int] = ..., shared_planes: _Optional[bool] = ...) -> None: ...
 
 class CreatePoolResponse(_message.Message):
-    __slots__ = ("pool_id", "spec", "arrow_schema", "seed", "num_envs", "rows", "learner_seats", "auto_reset", "workers")
+    __slots__ = ("pool_id", "spec", "arrow_schema", "seed", "num_envs", "rows", "learner_seats", "auto_reset", "workers", "shared_planes")
     POOL_ID_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
     ARROW_SCHEMA_FIELD_NUMBER: _ClassVar[int]
@@ -164,6 +168,7 @@ class CreatePoolResponse(_message.Message):
     LEARNER_SEATS_FIELD_NUMBER: _ClassVar[int]
     AUTO_RESET_FIELD_NUMBER: _ClassVar[int]
     WORKERS_FIELD_NUMBER: _ClassVar[int]
+    SHARED_PLANES_FIELD_NUMBER: _ClassVar[int]
     pool_id: str
     spec: GameSpec
     arrow_schema: bytes
@@ -173,7 +178,8 @@ class CreatePoolResponse(_message.Message):
     learner_seats: _containers.RepeatedScalarFieldContainer[int]
     auto_reset: AutoReset
     workers: int
-    def __init__(self, pool_id: _Optional[str] = ..., spec: _Optional[_Union[GameSpec, _Mapping]] = ..., arrow_schema: _Optional[bytes] = ..., seed: _Optional[int] = ..., num_envs: _Optional[int] = ..., rows: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., workers: _Optional[int] = ...) -> None: ...
+    shared_planes: bool
+    def __init__(self, pool_id: _Optional[str] = ..., spec: _Optional[_Union[GameSpec, _Mapping]] = ..., arrow_schema: _Optional[bytes] = ..., seed: _Optional[int] = ..., num_envs: _Optional[int] = ..., rows: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., workers: _Optional[int] = ..., shared_planes: _Optional[bool] = ...) -> None: ...
 
 class ResetRequest(_message.Message):
     __slots__ = ("pool_id",)

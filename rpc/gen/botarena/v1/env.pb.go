@@ -141,7 +141,12 @@ type TensorSpec struct {
 	Dtype string  `protobuf:"bytes,2,opt,name=dtype,proto3" json:"dtype,omitempty"`
 	Shape []int32 `protobuf:"varint,3,rep,packed,name=shape,proto3" json:"shape,omitempty"`
 	// layout states the axes and the index formula.
-	Layout        string `protobuf:"bytes,4,opt,name=layout,proto3" json:"layout,omitempty"`
+	Layout string `protobuf:"bytes,4,opt,name=layout,proto3" json:"layout,omitempty"`
+	// shared lists the channels (indices along the first axis, ascending)
+	// whose values are the same for every seat of an env at every step, such
+	// as a map's walls; empty for most tensors. A pool made with
+	// shared_planes sends them once per env.
+	Shared        []int32 `protobuf:"varint,5,rep,packed,name=shared,proto3" json:"shared,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -202,6 +207,13 @@ func (x *TensorSpec) GetLayout() string {
 		return x.Layout
 	}
 	return ""
+}
+
+func (x *TensorSpec) GetShared() []int32 {
+	if x != nil {
+		return x.Shared
+	}
+	return nil
 }
 
 // GameSpec describes a configured game: what each seat sees and may do.
@@ -708,7 +720,30 @@ type CreatePoolRequest struct {
 	Compression Compression      `protobuf:"varint,8,opt,name=compression,proto3,enum=botarena.v1.Compression" json:"compression,omitempty"`
 	// workers is the number of goroutines stepping the pool; 0 means the
 	// server's default (all its cores).
-	Workers       int32 `protobuf:"varint,9,opt,name=workers,proto3" json:"workers,omitempty"`
+	Workers int32 `protobuf:"varint,9,opt,name=workers,proto3" json:"workers,omitempty"`
+	// shared_planes asks for the shared form of the batches: the channels of
+	// each tensor that every seat of an env sees alike (TensorSpec.shared)
+	// are sent once per env instead of once per row, and the client rebuilds
+	// the rows; for 4-player Bomberman the batches are half the size. The
+	// server uses it when some tensor has shared channels and an env has more
+	// than one learner row, and says so in CreatePoolResponse.shared_planes;
+	// otherwise, and by default, batches have the full form.
+	//
+	// The shared form (Go: package observations, WithShared): arrow_schema
+	// and every batch and final_batch hold two Arrow IPC messages back to
+	// back. The first is the rows batch: the schema of the full form, except
+	// that a tensor with shared channels holds only its other channels, in
+	// channel order, and the schema metadata "part" is "rows". The second is
+	// the envs batch: one row per env (env e's learner rows are rows
+	// e*len(learner_seats) .. +len(learner_seats)-1), one FixedSizeList
+	// column per tensor with shared channels, named after it, holding those
+	// channels in channel order; its schema metadata "part" is "envs". Tensor
+	// fields carry the full per-row "shape" and their "shared" channels as a
+	// JSON array in both forms. To rebuild row r of a tensor, put the rows
+	// batch's values into the channels not in "shared" and the envs batch's
+	// row r / len(learner_seats) into those in it; the result is the full
+	// form's, byte for byte.
+	SharedPlanes  bool `protobuf:"varint,10,opt,name=shared_planes,json=sharedPlanes,proto3" json:"shared_planes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -806,21 +841,33 @@ func (x *CreatePoolRequest) GetWorkers() int32 {
 	return 0
 }
 
+func (x *CreatePoolRequest) GetSharedPlanes() bool {
+	if x != nil {
+		return x.SharedPlanes
+	}
+	return false
+}
+
 type CreatePoolResponse struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	PoolId string                 `protobuf:"bytes,1,opt,name=pool_id,json=poolId,proto3" json:"pool_id,omitempty"`
 	Spec   *GameSpec              `protobuf:"bytes,2,opt,name=spec,proto3" json:"spec,omitempty"`
-	// arrow_schema is the Arrow IPC schema message of every batch.
+	// arrow_schema is the Arrow IPC schema message of every batch (with
+	// shared_planes, the rows schema's message followed by the envs
+	// schema's: see CreatePoolRequest.shared_planes).
 	ArrowSchema []byte `protobuf:"bytes,3,opt,name=arrow_schema,json=arrowSchema,proto3" json:"arrow_schema,omitempty"`
 	// seed is the pool seed used.
 	Seed    uint64 `protobuf:"varint,4,opt,name=seed,proto3" json:"seed,omitempty"`
 	NumEnvs int32  `protobuf:"varint,5,opt,name=num_envs,json=numEnvs,proto3" json:"num_envs,omitempty"`
 	// rows is num_envs × len(learner_seats): the actions each Step takes and
 	// the rows of each batch.
-	Rows          int32     `protobuf:"varint,6,opt,name=rows,proto3" json:"rows,omitempty"`
-	LearnerSeats  []int32   `protobuf:"varint,7,rep,packed,name=learner_seats,json=learnerSeats,proto3" json:"learner_seats,omitempty"`
-	AutoReset     AutoReset `protobuf:"varint,8,opt,name=auto_reset,json=autoReset,proto3,enum=botarena.v1.AutoReset" json:"auto_reset,omitempty"`
-	Workers       int32     `protobuf:"varint,9,opt,name=workers,proto3" json:"workers,omitempty"`
+	Rows         int32     `protobuf:"varint,6,opt,name=rows,proto3" json:"rows,omitempty"`
+	LearnerSeats []int32   `protobuf:"varint,7,rep,packed,name=learner_seats,json=learnerSeats,proto3" json:"learner_seats,omitempty"`
+	AutoReset    AutoReset `protobuf:"varint,8,opt,name=auto_reset,json=autoReset,proto3,enum=botarena.v1.AutoReset" json:"auto_reset,omitempty"`
+	Workers      int32     `protobuf:"varint,9,opt,name=workers,proto3" json:"workers,omitempty"`
+	// shared_planes is set when the pool's batches have the shared form
+	// (see CreatePoolRequest.shared_planes).
+	SharedPlanes  bool `protobuf:"varint,10,opt,name=shared_planes,json=sharedPlanes,proto3" json:"shared_planes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -918,6 +965,13 @@ func (x *CreatePoolResponse) GetWorkers() int32 {
 	return 0
 }
 
+func (x *CreatePoolResponse) GetSharedPlanes() bool {
+	if x != nil {
+		return x.SharedPlanes
+	}
+	return false
+}
+
 type ResetRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	PoolId        string                 `protobuf:"bytes,1,opt,name=pool_id,json=poolId,proto3" json:"pool_id,omitempty"`
@@ -965,7 +1019,11 @@ func (x *ResetRequest) GetPoolId() string {
 type ResetResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// batch is an Arrow IPC record-batch message (schema: CreatePoolResponse.
-	// arrow_schema), one row per learner row.
+	// arrow_schema), one row per learner row; in the shared form, the rows
+	// batch's message followed by the envs batch's. The server writes it at
+	// an offset of the response that is a multiple of 8 (its length prefix
+	// padded with redundant varint bytes), so that a client that receives the
+	// response at an 8-aligned address can read its columns in place.
 	Batch         []byte `protobuf:"bytes,1,opt,name=batch,proto3" json:"batch,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1064,7 +1122,8 @@ func (x *StepRequest) GetActions() []byte {
 
 type StepResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// batch is the Arrow IPC record-batch message after the step.
+	// batch is the Arrow IPC record-batch message after the step, as in
+	// ResetResponse.
 	Batch []byte `protobuf:"bytes,1,opt,name=batch,proto3" json:"batch,omitempty"`
 	// ended has one byte per row: 1 where the row's episode ended in this
 	// step (the game is over, or every learner seat of its env is out). In
@@ -1073,8 +1132,10 @@ type StepResponse struct {
 	// final_batch, in SAME_STEP mode, is a record-batch message of the same
 	// schema whose observation columns hold the final observation of the
 	// rows that ended (other rows: undefined); its other columns, the mask
-	// included, are those of batch. Empty in NEXT_STEP mode or when no row
-	// ended.
+	// included, are those of batch. In the shared form it holds two messages
+	// as batch does. Empty in NEXT_STEP mode or when no row ended. The server
+	// writes the fields in the order batch, final_batch, ended; parsers
+	// accept any order.
 	FinalBatch    []byte `protobuf:"bytes,3,opt,name=final_batch,json=finalBatch,proto3" json:"final_batch,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2025,13 +2086,14 @@ var File_botarena_v1_env_proto protoreflect.FileDescriptor
 
 const file_botarena_v1_env_proto_rawDesc = "" +
 	"\n" +
-	"\x15botarena/v1/env.proto\x12\vbotarena.v1\"d\n" +
+	"\x15botarena/v1/env.proto\x12\vbotarena.v1\"|\n" +
 	"\n" +
 	"TensorSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05dtype\x18\x02 \x01(\tR\x05dtype\x12\x14\n" +
 	"\x05shape\x18\x03 \x03(\x05R\x05shape\x12\x16\n" +
-	"\x06layout\x18\x04 \x01(\tR\x06layout\"\xe3\x01\n" +
+	"\x06layout\x18\x04 \x01(\tR\x06layout\x12\x16\n" +
+	"\x06shared\x18\x05 \x03(\x05R\x06shared\"\xe3\x01\n" +
 	"\bGameSpec\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x12;\n" +
@@ -2070,7 +2132,7 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\x10ListGamesRequest\"g\n" +
 	"\x11ListGamesResponse\x12+\n" +
 	"\x05games\x18\x01 \x03(\v2\x15.botarena.v1.GameInfoR\x05games\x12%\n" +
-	"\x0eserver_version\x18\x02 \x01(\tR\rserverVersion\"\xc2\x03\n" +
+	"\x0eserver_version\x18\x02 \x01(\tR\rserverVersion\"\xe7\x03\n" +
 	"\x11CreatePoolRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x1f\n" +
 	"\vconfig_json\x18\x02 \x01(\tR\n" +
@@ -2082,11 +2144,13 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\n" +
 	"auto_reset\x18\a \x01(\x0e2\x16.botarena.v1.AutoResetR\tautoReset\x12:\n" +
 	"\vcompression\x18\b \x01(\x0e2\x18.botarena.v1.CompressionR\vcompression\x12\x18\n" +
-	"\aworkers\x18\t \x01(\x05R\aworkers\x1a<\n" +
+	"\aworkers\x18\t \x01(\x05R\aworkers\x12#\n" +
+	"\rshared_planes\x18\n" +
+	" \x01(\bR\fsharedPlanes\x1a<\n" +
 	"\x0eOpponentsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\x05R\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\a\n" +
-	"\x05_seed\"\xb4\x02\n" +
+	"\x05_seed\"\xd9\x02\n" +
 	"\x12CreatePoolResponse\x12\x17\n" +
 	"\apool_id\x18\x01 \x01(\tR\x06poolId\x12)\n" +
 	"\x04spec\x18\x02 \x01(\v2\x15.botarena.v1.GameSpecR\x04spec\x12!\n" +
@@ -2097,7 +2161,9 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\rlearner_seats\x18\a \x03(\x05R\flearnerSeats\x125\n" +
 	"\n" +
 	"auto_reset\x18\b \x01(\x0e2\x16.botarena.v1.AutoResetR\tautoReset\x12\x18\n" +
-	"\aworkers\x18\t \x01(\x05R\aworkers\"'\n" +
+	"\aworkers\x18\t \x01(\x05R\aworkers\x12#\n" +
+	"\rshared_planes\x18\n" +
+	" \x01(\bR\fsharedPlanes\"'\n" +
 	"\fResetRequest\x12\x17\n" +
 	"\apool_id\x18\x01 \x01(\tR\x06poolId\"%\n" +
 	"\rResetResponse\x12\x14\n" +

@@ -1,0 +1,259 @@
+"""Reset and Step as Connect unary calls over HTTP/1.1, received into reused buffers.
+
+grpcio hands every response to Python as a new ``bytes`` object, built by
+copying each received slice into a bytes object and joining them: two copies
+of a 22 MB Bomberman batch and a 22 MB allocation per step, on top of the
+receive and HTTP/2 framing work of grpc's core. The server speaks the Connect
+protocol on the same port (``Content-Type: application/proto``; the request
+and response bodies are the bare protobuf messages), so this module sends
+Reset and Step as plain HTTP/1.1 POSTs on a keep-alive socket and reads the
+response body with ``recv_into`` straight into a numpy buffer: one copy,
+from the kernel. The buffer is reused for a later response once nothing
+references it any more (no array of the batches it holds is alive), so a
+loop that keeps at most the previous step's arrays allocates nothing per
+step.
+
+Errors follow the Connect protocol: a non-200 status with a JSON body
+``{"code": "not_found", "message": ...}``, raised as the matching
+:class:`~botarena.errors.BotarenaError`. A socket timeout is
+:class:`~botarena.errors.DeadlineExceededError`, a refused or dropped
+connection :class:`~botarena.errors.ServerUnavailableError`, both naming the
+server. After any error the socket is closed, and the next call opens a new
+one. A call is never retried: a Step may have been applied.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import ssl
+import threading
+from typing import Any
+
+import grpc
+import numpy as np
+import numpy.typing as npt
+
+from botarena.batch import BufferRing
+from botarena.errors import BotarenaError, DeadlineExceededError, ServerUnavailableError, from_status
+
+__all__ = ["ConnectUnary"]
+
+_SERVICE = "/botarena.v1.EnvService/"
+_HEAD_LIMIT = 64 << 10
+
+
+class _Conn:
+    """One keep-alive HTTP/1.1 connection and the receive buffers of its thread."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.head = bytearray()  # bytes read past the previous response (none, normally)
+        self.buffers = BufferRing()
+
+
+class ConnectUnary:
+    """Connect unary calls (Reset, Step) to one server over HTTP/1.1.
+
+    Each thread gets its own connection. The responses are numpy uint8 views
+    of the thread's receive buffers (see the module doc).
+    """
+
+    def __init__(
+        self,
+        address: str,
+        *,
+        timeout: float | None,
+        token: str | None = None,
+        tls: bool = False,
+        max_message_bytes: int = 512 << 20,
+    ) -> None:
+        host, _, port = address.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"address {address!r}: want host:port")
+        self.address = address
+        self._host = host.strip("[]")
+        self._port = int(port)
+        self._timeout = timeout
+        self._max = max_message_bytes
+        self._tls = ssl.create_default_context() if tls else None
+        self._local = threading.local()
+        head = f"Host: {address}\r\nContent-Type: application/proto\r\nConnect-Protocol-Version: 1\r\n"
+        if timeout is not None:
+            head += f"Connect-Timeout-Ms: {max(1, int(timeout * 1000))}\r\n"
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        self._head = head
+
+    # Connections -------------------------------------------------------------
+
+    def _connect(self) -> _Conn:
+        try:
+            sock = socket.create_connection((self._host, self._port), timeout=self._timeout)
+        except OSError as e:
+            raise ServerUnavailableError(f"server {self.address}: cannot connect: {e}", grpc.StatusCode.UNAVAILABLE) from None
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if self._tls is not None:
+            sock = self._tls.wrap_socket(sock, server_hostname=self._host)
+        sock.settimeout(self._timeout)
+        return _Conn(sock)
+
+    def _conn(self) -> _Conn:
+        conn: _Conn | None = getattr(self._local, "conn", None)
+        if conn is not None and not conn.head:
+            # The server closes idle connections (and a full server the
+            # longest idle one); a closed socket reads as ready. Reconnect
+            # rather than send a request it will never read.
+            try:
+                ready, _, _ = select.select([conn.sock], [], [], 0)
+            except (OSError, ValueError):
+                ready = [conn.sock]
+            if ready:
+                self._drop()
+                conn = None
+        if conn is None:
+            conn = self._connect()
+            self._local.conn = conn
+        return conn
+
+    def _drop(self) -> None:
+        conn: _Conn | None = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if conn is not None:
+            try:
+                conn.sock.close()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        """Closes the calling thread's connection (others close when their threads end)."""
+        self._drop()
+
+    # Calls -------------------------------------------------------------------
+
+    def call(self, method: str, request: bytes) -> npt.NDArray[np.uint8]:
+        """Sends one unary request and returns the response message (a view of a receive buffer)."""
+        conn = self._conn()
+        try:
+            req = f"POST {_SERVICE}{method} HTTP/1.1\r\n{self._head}Content-Length: {len(request)}\r\n\r\n".encode()
+            conn.sock.sendall(req + request)
+            status, length, chunked, close = self._read_head(conn)
+            if status != 200:
+                body = self._read_body(conn, length, chunked, into=None)
+                self._drop()
+                raise self._error(method, status, bytes(body))
+            msg = self._read_body(conn, length, chunked, into=conn.buffers)
+            if close:
+                self._drop()
+            return msg
+        except BotarenaError:
+            self._drop()
+            raise
+        except (socket.timeout, TimeoutError):
+            self._drop()
+            raise DeadlineExceededError(
+                f"server {self.address}: {method}: no response within {self._timeout:g}s",
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+            ) from None
+        except (OSError, ValueError) as e:
+            self._drop()
+            raise ServerUnavailableError(f"server {self.address}: {method}: {e}", grpc.StatusCode.UNAVAILABLE) from None
+
+    def _recv_more(self, conn: _Conn) -> None:
+        data = conn.sock.recv(65536)
+        if not data:
+            raise ConnectionError("the server closed the connection")
+        conn.head += data
+
+    def _read_line(self, conn: _Conn) -> bytes:
+        while True:
+            i = conn.head.find(b"\r\n")
+            if i >= 0:
+                line = bytes(conn.head[:i])
+                del conn.head[: i + 2]
+                return line
+            if len(conn.head) > _HEAD_LIMIT:
+                raise ValueError("malformed response: line too long")
+            self._recv_more(conn)
+
+    def _read_head(self, conn: _Conn) -> tuple[int, int, bool, bool]:
+        """Reads the status line and headers: (status, content length or -1, chunked, close)."""
+        while True:
+            parts = self._read_line(conn).split(b" ", 2)
+            if len(parts) < 2 or not parts[0].startswith(b"HTTP/1.") or not parts[1].isdigit():
+                raise ValueError(f"malformed response status line {parts!r}")
+            status = int(parts[1])
+            length, chunked, close = -1, False, parts[0] == b"HTTP/1.0"
+            while True:
+                line = self._read_line(conn)
+                if not line:
+                    break
+                name, _, value = line.partition(b":")
+                name = name.strip().lower()
+                value = value.strip()
+                if name == b"content-length":
+                    length = int(value)
+                elif name == b"transfer-encoding":
+                    chunked = value.lower() == b"chunked"
+                elif name == b"connection":
+                    close = value.lower() == b"close"
+            if status != 100:
+                return status, length, chunked, close
+
+    def _fill(self, conn: _Conn, dst: memoryview) -> None:
+        """Fills dst from the bytes already read, then from the socket."""
+        n = min(len(conn.head), len(dst))
+        if n:
+            dst[:n] = conn.head[:n]
+            del conn.head[:n]
+        while n < len(dst):
+            k = conn.sock.recv_into(dst[n:])
+            if k == 0:
+                raise ConnectionError("the server closed the connection mid-response")
+            n += k
+
+    def _read_body(self, conn: _Conn, length: int, chunked: bool, into: BufferRing | None) -> npt.NDArray[np.uint8]:
+        """Reads a response body (Content-Length or chunked) into a buffer of into (or a new one)."""
+
+        def buffer(n: int) -> npt.NDArray[np.uint8]:
+            if n > self._max:
+                raise BotarenaError(f"response of {n} bytes exceeds the client's limit of {self._max}", grpc.StatusCode.RESOURCE_EXHAUSTED)
+            return into.get(n) if into is not None else np.empty(n, dtype=np.uint8)
+
+        if not chunked:
+            if length < 0:
+                raise ValueError("response without Content-Length or chunked encoding")
+            buf = buffer(length)
+            self._fill(conn, buf.data[:length])
+            return buf[:length]
+        # Chunked: the server writes the message in one chunk; more are
+        # gathered, growing the buffer.
+        buf = buffer(0)
+        n = 0
+        while True:
+            size = int(self._read_line(conn).split(b";", 1)[0], 16)
+            if size == 0:
+                while self._read_line(conn):  # trailers
+                    pass
+                return buf[:n]
+            if n + size > buf.nbytes:
+                grown = buffer(n + size)
+                grown[:n] = buf[:n]
+                buf = grown
+            self._fill(conn, buf.data[n : n + size])
+            n += size
+            if self._read_line(conn):
+                raise ValueError("malformed chunked response")
+
+    def _error(self, method: str, status: int, body: bytes) -> BotarenaError:
+        """The error of a Connect error response."""
+        code = ""
+        message = ""
+        try:
+            err: Any = json.loads(body)
+            code = str(err.get("code", ""))
+            message = str(err.get("message", ""))
+        except (ValueError, AttributeError):
+            message = body.decode("utf-8", "replace")[:500]
+        return from_status(code, message or f"HTTP status {status}", method, self.address, http_status=status)

@@ -1,0 +1,119 @@
+"""Reset and Step over the Connect protocol on HTTP/1.1 (``Client(protocol="connect")``, the default)."""
+
+from __future__ import annotations
+
+import time
+from typing import Iterator
+
+import numpy as np
+import pytest
+
+import botarena
+from botarena.errors import InvalidArgumentError, NotFoundError, ServerUnavailableError, from_status
+
+
+def _steps(client: botarena.Client, n: int) -> list[dict[str, bytes]]:
+    """The obs bytes of a reset and n steps of a fixed-seed pool."""
+    with botarena.Pool("bomberman", 8, client=client, seed=5) as pool:
+        out = []
+        obs, _ = pool.reset()
+        out.append({k: v.tobytes() for k, v in obs.items()})
+        rng = np.random.default_rng(1)
+        for _ in range(n):
+            obs, *_ = pool.step(rng.integers(0, pool.spec.actions, pool.rows, dtype=np.int32))
+            out.append({k: v.tobytes() for k, v in obs.items()})
+        return out
+
+
+def test_connect_and_grpc_give_the_same_bytes(address: str) -> None:
+    with botarena.Client(address) as c, botarena.Client(address, protocol="grpc") as g:
+        assert c.protocol == "connect" and g.protocol == "grpc"
+        assert _steps(c, 6) == _steps(g, 6)
+
+
+def test_unknown_protocol() -> None:
+    with pytest.raises(ValueError, match="protocol"):
+        botarena.Client("127.0.0.1:1", protocol="http3")
+
+
+def test_receive_buffers_are_reused_and_views_stay_valid(client: botarena.Client) -> None:
+    resp = client.create_pool("bomberman", 16, seed=3)
+    try:
+        client.reset(resp.pool_id)
+        actions = np.zeros(resp.rows, dtype=np.int32).tobytes()
+        kept = client.step(resp.pool_id, actions)
+        kept_bytes = bytes(kept.raw)
+        bases = set()
+        for _ in range(12):
+            msg = client.step(resp.pool_id, actions)
+            bases.add(id(msg.raw.base))
+            del msg  # keep only the latest, as a training loop does
+        # The kept message's buffer is never reused; the others cycle.
+        assert bytes(kept.raw) == kept_bytes
+        assert id(kept.raw.base) not in bases
+        assert len(bases) <= 2
+    finally:
+        client.close_pool(resp.pool_id)
+
+
+def test_batches_are_aligned(client: botarena.Client) -> None:
+    resp = client.create_pool("battlebots", 4, seed=3)
+    try:
+        msg = client.reset(resp.pool_id)
+        assert msg.batch.address % 8 == 0
+        decoder = botarena.batch.BatchDecoder(resp.arrow_schema)
+        b = decoder.decode(msg.batch)
+        # float32 and int32 columns are views, not copies.
+        for a in (b.reward, b.env, b.obs["scalars"] if "scalars" in b.obs else b.reward):
+            assert a.base is not None and not a.flags.owndata
+    finally:
+        client.close_pool(resp.pool_id)
+
+
+def test_errors_have_their_codes(client: botarena.Client) -> None:
+    resp = client.create_pool("battlebots", 2, seed=1)
+    try:
+        client.reset(resp.pool_id)
+        with pytest.raises(InvalidArgumentError, match="actions: got 4 bytes"):
+            client.step(resp.pool_id, b"\0\0\0\0")
+        # The connection is usable after an error.
+        client.step(resp.pool_id, bytes(4 * resp.rows))
+    finally:
+        client.close_pool(resp.pool_id)
+    with pytest.raises(NotFoundError, match="Step: pool"):
+        client.step(resp.pool_id, bytes(4 * resp.rows))
+
+
+def test_from_status() -> None:
+    e = from_status("not_found", "pool gone", "Step", "h:1")
+    assert isinstance(e, NotFoundError) and str(e) == "[NOT_FOUND] Step: pool gone"
+    assert from_status("canceled", "x").code is not None and from_status("canceled", "x").code.name == "CANCELLED"
+    assert isinstance(from_status("", "bad gateway", http_status=503), ServerUnavailableError)
+    assert from_status("nonsense", "?").code.name == "UNKNOWN"  # type: ignore[union-attr]
+
+
+@pytest.fixture
+def short_idle() -> Iterator[botarena.Server]:
+    with botarena.Server(args=["--conn-idle-timeout", "200ms"]) as server:
+        yield server
+
+
+def test_a_connection_the_server_closed_is_replaced(short_idle: botarena.Server) -> None:
+    with botarena.Client(short_idle.address) as c:
+        resp = c.create_pool("battlebots", 2, seed=1)
+        c.reset(resp.pool_id)
+        time.sleep(0.6)  # the server closes the idle connection
+        c.step(resp.pool_id, bytes(4 * resp.rows))
+        c.close_pool(resp.pool_id)
+
+
+def test_a_stopped_server_is_unavailable() -> None:
+    server = botarena.Server().start()
+    address = server.address
+    c = botarena.Client(address, timeout=5)
+    resp = c.create_pool("battlebots", 2, seed=1)
+    c.reset(resp.pool_id)
+    server.stop()
+    with pytest.raises(ServerUnavailableError, match=address):
+        c.step(resp.pool_id, bytes(4 * resp.rows))
+    c.close()
