@@ -144,12 +144,17 @@ class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
         self._print_human()
         return self._obs(obs), float(reward[0]), term, trunc, self._info(info)
 
+    # One env's observation and mask are copied out of the pool's rows:
+    # Gymnasium's Env contract has each call return new data, and the
+    # pool's arrays (the native backend's above all) are written again by
+    # the next step. The batched faces (vector, PettingZoo, Pool) do not
+    # copy.
     @staticmethod
     def _obs(obs: dict[str, npt.NDArray[Any]]) -> AgentObs:
-        return {k: v[0] for k, v in obs.items()}
+        return {k: v[0].copy() for k, v in obs.items()}
 
     def _info(self, info: dict[str, Any]) -> dict[str, Any]:
-        self._mask = info["mask"][0].view(np.int8)
+        self._mask = info["mask"][0].view(np.int8).copy()
         return {"action_mask": self._mask}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
