@@ -180,6 +180,10 @@ class PolicyNet(nn.Module):
 
     def features(self, planes: torch.Tensor, scalars: torch.Tensor) -> torch.Tensor:
         x = planes.to(torch.float32) * self.planes_scale
+        if x.dim() == 4 and x.device.type == "cpu":
+            # oneDNN's CPU convolutions run 20-30% faster on channels-last input (measured on the
+            # 2-core machine, docs/training.md); the result is the same network.
+            x = x.contiguous(memory_format=torch.channels_last)
         s = scalars.to(torch.float32) * self.scalars_scale
         return self.trunk(torch.cat([self.planes(x), s], dim=1))
 
@@ -199,6 +203,12 @@ class PolicyNet(nn.Module):
         legal = legal | ~legal.any(dim=1, keepdim=True)
         return logits.masked_fill(~legal, -1e9)
 
+    def log_probs(self, logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Log-probabilities of every action under ``mask`` (1 = legal), as docs/policy-format.md
+        defines them: ``log_softmax`` of :meth:`masked_logits` (illegal actions about −1e9, finite, so
+        that ``exp`` gives exactly 0 and ``p * log p`` gives 0 without NaN gradients)."""
+        return torch.log_softmax(self.masked_logits(logits, mask), dim=1)
+
     @torch.no_grad()
     def probabilities(
         self, planes: npt.ArrayLike, scalars: npt.ArrayLike, mask: npt.ArrayLike
@@ -209,7 +219,7 @@ class PolicyNet(nn.Module):
         s = torch.as_tensor(np.asarray(scalars), device=dev)
         m = torch.as_tensor(np.asarray(mask), device=dev)
         logits, _ = self(p, s)
-        return torch.softmax(self.masked_logits(logits, m), dim=1).cpu().numpy()
+        return self.log_probs(logits, m).exp().cpu().numpy()
 
 
 _DTYPES: dict[np.dtype[Any], str] = {np.dtype("<f4"): "F32", np.dtype("<f8"): "F64"}

@@ -47,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--hidden", type=int, default=0, help="trunk width (default: per game)")
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--device", default=d.device, help="auto, cpu, cuda, cuda:1, ...")
-    p.add_argument("--threads", type=int, default=d.threads, help="torch CPU threads (0: torch's default)")
+    p.add_argument("--threads", type=int, default=d.threads, help="torch CPU threads (0: the cores free when the run starts: the cores it may use less the 1-minute load average, at least 1)")
     p.add_argument("--out", default="", help="run directory (default runs/<game>)")
     p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every, help="updates between checkpoints")
     p.add_argument("--eval-games", type=int, default=d.eval_games, help="evaluation games after training (0: skip)")
