@@ -126,6 +126,7 @@ class TrainConfig:
     channels: tuple[int, ...] = ()  # conv channels (empty = the game's training defaults)
     strides: tuple[int, ...] = ()  # conv strides (empty = the game's, or 1s with channels)
     hidden: int = 0  # trunk width (0 = the game's)
+    head: str = "auto"  # policy head: "auto" (factored where the game's spec factors its actions), "flat", "factored", "factored-per-command"
     seed: int = 1
     device: str = "auto"
     threads: int = 0  # torch CPU threads (0 = the free cores at the start, auto_threads)

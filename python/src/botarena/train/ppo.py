@@ -160,7 +160,14 @@ class Trainer:
         else:
             ps, ss = scales(self.env, 32, np.random.default_rng(cfg.seed))
             arch = default_architecture(
-                spec, config=cfg.config or None, channels=cfg.channels, strides=cfg.strides, hidden=cfg.hidden, planes_scale=ps, scalars_scale=ss
+                spec,
+                config=cfg.config or None,
+                channels=cfg.channels,
+                strides=cfg.strides,
+                hidden=cfg.hidden,
+                planes_scale=ps,
+                scalars_scale=ss,
+                head=cfg.head,
             )
         self.net = PolicyNet(arch).to(self.device)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
