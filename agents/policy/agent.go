@@ -105,12 +105,12 @@ func NewAgentSpec(agentSpec string, spec *env.Spec) (*Agent, error) {
 // concurrent use, and one instance plays one seat. Its first Act allocates
 // its batch-of-one scratch; later calls do not allocate.
 type Agent struct {
-	m      *Model
-	temp   float64 // 0: arg-max; 1: sample; else sample at this temperature
-	spec   *env.Spec
-	pcg    rand.PCG
-	rng    *rand.Rand
-	one    *scratch // for Act, made on first use
+	m    *Model
+	temp float64 // 0: arg-max; 1: sample; else sample at this temperature
+	spec *env.Spec
+	pcg  rand.PCG
+	rng  *rand.Rand
+	one  *scratch // for Act, made on first use
 }
 
 var (
