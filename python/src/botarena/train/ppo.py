@@ -364,12 +364,15 @@ class Trainer:
                 self.checkpoint(update, row["seconds"])
             if self.league is not None and cfg.snapshot_every and update % cfg.snapshot_every == 0:
                 self.snapshot(update, row["seconds"])
-        seconds = self.rows[-1]["seconds"] if self.rows else 0.0
+        seconds = self.elapsed_before + time.monotonic() - t0
         self.checkpoint(update, seconds)
         if self.league is not None:
             self.finish_league(update, seconds)
         final = self.out / "policy.safetensors"
         save_policy(net, final, trained=self._provenance(seconds))
+        if not self.rows:
+            self.log(f"wrote {final} (the budget ended before the first update: no curve)")
+            return final
         self.plot()
         self.log(f"wrote {final}, {self.csv_path} and {self.out / 'curve.png'}")
         return final
