@@ -182,6 +182,11 @@ func checkEnv(t *testing.T, e env.Env) {
 	if spec.Seats < 1 || spec.Actions < 1 || len(spec.ActionNames) != spec.Actions {
 		t.Fatalf("spec %+v", spec)
 	}
+	if spec.Factors != nil {
+		if err := spec.Factors.Check(spec.Actions); err != nil {
+			t.Fatalf("%s: %v", spec.Game, err)
+		}
+	}
 	if e.Steps() < 0 {
 		t.Fatalf("Steps() = %d", e.Steps())
 	}

@@ -115,6 +115,64 @@ type Spec struct {
 	MaxSteps int
 	// Reward states the reward definition in words.
 	Reward string
+	// Factors, for a game whose actions are commands aimed at cells (such
+	// as Battleships' weapons and their centres), splits every action into
+	// a command and a cell, for policies that choose the command first and
+	// the cell second (docs/policy-format.md, factored heads). Nil for a
+	// flat action space.
+	Factors *ActionFactors
+}
+
+// ActionFactors splits each action a of a spec into the pair (Command[a],
+// Cell[a]): command Command[a], one of len(Commands), aimed at cell
+// Cell[a], one of Cells. No two actions have the same pair; a command
+// with no target (do nothing) has one action, at cell 0. Not every pair
+// needs an action. Check validates it.
+type ActionFactors struct {
+	// Commands names the commands; their order is the command index.
+	Commands []string
+	// Cells is the number of cells.
+	Cells int
+	// Command holds each action's command, len(Command) == Spec.Actions.
+	Command []int32
+	// Cell holds each action's cell, len(Cell) == Spec.Actions.
+	Cell []int32
+}
+
+// Check returns an error unless f factors a space of actions actions:
+// one command and one cell per action, in range, no pair twice, and every
+// command with at least one action.
+func (f *ActionFactors) Check(actions int) error {
+	k, c := len(f.Commands), f.Cells
+	if k < 1 || c < 1 {
+		return fmt.Errorf("action factors: %d commands and %d cells, want at least 1 of each", k, c)
+	}
+	if len(f.Command) != actions || len(f.Cell) != actions {
+		return fmt.Errorf("action factors: %d commands and %d cells listed for %d actions", len(f.Command), len(f.Cell), actions)
+	}
+	if k > actions || c > 1<<24 {
+		return fmt.Errorf("action factors: %d commands and %d cells for %d actions", k, c, actions)
+	}
+	seen := make(map[int64]int, actions)
+	used := make([]bool, k)
+	for a := range actions {
+		cmd, cell := f.Command[a], f.Cell[a]
+		if cmd < 0 || int(cmd) >= k || cell < 0 || int(cell) >= c {
+			return fmt.Errorf("action factors: action %d is command %d, cell %d: out of range (%d commands, %d cells)", a, cmd, cell, k, c)
+		}
+		key := int64(cmd)*int64(c) + int64(cell)
+		if b, ok := seen[key]; ok {
+			return fmt.Errorf("action factors: actions %d and %d are both command %d, cell %d", b, a, cmd, cell)
+		}
+		seen[key] = a
+		used[cmd] = true
+	}
+	for i, u := range used {
+		if !u {
+			return fmt.Errorf("action factors: command %d (%s) has no action", i, f.Commands[i])
+		}
+	}
+	return nil
 }
 
 // ObsBytes returns the total size in bytes of one seat's observation tensors.

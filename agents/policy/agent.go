@@ -2,7 +2,9 @@ package policy
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/botarena/botarena/agents"
@@ -11,56 +13,91 @@ import (
 )
 
 // Prefix starts the agent specs of policy files: "policy:PATH" plays the
-// masked arg-max, "policy:PATH?sample" samples.
+// masked arg-max, "policy:PATH?sample" samples, "policy:PATH?temp=T"
+// samples at temperature T.
 const Prefix = "policy:"
 
 // SampleSuffix ends a spec whose agent samples its action from the
 // probabilities instead of playing the arg-max.
 const SampleSuffix = "?sample"
 
+// TempOption starts the option of a spec whose agent samples at a
+// temperature: "policy:PATH?temp=0.3" draws from the probabilities raised
+// to the power 1/0.3 and renormalised (see [SampleTemperature]).
+const TempOption = "?temp="
+
+// splitOption splits the rest of a spec after Prefix into the path and
+// its option ("?sample", "?temp=T" or "").
+func splitOption(rest string) (path, option string) {
+	if p, ok := strings.CutSuffix(rest, SampleSuffix); ok {
+		return p, SampleSuffix
+	}
+	if i := strings.LastIndex(rest, TempOption); i >= 0 && !strings.ContainsAny(rest[i+len(TempOption):], "?/") {
+		return rest[:i], rest[i:]
+	}
+	return rest, ""
+}
+
+// parseTemp returns the temperature of an option: 0 (arg-max) for none, 1
+// for ?sample, T for ?temp=T (finite, above 0).
+func parseTemp(option string) (float64, error) {
+	switch {
+	case option == "":
+		return 0, nil
+	case option == SampleSuffix:
+		return 1, nil
+	}
+	v := strings.TrimPrefix(option, TempOption)
+	t, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(t > 0) || math.IsInf(t, 0) {
+		return 0, fmt.Errorf("policy: temperature %q: want a number above 0, such as %s0.3", v, TempOption)
+	}
+	return t, nil
+}
+
 func init() {
 	agents.RegisterScheme(agents.Scheme{
 		Prefix:    Prefix,
 		InProcess: true,
 		Needs:     agents.CapFiles,
-		Summary:   "a trained policy file (docs/policy-format.md): policy:PATH plays the arg-max, policy:PATH?sample samples",
+		Summary:   "a trained policy file (docs/policy-format.md): policy:PATH plays the arg-max, policy:PATH?sample samples, policy:PATH?temp=T samples at temperature T",
 		New: func(game, spec string, envSpec *env.Spec) (env.Agent, error) {
 			return NewAgentSpec(spec, envSpec)
 		},
 		Path: func(spec string) (path, suffix string) {
-			path = strings.TrimPrefix(spec, Prefix)
-			if p, ok := strings.CutSuffix(path, SampleSuffix); ok {
-				return p, SampleSuffix
-			}
-			return path, ""
+			return splitOption(strings.TrimPrefix(spec, Prefix))
 		},
 	})
 }
 
-// NewAgentSpec makes the agent a "policy:PATH[?sample]" spec names for
-// envs of spec, loading the file through the cache ([Open]).
+// NewAgentSpec makes the agent a "policy:PATH[?sample|?temp=T]" spec names
+// for envs of spec, loading the file through the cache ([Open]).
 func NewAgentSpec(agentSpec string, spec *env.Spec) (*Agent, error) {
 	rest, ok := strings.CutPrefix(agentSpec, Prefix)
 	if !ok {
 		return nil, fmt.Errorf("policy: spec %q does not start with %q", agentSpec, Prefix)
 	}
-	path, sample := strings.CutSuffix(rest, SampleSuffix)
+	path, option := splitOption(rest)
 	if path == "" {
-		return nil, fmt.Errorf("policy: spec %q names no file (want policy:PATH or policy:PATH%s)", agentSpec, SampleSuffix)
+		return nil, fmt.Errorf("policy: spec %q names no file (want policy:PATH, policy:PATH%s or policy:PATH%sT)", agentSpec, SampleSuffix, TempOption)
+	}
+	temp, err := parseTemp(option)
+	if err != nil {
+		return nil, err
 	}
 	m, err := Open(path)
 	if err != nil {
 		if i := strings.LastIndexByte(path, '?'); i >= 0 {
-			err = fmt.Errorf("%w (the only option after the path is %s, got %s)", err, SampleSuffix, path[i:])
+			err = fmt.Errorf("%w (the options after the path are %s and %sT, got %s)", err, SampleSuffix, TempOption, path[i:])
 		}
 		return nil, err
 	}
-	return NewAgent(m, spec, sample)
+	return NewAgentTemp(m, spec, temp)
 }
 
-// Agent plays one seat with a [Model]: the masked arg-max of its logits
-// (lowest index on ties) or, with sample, an action drawn from its
-// probabilities with the agent's per-episode seed.
+// Agent plays one seat with a [Model]: the most likely legal action
+// (lowest index on ties) or, sampling, an action drawn from its
+// probabilities (at a temperature) with the agent's per-episode seed.
 //
 // An Agent implements [env.Agent] and [vecenv.BatchOpponent]: a pool
 // computes all the seats that agents of one model play in a worker's env
@@ -68,12 +105,12 @@ func NewAgentSpec(agentSpec string, spec *env.Spec) (*Agent, error) {
 // concurrent use, and one instance plays one seat. Its first Act allocates
 // its batch-of-one scratch; later calls do not allocate.
 type Agent struct {
-	m      *Model
-	sample bool
-	spec   *env.Spec
-	pcg    rand.PCG
-	rng    *rand.Rand
-	one    *scratch // for Act, made on first use
+	m    *Model
+	temp float64 // 0: arg-max; 1: sample; else sample at this temperature
+	spec *env.Spec
+	pcg  rand.PCG
+	rng  *rand.Rand
+	one  *scratch // for Act, made on first use
 }
 
 var (
@@ -82,13 +119,28 @@ var (
 	_ vecenv.Batcher       = (*Model)(nil)
 )
 
-// NewAgent returns an agent playing m in envs of spec, or an error naming
-// the policy and the game when m does not fit spec (see [Model.Check]).
+// NewAgent returns an agent playing m in envs of spec, the arg-max or,
+// with sample, sampling, or an error naming the policy and the game when m
+// does not fit spec (see [Model.Check]).
 func NewAgent(m *Model, spec *env.Spec, sample bool) (*Agent, error) {
+	if sample {
+		return NewAgentTemp(m, spec, 1)
+	}
+	return NewAgentTemp(m, spec, 0)
+}
+
+// NewAgentTemp is [NewAgent] with a temperature: 0 plays the arg-max, 1
+// samples, any other positive value samples at that temperature
+// ([SampleTemperature]). It returns an error for a negative or non-finite
+// temperature.
+func NewAgentTemp(m *Model, spec *env.Spec, temp float64) (*Agent, error) {
+	if !(temp >= 0) || math.IsInf(temp, 0) {
+		return nil, fmt.Errorf("policy: temperature %v, want 0 (arg-max) or above", temp)
+	}
 	if err := m.Check(spec); err != nil {
 		return nil, err
 	}
-	a := &Agent{m: m, sample: sample, spec: spec}
+	a := &Agent{m: m, temp: temp, spec: spec}
 	a.rng = rand.New(&a.pcg)
 	return a, nil
 }
@@ -98,7 +150,11 @@ func (a *Agent) Model() *Model { return a.m }
 
 // Sampling reports whether the agent samples (policy:PATH?sample) rather
 // than playing the arg-max.
-func (a *Agent) Sampling() bool { return a.sample }
+func (a *Agent) Sampling() bool { return a.temp > 0 }
+
+// Temperature returns the agent's sampling temperature: 0 for the arg-max,
+// 1 for policy:PATH?sample.
+func (a *Agent) Temperature() float64 { return a.temp }
 
 // agentSalt separates the sampling stream from other uses of the seed.
 const agentSalt = 0x706f6c6963793a00 // "policy:\x00"
@@ -177,8 +233,13 @@ func (s *scratch) gather(k int, e env.Env, seat int) {
 
 // choose returns a's action for row k of the last Forward.
 func (s *scratch) choose(k int, a *Agent) int32 {
-	if a.sample {
+	switch {
+	case a.temp == 1:
 		return Sample(s.b.Probs(k), a.rng.Float64())
+	case a.temp > 0:
+		return SampleTemperature(s.b.Probs(k), a.temp, a.rng.Float64())
+	case s.b.m.factored != nil:
+		return mostLikely(s.b.Probs(k))
 	}
 	return ArgMax(s.b.Logits(k), s.b.Mask(k))
 }

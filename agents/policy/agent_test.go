@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/env/battlebots"
 	_ "github.com/botarena/botarena/env/battlecube"
+	_ "github.com/botarena/botarena/env/battleships"
 	_ "github.com/botarena/botarena/env/bomberman"
 )
 
@@ -61,6 +63,79 @@ func TestArgMaxRules(t *testing.T) {
 				t.Errorf("ArgMax(%v, %v) = %d, want %d", tc.logits, tc.mask, got, tc.want)
 			}
 		})
+	}
+}
+
+func TestSampleTemperatureRules(t *testing.T) {
+	p := []float64{0.25, 0, 0.5, 0.25}
+	t.Run("temperature_one_is_sample", func(t *testing.T) {
+		for u := 0.0; u < 1; u += 0.001 {
+			if got, want := SampleTemperature(p, 1, u), Sample(p, u); got != want {
+				t.Fatalf("u %v: %d, Sample gives %d", u, got, want)
+			}
+		}
+	})
+	t.Run("low_temperature_plays_the_arg_max", func(t *testing.T) {
+		// At 0.05 the weights are 2^-20, 0, 1, 2^-20: action 2 unless u is within 2^-19 of an end.
+		for u := 0.001; u < 0.999; u += 0.001 {
+			if got := SampleTemperature(p, 0.05, u); got != 2 {
+				t.Fatalf("u %v: %d, want 2", u, got)
+			}
+		}
+	})
+	t.Run("high_temperature_flattens", func(t *testing.T) {
+		// At temperature 1e9 the three legal actions weigh the same (to 1e-9).
+		for _, c := range []struct {
+			u    float64
+			want int32
+		}{{0.3, 0}, {0.34, 2}, {0.65, 2}, {0.67, 3}, {1, 3}} {
+			if got := SampleTemperature(p, 1e9, c.u); got != c.want {
+				t.Errorf("u %v: %d, want %d", c.u, got, c.want)
+			}
+		}
+	})
+	t.Run("zero_probability_never_drawn", func(t *testing.T) {
+		for _, temp := range []float64{0.1, 1, 10} {
+			for u := 0.0; u < 1; u += 0.01 {
+				if got := SampleTemperature(p, temp, u); got == 1 {
+					t.Fatalf("temperature %v, u %v: drew the action of probability 0", temp, u)
+				}
+			}
+		}
+	})
+	t.Run("bad_temperature_panics", func(t *testing.T) {
+		defer func() {
+			if recover() == nil {
+				t.Error("no panic")
+			}
+		}()
+		SampleTemperature(p, 0, 0.5)
+	})
+}
+
+// TestFactoredHeadPlaysBattleships: the committed factored fixture
+// (make_fixtures.py writes Battleships' action factors out from the game's
+// documentation) has exactly the factors of battleships/small's spec, so it
+// plays that game; a spec that factors its actions differently refuses it.
+func TestFactoredHeadPlaysBattleships(t *testing.T) {
+	m, err := Load(filepath.Join("testdata", "battleships.policy.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Factored() || m.Outputs() != 13+13*13 {
+		t.Fatalf("Factored() %v, Outputs() %d; want a factored head of 13 commands and 169 cells", m.Factored(), m.Outputs())
+	}
+	spec := newEnv(t, "battleships/small", 1).Spec()
+	if err := m.Check(spec); err != nil {
+		t.Fatal(err)
+	}
+	other := *spec
+	f := *spec.Factors
+	f.Cell = slices.Clone(f.Cell)
+	f.Cell[1], f.Cell[2] = f.Cell[2], f.Cell[1]
+	other.Factors = &f
+	if err := m.Check(&other); err == nil || !strings.Contains(err.Error(), "factors its actions into commands and cells differently") {
+		t.Errorf("a spec with other factors: error %v", err)
 	}
 }
 
@@ -137,15 +212,21 @@ func TestSchemeSpecs(t *testing.T) {
 	spec := newEnv(t, "battlebots", 1).Spec()
 	for _, tc := range []struct {
 		name, spec string
-		sample     bool
+		temp       float64
 		err        string
 	}{
-		{"arg_max", "policy:" + fixturePath, false, ""},
-		{"sample_suffix", "policy:" + fixturePath + "?sample", true, ""},
-		{"no_path", "policy:", false, "names no file"},
-		{"no_path_sample", "policy:?sample", false, "names no file"},
-		{"unknown_option", "policy:" + fixturePath + "?greedy", false, "the only option after the path is ?sample, got ?greedy"},
-		{"missing_file", "policy:testdata/none.policy.safetensors", false, "no such file"},
+		{"arg_max", "policy:" + fixturePath, 0, ""},
+		{"sample_suffix", "policy:" + fixturePath + "?sample", 1, ""},
+		{"temperature", "policy:" + fixturePath + "?temp=0.25", 0.25, ""},
+		{"temperature_one", "policy:" + fixturePath + "?temp=1", 1, ""},
+		{"no_path", "policy:", 0, "names no file"},
+		{"no_path_sample", "policy:?sample", 0, "names no file"},
+		{"no_path_temperature", "policy:?temp=2", 0, "names no file"},
+		{"zero_temperature", "policy:" + fixturePath + "?temp=0", 0, `temperature "0": want a number above 0`},
+		{"bad_temperature", "policy:" + fixturePath + "?temp=warm", 0, `temperature "warm"`},
+		{"infinite_temperature", "policy:" + fixturePath + "?temp=inf", 0, `temperature "inf"`},
+		{"unknown_option", "policy:" + fixturePath + "?greedy", 0, "the options after the path are ?sample and ?temp=T, got ?greedy"},
+		{"missing_file", "policy:testdata/none.policy.safetensors", 0, "no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, err := agents.New("battlebots", tc.spec, spec)
@@ -158,8 +239,8 @@ func TestSchemeSpecs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := a.(*Agent).Sampling(); got != tc.sample {
-				t.Errorf("Sampling() = %v, want %v", got, tc.sample)
+			if got := a.(*Agent); got.Temperature() != tc.temp || got.Sampling() != (tc.temp > 0) {
+				t.Errorf("Temperature() = %v, Sampling() = %v, want temperature %v", got.Temperature(), got.Sampling(), tc.temp)
 			}
 		})
 	}
@@ -338,12 +419,13 @@ func equal(a, b []int32) bool {
 }
 
 func TestActIsLegalAndAllocationFree(t *testing.T) {
-	for _, game := range []string{"battlebots", "battlecube"} {
-		t.Run(game, func(t *testing.T) {
+	for _, tc := range []struct{ game, fixture string }{{"battlebots", "battlebots"}, {"battlecube", "battlecube"}, {"battleships/small", "battleships"}} {
+		game := tc.game
+		t.Run(tc.fixture, func(t *testing.T) {
 			e := newEnv(t, game, 3)
 			spec := e.Spec()
-			for _, suffix := range []string{"", "?sample"} {
-				a, err := agents.New(game, "policy:"+filepath.Join("testdata", game+".policy.safetensors")+suffix, spec)
+			for _, suffix := range []string{"", "?sample", "?temp=0.5"} {
+				a, err := agents.New(game, "policy:"+filepath.Join("testdata", tc.fixture+".policy.safetensors")+suffix, spec)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -27,9 +27,34 @@ type Architecture struct {
 	Trunk   []Layer          `json:"trunk"`
 	Policy  []Layer          `json:"policy"`
 	Value   []Layer          `json:"value"`
+	// Head is the policy head; nil means a flat head.
+	Head *Head `json:"head,omitempty"`
 	// Trained is free-form provenance (steps, opponent, seconds, ...).
 	Trained json.RawMessage `json:"trained,omitempty"`
 }
+
+// Head describes how the policy layers' outputs become action
+// probabilities (docs/policy-format.md). Type "flat" (or no head): one
+// logit per action. Type "factored": every action a is command Command[a]
+// aimed at cell Cell[a]; the outputs are len(Commands) command logits, then
+// the cell logits: Cells of them shared by every command (CellLogits
+// "shared") or Cells per command, command after command ("per_command").
+type Head struct {
+	Type       string   `json:"type"`
+	CellLogits string   `json:"cell_logits,omitempty"`
+	Commands   []string `json:"commands,omitempty"`
+	Cells      int      `json:"cells,omitempty"`
+	Command    []int32  `json:"command,omitempty"`
+	Cell       []int32  `json:"cell,omitempty"`
+}
+
+// The head types and cell-logit layouts of a [Head].
+const (
+	HeadFlat             = "flat"
+	HeadFactored         = "factored"
+	CellLogitsShared     = "shared"
+	CellLogitsPerCommand = "per_command"
+)
 
 // Input is one observation tensor of the architecture: its per-row shape
 // and one scale per channel (planes) or element (scalars).
@@ -122,6 +147,9 @@ func parseArchitecture(text string) (*Architecture, error) {
 		if len(in.Scale) != in.Shape[0] {
 			return nil, fmt.Errorf("architecture: inputs.%s.scale has %d factors, want %d (one per %s)", name, len(in.Scale), in.Shape[0], map[string]string{"planes": "channel", "scalars": "element"}[name])
 		}
+	}
+	if a.Head != nil && a.Head.Type != HeadFlat && a.Head.Type != HeadFactored {
+		return nil, fmt.Errorf("architecture: head type %q, want %q or %q", a.Head.Type, HeadFlat, HeadFactored)
 	}
 	if len(a.Planes) == 0 || a.Planes[len(a.Planes)-1].Op != OpFlatten {
 		return nil, errors.New("architecture: planes: the layer list must end with flatten")

@@ -36,6 +36,13 @@ func archLayer(arch map[string]any, list string, i int) map[string]any {
 	return arch[list].([]any)[i].(map[string]any)
 }
 
+// tinyFactoredHead is a factored head for the tiny network: its 4 actions
+// are 2 commands × 2 cells, so shared cell logits need its 4 outputs.
+func tinyFactoredHead() map[string]any {
+	return map[string]any{"type": "factored", "cell_logits": "shared", "commands": []string{"a", "b"}, "cells": 2,
+		"command": []int{0, 1, 1, 0}, "cell": []int{0, 0, 1, 1}}
+}
+
 func TestDecodeRejects(t *testing.T) {
 	valid := tinyFile(nil)
 	if _, err := Decode("tiny.policy", valid); err != nil {
@@ -109,6 +116,27 @@ func TestDecodeRejects(t *testing.T) {
 			archLayer(a, "planes", 0)["padding"] = 0
 			archLayer(a, "planes", 0)["kernel"] = 5
 		}), "kernel 5 with padding 0 does not fit an input of size 3"},
+		{"head_type", tinyFile(func(a map[string]any, _ map[string]testTensor) { a["head"] = map[string]any{"type": "tree"} }), `head type "tree", want "flat" or "factored"`},
+		{"head_cell_logits", tinyFile(func(a map[string]any, _ map[string]testTensor) {
+			h := tinyFactoredHead()
+			h["cell_logits"] = "mixed"
+			a["head"] = h
+		}), `head: cell_logits "mixed"`},
+		{"head_outputs", tinyFile(func(a map[string]any, _ map[string]testTensor) {
+			h := tinyFactoredHead()
+			h["cell_logits"] = "per_command"
+			a["head"] = h
+		}), "policy: gives 4 outputs, want 6 (the factored head's 2 commands and their cells)"},
+		{"head_pair_twice", tinyFile(func(a map[string]any, _ map[string]testTensor) {
+			h := tinyFactoredHead()
+			h["cell"] = []int{0, 0, 1, 0}
+			a["head"] = h
+		}), "head: action factors: actions 0 and 3 are both command 0, cell 0"},
+		{"head_short_table", tinyFile(func(a map[string]any, _ map[string]testTensor) {
+			h := tinyFactoredHead()
+			h["command"] = []int{0, 1, 1}
+			a["head"] = h
+		}), "head: action factors: 3 commands and 4 cells listed for 4 actions"},
 		{"weight_not_finite", tinyFile(func(_ map[string]any, ts map[string]testTensor) { ts["trunk.0.bias"].data[2] = math.Inf(1) }), `tensor "trunk.0.bias": element 2 is +Inf`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -151,6 +179,8 @@ func TestDecodeAccepts(t *testing.T) {
 			a["trunk"] = append(a["trunk"].([]any), map[string]any{"op": "flatten"})
 		}},
 		{"unknown_fields_ignored", func(a map[string]any, _ map[string]testTensor) { a["comment"] = "x" }},
+		{"flat_head", func(a map[string]any, _ map[string]testTensor) { a["head"] = map[string]any{"type": "flat"} }},
+		{"factored_head", func(a map[string]any, _ map[string]testTensor) { a["head"] = tinyFactoredHead() }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := Decode("tiny", tinyFile(tc.mutate))

@@ -39,8 +39,9 @@ type Batch struct {
 	planes  []byte    // [cap][PlanesLen] uint8
 	scalars []byte    // [cap][ScalarsLen] little-endian float32
 	mask    []uint8   // [cap][Actions]
-	logits  []float64 // [cap][Actions]
+	logits  []float64 // [cap][Outputs]
 	probs   []float64 // [cap][Actions]
+	head    headScratch
 
 	actA, actB []float64 // [chunk][maxAct], channel-last
 	cols       []float64 // one im2col tile
@@ -68,8 +69,9 @@ func (m *Model) NewBatch(capacity int) *Batch {
 		planes:  make([]byte, capacity*m.PlanesLen()),
 		scalars: make([]byte, capacity*4*m.scalarsLen),
 		mask:    make([]uint8, capacity*a),
-		logits:  make([]float64, capacity*a),
+		logits:  make([]float64, capacity*m.outputs),
 		probs:   make([]float64, capacity*a),
+		head:    newHeadScratch(m.factored),
 		actA:    make([]float64, chunk*m.maxAct),
 		actB:    make([]float64, chunk*m.maxAct),
 		cols:    make([]float64, cols),
@@ -105,10 +107,12 @@ func (b *Batch) Mask(k int) []uint8 {
 	return b.mask[k*n : (k+1)*n : (k+1)*n]
 }
 
-// Logits returns sample k's logits from the last Forward. It aliases the
-// batch and is overwritten by the next Forward.
+// Logits returns sample k's logits from the last Forward: one per action
+// for a flat head, a factored head's command and cell logits otherwise
+// ([Model.Outputs] of them). It aliases the batch and is overwritten by the
+// next Forward.
 func (b *Batch) Logits(k int) []float64 {
-	n := b.m.actions
+	n := b.m.outputs
 	return b.logits[k*n : (k+1)*n : (k+1)*n]
 }
 
@@ -131,9 +135,13 @@ func (b *Batch) Forward(n int) {
 	for lo := 0; lo < n; lo += chunkRows {
 		b.forwardChunk(lo, min(n, lo+chunkRows))
 	}
-	a := b.m.actions
+	a, o := b.m.actions, b.m.outputs
 	for k := range n {
-		Probabilities(b.probs[k*a:(k+1)*a], b.logits[k*a:(k+1)*a], b.mask[k*a:(k+1)*a])
+		if f := b.m.factored; f != nil {
+			f.probabilities(b.probs[k*a:(k+1)*a], b.logits[k*o:(k+1)*o], b.mask[k*a:(k+1)*a], &b.head)
+		} else {
+			Probabilities(b.probs[k*a:(k+1)*a], b.logits[k*a:(k+1)*a], b.mask[k*a:(k+1)*a])
+		}
 	}
 }
 
@@ -203,9 +211,9 @@ func (b *Batch) forwardChunk(lo, hi int) {
 			}
 		}
 	}
-	a := m.actions
+	o := m.outputs
 	for r := range n {
-		copy(b.logits[(lo+r)*a:(lo+r+1)*a], x[r*w:r*w+a])
+		copy(b.logits[(lo+r)*o:(lo+r+1)*o], x[r*w:r*w+o])
 	}
 }
 

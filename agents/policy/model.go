@@ -39,6 +39,8 @@ type Model struct {
 	head     []layer // trunk then policy
 	value    []layer // loaded and checked, not computed
 	actions  int
+	outputs  int       // the policy layers' outputs: actions, or a factored head's commands and cells
+	factored *factored // nil for a flat head
 
 	params int // weights and biases in the file
 
@@ -66,6 +68,48 @@ type layer struct {
 	b        []float64
 }
 
+// factored is a factored head's tables (see [Head]).
+type factored struct {
+	factors  env.ActionFactors // as the file gives them, for Check
+	commands int
+	command  []int32 // [actions]: each action's command
+	cellOut  []int32 // [actions]: the index of each action's cell logit among the outputs
+}
+
+// newFactored checks a factored head of a policy of actions actions and
+// returns its tables and the number of outputs it reads.
+func newFactored(h *Head, actions int) (*factored, int, error) {
+	f := env.ActionFactors{Commands: h.Commands, Cells: h.Cells, Command: h.Command, Cell: h.Cell}
+	if err := f.Check(actions); err != nil {
+		return nil, 0, fmt.Errorf("head: %w", err)
+	}
+	k, c := len(h.Commands), h.Cells
+	perCommand := false
+	switch h.CellLogits {
+	case CellLogitsShared:
+	case CellLogitsPerCommand:
+		perCommand = true
+		if c > maxWidth/k {
+			return nil, 0, fmt.Errorf("head: %d commands × %d cells are over %d outputs", k, c, maxWidth)
+		}
+	default:
+		return nil, 0, fmt.Errorf("head: cell_logits %q, want %q or %q", h.CellLogits, CellLogitsShared, CellLogitsPerCommand)
+	}
+	fh := &factored{factors: f, commands: k, command: h.Command, cellOut: make([]int32, actions)}
+	outputs := k + c
+	if perCommand {
+		outputs = k + k*c
+	}
+	for a := range actions {
+		o := k + int(h.Cell[a])
+		if perCommand {
+			o += int(h.Command[a]) * c
+		}
+		fh.cellOut[a] = int32(o)
+	}
+	return fh, outputs, nil
+}
+
 // Name returns the file name the model was loaded from (or the name given
 // to [Decode]).
 func (m *Model) Name() string { return m.name }
@@ -83,8 +127,18 @@ func (m *Model) Architecture() Architecture {
 	a.Value = slices.Clone(m.arch.Value)
 	a.Config = slices.Clone(m.arch.Config)
 	a.Trained = slices.Clone(m.arch.Trained)
+	if h := m.arch.Head; h != nil {
+		a.Head = &Head{Type: h.Type, CellLogits: h.CellLogits, Commands: slices.Clone(h.Commands), Cells: h.Cells, Command: slices.Clone(h.Command), Cell: slices.Clone(h.Cell)}
+	}
 	return a
 }
+
+// Outputs returns the number of outputs of the policy layers: [Model.Actions]
+// for a flat head, the commands and cells of a factored one.
+func (m *Model) Outputs() int { return m.outputs }
+
+// Factored reports whether the policy has a factored head.
+func (m *Model) Factored() bool { return m.factored != nil }
 
 // Actions returns the number of actions (logits) of the policy.
 func (m *Model) Actions() int { return m.actions }
@@ -350,7 +404,15 @@ func build(name string, a *Architecture, tensors map[string]tensor) (*Model, err
 	if err != nil {
 		return nil, err
 	}
-	if pw != a.Actions {
+	m.outputs = a.Actions
+	if a.Head != nil && a.Head.Type == HeadFactored {
+		if m.factored, m.outputs, err = newFactored(a.Head, a.Actions); err != nil {
+			return nil, err
+		}
+		if pw != m.outputs {
+			return nil, fmt.Errorf("policy: gives %d outputs, want %d (the factored head's %d commands and their cells)", pw, m.outputs, m.factored.commands)
+		}
+	} else if pw != a.Actions {
 		return nil, fmt.Errorf("policy: gives %d outputs, want %d (actions)", pw, a.Actions)
 	}
 	value, vw, err := flat("value", a.Value, width)
@@ -415,12 +477,18 @@ func (m *Model) Check(spec *env.Spec) error {
 	}
 	if spec.Actions != m.actions {
 		problems = append(problems, fmt.Sprintf("%d actions, policy has %d", spec.Actions, m.actions))
+	} else if f := m.factored; f != nil && spec.Factors != nil && !sameFactors(&f.factors, spec.Factors) {
+		problems = append(problems, "the game factors its actions into commands and cells differently from the policy's head")
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("policy %s (trained on %s: planes %v, scalars [%d], %d actions) does not fit %s: %s",
 			m.name, m.arch.Game, shapeString(m.planesShape), m.scalarsLen, m.actions, spec.Game, strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+func sameFactors(a, b *env.ActionFactors) bool {
+	return a.Cells == b.Cells && slices.Equal(a.Commands, b.Commands) && slices.Equal(a.Command, b.Command) && slices.Equal(a.Cell, b.Cell)
 }
 
 func shapeString(s []int) string {

@@ -76,6 +76,16 @@ func checkParity(t *testing.T, dir, name string) {
 					}
 				}
 				overall = max(overall, worst)
+				// The arg-max Go plays is PyTorch's (evaluate's), unless two actions are within
+				// the tolerance of each other.
+				want := mostLikely(fx.Probs[r*fx.Actions : (r+1)*fx.Actions])
+				got := mostLikely(b.Probs(k))
+				if !m.Factored() {
+					got = ArgMax(b.Logits(k), b.Mask(k))
+				}
+				if got != want && math.Abs(fx.Probs[r*fx.Actions+int(got)]-fx.Probs[r*fx.Actions+int(want)]) > parityTolerance {
+					t.Errorf("%s sample %d: Go plays action %d, PyTorch's arg-max is %d", name, r, got, want)
+				}
 				if worst > parityTolerance {
 					t.Errorf("%s sample %d (batch of %d): action %d: Go %.9f, PyTorch %.9f (diff %.3g > %g)",
 						name, r, capacity, at, b.Probs(k)[at], fx.Probs[r*fx.Actions+at], worst, parityTolerance)
@@ -88,11 +98,15 @@ func checkParity(t *testing.T, dir, name string) {
 	}
 }
 
+// fixtures are the parity fixtures make_fixtures.py writes: a 2-D and a
+// 3-D network with flat heads, and factored heads with shared
+// (battleships) and per-command (factored) cell logits.
+var fixtures = []string{"battlebots", "battlecube", "battleships", "factored"}
+
 // TestParityWithPyTorch checks Go's probabilities against the committed
-// fixtures PyTorch wrote (testdata/make_fixtures.py), for a 2-D and a 3-D
-// network.
+// fixtures PyTorch wrote (testdata/make_fixtures.py).
 func TestParityWithPyTorch(t *testing.T) {
-	for _, name := range []string{"battlebots", "battlecube"} {
+	for _, name := range fixtures {
 		t.Run(name, func(t *testing.T) { checkParity(t, "testdata", name) })
 	}
 }
@@ -117,7 +131,7 @@ func TestParityFreshFixtures(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("make_fixtures.py: %v\n%s", err, out)
 	}
-	for _, name := range []string{"battlebots", "battlecube"} {
+	for _, name := range fixtures {
 		t.Run(name, func(t *testing.T) { checkParity(t, dir, name) })
 	}
 }

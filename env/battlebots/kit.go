@@ -12,7 +12,7 @@ var kit = &env.Kit{
 	},
 	Reference: "huggy",
 	Opponents: []string{"huggy", "sniper", "nop"},
-	Training:  env.Training{Channels: []int{32, 32}, Strides: []int{1, 1}, Hidden: 256, Config: map[string]any{}},
+	Training:  env.Training{Channels: []int{16, 32}, Strides: []int{1, 2}, Hidden: 256, Config: map[string]any{}},
 	// The original had no console players; the console takes its command
 	// lines.
 	ConsoleHelp: "NO, a move N NE E SE S SW W NW, B/M/L and a direction (bullet, missile, landmine: B SE), or P (EMP)",

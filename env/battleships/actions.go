@@ -118,9 +118,38 @@ func newSpec(name string, cfg *Config) *env.Spec {
 		ActionNames: names,
 		MaxSteps:    maxSteps(cfg),
 		Reward:      RewardDefinition,
+		Factors:     factors(n),
 	}
 	specCache[key] = s
 	return s
+}
+
+// commandNames are the commands of the factored action space (see
+// factors): do nothing, the eight command.txt codes, and placing the next
+// ship facing North, East, South or West.
+var commandNames = []string{"nothing", "single", "double vertical", "double horizontal", "corner", "diagonal cross", "cross", "seeker", "shield",
+	"place North", "place East", "place South", "place West"}
+
+// factors splits the actions of an n×n game into 13 commands and the G×G
+// centre cells (G = n + 2·Margin, cell (x+Margin)·G + y+Margin, the order of
+// CommandAction's centres): do nothing (command 0, cell 0), code 1–8 at its
+// centre (command = code), and placement facing d at its cell (command 9 +
+// d), so that a placement and a shot at the same (x, y) share a cell.
+func factors(n int) *env.ActionFactors {
+	g := grid(n)
+	f := &env.ActionFactors{Commands: commandNames, Cells: g * g, Command: make([]int32, NumActions(n)), Cell: make([]int32, NumActions(n))}
+	for a := range NumActions(n) {
+		d := decode(n, int32(a))
+		switch d.kind {
+		case actCommand:
+			f.Command[a] = int32(d.code)
+			f.Cell[a] = int32((d.x+Margin)*g + d.y + Margin)
+		case actPlace:
+			f.Command[a] = int32(NumCodes + int(d.dir))
+			f.Cell[a] = int32((d.x+Margin)*g + d.y + Margin)
+		}
+	}
+	return f
 }
 
 // cfgKey is the part of the config the spec depends on.

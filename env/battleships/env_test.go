@@ -248,3 +248,46 @@ func TestRegistryAndRules(t *testing.T) {
 		t.Error("rules")
 	}
 }
+
+// TestActionFactors checks the factored action space on every map size:
+// each action's (command, cell) pair is unique and names what the action
+// does (its command code or placement direction, and its centre).
+func TestActionFactors(t *testing.T) {
+	for _, size := range []string{"small", "medium", "large"} {
+		t.Run(size, func(t *testing.T) {
+			g, err := New(&Config{Size: size})
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec := g.Spec()
+			n := g.cfg.MapSize()
+			f := spec.Factors
+			if f == nil {
+				t.Fatal("no action factors")
+			}
+			if err := f.Check(spec.Actions); err != nil {
+				t.Fatal(err)
+			}
+			G := n + 2*Margin
+			if len(f.Commands) != 13 || f.Cells != G*G {
+				t.Fatalf("%d commands, %d cells; want 13 and %d", len(f.Commands), f.Cells, G*G)
+			}
+			cell := func(x, y int) int32 { return int32((x+Margin)*G + y + Margin) }
+			if f.Command[0] != 0 || f.Cell[0] != 0 {
+				t.Errorf("do nothing is (%d, %d), want (0, 0)", f.Command[0], f.Cell[0])
+			}
+			for _, c := range []struct{ code, x, y int }{{CodeSingle, 0, 0}, {CodeSeeker, n - 1, 2}, {CodeShield, -3, n + 2}, {CodeCross, 4, -1}} {
+				a := CommandAction(n, c.code, c.x, c.y)
+				if f.Command[a] != int32(c.code) || f.Cell[a] != cell(c.x, c.y) {
+					t.Errorf("code %d at (%d, %d): (%d, %d), want (%d, %d)", c.code, c.x, c.y, f.Command[a], f.Cell[a], c.code, cell(c.x, c.y))
+				}
+			}
+			for d := range Direction(4) {
+				a := PlaceAction(n, n-1, 1, d)
+				if f.Command[a] != int32(NumCodes)+int32(d) || f.Cell[a] != cell(n-1, 1) || f.Commands[f.Command[a]] != "place "+d.String() {
+					t.Errorf("place (%d, 1) %s: (%d, %d) %q", n-1, d, f.Command[a], f.Cell[a], f.Commands[f.Command[a]])
+				}
+			}
+		})
+	}
+}

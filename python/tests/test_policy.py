@@ -126,3 +126,85 @@ def test_architectures_with_wrong_shapes_are_rejected() -> None:
     arch["planes"] = arch["planes"][:-1]
     with pytest.raises(ValueError, match="must end with flatten"):
         PolicyNet(arch)
+
+
+def _factored_spec() -> GameSpec:
+    """A spec whose 9 actions factor into 3 commands over 4 cells: nothing; fire at cells 0-3;
+    move to cells 1-3 (move to cell 0 does not exist)."""
+    from botarena.spec import ActionFactors
+
+    factors = ActionFactors(commands=("nothing", "fire", "move"), cells=4, command=(0, 1, 1, 1, 1, 2, 2, 2), cell=(0, 0, 1, 2, 3, 1, 2, 3))
+    return GameSpec(
+        game="factored",
+        seats=2,
+        observations=(TensorSpec("planes", np.dtype(np.uint8), (2, 3, 3)), TensorSpec("scalars", np.dtype(np.float32), (2,))),
+        actions=8,
+        action_factors=factors,
+    )
+
+
+def _reference_probs(logits: np.ndarray, mask: np.ndarray, cmd: list[int], idx: list[int], K: int) -> np.ndarray:
+    """docs/policy-format.md's factored probabilities, written out in float64."""
+    out = np.zeros(mask.shape)
+    for b in range(len(mask)):
+        legal = mask[b] != 0 if mask[b].any() else np.ones(mask.shape[1], dtype=bool)
+        cl = [any(legal[a] for a in range(len(cmd)) if cmd[a] == k) for k in range(K)]
+        zk = np.array([logits[b, k] if cl[k] else -np.inf for k in range(K)], dtype=np.float64)
+        pk = np.exp(zk - zk.max())
+        pk /= pk.sum()
+        for a in range(len(cmd)):
+            if not legal[a]:
+                continue
+            same = [a2 for a2 in range(len(cmd)) if cmd[a2] == cmd[a] and legal[a2]]
+            zc = np.array([logits[b, K + idx[a2]] for a2 in same], dtype=np.float64)
+            out[b, a] = pk[cmd[a]] * np.exp(logits[b, K + idx[a]] - zc.max()) / np.exp(zc - zc.max()).sum()
+    return out
+
+
+@pytest.mark.parametrize("head", ["factored", "factored-per-command"])
+def test_factored_head_probabilities_match_the_definition_and_survive_saving(head: str, tmp_path: Path) -> None:
+    spec = _factored_spec()
+    torch.manual_seed(3)
+    arch = default_architecture(spec, channels=(3,), hidden=8, head=head)
+    net = PolicyNet(arch)
+    K, C = 3, 4
+    assert arch["policy"][0]["out"] == (K + C if head == "factored" else K + K * C)
+    with torch.no_grad():
+        net.policy[0].weight.mul_(20.0)  # logits spread wide enough that the test means something
+    planes, scalars, mask = _batch(spec, 7, 4)
+    mask[2] = 0
+    mask[2, 0] = 1  # only "nothing" is legal
+    mask[3] = 0
+    mask[3, 5] = 1  # one legal move: the move command has probability 1
+    p = net.probabilities(planes, scalars, mask)
+    with torch.no_grad():
+        logits, _ = net(torch.from_numpy(planes), torch.from_numpy(scalars))
+    idx = [c if head == "factored" else k * C + c for k, c in zip(spec.action_factors.command, spec.action_factors.cell)]  # type: ignore[union-attr]
+    want = _reference_probs(logits.numpy(), mask, list(spec.action_factors.command), idx, K)  # type: ignore[union-attr]
+    np.testing.assert_allclose(p, want, atol=1e-6)
+    assert (p[1:][mask[1:] == 0] == 0).all() and p[2, 0] == 1.0 and p[3, 5] == 1.0
+    path = tmp_path / "f.safetensors"
+    save_policy(net, path)
+    np.testing.assert_array_equal(load_policy(path).probabilities(planes, scalars, mask), p)
+
+
+def test_factored_log_probs_have_finite_gradients() -> None:
+    spec = _factored_spec()
+    net = PolicyNet(default_architecture(spec, channels=(3,), hidden=8, head="factored"))
+    planes, scalars, mask = _batch(spec, 5, 5)
+    mask[1] = 0
+    mask[1, 0] = 1
+    logits, _ = net(torch.from_numpy(planes), torch.from_numpy(scalars))
+    logp = net.log_probs(logits, torch.from_numpy(mask))
+    (-(logp.exp() * logp).sum(1).mean() + logp[:, 3].mean()).backward()
+    assert all(torch.isfinite(q.grad).all() for q in net.parameters() if q.grad is not None)
+
+
+def test_bad_factored_heads_are_rejected() -> None:
+    spec = _factored_spec()
+    arch = default_architecture(spec, channels=(3,), hidden=8, head="factored")
+    arch["head"]["cell"][7] = 2  # move to cell 2 twice
+    with pytest.raises(ValueError, match="two actions are command 2, cell 2"):
+        PolicyNet(arch)
+    with pytest.raises(ValueError, match="has no action factors"):
+        default_architecture(SPECS["2d"], head="factored")

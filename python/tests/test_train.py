@@ -106,3 +106,43 @@ def test_training_defaults_come_from_the_games_spec(address: str) -> None:
     assert cfg.league_bots == ("reference", "random")
     with pytest.raises(ValueError, match="unknown game 'nope'"):
         game_defaults("nope", address)
+
+
+def test_battleships_trains_a_factored_head_that_go_plays(tmp_path: Path, address: str) -> None:
+    """The spec of Battleships factors its actions (13 commands × the centre cells), so the trainer
+    gives it a factored head (head "auto"); Go plays the exported file, at a temperature too."""
+    from botarena.client import Client
+
+    with Client(address) as c:
+        f = c.game_spec("battleships/small", None).action_factors
+    assert f is not None and len(f.commands) == 13 and f.cells == 13 * 13 and len(f.command) == 1549
+    policy = train(_small(tmp_path, address, game="battleships/small", total_steps=1024, checkpoint_every=0))
+    net = load_policy(policy)
+    assert net.arch["head"]["type"] == "factored" and net.commands == 13
+    r = evaluate(policy, "battleships/small", "reference", games=4, address=address, sample=True, temperature=0.5)
+    assert r.wins + r.draws + r.losses == 4
+    for agent in (f"policy:{policy}", f"policy:{policy}?temp=0.3"):
+        out = subprocess.run(
+            [find_binary(), "play", "battleships/small", "--agents", f"{agent},reference", "--seed", "2", "--json"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout.splitlines()[0])["game"] == "battleships/small"
+
+
+@pytest.mark.parametrize("inside", ["update", "rollout"])
+def test_a_time_budget_ends_inside_an_update_or_a_rollout(inside: str, tmp_path: Path, address: str) -> None:
+    """The budget is checked at every env step and minibatch: a 3-second run whose update (or
+    rollout) alone would take minutes ends within about a second of its budget and still writes
+    its policy; a rollout cut short is not learned from."""
+    kw: dict[str, object] = {"num_envs": 16, "num_steps": 16, "update_epochs": 100_000} if inside == "update" else {"num_steps": 100_000}
+    policy = train(_small(tmp_path, address, minutes=3 / 60, total_steps=0, checkpoint_every=0, **kw))
+    assert load_policy(policy).arch["trained"]["env_steps"] == (256 if inside == "update" else 0)
+    if inside == "update":
+        with open(tmp_path / "curve.csv") as f:
+            rows = list(csv.DictReader(f))
+        assert len(rows) == 1 and float(rows[0]["seconds"]) < 3 + 1.0, rows
+    else:
+        assert not (tmp_path / "curve.csv").exists()

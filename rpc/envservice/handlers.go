@@ -128,6 +128,14 @@ func gameSpec(spec *env.Spec) *botarenav1.GameSpec {
 		}
 		gs.Observations = append(gs.Observations, ts)
 	}
+	if f := spec.Factors; f != nil {
+		gs.ActionFactors = &botarenav1.ActionFactors{
+			Commands: slices.Clone(f.Commands),
+			Cells:    int32(f.Cells),
+			Command:  slices.Clone(f.Command),
+			Cell:     slices.Clone(f.Cell),
+		}
+	}
 	return gs
 }
 

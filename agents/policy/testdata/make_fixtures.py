@@ -1,8 +1,11 @@
 """Writes the PyTorch parity fixtures of agents/policy.
 
 Small random-weight networks for a 2-D game (battlebots: planes uint8[19,10,10],
-scalars float32[4], 34 actions) and the 3-D game (battlecube: planes
-uint8[3,8,8,8], scalars float32[4], 519 actions), built and saved with
+scalars float32[4], 34 actions), the 3-D game (battlecube: planes
+uint8[3,8,8,8], scalars float32[4], 519 actions), Battleships 7×7 with a
+factored head (battleships: planes uint8[12,7,7], scalars float32[21], 1,549
+actions as 13 commands × 169 cells, shared cell logits) and a tiny factored
+game with per-command cell logits (factored), built and saved with
 botarena.policy, and for each a fixture of random observations, masks (with
 illegal actions and one all-zero row) and PyTorch's action probabilities.
 The Go tests (parity_test.go) check that Go computes the same probabilities
@@ -28,10 +31,10 @@ import numpy as np
 import torch
 
 from botarena.policy import PolicyNet, default_architecture, save_policy
-from botarena.spec import GameSpec, TensorSpec
+from botarena.spec import ActionFactors, GameSpec, TensorSpec
 
 
-def spec(game: str, planes: tuple[int, ...], scalars: int, actions: int) -> GameSpec:
+def spec(game: str, planes: tuple[int, ...], scalars: int, actions: int, factors: ActionFactors | None = None) -> GameSpec:
     return GameSpec(
         game=game,
         seats=2,
@@ -40,7 +43,40 @@ def spec(game: str, planes: tuple[int, ...], scalars: int, actions: int) -> Game
             TensorSpec("scalars", np.dtype("float32"), (scalars,)),
         ),
         actions=actions,
+        action_factors=factors,
     )
+
+
+def battleships_factors(n: int) -> ActionFactors:
+    """Battleships' action factors on an n×n map, written out from env/battleships/doc.go (the Go
+    test TestFactoredFixtureIsBattleships checks them against the game's spec)."""
+    g = n + 6
+    command, cell = [0], [0]
+    for code in range(1, 9):
+        for x in range(-3, n + 3):
+            for y in range(-3, n + 3):
+                command.append(code)
+                cell.append((x + 3) * g + y + 3)
+    for x in range(n):
+        for y in range(n):
+            for d in range(4):
+                command.append(9 + d)
+                cell.append((x + 3) * g + y + 3)
+    names = ("nothing", "single", "double vertical", "double horizontal", "corner", "diagonal cross", "cross", "seeker", "shield")
+    return ActionFactors(commands=names + tuple(f"place {d}" for d in ("North", "East", "South", "West")), cells=g * g, command=tuple(command), cell=tuple(cell))
+
+
+def battleships(rng: np.random.Generator) -> dict[str, Any]:
+    """The standard architecture with a factored head (shared cell logits)."""
+    s = spec("battleships/small", (12, 7, 7), 21, 1549, battleships_factors(7))
+    return default_architecture(s, channels=(4,), strides=(2,), hidden=16, scalars_scale=rng.uniform(0.1, 1.0, 21).round(3).tolist(), head="factored")
+
+
+def factored(rng: np.random.Generator) -> dict[str, Any]:
+    """A tiny factored game with per-command cell logits: nothing; fire at cells 0-3; move to cells 1-3."""
+    f = ActionFactors(commands=("nothing", "fire", "move"), cells=4, command=(0, 1, 1, 1, 1, 2, 2, 2), cell=(0, 0, 1, 2, 3, 1, 2, 3))
+    s = spec("factored", (2, 3, 3), 2, 8, f)
+    return default_architecture(s, channels=(3,), hidden=8, head="factored-per-command")
 
 
 def battlebots(rng: np.random.Generator) -> dict[str, Any]:
@@ -99,6 +135,13 @@ def fixture(name: str, arch: dict[str, Any], n: int, rng: np.random.Generator, o
     mask[:, 0] = 1
     mask[1, :] = 1  # every action legal
     mask[n - 1, :] = 0  # no action legal: treated as all legal
+    if "head" in arch and arch["head"]["type"] == "factored":
+        cmd = np.array(arch["head"]["command"])
+        mask[2, :] = 0
+        mask[2, 0] = 1  # only "nothing"
+        mask[3, :] = cmd == 1  # one command legal, every cell of it
+        mask[4, :] = 0
+        mask[4, np.flatnonzero(cmd == 2)[-1]] = 1  # a single legal action
     probs = net.probabilities(planes, scalars, mask)
     doc = {
         "policy": f"{name}.policy.safetensors",
@@ -122,6 +165,8 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     fixture("battlebots", battlebots(rng), 8, rng, args.out)
     fixture("battlecube", battlecube(rng), 6, rng, args.out)
+    fixture("battleships", battleships(rng), 6, rng, args.out)
+    fixture("factored", factored(rng), 7, rng, args.out)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from gymnasium import spaces
 
 from botarena.v1 import env_pb2
 
-__all__ = ["TensorSpec", "GameSpec", "ConfigField", "TrainingDefaults", "GameInfo", "tensor_space", "observation_space", "mask_space"]
+__all__ = ["TensorSpec", "ActionFactors", "GameSpec", "ConfigField", "TrainingDefaults", "GameInfo", "tensor_space", "observation_space", "mask_space"]
 
 
 @dataclass(frozen=True)
@@ -36,8 +36,28 @@ class TensorSpec:
 
 
 @dataclass(frozen=True)
+class ActionFactors:
+    """A factored action space (the proto's ActionFactors): action ``a`` is command ``command[a]``
+    (one of ``commands``) aimed at cell ``cell[a]`` (one of ``cells``); no two actions share a pair."""
+
+    commands: tuple[str, ...]
+    cells: int
+    command: tuple[int, ...]
+    cell: tuple[int, ...]
+
+    @classmethod
+    def from_proto(cls, msg: env_pb2.ActionFactors) -> ActionFactors:
+        """Builds ActionFactors from its protobuf message."""
+        return cls(commands=tuple(msg.commands), cells=int(msg.cells), command=tuple(msg.command), cell=tuple(msg.cell))
+
+
+@dataclass(frozen=True)
 class GameSpec:
-    """What each seat of a configured game sees and may do (the proto's GameSpec)."""
+    """What each seat of a configured game sees and may do (the proto's GameSpec).
+
+    ``action_factors`` splits the actions into commands and cells for a game whose actions are
+    commands aimed at cells (Battleships), None for a flat action space.
+    """
 
     game: str
     seats: int
@@ -46,6 +66,7 @@ class GameSpec:
     action_names: tuple[str, ...] = ()
     max_steps: int = 0
     reward: str = ""
+    action_factors: ActionFactors | None = None
 
     @classmethod
     def from_proto(cls, msg: env_pb2.GameSpec) -> GameSpec:
@@ -61,6 +82,7 @@ class GameSpec:
             action_names=tuple(msg.action_names),
             max_steps=int(msg.max_steps),
             reward=msg.reward,
+            action_factors=ActionFactors.from_proto(msg.action_factors) if msg.HasField("action_factors") else None,
         )
 
     @classmethod

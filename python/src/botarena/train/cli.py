@@ -45,12 +45,25 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--channels", default="", help="conv channels, comma separated (default: the game's training defaults, `botarena games GAME`)")
     p.add_argument("--strides", default="", help="conv strides, comma separated (default: per game, or 1s with --channels)")
     p.add_argument("--hidden", type=int, default=0, help="trunk width (default: per game)")
+    p.add_argument(
+        "--head",
+        default=d.head,
+        choices=["auto", "flat", "factored", "factored-per-command"],
+        help="policy head: factored (command, then cell) where the game's spec factors its actions (auto), or one flat softmax",
+    )
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--device", default=d.device, help="auto, cpu, cuda, cuda:1, ...")
-    p.add_argument("--threads", type=int, default=d.threads, help="torch CPU threads (0: torch's default)")
+    p.add_argument("--threads", type=int, default=d.threads, help="torch CPU threads (0: the cores free when the run starts: the cores it may use less the 1-minute load average, at least 1)")
     p.add_argument("--out", default="", help="run directory (default runs/<game>)")
     p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every, help="updates between checkpoints")
     p.add_argument("--eval-games", type=int, default=d.eval_games, help="evaluation games after training (0: skip)")
+    p.add_argument(
+        "--eval-temperature",
+        type=float,
+        default=0.0,
+        metavar="T",
+        help="also evaluate sampling at temperature T (policy:PATH?temp=T in Go), besides sample and arg-max",
+    )
     p.add_argument("--resume", default="", help="continue from a checkpoints/update_N.pt")
     p.add_argument("--address", default="", help="host:port of a running botarena serve (default: start one)")
     p.add_argument("--learner-seats", default="", help="seats the learner trains in, envs split evenly (default: every seat)")
@@ -108,6 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         channels=tuple(int(c) for c in args.channels.split(",") if c),
         strides=tuple(int(c) for c in args.strides.split(",") if c),
         hidden=args.hidden,
+        head=args.head,
         seed=args.seed,
         device=args.device,
         threads=args.threads,
@@ -142,9 +156,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # and by its arg-max (policy:PATH), which can be much weaker: a deterministic bot can loop.
         eval_cfg = cfg.unshaped_config()
         report: dict[str, Any] = {"game": cfg.game, "policy": str(policy), "opponent": opp}
-        for mode, sample in (("sample", True), ("argmax", False)):
+        modes: list[tuple[str, bool, float]] = [("sample", True, 1.0), ("argmax", False, 1.0)]
+        if args.eval_temperature > 0:
+            modes.append((f"temp={args.eval_temperature:g}", True, args.eval_temperature))
+        for mode, sample, temp in modes:
             print(f"evaluating {policy} against {opp} over {cfg.eval_games} games ({mode}) ...", flush=True)
-            r = evaluate(policy, cfg.game, opp, games=cfg.eval_games, address=cfg.address or None, config=eval_cfg, sample=sample)
+            r = evaluate(
+                policy, cfg.game, opp, games=cfg.eval_games, address=cfg.address or None, config=eval_cfg, sample=sample, temperature=temp
+            )
             print(
                 f"eval ({mode}): {r.wins} wins, {r.draws} draws, {r.losses} losses in {r.games} games against {opp}: "
                 f"win rate {r.win_rate:.1%}; by seat (W/D/L): "

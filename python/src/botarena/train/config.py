@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import os
 from typing import Any, Mapping
 
@@ -18,7 +19,7 @@ from botarena.client import Client
 from botarena.server import Server
 from botarena.spec import GameInfo, TrainingDefaults
 
-__all__ = ["FALLBACK_NETWORK", "GameDefaults", "TrainConfig", "game_defaults", "game_info"]
+__all__ = ["FALLBACK_NETWORK", "GameDefaults", "TrainConfig", "auto_threads", "game_defaults", "game_info"]
 
 #: The network of a game whose spec brings no training defaults: two 32-channel convolutions of
 #: stride 1 and a 256-wide trunk.
@@ -78,6 +79,29 @@ def game_defaults(game: str | GameInfo, address: str | None = None) -> GameDefau
     )
 
 
+def auto_threads(cores: int | None = None, load: float | None = None) -> int:
+    """The torch CPU threads for a run: the free cores when it starts.
+
+    Free cores are the cores this process may run on (``os.sched_getaffinity``) less the
+    one-minute load average (``os.getloadavg``), rounded to the nearest whole core; the result is
+    at least 1 and at most the cores. ``cores`` and ``load`` replace the measured values (tests).
+    ``--threads N`` overrides the rule.
+
+    Why: on the 2-core machine, PyTorch's default of one thread per core made the update about
+    2.5 times slower than one thread while other work kept the cores busy (the threads wait on
+    each other at every operation), and 1.5 times faster when the machine was idle
+    (docs/training.md).
+    """
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except OSError:  # no load average on this platform
+            load = 0.0
+    return max(1, min(cores, math.floor(cores - load + 0.5)))
+
+
 @dataclasses.dataclass
 class TrainConfig:
     """Everything a run depends on; the defaults train a BattleBots bot on a laptop CPU."""
@@ -102,9 +126,10 @@ class TrainConfig:
     channels: tuple[int, ...] = ()  # conv channels (empty = the game's training defaults)
     strides: tuple[int, ...] = ()  # conv strides (empty = the game's, or 1s with channels)
     hidden: int = 0  # trunk width (0 = the game's)
+    head: str = "auto"  # policy head: "auto" (factored where the game's spec factors its actions), "flat", "factored", "factored-per-command"
     seed: int = 1
     device: str = "auto"
-    threads: int = 0  # torch CPU threads (0 = torch's default)
+    threads: int = 0  # torch CPU threads (0 = the free cores at the start, auto_threads)
     out: str = "runs/botarena"
     checkpoint_every: int = 25  # updates (0 = only the final policy)
     eval_games: int = 200

@@ -48,6 +48,7 @@ def evaluate(
     address: str | None = None,
     device: str = "cpu",
     sample: bool = False,
+    temperature: float = 1.0,
     config: dict[str, Any] | None = None,
     seats: Sequence[int] | None = None,
 ) -> EvalResult:
@@ -57,11 +58,15 @@ def evaluate(
     game), the policy in that seat and ``opponent`` in the others;
     :attr:`EvalResult.by_seat` has the results per seat.
 
-    The policy plays the masked arg-max (or samples with ``sample``), the
-    same choice as ``policy:PATH`` in Go. An episode's result is the sign of
+    The policy plays the most likely legal action (or samples with ``sample``,
+    from the probabilities raised to ``1/temperature`` and renormalised), the
+    same choice as ``policy:PATH`` in Go (``policy:PATH?sample``,
+    ``policy:PATH?temp=T``). An episode's result is the sign of
     its final reward (games' rewards are +1 win, −1 loss, 0 draw without
     shaping, which evaluation never configures).
     """
+    if sample and not temperature > 0:
+        raise ValueError(f"temperature must be above 0, got {temperature}")
     net = policy if isinstance(policy, PolicyNet) else load_policy(policy, device)
     net.eval()
     dev = next(net.parameters()).device
@@ -86,11 +91,11 @@ def evaluate(
         while (result == -2).any():
             with torch.no_grad():
                 logits, _ = net(torch.from_numpy(np.array(obs["planes"])).to(dev), torch.from_numpy(np.array(obs["scalars"])).to(dev))
-                logits = PolicyNet.masked_logits(logits, torch.from_numpy(np.array(info["action_mask"])).to(dev))
+                logp = net.log_probs(logits, torch.from_numpy(np.array(info["action_mask"])).to(dev))
                 if sample:
-                    a = torch.multinomial(torch.softmax(logits, 1).cpu(), 1, generator=g).squeeze(1)
+                    a = torch.multinomial(torch.softmax(logp / temperature, 1).cpu(), 1, generator=g).squeeze(1)
                 else:
-                    a = logits.argmax(1).cpu()
+                    a = logp.argmax(1).cpu()
             obs, reward, term, trunc, info = env.step(a.numpy())
             ended = (term | trunc) & (result == -2)
             result[ended] = np.sign(reward[ended]).astype(np.int64)

@@ -21,7 +21,7 @@ from botarena.league import League, pfsp_weight
 from botarena.policy import PolicyNet, default_architecture, save_policy
 from botarena.pool import Opponent
 from botarena.server import Server
-from botarena.train.config import TrainConfig
+from botarena.train.config import TrainConfig, auto_threads
 from botarena.train.curve import plot_curve, read_curve, write_curve
 from botarena.train.rollout import Rollout, SeatSplitEnv, scales
 
@@ -48,8 +48,13 @@ def ppo_update(
     cfg: TrainConfig,
     rng: np.random.Generator,
     device: torch.device,
+    deadline: float = math.inf,
 ) -> dict[str, float]:
-    """One PPO update over the valid transitions of ``buf``: the mean losses, entropy, KL and clip fraction."""
+    """One PPO update over the valid transitions of ``buf``: the mean losses, entropy, KL and clip fraction.
+
+    The update stops after the minibatch during which ``time.monotonic()`` reaches ``deadline`` (the
+    run's time budget); ``minibatches`` in the result counts the gradient steps taken.
+    """
     net.train()
     T, N = buf.actions.shape
     batch = T * N
@@ -65,40 +70,45 @@ def ppo_update(
     b_values = torch.from_numpy(buf.values.reshape(-1))
     stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clipfrac": 0.0}
     n_mb = 0
-    for _ in range(cfg.update_epochs):
-        perm = rng.permutation(valid_idx)
-        for lo in range(0, len(perm), mb):
-            idx = torch.from_numpy(perm[lo : lo + mb])
-            if len(idx) < 2:
-                continue
-            logits, value = net(b_planes[idx].to(device), b_scalars[idx].to(device))
-            logits = PolicyNet.masked_logits(logits, b_masks[idx].to(device))
-            dist = torch.distributions.Categorical(logits=logits)
-            newlog = dist.log_prob(b_actions[idx].to(device))
-            entropy = dist.entropy().mean()  # illegal actions have probability 0 and add 0
-            ratio = (newlog - b_logprobs[idx].to(device)).exp()
-            a = b_adv[idx].to(device)
-            a = (a - a.mean()) / (a.std() + 1e-8)
-            pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
-            r = b_ret[idx].to(device)
-            v_old = b_values[idx].to(device)
-            v_clip = v_old + (value - v_old).clamp(-cfg.clip, cfg.clip)
-            vl = 0.5 * torch.max((value - r) ** 2, (v_clip - r) ** 2).mean()
-            loss = pg - cfg.ent_coef * entropy + cfg.vf_coef * vl
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
-            opt.step()
-            with torch.no_grad():
-                lr_ = ratio.log()
-                stats["approx_kl"] += float(((ratio - 1) - lr_).mean())
-                stats["clipfrac"] += float(((ratio - 1).abs() > cfg.clip).float().mean())
-            stats["policy_loss"] += float(pg.detach())
-            stats["value_loss"] += float(vl.detach())
-            stats["entropy"] += float(entropy.detach())
-            n_mb += 1
+    steps = [
+        idx
+        for _ in range(cfg.update_epochs)
+        for perm in (rng.permutation(valid_idx),)
+        for idx in (perm[lo : lo + mb] for lo in range(0, len(perm), mb))
+        if len(idx) >= 2
+    ]
+    for i in steps:
+        if time.monotonic() >= deadline:
+            break
+        idx = torch.from_numpy(i)
+        logits, value = net(b_planes[idx].to(device), b_scalars[idx].to(device))
+        logp = net.log_probs(logits, b_masks[idx].to(device))
+        newlog = logp.gather(1, b_actions[idx].to(device).unsqueeze(1)).squeeze(1)
+        entropy = -(logp.exp() * logp).sum(1).mean()  # illegal actions have probability 0 and add 0
+        ratio = (newlog - b_logprobs[idx].to(device)).exp()
+        a = b_adv[idx].to(device)
+        a = (a - a.mean()) / (a.std() + 1e-8)
+        pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
+        r = b_ret[idx].to(device)
+        v_old = b_values[idx].to(device)
+        v_clip = v_old + (value - v_old).clamp(-cfg.clip, cfg.clip)
+        vl = 0.5 * torch.max((value - r) ** 2, (v_clip - r) ** 2).mean()
+        loss = pg - cfg.ent_coef * entropy + cfg.vf_coef * vl
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+        opt.step()
+        with torch.no_grad():
+            lr_ = ratio.log()
+            stats["approx_kl"] += float(((ratio - 1) - lr_).mean())
+            stats["clipfrac"] += float(((ratio - 1).abs() > cfg.clip).float().mean())
+        stats["policy_loss"] += float(pg.detach())
+        stats["value_loss"] += float(vl.detach())
+        stats["entropy"] += float(entropy.detach())
+        n_mb += 1
     for k in stats:
         stats[k] /= max(1, n_mb)
+    stats["minibatches"] = float(n_mb)
     return stats
 
 
@@ -111,8 +121,9 @@ class Trainer:
         self.out = pathlib.Path(cfg.out)
         (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
         self.device = _device(cfg.device)
-        if cfg.threads > 0:
-            torch.set_num_threads(cfg.threads)
+        self.threads = cfg.threads if cfg.threads > 0 else auto_threads()
+        if self.device.type == "cpu":
+            torch.set_num_threads(self.threads)
         random.seed(cfg.seed)
         np.random.seed(cfg.seed)
         torch.manual_seed(cfg.seed)
@@ -134,7 +145,9 @@ class Trainer:
         self.log(
             f"botarena.train: {cfg.game} vs {self.opponent}, {cfg.num_envs} envs × {cfg.num_steps} steps per update, "
             f"learner in seats {list(seats)}, "
-            f"device {self.device}, server {self.address}, run directory {self.out}"
+            f"device {self.device}"
+            + (f" ({self.threads} torch threads{'' if cfg.threads else ', from the free cores'})" if self.device.type == "cpu" else "")
+            + f", server {self.address}, run directory {self.out}"
         )
         self.start_update = 0
         self.env_steps = 0
@@ -147,7 +160,14 @@ class Trainer:
         else:
             ps, ss = scales(self.env, 32, np.random.default_rng(cfg.seed))
             arch = default_architecture(
-                spec, config=cfg.config or None, channels=cfg.channels, strides=cfg.strides, hidden=cfg.hidden, planes_scale=ps, scalars_scale=ss
+                spec,
+                config=cfg.config or None,
+                channels=cfg.channels,
+                strides=cfg.strides,
+                hidden=cfg.hidden,
+                planes_scale=ps,
+                scalars_scale=ss,
+                head=cfg.head,
             )
         self.net = PolicyNet(arch).to(self.device)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
@@ -290,18 +310,27 @@ class Trainer:
         update = self.start_update
         batch = T * N
         seats = self.spec.seats
+        # The time budget is checked at every env step and every minibatch, not only between
+        # updates, so a run ends within a step or a minibatch of it (a few tenths of a second).
+        deadline = t0 + cfg.minutes * 60 - self.elapsed_before if cfg.minutes else math.inf
         while self._budget_left(t0):
-            update += 1
             if cfg.anneal_lr:
                 for g in self.opt.param_groups:
                     g["lr"] = cfg.lr * max(0.05, 1.0 - self._progress(t0))
             t_upd = time.monotonic()
-            buf.collect(env, net, self.device)
+            done = buf.collect(env, net, self.device, deadline)
+            if done < T:
+                self.log(f"time budget spent {done} steps into a rollout: those {done * N:,} steps are not learned from")
+                break
+            update += 1
             self.env_steps += batch
             t_roll = time.monotonic() - t_upd
             adv, ret = buf.advantages(net, self.device, cfg.gamma, cfg.gae_lambda)
             rng = np.random.default_rng(cfg.seed * 1_000_003 + update)
-            stats = ppo_update(net, self.opt, buf, adv, ret, cfg, rng, self.device)
+            stats = ppo_update(net, self.opt, buf, adv, ret, cfg, rng, self.device, deadline)
+            n_mb = int(stats.pop("minibatches"))
+            if time.monotonic() >= deadline:
+                self.log(f"time budget spent during update {update}, after {n_mb} minibatches")
             t_total = time.monotonic() - t_upd
 
             st, opp_stats = env.stats(reset=True)
@@ -335,12 +364,15 @@ class Trainer:
                 self.checkpoint(update, row["seconds"])
             if self.league is not None and cfg.snapshot_every and update % cfg.snapshot_every == 0:
                 self.snapshot(update, row["seconds"])
-        seconds = self.rows[-1]["seconds"] if self.rows else 0.0
+        seconds = self.elapsed_before + time.monotonic() - t0
         self.checkpoint(update, seconds)
         if self.league is not None:
             self.finish_league(update, seconds)
         final = self.out / "policy.safetensors"
         save_policy(net, final, trained=self._provenance(seconds))
+        if not self.rows:
+            self.log(f"wrote {final} (the budget ended before the first update: no curve)")
+            return final
         self.plot()
         self.log(f"wrote {final}, {self.csv_path} and {self.out / 'curve.png'}")
         return final

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Any, Sequence
 
 import numpy as np
@@ -48,10 +50,17 @@ class Rollout:
     def _obs_to(self, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
         return torch.from_numpy(self.next_planes).to(device), torch.from_numpy(self.next_scalars).to(device)
 
-    def collect(self, env: SeatSplitEnv, net: PolicyNet, device: torch.device) -> None:
-        """Plays T steps of every env, sampling the policy's (masked) actions, and stores them."""
+    def collect(self, env: SeatSplitEnv, net: PolicyNet, device: torch.device, deadline: float = math.inf) -> int:
+        """Plays T steps of every env, sampling the policy's (masked) actions, and stores them.
+
+        Returns the number of steps stored: T, or fewer when ``time.monotonic()`` reaches
+        ``deadline`` first (the run's time budget; the partial rollout is then not learned from).
+        """
         net.eval()
-        for t in range(self.actions.shape[0]):
+        T = self.actions.shape[0]
+        for t in range(T):
+            if time.monotonic() >= deadline:
+                return t
             self.planes[t] = self.next_planes
             self.scalars[t] = self.next_scalars
             self.masks[t] = self.next_mask
@@ -59,10 +68,9 @@ class Rollout:
             with torch.no_grad():
                 p, s = self._obs_to(device)
                 logits, value = net(p, s)
-                logits = PolicyNet.masked_logits(logits, torch.from_numpy(self.next_mask).to(device))
-                dist = torch.distributions.Categorical(logits=logits)
-                action = dist.sample()
-                self.logprobs[t] = dist.log_prob(action).cpu().numpy()
+                logp = net.log_probs(logits, torch.from_numpy(self.next_mask).to(device))
+                action = torch.multinomial(logp.exp(), 1).squeeze(1)
+                self.logprobs[t] = logp.gather(1, action.unsqueeze(1)).squeeze(1).cpu().numpy()
                 self.values[t] = value.cpu().numpy()
             a = action.cpu().numpy()
             self.actions[t] = a
@@ -73,6 +81,7 @@ class Rollout:
             np.copyto(self.next_planes, obs["planes"])
             np.copyto(self.next_scalars, obs["scalars"])
             np.copyto(self.next_mask, info["action_mask"])
+        return T
 
     def advantages(
         self, net: PolicyNet, device: torch.device, gamma: float, gae_lambda: float

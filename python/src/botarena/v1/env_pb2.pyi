@@ -40,7 +40,7 @@ class TensorSpec(_message.Message):
     def __init__(self, name: _Optional[str] = ..., dtype: _Optional[str] = ..., shape: _Optional[_Iterable[int]] = ..., layout: _Optional[str] = ..., shared: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GameSpec(_message.Message):
-    __slots__ = ("game", "seats", "observations", "actions", "action_names", "max_steps", "reward")
+    __slots__ = ("game", "seats", "observations", "actions", "action_names", "max_steps", "reward", "action_factors")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
@@ -48,6 +48,7 @@ class GameSpec(_message.Message):
     ACTION_NAMES_FIELD_NUMBER: _ClassVar[int]
     MAX_STEPS_FIELD_NUMBER: _ClassVar[int]
     REWARD_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FACTORS_FIELD_NUMBER: _ClassVar[int]
     game: str
     seats: int
     observations: _containers.RepeatedCompositeFieldContainer[TensorSpec]
@@ -55,7 +56,20 @@ class GameSpec(_message.Message):
     action_names: _containers.RepeatedScalarFieldContainer[str]
     max_steps: int
     reward: str
-    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., observations: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ..., actions: _Optional[int] = ..., action_names: _Optional[_Iterable[str]] = ..., max_steps: _Optional[int] = ..., reward: _Optional[str] = ...) -> None: ...
+    action_factors: ActionFactors
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., observations: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ..., actions: _Optional[int] = ..., action_names: _Optional[_Iterable[str]] = ..., max_steps: _Optional[int] = ..., reward: _Optional[str] = ..., action_factors: _Optional[_Union[ActionFactors, _Mapping]] = ...) -> None: ...
+
+class ActionFactors(_message.Message):
+    __slots__ = ("commands", "cells", "command", "cell")
+    COMMANDS_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    CELL_FIELD_NUMBER: _ClassVar[int]
+    commands: _containers.RepeatedScalarFieldContainer[str]
+    cells: int
+    command: _containers.RepeatedScalarFieldContainer[int]
+    cell: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, commands: _Optional[_Iterable[str]] = ..., cells: _Optional[int] = ..., command: _Optional[_Iterable[int]] = ..., cell: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GameInfo(_message.Message):
     __slots__ = ("name", "summary", "spec", "agents", "default_config_json", "config_fields", "agent_summaries", "reference_agent", "training_opponents", "training")

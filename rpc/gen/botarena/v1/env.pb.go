@@ -218,14 +218,19 @@ func (x *TensorSpec) GetShared() []int32 {
 
 // GameSpec describes a configured game: what each seat sees and may do.
 type GameSpec struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Game          string                 `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
-	Seats         int32                  `protobuf:"varint,2,opt,name=seats,proto3" json:"seats,omitempty"`
-	Observations  []*TensorSpec          `protobuf:"bytes,3,rep,name=observations,proto3" json:"observations,omitempty"`
-	Actions       int32                  `protobuf:"varint,4,opt,name=actions,proto3" json:"actions,omitempty"`
-	ActionNames   []string               `protobuf:"bytes,5,rep,name=action_names,json=actionNames,proto3" json:"action_names,omitempty"`
-	MaxSteps      int32                  `protobuf:"varint,6,opt,name=max_steps,json=maxSteps,proto3" json:"max_steps,omitempty"`
-	Reward        string                 `protobuf:"bytes,7,opt,name=reward,proto3" json:"reward,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Game         string                 `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	Seats        int32                  `protobuf:"varint,2,opt,name=seats,proto3" json:"seats,omitempty"`
+	Observations []*TensorSpec          `protobuf:"bytes,3,rep,name=observations,proto3" json:"observations,omitempty"`
+	Actions      int32                  `protobuf:"varint,4,opt,name=actions,proto3" json:"actions,omitempty"`
+	ActionNames  []string               `protobuf:"bytes,5,rep,name=action_names,json=actionNames,proto3" json:"action_names,omitempty"`
+	MaxSteps     int32                  `protobuf:"varint,6,opt,name=max_steps,json=maxSteps,proto3" json:"max_steps,omitempty"`
+	Reward       string                 `protobuf:"bytes,7,opt,name=reward,proto3" json:"reward,omitempty"`
+	// action_factors, for a game whose actions are commands aimed at cells
+	// (Battleships), splits every action into a command and a cell, for
+	// policies with a factored head (docs/policy-format.md). Unset for a flat
+	// action space.
+	ActionFactors *ActionFactors `protobuf:"bytes,8,opt,name=action_factors,json=actionFactors,proto3" json:"action_factors,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -309,6 +314,89 @@ func (x *GameSpec) GetReward() string {
 	return ""
 }
 
+func (x *GameSpec) GetActionFactors() *ActionFactors {
+	if x != nil {
+		return x.ActionFactors
+	}
+	return nil
+}
+
+// ActionFactors splits each action a into the pair (command[a], cell[a]):
+// one of the named commands aimed at one of cells cells. No two actions
+// share a pair; a command without a target (do nothing) has one action, at
+// cell 0.
+type ActionFactors struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// commands names the commands; their order is the command index.
+	Commands []string `protobuf:"bytes,1,rep,name=commands,proto3" json:"commands,omitempty"`
+	// cells is the number of cells.
+	Cells int32 `protobuf:"varint,2,opt,name=cells,proto3" json:"cells,omitempty"`
+	// command holds each action's command index, one per action.
+	Command []int32 `protobuf:"varint,3,rep,packed,name=command,proto3" json:"command,omitempty"`
+	// cell holds each action's cell, one per action.
+	Cell          []int32 `protobuf:"varint,4,rep,packed,name=cell,proto3" json:"cell,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ActionFactors) Reset() {
+	*x = ActionFactors{}
+	mi := &file_botarena_v1_env_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ActionFactors) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ActionFactors) ProtoMessage() {}
+
+func (x *ActionFactors) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ActionFactors.ProtoReflect.Descriptor instead.
+func (*ActionFactors) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *ActionFactors) GetCommands() []string {
+	if x != nil {
+		return x.Commands
+	}
+	return nil
+}
+
+func (x *ActionFactors) GetCells() int32 {
+	if x != nil {
+		return x.Cells
+	}
+	return 0
+}
+
+func (x *ActionFactors) GetCommand() []int32 {
+	if x != nil {
+		return x.Command
+	}
+	return nil
+}
+
+func (x *ActionFactors) GetCell() []int32 {
+	if x != nil {
+		return x.Cell
+	}
+	return nil
+}
+
 type GameInfo struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// name is the registry name, e.g. "bomberman" or "bomberman/2p".
@@ -342,7 +430,7 @@ type GameInfo struct {
 
 func (x *GameInfo) Reset() {
 	*x = GameInfo{}
-	mi := &file_botarena_v1_env_proto_msgTypes[2]
+	mi := &file_botarena_v1_env_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -354,7 +442,7 @@ func (x *GameInfo) String() string {
 func (*GameInfo) ProtoMessage() {}
 
 func (x *GameInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[2]
+	mi := &file_botarena_v1_env_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -367,7 +455,7 @@ func (x *GameInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameInfo.ProtoReflect.Descriptor instead.
 func (*GameInfo) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{2}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *GameInfo) GetName() string {
@@ -460,7 +548,7 @@ type TrainingDefaults struct {
 
 func (x *TrainingDefaults) Reset() {
 	*x = TrainingDefaults{}
-	mi := &file_botarena_v1_env_proto_msgTypes[3]
+	mi := &file_botarena_v1_env_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -472,7 +560,7 @@ func (x *TrainingDefaults) String() string {
 func (*TrainingDefaults) ProtoMessage() {}
 
 func (x *TrainingDefaults) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[3]
+	mi := &file_botarena_v1_env_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -485,7 +573,7 @@ func (x *TrainingDefaults) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TrainingDefaults.ProtoReflect.Descriptor instead.
 func (*TrainingDefaults) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{3}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *TrainingDefaults) GetChannels() []int32 {
@@ -537,7 +625,7 @@ type ConfigField struct {
 
 func (x *ConfigField) Reset() {
 	*x = ConfigField{}
-	mi := &file_botarena_v1_env_proto_msgTypes[4]
+	mi := &file_botarena_v1_env_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -549,7 +637,7 @@ func (x *ConfigField) String() string {
 func (*ConfigField) ProtoMessage() {}
 
 func (x *ConfigField) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[4]
+	mi := &file_botarena_v1_env_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -562,7 +650,7 @@ func (x *ConfigField) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigField.ProtoReflect.Descriptor instead.
 func (*ConfigField) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{4}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ConfigField) GetName() string {
@@ -608,7 +696,7 @@ type ListGamesRequest struct {
 
 func (x *ListGamesRequest) Reset() {
 	*x = ListGamesRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[5]
+	mi := &file_botarena_v1_env_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -620,7 +708,7 @@ func (x *ListGamesRequest) String() string {
 func (*ListGamesRequest) ProtoMessage() {}
 
 func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[5]
+	mi := &file_botarena_v1_env_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -633,7 +721,7 @@ func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesRequest.ProtoReflect.Descriptor instead.
 func (*ListGamesRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{5}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{6}
 }
 
 type ListGamesResponse struct {
@@ -656,7 +744,7 @@ type ListGamesResponse struct {
 
 func (x *ListGamesResponse) Reset() {
 	*x = ListGamesResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[6]
+	mi := &file_botarena_v1_env_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -668,7 +756,7 @@ func (x *ListGamesResponse) String() string {
 func (*ListGamesResponse) ProtoMessage() {}
 
 func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[6]
+	mi := &file_botarena_v1_env_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -681,7 +769,7 @@ func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesResponse.ProtoReflect.Descriptor instead.
 func (*ListGamesResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{6}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ListGamesResponse) GetGames() []*GameInfo {
@@ -750,7 +838,7 @@ type CreatePoolRequest struct {
 
 func (x *CreatePoolRequest) Reset() {
 	*x = CreatePoolRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[7]
+	mi := &file_botarena_v1_env_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -762,7 +850,7 @@ func (x *CreatePoolRequest) String() string {
 func (*CreatePoolRequest) ProtoMessage() {}
 
 func (x *CreatePoolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[7]
+	mi := &file_botarena_v1_env_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -775,7 +863,7 @@ func (x *CreatePoolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePoolRequest.ProtoReflect.Descriptor instead.
 func (*CreatePoolRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{7}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CreatePoolRequest) GetGame() string {
@@ -874,7 +962,7 @@ type CreatePoolResponse struct {
 
 func (x *CreatePoolResponse) Reset() {
 	*x = CreatePoolResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[8]
+	mi := &file_botarena_v1_env_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -886,7 +974,7 @@ func (x *CreatePoolResponse) String() string {
 func (*CreatePoolResponse) ProtoMessage() {}
 
 func (x *CreatePoolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[8]
+	mi := &file_botarena_v1_env_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -899,7 +987,7 @@ func (x *CreatePoolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePoolResponse.ProtoReflect.Descriptor instead.
 func (*CreatePoolResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{8}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *CreatePoolResponse) GetPoolId() string {
@@ -981,7 +1069,7 @@ type ResetRequest struct {
 
 func (x *ResetRequest) Reset() {
 	*x = ResetRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[9]
+	mi := &file_botarena_v1_env_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -993,7 +1081,7 @@ func (x *ResetRequest) String() string {
 func (*ResetRequest) ProtoMessage() {}
 
 func (x *ResetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[9]
+	mi := &file_botarena_v1_env_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1006,7 +1094,7 @@ func (x *ResetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetRequest.ProtoReflect.Descriptor instead.
 func (*ResetRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{9}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ResetRequest) GetPoolId() string {
@@ -1031,7 +1119,7 @@ type ResetResponse struct {
 
 func (x *ResetResponse) Reset() {
 	*x = ResetResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[10]
+	mi := &file_botarena_v1_env_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1043,7 +1131,7 @@ func (x *ResetResponse) String() string {
 func (*ResetResponse) ProtoMessage() {}
 
 func (x *ResetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[10]
+	mi := &file_botarena_v1_env_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1056,7 +1144,7 @@ func (x *ResetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetResponse.ProtoReflect.Descriptor instead.
 func (*ResetResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{10}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ResetResponse) GetBatch() []byte {
@@ -1078,7 +1166,7 @@ type StepRequest struct {
 
 func (x *StepRequest) Reset() {
 	*x = StepRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[11]
+	mi := &file_botarena_v1_env_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1090,7 +1178,7 @@ func (x *StepRequest) String() string {
 func (*StepRequest) ProtoMessage() {}
 
 func (x *StepRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[11]
+	mi := &file_botarena_v1_env_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1103,7 +1191,7 @@ func (x *StepRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepRequest.ProtoReflect.Descriptor instead.
 func (*StepRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{11}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *StepRequest) GetPoolId() string {
@@ -1143,7 +1231,7 @@ type StepResponse struct {
 
 func (x *StepResponse) Reset() {
 	*x = StepResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[12]
+	mi := &file_botarena_v1_env_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1155,7 +1243,7 @@ func (x *StepResponse) String() string {
 func (*StepResponse) ProtoMessage() {}
 
 func (x *StepResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[12]
+	mi := &file_botarena_v1_env_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1168,7 +1256,7 @@ func (x *StepResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepResponse.ProtoReflect.Descriptor instead.
 func (*StepResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{12}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *StepResponse) GetBatch() []byte {
@@ -1206,7 +1294,7 @@ type StepStreamRequest struct {
 
 func (x *StepStreamRequest) Reset() {
 	*x = StepStreamRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[13]
+	mi := &file_botarena_v1_env_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1218,7 +1306,7 @@ func (x *StepStreamRequest) String() string {
 func (*StepStreamRequest) ProtoMessage() {}
 
 func (x *StepStreamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[13]
+	mi := &file_botarena_v1_env_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1231,7 +1319,7 @@ func (x *StepStreamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepStreamRequest.ProtoReflect.Descriptor instead.
 func (*StepStreamRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{13}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *StepStreamRequest) GetPoolId() string {
@@ -1268,7 +1356,7 @@ type StepStreamResponse struct {
 
 func (x *StepStreamResponse) Reset() {
 	*x = StepStreamResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[14]
+	mi := &file_botarena_v1_env_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1280,7 +1368,7 @@ func (x *StepStreamResponse) String() string {
 func (*StepStreamResponse) ProtoMessage() {}
 
 func (x *StepStreamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[14]
+	mi := &file_botarena_v1_env_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1293,7 +1381,7 @@ func (x *StepStreamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepStreamResponse.ProtoReflect.Descriptor instead.
 func (*StepStreamResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{14}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *StepStreamResponse) GetBatch() []byte {
@@ -1333,7 +1421,7 @@ type RenderRequest struct {
 
 func (x *RenderRequest) Reset() {
 	*x = RenderRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[15]
+	mi := &file_botarena_v1_env_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1345,7 +1433,7 @@ func (x *RenderRequest) String() string {
 func (*RenderRequest) ProtoMessage() {}
 
 func (x *RenderRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[15]
+	mi := &file_botarena_v1_env_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1358,7 +1446,7 @@ func (x *RenderRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderRequest.ProtoReflect.Descriptor instead.
 func (*RenderRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{15}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *RenderRequest) GetPoolId() string {
@@ -1406,7 +1494,7 @@ type RenderResponse struct {
 
 func (x *RenderResponse) Reset() {
 	*x = RenderResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[16]
+	mi := &file_botarena_v1_env_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1418,7 +1506,7 @@ func (x *RenderResponse) String() string {
 func (*RenderResponse) ProtoMessage() {}
 
 func (x *RenderResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[16]
+	mi := &file_botarena_v1_env_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1431,7 +1519,7 @@ func (x *RenderResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderResponse.ProtoReflect.Descriptor instead.
 func (*RenderResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{16}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RenderResponse) GetFormat() string {
@@ -1473,7 +1561,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[17]
+	mi := &file_botarena_v1_env_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1485,7 +1573,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[17]
+	mi := &file_botarena_v1_env_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1498,7 +1586,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{17}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *StatsRequest) GetPoolId() string {
@@ -1532,7 +1620,7 @@ type SeatStats struct {
 
 func (x *SeatStats) Reset() {
 	*x = SeatStats{}
-	mi := &file_botarena_v1_env_proto_msgTypes[18]
+	mi := &file_botarena_v1_env_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1544,7 +1632,7 @@ func (x *SeatStats) String() string {
 func (*SeatStats) ProtoMessage() {}
 
 func (x *SeatStats) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[18]
+	mi := &file_botarena_v1_env_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1557,7 +1645,7 @@ func (x *SeatStats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatStats.ProtoReflect.Descriptor instead.
 func (*SeatStats) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{18}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *SeatStats) GetSeat() int32 {
@@ -1636,7 +1724,7 @@ type OpponentStats struct {
 
 func (x *OpponentStats) Reset() {
 	*x = OpponentStats{}
-	mi := &file_botarena_v1_env_proto_msgTypes[19]
+	mi := &file_botarena_v1_env_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1648,7 +1736,7 @@ func (x *OpponentStats) String() string {
 func (*OpponentStats) ProtoMessage() {}
 
 func (x *OpponentStats) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[19]
+	mi := &file_botarena_v1_env_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1661,7 +1749,7 @@ func (x *OpponentStats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpponentStats.ProtoReflect.Descriptor instead.
 func (*OpponentStats) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{19}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *OpponentStats) GetSeat() int32 {
@@ -1742,7 +1830,7 @@ type StatsResponse struct {
 
 func (x *StatsResponse) Reset() {
 	*x = StatsResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[20]
+	mi := &file_botarena_v1_env_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1754,7 +1842,7 @@ func (x *StatsResponse) String() string {
 func (*StatsResponse) ProtoMessage() {}
 
 func (x *StatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[20]
+	mi := &file_botarena_v1_env_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1767,7 +1855,7 @@ func (x *StatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsResponse.ProtoReflect.Descriptor instead.
 func (*StatsResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{20}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *StatsResponse) GetSeats() []*SeatStats {
@@ -1818,7 +1906,7 @@ type OpponentChoice struct {
 
 func (x *OpponentChoice) Reset() {
 	*x = OpponentChoice{}
-	mi := &file_botarena_v1_env_proto_msgTypes[21]
+	mi := &file_botarena_v1_env_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1830,7 +1918,7 @@ func (x *OpponentChoice) String() string {
 func (*OpponentChoice) ProtoMessage() {}
 
 func (x *OpponentChoice) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[21]
+	mi := &file_botarena_v1_env_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1843,7 +1931,7 @@ func (x *OpponentChoice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpponentChoice.ProtoReflect.Descriptor instead.
 func (*OpponentChoice) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{21}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *OpponentChoice) GetSpec() string {
@@ -1877,7 +1965,7 @@ type OpponentMix struct {
 
 func (x *OpponentMix) Reset() {
 	*x = OpponentMix{}
-	mi := &file_botarena_v1_env_proto_msgTypes[22]
+	mi := &file_botarena_v1_env_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1889,7 +1977,7 @@ func (x *OpponentMix) String() string {
 func (*OpponentMix) ProtoMessage() {}
 
 func (x *OpponentMix) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[22]
+	mi := &file_botarena_v1_env_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1902,7 +1990,7 @@ func (x *OpponentMix) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpponentMix.ProtoReflect.Descriptor instead.
 func (*OpponentMix) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{22}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *OpponentMix) GetChoices() []*OpponentChoice {
@@ -1924,7 +2012,7 @@ type SetOpponentsRequest struct {
 
 func (x *SetOpponentsRequest) Reset() {
 	*x = SetOpponentsRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[23]
+	mi := &file_botarena_v1_env_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1936,7 +2024,7 @@ func (x *SetOpponentsRequest) String() string {
 func (*SetOpponentsRequest) ProtoMessage() {}
 
 func (x *SetOpponentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[23]
+	mi := &file_botarena_v1_env_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1949,7 +2037,7 @@ func (x *SetOpponentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetOpponentsRequest.ProtoReflect.Descriptor instead.
 func (*SetOpponentsRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{23}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SetOpponentsRequest) GetPoolId() string {
@@ -1974,7 +2062,7 @@ type SetOpponentsResponse struct {
 
 func (x *SetOpponentsResponse) Reset() {
 	*x = SetOpponentsResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[24]
+	mi := &file_botarena_v1_env_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1986,7 +2074,7 @@ func (x *SetOpponentsResponse) String() string {
 func (*SetOpponentsResponse) ProtoMessage() {}
 
 func (x *SetOpponentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[24]
+	mi := &file_botarena_v1_env_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1999,7 +2087,7 @@ func (x *SetOpponentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetOpponentsResponse.ProtoReflect.Descriptor instead.
 func (*SetOpponentsResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{24}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{25}
 }
 
 type ClosePoolRequest struct {
@@ -2011,7 +2099,7 @@ type ClosePoolRequest struct {
 
 func (x *ClosePoolRequest) Reset() {
 	*x = ClosePoolRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[25]
+	mi := &file_botarena_v1_env_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2023,7 +2111,7 @@ func (x *ClosePoolRequest) String() string {
 func (*ClosePoolRequest) ProtoMessage() {}
 
 func (x *ClosePoolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[25]
+	mi := &file_botarena_v1_env_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2036,7 +2124,7 @@ func (x *ClosePoolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePoolRequest.ProtoReflect.Descriptor instead.
 func (*ClosePoolRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{25}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ClosePoolRequest) GetPoolId() string {
@@ -2054,7 +2142,7 @@ type ClosePoolResponse struct {
 
 func (x *ClosePoolResponse) Reset() {
 	*x = ClosePoolResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[26]
+	mi := &file_botarena_v1_env_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2066,7 +2154,7 @@ func (x *ClosePoolResponse) String() string {
 func (*ClosePoolResponse) ProtoMessage() {}
 
 func (x *ClosePoolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[26]
+	mi := &file_botarena_v1_env_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2079,7 +2167,7 @@ func (x *ClosePoolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePoolResponse.ProtoReflect.Descriptor instead.
 func (*ClosePoolResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{26}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{27}
 }
 
 var File_botarena_v1_env_proto protoreflect.FileDescriptor
@@ -2093,7 +2181,7 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\x05dtype\x18\x02 \x01(\tR\x05dtype\x12\x14\n" +
 	"\x05shape\x18\x03 \x03(\x05R\x05shape\x12\x16\n" +
 	"\x06layout\x18\x04 \x01(\tR\x06layout\x12\x16\n" +
-	"\x06shared\x18\x05 \x03(\x05R\x06shared\"\xe3\x01\n" +
+	"\x06shared\x18\x05 \x03(\x05R\x06shared\"\xa6\x02\n" +
 	"\bGameSpec\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x12;\n" +
@@ -2101,7 +2189,13 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\aactions\x18\x04 \x01(\x05R\aactions\x12!\n" +
 	"\faction_names\x18\x05 \x03(\tR\vactionNames\x12\x1b\n" +
 	"\tmax_steps\x18\x06 \x01(\x05R\bmaxSteps\x12\x16\n" +
-	"\x06reward\x18\a \x01(\tR\x06reward\"\x94\x04\n" +
+	"\x06reward\x18\a \x01(\tR\x06reward\x12A\n" +
+	"\x0eaction_factors\x18\b \x01(\v2\x1a.botarena.v1.ActionFactorsR\ractionFactors\"o\n" +
+	"\rActionFactors\x12\x1a\n" +
+	"\bcommands\x18\x01 \x03(\tR\bcommands\x12\x14\n" +
+	"\x05cells\x18\x02 \x01(\x05R\x05cells\x12\x18\n" +
+	"\acommand\x18\x03 \x03(\x05R\acommand\x12\x12\n" +
+	"\x04cell\x18\x04 \x03(\x05R\x04cell\"\x94\x04\n" +
 	"\bGameInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\asummary\x18\x02 \x01(\tR\asummary\x12)\n" +
@@ -2272,81 +2366,83 @@ func file_botarena_v1_env_proto_rawDescGZIP() []byte {
 }
 
 var file_botarena_v1_env_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_botarena_v1_env_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_botarena_v1_env_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
 var file_botarena_v1_env_proto_goTypes = []any{
 	(AutoReset)(0),               // 0: botarena.v1.AutoReset
 	(Compression)(0),             // 1: botarena.v1.Compression
 	(*TensorSpec)(nil),           // 2: botarena.v1.TensorSpec
 	(*GameSpec)(nil),             // 3: botarena.v1.GameSpec
-	(*GameInfo)(nil),             // 4: botarena.v1.GameInfo
-	(*TrainingDefaults)(nil),     // 5: botarena.v1.TrainingDefaults
-	(*ConfigField)(nil),          // 6: botarena.v1.ConfigField
-	(*ListGamesRequest)(nil),     // 7: botarena.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),    // 8: botarena.v1.ListGamesResponse
-	(*CreatePoolRequest)(nil),    // 9: botarena.v1.CreatePoolRequest
-	(*CreatePoolResponse)(nil),   // 10: botarena.v1.CreatePoolResponse
-	(*ResetRequest)(nil),         // 11: botarena.v1.ResetRequest
-	(*ResetResponse)(nil),        // 12: botarena.v1.ResetResponse
-	(*StepRequest)(nil),          // 13: botarena.v1.StepRequest
-	(*StepResponse)(nil),         // 14: botarena.v1.StepResponse
-	(*StepStreamRequest)(nil),    // 15: botarena.v1.StepStreamRequest
-	(*StepStreamResponse)(nil),   // 16: botarena.v1.StepStreamResponse
-	(*RenderRequest)(nil),        // 17: botarena.v1.RenderRequest
-	(*RenderResponse)(nil),       // 18: botarena.v1.RenderResponse
-	(*StatsRequest)(nil),         // 19: botarena.v1.StatsRequest
-	(*SeatStats)(nil),            // 20: botarena.v1.SeatStats
-	(*OpponentStats)(nil),        // 21: botarena.v1.OpponentStats
-	(*StatsResponse)(nil),        // 22: botarena.v1.StatsResponse
-	(*OpponentChoice)(nil),       // 23: botarena.v1.OpponentChoice
-	(*OpponentMix)(nil),          // 24: botarena.v1.OpponentMix
-	(*SetOpponentsRequest)(nil),  // 25: botarena.v1.SetOpponentsRequest
-	(*SetOpponentsResponse)(nil), // 26: botarena.v1.SetOpponentsResponse
-	(*ClosePoolRequest)(nil),     // 27: botarena.v1.ClosePoolRequest
-	(*ClosePoolResponse)(nil),    // 28: botarena.v1.ClosePoolResponse
-	nil,                          // 29: botarena.v1.GameInfo.AgentSummariesEntry
-	nil,                          // 30: botarena.v1.CreatePoolRequest.OpponentsEntry
-	nil,                          // 31: botarena.v1.SetOpponentsRequest.OpponentsEntry
+	(*ActionFactors)(nil),        // 4: botarena.v1.ActionFactors
+	(*GameInfo)(nil),             // 5: botarena.v1.GameInfo
+	(*TrainingDefaults)(nil),     // 6: botarena.v1.TrainingDefaults
+	(*ConfigField)(nil),          // 7: botarena.v1.ConfigField
+	(*ListGamesRequest)(nil),     // 8: botarena.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),    // 9: botarena.v1.ListGamesResponse
+	(*CreatePoolRequest)(nil),    // 10: botarena.v1.CreatePoolRequest
+	(*CreatePoolResponse)(nil),   // 11: botarena.v1.CreatePoolResponse
+	(*ResetRequest)(nil),         // 12: botarena.v1.ResetRequest
+	(*ResetResponse)(nil),        // 13: botarena.v1.ResetResponse
+	(*StepRequest)(nil),          // 14: botarena.v1.StepRequest
+	(*StepResponse)(nil),         // 15: botarena.v1.StepResponse
+	(*StepStreamRequest)(nil),    // 16: botarena.v1.StepStreamRequest
+	(*StepStreamResponse)(nil),   // 17: botarena.v1.StepStreamResponse
+	(*RenderRequest)(nil),        // 18: botarena.v1.RenderRequest
+	(*RenderResponse)(nil),       // 19: botarena.v1.RenderResponse
+	(*StatsRequest)(nil),         // 20: botarena.v1.StatsRequest
+	(*SeatStats)(nil),            // 21: botarena.v1.SeatStats
+	(*OpponentStats)(nil),        // 22: botarena.v1.OpponentStats
+	(*StatsResponse)(nil),        // 23: botarena.v1.StatsResponse
+	(*OpponentChoice)(nil),       // 24: botarena.v1.OpponentChoice
+	(*OpponentMix)(nil),          // 25: botarena.v1.OpponentMix
+	(*SetOpponentsRequest)(nil),  // 26: botarena.v1.SetOpponentsRequest
+	(*SetOpponentsResponse)(nil), // 27: botarena.v1.SetOpponentsResponse
+	(*ClosePoolRequest)(nil),     // 28: botarena.v1.ClosePoolRequest
+	(*ClosePoolResponse)(nil),    // 29: botarena.v1.ClosePoolResponse
+	nil,                          // 30: botarena.v1.GameInfo.AgentSummariesEntry
+	nil,                          // 31: botarena.v1.CreatePoolRequest.OpponentsEntry
+	nil,                          // 32: botarena.v1.SetOpponentsRequest.OpponentsEntry
 }
 var file_botarena_v1_env_proto_depIdxs = []int32{
 	2,  // 0: botarena.v1.GameSpec.observations:type_name -> botarena.v1.TensorSpec
-	3,  // 1: botarena.v1.GameInfo.spec:type_name -> botarena.v1.GameSpec
-	6,  // 2: botarena.v1.GameInfo.config_fields:type_name -> botarena.v1.ConfigField
-	29, // 3: botarena.v1.GameInfo.agent_summaries:type_name -> botarena.v1.GameInfo.AgentSummariesEntry
-	5,  // 4: botarena.v1.GameInfo.training:type_name -> botarena.v1.TrainingDefaults
-	4,  // 5: botarena.v1.ListGamesResponse.games:type_name -> botarena.v1.GameInfo
-	30, // 6: botarena.v1.CreatePoolRequest.opponents:type_name -> botarena.v1.CreatePoolRequest.OpponentsEntry
-	0,  // 7: botarena.v1.CreatePoolRequest.auto_reset:type_name -> botarena.v1.AutoReset
-	1,  // 8: botarena.v1.CreatePoolRequest.compression:type_name -> botarena.v1.Compression
-	3,  // 9: botarena.v1.CreatePoolResponse.spec:type_name -> botarena.v1.GameSpec
-	0,  // 10: botarena.v1.CreatePoolResponse.auto_reset:type_name -> botarena.v1.AutoReset
-	20, // 11: botarena.v1.StatsResponse.seats:type_name -> botarena.v1.SeatStats
-	21, // 12: botarena.v1.StatsResponse.opponents:type_name -> botarena.v1.OpponentStats
-	23, // 13: botarena.v1.OpponentMix.choices:type_name -> botarena.v1.OpponentChoice
-	31, // 14: botarena.v1.SetOpponentsRequest.opponents:type_name -> botarena.v1.SetOpponentsRequest.OpponentsEntry
-	24, // 15: botarena.v1.SetOpponentsRequest.OpponentsEntry.value:type_name -> botarena.v1.OpponentMix
-	7,  // 16: botarena.v1.EnvService.ListGames:input_type -> botarena.v1.ListGamesRequest
-	9,  // 17: botarena.v1.EnvService.CreatePool:input_type -> botarena.v1.CreatePoolRequest
-	11, // 18: botarena.v1.EnvService.Reset:input_type -> botarena.v1.ResetRequest
-	13, // 19: botarena.v1.EnvService.Step:input_type -> botarena.v1.StepRequest
-	15, // 20: botarena.v1.EnvService.StepStream:input_type -> botarena.v1.StepStreamRequest
-	17, // 21: botarena.v1.EnvService.Render:input_type -> botarena.v1.RenderRequest
-	19, // 22: botarena.v1.EnvService.Stats:input_type -> botarena.v1.StatsRequest
-	25, // 23: botarena.v1.EnvService.SetOpponents:input_type -> botarena.v1.SetOpponentsRequest
-	27, // 24: botarena.v1.EnvService.ClosePool:input_type -> botarena.v1.ClosePoolRequest
-	8,  // 25: botarena.v1.EnvService.ListGames:output_type -> botarena.v1.ListGamesResponse
-	10, // 26: botarena.v1.EnvService.CreatePool:output_type -> botarena.v1.CreatePoolResponse
-	12, // 27: botarena.v1.EnvService.Reset:output_type -> botarena.v1.ResetResponse
-	14, // 28: botarena.v1.EnvService.Step:output_type -> botarena.v1.StepResponse
-	16, // 29: botarena.v1.EnvService.StepStream:output_type -> botarena.v1.StepStreamResponse
-	18, // 30: botarena.v1.EnvService.Render:output_type -> botarena.v1.RenderResponse
-	22, // 31: botarena.v1.EnvService.Stats:output_type -> botarena.v1.StatsResponse
-	26, // 32: botarena.v1.EnvService.SetOpponents:output_type -> botarena.v1.SetOpponentsResponse
-	28, // 33: botarena.v1.EnvService.ClosePool:output_type -> botarena.v1.ClosePoolResponse
-	25, // [25:34] is the sub-list for method output_type
-	16, // [16:25] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	4,  // 1: botarena.v1.GameSpec.action_factors:type_name -> botarena.v1.ActionFactors
+	3,  // 2: botarena.v1.GameInfo.spec:type_name -> botarena.v1.GameSpec
+	7,  // 3: botarena.v1.GameInfo.config_fields:type_name -> botarena.v1.ConfigField
+	30, // 4: botarena.v1.GameInfo.agent_summaries:type_name -> botarena.v1.GameInfo.AgentSummariesEntry
+	6,  // 5: botarena.v1.GameInfo.training:type_name -> botarena.v1.TrainingDefaults
+	5,  // 6: botarena.v1.ListGamesResponse.games:type_name -> botarena.v1.GameInfo
+	31, // 7: botarena.v1.CreatePoolRequest.opponents:type_name -> botarena.v1.CreatePoolRequest.OpponentsEntry
+	0,  // 8: botarena.v1.CreatePoolRequest.auto_reset:type_name -> botarena.v1.AutoReset
+	1,  // 9: botarena.v1.CreatePoolRequest.compression:type_name -> botarena.v1.Compression
+	3,  // 10: botarena.v1.CreatePoolResponse.spec:type_name -> botarena.v1.GameSpec
+	0,  // 11: botarena.v1.CreatePoolResponse.auto_reset:type_name -> botarena.v1.AutoReset
+	21, // 12: botarena.v1.StatsResponse.seats:type_name -> botarena.v1.SeatStats
+	22, // 13: botarena.v1.StatsResponse.opponents:type_name -> botarena.v1.OpponentStats
+	24, // 14: botarena.v1.OpponentMix.choices:type_name -> botarena.v1.OpponentChoice
+	32, // 15: botarena.v1.SetOpponentsRequest.opponents:type_name -> botarena.v1.SetOpponentsRequest.OpponentsEntry
+	25, // 16: botarena.v1.SetOpponentsRequest.OpponentsEntry.value:type_name -> botarena.v1.OpponentMix
+	8,  // 17: botarena.v1.EnvService.ListGames:input_type -> botarena.v1.ListGamesRequest
+	10, // 18: botarena.v1.EnvService.CreatePool:input_type -> botarena.v1.CreatePoolRequest
+	12, // 19: botarena.v1.EnvService.Reset:input_type -> botarena.v1.ResetRequest
+	14, // 20: botarena.v1.EnvService.Step:input_type -> botarena.v1.StepRequest
+	16, // 21: botarena.v1.EnvService.StepStream:input_type -> botarena.v1.StepStreamRequest
+	18, // 22: botarena.v1.EnvService.Render:input_type -> botarena.v1.RenderRequest
+	20, // 23: botarena.v1.EnvService.Stats:input_type -> botarena.v1.StatsRequest
+	26, // 24: botarena.v1.EnvService.SetOpponents:input_type -> botarena.v1.SetOpponentsRequest
+	28, // 25: botarena.v1.EnvService.ClosePool:input_type -> botarena.v1.ClosePoolRequest
+	9,  // 26: botarena.v1.EnvService.ListGames:output_type -> botarena.v1.ListGamesResponse
+	11, // 27: botarena.v1.EnvService.CreatePool:output_type -> botarena.v1.CreatePoolResponse
+	13, // 28: botarena.v1.EnvService.Reset:output_type -> botarena.v1.ResetResponse
+	15, // 29: botarena.v1.EnvService.Step:output_type -> botarena.v1.StepResponse
+	17, // 30: botarena.v1.EnvService.StepStream:output_type -> botarena.v1.StepStreamResponse
+	19, // 31: botarena.v1.EnvService.Render:output_type -> botarena.v1.RenderResponse
+	23, // 32: botarena.v1.EnvService.Stats:output_type -> botarena.v1.StatsResponse
+	27, // 33: botarena.v1.EnvService.SetOpponents:output_type -> botarena.v1.SetOpponentsResponse
+	29, // 34: botarena.v1.EnvService.ClosePool:output_type -> botarena.v1.ClosePoolResponse
+	26, // [26:35] is the sub-list for method output_type
+	17, // [17:26] is the sub-list for method input_type
+	17, // [17:17] is the sub-list for extension type_name
+	17, // [17:17] is the sub-list for extension extendee
+	0,  // [0:17] is the sub-list for field type_name
 }
 
 func init() { file_botarena_v1_env_proto_init() }
@@ -2354,14 +2450,14 @@ func file_botarena_v1_env_proto_init() {
 	if File_botarena_v1_env_proto != nil {
 		return
 	}
-	file_botarena_v1_env_proto_msgTypes[7].OneofWrappers = []any{}
+	file_botarena_v1_env_proto_msgTypes[8].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_botarena_v1_env_proto_rawDesc), len(file_botarena_v1_env_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   30,
+			NumMessages:   31,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
