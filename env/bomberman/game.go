@@ -22,7 +22,7 @@ func newGame(name string, cfg *Config) (*Game, error) {
 		g.names[seat] = g.cfg.name(seat)
 	}
 	g.spec = newSpec(name, &g.cfg)
-	g.obsShared = make([]byte, g.spec.Obs[0].Bytes())
+	g.allocObs(g.spec.Obs[0].Bytes())
 	g.Reset(0)
 	return g, nil
 }
@@ -41,6 +41,7 @@ func MapSeedFor(seed uint64) int32 { return int32(seed % (1 << 31)) }
 // The collision rolls the original drew from the clock are drawn from a
 // generator seeded with seed.
 func (g *Game) Reset(seed uint64) {
+	g.beginDelta(true)
 	g.round = 0
 	g.done = false
 	g.truncatedEnd = false
@@ -52,7 +53,7 @@ func (g *Game) Reset(seed uint64) {
 	clear(g.players[:])
 	g.generateMap(g.mapSeed)
 	g.setMaxRound()
-	g.stateChanged()
+	g.remapped()
 }
 
 // setMaxRound derives the last round to process from the map size and

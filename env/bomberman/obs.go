@@ -1,6 +1,7 @@
 package bomberman
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -85,36 +86,241 @@ func newSpec(name string, cfg *Config) *env.Spec {
 // scalars (little-endian float32). A wrong number or size of slices panics.
 // It never allocates.
 func (g *Game) WriteObs(seat int, dst [][]byte) {
-	g.spec.CheckObs(dst)
-	g.writePlanes(seat, dst[0])
+	g.checkObs(dst)
+	g.sharedPlanes(len(dst[0]))
+	copy(dst[0], g.obsShared)
+	g.writeMarks(seat, dst[0])
 	g.writeScalars(seat, dst[1])
 }
 
-func (g *Game) writePlanes(seat int, dst []byte) {
-	if len(g.obsShared) != len(dst) {
+// UpdateObs writes seat's observation into dst as [Game.WriteObs] does and
+// returns the version of the state it shows, given have: 0, or the version
+// an earlier call returned for this seat after writing the same dst, which
+// the caller has not touched since. When have is the current version it
+// writes nothing; when have is the version before the last Step or Reset,
+// it writes only the bytes that step changed (the cells of the static
+// planes that changed, the words of the other shared planes that changed,
+// the old and new player and bomb marks, and the scalars); otherwise it
+// writes dst in full. The bytes are those WriteObs writes, in every case.
+// vecenv calls it for rows that keep their env from step to step, so
+// a pool step writes a small part of the observation bytes. It never
+// allocates.
+func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
+	g.checkObs(dst)
+	if have != 0 && have == g.obsVer {
+		return have
+	}
+	g.sharedPlanes(len(dst[0]))
+	if have != 0 && have == g.delta.from {
+		g.applyDelta(dst[0])
+	} else {
+		copy(dst[0], g.obsShared)
+	}
+	g.writeMarks(seat, dst[0])
+	g.writeScalars(seat, dst[1])
+	return g.obsVer
+}
+
+// checkObs panics unless dst has the spec's tensors; the full check runs
+// only when the cheap one fails.
+func (g *Game) checkObs(dst [][]byte) {
+	if len(dst) != 2 || len(dst[0]) != len(g.obsShared) || len(dst[1]) != 4*NumScalars {
+		g.spec.CheckObs(dst)
+	}
+}
+
+// allocObs makes the shared planes and the delta's buffers for planes of n
+// bytes, and invalidates them.
+func (g *Game) allocObs(n int) {
+	g.obsShared = make([]byte, n)
+	d := &g.delta
+	d.prev = make([]byte, n)
+	d.words = make([]int32, n/8+1)
+	d.cells = make([]int32, n/NumPlanes)
+	g.stateChanged()
+}
+
+// sharedPlanes brings obsShared, the planes every seat sees alike, up to
+// date for the current state, and with it the delta's changed words.
+func (g *Game) sharedPlanes(n int) {
+	if len(g.obsShared) != n {
 		// Only games built by hand (test fixtures) or loaded with another
 		// map size get here.
-		g.obsShared = make([]byte, len(dst))
-		g.staticFresh = false
+		g.allocObs(n)
 	}
 	if !g.staticFresh {
 		g.writeStaticPlanes(g.obsShared)
 		g.staticFresh = true
+		g.dynEmpty = true
 		g.obsFresh = false
 	}
-	if !g.obsFresh {
-		g.writeDynamicPlanes(g.obsShared)
-		g.obsFresh = true
+	if g.obsFresh {
+		return
 	}
-	copy(dst, g.obsShared)
+	d := &g.delta
+	lo, hi := g.dynamicWords()
+	step := d.from != 0 && !d.full
+	if step && !d.dynEmpty {
+		copy(d.prev[lo:hi], g.obsShared[lo:hi])
+	}
+	g.writeDynamicPlanes(g.obsShared)
+	g.obsFresh = true
+	if d.from == 0 {
+		return
+	}
+	d.nWords = 0
+	switch {
+	case d.full:
+		d.diff(g.obsShared, 0, n)
+	case d.dynEmpty && g.dynEmpty:
+		// Nothing to compare: no bombs nor explosions, before or after.
+	default:
+		if d.dynEmpty {
+			clear(d.prev[lo:hi])
+		}
+		d.diff(g.obsShared, lo, hi)
+	}
+}
+
+// dynamicWords returns the byte range of the dynamic planes (bomb radius,
+// danger, explosions) widened to 8-byte words of the planes tensor.
+func (g *Game) dynamicWords() (lo, hi int) {
+	hw := g.width * g.height
+	lo = PlaneBombRadius * hw &^ 7
+	hi = min(((PlaneExploding+1)*hw+7)&^7, len(g.obsShared))
+	return lo, hi
+}
+
+// obsDelta is what changed in the observations from one state (from) to the
+// next, so that [Game.UpdateObs] can rewrite only that: the marks of the
+// per-seat planes at from, the static cells Step changed (kept as they
+// change), and the words of the shared planes that differ (found by
+// comparing them with a copy taken at from when the planes are next
+// brought up to date). After a Step (full false) only the dynamic planes
+// are compared; after a Reset (full true) the whole tensor is.
+type obsDelta struct {
+	from uint64 // the state the delta starts from; 0 for none
+	full bool
+	// dynEmpty is Game.dynEmpty at from.
+	dynEmpty bool
+	// prev holds the shared planes at from (all of them when full, else
+	// the dynamic words).
+	prev []byte
+	// words are the offsets of the 8-byte words of the shared planes that
+	// differ from prev.
+	words  []int32
+	nWords int
+	// cells are the cells whose static planes Step changed, in order,
+	// perhaps repeated.
+	cells  []int32
+	nCells int
+	// marks are the cells marked in the per-seat planes at from: the
+	// players (self or opponent) first, then the bombs.
+	marks                [MaxPlayers + MaxBombs]int32
+	nPlayerMarks, nMarks int
+}
+
+// diff records the words of cur[lo:hi] (lo a multiple of 8) that differ
+// from prev; a last word shorter than 8 bytes is compared as it is.
+func (d *obsDelta) diff(cur []byte, lo, hi int) {
+	prev := d.prev
+	off := lo
+	for ; off+8 <= hi; off += 8 {
+		if binary.LittleEndian.Uint64(prev[off:]) != binary.LittleEndian.Uint64(cur[off:]) {
+			d.words[d.nWords] = int32(off)
+			d.nWords++
+		}
+	}
+	if off < hi && !bytes.Equal(prev[off:hi], cur[off:hi]) {
+		d.words[d.nWords] = int32(off)
+		d.nWords++
+	}
+}
+
+// beginDelta starts recording the observation delta from the current state
+// when the shared planes are up to date for it (otherwise no row can hold
+// it, as rows are written from them): Step calls it with full false
+// before the round, Reset with full true before the new map.
+func (g *Game) beginDelta(full bool) {
+	d := &g.delta
+	d.from = 0
+	if g.obsVer == 0 || !g.staticFresh || !g.obsFresh {
+		return
+	}
+	d.from, d.full, d.dynEmpty = g.obsVer, full, g.dynEmpty
+	d.nCells, d.nWords = 0, 0
+	if full {
+		copy(d.prev, g.obsShared)
+	}
+	n := 0
+	for s := range g.nPlayers {
+		if i, ok := g.playerMark(s); ok {
+			d.marks[n] = int32(i)
+			n++
+		}
+	}
+	d.nPlayerMarks = n
+	for b := range g.bombHigh {
+		if bomb := &g.bombs[b]; bomb.live {
+			d.marks[n] = int32(g.index(bomb.X, bomb.Y))
+			n++
+		}
+	}
+	d.nMarks = n
+}
+
+// applyDelta brings dst, which holds a seat's planes at delta.from, to the
+// current shared planes with the per-seat planes cleared; writeMarks then
+// completes it. The changed words go first: they may spill into per-seat
+// planes (with zeros), which the marks then rewrite.
+func (g *Game) applyDelta(dst []byte) {
+	d := &g.delta
+	src := g.obsShared
+	for _, off := range d.words[:d.nWords] {
+		if o := int(off); o+8 <= len(dst) {
+			binary.LittleEndian.PutUint64(dst[o:], binary.LittleEndian.Uint64(src[o:]))
+		} else {
+			copy(dst[o:], src[o:])
+		}
+	}
+	hw := g.width * g.height
+	for _, i := range d.cells[:d.nCells] {
+		for _, c := range staticPlanes {
+			dst[c*hw+int(i)] = src[c*hw+int(i)]
+		}
+	}
+	for _, i := range d.marks[:d.nPlayerMarks] {
+		dst[PlaneSelf*hw+int(i)] = 0
+		dst[PlaneOpponents*hw+int(i)] = 0
+	}
+	for _, i := range d.marks[d.nPlayerMarks:d.nMarks] {
+		dst[PlaneOwnBombs*hw+int(i)] = 0
+		dst[PlaneOpponentBombs*hw+int(i)] = 0
+	}
+}
+
+// playerMark returns the cell of seat's player when the observations mark
+// it: alive and on its cell.
+func (g *Game) playerMark(seat int) (int, bool) {
+	p := &g.players[seat]
+	if p.Killed || !g.InBounds(p.X, p.Y) {
+		return 0, false
+	}
+	i := g.index(p.X, p.Y)
+	if c := &g.cells[i]; c.Entity != PlayerEntity || int(c.Player) != seat {
+		return 0, false
+	}
+	return i, true
+}
+
+// writeMarks writes the per-seat planes into dst, whose per-seat planes
+// are zero: the players (seat's own in the self plane) and the bombs with
+// their timers (seat's own in the own-bombs plane).
+func (g *Game) writeMarks(seat int, dst []byte) {
 	hw := g.width * g.height
 	for s := range g.nPlayers {
-		p := &g.players[s]
-		if p.Killed || !g.InBounds(p.X, p.Y) {
-			continue
-		}
-		i := g.index(p.X, p.Y)
-		if c := &g.cells[i]; c.Entity != PlayerEntity || int(c.Player) != s {
+		i, ok := g.playerMark(s)
+		if !ok {
 			continue
 		}
 		if s == seat {
@@ -137,8 +343,11 @@ func (g *Game) writePlanes(seat int, dst []byte) {
 	}
 }
 
-// writeStaticPlanes zeroes dst and writes the planes that change only when
-// a wall is destroyed or a power-up is taken or uncovered: walls and
+// staticPlanes are the planes that change only when a wall is destroyed or
+// a power-up is taken or uncovered.
+var staticPlanes = [...]int{PlaneIndestructible, PlaneDestructible, PlaneBagPowerUp, PlaneRadiusPowerUp, PlaneSuperPowerUp}
+
+// writeStaticPlanes zeroes dst and writes the static planes: walls and
 // visible power-ups.
 func (g *Game) writeStaticPlanes(dst []byte) {
 	clear(dst)
@@ -148,15 +357,27 @@ func (g *Game) writeStaticPlanes(dst []byte) {
 }
 
 // refreshStatic rewrites cell i of the cached static planes after Step
-// changed its entity or power-up.
+// changed its entity or power-up, and records it in the delta when that
+// changed the planes.
 func (g *Game) refreshStatic(i int) {
-	if g.staticFresh {
-		g.writeStaticCell(g.obsShared, i)
+	if !g.staticFresh || !g.writeStaticCell(g.obsShared, i) {
+		return
 	}
+	d := &g.delta
+	if d.from == 0 || d.full {
+		return
+	}
+	if d.nCells == len(d.cells) {
+		d.from = 0 // more changes than cells: rows are rewritten in full
+		return
+	}
+	d.cells[d.nCells] = int32(i)
+	d.nCells++
 }
 
-// writeStaticCell writes cell i of the static planes.
-func (g *Game) writeStaticCell(dst []byte, i int) {
+// writeStaticCell writes cell i of the static planes and reports whether
+// that changed dst.
+func (g *Game) writeStaticCell(dst []byte, i int) bool {
 	hw := g.width * g.height
 	c := &g.cells[i]
 	// Power-ups are visible only when no entity covers them, as in
@@ -165,21 +386,49 @@ func (g *Game) writeStaticCell(dst []byte, i int) {
 	if c.Entity == NoEntity {
 		visible = c.PowerUp
 	}
-	dst[PlaneIndestructible*hw+i] = flag(c.Entity == IndestructibleWall)
-	dst[PlaneDestructible*hw+i] = flag(c.Entity == DestructibleWall)
-	dst[PlaneBagPowerUp*hw+i] = flag(visible == BombBagPowerUp)
-	dst[PlaneRadiusPowerUp*hw+i] = flag(visible == BombRadiusPowerUp)
-	dst[PlaneSuperPowerUp*hw+i] = flag(visible == SuperPowerUp)
+	v := [len(staticPlanes)]byte{
+		flag(c.Entity == IndestructibleWall),
+		flag(c.Entity == DestructibleWall),
+		flag(visible == BombBagPowerUp),
+		flag(visible == BombRadiusPowerUp),
+		flag(visible == SuperPowerUp),
+	}
+	changed := false
+	for k, p := range staticPlanes {
+		if j := p*hw + i; dst[j] != v[k] {
+			dst[j] = v[k]
+			changed = true
+		}
+	}
+	return changed
 }
 
 // writeDynamicPlanes rewrites the planes that change every round: bomb
-// radius, danger and explosions.
+// radius, danger and explosions; it sets dynEmpty. Planes that are zero
+// and stay zero are left alone.
 func (g *Game) writeDynamicPlanes(dst []byte) {
 	hw := g.width * g.height
-	clear(dst[PlaneBombRadius*hw : (PlaneExploding+1)*hw])
+	exploding := false
 	if g.blasts {
 		// Only a round with blasts (or a fresh or loaded map) leaves
 		// explosions to show.
+		for i := range hw {
+			if g.cells[i].reached != 0 {
+				exploding = true
+				break
+			}
+		}
+	}
+	if !exploding && g.bombHigh == 0 {
+		if !g.dynEmpty {
+			clear(dst[PlaneBombRadius*hw : (PlaneExploding+1)*hw])
+			g.dynEmpty = true
+		}
+		return
+	}
+	clear(dst[PlaneBombRadius*hw : (PlaneExploding+1)*hw])
+	g.dynEmpty = false
+	if exploding {
 		for i := range hw {
 			if g.cells[i].reached != 0 {
 				dst[PlaneExploding*hw+i] = 1

@@ -207,6 +207,17 @@ type Game struct {
 	obsShared   []byte
 	obsFresh    bool
 	staticFresh bool
+	// dynEmpty reports that the dynamic planes of obsShared are all zero
+	// (no bomb on the map and no explosion).
+	dynEmpty bool
+	// obsVer numbers the states observations show: every Reset, every
+	// Step that processes a round and every direct edit (stateChanged)
+	// gives a new one. It is 0 only before the first Reset. See
+	// [Game.UpdateObs].
+	obsVer uint64
+	// delta records what changed in the observations from state
+	// delta.from to obsVer, for [Game.UpdateObs].
+	delta obsDelta
 	// fuses caches [Game.chainFuses] and onMap the bombs each seat has on
 	// the map, for the current state while fusesFresh.
 	fuses      [MaxBombs]int
@@ -254,13 +265,26 @@ type move struct {
 }
 
 // stateChanged invalidates everything derived from the state (the shared
-// observation planes, the chain fuses, the bomb counts). Reset and
-// LoadNative call it, and so must code that edits cells directly.
-func (g *Game) stateChanged() { g.obsFresh, g.staticFresh, g.fusesFresh = false, false, false }
+// observation planes, the chain fuses, the bomb counts, the observation
+// delta). LoadNative calls it, and so must code that edits cells directly.
+func (g *Game) stateChanged() {
+	g.delta.from = 0
+	g.remapped()
+}
+
+// remapped invalidates everything derived from the state but keeps the
+// observation delta that Reset began (see [Game.beginDelta]).
+func (g *Game) remapped() {
+	g.obsFresh, g.staticFresh, g.fusesFresh = false, false, false
+	g.obsVer++
+}
 
 // stepped invalidates what a round changes wholesale. Step keeps the static
 // planes up to date itself, cell by cell, through refreshStatic.
-func (g *Game) stepped() { g.obsFresh, g.fusesFresh = false, false }
+func (g *Game) stepped() {
+	g.obsFresh, g.fusesFresh = false, false
+	g.obsVer++
+}
 
 // putBomb puts b, made live, in slot and on its cell, and raises bombHigh.
 func (g *Game) putBomb(slot int, b Bomb) {

@@ -41,6 +41,7 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 		g.writeFlags(terminated, truncated)
 		return
 	}
+	g.beginDelta(false)
 	for s := range n {
 		g.scratch.lastPoints[s] = g.players[s].Points()
 	}
