@@ -70,11 +70,11 @@ type Pool struct {
 type slot struct {
 	e       env.Env
 	upd     ObsUpdater // e, when it implements ObsUpdater
-	seed    uint64 // EnvSeed
-	episode int32  // -1 before the first Reset
-	steps   int32  // steps of the current episode
-	pending bool   // the episode ended; reset at the next Step (unless held)
-	hold    bool   // Hold: start no episode until Plan
+	seed    uint64     // EnvSeed
+	episode int32      // -1 before the first Reset
+	steps   int32      // steps of the current episode
+	pending bool       // the episode ended; reset at the next Step (unless held)
+	hold    bool       // Hold: start no episode until Plan
 	// planned: Plan fixed the next episode's seed (planSeed) and, when
 	// planOpps, its opponents (in Pool.next) and their seeds (planOppSeeds,
 	// when not nil).
