@@ -46,6 +46,7 @@ func (g *Game) Reset(seed uint64) {
 	g.done = false
 	g.truncatedEnd = false
 	g.blasts = true // the map is new: clear any marks at the first round
+	g.blastsListed = false
 	g.noBounty = false
 	g.mapSeed = MapSeedFor(seed)
 	g.rng.Seed(seed, seed^0x9e3779b97f4a7c15)

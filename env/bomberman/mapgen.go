@@ -15,6 +15,10 @@ const (
 	distanceSlots        = 6 // power-ups per quadrant, distance generator
 )
 
+// wallDrawLimit is the raw draw below which a cell's NextRange(0, 100) is
+// below wallFrequency: a destructible wall.
+var wallDrawLimit = drawLimit(wallFrequency, 100)
+
 // generateMap builds the initial map for gameSeed: it resets cells and
 // players, places walls, players and power-ups, and computes the bounty.
 // Attempts rejected by the distance-based power-up generator are retried
@@ -60,13 +64,13 @@ func (g *Game) distanceSuitable(rng dotnetRandom) bool {
 	var perDistance [2 * MaxSide]int
 	for x := 1; x < q && x < scan; x++ {
 		for y := 1; y < q; y++ {
-			r := rng.NextRange(0, 100)
+			wall := rng.internalSample() < wallDrawLimit // NextRange(0, 100) < wallFrequency
 			if y >= scan || (x%2 == 1 && y%2 == 1) || x == 1 || y == 1 {
 				continue // outside the scan area, or a pillar or the border
 			}
 			forced := (x == 5 && y == 2) || (x == 2 && y == 5) // A at (2,2)
 			safe := x <= 3 && y <= 3                           // A's 3×3 safe zone
-			if forced || (!safe && r < wallFrequency) {
+			if forced || (!safe && wall) {
 				perDistance[(x-1)+(y-1)]++
 			}
 		}
@@ -144,20 +148,20 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	mirror := side + 1
 	for x := 1; x < q; x++ {
 		for y := 1; y < q; y++ {
-			r := rng.NextRange(0, 100)
-			g.tryWall(r, x, y)
-			g.tryWall(r, mirror-x, y)
-			g.tryWall(r, x, mirror-y)
-			g.tryWall(r, mirror-x, mirror-y)
+			wall := rng.internalSample() < wallDrawLimit // NextRange(0, 100) < wallFrequency
+			g.tryWall(wall, x, y)
+			g.tryWall(wall, mirror-x, y)
+			g.tryWall(wall, x, mirror-y)
+			g.tryWall(wall, mirror-x, mirror-y)
 		}
 	}
-	// 4. The centre pass fills ±2 around the centre.
+	// 4. The centre pass fills ±2 around the centre (its draw is 0).
 	for x := q - 2; x < q+2; x++ {
 		for y := q - 2; y < q+2; y++ {
-			g.tryWall(0, x, y)
-			g.tryWall(0, mirror-x, y)
-			g.tryWall(0, x, mirror-y)
-			g.tryWall(0, mirror-x, mirror-y)
+			g.tryWall(true, x, y)
+			g.tryWall(true, mirror-x, y)
+			g.tryWall(true, x, mirror-y)
+			g.tryWall(true, mirror-x, mirror-y)
 		}
 	}
 
@@ -206,8 +210,9 @@ func (g *Game) placePlayer(seat, x, y int) {
 	}
 }
 
-// tryWall is the original's GenerateDesctructableWall at (x, y) with draw r.
-func (g *Game) tryWall(r, x, y int) {
+// tryWall is the original's GenerateDesctructableWall at (x, y); wall
+// reports that its draw is below wallFrequency.
+func (g *Game) tryWall(wall bool, x, y int) {
 	c := &g.cells[g.index(x, y)]
 	if c.Entity == PlayerEntity {
 		g.forcedWalls(int(c.Player))
@@ -215,7 +220,7 @@ func (g *Game) tryWall(r, x, y int) {
 	if c.Entity != NoEntity || g.scratch.destroy[g.index(x, y)] {
 		return
 	}
-	if r < wallFrequency {
+	if wall {
 		c.Entity = DestructibleWall
 	}
 }

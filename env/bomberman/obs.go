@@ -351,8 +351,25 @@ var staticPlanes = [...]int{PlaneIndestructible, PlaneDestructible, PlaneBagPowe
 // visible power-ups.
 func (g *Game) writeStaticPlanes(dst []byte) {
 	clear(dst)
-	for i := range g.width * g.height {
-		g.writeStaticCell(dst, i)
+	hw := g.width * g.height
+	for i := range hw {
+		c := &g.cells[i]
+		switch c.Entity {
+		case IndestructibleWall:
+			dst[PlaneIndestructible*hw+i] = 1
+		case DestructibleWall:
+			dst[PlaneDestructible*hw+i] = 1
+		case NoEntity:
+			// Power-ups are visible only when no entity covers them.
+			switch c.PowerUp {
+			case BombBagPowerUp:
+				dst[PlaneBagPowerUp*hw+i] = 1
+			case BombRadiusPowerUp:
+				dst[PlaneRadiusPowerUp*hw+i] = 1
+			case SuperPowerUp:
+				dst[PlaneSuperPowerUp*hw+i] = 1
+			}
+		}
 	}
 }
 
@@ -409,9 +426,13 @@ func (g *Game) writeStaticCell(dst []byte, i int) bool {
 func (g *Game) writeDynamicPlanes(dst []byte) {
 	hw := g.width * g.height
 	exploding := false
-	if g.blasts {
+	switch {
+	case !g.blasts:
 		// Only a round with blasts (or a fresh or loaded map) leaves
 		// explosions to show.
+	case g.blastsListed:
+		exploding = g.scratch.nBlast > 0
+	default:
 		for i := range hw {
 			if g.cells[i].reached != 0 {
 				exploding = true
@@ -428,7 +449,12 @@ func (g *Game) writeDynamicPlanes(dst []byte) {
 	}
 	clear(dst[PlaneBombRadius*hw : (PlaneExploding+1)*hw])
 	g.dynEmpty = false
-	if exploding {
+	switch {
+	case exploding && g.blastsListed:
+		for _, i := range g.scratch.blast[:g.scratch.nBlast] {
+			dst[PlaneExploding*hw+int(i)] = 1
+		}
+	case exploding:
 		for i := range hw {
 			if g.cells[i].reached != 0 {
 				dst[PlaneExploding*hw+i] = 1

@@ -64,22 +64,20 @@ func wrapNonNegative(v int32) int32 { return v + netMBIG&(v>>31) }
 
 // internalSample is .NET's InternalSample: the next raw draw in [0, MBIG).
 func (r *dotnetRandom) internalSample() int32 {
-	r.inext++
-	if r.inext >= 56 {
-		r.inext = 1
+	i, j := r.inext+1, r.inextp+1
+	if i >= 56 {
+		i = 1
 	}
-	r.inextp++
-	if r.inextp >= 56 {
-		r.inextp = 1
+	if j >= 56 {
+		j = 1
 	}
-	v := r.seedArray[r.inext] - r.seedArray[r.inextp]
+	r.inext, r.inextp = i, j
+	v := r.seedArray[i] - r.seedArray[j]
 	if v == netMBIG {
 		v--
 	}
-	if v < 0 {
-		v += netMBIG
-	}
-	r.seedArray[r.inext] = v
+	v = wrapNonNegative(v) // if v < 0, without a branch
+	r.seedArray[i] = v
 	return v
 }
 
@@ -97,4 +95,21 @@ func (r *dotnetRandom) NextN(max int) int { return int(r.Sample() * float64(max)
 // an int in [min, max).
 func (r *dotnetRandom) NextRange(min, max int) int {
 	return int(r.Sample()*float64(max-min)) + min
+}
+
+// drawLimit returns the smallest raw draw (see internalSample) for which
+// NextRange(0, n) is at least k: NextRange(0, n) < k exactly when the raw
+// draw is below it, since Sample()*n grows with the draw. The map
+// generator compares raw draws with it instead of converting each draw.
+func drawLimit(k, n int) int32 {
+	lo, hi := int32(0), int32(netMBIG)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if int(float64(mid)*(1.0/netMBIG)*float64(n)) >= k {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }

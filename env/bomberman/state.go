@@ -85,7 +85,11 @@ func (a Action) String() string {
 
 // Cell is one map cell: at most one entity, one bomb and one power-up.
 type Cell struct {
-	Entity Entity
+	// reached has bit i set when bomb slot i's blast reached the cell in
+	// the round being (or just) processed. The cell is Exploding when it is
+	// non-zero. (It comes first so that a Cell takes 16 bytes.)
+	reached uint64
+	Entity  Entity
 	// Player is the seat of the player on the cell when Entity is
 	// PlayerEntity.
 	Player uint8
@@ -94,10 +98,6 @@ type Cell struct {
 	PowerUp PowerUp
 	// bomb is the slot+1 of the bomb on the cell in Game.bombs, 0 for none.
 	bomb uint8
-	// reached has bit i set when bomb slot i's blast reached the cell in
-	// the round being (or just) processed. The cell is Exploding when it is
-	// non-zero.
-	reached uint64
 	// touched has bit s set when seat s has ever occupied the cell.
 	touched uint16
 }
@@ -176,6 +176,11 @@ type Game struct {
 	// destroy mark (a blast in the last round, a loaded Exploding cell, a
 	// fresh map); the next round clears them only then.
 	blasts bool
+	// blastsListed reports that scratch.blast lists every cell with a
+	// non-zero reached set or a destroy mark, so that the round's passes
+	// over exploding cells visit those cells only instead of the map. A
+	// fresh or loaded map is scanned in full at its first round.
+	blastsListed bool
 
 	nPlayers int
 	players  [MaxPlayers]Player
@@ -256,6 +261,10 @@ type scratch struct {
 	nKilled int
 	// destroy has one entry per cell index marked in a kill pass.
 	destroy [MaxSide * MaxSide]bool
+	// blast lists the cells whose reached set became non-zero since the
+	// last clearExplosions (see Game.blastsListed).
+	blast  [MaxSide * MaxSide]uint16
+	nBlast int
 }
 
 // move is one queued move: seat and target cell.
