@@ -61,13 +61,21 @@ func (g *Game) distanceSuitable(rng dotnetRandom) bool {
 	side := SideFor(g.nPlayers)
 	q := side/2 + 2
 	scan := side / 2
-	var perDistance [2 * MaxSide]int
+	var perDistance [2 * MaxSide]uint8
+	var draws [MaxSide]int32
 	for x := 1; x < q && x < scan; x++ {
-		for y := 1; y < q; y++ {
-			wall := rng.internalSample() < wallDrawLimit // NextRange(0, 100) < wallFrequency
-			if y >= scan || (x%2 == 1 && y%2 == 1) || x == 1 || y == 1 {
-				continue // outside the scan area, or a pillar or the border
+		// The column's draws, y = 1..q-1; those at y = 1 (the border) and
+		// y >= scan (outside the scan area) only advance the generator.
+		col := draws[:q-1]
+		rng.fill(col)
+		if x == 1 {
+			continue
+		}
+		for y := 2; y < scan; y++ {
+			if x%2 == 1 && y%2 == 1 {
+				continue // a pillar
 			}
+			wall := col[y-1] < wallDrawLimit                   // NextRange(0, 100) < wallFrequency
 			forced := (x == 5 && y == 2) || (x == 2 && y == 5) // A at (2,2)
 			safe := x <= 3 && y <= 3                           // A's 3×3 safe zone
 			if forced || (!safe && wall) {
@@ -76,7 +84,7 @@ func (g *Game) distanceSuitable(rng dotnetRandom) bool {
 		}
 	}
 	suitable := 0
-	for _, n := range perDistance {
+	for _, n := range perDistance[:2*scan] {
 		if n > 1 {
 			suitable++
 		}
@@ -94,11 +102,17 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	g.bombHigh = 0
 
 	// 1. Indestructible walls: the border and every odd/odd cell.
-	for y := 1; y <= side; y++ {
-		for x := 1; x <= side; x++ {
-			if x == 1 || y == 1 || x == side || y == side || (x%2 == 1 && y%2 == 1) {
-				g.cells[g.index(x, y)].Entity = IndestructibleWall
-			}
+	for x := 1; x <= side; x++ {
+		g.cells[g.index(x, 1)].Entity = IndestructibleWall
+		g.cells[g.index(x, side)].Entity = IndestructibleWall
+	}
+	for y := 2; y < side; y++ {
+		g.cells[g.index(1, y)].Entity = IndestructibleWall
+		g.cells[g.index(side, y)].Entity = IndestructibleWall
+	}
+	for y := 3; y < side; y += 2 {
+		for x := 3; x < side; x += 2 {
+			g.cells[g.index(x, y)].Entity = IndestructibleWall
 		}
 	}
 
@@ -146,9 +160,12 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	// 3. Destructible walls, one draw per mirrored quadruple.
 	q := side/2 + 2
 	mirror := side + 1
+	var draws [MaxSide]int32
 	for x := 1; x < q; x++ {
+		col := draws[:q-1]
+		rng.fill(col)
 		for y := 1; y < q; y++ {
-			wall := rng.internalSample() < wallDrawLimit // NextRange(0, 100) < wallFrequency
+			wall := col[y-1] < wallDrawLimit // NextRange(0, 100) < wallFrequency
 			g.tryWall(wall, x, y)
 			g.tryWall(wall, mirror-x, y)
 			g.tryWall(wall, x, mirror-y)

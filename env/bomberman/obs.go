@@ -221,19 +221,26 @@ type obsDelta struct {
 }
 
 // diff records the words of cur[lo:hi] (lo a multiple of 8) that differ
-// from prev; a last word shorter than 8 bytes is compared as it is.
+// from prev; a last word shorter than 8 bytes is compared as it is. Equal
+// 64-byte blocks, most of them, are skipped with one comparison each.
 func (d *obsDelta) diff(cur []byte, lo, hi int) {
 	prev := d.prev
-	off := lo
-	for ; off+8 <= hi; off += 8 {
-		if binary.LittleEndian.Uint64(prev[off:]) != binary.LittleEndian.Uint64(cur[off:]) {
+	for block := lo; block < hi; block += 64 {
+		end := min(block+64, hi)
+		if bytes.Equal(prev[block:end], cur[block:end]) {
+			continue
+		}
+		off := block
+		for ; off+8 <= end; off += 8 {
+			if binary.LittleEndian.Uint64(prev[off:]) != binary.LittleEndian.Uint64(cur[off:]) {
+				d.words[d.nWords] = int32(off)
+				d.nWords++
+			}
+		}
+		if off < end && !bytes.Equal(prev[off:end], cur[off:end]) {
 			d.words[d.nWords] = int32(off)
 			d.nWords++
 		}
-	}
-	if off < hi && !bytes.Equal(prev[off:hi], cur[off:hi]) {
-		d.words[d.nWords] = int32(off)
-		d.nWords++
 	}
 }
 
@@ -579,19 +586,16 @@ func (g *Game) writeScalars(seat int, dst []byte) {
 	if !g.cfg.isConsole(seat) {
 		idle = float32(p.Idle) / 20
 	}
-	v := [NumScalars]float32{
-		ScalarRoundFraction:  float32(g.round) / float32(g.maxRound+1),
-		ScalarBombBag:        float32(p.BombBag),
-		ScalarBombsLeft:      float32(p.BombBag - g.bombsOnMap(seat)),
-		ScalarBombRadius:     float32(p.BombRadius),
-		ScalarPoints:         float32(p.Points()) / 100,
-		ScalarAlive:          alive,
-		ScalarOpponentsAlive: opponents,
-		ScalarIdle:           idle,
-	}
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(dst[4*i:], math.Float32bits(f))
-	}
+	dst = dst[:4*NumScalars]
+	put := func(i int, f float32) { binary.LittleEndian.PutUint32(dst[4*i:4*i+4], math.Float32bits(f)) }
+	put(ScalarRoundFraction, float32(g.round)/float32(g.maxRound+1))
+	put(ScalarBombBag, float32(p.BombBag))
+	put(ScalarBombsLeft, float32(p.BombBag-g.bombsOnMap(seat)))
+	put(ScalarBombRadius, float32(p.BombRadius))
+	put(ScalarPoints, float32(p.Points())/100)
+	put(ScalarAlive, alive)
+	put(ScalarOpponentsAlive, opponents)
+	put(ScalarIdle, idle)
 }
 
 // bombsOnMap counts seat's bombs on the map, exploding ones included, for

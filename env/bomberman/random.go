@@ -81,6 +81,56 @@ func (r *dotnetRandom) internalSample() int32 {
 	return v
 }
 
+// fill writes the next len(dst) raw draws into dst, as that many calls of
+// internalSample would return them. The index that draw i+1 subtracts is
+// i+21 while i <= 34 and i-34 after, so each run between wrap-arounds is a
+// plain loop.
+func (r *dotnetRandom) fill(dst []int32) {
+	a := &r.seedArray
+	i := r.inext // the index of the last draw, 0 before the first
+	for len(dst) > 0 {
+		if i >= 55 {
+			i = 0
+		}
+		var run []int32
+		if i < 34 {
+			run = a[i+1 : 35]
+			if len(run) > len(dst) {
+				run = run[:len(dst)]
+			}
+			src := a[i+22 : i+22+len(run)]
+			for k := range run {
+				v := run[k] - src[k]
+				if v == netMBIG {
+					v--
+				}
+				run[k] = wrapNonNegative(v)
+			}
+		} else {
+			run = a[i+1 : 56]
+			if len(run) > len(dst) {
+				run = run[:len(dst)]
+			}
+			src := a[i-33 : i-33+len(run)]
+			for k := range run {
+				v := run[k] - src[k]
+				if v == netMBIG {
+					v--
+				}
+				run[k] = wrapNonNegative(v)
+			}
+		}
+		copy(dst, run)
+		dst = dst[len(run):]
+		i += len(run)
+	}
+	r.inext = i
+	r.inextp = i + 21
+	if i > 34 {
+		r.inextp = i - 34
+	}
+}
+
 // Next is Random.Next(): a draw in [0, 2147483647).
 func (r *dotnetRandom) Next() int32 { return r.internalSample() }
 

@@ -71,3 +71,25 @@ func TestDrawLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestFillEqualsDraws checks fill against one internalSample per value,
+// across the wrap-arounds of the seed array, from fresh and used
+// generators and in runs of every length.
+func TestFillEqualsDraws(t *testing.T) {
+	for seed := range int32(20) {
+		a, b := newDotnetRandom(seed*7919), newDotnetRandom(seed*7919)
+		buf := make([]int32, 200)
+		for n := range 130 {
+			run := buf[:n%61]
+			a.fill(run)
+			for k, v := range run {
+				if w := b.internalSample(); v != w {
+					t.Fatalf("seed %d run %d value %d: fill %d, internalSample %d", seed, n, k, v, w)
+				}
+			}
+			if a != b {
+				t.Fatalf("seed %d run %d: generator states differ after fill", seed, n)
+			}
+		}
+	}
+}

@@ -265,6 +265,10 @@ type scratch struct {
 	// last clearExplosions (see Game.blastsListed).
 	blast  [MaxSide * MaxSide]uint16
 	nBlast int
+	// marked lists the cells marked in destroy this round, in marking
+	// order.
+	marked  [MaxSide * MaxSide]uint16
+	nMarked int
 }
 
 // move is one queued move: seat and target cell.

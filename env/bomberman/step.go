@@ -2,6 +2,7 @@ package bomberman
 
 import (
 	"math/bits"
+	"slices"
 )
 
 // bombTimerMultiplier is the original's BombTimerMultiplier setting: a new
@@ -143,7 +144,7 @@ func (g *Game) clearExplosions() {
 		g.blasts = false
 	}
 	// No cell is reached or marked now (without blasts, none was).
-	g.scratch.nBlast = 0
+	g.scratch.nBlast, g.scratch.nMarked = 0, 0
 	g.blastsListed = true
 	for b := range g.scratch.chain {
 		g.scratch.chain[b] = uint8(b)
@@ -277,12 +278,21 @@ func (g *Game) markCell(i int) {
 	c := &g.cells[i]
 	switch c.Entity {
 	case DestructibleWall:
-		g.scratch.destroy[i] = true
+		g.mark(i)
 	case PlayerEntity:
-		g.scratch.destroy[i] = true
+		g.mark(i)
 		p := &g.players[c.Player]
 		p.Killed = true
 		p.KilledRound = g.round
+	}
+}
+
+// mark marks cell i for destruction and lists it.
+func (g *Game) mark(i int) {
+	if !g.scratch.destroy[i] {
+		g.scratch.destroy[i] = true
+		g.scratch.marked[g.scratch.nMarked] = uint16(i)
+		g.scratch.nMarked++
 	}
 }
 
@@ -508,10 +518,10 @@ func (g *Game) applyPowerUps() {
 // player is killed and loses the bounty; every bomb whose blast reached the
 // cell earns the bounty for a player or 10 for a destructible wall.
 func (g *Game) destroyMarked() {
-	for i := range g.width * g.height {
-		if !g.scratch.destroy[i] {
-			continue
-		}
+	marked := g.scratch.marked[:g.scratch.nMarked]
+	slices.Sort(marked) // row-major: a handful of cells
+	for _, m := range marked {
+		i := int(m)
 		c := &g.cells[i]
 		pts := 0
 		switch c.Entity {
