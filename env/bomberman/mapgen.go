@@ -58,38 +58,69 @@ func (g *Game) usesDistanceGenerator() bool {
 // walls: no mirror image, other player or centre-pass cell lands there
 // except on pillars.
 func (g *Game) distanceSuitable(rng dotnetRandom) bool {
-	side := SideFor(g.nPlayers)
-	q := side/2 + 2
-	scan := side / 2
-	var perDistance [2 * MaxSide]uint8
-	var draws [MaxSide]int32
-	for x := 1; x < q && x < scan; x++ {
-		// The column's draws, y = 1..q-1; those at y = 1 (the border) and
-		// y >= scan (outside the scan area) only advance the generator.
-		col := draws[:q-1]
-		rng.fill(col)
-		if x == 1 {
-			continue
-		}
-		for y := 2; y < scan; y++ {
-			if x%2 == 1 && y%2 == 1 {
-				continue // a pillar
-			}
-			wall := col[y-1] < wallDrawLimit                   // NextRange(0, 100) < wallFrequency
-			forced := (x == 5 && y == 2) || (x == 2 && y == 5) // A at (2,2)
-			safe := x <= 3 && y <= 3                           // A's 3×3 safe zone
-			if forced || (!safe && wall) {
-				perDistance[(x-1)+(y-1)]++
-			}
-		}
+	if SideFor(g.nPlayers) != scan4pSide {
+		panic("bomberman: the distance generator runs on the 4-player map only")
+	}
+	var draws [scan4pDraws]int32
+	rng.fill(draws[:])
+	var perDistance [scan4pDistances]uint8
+	for _, c := range scan4pWalls {
+		perDistance[c.distance] += flagU8(c.forced || draws[c.draw] < wallDrawLimit)
 	}
 	suitable := 0
-	for _, n := range perDistance[:2*scan] {
+	for _, n := range perDistance {
 		if n > 1 {
 			suitable++
 		}
 	}
 	return suitable > distanceSlots
+}
+
+func flagU8(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// What distanceSuitable needs of the 4-player map, the only one the
+// distance generator runs on: the mirrored pass draws one value per cell
+// (x, y) for x < q and y < q, column by column, of which the first
+// scan4pDraws (x < scan) decide, and scan4pWalls are the cells of the scan
+// area that can get a wall: forced (player A's) or drawn; the border,
+// pillars and the rest of A's safe zone cannot.
+const (
+	scan4pSide      = 21
+	scan4pDraws     = (scan4pSide/2 - 1) * (scan4pSide/2 + 1)
+	scan4pDistances = 2 * (scan4pSide / 2)
+)
+
+var scan4pWalls = newScan4pWalls()
+
+// scanCell is a cell of the scan area: the index of its draw, its
+// distance (x-1)+(y-1) and whether its wall is forced.
+type scanCell struct {
+	draw, distance int
+	forced         bool
+}
+
+func newScan4pWalls() []scanCell {
+	if SideFor(4) != scan4pSide {
+		panic("bomberman: scan4pSide is not the 4-player side")
+	}
+	q, scan := scan4pSide/2+2, scan4pSide/2
+	var walls []scanCell
+	for x := 2; x < scan; x++ {
+		for y := 2; y < scan; y++ {
+			forced := (x == 5 && y == 2) || (x == 2 && y == 5) // A at (2,2)
+			safe := x <= 3 && y <= 3                           // A's 3×3 safe zone
+			if (x%2 == 1 && y%2 == 1) || (safe && !forced) {
+				continue
+			}
+			walls = append(walls, scanCell{draw: (x-1)*(q-1) + (y - 1), distance: (x - 1) + (y - 1), forced: forced})
+		}
+	}
+	return walls
 }
 
 // generateAttempt makes one map attempt with rng and reports whether the

@@ -82,8 +82,8 @@ func (r *dotnetRandom) internalSample() int32 {
 }
 
 // fill writes the next len(dst) raw draws into dst, as that many calls of
-// internalSample would return them. The index that draw i+1 subtracts is
-// i+21 while i <= 34 and i-34 after, so each run between wrap-arounds is a
+// internalSample would return them. Draw index i subtracts index i+21
+// while i <= 34 and i-34 after, so each run between wrap-arounds is a
 // plain loop.
 func (r *dotnetRandom) fill(dst []int32) {
 	a := &r.seedArray
@@ -92,37 +92,22 @@ func (r *dotnetRandom) fill(dst []int32) {
 		if i >= 55 {
 			i = 0
 		}
-		var run []int32
-		if i < 34 {
-			run = a[i+1 : 35]
-			if len(run) > len(dst) {
-				run = run[:len(dst)]
-			}
-			src := a[i+22 : i+22+len(run)]
-			for k := range run {
-				v := run[k] - src[k]
-				if v == netMBIG {
-					v--
-				}
-				run[k] = wrapNonNegative(v)
-			}
-		} else {
-			run = a[i+1 : 56]
-			if len(run) > len(dst) {
-				run = run[:len(dst)]
-			}
-			src := a[i-33 : i-33+len(run)]
-			for k := range run {
-				v := run[k] - src[k]
-				if v == netMBIG {
-					v--
-				}
-				run[k] = wrapNonNegative(v)
-			}
+		n, lag := 34-i, 21
+		if i >= 34 {
+			n, lag = 55-i, -34
 		}
-		copy(dst, run)
-		dst = dst[len(run):]
-		i += len(run)
+		n = min(n, len(dst))
+		run, src, out := a[i+1:i+1+n], a[i+1+lag:i+1+lag+n], dst[:n]
+		for k := range run {
+			v := run[k] - src[k]
+			if v == netMBIG {
+				v--
+			}
+			v = wrapNonNegative(v)
+			run[k], out[k] = v, v
+		}
+		dst = dst[n:]
+		i += n
 	}
 	r.inext = i
 	r.inextp = i + 21
