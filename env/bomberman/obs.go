@@ -164,6 +164,7 @@ func (g *Game) sharedPlanes(n int) {
 		copy(d.prev[lo:hi], g.obsShared[lo:hi])
 	}
 	g.writeDynamicPlanes(g.obsShared)
+	g.marks.set(g)
 	g.obsFresh = true
 	if d.from == 0 {
 		return
@@ -214,10 +215,8 @@ type obsDelta struct {
 	// perhaps repeated.
 	cells  []int32
 	nCells int
-	// marks are the cells marked in the per-seat planes at from: the
-	// players (self or opponent) first, then the bombs.
-	marks                [MaxPlayers + MaxBombs]int32
-	nPlayerMarks, nMarks int
+	// marks are the per-seat planes' marks at from.
+	marks obsMarks
 }
 
 // diff records the words of cur[lo:hi] (lo a multiple of 8) that differ
@@ -259,21 +258,7 @@ func (g *Game) beginDelta(full bool) {
 	if full {
 		copy(d.prev, g.obsShared)
 	}
-	n := 0
-	for s := range g.nPlayers {
-		if i, ok := g.playerMark(s); ok {
-			d.marks[n] = int32(i)
-			n++
-		}
-	}
-	d.nPlayerMarks = n
-	for b := range g.bombHigh {
-		if bomb := &g.bombs[b]; bomb.live {
-			d.marks[n] = int32(g.index(bomb.X, bomb.Y))
-			n++
-		}
-	}
-	d.nMarks = n
+	d.marks.copyFrom(&g.marks)
 }
 
 // applyDelta brings dst, which holds a seat's planes at delta.from, to the
@@ -296,14 +281,51 @@ func (g *Game) applyDelta(dst []byte) {
 			dst[c*hw+int(i)] = src[c*hw+int(i)]
 		}
 	}
-	for _, i := range d.marks[:d.nPlayerMarks] {
-		dst[PlaneSelf*hw+int(i)] = 0
-		dst[PlaneOpponents*hw+int(i)] = 0
+	for _, p := range d.marks.players[:d.marks.nPlayers] {
+		dst[PlaneSelf*hw+int(p.cell)] = 0
+		dst[PlaneOpponents*hw+int(p.cell)] = 0
 	}
-	for _, i := range d.marks[d.nPlayerMarks:d.nMarks] {
-		dst[PlaneOwnBombs*hw+int(i)] = 0
-		dst[PlaneOpponentBombs*hw+int(i)] = 0
+	for _, b := range d.marks.bombs[:d.marks.nBombs] {
+		dst[PlaneOwnBombs*hw+int(b.cell)] = 0
+		dst[PlaneOpponentBombs*hw+int(b.cell)] = 0
 	}
+}
+
+// obsMarks are what the per-seat planes show of one state: the players on
+// their cells (alive; seat order) and the bombs with their timers (slot
+// order), and how many players are alive (for the scalars).
+type obsMarks struct {
+	players          [MaxPlayers]struct{ cell, seat int32 }
+	bombs            [MaxBombs]struct{ cell, owner, timer int32 }
+	nPlayers, nBombs int
+	alive            int
+}
+
+// set makes m the marks of g's state.
+func (m *obsMarks) set(g *Game) {
+	m.nPlayers, m.nBombs, m.alive = 0, 0, 0
+	for s := range g.nPlayers {
+		if !g.players[s].Killed {
+			m.alive++
+		}
+		if i, ok := g.playerMark(s); ok {
+			m.players[m.nPlayers] = struct{ cell, seat int32 }{int32(i), int32(s)}
+			m.nPlayers++
+		}
+	}
+	for b := range g.bombHigh {
+		if bomb := &g.bombs[b]; bomb.live {
+			m.bombs[m.nBombs] = struct{ cell, owner, timer int32 }{int32(g.index(bomb.X, bomb.Y)), int32(bomb.Owner), int32(clampByte(bomb.Timer))}
+			m.nBombs++
+		}
+	}
+}
+
+// copyFrom makes m a copy of the used part of o.
+func (m *obsMarks) copyFrom(o *obsMarks) {
+	m.nPlayers, m.nBombs, m.alive = o.nPlayers, o.nBombs, o.alive
+	copy(m.players[:o.nPlayers], o.players[:o.nPlayers])
+	copy(m.bombs[:o.nBombs], o.bombs[:o.nBombs])
 }
 
 // playerMark returns the cell of seat's player when the observations mark
@@ -320,33 +342,25 @@ func (g *Game) playerMark(seat int) (int, bool) {
 	return i, true
 }
 
-// writeMarks writes the per-seat planes into dst, whose per-seat planes
-// are zero: the players (seat's own in the self plane) and the bombs with
-// their timers (seat's own in the own-bombs plane).
+// writeMarks writes the per-seat planes (g.marks) into dst, whose per-seat
+// planes are zero: the players (seat's own in the self plane) and the bombs
+// with their timers (seat's own in the own-bombs plane).
 func (g *Game) writeMarks(seat int, dst []byte) {
 	hw := g.width * g.height
-	for s := range g.nPlayers {
-		i, ok := g.playerMark(s)
-		if !ok {
-			continue
+	m := &g.marks
+	for _, p := range m.players[:m.nPlayers] {
+		plane := PlaneOpponents
+		if int(p.seat) == seat {
+			plane = PlaneSelf
 		}
-		if s == seat {
-			dst[PlaneSelf*hw+i] = 1
-		} else {
-			dst[PlaneOpponents*hw+i] = 1
-		}
+		dst[plane*hw+int(p.cell)] = 1
 	}
-	for b := range g.bombHigh {
-		bomb := &g.bombs[b]
-		if !bomb.live {
-			continue
+	for _, b := range m.bombs[:m.nBombs] {
+		plane := PlaneOpponentBombs
+		if int(b.owner) == seat {
+			plane = PlaneOwnBombs
 		}
-		i := g.index(bomb.X, bomb.Y)
-		if bomb.Owner == seat {
-			dst[PlaneOwnBombs*hw+i] = clampByte(bomb.Timer)
-		} else {
-			dst[PlaneOpponentBombs*hw+i] = clampByte(bomb.Timer)
-		}
+		dst[plane*hw+int(b.cell)] = byte(b.timer)
 	}
 }
 
@@ -571,17 +585,11 @@ func (g *Game) blastRays(b int, visit func(i int)) {
 
 func (g *Game) writeScalars(seat int, dst []byte) {
 	p := &g.players[seat]
-	alive, opponents := float32(0), float32(0)
-	for s := range g.nPlayers {
-		if g.players[s].Killed {
-			continue
-		}
-		if s == seat {
-			alive = 1
-		} else {
-			opponents++
-		}
+	alive := float32(0)
+	if !p.Killed {
+		alive = 1
 	}
+	opponents := float32(g.marks.alive) - alive // g.marks is fresh: see WriteObs
 	var idle float32
 	if !g.cfg.isConsole(seat) {
 		idle = float32(p.Idle) / 20

@@ -220,6 +220,9 @@ type Game struct {
 	// gives a new one. It is 0 only before the first Reset. See
 	// [Game.UpdateObs].
 	obsVer uint64
+	// marks are the per-seat planes' marks of the state obsShared shows,
+	// valid while obsFresh.
+	marks obsMarks
 	// delta records what changed in the observations from state
 	// delta.from to obsVer, for [Game.UpdateObs].
 	delta obsDelta

@@ -146,7 +146,9 @@ func (g *Game) clearExplosions() {
 	// No cell is reached or marked now (without blasts, none was).
 	g.scratch.nBlast, g.scratch.nMarked = 0, 0
 	g.blastsListed = true
-	for b := range g.scratch.chain {
+	// Only slots below bombHigh can be in this round's chain graph: bombs
+	// planted later in the round do not explode in it.
+	for b := range g.scratch.chain[:g.bombHigh] {
 		g.scratch.chain[b] = uint8(b)
 	}
 }
