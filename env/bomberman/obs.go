@@ -135,13 +135,16 @@ func (g *Game) allocObs(n int) {
 	g.obsShared = make([]byte, n)
 	d := &g.delta
 	d.prev = make([]byte, n)
-	d.words = make([]int32, n/8+1)
-	d.cells = make([]int32, n/NumPlanes)
+	d.words = make([]int32, 0, n/8+1)
+	d.cells = make([]int32, 0, n/NumPlanes)
+	// The dynamic planes have 3 of the NumPlanes planes' cells.
+	g.dyn = make([]uint16, 0, 3*(n/NumPlanes))
+	d.dyn = make([]uint16, 0, 3*(n/NumPlanes))
 	g.stateChanged()
 }
 
-// sharedPlanes brings obsShared, the planes every seat sees alike, up to
-// date for the current state, and with it the delta's changed words.
+// sharedPlanes brings obsShared, the planes every seat sees alike, and the
+// marks up to date for the current state, and with them the delta.
 func (g *Game) sharedPlanes(n int) {
 	if len(g.obsShared) != n {
 		// Only games built by hand (test fixtures) or loaded with another
@@ -149,96 +152,66 @@ func (g *Game) sharedPlanes(n int) {
 		g.allocObs(n)
 	}
 	if !g.staticFresh {
-		g.writeStaticPlanes(g.obsShared)
+		g.writeStaticPlanes(g.obsShared) // clears the dynamic planes too
+		g.dyn = g.dyn[:0]
 		g.staticFresh = true
-		g.dynEmpty = true
 		g.obsFresh = false
 	}
 	if g.obsFresh {
 		return
 	}
-	d := &g.delta
-	lo, hi := g.dynamicWords()
-	step := d.from != 0 && !d.full
-	if step && !d.dynEmpty {
-		copy(d.prev[lo:hi], g.obsShared[lo:hi])
-	}
 	g.writeDynamicPlanes(g.obsShared)
 	g.marks.set(g)
 	g.obsFresh = true
-	if d.from == 0 {
-		return
+	if d := &g.delta; d.from != 0 && d.full {
+		d.diff(g.obsShared)
 	}
-	d.nWords = 0
-	switch {
-	case d.full:
-		d.diff(g.obsShared, 0, n)
-	case d.dynEmpty && g.dynEmpty:
-		// Nothing to compare: no bombs nor explosions, before or after.
-	default:
-		if d.dynEmpty {
-			clear(d.prev[lo:hi])
-		}
-		d.diff(g.obsShared, lo, hi)
-	}
-}
-
-// dynamicWords returns the byte range of the dynamic planes (bomb radius,
-// danger, explosions) widened to 8-byte words of the planes tensor.
-func (g *Game) dynamicWords() (lo, hi int) {
-	hw := g.width * g.height
-	lo = PlaneBombRadius * hw &^ 7
-	hi = min(((PlaneExploding+1)*hw+7)&^7, len(g.obsShared))
-	return lo, hi
 }
 
 // obsDelta is what changed in the observations from one state (from) to the
-// next, so that [Game.UpdateObs] can rewrite only that: the marks of the
-// per-seat planes at from, the static cells Step changed (kept as they
-// change), and the words of the shared planes that differ (found by
-// comparing them with a copy taken at from when the planes are next
-// brought up to date). After a Step (full false) only the dynamic planes
-// are compared; after a Reset (full true) the whole tensor is.
+// next, so that [Game.UpdateObs] can rewrite only that. After a Step (full
+// false): the static cells Step changed (recorded as they change), the
+// dynamic planes' cells at from (dyn; the current ones are Game.dyn) and
+// the per-seat planes' marks at from. After a Reset (full true): the words
+// of the shared planes that differ from a copy (prev) taken at from, found
+// when the planes are next brought up to date, and the marks at from.
 type obsDelta struct {
 	from uint64 // the state the delta starts from; 0 for none
 	full bool
-	// dynEmpty is Game.dynEmpty at from.
-	dynEmpty bool
-	// prev holds the shared planes at from (all of them when full, else
-	// the dynamic words).
+	// prev holds the shared planes at from, when full.
 	prev []byte
 	// words are the offsets of the 8-byte words of the shared planes that
-	// differ from prev.
-	words  []int32
-	nWords int
+	// differ from prev, when full.
+	words []int32
 	// cells are the cells whose static planes Step changed, in order,
 	// perhaps repeated.
-	cells  []int32
-	nCells int
+	cells []int32
+	// dyn are the offsets of the non-zero bytes of the dynamic planes at
+	// from (see Game.dyn).
+	dyn []uint16
 	// marks are the per-seat planes' marks at from.
 	marks obsMarks
 }
 
-// diff records the words of cur[lo:hi] (lo a multiple of 8) that differ
-// from prev; a last word shorter than 8 bytes is compared as it is. Equal
-// 64-byte blocks, most of them, are skipped with one comparison each.
-func (d *obsDelta) diff(cur []byte, lo, hi int) {
+// diff records the words of the shared planes cur that differ from prev;
+// a last word shorter than 8 bytes is compared as it is. Equal 64-byte
+// blocks, most of them, are skipped with one comparison each.
+func (d *obsDelta) diff(cur []byte) {
 	prev := d.prev
-	for block := lo; block < hi; block += 64 {
-		end := min(block+64, hi)
+	d.words = d.words[:0]
+	for block := 0; block < len(cur); block += 64 {
+		end := min(block+64, len(cur))
 		if bytes.Equal(prev[block:end], cur[block:end]) {
 			continue
 		}
 		off := block
 		for ; off+8 <= end; off += 8 {
 			if binary.LittleEndian.Uint64(prev[off:]) != binary.LittleEndian.Uint64(cur[off:]) {
-				d.words[d.nWords] = int32(off)
-				d.nWords++
+				d.words = append(d.words, int32(off))
 			}
 		}
 		if off < end && !bytes.Equal(prev[off:end], cur[off:end]) {
-			d.words[d.nWords] = int32(off)
-			d.nWords++
+			d.words = append(d.words, int32(off))
 		}
 	}
 }
@@ -253,30 +226,40 @@ func (g *Game) beginDelta(full bool) {
 	if g.obsVer == 0 || !g.staticFresh || !g.obsFresh {
 		return
 	}
-	d.from, d.full, d.dynEmpty = g.obsVer, full, g.dynEmpty
-	d.nCells, d.nWords = 0, 0
+	d.from, d.full = g.obsVer, full
+	d.cells, d.words = d.cells[:0], d.words[:0]
 	if full {
 		copy(d.prev, g.obsShared)
+	} else {
+		d.dyn = append(d.dyn[:0], g.dyn...)
 	}
 	d.marks.copyFrom(&g.marks)
 }
 
 // applyDelta brings dst, which holds a seat's planes at delta.from, to the
 // current shared planes with the per-seat planes cleared; writeMarks then
-// completes it. The changed words go first: they may spill into per-seat
+// completes it. Changed words go first: they may spill into per-seat
 // planes (with zeros), which the marks then rewrite.
 func (g *Game) applyDelta(dst []byte) {
 	d := &g.delta
 	src := g.obsShared
-	for _, off := range d.words[:d.nWords] {
+	for _, off := range d.words {
 		if o := int(off); o+8 <= len(dst) {
 			binary.LittleEndian.PutUint64(dst[o:], binary.LittleEndian.Uint64(src[o:]))
 		} else {
 			copy(dst[o:], src[o:])
 		}
 	}
+	if !d.full {
+		for _, off := range d.dyn {
+			dst[off] = src[off]
+		}
+		for _, off := range g.dyn {
+			dst[off] = src[off]
+		}
+	}
 	hw := g.width * g.height
-	for _, i := range d.cells[:d.nCells] {
+	for _, i := range d.cells {
 		for _, c := range staticPlanes {
 			dst[c*hw+int(i)] = src[c*hw+int(i)]
 		}
@@ -405,12 +388,11 @@ func (g *Game) refreshStatic(i int) {
 	if d.from == 0 || d.full {
 		return
 	}
-	if d.nCells == len(d.cells) {
+	if len(d.cells) == cap(d.cells) {
 		d.from = 0 // more changes than cells: rows are rewritten in full
 		return
 	}
-	d.cells[d.nCells] = int32(i)
-	d.nCells++
+	d.cells = append(d.cells, int32(i))
 }
 
 // writeStaticCell writes cell i of the static planes and reports whether
@@ -441,53 +423,48 @@ func (g *Game) writeStaticCell(dst []byte, i int) bool {
 	return changed
 }
 
-// writeDynamicPlanes rewrites the planes that change every round: bomb
-// radius, danger and explosions; it sets dynEmpty. Planes that are zero
-// and stay zero are left alone.
+// writeDynamicPlanes brings the planes that change every round up to date
+// in dst: bomb radius, danger and explosions. It zeroes the bytes g.dyn
+// lists (the last state's) and writes and lists the non-zero ones of the
+// current state, so that it never visits the whole planes.
 func (g *Game) writeDynamicPlanes(dst []byte) {
+	for _, off := range g.dyn {
+		dst[off] = 0
+	}
+	g.dyn = g.dyn[:0]
 	hw := g.width * g.height
-	exploding := false
 	switch {
 	case !g.blasts:
 		// Only a round with blasts (or a fresh or loaded map) leaves
 		// explosions to show.
 	case g.blastsListed:
-		exploding = g.scratch.nBlast > 0
+		for _, i := range g.scratch.blast[:g.scratch.nBlast] {
+			g.setDyn(dst, PlaneExploding*hw+int(i), 1)
+		}
 	default:
 		for i := range hw {
 			if g.cells[i].reached != 0 {
-				exploding = true
-				break
-			}
-		}
-	}
-	if !exploding && g.bombHigh == 0 {
-		if !g.dynEmpty {
-			clear(dst[PlaneBombRadius*hw : (PlaneExploding+1)*hw])
-			g.dynEmpty = true
-		}
-		return
-	}
-	clear(dst[PlaneBombRadius*hw : (PlaneExploding+1)*hw])
-	g.dynEmpty = false
-	switch {
-	case exploding && g.blastsListed:
-		for _, i := range g.scratch.blast[:g.scratch.nBlast] {
-			dst[PlaneExploding*hw+int(i)] = 1
-		}
-	case exploding:
-		for i := range hw {
-			if g.cells[i].reached != 0 {
-				dst[PlaneExploding*hw+i] = 1
+				g.setDyn(dst, PlaneExploding*hw+i, 1)
 			}
 		}
 	}
 	for b := range g.bombHigh {
 		if bomb := &g.bombs[b]; bomb.live {
-			dst[PlaneBombRadius*hw+g.index(bomb.X, bomb.Y)] = clampByte(bomb.Radius)
+			g.setDyn(dst, PlaneBombRadius*hw+g.index(bomb.X, bomb.Y), clampByte(bomb.Radius))
 		}
 	}
-	g.writeDanger(dst[PlaneDanger*hw : (PlaneDanger+1)*hw])
+	if g.bombHigh > 0 {
+		g.writeDanger(dst[PlaneDanger*hw:(PlaneDanger+1)*hw], PlaneDanger*hw)
+	}
+}
+
+// setDyn writes v (not 0) at dst[off] of the dynamic planes and lists off
+// if it was zero.
+func (g *Game) setDyn(dst []byte, off int, v byte) {
+	if dst[off] == 0 {
+		g.dyn = append(g.dyn, uint16(off))
+	}
+	dst[off] = v
 }
 
 func flag(b bool) byte {
@@ -500,8 +477,10 @@ func flag(b bool) byte {
 // writeDanger writes, for every cell some bomb's blast would reach, the
 // number of round-processings before it does: the smallest timer of the
 // chain of bombs that reaches it (a blast detonates every bomb it reaches).
-// Rays follow the original's propagation (§4.3) on the current map.
-func (g *Game) writeDanger(dst []byte) {
+// Rays follow the original's propagation (§4.3) on the current map. With
+// base >= 0, dst is the danger plane of the shared planes at offset base,
+// and the cells it makes non-zero are listed in g.dyn.
+func (g *Game) writeDanger(dst []byte, base int) {
 	fuse := g.chainFuses()
 	for b := range g.bombHigh {
 		if !g.bombs[b].live {
@@ -512,7 +491,13 @@ func (g *Game) writeDanger(dst []byte) {
 			f = 1
 		}
 		g.blastRays(b, func(i int) {
-			if dst[i] == 0 || f < dst[i] {
+			switch {
+			case dst[i] == 0:
+				if base >= 0 {
+					g.dyn = append(g.dyn, uint16(base+i))
+				}
+				dst[i] = f
+			case f < dst[i]:
 				dst[i] = f
 			}
 		})

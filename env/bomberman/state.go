@@ -212,9 +212,9 @@ type Game struct {
 	obsShared   []byte
 	obsFresh    bool
 	staticFresh bool
-	// dynEmpty reports that the dynamic planes of obsShared are all zero
-	// (no bomb on the map and no explosion).
-	dynEmpty bool
+	// dyn lists the offsets of the non-zero bytes of obsShared's dynamic
+	// planes (bomb radius, danger, explosions), valid while obsFresh.
+	dyn []uint16
 	// obsVer numbers the states observations show: every Reset, every
 	// Step that processes a round and every direct edit (stateChanged)
 	// gives a new one. It is 0 only before the first Reset. See
