@@ -278,10 +278,22 @@ func (g *Game) applyDelta(dst []byte) {
 // their cells (alive; seat order) and the bombs with their timers (slot
 // order), and how many players are alive (for the scalars).
 type obsMarks struct {
-	players          [MaxPlayers]struct{ cell, seat int32 }
-	bombs            [MaxBombs]struct{ cell, owner, timer int32 }
-	nPlayers, nBombs int
-	alive            int
+	nPlayers, nBombs, alive int
+	players                 [MaxPlayers]playerMark
+	bombs                   [MaxBombs]bombMark
+}
+
+// playerMark is a player on cell (an index of Game.cells).
+type playerMark struct {
+	cell uint16
+	seat uint8
+}
+
+// bombMark is a bomb on cell with owner's seat and the timer the planes
+// show.
+type bombMark struct {
+	cell         uint16
+	owner, timer uint8
 }
 
 // set makes m the marks of g's state.
@@ -292,13 +304,13 @@ func (m *obsMarks) set(g *Game) {
 			m.alive++
 		}
 		if i, ok := g.playerMark(s); ok {
-			m.players[m.nPlayers] = struct{ cell, seat int32 }{int32(i), int32(s)}
+			m.players[m.nPlayers] = playerMark{uint16(i), uint8(s)}
 			m.nPlayers++
 		}
 	}
 	for b := range g.bombHigh {
 		if bomb := &g.bombs[b]; bomb.live {
-			m.bombs[m.nBombs] = struct{ cell, owner, timer int32 }{int32(g.index(bomb.X, bomb.Y)), int32(bomb.Owner), int32(clampByte(bomb.Timer))}
+			m.bombs[m.nBombs] = bombMark{uint16(g.index(bomb.X, bomb.Y)), uint8(bomb.Owner), clampByte(bomb.Timer)}
 			m.nBombs++
 		}
 	}
@@ -343,7 +355,7 @@ func (g *Game) writeMarks(seat int, dst []byte) {
 		if int(b.owner) == seat {
 			plane = PlaneOwnBombs
 		}
-		dst[plane*hw+int(b.cell)] = byte(b.timer)
+		dst[plane*hw+int(b.cell)] = b.timer
 	}
 }
 

@@ -183,9 +183,6 @@ type Game struct {
 	blastsListed bool
 
 	nPlayers int
-	players  [MaxPlayers]Player
-	cells    [MaxSide * MaxSide]Cell
-	bombs    [MaxBombs]Bomb
 	// bombHigh bounds the used bomb slots: every live bomb is below it,
 	// so loops over bombs stop there (see [Game.putBomb]).
 	bombHigh int
@@ -193,15 +190,6 @@ type Game struct {
 	// rng draws the collision rolls the original took from a clock-seeded
 	// Random; it is seeded from the env seed.
 	rng rand.PCG
-
-	// invalid counts, per seat, commands the original rejected or ignored
-	// (walking into walls, a plant with an empty bag, out-of-range
-	// actions, ...).
-	invalid [MaxPlayers]int
-
-	// info describes each seat's player for roundInfo.json (Author,
-	// NickName, Email, BotType); see [Game.SetPlayerInfo].
-	info [MaxPlayers]PlayerInfo
 
 	// obsShared caches the planes every seat sees alike, in the planes
 	// tensor's layout with the per-seat planes zero. The static planes
@@ -220,23 +208,43 @@ type Game struct {
 	// gives a new one. It is 0 only before the first Reset. See
 	// [Game.UpdateObs].
 	obsVer uint64
-	// marks are the per-seat planes' marks of the state obsShared shows,
-	// valid while obsFresh.
-	marks obsMarks
-	// delta records what changed in the observations from state
-	// delta.from to obsVer, for [Game.UpdateObs].
-	delta obsDelta
+
+	players [MaxPlayers]Player
+
+	// invalid counts, per seat, commands the original rejected or ignored
+	// (walking into walls, a plant with an empty bag, out-of-range
+	// actions, ...).
+	invalid [MaxPlayers]int
+
 	// fuses caches [Game.chainFuses] and onMap the bombs each seat has on
 	// the map, for the current state while fusesFresh.
 	fuses      [MaxBombs]int
 	onMap      [MaxPlayers]int
 	fusesFresh bool
 
+	// marks are the per-seat planes' marks of the state obsShared shows,
+	// valid while obsFresh.
+	marks obsMarks
+	bombs [MaxBombs]Bomb
+
+	// scratch is per-round working memory; its large arrays come last.
+	scratch scratch
+
+	// delta records what changed in the observations from state
+	// delta.from to obsVer, for [Game.UpdateObs].
+	delta obsDelta
+
+	// The map and the rest of what a round does not touch come last, so
+	// that what it does touch shares fewer cache lines.
+	cells [MaxSide * MaxSide]Cell
+
+	// info describes each seat's player for roundInfo.json (Author,
+	// NickName, Email, BotType); see [Game.SetPlayerInfo].
+	info [MaxPlayers]PlayerInfo
+
 	// names are the configured player names, made once so that Reset
 	// does not allocate.
 	names [MaxPlayers]string
-
-	scratch scratch
 }
 
 // PlayerInfo is how roundInfo.json describes a player (spec §8.3). The zero
