@@ -133,6 +133,7 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	g.bombHigh = 0
 
 	// 1. Indestructible walls: the border and every odd/odd cell.
+	pillars := 4*side - 4 + (side/2-1)*(side/2-1)
 	for x := 1; x <= side; x++ {
 		g.cells[g.index(x, 1)].Entity = IndestructibleWall
 		g.cells[g.index(x, side)].Entity = IndestructibleWall
@@ -197,19 +198,13 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 		rng.fill(col)
 		for y := 1; y < q; y++ {
 			wall := col[y-1] < wallDrawLimit // NextRange(0, 100) < wallFrequency
-			g.tryWall(wall, x, y)
-			g.tryWall(wall, mirror-x, y)
-			g.tryWall(wall, x, mirror-y)
-			g.tryWall(wall, mirror-x, mirror-y)
+			g.tryWalls(wall, x, y, mirror)
 		}
 	}
 	// 4. The centre pass fills ±2 around the centre (its draw is 0).
 	for x := q - 2; x < q+2; x++ {
 		for y := q - 2; y < q+2; y++ {
-			g.tryWall(true, x, y)
-			g.tryWall(true, mirror-x, y)
-			g.tryWall(true, x, mirror-y)
-			g.tryWall(true, mirror-x, mirror-y)
+			g.tryWalls(true, x, y, mirror)
 		}
 	}
 
@@ -223,25 +218,29 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 		g.randomPowerUps(rng)
 	}
 	c := &g.cells[g.index(side/2+1, side/2+1)]
+	if c.Entity == IndestructibleWall {
+		pillars-- // the centre is a pillar when side/2+1 is odd
+	}
 	c.Entity = NoEntity
 	c.PowerUp = SuperPowerUp
 	clear(safe[:side*side])
 
 	// 6. PlayerBounty and the usable cell count.
-	walls, usable := 0, 0
-	for i := range side * side {
-		switch g.cells[i].Entity {
-		case DestructibleWall:
-			walls++
-			usable++
-		case IndestructibleWall:
-		default:
-			usable++
-		}
+	walls := 0
+	cells := g.cells[:side*side]
+	for i := range cells {
+		walls += b2i(cells[i].Entity == DestructibleWall)
 	}
 	g.bounty = (playerPointsBase + wallPoints*walls) / g.nPlayers
-	g.usable = usable
+	g.usable = side*side - pillars
 	return true
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // placePlayer puts seat's player on (x, y) and marks the cell touched, as
@@ -258,17 +257,25 @@ func (g *Game) placePlayer(seat, x, y int) {
 	}
 }
 
-// tryWall is the original's GenerateDesctructableWall at (x, y); wall
+// tryWalls is the original's GenerateDesctructableWall at (x, y) and its
+// mirror images (mirror-x, y), (x, mirror-y) and (mirror-x, mirror-y), in
+// that order, with one draw; wall reports that it is below wallFrequency.
+func (g *Game) tryWalls(wall bool, x, y, mirror int) {
+	top, bottom := (y-1)*g.width, (mirror-y-1)*g.width
+	g.tryWall(wall, top+x-1)
+	g.tryWall(wall, top+mirror-x-1)
+	g.tryWall(wall, bottom+x-1)
+	g.tryWall(wall, bottom+mirror-x-1)
+}
+
+// tryWall is the original's GenerateDesctructableWall at cell i; wall
 // reports that its draw is below wallFrequency.
-func (g *Game) tryWall(wall bool, x, y int) {
-	c := &g.cells[g.index(x, y)]
+func (g *Game) tryWall(wall bool, i int) {
+	c := &g.cells[i]
 	if c.Entity == PlayerEntity {
 		g.forcedWalls(int(c.Player))
 	}
-	if c.Entity != NoEntity || g.scratch.destroy[g.index(x, y)] {
-		return
-	}
-	if wall {
+	if wall && c.Entity == NoEntity && !g.scratch.destroy[i] {
 		c.Entity = DestructibleWall
 	}
 }
@@ -343,11 +350,10 @@ func (g *Game) distancePowerUps(rng *dotnetRandom) bool {
 	// Walls per Manhattan distance from (1,1) in the scan area.
 	scan := g.width / 2
 	var perDistance [2 * MaxSide]int
-	for x := 1; x < scan; x++ {
-		for y := 1; y < scan; y++ {
-			if g.cells[g.index(x, y)].Entity == DestructibleWall {
-				perDistance[(x-1)+(y-1)]++
-			}
+	for y := 1; y < scan; y++ {
+		row := g.cells[(y-1)*g.width : (y-1)*g.width+scan-1]
+		for x, c := range row { // x-1
+			perDistance[x+(y-1)] += b2i(c.Entity == DestructibleWall)
 		}
 	}
 	suitable := 0
@@ -395,18 +401,15 @@ func (g *Game) distancePowerUps(rng *dotnetRandom) bool {
 	slices.Sort(plan)
 
 	// Placement, quadrant by quadrant.
+	var candBuf [MaxSide]int
 	for q := range 4 {
 		for k := range distanceSlots {
-			var candBuf [MaxSide]int
 			cand := candBuf[:0]
-			// The scan-area cells at distance plan[k], x ascending: one y
-			// per x.
-			for x := 1; x < scan; x++ {
-				y := plan[k] - x + 2
-				if y < 1 || y >= scan {
-					continue
-				}
-				qx, qy := g.quadrant(q, x, y)
+			// The scan-area cells at distance d, x ascending: one y per x,
+			// y = d-x+2 in 1..scan-1.
+			d := plan[k]
+			for x := max(1, d+3-scan); x <= min(scan-1, d+1); x++ {
+				qx, qy := g.quadrant(q, x, d-x+2)
 				if i := g.index(qx, qy); g.cells[i].Entity == DestructibleWall {
 					cand = append(cand, i)
 				}
