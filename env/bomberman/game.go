@@ -46,7 +46,10 @@ func (g *Game) Reset(seed uint64) {
 	g.done = false
 	g.truncatedEnd = false
 	g.blasts = true // the map is new: clear any marks at the first round
-	g.blastsListed = false
+	// The new map has no blast and no destroy mark (generateMap clears
+	// the cells and the marks it uses), so the empty lists are exact.
+	g.blastsListed = true
+	g.scratch.nBlast, g.scratch.nMarked = 0, 0
 	g.noBounty = false
 	g.mapSeed = MapSeedFor(seed)
 	g.rng.Seed(seed, seed^0x9e3779b97f4a7c15)

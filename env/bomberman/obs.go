@@ -550,6 +550,10 @@ func (g *Game) chainFuses() *[MaxBombs]int {
 			})
 		}
 	}
+	g.fuseDue = false
+	for b := range g.bombHigh {
+		g.fuseDue = g.fuseDue || (g.bombs[b].live && fuse[b] <= 1)
+	}
 	g.fusesFresh = true
 	return fuse
 }
@@ -627,16 +631,12 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	if g.done || p.Killed || g.forced(seat) || g.doomed(seat) {
 		return
 	}
-	for _, a := range [4]Action{MoveUp, MoveLeft, MoveRight, MoveDown} {
-		x, y := p.X+moveDelta[a][0], p.Y+moveDelta[a][1]
-		if !g.InBounds(x, y) {
-			continue
-		}
-		c := &g.cells[g.index(x, y)]
-		if c.bomb == 0 && (c.Entity == NoEntity || c.Entity == PlayerEntity) {
-			dst[a] = 1
-		}
-	}
+	// A move may target a cell on the map without a wall or a bomb.
+	at, w := g.index(p.X, p.Y), g.width
+	dst[MoveUp] = flag(p.Y > 1 && g.walkable(at-w))
+	dst[MoveLeft] = flag(p.X > 1 && g.walkable(at-1))
+	dst[MoveRight] = flag(p.X < g.width && g.walkable(at+1))
+	dst[MoveDown] = flag(p.Y < g.height && g.walkable(at+w))
 	onMap := g.bombsOnMap(seat)
 	if onMap < p.BombBag && g.cells[g.index(p.X, p.Y)].bomb == 0 && g.freeBombSlot() >= 0 {
 		dst[PlaceBomb] = 1
@@ -654,6 +654,13 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	}
 }
 
+// walkable reports whether a move may target cell i: no wall (a player is
+// fine) and no bomb.
+func (g *Game) walkable(i int) bool {
+	c := &g.cells[i]
+	return c.bomb == 0 && (c.Entity == NoEntity || c.Entity == PlayerEntity)
+}
+
 // countBombs counts seat's bombs on the map now, exploding ones included.
 func (g *Game) countBombs(seat int) int {
 	n := 0
@@ -669,9 +676,12 @@ func (g *Game) countBombs(seat int) int {
 // commands are processed: the engine then kills it in the first kill pass
 // and ignores its command.
 func (g *Game) doomed(seat int) bool {
+	fuse := g.chainFuses()
+	if !g.fuseDue {
+		return false
+	}
 	p := &g.players[seat]
 	at := g.index(p.X, p.Y)
-	fuse := g.chainFuses()
 	hit := false
 	for b := range g.bombHigh {
 		if !g.bombs[b].live || fuse[b] > 1 {

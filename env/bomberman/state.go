@@ -221,6 +221,9 @@ type Game struct {
 	fuses      [MaxBombs]int
 	onMap      [MaxPlayers]int
 	fusesFresh bool
+	// fuseDue reports that some live bomb's chain fuse is at most 1 (it
+	// goes off before commands), with the fuses.
+	fuseDue bool
 
 	// marks are the per-seat planes' marks of the state obsShared shows,
 	// valid while obsFresh.
