@@ -178,7 +178,8 @@ func (g *Game) sharedPlanes(n int) {
 type obsDelta struct {
 	from uint64 // the state the delta starts from; 0 for none
 	full bool
-	// prev holds the shared planes at from, when full.
+	// prev holds the shared planes at from, when full (beginDelta swaps
+	// it with Game.obsShared).
 	prev []byte
 	// words are the offsets of the 8-byte words of the shared planes that
 	// differ from prev, when full.
@@ -229,7 +230,10 @@ func (g *Game) beginDelta(full bool) {
 	d.from, d.full = g.obsVer, full
 	d.cells, d.words = d.cells[:0], d.words[:0]
 	if full {
-		copy(d.prev, g.obsShared)
+		// The new map's planes are written from scratch into the other
+		// buffer, and the old ones are kept for the comparison.
+		d.prev, g.obsShared = g.obsShared, d.prev
+		g.staticFresh, g.obsFresh = false, false
 	} else {
 		d.dyn = append(d.dyn[:0], g.dyn...)
 	}
