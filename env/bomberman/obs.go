@@ -367,6 +367,9 @@ func (g *Game) writeMarks(seat int, dst []byte) {
 // a power-up is taken or uncovered.
 var staticPlanes = [...]int{PlaneIndestructible, PlaneDestructible, PlaneBagPowerUp, PlaneRadiusPowerUp, PlaneSuperPowerUp}
 
+// powerUpPlane is the plane of each visible power-up.
+var powerUpPlane = [...]int{BombBagPowerUp: PlaneBagPowerUp, BombRadiusPowerUp: PlaneRadiusPowerUp, SuperPowerUp: PlaneSuperPowerUp}
+
 // writeStaticPlanes zeroes dst and writes the static planes: walls and
 // visible power-ups.
 func (g *Game) writeStaticPlanes(dst []byte) {
@@ -374,21 +377,14 @@ func (g *Game) writeStaticPlanes(dst []byte) {
 	hw := g.width * g.height
 	for i := range hw {
 		c := &g.cells[i]
-		switch c.Entity {
-		case IndestructibleWall:
+		switch {
+		case c.Entity == IndestructibleWall:
 			dst[PlaneIndestructible*hw+i] = 1
-		case DestructibleWall:
+		case c.Entity == DestructibleWall:
 			dst[PlaneDestructible*hw+i] = 1
-		case NoEntity:
+		case c.Entity == NoEntity && c.PowerUp != NoPowerUp && c.PowerUp <= SuperPowerUp:
 			// Power-ups are visible only when no entity covers them.
-			switch c.PowerUp {
-			case BombBagPowerUp:
-				dst[PlaneBagPowerUp*hw+i] = 1
-			case BombRadiusPowerUp:
-				dst[PlaneRadiusPowerUp*hw+i] = 1
-			case SuperPowerUp:
-				dst[PlaneSuperPowerUp*hw+i] = 1
-			}
+			dst[powerUpPlane[c.PowerUp]*hw+i] = 1
 		}
 	}
 }
