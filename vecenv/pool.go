@@ -181,7 +181,10 @@ func (p *Pool) AutoReset() AutoReset { return p.mode }
 // fixed; Obs, Mask, Rewards, Terminated, Truncated and Episode are
 // overwritten in place by every Reset and Step, so readers must finish with
 // them (or copy them) before the next call. The returned pointer and slices
-// stay the same for the life of the pool. Callers must not modify them.
+// stay the same for the life of the pool. Callers must not modify them:
+// Step rewrites only the bytes of an observation row that changed (see
+// [ObsUpdater]), so a modified row stays modified where nothing changed
+// until the next Reset.
 func (p *Pool) Buffers() *env.Buffers { return p.out.Buffers }
 
 // Ended returns one flag per row: true when the row's env ended an episode
