@@ -260,23 +260,19 @@ func (g *Game) placePlayer(seat, x, y int) {
 // tryWalls is the original's GenerateDesctructableWall at (x, y) and its
 // mirror images (mirror-x, y), (x, mirror-y) and (mirror-x, mirror-y), in
 // that order, with one draw; wall reports that it is below wallFrequency.
+// A cell holding a player gets that player's forced walls instead; a wall,
+// or a cell of a safe zone, stays as it is.
 func (g *Game) tryWalls(wall bool, x, y, mirror int) {
 	top, bottom := (y-1)*g.width, (mirror-y-1)*g.width
-	g.tryWall(wall, top+x-1)
-	g.tryWall(wall, top+mirror-x-1)
-	g.tryWall(wall, bottom+x-1)
-	g.tryWall(wall, bottom+mirror-x-1)
-}
-
-// tryWall is the original's GenerateDesctructableWall at cell i; wall
-// reports that its draw is below wallFrequency.
-func (g *Game) tryWall(wall bool, i int) {
-	c := &g.cells[i]
-	if c.Entity == PlayerEntity {
-		g.forcedWalls(int(c.Player))
-	}
-	if wall && c.Entity == NoEntity && !g.scratch.destroy[i] {
-		c.Entity = DestructibleWall
+	for _, i := range [4]int{top + x - 1, top + mirror - x - 1, bottom + x - 1, bottom + mirror - x - 1} {
+		switch c := &g.cells[i]; c.Entity {
+		case NoEntity:
+			if wall && !g.scratch.destroy[i] {
+				c.Entity = DestructibleWall
+			}
+		case PlayerEntity:
+			g.forcedWalls(int(c.Player))
+		}
 	}
 }
 
@@ -408,7 +404,8 @@ func (g *Game) distancePowerUps(rng *dotnetRandom) bool {
 			// The scan-area cells at distance d, x ascending: one y per x,
 			// y = d-x+2 in 1..scan-1.
 			d := plan[k]
-			for x := max(1, d+3-scan); x <= min(scan-1, d+1); x++ {
+			lo, hi := max(1, d+3-scan), min(scan-1, d+1)
+			for x := lo; x <= hi; x++ {
 				qx, qy := g.quadrant(q, x, d-x+2)
 				if i := g.index(qx, qy); g.cells[i].Entity == DestructibleWall {
 					cand = append(cand, i)
