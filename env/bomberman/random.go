@@ -46,13 +46,18 @@ func (r *dotnetRandom) seed(seed int32) {
 		mj = a[ii]
 	}
 	for k := 1; k < 5; k++ {
-		// a[i] -= a[1 + (i+30) mod 55]: i+31 for i < 25, i-24 after.
-		for i := 1; i < 25; i++ {
+		// a[i] -= a[1 + (i+30) mod 55]: i+31 for i < 25, i-24 after; two
+		// at a time (a[i-24] for i >= 49 was updated earlier in this pass,
+		// as in the original order).
+		for i := 1; i < 25; i += 2 {
 			a[i] = wrapNonNegative(a[i] - a[i+31])
+			a[i+1] = wrapNonNegative(a[i+1] - a[i+32])
 		}
-		for i := 25; i < 56; i++ {
+		for i := 25; i < 55; i += 2 {
 			a[i] = wrapNonNegative(a[i] - a[i-24])
+			a[i+1] = wrapNonNegative(a[i+1] - a[i-23])
 		}
+		a[55] = wrapNonNegative(a[55] - a[31])
 	}
 	r.inext = 0
 	r.inextp = 21
