@@ -367,35 +367,60 @@ func (g *Game) writeMarks(seat int, dst []byte) {
 // a power-up is taken or uncovered.
 var staticPlanes = [...]int{PlaneIndestructible, PlaneDestructible, PlaneBagPowerUp, PlaneRadiusPowerUp, PlaneSuperPowerUp}
 
-// powerUpPlane is the plane of each visible power-up.
-var powerUpPlane = [...]int{BombBagPowerUp: PlaneBagPowerUp, BombRadiusPowerUp: PlaneRadiusPowerUp, SuperPowerUp: PlaneSuperPowerUp}
+// shownCode is what the static planes show of cell c: 0 nothing, then
+// one code per plane of shownPlane. Power-ups are visible only when no
+// entity covers them, as in state.json.
+func shownCode(c *Cell) uint8 {
+	switch c.Entity {
+	case IndestructibleWall:
+		return 1
+	case DestructibleWall:
+		return 2
+	case NoEntity:
+		if c.PowerUp != NoPowerUp && c.PowerUp <= SuperPowerUp {
+			return 2 + uint8(c.PowerUp)
+		}
+	}
+	return 0
+}
 
-// writeStaticPlanes zeroes dst and writes the static planes: walls and
-// visible power-ups.
+// shownPlane is the static plane of each shownCode but 0.
+var shownPlane = [...]int{1: PlaneIndestructible, 2: PlaneDestructible, 3: PlaneBagPowerUp, 4: PlaneRadiusPowerUp, 5: PlaneSuperPowerUp}
+
+// writeStaticPlanes zeroes dst and writes the static planes (walls and
+// visible power-ups), and records what they show of each cell in
+// g.shown.
 func (g *Game) writeStaticPlanes(dst []byte) {
 	clear(dst)
 	hw := g.width * g.height
 	for i := range hw {
-		c := &g.cells[i]
-		switch {
-		case c.Entity == IndestructibleWall:
-			dst[PlaneIndestructible*hw+i] = 1
-		case c.Entity == DestructibleWall:
-			dst[PlaneDestructible*hw+i] = 1
-		case c.Entity == NoEntity && c.PowerUp != NoPowerUp && c.PowerUp <= SuperPowerUp:
-			// Power-ups are visible only when no entity covers them.
-			dst[powerUpPlane[c.PowerUp]*hw+i] = 1
+		code := shownCode(&g.cells[i])
+		g.shown[i] = code
+		if code != 0 {
+			dst[shownPlane[code]*hw+i] = 1
 		}
 	}
 }
 
 // refreshStatic rewrites cell i of the cached static planes after Step
-// changed its entity or power-up, and records it in the delta when that
-// changed the planes.
+// changed its entity or power-up, when that changed what they show, and
+// records the cell in the delta.
 func (g *Game) refreshStatic(i int) {
-	if !g.staticFresh || !g.writeStaticCell(g.obsShared, i) {
+	if !g.staticFresh {
 		return
 	}
+	code := shownCode(&g.cells[i])
+	if code == g.shown[i] {
+		return
+	}
+	hw := g.width * g.height
+	if old := g.shown[i]; old != 0 {
+		g.obsShared[shownPlane[old]*hw+i] = 0
+	}
+	if code != 0 {
+		g.obsShared[shownPlane[code]*hw+i] = 1
+	}
+	g.shown[i] = code
 	d := &g.delta
 	if d.from == 0 || d.full {
 		return
@@ -405,34 +430,6 @@ func (g *Game) refreshStatic(i int) {
 		return
 	}
 	d.cells = append(d.cells, int32(i))
-}
-
-// writeStaticCell writes cell i of the static planes and reports whether
-// that changed dst.
-func (g *Game) writeStaticCell(dst []byte, i int) bool {
-	hw := g.width * g.height
-	c := &g.cells[i]
-	// Power-ups are visible only when no entity covers them, as in
-	// state.json.
-	visible := PowerUp(NoPowerUp)
-	if c.Entity == NoEntity {
-		visible = c.PowerUp
-	}
-	v := [len(staticPlanes)]byte{
-		flag(c.Entity == IndestructibleWall),
-		flag(c.Entity == DestructibleWall),
-		flag(visible == BombBagPowerUp),
-		flag(visible == BombRadiusPowerUp),
-		flag(visible == SuperPowerUp),
-	}
-	changed := false
-	for k, p := range staticPlanes {
-		if j := p*hw + i; dst[j] != v[k] {
-			dst[j] = v[k]
-			changed = true
-		}
-	}
-	return changed
 }
 
 // writeDynamicPlanes brings the planes that change every round up to date

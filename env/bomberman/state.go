@@ -240,6 +240,9 @@ type Game struct {
 	// The map and the rest of what a round does not touch come last, so
 	// that what it does touch shares fewer cache lines.
 	cells [MaxSide * MaxSide]Cell
+	// shown is what obsShared's static planes show of each cell (see
+	// shownCode), while staticFresh.
+	shown [MaxSide * MaxSide]uint8
 
 	// info describes each seat's player for roundInfo.json (Author,
 	// NickName, Email, BotType); see [Game.SetPlayerInfo].
