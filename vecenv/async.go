@@ -385,6 +385,9 @@ func (a *Async) Close() error {
 	a.mu.Unlock()
 	a.wakeWorkers()
 	a.wg.Wait()
+	// The envs stepped without writing the pool's own rows: their next
+	// write there is a full one (see rows.ver).
+	clear(a.p.out.ver)
 	return nil
 }
 

@@ -96,6 +96,67 @@ func BenchmarkOverhead(b *testing.B) {
 	}
 }
 
+// BenchmarkObsCopy is the memory-bandwidth reference for BenchmarkPool:
+// each op copies as many bytes as one step of the same pool produces in
+// observations and masks (every row's tensors and mask: rows ×
+// (Spec.ObsBytes + Spec.Actions)) from one buffer into another of the same
+// size, split into contiguous shares over the same number of goroutines.
+// Its agent-steps/s is rows per second at that rate, so BenchmarkPool's
+// figure divided by this one is the pool's speed as a multiple of copying
+// its output.
+func BenchmarkObsCopy(b *testing.B) {
+	for _, game := range benchGames {
+		for _, numEnvs := range []int{64, 1024, 4096} {
+			for _, workers := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/envs=%d/workers=%d", game.name, numEnvs, workers), func(b *testing.B) {
+					p, err := vecenv.New(vecenv.Config{Game: game.name, NumEnvs: numEnvs, Workers: 1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					rows, rowBytes := p.Rows(), p.Spec().ObsBytes()+p.Spec().Actions
+					p.Close()
+					benchmarkCopy(b, rows, rowBytes, workers)
+				})
+			}
+		}
+	}
+}
+
+func benchmarkCopy(b *testing.B, rows, rowBytes, workers int) {
+	src, dst := make([]byte, rows*rowBytes), make([]byte, rows*rowBytes)
+	for i := range src {
+		src[i] = byte(i)
+	}
+	copy(dst, src) // fault the pages in
+	share := func(w int) (lo, hi int) { return w * len(src) / workers, (w + 1) * len(src) / workers }
+	start := make([]chan struct{}, workers)
+	done := make(chan struct{}, workers)
+	for w := 1; w < workers; w++ {
+		start[w] = make(chan struct{}, 1)
+		lo, hi := share(w)
+		go func() {
+			for range start[w] {
+				copy(dst[lo:hi], src[lo:hi])
+				done <- struct{}{}
+			}
+		}()
+		defer close(start[w])
+	}
+	lo, hi := share(0)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for w := 1; w < workers; w++ {
+			start[w] <- struct{}{}
+		}
+		copy(dst[lo:hi], src[lo:hi])
+		for w := 1; w < workers; w++ {
+			<-done
+		}
+	}
+	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+}
+
 // BenchmarkAsync measures an Async over 1024 envs of each game in
 // benchGames, every seat a learner, with a caller that receives a batch and
 // sends its envs back at once (no policy time to overlap): the cost of

@@ -130,6 +130,15 @@
 // buffers, Ended and FinalObs are overwritten in place by every Reset and
 // Step; read or copy them before the next call.
 //
+// The observation rows are also updated in place: for a game whose envs
+// implement [ObsUpdater] (Bomberman), a Step writes into each row only the
+// bytes that changed since that row was last written (most of a Bomberman
+// observation, the walls, does not change from one step to the next), so
+// a step costs a fraction of the bytes it produces. The rows then hold
+// exactly what a full write would; callers that modify them would see the
+// modification kept in the bytes that did not change, until the next
+// [Pool.Reset], which rewrites every row in full.
+//
 // # Memory and async stepping
 //
 // [Pool.SetOutput] points the pool's rows at caller memory (an [Output]),

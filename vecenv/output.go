@@ -112,6 +112,8 @@ func (p *Pool) SetOutput(out Output) error {
 	for t := range out.FinalObs {
 		copy(out.FinalObs[t], old.final[t])
 	}
-	p.out = rows{Buffers: b, final: out.FinalObs, ended: out.Ended}
+	// The new rows' observations are written in full at the next step
+	// (rows.ver all 0: unknown).
+	p.out = rows{Buffers: b, final: out.FinalObs, ended: out.Ended, ver: make([]uint64, len(b.Env))}
 	return nil
 }

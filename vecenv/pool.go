@@ -69,11 +69,12 @@ type Pool struct {
 // during a batch.
 type slot struct {
 	e       env.Env
-	seed    uint64 // EnvSeed
-	episode int32  // -1 before the first Reset
-	steps   int32  // steps of the current episode
-	pending bool   // the episode ended; reset at the next Step (unless held)
-	hold    bool   // Hold: start no episode until Plan
+	upd     ObsUpdater // e, when it implements ObsUpdater
+	seed    uint64     // EnvSeed
+	episode int32      // -1 before the first Reset
+	steps   int32      // steps of the current episode
+	pending bool       // the episode ended; reset at the next Step (unless held)
+	hold    bool       // Hold: start no episode until Plan
 	// planned: Plan fixed the next episode's seed (planSeed) and, when
 	// planOpps, its opponents (in Pool.next) and their seeds (planOppSeeds,
 	// when not nil).
@@ -87,10 +88,18 @@ type slot struct {
 // same-step final observations and the Ended flags with the same layout.
 // Keeping them apart from the env bookkeeping lets a later async mode write
 // a batch of any envs into rows of a smaller buffer.
+//
+// ver, when not nil, has one entry per row: the version of its env's state
+// that the row's observation shows (see [ObsUpdater]), or 0 when unknown.
+// It may be set only for rows that keep their env and seat from step to
+// step and that nothing else writes; whoever else writes a row's
+// observation, or gives the row to another env, sets its entry to 0. With
+// ver nil every observation is written in full.
 type rows struct {
 	*env.Buffers
 	final [][]byte // SameStep only
 	ended []bool
+	ver   []uint64
 }
 
 // New makes a pool from cfg: it validates cfg, makes NumEnvs envs and their
@@ -123,9 +132,10 @@ func New(cfg Config) (*Pool, error) {
 		p.tensorLen = append(p.tensorLen, t.Bytes())
 	}
 	for i, e := range v.envs {
-		p.slots[i] = slot{e: e, seed: EnvSeed(v.Seed, i), episode: -1}
+		upd, _ := e.(ObsUpdater)
+		p.slots[i] = slot{e: e, upd: upd, seed: EnvSeed(v.Seed, i), episode: -1}
 	}
-	p.out = rows{Buffers: env.NewBuffers(p.spec, p.rows), ended: make([]bool, p.rows)}
+	p.out = rows{Buffers: env.NewBuffers(p.spec, p.rows), ended: make([]bool, p.rows), ver: make([]uint64, p.rows)}
 	if p.mode == SameStep {
 		p.out.final = make([][]byte, len(p.spec.Obs))
 		for t, n := range p.tensorLen {
@@ -171,7 +181,10 @@ func (p *Pool) AutoReset() AutoReset { return p.mode }
 // fixed; Obs, Mask, Rewards, Terminated, Truncated and Episode are
 // overwritten in place by every Reset and Step, so readers must finish with
 // them (or copy them) before the next call. The returned pointer and slices
-// stay the same for the life of the pool. Callers must not modify them.
+// stay the same for the life of the pool. Callers must not modify them:
+// Step rewrites only the bytes of an observation row that changed (see
+// [ObsUpdater]), so a modified row stays modified where nothing changed
+// until the next Reset.
 func (p *Pool) Buffers() *env.Buffers { return p.out.Buffers }
 
 // Ended returns one flag per row: true when the row's env ended an episode
@@ -218,6 +231,7 @@ func (p *Pool) Reset() error {
 	if err := p.prepare(); err != nil {
 		return err
 	}
+	clear(p.out.ver) // Reset rewrites every row in full
 	p.d.run(opReset)
 	p.started = true
 	return nil
@@ -360,20 +374,20 @@ func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
 		p.ret[i*L+k] += float64(w.rew[seat])
 	}
 	if !ended {
-		p.writeRows(w, out, i, row0, out.Obs)
+		p.writeRows(w, out, i, row0)
 		return
 	}
 	p.record(s, i, done)
 	if p.mode == NextStep || s.hold {
-		p.writeRows(w, out, i, row0, out.Obs)
+		p.writeRows(w, out, i, row0)
 		s.pending = true
 		return
 	}
 	// SameStep: keep the final observation, then start the next episode;
 	// the rewards and flags of the final step stay.
-	p.writeObs(w, s.e, row0, out.final)
+	p.writeObs(w, s, row0, out.final, nil)
 	p.newEpisode(s, i)
-	p.writeRows(w, out, i, row0, out.Obs)
+	p.writeRows(w, out, i, row0)
 	for k := range L {
 		out.Episode[row0+k] = s.episode
 	}
@@ -389,7 +403,7 @@ func (p *Pool) resetRows(w *worker, out *rows, i, row0 int) {
 		return
 	}
 	p.newEpisode(s, i)
-	p.writeRows(w, out, i, row0, out.Obs)
+	p.writeRows(w, out, i, row0)
 	for k := range p.learners {
 		r := row0 + k
 		out.Rewards[r] = 0
@@ -428,26 +442,40 @@ func (p *Pool) newEpisode(s *slot, i int) {
 	}
 }
 
-// writeRows writes the observations (into obs, laid out like Buffers.Obs)
-// and masks of env i's learner seats, rows row0 onwards.
-func (p *Pool) writeRows(w *worker, out *rows, i, row0 int, obs [][]byte) {
-	e := p.slots[i].e
-	p.writeObs(w, e, row0, obs)
+// writeRows writes the observations and masks of env i's learner seats
+// into out, rows row0 onwards.
+func (p *Pool) writeRows(w *worker, out *rows, i, row0 int) {
+	s := &p.slots[i]
+	var ver []uint64
+	if out.ver != nil {
+		ver = out.ver[row0 : row0+len(p.learners)]
+	}
+	p.writeObs(w, s, row0, out.Obs, ver)
 	n := p.spec.Actions
 	for k, seat := range p.learners {
 		r := row0 + k
-		e.WriteMask(seat, out.Mask[r*n:(r+1)*n:(r+1)*n])
+		s.e.WriteMask(seat, out.Mask[r*n:(r+1)*n:(r+1)*n])
 	}
 }
 
-// writeObs writes the observations of e's learner seats into rows row0
-// onwards of obs.
-func (p *Pool) writeObs(w *worker, e env.Env, row0 int, obs [][]byte) {
+// writeObs writes the observations of s's learner seats into rows row0
+// onwards of obs (laid out like Buffers.Obs). With ver (one entry per
+// learner seat, see rows.ver) and an env that implements [ObsUpdater],
+// only what changed since the version a row shows is written.
+func (p *Pool) writeObs(w *worker, s *slot, row0 int, obs [][]byte, ver []uint64) {
 	for k, seat := range p.learners {
 		r := row0 + k
 		for t, n := range p.tensorLen {
 			w.obs[t] = obs[t][r*n : (r+1)*n : (r+1)*n]
 		}
-		e.WriteObs(seat, w.obs)
+		switch {
+		case ver == nil:
+			s.e.WriteObs(seat, w.obs)
+		case s.upd != nil:
+			ver[k] = s.upd.UpdateObs(seat, w.obs, ver[k])
+		default:
+			s.e.WriteObs(seat, w.obs)
+			ver[k] = 0
+		}
 	}
 }

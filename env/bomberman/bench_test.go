@@ -12,49 +12,10 @@ import (
 // Reset inline (with a fresh seed), so map generation is part of the
 // figure, amortised over the games.
 func BenchmarkStep(b *testing.B) {
-	b.Run("bomberman", func(b *testing.B) {
-		const seats = 4
-		g, err := New(&Config{Players: seats})
-		if err != nil {
-			b.Fatal(err)
-		}
-		g.Reset(1)
-		spec := g.Spec()
-		obs := make([][][]byte, seats)
-		masks := make([][]uint8, seats)
-		for s := range seats {
-			obs[s] = spec.NewObsBuffers()
-			masks[s] = make([]uint8, NumActions)
-		}
-		// Legal-ish actions: moves most often, some plants and triggers.
-		rng := rand.New(rand.NewPCG(7, 7))
-		weights := [...]Action{DoNothing, MoveUp, MoveUp, MoveLeft, MoveLeft, MoveRight, MoveRight, MoveDown, MoveDown, PlaceBomb, TriggerBomb}
-		table := make([]int32, 1<<14)
-		for i := range table {
-			table[i] = int32(weights[rng.IntN(len(weights))])
-		}
-		acts := make([]int32, seats)
-		rewards := make([]float32, seats)
-		term, trunc := make([]bool, seats), make([]bool, seats)
-		k, seed := 0, uint64(1)
-		b.ReportAllocs()
-		for b.Loop() {
-			for s := range seats {
-				acts[s] = table[k&(len(table)-1)]
-				k++
-			}
-			g.Step(acts, rewards, term, trunc)
-			for s := range seats {
-				g.WriteObs(s, obs[s])
-				g.WriteMask(s, masks[s])
-			}
-			if g.Done() {
-				seed++
-				g.Reset(seed)
-			}
-		}
-		b.ReportMetric(float64(seats*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
-	})
+	b.Run("bomberman", func(b *testing.B) { benchmarkStep(b, false) })
+	// As bomberman, with each seat's observation kept in its own row and
+	// brought up to date by UpdateObs, as vecenv pools do.
+	b.Run("bomberman_rows", func(b *testing.B) { benchmarkStep(b, true) })
 	b.Run("bomberman_sim_only", func(b *testing.B) {
 		// Step alone, without observations, masks or Reset cost: one game
 		// of 4 seats that only moves (nobody dies), capped far away.
@@ -86,6 +47,58 @@ func BenchmarkStep(b *testing.B) {
 		}
 		b.ReportMetric(float64(seats*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
 	})
+}
+
+// benchmarkStep steps one 4-seat game with pseudo-random actions and
+// writes every seat's observation (with UpdateObs into rows it keeps when
+// rows is set) and mask.
+func benchmarkStep(b *testing.B, rows bool) {
+	const seats = 4
+	g, err := New(&Config{Players: seats})
+	if err != nil {
+		b.Fatal(err)
+	}
+	g.Reset(1)
+	spec := g.Spec()
+	obs := make([][][]byte, seats)
+	have := make([]uint64, seats)
+	masks := make([][]uint8, seats)
+	for s := range seats {
+		obs[s] = spec.NewObsBuffers()
+		masks[s] = make([]uint8, NumActions)
+	}
+	// Legal-ish actions: moves most often, some plants and triggers.
+	rng := rand.New(rand.NewPCG(7, 7))
+	weights := [...]Action{DoNothing, MoveUp, MoveUp, MoveLeft, MoveLeft, MoveRight, MoveRight, MoveDown, MoveDown, PlaceBomb, TriggerBomb}
+	table := make([]int32, 1<<14)
+	for i := range table {
+		table[i] = int32(weights[rng.IntN(len(weights))])
+	}
+	acts := make([]int32, seats)
+	rewards := make([]float32, seats)
+	term, trunc := make([]bool, seats), make([]bool, seats)
+	k, seed := 0, uint64(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		for s := range seats {
+			acts[s] = table[k&(len(table)-1)]
+			k++
+		}
+		g.Step(acts, rewards, term, trunc)
+		for s := range seats {
+			if rows {
+				have[s] = g.UpdateObs(s, obs[s], have[s])
+			} else {
+				g.WriteObs(s, obs[s])
+			}
+			g.WriteMask(s, masks[s])
+		}
+		if g.Done() {
+			seed++
+			g.Reset(seed)
+		}
+	}
+	b.ReportMetric(float64(seats*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
 }
 
 // BenchmarkReset measures map generation, which dominates short episodes:

@@ -22,7 +22,7 @@ func newGame(name string, cfg *Config) (*Game, error) {
 		g.names[seat] = g.cfg.name(seat)
 	}
 	g.spec = newSpec(name, &g.cfg)
-	g.obsShared = make([]byte, g.spec.Obs[0].Bytes())
+	g.allocObs(g.spec.Obs[0].Bytes())
 	g.Reset(0)
 	return g, nil
 }
@@ -41,10 +41,15 @@ func MapSeedFor(seed uint64) int32 { return int32(seed % (1 << 31)) }
 // The collision rolls the original drew from the clock are drawn from a
 // generator seeded with seed.
 func (g *Game) Reset(seed uint64) {
+	g.beginDelta(true)
 	g.round = 0
 	g.done = false
 	g.truncatedEnd = false
 	g.blasts = true // the map is new: clear any marks at the first round
+	// The new map has no blast and no destroy mark (generateMap clears
+	// the cells and the marks it uses), so the empty lists are exact.
+	g.blastsListed = true
+	g.scratch.nBlast, g.scratch.nMarked = 0, 0
 	g.noBounty = false
 	g.mapSeed = MapSeedFor(seed)
 	g.rng.Seed(seed, seed^0x9e3779b97f4a7c15)
@@ -52,7 +57,7 @@ func (g *Game) Reset(seed uint64) {
 	clear(g.players[:])
 	g.generateMap(g.mapSeed)
 	g.setMaxRound()
-	g.stateChanged()
+	g.remapped()
 }
 
 // setMaxRound derives the last round to process from the map size and

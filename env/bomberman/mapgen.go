@@ -15,6 +15,10 @@ const (
 	distanceSlots        = 6 // power-ups per quadrant, distance generator
 )
 
+// wallDrawLimit is the raw draw below which a cell's NextRange(0, 100) is
+// below wallFrequency: a destructible wall.
+var wallDrawLimit = drawLimit(wallFrequency, 100)
+
 // generateMap builds the initial map for gameSeed: it resets cells and
 // players, places walls, players and power-ups, and computes the bounty.
 // Attempts rejected by the distance-based power-up generator are retried
@@ -54,22 +58,14 @@ func (g *Game) usesDistanceGenerator() bool {
 // walls: no mirror image, other player or centre-pass cell lands there
 // except on pillars.
 func (g *Game) distanceSuitable(rng dotnetRandom) bool {
-	side := SideFor(g.nPlayers)
-	q := side/2 + 2
-	scan := side / 2
-	var perDistance [2 * MaxSide]int
-	for x := 1; x < q && x < scan; x++ {
-		for y := 1; y < q; y++ {
-			r := rng.NextRange(0, 100)
-			if y >= scan || (x%2 == 1 && y%2 == 1) || x == 1 || y == 1 {
-				continue // outside the scan area, or a pillar or the border
-			}
-			forced := (x == 5 && y == 2) || (x == 2 && y == 5) // A at (2,2)
-			safe := x <= 3 && y <= 3                           // A's 3×3 safe zone
-			if forced || (!safe && r < wallFrequency) {
-				perDistance[(x-1)+(y-1)]++
-			}
-		}
+	if SideFor(g.nPlayers) != scan4pSide {
+		panic("bomberman: the distance generator runs on the 4-player map only")
+	}
+	var draws [scan4pDraws]int32
+	rng.fill(draws[:])
+	var perDistance [scan4pDistances]uint8
+	for _, c := range scan4pWalls {
+		perDistance[c.distance] += flagU8(c.forced || draws[c.draw] < wallDrawLimit)
 	}
 	suitable := 0
 	for _, n := range perDistance {
@@ -78,6 +74,53 @@ func (g *Game) distanceSuitable(rng dotnetRandom) bool {
 		}
 	}
 	return suitable > distanceSlots
+}
+
+func flagU8(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// What distanceSuitable needs of the 4-player map, the only one the
+// distance generator runs on: the mirrored pass draws one value per cell
+// (x, y) for x < q and y < q, column by column, of which the first
+// scan4pDraws (x < scan) decide, and scan4pWalls are the cells of the scan
+// area that can get a wall: forced (player A's) or drawn; the border,
+// pillars and the rest of A's safe zone cannot.
+const (
+	scan4pSide      = 21
+	scan4pDraws     = (scan4pSide/2 - 1) * (scan4pSide/2 + 1)
+	scan4pDistances = 2 * (scan4pSide / 2)
+)
+
+var scan4pWalls = newScan4pWalls()
+
+// scanCell is a cell of the scan area: the index of its draw, its
+// distance (x-1)+(y-1) and whether its wall is forced.
+type scanCell struct {
+	draw, distance int
+	forced         bool
+}
+
+func newScan4pWalls() []scanCell {
+	if SideFor(4) != scan4pSide {
+		panic("bomberman: scan4pSide is not the 4-player side")
+	}
+	q, scan := scan4pSide/2+2, scan4pSide/2
+	var walls []scanCell
+	for x := 2; x < scan; x++ {
+		for y := 2; y < scan; y++ {
+			forced := (x == 5 && y == 2) || (x == 2 && y == 5) // A at (2,2)
+			safe := x <= 3 && y <= 3                           // A's 3×3 safe zone
+			if (x%2 == 1 && y%2 == 1) || (safe && !forced) {
+				continue
+			}
+			walls = append(walls, scanCell{draw: (x-1)*(q-1) + (y - 1), distance: (x - 1) + (y - 1), forced: forced})
+		}
+	}
+	return walls
 }
 
 // generateAttempt makes one map attempt with rng and reports whether the
@@ -90,11 +133,18 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	g.bombHigh = 0
 
 	// 1. Indestructible walls: the border and every odd/odd cell.
-	for y := 1; y <= side; y++ {
-		for x := 1; x <= side; x++ {
-			if x == 1 || y == 1 || x == side || y == side || (x%2 == 1 && y%2 == 1) {
-				g.cells[g.index(x, y)].Entity = IndestructibleWall
-			}
+	pillars := 4*side - 4 + (side/2-1)*(side/2-1)
+	for x := 1; x <= side; x++ {
+		g.cells[g.index(x, 1)].Entity = IndestructibleWall
+		g.cells[g.index(x, side)].Entity = IndestructibleWall
+	}
+	for y := 2; y < side; y++ {
+		g.cells[g.index(1, y)].Entity = IndestructibleWall
+		g.cells[g.index(side, y)].Entity = IndestructibleWall
+	}
+	for y := 3; y < side; y += 2 {
+		for x := 3; x < side; x += 2 {
+			g.cells[g.index(x, y)].Entity = IndestructibleWall
 		}
 	}
 
@@ -142,22 +192,19 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	// 3. Destructible walls, one draw per mirrored quadruple.
 	q := side/2 + 2
 	mirror := side + 1
+	var draws [MaxSide]int32
 	for x := 1; x < q; x++ {
+		col := draws[:q-1]
+		rng.fill(col)
 		for y := 1; y < q; y++ {
-			r := rng.NextRange(0, 100)
-			g.tryWall(r, x, y)
-			g.tryWall(r, mirror-x, y)
-			g.tryWall(r, x, mirror-y)
-			g.tryWall(r, mirror-x, mirror-y)
+			wall := col[y-1] < wallDrawLimit // NextRange(0, 100) < wallFrequency
+			g.tryWalls(wall, x, y, mirror)
 		}
 	}
-	// 4. The centre pass fills ±2 around the centre.
+	// 4. The centre pass fills ±2 around the centre (its draw is 0).
 	for x := q - 2; x < q+2; x++ {
 		for y := q - 2; y < q+2; y++ {
-			g.tryWall(0, x, y)
-			g.tryWall(0, mirror-x, y)
-			g.tryWall(0, x, mirror-y)
-			g.tryWall(0, mirror-x, mirror-y)
+			g.tryWalls(true, x, y, mirror)
 		}
 	}
 
@@ -171,25 +218,29 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 		g.randomPowerUps(rng)
 	}
 	c := &g.cells[g.index(side/2+1, side/2+1)]
+	if c.Entity == IndestructibleWall {
+		pillars-- // the centre is a pillar when side/2+1 is odd
+	}
 	c.Entity = NoEntity
 	c.PowerUp = SuperPowerUp
 	clear(safe[:side*side])
 
 	// 6. PlayerBounty and the usable cell count.
-	walls, usable := 0, 0
-	for i := range side * side {
-		switch g.cells[i].Entity {
-		case DestructibleWall:
-			walls++
-			usable++
-		case IndestructibleWall:
-		default:
-			usable++
-		}
+	walls := 0
+	cells := g.cells[:side*side]
+	for i := range cells {
+		walls += b2i(cells[i].Entity == DestructibleWall)
 	}
 	g.bounty = (playerPointsBase + wallPoints*walls) / g.nPlayers
-	g.usable = usable
+	g.usable = side*side - pillars
 	return true
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // placePlayer puts seat's player on (x, y) and marks the cell touched, as
@@ -206,17 +257,22 @@ func (g *Game) placePlayer(seat, x, y int) {
 	}
 }
 
-// tryWall is the original's GenerateDesctructableWall at (x, y) with draw r.
-func (g *Game) tryWall(r, x, y int) {
-	c := &g.cells[g.index(x, y)]
-	if c.Entity == PlayerEntity {
-		g.forcedWalls(int(c.Player))
-	}
-	if c.Entity != NoEntity || g.scratch.destroy[g.index(x, y)] {
-		return
-	}
-	if r < wallFrequency {
-		c.Entity = DestructibleWall
+// tryWalls is the original's GenerateDesctructableWall at (x, y) and its
+// mirror images (mirror-x, y), (x, mirror-y) and (mirror-x, mirror-y), in
+// that order, with one draw; wall reports that it is below wallFrequency.
+// A cell holding a player gets that player's forced walls instead; a wall,
+// or a cell of a safe zone, stays as it is.
+func (g *Game) tryWalls(wall bool, x, y, mirror int) {
+	top, bottom := (y-1)*g.width, (mirror-y-1)*g.width
+	for _, i := range [4]int{top + x - 1, top + mirror - x - 1, bottom + x - 1, bottom + mirror - x - 1} {
+		switch c := &g.cells[i]; c.Entity {
+		case NoEntity:
+			if wall && !g.scratch.destroy[i] {
+				c.Entity = DestructibleWall
+			}
+		case PlayerEntity:
+			g.forcedWalls(int(c.Player))
+		}
 	}
 }
 
@@ -290,11 +346,10 @@ func (g *Game) distancePowerUps(rng *dotnetRandom) bool {
 	// Walls per Manhattan distance from (1,1) in the scan area.
 	scan := g.width / 2
 	var perDistance [2 * MaxSide]int
-	for x := 1; x < scan; x++ {
-		for y := 1; y < scan; y++ {
-			if g.cells[g.index(x, y)].Entity == DestructibleWall {
-				perDistance[(x-1)+(y-1)]++
-			}
+	for y := 1; y < scan; y++ {
+		row := g.cells[(y-1)*g.width : (y-1)*g.width+scan-1]
+		for x, c := range row { // x-1
+			perDistance[x+(y-1)] += b2i(c.Entity == DestructibleWall)
 		}
 	}
 	suitable := 0
@@ -342,18 +397,16 @@ func (g *Game) distancePowerUps(rng *dotnetRandom) bool {
 	slices.Sort(plan)
 
 	// Placement, quadrant by quadrant.
+	var candBuf [MaxSide]int
 	for q := range 4 {
 		for k := range distanceSlots {
-			var candBuf [MaxSide]int
 			cand := candBuf[:0]
-			// The scan-area cells at distance plan[k], x ascending: one y
-			// per x.
-			for x := 1; x < scan; x++ {
-				y := plan[k] - x + 2
-				if y < 1 || y >= scan {
-					continue
-				}
-				qx, qy := g.quadrant(q, x, y)
+			// The scan-area cells at distance d, x ascending: one y per x,
+			// y = d-x+2 in 1..scan-1.
+			d := plan[k]
+			lo, hi := max(1, d+3-scan), min(scan-1, d+1)
+			for x := lo; x <= hi; x++ {
+				qx, qy := g.quadrant(q, x, d-x+2)
 				if i := g.index(qx, qy); g.cells[i].Entity == DestructibleWall {
 					cand = append(cand, i)
 				}

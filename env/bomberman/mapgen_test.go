@@ -1,6 +1,11 @@
 package bomberman
 
-import "testing"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"testing"
+)
 
 // checksums returns the spec §3.2 checksums: walls = Σ y²·x over
 // destructible walls; power-ups = Σ code·y²·x with & 38, ! 33, $ 36.
@@ -109,5 +114,52 @@ func TestDistanceSuitabilityPrecheckAgrees(t *testing.T) {
 	}
 	if accepted == 0 || accepted == 4000 {
 		t.Fatalf("%d of 4000 attempts accepted: the test does not exercise both outcomes", accepted)
+	}
+}
+
+// TestGeneratedMapsDigest pins the maps of many seeds, for every player
+// count and power-up generator, to digests of the cells, players and
+// bounty taken before map generation was optimised, so that the fast paths
+// (raw-draw thresholds, the distance pre-check) stay exact.
+func TestGeneratedMapsDigest(t *testing.T) {
+	tests := []struct {
+		players  int
+		powerUps string
+		legacy   bool
+		seeds    uint64
+		want     string
+	}{
+		{2, PowerUpsAuto, false, 300, "6e87c4d8f2b844e9b39c6f1e32ca12ae6f6403586b8fa7479d54b44388a3e7db"},
+		{3, PowerUpsAuto, false, 300, "bcf05116c7daf65368a6a8770cf76fdd124e0c9a2086c030669537412765721a"},
+		{4, PowerUpsAuto, false, 1000, "d194f0fd9334dfd7c1dae7ea219b7eec515cf27a81c6713e3174eb6673a64e7f"},
+		{4, PowerUpsAuto, true, 300, "416efc8457e77f418d8270a58d15eb350a65d660426dc4ff11012910dbae94fd"},
+		{4, PowerUpsRandom, false, 300, "922eeb8f3e82d073d9648eb6e16f43a6c8caab29299dd781792727579fac93cb"},
+		{5, PowerUpsAuto, false, 100, "49fedf00a1227e3842a36583bdcb03898e75ab87d2edf9492708c39a9930f170"},
+		{8, PowerUpsRandom, false, 100, "efad70788ef736efebb4c157924f3afb7bbb67325f4508a9ab835f4ce6bb8c2f"},
+		{12, PowerUpsAuto, false, 100, "270c1cedeb629115be393251c1277f5d1becbb8b713309e02332312d07ce4f9b"},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%dp_%s_legacy=%v", tt.players, tt.powerUps, tt.legacy), func(t *testing.T) {
+			g, err := New(&Config{Players: tt.players, PowerUps: tt.powerUps, LegacySeeding: tt.legacy})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := sha256.New()
+			for seed := range tt.seeds {
+				g.Reset(seed*2654435761 + 12345)
+				for i := range g.width * g.height {
+					c := g.cells[i]
+					h.Write([]byte{byte(c.Entity), c.Player, byte(c.PowerUp), c.bomb, byte(c.touched), byte(c.touched >> 8)})
+				}
+				for s := range g.nPlayers {
+					p := g.players[s]
+					fmt.Fprintf(h, "%d,%d,%d,%d,%d,%d;", p.X, p.Y, p.BombBag, p.BombRadius, p.Touched, p.Points())
+				}
+				fmt.Fprintf(h, "%d,%d,%d,%d|", g.bounty, g.usable, g.mapSeed, g.maxRound)
+			}
+			if got := hex.EncodeToString(h.Sum(nil)); got != tt.want {
+				t.Errorf("digest %s, want %s", got, tt.want)
+			}
+		})
 	}
 }

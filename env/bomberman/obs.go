@@ -1,6 +1,7 @@
 package bomberman
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -86,113 +87,394 @@ func newSpec(name string, cfg *Config) *env.Spec {
 // scalars (little-endian float32). A wrong number or size of slices panics.
 // It never allocates.
 func (g *Game) WriteObs(seat int, dst [][]byte) {
-	g.spec.CheckObs(dst)
-	g.writePlanes(seat, dst[0])
+	g.checkObs(dst)
+	g.sharedPlanes(len(dst[0]))
+	copy(dst[0], g.obsShared)
+	g.writeMarks(seat, dst[0])
 	g.writeScalars(seat, dst[1])
 }
 
-func (g *Game) writePlanes(seat int, dst []byte) {
-	if len(g.obsShared) != len(dst) {
+// UpdateObs writes seat's observation into dst as [Game.WriteObs] does and
+// returns the version of the state it shows, given have: 0, or the version
+// an earlier call returned for this seat after writing the same dst, which
+// the caller has not touched since. When have is the current version it
+// writes nothing; when have is the version before the last Step or Reset,
+// it writes only the bytes that step changed (the cells of the static
+// planes that changed, the words of the other shared planes that changed,
+// the old and new player and bomb marks, and the scalars); otherwise it
+// writes dst in full. The bytes are those WriteObs writes, in every case.
+// vecenv calls it for rows that keep their env from step to step, so
+// a pool step writes a small part of the observation bytes. It never
+// allocates.
+func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
+	g.checkObs(dst)
+	if have != 0 && have == g.obsVer {
+		return have
+	}
+	g.sharedPlanes(len(dst[0]))
+	if have != 0 && have == g.delta.from {
+		g.applyDelta(dst[0])
+	} else {
+		copy(dst[0], g.obsShared)
+	}
+	g.writeMarks(seat, dst[0])
+	g.writeScalars(seat, dst[1])
+	return g.obsVer
+}
+
+// checkObs panics unless dst has the spec's tensors; the full check runs
+// only when the cheap one fails.
+func (g *Game) checkObs(dst [][]byte) {
+	if len(dst) != 2 || len(dst[0]) != len(g.obsShared) || len(dst[1]) != 4*NumScalars {
+		g.spec.CheckObs(dst)
+	}
+}
+
+// allocObs makes the shared planes and the delta's buffers for planes of n
+// bytes, and invalidates them.
+func (g *Game) allocObs(n int) {
+	g.obsShared = make([]byte, n)
+	d := &g.delta
+	d.prev = make([]byte, n)
+	d.words = make([]int32, 0, n/8+1)
+	d.cells = make([]int32, 0, n/NumPlanes)
+	// The dynamic planes have 3 of the NumPlanes planes' cells.
+	g.dyn = make([]uint16, 0, 3*(n/NumPlanes))
+	d.dyn = make([]uint16, 0, 3*(n/NumPlanes))
+	g.stateChanged()
+}
+
+// sharedPlanes brings obsShared, the planes every seat sees alike, and the
+// marks up to date for the current state, and with them the delta.
+func (g *Game) sharedPlanes(n int) {
+	if len(g.obsShared) != n {
 		// Only games built by hand (test fixtures) or loaded with another
 		// map size get here.
-		g.obsShared = make([]byte, len(dst))
-		g.staticFresh = false
+		g.allocObs(n)
 	}
 	if !g.staticFresh {
-		g.writeStaticPlanes(g.obsShared)
+		g.writeStaticPlanes(g.obsShared) // clears the dynamic planes too
+		g.dyn = g.dyn[:0]
 		g.staticFresh = true
 		g.obsFresh = false
 	}
-	if !g.obsFresh {
-		g.writeDynamicPlanes(g.obsShared)
-		g.obsFresh = true
+	if g.obsFresh {
+		return
 	}
-	copy(dst, g.obsShared)
-	hw := g.width * g.height
-	for s := range g.nPlayers {
-		p := &g.players[s]
-		if p.Killed || !g.InBounds(p.X, p.Y) {
-			continue
-		}
-		i := g.index(p.X, p.Y)
-		if c := &g.cells[i]; c.Entity != PlayerEntity || int(c.Player) != s {
-			continue
-		}
-		if s == seat {
-			dst[PlaneSelf*hw+i] = 1
-		} else {
-			dst[PlaneOpponents*hw+i] = 1
-		}
+	g.writeDynamicPlanes(g.obsShared)
+	g.marks.set(g)
+	g.obsFresh = true
+	if d := &g.delta; d.from != 0 && d.full {
+		d.diff(g.obsShared)
 	}
-	for b := range g.bombHigh {
-		bomb := &g.bombs[b]
-		if !bomb.live {
+}
+
+// obsDelta is what changed in the observations from one state (from) to the
+// next, so that [Game.UpdateObs] can rewrite only that. After a Step (full
+// false): the static cells Step changed (recorded as they change), the
+// dynamic planes' cells at from (dyn; the current ones are Game.dyn) and
+// the per-seat planes' marks at from. After a Reset (full true): the words
+// of the shared planes that differ from a copy (prev) taken at from, found
+// when the planes are next brought up to date, and the marks at from.
+type obsDelta struct {
+	from uint64 // the state the delta starts from; 0 for none
+	full bool
+	// prev holds the shared planes at from, when full (beginDelta swaps
+	// it with Game.obsShared).
+	prev []byte
+	// words are the offsets of the 8-byte words of the shared planes that
+	// differ from prev, when full.
+	words []int32
+	// cells are the cells whose static planes Step changed, in order,
+	// perhaps repeated.
+	cells []int32
+	// dyn are the offsets of the non-zero bytes of the dynamic planes at
+	// from (see Game.dyn).
+	dyn []uint16
+	// marks are the per-seat planes' marks at from.
+	marks obsMarks
+}
+
+// diff records the words of the shared planes cur that differ from prev;
+// a last word shorter than 8 bytes is compared as it is. Equal 64-byte
+// blocks, most of them, are skipped with one comparison each.
+func (d *obsDelta) diff(cur []byte) {
+	prev := d.prev
+	d.words = d.words[:0]
+	for block := 0; block < len(cur); block += 64 {
+		end := min(block+64, len(cur))
+		if bytes.Equal(prev[block:end], cur[block:end]) {
 			continue
 		}
-		i := g.index(bomb.X, bomb.Y)
-		if bomb.Owner == seat {
-			dst[PlaneOwnBombs*hw+i] = clampByte(bomb.Timer)
-		} else {
-			dst[PlaneOpponentBombs*hw+i] = clampByte(bomb.Timer)
+		off := block
+		for ; off+8 <= end; off += 8 {
+			if binary.LittleEndian.Uint64(prev[off:]) != binary.LittleEndian.Uint64(cur[off:]) {
+				d.words = append(d.words, int32(off))
+			}
+		}
+		if off < end && !bytes.Equal(prev[off:end], cur[off:end]) {
+			d.words = append(d.words, int32(off))
 		}
 	}
 }
 
-// writeStaticPlanes zeroes dst and writes the planes that change only when
-// a wall is destroyed or a power-up is taken or uncovered: walls and
-// visible power-ups.
+// beginDelta starts recording the observation delta from the current state
+// when the shared planes are up to date for it (otherwise no row can hold
+// it, as rows are written from them): Step calls it with full false
+// before the round, Reset with full true before the new map.
+func (g *Game) beginDelta(full bool) {
+	d := &g.delta
+	d.from = 0
+	if g.obsVer == 0 || !g.staticFresh || !g.obsFresh {
+		return
+	}
+	d.from, d.full = g.obsVer, full
+	d.cells, d.words = d.cells[:0], d.words[:0]
+	if full {
+		// The new map's planes are written from scratch into the other
+		// buffer, and the old ones are kept for the comparison.
+		d.prev, g.obsShared = g.obsShared, d.prev
+		g.staticFresh, g.obsFresh = false, false
+	} else {
+		d.dyn = append(d.dyn[:0], g.dyn...)
+	}
+	d.marks.copyFrom(&g.marks)
+}
+
+// applyDelta brings dst, which holds a seat's planes at delta.from, to the
+// current shared planes with the per-seat planes cleared; writeMarks then
+// completes it. Changed words go first: they may spill into per-seat
+// planes (with zeros), which the marks then rewrite.
+func (g *Game) applyDelta(dst []byte) {
+	d := &g.delta
+	src := g.obsShared
+	for _, off := range d.words {
+		if o := int(off); o+8 <= len(dst) {
+			binary.LittleEndian.PutUint64(dst[o:], binary.LittleEndian.Uint64(src[o:]))
+		} else {
+			copy(dst[o:], src[o:])
+		}
+	}
+	if !d.full {
+		for _, off := range d.dyn {
+			dst[off] = src[off]
+		}
+		for _, off := range g.dyn {
+			dst[off] = src[off]
+		}
+	}
+	hw := g.width * g.height
+	for _, i := range d.cells {
+		for _, c := range staticPlanes {
+			dst[c*hw+int(i)] = src[c*hw+int(i)]
+		}
+	}
+	for _, p := range d.marks.players[:d.marks.nPlayers] {
+		dst[PlaneSelf*hw+int(p.cell)] = 0
+		dst[PlaneOpponents*hw+int(p.cell)] = 0
+	}
+	for _, b := range d.marks.bombs[:d.marks.nBombs] {
+		dst[PlaneOwnBombs*hw+int(b.cell)] = 0
+		dst[PlaneOpponentBombs*hw+int(b.cell)] = 0
+	}
+}
+
+// obsMarks are what the per-seat planes show of one state: the players on
+// their cells (alive; seat order) and the bombs with their timers (slot
+// order), and how many players are alive (for the scalars).
+type obsMarks struct {
+	nPlayers, nBombs, alive int
+	players                 [MaxPlayers]playerMark
+	bombs                   [MaxBombs]bombMark
+}
+
+// playerMark is a player on cell (an index of Game.cells).
+type playerMark struct {
+	cell uint16
+	seat uint8
+}
+
+// bombMark is a bomb on cell with owner's seat and the timer the planes
+// show.
+type bombMark struct {
+	cell         uint16
+	owner, timer uint8
+}
+
+// set makes m the marks of g's state.
+func (m *obsMarks) set(g *Game) {
+	m.nPlayers, m.nBombs, m.alive = 0, 0, 0
+	for s := range g.nPlayers {
+		if !g.players[s].Killed {
+			m.alive++
+		}
+		if i, ok := g.playerMark(s); ok {
+			m.players[m.nPlayers] = playerMark{uint16(i), uint8(s)}
+			m.nPlayers++
+		}
+	}
+	for b := range g.bombHigh {
+		if bomb := &g.bombs[b]; bomb.live {
+			m.bombs[m.nBombs] = bombMark{uint16(g.index(bomb.X, bomb.Y)), uint8(bomb.Owner), clampByte(bomb.Timer)}
+			m.nBombs++
+		}
+	}
+}
+
+// copyFrom makes m a copy of the used part of o.
+func (m *obsMarks) copyFrom(o *obsMarks) {
+	m.nPlayers, m.nBombs, m.alive = o.nPlayers, o.nBombs, o.alive
+	copy(m.players[:o.nPlayers], o.players[:o.nPlayers])
+	copy(m.bombs[:o.nBombs], o.bombs[:o.nBombs])
+}
+
+// playerMark returns the cell of seat's player when the observations mark
+// it: alive and on its cell.
+func (g *Game) playerMark(seat int) (int, bool) {
+	p := &g.players[seat]
+	if p.Killed || !g.InBounds(p.X, p.Y) {
+		return 0, false
+	}
+	i := g.index(p.X, p.Y)
+	if c := &g.cells[i]; c.Entity != PlayerEntity || int(c.Player) != seat {
+		return 0, false
+	}
+	return i, true
+}
+
+// writeMarks writes the per-seat planes (g.marks) into dst, whose per-seat
+// planes are zero: the players (seat's own in the self plane) and the bombs
+// with their timers (seat's own in the own-bombs plane).
+func (g *Game) writeMarks(seat int, dst []byte) {
+	hw := g.width * g.height
+	m := &g.marks
+	for _, p := range m.players[:m.nPlayers] {
+		plane := PlaneOpponents
+		if int(p.seat) == seat {
+			plane = PlaneSelf
+		}
+		dst[plane*hw+int(p.cell)] = 1
+	}
+	for _, b := range m.bombs[:m.nBombs] {
+		plane := PlaneOpponentBombs
+		if int(b.owner) == seat {
+			plane = PlaneOwnBombs
+		}
+		dst[plane*hw+int(b.cell)] = b.timer
+	}
+}
+
+// staticPlanes are the planes that change only when a wall is destroyed or
+// a power-up is taken or uncovered.
+var staticPlanes = [...]int{PlaneIndestructible, PlaneDestructible, PlaneBagPowerUp, PlaneRadiusPowerUp, PlaneSuperPowerUp}
+
+// shownCode is what the static planes show of cell c: 0 nothing, then
+// one code per plane of shownPlane. Power-ups are visible only when no
+// entity covers them, as in state.json.
+func shownCode(c *Cell) uint8 {
+	switch c.Entity {
+	case IndestructibleWall:
+		return 1
+	case DestructibleWall:
+		return 2
+	case NoEntity:
+		if c.PowerUp != NoPowerUp && c.PowerUp <= SuperPowerUp {
+			return 2 + uint8(c.PowerUp)
+		}
+	}
+	return 0
+}
+
+// shownPlane is the static plane of each shownCode but 0.
+var shownPlane = [...]int{1: PlaneIndestructible, 2: PlaneDestructible, 3: PlaneBagPowerUp, 4: PlaneRadiusPowerUp, 5: PlaneSuperPowerUp}
+
+// writeStaticPlanes zeroes dst and writes the static planes (walls and
+// visible power-ups), and records what they show of each cell in
+// g.shown.
 func (g *Game) writeStaticPlanes(dst []byte) {
 	clear(dst)
-	for i := range g.width * g.height {
-		g.writeStaticCell(dst, i)
+	hw := g.width * g.height
+	for i := range hw {
+		code := shownCode(&g.cells[i])
+		g.shown[i] = code
+		if code != 0 {
+			dst[shownPlane[code]*hw+i] = 1
+		}
 	}
 }
 
 // refreshStatic rewrites cell i of the cached static planes after Step
-// changed its entity or power-up.
+// changed its entity or power-up, when that changed what they show, and
+// records the cell in the delta.
 func (g *Game) refreshStatic(i int) {
-	if g.staticFresh {
-		g.writeStaticCell(g.obsShared, i)
+	if !g.staticFresh {
+		return
 	}
-}
-
-// writeStaticCell writes cell i of the static planes.
-func (g *Game) writeStaticCell(dst []byte, i int) {
+	code := shownCode(&g.cells[i])
+	if code == g.shown[i] {
+		return
+	}
 	hw := g.width * g.height
-	c := &g.cells[i]
-	// Power-ups are visible only when no entity covers them, as in
-	// state.json.
-	visible := PowerUp(NoPowerUp)
-	if c.Entity == NoEntity {
-		visible = c.PowerUp
+	if old := g.shown[i]; old != 0 {
+		g.obsShared[shownPlane[old]*hw+i] = 0
 	}
-	dst[PlaneIndestructible*hw+i] = flag(c.Entity == IndestructibleWall)
-	dst[PlaneDestructible*hw+i] = flag(c.Entity == DestructibleWall)
-	dst[PlaneBagPowerUp*hw+i] = flag(visible == BombBagPowerUp)
-	dst[PlaneRadiusPowerUp*hw+i] = flag(visible == BombRadiusPowerUp)
-	dst[PlaneSuperPowerUp*hw+i] = flag(visible == SuperPowerUp)
+	if code != 0 {
+		g.obsShared[shownPlane[code]*hw+i] = 1
+	}
+	g.shown[i] = code
+	d := &g.delta
+	if d.from == 0 || d.full {
+		return
+	}
+	if len(d.cells) == cap(d.cells) {
+		d.from = 0 // more changes than cells: rows are rewritten in full
+		return
+	}
+	d.cells = append(d.cells, int32(i))
 }
 
-// writeDynamicPlanes rewrites the planes that change every round: bomb
-// radius, danger and explosions.
+// writeDynamicPlanes brings the planes that change every round up to date
+// in dst: bomb radius, danger and explosions. It zeroes the bytes g.dyn
+// lists (the last state's) and writes and lists the non-zero ones of the
+// current state, so that it never visits the whole planes.
 func (g *Game) writeDynamicPlanes(dst []byte) {
+	for _, off := range g.dyn {
+		dst[off] = 0
+	}
+	g.dyn = g.dyn[:0]
 	hw := g.width * g.height
-	clear(dst[PlaneBombRadius*hw : (PlaneExploding+1)*hw])
-	if g.blasts {
+	switch {
+	case !g.blasts:
 		// Only a round with blasts (or a fresh or loaded map) leaves
 		// explosions to show.
+	case g.blastsListed:
+		for _, i := range g.scratch.blast[:g.scratch.nBlast] {
+			g.setDyn(dst, PlaneExploding*hw+int(i), 1)
+		}
+	default:
 		for i := range hw {
 			if g.cells[i].reached != 0 {
-				dst[PlaneExploding*hw+i] = 1
+				g.setDyn(dst, PlaneExploding*hw+i, 1)
 			}
 		}
 	}
 	for b := range g.bombHigh {
 		if bomb := &g.bombs[b]; bomb.live {
-			dst[PlaneBombRadius*hw+g.index(bomb.X, bomb.Y)] = clampByte(bomb.Radius)
+			g.setDyn(dst, PlaneBombRadius*hw+g.index(bomb.X, bomb.Y), clampByte(bomb.Radius))
 		}
 	}
-	g.writeDanger(dst[PlaneDanger*hw : (PlaneDanger+1)*hw])
+	if g.bombHigh > 0 {
+		g.writeDanger(dst[PlaneDanger*hw:(PlaneDanger+1)*hw], PlaneDanger*hw)
+	}
+}
+
+// setDyn writes v (not 0) at dst[off] of the dynamic planes and lists off
+// if it was zero.
+func (g *Game) setDyn(dst []byte, off int, v byte) {
+	if dst[off] == 0 {
+		g.dyn = append(g.dyn, uint16(off))
+	}
+	dst[off] = v
 }
 
 func flag(b bool) byte {
@@ -205,8 +487,10 @@ func flag(b bool) byte {
 // writeDanger writes, for every cell some bomb's blast would reach, the
 // number of round-processings before it does: the smallest timer of the
 // chain of bombs that reaches it (a blast detonates every bomb it reaches).
-// Rays follow the original's propagation (§4.3) on the current map.
-func (g *Game) writeDanger(dst []byte) {
+// Rays follow the original's propagation (§4.3) on the current map. With
+// base >= 0, dst is the danger plane of the shared planes at offset base,
+// and the cells it makes non-zero are listed in g.dyn.
+func (g *Game) writeDanger(dst []byte, base int) {
 	fuse := g.chainFuses()
 	for b := range g.bombHigh {
 		if !g.bombs[b].live {
@@ -217,7 +501,13 @@ func (g *Game) writeDanger(dst []byte) {
 			f = 1
 		}
 		g.blastRays(b, func(i int) {
-			if dst[i] == 0 || f < dst[i] {
+			switch {
+			case dst[i] == 0:
+				if base >= 0 {
+					g.dyn = append(g.dyn, uint16(base+i))
+				}
+				dst[i] = f
+			case f < dst[i]:
 				dst[i] = f
 			}
 		})
@@ -258,6 +548,10 @@ func (g *Game) chainFuses() *[MaxBombs]int {
 			})
 		}
 	}
+	g.fuseDue = false
+	for b := range g.bombHigh {
+		g.fuseDue = g.fuseDue || (g.bombs[b].live && fuse[b] <= 1)
+	}
 	g.fusesFresh = true
 	return fuse
 }
@@ -290,34 +584,25 @@ func (g *Game) blastRays(b int, visit func(i int)) {
 
 func (g *Game) writeScalars(seat int, dst []byte) {
 	p := &g.players[seat]
-	alive, opponents := float32(0), float32(0)
-	for s := range g.nPlayers {
-		if g.players[s].Killed {
-			continue
-		}
-		if s == seat {
-			alive = 1
-		} else {
-			opponents++
-		}
+	alive := float32(0)
+	if !p.Killed {
+		alive = 1
 	}
+	opponents := float32(g.marks.alive) - alive // g.marks is fresh: see WriteObs
 	var idle float32
 	if !g.cfg.isConsole(seat) {
 		idle = float32(p.Idle) / 20
 	}
-	v := [NumScalars]float32{
-		ScalarRoundFraction:  float32(g.round) / float32(g.maxRound+1),
-		ScalarBombBag:        float32(p.BombBag),
-		ScalarBombsLeft:      float32(p.BombBag - g.bombsOnMap(seat)),
-		ScalarBombRadius:     float32(p.BombRadius),
-		ScalarPoints:         float32(p.Points()) / 100,
-		ScalarAlive:          alive,
-		ScalarOpponentsAlive: opponents,
-		ScalarIdle:           idle,
-	}
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(dst[4*i:], math.Float32bits(f))
-	}
+	dst = dst[:4*NumScalars]
+	put := func(i int, f float32) { binary.LittleEndian.PutUint32(dst[4*i:4*i+4], math.Float32bits(f)) }
+	put(ScalarRoundFraction, float32(g.round)/float32(g.maxRound+1))
+	put(ScalarBombBag, float32(p.BombBag))
+	put(ScalarBombsLeft, float32(p.BombBag-g.bombsOnMap(seat)))
+	put(ScalarBombRadius, float32(p.BombRadius))
+	put(ScalarPoints, float32(p.Points())/100)
+	put(ScalarAlive, alive)
+	put(ScalarOpponentsAlive, opponents)
+	put(ScalarIdle, idle)
 }
 
 // bombsOnMap counts seat's bombs on the map, exploding ones included, for
@@ -344,16 +629,12 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	if g.done || p.Killed || g.forced(seat) || g.doomed(seat) {
 		return
 	}
-	for _, a := range [4]Action{MoveUp, MoveLeft, MoveRight, MoveDown} {
-		x, y := p.X+moveDelta[a][0], p.Y+moveDelta[a][1]
-		if !g.InBounds(x, y) {
-			continue
-		}
-		c := &g.cells[g.index(x, y)]
-		if c.bomb == 0 && (c.Entity == NoEntity || c.Entity == PlayerEntity) {
-			dst[a] = 1
-		}
-	}
+	// A move may target a cell on the map without a wall or a bomb.
+	at, w := g.index(p.X, p.Y), g.width
+	dst[MoveUp] = flag(p.Y > 1 && g.walkable(at-w))
+	dst[MoveLeft] = flag(p.X > 1 && g.walkable(at-1))
+	dst[MoveRight] = flag(p.X < g.width && g.walkable(at+1))
+	dst[MoveDown] = flag(p.Y < g.height && g.walkable(at+w))
 	onMap := g.bombsOnMap(seat)
 	if onMap < p.BombBag && g.cells[g.index(p.X, p.Y)].bomb == 0 && g.freeBombSlot() >= 0 {
 		dst[PlaceBomb] = 1
@@ -371,6 +652,13 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	}
 }
 
+// walkable reports whether a move may target cell i: no wall (a player is
+// fine) and no bomb.
+func (g *Game) walkable(i int) bool {
+	c := &g.cells[i]
+	return c.bomb == 0 && (c.Entity == NoEntity || c.Entity == PlayerEntity)
+}
+
 // countBombs counts seat's bombs on the map now, exploding ones included.
 func (g *Game) countBombs(seat int) int {
 	n := 0
@@ -386,9 +674,12 @@ func (g *Game) countBombs(seat int) int {
 // commands are processed: the engine then kills it in the first kill pass
 // and ignores its command.
 func (g *Game) doomed(seat int) bool {
+	fuse := g.chainFuses()
+	if !g.fuseDue {
+		return false
+	}
 	p := &g.players[seat]
 	at := g.index(p.X, p.Y)
-	fuse := g.chainFuses()
 	hit := false
 	for b := range g.bombHigh {
 		if !g.bombs[b].live || fuse[b] > 1 {

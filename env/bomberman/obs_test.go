@@ -312,3 +312,64 @@ func TestCachedPlanesEqualAFullRebuild(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateObsEqualsWriteObs drives games the way a pool does, with a
+// row per seat updated by UpdateObs, and checks every row against WriteObs
+// after every step and reset: rows that miss a step (rewritten in full),
+// rows updated twice, resets after the end of a game and in the middle of
+// one, and random play with many bombs.
+func TestUpdateObsEqualsWriteObs(t *testing.T) {
+	for seed := range uint64(36) {
+		players := []int{4, 2, 8, 12}[seed%4]
+		g := newTestGame(t, players, seed)
+		rng := rand.New(rand.NewPCG(seed, 3))
+		spec := g.Spec()
+		rows := make([][][]byte, players)
+		have := make([]uint64, players)
+		for s := range rows {
+			rows[s] = spec.NewObsBuffers()
+			// Garbage that a full write must overwrite.
+			for _, t := range rows[s] {
+				for i := range t {
+					t[i] = byte(rng.Uint32())
+				}
+			}
+		}
+		want := spec.NewObsBuffers()
+		acts := make([]int32, players)
+		rewards, term, trunc := make([]float32, players), make([]bool, players), make([]bool, players)
+		deltas := 0
+		for step := range 400 {
+			for s := range players {
+				if rng.IntN(10) == 0 {
+					continue // this row misses the step
+				}
+				before := have[s]
+				have[s] = g.UpdateObs(s, rows[s], have[s])
+				if before != 0 && before != have[s] && before == g.delta.from {
+					deltas++
+				}
+				if rng.IntN(10) == 0 {
+					have[s] = g.UpdateObs(s, rows[s], have[s]) // twice: writes nothing
+				}
+				g.WriteObs(s, want)
+				if !bytes.Equal(rows[s][0], want[0]) || !bytes.Equal(rows[s][1], want[1]) {
+					t.Fatalf("seed %d step %d seat %d: UpdateObs (from version %d, delta from %d, full %v) differs from WriteObs",
+						seed, step, s, before, g.delta.from, g.delta.full)
+				}
+			}
+			switch {
+			case g.Done() || rng.IntN(60) == 0:
+				g.Reset(rng.Uint64())
+			default:
+				for s := range acts {
+					acts[s] = int32(rng.IntN(NumActions))
+				}
+				g.Step(acts, rewards, term, trunc)
+			}
+		}
+		if deltas < 400 {
+			t.Errorf("seed %d, %d players: only %d delta updates", seed, players, deltas)
+		}
+	}
+}

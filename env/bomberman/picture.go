@@ -124,7 +124,7 @@ func (g *Game) dangerCopy() []byte {
 	cp := *g
 	cp.fusesFresh = false
 	danger := make([]byte, g.width*g.height)
-	cp.writeDanger(danger)
+	cp.writeDanger(danger, -1)
 	return danger
 }
 

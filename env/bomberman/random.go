@@ -46,13 +46,18 @@ func (r *dotnetRandom) seed(seed int32) {
 		mj = a[ii]
 	}
 	for k := 1; k < 5; k++ {
-		// a[i] -= a[1 + (i+30) mod 55]: i+31 for i < 25, i-24 after.
-		for i := 1; i < 25; i++ {
+		// a[i] -= a[1 + (i+30) mod 55]: i+31 for i < 25, i-24 after; two
+		// at a time (a[i-24] for i >= 49 was updated earlier in this pass,
+		// as in the original order).
+		for i := 1; i < 25; i += 2 {
 			a[i] = wrapNonNegative(a[i] - a[i+31])
+			a[i+1] = wrapNonNegative(a[i+1] - a[i+32])
 		}
-		for i := 25; i < 56; i++ {
+		for i := 25; i < 55; i += 2 {
 			a[i] = wrapNonNegative(a[i] - a[i-24])
+			a[i+1] = wrapNonNegative(a[i+1] - a[i-23])
 		}
+		a[55] = wrapNonNegative(a[55] - a[31])
 	}
 	r.inext = 0
 	r.inextp = 21
@@ -64,23 +69,56 @@ func wrapNonNegative(v int32) int32 { return v + netMBIG&(v>>31) }
 
 // internalSample is .NET's InternalSample: the next raw draw in [0, MBIG).
 func (r *dotnetRandom) internalSample() int32 {
-	r.inext++
-	if r.inext >= 56 {
-		r.inext = 1
+	i, j := r.inext+1, r.inextp+1
+	if i >= 56 {
+		i = 1
 	}
-	r.inextp++
-	if r.inextp >= 56 {
-		r.inextp = 1
+	if j >= 56 {
+		j = 1
 	}
-	v := r.seedArray[r.inext] - r.seedArray[r.inextp]
+	r.inext, r.inextp = i, j
+	v := r.seedArray[i] - r.seedArray[j]
 	if v == netMBIG {
 		v--
 	}
-	if v < 0 {
-		v += netMBIG
-	}
-	r.seedArray[r.inext] = v
+	v = wrapNonNegative(v) // if v < 0, without a branch
+	r.seedArray[i] = v
 	return v
+}
+
+// fill writes the next len(dst) raw draws into dst, as that many calls of
+// internalSample would return them. Draw index i subtracts index i+21
+// while i <= 34 and i-34 after, so each run between wrap-arounds is a
+// plain loop.
+func (r *dotnetRandom) fill(dst []int32) {
+	a := &r.seedArray
+	i := r.inext // the index of the last draw, 0 before the first
+	for len(dst) > 0 {
+		if i >= 55 {
+			i = 0
+		}
+		n, lag := 34-i, 21
+		if i >= 34 {
+			n, lag = 55-i, -34
+		}
+		n = min(n, len(dst))
+		run, src, out := a[i+1:i+1+n], a[i+1+lag:i+1+lag+n], dst[:n]
+		for k := range run {
+			v := run[k] - src[k]
+			if v == netMBIG {
+				v--
+			}
+			v = wrapNonNegative(v)
+			run[k], out[k] = v, v
+		}
+		dst = dst[n:]
+		i += n
+	}
+	r.inext = i
+	r.inextp = i + 21
+	if i > 34 {
+		r.inextp = i - 34
+	}
 }
 
 // Next is Random.Next(): a draw in [0, 2147483647).
@@ -97,4 +135,21 @@ func (r *dotnetRandom) NextN(max int) int { return int(r.Sample() * float64(max)
 // an int in [min, max).
 func (r *dotnetRandom) NextRange(min, max int) int {
 	return int(r.Sample()*float64(max-min)) + min
+}
+
+// drawLimit returns the smallest raw draw (see internalSample) for which
+// NextRange(0, n) is at least k: NextRange(0, n) < k exactly when the raw
+// draw is below it, since Sample()*n grows with the draw. The map
+// generator compares raw draws with it instead of converting each draw.
+func drawLimit(k, n int) int32 {
+	lo, hi := int32(0), int32(netMBIG)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if int(float64(mid)*(1.0/netMBIG)*float64(n)) >= k {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }

@@ -49,3 +49,47 @@ func TestDotnetRandomCheckValues(t *testing.T) {
 		}
 	})
 }
+
+// TestDrawLimit checks that comparing raw draws with drawLimit gives the
+// same answer as NextRange at the limit, around it and on many draws.
+func TestDrawLimit(t *testing.T) {
+	for _, tc := range [][2]int{{wallFrequency, 100}, {1, 100}, {99, 100}, {1, 3}, {2, 3}} {
+		k, n := tc[0], tc[1]
+		limit := drawLimit(k, n)
+		below := func(v int32) bool { return int(float64(v)*(1.0/netMBIG)*float64(n)) < k }
+		for _, v := range []int32{0, limit - 2, limit - 1, limit, limit + 1, netMBIG - 1} {
+			if v >= 0 && below(v) != (v < limit) {
+				t.Errorf("NextRange(0, %d) < %d at raw draw %d: %v, limit %d says %v", n, k, v, below(v), limit, v < limit)
+			}
+		}
+		r := newDotnetRandom(int32(k*n + 1))
+		for range 100000 {
+			c := r
+			if got, want := r.internalSample() < limit, c.NextRange(0, n) < k; got != want {
+				t.Fatalf("NextRange(0, %d) < %d: %v, raw draw below %d: %v", n, k, want, limit, got)
+			}
+		}
+	}
+}
+
+// TestFillEqualsDraws checks fill against one internalSample per value,
+// across the wrap-arounds of the seed array, from fresh and used
+// generators and in runs of every length.
+func TestFillEqualsDraws(t *testing.T) {
+	for seed := range int32(20) {
+		a, b := newDotnetRandom(seed*7919), newDotnetRandom(seed*7919)
+		buf := make([]int32, 200)
+		for n := range 130 {
+			run := buf[:n%61]
+			a.fill(run)
+			for k, v := range run {
+				if w := b.internalSample(); v != w {
+					t.Fatalf("seed %d run %d value %d: fill %d, internalSample %d", seed, n, k, v, w)
+				}
+			}
+			if a != b {
+				t.Fatalf("seed %d run %d: generator states differ after fill", seed, n)
+			}
+		}
+	}
+}

@@ -85,7 +85,11 @@ func (a Action) String() string {
 
 // Cell is one map cell: at most one entity, one bomb and one power-up.
 type Cell struct {
-	Entity Entity
+	// reached has bit i set when bomb slot i's blast reached the cell in
+	// the round being (or just) processed. The cell is Exploding when it is
+	// non-zero. (It comes first so that a Cell takes 16 bytes.)
+	reached uint64
+	Entity  Entity
 	// Player is the seat of the player on the cell when Entity is
 	// PlayerEntity.
 	Player uint8
@@ -94,10 +98,6 @@ type Cell struct {
 	PowerUp PowerUp
 	// bomb is the slot+1 of the bomb on the cell in Game.bombs, 0 for none.
 	bomb uint8
-	// reached has bit i set when bomb slot i's blast reached the cell in
-	// the round being (or just) processed. The cell is Exploding when it is
-	// non-zero.
-	reached uint64
 	// touched has bit s set when seat s has ever occupied the cell.
 	touched uint16
 }
@@ -176,11 +176,13 @@ type Game struct {
 	// destroy mark (a blast in the last round, a loaded Exploding cell, a
 	// fresh map); the next round clears them only then.
 	blasts bool
+	// blastsListed reports that scratch.blast lists every cell with a
+	// non-zero reached set or a destroy mark, so that the round's passes
+	// over exploding cells visit those cells only instead of the map. A
+	// fresh or loaded map is scanned in full at its first round.
+	blastsListed bool
 
 	nPlayers int
-	players  [MaxPlayers]Player
-	cells    [MaxSide * MaxSide]Cell
-	bombs    [MaxBombs]Bomb
 	// bombHigh bounds the used bomb slots: every live bomb is below it,
 	// so loops over bombs stop there (see [Game.putBomb]).
 	bombHigh int
@@ -188,15 +190,6 @@ type Game struct {
 	// rng draws the collision rolls the original took from a clock-seeded
 	// Random; it is seeded from the env seed.
 	rng rand.PCG
-
-	// invalid counts, per seat, commands the original rejected or ignored
-	// (walking into walls, a plant with an empty bag, out-of-range
-	// actions, ...).
-	invalid [MaxPlayers]int
-
-	// info describes each seat's player for roundInfo.json (Author,
-	// NickName, Email, BotType); see [Game.SetPlayerInfo].
-	info [MaxPlayers]PlayerInfo
 
 	// obsShared caches the planes every seat sees alike, in the planes
 	// tensor's layout with the per-seat planes zero. The static planes
@@ -207,17 +200,57 @@ type Game struct {
 	obsShared   []byte
 	obsFresh    bool
 	staticFresh bool
+	// dyn lists the offsets of the non-zero bytes of obsShared's dynamic
+	// planes (bomb radius, danger, explosions), valid while obsFresh.
+	dyn []uint16
+	// obsVer numbers the states observations show: every Reset, every
+	// Step that processes a round and every direct edit (stateChanged)
+	// gives a new one. It is 0 only before the first Reset. See
+	// [Game.UpdateObs].
+	obsVer uint64
+
+	players [MaxPlayers]Player
+
+	// invalid counts, per seat, commands the original rejected or ignored
+	// (walking into walls, a plant with an empty bag, out-of-range
+	// actions, ...).
+	invalid [MaxPlayers]int
+
 	// fuses caches [Game.chainFuses] and onMap the bombs each seat has on
 	// the map, for the current state while fusesFresh.
 	fuses      [MaxBombs]int
 	onMap      [MaxPlayers]int
 	fusesFresh bool
+	// fuseDue reports that some live bomb's chain fuse is at most 1 (it
+	// goes off before commands), with the fuses.
+	fuseDue bool
+
+	// marks are the per-seat planes' marks of the state obsShared shows,
+	// valid while obsFresh.
+	marks obsMarks
+	bombs [MaxBombs]Bomb
+
+	// scratch is per-round working memory; its large arrays come last.
+	scratch scratch
+
+	// delta records what changed in the observations from state
+	// delta.from to obsVer, for [Game.UpdateObs].
+	delta obsDelta
+
+	// The map and the rest of what a round does not touch come last, so
+	// that what it does touch shares fewer cache lines.
+	cells [MaxSide * MaxSide]Cell
+	// shown is what obsShared's static planes show of each cell (see
+	// shownCode), while staticFresh.
+	shown [MaxSide * MaxSide]uint8
+
+	// info describes each seat's player for roundInfo.json (Author,
+	// NickName, Email, BotType); see [Game.SetPlayerInfo].
+	info [MaxPlayers]PlayerInfo
 
 	// names are the configured player names, made once so that Reset
 	// does not allocate.
 	names [MaxPlayers]string
-
-	scratch scratch
 }
 
 // PlayerInfo is how roundInfo.json describes a player (spec §8.3). The zero
@@ -245,6 +278,14 @@ type scratch struct {
 	nKilled int
 	// destroy has one entry per cell index marked in a kill pass.
 	destroy [MaxSide * MaxSide]bool
+	// blast lists the cells whose reached set became non-zero since the
+	// last clearExplosions (see Game.blastsListed).
+	blast  [MaxSide * MaxSide]uint16
+	nBlast int
+	// marked lists the cells marked in destroy this round, in marking
+	// order.
+	marked  [MaxSide * MaxSide]uint16
+	nMarked int
 }
 
 // move is one queued move: seat and target cell.
@@ -254,13 +295,26 @@ type move struct {
 }
 
 // stateChanged invalidates everything derived from the state (the shared
-// observation planes, the chain fuses, the bomb counts). Reset and
-// LoadNative call it, and so must code that edits cells directly.
-func (g *Game) stateChanged() { g.obsFresh, g.staticFresh, g.fusesFresh = false, false, false }
+// observation planes, the chain fuses, the bomb counts, the observation
+// delta). LoadNative calls it, and so must code that edits cells directly.
+func (g *Game) stateChanged() {
+	g.delta.from = 0
+	g.remapped()
+}
+
+// remapped invalidates everything derived from the state but keeps the
+// observation delta that Reset began (see [Game.beginDelta]).
+func (g *Game) remapped() {
+	g.obsFresh, g.staticFresh, g.fusesFresh = false, false, false
+	g.obsVer++
+}
 
 // stepped invalidates what a round changes wholesale. Step keeps the static
 // planes up to date itself, cell by cell, through refreshStatic.
-func (g *Game) stepped() { g.obsFresh, g.fusesFresh = false, false }
+func (g *Game) stepped() {
+	g.obsFresh, g.fusesFresh = false, false
+	g.obsVer++
+}
 
 // putBomb puts b, made live, in slot and on its cell, and raises bombHigh.
 func (g *Game) putBomb(slot int, b Bomb) {

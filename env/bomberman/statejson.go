@@ -354,6 +354,7 @@ func (g *Game) loadState(st *jsonState) error {
 
 	g.width, g.height = w, h
 	g.blasts = true // clear loaded explosions and stale destroy marks at the next round
+	g.blastsListed = false
 	g.mapSeed = *st.MapSeed
 	g.round = 0
 	if st.CurrentRound != nil {

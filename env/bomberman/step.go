@@ -2,6 +2,7 @@ package bomberman
 
 import (
 	"math/bits"
+	"slices"
 )
 
 // bombTimerMultiplier is the original's BombTimerMultiplier setting: a new
@@ -41,6 +42,7 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 		g.writeFlags(terminated, truncated)
 		return
 	}
+	g.beginDelta(false)
 	for s := range n {
 		g.scratch.lastPoints[s] = g.players[s].Points()
 	}
@@ -127,14 +129,26 @@ func (g *Game) processRound(cmds *[MaxPlayers]Action, received int) {
 // destroy marks and chain graph.
 func (g *Game) clearExplosions() {
 	if g.blasts {
-		hw := g.width * g.height
-		for i := range hw {
-			g.cells[i].reached = 0
+		if g.blastsListed {
+			for _, i := range g.scratch.blast[:g.scratch.nBlast] {
+				g.cells[i].reached = 0
+				g.scratch.destroy[i] = false
+			}
+		} else {
+			hw := g.width * g.height
+			for i := range hw {
+				g.cells[i].reached = 0
+			}
+			clear(g.scratch.destroy[:hw])
 		}
-		clear(g.scratch.destroy[:hw])
 		g.blasts = false
 	}
-	for b := range g.scratch.chain {
+	// No cell is reached or marked now (without blasts, none was).
+	g.scratch.nBlast, g.scratch.nMarked = 0, 0
+	g.blastsListed = true
+	// Only slots below bombHigh can be in this round's chain graph: bombs
+	// planted later in the round do not explode in it.
+	for b := range g.scratch.chain[:g.bombHigh] {
 		g.scratch.chain[b] = uint8(b)
 	}
 }
@@ -192,9 +206,10 @@ func (g *Game) detonate(b int) {
 			if !g.InBounds(x, y) {
 				break
 			}
-			c := &g.cells[g.index(x, y)]
+			i := g.index(x, y)
+			c := &g.cells[i]
 			if c.Entity == NoEntity {
-				c.reached |= bit
+				g.reach(c, i, bit)
 			}
 			if c.bomb != 0 && int(c.bomb-1) != b {
 				other := int(c.bomb - 1)
@@ -204,7 +219,7 @@ func (g *Game) detonate(b int) {
 			}
 			if c.Entity != NoEntity {
 				if c.Entity == DestructibleWall || c.Entity == PlayerEntity {
-					c.reached |= bit
+					g.reach(c, i, bit)
 				}
 				if c.Entity != PlayerEntity {
 					break // walls stop the blast; players do not
@@ -212,6 +227,16 @@ func (g *Game) detonate(b int) {
 			}
 		}
 	}
+}
+
+// reach adds bomb bit to cell i's reached set, listing the cell when it is
+// its first blast of the round.
+func (g *Game) reach(c *Cell, i int, bit uint64) {
+	if c.reached == 0 {
+		g.scratch.blast[g.scratch.nBlast] = uint16(i)
+		g.scratch.nBlast++
+	}
+	c.reached |= bit
 }
 
 // find returns the root of bomb slot b in the chain graph.
@@ -236,20 +261,40 @@ func (g *Game) union(a, b int) {
 // destructible wall or a player is marked for destruction, and the player
 // is marked killed in this round.
 func (g *Game) markDestroy() {
-	for i := range g.width * g.height {
-		c := &g.cells[i]
-		if c.reached == 0 {
-			continue
+	if !g.blastsListed {
+		for i := range g.width * g.height {
+			if g.cells[i].reached != 0 {
+				g.markCell(i)
+			}
 		}
-		switch c.Entity {
-		case DestructibleWall:
-			g.scratch.destroy[i] = true
-		case PlayerEntity:
-			g.scratch.destroy[i] = true
-			p := &g.players[c.Player]
-			p.Killed = true
-			p.KilledRound = g.round
-		}
+		return
+	}
+	// The order does not matter: marks and kills only accumulate.
+	for _, i := range g.scratch.blast[:g.scratch.nBlast] {
+		g.markCell(int(i))
+	}
+}
+
+// markCell is markDestroy's work on exploding cell i.
+func (g *Game) markCell(i int) {
+	c := &g.cells[i]
+	switch c.Entity {
+	case DestructibleWall:
+		g.mark(i)
+	case PlayerEntity:
+		g.mark(i)
+		p := &g.players[c.Player]
+		p.Killed = true
+		p.KilledRound = g.round
+	}
+}
+
+// mark marks cell i for destruction and lists it.
+func (g *Game) mark(i int) {
+	if !g.scratch.destroy[i] {
+		g.scratch.destroy[i] = true
+		g.scratch.marked[g.scratch.nMarked] = uint16(i)
+		g.scratch.nMarked++
 	}
 }
 
@@ -475,10 +520,10 @@ func (g *Game) applyPowerUps() {
 // player is killed and loses the bounty; every bomb whose blast reached the
 // cell earns the bounty for a player or 10 for a destructible wall.
 func (g *Game) destroyMarked() {
-	for i := range g.width * g.height {
-		if !g.scratch.destroy[i] {
-			continue
-		}
+	marked := g.scratch.marked[:g.scratch.nMarked]
+	slices.Sort(marked) // row-major: a handful of cells
+	for _, m := range marked {
+		i := int(m)
 		c := &g.cells[i]
 		pts := 0
 		switch c.Entity {

@@ -1,0 +1,25 @@
+package vecenv
+
+// ObsUpdater is implemented by envs that can bring an observation they
+// wrote earlier up to date by writing only what changed, which is most of
+// a pool step's memory traffic for games with large, mostly constant
+// observations (Bomberman's walls). The pool keeps, per row, the version
+// that UpdateObs returned, and passes it back at the next write into the
+// same row.
+//
+// UpdateObs writes seat's observation into dst, as env.Env.WriteObs does,
+// and returns a version of the env's state, never 0. have is 0 or a version
+// that an earlier UpdateObs of this env returned for this seat when it
+// wrote the same dst, which nothing has written since; the env may then
+// rely on dst holding that observation. When have is 0 or unknown to the
+// env, it writes dst in full. Whatever have is, dst ends up holding exactly
+// the bytes WriteObs would write.
+//
+// The pool passes a row's version only while the row keeps its env and
+// seat and nothing else writes it: its own Buffers from one step to the
+// next (a Reset writes every row in full). Callers that modify observation
+// rows in place would see the modification kept in bytes that did not
+// change.
+type ObsUpdater interface {
+	UpdateObs(seat int, dst [][]byte, have uint64) uint64
+}
