@@ -194,6 +194,17 @@ type Spec struct {
 	ActionNames  []string `json:"action_names"`
 	MaxSteps     int      `json:"max_steps"`
 	Reward       string   `json:"reward"`
+	// ActionFactors splits the actions into commands and cells
+	// ([env.Spec.Factors]); nil for a flat action space.
+	ActionFactors *ActionFactors `json:"action_factors,omitempty"`
+}
+
+// ActionFactors is [env.ActionFactors] in the remote spec's field names.
+type ActionFactors struct {
+	Commands []string `json:"commands"`
+	Cells    int      `json:"cells"`
+	Command  []int32  `json:"command"`
+	Cell     []int32  `json:"cell"`
 }
 
 // Tensor is one observation tensor of a [Spec].
@@ -328,6 +339,9 @@ func specOf(s *env.Spec) Spec {
 	out := Spec{Game: s.Game, Seats: s.Seats, Actions: s.Actions, ActionNames: slices.Clone(s.ActionNames), MaxSteps: s.MaxSteps, Reward: s.Reward}
 	for _, t := range s.Obs {
 		out.Observations = append(out.Observations, Tensor{Name: t.Name, DType: t.DType.String(), Shape: slices.Clone(t.Shape), Layout: t.Layout, Shared: slices.Clone(t.Shared)})
+	}
+	if f := s.Factors; f != nil {
+		out.ActionFactors = &ActionFactors{Commands: slices.Clone(f.Commands), Cells: f.Cells, Command: slices.Clone(f.Command), Cell: slices.Clone(f.Cell)}
 	}
 	return out
 }

@@ -179,6 +179,8 @@ class PolicyNet(nn.Module):
 
     planes_scale: torch.Tensor
     scalars_scale: torch.Tensor
+    head_action_pair: torch.Tensor  # factored heads: each action's (command, cell) pair index
+    head_pair_action: torch.Tensor  # factored heads: each pair's action (Actions where none)
 
     def __init__(self, arch: Architecture) -> None:
         super().__init__()

@@ -101,6 +101,16 @@ class GameSpec:
             action_names=tuple(d.get("action_names") or ()),
             max_steps=int(d.get("max_steps", 0)),
             reward=d.get("reward", ""),
+            action_factors=(
+                ActionFactors(
+                    commands=tuple(d["action_factors"]["commands"]),
+                    cells=int(d["action_factors"]["cells"]),
+                    command=tuple(int(c) for c in d["action_factors"]["command"]),
+                    cell=tuple(int(c) for c in d["action_factors"]["cell"]),
+                )
+                if d.get("action_factors")
+                else None
+            ),
         )
 
     @classmethod
