@@ -54,6 +54,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--device", default=d.device, help="auto, cpu, cuda, cuda:1, ...")
     p.add_argument("--threads", type=int, default=d.threads, help="torch CPU threads (0: the cores free when the run starts: the cores it may use less the 1-minute load average, at least 1)")
+    p.add_argument(
+        "--overlap",
+        action="store_true",
+        help="collect the next rollout while the update runs, with the weights from before the update "
+        "(the rollout lags one update behind; PPO's clipped ratio corrects for it)",
+    )
     p.add_argument("--out", default="", help="run directory (default runs/<game>)")
     p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every, help="updates between checkpoints")
     p.add_argument("--eval-games", type=int, default=d.eval_games, help="evaluation games after training (0: skip)")
@@ -125,6 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed,
         device=args.device,
         threads=args.threads,
+        overlap=args.overlap,
         out=args.out or os.path.join("runs", game.replace("/", "-")),
         checkpoint_every=args.checkpoint_every,
         eval_games=args.eval_games,

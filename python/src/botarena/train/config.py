@@ -130,6 +130,7 @@ class TrainConfig:
     seed: int = 1
     device: str = "auto"
     threads: int = 0  # torch CPU threads (0 = the free cores at the start, auto_threads)
+    overlap: bool = False  # collect the next rollout (with the weights before the update) while updating
     out: str = "runs/botarena"
     checkpoint_every: int = 25  # updates (0 = only the final policy)
     eval_games: int = 200

@@ -9,6 +9,7 @@ import os
 import pathlib
 import random
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Sequence
 
 import numpy as np
@@ -303,6 +304,17 @@ class Trainer:
         planes_shape = tuple(self.spec.observation("planes").shape)
         scalars_shape = tuple(self.spec.observation("scalars").shape)
         buf = Rollout(T, N, planes_shape, scalars_shape, self.spec.actions)
+        # With --overlap the next rollout is collected into `spare` by `actor`, a copy of the
+        # network with the weights from before the update, on a thread of its own while the
+        # update runs; the rollout an update learns from is then one update old, which PPO's
+        # clipped probability ratio (against the stored log-probabilities) corrects for.
+        spare = Rollout(T, N, planes_shape, scalars_shape, self.spec.actions) if cfg.overlap else None
+        actor = net
+        collector: ThreadPoolExecutor | None = None
+        if cfg.overlap:
+            actor = PolicyNet(net.arch).to(self.device)
+            actor.load_state_dict(net.state_dict())
+            collector = ThreadPoolExecutor(max_workers=1, thread_name_prefix="botarena-rollout")
         obs, info = env.reset(seed=cfg.seed + self.start_update)
         buf.start(obs, info)
         env.stats(reset=True)
@@ -313,57 +325,83 @@ class Trainer:
         # The time budget is checked at every env step and every minibatch, not only between
         # updates, so a run ends within a step or a minibatch of it (a few tenths of a second).
         deadline = t0 + cfg.minutes * 60 - self.elapsed_before if cfg.minutes else math.inf
-        while self._budget_left(t0):
-            if cfg.anneal_lr:
-                for g in self.opt.param_groups:
-                    g["lr"] = cfg.lr * max(0.05, 1.0 - self._progress(t0))
-            t_upd = time.monotonic()
-            done = buf.collect(env, net, self.device, deadline)
-            if done < T:
-                self.log(f"time budget spent {done} steps into a rollout: those {done * N:,} steps are not learned from")
-                break
-            update += 1
-            self.env_steps += batch
-            t_roll = time.monotonic() - t_upd
-            adv, ret = buf.advantages(net, self.device, cfg.gamma, cfg.gae_lambda)
-            rng = np.random.default_rng(cfg.seed * 1_000_003 + update)
-            stats = ppo_update(net, self.opt, buf, adv, ret, cfg, rng, self.device, deadline)
-            n_mb = int(stats.pop("minibatches"))
-            if time.monotonic() >= deadline:
-                self.log(f"time budget spent during update {update}, after {n_mb} minibatches")
-            t_total = time.monotonic() - t_upd
 
-            st, opp_stats = env.stats(reset=True)
-            if self.league is not None:
-                self._count_opponents(opp_stats)
-            eps = st.episodes
-            row = {
-                "update": float(update),
-                "env_steps": float(self.env_steps),
-                "seconds": self.elapsed_before + time.monotonic() - t0,
-                "steps_per_s": batch / t_total,
-                "agent_steps_per_s": batch * seats / t_total,
-                "rollout_steps_per_s": batch / t_roll,
-                "episodes": float(eps),
-                "mean_return": st.mean_return,
-                "mean_length": st.mean_length,
-                "win_rate": st.wins / eps if eps else math.nan,
-                "draw_rate": st.draws / eps if eps else math.nan,
-                "loss_rate": st.losses / eps if eps else math.nan,
-                **stats,
-            }
-            self.rows.append(row)
-            write_curve(self.csv_path, self.rows)
-            budget = f"{_fmt_secs(row['seconds'])}/{_fmt_secs(cfg.minutes * 60)}" if cfg.minutes else _fmt_secs(row["seconds"])
-            self.log(
-                f"update {update:4d}  steps {self.env_steps:>9,}  {row['steps_per_s']:7.0f} steps/s  "
-                f"return {row['mean_return']:+.3f}  win/draw/loss {row['win_rate']:.2f}/{row['draw_rate']:.2f}/{row['loss_rate']:.2f}"
-                f" ({eps} games)  entropy {row['entropy']:.2f}  {budget}"
-            )
-            if cfg.checkpoint_every and update % cfg.checkpoint_every == 0:
-                self.checkpoint(update, row["seconds"])
-            if self.league is not None and cfg.snapshot_every and update % cfg.snapshot_every == 0:
-                self.snapshot(update, row["seconds"])
+        def collect(into: Rollout, policy: PolicyNet) -> tuple[int, float]:
+            t = time.monotonic()
+            done = into.collect(env, policy, self.device, deadline)
+            return done, time.monotonic() - t
+
+        t_upd = time.monotonic()
+        done, t_roll = collect(buf, actor) if self._budget_left(t0) else (0, 0.0)
+        try:
+            while True:
+                if done < T:
+                    if done > 0:
+                        self.log(f"time budget spent {done} steps into a rollout: those {done * N:,} steps are not learned from")
+                    break
+                update += 1
+                self.env_steps += batch
+                if cfg.anneal_lr:
+                    for g in self.opt.param_groups:
+                        g["lr"] = cfg.lr * max(0.05, 1.0 - self._progress(t0))
+                adv, ret = buf.advantages(actor, self.device, cfg.gamma, cfg.gae_lambda)
+                pending: Future[tuple[int, float]] | None = None
+                if collector is not None and spare is not None and self._budget_left(t0):
+                    actor.load_state_dict(net.state_dict())
+                    spare.continue_from(buf)
+                    pending = collector.submit(collect, spare, actor)
+                rng = np.random.default_rng(cfg.seed * 1_000_003 + update)
+                stats = ppo_update(net, self.opt, buf, adv, ret, cfg, rng, self.device, deadline)
+                n_mb = int(stats.pop("minibatches"))
+                if time.monotonic() >= deadline:
+                    self.log(f"time budget spent during update {update}, after {n_mb} minibatches")
+                next_done, next_roll = 0, 0.0
+                if pending is not None and spare is not None:
+                    next_done, next_roll = pending.result()
+                    buf, spare = spare, buf
+                t_total = time.monotonic() - t_upd
+                t_upd = time.monotonic()
+
+                st, opp_stats = env.stats(reset=True)
+                if self.league is not None:
+                    self._count_opponents(opp_stats)
+                eps = st.episodes
+                row = {
+                    "update": float(update),
+                    "env_steps": float(self.env_steps),
+                    "seconds": self.elapsed_before + time.monotonic() - t0,
+                    "steps_per_s": batch / t_total,
+                    "agent_steps_per_s": batch * seats / t_total,
+                    "rollout_steps_per_s": batch / t_roll,
+                    "episodes": float(eps),
+                    "mean_return": st.mean_return,
+                    "mean_length": st.mean_length,
+                    "win_rate": st.wins / eps if eps else math.nan,
+                    "draw_rate": st.draws / eps if eps else math.nan,
+                    "loss_rate": st.losses / eps if eps else math.nan,
+                    **stats,
+                }
+                self.rows.append(row)
+                write_curve(self.csv_path, self.rows)
+                budget = f"{_fmt_secs(row['seconds'])}/{_fmt_secs(cfg.minutes * 60)}" if cfg.minutes else _fmt_secs(row["seconds"])
+                self.log(
+                    f"update {update:4d}  steps {self.env_steps:>9,}  {row['steps_per_s']:7.0f} steps/s  "
+                    f"return {row['mean_return']:+.3f}  win/draw/loss {row['win_rate']:.2f}/{row['draw_rate']:.2f}/{row['loss_rate']:.2f}"
+                    f" ({eps} games)  entropy {row['entropy']:.2f}  {budget}"
+                )
+                if cfg.checkpoint_every and update % cfg.checkpoint_every == 0:
+                    self.checkpoint(update, row["seconds"])
+                if self.league is not None and cfg.snapshot_every and update % cfg.snapshot_every == 0:
+                    self.snapshot(update, row["seconds"])
+                if pending is not None:
+                    done, t_roll = next_done, next_roll
+                elif collector is None and self._budget_left(t0):
+                    done, t_roll = collect(buf, actor)
+                else:
+                    break
+        finally:
+            if collector is not None:
+                collector.shutdown()
         seconds = self.elapsed_before + time.monotonic() - t0
         self.checkpoint(update, seconds)
         if self.league is not None:

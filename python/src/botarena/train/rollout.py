@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Sequence
 
 import numpy as np
@@ -46,6 +47,14 @@ class Rollout:
         self.next_scalars = np.array(obs["scalars"])
         self.next_mask = np.array(info["action_mask"])
         self.next_done = np.zeros(self.next_done.shape[0], dtype=np.float32)
+
+    def continue_from(self, other: Rollout) -> None:
+        """Takes ``other``'s next-step input (its env's current observation, mask and episode
+        ends), so that this buffer's :meth:`collect` continues the episodes ``other`` collected."""
+        np.copyto(self.next_planes, other.next_planes)
+        np.copyto(self.next_scalars, other.next_scalars)
+        np.copyto(self.next_mask, other.next_mask)
+        np.copyto(self.next_done, other.next_done)
 
     def _obs_to(self, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
         return torch.from_numpy(self.next_planes).to(device), torch.from_numpy(self.next_scalars).to(device)
@@ -161,6 +170,7 @@ class SeatSplitEnv:
         self.num_envs = num_envs
         self.game_spec = self.parts[0].game_spec
         self.seat_of_row = np.repeat(np.array(self.seats), counts)
+        self._threads = ThreadPoolExecutor(max_workers=len(self.parts)) if len(self.parts) > 1 else None
 
     def _join(self, results: Sequence[tuple[Any, ...]], obs_at: int, info_at: int) -> tuple[dict[str, Any], dict[str, Any]]:
         obs = {k: np.concatenate([r[obs_at][k] for r in results]) for k in results[0][obs_at]}
@@ -172,11 +182,12 @@ class SeatSplitEnv:
         return self._join(results, 0, 1)
 
     def step(self, actions: npt.NDArray[Any]) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:
-        results = []
-        lo = 0
-        for p, n in zip(self.parts, self.counts):
-            results.append(p.step(np.asarray(actions[lo : lo + n])))
-            lo += n
+        bounds = np.cumsum([0, *self.counts])
+        chunks = [np.asarray(actions[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:])]
+        if self._threads is None:
+            results = [p.step(a) for p, a in zip(self.parts, chunks)]
+        else:
+            results = list(self._threads.map(lambda pa: pa[0].step(pa[1]), zip(self.parts, chunks)))
         obs, info = self._join(results, 0, 4)
         reward = np.concatenate([r[1] for r in results])
         term = np.concatenate([r[2] for r in results])
@@ -204,6 +215,10 @@ class SeatSplitEnv:
             p.pool.set_opponents(mix)
 
     def close(self) -> None:
+        threads = getattr(self, "_threads", None)
+        if threads is not None:
+            threads.shutdown()
+            self._threads = None
         for p in self.parts:
             p.close()
 
