@@ -24,6 +24,8 @@ _EXTRA = {
     "ray": "ray",
     "ray.rllib": "rllib",
     "moviepy": "video",
+    # A dependency of botarena itself, which any of its installs brings.
+    "gymnasium": "test",
 }
 
 
