@@ -187,12 +187,50 @@ def test_render_set_opponents_stats_reseed_pickle() -> None:
         np.testing.assert_array_equal(next(iter(obs3.values())), first)
 
 
-def test_remote_async_is_not_implemented(address: str) -> None:
-    with pytest.raises(NotImplementedError, match="native backend"):
-        botarena.Pool("battlebots", 4, address=address, batch_size=2)
-    with botarena.Pool("battlebots", 4, address=address) as pool:
-        with pytest.raises(NotImplementedError, match="backend='native'"):
-            pool.recv()
+ASYNC_CASES = [
+    ("bomberman", 7, 3, {"max_rounds": 9}),
+    ("bomberman/2p", 4, 2, {"max_rounds": 6, "learner_seats": [1], "opponents": "random", "autoreset": "same_step"}),
+    ("battlebots", 5, 5, {"learner_seats": [0], "opponents": "huggy"}),
+    ("battleships/small", 3, 2, {"autoreset": "same_step"}),
+]
+
+
+def async_run(pool: botarena.Pool, recvs: int) -> list[list[tuple[str, bytes]]]:
+    """Every batch of reset and then recvs rounds of recv, each batch's envs sent back with actions of (env, step)."""
+    obs, info = pool.reset()
+    out: tuple[Any, ...] = (obs, None, None, None, info)
+    L = len(pool.learner_seats)
+    sent = np.zeros(pool.num_envs, dtype=int)
+    batches = []
+    for _ in range(recvs):
+        ids = np.array(out[4]["env_id"], dtype=np.int32)
+        batches.append(snapshot(*out) + [("env_id", ids.tobytes())])
+        for e in ids:
+            sent[e] += 1
+        pool.send(np.concatenate([env_actions(int(e), int(sent[e]), L, pool.spec.actions) for e in ids]), ids)
+        out = pool.recv()
+    batches.append(snapshot(*out))
+    return batches
+
+
+@pytest.mark.parametrize("game,n,batch_size,kw", ASYNC_CASES, ids=[c[0] for c in ASYNC_CASES])
+def test_async_backends_give_identical_bytes(game: str, n: int, batch_size: int, kw: dict[str, Any], address: str) -> None:
+    """Same seed and sends: the same batches (observations, masks, rewards, flags, env ids, final observations) on both backends.
+
+    One worker each, so that a batch holds its envs in the order they were
+    sent on both (with more, the envs of a batch may differ, never an env's bytes).
+    """
+    runs = []
+    for backend in ("native", "remote"):
+        extra = {"address": address} if backend == "remote" else {}
+        with botarena.Pool(game, n, backend=backend, batch_size=batch_size, workers=1, seed=31, **kw, **extra) as pool:
+            assert pool.backend == backend and pool.batch_size == batch_size
+            runs.append(async_run(pool, 40))
+            runs[-1].append([("steps", str(pool.stats().steps).encode())])
+    native_run, remote_run = runs
+    assert len(native_run) == len(remote_run)
+    for i, (a, b) in enumerate(zip(native_run, remote_run)):
+        assert a == b, f"batch {i} differs between the backends"
 
 
 def env_actions(env: int, t: int, n: int, actions: int) -> np.ndarray:

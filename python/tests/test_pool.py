@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -198,3 +200,119 @@ def test_owns_server() -> None:
     pool.reset()
     pool.close()
     assert server._proc is None
+
+
+# Async stepping on the remote backend (send/recv). The native backend's
+# batches are compared with these byte for byte in test_native.py.
+
+
+def env_actions(env: int, t: int, n: int, actions: int) -> np.ndarray:
+    """The actions of env's t-th step: a function of (env, t) only, whatever the batch."""
+    return np.random.default_rng([env, t]).integers(0, actions, n, dtype=np.int32)
+
+
+def rows_of(out: tuple, j: int, L: int) -> list[tuple[str, bytes]]:
+    """The j-th env of a batch (obs, rew, term, trunc, info) as (name, bytes), copied; rew None for a reset."""
+    obs, rew, term, trunc, info = out
+    rows = slice(j * L, (j + 1) * L)
+    snap = [(f"obs/{k}", np.ascontiguousarray(v[rows]).tobytes()) for k, v in sorted(obs.items())]
+    for name in ("mask", "env", "seat", "episode", "ended"):
+        snap.append((name, np.ascontiguousarray(info[name][rows]).tobytes()))
+    if rew is not None:
+        snap += [("reward", rew[rows].tobytes()), ("terminated", term[rows].tobytes()), ("truncated", trunc[rows].tobytes())]
+    ended = np.asarray(info["ended"][rows])
+    if ended.any():
+        for k, v in sorted(info["final_obs"].items()):
+            snap.append((f"final_obs/{k}", np.ascontiguousarray(v[rows][ended]).tobytes()))
+    return snap
+
+
+def test_remote_async_matches_sync_per_env(address: str) -> None:
+    """An env's rows from a remote async pool are those of the sync pool with the same per-env actions."""
+    kw = {"seed": 4, "learner_seats": [0, 2], "opponents": "random", "max_rounds": 15, "autoreset": "same_step", "address": address}
+    n, B, steps = 7, 3, 25
+    with botarena.Pool("bomberman", n, **kw) as sync:
+        L = len(sync.learner_seats)
+        obs, info = sync.reset()
+        want: list[list[list[tuple[str, bytes]]]] = [[rows_of((obs, None, None, None, info), e, L)] for e in range(n)]
+        for t in range(1, steps + 1):
+            out = sync.step(np.concatenate([env_actions(e, t, L, sync.spec.actions) for e in range(n)]))
+            for e in range(n):
+                want[e].append(rows_of(out, e, L))
+    with botarena.Pool("bomberman", n, batch_size=B, workers=2, **kw) as pool:
+        assert pool.batch_size == B and pool.backend == "remote"
+        obs, info = pool.reset()
+        out: tuple = (obs, None, None, None, info)
+        got = np.zeros(n, dtype=int)
+        sent = np.zeros(n, dtype=int)
+        while True:
+            ids = out[4]["env_id"].copy()
+            assert ids.shape == (B,) and len(set(ids)) == B
+            for j, e in enumerate(ids):
+                snap = rows_of(out if got[e] else (out[0], None, None, None, out[4]), j, L)
+                assert snap == want[e][got[e]], f"env {e} step {got[e]} differs from the sync pool"
+                got[e] += 1
+            todo = [int(e) for e in ids if sent[e] < steps]
+            for e in todo:
+                sent[e] += 1
+            if todo:
+                pool.send(np.concatenate([env_actions(e, sent[e], L, pool.spec.actions) for e in todo]), todo)
+            if int((sent + 1 - got).sum()) < B:
+                break
+            out = pool.recv()
+        assert (sent == steps).all()
+        assert pool.stats().steps > 0
+
+
+@pytest.mark.parametrize("protocol", ["connect", "grpc"])
+def test_remote_async_errors_and_defaults(address: str, protocol: str) -> None:
+    with pytest.raises(ValueError, match="batch_size"):
+        botarena.Pool("battlebots", 4, address=address, batch_size=5)
+    with botarena.Client(address, protocol=protocol) as c, botarena.Pool(
+        "battlebots", 4, client=c, seed=2, batch_size=2, learner_seats=[0], opponents="huggy"
+    ) as pool:
+        with pytest.raises(botarena.FailedPreconditionError, match="no batch received"):
+            pool.send(np.zeros(2, dtype=np.int32))
+        with pytest.raises(botarena.FailedPreconditionError, match="before the first AsyncReset"):
+            pool.recv()
+        obs, info = pool.reset()
+        assert obs[next(iter(obs))].shape[0] == 2 and not info["ended"].any()
+        ids = info["env_id"].copy()
+        np.testing.assert_array_equal(ids, info["env"])
+        other = int(next(e for e in range(4) if e not in ids))
+        with pytest.raises(botarena.InvalidArgumentError, match="in flight"):
+            pool.send(np.zeros(1, dtype=np.int32), [other])
+        with pytest.raises(botarena.InvalidArgumentError, match="at most batch_size=2"):
+            pool.send(np.zeros(3, dtype=np.int32), [0, 1, 2])
+        with pytest.raises(botarena.InvalidArgumentError, match="want 2"):
+            pool.send(np.zeros(3, dtype=np.int32))
+        with pytest.raises(botarena.InvalidArgumentError, match="named twice"):
+            pool.send(np.zeros(2, dtype=np.int32), [int(ids[0]), int(ids[0])])
+        with pytest.raises(botarena.FailedPreconditionError, match="async pool"):
+            pool.step_batch(np.zeros(4, dtype=np.int32))
+        obs, rew, term, trunc, info = pool.step(np.zeros(2, dtype=np.int32))  # to the last batch's envs
+        assert set(info["env_id"]) | set(ids) == {0, 1, 2, 3}
+        pool.recv()  # the other two: none in flight now
+        with pytest.raises(botarena.FailedPreconditionError, match="fewer envs in flight"):
+            pool.recv()
+        assert pool.stats().steps == 1  # one Send
+        assert "\n" in pool.render(1)
+        clone = pickle.loads(pickle.dumps(pool))
+        try:
+            assert clone.batch_size == 2 and clone.seed == pool.seed
+            obs2, info2 = clone.reset()
+            pool.reseed(2)
+            obs3, info3 = pool.reset()
+            for k in obs2:
+                np.testing.assert_array_equal(obs2[k], obs3[k])
+            np.testing.assert_array_equal(info2["env_id"], info3["env_id"])
+        finally:
+            clone.close()
+    with botarena.Pool("battlebots", 2, address=address) as sync:
+        assert sync.batch_size is None
+        for call in (sync.async_reset, sync.recv, lambda: sync.send(np.zeros(2, dtype=np.int32), [0])):
+            with pytest.raises(botarena.FailedPreconditionError, match="batch_size"):
+                call()
+        sync.reset()
+        with pytest.raises(botarena.FailedPreconditionError, match="env_id is for async pools"):
+            sync.step(np.zeros(4, dtype=np.int32), env_id=[0])

@@ -27,7 +27,12 @@ import (
 //     COMPRESSION_ZSTD the compressed bodies and one zstd encoder per
 //     worker;
 //   - the opponents (measured like the envs, built-in agents and policies;
-//     a fixed allowance per external bot).
+//     a fixed allowance per external bot);
+//   - for an async pool (batch_size), the ring of vecenv.AsyncBatches
+//     batches the async workers write (rows laid out like the pool's, with
+//     their ended flags and final observations), and its bookkeeping per
+//     env and row; its encoders and response buffers are those of a batch
+//     of batch_size envs.
 //
 // The reservation is released when the pool is closed (ClosePool, the idle
 // timeout, a panic, Close).
@@ -44,6 +49,11 @@ const (
 	// perOpponentBytes: the opponent interface, its current and next
 	// choice and its batch group.
 	perOpponentBytes = 16 + 4 + 4 + 8
+	// asyncPerEnvBytes: an async pool's per-env state (in flight, stamp,
+	// operation, queue entry) and the parsed env id of a Send.
+	asyncPerEnvBytes = 1 + 4 + 1 + 4 + 4
+	// asyncPerRowBytes: an async pool's queued actions.
+	asyncPerRowBytes = 4
 	// batchHeaderBytes: an Arrow IPC record batch header (the flatbuffer
 	// with every buffer's offset and length) and padding, rounded up.
 	batchHeaderBytes = 4 << 10
@@ -92,9 +102,10 @@ func batchBytes(spec *env.Spec, rows int64) int64 {
 }
 
 // poolCost returns the cost of the pool cfg makes; zstd is the request's
-// COMPRESSION_ZSTD. Errors are those of making the probe envs and
+// COMPRESSION_ZSTD, shared its shared_planes and batchSize its batch_size
+// (0: synchronous). Errors are those of making the probe envs and
 // opponents (the same errors vecenv.New would return).
-func (s *Server) poolCost(cfg vecenv.Config, zstd, shared bool) (poolCost, error) {
+func (s *Server) poolCost(cfg vecenv.Config, zstd, shared bool, batchSize int) (poolCost, error) {
 	b := s.host.Budget()
 	probe, err := b.EnvSizes(s.host.Registry(), cfg.Game, cfg.GameConfig)
 	if err != nil {
@@ -117,9 +128,22 @@ func (s *Server) poolCost(cfg vecenv.Config, zstd, shared bool) (poolCost, error
 		encoders = 2
 		c.buffers += rows * int64(spec.ObsBytes())
 	}
+	if batchSize > 0 {
+		ringRows := int64(vecenv.AsyncBatches(cfg.NumEnvs, batchSize)) * int64(batchSize) * learners
+		ringRow := rowBytes + 1 // and the Ended flag
+		if cfg.AutoReset == vecenv.SameStep {
+			ringRow += int64(spec.ObsBytes())
+		}
+		c.buffers += ringRows*ringRow + n*asyncPerEnvBytes + rows*asyncPerRowBytes
+	}
 	// Per encoder the flag bitmaps, and two response buffers (one being
 	// written while the next is built).
-	batch := batchBytes(spec, rows)
+	// An async pool's batches (Recv's) have batchSize envs.
+	batchRows, batchEnvs := rows, n
+	if batchSize > 0 {
+		batchRows, batchEnvs = int64(batchSize)*learners, int64(batchSize)
+	}
+	batch := batchBytes(spec, batchRows)
 	// A response buffer holds the batch and, in SAME_STEP mode, the final
 	// batch; wire.Grow gives a large uncompressed one room above Connect's
 	// limit (servedPool.grow).
@@ -127,14 +151,14 @@ func (s *Server) poolCost(cfg vecenv.Config, zstd, shared bool) (poolCost, error
 	if !zstd && resp >= wire.HandOffBytes {
 		resp = max(resp+resp/8, wire.ConnectRecycleLimit+1)
 	}
-	c.batches = encoders*2*((rows+7)/8) + 2*resp
+	c.batches = encoders*2*((batchRows+7)/8) + 2*resp
 	if shared {
 		// The shared form's staging buffers: the other channels per row,
 		// the shared ones per env. (Its messages are smaller than batch.)
 		for _, t := range spec.Obs {
 			sharedBytes := int64(t.SharedLen() * t.DType.Size())
 			if sharedBytes > 0 {
-				c.batches += encoders * (rows*(int64(t.Bytes())-sharedBytes) + n*sharedBytes)
+				c.batches += encoders * (batchRows*(int64(t.Bytes())-sharedBytes) + batchEnvs*sharedBytes)
 			}
 		}
 	}
@@ -143,9 +167,9 @@ func (s *Server) poolCost(cfg vecenv.Config, zstd, shared bool) (poolCost, error
 		// the body), and one encoder per compressing goroutine, as many
 		// as the pool's workers, each of which may compress any buffer.
 		c.batches += encoders * batch
-		largest := rows * int64(spec.Actions)
+		largest := batchRows * int64(spec.Actions)
 		for _, t := range spec.Obs {
-			largest = max(largest, rows*int64(t.Bytes()))
+			largest = max(largest, batchRows*int64(t.Bytes()))
 		}
 		each := int64(zstdSmallBytes)
 		if largest > zstdBlockBytes {

@@ -2,10 +2,12 @@ package envservice
 
 import (
 	"context"
+	"encoding/binary"
 	"runtime"
 	"testing"
 
 	_ "github.com/botarena/botarena/games" // every game
+	"github.com/botarena/botarena/observations"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/server"
 )
@@ -23,7 +25,8 @@ func liveHeap() int64 {
 // game, autoreset mode, compression and some opponents, the estimate
 // reserved before the pool is made is at least the live heap the pool
 // holds after a Reset and some Steps (with the last response still
-// referenced), and at most twice it. Measured with 2 workers; the zstd
+// referenced), and at most twice it; an async pool (batch_size) is driven
+// with AsyncReset and as many Recv and Send calls. Measured with 2 workers; the zstd
 // share grows with the workers as the model says.
 func TestPoolCostBoundsTheHeap(t *testing.T) {
 	// Not parallel: it measures the heap.
@@ -48,6 +51,8 @@ func TestPoolCostBoundsTheHeap(t *testing.T) {
 		// compresses too.
 		{&botarenav1.CreatePoolRequest{Game: "battleships/small", NumEnvs: 256, Compression: botarenav1.Compression_COMPRESSION_ZSTD, AutoReset: botarenav1.AutoReset_AUTO_RESET_SAME_STEP}, 60},
 		{&botarenav1.CreatePoolRequest{Game: "portalbomber", NumEnvs: 128, LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "greedy"}}, 30},
+		{&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 128, BatchSize: 32}, 30},
+		{&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 128, BatchSize: 128, AutoReset: botarenav1.AutoReset_AUTO_RESET_SAME_STEP}, 30},
 	} {
 		req := tc.req
 		h := server.New()
@@ -57,7 +62,7 @@ func TestPoolCostBoundsTheHeap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cost, err := s.poolCost(cfg, req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD, req.GetSharedPlanes())
+		cost, err := s.poolCost(cfg, req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD, req.GetSharedPlanes(), int(req.GetBatchSize()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,14 +71,18 @@ func TestPoolCostBoundsTheHeap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Reset(ctx, &botarenav1.ResetRequest{PoolId: resp.PoolId}); err != nil {
-			t.Fatal(err)
-		}
-		var last *botarenav1.StepResponse
-		for range tc.steps {
-			last, err = s.Step(ctx, &botarenav1.StepRequest{PoolId: resp.PoolId, Actions: make([]byte, 4*resp.Rows)})
-			if err != nil {
+		var last any
+		if req.BatchSize > 0 {
+			last = driveAsync(t, s, resp, tc.steps)
+		} else {
+			if _, err := s.Reset(ctx, &botarenav1.ResetRequest{PoolId: resp.PoolId}); err != nil {
 				t.Fatal(err)
+			}
+			for range tc.steps {
+				last, err = s.Step(ctx, &botarenav1.StepRequest{PoolId: resp.PoolId, Actions: make([]byte, 4*resp.Rows)})
+				if err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		measured := liveHeap() - before
@@ -87,4 +96,40 @@ func TestPoolCostBoundsTheHeap(t *testing.T) {
 			t.Errorf("%s %d envs %s: estimate %s, measured %s: want an upper bound within 2×", req.Game, req.NumEnvs, req.ConfigJson, server.FormatBytes(est), server.FormatBytes(measured))
 		}
 	}
+}
+
+// driveAsync resets the async pool of resp and then receives a batch and
+// sends its envs back, with actions 0, recvs times; it returns the last
+// Recv response.
+func driveAsync(t *testing.T, s *Server, resp *botarenav1.CreatePoolResponse, recvs int) *botarenav1.RecvResponse {
+	t.Helper()
+	ctx := context.Background()
+	id := resp.PoolId
+	if _, err := s.AsyncReset(ctx, &botarenav1.AsyncResetRequest{PoolId: id}); err != nil {
+		t.Fatal(err)
+	}
+	L := len(resp.LearnerSeats)
+	ids := make([]byte, 4*resp.BatchSize)
+	dec, err := observations.NewDecoder(resp.ArrowSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last *botarenav1.RecvResponse
+	for range recvs {
+		var err error
+		if last, err = s.Recv(ctx, &botarenav1.RecvRequest{PoolId: id}); err != nil {
+			t.Fatal(err)
+		}
+		b, err := dec.Decode(last.Batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range int(resp.BatchSize) {
+			binary.LittleEndian.PutUint32(ids[4*j:], uint32(b.Env[j*L]))
+		}
+		if _, err := s.Send(ctx, &botarenav1.SendRequest{PoolId: id, EnvIds: ids, Actions: make([]byte, len(ids)*L)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return last
 }

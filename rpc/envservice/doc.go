@@ -25,6 +25,19 @@
 // the results per learner seat and per opponent. Render, ClosePool and
 // ListGames complete the service.
 //
+// A pool made with a batch_size steps asynchronously, as EnvPool's
+// send/recv, over a [vecenv.Async]: AsyncReset resets every env in the
+// background, Send queues some envs with their actions (little-endian
+// int32 env ids and actions, parsed into reused slices) and returns at
+// once, and Recv waits for the next batch of batch_size envs and returns
+// it as Step returns its batch (the same encoder, wire form and recycled
+// buffers; the env column names each row's env). The rows are the Async's
+// batch, byte for byte: with one worker in send order, and every env's
+// trajectory the one a synchronous pool gives it for the same actions.
+// An async pool refuses Reset, Step and StepStream, a synchronous one
+// AsyncReset, Send and Recv; Render, Stats and SetOpponents wait for the
+// envs in flight first.
+//
 //	h := server.New(server.WithLogger(log))
 //	s := envservice.New(h)
 //	defer h.Close() // closes s
@@ -89,10 +102,15 @@
 //	                    malformed config_json), num_envs < 1, learner seats,
 //	                    opponents and their mixtures (seats, weights, names),
 //	                    action byte count and values, env index, seat,
-//	                    render format, a stream's pool id
+//	                    render format, a stream's pool id, batch_size
+//	                    outside 0..num_envs, Send's env ids (byte count, more
+//	                    than num_envs, out of range, in flight, repeated)
 //	PermissionDenied    an external agent (cmd:, dir:, http://, policy:) the
 //	                    host's agent capabilities do not cover
-//	FailedPrecondition  Step or Render before the first Reset
+//	FailedPrecondition  Step or Render before the first Reset, Send or Recv
+//	                    before the first AsyncReset, sync calls on an async
+//	                    pool and async calls on a synchronous one, a Recv
+//	                    with fewer than batch_size envs in flight
 //	ResourceExhausted   MaxEnvsPerPool, MaxPools, MaxTotalEnvs, the message
 //	                    limit, the memory budget and the client's quotas
 //	Unavailable         the server is shutting down

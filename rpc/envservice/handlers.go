@@ -141,7 +141,8 @@ func gameSpec(spec *env.Spec) *botarenav1.GameSpec {
 
 // CreatePool makes a pool after checking the request and the server limits:
 // the game and the opponents' agents must exist (NotFound), the config,
-// learner seats, opponents and workers must be valid (InvalidArgument), and
+// learner seats, opponents, workers and batch size must be valid
+// (InvalidArgument), and
 // the pool must fit MaxEnvsPerPool, MaxPools and MaxTotalEnvs
 // (ResourceExhausted). Workers is capped at the server's MaxWorkers; 0 means
 // MaxWorkers. An absent seed is drawn at random and returned.
@@ -155,10 +156,11 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 	if err != nil {
 		return nil, err
 	}
+	batchSize := int(req.GetBatchSize()) // checked by poolConfig
 	zstd := req.GetCompression() == botarenav1.Compression_COMPRESSION_ZSTD
 	// The memory budget (budget.go): the pool's cost, before anything of
 	// it is allocated.
-	cost, err := s.poolCost(cfg, zstd, req.GetSharedPlanes())
+	cost, err := s.poolCost(cfg, zstd, req.GetSharedPlanes(), batchSize)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +192,7 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 		s.release(cfg.NumEnvs)
 		return nil, err
 	}
-	sp, err := newServedPool(newID(), req.GetGame(), p, zstd, shared)
+	sp, err := newServedPool(newID(), req.GetGame(), p, zstd, shared, batchSize)
 	if err != nil {
 		p.Close()
 		mem.Release()
@@ -213,7 +215,7 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 	}
 	s.log.Info("pool created", "pool", sp.id, "game", sp.game, "envs", sp.numEnvs, "rows", sp.rows,
 		"learner_seats", learners, "workers", p.Workers(), "autoreset", p.AutoReset().String(),
-		"zstd", zstd, "shared_planes", shared, "seed", cfg.Seed)
+		"zstd", zstd, "shared_planes", shared, "batch_size", batchSize, "seed", cfg.Seed)
 	return &botarenav1.CreatePoolResponse{
 		PoolId:       sp.id,
 		Spec:         gameSpec(p.Spec()),
@@ -225,6 +227,7 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 		AutoReset:    mode,
 		Workers:      int32(p.Workers()),
 		SharedPlanes: shared,
+		BatchSize:    int32(batchSize),
 	}, nil
 }
 
@@ -250,19 +253,26 @@ func (s *Server) poolConfig(req *botarenav1.CreatePoolRequest) (vecenv.Config, e
 	if n < 1 {
 		return vecenv.Config{}, server.Invalidf("num_envs: got %d, want at least 1", n)
 	}
+	batchEnvs := req.GetBatchSize() // the envs of a batch
+	if batchEnvs < 0 || batchEnvs > n {
+		return vecenv.Config{}, server.Invalidf("batch_size: got %d, want 0 (a synchronous pool) or 1..%d (num_envs) for async stepping", batchEnvs, n)
+	}
+	if batchEnvs == 0 {
+		batchEnvs = n
+	}
 	if req.GetCompression() != botarenav1.Compression_COMPRESSION_ZSTD {
 		spec := first.Spec()
 		learners := len(req.GetLearnerSeats())
 		if learners == 0 {
 			learners = spec.Seats
 		}
-		rows := int64(n) * int64(learners)
+		rows := int64(batchEnvs) * int64(learners)
 		// The body of a batch: observations, mask, reward, three int32 ids
 		// and two bitmaps; the header is small.
 		size := rows*int64(spec.ObsBytes()+spec.Actions+4+3*4) + 2*(rows+7)/8
 		if size > int64(s.host.MaxMessageBytes()) {
-			return vecenv.Config{}, server.Markf(server.ErrLimit, "num_envs: a batch of %d envs × %d learner seats is about %.1f MiB, over the server's message limit of %.1f MiB; use fewer envs, COMPRESSION_ZSTD, or a server with a higher limit (serve --max-message-bytes)",
-				n, learners, float64(size)/(1<<20), float64(s.host.MaxMessageBytes())/(1<<20))
+			return vecenv.Config{}, server.Markf(server.ErrLimit, "num_envs: a batch of %d envs × %d learner seats is about %.1f MiB, over the server's message limit of %.1f MiB; use fewer envs (or a smaller batch_size), COMPRESSION_ZSTD, or a server with a higher limit (serve --max-message-bytes)",
+				batchEnvs, learners, float64(size)/(1<<20), float64(s.host.MaxMessageBytes())/(1<<20))
 		}
 	}
 	if w := req.GetWorkers(); w < 0 {
@@ -362,6 +372,62 @@ func (s *Server) Step(ctx context.Context, req *botarenav1.StepRequest) (*botare
 		return nil, s.poolError(proc, p, err)
 	}
 	resp := &botarenav1.StepResponse{Batch: b.batch, Ended: b.ended, FinalBatch: b.final}
+	s.respond(ctx, p, b, resp)
+	return resp, nil
+}
+
+// AsyncReset starts a new episode in every env of an async pool in the
+// background (see vecenv.Async.Reset); the next Recv calls return the
+// first observations. On a synchronous pool it is FailedPrecondition.
+func (s *Server) AsyncReset(ctx context.Context, req *botarenav1.AsyncResetRequest) (*botarenav1.AsyncResetResponse, error) {
+	const proc = botarenav1connect.EnvServiceAsyncResetProcedure
+	p, err := s.lookup(req.GetPoolId())
+	if err != nil {
+		return nil, server.ConnectError(s.log, proc, err)
+	}
+	if err := p.asyncReset(); err != nil {
+		return nil, s.poolError(proc, p, err)
+	}
+	return &botarenav1.AsyncResetResponse{}, nil
+}
+
+// Send queues envs of an async pool (little-endian int32 env ids) with
+// their actions (little-endian int32s, one per learner row of those envs)
+// and returns without waiting for their step (see vecenv.Async.Send). A
+// byte count that does not fit, more env ids than num_envs, an env out of
+// range, in flight or named twice, or an action outside 0..actions-1 is
+// InvalidArgument; a Send before the first AsyncReset, or on a
+// synchronous pool, is FailedPrecondition.
+func (s *Server) Send(ctx context.Context, req *botarenav1.SendRequest) (*botarenav1.SendResponse, error) {
+	const proc = botarenav1connect.EnvServiceSendProcedure
+	p, err := s.lookup(req.GetPoolId())
+	if err != nil {
+		return nil, server.ConnectError(s.log, proc, err)
+	}
+	if err := p.send(req.GetEnvIds(), req.GetActions()); err != nil {
+		return nil, s.poolError(proc, p, err)
+	}
+	return &botarenav1.SendResponse{}, nil
+}
+
+// Recv waits for the next batch of an async pool (see vecenv.Async.Recv)
+// and returns it as Step returns a batch: batch_size × len(learner_seats)
+// rows, their ended flags and, in SAME_STEP mode when a row ended, the
+// final batch. With fewer than batch_size envs in flight, before the first
+// AsyncReset, or on a synchronous pool it is FailedPrecondition. The
+// batch bytes are the pool's recycled buffer, as Step's.
+func (s *Server) Recv(ctx context.Context, req *botarenav1.RecvRequest) (*botarenav1.RecvResponse, error) {
+	const proc = botarenav1connect.EnvServiceRecvProcedure
+	p, err := s.lookup(req.GetPoolId())
+	if err != nil {
+		return nil, server.ConnectError(s.log, proc, err)
+	}
+	b := p.getBuf()
+	if err := p.recv(b); err != nil {
+		p.putBuf(b)
+		return nil, s.poolError(proc, p, err)
+	}
+	resp := &botarenav1.RecvResponse{Batch: b.batch, Ended: b.ended, FinalBatch: b.final}
 	s.respond(ctx, p, b, resp)
 	return resp, nil
 }
@@ -472,7 +538,7 @@ func (s *Server) Stats(ctx context.Context, req *botarenav1.StatsRequest) (*bota
 	}
 	st, steps, err := p.stats(req.GetReset_())
 	if err != nil {
-		return nil, server.ConnectError(s.log, proc, err)
+		return nil, s.poolError(proc, p, err)
 	}
 	resp := &botarenav1.StatsResponse{Steps: steps, Invalid: st.Invalid}
 	for _, ss := range st.Seats {

@@ -21,8 +21,8 @@ import (
 //	botarena_pools_open                           pools open (and being made)
 //	botarena_envs_open                            envs of those pools
 //	botarena_pools_created_total                  CreatePool calls that made a pool
-//	botarena_steps_total                          batches stepped: Step calls and StepStream steps
-//	botarena_env_steps_total                      envs stepped (a batch steps every env of its pool)
+//	botarena_steps_total                          batches stepped: Step calls, StepStream steps and async Send calls
+//	botarena_env_steps_total                      envs stepped (a batch steps every env of its pool, a Send its envs)
 //	botarena_agent_steps_total                    seats stepped: envs × seats, opponents included
 
 // metrics are the service's Prometheus metrics.
@@ -39,8 +39,8 @@ func newMetrics(s *Server) *metrics {
 	f := server.MetricOpts
 	m := &metrics{
 		poolsCreated: prometheus.NewCounter(prometheus.CounterOpts(f("pools_created_total", "Pools made by CreatePool."))),
-		steps:        prometheus.NewCounter(prometheus.CounterOpts(f("steps_total", "Batches stepped: Step calls and StepStream steps."))),
-		envSteps:     prometheus.NewCounter(prometheus.CounterOpts(f("env_steps_total", "Envs stepped: each batch steps every env of its pool."))),
+		steps:        prometheus.NewCounter(prometheus.CounterOpts(f("steps_total", "Batches stepped: Step calls, StepStream steps and async Send calls."))),
+		envSteps:     prometheus.NewCounter(prometheus.CounterOpts(f("env_steps_total", "Envs stepped: each batch steps every env of its pool, each Send its envs."))),
 		agentSteps:   prometheus.NewCounter(prometheus.CounterOpts(f("agent_steps_total", "Seats stepped: envs stepped times the game's seats, opponents included."))),
 	}
 	s.host.Metrics().MustRegister(
@@ -59,13 +59,17 @@ func newMetrics(s *Server) *metrics {
 	return m
 }
 
-// countSteps counts one batch of pool id, if it is open.
-func (s *Server) countSteps(id string) {
+// countSteps counts one batch of envs envs of pool id (-1: all its envs),
+// if it is open.
+func (s *Server) countSteps(id string, envs int) {
 	s.mu.Lock()
 	p := s.pools[id]
 	s.mu.Unlock()
 	if p != nil {
-		s.metrics.countBatch(p.numEnvs, p.spec.Seats)
+		if envs < 0 {
+			envs = p.numEnvs
+		}
+		s.metrics.countBatch(envs, p.spec.Seats)
 	}
 }
 
@@ -88,7 +92,9 @@ func (c counter) WrapUnary(next connect.UnaryFunc) connect.UnaryFunc {
 		}
 		switch r := req.Any().(type) {
 		case *botarenav1.StepRequest:
-			c.s.countSteps(r.GetPoolId())
+			c.s.countSteps(r.GetPoolId(), -1)
+		case *botarenav1.SendRequest:
+			c.s.countSteps(r.GetPoolId(), len(r.GetEnvIds())/4)
 		case *botarenav1.CreatePoolRequest:
 			c.s.metrics.poolsCreated.Inc()
 		}

@@ -19,14 +19,16 @@ import (
 	"github.com/botarena/botarena/vecenv"
 )
 
-// servedPool is one pool of the server: the vecenv pool, its encoders and
-// the buffers its responses are built in. Its mutex serialises every call on
-// the pool; the fields above mu never change after creation.
+// servedPool is one pool of the server: the vecenv pool (and, for an async
+// pool, its [vecenv.Async]), its encoders and the buffers its responses are
+// built in. Its mutex serialises every call on the pool; the fields above mu
+// never change after creation.
 type servedPool struct {
 	id        string
 	game      string
 	numEnvs   int
-	rows      int
+	rows      int // of the pool: numEnvs × len(learners)
+	batchSize int // envs per Recv batch of an async pool; 0 for a synchronous one
 	spec      *env.Spec
 	learners  []int
 	autoReset vecenv.AutoReset
@@ -42,13 +44,18 @@ type servedPool struct {
 
 	mu       sync.Mutex
 	pool     *vecenv.Pool
-	enc      *observations.Encoder // the step batches
+	enc      *observations.Encoder // the step batches (of an async pool: the Recv batches)
 	finalEnc *observations.Encoder // the SAME_STEP final batches; nil in NEXT_STEP
 	final    *env.Buffers          // the pool's buffers with Obs = FinalObs
-	actions  []int32               // the parsed actions of the current Step
-	wasReset bool                  // Reset has been called once
-	steps    int64                 // Step calls served
+	actions  []int32               // the parsed actions of the current Step or Send
+	wasReset bool                  // Reset (AsyncReset) has been called once
+	steps    int64                 // Step (Send) calls served
 	closed   string                // why the pool was closed; "" while open
+
+	// An async pool's: nil for a synchronous one.
+	async  *vecenv.Async
+	finals []env.Buffers // per batch of the ring, its buffers with Obs = FinalObs (SAME_STEP)
+	envIDs []int32       // the parsed env ids of the current Send (NumEnvs entries)
 
 	freeMu     sync.Mutex
 	free       []*batchBuf // response buffers whose responses have been written
@@ -71,8 +78,10 @@ type batchBuf struct {
 const maxFree = 2
 
 // newServedPool makes the served form of p: zstd compresses its batches,
-// shared sends them in the shared form (observations.WithShared).
-func newServedPool(id, game string, p *vecenv.Pool, zstd, shared bool) (*servedPool, error) {
+// shared sends them in the shared form (observations.WithShared), and a
+// batchSize from 1 on steps it asynchronously in batches of batchSize envs
+// (0: synchronously). On error p is left open.
+func newServedPool(id, game string, p *vecenv.Pool, zstd, shared bool, batchSize int) (*servedPool, error) {
 	var opts []observations.Option
 	if zstd {
 		opts = append(opts, observations.WithZstd(), observations.WithCompressConcurrency(p.Workers()))
@@ -81,15 +90,19 @@ func newServedPool(id, game string, p *vecenv.Pool, zstd, shared bool) (*servedP
 		opts = append(opts, observations.WithShared(len(p.LearnerSeats())))
 	}
 	sp := &servedPool{
-		id: id, game: game, numEnvs: p.NumEnvs(), rows: p.Rows(), spec: p.Spec(),
+		id: id, game: game, numEnvs: p.NumEnvs(), rows: p.Rows(), batchSize: batchSize, spec: p.Spec(),
 		learners: p.LearnerSeats(), autoReset: p.AutoReset(), pool: p, actions: make([]int32, p.Rows()), grow: !zstd,
 	}
+	batchRows := sp.rows // the rows of each batch the encoders encode
+	if batchSize > 0 {
+		batchRows = batchSize * len(sp.learners)
+	}
 	var err error
-	if sp.enc, err = observations.NewEncoder(sp.spec, sp.rows, opts...); err != nil {
+	if sp.enc, err = observations.NewEncoder(sp.spec, batchRows, opts...); err != nil {
 		return nil, fmt.Errorf("envservice: encoder of %s: %w", game, err)
 	}
 	if sp.autoReset == vecenv.SameStep {
-		if sp.finalEnc, err = observations.NewEncoder(sp.spec, sp.rows, opts...); err != nil {
+		if sp.finalEnc, err = observations.NewEncoder(sp.spec, batchRows, opts...); err != nil {
 			sp.enc.Close()
 			return nil, fmt.Errorf("envservice: encoder of %s: %w", game, err)
 		}
@@ -97,8 +110,31 @@ func newServedPool(id, game string, p *vecenv.Pool, zstd, shared bool) (*servedP
 		f.Obs = p.FinalObs()
 		sp.final = &f
 	}
+	if batchSize > 0 {
+		if sp.async, err = vecenv.NewAsync(p, batchSize, nil); err != nil {
+			sp.closeEncoders()
+			return nil, err
+		}
+		sp.envIDs = make([]int32, sp.numEnvs)
+		if sp.autoReset == vecenv.SameStep {
+			sp.finals = make([]env.Buffers, sp.async.Batches())
+			for k := range sp.finals {
+				out := sp.async.Batch(k)
+				sp.finals[k] = *out.Buffers
+				sp.finals[k].Obs = out.FinalObs
+			}
+		}
+	}
 	sp.touch()
 	return sp, nil
+}
+
+// closeEncoders closes the pool's Arrow encoders.
+func (p *servedPool) closeEncoders() {
+	p.enc.Close()
+	if p.finalEnc != nil {
+		p.finalEnc.Close()
+	}
 }
 
 func (p *servedPool) touch() { p.lastUsed.Store(time.Now().UnixNano()) }
@@ -138,11 +174,11 @@ func (p *servedPool) closeLocked(why string) {
 	}
 	p.closed = why
 	defer p.mem.Release()
-	p.pool.Close()
-	p.enc.Close()
-	if p.finalEnc != nil {
-		p.finalEnc.Close()
+	if p.async != nil {
+		p.async.Close() // its workers stop before the pool closes
 	}
+	p.pool.Close()
+	p.closeEncoders()
 	p.freeMu.Lock()
 	p.free, p.freeClosed = nil, true
 	p.freeMu.Unlock()
@@ -189,22 +225,15 @@ func (p *servedPool) reset(b *batchBuf) (err error) {
 		return err
 	}
 	defer p.unlock()
+	if err := p.needSync("Reset"); err != nil {
+		return err
+	}
 	defer guard(&err)
 	if err := p.pool.Reset(); err != nil {
 		return fmt.Errorf("pool %q: %w", p.id, err)
 	}
 	p.wasReset = true
-	w := wire.BeginField(b.wire[:0], wire.FieldBatch)
-	w, err = p.enc.AppendBatchMessage(w, p.pool.Buffers())
-	if err != nil {
-		return err
-	}
-	wire.EndField(w, 0)
-	if p.grow {
-		w = wire.Grow(w)
-	}
-	b.wire, b.batch, b.final, b.ended = w, w[wire.HeaderBytes:], nil, nil
-	return nil
+	return p.encode(b, p.pool.Buffers(), nil, nil)
 }
 
 // step parses raw (one little-endian int32 per row), steps the pool and
@@ -216,6 +245,9 @@ func (p *servedPool) step(raw []byte, b *batchBuf) (err error) {
 		return err
 	}
 	defer p.unlock()
+	if err := p.needSync("Step"); err != nil {
+		return err
+	}
 	if !p.wasReset {
 		return server.Markf(server.ErrNotReady, "pool %q: Step before the first Reset; call Reset first", p.id)
 	}
@@ -227,37 +259,155 @@ func (p *servedPool) step(raw []byte, b *batchBuf) (err error) {
 		return fmt.Errorf("pool %q: %w", p.id, err)
 	}
 	p.steps++
-	// The wire form of package wire: batch, final_batch, ended.
+	return p.encode(b, p.pool.Buffers(), p.pool.Ended(), p.final)
+}
+
+// encode writes a batch response of bufs into b in the wire form of
+// package wire: the batch, then, when final is not nil (SAME_STEP) and a
+// row of ended is set, the final batch of final (bufs with the final
+// observations), then the ended flags unless ended is nil (a Reset).
+func (p *servedPool) encode(b *batchBuf, bufs *env.Buffers, ended []bool, final *env.Buffers) (err error) {
 	w := wire.BeginField(b.wire[:0], wire.FieldBatch)
-	if w, err = p.enc.AppendBatchMessage(w, p.pool.Buffers()); err != nil {
+	if w, err = p.enc.AppendBatchMessage(w, bufs); err != nil {
 		return err
 	}
 	wire.EndField(w, 0)
 	batchEnd := len(w)
-	ended := p.pool.Ended()
 	finalStart := len(w)
-	if p.finalEnc != nil && slices.Contains(ended, true) {
+	if final != nil && slices.Contains(ended, true) {
 		w = wire.BeginField(w, wire.FieldFinal)
-		if w, err = p.finalEnc.AppendBatchMessage(w, p.final); err != nil {
+		if w, err = p.finalEnc.AppendBatchMessage(w, final); err != nil {
 			return err
 		}
 		wire.EndField(w, finalStart)
 	}
 	finalEnd := len(w)
-	w = protowire.AppendTag(w, wire.FieldEnded, protowire.BytesType)
-	w = protowire.AppendVarint(w, uint64(p.rows))
-	endedStart := len(w)
-	for _, e := range ended {
-		w = append(w, boolByte(e))
+	endedStart := -1
+	if ended != nil {
+		w = protowire.AppendTag(w, wire.FieldEnded, protowire.BytesType)
+		w = protowire.AppendVarint(w, uint64(len(ended)))
+		endedStart = len(w)
+		for _, e := range ended {
+			w = append(w, boolByte(e))
+		}
 	}
 	if p.grow {
 		w = wire.Grow(w)
 	}
-	b.wire, b.batch, b.ended, b.final = w, w[wire.HeaderBytes:batchEnd], w[endedStart:], nil
+	b.wire, b.batch, b.ended, b.final = w, w[wire.HeaderBytes:batchEnd], nil, nil
+	if endedStart >= 0 {
+		b.ended = w[endedStart:]
+	}
 	if finalEnd > finalStart {
 		b.final = w[finalStart+wire.HeaderBytes : finalEnd]
 	}
 	return nil
+}
+
+// needSync refuses call, a call of synchronous pools, on an async pool.
+func (p *servedPool) needSync(call string) error {
+	if p.async != nil {
+		return server.Markf(server.ErrNotReady, "pool %q: %s on an async pool (batch_size %d); use AsyncReset, Send and Recv", p.id, call, p.batchSize)
+	}
+	return nil
+}
+
+// needAsync refuses call, a call of async pools, on a synchronous pool.
+func (p *servedPool) needAsync(call string) error {
+	if p.async == nil {
+		return server.Markf(server.ErrNotReady, "pool %q: %s on a synchronous pool; create the pool with a batch_size for async stepping, or use Reset and Step", p.id, call)
+	}
+	return nil
+}
+
+// quiet waits, on an async pool, until no env is stepping, so that the
+// pool can be read or changed directly (see [vecenv.Async.Wait]).
+func (p *servedPool) quiet() {
+	if p.async != nil {
+		p.async.Wait()
+	}
+}
+
+// asyncReset resets every env of an async pool in the background.
+func (p *servedPool) asyncReset() (err error) {
+	if err := p.lock(); err != nil {
+		return err
+	}
+	defer p.unlock()
+	if err := p.needAsync("AsyncReset"); err != nil {
+		return err
+	}
+	defer guard(&err)
+	if err := p.async.Reset(); err != nil {
+		return fmt.Errorf("pool %q: %w", p.id, err)
+	}
+	p.wasReset = true
+	return nil
+}
+
+// send parses rawEnvs and rawActions (little-endian int32s: env ids, and
+// one action per learner row of those envs) and queues the envs of an
+// async pool. vecenv.Async.Send checks the values: env ids in range, not
+// in flight and not repeated, actions in range.
+func (p *servedPool) send(rawEnvs, rawActions []byte) (err error) {
+	if err := p.lock(); err != nil {
+		return err
+	}
+	defer p.unlock()
+	if err := p.needAsync("Send"); err != nil {
+		return err
+	}
+	if !p.wasReset {
+		return server.Markf(server.ErrNotReady, "pool %q: Send before the first AsyncReset; call AsyncReset first", p.id)
+	}
+	L := len(p.learners)
+	switch n := len(rawEnvs) / 4; {
+	case len(rawEnvs)%4 != 0 || n > p.numEnvs:
+		return server.Invalidf("pool %q: env_ids: got %d bytes, want a multiple of 4 up to %d (one little-endian int32 per env, at most num_envs = %d)",
+			p.id, len(rawEnvs), 4*p.numEnvs, p.numEnvs)
+	case len(rawActions) != 4*n*L:
+		return server.Invalidf("pool %q: actions: got %d bytes for %d envs, want %d (one little-endian int32 per learner row, %d per env)",
+			p.id, len(rawActions), n, 4*n*L, L)
+	}
+	envs, actions := p.envIDs[:len(rawEnvs)/4], p.actions[:len(rawActions)/4]
+	for j := range envs {
+		envs[j] = int32(binary.LittleEndian.Uint32(rawEnvs[4*j:]))
+	}
+	for j := range actions {
+		actions[j] = int32(binary.LittleEndian.Uint32(rawActions[4*j:]))
+	}
+	defer guard(&err)
+	if err := p.async.Send(envs, actions); err != nil {
+		return fmt.Errorf("pool %q: %w", p.id, err)
+	}
+	p.steps++
+	return nil
+}
+
+// recv waits for the next batch of an async pool and encodes it into b as
+// a step's batch (batch, final_batch, ended).
+func (p *servedPool) recv(b *batchBuf) (err error) {
+	if err := p.lock(); err != nil {
+		return err
+	}
+	defer p.unlock()
+	if err := p.needAsync("Recv"); err != nil {
+		return err
+	}
+	if !p.wasReset {
+		return server.Markf(server.ErrNotReady, "pool %q: Recv before the first AsyncReset; call AsyncReset first", p.id)
+	}
+	defer guard(&err)
+	k, err := p.async.Recv()
+	if err != nil {
+		return fmt.Errorf("pool %q: %w", p.id, err)
+	}
+	out := p.async.Batch(k)
+	var final *env.Buffers
+	if p.finals != nil {
+		final = &p.finals[k]
+	}
+	return p.encode(b, out.Buffers, out.Ended, final)
 }
 
 // boolByte is 1 for true and 0 for false.
@@ -311,6 +461,7 @@ func (p *servedPool) render(i, seat int, format string) (_ string, _ []byte, siz
 		return "", nil, size, server.Markf(server.ErrNotReady, "pool %q: Render before the first Reset; call Reset first", p.id)
 	}
 	defer guard(&err)
+	p.quiet()
 	e := p.pool.Env(i)
 	if format == PictureFormat {
 		painter, ok := e.(env.Painter)
@@ -351,13 +502,16 @@ func defaultFormat(formats []string) string {
 	return ""
 }
 
-// stats returns the pool's statistics and Step count, clearing the
-// statistics (not the count) after reading them when reset is set.
-func (p *servedPool) stats(reset bool) (vecenv.Stats, int64, error) {
+// stats returns the pool's statistics and Step (Send) count, clearing the
+// statistics (not the count) after reading them when reset is set. On an
+// async pool it waits for the envs in flight first.
+func (p *servedPool) stats(reset bool) (_ vecenv.Stats, _ int64, err error) {
 	if err := p.lock(); err != nil {
 		return vecenv.Stats{}, 0, err
 	}
 	defer p.unlock()
+	defer guard(&err)
+	p.quiet()
 	st := p.pool.Stats()
 	if reset {
 		p.pool.ResetStats()
@@ -372,6 +526,7 @@ func (p *servedPool) setOpponents(mixes []seatMix) (err error) {
 	}
 	defer p.unlock()
 	defer guard(&err)
+	p.quiet()
 	for _, m := range mixes {
 		if err := p.pool.SetOpponents(m.seat, m.choices); err != nil {
 			return fmt.Errorf("pool %q: opponents[%d]: %w", p.id, m.seat, err)

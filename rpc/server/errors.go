@@ -96,11 +96,13 @@ func Invalidf(format string, args ...any) error { return Markf(ErrInvalid, forma
 //	                    env index, seat, render format, stream pool id, and what
 //	                    a service marks, such as matchservice's league.ErrBadMatch
 //	                    and league.ErrInvalid), *env.ConfigError, *vecenv.ConfigError,
-//	                    vecenv.ErrActions
+//	                    vecenv.ErrActions, vecenv.ErrInFlight (an async Send naming an
+//	                    env in flight or an env twice)
 //	FailedPrecondition  ErrNotReady (Step or Render before the first Reset, and what a
 //	                    service marks: matchservice's league RPCs without leagues,
 //	                    league.ErrBusy, league.ErrRunning, league.ErrUnfinishedRun,
-//	                    league.ErrTooFewAgents), vecenv.ErrNotReset
+//	                    league.ErrTooFewAgents), vecenv.ErrNotReset, vecenv.ErrStarved
+//	                    (an async Recv with fewer envs in flight than a batch)
 //	ResourceExhausted   ErrLimit: MaxPools, MaxEnvsPerPool, MaxTotalEnvs, the memory
 //	                    budget, a response over the message limit
 //	PermissionDenied    ErrDenied: an external agent beyond the agent capabilities
@@ -119,10 +121,10 @@ func codeOf(err error) (code connect.Code, public bool) {
 		return connect.CodeNotFound, true
 	case errors.Is(err, ErrExists):
 		return connect.CodeAlreadyExists, true
-	case errors.Is(err, ErrInvalid), errors.Is(err, vecenv.ErrActions),
+	case errors.Is(err, ErrInvalid), errors.Is(err, vecenv.ErrActions), errors.Is(err, vecenv.ErrInFlight),
 		errors.As(err, &envCfg), errors.As(err, &poolCfg):
 		return connect.CodeInvalidArgument, true
-	case errors.Is(err, ErrNotReady), errors.Is(err, vecenv.ErrNotReset):
+	case errors.Is(err, ErrNotReady), errors.Is(err, vecenv.ErrNotReset), errors.Is(err, vecenv.ErrStarved):
 		return connect.CodeFailedPrecondition, true
 	case errors.Is(err, ErrLimit):
 		return connect.CodeResourceExhausted, true

@@ -270,7 +270,7 @@ def _varint(data: bytes | memoryview, pos: int) -> tuple[int, int]:
 
 
 def parse_step_message(raw: Any) -> StepMessage:
-    """Parses a ResetResponse/StepResponse/StepStreamResponse without copying.
+    """Parses a ResetResponse/StepResponse/StepStreamResponse/RecvResponse without copying.
 
     raw is the message: bytes or any buffer of bytes (a numpy uint8 array).
     The protobuf runtime would copy every bytes field (several MB per step for
@@ -322,8 +322,23 @@ def _put_varint(out: bytearray, v: int) -> None:
     out.append(v)
 
 
+def encode_send_request(pool_id: bytes, env_ids: bytes | memoryview, actions: bytes | memoryview) -> bytes:
+    """Serializes a SendRequest (fields 1 pool_id, 2 env_ids, 3 actions; little-endian int32s)."""
+    out = bytearray()
+    for tag, data in ((0x0A, pool_id), (0x12, env_ids), (0x1A, actions)):
+        if len(data):
+            out.append(tag)
+            _put_varint(out, len(data))
+            out += data
+    return bytes(out)
+
+
 def encode_step_request(pool_id: bytes, actions: bytes | memoryview, reset: bool = False) -> bytes:
-    """Serializes a StepRequest / StepStreamRequest (fields 1 pool_id, 2 actions, 3 reset)."""
+    """Serializes a StepRequest / StepStreamRequest (fields 1 pool_id, 2 actions, 3 reset).
+
+    With no actions and no reset it is also a ResetRequest, AsyncResetRequest
+    or RecvRequest (field 1 pool_id only).
+    """
     out = bytearray()
     if pool_id:
         out.append(0x0A)

@@ -12,7 +12,7 @@ median round trip of one step::
 
 ``--backend remote`` (the default) starts its own ``botarena serve`` unless
 ``--address`` is given; ``--backend native`` loads the shared library (see
-:mod:`botarena.native`). ``--batch-size`` (native only) steps asynchronously:
+:mod:`botarena.native`). ``--batch-size`` steps asynchronously (either backend):
 each round receives ``batch-size`` envs and sends them their actions, and a
 "step" in the figures is one such round.
 """
@@ -158,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--envs", type=int, default=1024, help="number of envs [1024]")
     p.add_argument("--seconds", type=float, default=10.0, help="measuring time [10]")
     p.add_argument("--backend", choices=["remote", "native"], default="remote", help="where the pool runs [remote]")
-    p.add_argument("--batch-size", type=int, default=None, help="native: step asynchronously in batches of this many envs")
+    p.add_argument("--batch-size", type=int, default=None, help="step asynchronously in batches of this many envs (send/recv)")
     p.add_argument("--policy-us-per-row", type=float, default=0.0, help="sleep this long per row before each step (a GPU policy)")
     p.add_argument("--address", help="host:port of a running botarena serve (default: start one)")
     p.add_argument("--actions", choices=["masked", "uniform"], default="masked", help="random legal or uniform actions")

@@ -3,12 +3,14 @@
 :class:`Client` wraps the generated gRPC stub with raised message limits and
 turns every failed call into a :class:`~botarena.errors.BotarenaError`
 carrying the server's message and status code. The hot-path calls (Reset,
-Step and StepStream) bypass the protobuf runtime: requests are serialized by
+Step, StepStream, and an async pool's AsyncReset, Send and Recv) bypass the
+protobuf runtime: requests are serialized by
 hand and responses parsed by :func:`~botarena.batch.parse_step_message`, so
 the Arrow batches are sliced out of the received message instead of being
 copied.
 
-Reset and Step go as Connect protocol calls over HTTP/1.1 by default
+Reset and Step (and AsyncReset, Send and Recv) go as Connect protocol calls
+over HTTP/1.1 by default
 (``protocol="connect"``, module ``botarena._connect``): the response is read
 from the socket straight into a reused numpy buffer, where grpcio would copy
 it twice into a new ``bytes`` object; every other call, StepStream included,
@@ -28,7 +30,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 import grpc
 
 from botarena._connect import ConnectUnary
-from botarena.batch import StepMessage, encode_step_request, parse_step_message
+from botarena.batch import StepMessage, encode_send_request, encode_step_request, parse_step_message
 from botarena.errors import BotarenaError, DeadlineExceededError, NotFoundError, from_rpc_error
 from botarena.spec import GameInfo, GameSpec
 from botarena.v1 import env_pb2, env_pb2_grpc
@@ -128,6 +130,9 @@ class Client:
         self._reset = self.channel.unary_unary(_SERVICE + "Reset", response_deserializer=parse_step_message)
         self._step = self.channel.unary_unary(_SERVICE + "Step", response_deserializer=parse_step_message)
         self._stream = self.channel.stream_stream(_SERVICE + "StepStream", response_deserializer=parse_step_message)
+        self._async_reset = self.channel.unary_unary(_SERVICE + "AsyncReset")
+        self._send = self.channel.unary_unary(_SERVICE + "Send")
+        self._recv = self.channel.unary_unary(_SERVICE + "Recv", response_deserializer=parse_step_message)
         if protocol == "connect" and not isinstance(tls, grpc.ChannelCredentials):
             self._connect: ConnectUnary | None = ConnectUnary(
                 address, timeout=timeout, token=token, tls=bool(tls), max_message_bytes=MAX_MESSAGE_BYTES
@@ -183,13 +188,16 @@ class Client:
         compression: str | None = None,
         workers: int = 0,
         shared_planes: bool = False,
+        batch_size: int = 0,
     ) -> env_pb2.CreatePoolResponse:
         """Creates a pool (CreatePool); returns the raw response (pool_id, spec, arrow_schema, ...).
 
         shared_planes asks for the shared form of the batches (channels every
         seat of an env sees alike sent once per env);
         :class:`~botarena.batch.BatchDecoder` rebuilds the same arrays from
-        either form.
+        either form. batch_size from 1 to num_envs makes an async pool,
+        stepped with :meth:`async_reset`, :meth:`send` and :meth:`recv`
+        (0: a synchronous pool, stepped with :meth:`reset` and :meth:`step`).
         """
         if autoreset not in AUTORESET_MODES:
             raise ValueError(f"autoreset must be one of 'next_step', 'same_step', got {autoreset!r}")
@@ -209,6 +217,7 @@ class Client:
             compression=COMPRESSIONS[compression],  # type: ignore[arg-type]
             workers=workers,
             shared_planes=shared_planes,
+            batch_size=batch_size,
         )
         if seed is not None:
             req.seed = int(seed) & 0xFFFFFFFFFFFFFFFF
@@ -227,6 +236,33 @@ class Client:
         if self._connect is not None:
             return parse_step_message(self._connect.call("Step", req))
         return self._invoke("Step", self._step, req)
+
+    def async_reset(self, pool_id: str) -> None:
+        """Resets every env of an async pool in the background (AsyncReset); :meth:`recv` returns them."""
+        req = encode_step_request(pool_id.encode(), b"")
+        if self._connect is not None:
+            self._connect.call("AsyncReset", req)
+        else:
+            self._invoke("AsyncReset", self._async_reset, req)
+
+    def send(self, pool_id: str, env_ids: bytes | memoryview, actions: bytes | memoryview) -> None:
+        """Queues envs of an async pool with their actions (Send) and returns once the server has queued them.
+
+        env_ids and actions are little-endian int32s: the envs, and one action
+        per learner row of them (per env in learner-seat order).
+        """
+        req = encode_send_request(pool_id.encode(), env_ids, actions)
+        if self._connect is not None:
+            self._connect.call("Send", req)
+        else:
+            self._invoke("Send", self._send, req)
+
+    def recv(self, pool_id: str) -> StepMessage:
+        """Waits for the next batch of an async pool (Recv); its env column names the envs."""
+        req = encode_step_request(pool_id.encode(), b"")
+        if self._connect is not None:
+            return parse_step_message(self._connect.call("Recv", req))
+        return self._invoke("Recv", self._recv, req)
 
     def step_stream(self, pool_id: str) -> StepStream:
         """Opens a StepStream on the pool: one response per request, in order."""

@@ -16,8 +16,9 @@ its envs on background goroutines; :meth:`NativePool.send` hands some envs
 their actions and returns at once, :meth:`NativePool.recv` returns the next
 B envs that finished (``info["env_id"]`` names them), so a trainer's forward
 pass overlaps the env step. An env's results are the same bytes whatever the
-order envs finish in. The arrays of a batch stay valid until the next
-``recv`` returns.
+order envs finish in, and the same as on the remote backend, whose async
+pools make the same batches (see :class:`botarena.Pool`). The arrays of a
+batch stay valid until the next ``recv`` returns.
 
 The library is found in this order (:func:`library_path`): ``$BOTARENA_LIB``;
 in a source checkout with Go and cgo (a C compiler), a build into
@@ -303,21 +304,12 @@ class NativePool(Pool):
 
     Differences from the remote backend: the arrays returned by
     :meth:`reset` and :meth:`step` are read-only views of arrays the pool
-    owns and overwrites at the next call (copy what you keep); and
-    ``batch_size`` makes the pool async:
-
-    * :meth:`async_reset` resets every env in the background;
-      :meth:`send` queues envs with their actions and returns at once;
-      :meth:`recv` returns the next ``batch_size`` envs that finished, as
-      ``(obs, reward, terminated, truncated, info)`` with
-      ``batch_size * len(learner_seats)`` rows (an env's rows together, in
-      learner-seat order) and ``info["env_id"]`` the envs in row order;
-    * :meth:`reset` is ``async_reset()`` then ``recv()``, returning
-      ``(obs, info)``; :meth:`step` is ``send(actions, env_id)`` then
-      ``recv()``, with ``env_id`` defaulting to the last batch's envs.
-
-    A batch's arrays stay valid until the next :meth:`recv` returns (they
-    are a ring of ``ceil(num_envs / batch_size) + 1`` batches).
+    owns and overwrites at the next call (copy what you keep). Async
+    stepping (``batch_size``, :meth:`async_reset`, :meth:`send`,
+    :meth:`recv`) is :class:`~botarena.Pool`'s, with the same batches and
+    bytes as the remote backend's; here a batch's arrays stay valid until
+    the next :meth:`recv` returns (they are a ring of
+    ``ceil(num_envs / batch_size) + 1`` batches).
 
     The library is thread-safe, but one NativePool is not: call its methods
     from one thread at a time (the actions buffer is shared). Closing it (or
@@ -505,6 +497,8 @@ class NativePool(Pool):
         if self.batch_size is not None:
             self.send(actions, env_id)
             return self.recv()
+        if env_id is not None:
+            raise FailedPreconditionError("step: env_id is for async pools (Pool(..., batch_size=N))")
         self._actions(actions, self.rows)
         self._check(self._c_step(self._handle, self._acts_ptr, self.rows, *self._errbuf()))
         return self._result(self._outputs[0])

@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from botarena.batch import Batch, BatchDecoder, StepMessage
 from botarena.client import Client, StepStream
+from botarena.errors import FailedPreconditionError, InvalidArgumentError
 from botarena.server import Server
 from botarena.spec import GameSpec
 from botarena.v1 import env_pb2
@@ -152,11 +153,33 @@ class Pool:
       no copy, no server, microseconds per call. ``Pool(...)`` then returns a
       :class:`~botarena.native.NativePool`, a subclass with the same methods,
       whose returned arrays are overwritten by the next step (copy what you
-      keep), and which adds async stepping (``batch_size``, :meth:`send`,
-      :meth:`recv`).
+      keep; in async mode a batch's arrays stay valid until the next
+      :meth:`recv` returns).
     * ``"remote"``: the pool lives in a ``botarena serve`` (at ``address``, or
       a local one this pool starts) and every step is a gRPC call; the
       returned arrays are views of each response and stay valid.
+
+    Async stepping, as EnvPool's send/recv, works on both backends:
+    ``batch_size=B`` (1..num_envs) makes the pool step its envs in the
+    background (on the server's workers, or the in-process pool's), in
+    batches of B envs:
+
+    * :meth:`async_reset` resets every env in the background;
+      :meth:`send` queues envs with their actions and returns at once;
+      :meth:`recv` returns the next B envs that finished, as
+      ``(obs, reward, terminated, truncated, info)`` with
+      ``B * len(learner_seats)`` rows (an env's rows together, in
+      learner-seat order) and ``info["env_id"]`` the envs in row order;
+    * :meth:`reset` is ``async_reset()`` then ``recv()``, returning
+      ``(obs, info)``; :meth:`step` is ``send(actions, env_id)`` then
+      ``recv()``, with ``env_id`` defaulting to the last batch's envs.
+
+    A batch holds the envs in the order they finished; with ``workers=1``
+    that is the order they were sent (:meth:`async_reset`: env order), the
+    same on both backends. An env's results are the same bytes whatever the
+    order, the worker count or the backend: those :meth:`step` of a
+    synchronous pool gives it for the same actions. :meth:`stats` waits for
+    the envs in flight and counts :meth:`send` calls as steps.
     * ``"auto"`` (the default; ``$BOTARENA_BACKEND`` overrides it): native
       when no ``address`` or ``client`` is given and the library is
       available (bundled, or built from this checkout with Go and a C
@@ -177,15 +200,16 @@ class Pool:
         workers: server goroutines stepping the pool (0: all cores).
         transport: ``"unary"`` (a Step call per step, the default: over
             HTTP/1.1 with the client's default ``protocol="connect"``) or
-            ``"stream"`` (one gRPC StepStream). Measured on 2 cores, unary
+            ``"stream"`` (one gRPC StepStream; synchronous pools only: an
+            async pool's Send and Recv are unary calls). Measured on 2 cores, unary
             is ahead: 147–155k against 97–112k agent-steps/s at 1024
             Bomberman envs, 175k against 56k at 64, 0.27 against 0.52 ms
             for one env.
         client: an existing :class:`Client` to use instead of ``address``.
         backend: ``"auto"``, ``"native"`` or ``"remote"`` (see above).
-        batch_size: native backend only: step asynchronously in batches of
-            this many envs (EnvPool's send/recv); the remote backend raises
-            NotImplementedError.
+        batch_size: step asynchronously in batches of this many envs,
+            1..num_envs (EnvPool's send/recv; see above); None (the
+            default) steps synchronously.
         shared_planes: send the channels every seat of an env sees alike
             (``TensorSpec.shared``: walls, bombs, ...) once per env; the
             client rebuilds the same arrays (writable, from reused buffers).
@@ -198,7 +222,7 @@ class Pool:
 
     #: Which backend runs the pool: "remote" here, "native" for NativePool.
     backend = "remote"
-    #: Envs per async batch (native backend); None when stepping synchronously.
+    #: Envs per async batch; None when stepping synchronously.
     batch_size: int | None = None
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Pool:
@@ -232,11 +256,10 @@ class Pool:
     ) -> None:
         if transport not in ("unary", "stream"):
             raise ValueError(f"transport must be 'unary' or 'stream', got {transport!r}")
-        if batch_size is not None and batch_size != num_envs:
-            raise NotImplementedError(
-                "async stepping (batch_size < num_envs, send/recv) needs the native backend: "
-                "Pool(..., backend='native') without an address"
-            )
+        if batch_size is not None and not 1 <= batch_size <= num_envs:
+            raise ValueError(f"batch_size must be in 1..{num_envs} (num_envs), got {batch_size}")
+        self.batch_size = batch_size
+        self._last_ids: npt.NDArray[np.int32] | None = None
         self.game = game
         self.num_envs = num_envs
         self.config: dict[str, Any] = dict(config)
@@ -291,6 +314,7 @@ class Pool:
             compression=self._compression,
             workers=self._workers,
             shared_planes=self._shared_planes,
+            batch_size=self.batch_size or 0,
         )
         self._pool_id = resp.pool_id
         self.spec: GameSpec = GameSpec.from_proto(resp.spec)
@@ -304,6 +328,7 @@ class Pool:
         self.shared_planes: bool = bool(resp.shared_planes)
         self._needs_reset = True
         self._ended_zero = np.zeros(self.rows, dtype=bool)
+        self._last_ids = None
         if self._mixtures:
             self.client.set_opponents(self._pool_id, self._mixtures)
 
@@ -351,14 +376,21 @@ class Pool:
         obs maps each tensor name to a ``(rows, *shape)`` array; info holds
         ``env``, ``seat``, ``episode`` (int32), ``ended`` (bool, all False)
         and ``mask`` (``(rows, actions)`` uint8).
+
+        In async mode: :meth:`async_reset`, then the first batch from
+        :meth:`recv` (``info["env_id"]`` names its envs).
         """
+        if self.batch_size is not None:
+            self.async_reset()
+            obs, _, _, _, info = self.recv()
+            return obs, info
         msg = self._send(b"", True)
         self._needs_reset = False
         b = self.decoder.decode(msg.batch)
         return b.obs, self._info(b, msg)
 
     def step(
-        self, actions: npt.ArrayLike
+        self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None = None
     ) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Info]:
         """Applies one action per row; returns ``(obs, rewards, terminated, truncated, info)``.
 
@@ -369,28 +401,77 @@ class Pool:
         returning reward 0); in same-step mode ``final_obs`` (and ``final_mask``) hold the final
         observation of the ended rows when any ended (``mask`` is already the
         new episode's).
+
+        In async mode: :meth:`send` (to ``env_id``, default the last batch's
+        envs) then :meth:`recv`; env_id is for async mode only.
         """
-        a = np.asarray(actions)
-        if a.dtype != np.dtype("<i4"):
-            if a.dtype.kind not in "iub":
-                raise TypeError(f"actions must be integers, got dtype {a.dtype}")
-            a = a.astype("<i4")
-        a = np.ascontiguousarray(a).reshape(-1)
+        if self.batch_size is not None:
+            self.send(actions, env_id)
+            return self.recv()
+        if env_id is not None:
+            raise FailedPreconditionError("step: env_id is for async pools (Pool(..., batch_size=N))")
+        a = _int32_actions(actions)
         msg = self._send(a.data.cast("B"), False)
         b = self.decoder.decode(msg.batch)
         return b.obs, b.reward, b.terminated, b.truncated, self._info(b, msg)
 
+    def _need_async(self) -> int:
+        if self.batch_size is None:
+            raise FailedPreconditionError("async stepping needs a pool made with batch_size=N (Pool(..., batch_size=N))")
+        return self.batch_size
+
     def async_reset(self) -> None:
-        """Native backend only (async stepping); the remote backend raises NotImplementedError."""
-        raise NotImplementedError(_ASYNC_NATIVE_ONLY)
+        """Resets every env in the background; the next :meth:`recv` calls return their first observations.
+
+        Batches not yet received and envs in flight are dropped. With
+        num_envs not a multiple of batch_size, the last batch of first
+        observations needs more envs sent first.
+        """
+        self._need_async()
+        self.client.async_reset(self.pool_id)
+        self._needs_reset = False
+        self._last_ids = None
 
     def send(self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None = None) -> None:
-        """Native backend only (async stepping); the remote backend raises NotImplementedError."""
-        raise NotImplementedError(_ASYNC_NATIVE_ONLY)
+        """Queues envs ``env_id`` (default: the last batch's) with their actions and returns at once.
+
+        actions holds ``len(env_id) * len(learner_seats)`` integers: each env's
+        learner seats in order. An env can be sent again once :meth:`recv` has
+        returned it; at most ``batch_size`` envs per call. Raises
+        :class:`~botarena.errors.InvalidArgumentError` for an env out of
+        range, in flight or named twice, or an action out of range.
+        """
+        batch_size = self._need_async()
+        if env_id is None:
+            if self._last_ids is None:
+                raise FailedPreconditionError("send: no batch received yet to take the env ids from; pass env_id")
+            ids = self._last_ids
+        else:
+            ids = np.ascontiguousarray(np.asarray(env_id), dtype="<i4").reshape(-1)
+        if ids.size > batch_size:
+            raise InvalidArgumentError(f"send: {ids.size} envs, at most batch_size={batch_size} per call")
+        a = _int32_actions(actions)
+        n = ids.size * len(self.learner_seats)
+        if a.size != n:
+            raise InvalidArgumentError(f"actions: got {a.size}, want {n} (one per row)")
+        self.client.send(self.pool_id, ids.data.cast("B"), a.data.cast("B"))
 
     def recv(self) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Info]:
-        """Native backend only (async stepping); the remote backend raises NotImplementedError."""
-        raise NotImplementedError(_ASYNC_NATIVE_ONLY)
+        """Waits for the next ``batch_size`` envs to finish; returns their ``(obs, reward, terminated, truncated, info)``.
+
+        ``info["env_id"]`` lists the batch's envs; the rest of info is as for
+        :meth:`step`. The arrays are views of the response and stay valid.
+        Raises :class:`~botarena.errors.FailedPreconditionError` when fewer
+        than ``batch_size`` envs are in flight.
+        """
+        self._need_async()
+        msg = self.client.recv(self.pool_id)
+        b = self.decoder.decode(msg.batch)
+        info = self._info(b, msg)
+        ids = b.env[:: len(self.learner_seats)]
+        info["env_id"] = ids
+        self._last_ids = np.ascontiguousarray(ids, dtype="<i4")
+        return b.obs, b.reward, b.terminated, b.truncated, info
 
     def step_batch(self, actions: npt.ArrayLike) -> tuple[Batch, StepMessage]:
         """Like :meth:`step` but returns the decoded :class:`Batch` and the raw message."""
@@ -499,6 +580,7 @@ class Pool:
             "compression": self._compression,
             "workers": self._workers,
             "shared_planes": self._shared_planes,
+            "batch_size": self.batch_size,
             "transport": self.transport,
             "backend": self.backend,
             "config": self.config,
@@ -555,13 +637,18 @@ class Pool:
     def __repr__(self) -> str:
         return (
             f"Pool({self.game!r}, num_envs={self.num_envs}, learner_seats={getattr(self, 'learner_seats', None)}, "
-            f"config={json.dumps(self.config)})"
+            f"batch_size={self.batch_size}, config={json.dumps(self.config)})"
         )
 
 
-_ASYNC_NATIVE_ONLY = (
-    "async stepping (async_reset/send/recv) needs the native backend: Pool(..., backend='native', batch_size=N)"
-)
+def _int32_actions(actions: npt.ArrayLike) -> npt.NDArray[np.int32]:
+    """actions as a flat, contiguous little-endian int32 array (TypeError for non-integers)."""
+    a = np.asarray(actions)
+    if a.dtype != np.dtype("<i4"):
+        if a.dtype.kind not in "iub":
+            raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+        a = a.astype("<i4")
+    return np.ascontiguousarray(a).reshape(-1)
 
 
 def _choices(mix: Mixture) -> list[tuple[str, float, str]]:

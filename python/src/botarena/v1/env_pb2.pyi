@@ -141,7 +141,7 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ..., server_version: _Optional[str] = ...) -> None: ...
 
 class CreatePoolRequest(_message.Message):
-    __slots__ = ("game", "config_json", "num_envs", "seed", "learner_seats", "opponents", "auto_reset", "compression", "workers", "shared_planes")
+    __slots__ = ("game", "config_json", "num_envs", "seed", "learner_seats", "opponents", "auto_reset", "compression", "workers", "shared_planes", "batch_size")
     class OpponentsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -159,6 +159,7 @@ class CreatePoolRequest(_message.Message):
     COMPRESSION_FIELD_NUMBER: _ClassVar[int]
     WORKERS_FIELD_NUMBER: _ClassVar[int]
     SHARED_PLANES_FIELD_NUMBER: _ClassVar[int]
+    BATCH_SIZE_FIELD_NUMBER: _ClassVar[int]
     game: str
     config_json: str
     num_envs: int
@@ -169,10 +170,11 @@ class CreatePoolRequest(_message.Message):
     compression: Compression
     workers: int
     shared_planes: bool
-    def __init__(self, game: _Optional[str] = ..., config_json: _Optional[str] = ..., num_envs: _Optional[int] = ..., seed: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., opponents: _Optional[_Mapping[int, str]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., compression: _Optional[_Union[Compression, str]] = ..., workers: _Optional[int] = ..., shared_planes: _Optional[bool] = ...) -> None: ...
+    batch_size: int
+    def __init__(self, game: _Optional[str] = ..., config_json: _Optional[str] = ..., num_envs: _Optional[int] = ..., seed: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., opponents: _Optional[_Mapping[int, str]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., compression: _Optional[_Union[Compression, str]] = ..., workers: _Optional[int] = ..., shared_planes: _Optional[bool] = ..., batch_size: _Optional[int] = ...) -> None: ...
 
 class CreatePoolResponse(_message.Message):
-    __slots__ = ("pool_id", "spec", "arrow_schema", "seed", "num_envs", "rows", "learner_seats", "auto_reset", "workers", "shared_planes")
+    __slots__ = ("pool_id", "spec", "arrow_schema", "seed", "num_envs", "rows", "learner_seats", "auto_reset", "workers", "shared_planes", "batch_size")
     POOL_ID_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
     ARROW_SCHEMA_FIELD_NUMBER: _ClassVar[int]
@@ -183,6 +185,7 @@ class CreatePoolResponse(_message.Message):
     AUTO_RESET_FIELD_NUMBER: _ClassVar[int]
     WORKERS_FIELD_NUMBER: _ClassVar[int]
     SHARED_PLANES_FIELD_NUMBER: _ClassVar[int]
+    BATCH_SIZE_FIELD_NUMBER: _ClassVar[int]
     pool_id: str
     spec: GameSpec
     arrow_schema: bytes
@@ -193,7 +196,8 @@ class CreatePoolResponse(_message.Message):
     auto_reset: AutoReset
     workers: int
     shared_planes: bool
-    def __init__(self, pool_id: _Optional[str] = ..., spec: _Optional[_Union[GameSpec, _Mapping]] = ..., arrow_schema: _Optional[bytes] = ..., seed: _Optional[int] = ..., num_envs: _Optional[int] = ..., rows: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., workers: _Optional[int] = ..., shared_planes: _Optional[bool] = ...) -> None: ...
+    batch_size: int
+    def __init__(self, pool_id: _Optional[str] = ..., spec: _Optional[_Union[GameSpec, _Mapping]] = ..., arrow_schema: _Optional[bytes] = ..., seed: _Optional[int] = ..., num_envs: _Optional[int] = ..., rows: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., workers: _Optional[int] = ..., shared_planes: _Optional[bool] = ..., batch_size: _Optional[int] = ...) -> None: ...
 
 class ResetRequest(_message.Message):
     __slots__ = ("pool_id",)
@@ -361,6 +365,46 @@ class SetOpponentsRequest(_message.Message):
 class SetOpponentsResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class AsyncResetRequest(_message.Message):
+    __slots__ = ("pool_id",)
+    POOL_ID_FIELD_NUMBER: _ClassVar[int]
+    pool_id: str
+    def __init__(self, pool_id: _Optional[str] = ...) -> None: ...
+
+class AsyncResetResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class SendRequest(_message.Message):
+    __slots__ = ("pool_id", "env_ids", "actions")
+    POOL_ID_FIELD_NUMBER: _ClassVar[int]
+    ENV_IDS_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    pool_id: str
+    env_ids: bytes
+    actions: bytes
+    def __init__(self, pool_id: _Optional[str] = ..., env_ids: _Optional[bytes] = ..., actions: _Optional[bytes] = ...) -> None: ...
+
+class SendResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class RecvRequest(_message.Message):
+    __slots__ = ("pool_id",)
+    POOL_ID_FIELD_NUMBER: _ClassVar[int]
+    pool_id: str
+    def __init__(self, pool_id: _Optional[str] = ...) -> None: ...
+
+class RecvResponse(_message.Message):
+    __slots__ = ("batch", "ended", "final_batch")
+    BATCH_FIELD_NUMBER: _ClassVar[int]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    FINAL_BATCH_FIELD_NUMBER: _ClassVar[int]
+    batch: bytes
+    ended: bytes
+    final_batch: bytes
+    def __init__(self, batch: _Optional[bytes] = ..., ended: _Optional[bytes] = ..., final_batch: _Optional[bytes] = ...) -> None: ...
 
 class ClosePoolRequest(_message.Message):
     __slots__ = ("pool_id",)

@@ -28,8 +28,10 @@ if _version_not_supported:
 class EnvServiceStub:
     """EnvService serves pools of game envs. Errors use the Connect/gRPC codes:
     NotFound (unknown game, agent or pool), InvalidArgument (bad config,
-    shapes, action values), FailedPrecondition (step before reset),
-    ResourceExhausted (server limits), Unavailable (shutting down).
+    shapes, action values, env ids), FailedPrecondition (step before reset,
+    sync calls on an async pool and async calls on a sync one, a Recv that
+    could never complete), ResourceExhausted (server limits), Unavailable
+    (shutting down).
     """
 
     def __init__(self, channel):
@@ -83,13 +85,30 @@ class EnvServiceStub:
                 request_serializer=botarena_dot_v1_dot_env__pb2.ClosePoolRequest.SerializeToString,
                 response_deserializer=botarena_dot_v1_dot_env__pb2.ClosePoolResponse.FromString,
                 _registered_method=True)
+        self.AsyncReset = channel.unary_unary(
+                '/botarena.v1.EnvService/AsyncReset',
+                request_serializer=botarena_dot_v1_dot_env__pb2.AsyncResetRequest.SerializeToString,
+                response_deserializer=botarena_dot_v1_dot_env__pb2.AsyncResetResponse.FromString,
+                _registered_method=True)
+        self.Send = channel.unary_unary(
+                '/botarena.v1.EnvService/Send',
+                request_serializer=botarena_dot_v1_dot_env__pb2.SendRequest.SerializeToString,
+                response_deserializer=botarena_dot_v1_dot_env__pb2.SendResponse.FromString,
+                _registered_method=True)
+        self.Recv = channel.unary_unary(
+                '/botarena.v1.EnvService/Recv',
+                request_serializer=botarena_dot_v1_dot_env__pb2.RecvRequest.SerializeToString,
+                response_deserializer=botarena_dot_v1_dot_env__pb2.RecvResponse.FromString,
+                _registered_method=True)
 
 
 class EnvServiceServicer:
     """EnvService serves pools of game envs. Errors use the Connect/gRPC codes:
     NotFound (unknown game, agent or pool), InvalidArgument (bad config,
-    shapes, action values), FailedPrecondition (step before reset),
-    ResourceExhausted (server limits), Unavailable (shutting down).
+    shapes, action values, env ids), FailedPrecondition (step before reset,
+    sync calls on an async pool and async calls on a sync one, a Recv that
+    could never complete), ResourceExhausted (server limits), Unavailable
+    (shutting down).
     """
 
     def ListGames(self, request, context):
@@ -172,6 +191,48 @@ class EnvServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AsyncReset(self, request, context):
+        """Async stepping, as EnvPool's send/recv, on a pool made with a
+        batch_size (see CreatePoolRequest.batch_size): Send hands some envs
+        their actions and returns at once, the server steps them in the
+        background, and Recv returns the next batch_size envs that finished,
+        so that a trainer computes one batch's actions while the others step.
+        An async pool takes no Reset, Step or StepStream requests, and a
+        synchronous pool no AsyncReset, Send or Recv (FailedPrecondition).
+
+        AsyncReset starts a new episode in every env of an async pool in the
+        background, as Reset does, dropping the batches not yet received and
+        the envs in flight: the next ceil(num_envs / batch_size) Recv calls
+        return the envs' first observations (with num_envs not a multiple of
+        batch_size, the last of them needs more envs sent first).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Send(self, request, context):
+        """Send queues envs of an async pool with their actions and returns
+        without waiting for their step. Everything is checked before anything
+        is queued: an env out of range, in flight (sent, or reset, and not yet
+        returned by Recv) or named twice, a wrong byte count or an action
+        outside 0..actions-1 is InvalidArgument; a Send before the first
+        AsyncReset is FailedPrecondition.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Recv(self, request, context):
+        """Recv waits for the next batch of batch_size envs to finish their step
+        (or reset) and returns their rows; its envs may then be sent again. A
+        Recv with fewer than batch_size envs in flight (so the batch could
+        never complete), or before the first AsyncReset, is
+        FailedPrecondition.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_EnvServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -220,6 +281,21 @@ def add_EnvServiceServicer_to_server(servicer, server):
                     request_deserializer=botarena_dot_v1_dot_env__pb2.ClosePoolRequest.FromString,
                     response_serializer=botarena_dot_v1_dot_env__pb2.ClosePoolResponse.SerializeToString,
             ),
+            'AsyncReset': grpc.unary_unary_rpc_method_handler(
+                    servicer.AsyncReset,
+                    request_deserializer=botarena_dot_v1_dot_env__pb2.AsyncResetRequest.FromString,
+                    response_serializer=botarena_dot_v1_dot_env__pb2.AsyncResetResponse.SerializeToString,
+            ),
+            'Send': grpc.unary_unary_rpc_method_handler(
+                    servicer.Send,
+                    request_deserializer=botarena_dot_v1_dot_env__pb2.SendRequest.FromString,
+                    response_serializer=botarena_dot_v1_dot_env__pb2.SendResponse.SerializeToString,
+            ),
+            'Recv': grpc.unary_unary_rpc_method_handler(
+                    servicer.Recv,
+                    request_deserializer=botarena_dot_v1_dot_env__pb2.RecvRequest.FromString,
+                    response_serializer=botarena_dot_v1_dot_env__pb2.RecvResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'botarena.v1.EnvService', rpc_method_handlers)
@@ -231,8 +307,10 @@ def add_EnvServiceServicer_to_server(servicer, server):
 class EnvService:
     """EnvService serves pools of game envs. Errors use the Connect/gRPC codes:
     NotFound (unknown game, agent or pool), InvalidArgument (bad config,
-    shapes, action values), FailedPrecondition (step before reset),
-    ResourceExhausted (server limits), Unavailable (shutting down).
+    shapes, action values, env ids), FailedPrecondition (step before reset,
+    sync calls on an async pool and async calls on a sync one, a Recv that
+    could never complete), ResourceExhausted (server limits), Unavailable
+    (shutting down).
     """
 
     @staticmethod
@@ -468,6 +546,87 @@ class EnvService:
             '/botarena.v1.EnvService/ClosePool',
             botarena_dot_v1_dot_env__pb2.ClosePoolRequest.SerializeToString,
             botarena_dot_v1_dot_env__pb2.ClosePoolResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AsyncReset(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/botarena.v1.EnvService/AsyncReset',
+            botarena_dot_v1_dot_env__pb2.AsyncResetRequest.SerializeToString,
+            botarena_dot_v1_dot_env__pb2.AsyncResetResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Send(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/botarena.v1.EnvService/Send',
+            botarena_dot_v1_dot_env__pb2.SendRequest.SerializeToString,
+            botarena_dot_v1_dot_env__pb2.SendResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Recv(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/botarena.v1.EnvService/Recv',
+            botarena_dot_v1_dot_env__pb2.RecvRequest.SerializeToString,
+            botarena_dot_v1_dot_env__pb2.RecvResponse.FromString,
             options,
             channel_credentials,
             insecure,

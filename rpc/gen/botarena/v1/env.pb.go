@@ -831,7 +831,32 @@ type CreatePoolRequest struct {
 	// batch's values into the channels not in "shared" and the envs batch's
 	// row r / len(learner_seats) into those in it; the result is the full
 	// form's, byte for byte.
-	SharedPlanes  bool `protobuf:"varint,10,opt,name=shared_planes,json=sharedPlanes,proto3" json:"shared_planes,omitempty"`
+	SharedPlanes bool `protobuf:"varint,10,opt,name=shared_planes,json=sharedPlanes,proto3" json:"shared_planes,omitempty"`
+	// batch_size, from 1 to num_envs, makes the pool async: it is stepped
+	// with AsyncReset, Send and Recv, and every batch (Recv's) holds
+	// batch_size envs, batch_size × len(learner_seats) rows. 0, the default,
+	// makes a synchronous pool (Reset, Step, StepStream). Other values are
+	// InvalidArgument.
+	//
+	// The rows of a Recv batch: an env's rows are consecutive, in
+	// learner_seats order, and the env, seat and episode columns name each
+	// row's env, seat and episode (env e's first row is not e ×
+	// len(learner_seats) as in a synchronous batch). The server's workers
+	// take the envs in the order they were sent (AsyncReset: in env order)
+	// and place each in the next free place of the batch being filled, so
+	// with workers = 1 a batch holds the envs in the order they were sent,
+	// and with more workers it holds those that finished first (up to 64
+	// envs of reordering within a worker's chunk).
+	//
+	// An env's trajectory depends only on the pool seed and the actions sent
+	// to it, whatever the order envs finish in, the worker count or which
+	// envs are sent together: its rows are byte for byte those a synchronous
+	// pool of the same settings gives it for the same actions, and in
+	// NEXT_STEP mode an env sent after its episode ended is reset (its
+	// actions ignored); in SAME_STEP mode its final observation is in the
+	// batch's final_batch. Stats waits for the envs in flight and counts
+	// Send calls as steps.
+	BatchSize     int32 `protobuf:"varint,11,opt,name=batch_size,json=batchSize,proto3" json:"batch_size,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -936,6 +961,13 @@ func (x *CreatePoolRequest) GetSharedPlanes() bool {
 	return false
 }
 
+func (x *CreatePoolRequest) GetBatchSize() int32 {
+	if x != nil {
+		return x.BatchSize
+	}
+	return 0
+}
+
 type CreatePoolResponse struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	PoolId string                 `protobuf:"bytes,1,opt,name=pool_id,json=poolId,proto3" json:"pool_id,omitempty"`
@@ -955,7 +987,10 @@ type CreatePoolResponse struct {
 	Workers      int32     `protobuf:"varint,9,opt,name=workers,proto3" json:"workers,omitempty"`
 	// shared_planes is set when the pool's batches have the shared form
 	// (see CreatePoolRequest.shared_planes).
-	SharedPlanes  bool `protobuf:"varint,10,opt,name=shared_planes,json=sharedPlanes,proto3" json:"shared_planes,omitempty"`
+	SharedPlanes bool `protobuf:"varint,10,opt,name=shared_planes,json=sharedPlanes,proto3" json:"shared_planes,omitempty"`
+	// batch_size is the envs of each Recv batch of an async pool; 0 for a
+	// synchronous pool.
+	BatchSize     int32 `protobuf:"varint,11,opt,name=batch_size,json=batchSize,proto3" json:"batch_size,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1058,6 +1093,13 @@ func (x *CreatePoolResponse) GetSharedPlanes() bool {
 		return x.SharedPlanes
 	}
 	return false
+}
+
+func (x *CreatePoolResponse) GetBatchSize() int32 {
+	if x != nil {
+		return x.BatchSize
+	}
+	return 0
 }
 
 type ResetRequest struct {
@@ -2090,6 +2132,299 @@ func (*SetOpponentsResponse) Descriptor() ([]byte, []int) {
 	return file_botarena_v1_env_proto_rawDescGZIP(), []int{25}
 }
 
+type AsyncResetRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	PoolId        string                 `protobuf:"bytes,1,opt,name=pool_id,json=poolId,proto3" json:"pool_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AsyncResetRequest) Reset() {
+	*x = AsyncResetRequest{}
+	mi := &file_botarena_v1_env_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AsyncResetRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AsyncResetRequest) ProtoMessage() {}
+
+func (x *AsyncResetRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AsyncResetRequest.ProtoReflect.Descriptor instead.
+func (*AsyncResetRequest) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *AsyncResetRequest) GetPoolId() string {
+	if x != nil {
+		return x.PoolId
+	}
+	return ""
+}
+
+type AsyncResetResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AsyncResetResponse) Reset() {
+	*x = AsyncResetResponse{}
+	mi := &file_botarena_v1_env_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AsyncResetResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AsyncResetResponse) ProtoMessage() {}
+
+func (x *AsyncResetResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AsyncResetResponse.ProtoReflect.Descriptor instead.
+func (*AsyncResetResponse) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{27}
+}
+
+type SendRequest struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	PoolId string                 `protobuf:"bytes,1,opt,name=pool_id,json=poolId,proto3" json:"pool_id,omitempty"`
+	// env_ids holds the envs to step, one little-endian int32 each (at most
+	// num_envs of them), each in 0..num_envs-1 and not in flight.
+	EnvIds []byte `protobuf:"bytes,2,opt,name=env_ids,json=envIds,proto3" json:"env_ids,omitempty"`
+	// actions holds one little-endian int32 per learner row of the envs, in
+	// env_ids order and, per env, in learner_seats order, each in
+	// 0..actions-1: 4 × len(learner_seats) bytes per env.
+	Actions       []byte `protobuf:"bytes,3,opt,name=actions,proto3" json:"actions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SendRequest) Reset() {
+	*x = SendRequest{}
+	mi := &file_botarena_v1_env_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SendRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SendRequest) ProtoMessage() {}
+
+func (x *SendRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SendRequest.ProtoReflect.Descriptor instead.
+func (*SendRequest) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *SendRequest) GetPoolId() string {
+	if x != nil {
+		return x.PoolId
+	}
+	return ""
+}
+
+func (x *SendRequest) GetEnvIds() []byte {
+	if x != nil {
+		return x.EnvIds
+	}
+	return nil
+}
+
+func (x *SendRequest) GetActions() []byte {
+	if x != nil {
+		return x.Actions
+	}
+	return nil
+}
+
+type SendResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SendResponse) Reset() {
+	*x = SendResponse{}
+	mi := &file_botarena_v1_env_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SendResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SendResponse) ProtoMessage() {}
+
+func (x *SendResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SendResponse.ProtoReflect.Descriptor instead.
+func (*SendResponse) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{29}
+}
+
+type RecvRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	PoolId        string                 `protobuf:"bytes,1,opt,name=pool_id,json=poolId,proto3" json:"pool_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RecvRequest) Reset() {
+	*x = RecvRequest{}
+	mi := &file_botarena_v1_env_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RecvRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RecvRequest) ProtoMessage() {}
+
+func (x *RecvRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RecvRequest.ProtoReflect.Descriptor instead.
+func (*RecvRequest) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *RecvRequest) GetPoolId() string {
+	if x != nil {
+		return x.PoolId
+	}
+	return ""
+}
+
+// RecvResponse is a StepResponse of batch_size × len(learner_seats) rows
+// in the order CreatePoolRequest.batch_size states; the batch's env column
+// names each row's env. After an AsyncReset the first batches hold the
+// envs' first observations (ended all 0, no final_batch).
+type RecvResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// batch is the Arrow IPC record-batch message of the batch's rows, as in
+	// ResetResponse.
+	Batch []byte `protobuf:"bytes,1,opt,name=batch,proto3" json:"batch,omitempty"`
+	// ended has one byte per row, as in StepResponse.
+	Ended []byte `protobuf:"bytes,2,opt,name=ended,proto3" json:"ended,omitempty"`
+	// final_batch is as in StepResponse, for the batch's rows.
+	FinalBatch    []byte `protobuf:"bytes,3,opt,name=final_batch,json=finalBatch,proto3" json:"final_batch,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RecvResponse) Reset() {
+	*x = RecvResponse{}
+	mi := &file_botarena_v1_env_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RecvResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RecvResponse) ProtoMessage() {}
+
+func (x *RecvResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_env_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RecvResponse.ProtoReflect.Descriptor instead.
+func (*RecvResponse) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *RecvResponse) GetBatch() []byte {
+	if x != nil {
+		return x.Batch
+	}
+	return nil
+}
+
+func (x *RecvResponse) GetEnded() []byte {
+	if x != nil {
+		return x.Ended
+	}
+	return nil
+}
+
+func (x *RecvResponse) GetFinalBatch() []byte {
+	if x != nil {
+		return x.FinalBatch
+	}
+	return nil
+}
+
 type ClosePoolRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	PoolId        string                 `protobuf:"bytes,1,opt,name=pool_id,json=poolId,proto3" json:"pool_id,omitempty"`
@@ -2099,7 +2434,7 @@ type ClosePoolRequest struct {
 
 func (x *ClosePoolRequest) Reset() {
 	*x = ClosePoolRequest{}
-	mi := &file_botarena_v1_env_proto_msgTypes[26]
+	mi := &file_botarena_v1_env_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2111,7 +2446,7 @@ func (x *ClosePoolRequest) String() string {
 func (*ClosePoolRequest) ProtoMessage() {}
 
 func (x *ClosePoolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[26]
+	mi := &file_botarena_v1_env_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2124,7 +2459,7 @@ func (x *ClosePoolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePoolRequest.ProtoReflect.Descriptor instead.
 func (*ClosePoolRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{26}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ClosePoolRequest) GetPoolId() string {
@@ -2142,7 +2477,7 @@ type ClosePoolResponse struct {
 
 func (x *ClosePoolResponse) Reset() {
 	*x = ClosePoolResponse{}
-	mi := &file_botarena_v1_env_proto_msgTypes[27]
+	mi := &file_botarena_v1_env_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2154,7 +2489,7 @@ func (x *ClosePoolResponse) String() string {
 func (*ClosePoolResponse) ProtoMessage() {}
 
 func (x *ClosePoolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_env_proto_msgTypes[27]
+	mi := &file_botarena_v1_env_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2167,7 +2502,7 @@ func (x *ClosePoolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClosePoolResponse.ProtoReflect.Descriptor instead.
 func (*ClosePoolResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_env_proto_rawDescGZIP(), []int{27}
+	return file_botarena_v1_env_proto_rawDescGZIP(), []int{33}
 }
 
 var File_botarena_v1_env_proto protoreflect.FileDescriptor
@@ -2226,7 +2561,7 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\x10ListGamesRequest\"g\n" +
 	"\x11ListGamesResponse\x12+\n" +
 	"\x05games\x18\x01 \x03(\v2\x15.botarena.v1.GameInfoR\x05games\x12%\n" +
-	"\x0eserver_version\x18\x02 \x01(\tR\rserverVersion\"\xe7\x03\n" +
+	"\x0eserver_version\x18\x02 \x01(\tR\rserverVersion\"\x86\x04\n" +
 	"\x11CreatePoolRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x1f\n" +
 	"\vconfig_json\x18\x02 \x01(\tR\n" +
@@ -2240,11 +2575,13 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\vcompression\x18\b \x01(\x0e2\x18.botarena.v1.CompressionR\vcompression\x12\x18\n" +
 	"\aworkers\x18\t \x01(\x05R\aworkers\x12#\n" +
 	"\rshared_planes\x18\n" +
-	" \x01(\bR\fsharedPlanes\x1a<\n" +
+	" \x01(\bR\fsharedPlanes\x12\x1d\n" +
+	"\n" +
+	"batch_size\x18\v \x01(\x05R\tbatchSize\x1a<\n" +
 	"\x0eOpponentsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\x05R\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\a\n" +
-	"\x05_seed\"\xd9\x02\n" +
+	"\x05_seed\"\xf8\x02\n" +
 	"\x12CreatePoolResponse\x12\x17\n" +
 	"\apool_id\x18\x01 \x01(\tR\x06poolId\x12)\n" +
 	"\x04spec\x18\x02 \x01(\v2\x15.botarena.v1.GameSpecR\x04spec\x12!\n" +
@@ -2257,7 +2594,9 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"auto_reset\x18\b \x01(\x0e2\x16.botarena.v1.AutoResetR\tautoReset\x12\x18\n" +
 	"\aworkers\x18\t \x01(\x05R\aworkers\x12#\n" +
 	"\rshared_planes\x18\n" +
-	" \x01(\bR\fsharedPlanes\"'\n" +
+	" \x01(\bR\fsharedPlanes\x12\x1d\n" +
+	"\n" +
+	"batch_size\x18\v \x01(\x05R\tbatchSize\"'\n" +
 	"\fResetRequest\x12\x17\n" +
 	"\apool_id\x18\x01 \x01(\tR\x06poolId\"%\n" +
 	"\rResetResponse\x12\x14\n" +
@@ -2327,7 +2666,22 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\x0eOpponentsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\x05R\x03key\x12.\n" +
 	"\x05value\x18\x02 \x01(\v2\x18.botarena.v1.OpponentMixR\x05value:\x028\x01\"\x16\n" +
-	"\x14SetOpponentsResponse\"+\n" +
+	"\x14SetOpponentsResponse\",\n" +
+	"\x11AsyncResetRequest\x12\x17\n" +
+	"\apool_id\x18\x01 \x01(\tR\x06poolId\"\x14\n" +
+	"\x12AsyncResetResponse\"Y\n" +
+	"\vSendRequest\x12\x17\n" +
+	"\apool_id\x18\x01 \x01(\tR\x06poolId\x12\x17\n" +
+	"\aenv_ids\x18\x02 \x01(\fR\x06envIds\x12\x18\n" +
+	"\aactions\x18\x03 \x01(\fR\aactions\"\x0e\n" +
+	"\fSendResponse\"&\n" +
+	"\vRecvRequest\x12\x17\n" +
+	"\apool_id\x18\x01 \x01(\tR\x06poolId\"[\n" +
+	"\fRecvResponse\x12\x14\n" +
+	"\x05batch\x18\x01 \x01(\fR\x05batch\x12\x14\n" +
+	"\x05ended\x18\x02 \x01(\fR\x05ended\x12\x1f\n" +
+	"\vfinal_batch\x18\x03 \x01(\fR\n" +
+	"finalBatch\"+\n" +
 	"\x10ClosePoolRequest\x12\x17\n" +
 	"\apool_id\x18\x01 \x01(\tR\x06poolId\"\x13\n" +
 	"\x11ClosePoolResponse*[\n" +
@@ -2338,7 +2692,7 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\vCompression\x12\x1b\n" +
 	"\x17COMPRESSION_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10COMPRESSION_NONE\x10\x01\x12\x14\n" +
-	"\x10COMPRESSION_ZSTD\x10\x022\x9b\x05\n" +
+	"\x10COMPRESSION_ZSTD\x10\x022\xe4\x06\n" +
 	"\n" +
 	"EnvService\x12J\n" +
 	"\tListGames\x12\x1d.botarena.v1.ListGamesRequest\x1a\x1e.botarena.v1.ListGamesResponse\x12M\n" +
@@ -2351,7 +2705,11 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\x06Render\x12\x1a.botarena.v1.RenderRequest\x1a\x1b.botarena.v1.RenderResponse\x12>\n" +
 	"\x05Stats\x12\x19.botarena.v1.StatsRequest\x1a\x1a.botarena.v1.StatsResponse\x12S\n" +
 	"\fSetOpponents\x12 .botarena.v1.SetOpponentsRequest\x1a!.botarena.v1.SetOpponentsResponse\x12J\n" +
-	"\tClosePool\x12\x1d.botarena.v1.ClosePoolRequest\x1a\x1e.botarena.v1.ClosePoolResponseB=Z;github.com/botarena/botarena/rpc/gen/botarena/v1;botarenav1b\x06proto3"
+	"\tClosePool\x12\x1d.botarena.v1.ClosePoolRequest\x1a\x1e.botarena.v1.ClosePoolResponse\x12M\n" +
+	"\n" +
+	"AsyncReset\x12\x1e.botarena.v1.AsyncResetRequest\x1a\x1f.botarena.v1.AsyncResetResponse\x12;\n" +
+	"\x04Send\x12\x18.botarena.v1.SendRequest\x1a\x19.botarena.v1.SendResponse\x12;\n" +
+	"\x04Recv\x12\x18.botarena.v1.RecvRequest\x1a\x19.botarena.v1.RecvResponseB=Z;github.com/botarena/botarena/rpc/gen/botarena/v1;botarenav1b\x06proto3"
 
 var (
 	file_botarena_v1_env_proto_rawDescOnce sync.Once
@@ -2366,7 +2724,7 @@ func file_botarena_v1_env_proto_rawDescGZIP() []byte {
 }
 
 var file_botarena_v1_env_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_botarena_v1_env_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
+var file_botarena_v1_env_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
 var file_botarena_v1_env_proto_goTypes = []any{
 	(AutoReset)(0),               // 0: botarena.v1.AutoReset
 	(Compression)(0),             // 1: botarena.v1.Compression
@@ -2396,21 +2754,27 @@ var file_botarena_v1_env_proto_goTypes = []any{
 	(*OpponentMix)(nil),          // 25: botarena.v1.OpponentMix
 	(*SetOpponentsRequest)(nil),  // 26: botarena.v1.SetOpponentsRequest
 	(*SetOpponentsResponse)(nil), // 27: botarena.v1.SetOpponentsResponse
-	(*ClosePoolRequest)(nil),     // 28: botarena.v1.ClosePoolRequest
-	(*ClosePoolResponse)(nil),    // 29: botarena.v1.ClosePoolResponse
-	nil,                          // 30: botarena.v1.GameInfo.AgentSummariesEntry
-	nil,                          // 31: botarena.v1.CreatePoolRequest.OpponentsEntry
-	nil,                          // 32: botarena.v1.SetOpponentsRequest.OpponentsEntry
+	(*AsyncResetRequest)(nil),    // 28: botarena.v1.AsyncResetRequest
+	(*AsyncResetResponse)(nil),   // 29: botarena.v1.AsyncResetResponse
+	(*SendRequest)(nil),          // 30: botarena.v1.SendRequest
+	(*SendResponse)(nil),         // 31: botarena.v1.SendResponse
+	(*RecvRequest)(nil),          // 32: botarena.v1.RecvRequest
+	(*RecvResponse)(nil),         // 33: botarena.v1.RecvResponse
+	(*ClosePoolRequest)(nil),     // 34: botarena.v1.ClosePoolRequest
+	(*ClosePoolResponse)(nil),    // 35: botarena.v1.ClosePoolResponse
+	nil,                          // 36: botarena.v1.GameInfo.AgentSummariesEntry
+	nil,                          // 37: botarena.v1.CreatePoolRequest.OpponentsEntry
+	nil,                          // 38: botarena.v1.SetOpponentsRequest.OpponentsEntry
 }
 var file_botarena_v1_env_proto_depIdxs = []int32{
 	2,  // 0: botarena.v1.GameSpec.observations:type_name -> botarena.v1.TensorSpec
 	4,  // 1: botarena.v1.GameSpec.action_factors:type_name -> botarena.v1.ActionFactors
 	3,  // 2: botarena.v1.GameInfo.spec:type_name -> botarena.v1.GameSpec
 	7,  // 3: botarena.v1.GameInfo.config_fields:type_name -> botarena.v1.ConfigField
-	30, // 4: botarena.v1.GameInfo.agent_summaries:type_name -> botarena.v1.GameInfo.AgentSummariesEntry
+	36, // 4: botarena.v1.GameInfo.agent_summaries:type_name -> botarena.v1.GameInfo.AgentSummariesEntry
 	6,  // 5: botarena.v1.GameInfo.training:type_name -> botarena.v1.TrainingDefaults
 	5,  // 6: botarena.v1.ListGamesResponse.games:type_name -> botarena.v1.GameInfo
-	31, // 7: botarena.v1.CreatePoolRequest.opponents:type_name -> botarena.v1.CreatePoolRequest.OpponentsEntry
+	37, // 7: botarena.v1.CreatePoolRequest.opponents:type_name -> botarena.v1.CreatePoolRequest.OpponentsEntry
 	0,  // 8: botarena.v1.CreatePoolRequest.auto_reset:type_name -> botarena.v1.AutoReset
 	1,  // 9: botarena.v1.CreatePoolRequest.compression:type_name -> botarena.v1.Compression
 	3,  // 10: botarena.v1.CreatePoolResponse.spec:type_name -> botarena.v1.GameSpec
@@ -2418,7 +2782,7 @@ var file_botarena_v1_env_proto_depIdxs = []int32{
 	21, // 12: botarena.v1.StatsResponse.seats:type_name -> botarena.v1.SeatStats
 	22, // 13: botarena.v1.StatsResponse.opponents:type_name -> botarena.v1.OpponentStats
 	24, // 14: botarena.v1.OpponentMix.choices:type_name -> botarena.v1.OpponentChoice
-	32, // 15: botarena.v1.SetOpponentsRequest.opponents:type_name -> botarena.v1.SetOpponentsRequest.OpponentsEntry
+	38, // 15: botarena.v1.SetOpponentsRequest.opponents:type_name -> botarena.v1.SetOpponentsRequest.OpponentsEntry
 	25, // 16: botarena.v1.SetOpponentsRequest.OpponentsEntry.value:type_name -> botarena.v1.OpponentMix
 	8,  // 17: botarena.v1.EnvService.ListGames:input_type -> botarena.v1.ListGamesRequest
 	10, // 18: botarena.v1.EnvService.CreatePool:input_type -> botarena.v1.CreatePoolRequest
@@ -2428,18 +2792,24 @@ var file_botarena_v1_env_proto_depIdxs = []int32{
 	18, // 22: botarena.v1.EnvService.Render:input_type -> botarena.v1.RenderRequest
 	20, // 23: botarena.v1.EnvService.Stats:input_type -> botarena.v1.StatsRequest
 	26, // 24: botarena.v1.EnvService.SetOpponents:input_type -> botarena.v1.SetOpponentsRequest
-	28, // 25: botarena.v1.EnvService.ClosePool:input_type -> botarena.v1.ClosePoolRequest
-	9,  // 26: botarena.v1.EnvService.ListGames:output_type -> botarena.v1.ListGamesResponse
-	11, // 27: botarena.v1.EnvService.CreatePool:output_type -> botarena.v1.CreatePoolResponse
-	13, // 28: botarena.v1.EnvService.Reset:output_type -> botarena.v1.ResetResponse
-	15, // 29: botarena.v1.EnvService.Step:output_type -> botarena.v1.StepResponse
-	17, // 30: botarena.v1.EnvService.StepStream:output_type -> botarena.v1.StepStreamResponse
-	19, // 31: botarena.v1.EnvService.Render:output_type -> botarena.v1.RenderResponse
-	23, // 32: botarena.v1.EnvService.Stats:output_type -> botarena.v1.StatsResponse
-	27, // 33: botarena.v1.EnvService.SetOpponents:output_type -> botarena.v1.SetOpponentsResponse
-	29, // 34: botarena.v1.EnvService.ClosePool:output_type -> botarena.v1.ClosePoolResponse
-	26, // [26:35] is the sub-list for method output_type
-	17, // [17:26] is the sub-list for method input_type
+	34, // 25: botarena.v1.EnvService.ClosePool:input_type -> botarena.v1.ClosePoolRequest
+	28, // 26: botarena.v1.EnvService.AsyncReset:input_type -> botarena.v1.AsyncResetRequest
+	30, // 27: botarena.v1.EnvService.Send:input_type -> botarena.v1.SendRequest
+	32, // 28: botarena.v1.EnvService.Recv:input_type -> botarena.v1.RecvRequest
+	9,  // 29: botarena.v1.EnvService.ListGames:output_type -> botarena.v1.ListGamesResponse
+	11, // 30: botarena.v1.EnvService.CreatePool:output_type -> botarena.v1.CreatePoolResponse
+	13, // 31: botarena.v1.EnvService.Reset:output_type -> botarena.v1.ResetResponse
+	15, // 32: botarena.v1.EnvService.Step:output_type -> botarena.v1.StepResponse
+	17, // 33: botarena.v1.EnvService.StepStream:output_type -> botarena.v1.StepStreamResponse
+	19, // 34: botarena.v1.EnvService.Render:output_type -> botarena.v1.RenderResponse
+	23, // 35: botarena.v1.EnvService.Stats:output_type -> botarena.v1.StatsResponse
+	27, // 36: botarena.v1.EnvService.SetOpponents:output_type -> botarena.v1.SetOpponentsResponse
+	35, // 37: botarena.v1.EnvService.ClosePool:output_type -> botarena.v1.ClosePoolResponse
+	29, // 38: botarena.v1.EnvService.AsyncReset:output_type -> botarena.v1.AsyncResetResponse
+	31, // 39: botarena.v1.EnvService.Send:output_type -> botarena.v1.SendResponse
+	33, // 40: botarena.v1.EnvService.Recv:output_type -> botarena.v1.RecvResponse
+	29, // [29:41] is the sub-list for method output_type
+	17, // [17:29] is the sub-list for method input_type
 	17, // [17:17] is the sub-list for extension type_name
 	17, // [17:17] is the sub-list for extension extendee
 	0,  // [0:17] is the sub-list for field type_name
@@ -2457,7 +2827,7 @@ func file_botarena_v1_env_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_botarena_v1_env_proto_rawDesc), len(file_botarena_v1_env_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   31,
+			NumMessages:   37,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -56,6 +56,12 @@ const (
 	EnvServiceSetOpponentsProcedure = "/botarena.v1.EnvService/SetOpponents"
 	// EnvServiceClosePoolProcedure is the fully-qualified name of the EnvService's ClosePool RPC.
 	EnvServiceClosePoolProcedure = "/botarena.v1.EnvService/ClosePool"
+	// EnvServiceAsyncResetProcedure is the fully-qualified name of the EnvService's AsyncReset RPC.
+	EnvServiceAsyncResetProcedure = "/botarena.v1.EnvService/AsyncReset"
+	// EnvServiceSendProcedure is the fully-qualified name of the EnvService's Send RPC.
+	EnvServiceSendProcedure = "/botarena.v1.EnvService/Send"
+	// EnvServiceRecvProcedure is the fully-qualified name of the EnvService's Recv RPC.
+	EnvServiceRecvProcedure = "/botarena.v1.EnvService/Recv"
 )
 
 // EnvServiceClient is a client for the botarena.v1.EnvService service.
@@ -95,6 +101,25 @@ type EnvServiceClient interface {
 	// ClosePool closes a pool and frees its envs. Closing an unknown or
 	// already closed pool is NotFound.
 	ClosePool(context.Context, *v1.ClosePoolRequest) (*v1.ClosePoolResponse, error)
+	// AsyncReset starts a new episode in every env of an async pool in the
+	// background, as Reset does, dropping the batches not yet received and
+	// the envs in flight: the next ceil(num_envs / batch_size) Recv calls
+	// return the envs' first observations (with num_envs not a multiple of
+	// batch_size, the last of them needs more envs sent first).
+	AsyncReset(context.Context, *v1.AsyncResetRequest) (*v1.AsyncResetResponse, error)
+	// Send queues envs of an async pool with their actions and returns
+	// without waiting for their step. Everything is checked before anything
+	// is queued: an env out of range, in flight (sent, or reset, and not yet
+	// returned by Recv) or named twice, a wrong byte count or an action
+	// outside 0..actions-1 is InvalidArgument; a Send before the first
+	// AsyncReset is FailedPrecondition.
+	Send(context.Context, *v1.SendRequest) (*v1.SendResponse, error)
+	// Recv waits for the next batch of batch_size envs to finish their step
+	// (or reset) and returns their rows; its envs may then be sent again. A
+	// Recv with fewer than batch_size envs in flight (so the batch could
+	// never complete), or before the first AsyncReset, is
+	// FailedPrecondition.
+	Recv(context.Context, *v1.RecvRequest) (*v1.RecvResponse, error)
 }
 
 // NewEnvServiceClient constructs a client for the botarena.v1.EnvService service. By default, it
@@ -162,6 +187,24 @@ func NewEnvServiceClient(httpClient connect.HTTPClient, baseURL string, opts ...
 			connect.WithSchema(envServiceMethods.ByName("ClosePool")),
 			connect.WithClientOptions(opts...),
 		),
+		asyncReset: connect.NewClient[v1.AsyncResetRequest, v1.AsyncResetResponse](
+			httpClient,
+			baseURL+EnvServiceAsyncResetProcedure,
+			connect.WithSchema(envServiceMethods.ByName("AsyncReset")),
+			connect.WithClientOptions(opts...),
+		),
+		send: connect.NewClient[v1.SendRequest, v1.SendResponse](
+			httpClient,
+			baseURL+EnvServiceSendProcedure,
+			connect.WithSchema(envServiceMethods.ByName("Send")),
+			connect.WithClientOptions(opts...),
+		),
+		recv: connect.NewClient[v1.RecvRequest, v1.RecvResponse](
+			httpClient,
+			baseURL+EnvServiceRecvProcedure,
+			connect.WithSchema(envServiceMethods.ByName("Recv")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -176,6 +219,9 @@ type envServiceClient struct {
 	stats        *connect.Client[v1.StatsRequest, v1.StatsResponse]
 	setOpponents *connect.Client[v1.SetOpponentsRequest, v1.SetOpponentsResponse]
 	closePool    *connect.Client[v1.ClosePoolRequest, v1.ClosePoolResponse]
+	asyncReset   *connect.Client[v1.AsyncResetRequest, v1.AsyncResetResponse]
+	send         *connect.Client[v1.SendRequest, v1.SendResponse]
+	recv         *connect.Client[v1.RecvRequest, v1.RecvResponse]
 }
 
 // ListGames calls botarena.v1.EnvService.ListGames.
@@ -255,6 +301,33 @@ func (c *envServiceClient) ClosePool(ctx context.Context, req *v1.ClosePoolReque
 	return nil, err
 }
 
+// AsyncReset calls botarena.v1.EnvService.AsyncReset.
+func (c *envServiceClient) AsyncReset(ctx context.Context, req *v1.AsyncResetRequest) (*v1.AsyncResetResponse, error) {
+	response, err := c.asyncReset.CallUnary(ctx, connect.NewRequest(req))
+	if response != nil {
+		return response.Msg, err
+	}
+	return nil, err
+}
+
+// Send calls botarena.v1.EnvService.Send.
+func (c *envServiceClient) Send(ctx context.Context, req *v1.SendRequest) (*v1.SendResponse, error) {
+	response, err := c.send.CallUnary(ctx, connect.NewRequest(req))
+	if response != nil {
+		return response.Msg, err
+	}
+	return nil, err
+}
+
+// Recv calls botarena.v1.EnvService.Recv.
+func (c *envServiceClient) Recv(ctx context.Context, req *v1.RecvRequest) (*v1.RecvResponse, error) {
+	response, err := c.recv.CallUnary(ctx, connect.NewRequest(req))
+	if response != nil {
+		return response.Msg, err
+	}
+	return nil, err
+}
+
 // EnvServiceHandler is an implementation of the botarena.v1.EnvService service.
 type EnvServiceHandler interface {
 	// ListGames lists the registered games with their default specs and the
@@ -292,6 +365,25 @@ type EnvServiceHandler interface {
 	// ClosePool closes a pool and frees its envs. Closing an unknown or
 	// already closed pool is NotFound.
 	ClosePool(context.Context, *v1.ClosePoolRequest) (*v1.ClosePoolResponse, error)
+	// AsyncReset starts a new episode in every env of an async pool in the
+	// background, as Reset does, dropping the batches not yet received and
+	// the envs in flight: the next ceil(num_envs / batch_size) Recv calls
+	// return the envs' first observations (with num_envs not a multiple of
+	// batch_size, the last of them needs more envs sent first).
+	AsyncReset(context.Context, *v1.AsyncResetRequest) (*v1.AsyncResetResponse, error)
+	// Send queues envs of an async pool with their actions and returns
+	// without waiting for their step. Everything is checked before anything
+	// is queued: an env out of range, in flight (sent, or reset, and not yet
+	// returned by Recv) or named twice, a wrong byte count or an action
+	// outside 0..actions-1 is InvalidArgument; a Send before the first
+	// AsyncReset is FailedPrecondition.
+	Send(context.Context, *v1.SendRequest) (*v1.SendResponse, error)
+	// Recv waits for the next batch of batch_size envs to finish their step
+	// (or reset) and returns their rows; its envs may then be sent again. A
+	// Recv with fewer than batch_size envs in flight (so the batch could
+	// never complete), or before the first AsyncReset, is
+	// FailedPrecondition.
+	Recv(context.Context, *v1.RecvRequest) (*v1.RecvResponse, error)
 }
 
 // NewEnvServiceHandler builds an HTTP handler from the service implementation. It returns the path
@@ -355,6 +447,24 @@ func NewEnvServiceHandler(svc EnvServiceHandler, opts ...connect.HandlerOption) 
 		connect.WithSchema(envServiceMethods.ByName("ClosePool")),
 		connect.WithHandlerOptions(opts...),
 	)
+	envServiceAsyncResetHandler := connect.NewUnaryHandlerSimple(
+		EnvServiceAsyncResetProcedure,
+		svc.AsyncReset,
+		connect.WithSchema(envServiceMethods.ByName("AsyncReset")),
+		connect.WithHandlerOptions(opts...),
+	)
+	envServiceSendHandler := connect.NewUnaryHandlerSimple(
+		EnvServiceSendProcedure,
+		svc.Send,
+		connect.WithSchema(envServiceMethods.ByName("Send")),
+		connect.WithHandlerOptions(opts...),
+	)
+	envServiceRecvHandler := connect.NewUnaryHandlerSimple(
+		EnvServiceRecvProcedure,
+		svc.Recv,
+		connect.WithSchema(envServiceMethods.ByName("Recv")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/botarena.v1.EnvService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case EnvServiceListGamesProcedure:
@@ -375,6 +485,12 @@ func NewEnvServiceHandler(svc EnvServiceHandler, opts ...connect.HandlerOption) 
 			envServiceSetOpponentsHandler.ServeHTTP(w, r)
 		case EnvServiceClosePoolProcedure:
 			envServiceClosePoolHandler.ServeHTTP(w, r)
+		case EnvServiceAsyncResetProcedure:
+			envServiceAsyncResetHandler.ServeHTTP(w, r)
+		case EnvServiceSendProcedure:
+			envServiceSendHandler.ServeHTTP(w, r)
+		case EnvServiceRecvProcedure:
+			envServiceRecvHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -418,4 +534,16 @@ func (UnimplementedEnvServiceHandler) SetOpponents(context.Context, *v1.SetOppon
 
 func (UnimplementedEnvServiceHandler) ClosePool(context.Context, *v1.ClosePoolRequest) (*v1.ClosePoolResponse, error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("botarena.v1.EnvService.ClosePool is not implemented"))
+}
+
+func (UnimplementedEnvServiceHandler) AsyncReset(context.Context, *v1.AsyncResetRequest) (*v1.AsyncResetResponse, error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("botarena.v1.EnvService.AsyncReset is not implemented"))
+}
+
+func (UnimplementedEnvServiceHandler) Send(context.Context, *v1.SendRequest) (*v1.SendResponse, error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("botarena.v1.EnvService.Send is not implemented"))
+}
+
+func (UnimplementedEnvServiceHandler) Recv(context.Context, *v1.RecvRequest) (*v1.RecvResponse, error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("botarena.v1.EnvService.Recv is not implemented"))
 }
