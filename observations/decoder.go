@@ -17,7 +17,8 @@ import (
 // for byte; a Go client can use it to read a pool's steps. Decoding copies:
 // the [env.Buffers] it fills do not alias the message or Arrow memory; in
 // the shared form it rebuilds the full rows, each seat's shared channels
-// copied from its env's.
+// copied from its env's. It reads an uncompressed message in place, so
+// [Decoder.DecodeTo] allocates nothing of the batch's size.
 //
 // A Decoder is not safe for concurrent use.
 type Decoder struct {
