@@ -50,6 +50,9 @@ func bytesPerRun(runs int, f func()) uint64 {
 // together stay under 1 MB a call. Not parallel: it counts the whole
 // process's allocations.
 func TestResetAndStepAllocateNoBatch(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	const bound = 1 << 20
 	ts := rpctest.New(t)
 	c := ts.Client(t)
