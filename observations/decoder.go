@@ -3,7 +3,6 @@ package observations
 import (
 	"bytes"
 	"fmt"
-	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -18,7 +17,8 @@ import (
 // for byte; a Go client can use it to read a pool's steps. Decoding copies:
 // the [env.Buffers] it fills do not alias the message or Arrow memory; in
 // the shared form it rebuilds the full rows, each seat's shared channels
-// copied from its env's.
+// copied from its env's. It reads an uncompressed message in place, so
+// [Decoder.DecodeTo] allocates nothing of the batch's size.
 //
 // A Decoder is not safe for concurrent use.
 type Decoder struct {
@@ -128,8 +128,11 @@ func (d *Decoder) DecodeTo(dst *env.Buffers, msg []byte) error {
 // schema of schemaMsg and returns it with the bytes after it. The caller
 // releases the reader.
 func (d *Decoder) readBatch(schemaMsg, msg []byte) (*ipc.Reader, []byte, error) {
-	body := bytes.NewReader(msg)
-	r, err := ipc.NewReader(io.MultiReader(bytes.NewReader(schemaMsg), body), ipc.WithAllocator(d.cfg.mem))
+	// The batch's buffers are slices of msg (see messages): decode copies
+	// them out before it returns.
+	m := newMessages(schemaMsg, msg)
+	defer m.Release()
+	r, err := ipc.NewReaderFromMessageReader(m, ipc.WithAllocator(d.cfg.mem))
 	if err != nil {
 		return nil, nil, fmt.Errorf("observations: reading the schema message: %w", err)
 	}
@@ -140,7 +143,7 @@ func (d *Decoder) readBatch(schemaMsg, msg []byte) (*ipc.Reader, []byte, error) 
 		}
 		return nil, nil, fmt.Errorf("observations: no record batch in the message")
 	}
-	return r, msg[len(msg)-body.Len():], nil
+	return r, m.rest(), nil
 }
 
 // decode reads msg as a record batch (in the shared form, two) and copies

@@ -10,11 +10,14 @@ import (
 	"net/http"
 
 	"connectrpc.com/connect"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/observations"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
+	"github.com/botarena/botarena/rpc/internal/unary"
+	"github.com/botarena/botarena/rpc/internal/wire"
 )
 
 // Client is a Go client of EnvService: it creates pools on a server and
@@ -25,6 +28,7 @@ import (
 // the code (package server has the table).
 type Client struct {
 	rpc   botarenav1connect.EnvServiceClient
+	unary *unary.Caller // Reset and Step of the Connect protocol; nil: through rpc
 	http  *http.Client
 	owned bool // http is the client's own, closed by Close
 }
@@ -33,15 +37,25 @@ type Client struct {
 // h2c) or a base URL ("http://host:port", "https://host:port/prefix"). It
 // does not connect until the first call.
 func Dial(addr string, opts ...Option) (*Client, error) {
-	e, err := NewEndpoint(addr, opts...)
+	e, o, err := newEndpoint(addr, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Client{
+	c := &Client{
 		rpc:   botarenav1connect.NewEnvServiceClient(e.HTTPClient, e.BaseURL, e.Options...),
 		http:  e.HTTPClient,
 		owned: e.Owned,
-	}, nil
+	}
+	if o.protocol == Connect && len(o.connectOpts) == 0 {
+		var h http.Header
+		if o.token != "" {
+			h = http.Header{"Authorization": {"Bearer " + o.token}}
+		}
+		if c.unary, err = unary.NewCaller(e.HTTPClient, e.BaseURL, h, e.MaxMessageBytes); err != nil {
+			return nil, fmt.Errorf("client: %w", err)
+		}
+	}
+	return c, nil
 }
 
 // Raw returns the generated EnvService client, for calls this type does not
@@ -98,6 +112,8 @@ type Pool struct {
 	final *env.Buffers
 	res   StepResult
 	act   []byte
+	req   []byte // the marshalled request of a call through unary
+	msg   []byte // the response message of a call through unary, reused
 }
 
 // StepResult is what a Step returns, decoded.
@@ -142,14 +158,42 @@ func (p *Pool) decode(dst **env.Buffers, msg []byte) error {
 // Reset resets every env of the pool and returns the first batch, valid
 // until the next call on p.
 func (p *Pool) Reset(ctx context.Context) (*env.Buffers, error) {
-	resp, err := p.c.rpc.Reset(ctx, &botarenav1.ResetRequest{PoolId: p.ID()})
-	if err != nil {
-		return nil, err
+	req := &botarenav1.ResetRequest{PoolId: p.ID()}
+	var batch []byte
+	if p.c.unary != nil {
+		var err error
+		if batch, _, _, err = p.call(ctx, botarenav1connect.EnvServiceResetProcedure, req); err != nil {
+			return nil, err
+		}
+	} else {
+		resp, err := p.c.rpc.Reset(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		batch = resp.GetBatch()
 	}
-	if err := p.decode(&p.bufs, resp.GetBatch()); err != nil {
+	if err := p.decode(&p.bufs, batch); err != nil {
 		return nil, err
 	}
 	return p.bufs, nil
+}
+
+// call calls procedure with req through the client's [unary.Caller],
+// reading the response into p.msg, and returns the fields of the batch
+// response: slices of p.msg, valid until the next call.
+func (p *Pool) call(ctx context.Context, procedure string, req proto.Message) (batch, ended, final []byte, err error) {
+	if p.req, err = (proto.MarshalOptions{}).MarshalAppend(p.req[:0], req); err != nil {
+		// As connect-go reports a request it cannot marshal.
+		return nil, nil, nil, connect.NewError(connect.CodeInternal, fmt.Errorf("marshal message: %w", err))
+	}
+	if p.msg, err = p.c.unary.Call(ctx, procedure, p.msg, p.req); err != nil {
+		return nil, nil, nil, err
+	}
+	if batch, ended, final, err = wire.Parse(p.msg); err != nil {
+		// As connect-go reports a response it cannot unmarshal.
+		return nil, nil, nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("unmarshal message: %w", err))
+	}
+	return batch, ended, final, nil
 }
 
 // EncodeActions appends actions as the little-endian int32 bytes of
@@ -165,7 +209,15 @@ func EncodeActions(dst []byte, actions []int32) []byte {
 // until the next call on p.
 func (p *Pool) Step(ctx context.Context, actions []int32) (*StepResult, error) {
 	p.act = EncodeActions(p.act[:0], actions)
-	resp, err := p.c.rpc.Step(ctx, &botarenav1.StepRequest{PoolId: p.ID(), Actions: p.act})
+	req := &botarenav1.StepRequest{PoolId: p.ID(), Actions: p.act}
+	if p.c.unary != nil {
+		batch, ended, final, err := p.call(ctx, botarenav1connect.EnvServiceStepProcedure, req)
+		if err != nil {
+			return nil, err
+		}
+		return p.stepResult(batch, ended, final)
+	}
+	resp, err := p.c.rpc.Step(ctx, req)
 	if err != nil {
 		return nil, err
 	}

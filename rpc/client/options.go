@@ -25,9 +25,11 @@ type Protocol uint8
 
 const (
 	// GRPC is the gRPC protocol over HTTP/2 (h2c for http:// addresses),
-	// what grpcio clients speak. The default.
+	// what grpcio clients speak.
 	GRPC Protocol = iota
-	// Connect is the Connect protocol (HTTP/2, h2c for http://).
+	// Connect is the Connect protocol (HTTP/2, h2c for http://), the
+	// default. Reset and Step read their batches into a buffer the Pool
+	// reuses (see the package documentation).
 	Connect
 	// GRPCWeb is the gRPC-Web protocol (HTTP/2, h2c for http://).
 	GRPCWeb
@@ -45,7 +47,7 @@ type options struct {
 	tlsConfig       *tls.Config
 }
 
-// WithProtocol sets the wire protocol. The default is [GRPC].
+// WithProtocol sets the wire protocol. The default is [Connect].
 func WithProtocol(p Protocol) Option { return func(o *options) { o.protocol = p } }
 
 // WithHTTPClient sets the HTTP client, for TLS or a custom transport; it
@@ -75,7 +77,9 @@ func WithTLSConfig(cfg *tls.Config) Option {
 	return func(o *options) { o.tlsConfig = cfg }
 }
 
-// WithConnectOptions adds Connect client options (interceptors, ...).
+// WithConnectOptions adds Connect client options (interceptors, ...). With
+// any, Reset and Step of the [Connect] protocol go through connect-go, which
+// applies them, and allocate their batches on every call.
 func WithConnectOptions(opts ...connect.ClientOption) Option {
 	return func(o *options) { o.connectOpts = append(o.connectOpts, opts...) }
 }
@@ -100,14 +104,20 @@ type Endpoint struct {
 // does not connect. It fails for a malformed address or an unknown
 // protocol.
 func NewEndpoint(addr string, opts ...Option) (*Endpoint, error) {
-	o := options{maxMessageBytes: DefaultMaxMessageBytes}
+	e, _, err := newEndpoint(addr, opts)
+	return e, err
+}
+
+// newEndpoint is [NewEndpoint], returning the options too.
+func newEndpoint(addr string, opts []Option) (*Endpoint, *options, error) {
+	o := &options{protocol: Connect, maxMessageBytes: DefaultMaxMessageBytes}
 	for _, opt := range opts {
-		opt(&o)
+		opt(o)
 	}
 	e := &Endpoint{BaseURL: addr, HTTPClient: o.httpClient, MaxMessageBytes: o.maxMessageBytes}
 	if !strings.Contains(addr, "://") {
 		if _, _, err := net.SplitHostPort(addr); err != nil {
-			return nil, fmt.Errorf("client: address %q: want host:port or a URL: %w", addr, err)
+			return nil, nil, fmt.Errorf("client: address %q: want host:port or a URL: %w", addr, err)
 		}
 		e.BaseURL = "http://" + addr
 		if o.tlsConfig != nil && e.HTTPClient == nil {
@@ -126,7 +136,7 @@ func NewEndpoint(addr string, opts ...Option) (*Endpoint, error) {
 		e.Options = append(e.Options, connect.WithGRPCWeb())
 	case Connect:
 	default:
-		return nil, fmt.Errorf("client: unknown protocol %d", o.protocol)
+		return nil, nil, fmt.Errorf("client: unknown protocol %d", o.protocol)
 	}
 	if o.token != "" {
 		e.Options = append(e.Options, connect.WithInterceptors(tokenInterceptor{header: "Bearer " + o.token}))
@@ -135,7 +145,7 @@ func NewEndpoint(addr string, opts ...Option) (*Endpoint, error) {
 	if e.HTTPClient == nil {
 		e.HTTPClient, e.Owned = newHTTPClient(o.tlsConfig), true
 	}
-	return e, nil
+	return e, o, nil
 }
 
 // newHTTPClient returns an HTTP client that speaks HTTP/2 with prior

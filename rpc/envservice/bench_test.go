@@ -6,10 +6,14 @@ import (
 	"net"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/botarena/botarena/rpc/client"
 	"github.com/botarena/botarena/rpc/envservice"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
+	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
 	"github.com/botarena/botarena/rpc/internal/rpctest"
+	"github.com/botarena/botarena/rpc/internal/unary"
 	"github.com/botarena/botarena/rpc/server"
 )
 
@@ -32,10 +36,12 @@ func loopbackServer(b *testing.B) string {
 }
 
 // BenchmarkRPCStep measures unary Step round trips over loopback TCP with
-// the gRPC protocol (h2c), as a remote trainer sees them: request, pool
-// step with every seat a learner, Arrow encoding, response, and the client's
-// decoding into env.Buffers. ns/op of envs=1 is the single-env round-trip
-// latency.
+// the Go client's default protocol (Connect, h2c), as a remote trainer sees
+// them: request, pool step with every seat a learner, Arrow encoding,
+// response read into the Pool's reused buffer, and the client's decoding
+// into env.Buffers. ns/op of envs=1 is the single-env round-trip latency.
+// grpc is the same over the gRPC protocol, through connect-go, which reads
+// every response into a new buffer.
 func BenchmarkRPCStep(b *testing.B) {
 	for _, game := range []string{"bomberman", "battlebots"} {
 		for _, n := range []int{1, 1024} {
@@ -47,20 +53,26 @@ func BenchmarkRPCStep(b *testing.B) {
 	b.Run("bomberman/envs=1024/shared", func(b *testing.B) {
 		benchStep(b, "bomberman", 1024, false, true)
 	})
+	b.Run("bomberman/envs=1024/grpc", func(b *testing.B) {
+		benchStep(b, "bomberman", 1024, false, false, client.WithProtocol(client.GRPC))
+	})
 }
 
-// BenchmarkRPCStepStream is BenchmarkRPCStep over one StepStream.
+// BenchmarkRPCStepStream is BenchmarkRPCStep over one StepStream, with the
+// gRPC protocol, as before Connect became the client's default.
 func BenchmarkRPCStepStream(b *testing.B) {
 	for _, n := range []int{1, 1024} {
 		b.Run(fmt.Sprintf("bomberman/envs=%d", n), func(b *testing.B) {
-			benchStep(b, "bomberman", n, true, false)
+			benchStep(b, "bomberman", n, true, false, client.WithProtocol(client.GRPC))
 		})
 	}
 }
 
-// BenchmarkRPCStepRaw is BenchmarkRPCStep with the generated client and no
-// decoding on the client: the server's cost and the transport's, as a
-// client that reads the Arrow message in place (pyarrow) sees them.
+// BenchmarkRPCStepRaw is BenchmarkRPCStep without the client's decoding:
+// Step sent as a Connect unary call whose response is read into one reused
+// buffer (package unary, as the client's Pool.Step reads it) and left
+// undecoded: the server's cost and the transport's, as a client that reads
+// the Arrow message in place (pyarrow) sees them.
 func BenchmarkRPCStepRaw(b *testing.B) {
 	for _, n := range []int{1, 1024} {
 		b.Run(fmt.Sprintf("bomberman/envs=%d", n), func(b *testing.B) {
@@ -79,10 +91,27 @@ func BenchmarkRPCStepRaw(b *testing.B) {
 			if _, err := p.Reset(ctx); err != nil {
 				b.Fatal(err)
 			}
-			req := &botarenav1.StepRequest{PoolId: p.ID(), Actions: make([]byte, 4*p.Rows())}
+			e, err := client.NewEndpoint(addr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer e.HTTPClient.CloseIdleConnections()
+			caller, err := unary.NewCaller(e.HTTPClient, e.BaseURL, nil, e.MaxMessageBytes)
+			if err != nil {
+				b.Fatal(err)
+			}
+			req, err := proto.Marshal(&botarenav1.StepRequest{PoolId: p.ID(), Actions: make([]byte, 4*p.Rows())})
+			if err != nil {
+				b.Fatal(err)
+			}
+			// Warm up: the first call grows the buffer.
+			msg, err := caller.Call(ctx, botarenav1connect.EnvServiceStepProcedure, nil, req)
+			if err != nil {
+				b.Fatal(err)
+			}
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := c.Raw().Step(ctx, req); err != nil {
+				if msg, err = caller.Call(ctx, botarenav1connect.EnvServiceStepProcedure, msg, req); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -91,9 +120,9 @@ func BenchmarkRPCStepRaw(b *testing.B) {
 	}
 }
 
-func benchStep(b *testing.B, game string, n int, stream, shared bool) {
+func benchStep(b *testing.B, game string, n int, stream, shared bool, opts ...client.Option) {
 	addr := loopbackServer(b)
-	c, err := client.Dial(addr)
+	c, err := client.Dial(addr, opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
