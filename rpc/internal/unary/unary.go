@@ -44,8 +44,12 @@
 //
 // A response's size is checked against the limit before its buffer grows:
 // its Content-Length, when it has one, before reading anything; otherwise
-// the buffer grows as the body is read, doubling, and never past limit+1
-// bytes (one over: how a message over the limit is told). A buffer large
+// the body is read into at most limit+1 bytes of the buffer (one over: how
+// a message over the limit is told), whatever its capacity, and the buffer
+// grows as it fills, doubling from 64 KiB, and straight to limit+1 bytes
+// once doubling would reach the limit. The rest of a body over the limit
+// is read and discarded, as connect-go does, for the size in the error and
+// so that the connection can be reused. A buffer large
 // enough for the response is used as it is, so a caller that passes the
 // previous call's buffer back allocates nothing for the message once the
 // buffer has grown to the largest response.
@@ -189,7 +193,10 @@ func (c *Caller) read(ctx context.Context, dst []byte, resp *http.Response) ([]b
 		return dst[:n], nil
 	}
 	for {
-		if len(dst) == cap(dst) {
+		// The part of the buffer to read into: never past limit+1 bytes,
+		// whatever its capacity.
+		room := min(int64(cap(dst)), limit+1)
+		if int64(len(dst)) == room {
 			if int64(len(dst)) > limit {
 				// One byte over: count the rest, so that the error gives the
 				// size and the connection can be reused.
@@ -199,11 +206,18 @@ func (c *Caller) read(ctx context.Context, dst []byte, resp *http.Response) ([]b
 				}
 				return dst[:0], tooLarge(int64(len(dst))+rest, c.maxBytes)
 			}
-			grown := make([]byte, len(dst), min(max(2*int64(cap(dst)), minGrow), limit+1))
+			size := max(2*int64(cap(dst)), minGrow)
+			if size >= limit {
+				// Straight to limit+1: a buffer of limit bytes, full, would
+				// grow once more to tell a message of limit bytes from a
+				// larger one.
+				size = limit + 1
+			}
+			grown := make([]byte, len(dst), size)
 			copy(grown, dst)
-			dst = grown
+			dst, room = grown, int64(cap(grown))
 		}
-		m, err := resp.Body.Read(dst[len(dst):cap(dst)])
+		m, err := resp.Body.Read(dst[len(dst):room])
 		dst = dst[:len(dst)+m]
 		if err == io.EOF {
 			return dst, nil

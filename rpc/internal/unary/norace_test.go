@@ -1,0 +1,5 @@
+//go:build !race
+
+package unary
+
+const raceEnabled = false
