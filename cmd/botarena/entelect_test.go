@@ -38,7 +38,10 @@ func mustNotExist(t *testing.T, paths ...string) {
 }
 
 // TestPlayEntelectBomberman plays a full match, the reference bot against
-// the sample Python bot folder, and checks the replay layout.
+// the sample Python bot folder, and checks the replay layout. The bot plays
+// without a time limit (--nolimit, as the original allows): a loaded machine
+// can start a Python process slower than the limit, and the limits have a
+// test of their own (TestPlayEntelectPenalties).
 func TestPlayEntelectBomberman(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a full match with a Python bot")
@@ -46,7 +49,7 @@ func TestPlayEntelectBomberman(t *testing.T) {
 	bot := exampleBot(t, "entelect-bomberman-python")
 	dir := t.TempDir()
 	out, errOut, code := runCLI(t, "", "play", "bomberman", "--players", "2", "--seed", "7",
-		"--agents", "reference,dir:"+bot, "--replays", dir, "--json")
+		"--agents", "reference,dir:"+bot, "--replays", dir, "--json", "--nolimit")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -133,12 +136,12 @@ func sameFiles(t *testing.T, a, b string) {
 }
 
 // TestPlayEntelectBattleships plays the sample Battleships bot, placing
-// its own fleet (placement "learn").
+// its own fleet (placement "learn"), without a time limit as above.
 func TestPlayEntelectBattleships(t *testing.T) {
 	bot := exampleBot(t, "entelect-battleships-python")
 	dir := t.TempDir()
 	out, errOut, code := runCLI(t, "", "play", "battleships", "--seed", "3", "--config", `{"placement":"learn","size":"small"}`,
-		"--agents", "reference,dir:"+bot, "--replays", dir, "--json")
+		"--agents", "reference,dir:"+bot, "--replays", dir, "--json", "--nolimit")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
