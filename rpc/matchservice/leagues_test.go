@@ -230,7 +230,7 @@ func TestLeagueRPCsRefuseWhatTheyCannotDoWithItsCode(t *testing.T) {
 		words []string
 	}{
 		{"parent", create("../x", "battlebots"), connect.CodeInvalidArgument, []string{"relative path inside the leagues folder"}},
-		{"absolute", create(filepath.Join(root, "x"), "battlebots"), connect.CodeInvalidArgument, []string{"relative path"}},
+		{"absolute", create(filepath.Join(string(filepath.Separator), "elsewhere", "x"), "battlebots"), connect.CodeInvalidArgument, []string{"relative path"}},
 		{"no_game", create("x", ""), connect.CodeInvalidArgument, []string{"game: required"}},
 		{"unknown_game", create("x", "chess"), connect.CodeNotFound, []string{"chess"}},
 		{"taken", create("lg", "battlebots"), connect.CodeAlreadyExists, []string{"already exists"}},
