@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -95,8 +96,9 @@ type AgentInfo struct {
 }
 
 // Training is a game's defaults for a trainer (botarena.train): the
-// network, and the config fields that shape its reward. The zero value
-// means the trainer's own defaults.
+// network, the config fields that shape its reward, and the PPO
+// hyperparameters the game needs other values of. The zero value means the
+// trainer's own defaults, and so does the zero value of each field.
 type Training struct {
 	// Channels are the output channels of the convolution layers, in
 	// order.
@@ -109,6 +111,20 @@ type Training struct {
 	// game's defaults for training, such as reward shaping; evaluation
 	// plays the unshaped game.
 	Config map[string]any `json:"config"`
+	// Gamma is the discount, in (0, 1]; 0 means the trainer's default
+	// (0.99). The trainer's --gamma flag overrides it.
+	Gamma float64 `json:"gamma"`
+	// EntCoef is the coefficient of the entropy bonus in the PPO loss, 0
+	// or more; 0 means the trainer's default (0.01), so a game cannot
+	// turn the bonus off here (the trainer's --ent-coef 0 can). The
+	// trainer's --ent-coef flag overrides it.
+	EntCoef float64 `json:"ent_coef"`
+}
+
+// IsZero reports whether t is the zero Training: a game without training
+// defaults, for which the trainer uses its own.
+func (t *Training) IsZero() bool {
+	return len(t.Channels) == 0 && len(t.Strides) == 0 && t.Hidden == 0 && len(t.Config) == 0 && t.Gamma == 0 && t.EntCoef == 0
 }
 
 // Flag is a `botarena play` flag that sets one field of a game's config,
@@ -235,7 +251,9 @@ func (k *Kit) check(e Entry) error {
 }
 
 // check returns what is wrong with t for the game of e: layers without a
-// stride each, sizes below 1, or config fields the game's config rejects.
+// stride each, sizes below 1, a discount outside (0, 1], a negative (or
+// not finite) entropy coefficient, or config fields the game's config
+// rejects.
 func (t *Training) check(e Entry) error {
 	if len(t.Channels) != len(t.Strides) {
 		return fmt.Errorf("%d Channels but %d Strides", len(t.Channels), len(t.Strides))
@@ -247,6 +265,12 @@ func (t *Training) check(e Entry) error {
 	}
 	if t.Hidden < 0 || (t.Hidden == 0) != (len(t.Channels) == 0) {
 		return fmt.Errorf("hidden %d: want 1 or more with Channels, 0 without", t.Hidden)
+	}
+	if !(t.Gamma >= 0 && t.Gamma <= 1) { // also rejects NaN
+		return fmt.Errorf("gamma %v: want a discount in (0, 1], or 0 for the trainer's default", t.Gamma)
+	}
+	if !(t.EntCoef >= 0 && t.EntCoef <= math.MaxFloat64) { // also rejects NaN and +Inf
+		return fmt.Errorf("ent_coef %v: want a finite coefficient >= 0 (0 for the trainer's default)", t.EntCoef)
 	}
 	if len(t.Config) == 0 {
 		return nil

@@ -1,6 +1,7 @@
 package env_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func validKit() *env.Kit {
 		Agents:      []env.AgentInfo{{Name: "greedy", Summary: "adds the most", New: newIdle}},
 		Reference:   "greedy",
 		Opponents:   []string{"greedy", "random"},
-		Training:    env.Training{Channels: []int{8, 8}, Strides: []int{1, 2}, Hidden: 16, Config: map[string]any{"target": 9}},
+		Training:    env.Training{Channels: []int{8, 8}, Strides: []int{1, 2}, Hidden: 16, Config: map[string]any{"target": 9}, Gamma: 0.95, EntCoef: 0.02},
 		ConsoleKeys: map[string]int32{"a": 1},
 		ConsoleHelp: "a adds one",
 		Flags:       []env.Flag{{Name: "target", Field: "target", Usage: "the total that ends the game", Int: true}},
@@ -53,6 +54,47 @@ func TestRegisterAcceptsAValidKit(t *testing.T) {
 	}
 }
 
+func TestRegisterAcceptsTrainingHyperparameters(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		gamma, entCoef float64
+	}{
+		{"trainer_defaults", 0, 0},
+		{"no_discount", 1, 0.5},
+		{"small_values", 1e-9, 1e-9},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kit := validKit()
+			kit.Training.Gamma, kit.Training.EntCoef = tc.gamma, tc.entCoef
+			r := &env.Registry{}
+			r.Register(counterEntry("counter", kit))
+			if e, err := r.Lookup("counter"); err != nil || e.Kit.Training.Gamma != tc.gamma || e.Kit.Training.EntCoef != tc.entCoef {
+				t.Errorf("Lookup: %v, training %+v", err, e.Kit.Training)
+			}
+		})
+	}
+}
+
+func TestTrainingIsZero(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		t    env.Training
+		want bool
+	}{
+		{"zero", env.Training{}, true},
+		{"empty_config", env.Training{Config: map[string]any{}}, true},
+		{"network", env.Training{Channels: []int{8}, Strides: []int{1}, Hidden: 8}, false},
+		{"gamma_only", env.Training{Gamma: 0.9}, false},
+		{"ent_coef_only", env.Training{EntCoef: 0.02}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.t.IsZero(); got != tc.want {
+				t.Errorf("IsZero() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestRegisterRejectsBadKits(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -70,6 +112,12 @@ func TestRegisterRejectsBadKits(t *testing.T) {
 		{"no_hidden", func(k *env.Kit) { k.Training.Hidden = 0 }, "training: hidden 0"},
 		{"unknown_training_field", func(k *env.Kit) { k.Training.Config = map[string]any{"targett": 9} }, `training: config: json: unknown field "targett"`},
 		{"invalid_training_value", func(k *env.Kit) { k.Training.Config = map[string]any{"target": 0} }, "training: config: counter: config target"},
+		{"negative_gamma", func(k *env.Kit) { k.Training.Gamma = -0.5 }, "training: gamma -0.5: want a discount in (0, 1]"},
+		{"gamma_above_one", func(k *env.Kit) { k.Training.Gamma = 1.01 }, "training: gamma 1.01: want a discount in (0, 1]"},
+		{"nan_gamma", func(k *env.Kit) { k.Training.Gamma = math.NaN() }, "training: gamma NaN"},
+		{"negative_ent_coef", func(k *env.Kit) { k.Training.EntCoef = -0.01 }, "training: ent_coef -0.01: want a finite coefficient >= 0"},
+		{"infinite_ent_coef", func(k *env.Kit) { k.Training.EntCoef = math.Inf(1) }, "training: ent_coef +Inf"},
+		{"nan_ent_coef", func(k *env.Kit) { k.Training.EntCoef = math.NaN() }, "training: ent_coef NaN"},
 		{"keys_without_help", func(k *env.Kit) { k.ConsoleHelp = "" }, "no ConsoleHelp for the ConsoleKeys"},
 		{"upper_case_key", func(k *env.Kit) { k.ConsoleKeys = map[string]int32{"A": 1} }, `console key "A"`},
 		{"flag_for_unknown_field", func(k *env.Kit) { k.Flags[0].Field = "goal" }, `flag --target: the config has no integer field "goal"`},

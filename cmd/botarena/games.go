@@ -106,7 +106,7 @@ func (c *cli) gameInfo(name string) (gameInfo, error) {
 	if info.Opponents == nil {
 		info.Opponents = []string{}
 	}
-	if t := kit.Training; len(t.Channels) > 0 || len(t.Config) > 0 {
+	if t := kit.Training; !t.IsZero() {
 		info.Training = &t
 	}
 	for _, t := range spec.Obs {
@@ -157,6 +157,20 @@ func (c *cli) games(asJSON bool) error {
 // abbreviates the list.
 const maxActionNames = 16
 
+// hyperparameters is the end of the training line for the PPO
+// hyperparameters t sets (", gamma 0.95, ent_coef 0.02"); those it leaves
+// at 0 are the trainer's defaults and are not shown.
+func hyperparameters(t *env.Training) string {
+	var s string
+	if t.Gamma != 0 {
+		s += fmt.Sprintf(", gamma %g", t.Gamma)
+	}
+	if t.EntCoef != 0 {
+		s += fmt.Sprintf(", ent_coef %g", t.EntCoef)
+	}
+	return s
+}
+
 // game prints one game: its info, then a table of its config fields.
 func (c *cli) game(name string, asJSON bool) error {
 	info, err := c.gameInfo(name)
@@ -194,7 +208,7 @@ func (c *cli) game(name string, asJSON bool) error {
 	}
 	if t := info.Training; t != nil {
 		config, _ := json.Marshal(t.Config)
-		fmt.Fprintf(w, "training\tconv channels %v, strides %v, hidden %d, config %s\n", t.Channels, t.Strides, t.Hidden, config)
+		fmt.Fprintf(w, "training\tconv channels %v, strides %v, hidden %d, config %s%s\n", t.Channels, t.Strides, t.Hidden, config, hyperparameters(t))
 	}
 	if err := w.Flush(); err != nil {
 		return err

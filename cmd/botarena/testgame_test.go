@@ -29,11 +29,11 @@ func TestAddedGameIsListed(t *testing.T) {
 		t.Errorf("agents: %+v", info)
 	}
 	if tr := info.Training; tr == nil || !slices.Equal(tr.Channels, []int{8}) || !slices.Equal(tr.Strides, []int{1}) || tr.Hidden != 32 ||
-		tr.Config["max_rounds"] != float64(3) {
+		tr.Config["max_rounds"] != float64(3) || tr.Gamma != 0.95 || tr.EntCoef != 0.02 {
 		t.Errorf("training: %+v", info.Training)
 	}
 	stdout, _, code = runCLI(t, "", "games", "testgame")
-	for _, want := range []string{"reference     steady", "steady   always adds two", "training      conv channels [8], strides [1], hidden 32, config {\"max_rounds\":3}"} {
+	for _, want := range []string{"reference     steady", "steady   always adds two", "training      conv channels [8], strides [1], hidden 32, config {\"max_rounds\":3}, gamma 0.95, ent_coef 0.02"} {
 		if code != 0 || !strings.Contains(stdout, want) {
 			t.Errorf("games testgame lacks %q:\n%s", want, stdout)
 		}

@@ -12,7 +12,9 @@ var kit = &env.Kit{
 	Agents:    []env.AgentInfo{{Name: "steady", Summary: "always adds two, the most a seat can", New: newSteady}},
 	Reference: "steady",
 	Opponents: []string{"steady", "random"},
-	Training:  env.Training{Channels: []int{8}, Strides: []int{1}, Hidden: 32, Config: map[string]any{"max_rounds": 3}},
+	// Gamma and EntCoef differ from the trainer's defaults (0.99, 0.01),
+	// so that tests see them carried through.
+	Training: env.Training{Channels: []int{8}, Strides: []int{1}, Hidden: 32, Config: map[string]any{"max_rounds": 3}, Gamma: 0.95, EntCoef: 0.02},
 	// t and o are this game's console keys.
 	ConsoleKeys: map[string]int32{"o": 1, "t": 2},
 	ConsoleHelp: "0, 1 or 2 (the points to add), o for one, t for two",

@@ -108,6 +108,54 @@ def test_training_defaults_come_from_the_games_spec(address: str) -> None:
         game_defaults("nope", address)
 
 
+@pytest.mark.parametrize(
+    "flags, hyperparameters, want",
+    [
+        ([], {"gamma": 0.9, "ent_coef": 0.05}, (0.9, 0.05)),
+        (["--gamma", "0.97"], {"gamma": 0.9, "ent_coef": 0.05}, (0.97, 0.05)),
+        (["--ent-coef", "0"], {"gamma": 0.9, "ent_coef": 0.05}, (0.9, 0.0)),
+        ([], {}, (0.99, 0.01)),
+        (["--gamma", "0.9", "--ent-coef", "0.02"], {}, (0.9, 0.02)),
+    ],
+    ids=["game_values", "gamma_flag_wins", "ent_coef_flag_of_zero_wins", "trainer_defaults", "flags_without_game_values"],
+)
+def test_a_games_gamma_and_ent_coef_are_defaults_that_the_flags_override(
+    monkeypatch: pytest.MonkeyPatch, flags: list[str], hyperparameters: dict[str, float], want: tuple[float, float]
+) -> None:
+    """The game's gamma and ent_coef (its spec's training defaults, from env.Training) apply when
+    --gamma and --ent-coef are not given, the flags win when they are, and a game that sets
+    neither gets the trainer's 0.99 and 0.01: here through the command line, with a fake game."""
+    from botarena.spec import GameInfo
+    from botarena.train import cli, config
+    from botarena.v1 import env_pb2
+
+    msg = env_pb2.GameInfo(
+        name="fake", training=env_pb2.TrainingDefaults(channels=[8], strides=[1], hidden=32, config_json="{}", **hyperparameters)
+    )
+    info = GameInfo.from_proto(msg)
+    assert (info.training is not None) and (info.training.gamma, info.training.ent_coef) == (
+        hyperparameters.get("gamma"),
+        hyperparameters.get("ent_coef"),
+    )
+    monkeypatch.setattr(config, "game_info", lambda game, address=None: info)
+    seen: list[TrainConfig] = []
+
+    def fake_train(cfg: TrainConfig) -> Path:
+        seen.append(cfg)
+        return Path("policy.safetensors")
+
+    monkeypatch.setattr(cli, "train", fake_train)
+    assert main(["--game", "fake", "--total-steps", "1", "--eval-games", "0", *flags]) == 0
+    assert (seen[0].gamma, seen[0].ent_coef) == want
+    assert (game_defaults("fake").gamma, game_defaults("fake").ent_coef) == (
+        hyperparameters.get("gamma", 0.99),
+        hyperparameters.get("ent_coef", 0.01),
+    )
+    assert seen[0].resolved() == seen[0], "resolving twice (cli, then Trainer) changes nothing"
+    cfg = TrainConfig(game="fake").resolved()
+    assert (cfg.gamma, cfg.ent_coef) == (hyperparameters.get("gamma", 0.99), hyperparameters.get("ent_coef", 0.01))
+
+
 def test_battleships_trains_a_factored_head_that_go_plays(tmp_path: Path, address: str) -> None:
     """The spec of Battleships factors its actions (13 commands × the centre cells), so the trainer
     gives it a factored head (head "auto"); Go plays the exported file, at a temperature too."""

@@ -83,7 +83,8 @@ func TestListGamesSendsEachGamesKit(t *testing.T) {
 			t.Errorf("%s: reference %q opponents %v, kit has %q %v", g.GetName(), g.GetReferenceAgent(), g.GetTrainingOpponents(), kit.Reference, kit.Opponents)
 		}
 		tr := g.GetTraining()
-		if tr == nil || int(tr.GetHidden()) != kit.Training.Hidden || len(tr.GetChannels()) != len(kit.Training.Channels) || len(tr.GetStrides()) != len(tr.GetChannels()) {
+		if tr == nil || int(tr.GetHidden()) != kit.Training.Hidden || len(tr.GetChannels()) != len(kit.Training.Channels) || len(tr.GetStrides()) != len(tr.GetChannels()) ||
+			tr.GetGamma() != kit.Training.Gamma || tr.GetEntCoef() != kit.Training.EntCoef {
 			t.Errorf("%s: training %v, kit has %+v", g.GetName(), tr, kit.Training)
 			continue
 		}

@@ -76,7 +76,7 @@ func (s *Server) gameInfo(name string) (*botarenav1.GameInfo, error) {
 	}
 	if kit := entry.Kit; kit != nil {
 		info.ReferenceAgent, info.TrainingOpponents = kit.Reference, kit.Opponents
-		if t := kit.Training; len(t.Channels) > 0 || len(t.Config) > 0 || t.Hidden > 0 {
+		if t := kit.Training; !t.IsZero() {
 			if info.Training, err = trainingDefaults(t); err != nil {
 				return nil, fmt.Errorf("envservice: training defaults of %s: %w", name, errInternal(err))
 			}
@@ -94,7 +94,7 @@ func trainingDefaults(t env.Training) (*botarenav1.TrainingDefaults, error) {
 	if t.Config == nil {
 		cfg = []byte("{}")
 	}
-	out := &botarenav1.TrainingDefaults{Hidden: int32(t.Hidden), ConfigJson: string(cfg)}
+	out := &botarenav1.TrainingDefaults{Hidden: int32(t.Hidden), ConfigJson: string(cfg), Gamma: t.Gamma, EntCoef: t.EntCoef}
 	for _, c := range t.Channels {
 		out.Channels = append(out.Channels, int32(c))
 	}

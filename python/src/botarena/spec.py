@@ -185,13 +185,18 @@ class TrainingDefaults:
     ``channels`` and ``strides`` are the convolution layers of the policy
     network, ``hidden`` the width of its trunk; ``config`` holds config
     fields applied over the game's defaults for training (reward shaping;
-    evaluation plays the unshaped game).
+    evaluation plays the unshaped game). ``gamma`` (the discount, in
+    (0, 1]) and ``ent_coef`` (the entropy coefficient, >= 0) are the PPO
+    hyperparameters the game needs other values of; ``None`` means the
+    trainer's default (the wire's 0), and a trainer's own setting wins.
     """
 
     channels: tuple[int, ...] = ()
     strides: tuple[int, ...] = ()
     hidden: int = 0
     config: dict[str, Any] = field(default_factory=dict)
+    gamma: float | None = None
+    ent_coef: float | None = None
 
     @classmethod
     def from_proto(cls, msg: env_pb2.TrainingDefaults) -> TrainingDefaults:
@@ -201,6 +206,8 @@ class TrainingDefaults:
             strides=tuple(msg.strides),
             hidden=msg.hidden,
             config=json.loads(msg.config_json) if msg.config_json else {},
+            gamma=msg.gamma or None,
+            ent_coef=msg.ent_coef or None,
         )
 
 

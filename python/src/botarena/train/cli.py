@@ -11,7 +11,7 @@ import sys
 from typing import Any, Sequence
 
 from botarena.policy import load_policy
-from botarena.train.config import TrainConfig
+from botarena.train.config import DEFAULT_ENT_COEF, DEFAULT_GAMMA, TrainConfig
 from botarena.train.evaluate import evaluate, play_match
 from botarena.train.ppo import train
 
@@ -34,12 +34,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--num-steps", type=int, default=d.num_steps, help="rollout length per env and update")
     p.add_argument("--lr", type=float, default=d.lr)
     p.add_argument("--no-anneal-lr", dest="anneal_lr", action="store_false")
-    p.add_argument("--gamma", type=float, default=d.gamma)
+    p.add_argument("--gamma", type=float, default=None, help=f"discount (default: the game's training default, `botarena games GAME`, else {DEFAULT_GAMMA})")
     p.add_argument("--gae-lambda", type=float, default=d.gae_lambda)
     p.add_argument("--update-epochs", type=int, default=d.update_epochs)
     p.add_argument("--minibatches", type=int, default=d.minibatches)
     p.add_argument("--clip", type=float, default=d.clip)
-    p.add_argument("--ent-coef", type=float, default=d.ent_coef)
+    p.add_argument("--ent-coef", type=float, default=None, help=f"entropy coefficient (default: the game's training default, else {DEFAULT_ENT_COEF})")
     p.add_argument("--vf-coef", type=float, default=d.vf_coef)
     p.add_argument("--max-grad-norm", type=float, default=d.max_grad_norm)
     p.add_argument("--channels", default="", help="conv channels, comma separated (default: the game's training defaults, `botarena games GAME`)")

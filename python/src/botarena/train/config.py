@@ -1,10 +1,11 @@
 """What a training run depends on: :class:`TrainConfig` and the per-game defaults.
 
 A game's defaults (its reference bot, the fixed members of a self-play
-league, the policy network, reward shaping) live in the game's Go package
-(``env.Kit``) and come with its spec: ListGames' :class:`botarena.GameInfo`.
-:func:`game_defaults` reads them from there; nothing here is keyed by a
-game's name.
+league, the policy network, reward shaping, and the discount and entropy
+coefficient where the game needs values other than the trainer's) live in
+the game's Go package (``env.Kit``) and come with its spec: ListGames'
+:class:`botarena.GameInfo`. :func:`game_defaults` reads them from there;
+nothing here is keyed by a game's name.
 """
 
 from __future__ import annotations
@@ -19,11 +20,17 @@ from botarena.client import Client
 from botarena.server import Server
 from botarena.spec import GameInfo, TrainingDefaults
 
-__all__ = ["FALLBACK_NETWORK", "GameDefaults", "TrainConfig", "auto_threads", "game_defaults", "game_info"]
+__all__ = ["DEFAULT_ENT_COEF", "DEFAULT_GAMMA", "FALLBACK_NETWORK", "GameDefaults", "TrainConfig", "auto_threads", "game_defaults", "game_info"]
 
 #: The network of a game whose spec brings no training defaults: two 32-channel convolutions of
 #: stride 1 and a 256-wide trunk.
 FALLBACK_NETWORK = TrainingDefaults(channels=(32, 32), strides=(1, 1), hidden=256)
+
+#: The trainer's discount, for a game whose training defaults set none.
+DEFAULT_GAMMA = 0.99
+
+#: The trainer's entropy coefficient, for a game whose training defaults set none.
+DEFAULT_ENT_COEF = 0.01
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +43,8 @@ class GameDefaults:
     strides: tuple[int, ...]  # conv strides
     hidden: int  # trunk width
     config: Mapping[str, Any]  # game config fields for training (reward shaping)
+    gamma: float = DEFAULT_GAMMA  # discount: the game's, else the trainer's
+    ent_coef: float = DEFAULT_ENT_COEF  # entropy coefficient: the game's, else the trainer's
 
 
 @functools.lru_cache(maxsize=8)
@@ -63,7 +72,8 @@ def game_defaults(game: str | GameInfo, address: str | None = None) -> GameDefau
     """The training defaults of ``game``, read from its spec (:func:`game_info`, or a GameInfo given).
 
     A game without a reference bot trains against ``random``; one without training defaults
-    gets :data:`FALLBACK_NETWORK` and no reward shaping.
+    gets :data:`FALLBACK_NETWORK` and no reward shaping; one that sets no discount or entropy
+    coefficient gets :data:`DEFAULT_GAMMA` and :data:`DEFAULT_ENT_COEF`.
     """
     info = game if isinstance(game, GameInfo) else game_info(game, address)
     t = info.training or FALLBACK_NETWORK
@@ -76,6 +86,8 @@ def game_defaults(game: str | GameInfo, address: str | None = None) -> GameDefau
         strides=tuple(t.strides) or (1,) * len(t.channels),
         hidden=t.hidden or FALLBACK_NETWORK.hidden,
         config=dict(t.config),
+        gamma=t.gamma or DEFAULT_GAMMA,
+        ent_coef=t.ent_coef or DEFAULT_ENT_COEF,
     )
 
 
@@ -115,12 +127,12 @@ class TrainConfig:
     num_steps: int = 128  # rollout length per env and update
     lr: float = 2.5e-4
     anneal_lr: bool = True
-    gamma: float = 0.99
+    gamma: float | None = None  # discount (None = the game's training default, else DEFAULT_GAMMA)
     gae_lambda: float = 0.95
     update_epochs: int = 4
     minibatches: int = 4
     clip: float = 0.2
-    ent_coef: float = 0.01
+    ent_coef: float | None = None  # entropy coefficient (None = the game's, else DEFAULT_ENT_COEF)
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     channels: tuple[int, ...] = ()  # conv channels (empty = the game's training defaults)
@@ -152,7 +164,10 @@ class TrainConfig:
 
     def resolved(self) -> TrainConfig:
         """A copy with the unset fields filled from the game's defaults (:func:`game_defaults`,
-        from the spec of the server at ``address``, or a local one's)."""
+        from the spec of the server at ``address``, or a local one's).
+
+        Every field is set in the copy: ``gamma`` and ``ent_coef`` are floats (a value given,
+        --gamma and --ent-coef on the command line, wins over the game's)."""
         d = game_defaults(self.game, self.address or None)
         opponent = self.resolved_opponent()
         channels = self.channels or d.channels
@@ -163,6 +178,8 @@ class TrainConfig:
             channels=channels,
             strides=strides,
             hidden=self.hidden or d.hidden,
+            gamma=d.gamma if self.gamma is None else self.gamma,
+            ent_coef=d.ent_coef if self.ent_coef is None else self.ent_coef,
             config={**d.config, **self.config},
             league_bots=self.league_bots or d.league_bots or (opponent,),
             league=self.league or os.path.join(self.out, "league"),

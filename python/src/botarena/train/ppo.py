@@ -54,8 +54,12 @@ def ppo_update(
     """One PPO update over the valid transitions of ``buf``: the mean losses, entropy, KL and clip fraction.
 
     The update stops after the minibatch during which ``time.monotonic()`` reaches ``deadline`` (the
-    run's time budget); ``minibatches`` in the result counts the gradient steps taken.
+    run's time budget); ``minibatches`` in the result counts the gradient steps taken. ``cfg`` is a
+    resolved config (:meth:`TrainConfig.resolved`): ValueError if its ``ent_coef`` is unset.
     """
+    ent_coef = cfg.ent_coef
+    if ent_coef is None:
+        raise ValueError("ppo_update: cfg.ent_coef is unset (None): pass cfg.resolved(), which fills it from the game's defaults")
     net.train()
     T, N = buf.actions.shape
     batch = T * N
@@ -94,7 +98,7 @@ def ppo_update(
         v_old = b_values[idx].to(device)
         v_clip = v_old + (value - v_old).clamp(-cfg.clip, cfg.clip)
         vl = 0.5 * torch.max((value - r) ** 2, (v_clip - r) ** 2).mean()
-        loss = pg - cfg.ent_coef * entropy + cfg.vf_coef * vl
+        loss = pg - ent_coef * entropy + cfg.vf_coef * vl
         opt.zero_grad(set_to_none=True)
         loss.backward()
         nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
@@ -322,6 +326,8 @@ class Trainer:
         update = self.start_update
         batch = T * N
         seats = self.spec.seats
+        gamma = cfg.gamma
+        assert gamma is not None  # cfg was resolved in __init__
         # The time budget is checked at every env step and every minibatch, not only between
         # updates, so a run ends within a step or a minibatch of it (a few tenths of a second).
         deadline = t0 + cfg.minutes * 60 - self.elapsed_before if cfg.minutes else math.inf
@@ -344,7 +350,7 @@ class Trainer:
                 if cfg.anneal_lr:
                     for g in self.opt.param_groups:
                         g["lr"] = cfg.lr * max(0.05, 1.0 - self._progress(t0))
-                adv, ret = buf.advantages(actor, self.device, cfg.gamma, cfg.gae_lambda)
+                adv, ret = buf.advantages(actor, self.device, gamma, cfg.gae_lambda)
                 pending: Future[tuple[int, float]] | None = None
                 if collector is not None and spare is not None and self._budget_left(t0):
                     actor.load_state_dict(net.state_dict())

@@ -103,16 +103,20 @@ class GameInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., summary: _Optional[str] = ..., spec: _Optional[_Union[GameSpec, _Mapping]] = ..., agents: _Optional[_Iterable[str]] = ..., default_config_json: _Optional[str] = ..., config_fields: _Optional[_Iterable[_Union[ConfigField, _Mapping]]] = ..., agent_summaries: _Optional[_Mapping[str, str]] = ..., reference_agent: _Optional[str] = ..., training_opponents: _Optional[_Iterable[str]] = ..., training: _Optional[_Union[TrainingDefaults, _Mapping]] = ...) -> None: ...
 
 class TrainingDefaults(_message.Message):
-    __slots__ = ("channels", "strides", "hidden", "config_json")
+    __slots__ = ("channels", "strides", "hidden", "config_json", "gamma", "ent_coef")
     CHANNELS_FIELD_NUMBER: _ClassVar[int]
     STRIDES_FIELD_NUMBER: _ClassVar[int]
     HIDDEN_FIELD_NUMBER: _ClassVar[int]
     CONFIG_JSON_FIELD_NUMBER: _ClassVar[int]
+    GAMMA_FIELD_NUMBER: _ClassVar[int]
+    ENT_COEF_FIELD_NUMBER: _ClassVar[int]
     channels: _containers.RepeatedScalarFieldContainer[int]
     strides: _containers.RepeatedScalarFieldContainer[int]
     hidden: int
     config_json: str
-    def __init__(self, channels: _Optional[_Iterable[int]] = ..., strides: _Optional[_Iterable[int]] = ..., hidden: _Optional[int] = ..., config_json: _Optional[str] = ...) -> None: ...
+    gamma: float
+    ent_coef: float
+    def __init__(self, channels: _Optional[_Iterable[int]] = ..., strides: _Optional[_Iterable[int]] = ..., hidden: _Optional[int] = ..., config_json: _Optional[str] = ..., gamma: _Optional[float] = ..., ent_coef: _Optional[float] = ...) -> None: ...
 
 class ConfigField(_message.Message):
     __slots__ = ("name", "type", "default_json", "allowed", "doc")

@@ -529,7 +529,9 @@ func (x *GameInfo) GetTraining() *TrainingDefaults {
 }
 
 // TrainingDefaults are a game's defaults for a trainer (botarena.train):
-// the policy network and the config fields that shape its reward.
+// the policy network, the config fields that shape its reward, and the PPO
+// hyperparameters the game needs other values of. A zero field means the
+// trainer's own default.
 type TrainingDefaults struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// channels are the output channels of the convolution layers, in order.
@@ -541,7 +543,14 @@ type TrainingDefaults struct {
 	// config_json holds config fields applied over the game's defaults for
 	// training (reward shaping) as a JSON object; evaluation plays the
 	// unshaped game.
-	ConfigJson    string `protobuf:"bytes,4,opt,name=config_json,json=configJson,proto3" json:"config_json,omitempty"`
+	ConfigJson string `protobuf:"bytes,4,opt,name=config_json,json=configJson,proto3" json:"config_json,omitempty"`
+	// gamma is the discount, in (0, 1]; 0 means the trainer's default. A
+	// trainer's own setting (botarena.train --gamma) wins over it.
+	Gamma float64 `protobuf:"fixed64,5,opt,name=gamma,proto3" json:"gamma,omitempty"`
+	// ent_coef is the coefficient of the entropy bonus in the PPO loss, 0 or
+	// more; 0 means the trainer's default. A trainer's own setting
+	// (botarena.train --ent-coef) wins over it.
+	EntCoef       float64 `protobuf:"fixed64,6,opt,name=ent_coef,json=entCoef,proto3" json:"ent_coef,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -602,6 +611,20 @@ func (x *TrainingDefaults) GetConfigJson() string {
 		return x.ConfigJson
 	}
 	return ""
+}
+
+func (x *TrainingDefaults) GetGamma() float64 {
+	if x != nil {
+		return x.Gamma
+	}
+	return 0
+}
+
+func (x *TrainingDefaults) GetEntCoef() float64 {
+	if x != nil {
+		return x.EntCoef
+	}
+	return 0
 }
 
 // ConfigField describes one field of a game's JSON config.
@@ -2545,13 +2568,15 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	" \x01(\v2\x1d.botarena.v1.TrainingDefaultsR\btraining\x1aA\n" +
 	"\x13AgentSummariesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x81\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xb2\x01\n" +
 	"\x10TrainingDefaults\x12\x1a\n" +
 	"\bchannels\x18\x01 \x03(\x05R\bchannels\x12\x18\n" +
 	"\astrides\x18\x02 \x03(\x05R\astrides\x12\x16\n" +
 	"\x06hidden\x18\x03 \x01(\x05R\x06hidden\x12\x1f\n" +
 	"\vconfig_json\x18\x04 \x01(\tR\n" +
-	"configJson\"\x84\x01\n" +
+	"configJson\x12\x14\n" +
+	"\x05gamma\x18\x05 \x01(\x01R\x05gamma\x12\x19\n" +
+	"\bent_coef\x18\x06 \x01(\x01R\aentCoef\"\x84\x01\n" +
 	"\vConfigField\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12!\n" +
