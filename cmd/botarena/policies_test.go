@@ -1,0 +1,62 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/botarena/botarena/agents/policy"
+)
+
+// TestCommittedPoliciesPlayTheirGameAgainstItsReference loads every
+// trained policy committed in policies/ (docs/training.md) and plays a few
+// games of its game with it, sampling as trained, against the game's
+// reference bot, from every seat: the file must load, match its game's
+// spec and play to the end without a forfeit. (How often it wins is
+// measured by the evaluations in docs/training/, not here.)
+func TestCommittedPoliciesPlayTheirGameAgainstItsReference(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "policies", "*.policy.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no policies in policies/")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			m, err := policy.Load(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			game := m.Architecture().Game
+			out, errOut, code := runCLI(t, "", "games", game, "--json")
+			if code != 0 {
+				t.Fatalf("games %s: exit %d: %s", game, code, errOut)
+			}
+			var info struct {
+				Reference string `json:"reference"`
+				Seats     int    `json:"seats"`
+			}
+			if err := json.Unmarshal([]byte(out), &info); err != nil || info.Reference == "" {
+				t.Fatalf("games %s --json: %v, no reference bot in %.200s", game, err, out)
+			}
+			abs, err := filepath.Abs(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for seat := range info.Seats {
+				agents := make([]string, info.Seats)
+				for s := range agents {
+					agents[s] = info.Reference
+				}
+				agents[seat] = "policy:" + abs + "?sample"
+				out, errOut, code := runCLI(t, "", "play", game, "--agents", strings.Join(agents, ","), "--games", "2", "--seed", "11", "--json")
+				if code != 0 || strings.Contains(out, `"forfeit"`) {
+					t.Errorf("seat %d: exit %d, stderr %q, result %.300s", seat, code, errOut, out)
+				}
+			}
+		})
+	}
+}
