@@ -245,3 +245,13 @@ def test_an_overlapped_run_learns_every_rollout_once_and_is_reproducible(tmp_pat
     # Without --overlap each rollout uses the newest weights: the run differs.
     plain = read_safetensors(train(_small(tmp_path / "plain", address, threads=1)))[0]
     assert any((a[k] != plain[k]).any() for k in a)
+
+
+def test_the_command_line_evaluates_eval_games_from_each_seat(tmp_path: Path, address: str) -> None:
+    """--eval-games N plays N games from every seat in each mode, into eval.json."""
+    policy = train(_small(tmp_path, address))
+    assert main(["--evaluate", str(policy), "--eval-games", "3", "--address", address, "--out", str(tmp_path)]) == 0
+    report = json.loads((tmp_path / "eval.json").read_text())
+    for mode in ("sample", "argmax"):
+        assert report[mode]["games"] == 6
+        assert {k: sum(v) for k, v in report[mode]["by_seat"].items()} == {"0": 3, "1": 3}

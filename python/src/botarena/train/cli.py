@@ -11,7 +11,7 @@ import sys
 from typing import Any, Sequence
 
 from botarena.policy import load_policy
-from botarena.train.config import DEFAULT_ENT_COEF, DEFAULT_GAMMA, TrainConfig
+from botarena.train.config import DEFAULT_ENT_COEF, DEFAULT_GAMMA, TrainConfig, game_info
 from botarena.train.evaluate import evaluate, play_match
 from botarena.train.ppo import train
 
@@ -62,7 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--out", default="", help="run directory (default runs/<game>)")
     p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every, help="updates between checkpoints")
-    p.add_argument("--eval-games", type=int, default=d.eval_games, help="evaluation games after training (0: skip)")
+    p.add_argument(
+        "--eval-games", type=int, default=d.eval_games, help="evaluation games after training from each seat, in every mode (0: skip)"
+    )
     p.add_argument(
         "--eval-temperature",
         type=float,
@@ -158,6 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         policy = train(cfg)
     if cfg.eval_games > 0:
         opp = cfg.resolved_opponent()
+        seats = game_info(cfg.game, cfg.address or None).spec.seats
+        games = cfg.eval_games * seats
         # Evaluation is on the unshaped game: the config's shaping terms are dropped. The policy is
         # evaluated as trained (sampling from its action distribution, policy:PATH?sample in Go)
         # and by its arg-max (policy:PATH), which can be much weaker: a deterministic bot can loop.
@@ -167,9 +171,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.eval_temperature > 0:
             modes.append((f"temp={args.eval_temperature:g}", True, args.eval_temperature))
         for mode, sample, temp in modes:
-            print(f"evaluating {policy} against {opp} over {cfg.eval_games} games ({mode}) ...", flush=True)
+            print(f"evaluating {policy} against {opp} over {games} games, {cfg.eval_games} from each seat ({mode}) ...", flush=True)
             r = evaluate(
-                policy, cfg.game, opp, games=cfg.eval_games, address=cfg.address or None, config=eval_cfg, sample=sample, temperature=temp
+                policy, cfg.game, opp, games=games, address=cfg.address or None, config=eval_cfg, sample=sample, temperature=temp
             )
             print(
                 f"eval ({mode}): {r.wins} wins, {r.draws} draws, {r.losses} losses in {r.games} games against {opp}: "

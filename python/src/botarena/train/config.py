@@ -145,7 +145,7 @@ class TrainConfig:
     overlap: bool = False  # collect the next rollout (with the weights before the update) while updating
     out: str = "runs/botarena"
     checkpoint_every: int = 25  # updates (0 = only the final policy)
-    eval_games: int = 200
+    eval_games: int = 200  # evaluation games from each seat after training (0 = none)
     resume: str = ""  # a checkpoints/*.pt to continue from
     address: str = ""  # a running botarena serve ("" = start one)
     quiet: bool = False
