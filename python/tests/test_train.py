@@ -255,3 +255,15 @@ def test_the_command_line_evaluates_eval_games_from_each_seat(tmp_path: Path, ad
     for mode in ("sample", "argmax"):
         assert report[mode]["games"] == 6
         assert {k: sum(v) for k, v in report[mode]["by_seat"].items()} == {"0": 3, "1": 3}
+
+
+def test_an_overlapped_run_ends_on_its_time_budget_without_an_empty_update(tmp_path: Path, address: str) -> None:
+    """A rollout the overlap thread finishes just before the budget runs out is not logged as an
+    update without gradient steps: every row of the curve learned from its rollout."""
+    # The first update runs until the budget ends (100,000 epochs) while the next rollout (16 envs × 8
+    # steps) is collected long before.
+    kw: dict[str, object] = {"num_envs": 16, "num_steps": 8, "update_epochs": 100_000}
+    train(_small(tmp_path, address, minutes=3 / 60, total_steps=0, overlap=True, threads=1, checkpoint_every=0, **kw))
+    with open(tmp_path / "curve.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert rows and all(float(r["entropy"]) > 0 for r in rows), rows[-1]

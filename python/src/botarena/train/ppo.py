@@ -345,6 +345,10 @@ class Trainer:
                     if done > 0:
                         self.log(f"time budget spent {done} steps into a rollout: those {done * N:,} steps are not learned from")
                     break
+                if time.monotonic() >= deadline:
+                    # A rollout collected (on the --overlap thread) just before the budget ran out.
+                    self.log(f"time budget spent before the update of a whole rollout: those {batch:,} steps are not learned from")
+                    break
                 update += 1
                 self.env_steps += batch
                 if cfg.anneal_lr:
