@@ -192,7 +192,10 @@ func TestResponseRules(t *testing.T) {
 		}, code: connect.CodeUnknown, message: "read message: unexpected EOF"},
 		{name: "hang_up_before_response_is_unavailable", handler: func(w http.ResponseWriter, _ *http.Request) {
 			hangUp(w, "")
-		}, code: connect.CodeUnavailable, message: "unexpected EOF"},
+			// The text of a transport error depends on whether the client was still writing the
+			// request (a write on a closed connection) or already reading (EOF): only the code is
+			// checked, here and against connect-go.
+		}, code: connect.CodeUnavailable, message: "…", differs: "the transport error's text"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
