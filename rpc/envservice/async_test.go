@@ -3,7 +3,6 @@ package envservice_test
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -18,14 +17,9 @@ import (
 	"github.com/botarena/botarena/vecenv"
 )
 
-// envIDs encodes env ids as little-endian int32s, as SendRequest.env_ids.
-func envIDs(ids []int32) []byte {
-	out := make([]byte, 4*len(ids))
-	for j, e := range ids {
-		binary.LittleEndian.PutUint32(out[4*j:], uint32(e))
-	}
-	return out
-}
+// envIDs encodes env ids as little-endian int32s, as SendRequest.env_ids:
+// the encoding of actions.
+func envIDs(ids []int32) []byte { return client.EncodeActions(nil, ids) }
 
 // TestRecvMatchesAsync drives a served async pool and a local vecenv.Async
 // (one worker each, so that the row order is the send order) with the
