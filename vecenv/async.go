@@ -3,6 +3,7 @@ package vecenv
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -68,10 +69,12 @@ const maxChunk = 64
 // # Concurrency
 //
 // An Async is not safe for concurrent use: one goroutine calls its
-// methods. Idle workers, and Recv waiting for its batch, spin for some
-// tens of microseconds (yielding their P) before they park, as the sync
-// pool's workers do, so that back-to-back batches pay no wake-up. The pool must not be used directly while envs are in flight:
-// call [Async.Wait] first, after which [Pool.Stats], [Pool.SetOpponents]
+// methods. Idle workers spin for up to 50 µs (yielding their P) before
+// they park, as the sync pool's workers do, so that back-to-back batches
+// pay no wake-up. Recv waiting for its batch spins without yielding when
+// a P is spare for it (fewer workers than GOMAXPROCS) and parks
+// otherwise, as the sync pool's caller does. The pool must not be used
+// directly while envs are in flight: call [Async.Wait] first, after which [Pool.Stats], [Pool.SetOpponents]
 // and the other methods may be called until the next Send or Reset (an
 // env's results already computed stay in their batch). [Async.Close]
 // stops the workers; the pool stays open and can step synchronously again.
@@ -114,6 +117,7 @@ type Async struct {
 	stopped    atomic.Bool    // stop, for the same
 	done       []atomic.Int32 // per batch of the ring: envs finished in it
 	recvParked atomic.Bool
+	spare      bool // fewer workers than GOMAXPROCS: Recv may spin (see await)
 	recvWake   chan struct{}
 
 	failOnce sync.Once
@@ -187,6 +191,7 @@ func NewAsync(p *Pool, batchSize int, outs []Output) (*Async, error) {
 	for range p.Workers() {
 		a.workers = append(a.workers, &asyncWorker{worker: p.newWorker(0, n), wake: make(chan struct{}, 1)})
 	}
+	a.spare = len(a.workers) < runtime.GOMAXPROCS(0)
 	a.syncGroups()
 	a.wg.Add(len(a.workers))
 	for _, w := range a.workers {
@@ -346,7 +351,7 @@ func (a *Async) Recv() (int, error) {
 	}
 	k := int(a.returned / int64(a.batch) % int64(len(a.outs)))
 	complete := func() bool { return a.done[k].Load() == int32(a.batch) || a.hasFailed() }
-	wait(complete, &a.recvParked, a.recvWake)
+	await(complete, a.spare, &a.recvParked, a.recvWake)
 	a.rethrow()
 	a.done[k].Store(0)
 	L := len(a.p.learners)

@@ -97,9 +97,12 @@
 // The envs are split into Workers contiguous ranges, one per worker;
 // the caller's goroutine works the first range and persistent goroutines
 // the others (no goroutine and no allocation per step). Between batches a
-// worker spins for some tens of microseconds on an atomic epoch, yielding
-// its P, and then parks on a channel, so back-to-back steps pay no
-// scheduler wake-up and an idle pool burns no CPU. A worker touches only its envs, their opponents, their rows and
+// worker spins for up to 50 µs on an atomic epoch, yielding its P, and
+// then parks on a channel, so back-to-back steps pay no scheduler wake-up
+// and an idle pool burns no CPU. The caller, waiting for the workers,
+// never yields its P: it may be locked to its OS thread (every call of the
+// native backend is a cgo callback), where each yield costs two thread
+// switches; it spins while a P is spare and otherwise parks. A worker touches only its envs, their opponents, their rows and
 // its own padded scratch, so workers share no written cache line except at
 // the range boundaries of the flat buffers.
 //

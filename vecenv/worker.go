@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // op is what a batch asks every worker to do.
@@ -45,8 +46,9 @@ type worker struct {
 // dispatcher runs batches on the workers. The caller's goroutine runs
 // worker 0's range itself; the other workers wait for the next batch by
 // spinning briefly on an atomic epoch (yielding their P each time) and then
-// parking on a channel, and the caller waits for them the same way on an
-// atomic count. A hand-off between running goroutines so costs no
+// parking on a channel, and the caller waits for them on an atomic count,
+// spinning without yielding while a P is spare and then parking (see
+// await). A hand-off between running goroutines so costs no
 // scheduler wake-up, and one to a parked goroutine one channel send. Atomics
 // and channel operations do not allocate, and both order the workers'
 // writes before the caller's reads.
@@ -54,6 +56,7 @@ type dispatcher struct {
 	p       *Pool
 	op      op
 	stop    bool // set before the last epoch: the workers exit
+	spare   bool // a P for every worker and the caller: the caller may spin (see await)
 	workers []*worker
 	wg      sync.WaitGroup
 
@@ -67,24 +70,65 @@ type dispatcher struct {
 	_         [cachePad]byte
 }
 
-// spinRounds bounds how long a waiting goroutine spins before parking: each
-// round yields the P (runtime.Gosched, about 0.1–1 µs), so tens of
-// microseconds in all, short next to a trainer's policy step.
-const spinRounds = 100
+// workerSpin bounds how long a waiting worker spins, yielding its P each
+// round, before it parks: longer than what a caller does between
+// back-to-back calls (a Python loop drawing the next actions takes 10–20
+// µs, and a worker woken from park costs about a batch's time on a VM),
+// short next to a trainer's policy step.
+const workerSpin = 50 * time.Microsecond
 
-// wait returns once ready reports true: it spins up to spinRounds, then
-// parks on ch with parked set. A signaller makes ready true first, then
-// sends on ch only if it swaps parked from true to false; so every token
-// sent belongs to one park and is received in it, and no wake-up is lost.
-// A late signaller of an earlier batch can wake a later park early, so a
-// woken waiter checks ready again.
+// busySpin bounds how long the caller of a pool method spins without
+// yielding (see await): about two Bomberman or BattleBots batches of 1024
+// envs, long enough for a worker that was running to finish its share.
+const busySpin = 200 * time.Microsecond
+
+// wait returns once ready reports true: it spins up to workerSpin, then
+// parks on ch (see park). Only the pool's own goroutines wait this way;
+// the caller uses await.
 func wait(ready func() bool, parked *atomic.Bool, ch chan struct{}) {
-	for range spinRounds {
+	start := time.Now()
+	for i := 1; ; i++ {
 		if ready() {
 			return
 		}
 		runtime.Gosched()
+		if i%16 == 0 && time.Since(start) > workerSpin {
+			break
+		}
 	}
+	park(ready, parked, ch)
+}
+
+// await is wait for the goroutine that called into the pool. That goroutine
+// may be locked to its OS thread — a cgo callback is, so every call of the
+// native backend's library — and there runtime.Gosched hands the P to
+// another thread and waits to be handed it back: two thread switches a
+// round, which made the caller's spin of wait cost more than the batch.
+// So the caller never yields while it spins: with spare set (a P is free
+// for it while every worker runs) it spins on ready for up to busySpin,
+// and then, or at once without spare, it parks.
+func await(ready func() bool, spare bool, parked *atomic.Bool, ch chan struct{}) {
+	if spare {
+		start := time.Now()
+		for i := 1; ; i++ {
+			if ready() {
+				return
+			}
+			if i%64 == 0 && time.Since(start) > busySpin {
+				break
+			}
+		}
+	}
+	park(ready, parked, ch)
+}
+
+// park returns once ready reports true, blocking on ch with parked set. A
+// signaller makes ready true first, then sends on ch only if it swaps
+// parked from true to false; so every token sent belongs to one park and
+// is received in it, and no wake-up is lost. A late signaller of an
+// earlier batch can wake a later park early, so a woken waiter checks
+// ready again.
+func park(ready func() bool, parked *atomic.Bool, ch chan struct{}) {
 	for {
 		parked.Store(true)
 		if ready() {
@@ -120,6 +164,7 @@ func (d *dispatcher) start(p *Pool, nw int) {
 	n := len(p.slots)
 	d.workers = make([]*worker, nw)
 	d.done = make(chan struct{}, 1)
+	d.spare = nw <= runtime.GOMAXPROCS(0)
 	for k := range nw {
 		w := p.newWorker(k*n/nw, (k+1)*n/nw)
 		d.workers[k] = w
@@ -182,7 +227,7 @@ func (d *dispatcher) run(o op) {
 	d.post()
 	d.work(d.workers[0])
 	if len(d.workers) > 1 {
-		wait(d.finished, &d.parked, d.done)
+		await(d.finished, d.spare, &d.parked, d.done)
 	}
 	for _, w := range d.workers {
 		if err := w.failure; err != nil {
