@@ -2,6 +2,7 @@ package portalbomber
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/botarena/botarena/env"
 )
@@ -34,6 +35,11 @@ type Config struct {
 	// rounds; 0 (the default) means no cap other than the apocalypse,
 	// which ends every game.
 	MaxRounds int `json:"max_rounds" doc:"truncate the game after this many rounds; 0 means no cap but the apocalypse, which ends every game" allowed:">= 0"`
+	// CoinsReward, when non-zero, adds CoinsReward × (the coins the seat
+	// earned in the step, by its fire destroying soft blocks) to each
+	// step's reward: shaping for training, outside the original's rules.
+	// Purchases do not count against it. Default 0.
+	CoinsReward float32 `json:"coins_reward" doc:"reward shaping: adds coins_reward × (coins the seat earned this step by destroying soft blocks) to each step's reward; 0 turns it off" allowed:"finite"`
 }
 
 // DefaultConfig returns the original's rules: 11×11, alternating moves.
@@ -64,6 +70,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxRounds < 0 {
 		return bad("max_rounds", c.MaxRounds, "want 0 (no cap) or more")
+	}
+	if r := float64(c.CoinsReward); math.IsNaN(r) || math.IsInf(r, 0) {
+		return bad("coins_reward", c.CoinsReward, "want a finite number")
 	}
 	return nil
 }

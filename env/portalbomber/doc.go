@@ -157,6 +157,7 @@
 // # Results
 //
 // Rewards are terminal: +1/−1 by the original's victory check, 0 on a tie
-// or truncation ([Config.MaxRounds]). [Game.Result] counts Rounds as the
+// or truncation ([Config.MaxRounds]); [Config.CoinsReward] adds shaping
+// for the coins a seat earns. [Game.Result] counts Rounds as the
 // original's rounds (two moves each); Score is coins.
 package portalbomber

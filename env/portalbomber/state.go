@@ -204,6 +204,7 @@ type Game struct {
 
 	steps   int
 	invalid [Seats]int
+	earned  [Seats]int // coins earned in the current step (Config.CoinsReward)
 	rng     rand.PCG
 }
 

@@ -24,7 +24,9 @@ package portalbomber
 //     purchase it cannot make, InvalidMove), do nothing and count in
 //     [Game.Invalid]; Wait never counts.
 //   - Rewards are terminal: +1 to the winner and −1 to the loser when the
-//     game ends, 0 to both on a tie or truncation. terminated is true for
+//     game ends, 0 to both on a tie or truncation; with
+//     [Config.CoinsReward], plus that times the coins each seat earned in
+//     the step. terminated is true for
 //     both seats once the game is over, truncated for both once the round
 //     cap ([Config.MaxRounds]) cuts a game in progress.
 //   - Stepping a game that is Done writes zero rewards and the final flags.
@@ -37,6 +39,7 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 		g.writeFlags(terminated, truncated)
 		return
 	}
+	g.earned = [Seats]int{}
 	if g.cfg.Simultaneous {
 		g.simultaneousRound(actions)
 	} else {
@@ -212,7 +215,7 @@ func (g *Game) executeMoves(m *plannedMoves) {
 
 // writeRewards writes the terminal rewards: once the victory check has
 // ended the game, +1 to the winner and −1 to the loser (0 to both on a
-// tie); 0 otherwise.
+// tie); 0 otherwise; plus the coins shaping when configured.
 func (g *Game) writeRewards(rewards []float32) {
 	for s := range Seats {
 		var r float32
@@ -225,7 +228,7 @@ func (g *Game) writeRewards(rewards []float32) {
 				r = -1
 			}
 		}
-		rewards[s] = r
+		rewards[s] = r + g.cfg.CoinsReward*float32(g.earned[s])
 	}
 }
 
@@ -663,6 +666,7 @@ func (g *Game) resolve(i int) {
 		for s := range Seats {
 			if c.trails[s].Type != NoTrail {
 				g.players[s].Coins += v
+				g.earned[s] += v
 			}
 		}
 	case q >= cPlayer:

@@ -1,0 +1,75 @@
+package portalbomber
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/botarena/botarena/env"
+)
+
+// TestCoinsRewardPaysTheCoinsEarned plays the spec's scenarios S1 (a
+// suicide bomb: 6 coins, then the loss) and S2 (the intended opening: 3
+// coins) and sums each seat's rewards: coins_reward × the coins earned,
+// plus the terminal reward, and nothing for coins without the option.
+func TestCoinsRewardPaysTheCoinsEarned(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		script   []Action
+		rounds   int
+		coef     float32
+		want     [Seats]float32
+		wantDone bool
+	}{
+		{"S1_suicide_earns_6_then_loses", []Action{PlaceBomb}, 5, 0.5, [Seats]float32{-1 + 0.5*6, 1}, true},
+		{"S1_without_shaping_only_the_terminal_reward", []Action{PlaceBomb}, 5, 0, [Seats]float32{-1, 1}, true},
+		{"S2_opening_earns_3", []Action{MoveRight, PlaceBomb, MoveLeft, MoveDown}, 6, 0.25, [Seats]float32{0.25 * 3, 0}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.SoftDensity = 0
+			cfg.CoinsReward = tc.coef
+			g, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			scripts := [Seats][]Action{tc.script, nil}
+			var sum [Seats]float32
+			target := g.Rounds() + tc.rounds
+			for g.Rounds() < target && !g.Done() {
+				seat := g.ToMove()
+				var acts [Seats]int32
+				if len(scripts[seat]) > 0 {
+					acts[seat], scripts[seat] = int32(scripts[seat][0]), scripts[seat][1:]
+				}
+				var r [Seats]float32
+				var te, tr [Seats]bool
+				g.Step(acts[:], r[:], te[:], tr[:])
+				for s := range Seats {
+					sum[s] += r[s]
+				}
+			}
+			if g.Done() != tc.wantDone {
+				t.Fatalf("done %v, want %v", g.Done(), tc.wantDone)
+			}
+			for s := range Seats {
+				if math.Abs(float64(sum[s]-tc.want[s])) > 1e-6 {
+					t.Errorf("seat %d: rewards sum to %v, want %v (coins %d)", s, sum[s], tc.want[s], g.Player(s).Coins)
+				}
+			}
+		})
+	}
+}
+
+// TestCoinsRewardMustBeFinite checks that Validate refuses a NaN or
+// infinite coins_reward.
+func TestCoinsRewardMustBeFinite(t *testing.T) {
+	for _, v := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+		cfg := DefaultConfig()
+		cfg.CoinsReward = v
+		var ce *env.ConfigError
+		if err := cfg.Validate(); !errors.As(err, &ce) || ce.Field != "coins_reward" {
+			t.Errorf("coins_reward %v: err %v, want a ConfigError on coins_reward", v, err)
+		}
+	}
+}
