@@ -3,6 +3,7 @@ package vecenv
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -71,13 +72,16 @@ const maxChunk = 64
 // An Async is not safe for concurrent use: one goroutine calls its
 // methods. Idle workers spin for up to 50 µs (yielding their P) before
 // they park, as the sync pool's workers do, so that back-to-back batches
-// pay no wake-up. Recv waiting for its batch spins without yielding when
-// a P is spare for it (fewer workers than GOMAXPROCS) and parks
-// otherwise, as the sync pool's caller does. The pool must not be used
-// directly while envs are in flight: call [Async.Wait] first, after which [Pool.Stats], [Pool.SetOpponents]
-// and the other methods may be called until the next Send or Reset (an
-// env's results already computed stay in their batch). [Async.Close]
-// stops the workers; the pool stays open and can step synchronously again.
+// pay no wake-up. Recv steps the envs of its batch still queued on the
+// caller's goroutine, as one more worker, and then waits for those the
+// workers took: it spins without yielding when a P is spare for it
+// (fewer workers than GOMAXPROCS) and parks otherwise, as the sync pool's
+// caller does. The pool must not be used directly while envs are in
+// flight: call [Async.Wait] first, after which [Pool.Stats],
+// [Pool.SetOpponents] and the other methods may be called until the
+// next Send or Reset (an env's results already computed stay in their
+// batch). [Async.Close] stops the workers; the pool stays open and can
+// step synchronously again.
 // A panic of an env or opponent on a worker is re-raised by the next
 // Recv, Send or Wait on the caller's goroutine; the pool is then in an
 // undefined state and should only be closed.
@@ -113,12 +117,14 @@ type Async struct {
 
 	// Workers and Recv wait as the sync dispatcher's goroutines do (see
 	// wait): spinning briefly on an atomic, then parking on a channel.
-	pending    atomic.Int64   // queued, for the workers' spinning
-	stopped    atomic.Bool    // stop, for the same
-	done       []atomic.Int32 // per batch of the ring: envs finished in it
-	recvParked atomic.Bool
-	spare      bool // fewer workers than GOMAXPROCS: Recv may spin (see await)
-	recvWake   chan struct{}
+	pending     atomic.Int64   // queued, for the workers' spinning
+	stopped     atomic.Bool    // stop, for the same
+	done        []atomic.Int32 // per batch of the ring: envs finished in it
+	recvParked  atomic.Bool
+	caller      *worker // Recv's: it steps queued envs of its batch while it waits
+	callerChunk []int32
+	spare       bool // fewer workers than GOMAXPROCS: Recv may spin (see await)
+	recvWake    chan struct{}
 
 	failOnce sync.Once
 	failure  error
@@ -191,6 +197,8 @@ func NewAsync(p *Pool, batchSize int, outs []Output) (*Async, error) {
 	for range p.Workers() {
 		a.workers = append(a.workers, &asyncWorker{worker: p.newWorker(0, n), wake: make(chan struct{}, 1)})
 	}
+	a.caller = p.newWorker(0, n)
+	a.callerChunk = make([]int32, maxChunk)
 	a.spare = len(a.workers) < runtime.GOMAXPROCS(0)
 	a.syncGroups()
 	a.wg.Add(len(a.workers))
@@ -351,6 +359,17 @@ func (a *Async) Recv() (int, error) {
 	}
 	k := int(a.returned / int64(a.batch) % int64(len(a.outs)))
 	complete := func() bool { return a.done[k].Load() == int32(a.batch) || a.hasFailed() }
+	// Step the batch's envs still queued on this goroutine, rather than
+	// wait for a worker to take them, then wait for those taken.
+	end := a.returned + int64(a.batch)
+	for !complete() {
+		c, slot := a.take(a.callerChunk, end, len(a.workers)+1)
+		if c == 0 {
+			break
+		}
+		a.run(a.caller, a.callerChunk[:c], slot)
+		a.finish(c)
+	}
 	await(complete, a.spare, &a.recvParked, a.recvWake)
 	a.rethrow()
 	a.done[k].Store(0)
@@ -448,6 +467,9 @@ func (a *Async) syncGroups() {
 			a.p.addBatchGroup(w.worker, g)
 		}
 	}
+	for g := range a.p.batchers {
+		a.p.addBatchGroup(a.caller, g)
+	}
 }
 
 // loop is an async worker: it takes chunks of queued envs and steps them
@@ -456,40 +478,59 @@ func (a *Async) loop(w *asyncWorker) {
 	defer a.wg.Done()
 	nw := len(a.workers)
 	chunk := make([]int32, maxChunk)
-	n := len(a.queue)
 	work := func() bool { return a.pending.Load() > 0 || a.stopped.Load() }
 	for {
 		wait(work, &w.parked, w.wake)
-		a.mu.Lock()
-		if a.queued == 0 {
-			stop := a.stop
+		c, slot := a.take(chunk, math.MaxInt64, nw)
+		if c == 0 {
+			a.mu.Lock()
+			stop := a.stop && a.queued == 0
 			a.mu.Unlock()
 			if stop {
 				return
 			}
 			continue // another worker took them
 		}
-		c := min(a.queued, maxChunk, (a.queued+nw-1)/nw)
-		for j := range c {
-			chunk[j] = a.queue[(a.head+j)%n]
-		}
-		a.head = (a.head + c) % n
-		a.queued -= c
-		a.pending.Store(int64(a.queued))
-		slot := a.nextSlot
-		a.nextSlot += int64(c)
-		a.active += c
-		a.mu.Unlock()
-
 		a.run(w.worker, chunk[:c], slot)
-
-		a.mu.Lock()
-		a.active -= c
-		if a.active == 0 && a.queued == 0 {
-			a.idle.Broadcast()
-		}
-		a.mu.Unlock()
+		a.finish(c)
 	}
+}
+
+// take moves the next queued envs into chunk, at most maxChunk, a fair
+// share of the queue among takers goroutines, and as many as leaves the
+// next place below end; it returns how many and the place of the first.
+// It takes none (0) when none is queued or the next place is end or
+// beyond. The caller steps them with run and then calls finish.
+func (a *Async) take(chunk []int32, end int64, takers int) (c int, slot int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	left := end - a.nextSlot
+	if a.queued == 0 || left <= 0 {
+		return 0, 0
+	}
+	c = int(min(int64(min(a.queued, maxChunk, (a.queued+takers-1)/takers)), left))
+	n := len(a.queue)
+	for j := range c {
+		chunk[j] = a.queue[(a.head+j)%n]
+	}
+	a.head = (a.head + c) % n
+	a.queued -= c
+	a.pending.Store(int64(a.queued))
+	slot = a.nextSlot
+	a.nextSlot += int64(c)
+	a.active += c
+	return c, slot
+}
+
+// finish records that c envs taken by take are done, and signals Wait
+// when nothing is queued or being stepped.
+func (a *Async) finish(c int) {
+	a.mu.Lock()
+	a.active -= c
+	if a.active == 0 && a.queued == 0 {
+		a.idle.Broadcast()
+	}
+	a.mu.Unlock()
 }
 
 // run steps (or resets) the envs of chunk on worker w, placing them from
