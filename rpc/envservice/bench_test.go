@@ -12,8 +12,8 @@ import (
 	"github.com/botarena/botarena/rpc/envservice"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
+	"github.com/botarena/botarena/rpc/internal/connectwire"
 	"github.com/botarena/botarena/rpc/internal/rpctest"
-	"github.com/botarena/botarena/rpc/internal/unary"
 	"github.com/botarena/botarena/rpc/server"
 )
 
@@ -74,7 +74,7 @@ func BenchmarkRPCStepStream(b *testing.B) {
 
 // BenchmarkRPCStepRaw is BenchmarkRPCStep without the client's decoding:
 // Step sent as a Connect unary call whose response is read into one reused
-// buffer (package unary, as the client's Pool.Step reads it) and left
+// buffer (package connectwire, as the client's Pool.Step reads it) and left
 // undecoded: the server's cost and the transport's, as a client that reads
 // the Arrow message in place (pyarrow) sees them.
 func BenchmarkRPCStepRaw(b *testing.B) {
@@ -100,7 +100,7 @@ func BenchmarkRPCStepRaw(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer e.HTTPClient.CloseIdleConnections()
-			caller, err := unary.NewCaller(e.HTTPClient, e.BaseURL, nil, e.MaxMessageBytes)
+			caller, err := connectwire.NewCaller(e.HTTPClient, e.BaseURL, nil, e.MaxMessageBytes)
 			if err != nil {
 				b.Fatal(err)
 			}
