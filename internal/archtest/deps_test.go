@@ -126,13 +126,14 @@ var rules = []rule{
 		thirdParty: cat(connectDeps, promDeps, arrowDeps), never: storage},
 	// The Go client of the env service decodes batches: no server, no
 	// metrics, no storage.
-	{pkg: "rpc/client", imports: []string{"env", "observations", "rpc/gen/*", "rpc/internal/wire", "rpc/internal/unary"}, thirdParty: cat(connectDeps, arrowDeps), never: storage},
+	{pkg: "rpc/client", imports: []string{"env", "observations", "rpc/gen/*", "rpc/internal/wire", "rpc/internal/connectwire"}, thirdParty: cat(connectDeps, arrowDeps), never: storage},
 	// The wire form of the batch responses, shared by the env service and
 	// the client: protobuf's protowire only.
 	{pkg: "rpc/internal/wire", thirdParty: []string{"google.golang.org/protobuf/"}},
-	// Connect unary calls read into reused buffers, for the client's Reset
-	// and Step: net/http and Connect's error type only.
-	{pkg: "rpc/internal/unary", thirdParty: connectDeps},
+	// Connect unary calls and streams read into reused buffers, for the
+	// client's Reset, Step and StepStream: net/http and Connect's error type
+	// only.
+	{pkg: "rpc/internal/connectwire", thirdParty: connectDeps},
 	// The match service plays league games (league's runners and types)
 	// and, as RemoteRunner, sends them to other servers with the client's
 	// options: it brings league and its storage.

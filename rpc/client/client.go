@@ -16,7 +16,7 @@ import (
 	"github.com/botarena/botarena/observations"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
-	"github.com/botarena/botarena/rpc/internal/unary"
+	"github.com/botarena/botarena/rpc/internal/connectwire"
 	"github.com/botarena/botarena/rpc/internal/wire"
 )
 
@@ -27,10 +27,11 @@ import (
 // Errors are the server's *connect.Error values: connect.CodeOf(err) gives
 // the code (package server has the table).
 type Client struct {
-	rpc   botarenav1connect.EnvServiceClient
-	unary *unary.Caller // Reset and Step of the Connect protocol; nil: through rpc
-	http  *http.Client
-	owned bool // http is the client's own, closed by Close
+	rpc  botarenav1connect.EnvServiceClient
+	wire *connectwire.Caller // Reset, Step and StepStream of the Connect protocol; nil: through rpc
+	http *http.Client
+	// owned is set when http is the client's own, closed by Close.
+	owned bool
 }
 
 // Dial returns a client of the server at addr: "host:port" (plain HTTP/2,
@@ -51,7 +52,7 @@ func Dial(addr string, opts ...Option) (*Client, error) {
 		if o.token != "" {
 			h = http.Header{"Authorization": {"Bearer " + o.token}}
 		}
-		if c.unary, err = unary.NewCaller(e.HTTPClient, e.BaseURL, h, e.MaxMessageBytes); err != nil {
+		if c.wire, err = connectwire.NewCaller(e.HTTPClient, e.BaseURL, h, e.MaxMessageBytes); err != nil {
 			return nil, fmt.Errorf("client: %w", err)
 		}
 	}
@@ -112,8 +113,8 @@ type Pool struct {
 	final *env.Buffers
 	res   StepResult
 	act   []byte
-	req   []byte // the marshalled request of a call through unary
-	msg   []byte // the response message of a call through unary, reused
+	req   []byte // the marshalled request of a call through connectwire
+	msg   []byte // the response message of a call through connectwire, reused
 }
 
 // StepResult is what a Step returns, decoded.
@@ -160,7 +161,7 @@ func (p *Pool) decode(dst **env.Buffers, msg []byte) error {
 func (p *Pool) Reset(ctx context.Context) (*env.Buffers, error) {
 	req := &botarenav1.ResetRequest{PoolId: p.ID()}
 	var batch []byte
-	if p.c.unary != nil {
+	if p.c.wire != nil {
 		var err error
 		if batch, _, _, err = p.call(ctx, botarenav1connect.EnvServiceResetProcedure, req); err != nil {
 			return nil, err
@@ -178,18 +179,32 @@ func (p *Pool) Reset(ctx context.Context) (*env.Buffers, error) {
 	return p.bufs, nil
 }
 
-// call calls procedure with req through the client's [unary.Caller],
+// call calls procedure with req through the client's [connectwire.Caller],
 // reading the response into p.msg, and returns the fields of the batch
 // response: slices of p.msg, valid until the next call.
 func (p *Pool) call(ctx context.Context, procedure string, req proto.Message) (batch, ended, final []byte, err error) {
-	if p.req, err = (proto.MarshalOptions{}).MarshalAppend(p.req[:0], req); err != nil {
-		// As connect-go reports a request it cannot marshal.
-		return nil, nil, nil, connect.NewError(connect.CodeInternal, fmt.Errorf("marshal message: %w", err))
-	}
-	if p.msg, err = p.c.unary.Call(ctx, procedure, p.msg, p.req); err != nil {
+	if err := p.marshal(req); err != nil {
 		return nil, nil, nil, err
 	}
-	if batch, ended, final, err = wire.Parse(p.msg); err != nil {
+	if p.msg, err = p.c.wire.Call(ctx, procedure, p.msg, p.req); err != nil {
+		return nil, nil, nil, err
+	}
+	return parse(p.msg)
+}
+
+// marshal marshals req into p.req.
+func (p *Pool) marshal(req proto.Message) error {
+	var err error
+	if p.req, err = (proto.MarshalOptions{}).MarshalAppend(p.req[:0], req); err != nil {
+		// As connect-go reports a request it cannot marshal.
+		return connect.NewError(connect.CodeInternal, fmt.Errorf("marshal message: %w", err))
+	}
+	return nil
+}
+
+// parse returns the fields of the batch response msg, slices of it.
+func parse(msg []byte) (batch, ended, final []byte, err error) {
+	if batch, ended, final, err = wire.Parse(msg); err != nil {
 		// As connect-go reports a response it cannot unmarshal.
 		return nil, nil, nil, connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("unmarshal message: %w", err))
 	}
@@ -210,7 +225,7 @@ func EncodeActions(dst []byte, actions []int32) []byte {
 func (p *Pool) Step(ctx context.Context, actions []int32) (*StepResult, error) {
 	p.act = EncodeActions(p.act[:0], actions)
 	req := &botarenav1.StepRequest{PoolId: p.ID(), Actions: p.act}
-	if p.c.unary != nil {
+	if p.c.wire != nil {
 		batch, ended, final, err := p.call(ctx, botarenav1connect.EnvServiceStepProcedure, req)
 		if err != nil {
 			return nil, err
@@ -299,8 +314,18 @@ func (p *Pool) Close(ctx context.Context) error {
 
 // Stream opens a StepStream on the pool: Reset and Step over one
 // bidirectional stream, one round trip each without a new request per call.
-// It needs HTTP/2. Cancel ctx or call [Stream.Close] to end it.
+// It needs HTTP/2. Cancel ctx or call [Stream.Close] to end it. With the
+// Connect protocol (and no [WithConnectOptions]) the client speaks the
+// stream itself (package rpc/internal/connectwire), reading each response
+// into the Pool's buffer as Reset and Step do; otherwise through connect-go.
 func (p *Pool) Stream(ctx context.Context) (*Stream, error) {
+	if p.c.wire != nil {
+		ws, err := p.c.wire.Stream(ctx, botarenav1connect.EnvServiceStepStreamProcedure)
+		if err != nil {
+			return nil, err
+		}
+		return &Stream{p: p, ws: ws}, nil
+	}
 	s, err := p.c.rpc.StepStream(ctx)
 	if err != nil {
 		return nil, err
@@ -313,12 +338,16 @@ func (p *Pool) Stream(ctx context.Context) (*Stream, error) {
 // is not safe for concurrent use, nor for use concurrently with its Pool.
 type Stream struct {
 	p    *Pool
+	ws   *connectwire.Stream // the stream of the Connect protocol; nil: s
 	s    *connect.BidiStreamForClientSimple[botarenav1.StepStreamRequest, botarenav1.StepStreamResponse]
 	sent bool // the pool id has been sent
 	req  botarenav1.StepStreamRequest
 }
 
-func (s *Stream) roundTrip(reset bool, actions []int32) (*botarenav1.StepStreamResponse, error) {
+// roundTrip sends a Reset (reset) or Step request and returns the fields
+// of the response: slices of the Pool's message buffer on the Connect
+// path, valid until the next call.
+func (s *Stream) roundTrip(reset bool, actions []int32) (batch, ended, final []byte, err error) {
 	s.req.PoolId = ""
 	if !s.sent {
 		s.req.PoolId = s.p.ID()
@@ -329,24 +358,55 @@ func (s *Stream) roundTrip(reset bool, actions []int32) (*botarenav1.StepStreamR
 		s.p.act = EncodeActions(s.p.act[:0], actions)
 		s.req.Actions = s.p.act
 	}
-	if err := s.s.Send(&s.req); err != nil {
-		if errors.Is(err, io.EOF) {
-			// The server ended the stream; Receive has its status.
-			_, err = s.s.Receive()
-		}
-		return nil, err
+	if s.ws != nil {
+		return s.wireRoundTrip()
+	}
+	err = s.s.Send(&s.req)
+	if errors.Is(err, io.EOF) {
+		// The server ended the stream; Receive has its status.
+		_, err = s.s.Receive()
+	}
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	s.sent = true
-	return s.s.Receive()
+	resp, err := s.s.Receive()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return resp.GetBatch(), resp.GetEnded(), resp.GetFinalBatch(), nil
+}
+
+// wireRoundTrip is roundTrip on the Connect path: the request marshalled
+// into the Pool's request buffer, the response read into its message
+// buffer.
+func (s *Stream) wireRoundTrip() (batch, ended, final []byte, err error) {
+	p := s.p
+	if err := p.marshal(&s.req); err != nil {
+		return nil, nil, nil, err
+	}
+	err = s.ws.Send(p.req)
+	if errors.Is(err, io.EOF) {
+		// The stream has ended; Receive says why.
+		p.msg, err = s.ws.Receive(p.msg)
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s.sent = true
+	if p.msg, err = s.ws.Receive(p.msg); err != nil {
+		return nil, nil, nil, err
+	}
+	return parse(p.msg)
 }
 
 // Reset resets the pool over the stream and returns the first batch.
 func (s *Stream) Reset() (*env.Buffers, error) {
-	resp, err := s.roundTrip(true, nil)
+	batch, _, _, err := s.roundTrip(true, nil)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.p.decode(&s.p.bufs, resp.GetBatch()); err != nil {
+	if err := s.p.decode(&s.p.bufs, batch); err != nil {
 		return nil, err
 	}
 	return s.p.bufs, nil
@@ -354,15 +414,18 @@ func (s *Stream) Reset() (*env.Buffers, error) {
 
 // Step steps the pool over the stream.
 func (s *Stream) Step(actions []int32) (*StepResult, error) {
-	resp, err := s.roundTrip(false, actions)
+	batch, ended, final, err := s.roundTrip(false, actions)
 	if err != nil {
 		return nil, err
 	}
-	return s.p.stepResult(resp.GetBatch(), resp.GetEnded(), resp.GetFinalBatch())
+	return s.p.stepResult(batch, ended, final)
 }
 
 // Close closes the stream (both directions). The pool stays open.
 func (s *Stream) Close() error {
+	if s.ws != nil {
+		return s.ws.Close()
+	}
 	errReq := s.s.CloseRequest()
 	errResp := s.s.CloseResponse()
 	return errors.Join(errReq, errResp)

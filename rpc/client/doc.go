@@ -9,15 +9,16 @@
 // # Memory
 //
 // With the Connect protocol (and no [WithConnectOptions]), Reset and Step
-// are Connect unary calls the client makes itself (package
-// rpc/internal/unary): each response is read into one buffer the Pool
-// reuses, its size checked against [WithMaxMessageBytes] before the buffer
-// grows, and decoded in place, so that a step allocates nothing of the
-// batch's size once the buffer has grown (a 1024-env Bomberman step: a
-// 22 MB batch, under 0.2 MB allocated by client and server together).
-// Errors are the *connect.Error values connect-go would return. The gRPC
-// and gRPC-Web protocols, StepStream and the other calls go through
-// connect-go, which reads every message over 8 MiB into a new buffer.
+// are Connect unary calls, and [Pool.Stream] a Connect bidirectional
+// stream, that the client makes itself (package rpc/internal/connectwire):
+// each response is read into one buffer the Pool reuses, its size checked
+// against [WithMaxMessageBytes] before the buffer grows, and decoded in
+// place, so that a step allocates nothing of the batch's size once the
+// buffer has grown (a 1024-env Bomberman step: a 22 MB batch, under 0.2 MB
+// allocated by client and server together, unary or on a stream). Errors
+// are the *connect.Error values connect-go would return. The gRPC and
+// gRPC-Web protocols and the other calls go through connect-go, which reads
+// every message over 8 MiB into a new buffer.
 //
 //	c, err := client.Dial("127.0.0.1:50051")
 //	...

@@ -28,8 +28,8 @@ const (
 	// what grpcio clients speak.
 	GRPC Protocol = iota
 	// Connect is the Connect protocol (HTTP/2, h2c for http://), the
-	// default. Reset and Step read their batches into a buffer the Pool
-	// reuses (see the package documentation).
+	// default. Reset, Step and StepStream read their batches into a buffer
+	// the Pool reuses (see the package documentation).
 	Connect
 	// GRPCWeb is the gRPC-Web protocol (HTTP/2, h2c for http://).
 	GRPCWeb
@@ -78,8 +78,8 @@ func WithTLSConfig(cfg *tls.Config) Option {
 }
 
 // WithConnectOptions adds Connect client options (interceptors, ...). With
-// any, Reset and Step of the [Connect] protocol go through connect-go, which
-// applies them, and allocate their batches on every call.
+// any, Reset, Step and StepStream of the [Connect] protocol go through
+// connect-go, which applies them, and allocate their batches on every call.
 func WithConnectOptions(opts ...connect.ClientOption) Option {
 	return func(o *options) { o.connectOpts = append(o.connectOpts, opts...) }
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/botarena/botarena/rpc/envservice"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
+	"github.com/botarena/botarena/rpc/internal/connectwire"
 	"github.com/botarena/botarena/rpc/internal/rpctest"
-	"github.com/botarena/botarena/rpc/internal/unary"
 	"github.com/botarena/botarena/rpc/server"
 )
 
@@ -59,18 +59,22 @@ func BenchmarkRPCStep(b *testing.B) {
 }
 
 // BenchmarkRPCStepStream is BenchmarkRPCStep over one StepStream, with the
-// gRPC protocol, as before Connect became the client's default.
+// client's default protocol (Connect); grpc is the same over the gRPC
+// protocol.
 func BenchmarkRPCStepStream(b *testing.B) {
 	for _, n := range []int{1, 1024} {
 		b.Run(fmt.Sprintf("bomberman/envs=%d", n), func(b *testing.B) {
-			benchStep(b, "bomberman", n, true, false, client.WithProtocol(client.GRPC))
+			benchStep(b, "bomberman", n, true, false)
 		})
 	}
+	b.Run("bomberman/envs=1024/grpc", func(b *testing.B) {
+		benchStep(b, "bomberman", 1024, true, false, client.WithProtocol(client.GRPC))
+	})
 }
 
 // BenchmarkRPCStepRaw is BenchmarkRPCStep without the client's decoding:
 // Step sent as a Connect unary call whose response is read into one reused
-// buffer (package unary, as the client's Pool.Step reads it) and left
+// buffer (package connectwire, as the client's Pool.Step reads it) and left
 // undecoded: the server's cost and the transport's, as a client that reads
 // the Arrow message in place (pyarrow) sees them.
 func BenchmarkRPCStepRaw(b *testing.B) {
@@ -96,7 +100,7 @@ func BenchmarkRPCStepRaw(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer e.HTTPClient.CloseIdleConnections()
-			caller, err := unary.NewCaller(e.HTTPClient, e.BaseURL, nil, e.MaxMessageBytes)
+			caller, err := connectwire.NewCaller(e.HTTPClient, e.BaseURL, nil, e.MaxMessageBytes)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -119,8 +119,8 @@ func (ts *Server) HTTPClient(t testing.TB, http1 bool) *http.Client {
 	return &http.Client{Transport: tr}
 }
 
-// Client returns a Go client of the in-memory server (gRPC protocol unless
-// opts say otherwise).
+// Client returns a Go client of the in-memory server over h2c (the
+// client's default protocol, Connect, unless opts say otherwise).
 func (ts *Server) Client(t testing.TB, opts ...client.Option) *client.Client {
 	t.Helper()
 	opts = append([]client.Option{client.WithHTTPClient(ts.HTTPClient(t, false))}, opts...)

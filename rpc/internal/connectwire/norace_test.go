@@ -1,5 +1,5 @@
 //go:build !race
 
-package unary
+package connectwire
 
 const raceEnabled = false

@@ -1,6 +1,6 @@
 //go:build race
 
-package unary
+package connectwire
 
 // raceEnabled: the race detector allocates, so the tests check no
 // allocation bounds.

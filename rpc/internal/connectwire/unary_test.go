@@ -1,4 +1,4 @@
-package unary
+package connectwire
 
 import (
 	"bytes"
@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/proto"
@@ -114,10 +113,10 @@ func errorBody(status int, ct, data string, header ...string) http.HandlerFunc {
 	}
 }
 
-// TestResponseRules checks, for servers that misbehave in one way each,
+// TestUnaryResponseRules checks, for servers that misbehave in one way each,
 // the code and message of the error, and that connect-go's client gives
 // the same code and message where the package documents it does.
-func TestResponseRules(t *testing.T) {
+func TestUnaryResponseRules(t *testing.T) {
 	t.Parallel()
 	detail := base64.RawStdEncoding.EncodeToString(mustMarshal(t, wrapperspb.String("why")))
 	for _, tc := range []struct {
@@ -219,20 +218,34 @@ func TestResponseRules(t *testing.T) {
 			if ce.Code() != want.Code() || ce.Message() != want.Message() {
 				t.Errorf("got %v %q, connect-go %v %q", ce.Code(), ce.Message(), want.Code(), want.Message())
 			}
-			if connect.IsWireError(ce) != connect.IsWireError(want) {
-				t.Errorf("wire error %v, connect-go %v", connect.IsWireError(ce), connect.IsWireError(want))
-			}
-			if g, w := detailsOf(ce), detailsOf(want); g != w {
-				t.Errorf("details %s, connect-go %s", g, w)
-			}
-			g, w := ce.Meta().Clone(), want.Meta().Clone()
-			g.Del("Date")
-			w.Del("Date")
-			if !maps.EqualFunc(g, w, func(a, b []string) bool { return strings.Join(a, "\n") == strings.Join(b, "\n") }) {
-				t.Errorf("meta %v, connect-go %v", g, w)
-			}
+			compareWithConnectGo(t, ce, want)
 		})
 	}
+}
+
+// compareWithConnectGo checks that got, beside its code and message, is
+// what connect-go's client gave for the same failure (want): a wire error
+// or not, the same details and metadata (but for the date).
+func compareWithConnectGo(t *testing.T, got, want *connect.Error) {
+	t.Helper()
+	if connect.IsWireError(got) != connect.IsWireError(want) {
+		t.Errorf("wire error %v, connect-go %v", connect.IsWireError(got), connect.IsWireError(want))
+	}
+	if g, w := detailsOf(got), detailsOf(want); g != w {
+		t.Errorf("details %s, connect-go %s", g, w)
+	}
+	g, w := got.Meta().Clone(), want.Meta().Clone()
+	g.Del("Date")
+	w.Del("Date")
+	if !sameHeaders(g, w) {
+		t.Errorf("meta %v, connect-go %v", g, w)
+	}
+}
+
+// sameHeaders reports whether a and b hold the same values in the same
+// order.
+func sameHeaders(a, b http.Header) bool {
+	return maps.EqualFunc(a, b, func(a, b []string) bool { return strings.Join(a, "\n") == strings.Join(b, "\n") })
 }
 
 // detailsOf returns the type and value of each of err's details.
@@ -253,9 +266,9 @@ func mustMarshal(t *testing.T, m proto.Message) []byte {
 	return b
 }
 
-// TestRequestRules checks what a call sends: connect-go's headers, the
+// TestUnaryRequestRules checks what a call sends: connect-go's headers, the
 // caller's, and no request over the limit.
-func TestRequestRules(t *testing.T) {
+func TestUnaryRequestRules(t *testing.T) {
 	t.Parallel()
 	got := make(chan *http.Request, 1)
 	var sent []byte
@@ -301,81 +314,6 @@ func TestRequestRules(t *testing.T) {
 	})
 }
 
-// TestContextRules checks the timeout header and the codes of calls whose
-// context ends, before the response and while reading its body.
-func TestContextRules(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		name string
-		// partial makes the server send the headers and part of the body
-		// before waiting.
-		partial bool
-		// deadline gives the context a deadline; otherwise it is canceled
-		// once the server has the request.
-		deadline bool
-		code     connect.Code
-	}{
-		{"deadline_before_response_is_deadline_exceeded", false, true, connect.CodeDeadlineExceeded},
-		{"deadline_while_reading_is_deadline_exceeded", true, true, connect.CodeDeadlineExceeded},
-		{"cancel_before_response_is_canceled", false, false, connect.CodeCanceled},
-		{"cancel_while_reading_is_canceled", true, false, connect.CodeCanceled},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			timeouts := make(chan string, 1)
-			base := serve(t, func(w http.ResponseWriter, r *http.Request) {
-				// Read the request, so that the server sees the client go
-				// (and ends r's context).
-				io.Copy(io.Discard, r.Body)
-				if tc.partial {
-					w.Header().Set("Content-Type", "application/proto")
-					w.Write([]byte("part"))
-					http.NewResponseController(w).Flush()
-				}
-				timeouts <- r.Header.Get("Connect-Timeout-Ms")
-				<-r.Context().Done()
-			})
-			ctx, cancel := context.WithCancel(t.Context())
-			defer cancel()
-			const timeout = 300 * time.Millisecond
-			if tc.deadline {
-				ctx, cancel = context.WithTimeout(ctx, timeout)
-				defer cancel()
-			} else {
-				go func() {
-					<-timeouts
-					cancel()
-				}()
-			}
-			_, err := newCaller(t, base, 0).Call(ctx, procedure, nil, []byte("req"))
-			ce := asConnectError(t, err)
-			if ce.Code() != tc.code {
-				t.Errorf("code %v (%s), want %v", ce.Code(), ce.Message(), tc.code)
-			}
-			if !tc.deadline {
-				return
-			}
-			ms, err := strconv.Atoi(<-timeouts)
-			if err != nil || ms <= 0 || ms > int(timeout/time.Millisecond) {
-				t.Errorf("Connect-Timeout-Ms %d (%v), want 1 to %d", ms, err, timeout/time.Millisecond)
-			}
-		})
-	}
-	t.Run("unreachable_server_is_unavailable", func(t *testing.T) {
-		t.Parallel()
-		s := httptest.NewServer(http.NotFoundHandler())
-		base := s.URL
-		s.Close()
-		_, err := newCaller(t, base, 0).Call(t.Context(), procedure, nil, nil)
-		if ce := asConnectError(t, err); ce.Code() != connect.CodeUnavailable {
-			t.Errorf("code %v (%s), want %v", ce.Code(), ce.Message(), connect.CodeUnavailable)
-		}
-		if want := connect.CodeOf(callConnectGo(t.Context(), base, 0)); want != connect.CodeUnavailable {
-			t.Errorf("connect-go: code %v", want)
-		}
-	})
-}
-
 // allocated returns the bytes f allocates. Nothing else of the test binary
 // may run meanwhile: the tests that call it are not parallel.
 func allocated(f func()) uint64 {
@@ -390,10 +328,10 @@ func allocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
-// TestMemoryRules checks that the limit is applied before the buffer
+// TestUnaryMemoryRules checks that the limit is applied before the buffer
 // grows, and that a buffer passed back is reused. Not parallel: it counts
 // the process's allocations.
-func TestMemoryRules(t *testing.T) {
+func TestUnaryMemoryRules(t *testing.T) {
 	const limit = 1 << 20
 	t.Run("content_length_over_limit_is_refused_before_allocating", func(t *testing.T) {
 		base := serve(t, func(w http.ResponseWriter, _ *http.Request) {
