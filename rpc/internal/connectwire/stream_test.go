@@ -634,15 +634,7 @@ func TestStreamMemoryRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(buf, want) {
-				t.Fatalf("message %d differs", i)
-			}
-			if &buf[0] != first {
-				t.Errorf("message %d: a new buffer", i)
-			}
-			if n > 256<<10 {
-				t.Errorf("message %d: %d bytes allocated", i, n)
-			}
+			checkReused(t, fmt.Sprintf("message %d", i), buf, want, first, n)
 		}
 	})
 }

@@ -328,6 +328,22 @@ func allocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
+// checkReused checks that a message read into a passed-back buffer is
+// want, is in the buffer whose first byte is first, and allocated at most
+// 256 KiB (n bytes) on the way.
+func checkReused(t *testing.T, what string, buf, want []byte, first *byte, n uint64) {
+	t.Helper()
+	if !bytes.Equal(buf, want) {
+		t.Fatalf("%s: the message differs", what)
+	}
+	if &buf[0] != first {
+		t.Errorf("%s: a new buffer", what)
+	}
+	if n > 256<<10 {
+		t.Errorf("%s: %d bytes allocated", what, n)
+	}
+}
+
 // TestUnaryMemoryRules checks that the limit is applied before the buffer
 // grows, and that a buffer passed back is reused. Not parallel: it counts
 // the process's allocations.
@@ -424,15 +440,7 @@ func TestUnaryMemoryRules(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !bytes.Equal(buf, want) {
-					t.Fatalf("call %d: the message differs", i)
-				}
-				if &buf[0] != first {
-					t.Errorf("call %d: a new buffer", i)
-				}
-				if n > 256<<10 {
-					t.Errorf("call %d: %d bytes allocated", i, n)
-				}
+				checkReused(t, fmt.Sprintf("call %d", i), buf, want, first, n)
 			}
 		})
 	}
