@@ -6,6 +6,7 @@ skips when torch is missing.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import subprocess
@@ -21,6 +22,7 @@ require("matplotlib")
 from botarena.policy import load_policy  # noqa: E402
 from botarena.server import find_binary  # noqa: E402
 from botarena.train import TrainConfig, evaluate, game_defaults, main, train  # noqa: E402
+from botarena.train.config import parse_opponents  # noqa: E402
 
 
 def _small(out: Path, address: str, **kw: object) -> TrainConfig:
@@ -267,3 +269,45 @@ def test_an_overlapped_run_ends_on_its_time_budget_without_an_empty_update(tmp_p
     with open(tmp_path / "curve.csv") as f:
         rows = list(csv.DictReader(f))
     assert rows and all(float(r["entropy"]) > 0 for r in rows), rows[-1]
+
+
+@pytest.mark.parametrize(
+    ("text", "mixture"),
+    [
+        ("sniper", [("sniper", 1.0)]),
+        ("sniper*2,nop,huggy", [("sniper", 2.0), ("nop", 1.0), ("huggy", 1.0)]),
+        (" nop * 0.5 , huggy ", [("nop", 0.5), ("huggy", 1.0)]),
+        ("policy:runs/a.safetensors?temp=0.5*3", [("policy:runs/a.safetensors?temp=0.5", 3.0)]),
+    ],
+)
+def test_an_opponent_mixture_is_agents_with_optional_weights(text: str, mixture: list[tuple[str, float]]) -> None:
+    assert parse_opponents(text) == mixture
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [("sniper,,nop", "an empty agent"), ("nop*x", "must be a number"), ("nop*0", "above 0"), ("nop*inf", "above 0"), ("nop,nop", "named twice")],
+)
+def test_a_bad_opponent_mixture_is_refused_before_training(text: str, why: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match=why):
+        parse_opponents(text)
+    assert main(["--game", "battlebots", "--minutes", "1", "--opponent", text]) == 2
+    assert why in capsys.readouterr().err
+
+
+def test_a_run_against_a_mixture_trains_against_each_agent_and_evaluates_against_each(tmp_path: Path, address: str) -> None:
+    """--opponent a*2,b draws each episode's opponent from the mixture; the log reports results per
+    agent and eval.json has each agent's evaluation."""
+    log = tmp_path / "log.txt"
+    args = ["--game", "battlebots", "--opponent", "huggy*2,nop", "--total-steps", "4096", "--num-envs", "16", "--num-steps", "64"]
+    args += ["--channels", "8,8", "--hidden", "32", "--checkpoint-every", "2", "--eval-games", "2", "--address", address, "--out", str(tmp_path)]
+    with open(log, "w") as f, contextlib.redirect_stdout(f):
+        assert main(args) == 0
+    text = log.read_text()
+    assert "training win/draw/loss by opponent in the last 2 updates: huggy " in text and ", nop " in text
+    report = json.loads((tmp_path / "eval.json").read_text())
+    assert report["opponent"] == "huggy*2,nop" and sorted(report["opponents"]) == ["huggy", "nop"]
+    for opp in ("huggy", "nop"):
+        for mode in ("sample", "argmax"):
+            r = report["opponents"][opp][mode]
+            assert r["opponent"] == opp and r["games"] == 4

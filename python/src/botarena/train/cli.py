@@ -11,7 +11,7 @@ import sys
 from typing import Any, Sequence
 
 from botarena.policy import load_policy
-from botarena.train.config import DEFAULT_ENT_COEF, DEFAULT_GAMMA, TrainConfig, game_info
+from botarena.train.config import DEFAULT_ENT_COEF, DEFAULT_GAMMA, TrainConfig, game_info, parse_opponents
 from botarena.train.evaluate import evaluate, play_match
 from botarena.train.ppo import train
 
@@ -26,7 +26,13 @@ def _parser() -> argparse.ArgumentParser:
         "evaluate it, export it as a policy file Go can play (policy:PATH), and show a match.",
     )
     p.add_argument("--game", default="", help=f"(default {d.game}; with --evaluate, the policy's game) registry name: battlebots, bomberman/2p, battleships/small, battlecube/2p, portalbomber, ...")
-    p.add_argument("--opponent", default="", help="agent for the other seats (default: the game's reference bot, as `botarena games GAME` shows)")
+    p.add_argument(
+        "--opponent",
+        default="",
+        help="agent for the other seats (default: the game's reference bot, as `botarena games GAME` shows), or a mixture "
+        "drawn at each episode start, AGENT[*WEIGHT],... (sniper*2,nop,huggy); after training the policy is evaluated "
+        "against each",
+    )
     p.add_argument("--config", default="{}", help="game config as JSON, e.g. '{\"hp_reward\": 0.1}'")
     p.add_argument("--minutes", type=float, default=d.minutes, help="training time budget (0: none)")
     p.add_argument("--total-steps", type=int, default=d.total_steps, help="learner steps budget (0: none)")
@@ -149,6 +155,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         league_bots=tuple(b for b in args.league_bots.split(",") if b),
         pfsp_k=args.pfsp_k,
     )
+    try:
+        parse_opponents(args.opponent or "random")
+    except ValueError as e:
+        print(f"botarena.train: --opponent: {e}", file=sys.stderr)
+        return 2
     if args.evaluate:
         cfg = dataclasses.replace(cfg, out=args.out or str(pathlib.Path(args.evaluate).parent))
         policy = pathlib.Path(args.evaluate)
@@ -159,32 +170,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.evaluate:
         policy = train(cfg)
     if cfg.eval_games > 0:
-        opp = cfg.resolved_opponent()
+        mixture = cfg.opponents()
         seats = game_info(cfg.game, cfg.address or None).spec.seats
         games = cfg.eval_games * seats
         # Evaluation is on the unshaped game: the config's shaping terms are dropped. The policy is
         # evaluated as trained (sampling from its action distribution, policy:PATH?sample in Go)
         # and by its arg-max (policy:PATH), which can be much weaker: a deterministic bot can loop.
+        # A mixture's agents are each evaluated alone.
         eval_cfg = cfg.unshaped_config()
-        report: dict[str, Any] = {"game": cfg.game, "policy": str(policy), "opponent": opp}
         modes: list[tuple[str, bool, float]] = [("sample", True, 1.0), ("argmax", False, 1.0)]
         if args.eval_temperature > 0:
             modes.append((f"temp={args.eval_temperature:g}", True, args.eval_temperature))
-        for mode, sample, temp in modes:
-            print(f"evaluating {policy} against {opp} over {games} games, {cfg.eval_games} from each seat ({mode}) ...", flush=True)
-            r = evaluate(
-                policy, cfg.game, opp, games=games, address=cfg.address or None, config=eval_cfg, sample=sample, temperature=temp
-            )
-            print(
-                f"eval ({mode}): {r.wins} wins, {r.draws} draws, {r.losses} losses in {r.games} games against {opp}: "
-                f"win rate {r.win_rate:.1%}; by seat (W/D/L): "
-                + ", ".join(f"{k}: {w}/{d}/{l}" for k, (w, d, l) in sorted(r.by_seat.items())),
-                flush=True,
-            )
-            report[mode] = {**dataclasses.asdict(r), "win_rate": r.win_rate}
+        reports: dict[str, dict[str, Any]] = {}
+        for opp, _ in mixture:
+            reports[opp] = {}
+            for mode, sample, temp in modes:
+                print(f"evaluating {policy} against {opp} over {games} games, {cfg.eval_games} from each seat ({mode}) ...", flush=True)
+                r = evaluate(
+                    policy, cfg.game, opp, games=games, address=cfg.address or None, config=eval_cfg, sample=sample, temperature=temp
+                )
+                print(
+                    f"eval ({mode}): {r.wins} wins, {r.draws} draws, {r.losses} losses in {r.games} games against {opp}: "
+                    f"win rate {r.win_rate:.1%}; by seat (W/D/L): "
+                    + ", ".join(f"{k}: {w}/{d}/{l}" for k, (w, d, l) in sorted(r.by_seat.items())),
+                    flush=True,
+                )
+                reports[opp][mode] = {**dataclasses.asdict(r), "win_rate": r.win_rate}
+        report: dict[str, Any] = {"game": cfg.game, "policy": str(policy), "opponent": cfg.resolved_opponent()}
+        if len(mixture) == 1:
+            report.update(reports[mixture[0][0]])
+        else:
+            report["opponents"] = reports
         with open(pathlib.Path(cfg.out) / "eval.json", "w") as f:
             json.dump(report, f, indent=2)
             f.write("\n")
     if args.play:
-        play_match(policy, cfg.game, cfg.resolved_opponent(), seed=cfg.seed)
+        play_match(policy, cfg.game, cfg.opponents()[0][0], seed=cfg.seed)
     return 0

@@ -20,7 +20,17 @@ from botarena.client import Client
 from botarena.server import Server
 from botarena.spec import GameInfo, TrainingDefaults
 
-__all__ = ["DEFAULT_ENT_COEF", "DEFAULT_GAMMA", "FALLBACK_NETWORK", "GameDefaults", "TrainConfig", "auto_threads", "game_defaults", "game_info"]
+__all__ = [
+    "DEFAULT_ENT_COEF",
+    "DEFAULT_GAMMA",
+    "FALLBACK_NETWORK",
+    "GameDefaults",
+    "TrainConfig",
+    "auto_threads",
+    "game_defaults",
+    "game_info",
+    "parse_opponents",
+]
 
 #: The network of a game whose spec brings no training defaults: two 32-channel convolutions of
 #: stride 1 and a 256-wide trunk.
@@ -114,12 +124,44 @@ def auto_threads(cores: int | None = None, load: float | None = None) -> int:
     return max(1, min(cores, math.floor(cores - load + 0.5)))
 
 
+def parse_opponents(text: str) -> list[tuple[str, float]]:
+    """The opponent mixture of ``--opponent``: ``[(agent spec, weight), ...]`` in the order given.
+
+    ``text`` is one agent (``"sniper"``) or several separated by commas, each
+    optionally weighted by a ``*W`` suffix (``"sniper*2,nop,huggy"``: sniper in
+    half of the episodes, nop and huggy in a quarter each); an agent without
+    one weighs 1. Every env draws its opponent from the mixture at each episode
+    start (:meth:`botarena.Pool.set_opponents`).
+
+    Raises ValueError for an empty agent, a weight that is not a finite number
+    above 0, or an agent named twice.
+    """
+    mix: list[tuple[str, float]] = []
+    for part in text.split(","):
+        spec, star, w = part.strip().rpartition("*")
+        if not star:
+            spec, w = w, "1"
+        spec = spec.strip()
+        try:
+            weight = float(w)
+        except ValueError:
+            raise ValueError(f"opponent {part.strip()!r}: the weight after '*' must be a number, got {w!r}") from None
+        if not spec:
+            raise ValueError(f"opponent mixture {text!r}: an empty agent (want AGENT or AGENT*WEIGHT, comma separated)")
+        if not (math.isfinite(weight) and weight > 0):
+            raise ValueError(f"opponent {spec!r}: the weight must be a finite number above 0, got {w!r}")
+        if any(spec == s for s, _ in mix):
+            raise ValueError(f"opponent mixture {text!r}: {spec!r} is named twice")
+        mix.append((spec, weight))
+    return mix
+
+
 @dataclasses.dataclass
 class TrainConfig:
     """Everything a run depends on; the defaults train a BattleBots bot on a laptop CPU."""
 
     game: str = "battlebots"
-    opponent: str = ""  # "" = the game's reference bot (its spec's reference_agent)
+    opponent: str = ""  # "" = the game's reference bot (its spec's reference_agent); "a*2,b" a mixture (parse_opponents)
     config: dict[str, Any] = dataclasses.field(default_factory=dict)  # game config fields
     minutes: float = 10.0  # wall-clock budget for training (0 = no limit)
     total_steps: int = 0  # learner steps budget (0 = no limit)
@@ -162,6 +204,10 @@ class TrainConfig:
         """The opponent: the one given, else the game's reference bot."""
         return self.opponent or game_defaults(self.game, self.address or None).opponent
 
+    def opponents(self) -> list[tuple[str, float]]:
+        """The opponent mixture, :func:`parse_opponents` of :meth:`resolved_opponent`."""
+        return parse_opponents(self.resolved_opponent())
+
     def resolved(self) -> TrainConfig:
         """A copy with the unset fields filled from the game's defaults (:func:`game_defaults`,
         from the spec of the server at ``address``, or a local one's).
@@ -181,7 +227,7 @@ class TrainConfig:
             gamma=d.gamma if self.gamma is None else self.gamma,
             ent_coef=d.ent_coef if self.ent_coef is None else self.ent_coef,
             config={**d.config, **self.config},
-            league_bots=self.league_bots or d.league_bots or (opponent,),
+            league_bots=self.league_bots or d.league_bots or tuple(spec for spec, _ in parse_opponents(opponent)),
             league=self.league or os.path.join(self.out, "league"),
         )
 

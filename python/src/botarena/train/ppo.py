@@ -141,10 +141,13 @@ class Trainer:
             self.server = Server(args=["--bots-dir", pathlib.Path.cwd().anchor or "/"]).start()
             self.address = self.server.address
         self.opponent = cfg.resolved_opponent()
+        self.mixture = cfg.opponents()
         seats = cfg.learner_seats or tuple(range(self._seats(cfg.game)))
         self.env = SeatSplitEnv(
-            cfg.game, cfg.num_envs, seats, opponents=self.opponent, seed=cfg.seed, address=self.address, config=cfg.config
+            cfg.game, cfg.num_envs, seats, opponents=self.mixture[0][0], seed=cfg.seed, address=self.address, config=cfg.config
         )
+        if len(self.mixture) > 1:
+            self.env.set_opponents(dict(self.mixture))
         spec = self.env.game_spec
         self.spec = spec
         self.log(
@@ -184,7 +187,9 @@ class Trainer:
             self.elapsed_before = float(ckpt.get("seconds", 0.0))
         self.league: League | None = None
         self.snapshots: list[str] = []
-        self.opp_results: dict[str, list[int]] = {}  # self-play: name → [episodes, wins, draws, losses] since the last snapshot
+        # name → [episodes, wins, draws, losses] since the last report (a snapshot, or every
+        # checkpoint_every updates against a mixture)
+        self.opp_results: dict[str, list[int]] = {}
         if cfg.self_play:
             self._open_league()
         self.csv_path = self.out / "curve.csv"
@@ -230,14 +235,7 @@ class Trainer:
                 self.league.run(cfg.league_games, match="pfsp", target=name)
             else:
                 self.league.run(cfg.league_games, match="round-robin")
-        if self.opp_results:
-            parts = [
-                f"{n} {r[1] / r[0]:.2f}/{r[2] / r[0]:.2f}/{r[3] / r[0]:.2f} ({r[0]})"
-                for n, r in sorted(self.opp_results.items())
-                if r[0]
-            ]
-            self.log("training win/draw/loss by opponent since the last snapshot: " + ", ".join(parts))
-            self.opp_results.clear()
+        self._report_opponents("since the last snapshot")
         self.log(f"league after snapshot {name}:\n{self.league.table_text().rstrip()}")
         self._set_mixture(name)
 
@@ -251,6 +249,13 @@ class Trainer:
         self.env.set_opponents(mix)
         total = sum(o.weight for o in mix)
         self.log("opponents: " + ", ".join(f"{o.name} {o.weight / total:.2f}" for o in sorted(mix, key=lambda o: -o.weight)))
+
+    def _report_opponents(self, since: str) -> None:
+        """Logs the training results per opponent counted since the last report, and clears them."""
+        parts = [f"{n} {r[1] / r[0]:.2f}/{r[2] / r[0]:.2f}/{r[3] / r[0]:.2f} ({r[0]})" for n, r in sorted(self.opp_results.items()) if r[0]]
+        if parts:
+            self.log(f"training win/draw/loss by opponent {since}: " + ", ".join(parts))
+        self.opp_results.clear()
 
     def _count_opponents(self, opponents: Sequence[Any]) -> None:
         for o in opponents:
@@ -373,7 +378,7 @@ class Trainer:
                 t_upd = time.monotonic()
 
                 st, opp_stats = env.stats(reset=True)
-                if self.league is not None:
+                if self.league is not None or len(self.mixture) > 1:
                     self._count_opponents(opp_stats)
                 eps = st.episodes
                 row = {
@@ -401,6 +406,8 @@ class Trainer:
                 )
                 if cfg.checkpoint_every and update % cfg.checkpoint_every == 0:
                     self.checkpoint(update, row["seconds"])
+                    if self.league is None:
+                        self._report_opponents(f"in the last {cfg.checkpoint_every} updates")
                 if self.league is not None and cfg.snapshot_every and update % cfg.snapshot_every == 0:
                     self.snapshot(update, row["seconds"])
                 if pending is not None:
