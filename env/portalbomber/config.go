@@ -40,6 +40,14 @@ type Config struct {
 	// step's reward: shaping for training, outside the original's rules.
 	// Purchases do not count against it. Default 0.
 	CoinsReward float32 `json:"coins_reward" doc:"reward shaping: adds coins_reward × (coins the seat earned this step by destroying soft blocks) to each step's reward; 0 turns it off" allowed:"finite"`
+	// DangerReward, when non-zero, subtracts DangerReward from the step's
+	// reward of each living seat that ends the step on a cell the fire
+	// forecast ([Game.Forecast]) marks deadly within the next BombTicks
+	// round ends: a bomb's blast to come (its own included) or the
+	// apocalypse. Shaping for training, outside the original's rules: it
+	// pays at once for stepping out of a blast's way, where the terminal
+	// reward pays only at the end of the game. Default 0.
+	DangerReward float32 `json:"danger_reward" doc:"reward shaping: subtracts danger_reward from the reward of a living seat that ends the step where the fire forecast puts a blast (or the apocalypse) within the next 5 round ends; 0 turns it off" allowed:"finite, >= 0"`
 }
 
 // DefaultConfig returns the original's rules: 11×11, alternating moves.
@@ -73,6 +81,9 @@ func (c *Config) Validate() error {
 	}
 	if r := float64(c.CoinsReward); math.IsNaN(r) || math.IsInf(r, 0) {
 		return bad("coins_reward", c.CoinsReward, "want a finite number")
+	}
+	if r := float64(c.DangerReward); math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
+		return bad("danger_reward", c.DangerReward, "want a finite number, 0 or more")
 	}
 	return nil
 }

@@ -58,7 +58,8 @@ const (
 // RewardDefinition is the reward text of the Spec.
 const RewardDefinition = "terminal: +1 to the winner and -1 to the loser by the original's victory check " +
 	"(the last player alive); 0 to both on a tie (both dead) or a truncation; " +
-	"plus coins_reward × the coins earned in the step when configured"
+	"plus coins_reward × the coins earned in the step, and minus danger_reward for standing where the fire forecast " +
+	"puts a blast within 5 round ends, when configured"
 
 func newSpec(name string, cfg *Config) *env.Spec {
 	n := cfg.Size

@@ -179,7 +179,9 @@ func FuzzLoadNative(f *testing.F) {
 }
 
 func TestZeroAllocs(t *testing.T) {
-	for _, cfg := range []*Config{DefaultConfig(), VariantConfig()} {
+	shaped := DefaultConfig()
+	shaped.CoinsReward, shaped.DangerReward = 0.01, 0.01
+	for _, cfg := range []*Config{DefaultConfig(), VariantConfig(), shaped} {
 		g, _ := New(cfg)
 		obs := g.Spec().NewObsBuffers()
 		mask := make([]uint8, NumActions)

@@ -73,3 +73,78 @@ func TestCoinsRewardMustBeFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestDangerRewardChargesStandingInABlastsWay plays the spec's scenario S2
+// (bomb at (2,1), then step back and around the corner to (1,2)) and counts
+// the steps on which each seat was charged: seat 0 from its bomb until it
+// stands at (1,2), outside the blast; seat 1, far away, never. S1 (a bomb
+// on the start cell, staying there) charges seat 0 on every step until the
+// blast kills it, and not on the terminal step.
+func TestDangerRewardChargesStandingInABlastsWay(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		script  []Action
+		rounds  int
+		charged [Seats]int
+	}{
+		// S2: moves go 0,1 | 1,0 | 0,1 | 1,0. Seat 0 bombs (2,1) on the last move of
+		// round 2 and stands in the blast's way after it, after its move back to
+		// (1,1) and after seat 1's two moves; the move down to (1,2) leaves: 4 steps.
+		{"S2_charged_until_it_turns_the_corner", []Action{MoveRight, PlaceBomb, MoveLeft, MoveDown}, 7, [Seats]int{4, 0}},
+		// S1: the bomb goes off at the end of round 5: seat 0 is charged after each of
+		// the 9 steps from its bomb until the last, on which it dies.
+		{"S1_charged_until_it_dies", []Action{PlaceBomb}, 5, [Seats]int{9, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.SoftDensity = 0
+			cfg.DangerReward = 0.25
+			g, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			scripts := [Seats][]Action{tc.script, nil}
+			var charged [Seats]int
+			target := g.Rounds() + tc.rounds
+			for g.Rounds() < target && !g.Done() {
+				seat := g.ToMove()
+				var acts [Seats]int32
+				if len(scripts[seat]) > 0 {
+					acts[seat], scripts[seat] = int32(scripts[seat][0]), scripts[seat][1:]
+				}
+				var r [Seats]float32
+				var te, tr [Seats]bool
+				g.Step(acts[:], r[:], te[:], tr[:])
+				for s := range Seats {
+					terminal := float32(0)
+					if g.Done() {
+						terminal = map[bool]float32{true: 1, false: -1}[g.Player(s).Alive]
+					}
+					switch r[s] - terminal {
+					case 0:
+					case -cfg.DangerReward:
+						charged[s]++
+					default:
+						t.Fatalf("seat %d: reward %v, want %v or %v", s, r[s], terminal, terminal-cfg.DangerReward)
+					}
+				}
+			}
+			if charged != tc.charged {
+				t.Errorf("charged steps %v, want %v", charged, tc.charged)
+			}
+		})
+	}
+}
+
+// TestDangerRewardMustBeFiniteAndNotNegative checks that Validate refuses a
+// NaN, infinite or negative danger_reward.
+func TestDangerRewardMustBeFiniteAndNotNegative(t *testing.T) {
+	for _, v := range []float32{float32(math.NaN()), float32(math.Inf(1)), -0.1} {
+		cfg := DefaultConfig()
+		cfg.DangerReward = v
+		var ce *env.ConfigError
+		if err := cfg.Validate(); !errors.As(err, &ce) || ce.Field != "danger_reward" {
+			t.Errorf("danger_reward %v: err %v, want a ConfigError on danger_reward", v, err)
+		}
+	}
+}

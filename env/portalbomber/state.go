@@ -205,7 +205,9 @@ type Game struct {
 	steps   int
 	invalid [Seats]int
 	earned  [Seats]int // coins earned in the current step (Config.CoinsReward)
-	rng     rand.PCG
+	// danger is the scratch fire forecast of Config.DangerReward.
+	danger [MaxCells]uint16
+	rng    rand.PCG
 }
 
 // idx returns the cell index of (x, y): row-major, y*n + x.

@@ -26,7 +26,8 @@ package portalbomber
 //   - Rewards are terminal: +1 to the winner and −1 to the loser when the
 //     game ends, 0 to both on a tie or truncation; with
 //     [Config.CoinsReward], plus that times the coins each seat earned in
-//     the step. terminated is true for
+//     the step; with [Config.DangerReward], less that for each living seat
+//     standing where the forecast puts fire. terminated is true for
 //     both seats once the game is over, truncated for both once the round
 //     cap ([Config.MaxRounds]) cuts a game in progress.
 //   - Stepping a game that is Done writes zero rewards and the final flags.
@@ -215,7 +216,7 @@ func (g *Game) executeMoves(m *plannedMoves) {
 
 // writeRewards writes the terminal rewards: once the victory check has
 // ended the game, +1 to the winner and −1 to the loser (0 to both on a
-// tie); 0 otherwise; plus the coins shaping when configured.
+// tie); 0 otherwise; plus the coins and danger shaping when configured.
 func (g *Game) writeRewards(rewards []float32) {
 	for s := range Seats {
 		var r float32
@@ -229,6 +230,15 @@ func (g *Game) writeRewards(rewards []float32) {
 			}
 		}
 		rewards[s] = r + g.cfg.CoinsReward*float32(g.earned[s])
+	}
+	if g.cfg.DangerReward == 0 || g.state != stateInProgress {
+		return
+	}
+	g.Forecast(g.danger[:], BombTicks)
+	for s := range Seats {
+		if p := &g.players[s]; p.Alive && g.inBoard(p.X, p.Y) && g.danger[g.idx(p.X, p.Y)] != 0 {
+			rewards[s] -= g.cfg.DangerReward
+		}
 	}
 }
 
