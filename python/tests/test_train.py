@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import dataclasses
 import json
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from extras import require
@@ -19,7 +21,9 @@ from extras import require
 require("torch")
 require("matplotlib")
 
-from botarena.policy import load_policy  # noqa: E402
+import torch  # noqa: E402
+
+from botarena.policy import PolicyNet, load_policy  # noqa: E402
 from botarena.server import find_binary  # noqa: E402
 from botarena.train import TrainConfig, evaluate, game_defaults, main, train  # noqa: E402
 from botarena.train.config import parse_opponents  # noqa: E402
@@ -311,3 +315,44 @@ def test_a_run_against_a_mixture_trains_against_each_agent_and_evaluates_against
         for mode in ("sample", "argmax"):
             r = report["opponents"][opp][mode]
             assert r["opponent"] == opp and r["games"] == 4
+
+
+def test_imitation_fits_the_network_to_a_built_in_agents_decisions_before_ppo(tmp_path: Path, address: str) -> None:
+    """--imitate AGENT records AGENT's games against the opponent as match data and fits the network
+    to them: its arg-max agrees with the agent more after imitation than before, then PPO goes on."""
+    from botarena.client import Client
+    from botarena.train.imitate import clone, load_demonstrations, record_demonstrations
+
+    data = record_demonstrations(find_binary(), "battlebots", "sniper", "huggy", 24, tmp_path / "demo", seed=3)
+    with Client(address) as c:
+        spec = c.game_spec("battlebots")
+    demos = load_demonstrations(data, spec, 0.99)
+    assert demos.games == 24 and demos.wins + demos.draws <= 24 and len(demos) > 50
+    assert (demos.masks[np.arange(len(demos)), demos.actions] == 1).all()  # every action was legal
+    assert (demos.masks.sum(axis=1) > 1).all()  # only decisions with a choice
+    assert np.abs(demos.returns).max() <= 1.0 + 1e-6
+
+    cfg = _small(tmp_path / "run", address, imitate="sniper", imitate_games=8, imitate_epochs=1, total_steps=1024)
+    log = tmp_path / "log.txt"
+    with open(log, "w") as f, contextlib.redirect_stdout(f):
+        train(dataclasses.replace(cfg, quiet=False))
+    text = log.read_text()
+    assert "imitation: 8 games of sniper against huggy" in text and "imitation epoch 1/1" in text
+    assert (tmp_path / "run" / "policy.safetensors").exists()
+
+    net = load_policy(tmp_path / "run" / "policy.safetensors")
+    torch.manual_seed(0)
+    fresh = PolicyNet(net.arch)
+    opt = torch.optim.Adam(fresh.parameters(), lr=1e-3)
+    first = clone(fresh, opt, demos, epochs=1, minibatch=64, vf_coef=0.5, max_grad_norm=0.5, lr=1e-3, device=torch.device("cpu"), seed=0)
+    last = clone(fresh, opt, demos, epochs=60, minibatch=64, vf_coef=0.5, max_grad_norm=0.5, lr=1e-3, device=torch.device("cpu"), seed=1)
+    assert last["accuracy"] > first["accuracy"] + 0.2 and last["policy_loss"] < first["policy_loss"] - 0.5, (first, last)
+
+
+def test_imitating_an_unknown_agent_fails_with_the_leagues_error(tmp_path: Path) -> None:
+    from botarena.train.imitate import record_demonstrations
+
+    with pytest.raises(RuntimeError, match="nosuchbot"):
+        record_demonstrations(find_binary(), "battlebots", "nosuchbot", "huggy", 2, tmp_path, seed=1)
+    with pytest.raises(ValueError, match="at least 1"):
+        record_demonstrations(find_binary(), "battlebots", "huggy", "huggy", 0, tmp_path, seed=1)

@@ -84,6 +84,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--evaluate", default="", metavar="POLICY", help="skip training: evaluate this policy file (and --play it)")
     p.add_argument("--play", action="store_true", help="after training, play one match of the trained bot on the terminal")
     p.add_argument("--quiet", action="store_true")
+    im = p.add_argument_group(
+        "imitation", "start from a network fitted to a built-in agent's games (botarena.train.imitate), then PPO"
+    )
+    im.add_argument("--imitate", default="", metavar="AGENT", help="the agent to imitate, e.g. greedy (`botarena games GAME` lists them)")
+    im.add_argument("--imitate-games", type=int, default=d.imitate_games, help="its games against the opponent, over every seat")
+    im.add_argument("--imitate-epochs", type=int, default=d.imitate_epochs, help="passes over its decisions")
+    im.add_argument("--imitate-lr", type=float, default=d.imitate_lr, help="learning rate while imitating")
     sp = p.add_argument_group("self-play", "train against a league of the policy's snapshots and the game's reference bots")
     sp.add_argument("--self-play", action="store_true", help="keep a league (OUT/league) and train against PFSP-weighted members")
     sp.add_argument("--snapshot-every", type=int, default=d.snapshot_every, help="updates between snapshots added to the league")
@@ -154,11 +161,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         league_match=args.league_match,
         league_bots=tuple(b for b in args.league_bots.split(",") if b),
         pfsp_k=args.pfsp_k,
+        imitate=args.imitate,
+        imitate_games=args.imitate_games,
+        imitate_epochs=args.imitate_epochs,
+        imitate_lr=args.imitate_lr,
     )
     try:
         parse_opponents(args.opponent or "random")
     except ValueError as e:
         print(f"botarena.train: --opponent: {e}", file=sys.stderr)
+        return 2
+    if args.imitate and (args.imitate_games < 1 or args.imitate_epochs < 1 or not args.imitate_lr > 0):
+        print("botarena.train: --imitate-games and --imitate-epochs must be at least 1, --imitate-lr above 0", file=sys.stderr)
         return 2
     if args.evaluate:
         cfg = dataclasses.replace(cfg, out=args.out or str(pathlib.Path(args.evaluate).parent))

@@ -21,9 +21,10 @@ from botarena.client import Client
 from botarena.league import League, pfsp_weight
 from botarena.policy import PolicyNet, default_architecture, save_policy
 from botarena.pool import Opponent
-from botarena.server import Server
+from botarena.server import Server, find_binary
 from botarena.train.config import TrainConfig, auto_threads
 from botarena.train.curve import plot_curve, read_curve, write_curve
+from botarena.train.imitate import clone, load_demonstrations, record_demonstrations
 from botarena.train.rollout import Rollout, SeatSplitEnv, scales
 
 __all__ = ["Trainer", "ppo_update", "train"]
@@ -307,7 +308,42 @@ class Trainer:
         return min(fr, 1.0)
 
 
+    def imitate(self) -> None:
+        """--imitate: plays the teacher's games and fits the network to them (see botarena.train.imitate);
+        the time it takes counts against the run's budget."""
+        cfg = self.cfg
+        t0 = time.monotonic()
+        opponent = self.mixture[0][0]
+        self.log(f"imitation: {cfg.imitate_games} games of {cfg.imitate} against {opponent} (match data in {self.out / 'imitation'}) ...")
+        data = record_demonstrations(
+            find_binary(), cfg.game, cfg.imitate, opponent, cfg.imitate_games, self.out / "imitation", seed=cfg.seed, config=cfg.config
+        )
+        assert cfg.gamma is not None
+        demos = load_demonstrations(data, self.spec, cfg.gamma)
+        self.log(
+            f"imitation: {len(demos):,} decisions of {cfg.imitate} in {demos.games} games "
+            f"({demos.wins} won, {demos.draws} drawn), read in {time.monotonic() - t0:.0f} s"
+        )
+        deadline = t0 + cfg.minutes * 60 - self.elapsed_before if cfg.minutes else math.inf
+        clone(
+            self.net,
+            self.opt,
+            demos,
+            epochs=cfg.imitate_epochs,
+            minibatch=512,
+            vf_coef=cfg.vf_coef,
+            max_grad_norm=cfg.max_grad_norm,
+            lr=cfg.imitate_lr,
+            device=self.device,
+            seed=cfg.seed,
+            deadline=deadline,
+            log=self.log,
+        )
+        self.elapsed_before += time.monotonic() - t0
+
     def run(self) -> pathlib.Path:
+        if self.cfg.imitate and self.start_update == 0:
+            self.imitate()
         cfg, env, net = self.cfg, self.env, self.net
         T, N = cfg.num_steps, cfg.num_envs
         planes_shape = tuple(self.spec.observation("planes").shape)

@@ -1,0 +1,217 @@
+"""Imitation before PPO: a built-in agent's games as match data, and behaviour cloning on them.
+
+``--imitate AGENT`` (:class:`TrainConfig.imitate`) starts a run from a policy that
+plays like AGENT, a scripted bot of the game, instead of from random weights.
+The games come from ``botarena league run --data`` (AGENT against the training
+opponent, from every seat, Parquet rows of each seat's observation, legal
+actions and action: docs/recording-format.md's match data), and the network is
+fitted to AGENT's choices (cross-entropy over the legal actions) and its value
+head to the discounted returns of those games. PPO then goes on from there.
+
+Why: some games hide their winning play behind a sequence that random
+exploration almost never finds and that costs the game when it goes wrong.
+portal Bomberman's first safe bomb is one: step out of the start cell, bomb,
+step back, turn the corner; a bomb anywhere else in the start pocket kills
+the bomber. A policy trained from scratch learns never to bomb.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import pathlib
+import subprocess
+import time
+from typing import Any, Callable, Mapping
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from botarena.policy import PolicyNet
+from botarena.spec import GameSpec
+
+__all__ = ["Demonstrations", "clone", "load_demonstrations", "record_demonstrations"]
+
+TEACHER = "teacher"  # the league name of the agent imitated
+OPPONENT = "opponent"  # the league name of the agent it plays against
+
+
+@dataclasses.dataclass
+class Demonstrations:
+    """The teacher's decisions: one row per step on which it had a choice (two or more legal actions)."""
+
+    planes: np.ndarray  # [N, *planes shape], the observation's dtype
+    scalars: np.ndarray  # [N, *scalars shape] float32
+    masks: np.ndarray  # [N, actions] uint8
+    actions: np.ndarray  # [N] int64
+    returns: np.ndarray  # [N] float32: the discounted return from this step, γ per env step
+    games: int  # games the rows come from
+    wins: int  # of those, games the teacher won
+    draws: int
+
+    def __len__(self) -> int:
+        return int(self.actions.shape[0])
+
+
+def record_demonstrations(
+    binary: str,
+    game: str,
+    teacher: str,
+    opponent: str,
+    games: int,
+    directory: pathlib.Path,
+    *,
+    seed: int,
+    config: Mapping[str, Any] | None = None,
+) -> pathlib.Path:
+    """Plays ``games`` games of ``teacher`` against ``opponent`` (round-robin over the seats) in a
+    league at ``directory/league`` and writes their match data to ``directory/data``, which it returns.
+
+    Raises RuntimeError with the command's error output when ``botarena league`` fails (an unknown
+    agent, a bad config), and ValueError for fewer than one game.
+    """
+    if games < 1:
+        raise ValueError(f"imitation games must be at least 1, got {games}")
+    league, data = directory / "league", directory / "data"
+
+    def cli(*args: str) -> None:
+        out = subprocess.run([binary, "league", *args], capture_output=True, text=True)
+        if out.returncode != 0:
+            raise RuntimeError(f"botarena league {args[0]} for the imitation games failed: {out.stderr.strip()}")
+
+    if not league.is_dir() or not any(league.iterdir()):  # else continue the league: more games, more data
+        init = ["init", str(league), "--game", game, "--seed", str(seed)]
+        if config:
+            init += ["--config", json.dumps(dict(config))]
+        cli(*init)
+        cli("add", str(league), TEACHER, teacher)
+        cli("add", str(league), OPPONENT, opponent)
+    cli("run", str(league), "--games", str(games), "--match", "round-robin", "--data", str(data))
+    return data
+
+
+def load_demonstrations(data: pathlib.Path, spec: GameSpec, gamma: float) -> Demonstrations:
+    """Reads the teacher's rows of the match data in ``data`` (Parquet files of ``spec``'s game)."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    files = sorted(data.glob("*.parquet"))
+    if not files:
+        raise FileNotFoundError(f"no match data (*.parquet) in {data}")
+    names = [t.name for t in spec.observations]
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in [*names, "mask", "action", "return"]}
+    games = wins = draws = 0
+    for f in files:
+        table = pq.read_table(f)
+        table = table.filter(pc.equal(table["agent"], TEACHER))
+        game = table["game"].to_numpy()
+        reward = table["reward"].to_numpy().astype(np.float64)
+        ended = (table["terminated"].to_numpy(zero_copy_only=False) | table["truncated"].to_numpy(zero_copy_only=False))
+        # Discounted returns backwards through each game (rows are in step order within a game).
+        ret = np.zeros(len(reward), dtype=np.float64)
+        acc, last_game = 0.0, None
+        for i in range(len(reward) - 1, -1, -1):
+            if game[i] != last_game:
+                acc, last_game = 0.0, game[i]
+            acc = reward[i] + gamma * acc
+            ret[i] = acc
+        end = np.flatnonzero(ended)
+        games += len(end)
+        wins += int((reward[end] > 0.5).sum())
+        draws += int((np.abs(reward[end]) < 0.5).sum())
+        mask = _fixed(table["mask"], np.uint8).reshape(len(game), spec.actions)
+        choice = mask.sum(axis=1) > 1
+        parts["mask"].append(mask[choice])
+        parts["action"].append(table["action"].to_numpy().astype(np.int64)[choice])
+        parts["return"].append(ret.astype(np.float32)[choice])
+        for t in spec.observations:
+            arr = _fixed(table[t.name], t.dtype).reshape(len(game), *t.shape)
+            parts[t.name].append(arr[choice])
+    cat = {k: np.concatenate(v) for k, v in parts.items()}
+    return Demonstrations(
+        planes=cat["planes"],
+        scalars=cat["scalars"],
+        masks=cat["mask"],
+        actions=cat["action"],
+        returns=cat["return"],
+        games=games,
+        wins=wins,
+        draws=draws,
+    )
+
+
+def _fixed(column: Any, dtype: Any) -> np.ndarray:
+    """The values of a fixed_size_list column as one flat numpy array."""
+    import pyarrow as pa
+
+    chunks = [c.flatten().to_numpy(zero_copy_only=False) for c in column.chunks] if isinstance(column, pa.ChunkedArray) else [column.flatten().to_numpy()]
+    return np.concatenate(chunks).astype(dtype, copy=False) if chunks else np.zeros(0, dtype=dtype)
+
+
+def clone(
+    net: PolicyNet,
+    opt: torch.optim.Optimizer,
+    demos: Demonstrations,
+    *,
+    epochs: int,
+    minibatch: int,
+    vf_coef: float,
+    max_grad_norm: float,
+    lr: float,
+    device: torch.device,
+    seed: int,
+    deadline: float = math.inf,
+    log: Callable[[str], None] = print,
+) -> dict[str, float]:
+    """Fits ``net`` to the demonstrations: the policy to the teacher's actions (cross-entropy over the
+    legal actions), the value head to the returns (``vf_coef`` × squared error), ``epochs`` passes in
+    shuffled minibatches with ``opt`` at learning rate ``lr``; it stops early at ``deadline``
+    (time.monotonic()). Returns the last epoch's mean loss terms and the accuracy (how often the
+    policy's arg-max is the teacher's action)."""
+    for g in opt.param_groups:
+        g["lr"] = lr
+    n = len(demos)
+    if n == 0:
+        raise ValueError("no demonstrations: the teacher never had a choice of actions")
+    rng = np.random.default_rng(seed)
+    planes, scalars = torch.from_numpy(demos.planes), torch.from_numpy(demos.scalars)
+    masks, actions, returns = torch.from_numpy(demos.masks), torch.from_numpy(demos.actions), torch.from_numpy(demos.returns)
+    net.train()
+    stats: dict[str, float] = {}
+    for epoch in range(epochs):
+        t0 = time.monotonic()
+        order = rng.permutation(n)
+        sums = {"policy_loss": 0.0, "value_loss": 0.0, "accuracy": 0.0}
+        seen = 0
+        for start in range(0, n, minibatch):
+            if time.monotonic() >= deadline:
+                break
+            idx = torch.from_numpy(order[start : start + minibatch])
+            logits, value = net(planes[idx].to(device), scalars[idx].to(device))
+            logp = net.log_probs(logits, masks[idx].to(device))
+            a = actions[idx].to(device)
+            pl = F.nll_loss(logp, a)
+            vl = F.mse_loss(value, returns[idx].to(device))
+            loss = pl + vf_coef * vl
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), max_grad_norm)
+            opt.step()
+            k = len(idx)
+            seen += k
+            sums["policy_loss"] += pl.item() * k
+            sums["value_loss"] += vl.item() * k
+            sums["accuracy"] += float((logp.argmax(1) == a).float().sum())
+        if seen == 0:
+            break
+        stats = {k: v / seen for k, v in sums.items()}
+        log(
+            f"imitation epoch {epoch + 1}/{epochs}: policy loss {stats['policy_loss']:.3f}, value loss {stats['value_loss']:.3f}, "
+            f"accuracy {stats['accuracy']:.1%} over {seen:,} decisions ({time.monotonic() - t0:.0f} s)"
+        )
+        if seen < n:
+            log("imitation stopped by the time budget")
+            break
+    return stats
