@@ -332,13 +332,17 @@ def test_imitation_fits_the_network_to_a_built_in_agents_decisions_before_ppo(tm
     assert (demos.masks.sum(axis=1) > 1).all()  # only decisions with a choice
     assert np.abs(demos.returns).max() <= 1.0 + 1e-6
 
-    cfg = _small(tmp_path / "run", address, imitate="sniper", imitate_games=8, imitate_epochs=1, total_steps=1024)
+    cfg = _small(tmp_path / "run", address, imitate="sniper", imitate_games=8, imitate_epochs=1, imitate_coef=0.5, total_steps=2048)
     log = tmp_path / "log.txt"
     with open(log, "w") as f, contextlib.redirect_stdout(f):
         train(dataclasses.replace(cfg, quiet=False))
     text = log.read_text()
     assert "imitation: 8 games of sniper against huggy" in text and "imitation epoch 1/1" in text
     assert (tmp_path / "run" / "policy.safetensors").exists()
+    with open(tmp_path / "run" / "curve.csv") as f:
+        rows = list(csv.DictReader(f))
+    # --imitate-coef: the imitation term is in every PPO minibatch's loss, and in the curve.
+    assert len(rows) == 2 and all(float(r["aux_loss"]) > 0 for r in rows)
 
     net = load_policy(tmp_path / "run" / "policy.safetensors")
     torch.manual_seed(0)

@@ -91,6 +91,12 @@ def _parser() -> argparse.ArgumentParser:
     im.add_argument("--imitate-games", type=int, default=d.imitate_games, help="its games against the opponent, over every seat")
     im.add_argument("--imitate-epochs", type=int, default=d.imitate_epochs, help="passes over its decisions")
     im.add_argument("--imitate-lr", type=float, default=d.imitate_lr, help="learning rate while imitating")
+    im.add_argument(
+        "--imitate-coef",
+        type=float,
+        default=d.imitate_coef,
+        help="keep imitating during PPO: add this × the cross-entropy on a minibatch of the agent's decisions to each PPO minibatch (0: off)",
+    )
     sp = p.add_argument_group("self-play", "train against a league of the policy's snapshots and the game's reference bots")
     sp.add_argument("--self-play", action="store_true", help="keep a league (OUT/league) and train against PFSP-weighted members")
     sp.add_argument("--snapshot-every", type=int, default=d.snapshot_every, help="updates between snapshots added to the league")
@@ -165,14 +171,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         imitate_games=args.imitate_games,
         imitate_epochs=args.imitate_epochs,
         imitate_lr=args.imitate_lr,
+        imitate_coef=args.imitate_coef,
     )
     try:
         parse_opponents(args.opponent or "random")
     except ValueError as e:
         print(f"botarena.train: --opponent: {e}", file=sys.stderr)
         return 2
-    if args.imitate and (args.imitate_games < 1 or args.imitate_epochs < 1 or not args.imitate_lr > 0):
-        print("botarena.train: --imitate-games and --imitate-epochs must be at least 1, --imitate-lr above 0", file=sys.stderr)
+    if args.imitate and (args.imitate_games < 1 or args.imitate_epochs < 1 or not args.imitate_lr > 0 or not args.imitate_coef >= 0):
+        print(
+            "botarena.train: --imitate-games and --imitate-epochs must be at least 1, --imitate-lr above 0, --imitate-coef 0 or more",
+            file=sys.stderr,
+        )
         return 2
     if args.evaluate:
         cfg = dataclasses.replace(cfg, out=args.out or str(pathlib.Path(args.evaluate).parent))

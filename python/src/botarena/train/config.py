@@ -203,6 +203,7 @@ class TrainConfig:
     imitate_games: int = 1000  # games of the imitated agent against the (first) opponent
     imitate_epochs: int = 10  # passes over its decisions
     imitate_lr: float = 1e-3  # Adam's learning rate while imitating
+    imitate_coef: float = 0.0  # during PPO, this × the cross-entropy on the teacher's decisions (0 = off)
 
     def resolved_opponent(self) -> str:
         """The opponent: the one given, else the game's reference bot."""

@@ -32,7 +32,7 @@ import torch.nn.functional as F
 from botarena.policy import PolicyNet
 from botarena.spec import GameSpec
 
-__all__ = ["Demonstrations", "clone", "load_demonstrations", "record_demonstrations"]
+__all__ = ["Demonstrations", "clone", "imitation_loss", "load_demonstrations", "record_demonstrations"]
 
 TEACHER = "teacher"  # the league name of the agent imitated
 OPPONENT = "opponent"  # the league name of the agent it plays against
@@ -148,6 +148,14 @@ def _fixed(column: Any, dtype: Any) -> np.ndarray:
 
     chunks = [c.flatten().to_numpy(zero_copy_only=False) for c in column.chunks] if isinstance(column, pa.ChunkedArray) else [column.flatten().to_numpy()]
     return np.concatenate(chunks).astype(dtype, copy=False) if chunks else np.zeros(0, dtype=dtype)
+
+
+def imitation_loss(net: PolicyNet, demos: Demonstrations, n: int, rng: np.random.Generator, device: torch.device) -> torch.Tensor:
+    """The policy's cross-entropy on ``n`` of the teacher's decisions drawn at random (with replacement)."""
+    idx = torch.from_numpy(rng.integers(0, len(demos), size=n))
+    logits, _ = net(torch.from_numpy(demos.planes)[idx].to(device), torch.from_numpy(demos.scalars)[idx].to(device))
+    logp = net.log_probs(logits, torch.from_numpy(demos.masks)[idx].to(device))
+    return F.nll_loss(logp, torch.from_numpy(demos.actions)[idx].to(device))
 
 
 def clone(

@@ -10,7 +10,7 @@ import pathlib
 import random
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +24,7 @@ from botarena.pool import Opponent
 from botarena.server import Server, find_binary
 from botarena.train.config import TrainConfig, auto_threads
 from botarena.train.curve import plot_curve, read_curve, write_curve
-from botarena.train.imitate import clone, load_demonstrations, record_demonstrations
+from botarena.train.imitate import clone, imitation_loss, load_demonstrations, record_demonstrations
 from botarena.train.rollout import Rollout, SeatSplitEnv, scales
 
 __all__ = ["Trainer", "ppo_update", "train"]
@@ -51,8 +51,12 @@ def ppo_update(
     rng: np.random.Generator,
     device: torch.device,
     deadline: float = math.inf,
+    aux: Callable[[], torch.Tensor] | None = None,
 ) -> dict[str, float]:
     """One PPO update over the valid transitions of ``buf``: the mean losses, entropy, KL and clip fraction.
+
+    ``aux``, when given, is a loss added to every minibatch's (its mean is ``aux_loss`` in the
+    result): ``--imitate-coef``'s imitation term.
 
     The update stops after the minibatch during which ``time.monotonic()`` reaches ``deadline`` (the
     run's time budget); ``minibatches`` in the result counts the gradient steps taken. ``cfg`` is a
@@ -75,6 +79,8 @@ def ppo_update(
     b_ret = torch.from_numpy(ret.reshape(-1))
     b_values = torch.from_numpy(buf.values.reshape(-1))
     stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clipfrac": 0.0}
+    if aux is not None:
+        stats["aux_loss"] = 0.0
     n_mb = 0
     steps = [
         idx
@@ -100,6 +106,10 @@ def ppo_update(
         v_clip = v_old + (value - v_old).clamp(-cfg.clip, cfg.clip)
         vl = 0.5 * torch.max((value - r) ** 2, (v_clip - r) ** 2).mean()
         loss = pg - ent_coef * entropy + cfg.vf_coef * vl
+        if aux is not None:
+            al = aux()
+            loss = loss + al
+            stats["aux_loss"] += float(al.detach())
         opt.zero_grad(set_to_none=True)
         loss.backward()
         nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
@@ -187,6 +197,7 @@ class Trainer:
             self.env_steps = int(ckpt["env_steps"])
             self.elapsed_before = float(ckpt.get("seconds", 0.0))
         self.league: League | None = None
+        self.aux: Callable[[], torch.Tensor] | None = None  # --imitate-coef's loss term (imitate)
         self.snapshots: list[str] = []
         # name → [episodes, wins, draws, losses] since the last report (a snapshot, or every
         # checkpoint_every updates against a mixture)
@@ -340,6 +351,12 @@ class Trainer:
             log=self.log,
         )
         self.elapsed_before += time.monotonic() - t0
+        if cfg.imitate_coef > 0:
+            # Keep imitating during PPO: each minibatch adds imitate_coef × the cross-entropy on a
+            # minibatch of the teacher's decisions (demonstration-augmented policy gradient).
+            gen = np.random.default_rng(cfg.seed + 17)
+            mb = max(2, cfg.num_steps * cfg.num_envs // cfg.minibatches)
+            self.aux = lambda: cfg.imitate_coef * imitation_loss(self.net, demos, mb, gen, self.device)
 
     def run(self) -> pathlib.Path:
         if self.cfg.imitate and self.start_update == 0:
@@ -402,7 +419,7 @@ class Trainer:
                     spare.continue_from(buf)
                     pending = collector.submit(collect, spare, actor)
                 rng = np.random.default_rng(cfg.seed * 1_000_003 + update)
-                stats = ppo_update(net, self.opt, buf, adv, ret, cfg, rng, self.device, deadline)
+                stats = ppo_update(net, self.opt, buf, adv, ret, cfg, rng, self.device, deadline, aux=self.aux)
                 n_mb = int(stats.pop("minibatches"))
                 if time.monotonic() >= deadline:
                     self.log(f"time budget spent during update {update}, after {n_mb} minibatches")
