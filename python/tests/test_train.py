@@ -360,3 +360,45 @@ def test_imitating_an_unknown_agent_fails_with_the_leagues_error(tmp_path: Path)
         record_demonstrations(find_binary(), "battlebots", "nosuchbot", "huggy", 2, tmp_path, seed=1)
     with pytest.raises(ValueError, match="at least 1"):
         record_demonstrations(find_binary(), "battlebots", "huggy", "huggy", 0, tmp_path, seed=1)
+
+
+
+class _Tiny(torch.nn.Module):
+    """A linear policy over 1×2×2 planes and 1 scalar, for ppo_update on a hand-made rollout."""
+
+    def __init__(self, actions: int) -> None:
+        super().__init__()
+        self.actions = actions
+        self.lin = torch.nn.Linear(5, actions + 1)
+
+    def forward(self, planes: torch.Tensor, scalars: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        out = self.lin(torch.cat([planes.float().flatten(1), scalars], 1))
+        return out[:, : self.actions], out[:, self.actions]
+
+    def log_probs(self, logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return torch.log_softmax(logits.masked_fill(mask == 0, -1e9), 1)
+
+
+def test_skip_forced_leaves_one_action_steps_out_of_the_update() -> None:
+    """Where half the learner's steps have one legal action (the other seat's turn in portal
+    Bomberman's alternating moves), --skip-forced learns from the other half only: half the
+    minibatches, and the forced steps' losses never enter."""
+    from botarena.train.ppo import ppo_update
+    from botarena.train.rollout import Rollout
+
+    T, N, A = 8, 4, 5
+    buf = Rollout(T, N, (1, 2, 2), (1,), A)
+    buf.valid[:] = 1
+    buf.masks[:] = 1
+    buf.masks[::2, :, 1:] = 0  # even steps: only action 0 is legal
+    buf.scalars[::2] = 1e6  # a forced step in the loss would blow the value loss up
+    adv = np.ones((T, N), dtype=np.float32)
+    ret = np.zeros((T, N), dtype=np.float32)
+    cfg = dataclasses.replace(TrainConfig(), ent_coef=0.01, update_epochs=1, minibatches=4)
+    for skip, minibatches in ((False, 4), (True, 2)):
+        torch.manual_seed(0)
+        net = _Tiny(A)
+        opt = torch.optim.Adam(net.parameters())
+        stats = ppo_update(net, opt, buf, adv, ret, dataclasses.replace(cfg, skip_forced=skip), np.random.default_rng(0), torch.device("cpu"))  # type: ignore[arg-type]
+        assert stats["minibatches"] == minibatches
+        assert (stats["value_loss"] < 1e3) == skip, stats

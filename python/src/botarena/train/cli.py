@@ -66,6 +66,12 @@ def _parser() -> argparse.ArgumentParser:
         help="collect the next rollout while the update runs, with the weights from before the update "
         "(the rollout lags one update behind; PPO's clipped ratio corrects for it)",
     )
+    p.add_argument(
+        "--skip-forced",
+        action="store_true",
+        help="leave the steps on which the learner had one legal action (the other seat's turn in a game of alternating "
+        "moves, such as portalbomber) out of the update; they carry no policy gradient, and GAE still uses them",
+    )
     p.add_argument("--out", default="", help="run directory (default runs/<game>)")
     p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every, help="updates between checkpoints")
     p.add_argument(
@@ -153,6 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         device=args.device,
         threads=args.threads,
         overlap=args.overlap,
+        skip_forced=args.skip_forced,
         out=args.out or os.path.join("runs", game.replace("/", "-")),
         checkpoint_every=args.checkpoint_every,
         eval_games=args.eval_games,

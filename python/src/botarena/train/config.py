@@ -199,6 +199,7 @@ class TrainConfig:
     league_match: str = "pfsp"  # "pfsp" (against the newest snapshot) or "round-robin"
     league_bots: tuple[str, ...] = ()  # fixed league members (empty = the game's training_opponents)
     pfsp_k: int = 0  # opponents drawn into the training mixture (0 = every league member)
+    skip_forced: bool = False  # leave the steps with one legal action out of the update (GAE keeps them)
     imitate: str = ""  # a built-in agent whose games the network is fitted to before PPO ("" = none)
     imitate_games: int = 1000  # games of the imitated agent against the (first) opponent
     imitate_epochs: int = 10  # passes over its decisions

@@ -69,7 +69,12 @@ def ppo_update(
     T, N = buf.actions.shape
     batch = T * N
     mb = max(1, batch // cfg.minibatches)
-    valid_idx = np.flatnonzero(buf.valid.reshape(-1) > 0)
+    valid = buf.valid.reshape(-1) > 0
+    if cfg.skip_forced:
+        # Steps with one legal action (the other seat's turn, in a game of alternating moves) carry no
+        # policy gradient; leaving them out of the update halves its cost there. GAE still uses them.
+        valid &= buf.masks.reshape(batch, -1).sum(axis=1, dtype=np.int64) > 1
+    valid_idx = np.flatnonzero(valid)
     b_planes = torch.from_numpy(buf.planes.reshape(batch, *buf.planes.shape[2:]))
     b_scalars = torch.from_numpy(buf.scalars.reshape(batch, *buf.scalars.shape[2:]))
     b_masks = torch.from_numpy(buf.masks.reshape(batch, -1))
