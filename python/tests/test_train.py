@@ -343,6 +343,16 @@ def test_imitation_fits_the_network_to_a_built_in_agents_decisions_before_ppo(tm
         rows = list(csv.DictReader(f))
     # --imitate-coef: the imitation term is in every PPO minibatch's loss, and in the curve.
     assert len(rows) == 2 and all(float(r["aux_loss"]) > 0 for r in rows)
+    # A resumed run does not imitate again, but reads the match data back for --imitate-coef.
+    log.write_text("")
+    with open(log, "a") as f, contextlib.redirect_stdout(f):
+        resumed = dataclasses.replace(cfg, quiet=False, total_steps=3072, resume=str(tmp_path / "run" / "checkpoints" / "update_00002.pt"))
+        train(resumed)
+    text = log.read_text()
+    assert "games of sniper" not in text and "imitation epoch" not in text and "decisions of sniper in 8 games" in text
+    with open(tmp_path / "run" / "curve.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(float(r["update"])) for r in rows] == [1, 2, 3] and float(rows[-1]["aux_loss"]) > 0
 
     net = load_policy(tmp_path / "run" / "policy.safetensors")
     torch.manual_seed(0)

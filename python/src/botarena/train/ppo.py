@@ -323,48 +323,54 @@ class Trainer:
             fr = max(fr, (self.elapsed_before + time.monotonic() - t0) / (cfg.minutes * 60))
         return min(fr, 1.0)
 
-
     def imitate(self) -> None:
         """--imitate: plays the teacher's games and fits the network to them (see botarena.train.imitate);
-        the time it takes counts against the run's budget."""
+        the time it takes counts against the run's budget. A resumed run (its checkpoint already
+        imitated) only reads the match data back, for --imitate-coef."""
         cfg = self.cfg
         t0 = time.monotonic()
-        opponent = self.mixture[0][0]
-        self.log(f"imitation: {cfg.imitate_games} games of {cfg.imitate} against {opponent} (match data in {self.out / 'imitation'}) ...")
-        data = record_demonstrations(
-            find_binary(), cfg.game, cfg.imitate, opponent, cfg.imitate_games, self.out / "imitation", seed=cfg.seed, config=cfg.config
-        )
+        resumed = self.start_update > 0
+        data = self.out / "imitation" / "data"
+        if not resumed:
+            opponent = self.mixture[0][0]
+            self.log(f"imitation: {cfg.imitate_games} games of {cfg.imitate} against {opponent} (match data in {data.parent}) ...")
+            data = record_demonstrations(
+                find_binary(), cfg.game, cfg.imitate, opponent, cfg.imitate_games, data.parent, seed=cfg.seed, config=cfg.config
+            )
+        elif cfg.imitate_coef <= 0:
+            return
         assert cfg.gamma is not None
         demos = load_demonstrations(data, self.spec, cfg.gamma)
         self.log(
             f"imitation: {len(demos):,} decisions of {cfg.imitate} in {demos.games} games "
             f"({demos.wins} won, {demos.draws} drawn), read in {time.monotonic() - t0:.0f} s"
         )
-        deadline = t0 + cfg.minutes * 60 - self.elapsed_before if cfg.minutes else math.inf
-        clone(
-            self.net,
-            self.opt,
-            demos,
-            epochs=cfg.imitate_epochs,
-            minibatch=512,
-            vf_coef=cfg.vf_coef,
-            max_grad_norm=cfg.max_grad_norm,
-            lr=cfg.imitate_lr,
-            device=self.device,
-            seed=cfg.seed,
-            deadline=deadline,
-            log=self.log,
-        )
+        if not resumed:
+            deadline = t0 + cfg.minutes * 60 - self.elapsed_before if cfg.minutes else math.inf
+            clone(
+                self.net,
+                self.opt,
+                demos,
+                epochs=cfg.imitate_epochs,
+                minibatch=512,
+                vf_coef=cfg.vf_coef,
+                max_grad_norm=cfg.max_grad_norm,
+                lr=cfg.imitate_lr,
+                device=self.device,
+                seed=cfg.seed,
+                deadline=deadline,
+                log=self.log,
+            )
         self.elapsed_before += time.monotonic() - t0
         if cfg.imitate_coef > 0:
             # Keep imitating during PPO: each minibatch adds imitate_coef × the cross-entropy on a
             # minibatch of the teacher's decisions (demonstration-augmented policy gradient).
-            gen = np.random.default_rng(cfg.seed + 17)
+            gen = np.random.default_rng(cfg.seed + 17 + self.start_update)
             mb = max(2, cfg.num_steps * cfg.num_envs // cfg.minibatches)
             self.aux = lambda: cfg.imitate_coef * imitation_loss(self.net, demos, mb, gen, self.device)
 
     def run(self) -> pathlib.Path:
-        if self.cfg.imitate and self.start_update == 0:
+        if self.cfg.imitate:
             self.imitate()
         cfg, env, net = self.cfg, self.env, self.net
         T, N = cfg.num_steps, cfg.num_envs
