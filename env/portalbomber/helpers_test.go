@@ -18,11 +18,12 @@ func bare(t testing.TB) *Game {
 }
 
 // mover plays scripted moves per seat in the engine's turn order, padding
-// with waits.
+// with waits. rewards holds the last step's rewards.
 type mover struct {
 	t       testing.TB
 	g       *Game
 	scripts [Seats][]Action
+	rewards [Seats]float32
 }
 
 // step plays one move of the seat to move.
@@ -36,9 +37,8 @@ func (m *mover) step() {
 	}
 	var acts [Seats]int32
 	acts[seat] = int32(a)
-	var r [Seats]float32
 	var te, tr [Seats]bool
-	m.g.Step(acts[:], r[:], te[:], tr[:])
+	m.g.Step(acts[:], m.rewards[:], te[:], tr[:])
 }
 
 // rounds plays until k more rounds have ended (or the game is over).

@@ -33,20 +33,13 @@ func TestCoinsRewardPaysTheCoinsEarned(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			scripts := [Seats][]Action{tc.script, nil}
+			m := play(t, g, tc.script, nil)
 			var sum [Seats]float32
 			target := g.Rounds() + tc.rounds
 			for g.Rounds() < target && !g.Done() {
-				seat := g.ToMove()
-				var acts [Seats]int32
-				if len(scripts[seat]) > 0 {
-					acts[seat], scripts[seat] = int32(scripts[seat][0]), scripts[seat][1:]
-				}
-				var r [Seats]float32
-				var te, tr [Seats]bool
-				g.Step(acts[:], r[:], te[:], tr[:])
+				m.step()
 				for s := range Seats {
-					sum[s] += r[s]
+					sum[s] += m.rewards[s]
 				}
 			}
 			if g.Done() != tc.wantDone {
@@ -103,18 +96,12 @@ func TestDangerRewardChargesStandingInABlastsWay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			scripts := [Seats][]Action{tc.script, nil}
+			m := play(t, g, tc.script, nil)
 			var charged [Seats]int
 			target := g.Rounds() + tc.rounds
 			for g.Rounds() < target && !g.Done() {
-				seat := g.ToMove()
-				var acts [Seats]int32
-				if len(scripts[seat]) > 0 {
-					acts[seat], scripts[seat] = int32(scripts[seat][0]), scripts[seat][1:]
-				}
-				var r [Seats]float32
-				var te, tr [Seats]bool
-				g.Step(acts[:], r[:], te[:], tr[:])
+				m.step()
+				r := m.rewards
 				for s := range Seats {
 					terminal := float32(0)
 					if g.Done() {

@@ -4,7 +4,7 @@
 plays like AGENT, a scripted bot of the game, instead of from random weights.
 The games come from ``botarena league run --data`` (AGENT against the training
 opponent, from every seat, Parquet rows of each seat's observation, legal
-actions and action: docs/recording-format.md's match data), and the network is
+actions and action, as ``botarena league run --help`` lists the columns), and the network is
 fitted to AGENT's choices (cross-entropy over the legal actions) and its value
 head to the discounted returns of those games. PPO then goes on from there.
 
