@@ -114,7 +114,9 @@ printf '  M SE \n\n'`)
 }
 
 // TestCmdBotFaults checks that every fault is a do-nothing with one clear
-// log line, and that a bot past its time limit is killed with its children.
+// log line, and that a bot far past its time limit is killed with its
+// children. Only the hanging bot has a short limit, so that a loaded
+// machine cannot time out the others.
 func TestCmdBotFaults(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
 	for _, tc := range []struct {
@@ -125,22 +127,22 @@ func TestCmdBotFaults(t *testing.T) {
 		{"signal", "kill -9 $$", "round 0: signal: killed: doing nothing"},
 		{"garbage", "echo 'fire at will'", `round 0: garbage output "fire at will": doing nothing`},
 		{"silent", "exit 0", `round 0: garbage output "": doing nothing`},
-		{"hang", "sleep 30 &\necho $! > " + pidFile + "\nsleep 30", "round 0: no answer within 300ms (killed): doing nothing"},
+		{"hang", "sleep 600 &\necho $! > " + pidFile + "\nsleep 600", "round 0: no answer within 300ms (killed): doing nothing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := newBattleBots(t)
-			b, err := ParseCommandSpec("cmd:timeout=300ms:" + shScript(t, tc.name+".sh", tc.body))
+			timeout := "10m"
+			if tc.name == "hang" {
+				timeout = "300ms"
+			}
+			b, err := ParseCommandSpec("cmd:timeout=" + timeout + ":" + shScript(t, tc.name+".sh", tc.body))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var log bytes.Buffer
 			b.Log = &log
-			start := time.Now()
 			if a := b.Act(g, 0); a != 0 {
 				t.Errorf("action %d, want 0 (NO)", a)
-			}
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("Act took %v", d)
 			}
 			if !strings.Contains(log.String(), tc.want) || strings.Count(log.String(), "\n") != 1 {
 				t.Errorf("log:\n%s\nwant one line with %q", log.String(), tc.want)
@@ -153,13 +155,17 @@ func TestCmdBotFaults(t *testing.T) {
 	// The hanging bot's child went with its process group.
 	data, err := os.ReadFile(pidFile)
 	if err != nil {
-		t.Fatal(err)
+		// Killed before it started its child (a machine loaded past
+		// 300 ms for a shell's start): nothing left to check.
+		t.Logf("no child started before the kill: %v", err)
+		return
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	if pid <= 0 {
 		t.Fatalf("child pid %q", data)
 	}
-	deadline := time.Now().Add(3 * time.Second)
+	// A bound for a stuck kill, not a measure of speed.
+	deadline := time.Now().Add(time.Minute)
 	for processRuns(pid) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the hanging bot's child %d still runs", pid)
@@ -217,7 +223,7 @@ func samplePython(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return "cmd:timeout=5s:python3 " + path
+	return "cmd:timeout=10m:python3 " + path // no limit to meet on a loaded machine
 }
 
 func TestSamplePythonBot(t *testing.T) {
@@ -249,12 +255,15 @@ func TestCmdBotWaitsForStdoutAsOutput(t *testing.T) {
 		minWait, maxWait time.Duration
 	}{
 		// Issue 18 item 7: the original moves S after the child's 2 s.
-		{"child_holds_stdout", "cmd:timeout=5s:", "sleep 2 &\necho S", battlebots.Move(battlebots.S), "", 1900 * time.Millisecond, 4 * time.Second},
+		{"child_holds_stdout", "cmd:timeout=10m:", "sleep 2 &\necho S", battlebots.Move(battlebots.S), "", 1900 * time.Millisecond, 0},
 		// The original reads "S\nX": no command.
-		{"child_adds_to_the_answer", "cmd:timeout=5s:", "(sleep 0.3; echo X) &\necho S", battlebots.Nothing, `garbage output "S\nX"`, 250 * time.Millisecond, 4 * time.Second},
-		{"child_holds_only_stderr", "cmd:timeout=5s:", "sleep 30 >/dev/null &\necho S", battlebots.Move(battlebots.S), "", 0, 2 * time.Second},
-		{"child_holds_stdout_past_the_limit", "cmd:timeout=500ms:", "sleep 30 &\necho S", battlebots.Nothing,
-			"no answer within 500ms: the bot exited, but a process it started kept its stdout open (killed)", 450 * time.Millisecond, 3 * time.Second},
+		{"child_adds_to_the_answer", "cmd:timeout=10m:", "(sleep 2; echo X) &\necho S", battlebots.Nothing, `garbage output "S\nX"`, 1900 * time.Millisecond, 0},
+		// Not the child's 600 s.
+		{"child_holds_only_stderr", "cmd:timeout=10m:", "sleep 600 >/dev/null &\necho S", battlebots.Move(battlebots.S), "", 0, 5 * time.Minute},
+		// The limit outlasts the shell's exit on a loaded machine, and the
+		// child's sleep outlasts the limit.
+		{"child_holds_stdout_past_the_limit", "cmd:timeout=10s:", "sleep 600 &\necho S", battlebots.Nothing,
+			"no answer within 10s: the bot exited, but a process it started kept its stdout open (killed)", 9900 * time.Millisecond, 5 * time.Minute},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -273,7 +282,10 @@ func TestCmdBotWaitsForStdoutAsOutput(t *testing.T) {
 			if tc.fault == "" && log.Len() > 0 || !strings.Contains(log.String(), tc.fault) {
 				t.Errorf("log %q, want %q", log.String(), tc.fault)
 			}
-			if d < tc.minWait || d > tc.maxWait {
+			// The lower bound is the child's sleep, which load only
+			// lengthens; the upper one, where set, is far below the sleep
+			// the answer must not wait for.
+			if d < tc.minWait || tc.maxWait > 0 && d > tc.maxWait {
 				t.Errorf("the answer took %v, want %v to %v", d, tc.minWait, tc.maxWait)
 			}
 		})

@@ -34,10 +34,12 @@
 // Specs of a registered [Scheme] make agents that run bots written for the
 // original competitions. "dir:PATH" is an Entelect Challenge bot folder
 // (bot.json; Bomberman 2016 and Battleships 2017): see [EntelectBot] and
-// [NewEntelectBot] for the commands per BotType, the round folders, the
-// time limit and the penalties. Such agents start processes and allocate in
-// Act, hold files (they implement io.Closer), and take their harness
-// settings from [ExternalOptions].
+// [NewEntelectBot] for the commands per BotType, the round folders (the
+// round-level files included, with or without a replay folder), the copy
+// of the bot folder each match runs from, the time limit, the penalties
+// and the problem lines. Such agents start processes and allocate in Act,
+// hold files (they implement io.Closer), and take their harness settings
+// from [ExternalOptions].
 //
 // Every process a bot's run starts is killed when the run ends, whether
 // it stayed in the bot's process group or not (setsid, a double fork): on

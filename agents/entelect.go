@@ -43,10 +43,19 @@ type ExternalSettings struct {
 	// NoLimit turns the time limit and the kill off (the original's
 	// --nolimit).
 	NoLimit bool
-	// Log, if not nil, gets one line per problem (time-out, crash, missing
-	// or bad file), besides the round's log.txt. It must be safe for
-	// concurrent use when several agents run at once.
+	// Log, if not nil, gets one line per round with a problem (time-out,
+	// crash, missing or bad file), besides the round's log.txt: the
+	// problems, the last lines of the bot's stderr and stdout, and where
+	// log.txt is kept. It must be safe for concurrent use when several
+	// agents run at once. An agent's Attach ([Terminal]) replaces it.
 	Log io.Writer
+	// LogDir, if not empty, keeps the log.txt of every round with a
+	// problem of a bot that plays without a replay folder (leagues, the
+	// match service, pools, play without --replays), whose round folders
+	// are temporary: LogDir/<bot folder name>-<Key>-<unique>/<round
+	// folder>/log.txt, one folder per match, made when the first problem
+	// comes. With a replay folder log.txt stays in the round folder.
+	LogDir string
 }
 
 // ExternalOptions are the settings external-bot agents copy when they are
@@ -193,40 +202,76 @@ func (m *BotMeta) Nickname() string {
 // Backslashes in ProjectLocation and RunFile become '/'. The player name is
 // NickName, else Author, else Email (the first that is present, as C#'s ??).
 // BotType is a name (case-insensitive) or its number, and picks the command,
-// run with the bot folder as working directory:
+// run with (the match's copy of) the bot folder as working directory:
 //
-//	Python3    (5) python3 RunFile <Key> <round folder> RunArgs...
-//	Python2    (4) python2 RunFile ...        only where python2 runs
+//	Python3    (5) python3 RunFile <Key> <player folder> RunArgs...
+//	Python2    (4) python2 RunFile ...        only where python2 runs Python 2
 //	JavaScript (2) node RunFile ...
 //	Java       (1) java -Xmx1g -Xms512m -jar RunFile ...
 //	CPlusPlus  (3) <bot folder>/RunFile ...   a native executable
-//	CSharp (0), FSharp (6)  mono RunFile ...  only where mono is installed;
-//	               otherwise New fails naming the BotType and mono (.NET)
+//	CSharp (0), FSharp (6)  mono RunFile ...  only where mono is installed
 //
-// RunArgs is split on spaces (double quotes group).
+// RunArgs is split on spaces (double quotes group). [NewEntelectBot] checks
+// the BotType's runtime by running it once per process (python2 and
+// python3 must report their major version, node, java and mono must
+// start), so that a command on PATH that runs nothing (a pyenv shim
+// without the version) fails there, in one line naming the bot folder,
+// the runtime and the fix, rather than in every round.
+//
+// # One copy of the bot folder per match
+//
+// Each match (from Reset to the end of the game, or Close) runs the bot
+// from a copy of its folder in a temporary folder, made before the
+// match's first run and removed when the game ends: a bot that keeps
+// state in its folder (a temp.in rewritten every round) sees only its own
+// match's files, however many matches run at once (leagues, pools), and
+// the bot folder itself is never written. The copy holds the folders,
+// regular files (with their permissions) and the symbolic links that stay
+// inside; a folder over [MaxBotFolder] bytes or [MaxBotFolderEntries]
+// entries, or with a link that leads out, is refused by NewEntelectBot.
+// A bot that reads files beside its folder (../x) does not find them.
 //
 // # Each round
 //
-// The round folder is <root>/<round>/<Key>/ (Bomberman) or
+// The player folder is <root>/<round>/<Key>/ (Bomberman) or
 // <root>/Phase P - Round R/<Key>/ (Battleships), where root is the match's
 // replay folder (--replays DIR gives DIR/<seed>, see [ReplayDirSetter]) or,
-// without one, a temporary folder removed by Close (then only the current
-// round's folder is kept). Before the run the agent writes the seat's
-// state.json and map.txt there; the bot gets the folder as its second
-// argument and writes move.txt (Bomberman), place.txt (phase 1) or
-// command.txt (Battleships) there. After the run the agent reads the file
-// (its first [MaxCommandFile] bytes) with the env's ParseCommand, exactly
-// as the harness reads it, and writes
-// log.txt in the folder: the command line, the bot's stdout and stderr, the
-// run time and the outcome. Bomberman's player state.json and map.txt are
-// deleted when the next round starts (the round-level copies stay), as the
-// original does; a Bomberman bot that is no longer run (dead, or past its
-// 20 do-nothings) still gets its empty round folder, as in the original.
-// Battleships' place.txt and command.txt are left as the original harness
-// leaves them: read as .NET reads text and written back as UTF-8 without a
-// byte-order mark (BotHarness.RemoveCommandFile). When the game ends,
-// [EntelectBot.GameEnded] writes the final state.json and map.txt into the
-// bot's last round folder (BotHarness.GameEnded), where they stay.
+// without one, a folder in the match's temporary folder (then only the
+// current round's folder is kept). Every path the bot gets is absolute.
+// The round folder above it holds the round-level files, as the original
+// engine writes them at the start of every round before it runs the bots:
+// state.json, map.txt and roundInfo.json for Bomberman; the full
+// state.json, "A - map.txt", "B - map.txt", roundInfo.json and
+// roundCommand.json for Battleships (with the players' A/ and B/ folders,
+// the kit's replay layout). With a replay folder botarena play writes
+// them; without one the agent writes them into its own temporary root,
+// so that a bot that reads ../state.json plays in leagues, the match
+// service and pools as it does under play --replays. Before the run the
+// agent writes the seat's state.json and map.txt into the player folder;
+// the bot gets the folder as its second argument and writes move.txt
+// (Bomberman), place.txt (phase 1) or command.txt (Battleships) there.
+// After the run the agent reads the file (its first [MaxCommandFile]
+// bytes) with the env's ParseCommand, exactly as the harness reads it, and
+// writes log.txt in the folder: the command line, the bot's stdout and
+// stderr, the run time and the outcome. Bomberman's player state.json and
+// map.txt are deleted when the next round starts (the round-level copies
+// stay), as the original does; a Bomberman bot that is no longer run
+// (dead, or past its 20 do-nothings) still gets its empty round folder,
+// as in the original. Battleships' place.txt and command.txt are left as
+// the original harness leaves them: read as .NET reads text and written
+// back as UTF-8 without a byte-order mark (BotHarness.RemoveCommandFile).
+// When the game ends, [EntelectBot.GameEnded] writes the final state.json
+// and map.txt into the bot's last round folder (BotHarness.GameEnded),
+// where they stay.
+//
+// # Problems
+//
+// A round with a problem (below) gets one line on the log
+// (ExternalSettings.Log, or what Attach gave): the problems, the last
+// lines of the bot's stderr and stdout (a few, each cut short), and where
+// its log.txt is kept: in the replay folder, or a copy under
+// ExternalSettings.LogDir; without either the round folder is temporary
+// and the line is what remains.
 //
 // # Penalties, as the original's harness
 //
@@ -264,24 +309,34 @@ func (m *BotMeta) Nickname() string {
 // command.txt is Do Nothing even when place.txt is valid, as in the
 // original.
 //
-// Not on the hot path: Act starts a process and allocates.
+// Not on the hot path: Act starts a process and allocates. An EntelectBot
+// is not safe for concurrent use (one per seat); separate ones, of the
+// same bot folder too, may play at once.
 type EntelectBot struct {
 	game    string // base game
-	dir     string // absolute bot folder
+	dir     string // absolute bot folder, as named
+	src     string // the bot folder's real path, which each match copies
 	meta    BotMeta
 	botType string
-	command []string // program and arguments before <Key> <folder>
+	command []string // program and arguments before <Key> <folder>; see run
 	runArgs []string
 	calib   []string // calibration command, nil for none
 
 	limit     time.Duration
 	noLimit   bool
 	log       io.Writer
+	logDir    string
 	calibrate time.Duration
 	calibDone bool
 
-	root    string // match folder (replays) or temp folder
-	temp    bool
+	// The match: made by its first run, removed at its end.
+	work    string // the match's temporary folder ("" before)
+	runDir  string // the copy of the bot folder in work ("" before)
+	copyErr error  // why the copy failed, reported every round
+	kept    string // the match's folder in logDir ("" before)
+
+	replay  string // the replay folder (absolute), "" for none
+	root    string // the match folder of the round folders: replay, or in work
 	seat    int
 	key     byte
 	lastDir string // the previous round's folder
@@ -289,13 +344,23 @@ type EntelectBot struct {
 	cached  []byte // place.txt of the last run (Battleships learn mode)
 	cachedA int32
 	cachedP bool // cached holds a place.txt to re-parse
-	mu      sync.Mutex
+
+	// rounds writes the round-level files without a replay folder.
+	rounds func(e env.Env, round int) error
+	mu     sync.Mutex
 }
+
+var (
+	_ Terminal        = (*EntelectBot)(nil)
+	_ ReplayDirSetter = (*EntelectBot)(nil)
+	_ GameEnder       = (*EntelectBot)(nil)
+)
 
 // NewEntelectBot reads the bot folder dir (or its bot.json) for game
 // ("bomberman" or "battleships", presets allowed) and checks that the bot
-// can run here: the BotType's runtime is installed and RunFile exists. It
-// starts nothing; the first Act does.
+// can run here: the BotType's runtime runs (see [EntelectBot]), RunFile
+// exists, and the folder is within the limits of the copy each match runs
+// it from. It starts nothing else; the first Act does.
 func NewEntelectBot(game, dir string) (*EntelectBot, error) {
 	base := BaseGame(game)
 	if base != "bomberman" && base != "battleships" {
@@ -319,6 +384,9 @@ func NewEntelectBot(game, dir string) (*EntelectBot, error) {
 		return nil, fmt.Errorf("bot folder %s: bot.json is larger than %d bytes", dir, MaxBotJSON)
 	}
 	b := &EntelectBot{game: base, dir: abs}
+	if b.src, err = filepath.EvalSymlinks(abs); err != nil {
+		return nil, fmt.Errorf("bot folder %s: %w", dir, err)
+	}
 	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &b.meta); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "bot.json"), err)
 	}
@@ -338,58 +406,49 @@ func NewEntelectBot(game, dir string) (*EntelectBot, error) {
 	if _, err := os.Stat(runPath); err != nil {
 		return nil, fmt.Errorf("bot folder %s: RunFile: %w", dir, err)
 	}
-	look := func(prog, why string) (string, error) {
-		p, err := exec.LookPath(prog)
-		if err != nil {
-			return "", fmt.Errorf("BotType %s needs %s (%s), which is not installed here: this bot cannot run on this machine", b.botType, prog, why)
-		}
-		return p, nil
+	if err := scanBotFolder(b.src, dir); err != nil {
+		return nil, err
+	}
+	cannot := func(err error) error {
+		return fmt.Errorf("bot folder %s: BotType %s cannot run on this machine: it %w", dir, b.botType, err)
 	}
 	switch b.botType {
 	case "Python3", "Python2":
-		prog := "python3"
+		major := 3
 		if b.botType == "Python2" {
-			prog = "python2"
+			major = 2
 		}
-		p, err := look(prog, "Python "+prog[len(prog)-1:])
+		p, err := pythonRuntime(major)
 		if err != nil {
-			return nil, err
-		}
-		// The interpreter itself, not a wrapper such as a pyenv shim: shims
-		// can exist without a working interpreter, and they slow every run.
-		out, err := exec.Command(p, "-c", "import sys; print(sys.executable)").Output()
-		if exe := strings.TrimSpace(string(out)); err != nil || exe == "" {
-			return nil, fmt.Errorf("BotType %s needs %s, which does not run here (%v): this bot cannot run on this machine", b.botType, prog, err)
-		} else {
-			p = exe
+			return nil, cannot(err)
 		}
 		b.command = []string{p, runFile}
 	case "JavaScript":
-		p, err := look("node", "Node.js")
+		p, err := runtimeOf("node", "Node.js", "-e", "0")
 		if err != nil {
-			return nil, err
+			return nil, cannot(err)
 		}
 		b.command = []string{p, runFile}
 		b.calib = []string{p, "-e", "0"}
 	case "Java":
-		p, err := look("java", "a Java runtime")
+		p, err := runtimeOf("java", "a Java runtime", "-version")
 		if err != nil {
-			return nil, err
+			return nil, cannot(err)
 		}
 		b.command = []string{p, "-Xmx1g", "-Xms512m", "-jar", runFile}
 		b.calib = []string{p, "-Xmx1g", "-Xms512m", "-version"}
 	case "CPlusPlus":
-		b.command = []string{runPath}
+		b.command = []string{runFile} // in the match's copy; see run
 	case "CSharp", "FSharp":
-		p, err := look("mono", "the .NET runtime the original ran .exe bots with")
+		p, err := runtimeOf("mono", "the .NET runtime the original ran .exe bots with", "--version")
 		if err != nil {
-			return nil, err
+			return nil, cannot(err)
 		}
 		b.command = []string{p, runFile}
 	}
 	b.runArgs = splitArgs(b.meta.RunArgs)
 	o := ExternalOptions
-	b.limit, b.noLimit, b.log = o.TimeLimit, o.NoLimit, o.Log
+	b.limit, b.noLimit, b.log, b.logDir = o.TimeLimit, o.NoLimit, o.Log, o.LogDir
 	if b.limit <= 0 {
 		b.limit = BombermanTimeLimit
 		if base == "battleships" {
@@ -446,38 +505,57 @@ func (b *EntelectBot) DescribeBot() env.BotDescription {
 func (b *EntelectBot) TimeLimit() (time.Duration, bool) { return b.limit, !b.noLimit }
 
 // SetReplayDir makes dir the match folder of the bot's round folders (see
-// [ReplayDirSetter]). Call it before Reset.
+// [ReplayDirSetter]); a relative dir is taken from the working directory
+// now, since the bot runs in its own folder. Call it before Reset.
 func (b *EntelectBot) SetReplayDir(dir string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.removeTemp()
-	b.root, b.temp = dir, false
+	b.endMatch()
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	b.replay = dir
 }
 
-// Close removes the temporary match folder, if the agent made one, and the
-// last Bomberman player files.
+// Attach makes out the log of the bot's problem lines ([Terminal];
+// match.NewAgents attaches the log of play, tournament and league runs),
+// in place of ExternalOptions.Log. The bot reads no input.
+func (b *EntelectBot) Attach(_ io.Reader, out io.Writer) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.log = out
+}
+
+// Close ends the match, if one is under way: it deletes the last Bomberman
+// player files and removes the match's temporary folder (the copy of the
+// bot folder, and the round folders without a replay folder).
 func (b *EntelectBot) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.clearPlayerFiles()
-	b.removeTemp()
+	b.endMatch()
 	return nil
 }
 
-func (b *EntelectBot) removeTemp() {
-	if b.temp && b.root != "" {
-		os.RemoveAll(b.root)
-		b.root, b.temp = "", false
+// endMatch removes the match's temporary folder and forgets the match.
+func (b *EntelectBot) endMatch() {
+	if b.work != "" {
+		os.RemoveAll(b.work)
 	}
+	b.work, b.runDir, b.copyErr, b.kept, b.root, b.rounds = "", "", nil, "", "", nil
+	b.lastDir, b.lastKey, b.cached, b.cachedP, b.cachedA = "", "", nil, false, 0
 }
 
-// Reset prepares a new game for seat. For Bomberman it also records the
-// bot's bot.json in roundInfo.json.
+// Reset prepares a new game for seat, ending the previous one (its copy of
+// the bot folder is removed; the next Act makes a fresh one). For Bomberman
+// it also records the bot's bot.json in roundInfo.json.
 func (b *EntelectBot) Reset(e env.Env, seat int, _ uint64) {
 	b.check(e)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.endMatch()
 	b.seat = seat
 	b.key = byte('A' + seat)
-	b.lastDir, b.lastKey, b.cached, b.cachedP = "", "", nil, false
 	if g, ok := e.(*bomberman.Game); ok {
 		b.key = g.Player(seat).Key
 		str := func(p *string) string {
@@ -539,39 +617,123 @@ func (b *EntelectBot) Act(e env.Env, seat int) int32 {
 // GameEnded writes the seat's state.json and map.txt of the final state
 // into the bot's last round folder, as the original's BotHarness.GameEnded
 // does (Bomberman's then stay, where the end of every other round deletes
-// them). Without a replay folder it does nothing.
+// them), and ends the match: its temporary folder is removed. Without a
+// replay folder nothing is kept.
 func (b *EntelectBot) GameEnded(e env.Env, seat int) {
 	c := b.check(e)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.temp || b.lastDir == "" {
-		return
-	}
-	for _, f := range []string{"state.json", "map.txt"} {
-		if data, err := c.AppendNative(nil, f, seat); err == nil {
-			os.WriteFile(filepath.Join(b.lastDir, f), data, 0o644)
+	if b.replay != "" && b.lastDir != "" {
+		for _, f := range []string{"state.json", "map.txt"} {
+			if data, err := c.AppendNative(nil, f, seat); err == nil {
+				os.WriteFile(filepath.Join(b.lastDir, f), data, 0o644)
+			}
 		}
+		b.lastDir = "" // kept: Close deletes no player files
 	}
-	b.lastDir = "" // kept: Close deletes no player files
+	b.endMatch()
 }
 
-// ensureRoot makes the match folder.
-func (b *EntelectBot) ensureRoot() error {
-	if b.root != "" {
+// ensureWork makes the match's temporary folder, with an absolute path.
+func (b *EntelectBot) ensureWork() error {
+	if b.work != "" {
 		return nil
 	}
 	d, err := os.MkdirTemp("", "botarena-entelect-*")
 	if err != nil {
 		return err
 	}
-	b.root, b.temp = d, true
+	if abs, err := filepath.Abs(d); err == nil {
+		d = abs
+	}
+	b.work = d
 	return nil
+}
+
+// ensureRoot sets the match folder of the round folders: the replay
+// folder, or "replay" in the match's temporary folder.
+func (b *EntelectBot) ensureRoot() error {
+	if b.root != "" {
+		return nil
+	}
+	if b.replay != "" {
+		b.root = b.replay
+		return nil
+	}
+	if err := b.ensureWork(); err != nil {
+		return err
+	}
+	b.root = filepath.Join(b.work, "replay")
+	return nil
+}
+
+// ensureCopy makes the match's copy of the bot folder, once: a failure is
+// kept and reported every round.
+func (b *EntelectBot) ensureCopy() error {
+	if b.runDir != "" || b.copyErr != nil {
+		return b.copyErr
+	}
+	if b.copyErr = b.ensureWork(); b.copyErr != nil {
+		return b.copyErr
+	}
+	name := filepath.Base(b.dir)
+	if name == "" || name == "." || name == string(filepath.Separator) || name == "replay" {
+		name = "bot"
+	}
+	dst := filepath.Join(b.work, name)
+	if b.copyErr = copyBotFolder(dst, b.src, b.dir); b.copyErr != nil {
+		os.RemoveAll(dst)
+		return b.copyErr
+	}
+	b.runDir = dst
+	return nil
+}
+
+// writeRounds writes the round-level files of the state of e into the
+// round folders of the agent's temporary root, as botarena play writes
+// them into its replay folder (which it does itself: with a replay folder
+// this does nothing): the game kit's replay layout (Battleships), or each
+// native format in <root>/<round>/.
+func (b *EntelectBot) writeRounds(e env.Env, c env.Codec, round int) error {
+	if b.replay != "" {
+		return nil
+	}
+	if b.rounds == nil {
+		if entry, err := env.Default.Lookup(b.game); err == nil && entry.Kit != nil && entry.Kit.Replay != nil {
+			seats := make([]env.Agent, e.Spec().Seats)
+			if b.seat < len(seats) {
+				seats[b.seat] = b
+			}
+			b.rounds = entry.Kit.Replay(b.root, seats)
+		} else {
+			root := b.root
+			b.rounds = func(e env.Env, round int) error {
+				dir := filepath.Join(root, strconv.Itoa(round))
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return err
+				}
+				for _, f := range c.NativeFormats() {
+					data, err := c.AppendNative(nil, f, -1)
+					if err != nil {
+						return err
+					}
+					if err := os.WriteFile(filepath.Join(dir, env.ReplayFile(f)), data, 0o644); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+		}
+	}
+	return b.rounds(e, round)
 }
 
 // roundLog collects one round's log.txt.
 type roundLog struct {
 	bytes.Buffer
 	problems []string
+	stdout   []string // the last lines of the bot's output
+	stderr   []string
 }
 
 func (l *roundLog) printf(format string, args ...any) {
@@ -584,10 +746,15 @@ func (l *roundLog) problem(format string, args ...any) {
 	l.printf("%s", s)
 }
 
-// prepare makes the round folder and writes the seat's state files there.
-func (b *EntelectBot) prepare(c env.Codec, seat int, sub string) (string, error) {
+// prepare makes the player folder of the round folder sub, writing the
+// round-level files first without a replay folder, and writes the seat's
+// state files there.
+func (b *EntelectBot) prepare(e env.Env, c env.Codec, seat int, sub string, round int) (string, error) {
 	if err := b.ensureRoot(); err != nil {
 		return "", err
+	}
+	if err := b.writeRounds(e, c, round); err != nil {
+		return "", fmt.Errorf("the round folder: %w", err)
 	}
 	dir := filepath.Join(b.root, sub, string(rune(b.key)))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -612,7 +779,7 @@ func (b *EntelectBot) clearPlayerFiles() {
 	if b.lastDir == "" {
 		return
 	}
-	if b.temp {
+	if b.replay == "" {
 		os.RemoveAll(filepath.Dir(b.lastDir))
 	} else if b.game == "bomberman" {
 		os.Remove(filepath.Join(b.lastDir, "state.json"))
@@ -626,12 +793,17 @@ func (b *EntelectBot) actBomberman(g *bomberman.Game, seat int) int32 {
 	round := g.Round()
 	var l roundLog
 	l.printf("botarena Entelect harness: Bomberman round %d, player %c (seat %d), bot %s", round, b.key, seat, b.dir)
-	dir, err := b.prepare(g, seat, strconv.Itoa(round))
+	sub := strconv.Itoa(round)
+	dir, err := b.prepare(g, g, seat, sub, round)
 	if err != nil {
-		b.report(&l, "", round, fmt.Sprintf("cannot write the round files: %v: Do Nothing", err))
+		b.report(&l, "", sub, round, fmt.Sprintf("cannot write the round files: %v: Do Nothing", err))
 		return 0
 	}
 	b.lastDir = dir
+	if err := b.ensureCopy(); err != nil {
+		b.report(&l, dir, sub, round, fmt.Sprintf("cannot copy the bot folder to run it: %v: Do Nothing", err))
+		return 0
+	}
 	os.Remove(filepath.Join(dir, "move.txt"))
 	timedOut := b.run(dir, &l)
 	action := int32(0)
@@ -660,7 +832,7 @@ func (b *EntelectBot) actBomberman(g *bomberman.Game, seat int) int32 {
 	if action == 0 && g.Player(seat).Idle+1 == 20 {
 		l.printf("20 do-nothing commands in a row: the harness places a bomb instead")
 	}
-	b.report(&l, dir, round, "")
+	b.report(&l, dir, sub, round, "")
 	return action
 }
 
@@ -680,12 +852,16 @@ func (b *EntelectBot) actBattleships(g *battleships.Game, seat int) int32 {
 	b.lastKey, b.cached, b.cachedP, b.cachedA = sub, nil, false, 0
 	var l roundLog
 	l.printf("botarena Entelect harness: Battleships phase %d round %d, player %c (seat %d), bot %s", phase, round, b.key, seat, b.dir)
-	dir, err := b.prepare(g, seat, sub)
+	dir, err := b.prepare(g, g, seat, sub, round)
 	if err != nil {
-		b.report(&l, "", round, fmt.Sprintf("cannot write the round files: %v: Do Nothing", err))
+		b.report(&l, "", sub, round, fmt.Sprintf("cannot write the round files: %v: Do Nothing", err))
 		return 0
 	}
 	b.lastDir = dir
+	if err := b.ensureCopy(); err != nil {
+		b.report(&l, dir, sub, round, fmt.Sprintf("cannot copy the bot folder to run it: %v: Do Nothing", err))
+		return 0
+	}
 	os.Remove(filepath.Join(dir, "place.txt"))
 	os.Remove(filepath.Join(dir, "command.txt"))
 	timedOut := b.run(dir, &l)
@@ -741,7 +917,7 @@ func (b *EntelectBot) actBattleships(g *battleships.Game, seat int) int32 {
 		b.cached, b.cachedP = place, true
 	}
 	b.cachedA = action
-	b.report(&l, dir, round, "")
+	b.report(&l, dir, sub, round, "")
 	return action
 }
 
@@ -875,20 +1051,66 @@ func clip(b []byte) string {
 	return string(b)
 }
 
-// report writes log.txt into dir (if any) and the problem lines to the
-// options' log.
-func (b *EntelectBot) report(l *roundLog, dir string, round int, fatal string) {
+// report writes log.txt into dir (if any) and, for a round with problems,
+// one line to the log: the problems, the last lines of the bot's stderr
+// and stdout, and where log.txt is kept (the replay folder, or a copy in
+// the log folder; sub is the round folder's name).
+func (b *EntelectBot) report(l *roundLog, dir, sub string, round int, fatal string) {
 	if fatal != "" {
 		l.problem("%s", fatal)
 	}
 	if dir != "" {
 		os.WriteFile(filepath.Join(dir, "log.txt"), l.Bytes(), 0o644)
 	}
-	if b.log != nil {
-		for _, p := range l.problems {
-			fmt.Fprintf(b.log, "botarena: dir:%s (player %c, %s round %d): %s\n", b.dir, b.key, b.game, round, p)
-		}
+	if len(l.problems) == 0 {
+		return
 	}
+	line := strings.Join(l.problems, "; ")
+	if len(l.stderr) > 0 {
+		line += "; stderr ends: " + quoteLines(l.stderr)
+	}
+	if len(l.stdout) > 0 {
+		line += "; stdout ends: " + quoteLines(l.stdout)
+	}
+	if where := b.keepLog(l, dir, sub); where != "" {
+		line += "; log: " + where
+	}
+	if b.log != nil {
+		fmt.Fprintf(b.log, "botarena: dir:%s (player %c, %s round %d): %s\n", b.dir, b.key, b.game, round, line)
+	}
+}
+
+// keepLog returns where the round's log.txt is kept: in the replay
+// folder, or copied to the log folder (ExternalSettings.LogDir) when
+// the round folder is temporary; "" when it is not kept.
+func (b *EntelectBot) keepLog(l *roundLog, dir, sub string) string {
+	if b.replay != "" {
+		if dir == "" {
+			return ""
+		}
+		return filepath.Join(dir, "log.txt")
+	}
+	if b.logDir == "" {
+		return ""
+	}
+	if b.kept == "" {
+		if err := os.MkdirAll(b.logDir, 0o755); err != nil {
+			return ""
+		}
+		d, err := os.MkdirTemp(b.logDir, fmt.Sprintf("%s-%c-*", filepath.Base(b.dir), b.key))
+		if err != nil {
+			return ""
+		}
+		if abs, err := filepath.Abs(d); err == nil {
+			d = abs
+		}
+		b.kept = d
+	}
+	to := filepath.Join(b.kept, sub)
+	if os.MkdirAll(to, 0o755) != nil || os.WriteFile(filepath.Join(to, "log.txt"), l.Bytes(), 0o644) != nil {
+		return ""
+	}
+	return filepath.Join(to, "log.txt")
 }
 
 // readCapped reads up to maxOutput bytes of f from its start.
@@ -915,7 +1137,7 @@ func (b *EntelectBot) runCalibration(l *roundLog) {
 	start := time.Now()
 	c, tree, err := startTree(func() *exec.Cmd {
 		c := exec.Command(b.calib[0], b.calib[1:]...)
-		c.Dir = b.dir
+		c.Dir = b.runDir
 		return c
 	})
 	if err == nil {
@@ -928,10 +1150,14 @@ func (b *EntelectBot) runCalibration(l *roundLog) {
 	l.printf("Bot calibration complete and can run an additional %dms due to environment startup", b.calibrate.Milliseconds())
 }
 
-// run runs the bot once with dir as its round folder and reports whether
-// it took the time limit or longer.
+// run runs the bot once, from the match's copy of its folder, with dir as
+// its player folder and reports whether it took the time limit or longer.
 func (b *EntelectBot) run(dir string, l *roundLog) (timedOut bool) {
 	b.runCalibration(l)
+	prog := b.command[0]
+	if b.botType == "CPlusPlus" && !filepath.IsAbs(prog) {
+		prog = filepath.Join(b.runDir, prog)
+	}
 	args := append(append(append([]string{}, b.command[1:]...), string(rune(b.key)), dir), b.runArgs...)
 	// Output goes to files, not pipes: Wait returns when the bot exits,
 	// even if something it started keeps the output open.
@@ -946,12 +1172,13 @@ func (b *EntelectBot) run(dir string, l *roundLog) (timedOut bool) {
 		defer f.Close()
 		outs[i] = f
 	}
-	l.printf("Executing bot: %s", quoteCommand(b.command[0], args))
+	l.printf("Executing bot: %s", quoteCommand(prog, args))
+	l.printf("Working directory: %s (this match's copy of %s)", b.runDir, b.dir)
 	limit := b.limit + b.calibrate
 	start := time.Now()
 	c, tree, err := startTree(func() *exec.Cmd {
-		c := exec.Command(b.command[0], args...)
-		c.Dir = b.dir
+		c := exec.Command(prog, args...)
+		c.Dir = b.runDir
 		c.Stdout, c.Stderr = outs[0], outs[1]
 		return c
 	})
@@ -985,6 +1212,7 @@ func (b *EntelectBot) run(dir string, l *roundLog) (timedOut bool) {
 			}
 		}
 	}
+	l.stdout, l.stderr = outputTail(outs[0]), outputTail(outs[1])
 	l.printf("Your bots total execution time was %s (limit %s)", elapsed.Round(time.Millisecond), limitString(limit, b.noLimit))
 	switch {
 	case killed:

@@ -129,17 +129,18 @@ func TestEntelectBombermanPenalties(t *testing.T) {
 		{"missing", "print('thinking')\n", 0, "no move.txt: Do Nothing", "thinking"},
 		{"crash", "import sys\nsys.stderr.write('boom\\n')\nsys.exit(1)\n", 0, "the bot crashed: exit status 1", "boom"},
 		{"crash_after_move", movePy("4", "sys.exit(3)\n"), 4, "the bot crashed: exit status 3", ""},
-		{"timeout", movePy("3", "time.sleep(0.5)\n"), 0, "time limit exceeded", ""},
+		// Far past the limit: killed at twice it.
+		{"timeout", movePy("3", "time.sleep(60)\n"), 0, "time limit exceeded", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var logw testutil.SyncBuffer
-			// A generous limit, so that a loaded machine does not time
-			// out the other cases.
-			limit := 10 * time.Second
+			// No limit but in the time-out case, so that a loaded machine
+			// cannot time out the others.
+			o := ExternalSettings{NoLimit: true, Log: &logw}
 			if tc.name == "timeout" {
-				limit = 300 * time.Millisecond
+				o = ExternalSettings{TimeLimit: 300 * time.Millisecond, Log: &logw}
 			}
-			withOptions(t, ExternalSettings{TimeLimit: limit, Log: &logw})
+			withOptions(t, o)
 			b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, tc.script))
 			if err != nil {
 				t.Fatal(err)
@@ -186,17 +187,17 @@ func TestEntelectBombermanPenalties(t *testing.T) {
 	}
 }
 
-// TestEntelectKill: a bot that hangs, and leaves a child behind, is killed
-// at twice the limit with its whole process group.
+// TestEntelectKill: a bot that hangs far past the limit, and leaves a
+// child behind, is killed at twice the limit with its whole process group.
 func TestEntelectKill(t *testing.T) {
-	const limit = 300 * time.Millisecond
+	const limit = time.Second
 	var logw testutil.SyncBuffer
 	withOptions(t, ExternalSettings{TimeLimit: limit, Log: &logw})
 	script := "import sys, os, time, subprocess\n" +
-		"p = subprocess.Popen(['sleep', '60'])\n" +
+		"p = subprocess.Popen(['sleep', '600'])\n" +
 		"open(os.path.join(sys.argv[2], 'child.pid'), 'w').write(str(p.pid))\n" +
 		"open(os.path.join(sys.argv[2], 'move.txt'), 'w').write('5')\n" +
-		"time.sleep(60)\n"
+		"time.sleep(600)\n"
 	b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, script))
 	if err != nil {
 		t.Fatal(err)
@@ -206,22 +207,22 @@ func TestEntelectKill(t *testing.T) {
 	b.SetReplayDir(root)
 	g := bombermanGame(t)
 	b.Reset(g, 0, 0)
-	start := time.Now()
 	if got := b.Act(g, 0); got != 0 {
 		t.Errorf("action %d, want 0 (time-out)", got)
 	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Act took %s: the kill at %s did not work", d, 2*limit)
-	}
-	if !strings.Contains(logw.String(), "killed at the hard limit 600ms") || !strings.Contains(logw.String(), "time limit exceeded") {
+	if !strings.Contains(logw.String(), "killed at the hard limit 2s") || !strings.Contains(logw.String(), "time limit exceeded") {
 		t.Errorf("options log:\n%s", logw.String())
 	}
 	pidText, err := os.ReadFile(filepath.Join(root, "0", "A", "child.pid"))
 	if err != nil {
-		t.Fatal(err)
+		// Killed before it started its child (a machine loaded past
+		// 2 s for a Python start): nothing left to check.
+		t.Logf("no child started before the kill: %v", err)
+		return
 	}
 	pid, _ := strconv.Atoi(string(pidText))
-	deadline := time.Now().Add(3 * time.Second)
+	// A bound for a stuck kill, not a measure of speed.
+	deadline := time.Now().Add(time.Minute)
 	for {
 		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		if err != nil || strings.Contains(string(stat), ") Z ") {
@@ -250,34 +251,51 @@ func TestEntelectNoLimit(t *testing.T) {
 }
 
 // TestEntelectTempDir: without a replay folder the agent works in a
-// temporary folder that Close removes; RunArgs follow the folder.
+// temporary folder that Close removes; the bot runs from a copy of its
+// folder there, gets absolute paths, and RunArgs follow the folder.
 func TestEntelectTempDir(t *testing.T) {
-	meta := strings.Replace(pyMeta, `"RunArgs":""`, `"RunArgs":"--fast \"two words\""`, 1)
+	withOptions(t, ExternalSettings{NoLimit: true})
+	report := filepath.Join(t.TempDir(), "report.txt")
+	meta := strings.Replace(pyMeta, `"RunArgs":""`, `"RunArgs":"--fast \"two words\" \"`+report+`\""`, 1)
 	script := "import sys, os\n" +
-		"assert sys.argv[1] == 'A' and sys.argv[3:] == ['--fast', 'two words'], sys.argv\n" +
+		"assert sys.argv[1] == 'A' and sys.argv[3:5] == ['--fast', 'two words'], sys.argv\n" +
+		"assert os.path.isabs(sys.argv[2]), sys.argv[2]\n" +
 		"assert os.path.samefile(os.getcwd(), os.path.dirname(os.path.abspath(__file__)))\n" +
 		"open(os.path.join(sys.argv[2], 'move.txt'), 'w').write('1')\n" +
-		"open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'folder.txt'), 'w').write(sys.argv[2])\n"
+		"open('mine.txt', 'w').write('x')\n" +
+		"open(sys.argv[5], 'w').write(sys.argv[2] + '\\n' + os.getcwd())\n"
 	dir := writeBot(t, meta, script)
 	b, err := NewEntelectBot("bomberman", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { b.Close() })
 	g := bombermanGame(t)
 	b.Reset(g, 0, 0)
 	if got := b.Act(g, 0); got != 1 {
 		t.Fatalf("action %d, want 1", got)
 	}
-	folder, err := os.ReadFile(filepath.Join(dir, "folder.txt"))
+	data, err := os.ReadFile(report)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(string(folder)); err != nil {
+	folder, cwd, _ := strings.Cut(string(data), "\n")
+	if _, err := os.Stat(folder); err != nil {
 		t.Fatal(err)
 	}
+	// work/<bot folder name> and work/replay/0/A, work the match's folder.
+	work, _ := filepath.EvalSymlinks(filepath.Dir(filepath.Dir(filepath.Dir(folder))))
+	if real, _ := filepath.EvalSymlinks(cwd); filepath.Dir(real) != work || filepath.Base(real) != filepath.Base(dir) {
+		t.Errorf("ran in %s with player folder %s: want a copy of %s beside the round folders", cwd, folder, dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mine.txt")); !os.IsNotExist(err) {
+		t.Errorf("the bot wrote into its own folder, not the match's copy: %v", err)
+	}
 	b.Close()
-	if _, err := os.Stat(filepath.Dir(filepath.Dir(string(folder)))); !os.IsNotExist(err) {
-		t.Errorf("temporary folder left after Close: %v", err)
+	for _, d := range []string{folder, cwd} {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("%s left after Close: %v", d, err)
+		}
 	}
 }
 
@@ -311,7 +329,7 @@ func TestEntelectBattleships(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var logw testutil.SyncBuffer
-			withOptions(t, ExternalSettings{Log: &logw})
+			withOptions(t, ExternalSettings{NoLimit: true, Log: &logw})
 			b, err := NewEntelectBot("battleships", writeBot(t, pyMeta, tc.script))
 			if err != nil {
 				t.Fatal(err)
@@ -336,12 +354,14 @@ func TestEntelectBattleships(t *testing.T) {
 
 	// Learn mode: the bot runs once per phase-1 round; its place.txt
 	// serves the five placement steps.
+	withOptions(t, ExternalSettings{NoLimit: true})
+	runs := filepath.Join(t.TempDir(), "runs.txt")
 	script := "import sys, os\n" +
-		"open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'runs.txt'), 'a').write('x')\n" +
+		"open(sys.argv[3], 'a').write('x')\n" +
 		"st = open(os.path.join(sys.argv[2], 'state.json')).read()\n" +
 		"name = 'place.txt' if '\"Phase\":1' in st else 'command.txt'\n" +
 		"open(os.path.join(sys.argv[2], name), 'w').write(" + strconv.Quote(place) + " if name == 'place.txt' else '1,0,0')\n"
-	dir := writeBot(t, pyMeta, script)
+	dir := writeBot(t, strings.Replace(pyMeta, `"RunArgs":""`, `"RunArgs":"\"`+runs+`\""`, 1), script)
 	bots := make([]*EntelectBot, 2)
 	g := battleshipsGame(t, "learn")
 	for seat := range bots {
@@ -360,7 +380,7 @@ func TestEntelectBattleships(t *testing.T) {
 	if g.Phase() != 2 || g.Player(0).Failed != 0 || g.Player(1).Failed != 0 {
 		t.Fatalf("phase %d, failed %d %d: placement did not succeed", g.Phase(), g.Player(0).Failed, g.Player(1).Failed)
 	}
-	if runs, _ := os.ReadFile(filepath.Join(dir, "runs.txt")); string(runs) != "xx" {
+	if runs, _ := os.ReadFile(runs); string(runs) != "xx" {
 		t.Errorf("phase 1 ran the bots %d times, want 2 (once per player)", len(runs))
 	}
 	if got, want := bots[0].Act(g, 0), battleships.CommandAction(g.Size(), 1, 0, 0); got != want {
@@ -401,6 +421,7 @@ func TestNETText(t *testing.T) {
 // the bot's command.txt as the original harness rewrote it, without its
 // byte-order mark, and the command is read as the harness reads it.
 func TestEntelectBattleshipsCommandCopy(t *testing.T) {
+	withOptions(t, ExternalSettings{NoLimit: true})
 	script := "import sys, os\nopen(os.path.join(sys.argv[2], 'command.txt'), 'wb').write(b'\\xef\\xbb\\xbf1,3,4\\r\\n')\n"
 	b, err := NewEntelectBot("battleships", writeBot(t, pyMeta, script))
 	if err != nil {
@@ -426,10 +447,12 @@ func TestEntelectBattleshipsCommandCopy(t *testing.T) {
 // the game ends its last round folder gets the final state.json and
 // map.txt, which stay.
 func TestEntelectBombermanRoundFoldersAsBotHarness(t *testing.T) {
+	withOptions(t, ExternalSettings{NoLimit: true})
 	b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, "print('idle')\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { b.Close() })
 	root := t.TempDir()
 	b.SetReplayDir(root)
 	g := bombermanGame(t)

@@ -190,7 +190,7 @@ func lossCases() []lossCase {
 			io.ReadAll(r.Body) // so that the server notices the client leave
 			select {
 			case <-r.Context().Done():
-			case <-time.After(5 * time.Second):
+			case <-time.After(5 * time.Second): // far past the time-out
 			}
 		}, `{}`, "no response within 200ms"},
 		{"stalled_body", func(w http.ResponseWriter, r *http.Request) {
@@ -199,7 +199,7 @@ func lossCases() []lossCase {
 			w.(http.Flusher).Flush()
 			select {
 			case <-r.Context().Done():
-			case <-time.After(5 * time.Second):
+			case <-time.After(5 * time.Second): // far past the time-out
 			}
 		}, `{}`, "no complete reply body within 200ms"},
 		{"wrong_count", func(w http.ResponseWriter, r *http.Request) {
@@ -242,15 +242,17 @@ func TestHTTPBotLosesAsTheOriginal(t *testing.T) {
 				url = srv.URL
 			}
 			g := newCube(t, `{"players":2,"start_positions":[[1,1,1],[5,5,5]]}`)
-			b := botAt(t, url+"#timeout=200ms")
+			// Only the cases that test the time-out meet it: a loaded
+			// machine cannot time out the others.
+			timeout := "10m"
+			if strings.Contains(tc.log, "within 200ms") {
+				timeout = "200ms"
+			}
+			b := botAt(t, url+"#timeout="+timeout)
 			var log bytes.Buffer
 			b.Log = &log
 			b.Reset(g, 0, 0)
-			start := time.Now()
 			a := b.Act(g, 0)
-			if d := time.Since(start); d > 3*time.Second {
-				t.Errorf("Act took %v", d)
-			}
 			if a >= 0 {
 				t.Fatalf("action %d, want a rejection", a)
 			}
@@ -334,13 +336,14 @@ func TestHTTPBotFollowsRedirectsAsNodeFetch(t *testing.T) {
 }
 
 // TestHTTPBotRedirectHopsHaveTheirOwnTimeout: node-fetch 1.x arms its
-// timeout for every hop of a redirect, so three hops that each take most
-// of the timeout still get the reply.
+// timeout for every hop of a redirect, so three hops that together take
+// longer than the timeout still get the reply. Each hop leaves 3 s of its
+// timeout to a loaded machine.
 func TestHTTPBotRedirectHopsHaveTheirOwnTimeout(t *testing.T) {
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.ReadAll(r.Body)
-		time.Sleep(400 * time.Millisecond)
+		time.Sleep(2 * time.Second)
 		if n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/")); n < 2 {
 			http.Redirect(w, r, srv.URL+"/"+strconv.Itoa(n+1), http.StatusTemporaryRedirect)
 			return
@@ -349,7 +352,7 @@ func TestHTTPBotRedirectHopsHaveTheirOwnTimeout(t *testing.T) {
 	}))
 	defer srv.Close()
 	g := newCube(t, `{"players":2,"start_positions":[[1,1,1],[5,5,5]]}`)
-	b := botAt(t, srv.URL+"/0#timeout=1s")
+	b := botAt(t, srv.URL+"/0#timeout=5s")
 	var log bytes.Buffer
 	b.Log = &log
 	b.Reset(g, 0, 0)

@@ -44,7 +44,7 @@ func TestEntelectHugeCommandFiles(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var logw testutil.SyncBuffer
-			withOptions(t, ExternalSettings{TimeLimit: 10 * time.Second, Log: &logw})
+			withOptions(t, ExternalSettings{NoLimit: true, Log: &logw})
 			b, err := NewEntelectBot(tc.game, writeBot(t, pyMeta, tc.script))
 			if err != nil {
 				t.Fatal(err)
@@ -52,7 +52,6 @@ func TestEntelectHugeCommandFiles(t *testing.T) {
 			defer b.Close()
 			root := t.TempDir()
 			b.SetReplayDir(root)
-			start := time.Now()
 			var got int32
 			var logTxt string
 			if tc.game == "bomberman" {
@@ -74,9 +73,6 @@ func TestEntelectHugeCommandFiles(t *testing.T) {
 				got = b.Act(g, 0)
 				data, _ := os.ReadFile(filepath.Join(root, "Phase 2 - Round 1", "A", "log.txt"))
 				logTxt = string(data)
-			}
-			if d := time.Since(start); d > 30*time.Second {
-				t.Errorf("the runs took %v", d)
 			}
 			if got != tc.want {
 				t.Errorf("action %d, want %d; log.txt:\n%s", got, tc.want, logTxt)
@@ -103,7 +99,7 @@ func TestEntelectReadsOnlyRegularFiles(t *testing.T) {
 				t.Skip("no FIFOs or /dev/zero")
 			}
 			var logw testutil.SyncBuffer
-			withOptions(t, ExternalSettings{TimeLimit: 10 * time.Second, Log: &logw})
+			withOptions(t, ExternalSettings{NoLimit: true, Log: &logw})
 			b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, tc.script))
 			if err != nil {
 				t.Fatal(err)
@@ -118,7 +114,7 @@ func TestEntelectReadsOnlyRegularFiles(t *testing.T) {
 				if got != 0 || !strings.Contains(logw.String(), "cannot read move.txt: move.txt: not a regular file") {
 					t.Errorf("action %d, log:\n%s", got, logw.String())
 				}
-			case <-time.After(20 * time.Second):
+			case <-time.After(5 * time.Minute): // a bound for a hang, not a measure of speed
 				t.Fatal("Act blocked")
 			}
 		})

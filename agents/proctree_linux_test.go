@@ -42,10 +42,11 @@ func sleepers(arg string) []int {
 }
 
 // waitNoSleepers fails the test if a process running "sleep arg" is still
-// alive 3 s from now; first it checks that one was started (saw).
+// alive a minute from now (a bound for a kill that failed, not a measure
+// of speed).
 func waitNoSleepers(t *testing.T, arg string) {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		pids := sleepers(arg)
 		if len(pids) == 0 {
@@ -102,7 +103,7 @@ func escapeScript(setsidSleep, daemonSleep, out string, hang bool) string {
 		"done\n" +
 		out
 	if hang {
-		s += "\nexec sleep 60"
+		s += "\nexec sleep 600"
 	}
 	return s
 }
@@ -121,18 +122,20 @@ func TestCmdBotKillsEverythingItStarted(t *testing.T) {
 		for _, hang := range []bool{false, true} {
 			t.Run(map[bool]string{false: "exit", true: "hang"}[hang], func(t *testing.T) {
 				a, b := uniqueSleep(), uniqueSleep()
-				bot, err := ParseCommandSpec("cmd:timeout=3s:" + shScript(t, "escape.sh", escapeScript(a, b, "echo NO", hang)))
+				// Only the hanging bot meets its time-out: a loaded machine
+				// cannot time out the other.
+				timeout := "10m"
+				if hang {
+					timeout = "3s"
+				}
+				bot, err := ParseCommandSpec("cmd:timeout=" + timeout + ":" + shScript(t, "escape.sh", escapeScript(a, b, "echo NO", hang)))
 				if err != nil {
 					t.Fatal(err)
 				}
 				var log bytes.Buffer
 				bot.Log = &log
 				g := newBattleBots(t)
-				start := time.Now()
 				act := bot.Act(g, 0)
-				if d := time.Since(start); d > 10*time.Second {
-					t.Errorf("Act took %v", d)
-				}
 				if hang && !strings.Contains(log.String(), "no answer within 3s (killed)") {
 					t.Errorf("log: %q", log.String())
 				}
@@ -160,7 +163,13 @@ func TestEntelectBotKillsEverythingItStarted(t *testing.T) {
 		for _, hang := range []bool{false, true} {
 			t.Run(map[bool]string{false: "exit", true: "hang"}[hang], func(t *testing.T) {
 				var logw testutil.SyncBuffer
-				withOptions(t, ExternalSettings{TimeLimit: 2 * time.Second, Log: &logw})
+				// Only the hanging bot meets the limit: a loaded machine
+				// cannot time out the other.
+				o := ExternalSettings{NoLimit: true, Log: &logw}
+				if hang {
+					o = ExternalSettings{TimeLimit: 2 * time.Second, Log: &logw}
+				}
+				withOptions(t, o)
 				a, b := uniqueSleep(), uniqueSleep()
 				dir := writeBot(t, meta, "")
 				script := "#!/bin/sh\n" + escapeScript(a, b, `printf 3 > "$2/move.txt"`, hang)

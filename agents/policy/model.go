@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/safefile"
 )
 
 // ErrNotPolicy is returned (wrapped) for a safetensors file without the
@@ -175,25 +176,13 @@ func Load(path string) (*Model, error) {
 // file is read, so a huge or sparse file costs nothing.
 const MaxFileBytes = 256 << 20
 
-// openFile checks that path is a regular file of at most MaxFileBytes
-// (before opening it: a FIFO would block the open), opens it and stats the
-// open file.
+// openFile opens the policy file at path without blocking (a FIFO would
+// block a plain open) and checks that it is a regular file of at most
+// MaxFileBytes; the FileInfo is the open file's.
 func openFile(path string) (*os.File, os.FileInfo, error) {
-	fi, err := os.Stat(path)
+	f, fi, err := safefile.Open(path, path, MaxFileBytes)
 	if err != nil {
-		return nil, nil, fmt.Errorf("policy: %w", err)
-	}
-	if err := checkStat(path, fi); err != nil {
-		return nil, nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("policy: %w", err)
-	}
-	fi, err = f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("policy: %w", err)
+		return nil, nil, fmt.Errorf("policy %w", err)
 	}
 	return f, fi, nil
 }

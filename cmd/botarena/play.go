@@ -44,6 +44,7 @@ type playFlags struct {
 	listenTimeout time.Duration
 	timeLimit     time.Duration // external bots' time limit (0: the game's default)
 	noLimit       bool          // external bots: no time limit (the original's --nolimit)
+	botLogs       string        // Entelect bots: keep the log.txt of rounds that went wrong here
 	// game holds the values of the game-specific flags (see gameFlags).
 	game map[string]*gameFlagValue
 }
@@ -92,7 +93,7 @@ func newPlayCmd(c *cli) *cobra.Command {
 			if o.timeLimit < 0 {
 				return fmt.Errorf("--time-limit: want 0 or more, got %s", o.timeLimit)
 			}
-			agents.ExternalOptions = agents.ExternalSettings{TimeLimit: o.timeLimit, NoLimit: o.noLimit, Log: c.stderr}
+			agents.ExternalOptions = agents.ExternalSettings{TimeLimit: o.timeLimit, NoLimit: o.noLimit, Log: c.stderr, LogDir: o.botLogs}
 			for name, v := range o.game {
 				v.changed = cmd.Flags().Changed(name)
 			}
@@ -119,6 +120,7 @@ func newPlayCmd(c *cli) *cobra.Command {
 	f.DurationVar(&o.listenTimeout, "listen-timeout", upe.DefaultTimeout, "with --listen: a UPE client's time limit per move (the original's 15 s)")
 	f.DurationVar(&o.timeLimit, "time-limit", 0, "external bots' time limit per run, killed at twice it (default: the original's, 3s for Bomberman, 2s for Battleships bot folders)")
 	f.BoolVar(&o.noLimit, "nolimit", false, "external bots: no time limit and no kill (the original's --nolimit)")
+	f.StringVar(&o.botLogs, "bot-logs", "", "Entelect bot folders without --replays: keep the log.txt of every round that went wrong under this directory")
 	return cmd
 }
 

@@ -85,8 +85,8 @@ var rules = []rule{
 	{pkg: "observations/matchdata", imports: []string{"env", "observations"}, thirdParty: cat(arrowDeps, parquetDeps)},
 	// Agents play the games (ported bots read the env state); policy files
 	// run their networks with gonum's BLAS; agents/upe hosts UPE games.
-	{pkg: "agents", imports: []string{"env", "env/*", "vecenv"}},
-	{pkg: "agents/*", imports: []string{"env", "env/*", "vecenv", "agents"}, thirdParty: gonumDeps},
+	{pkg: "agents", imports: []string{"env", "env/*", "vecenv", "internal/safefile"}},
+	{pkg: "agents/*", imports: []string{"env", "env/*", "vecenv", "agents", "internal/safefile"}, thirdParty: gonumDeps},
 	// match is the one match runner: it makes agents (agents) and plays
 	// them in the games (env), with recording for league data.
 	{pkg: "match", imports: []string{"env", "env/*", "vecenv", "agents"}},
@@ -94,7 +94,7 @@ var rules = []rule{
 	// (gonum) and writes match data through observations/matchdata. It
 	// never imports the services: matchservice.RemoteRunner plugs into
 	// league.RunOptions.Runner.
-	{pkg: "league", imports: []string{"env", "env/*", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match"},
+	{pkg: "league", imports: []string{"env", "env/*", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "internal/safefile"},
 		thirdParty: cat(bboltDeps, gonumDeps, arrowDeps, parquetDeps)},
 	// web serves the browser viewer: built-in agents playing the games with
 	// the match runner, replays and league pages. DESIGN.md has the viewer
@@ -103,7 +103,7 @@ var rules = []rule{
 	// (observations/matchdata: Parquet), where they are, rather than
 	// through a converter of its own. It stays beside the services: no
 	// Connect, no rpc package.
-	{pkg: "web", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "match", "league", "observations/matchdata"},
+	{pkg: "web", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "match", "league", "observations/matchdata", "internal/safefile"},
 		thirdParty: cat(arrowDeps, parquetDeps, bboltDeps, gonumDeps), never: []string{"rpc/*", "connectrpc.com/"}},
 	// native is the in-process backend (the shared library's Go side):
 	// pools with every game and the agents a local user may name, policy
@@ -137,7 +137,7 @@ var rules = []rule{
 	// The match service plays league games (league's runners and types)
 	// and, as RemoteRunner, sends them to other servers with the client's
 	// options: it brings league and its storage.
-	{pkg: "rpc/matchservice", imports: []string{"env", "env/*", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "rpc/gen/*", "rpc/server", "rpc/client"},
+	{pkg: "rpc/matchservice", imports: []string{"env", "env/*", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "rpc/gen/*", "rpc/server", "rpc/client", "internal/safefile"},
 		thirdParty: cat(connectDeps, promDeps, arrowDeps, parquetDeps, bboltDeps, gonumDeps)},
 	// The rpc packages' shared test helpers compose every service.
 	{pkg: "rpc/internal/rpctest", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "rpc/gen/*", "rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client"},
@@ -146,6 +146,10 @@ var rules = []rule{
 	// Test helpers: the game contract (a codec-less wrapper), else the
 	// standard library; this package: the standard library only.
 	{pkg: "internal/testutil", imports: []string{"env"}},
+	// Opening files a user, a client or a bot named, without blocking on
+	// a FIFO: the standard library only, for every package that reads
+	// such files.
+	{pkg: "internal/safefile"},
 	{pkg: "internal/archtest"},
 
 	// deploy/image writes the container image (an OCI layout) with
@@ -156,7 +160,7 @@ var rules = []rule{
 	// cmd wires everything, with cobra for the command line and gonum's
 	// plot for charts.
 	{pkg: "cmd/*", imports: []string{"env", "env/*", "games", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "web", "bench", "native",
-		"rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client"},
+		"rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client", "internal/safefile"},
 		thirdParty: cat(connectDeps, promDeps, arrowDeps, parquetDeps, bboltDeps, gonumDeps, cobraDeps, plotDeps)},
 }
 
