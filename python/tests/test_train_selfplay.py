@@ -1,8 +1,8 @@
 """The self-play smoke test: a tiny ``python -m botarena.train --self-play`` run.
 
 Needs PyTorch (CI sets BOTARENA_REQUIRE_EXTRAS=1, so there it fails rather
-than skips). The trainer starts its own server with --bots-dir /,
-since the snapshots are policy files.
+than skips). The trainer starts its own server (behind a random token)
+with --bots-dir OUT/checkpoints, since the snapshots are policy files.
 """
 
 from __future__ import annotations

@@ -19,7 +19,17 @@ Errors follow the Connect protocol: a non-200 status with a JSON body
 :class:`~botarena.errors.DeadlineExceededError`, a refused or dropped
 connection :class:`~botarena.errors.ServerUnavailableError`, both naming the
 server. After any error the socket is closed, and the next call opens a new
-one. A call is never retried: a Step may have been applied.
+one.
+
+Retries. A call is retried (up to :data:`ATTEMPTS` times in all, after
+:data:`BACKOFF_S` seconds) only when the server cannot have received all of
+its request: the connection could not be opened (refused, reset, or closed
+by a server at its connection cap before the request went out), or sending
+the request failed. Once the request has been sent, a failure is raised and
+never retried, whatever the call: a Step, Send or Recv may have been
+applied, and none of these calls is idempotent. (A keep-alive connection
+the server closed while idle is noticed before sending and replaced, which
+is no failure.)
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ import select
 import socket
 import ssl
 import threading
+import time
 from typing import Any
 
 import grpc
@@ -38,10 +49,23 @@ import numpy.typing as npt
 from botarena.batch import BufferRing
 from botarena.errors import BotarenaError, DeadlineExceededError, ServerUnavailableError, from_status
 
-__all__ = ["ConnectUnary"]
+__all__ = ["ConnectUnary", "ATTEMPTS", "BACKOFF_S"]
 
 _SERVICE = "/botarena.v1.EnvService/"
 _HEAD_LIMIT = 64 << 10
+
+#: Attempts of a call whose request could not be sent (see the module doc).
+ATTEMPTS = 3
+#: Seconds to wait before the second and the third attempt.
+BACKOFF_S = (0.05, 0.25)
+
+
+class _NotSent(Exception):
+    """The request did not reach the server in full: the call may be retried. error is what to raise if not."""
+
+    def __init__(self, error: BotarenaError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 class _Conn:
@@ -91,11 +115,24 @@ class ConnectUnary:
     def _connect(self) -> _Conn:
         try:
             sock = socket.create_connection((self._host, self._port), timeout=self._timeout)
+        except (socket.timeout, TimeoutError):
+            raise DeadlineExceededError(
+                f"server {self.address}: cannot connect within {self._timeout:g}s", grpc.StatusCode.DEADLINE_EXCEEDED
+            ) from None
         except OSError as e:
             raise ServerUnavailableError(f"server {self.address}: cannot connect: {e}", grpc.StatusCode.UNAVAILABLE) from None
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        if self._tls is not None:
-            sock = self._tls.wrap_socket(sock, server_hostname=self._host)
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if self._tls is not None:
+                sock = self._tls.wrap_socket(sock, server_hostname=self._host)
+        except (socket.timeout, TimeoutError):
+            sock.close()
+            raise DeadlineExceededError(
+                f"server {self.address}: no TLS handshake within {self._timeout:g}s", grpc.StatusCode.DEADLINE_EXCEEDED
+            ) from None
+        except OSError as e:  # closed or reset during the handshake (a server at its connection cap), a bad certificate
+            sock.close()
+            raise ServerUnavailableError(f"server {self.address}: cannot connect: {e}", grpc.StatusCode.UNAVAILABLE) from None
         sock.settimeout(self._timeout)
         return _Conn(sock)
 
@@ -133,11 +170,41 @@ class ConnectUnary:
     # Calls -------------------------------------------------------------------
 
     def call(self, method: str, request: bytes) -> npt.NDArray[np.uint8]:
-        """Sends one unary request and returns the response message (a view of a receive buffer)."""
-        conn = self._conn()
+        """Sends one unary request and returns the response message (a view of a receive buffer).
+
+        Retried only while the request cannot have reached the server (see
+        the module doc).
+        """
+        for attempt in range(ATTEMPTS):
+            try:
+                return self._call(method, request)
+            except _NotSent as e:
+                if attempt == ATTEMPTS - 1:
+                    raise e.error from None
+                time.sleep(BACKOFF_S[min(attempt, len(BACKOFF_S) - 1)])
+        raise AssertionError("unreachable")
+
+    def _call(self, method: str, request: bytes) -> npt.NDArray[np.uint8]:
+        """One attempt of call; raises _NotSent when the request did not go out in full."""
         try:
-            req = f"POST {_SERVICE}{method} HTTP/1.1\r\n{self._head}Content-Length: {len(request)}\r\n\r\n".encode()
+            conn = self._conn()
+        except ServerUnavailableError as e:
+            raise _NotSent(e) from None
+        req = f"POST {_SERVICE}{method} HTTP/1.1\r\n{self._head}Content-Length: {len(request)}\r\n\r\n".encode()
+        try:
             conn.sock.sendall(req + request)
+        except (socket.timeout, TimeoutError):
+            self._drop()  # the deadline is spent: not retried
+            raise DeadlineExceededError(
+                f"server {self.address}: {method}: the request not sent within {self._timeout:g}s",
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+            ) from None
+        except OSError as e:
+            # Not all of the request was handed to the kernel: the server
+            # cannot have a whole request to act on.
+            self._drop()
+            raise _NotSent(ServerUnavailableError(f"server {self.address}: {method}: sending the request: {e}", grpc.StatusCode.UNAVAILABLE)) from None
+        try:
             status, length, chunked, close = self._read_head(conn)
             if status != 200:
                 body = self._read_body(conn, length, chunked, into=None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from botarena.pool import Pool
+from botarena.server import remember_token
 
 
 class SettingsPickle:
@@ -14,18 +15,26 @@ class SettingsPickle:
     settings on the same server, or on a new local server when the original
     started its own (``address=None``). It must be reset before its first
     step. copy.deepcopy, multiprocessing, SuperSuit and Ray copy envs this way.
+    The state holds the token of the pool's client for another server.
     """
 
     _args: dict[str, Any]
     pool: Pool
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"args": self._args, "own_server": self.pool._server is not None}
+        own = self.pool._server is not None
+        client = getattr(self.pool, "client", None)
+        token = None if own or client is None else client._token
+        return {"args": self._args, "own_server": own, "token": token}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         args = dict(state["args"])
         if state["own_server"]:
             args["address"] = None
+        elif args.get("address"):
+            # The server's token travels with the copy (a server this
+            # process started may require one the copy's process lacks).
+            remember_token(args["address"], state.get("token"))
         self.__init__(**args)  # type: ignore[misc]
 
 

@@ -45,6 +45,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from botarena.errors import MalformedResponseError
 from botarena.spec import GameSpec
 
 __all__ = ["Batch", "BatchDecoder", "BufferRing", "StepMessage", "parse_step_message", "encode_step_request"]
@@ -141,31 +142,87 @@ class BatchDecoder:
     """Decodes the record-batch messages of one pool (one Arrow schema)."""
 
     def __init__(self, schema_message: bytes | memoryview | Any) -> None:
-        buf = schema_message if isinstance(schema_message, pa.Buffer) else pa.py_buffer(schema_message)
-        reader = pa.BufferReader(buf)
-        self.schema: pa.Schema = pa.ipc.read_schema(pa.ipc.read_message(reader))
-        self.spec: GameSpec = GameSpec.from_schema_metadata(self.schema)
-        #: The envs schema of the shared form, or None (the full form).
-        self.env_schema: pa.Schema | None = None
-        # Per tensor of the shared form: (seat runs, shared runs) of channels.
-        self._split: dict[str, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = {}
-        self._ring = BufferRing()
-        if (self.schema.metadata or {}).get(b"part") == b"rows":
-            self.env_schema = pa.ipc.read_schema(pa.ipc.read_message(reader))
-            for t in self.spec.observations:
-                if t.shared:
-                    shared = [c in t.shared for c in range(t.shape[0])]
-                    self._split[t.name] = (_runs([not x for x in shared]), _runs(shared))
-        names = self.schema.names
-        self._tensors = [(names.index(t.name), t.name, t.shape) for t in self.spec.observations]
-        self._mask = names.index("mask")
-        self._reward = names.index("reward")
-        self._terminated = names.index("terminated")
-        self._truncated = names.index("truncated")
-        self._env = names.index("env")
-        self._seat = names.index("seat")
-        self._episode = names.index("episode")
-        self._actions = self.spec.actions
+        """Reads the pool's schema message(s) (``CreatePoolResponse.arrow_schema``).
+
+        Raises :class:`~botarena.errors.MalformedResponseError` for a schema
+        that is not what :meth:`decode` relies on: every column of the type
+        and width the spec in its metadata says (see :meth:`_check_schema`).
+        """
+        try:
+            buf = schema_message if isinstance(schema_message, pa.Buffer) else pa.py_buffer(schema_message)
+            reader = pa.BufferReader(buf)
+            self.schema: pa.Schema = pa.ipc.read_schema(pa.ipc.read_message(reader))
+            self.spec: GameSpec = GameSpec.from_schema_metadata(self.schema)
+            #: The envs schema of the shared form, or None (the full form).
+            self.env_schema: pa.Schema | None = None
+            # Per tensor of the shared form: (seat runs, shared runs) of channels.
+            self._split: dict[str, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = {}
+            self._ring = BufferRing()
+            if (self.schema.metadata or {}).get(b"part") == b"rows":
+                self.env_schema = pa.ipc.read_schema(pa.ipc.read_message(reader))
+                for t in self.spec.observations:
+                    if t.shared:
+                        shared = [c in t.shared for c in range(t.shape[0])]
+                        self._split[t.name] = (_runs([not x for x in shared]), _runs(shared))
+            self._check_schema()
+            names = self.schema.names
+            self._tensors = [(names.index(t.name), t.name, t.shape) for t in self.spec.observations]
+            self._mask = names.index("mask")
+            self._reward = names.index("reward")
+            self._terminated = names.index("terminated")
+            self._truncated = names.index("truncated")
+            self._env = names.index("env")
+            self._seat = names.index("seat")
+            self._episode = names.index("episode")
+            self._actions = self.spec.actions
+        except MalformedResponseError:
+            raise
+        except Exception as e:  # pyarrow's and the spec's errors: the schema message is not one
+            raise MalformedResponseError(f"the pool's Arrow schema cannot be read: {type(e).__name__}: {e}") from None
+
+    def _check_schema(self) -> None:
+        """Checks that every column has the type and width decode's views assume.
+
+        Each observation tensor a ``FixedSizeList`` of its dtype holding the
+        tensor's elements (in the shared form: its seat channels in the rows
+        schema, its shared channels in the envs schema), ``mask`` one of
+        uint8 with one element per action, ``reward`` float32, ``terminated``
+        and ``truncated`` bool, ``env``, ``seat`` and ``episode`` int32, no
+        column nullable. A batch read with a checked schema and then
+        validated (:meth:`decode`) has buffers as long as its rows need.
+        """
+
+        def check(schema: pa.Schema, name: str, want: pa.DataType) -> None:
+            i = schema.get_field_index(name)
+            if i < 0:
+                raise MalformedResponseError(f"the pool's Arrow schema has no column {name!r}")
+            f = schema.field(i)
+            if not f.type.equals(want) or f.nullable:
+                raise MalformedResponseError(f"the pool's Arrow schema: column {name!r} is {f.type}{'' if not f.nullable else ' (nullable)'}, want {want} not null")
+
+        def fixed(dtype: np.dtype[Any], n: int) -> pa.DataType:
+            return pa.list_(pa.field("item", pa.from_numpy_dtype(dtype), nullable=False), n)
+
+        if self.spec.actions <= 0:
+            raise MalformedResponseError(f"the pool's Arrow schema: {self.spec.actions} actions")
+        for t in self.spec.observations:
+            if not t.shape or any(d <= 0 for d in t.shape):
+                raise MalformedResponseError(f"the pool's Arrow schema: tensor {t.name!r} has shape {t.shape}")
+            rest = int(np.prod(t.shape[1:], dtype=np.int64))
+            if t.name in self._split:
+                if len(set(t.shared)) != len(t.shared) or not all(0 <= c < t.shape[0] for c in t.shared):
+                    raise MalformedResponseError(f"the pool's Arrow schema: tensor {t.name!r} shares channels {t.shared} of {t.shape[0]}")
+                assert self.env_schema is not None
+                check(self.schema, t.name, fixed(t.dtype, (t.shape[0] - len(t.shared)) * rest))
+                check(self.env_schema, t.name, fixed(t.dtype, len(t.shared) * rest))
+            else:
+                check(self.schema, t.name, fixed(t.dtype, t.shape[0] * rest))
+        check(self.schema, "mask", fixed(np.dtype(np.uint8), self.spec.actions))
+        check(self.schema, "reward", pa.float32())
+        for name in ("terminated", "truncated"):
+            check(self.schema, name, pa.bool_())
+        for name in ("env", "seat", "episode"):
+            check(self.schema, name, pa.int32())
 
     @property
     def shared(self) -> bool:
@@ -194,7 +251,7 @@ class BatchDecoder:
         seat_runs, shared_runs = self._split[name]
         rows, envs = seat.shape[0], shared.shape[0]
         if envs == 0 or rows % envs:
-            raise ValueError(f"tensor {name!r}: {rows} rows in {envs} envs")
+            raise MalformedResponseError(f"tensor {name!r}: {rows} rows in {envs} envs")
         per = rows // envs
         c, rest = shape[0], int(np.prod(shape[1:], dtype=np.int64))
         buf = self._ring.get(rows * c * rest * seat.dtype.itemsize)
@@ -211,10 +268,31 @@ class BatchDecoder:
             k += b - a
         return out.reshape((rows, *shape))
 
-    def decode(self, message: Any) -> Batch:
-        """Decodes one record-batch message into numpy views (see the module doc)."""
-        buf = message if isinstance(message, pa.Buffer) else pa.py_buffer(message)
-        rb, eb = self.read_shared(buf)
+    def decode(self, message: Any, rows: int | None = None) -> Batch:
+        """Decodes one record-batch message into numpy views (see the module doc).
+
+        The batch is validated before any view is made of it: read against
+        the pool's schema (checked once, in the constructor), every buffer
+        long enough for its rows (``RecordBatch.validate``, which reads no
+        data: about a microsecond), ``rows`` rows when given, and in the
+        shared form a whole number of rows per env. A message that fails
+        raises :class:`~botarena.errors.MalformedResponseError`; none makes
+        a view that reaches outside it.
+        """
+        try:
+            buf = message if isinstance(message, pa.Buffer) else pa.py_buffer(message)
+            rb, eb = self.read_shared(buf)
+            rb.validate()
+            if rows is not None and rb.num_rows != rows:
+                raise MalformedResponseError(f"batch message: {rb.num_rows} rows, want {rows}")
+            if eb is not None:
+                eb.validate()
+                if eb.num_rows <= 0 or rb.num_rows % eb.num_rows:
+                    raise MalformedResponseError(f"batch message: {rb.num_rows} rows in {eb.num_rows} envs")
+        except MalformedResponseError:
+            raise
+        except Exception as e:  # pyarrow's errors (ArrowInvalid, OSError, EOFError, ...)
+            raise MalformedResponseError(f"batch message cannot be read: {type(e).__name__}: {e}") from None
         n = rb.num_rows
         col = rb.column
         obs: Obs = {}
@@ -258,7 +336,10 @@ class StepMessage:
 def _varint(data: bytes | memoryview, pos: int) -> tuple[int, int]:
     result = 0
     shift = 0
+    n = len(data)
     while True:
+        if pos >= n:
+            raise MalformedResponseError("response message: truncated varint")
         b = data[pos]
         pos += 1
         result |= (b & 0x7F) << shift
@@ -266,7 +347,7 @@ def _varint(data: bytes | memoryview, pos: int) -> tuple[int, int]:
             return result, pos
         shift += 7
         if shift > 63:
-            raise ValueError("malformed varint in response")
+            raise MalformedResponseError("response message: varint longer than 10 bytes")
 
 
 def parse_step_message(raw: Any) -> StepMessage:
@@ -280,6 +361,11 @@ def parse_step_message(raw: Any) -> StepMessage:
     batch at an 8-byte aligned offset of the message, so that a message
     received at an aligned address (grpcio's bytes, the Connect transport's
     buffers) needs no copy of its 4-byte columns.
+
+    A message that is not a well-formed protobuf message (a field running
+    past its end, a truncated varint, a group) raises
+    :class:`~botarena.errors.MalformedResponseError`; the fields returned
+    always lie inside raw.
     """
     buf = pa.py_buffer(raw)
     data = raw if isinstance(raw, bytes) else memoryview(raw).cast("B")
@@ -291,6 +377,8 @@ def parse_step_message(raw: Any) -> StepMessage:
         num, wt = key >> 3, key & 7
         if wt == 2:
             ln, pos = _varint(data, pos)
+            if ln > n - pos:
+                raise MalformedResponseError(f"response message: field {num} of {ln} bytes runs past the end ({n - pos} left)")
             spans[num] = (pos, ln)
             pos += ln
         elif wt == 0:
@@ -300,9 +388,9 @@ def parse_step_message(raw: Any) -> StepMessage:
         elif wt == 5:
             pos += 4
         else:
-            raise ValueError(f"unexpected protobuf wire type {wt} in response")
+            raise MalformedResponseError(f"response message: unexpected protobuf wire type {wt}")
     if pos != n:
-        raise ValueError("truncated response message")
+        raise MalformedResponseError("response message: truncated")
     batch = final = None
     ended: memoryview | None = None
     if 1 in spans:

@@ -29,13 +29,14 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
 import grpc
 
-from botarena._connect import ConnectUnary
+from botarena._connect import ATTEMPTS, BACKOFF_S, ConnectUnary
 from botarena.batch import StepMessage, encode_send_request, encode_step_request, parse_step_message
 from botarena.errors import BotarenaError, DeadlineExceededError, NotFoundError, from_rpc_error
+from botarena.server import token_for
 from botarena.spec import GameInfo, GameSpec
 from botarena.v1 import env_pb2, env_pb2_grpc
 
-__all__ = ["Client", "StepStream", "MAX_MESSAGE_BYTES", "AUTORESET_MODES", "COMPRESSIONS", "PROTOCOLS"]
+__all__ = ["Client", "StepStream", "MAX_MESSAGE_BYTES", "AUTORESET_MODES", "COMPRESSIONS", "PROTOCOLS", "ATTEMPTS", "BACKOFF_S"]
 
 #: Send and receive limit of the channel (a 4096-env Bomberman batch is ~22 MB).
 MAX_MESSAGE_BYTES = 512 * 1024 * 1024
@@ -86,7 +87,9 @@ class Client:
         timeout: per-call deadline in seconds for the unary calls (None: no
             deadline).
         token: bearer token sent on every call (``authorization`` metadata);
-            default ``$BOTARENA_AUTH_TOKEN`` when set.
+            default: the token of the :class:`~botarena.Server` this
+            process started at ``address`` (:func:`botarena.server.token_for`),
+            else ``$BOTARENA_AUTH_TOKEN`` when set.
         tls: True for TLS with the system's roots, or ``grpc.ChannelCredentials``
             (e.g. ``grpc.ssl_channel_credentials(root_certificates=...)``);
             False for plaintext (h2c, the default).
@@ -96,6 +99,19 @@ class Client:
             thread, received into reused buffers with one copy; or
             ``"grpc"``, over the gRPC channel like every other call. With
             ``tls`` given as ``grpc.ChannelCredentials`` it is always gRPC.
+
+    Retries (a server at its connection cap closes connections, and
+    restarts drop them): a call is retried only where that cannot apply
+    it twice. Every call whose request could not be sent (no connection,
+    or the connection failed while sending) is retried: by gRPC's
+    transparent retries, and for the Connect calls by
+    :mod:`botarena._connect`. Once sent, only the idempotent calls are
+    retried on UNAVAILABLE, up to :data:`ATTEMPTS` attempts within the one
+    deadline (:data:`BACKOFF_S` apart): ListGames, Render, Stats without
+    ``reset``, ClosePool with ``missing_ok`` and the League's reads. Reset,
+    Step, StepStream, AsyncReset, Send, Recv, CreatePool, SetOpponents and
+    Stats with ``reset`` are not: their failure is raised, the call
+    perhaps applied.
     """
 
     def __init__(
@@ -113,11 +129,13 @@ class Client:
         self.address = address
         self.timeout = timeout
         if token is None:
-            token = os.environ.get("BOTARENA_AUTH_TOKEN") or None
+            token = token_for(address) or os.environ.get("BOTARENA_AUTH_TOKEN") or None
+        self._token = token
         self._metadata: tuple[tuple[str, str], ...] | None = (("authorization", f"Bearer {token}"),) if token else None
         opts = [
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.enable_retries", 1),  # transparent retries of calls that never left this process (gRPC's default)
             *KEEPALIVE_OPTIONS,
             *options,
         ]
@@ -142,12 +160,32 @@ class Client:
         #: The protocol of Reset and Step: "connect" or "grpc".
         self.protocol = protocol
 
-    def _invoke(self, method: str, fn: Callable[..., T], request: Any) -> T:
-        """Calls fn(request) with the deadline and the token; failures raise BotarenaError."""
-        try:
-            return fn(request, timeout=self.timeout, metadata=self._metadata)
-        except grpc.RpcError as e:
-            raise from_rpc_error(e, method, self.address) from None
+    def _invoke(self, method: str, fn: Callable[..., T], request: Any, *, idempotent: bool = False) -> T:
+        """Calls fn(request) with the deadline and the token; failures raise BotarenaError.
+
+        An idempotent call (one that only reads, or whose repetition changes
+        nothing) is tried again when it fails with UNAVAILABLE, up to
+        ATTEMPTS times in all within the one deadline; any call that never
+        left this process is retried by gRPC itself (its transparent
+        retries). See :class:`Client` for which calls are which.
+        """
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        for attempt in range(ATTEMPTS):
+            timeout = None if deadline is None else max(0.001, deadline - time.monotonic())
+            try:
+                return fn(request, timeout=timeout, metadata=self._metadata)
+            except grpc.RpcError as e:
+                pause = BACKOFF_S[min(attempt, len(BACKOFF_S) - 1)]
+                if (
+                    not idempotent
+                    or attempt == ATTEMPTS - 1
+                    or not isinstance(e, grpc.Call)
+                    or e.code() != grpc.StatusCode.UNAVAILABLE
+                    or (deadline is not None and time.monotonic() + pause >= deadline)
+                ):
+                    raise from_rpc_error(e, method, self.address) from None
+                time.sleep(pause)
+        raise AssertionError("unreachable")
 
     def wait_ready(self, timeout: float = 10.0) -> None:
         """Blocks until the channel is connected (raises UnavailableError after timeout)."""
@@ -162,7 +200,7 @@ class Client:
 
     def list_games(self) -> list[GameInfo]:
         """The registered games with their default specs and built-in agents."""
-        resp = self._invoke("ListGames", self.stub.ListGames, env_pb2.ListGamesRequest())
+        resp = self._invoke("ListGames", self.stub.ListGames, env_pb2.ListGamesRequest(), idempotent=True)
         return [GameInfo.from_proto(g) for g in resp.games]
 
     def game_spec(self, game: str, config: Mapping[str, Any] | None = None) -> GameSpec:
@@ -271,12 +309,12 @@ class Client:
     def render(self, pool_id: str, env: int = 0, *, format: str = "", seat: int = -1) -> env_pb2.RenderResponse:
         """One env's state in a native format (Render)."""
         req = env_pb2.RenderRequest(pool_id=pool_id, env=env, format=format, seat=seat)
-        return self._invoke("Render", self.stub.Render, req)
+        return self._invoke("Render", self.stub.Render, req, idempotent=True)
 
     def stats(self, pool_id: str, *, reset: bool = False) -> env_pb2.StatsResponse:
-        """The pool's episode statistics per learner seat (Stats)."""
+        """The pool's episode statistics per learner seat (Stats; retried when unavailable unless reset)."""
         req = env_pb2.StatsRequest(pool_id=pool_id, reset=reset)
-        return self._invoke("Stats", self.stub.Stats, req)
+        return self._invoke("Stats", self.stub.Stats, req, idempotent=not reset)
 
     def set_opponents(self, pool_id: str, mixtures: Mapping[int, Sequence[tuple[str, float, str]]]) -> None:
         """Replaces the opponent mixtures of some of the pool's seats (SetOpponents).
@@ -292,9 +330,9 @@ class Client:
         self._invoke("SetOpponents", self.stub.SetOpponents, req)
 
     def close_pool(self, pool_id: str, *, missing_ok: bool = False) -> None:
-        """Closes a pool; with missing_ok an unknown or closed pool is not an error."""
+        """Closes a pool; with missing_ok an unknown or closed pool is not an error (and the call is retried when unavailable)."""
         try:
-            self._invoke("ClosePool", self.stub.ClosePool, env_pb2.ClosePoolRequest(pool_id=pool_id))
+            self._invoke("ClosePool", self.stub.ClosePool, env_pb2.ClosePoolRequest(pool_id=pool_id), idempotent=missing_ok)
         except NotFoundError:
             if not missing_ok:
                 raise

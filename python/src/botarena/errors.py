@@ -24,6 +24,7 @@ __all__ = [
     "UnauthenticatedError",
     "PermissionDeniedError",
     "ServerError",
+    "MalformedResponseError",
     "from_rpc_error",
     "from_status",
 ]
@@ -91,6 +92,15 @@ class DeadlineExceededError(BotarenaError, TimeoutError):
 
 class UnauthenticatedError(BotarenaError, PermissionError):
     """The server wants a valid bearer token (UNAUTHENTICATED): pass ``token=`` or set BOTARENA_AUTH_TOKEN."""
+
+
+class MalformedResponseError(BotarenaError, ValueError):
+    """A response the client cannot read: not a protobuf message, or a batch that does not match the pool's schema.
+
+    Raised before any array is made of the response, so a corrupted or
+    hostile response never reads memory outside itself. ``code`` is None
+    (the client found it, not the server).
+    """
 
 
 class ServerError(BotarenaError, RuntimeError):

@@ -272,6 +272,10 @@ def _absolute_spec(spec: str) -> str:
     return spec
 
 
+#: The league calls that only read, retried when the server is unavailable.
+_READS = frozenset({"GetLeague", "ListLeagueAgents", "LeagueTable", "LeagueGames"})
+
+
 class League:
     """A league kept by a botarena server, through MatchService's league RPCs.
 
@@ -297,7 +301,8 @@ class League:
     The local server lets the league play what ``botarena league`` would:
     policy files and bot folders anywhere, command-line and HTTP bots
     (``--bots-dir / --allow-cmd-bots --allow-http-bots``), behind a random
-    bearer token that only this League knows. A remote server plays only
+    bearer token that only this League knows (passed to the server in its
+    environment, never on its command line). A remote server plays only
     the agents its flags allow (PermissionDeniedError otherwise).
 
     Every failed call raises a :class:`LeagueError` with the server's
@@ -328,17 +333,19 @@ class League:
                 self.directory = pathlib.Path(directory).absolute()
                 self.directory.parent.mkdir(parents=True, exist_ok=True)
                 self.name = self.directory.name
-                token = secrets.token_urlsafe(24)
                 anchor = self.directory.anchor or "/"
+                # Its random token (Server's, in the environment) is what keeps
+                # others out: with --allow-cmd-bots a caller runs any command,
+                # so a narrower --bots-dir would protect nothing more.
                 self._server = Server(
                     binary=binary,
                     args=[
                         "--leagues-dir", str(self.directory.parent),
                         "--bots-dir", anchor, "--allow-cmd-bots", "--allow-http-bots",
                     ],
-                    env={"BOTARENA_AUTH_TOKEN": token},
+                    token=secrets.token_urlsafe(32),
                 ).start()
-                self._client = Client(self._server.address, token=token)
+                self._client = Client(self._server.address, token=self._server.token)
             else:
                 self.name = pathlib.PurePath(directory).as_posix()
                 if self._client is None:
@@ -376,9 +383,9 @@ class League:
     # Plumbing ----------------------------------------------------------------
 
     def _call(self, method: str, fn: Callable[..., T], request: Any) -> T:
-        """One unary call; failures raise LeagueError."""
+        """One unary call; failures raise LeagueError. The reads are retried when the server is unavailable (see Client)."""
         try:
-            return self.client._invoke(method, fn, request)
+            return self.client._invoke(method, fn, request, idempotent=method in _READS)
         except BotarenaError as e:
             raise _league_error(e) from None
 

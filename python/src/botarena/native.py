@@ -58,7 +58,7 @@ import numpy as np
 import numpy.typing as npt
 
 from botarena.errors import BotarenaError, FailedPreconditionError, InvalidArgumentError
-from botarena.pool import Info, Obs, OpponentStats, Pool, PoolStats, SeatStats
+from botarena.pool import _INT32, Info, Obs, OpponentStats, Pool, PoolStats, SeatStats, _wider_than_int32, check_int32_range, int32_values
 from botarena.server import _cache_dir, _say, go_build, repo_root
 from botarena.spec import GameSpec
 
@@ -459,8 +459,13 @@ class NativePool(Pool):
 
     def _actions(self, actions: npt.ArrayLike, n: int) -> None:
         a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
-        if a.dtype.kind not in "iub":
-            raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+        if a.dtype != _INT32:
+            if a.dtype.kind not in "iub":
+                raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+            if _wider_than_int32(a.dtype):
+                # The cast below would wrap 2**32 + 5 to 5: refuse it here (an int32
+                # array's values are the Go pool's to check).
+                check_int32_range(a, "action", self.spec.actions)
         if a.size != n:
             raise InvalidArgumentError(f"actions: got {a.size}, want {n} (one per row)")
         np.copyto(self._acts[:n], a.reshape(n), casting="unsafe")
@@ -530,7 +535,7 @@ class NativePool(Pool):
                 raise FailedPreconditionError("send: no batch received yet to take the env ids from; pass env_id")
             ids = self._env_ids
         else:
-            ids = np.ascontiguousarray(np.asarray(env_id), dtype=np.int32).reshape(-1)
+            ids = int32_values(env_id, "env_id", self.num_envs, "index")
         n = ids.size * len(self.learner_seats)
         if n > self._acts.size:
             raise InvalidArgumentError(f"send: {ids.size} envs, at most batch_size={self.batch_size} per call")

@@ -12,8 +12,8 @@ import numpy.typing as npt
 
 from botarena.batch import Batch, BatchDecoder, StepMessage
 from botarena.client import Client, StepStream
-from botarena.errors import FailedPreconditionError, InvalidArgumentError
-from botarena.server import Server
+from botarena.errors import FailedPreconditionError, InvalidArgumentError, MalformedResponseError
+from botarena.server import Server, remember_token
 from botarena.spec import GameSpec
 from botarena.v1 import env_pb2
 
@@ -360,12 +360,15 @@ class Pool:
         return self.client.step(self.pool_id, actions)
 
     def _info(self, b: Batch, msg: StepMessage) -> Info:
-        ended = (
-            np.frombuffer(msg.ended, dtype=np.bool_) if msg.ended is not None and len(msg.ended) else self._ended_zero
-        )
+        if msg.ended is not None and len(msg.ended):
+            if len(msg.ended) != b.rows:
+                raise MalformedResponseError(f"response message: {len(msg.ended)} ended flags for {b.rows} rows")
+            ended = np.frombuffer(msg.ended, dtype=np.bool_)
+        else:
+            ended = self._ended_zero[: b.rows]
         info: Info = {"env": b.env, "seat": b.seat, "episode": b.episode, "ended": ended, "mask": b.mask}
         if msg.final_batch is not None:
-            final = self.decoder.decode(msg.final_batch)
+            final = self.decoder.decode(msg.final_batch, b.rows)
             info["final_obs"] = final.obs
             info["final_mask"] = final.mask
         return info
@@ -386,7 +389,7 @@ class Pool:
             return obs, info
         msg = self._send(b"", True)
         self._needs_reset = False
-        b = self.decoder.decode(msg.batch)
+        b = self._decode(msg, self.rows)
         return b.obs, self._info(b, msg)
 
     def step(
@@ -395,7 +398,9 @@ class Pool:
         """Applies one action per row; returns ``(obs, rewards, terminated, truncated, info)``.
 
         actions: ``rows`` integers in ``0..actions-1`` (any integer dtype; sent
-        as little-endian int32). info is as for :meth:`reset`, with ``ended``
+        as little-endian int32; a value of a wider dtype outside the range is
+        an InvalidArgumentError naming its index, never wrapped: see
+        :func:`int32_values`). info is as for :meth:`reset`, with ``ended``
         True on the rows whose episode ended in this step (in next-step mode
         their env resets on the following step, ignoring its actions and
         returning reward 0); in same-step mode ``final_obs`` (and ``final_mask``) hold the final
@@ -410,9 +415,9 @@ class Pool:
             return self.recv()
         if env_id is not None:
             raise FailedPreconditionError("step: env_id is for async pools (Pool(..., batch_size=N))")
-        a = _int32_actions(actions)
+        a = int32_values(actions, "action", self.spec.actions)
         msg = self._send(a.data.cast("B"), False)
-        b = self.decoder.decode(msg.batch)
+        b = self._decode(msg, self.rows)
         return b.obs, b.reward, b.terminated, b.truncated, self._info(b, msg)
 
     def _need_async(self) -> int:
@@ -447,10 +452,10 @@ class Pool:
                 raise FailedPreconditionError("send: no batch received yet to take the env ids from; pass env_id")
             ids = self._last_ids
         else:
-            ids = np.ascontiguousarray(np.asarray(env_id), dtype="<i4").reshape(-1)
+            ids = int32_values(env_id, "env_id", self.num_envs, "index")
         if ids.size > batch_size:
             raise InvalidArgumentError(f"send: {ids.size} envs, at most batch_size={batch_size} per call")
-        a = _int32_actions(actions)
+        a = int32_values(actions, "action", self.spec.actions)
         n = ids.size * len(self.learner_seats)
         if a.size != n:
             raise InvalidArgumentError(f"actions: got {a.size}, want {n} (one per row)")
@@ -466,7 +471,7 @@ class Pool:
         """
         self._need_async()
         msg = self.client.recv(self.pool_id)
-        b = self.decoder.decode(msg.batch)
+        b = self._decode(msg, self._need_async() * len(self.learner_seats))
         info = self._info(b, msg)
         ids = b.env[:: len(self.learner_seats)]
         info["env_id"] = ids
@@ -475,9 +480,15 @@ class Pool:
 
     def step_batch(self, actions: npt.ArrayLike) -> tuple[Batch, StepMessage]:
         """Like :meth:`step` but returns the decoded :class:`Batch` and the raw message."""
-        a = np.ascontiguousarray(np.asarray(actions), dtype="<i4").reshape(-1)
+        a = int32_values(actions, "action", self.spec.actions)
         msg = self._send(a.data.cast("B"), False)
-        return self.decoder.decode(msg.batch), msg
+        return self._decode(msg, self.rows), msg
+
+    def _decode(self, msg: StepMessage, rows: int) -> Batch:
+        """The batch of a response, which must hold rows rows (MalformedResponseError otherwise)."""
+        if msg.batch is None:
+            raise MalformedResponseError("response message: no batch")
+        return self.decoder.decode(msg.batch, rows)
 
     # Opponents -------------------------------------------------------------
 
@@ -567,9 +578,13 @@ class Pool:
         new pool on the same server (or, for a pool that started its own
         server, on a new local server), which must be reset before its first
         step. Used by copy.deepcopy, multiprocessing, SuperSuit and Ray.
+        The state holds the client's token for another server, so that a
+        copy in another process reaches a server this process started.
         """
         own_server = self._server is not None
+        client = getattr(self, "client", None)
         return {
+            "token": None if own_server or client is None else client._token,
             "game": self.game,
             "num_envs": self.num_envs,
             "learner_seats": self._learner_seats_arg,
@@ -588,6 +603,9 @@ class Pool:
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        token = state.pop("token", None)
+        if state.get("address"):
+            remember_token(state["address"], token)
         mixtures = state.pop("mixtures")
         config = state.pop("config")
         opponents = state.pop("opponents")
@@ -641,13 +659,64 @@ class Pool:
         )
 
 
-def _int32_actions(actions: npt.ArrayLike) -> npt.NDArray[np.int32]:
-    """actions as a flat, contiguous little-endian int32 array (TypeError for non-integers)."""
-    a = np.asarray(actions)
-    if a.dtype != np.dtype("<i4"):
+_INT32 = np.dtype("<i4")
+
+
+def _wider_than_int32(dtype: np.dtype[Any]) -> bool:
+    """Whether an integer dtype holds values int32 does not (int64, uint32, uint64)."""
+    return dtype.itemsize > 4 or (dtype.kind == "u" and dtype.itemsize == 4)
+
+
+def check_int32_range(a: npt.NDArray[Any], what: str = "action", high: int | None = None, at: str = "row") -> None:
+    """Raises InvalidArgumentError naming the first value of integer array a outside 0..high-1 (or int32).
+
+    The message reads as Go's for an action out of range: "action 99 at row 1
+    is outside 0..33 ..." (what, the value, at and its index).
+
+    For arrays of a dtype wider than int32, whose values would wrap when
+    cast (2**32 + 5 to 5): with ``high`` (the actions, the envs) the values
+    must lie in 0..high-1, else in int32. With ``high`` it is one pass, the
+    maximum of the values read as unsigned (a negative one reads as huge):
+    4 µs for 4096 int64 actions, against 2 µs for the cast itself; a second
+    pass only names the index when one is out of range.
+    """
+    if a.size == 0:
+        return
+    lo, hi = (0, high - 1) if high is not None else (-(1 << 31), (1 << 31) - 1)
+    if high is not None:
+        unsigned = a if a.dtype.kind == "u" else a.view(np.dtype(a.dtype.str.replace("i", "u")))
+        if int(unsigned.max()) <= hi:
+            return
+    elif int(a.min()) >= lo and int(a.max()) <= hi:
+        return
+    flat = a.reshape(-1)
+    bad = flat > hi if a.dtype.kind == "u" else (flat < lo) | (flat > hi)
+    i = int(np.flatnonzero(bad)[0])
+    raise InvalidArgumentError(
+        f"{what} {int(flat[i])} at {at} {i} is outside {lo}..{hi}" + ("" if high is not None else " (int32)")
+        + f" ({a.dtype} values are refused, not wrapped to int32)"
+    )
+
+
+def int32_values(values: npt.ArrayLike, what: str = "action", high: int | None = None, at: str = "row") -> npt.NDArray[np.int32]:
+    """values as a flat, contiguous little-endian int32 array, refusing what would wrap.
+
+    An int32 array (or a narrower integer or bool one) is taken as it is,
+    its values unread: the pool checks them (an action outside
+    0..actions-1 or an env out of range is an InvalidArgumentError from Go).
+    A wider one (int64, numpy's default for Python ints and what argmax
+    returns; uint32; uint64) is checked first by :func:`check_int32_range`
+    against 0..high-1 (int32 when high is None), so that ``2**32 + 5`` is
+    an error naming its index instead of action 5. TypeError for
+    non-integers.
+    """
+    a = values if isinstance(values, np.ndarray) else np.asarray(values)
+    if a.dtype != _INT32:
         if a.dtype.kind not in "iub":
-            raise TypeError(f"actions must be integers, got dtype {a.dtype}")
-        a = a.astype("<i4")
+            raise TypeError(f"{what}s must be integers, got dtype {a.dtype}")
+        if _wider_than_int32(a.dtype):
+            check_int32_range(a, what, high, at)
+        a = a.astype(_INT32)
     return np.ascontiguousarray(a).reshape(-1)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import os
 import pathlib
+import secrets
 import shutil
 import signal
 import subprocess
@@ -13,14 +14,21 @@ import tempfile
 import threading
 import time
 from types import TracebackType
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from botarena.errors import ServerError
 
-__all__ = ["Server", "find_binary", "go_build", "repo_root"]
+__all__ = ["Server", "absolute_spec", "bots_dirs", "find_binary", "go_build", "remember_token", "repo_root", "token_for"]
+
+#: The environment variable ``botarena serve`` reads its token from.
+TOKEN_ENV = "BOTARENA_AUTH_TOKEN"
 
 _LISTENING = "listening on "
 _build_lock = threading.Lock()
+# address → token of the servers this process started (and of those whose
+# token came with an unpickled env or pool); see token_for.
+_tokens: dict[str, str] = {}
+_tokens_lock = threading.Lock()
 _built: dict[str, str] = {}
 # A go build of an unchanged checkout takes well under a second (the Go cache
 # holds the linked binary); past this many seconds it is compiling, so the
@@ -181,6 +189,71 @@ def find_binary() -> str:
     )
 
 
+def token_for(address: str) -> str | None:
+    """The token of the server at ``address`` if this process started it with :class:`Server`, else None.
+
+    :class:`~botarena.Client` sends it when given no ``token=``, so that
+    ``Client(server.address)`` and every ``address=server.address`` reach
+    the server. Only the address the server printed (``Server.address``)
+    is known, not other names of the same host.
+    """
+    with _tokens_lock:
+        return _tokens.get(address)
+
+
+def remember_token(address: str, token: str | None) -> None:
+    """Makes :func:`token_for` return ``token`` for ``address`` (an unpickled copy's server)."""
+    if token:
+        with _tokens_lock:
+            _tokens[address] = token
+
+
+def _forget_token(address: str, token: str) -> None:
+    with _tokens_lock:
+        if _tokens.get(address) == token:
+            del _tokens[address]
+
+
+def _spec_path(spec: str) -> tuple[str, str] | None:
+    """(scheme, absolute path) of a ``policy:`` or ``dir:`` agent spec, without its query; None for others."""
+    for prefix in ("policy:", "dir:"):
+        if spec.startswith(prefix):
+            path = spec[len(prefix) :].partition("?")[0]
+            return prefix, os.path.abspath(path) if path else ""
+    return None
+
+
+def bots_dirs(specs: Iterable[str]) -> list[str]:
+    """The narrowest ``--bots-dir`` folders that let a server play ``specs``.
+
+    For each ``policy:PATH`` spec the folder that holds the file, for each
+    ``dir:PATH`` the bot folder itself (relative paths taken from the
+    working directory, as :func:`absolute_spec` makes them); other specs
+    (built-in agents) need none. Each folder once, in the order of the
+    specs. A server started with these plays the named files and folders
+    (and their neighbours in the same folder), nothing elsewhere.
+    """
+    out: list[str] = []
+    for spec in specs:
+        sp = _spec_path(spec)
+        if sp is None or not sp[1]:
+            continue
+        scheme, path = sp
+        folder = path if scheme == "dir:" else os.path.dirname(path)
+        if folder not in out:
+            out.append(folder)
+    return out
+
+
+def absolute_spec(spec: str) -> str:
+    """spec with the path of a ``policy:`` or ``dir:`` agent made absolute (a query kept)."""
+    sp = _spec_path(spec)
+    if sp is None or not sp[1]:
+        return spec
+    _, sep, query = spec.partition("?")
+    return sp[0] + sp[1] + sep + query
+
+
 class Server:
     """A local ``botarena serve --addr 127.0.0.1:0`` process.
 
@@ -198,6 +271,15 @@ class Server:
     over this one's (``{"BOTARENA_AUTH_TOKEN": token}`` keeps the token out of
     ``ps``).
 
+    Every server gets a bearer token, which every call must send: ``token``,
+    else the one given in ``env`` (``BOTARENA_AUTH_TOKEN``) or ``args``
+    (``--auth-token``), else a new random one (``secrets.token_urlsafe``).
+    It reaches the process in the environment variable BOTARENA_AUTH_TOKEN,
+    never on its command line (which other users see in ``ps``), and
+    :class:`~botarena.Client` sends it by itself to ``address`` (see
+    :func:`token_for`), so no other process, local or not, can use the
+    server. ``token`` is the attribute to give a client elsewhere.
+
     The server dies with this process, however it ends (kill -9 included):
     it runs with ``--exit-on-stdin-eof`` and its standard input is a pipe
     whose only writer is this process, so the kernel's closing of that pipe
@@ -213,11 +295,17 @@ class Server:
         timeout: float = 60.0,
         stop_timeout: float = 5.0,
         env: Mapping[str, str] | None = None,
+        token: str | None = None,
     ) -> None:
         self.binary = binary
         self.addr = addr
         self.args = list(args or [])
         self.env = dict(env or {})
+        if not token:
+            token = _flag_value(self.args, "--auth-token") or self.env.get(TOKEN_ENV, "").strip()
+        #: The bearer token the server requires (see the class doc).
+        self.token: str = token or secrets.token_urlsafe(32)
+        self.env[TOKEN_ENV] = self.token
         self.timeout = timeout
         self.stop_timeout = stop_timeout
         self._proc: subprocess.Popen[bytes] | None = None
@@ -259,7 +347,7 @@ class Server:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
-                env={**os.environ, **self.env} if self.env else None,
+                env={**os.environ, **self.env},
             )
         except OSError as e:
             raise ServerError(f"cannot run {' '.join(cmd)}: {e}") from e
@@ -275,6 +363,7 @@ class Server:
             if time.monotonic() > deadline:
                 self.stop()
                 raise ServerError(f"botarena serve did not listen within {self.timeout:g}s:\n{self.output}")
+        remember_token(self.address, self.token)
         return self
 
     def _read_stderr(self) -> None:
@@ -297,6 +386,8 @@ class Server:
         if proc is None:
             return
         self._proc = None
+        if self._address is not None:
+            _forget_token(self._address, self.token)
         if proc.poll() is None:
             if proc.stdin is not None:
                 try:
@@ -339,3 +430,14 @@ class Server:
 
     def __repr__(self) -> str:
         return f"Server(address={self._address!r}, running={self._proc is not None})"
+
+
+def _flag_value(args: list[str], flag: str) -> str:
+    """The value of ``flag`` in a command line (``--flag V`` or ``--flag=V``; the last wins), or ""."""
+    value = ""
+    for i, a in enumerate(args):
+        if a == flag and i + 1 < len(args):
+            value = args[i + 1]
+        elif a.startswith(flag + "="):
+            value = a[len(flag) + 1 :]
+    return value.strip()

@@ -9,14 +9,19 @@
 // # The layout the server writes
 //
 // A response is the fields in this order: batch, final_batch, ended. Each
-// Arrow message (batch, final_batch) follows an 8-byte field header: the
-// tag and the length as a 7-byte varint, padded with continuation bytes
-// (protobuf's varints may carry redundant bytes; every parser reads them,
-// and parsers accept fields in any order). Arrow messages are multiples of
-// 8 bytes long, so a batch starts at offset 8 of the message and a final
-// batch at an 8-aligned offset as well: a client that receives the message
-// at an 8-aligned address reads its 4-byte columns in place. ended comes
-// last because its length (one byte per row) is arbitrary.
+// Arrow message (batch, final_batch) follows an 8-byte field header: an
+// empty occurrence of the same field (its tag and a zero length, 2 bytes),
+// then the field's tag and its length as a 5-byte varint, padded with
+// continuation bytes. Protobuf parsers keep the last occurrence of a
+// singular field, so the empty one is read and then replaced; and they
+// read a varint length of up to 5 bytes (upb, Python protobuf's default
+// parser, reads no more: a length of 6 or more bytes fails the whole
+// message), which holds every length below 2 GiB, the largest protobuf
+// message. Arrow messages are multiples of 8 bytes long, so a batch starts
+// at offset 8 of the message and a final batch at an 8-aligned offset as
+// well: a client that receives the message at an 8-aligned address reads
+// its 4-byte columns in place. ended comes last because its length (one
+// byte per row) is arbitrary.
 //
 // # Connect's buffer recycling
 //
@@ -48,7 +53,8 @@ const (
 )
 
 // HeaderBytes is the size of the header [BeginField] writes before an
-// Arrow message: the one-byte tag and the length as a 7-byte varint.
+// Arrow message: the field's tag and a zero length (an empty occurrence of
+// the field), then the tag again and the length as a 5-byte varint.
 const HeaderBytes = 8
 
 // ConnectRecycleLimit is the size above which Connect drops a marshalling
@@ -80,28 +86,33 @@ func Grow(msg []byte) []byte {
 // writing or reading it, so that a codec may hand it over or keep it.
 func HandsOff(msg []byte) bool { return cap(msg) > ConnectRecycleLimit }
 
-// maxPadded is the largest length a 7-byte varint holds.
-const maxPadded = 1<<49 - 1
+// MaxFieldBytes is the largest length [EndField] writes: below 2 GiB
+// (math.MaxInt32), the limit of protobuf messages, and of the lengths upb
+// reads.
+const MaxFieldBytes = 1<<31 - 2
 
 // BeginField appends the header of bytes field num with a placeholder
 // length to dst; append the field's data next and call [EndField] with
-// the header's offset, len(dst) before the call.
+// the header's offset, len(dst) before the call. num must be below 16
+// (a one-byte tag), as the batch fields are.
 func BeginField(dst []byte, num protowire.Number) []byte {
-	return append(dst, byte(protowire.EncodeTag(num, protowire.BytesType)), 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0)
+	tag := byte(protowire.EncodeTag(num, protowire.BytesType))
+	return append(dst, tag, 0, tag, 0x80, 0x80, 0x80, 0x80, 0)
 }
 
 // EndField writes into the header at msg[start:] the length of the data
-// appended after it, len(msg)-start-[HeaderBytes]. It panics when start
-// is not a header's offset.
+// appended after it, len(msg)-start-[HeaderBytes], as a 5-byte varint. It
+// panics when start is not a header's offset or the length is over
+// [MaxFieldBytes].
 func EndField(msg []byte, start int) {
 	n := len(msg) - start - HeaderBytes
-	if n < 0 || n > maxPadded || msg[start+1]&0x80 == 0 {
+	if n < 0 || n > MaxFieldBytes || msg[start+1] != 0 || msg[start] != msg[start+2] || msg[start+3]&0x80 == 0 {
 		panic(fmt.Sprintf("wire: EndField at %d of a %d-byte message", start, len(msg)))
 	}
-	for i := range 6 {
-		msg[start+1+i] = byte(n>>(7*i)) | 0x80
+	for i := range 4 {
+		msg[start+3+i] = byte(n>>(7*i)) | 0x80
 	}
-	msg[start+7] = byte(n >> 42)
+	msg[start+7] = byte(n >> 28)
 }
 
 // AppendField appends bytes field num holding data to dst (the tag, the

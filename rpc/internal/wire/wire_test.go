@@ -2,9 +2,11 @@ package wire_test
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 	"unsafe"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
@@ -37,7 +39,7 @@ func fill(n int, seed byte) []byte {
 }
 
 // TestProtobufReadsTheServersLayout checks that protobuf reads the
-// padded lengths and the field order of the server's layout, and that
+// headers (an empty occurrence, then the padded length) and the field order of the server's layout, and that
 // Parse reads it and protobuf's own form alike, aliasing the message.
 func TestProtobufReadsTheServersLayout(t *testing.T) {
 	for _, tc := range []struct {
@@ -78,6 +80,60 @@ func TestProtobufReadsTheServersLayout(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// strictFields walks msg as upb does for these messages: every tag a
+// varint of at most 5 bytes, every length one of at most 5 bytes (upb
+// refuses longer ones, failing the whole message) below 2 GiB. It returns
+// each field's number and data in order.
+func strictFields(t *testing.T, msg []byte) (nums []protowire.Number, data [][]byte) {
+	t.Helper()
+	varint := func(what string) uint64 {
+		var v uint64
+		for i := 0; ; i++ {
+			if i == 5 || i == len(msg) {
+				t.Fatalf("%s: a varint of more than 5 bytes, or truncated", what)
+			}
+			v |= uint64(msg[i]&0x7f) << (7 * i)
+			if msg[i] < 0x80 {
+				msg = msg[i+1:]
+				return v
+			}
+		}
+	}
+	for len(msg) > 0 {
+		tag := varint("tag")
+		if protowire.Type(tag&7) != protowire.BytesType {
+			t.Fatalf("field %d: wire type %d", tag>>3, tag&7)
+		}
+		n := varint("length")
+		if n >= 1<<31-1 || n > uint64(len(msg)) {
+			t.Fatalf("field %d: length %d of %d bytes left", tag>>3, n, len(msg))
+		}
+		nums, data = append(nums, protowire.Number(tag>>3)), append(data, msg[:n])
+		msg = msg[n:]
+	}
+	return nums, data
+}
+
+// TestHeadersAreWhatEveryParserReads: the lengths are varints of at most
+// 5 bytes (upb, Python protobuf's parser, reads no longer ones), and the
+// empty occurrence of a field before its data is replaced by the data.
+func TestHeadersAreWhatEveryParserReads(t *testing.T) {
+	for _, n := range []int{0, 8, 120, 128, 16376, 16384, 3 << 20} {
+		msg := build(fill(n, 1), fill(16, 2), []byte{1})
+		nums, data := strictFields(t, msg)
+		want := []protowire.Number{wire.FieldBatch, wire.FieldBatch, wire.FieldFinal, wire.FieldFinal, wire.FieldEnded}
+		if !slices.Equal(nums, want) {
+			t.Fatalf("%d bytes: fields %v, want %v", n, nums, want)
+		}
+		if len(data[0]) != 0 || len(data[2]) != 0 || !bytes.Equal(data[1], fill(n, 1)) || !bytes.Equal(data[3], fill(16, 2)) {
+			t.Fatalf("%d bytes: the fields hold other data than was written", n)
+		}
+		if msg[3]&0x80 == 0 || msg[7] >= 0x80 {
+			t.Fatalf("%d bytes: the length is not a padded 5-byte varint: % x", n, msg[:wire.HeaderBytes])
+		}
 	}
 }
 

@@ -48,7 +48,7 @@ class _ServerActor:
         _limit_cores(num_cpus)
         os.environ[_TOKEN_ENV] = token  # serve reads it; never on a command line (ps shows those)
         self.node = node_address()
-        self.server = Server(binary=binary, addr=f"{self.node or '127.0.0.1'}:0", args=list(args)).start()
+        self.server = Server(binary=binary, addr=f"{self.node or '127.0.0.1'}:0", args=list(args), token=token).start()
 
     def describe(self) -> tuple[str, str, int]:
         return self.server.address, self.node, self.server.pid or 0

@@ -38,6 +38,7 @@ from gymnasium.vector import VectorEnv
 from gymnasium.wrappers.vector import TransformObservation
 
 from botarena.pool import Obs
+from botarena.server import remember_token, token_for
 from botarena.vector import BotarenaVectorEnv
 
 __all__ = ["ENV_NAME", "make_env", "register", "configure"]
@@ -74,8 +75,12 @@ def make_env(config: Mapping[str, Any]) -> VectorEnv[Any, Any, Any]:
     ``"random"``), ``game_config`` (the game's config fields), ``address``
     (a server; default: a local ``botarena serve`` on the runner's node),
     ``action_mask`` (default False), ``seed`` (the pool's first seed; RLlib's
-    ``reset(seed=...)`` replaces it).
+    ``reset(seed=...)`` replaces it), ``token`` (the server's token, where the
+    runner's process did not start it; :func:`configure` adds the token of a
+    :class:`botarena.Server` the driver started).
     """
+    if config.get("address") and config.get("token"):
+        remember_token(str(config["address"]), str(config["token"]))
     env = BotarenaVectorEnv(
         str(config["game"]),
         int(config.get("num_envs", 1)),
@@ -122,6 +127,9 @@ def configure(
     }
     if address is not None:
         env_config["address"] = address
+        token = token_for(address)
+        if token:  # a server this process started: its EnvRunners are other processes
+            env_config["token"] = token
     return config.environment(name, env_config=env_config).env_runners(
         num_envs_per_env_runner=num_envs_per_env_runner, gym_env_vectorize_mode="vector_entry_point"
     )

@@ -41,12 +41,31 @@ buffer), :mod:`~botarena.train.ppo` (:class:`Trainer`, :func:`train`),
 
 from __future__ import annotations
 
-from botarena.train.cli import main
+from typing import Any
+
+# config (TrainConfig, the game defaults, the trainer's server flags) needs
+# no PyTorch, and loads without it; the other modules do.
 from botarena.train.config import GameDefaults, TrainConfig, game_defaults, game_info
-from botarena.train.curve import plot_curve
-from botarena.train.evaluate import EvalResult, evaluate, play_match
-from botarena.train.ppo import Trainer, train
-from botarena.train.rollout import SeatSplitEnv
+
+_NEED_TORCH = ("main", "plot_curve", "EvalResult", "evaluate", "play_match", "Trainer", "train", "SeatSplitEnv")
+_no_torch: ModuleNotFoundError | None = None
+try:
+    from botarena.train.cli import main
+    from botarena.train.curve import plot_curve
+    from botarena.train.evaluate import EvalResult, evaluate, play_match
+    from botarena.train.ppo import Trainer, train
+    from botarena.train.rollout import SeatSplitEnv
+except ModuleNotFoundError as e:
+    if e.name not in ("torch", "matplotlib"):
+        raise
+    _no_torch = e
+
+
+def __getattr__(name: str) -> Any:
+    if name in _NEED_TORCH and _no_torch is not None:
+        raise ModuleNotFoundError(f"botarena.train.{name} needs {_no_torch.name}: pip install -e 'python[train]'", name=_no_torch.name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "EvalResult",

@@ -14,10 +14,10 @@ import dataclasses
 import functools
 import math
 import os
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from botarena.client import Client
-from botarena.server import Server
+from botarena.server import Server, bots_dirs
 from botarena.spec import GameInfo, TrainingDefaults
 
 __all__ = [
@@ -236,6 +236,27 @@ class TrainConfig:
             league_bots=self.league_bots or d.league_bots or tuple(spec for spec, _ in parse_opponents(opponent)),
             league=self.league or os.path.join(self.out, "league"),
         )
+
+    def server_args(self, league_specs: Iterable[str] = ()) -> list[str]:
+        """The ``botarena serve`` flags of the trainer's own server: the narrowest ``--bots-dir`` folders.
+
+        The folders of the ``policy:`` and ``dir:`` agents among the opponents
+        and ``league_specs`` (the self-play league's members), and in self-play
+        the run's ``checkpoints`` folder (its snapshots): the server plays
+        those and nothing elsewhere; none at all for built-in opponents
+        alone (:func:`botarena.server.bots_dirs`; folders that do not exist
+        are left out, so that their agents fail as unknown). The token that
+        keeps other processes off the server is :class:`botarena.Server`'s.
+        """
+        specs = [spec for spec, _ in self.opponents()]
+        specs += list(league_specs)
+        if self.self_play:
+            specs.append("dir:" + os.path.join(os.path.abspath(self.out), "checkpoints"))
+        args: list[str] = []
+        for folder in bots_dirs(specs):
+            if os.path.isdir(folder):
+                args += ["--bots-dir", folder]
+        return args
 
     def unshaped_config(self) -> dict[str, Any]:
         """The game config without reward shaping, for evaluation and league games."""

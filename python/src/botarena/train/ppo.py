@@ -21,7 +21,7 @@ from botarena.client import Client
 from botarena.league import League, pfsp_weight
 from botarena.policy import PolicyNet, default_architecture, save_policy
 from botarena.pool import Opponent
-from botarena.server import Server, find_binary
+from botarena.server import Server, absolute_spec, find_binary
 from botarena.train.config import TrainConfig, auto_threads
 from botarena.train.curve import plot_curve, read_curve, write_curve
 from botarena.train.imitate import clone, imitation_loss, load_demonstrations, record_demonstrations
@@ -149,15 +149,23 @@ class Trainer:
         np.random.seed(cfg.seed)
         torch.manual_seed(cfg.seed)
         self.server: Server | None = None
+        self.league: League | None = None
+        self.snapshots: list[str] = []
+        self.opponent = cfg.resolved_opponent()
+        # Relative policy: and dir: paths are the working directory's.
+        self.mixture = [(absolute_spec(spec), w) for spec, w in cfg.opponents()]
+        if cfg.self_play:
+            # Before the server: the league's members are among its opponents.
+            self._open_league()
         if cfg.address:
             self.address = cfg.address
         else:
-            # The trainer's own loopback server may read policy files (its
-            # snapshots, --opponent policy:PATH) wherever they are.
-            self.server = Server(args=["--bots-dir", pathlib.Path.cwd().anchor or "/"]).start()
+            # The trainer's own server: behind Server's random token, and
+            # reading only the folders of the policy files and bot folders
+            # it plays (the opponents, the league's members, the snapshots).
+            league_specs = self.league.agents().values() if self.league is not None else ()
+            self.server = Server(args=cfg.server_args(league_specs)).start()
             self.address = self.server.address
-        self.opponent = cfg.resolved_opponent()
-        self.mixture = cfg.opponents()
         seats = cfg.learner_seats or tuple(range(self._seats(cfg.game)))
         self.env = SeatSplitEnv(
             cfg.game, cfg.num_envs, seats, opponents=self.mixture[0][0], seed=cfg.seed, address=self.address, config=cfg.config
@@ -201,14 +209,12 @@ class Trainer:
             self.start_update = int(ckpt["update"])
             self.env_steps = int(ckpt["env_steps"])
             self.elapsed_before = float(ckpt.get("seconds", 0.0))
-        self.league: League | None = None
         self.aux: Callable[[], torch.Tensor] | None = None  # --imitate-coef's loss term (imitate)
-        self.snapshots: list[str] = []
         # name → [episodes, wins, draws, losses] since the last report (a snapshot, or every
         # checkpoint_every updates against a mixture)
         self.opp_results: dict[str, list[int]] = {}
-        if cfg.self_play:
-            self._open_league()
+        if self.snapshots:
+            self._set_mixture(self.snapshots[-1])
         self.csv_path = self.out / "curve.csv"
         self.rows: list[dict[str, float]] = []
         if ckpt is not None and self.csv_path.exists():
@@ -217,7 +223,7 @@ class Trainer:
     # Self-play -------------------------------------------------------------
 
     def _open_league(self) -> None:
-        """Opens (or makes) the league with the fixed bots, rated among themselves."""
+        """Opens (or makes) the league with the fixed bots, rated among themselves (before the pool: see __init__)."""
         cfg = self.cfg
         if cfg.league_match not in ("pfsp", "round-robin"):
             raise ValueError(f"league_match must be 'pfsp' or 'round-robin', got {cfg.league_match!r}")
@@ -231,8 +237,6 @@ class Trainer:
             league.run(max(cfg.league_games, 2 * len(cfg.league_bots)), match="round-robin")
         self.league = league
         self.log(f"self-play league {cfg.league}: {', '.join(league.agents())}")
-        if self.snapshots:
-            self._set_mixture(self.snapshots[-1])
 
     def snapshot(self, update: int, seconds: float) -> None:
         """Saves the policy as a league snapshot, rates it, logs the table and re-weights the opponents."""
@@ -300,10 +304,14 @@ class Trainer:
             print(msg, flush=True)
 
     def close(self) -> None:
-        self.env.close()
+        if hasattr(self, "env"):
+            self.env.close()
         if self.server is not None:
             self.server.stop()
             self.server = None
+        if self.league is not None:
+            self.league.close()
+            self.league = None
 
     def _budget_left(self, t0: float) -> bool:
         cfg = self.cfg

@@ -1174,9 +1174,11 @@ type ResetResponse struct {
 	// batch is an Arrow IPC record-batch message (schema: CreatePoolResponse.
 	// arrow_schema), one row per learner row; in the shared form, the rows
 	// batch's message followed by the envs batch's. The server writes it at
-	// an offset of the response that is a multiple of 8 (its length prefix
-	// padded with redundant varint bytes), so that a client that receives the
-	// response at an 8-aligned address can read its columns in place.
+	// an offset of the response that is a multiple of 8 (an empty batch field
+	// first, which the real one replaces, and a length prefix padded to a
+	// 5-byte varint, which every protobuf parser reads), so that a client that
+	// receives the response at an 8-aligned address can read its columns in
+	// place.
 	Batch         []byte `protobuf:"bytes,1,opt,name=batch,proto3" json:"batch,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
