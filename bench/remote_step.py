@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import re
+import secrets
 import socket
 import subprocess
 import sys
@@ -49,9 +50,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def metrics(address: str) -> tuple[float, float]:
+def metrics(address: str, token: str) -> tuple[float, float]:
     """The server's heap bytes allocated so far and the Step calls it has served."""
-    with urllib.request.urlopen(f"http://{address}/metrics", timeout=10) as r:
+    req = urllib.request.Request(f"http://{address}/metrics", headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(req, timeout=10) as r:
         text = r.read().decode()
     out = []
     for name in ("go_memstats_alloc_bytes_total", "botarena_steps_total"):
@@ -62,24 +64,28 @@ def metrics(address: str) -> tuple[float, float]:
 
 def run(label: str, binary: str, pythonpath: str, case: str, args: list[str], seconds: float) -> dict[str, object]:
     address = f"127.0.0.1:{free_port()}"
-    server = subprocess.Popen([binary, "serve", "--addr", address], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Like every server botarena starts, this one has a token (by the
+    # environment, never on the command line), which the bench client
+    # reads from $BOTARENA_AUTH_TOKEN.
+    env = {**os.environ, "PYTHONPATH": pythonpath, "BOTARENA_AUTH_TOKEN": secrets.token_urlsafe(32)}
+    token = env["BOTARENA_AUTH_TOKEN"]
+    server = subprocess.Popen([binary, "serve", "--addr", address], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
         while True:
             try:
-                before, steps_before = metrics(address)
+                before, steps_before = metrics(address, token)
                 break
             except OSError:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-        env = {**os.environ, "PYTHONPATH": pythonpath}
         out = subprocess.run(
             [sys.executable, "-m", "botarena.bench", "--address", address, "--seconds", str(seconds), "--json", *args],
             env=env, capture_output=True, text=True, check=True,
         ).stdout
         res = json.loads(out.strip().splitlines()[-1])
-        after, steps_after = metrics(address)
+        after, steps_after = metrics(address, token)
         # Everything the server allocated while the bench ran (pool
         # creation and warm-up included) over the steps it served.
         res["server_alloc_bytes_per_step"] = round((after - before) / max(1.0, steps_after - steps_before))

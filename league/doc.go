@@ -12,11 +12,15 @@
 //	agents   name → Agent (spec, added, tag)
 //	games    index (8 bytes, big-endian) → GameRecord (seed, seats' agents and specs, ranks, scores, winner, draw, rounds, run)
 //	ratings  name → Rating (Glicko-2 rating, RD, volatility; Elo; games, wins, draws, losses)
-//	runs     id (8 bytes, big-endian) → RunRecord (first index, games, matchmaking, target, max rounds)
+//	runs     id (8 bytes, big-endian) → RunRecord (first index, games, matchmaking, target, max rounds, request id)
+//	requests request id → run id (8 bytes, big-endian): the runs that calls with a RunOptions.RequestID started or resumed
 //
 // Agent specs are opaque strings resolved by agents.New when a game is
 // played ("huggy", "cmd:...", "dir:...", "http://...", "policy:PATH"); they are
-// checked with agents.Known when added. Games are stored in index order,
+// checked with agents.Known when added; names, specs, tags, configs and
+// request ids are bounded and printable ([CheckAgent], [MaxSpecBytes] and
+// the other limits), and bbolt is handed the store file only once it is
+// known to be a regular file ([ErrBadStore]). Games are stored in index order,
 // each with the rating changes it makes, in one bbolt transaction (several
 // games that finish together share one), so a process killed during a run
 // loses no finished game and the ratings always match the stored games.
@@ -30,7 +34,11 @@
 // and stored in index order, so a run gives the same games and ratings for
 // any worker count, and a run interrupted after 40 of 100 games and started
 // again with the same options plays the remaining 60 with exactly the seeds
-// and agents the uninterrupted run would have used (see [League.Run]).
+// and agents the uninterrupted run would have used (see [League.Run]). A
+// run given a request id ([RunOptions.RequestID]) is played once however
+// often it is asked for: a retry of a finished run plays nothing. A run
+// stopped by a full disk ([ErrDiskFull]) keeps the games stored and says
+// how many.
 //
 // # Matchmaking
 //

@@ -24,13 +24,31 @@ import (
 // # Names
 //
 // A league's name is a relative, slash-separated path ("bb", "team/bb"); its
-// directory is that path inside the folder, made by [Leagues.Create]. An
-// empty name, ".", an absolute path, a path with "..", and a path whose
-// existing part (the store file included) leads out of the folder through a
-// symbolic link are refused with an error matching [ErrInvalid]. The check
-// is made on every call, before the league is opened; the folder itself is
-// trusted not to change under the server in the meantime. Error texts name
-// leagues by their name, never by the folder's path.
+// directory is that path inside the folder, made by [Leagues.Create]: at
+// most [MaxLeagueNameBytes] bytes and [MaxLeagueDepth] parts, each of
+// printable characters (no control characters; no backslash) not starting
+// with "." (no hidden part, which the viewer would not list). An empty
+// name, ".", an absolute path, a path with "..", another part, and a path
+// whose existing part (the
+// store file included) leads out of the folder through a symbolic link are
+// refused with an error matching [ErrInvalid]. The check is made on every
+// call, before the league is opened; the folder itself is trusted not to
+// change under the server in the meantime. Error texts name leagues by
+// their name (cut to a few dozen characters), never by the folder's path.
+//
+// # Limits
+//
+// The folder holds at most LeaguesOptions.MaxLeagues leagues: Create
+// beyond them fails with an error matching [ErrLimit]. Agents, specs, tags,
+// configs and request ids are bounded as [CheckAgent] and [Create] say.
+//
+// # Retries
+//
+// A Run with a RequestID ([RunOptions.RequestID]) that comes while the run
+// of that request id plays in this process waits for it, receiving its
+// progress, and then answers as a retry after it would: with the finished
+// run (RunSummary.Duplicate), or, when the run stopped unfinished, by
+// resuming it.
 //
 // # Concurrency
 //
@@ -40,14 +58,18 @@ import (
 // (Info, Agents, Table, Games) run at any time, during a run too, and see
 // the games stored so far. Writers (Create, AddAgent, RemoveAgent, Run) of
 // one league take turns; while a run plays, the other writers fail at once
-// with an error matching [ErrRunning] rather than wait for it. A league
+// with an error matching [ErrRunning] rather than wait for it (but for a
+// retry of the run, see Retries). A league
 // held by another process (`botarena league run`) fails with [ErrBusy],
 // except for Table, which then shows the table that process last wrote
 // ([LiveTableFile]).
 type Leagues struct {
-	root  string // absolute, symbolic links resolved
-	reg   *env.Registry
-	chart ChartFunc
+	root       string // absolute, symbolic links resolved
+	reg        *env.Registry
+	chart      ChartFunc
+	maxLeagues int
+
+	createMu sync.Mutex // serialises counting the leagues and making one
 
 	mu   sync.Mutex
 	open map[string]*servedLeague // by name
@@ -59,6 +81,11 @@ type LeaguesOptions struct {
 	Registry *env.Registry
 	// Chart draws the ratings charts (Chart, DrawChart); required.
 	Chart ChartFunc
+	// MaxLeagues is the most leagues the folder may hold (those
+	// [MaxLeagueDepth] parts deep or less, hidden folders not counted):
+	// Create beyond them fails with an error matching [ErrLimit]. 0 means
+	// [DefaultMaxLeagues].
+	MaxLeagues int
 }
 
 // ErrRunning is matched (errors.Is) by the error of a writer of a league
@@ -78,11 +105,13 @@ type servedLeague struct {
 	l      *League    // set under openMu, closed with the last reference
 
 	// The writers' turn, guarded by Leagues.mu: writing while one holds
-	// it, running when that is a run (whose progress is progress); wake is
-	// closed when it is given back.
+	// it, running when that is a run (whose progress is progress and
+	// request id requestID); wake is closed when it is given back, changed
+	// when progress changes.
 	writing, running bool
 	progress         Progress
-	wake             chan struct{}
+	requestID        string
+	wake, changed    chan struct{}
 }
 
 // NewLeagues returns the leagues kept in root, an existing folder.
@@ -107,7 +136,13 @@ func NewLeagues(root string, o LeaguesOptions) (*Leagues, error) {
 	if reg == nil {
 		reg = env.Default
 	}
-	return &Leagues{root: abs, reg: reg, chart: o.Chart, open: map[string]*servedLeague{}}, nil
+	if o.MaxLeagues < 0 {
+		return nil, fmt.Errorf("leagues folder %s: MaxLeagues: want 0 (the default, %d) or more, got %d", root, DefaultMaxLeagues, o.MaxLeagues)
+	}
+	if o.MaxLeagues == 0 {
+		o.MaxLeagues = DefaultMaxLeagues
+	}
+	return &Leagues{root: abs, reg: reg, chart: o.Chart, maxLeagues: o.MaxLeagues, open: map[string]*servedLeague{}}, nil
 }
 
 // Root returns the leagues folder: absolute, symbolic links resolved.
@@ -127,7 +162,8 @@ type Info struct {
 // game must exist and its config be valid; Created defaults to now), and
 // describes it. When the league exists already it returns an error
 // matching [ErrExists], or with openExisting that league's Info, unchanged,
-// and made false.
+// and made false. When the folder holds MaxLeagues leagues already, it
+// returns an error matching [ErrLimit].
 func (s *Leagues) Create(ctx context.Context, name string, st Settings, openExisting bool) (info Info, made bool, err error) {
 	clean, dir, err := s.resolve(name)
 	if err != nil {
@@ -135,8 +171,16 @@ func (s *Leagues) Create(ctx context.Context, name string, st Settings, openExis
 	}
 	e, made, err := s.use(clean, dir, func() (*League, error) {
 		// A bad game leaves no folder behind.
+		if err := checkSettings(st); err != nil {
+			return nil, err
+		}
 		if _, err := s.reg.Config(st.Game, st.Config); err != nil {
 			return nil, kindError{ErrInvalid, err}
+		}
+		s.createMu.Lock()
+		defer s.createMu.Unlock()
+		if n := s.countLeagues(s.maxLeagues); n >= s.maxLeagues {
+			return nil, kindError{ErrLimit, fmt.Errorf("league %q: the leagues folder holds %d leagues, its limit (botarena serve --max-leagues); remove one first", clean, n)}
 		}
 		// Made one folder at a time, each checked, so that a link put
 		// there meanwhile cannot take the league out.
@@ -194,7 +238,8 @@ func (s *Leagues) RemoveAgent(ctx context.Context, name, agent string) error {
 }
 
 // Agents returns the agents of the league name in the order they were
-// added.
+// added, specs and tags stored before their limits cut to them (with "…"),
+// as the table shows them.
 func (s *Leagues) Agents(name string) ([]Agent, error) {
 	e, err := s.get(name)
 	if err != nil {
@@ -202,6 +247,9 @@ func (s *Leagues) Agents(name string) ([]Agent, error) {
 	}
 	defer s.release(e)
 	ags, err := e.l.Agents()
+	for i := range ags {
+		ags[i].Spec, ags[i].Tag = clip(ags[i].Spec, MaxSpecBytes), clip(ags[i].Tag, MaxTagBytes)
+	}
 	return ags, s.public(err)
 }
 
@@ -300,7 +348,10 @@ func (s *Leagues) Run(ctx context.Context, name string, o RunOptions, allow func
 		return RunSummary{}, s.public(err)
 	}
 	defer s.release(e)
-	if err := s.lockWrite(ctx, e, true); err != nil {
+	if err := checkRequestID(o.RequestID); err != nil {
+		return RunSummary{}, err
+	}
+	if err := s.lockWrite(ctx, e, true, o.RequestID, o.Progress); err != nil {
 		return RunSummary{}, err
 	}
 	defer s.unlockWrite(e)
@@ -334,6 +385,10 @@ func (s *Leagues) Run(ctx context.Context, name string, o RunOptions, allow func
 	o.Progress = func(p Progress) {
 		s.mu.Lock()
 		e.progress = p
+		if e.changed != nil {
+			close(e.changed) // the retries waiting for the run
+			e.changed = nil
+		}
 		s.mu.Unlock()
 		if progress != nil {
 			progress(p)
@@ -343,6 +398,39 @@ func (s *Leagues) Run(ctx context.Context, name string, o RunOptions, allow func
 	return sum, s.public(err)
 }
 
+// countLeagues counts the leagues in the folder, [MaxLeagueDepth] parts
+// deep or less, outside hidden folders, stopping at limit. It looks at
+// 100 entries per league of the limit at most (a league's folders hold a
+// few), so that a folder the operator filled with other things costs a
+// bounded walk.
+func (s *Leagues) countLeagues(limit int) int {
+	n, seen := 0, 0
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, d := range entries {
+			if seen++; n >= limit || seen > 100*limit {
+				return
+			}
+			if !d.IsDir() || strings.HasPrefix(d.Name(), ".") {
+				continue // links are not followed: a league is made in folders
+			}
+			sub := filepath.Join(dir, d.Name())
+			if _, err := os.Lstat(filepath.Join(sub, StoreFile)); err == nil {
+				n++
+			}
+			if depth < MaxLeagueDepth {
+				walk(sub, depth+1)
+			}
+		}
+	}
+	walk(s.root, 1)
+	return n
+}
+
 // write runs fn on the open league name in its writers' turn.
 func (s *Leagues) write(ctx context.Context, name string, fn func(*League) error) error {
 	e, err := s.get(name)
@@ -350,7 +438,7 @@ func (s *Leagues) write(ctx context.Context, name string, fn func(*League) error
 		return err
 	}
 	defer s.release(e)
-	if err := s.lockWrite(ctx, e, false); err != nil {
+	if err := s.lockWrite(ctx, e, false, "", nil); err != nil {
 		return err
 	}
 	defer s.unlockWrite(e)
@@ -417,17 +505,22 @@ func (s *Leagues) release(e *servedLeague) {
 
 // lockWrite waits for e's writers' turn (until ctx is done); during a run
 // (or to start one, when run is set, while one plays) it fails at once
-// with an error matching [ErrRunning].
-func (s *Leagues) lockWrite(ctx context.Context, e *servedLeague, run bool) error {
+// with an error matching [ErrRunning], except that a run with a request id
+// ([RunOptions.RequestID]) that comes while the run of the same request id
+// plays waits for that run to end, passing its progress to progress (when
+// not nil), and then takes the turn.
+func (s *Leagues) lockWrite(ctx context.Context, e *servedLeague, run bool, requestID string, progress func(Progress)) error {
+	var shown Progress
 	for {
 		s.mu.Lock()
 		if !e.writing {
-			e.writing, e.running = true, run
+			e.writing, e.running, e.requestID = true, run, requestID
 			s.mu.Unlock()
 			return nil
 		}
-		if e.running {
-			p := e.progress
+		p := e.progress
+		following := e.running && run && requestID != "" && e.requestID == requestID
+		if e.running && !following {
 			s.mu.Unlock()
 			if p.Total == 0 {
 				return fmt.Errorf("league %q: %w; try again when it ends", e.name, ErrRunning)
@@ -438,9 +531,21 @@ func (s *Leagues) lockWrite(ctx context.Context, e *servedLeague, run bool) erro
 			e.wake = make(chan struct{})
 		}
 		wake := e.wake
+		var changed chan struct{}
+		if following {
+			if e.changed == nil {
+				e.changed = make(chan struct{})
+			}
+			changed = e.changed
+		}
 		s.mu.Unlock()
+		if following && progress != nil && p.Total > 0 && p != shown {
+			shown = p
+			progress(p)
+		}
 		select {
 		case <-wake:
+		case <-changed: // nil unless following
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -451,10 +556,14 @@ func (s *Leagues) lockWrite(ctx context.Context, e *servedLeague, run bool) erro
 func (s *Leagues) unlockWrite(e *servedLeague) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e.writing, e.running, e.progress = false, false, Progress{}
+	e.writing, e.running, e.progress, e.requestID = false, false, Progress{}, ""
 	if e.wake != nil {
 		close(e.wake)
 		e.wake = nil
+	}
+	if e.changed != nil {
+		close(e.changed)
+		e.changed = nil
 	}
 }
 
@@ -464,15 +573,33 @@ func (s *Leagues) resolve(name string) (clean, dir string, err error) {
 	if name == "" {
 		return "", "", invalidf("league: required, a name in the leagues folder")
 	}
+	if len(name) > MaxLeagueNameBytes {
+		return "", "", invalidf("league %s: %d bytes, over the limit of %d", clipQuote(name), len(name), MaxLeagueNameBytes)
+	}
 	p := filepath.FromSlash(name)
 	if filepath.IsAbs(p) || strings.HasPrefix(name, "/") || !filepath.IsLocal(p) {
-		return "", "", invalidf("league %q: want a relative path inside the leagues folder (not absolute, no ..)", name)
+		return "", "", invalidf("league %s: want a relative path inside the leagues folder (not absolute, no ..)", clipQuote(name))
 	}
 	p = filepath.Clean(p)
 	if p == "." {
-		return "", "", invalidf("league %q: want a folder inside the leagues folder, not the folder itself", name)
+		return "", "", invalidf("league %s: want a folder inside the leagues folder, not the folder itself", clipQuote(name))
 	}
 	clean = filepath.ToSlash(p)
+	parts := strings.Split(clean, "/")
+	if len(parts) > MaxLeagueDepth {
+		return "", "", invalidf("league %s: %d folders deep, over the limit of %d", clipQuote(name), len(parts), MaxLeagueDepth)
+	}
+	for _, part := range parts {
+		if strings.HasPrefix(part, ".") {
+			return "", "", invalidf("league %s: part %s: no hidden .names", clipQuote(name), clipQuote(part))
+		}
+		if strings.Contains(part, `\`) {
+			return "", "", invalidf("league %s: part %s: no backslashes (separate folders with /)", clipQuote(name), clipQuote(part))
+		}
+		if err := checkText("league "+clipQuote(name)+": part", part, MaxLeagueNameBytes); err != nil {
+			return "", "", err
+		}
+	}
 	if err := s.confined(clean, p); err != nil {
 		return "", "", err
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/botarena/botarena/internal/safefile"
 )
 
 // LiveTableFile is where a run started with [League.RunLive] keeps its
@@ -58,17 +60,36 @@ func (l *League) WriteLiveTable(run int) error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(l.dir, LiveTableFile+".tmp")
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	// A new temporary file (not a fixed name, which a FIFO could take).
+	f, err := os.CreateTemp(l.dir, "."+LiveTableFile+".tmp*")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, filepath.Join(l.dir, LiveTableFile))
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), filepath.Join(l.dir, LiveTableFile))
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
-// readLiveTable reads dir's LiveTableFile.
+// maxLiveTableBytes bounds the LiveTableFile read: MaxAgents rows of the
+// longest names, specs and tags fit several times.
+const maxLiveTableBytes = 16 << 20
+
+// readLiveTable reads dir's LiveTableFile: a regular file of at most
+// maxLiveTableBytes (a FIFO there is refused, not waited for).
 func readLiveTable(dir string) (Snapshot, error) {
 	var t Snapshot
-	data, err := os.ReadFile(filepath.Join(dir, LiveTableFile))
+	data, err := safefile.ReadFile(filepath.Join(dir, LiveTableFile), LiveTableFile, maxLiveTableBytes)
 	if err != nil {
 		return t, err
 	}

@@ -88,10 +88,10 @@ func newMatchmaker(method Matchmaking, seed uint64, agents []Agent, seats int, t
 			return nil, invalidf("--match pfsp needs --target NAME, the agent to find opponents for")
 		}
 		if m.target < 0 {
-			return nil, fmt.Errorf("--target %q: %w", target, ErrUnknownAgent)
+			return nil, fmt.Errorf("--target %s: %w", clipQuote(target), ErrUnknownAgent)
 		}
 	default:
-		return nil, invalidf("--match %q: want one of %s", method, matchmakingList())
+		return nil, invalidf("--match %s: want one of %s", clipQuote(string(method)), matchmakingList())
 	}
 	if method != PFSP && target != "" {
 		return nil, invalidf("--target is for --match pfsp, not %s", method)

@@ -40,6 +40,15 @@ type RunOptions struct {
 	// Fresh abandons an unfinished run whose options differ, instead of
 	// returning an error.
 	Fresh bool
+	// RequestID, when not empty, makes the run idempotent: it is stored
+	// with the run it starts (or resumes), and a later Run with the same
+	// RequestID (a retry of a call whose answer was lost) plays nothing
+	// when that run has finished (RunSummary.Duplicate), resumes it when
+	// it has not, and is refused (ErrInvalid) with other Games, Match,
+	// Target or MaxRounds. At most [MaxRequestIDBytes] of printable ASCII
+	// without spaces (a UUID). [Leagues.Run] also makes a retry that comes
+	// while the run plays wait for it.
+	RequestID string
 	// Progress, when not nil, is called after games are stored, from the
 	// goroutine that called Run.
 	Progress func(Progress)
@@ -63,8 +72,12 @@ type RunSummary struct {
 	Resumed bool
 	Skipped int
 	// Played is the number of games this call played and stored.
-	Played  int
-	Elapsed time.Duration
+	Played int
+	// Duplicate reports that the run of RunOptions.RequestID had finished
+	// before the call: nothing was played, Run is that run and Skipped its
+	// games.
+	Duplicate bool
+	Elapsed   time.Duration
 	// DataFiles lists the match data files written, in game order.
 	DataFiles []string
 }
@@ -89,20 +102,38 @@ var ErrUnfinishedRun = errors.New("the league has an unfinished run")
 // error wrapping [ErrUnfinishedRun], unless o.Fresh abandons it. The agents
 // are the league's at the time of the call.
 //
+// With o.RequestID, a call that repeats the request of a finished run plays
+// nothing and describes that run (see RunOptions.RequestID).
+//
 // When ctx is cancelled Run stores the games already finished in order and
 // returns ctx's error with the summary so far. A game that cannot be played
-// (an agent that cannot start) stops the run with an error naming it.
+// (an agent that cannot start) and a failure to store games (a full disk:
+// [ErrDiskFull]) stop the run with an error that says how many of its games
+// are stored and names the cause; the summary counts the games stored.
 func (l *League) Run(ctx context.Context, o RunOptions) (RunSummary, error) {
 	start := time.Now()
 	var sum RunSummary
 	if o.Games < 1 {
 		return sum, invalidf("--games: want 1 or more, got %d", o.Games)
 	}
+	if err := checkRequestID(o.RequestID); err != nil {
+		return sum, err
+	}
 	if o.Match == "" {
 		o.Match = RoundRobin
 	}
 	if o.MaxRounds < 0 {
 		return sum, invalidf("--max-rounds: want 0 (no cap) or more, got %d", o.MaxRounds)
+	}
+	if done, ok, err := l.finishedRequest(o); err != nil {
+		return sum, err
+	} else if ok {
+		// A retry of a finished run plays nothing, whatever the league's
+		// agents are now.
+		if o.Progress != nil {
+			o.Progress(Progress{Run: done.ID, Done: done.Games, Total: done.Games})
+		}
+		return RunSummary{Run: done, Skipped: done.Games, Duplicate: true, Elapsed: time.Since(start)}, nil
 	}
 	workers := o.Workers
 	if workers <= 0 {
@@ -207,6 +238,10 @@ func (l *League) Run(ctx context.Context, o RunOptions) (RunSummary, error) {
 		sum.DataFiles = append(sum.DataFiles, done...)
 		if err != nil {
 			sum.Elapsed = time.Since(start)
+			if ctx.Err() == nil && !errors.Is(err, context.Canceled) {
+				err = fmt.Errorf("run %d stopped after %d of its %d games, all %d stored (the same run resumes it): %w",
+					run.ID, next-run.Start, run.Games, next-run.Start, err)
+			}
 			return sum, err
 		}
 	}
@@ -215,7 +250,8 @@ func (l *League) Run(ctx context.Context, o RunOptions) (RunSummary, error) {
 }
 
 // startRun returns the run to play (a resumed one or a new one, stored)
-// and the index of the next game.
+// and the index of the next game; with o.RequestID, the run of that
+// request id when there is one (next at or past its end when it finished).
 func (l *League) startRun(o RunOptions) (run RunRecord, resumed bool, next int64, err error) {
 	runs, err := l.Runs()
 	if err != nil {
@@ -224,35 +260,96 @@ func (l *League) startRun(o RunOptions) (run RunRecord, resumed bool, next int64
 	if next, err = l.NumGames(); err != nil {
 		return run, false, 0, err
 	}
+	if o.RequestID != "" {
+		prev, found, err := l.runOfRequest(o.RequestID)
+		if err != nil {
+			return run, false, 0, err
+		}
+		if found {
+			return l.repeatRun(prev, o, next)
+		}
+	}
 	id := 1
 	if len(runs) > 0 {
 		last := runs[len(runs)-1]
 		id = last.ID + 1
 		if !last.Abandoned && next < last.Start+int64(last.Games) {
-			same := last.Games == o.Games && last.Match == string(o.Match) && last.Target == o.Target && last.MaxRounds == o.MaxRounds
 			switch {
-			case same:
-				return last, true, next, nil
+			case sameRun(last, o):
+				// This call's request id finds the run too.
+				return last, true, next, l.putRun(last, o.RequestID)
 			case !o.Fresh:
-				flags := fmt.Sprintf("--games %d --match %s", last.Games, last.Match)
-				if last.Target != "" {
-					flags += " --target " + last.Target
-				}
-				if last.MaxRounds > 0 {
-					flags += fmt.Sprintf(" --max-rounds %d", last.MaxRounds)
-				}
 				return run, false, 0, fmt.Errorf("%w: run %d stopped after %d of %d games; finish it with `botarena league run %s %s`, or pass --fresh to abandon it",
-					ErrUnfinishedRun, last.ID, next-last.Start, last.Games, l.dir, flags)
+					ErrUnfinishedRun, last.ID, next-last.Start, last.Games, l.dir, runFlags(last))
 			default:
 				last.Abandoned = true
-				if err := l.putRun(last); err != nil {
+				if err := l.putRun(last, ""); err != nil {
 					return run, false, 0, err
 				}
 			}
 		}
 	}
-	run = RunRecord{ID: id, Start: next, Games: o.Games, Match: string(o.Match), Target: o.Target, MaxRounds: o.MaxRounds, Started: time.Now().UTC()}
-	return run, false, next, l.putRun(run)
+	run = RunRecord{ID: id, Start: next, Games: o.Games, Match: string(o.Match), Target: o.Target, MaxRounds: o.MaxRounds, Started: time.Now().UTC(), RequestID: o.RequestID}
+	return run, false, next, l.putRun(run, o.RequestID)
+}
+
+// finishedRequest returns the run of o.RequestID and ok when it has
+// finished, or the error of a request id used with other options or of an
+// abandoned run.
+func (l *League) finishedRequest(o RunOptions) (run RunRecord, ok bool, err error) {
+	if o.RequestID == "" {
+		return run, false, nil
+	}
+	prev, found, err := l.runOfRequest(o.RequestID)
+	if err != nil || !found {
+		return run, false, err
+	}
+	n, err := l.NumGames()
+	if err != nil {
+		return run, false, err
+	}
+	run, _, next, err := l.repeatRun(prev, o, n)
+	if err != nil {
+		return run, false, err
+	}
+	return run, next >= run.Start+int64(run.Games), nil
+}
+
+// sameRun reports whether o asks for run r: the same games, matchmaking,
+// target and round cap.
+func sameRun(r RunRecord, o RunOptions) bool {
+	return r.Games == o.Games && r.Match == string(o.Match) && r.Target == o.Target && r.MaxRounds == o.MaxRounds
+}
+
+// runFlags returns the `botarena league run` flags of r's options.
+func runFlags(r RunRecord) string {
+	flags := fmt.Sprintf("--games %d --match %s", r.Games, r.Match)
+	if r.Target != "" {
+		flags += " --target " + r.Target
+	}
+	if r.MaxRounds > 0 {
+		flags += fmt.Sprintf(" --max-rounds %d", r.MaxRounds)
+	}
+	return flags
+}
+
+// repeatRun returns run, the run of o.RequestID, to play again: resumed
+// when it is unfinished, with next at or past its end when it finished.
+func (l *League) repeatRun(run RunRecord, o RunOptions, next int64) (RunRecord, bool, int64, error) {
+	end := run.Start + int64(run.Games)
+	if !sameRun(run, o) {
+		return run, false, 0, invalidf("request_id %s is that of run %d (%s), started with other options; repeat them to retry that run, or use a new request_id for a new run",
+			clipQuote(o.RequestID), run.ID, runFlags(run))
+	}
+	switch {
+	case run.Abandoned:
+		return run, false, 0, kindError{ErrUnfinishedRun, fmt.Errorf("request_id %s: its run %d was abandoned (a --fresh run started before it finished); use a new request_id for a new run",
+			clipQuote(o.RequestID), run.ID)}
+	case next >= end:
+		return run, false, end, nil
+	}
+	// Unfinished and not abandoned: the last run, resumed.
+	return run, true, next, nil
 }
 
 type played struct {
@@ -308,7 +405,7 @@ func (l *League) playBatch(ctx context.Context, runner Runner, workers int, matc
 			period = period[:0]
 		}
 		if err := l.commit(pending, changed, blockEnd); err != nil {
-			return err
+			return fmt.Errorf("storing games %d to %d: %w", pending[0].Index, pending[len(pending)-1].Index, err)
 		}
 		stored(pending)
 		pending = nil

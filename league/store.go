@@ -7,10 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"time"
 
@@ -19,6 +19,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/safefile"
 )
 
 // StoreFile is the name of the store file in a league directory.
@@ -31,7 +32,10 @@ var (
 	gamesBucket   = []byte("games")
 	ratingsBucket = []byte("ratings")
 	runsBucket    = []byte("runs")
-	settingsKey   = []byte("settings")
+	// requestsBucket maps a run's request ids (RunOptions.RequestID) to
+	// the run's id; made by the first run with one.
+	requestsBucket = []byte("requests")
+	settingsKey    = []byte("settings")
 	// ratedKey holds the number of games the stored ratings include: the
 	// games of every finished rating period. A league without it (made
 	// before rating periods) rated every game as it was stored.
@@ -117,6 +121,10 @@ type RunRecord struct {
 	Started   time.Time `json:"started"`
 	// Abandoned is set when a new run started before this one finished.
 	Abandoned bool `json:"abandoned,omitempty"`
+	// RequestID is the request id of the call that started the run
+	// ([RunOptions.RequestID]), if any; the calls that resumed it with
+	// theirs are found by them too.
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // League is an open league directory: one bbolt store file (league.db)
@@ -127,17 +135,22 @@ type League struct {
 	dir      string
 	db       *bolt.DB
 	settings Settings
-}
 
-var agentNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.+-]*$`)
+	// failCommit, when set (by tests), is the error of storing games,
+	// before they are stored: a full disk, for example.
+	failCommit func(games []GameRecord) error
+}
 
 // Create makes a new league in dir (created if missing) for settings.Game
 // of reg (nil: env.Default), checking that the game exists and its config
-// is valid. Created defaults to now. It returns an error wrapping
-// [ErrExists] when dir already holds a league.
+// is valid (at most [MaxConfigBytes]). Created defaults to now. It returns
+// an error wrapping [ErrExists] when dir already holds a league.
 func Create(dir string, s Settings, reg *env.Registry) (*League, error) {
 	if reg == nil {
 		reg = env.Default
+	}
+	if err := checkSettings(s); err != nil {
+		return nil, err
 	}
 	if _, err := reg.Make(s.Game, s.Config); err != nil {
 		return nil, kindError{ErrInvalid, err}
@@ -160,7 +173,7 @@ func Create(dir string, s Settings, reg *env.Registry) (*League, error) {
 		return nil, err
 	}
 	err = l.db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{metaBucket, agentsBucket, gamesBucket, ratingsBucket, runsBucket} {
+		for _, b := range [][]byte{metaBucket, agentsBucket, gamesBucket, ratingsBucket, runsBucket, requestsBucket} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -179,9 +192,11 @@ func Create(dir string, s Settings, reg *env.Registry) (*League, error) {
 }
 
 // Open opens the league in dir. It returns an error wrapping [ErrNoLeague]
-// when dir has no store file and [ErrBusy] when another process has it
-// open for writing (a run in progress). A read-only league may be opened by
-// several processes at once; its writing methods fail.
+// when dir has no store file, [ErrBadStore] when the store file is not a
+// regular file (a FIFO, a device: refused before anything blocks on it) and
+// [ErrBusy] when another process has it open for writing (a run in
+// progress; Open waits a second for it). A read-only league may be opened
+// by several processes at once; its writing methods fail.
 func Open(dir string, readOnly bool) (*League, error) {
 	if _, err := os.Stat(filepath.Join(dir, StoreFile)); err != nil {
 		return nil, fmt.Errorf("%s: %w (make one with `botarena league init`)", dir, ErrNoLeague)
@@ -204,8 +219,23 @@ func Open(dir string, readOnly bool) (*League, error) {
 	return l, nil
 }
 
+// open opens (or, when missing, makes) dir's store. bbolt opens the file
+// itself, so the file is checked first, opened without blocking and
+// stat'ed (safefile.Open): a FIFO would block bbolt's open forever. The
+// folder is trusted not to change between the check and bbolt's open.
+// bbolt waits at most a second for the file's lock.
 func open(dir string, readOnly bool) (*League, error) {
-	db, err := bolt.Open(filepath.Join(dir, StoreFile), 0o644, &bolt.Options{Timeout: time.Second, ReadOnly: readOnly})
+	path := filepath.Join(dir, StoreFile)
+	f, _, err := safefile.Open(path, StoreFile, 0)
+	switch {
+	case errors.Is(err, safefile.ErrNotRegular):
+		return nil, kindError{ErrBadStore, fmt.Errorf("%s: %s: %w (a FIFO, a device or a folder); remove it", dir, StoreFile, ErrBadStore)}
+	case err == nil:
+		f.Close()
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: time.Second, ReadOnly: readOnly})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("%s: %w", dir, ErrBusy)
 	}
@@ -224,14 +254,16 @@ func (l *League) Dir() string { return l.dir }
 // Settings returns the league's settings.
 func (l *League) Settings() Settings { return l.settings }
 
-// AddAgent adds an agent named name with spec to the league. The name is
-// letters, digits and _ . + - (starting with a letter or digit) and must be
-// new; the spec must be an agent of the league's game (agents.Known), and
-// not the console, which needs a person. Added defaults to now.
+// AddAgent adds an agent named name with spec to the league. Name, spec
+// and tag must pass [CheckAgent] (the name: letters, digits and _ . + -,
+// starting with a letter or digit); the name must be new; the spec must be
+// an agent of the league's game (agents.Known), and not the console, which
+// needs a person. A league holds at most [MaxAgents] agents (an error
+// matching [ErrLimit] beyond). Added defaults to now.
 func (l *League) AddAgent(a Agent) error {
 	game := l.settings.Game
-	if !agentNameRE.MatchString(a.Name) {
-		return invalidf("agent name %q: want letters, digits and _.+- (starting with a letter or digit)", a.Name)
+	if err := CheckAgent(a); err != nil {
+		return err
 	}
 	if a.Spec == "console" {
 		return invalidf("agent %s: the console needs a person at the terminal and cannot play in a league", a.Name)
@@ -239,7 +271,7 @@ func (l *League) AddAgent(a Agent) error {
 	if !agents.Known(game, a.Spec) {
 		_, err := agents.New(game, a.Spec, nil)
 		if err == nil {
-			err = fmt.Errorf("%w %q", agents.ErrUnknownAgent, a.Spec)
+			err = fmt.Errorf("%w %s", agents.ErrUnknownAgent, clipQuote(a.Spec))
 		}
 		return invalidf("agent %s: %w", a.Name, err)
 	}
@@ -251,6 +283,9 @@ func (l *League) AddAgent(a Agent) error {
 		if b.Get([]byte(a.Name)) != nil {
 			return fmt.Errorf("agent %s: %w (remove it first)", a.Name, ErrAgentExists)
 		}
+		if n := b.Stats().KeyN; n >= MaxAgents {
+			return kindError{ErrLimit, fmt.Errorf("agent %s: the league has %d agents, its limit; remove one first", a.Name, n)}
+		}
 		return putJSON(b, []byte(a.Name), a)
 	})
 }
@@ -261,8 +296,8 @@ func (l *League) AddAgent(a Agent) error {
 func (l *League) RemoveAgent(name string) error {
 	return l.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(agentsBucket)
-		if b.Get([]byte(name)) == nil {
-			return fmt.Errorf("%w: %q", ErrUnknownAgent, name)
+		if len(name) > bolt.MaxKeySize || b.Get([]byte(name)) == nil {
+			return fmt.Errorf("%w: %s", ErrUnknownAgent, clipQuote(name))
 		}
 		if err := tx.Bucket(ratingsBucket).Delete([]byte(name)); err != nil {
 			return err
@@ -415,19 +450,52 @@ func (l *League) Runs() ([]RunRecord, error) {
 	return out, err
 }
 
-// putRun stores r.
-func (l *League) putRun(r RunRecord) error {
-	return l.db.Update(func(tx *bolt.Tx) error {
+// putRun stores r and, with a request id, the id as one of r's.
+func (l *League) putRun(r RunRecord, requestID string) error {
+	return diskFull(l.db.Update(func(tx *bolt.Tx) error {
+		if requestID != "" {
+			b, err := tx.CreateBucketIfNotExists(requestsBucket)
+			if err != nil {
+				return err
+			}
+			if err := b.Put([]byte(requestID), key(int64(r.ID))); err != nil {
+				return err
+			}
+		}
 		return putJSON(tx.Bucket(runsBucket), key(int64(r.ID)), r)
+	}))
+}
+
+// runOfRequest returns the run that a call with request id id started or
+// resumed, and found false when there is none.
+func (l *League) runOfRequest(id string) (run RunRecord, found bool, err error) {
+	err = l.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(requestsBucket)
+		if b == nil {
+			return nil // no run had a request id yet
+		}
+		v := b.Get([]byte(id))
+		if len(v) != 8 {
+			return nil
+		}
+		found = true
+		return getJSON(tx.Bucket(runsBucket), v, &run)
 	})
+	return run, found, err
 }
 
 // commit stores finished games, which must follow the last stored game in
 // index order, in one transaction; with ratings (a finished rating period),
 // also the ratings the period changed and rated, the number of games the
 // ratings now include.
+// An error of a full disk matches [ErrDiskFull].
 func (l *League) commit(games []GameRecord, ratings map[string]Rating, rated int64) error {
-	return l.db.Update(func(tx *bolt.Tx) error {
+	if l.failCommit != nil {
+		if err := l.failCommit(games); err != nil {
+			return diskFull(err)
+		}
+	}
+	return diskFull(l.db.Update(func(tx *bolt.Tx) error {
 		gb := tx.Bucket(gamesBucket)
 		if ratings == nil && tx.Bucket(metaBucket).Get(ratedKey) == nil {
 			// From here on the stored ratings lag behind the games: record
@@ -463,7 +531,7 @@ func (l *League) commit(games []GameRecord, ratings map[string]Rating, rated int
 			}
 		}
 		return nil
-	})
+	}))
 }
 
 func key(i int64) []byte { return binary.BigEndian.AppendUint64(nil, uint64(i)) }

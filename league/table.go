@@ -41,7 +41,8 @@ func (l *League) Table() ([]Row, error) {
 		if !ok {
 			r = NewRating()
 		}
-		row := Row{Agent: a.Name, Spec: a.Spec, Tag: a.Tag, Rating: r, Lower: r.Rating - 2*r.RD, Upper: r.Rating + 2*r.RD}
+		// Specs and tags stored before their limits are cut to them.
+		row := Row{Agent: a.Name, Spec: clip(a.Spec, MaxSpecBytes), Tag: clip(a.Tag, MaxTagBytes), Rating: r, Lower: r.Rating - 2*r.RD, Upper: r.Rating + 2*r.RD}
 		if r.Games > 0 {
 			row.WinRate = (float64(r.Wins) + float64(r.Draws)/2) / float64(r.Games)
 		}
@@ -113,13 +114,21 @@ func liveInstead(dir string, err error) (Snapshot, error) {
 
 // WriteTable prints the leaderboard with aligned columns, as `botarena
 // league table` does: rank, agent, rating ± 2·RD, Elo, games, W/D/L, win
-// rate and tag, under a header line.
+// rate and tag, under a header line. The tag ends the line unpadded, so a
+// long tag lengthens its own line only; agents' names longer than
+// [MaxAgentNameBytes] and tags longer than [MaxTagBytes] (stored before
+// the limits) are cut to them with "…". The text is thus at most about
+// (MaxAgentNameBytes + 100) bytes per row plus the rows' tags.
 func WriteTable(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "RANK\tAGENT\tRATING\t± 2·RD\tELO\tGAMES\tW/D/L\tWIN RATE\tTAG\t")
+	fmt.Fprintln(tw, "RANK\tAGENT\tRATING\t± 2·RD\tELO\tGAMES\tW/D/L\tWIN RATE\t  TAG")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%.0f\t± %.0f\t%.0f\t%d\t%d/%d/%d\t%.1f%%\t%s\t\n",
-			r.Rank, r.Agent, r.Rating.Rating, 2*r.RD, r.Elo, r.Games, r.Wins, r.Draws, r.Losses, 100*r.WinRate, r.Tag)
+		tag := ""
+		if r.Tag != "" {
+			tag = "  " + clip(r.Tag, MaxTagBytes)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%.0f\t± %.0f\t%.0f\t%d\t%d/%d/%d\t%.1f%%\t%s\n",
+			r.Rank, clip(r.Agent, MaxAgentNameBytes), r.Rating.Rating, 2*r.RD, r.Elo, r.Games, r.Wins, r.Draws, r.Losses, 100*r.WinRate, tag)
 	}
 	return tw.Flush()
 }

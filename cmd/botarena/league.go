@@ -80,9 +80,15 @@ func newLeagueAddCmd(c *cli) *cobra.Command {
 		Short: "Add an agent to a league",
 		Long: "add adds the agent SPEC under NAME: a built-in agent of the league's game (botarena games --json),\n" +
 			"or an external bot's spec (cmd:COMMAND, dir:PATH, http://..., and any scheme the agents package\n" +
-			"knows, such as policy:PATH for neural snapshots where available). NAME is letters, digits and _.+-.",
+			"knows, such as policy:PATH for neural snapshots where available). NAME is 1 to 128 letters, digits\n" +
+			"and _.+- (starting with a letter or digit); SPEC (at most 4096 bytes) and --tag (at most 128) are\n" +
+			"printable characters, without control characters, tabs or line breaks. A league holds at most 1000 agents.",
 		Args: cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// Checked before the league is opened, as a server checks it.
+			if err := league.CheckAgent(league.Agent{Name: args[1], Spec: args[2], Tag: tag}); err != nil {
+				return err
+			}
 			l, err := league.Open(args[0], false)
 			if err != nil {
 				return err
@@ -268,6 +274,10 @@ func (c *cli) leagueRun(dir string, o *leagueRunFlags) error {
 			return fmt.Errorf("run %d interrupted after %d of %d games (all stored); run the same command again to finish it",
 				sum.Run.ID, sum.Skipped+sum.Played, sum.Run.Games)
 		}
+		if errors.Is(err, league.ErrDiskFull) {
+			// The error says how many games are stored and the cause.
+			return fmt.Errorf("%w; free some space, then run the same command again to finish the run", err)
+		}
 		return err
 	}
 	rows, err := l.Table()
@@ -327,6 +337,7 @@ type progress struct {
 	last     time.Time
 	shown    bool
 	p        league.Progress
+	drawn    league.Progress // what was drawn last
 }
 
 func newProgress(w io.Writer) *progress {
@@ -354,6 +365,7 @@ func (pr *progress) update(p league.Progress) {
 
 func (pr *progress) draw() {
 	p := pr.p
+	pr.drawn = p
 	rate := 0.0
 	if s := p.Elapsed.Seconds(); s > 0 {
 		rate = float64(p.Played) / s
@@ -380,11 +392,16 @@ func (pr *progress) draw() {
 	pr.shown = true
 }
 
-// finish ends the bar's line.
+// finish ends the bar's line; without a terminal it prints the last
+// progress when it was not printed, so that the last line counts every
+// game stored, also when the run stopped on an error.
 func (pr *progress) finish() {
-	if pr.terminal && pr.shown {
+	switch {
+	case pr.terminal && pr.shown:
 		pr.draw()
 		fmt.Fprintln(pr.w)
+	case !pr.terminal && pr.p.Total > 0 && pr.p != pr.drawn:
+		pr.draw()
 	}
 }
 

@@ -32,9 +32,12 @@ import (
 //	NotFound            league.ErrNoLeague, league.ErrUnknownAgent
 //	AlreadyExists       league.ErrExists, league.ErrAgentExists
 //	InvalidArgument     league.ErrBadMatch (a game's config, seat count or agent),
-//	                    league.ErrInvalid (a league name, agent name, count, matchmaking)
+//	                    league.ErrInvalid (a league name, agent name, spec, tag, config,
+//	                    count, matchmaking, request id)
 //	FailedPrecondition  league.ErrBusy, league.ErrRunning, league.ErrUnfinishedRun,
-//	                    league.ErrTooFewAgents
+//	                    league.ErrTooFewAgents, league.ErrBadStore
+//	ResourceExhausted   league.ErrLimit (the folder's leagues, a league's agents,
+//	                    league.ErrDiskFull)
 func leagueErrorKind(err error) error {
 	switch {
 	case errors.Is(err, league.ErrNoLeague), errors.Is(err, league.ErrUnknownAgent):
@@ -44,8 +47,11 @@ func leagueErrorKind(err error) error {
 	case errors.Is(err, league.ErrBadMatch), errors.Is(err, league.ErrInvalid):
 		return server.ErrInvalid
 	case errors.Is(err, league.ErrBusy), errors.Is(err, league.ErrRunning),
-		errors.Is(err, league.ErrUnfinishedRun), errors.Is(err, league.ErrTooFewAgents):
+		errors.Is(err, league.ErrUnfinishedRun), errors.Is(err, league.ErrTooFewAgents),
+		errors.Is(err, league.ErrBadStore):
 		return server.ErrNotReady
+	case errors.Is(err, league.ErrLimit):
+		return server.ErrLimit
 	}
 	return nil
 }
@@ -108,10 +114,14 @@ func (s *Server) GetLeague(ctx context.Context, req *botarenav1.GetLeagueRequest
 }
 
 // AddLeagueAgent adds an agent the server's capabilities allow, its path
-// resolved in the bots folders.
+// resolved in the bots folders. Its name, spec and tag are checked
+// (league.CheckAgent) before anything else.
 func (s *Server) AddLeagueAgent(ctx context.Context, req *botarenav1.AddLeagueAgentRequest) (*botarenav1.AddLeagueAgentResponse, error) {
 	proc := botarenav1connect.MatchServiceAddLeagueAgentProcedure
 	ls, err := s.leagues()
+	if err == nil {
+		err = league.CheckAgent(league.Agent{Name: req.GetName(), Spec: req.GetSpec(), Tag: req.GetTag()})
+	}
 	if err != nil {
 		return nil, s.connectError(proc, err)
 	}
@@ -287,6 +297,7 @@ func (s *Server) RunLeague(ctx context.Context, req *botarenav1.RunLeagueRequest
 		Runner:    runner,
 		Registry:  s.host.Registry(),
 		Fresh:     req.GetFresh(),
+		RequestID: req.GetRequestId(),
 		Progress:  progress,
 	}, allow)
 	if err != nil {
@@ -295,6 +306,10 @@ func (s *Server) RunLeague(ctx context.Context, req *botarenav1.RunLeagueRequest
 				sum.Run.ID, server.Clip(req.GetLeague()), sum.Skipped+sum.Played, sum.Run.Games)
 		} else if ctx.Err() != nil && sendErr != nil {
 			err = sendErr
+		} else if errors.Is(err, league.ErrDiskFull) {
+			// The cause and the games kept, without the store's path.
+			err = server.Markf(server.ErrLimit, "the server's disk is full: run %d of league %q stopped after %d of %d games, all stored; RunLeague with the same options finishes it when there is space",
+				sum.Run.ID, server.Clip(req.GetLeague()), sum.Skipped+sum.Played, sum.Run.Games)
 		}
 		return fail(err)
 	}
@@ -304,6 +319,7 @@ func (s *Server) RunLeague(ctx context.Context, req *botarenav1.RunLeagueRequest
 	out := &botarenav1.LeagueRunSummary{
 		Run: int32(sum.Run.ID), Match: sum.Run.Match, Target: sum.Run.Target, Start: sum.Run.Start, Games: int32(sum.Run.Games),
 		Resumed: sum.Resumed, Skipped: int32(sum.Skipped), Played: int32(sum.Played), Seconds: sum.Elapsed.Seconds(),
+		Duplicate: sum.Duplicate,
 	}
 	if req.GetPng() {
 		if out.Png, err = ls.DrawChart(req.GetLeague()); err != nil {

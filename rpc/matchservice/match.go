@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"connectrpc.com/connect"
-	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/league"
@@ -41,6 +39,10 @@ import (
 // fit the memory budget (see budget.go): ResourceExhausted, for Play, and
 // for PlayBatch that game's outcome rather than the whole call. Recordings
 // are never truncated. The actual size is still checked after the games.
+// Both checks size the response in the call's encoding (budget.go's
+// callEncoding): over Connect or gRPC with JSON, a recorded game's response
+// is larger than in binary protobuf, and a batch admitted by its binary size
+// would fail as a whole when marshalled.
 
 // Play plays one game with league.LocalRunner and returns its result, with
 // its per-step data when req.record is set: the game must exist
@@ -51,18 +53,19 @@ import (
 // game that does not fit the memory budget or the client's quota, is
 // ResourceExhausted before it is played.
 func (s *Server) Play(ctx context.Context, req *botarenav1.PlayRequest) (*botarenav1.PlayResponse, error) {
+	enc := callEncoding(ctx) // responses are sized in it (budget.go)
 	ctx, done := s.matchContext(ctx)
 	defer done()
 	// The memory budget and message limit (budget.go): a recorded game
 	// whose data could not fit is refused before it is played.
-	mem, err := s.admitPlay(ctx, req)
+	mem, err := s.admitPlay(ctx, req, enc)
 	var resp *botarenav1.PlayResponse
 	if err == nil {
 		resp, err = s.play(ctx, req, "")
 		mem.Release()
 	}
 	if err == nil {
-		if n, limit := proto.Size(resp), s.host.MaxMessageBytes(); limit > 0 && n > limit {
+		if n, limit := enc.size(resp), s.host.MaxMessageBytes(); limit > 0 && n > limit {
 			resp, err = nil, server.Markf(server.ErrLimit, "game %d: its match data makes a response of %.1f MiB, over the server's message limit of %.1f MiB; cap the rounds (league run --max-rounds) or raise the limit (serve --max-message-bytes)",
 				req.GetIndex(), mib(n), mib(limit))
 		}
@@ -78,13 +81,15 @@ func (s *Server) Play(ctx context.Context, req *botarenav1.PlayRequest) (*botare
 // in request order: its result, or the error Play would have returned for it
 // (its message prefixed with "matches[i]: "). The call itself fails only
 // when the server is shutting down (Unavailable) or the client went away
-// (Canceled). The response must fit the server's message limit: a recorded
-// game whose data bound would take the response over it gets a
-// ResourceExhausted outcome instead, before any game is played, as do the
-// games after it that do not fit either; so does a recorded game whose
-// recording does not fit the memory budget or the client's quota (and
-// every game when the games played at once do not).
+// (Canceled). The response must fit the server's message limit in the
+// call's encoding (binary or JSON): a recorded game whose data bound would
+// take the response over it gets a ResourceExhausted outcome instead,
+// before any game is played, as do the games after it that do not fit
+// either; so does a recorded game whose recording does not fit the memory
+// budget or the client's quota (and every game when the games played at
+// once do not).
 func (s *Server) PlayBatch(ctx context.Context, req *botarenav1.PlayBatchRequest) (*botarenav1.PlayBatchResponse, error) {
+	enc := callEncoding(ctx) // responses are sized in it (budget.go)
 	ctx, done := s.matchContext(ctx)
 	defer done()
 	proc := botarenav1connect.MatchServicePlayBatchProcedure
@@ -111,7 +116,7 @@ func (s *Server) PlayBatch(ctx context.Context, req *botarenav1.PlayBatchRequest
 	}
 	// The memory budget and message limit (budget.go): the games that
 	// could not fit are refused before any is played.
-	mem, valid, at := s.admitBatch(ctx, ms, valid, at, out, failed)
+	mem, valid, at := s.admitBatch(ctx, enc, ms, valid, at, out, failed)
 	defer mem.Release()
 	if len(valid) > 0 {
 		workers, err := s.takeSlots(ctx, min(len(valid), s.opts.maxMatches))
@@ -158,18 +163,18 @@ func (s *Server) PlayBatch(ctx context.Context, req *botarenav1.PlayBatchRequest
 		return nil, s.connectError(proc, s.matchCtxErr(ctx))
 	}
 	if limit := s.host.MaxMessageBytes(); limit > 0 {
-		size := 0
+		size := 16 // JSON's {"outcomes":[]}
 		for i, o := range out {
-			n := protowire.SizeTag(1) + protowire.SizeBytes(proto.Size(o))
+			n := enc.elementSize(o)
 			if o.GetResult() != nil && size+n > limit {
-				err := server.Markf(server.ErrLimit, "matches[%d]: game %d: its result makes the batch's response %.1f MiB, over the server's message limit of %.1f MiB; send fewer recorded games per call (league run --server-batch) or raise the limit (serve --max-message-bytes)",
-					i, ms[i].GetIndex(), mib(size+n), mib(limit))
+				err := server.Markf(server.ErrLimit, "matches[%d]: game %d: its result makes the batch's response %.1f MiB in %s, over the server's message limit of %.1f MiB; send fewer recorded games per call (league run --server-batch) or raise the limit (serve --max-message-bytes)",
+					i, ms[i].GetIndex(), mib(size+n), enc, mib(limit))
 				ce := s.connectError(proc, err).(*connect.Error)
 				o = &botarenav1.PlayOutcome{Outcome: &botarenav1.PlayOutcome_Error{Error: &botarenav1.MatchError{
 					Code: ce.Code().String(), Message: ce.Message(),
 				}}}
 				out[i] = o
-				n = protowire.SizeTag(1) + protowire.SizeBytes(proto.Size(o))
+				n = enc.elementSize(o)
 			}
 			size += n
 		}

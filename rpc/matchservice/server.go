@@ -110,6 +110,7 @@ func (s *Server) Close() error {
 // take) is InvalidArgument, a league RPC's league.ErrNoLeague NotFound,
 // league.ErrExists AlreadyExists, league.ErrRunning FailedPrecondition ...
 func (s *Server) connectError(procedure string, err error) error {
+	err = s.host.HidePaths(err) // files named as the client named them
 	if kind := leagueErrorKind(err); kind != nil {
 		err = server.Mark(kind, err)
 	}

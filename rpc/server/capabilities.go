@@ -3,6 +3,9 @@ package server
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/botarena/botarena/agents"
 )
@@ -76,3 +79,53 @@ func deniedText(d *agents.DeniedError, haveDirs bool) string {
 	}
 	return spec + " is not a built-in agent but an external agent that no capability flag covers; only the deprecated --allow-external-bots allows it"
 }
+
+// HidePaths returns err with the host's bots folders cut from its text, so
+// that an error about a file a client named inside one (a policy file that
+// is a FIFO, a bot folder that does not build) names it as the client did,
+// relative to the bots folder, and never shows where the server keeps its
+// bots. The error returned wraps err (errors.Is and errors.As see
+// through it); nil stays nil, and an error without such a path is returned
+// as it is.
+func (h *Host) HidePaths(err error) error {
+	if err == nil || len(h.opts.agentCaps.BotDirs) == 0 {
+		return err
+	}
+	text := err.Error()
+	hidden := text
+	for _, d := range h.opts.agentCaps.BotDirs {
+		for _, root := range botDirForms(d) {
+			hidden = strings.ReplaceAll(hidden, root+string(filepath.Separator), "")
+			hidden = strings.ReplaceAll(hidden, root, ".")
+		}
+	}
+	if hidden == text {
+		return err
+	}
+	return &rewordedError{text: hidden, err: err}
+}
+
+// botDirForms returns the forms in which a bots folder d may appear in an
+// error: absolute as given and with its links resolved, longest first.
+func botDirForms(d string) []string {
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return nil
+	}
+	forms := []string{abs}
+	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+		forms = append(forms, real)
+	}
+	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	return forms
+}
+
+// rewordedError is an error with another text that still wraps the
+// original.
+type rewordedError struct {
+	text string
+	err  error
+}
+
+func (e *rewordedError) Error() string { return e.text }
+func (e *rewordedError) Unwrap() error { return e.err }

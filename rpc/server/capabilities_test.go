@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"connectrpc.com/connect"
@@ -191,6 +192,29 @@ func TestAgentErrorsAreBounded(t *testing.T) {
 		rpctest.WantCode(t, err, connect.CodePermissionDenied, "--allow-cmd-bots")
 		if n := len(err.Error()); n > 4096 {
 			t.Errorf("call %d: a %d-byte error", i, n)
+		}
+	}
+}
+
+// TestAgentErrorsHideTheBotsFolder: a FIFO named as a policy in a bots
+// folder is refused at once (opening it would block), and the error names
+// it as the client did, never by the server's path to its bots folder.
+func TestAgentErrorsHideTheBotsFolder(t *testing.T) {
+	t.Parallel()
+	dir, _ := botsDir(t)
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.safetensors"), 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	ts := rpctest.New(t, server.WithAgentCapabilities(agents.Capabilities{BotDirs: []string{dir}}))
+	for _, spec := range []string{"policy:pipe.safetensors", "policy:" + filepath.Join(dir, "pipe.safetensors")} {
+		for i, err := range capsCall(t, ts, "battlebots", "", spec) {
+			if err == nil || !strings.Contains(err.Error(), "pipe.safetensors: not a regular file") {
+				t.Errorf("%s, call %d: %v, want the FIFO refused", spec, i, err)
+				continue
+			}
+			if strings.Contains(err.Error(), filepath.Dir(dir)) {
+				t.Errorf("%s, call %d: the error shows the bots folder: %v", spec, i, err)
+			}
 		}
 	}
 }

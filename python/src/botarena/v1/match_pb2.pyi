@@ -328,7 +328,7 @@ class LeagueGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[LeagueGame, _Mapping]]] = ..., total: _Optional[int] = ...) -> None: ...
 
 class RunLeagueRequest(_message.Message):
-    __slots__ = ("league", "games", "match", "target", "workers", "envs_per_worker", "max_rounds", "fresh", "png")
+    __slots__ = ("league", "games", "match", "target", "workers", "envs_per_worker", "max_rounds", "fresh", "png", "request_id")
     LEAGUE_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     MATCH_FIELD_NUMBER: _ClassVar[int]
@@ -338,6 +338,7 @@ class RunLeagueRequest(_message.Message):
     MAX_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     FRESH_FIELD_NUMBER: _ClassVar[int]
     PNG_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     league: str
     games: int
     match: str
@@ -347,7 +348,8 @@ class RunLeagueRequest(_message.Message):
     max_rounds: int
     fresh: bool
     png: bool
-    def __init__(self, league: _Optional[str] = ..., games: _Optional[int] = ..., match: _Optional[str] = ..., target: _Optional[str] = ..., workers: _Optional[int] = ..., envs_per_worker: _Optional[int] = ..., max_rounds: _Optional[int] = ..., fresh: _Optional[bool] = ..., png: _Optional[bool] = ...) -> None: ...
+    request_id: str
+    def __init__(self, league: _Optional[str] = ..., games: _Optional[int] = ..., match: _Optional[str] = ..., target: _Optional[str] = ..., workers: _Optional[int] = ..., envs_per_worker: _Optional[int] = ..., max_rounds: _Optional[int] = ..., fresh: _Optional[bool] = ..., png: _Optional[bool] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class LeagueRunProgress(_message.Message):
     __slots__ = ("run", "done", "total", "played", "seconds")
@@ -364,7 +366,7 @@ class LeagueRunProgress(_message.Message):
     def __init__(self, run: _Optional[int] = ..., done: _Optional[int] = ..., total: _Optional[int] = ..., played: _Optional[int] = ..., seconds: _Optional[float] = ...) -> None: ...
 
 class LeagueRunSummary(_message.Message):
-    __slots__ = ("run", "match", "target", "start", "games", "resumed", "skipped", "played", "seconds", "png")
+    __slots__ = ("run", "match", "target", "start", "games", "resumed", "skipped", "played", "seconds", "png", "duplicate")
     RUN_FIELD_NUMBER: _ClassVar[int]
     MATCH_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
@@ -375,6 +377,7 @@ class LeagueRunSummary(_message.Message):
     PLAYED_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
     PNG_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
     run: int
     match: str
     target: str
@@ -385,7 +388,8 @@ class LeagueRunSummary(_message.Message):
     played: int
     seconds: float
     png: str
-    def __init__(self, run: _Optional[int] = ..., match: _Optional[str] = ..., target: _Optional[str] = ..., start: _Optional[int] = ..., games: _Optional[int] = ..., resumed: _Optional[bool] = ..., skipped: _Optional[int] = ..., played: _Optional[int] = ..., seconds: _Optional[float] = ..., png: _Optional[str] = ...) -> None: ...
+    duplicate: bool
+    def __init__(self, run: _Optional[int] = ..., match: _Optional[str] = ..., target: _Optional[str] = ..., start: _Optional[int] = ..., games: _Optional[int] = ..., resumed: _Optional[bool] = ..., skipped: _Optional[int] = ..., played: _Optional[int] = ..., seconds: _Optional[float] = ..., png: _Optional[str] = ..., duplicate: _Optional[bool] = ...) -> None: ...
 
 class RunLeagueResponse(_message.Message):
     __slots__ = ("progress", "summary")

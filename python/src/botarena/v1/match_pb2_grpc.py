@@ -136,15 +136,24 @@ class MatchServiceServicer:
         """The league RPCs serve the leagues in the server's leagues folder
         (botarena serve --leagues-dir DIR) with the semantics of botarena league
         init, add, remove, run, table and games. A league is named by its path
-        relative to that folder ("bb", "team/bb"); absolute paths, "..", and
-        symbolic links that lead out of the folder are InvalidArgument. Without
+        relative to that folder ("bb", "team/bb"): at most 4 parts and 256
+        bytes, each part printable UTF-8 (no control characters, no backslash)
+        not starting with "." (no hidden part); other names, absolute paths,
+        "..", and symbolic links that lead out of the folder are
+        InvalidArgument. Every string a league stores is bounded and checked
+        before anything is stored (see LeagueAgent, CreateLeagueRequest,
+        RunLeagueRequest); an error quotes at most a few dozen bytes of a
+        refused value. Without
         --leagues-dir every league RPC is FailedPrecondition. Further codes:
         NotFound (no such league, agent or game), AlreadyExists (a league or
-        agent name in use), InvalidArgument (a bad name, spec, count or
-        matchmaking), FailedPrecondition (a run of the league in progress, the
-        league held by another process, an unfinished run with other options,
-        fewer than 2 agents), PermissionDenied (an agent the server's capability
-        flags do not allow, as for Play).
+        agent name in use), InvalidArgument (a bad name, spec, tag, config,
+        count, matchmaking or request_id), FailedPrecondition (a run of the
+        league in progress, the league held by another process, an unfinished
+        run with other options, fewer than 2 agents, a league store that is not
+        a regular file), PermissionDenied (an agent the server's capability
+        flags do not allow, as for Play), ResourceExhausted (the folder's
+        league limit, serve --max-leagues, 1000 by default; a league's 1000
+        agents; the server's disk full).
 
         CreateLeague makes a league (botarena league init).
         """
@@ -210,9 +219,12 @@ class MatchServiceServicer:
         Every agent of the league must be one the server allows
         (PermissionDenied, before any game is played). One run of a league
         plays at a time; while it plays, AddLeagueAgent, RemoveLeagueAgent and
-        another RunLeague of that league are FailedPrecondition. A run stopped
-        by a cancelled call or the server's shutdown (Unavailable) keeps its
-        stored games; RunLeague with the same options resumes it.
+        another RunLeague of that league are FailedPrecondition, except a retry
+        with the run's request_id, which waits for it. A run stopped by a
+        cancelled call, the server's shutdown (Unavailable) or a full disk
+        (ResourceExhausted, saying how many games are stored) keeps its stored
+        games; RunLeague with the same options resumes it. Give every run a
+        request_id to retry it safely: a retry never plays a run twice.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

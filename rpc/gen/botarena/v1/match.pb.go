@@ -107,7 +107,13 @@ type PlayRequest struct {
 	// observation bytes + actions + 10) bytes, about 2 KB per seat and step
 	// for BattleBots, so a batch of recorded games must fit the message limit
 	// of both sides (serve --max-message-bytes, 256 MiB by default); a
-	// response over the server's limit is ResourceExhausted.
+	// response over the server's limit is ResourceExhausted. Sizes are those
+	// of the call's encoding: in JSON (Connect's application/json, gRPC's
+	// +json) bytes are base64 and every action, reward and flag is text, about
+	// 1.35 times the binary size for BattleBots and up to 7 times for games
+	// with small observations. A game that does not fit is refused before it
+	// is played (for PlayBatch, in its own outcome; the other games are
+	// played).
 	Record        bool `protobuf:"varint,7,opt,name=record,proto3" json:"record,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -823,10 +829,13 @@ func (x *LeagueInfo) GetGames() int64 {
 type CreateLeagueRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// league is the new league's name, a relative path in the leagues folder
-	// (its folders are made as needed).
+	// (its folders are made as needed; see the league RPCs for its form).
+	// A folder holds at most serve --max-leagues leagues (1000 by default);
+	// a new one beyond is ResourceExhausted.
 	League string `protobuf:"bytes,1,opt,name=league,proto3" json:"league,omitempty"`
 	// game is the registry name (required), config_json the game config (a
-	// JSON object over the game's defaults; empty for the defaults).
+	// JSON object over the game's defaults, at most 64 KiB; empty for the
+	// defaults).
 	Game       string `protobuf:"bytes,2,opt,name=game,proto3" json:"game,omitempty"`
 	ConfigJson string `protobuf:"bytes,3,opt,name=config_json,json=configJson,proto3" json:"config_json,omitempty"`
 	// seed is the league seed; unset, the server draws one (below 2^31),
@@ -1052,14 +1061,16 @@ func (x *GetLeagueResponse) GetLeague() *LeagueInfo {
 // LeagueAgent is one agent of a league.
 type LeagueAgent struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// name is the agent's name in the league: letters, digits and _.+-,
-	// starting with a letter or digit.
+	// name is the agent's name in the league: 1 to 128 bytes of letters,
+	// digits and _.+-, starting with a letter or digit.
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// spec is the agent as stored: a built-in agent of the league's game, or
 	// an external one ("policy:PATH", "dir:PATH", "cmd:...", "http://...")
-	// with a path resolved inside the server's bots folders.
+	// with a path resolved inside the server's bots folders. At most 4096
+	// bytes of printable UTF-8 (no control characters, tabs or line breaks).
 	Spec string `protobuf:"bytes,2,opt,name=spec,proto3" json:"spec,omitempty"`
-	// tag is a free-form label shown in the table.
+	// tag is a free-form label shown in the table: at most 128 bytes of
+	// printable UTF-8, as spec.
 	Tag string `protobuf:"bytes,3,opt,name=tag,proto3" json:"tag,omitempty"`
 	// added is when the agent joined the league.
 	Added         *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=added,proto3" json:"added,omitempty"`
@@ -1125,7 +1136,9 @@ func (x *LeagueAgent) GetAdded() *timestamppb.Timestamp {
 	return nil
 }
 
-// AddLeagueAgentRequest adds an agent.
+// AddLeagueAgentRequest adds an agent. name, spec and tag are bounded and
+// checked as LeagueAgent says (InvalidArgument, naming the field and the
+// limit); a league holds at most 1000 agents (ResourceExhausted beyond).
 type AddLeagueAgentRequest struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	League string                 `protobuf:"bytes,1,opt,name=league,proto3" json:"league,omitempty"`
@@ -2019,7 +2032,18 @@ type RunLeagueRequest struct {
 	Fresh bool `protobuf:"varint,8,opt,name=fresh,proto3" json:"fresh,omitempty"`
 	// png draws the ratings chart into the league's folder after the run, as
 	// ratings.png (botarena league run's default).
-	Png           bool `protobuf:"varint,9,opt,name=png,proto3" json:"png,omitempty"`
+	Png bool `protobuf:"varint,9,opt,name=png,proto3" json:"png,omitempty"`
+	// request_id makes the call idempotent: give each run a new one (a UUID;
+	// at most 128 bytes of printable ASCII without spaces) and repeat it,
+	// with the same options, when retrying a call whose answer was lost. It
+	// is stored with the run in the league. A retry while the run plays on
+	// this server waits for it (streaming its progress); a retry after it
+	// finished plays nothing and returns its summary (duplicate set); a
+	// retry after it stopped unfinished resumes it. The same request_id with
+	// other games, match, target or max_rounds is InvalidArgument; one whose
+	// run a fresh run abandoned is FailedPrecondition. Empty: no key, and a
+	// retry of a finished run plays a new one.
+	RequestId     string `protobuf:"bytes,10,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2115,6 +2139,13 @@ func (x *RunLeagueRequest) GetPng() bool {
 		return x.Png
 	}
 	return false
+}
+
+func (x *RunLeagueRequest) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
 }
 
 // LeagueRunProgress reports a run's progress.
@@ -2216,7 +2247,11 @@ type LeagueRunSummary struct {
 	Seconds float64 `protobuf:"fixed64,9,opt,name=seconds,proto3" json:"seconds,omitempty"`
 	// png is the chart's path relative to the league's folder
 	// ("ratings.png") when the request asked for it, else empty.
-	Png           string `protobuf:"bytes,10,opt,name=png,proto3" json:"png,omitempty"`
+	Png string `protobuf:"bytes,10,opt,name=png,proto3" json:"png,omitempty"`
+	// duplicate reports that the run of the request's request_id had
+	// finished before this call: nothing was played (played 0, skipped
+	// games); the summary describes that run.
+	Duplicate     bool `protobuf:"varint,11,opt,name=duplicate,proto3" json:"duplicate,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2319,6 +2354,13 @@ func (x *LeagueRunSummary) GetPng() string {
 		return x.Png
 	}
 	return ""
+}
+
+func (x *LeagueRunSummary) GetDuplicate() bool {
+	if x != nil {
+		return x.Duplicate
+	}
+	return false
 }
 
 // RunLeagueResponse is one message of RunLeague's stream: progress
@@ -2556,7 +2598,7 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	" \x01(\v2\x1a.google.protobuf.TimestampR\x04time\"Z\n" +
 	"\x13LeagueGamesResponse\x12-\n" +
 	"\x05games\x18\x01 \x03(\v2\x17.botarena.v1.LeagueGameR\x05games\x12\x14\n" +
-	"\x05total\x18\x02 \x01(\x03R\x05total\"\xf7\x01\n" +
+	"\x05total\x18\x02 \x01(\x03R\x05total\"\x96\x02\n" +
 	"\x10RunLeagueRequest\x12\x16\n" +
 	"\x06league\x18\x01 \x01(\tR\x06league\x12\x14\n" +
 	"\x05games\x18\x02 \x01(\x05R\x05games\x12\x14\n" +
@@ -2567,13 +2609,16 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	"\n" +
 	"max_rounds\x18\a \x01(\x05R\tmaxRounds\x12\x14\n" +
 	"\x05fresh\x18\b \x01(\bR\x05fresh\x12\x10\n" +
-	"\x03png\x18\t \x01(\bR\x03png\"\x81\x01\n" +
+	"\x03png\x18\t \x01(\bR\x03png\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\n" +
+	" \x01(\tR\trequestId\"\x81\x01\n" +
 	"\x11LeagueRunProgress\x12\x10\n" +
 	"\x03run\x18\x01 \x01(\x05R\x03run\x12\x12\n" +
 	"\x04done\x18\x02 \x01(\x05R\x04done\x12\x14\n" +
 	"\x05total\x18\x03 \x01(\x05R\x05total\x12\x16\n" +
 	"\x06played\x18\x04 \x01(\x05R\x06played\x12\x18\n" +
-	"\aseconds\x18\x05 \x01(\x01R\aseconds\"\xf6\x01\n" +
+	"\aseconds\x18\x05 \x01(\x01R\aseconds\"\x94\x02\n" +
 	"\x10LeagueRunSummary\x12\x10\n" +
 	"\x03run\x18\x01 \x01(\x05R\x03run\x12\x14\n" +
 	"\x05match\x18\x02 \x01(\tR\x05match\x12\x16\n" +
@@ -2585,7 +2630,8 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	"\x06played\x18\b \x01(\x05R\x06played\x12\x18\n" +
 	"\aseconds\x18\t \x01(\x01R\aseconds\x12\x10\n" +
 	"\x03png\x18\n" +
-	" \x01(\tR\x03png\"\x95\x01\n" +
+	" \x01(\tR\x03png\x12\x1c\n" +
+	"\tduplicate\x18\v \x01(\bR\tduplicate\"\x95\x01\n" +
 	"\x11RunLeagueResponse\x12<\n" +
 	"\bprogress\x18\x01 \x01(\v2\x1e.botarena.v1.LeagueRunProgressH\x00R\bprogress\x129\n" +
 	"\asummary\x18\x02 \x01(\v2\x1d.botarena.v1.LeagueRunSummaryH\x00R\asummaryB\a\n" +
