@@ -86,3 +86,19 @@ def test_local_league_plays_what_the_command_line_plays(tmp_path: Path) -> None:
     assert _cli("league", "table", str(tmp_path / "svc")) == league.table_text()
     league.close()
     league.close()
+
+
+def test_a_run_repeated_with_its_request_id_is_played_once(tmp_path: Path) -> None:
+    """A retry of a finished run (the same request_id) plays nothing and says so; a new id plays a new run."""
+    league = League(tmp_path / "ids", game="battlebots", seed=5)
+    try:
+        for name in ("huggy", "sniper"):
+            league.add(name, name)
+        first = league.run(4, max_rounds=30, png=False, request_id="run-a")
+        assert first.played == 4 and not first.duplicate
+        again = league.run(4, max_rounds=30, png=False, request_id="run-a")
+        assert again.duplicate and again.run == first.run and len(league.games()) == 4
+        other = league.run(4, max_rounds=30, png=False)  # a fresh id each call
+        assert not other.duplicate and other.run != first.run and len(league.games()) == 8
+    finally:
+        league.close()

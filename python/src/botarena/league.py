@@ -28,6 +28,7 @@ import os
 import pathlib
 import random
 import secrets
+import time
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Callable, Mapping, Sequence, TypeVar
@@ -51,6 +52,10 @@ from botarena.errors import (
 from botarena.pool import Opponent
 from botarena.server import Server
 from botarena.v1 import match_pb2, match_pb2_grpc
+
+#: How many times :meth:`League.run` repeats a call whose stream broke with
+#: the server unavailable (each with the call's one request_id).
+RUN_RETRIES = 2
 
 __all__ = [
     "League",
@@ -213,6 +218,7 @@ class RunSummary:
     match: str
     png: str = ""  # the ratings chart: a path on this machine for a local server, else relative to the league's folder
     resumed: bool = False  # the call finished an interrupted run (skipped games were played before)
+    duplicate: bool = False  # a retry: the run of this request_id had already finished, nothing was played
 
 
 @dataclass(frozen=True)
@@ -489,6 +495,7 @@ class League:
         fresh: bool = False,
         png: bool = True,
         progress: Callable[[RunProgress], None] | None = None,
+        request_id: str | None = None,
     ) -> RunSummary:
         """Plays ``games`` games on the server (RunLeague) and returns the run's summary.
 
@@ -505,8 +512,18 @@ class League:
         An interrupted run (KeyboardInterrupt, a lost server) keeps its
         stored games; the same call again finishes it. A call with other
         options refuses until ``fresh=True`` abandons it.
+
+        Every call sends a ``request_id`` (a new random one unless given),
+        which makes it safe to retry: when the stream breaks with the server
+        unavailable, the call is repeated with the same id (up to
+        :data:`RUN_RETRIES` times), and the server attaches it to the run
+        still playing, or returns the finished run's summary
+        (``duplicate``) instead of playing a second run. Pass your own id to
+        retry across processes.
         """
+        rid = request_id if request_id is not None else secrets.token_hex(16)
         req = match_pb2.RunLeagueRequest(
+            request_id=rid,
             league=self.name,
             games=int(games),
             match=match,
@@ -518,20 +535,26 @@ class League:
             png=png,
         )
         client = self.client
-        call = self._stub.RunLeague(req, metadata=client._metadata)
         summary: match_pb2.LeagueRunSummary | None = None
-        try:
-            for msg in call:
-                if msg.HasField("summary"):
-                    summary = msg.summary
-                elif progress is not None:
-                    p = msg.progress
-                    progress(RunProgress(run=p.run, done=p.done, total=p.total, played=p.played, seconds=p.seconds))
-        except grpc.RpcError as e:
-            raise _league_error(from_rpc_error(e, "RunLeague", client.address)) from None
-        except BaseException:
-            call.cancel()  # the server stops the run; its stored games stay
-            raise
+        for attempt in range(RUN_RETRIES + 1):
+            call = self._stub.RunLeague(req, metadata=client._metadata)
+            try:
+                for msg in call:
+                    if msg.HasField("summary"):
+                        summary = msg.summary
+                    elif progress is not None:
+                        p = msg.progress
+                        progress(RunProgress(run=p.run, done=p.done, total=p.total, played=p.played, seconds=p.seconds))
+                break
+            except grpc.RpcError as e:
+                err = from_rpc_error(e, "RunLeague", client.address)
+                if isinstance(err, ServerUnavailableError) and attempt < RUN_RETRIES:
+                    time.sleep(0.25 * (attempt + 1))
+                    continue  # the same request_id: the server never plays the run twice
+                raise _league_error(err) from None
+            except BaseException:
+                call.cancel()  # the server stops the run; its stored games stay
+                raise
         if summary is None:
             raise LeagueError("RunLeague: the server ended the stream without a summary")
         chart = str(summary.png)
@@ -546,6 +569,7 @@ class League:
             match=summary.match,
             png=chart,
             resumed=summary.resumed,
+            duplicate=summary.duplicate,
         )
 
     # Matchmaking -----------------------------------------------------------
