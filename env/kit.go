@@ -42,6 +42,17 @@ type Kit struct {
 	// generic agents. Empty means the reference bot alone.
 	Opponents []string
 
+	// Gauntlet lists the agents of the game's gauntlet, the ones
+	// `botarena tournament GAME --gauntlet` plays against each other
+	// (every pairing, every seating): agent specs, each a name of Agents
+	// or of a generic agent, or a committed trained policy as
+	// "policy:PATH[?OPTIONS]" with PATH relative to the repository's root
+	// (policies/...). A policy plays only the presets whose observations
+	// it was trained on; the tournament leaves out, with a note, an entry
+	// that cannot be made for the registry name it plays. Empty means
+	// Opponents.
+	Gauntlet []string
+
 	// Training holds the defaults a trainer uses for the game.
 	Training Training
 
@@ -183,6 +194,23 @@ func (k *Kit) Agent(name string) (AgentInfo, bool) {
 	return AgentInfo{}, false
 }
 
+// GauntletAgents returns the agent specs of the game's gauntlet: Gauntlet,
+// or Opponents when it is empty, or the Reference bot alone when both are.
+// It is safe to call on a nil Kit (nil).
+func (k *Kit) GauntletAgents() []string {
+	switch {
+	case k == nil:
+		return nil
+	case len(k.Gauntlet) > 0:
+		return k.Gauntlet
+	case len(k.Opponents) > 0:
+		return k.Opponents
+	case k.Reference != "":
+		return []string{k.Reference}
+	}
+	return nil
+}
+
 // check returns what is wrong with k as the kit of e, or nil. Only the
 // parts that depend on nothing else are checked here; the registry checks
 // that presets share their base game's kit and that flag names keep one
@@ -211,6 +239,20 @@ func (k *Kit) check(e Entry) error {
 	for i, o := range k.Opponents {
 		if !agentNameRE.MatchString(o) || slices.Contains(k.Opponents[:i], o) {
 			return fmt.Errorf("opponent %q is malformed or listed twice", o)
+		}
+	}
+	for i, g := range k.Gauntlet {
+		if slices.Contains(k.Gauntlet[:i], g) {
+			return fmt.Errorf("gauntlet entry %q listed twice", g)
+		}
+		if path, ok := strings.CutPrefix(g, "policy:"); ok {
+			if path, _, _ = strings.Cut(path, "?"); path == "" || strings.HasPrefix(path, "/") {
+				return fmt.Errorf("gauntlet entry %q: want policy:PATH with PATH relative to the repository's root", g)
+			}
+			continue
+		}
+		if !agentNameRE.MatchString(g) {
+			return fmt.Errorf("gauntlet entry %q: want an agent name or policy:PATH", g)
 		}
 	}
 	if err := k.Training.check(e); err != nil {

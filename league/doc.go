@@ -89,6 +89,16 @@
 // cannot be played as given match [ErrBadMatch]. This package does not
 // import the rpc packages.
 //
+// # Gauntlets
+//
+// A [Gauntlet] (`botarena tournament`) is a league without a store: every
+// pairing of its agents plays every seating ([GauntletSeatings]) Games
+// times, game i with seed [GameSeed](Seed, i), on any [BatchRunner];
+// [PlayGauntlet] returns a [GauntletTable] per pairing (W/D/L, win rate
+// with its [WilsonInterval], points, distinct endings by
+// match.Fingerprint, game length, faults) that depends only on the
+// gauntlet.
+//
 // # Match data
 //
 // With [RunOptions.DataDir], a run records every step of every game and

@@ -431,6 +431,9 @@ func (p *pooledGames) run(ctx context.Context, pool *vecenv.Pool, report func(in
 				continue
 			}
 			res := result(p.matches[j], pool.Env(i).Result(), -1)
+			if p.matches[j].Fingerprint {
+				res.Fingerprint = match.Fingerprint(pool.Env(i))
+			}
 			if p.rec[i] != nil {
 				res.Data = &p.rec[i].rows
 				p.rec[i] = nil

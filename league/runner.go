@@ -36,6 +36,8 @@ type Match struct {
 	MaxRounds int
 	// Record asks for the per-step data in [Result.Data].
 	Record bool
+	// Fingerprint asks for [Result.Fingerprint].
+	Fingerprint bool
 }
 
 // Standing is one seat's place in a finished game.
@@ -65,6 +67,17 @@ type Result struct {
 	// Data is the per-step data when the match asked for it (Record), else
 	// nil. It is not stored in the league.
 	Data *matchdata.Rows `json:"-"`
+	// Fingerprint is match.Fingerprint of the final state when the match
+	// asked for it (Fingerprint), else 0: equal for games that ended the
+	// same way (a gauntlet counts its distinct endings with it). It is not
+	// stored in the league.
+	Fingerprint uint64 `json:"-"`
+	// Faults holds, per seat, the rounds in which an external bot faulted
+	// (timed out, crashed, answered garbage) and took the original's
+	// penalty, as match.Result.Faults; nil when no agent counts faults
+	// (built-in agents and policies never fault). It is not stored in the
+	// league.
+	Faults []int `json:"-"`
 }
 
 // Runner plays matches: where a game is played. [LocalRunner] plays them in
@@ -175,6 +188,10 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 	if rec != nil {
 		res.Data = &rec.rows
 	}
+	if m.Fingerprint {
+		res.Fingerprint = match.Fingerprint(e)
+	}
+	res.Faults = mr.Faults
 	return res, nil
 }
 

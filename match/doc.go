@@ -18,7 +18,8 @@
 //     the match ([ErrStop]) or fails, or ctx is cancelled,
 //  4. tells the agents that implement agents.GameEnder that the game ended
 //     when the env is Done,
-//  5. returns the env's result with the failure policy applied.
+//  5. returns the env's result with the failure policy applied, and the
+//     faults counted by agents that count them ([FaultCounter]).
 //
 // The caller closes the agents with [Match.Close].
 //
@@ -51,6 +52,13 @@
 // game: Run returns an error wrapping [ErrRunaway] rather than hang. A
 // hook's error, other than ErrStop, and ctx's error end the match with
 // that error and no result.
+//
+// # Fingerprints
+//
+// [Fingerprint] hashes where a game stands (the step count, every seat's
+// observation and mask, the standings), not the players' names: games
+// that ended alike have one fingerprint wherever they were played. A
+// tournament counts its distinct endings with it.
 //
 // # Recordings
 //

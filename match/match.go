@@ -85,6 +85,11 @@ type Result struct {
 	Forfeit int
 	// Err is why the Forfeit seat forfeited (wrapping [ErrForfeit]), or nil.
 	Err error
+	// Faults holds, per seat, the rounds in which the seat's agent faulted
+	// and took the original's penalty, as agents that count them report
+	// ([FaultCounter]: external bots; 0 for the others), or nil when no
+	// agent of the match counts faults.
+	Faults []int
 }
 
 // AgentError is the error of [NewAgents] for a seat whose agent cannot be
@@ -221,7 +226,7 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 			}
 		}
 	}
-	return Result{Result: forfeited(e.Result(), forfeit), Forfeit: forfeit, Err: why}, nil
+	return Result{Result: forfeited(e.Result(), forfeit), Forfeit: forfeit, Err: why, Faults: faults(m.Agents)}, nil
 }
 
 // call calls the State hook f, if any.

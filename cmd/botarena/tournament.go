@@ -4,76 +4,157 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/agents/policy"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battlebots"
+	"github.com/botarena/botarena/league"
 	"github.com/botarena/botarena/match"
 )
 
-// tournament is BattleBots' own command.
+// tournament runs gauntlets of every game, and BattleBots' own round robin.
 func init() { extraCommands = append(extraCommands, newTournamentCmd) }
 
 type tournamentFlags struct {
 	agents    string
+	gauntlet  bool
+	games     int
+	workers   int
+	png       string
+	original  bool
 	bouts     int
 	seed      uint64
 	maxRounds int
 	timeout   time.Duration
 	asJSON    bool
+	configFlags
+	// game holds the values of the game-specific flags (see gameFlags).
+	game map[string]*gameFlagValue
 }
+
+// defaultOriginalAgents are the bots of the original round robin without
+// --agents: the original's own registration.
+const defaultOriginalAgents = "huggy,nop"
 
 func newTournamentCmd(c *cli) *cobra.Command {
 	var o tournamentFlags
 	cmd := &cobra.Command{
-		Use:   "tournament battlebots",
-		Short: "Run the BattleBots round robin and print the original's results table",
-		Long: "tournament runs the original control program's round robin: every pair of bots once, the one\n" +
-			"listed first always bot1, --bouts bouts per match (5 in the original); the higher HP wins a\n" +
-			"bout, the most bout wins a match. It prints the original's output (\"a vs b\", the bout numbers,\n" +
-			"then the Results table of matches and bouts won per bot, in the order given); --json prints\n" +
-			"the same as one JSON object with every bout.\n\n" +
-			"--agents lists agent specs as everywhere (`botarena games --json`): built-in agents, and\n" +
-			"command-line bots as cmd:COMMAND or NAME=COMMAND (NAME names it in the table). A command-line\n" +
-			"bot runs as the original runs it: once per round, the command split on whitespace (quotes\n" +
-			"group words), no shell, the arena string appended as the last argument, the action read\n" +
+		Use:   "tournament GAME (--agents A,B,... | --gauntlet) [--games N] [--seed S] [--workers W] [--json] [--png FILE]",
+		Short: "Play every pairing of agents, seats rotated, N games each, and print W/D/L, win rates and more per pair",
+		Long: "tournament plays a gauntlet of any game: every pairing of two of the agents, in every seating of\n" +
+			"the pair, --games games each (100 by default). With 2 seats a pairing plays both orders, A,B and\n" +
+			"B,A; with more, the pair fills every seat, alternately, and plays the distinct rotations of\n" +
+			"A,B,A,B,... and B,A,B,A,... (2 seatings for an even number of seats). A game goes to the agent\n" +
+			"of the winning seat, or of every seat tied at the top; else it is a draw. Game i of the tournament\n" +
+			"(pairing by pairing, seating by seating) has a fresh seed derived from --seed and i as a league's\n" +
+			"games have, so the same --seed gives the same table for any --workers. Games of built-in agents\n" +
+			"and policy files run on vecenv pools (--workers worker goroutines, GOMAXPROCS by default), games\n" +
+			"with an external bot one per goroutine.\n\n" +
+			"It prints a table per pair: W/D/L, the win rate (wins/games; a draw is not a win) with its 95%\n" +
+			"Wilson interval, the mean points (the game's own score per seat: points, HP, coins), faults\n" +
+			"(rounds an external bot timed out, crashed or answered garbage and did nothing, as the original's\n" +
+			"penalty; 0 for built-in agents), forfeits, the number of distinct endings (distinct final states:\n" +
+			"1 when every game went the same way, as between deterministic bots on a fixed map), the mean\n" +
+			"game length in rounds, and each seating's wins; then the matrix of win rates. --json prints it as\n" +
+			"one JSON object; --png FILE draws the win-rate matrix.\n\n" +
+			"--agents lists agent specs as everywhere (`botarena games --json`): built-in agents, policy:PATH,\n" +
+			"external bots (cmd:COMMAND, dir:PATH, http://...), NAME=SPEC to name one in the tables, and for\n" +
+			"BattleBots NAME=COMMAND for a command-line bot. --gauntlet plays the game's own gauntlet (its\n" +
+			"built-in bots, idle and random, and the committed policies under policies/ that fit the game, found\n" +
+			"from the working directory or a folder above it), plus any --agents.\n\n" +
+			"tournament battlebots --original (or with --bouts) runs the original control program's round\n" +
+			"robin instead: every pair of bots once, the one listed first always bot1, --bouts bouts per match\n" +
+			"(5 in the original); the higher HP wins a bout, the most bout wins a match. It prints the\n" +
+			"original's output (\"a vs b\", the bout numbers, then the Results table of matches and bouts won\n" +
+			"per bot, in the order given; --agents defaults to huggy,nop); --json prints the same as one JSON\n" +
+			"object with every bout.\n\n" +
+			"A command-line bot runs as the original runs it: once per round, the command split on whitespace\n" +
+			"(quotes group words), no shell, the arena string appended as the last argument, the action read\n" +
 			"from stdout. Unlike the original, which panics on a bot that cannot start or exits non-zero\n" +
 			"and waits forever on one that hangs, a bot that crashes, exits non-zero, prints garbage or\n" +
 			"runs past --timeout (killed with its children) does nothing (NO) that round; each fault is\n" +
-			"logged on stderr and counted per bout in the JSON (\"faults\"). A built-in agent that panics\n" +
-			"loses the bout (\"forfeit\").",
-		Args: cobra.ExactArgs(1),
+			"logged on stderr and counted (\"faults\"). A built-in agent that panics loses the game\n" +
+			"(\"forfeit\").",
+		Args: c.gameArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if agents.BaseGame(args[0]) != "battlebots" {
-				return fmt.Errorf("tournament: only battlebots has a tournament, not %q", args[0])
-			}
 			if !cmd.Flags().Changed("seed") {
 				o.seed = uint64(time.Now().UnixNano()) % (1 << 31)
-			}
-			if o.bouts < 1 {
-				return fmt.Errorf("--bouts: want 1 or more, got %d", o.bouts)
-			}
-			if o.maxRounds < 0 {
-				return fmt.Errorf("--max-rounds: want 0 (the original's 1000) or more, got %d", o.maxRounds)
 			}
 			if o.timeout <= 0 {
 				return fmt.Errorf("--timeout: want a positive duration, got %v", o.timeout)
 			}
-			return c.tournament(args[0], &o)
+			if o.original || cmd.Flags().Changed("bouts") {
+				for _, name := range []string{"gauntlet", "games", "workers", "png", "players", "config"} {
+					if cmd.Flags().Changed(name) {
+						return fmt.Errorf("--%s is for the gauntlet, not the original round robin (--original, --bouts)", name)
+					}
+				}
+				if agents.BaseGame(args[0]) != "battlebots" {
+					return fmt.Errorf("tournament: only battlebots has the original's round robin (--original, --bouts), not %q", args[0])
+				}
+				if o.bouts < 1 {
+					return fmt.Errorf("--bouts: want 1 or more, got %d", o.bouts)
+				}
+				if o.maxRounds < 0 {
+					return fmt.Errorf("--max-rounds: want 0 (the original's 1000) or more, got %d", o.maxRounds)
+				}
+				if !cmd.Flags().Changed("agents") {
+					o.agents = defaultOriginalAgents
+				}
+				return c.tournament(args[0], &o)
+			}
+			if o.games < 1 {
+				return fmt.Errorf("--games: want 1 or more, got %d", o.games)
+			}
+			if o.maxRounds < 0 {
+				return fmt.Errorf("--max-rounds: want 0 (play to the end) or more, got %d", o.maxRounds)
+			}
+			if o.workers < 0 {
+				return fmt.Errorf("--workers: want 1 or more (0: GOMAXPROCS), got %d", o.workers)
+			}
+			if strings.TrimSpace(o.agents) == "" && !o.gauntlet {
+				return fmt.Errorf("tournament %s: name the agents (--agents A,B,...) or play the game's gauntlet (--gauntlet)", args[0])
+			}
+			for name, v := range o.game {
+				v.changed = cmd.Flags().Changed(name)
+			}
+			return c.gauntlet(args[0], &o, cmd.Flags().Changed("players"))
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.agents, "agents", "huggy,nop", "comma-separated bots: built-in agent names, cmd:COMMAND, or NAME=COMMAND for command-line bots")
-	f.IntVar(&o.bouts, "bouts", battlebots.BoutsPerMatch, "bouts per match")
-	f.Uint64Var(&o.seed, "seed", 0, "tournament seed for random agents (random if absent; always printed on stderr)")
-	f.IntVar(&o.maxRounds, "max-rounds", 0, "round cap per bout (0: the original's 1000)")
+	f.StringVar(&o.agents, "agents", "", "comma-separated agent specs (NAME=SPEC names one; BattleBots: NAME=COMMAND for a command-line bot); --original: huggy,nop if absent")
+	f.BoolVar(&o.gauntlet, "gauntlet", false, "play the game's gauntlet: its built-in bots, baselines and committed policies (plus any --agents)")
+	f.IntVar(&o.games, "games", 100, "games per pairing and seating")
+	f.IntVar(&o.workers, "workers", 0, "worker goroutines (default GOMAXPROCS)")
+	f.StringVar(&o.png, "png", "", "also draw the win-rate matrix into this PNG file")
+	f.BoolVar(&o.original, "original", false, "battlebots: run the original control program's round robin and print its table")
+	f.IntVar(&o.bouts, "bouts", battlebots.BoutsPerMatch, "battlebots --original: bouts per match (implies --original)")
+	f.Uint64Var(&o.seed, "seed", 0, "tournament seed (random if absent; always printed on stderr)")
+	f.IntVar(&o.maxRounds, "max-rounds", 0, "round cap per game (0: play to the end; --original: the original's 1000)")
 	f.DurationVar(&o.timeout, "timeout", agents.CommandTimeout, "time limit per round for a command-line bot (cmd:timeout=D:COMMAND overrides it)")
 	f.BoolVar(&o.asJSON, "json", false, "print the results as one JSON object")
+	o.configFlags.add(cmd)
+	o.game = addGameFlags(f, c.reg)
 	return cmd
 }
 
@@ -84,9 +165,10 @@ type entrant struct {
 }
 
 // parseEntrant reads one --agents entry: an agent spec (a built-in name or
-// a scheme's spec such as cmd:COMMAND), named after itself, or
-// NAME=COMMAND, the command-line bot COMMAND named NAME (NAME=cmd:... is
-// the same with the scheme's options).
+// a scheme's spec such as cmd:COMMAND or policy:PATH), named after itself;
+// NAME=SPEC, the agent spec SPEC named NAME; or NAME=COMMAND, the
+// command-line bot COMMAND named NAME (NAME=cmd:... is the same with the
+// scheme's options).
 func parseEntrant(game, entry string) (entrant, error) {
 	if agents.Known(game, entry) {
 		return entrant{name: entry, spec: entry}, nil
@@ -100,6 +182,9 @@ func parseEntrant(game, entry string) (entrant, error) {
 	if name == "" || command == "" {
 		return entrant{}, fmt.Errorf("%q: want NAME=COMMAND", entry)
 	}
+	if !strings.HasPrefix(command, agents.CommandPrefix) && agents.Known(game, command) {
+		return entrant{name: name, spec: command}, nil // NAME=SPEC
+	}
 	if !strings.HasPrefix(command, agents.CommandPrefix) {
 		command = agents.CommandPrefix + command
 	}
@@ -107,6 +192,31 @@ func parseEntrant(game, entry string) (entrant, error) {
 		return entrant{}, fmt.Errorf("%q: %w", entry, err)
 	}
 	return entrant{name: name, spec: command}, nil
+}
+
+// parseEntrants reads the --agents list after the entrants before, naming
+// a repeated name NAME2, NAME3, ...
+func parseEntrants(game, list string, before []entrant) ([]entrant, error) {
+	ents := before
+	seen := map[string]int{}
+	for _, e := range before {
+		seen[e.name]++
+	}
+	for _, spec := range strings.Split(list, ",") {
+		spec = strings.TrimSpace(spec)
+		if spec == "" {
+			continue
+		}
+		e, err := parseEntrant(game, spec)
+		if err != nil {
+			return nil, fmt.Errorf("--agents: %w", err)
+		}
+		if seen[e.name]++; seen[e.name] > 1 {
+			e.name += strconv.Itoa(seen[e.name])
+		}
+		ents = append(ents, e)
+	}
+	return ents, nil
 }
 
 type tBout struct {
@@ -137,21 +247,9 @@ type tResult struct {
 }
 
 func (c *cli) tournament(game string, o *tournamentFlags) error {
-	var ents []entrant
-	seen := map[string]int{}
-	for _, spec := range strings.Split(o.agents, ",") {
-		spec = strings.TrimSpace(spec)
-		if spec == "" {
-			continue
-		}
-		e, err := parseEntrant(game, spec)
-		if err != nil {
-			return fmt.Errorf("--agents: %w", err)
-		}
-		if seen[e.name]++; seen[e.name] > 1 {
-			e.name += strconv.Itoa(seen[e.name])
-		}
-		ents = append(ents, e)
+	ents, err := parseEntrants(game, o.agents, nil)
+	if err != nil {
+		return err
 	}
 	if len(ents) < 2 {
 		return fmt.Errorf("--agents: a tournament needs at least 2 bots, got %d", len(ents))
@@ -268,4 +366,238 @@ func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, s
 		b.Forfeit = fmt.Sprintf("%s loses in round %d: %v", ents[res.Forfeit].name, res.Rounds, res.Err)
 	}
 	return b, nil
+}
+
+// gauntlet plays the gauntlet of o (see the command's help) and prints its
+// table.
+func (c *cli) gauntlet(game string, o *tournamentFlags, setPlayers bool) error {
+	entry, err := c.reg.Lookup(game)
+	if err != nil {
+		return err
+	}
+	set := map[string]any{}
+	if setPlayers {
+		set["players"] = o.players
+	}
+	if err := applyGameFlags(c.reg, game, o.game, set); err != nil {
+		return err
+	}
+	cfg, err := o.configFlags.json(set)
+	if err != nil {
+		return err
+	}
+	probe, err := c.reg.Make(game, cfg)
+	if err != nil {
+		return err
+	}
+	spec := probe.Spec()
+	var ents []entrant
+	if o.gauntlet {
+		ents = c.kitGauntlet(game, entry.Kit, spec)
+	}
+	if ents, err = parseEntrants(game, o.agents, ents); err != nil {
+		return err
+	}
+	g := league.Gauntlet{Game: game, Config: cfg, Games: o.games, Seed: o.seed, MaxRounds: o.maxRounds}
+	for _, e := range ents {
+		if strings.HasPrefix(e.spec, agents.CommandPrefix) {
+			e.spec = withTimeout(e.spec, o.timeout)
+		}
+		if err := checkAgent(game, e.spec, spec); err != nil {
+			if e.name == e.spec {
+				return fmt.Errorf("--agents: %w", err) // the error names the spec
+			}
+			return fmt.Errorf("--agents: %s: %w", e.name, err)
+		}
+		g.Agents = append(g.Agents, league.Entrant{Name: e.name, Spec: e.spec})
+	}
+	if len(g.Agents) < 2 {
+		return fmt.Errorf("tournament %s: a gauntlet needs at least 2 agents, got %d", game, len(g.Agents))
+	}
+	workers := o.workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	pairs := len(g.Agents) * (len(g.Agents) - 1) / 2
+	seatings := len(league.GauntletSeatings(spec.Seats))
+	total := pairs * seatings * o.games
+	fmt.Fprintf(c.stderr, "botarena: tournament %s seed %d: %d agents, %d pairings × %d seatings × %d games = %d games on %d workers\n",
+		game, o.seed, len(g.Agents), pairs, seatings, o.games, total, workers)
+	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	start := time.Now()
+	last := start
+	progress := func(done, total int) {
+		if now := time.Now(); now.Sub(last) >= 10*time.Second && done < total {
+			last = now
+			fmt.Fprintf(c.stderr, "botarena: tournament: %d/%d games\n", done, total)
+		}
+	}
+	runner := &league.PoolRunner{Registry: c.reg, Log: &syncWriter{w: c.stderr}}
+	table, err := league.PlayGauntlet(ctx, g, runner, c.reg, workers, progress)
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	fmt.Fprintf(c.stderr, "botarena: tournament: %d games in %s (%.1f games/s)\n", total, elapsed.Round(time.Millisecond), float64(total)/max(elapsed.Seconds(), 1e-9))
+	if o.png != "" {
+		title := fmt.Sprintf("%s: win rate, row against column (%d games per pairing, seed %d)", game, seatings*o.games, o.seed)
+		if err := league.WriteChart(o.png, func(w io.Writer, title string, _ []league.Row) error { return gauntletPNG(w, title, table) }, title, nil); err != nil {
+			return fmt.Errorf("--png: %w", err)
+		}
+	}
+	if o.asJSON {
+		return json.NewEncoder(c.stdout).Encode(table)
+	}
+	return table.WriteText(c.stdout)
+}
+
+// kitGauntlet returns the entrants of the game's own gauntlet
+// (env.Kit.GauntletAgents) that can play envs of spec. A policy's relative
+// PATH is looked up from the working directory and the folders above it
+// (the repository's root holds policies/). An entry that cannot play, a
+// policy trained for another preset or one not found, is left out with a
+// note on stderr.
+func (c *cli) kitGauntlet(game string, kit *env.Kit, spec *env.Spec) []entrant {
+	var out []entrant
+	for _, s := range kit.GauntletAgents() {
+		name := s
+		if path, ok := strings.CutPrefix(s, policy.Prefix); ok {
+			path, opts, _ := strings.Cut(path, "?")
+			stem := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".safetensors"), ".policy")
+			name = policy.Prefix + stem
+			if opts != "" {
+				name += "?" + opts
+			}
+			found, err := findUp(path)
+			if err != nil {
+				fmt.Fprintf(c.stderr, "botarena: gauntlet: leaving out %s: %v\n", s, err)
+				continue
+			}
+			s = policy.Prefix + found
+			if opts != "" {
+				s += "?" + opts
+			}
+		}
+		if err := checkAgent(game, s, spec); err != nil {
+			fmt.Fprintf(c.stderr, "botarena: gauntlet: leaving out %s: %v\n", name, oneLine(err.Error()))
+			continue
+		}
+		out = append(out, entrant{name: name, spec: s})
+	}
+	return out
+}
+
+// findUp returns the absolute path of the relative path rel in the working
+// directory or the nearest folder above it that has it.
+func findUp(rel string) (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, rel)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("%s is not in the working directory or a folder above it (run from the botarena repository)", rel)
+		}
+		dir = parent
+	}
+}
+
+// checkAgent makes the agent spec names for envs of spec, and closes it:
+// an error says why it cannot play.
+func checkAgent(game, name string, spec *env.Spec) error {
+	a, err := agents.New(game, name, spec)
+	if err != nil {
+		return err
+	}
+	if cl, ok := a.(io.Closer); ok {
+		cl.Close()
+	}
+	return nil
+}
+
+// withTimeout gives the command-line bot spec (cmd:COMMAND) the time limit
+// d, unless it has its own (cmd:timeout=D:COMMAND).
+func withTimeout(spec string, d time.Duration) string {
+	rest := strings.TrimSpace(strings.TrimPrefix(spec, agents.CommandPrefix))
+	if strings.HasPrefix(rest, "timeout=") {
+		return spec
+	}
+	return agents.CommandPrefix + "timeout=" + d.String() + ":" + rest
+}
+
+// winRateGrid is a gauntlet's win-rate matrix as a plotter.GridXYZ: column
+// c, row r is the win rate of agent r against agent c, the first agent's
+// row on top.
+type winRateGrid [][]float64
+
+func (g winRateGrid) Dims() (c, r int)   { return len(g), len(g) }
+func (g winRateGrid) Z(c, r int) float64 { return g[len(g)-1-r][c] }
+func (g winRateGrid) X(c int) float64    { return float64(c) }
+func (g winRateGrid) Y(r int) float64    { return float64(r) }
+
+// gauntletPNG draws the gauntlet's table as a PNG: the matrix of win
+// rates, row against column, each cell coloured from blue (0) to red (1)
+// and labelled with the win rate and its 95% Wilson interval.
+func gauntletPNG(w io.Writer, title string, t *league.GauntletTable) error {
+	n := len(t.Agents)
+	if n < 2 {
+		return fmt.Errorf("the tournament has fewer than 2 agents")
+	}
+	names := make([]string, n)
+	idx := map[string]int{}
+	for i, a := range t.Agents {
+		names[i] = a.Name
+		idx[a.Name] = i
+	}
+	rates := t.WinRates()
+	cm := moreland.SmoothBlueRed()
+	cm.SetMin(0)
+	cm.SetMax(1)
+	heat := plotter.NewHeatMap(winRateGrid(rates), cm.Palette(255))
+	heat.Min, heat.Max = 0, 1
+	heat.NaN = color.Gray{Y: 90} // the diagonal; the palette's middle (50%) is light grey
+	var labels plotter.XYLabels
+	for _, p := range t.Pairs {
+		a, b := idx[p.Agents[0]], idx[p.Agents[1]]
+		for k, rc := range [][2]int{{a, b}, {b, a}} {
+			s := p.Sides[k]
+			labels.XYs = append(labels.XYs, plotter.XY{X: float64(rc[1]), Y: float64(n - 1 - rc[0])})
+			labels.Labels = append(labels.Labels, fmt.Sprintf("%.0f%%\n[%.0f, %.0f]\n%d/%d/%d", 100*s.WinRate, 100*s.WinRate95[0], 100*s.WinRate95[1], s.Wins, s.Draws, s.Losses))
+		}
+	}
+	text, err := plotter.NewLabels(labels)
+	if err != nil {
+		return err
+	}
+	for i := range text.TextStyle {
+		text.TextStyle[i].XAlign = draw.XCenter
+		text.TextStyle[i].YAlign = draw.YCenter
+	}
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "against"
+	p.Y.Label.Text = "agent"
+	p.Add(heat, text)
+	p.NominalX(names...)
+	p.X.Tick.Label.Rotation = math.Pi / 6
+	p.X.Tick.Label.XAlign = draw.XRight
+	p.X.Tick.Label.YAlign = draw.YTop
+	rows := slices.Clone(names)
+	slices.Reverse(rows)
+	p.NominalY(rows...)
+	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
+	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
+	side := max(4*vg.Inch, vg.Length(n)*1.3*vg.Inch)
+	wt, err := p.WriterTo(side+2*vg.Inch, side, "png")
+	if err != nil {
+		return err
+	}
+	_, err = wt.WriteTo(w)
+	return err
 }

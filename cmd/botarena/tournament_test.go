@@ -1,12 +1,23 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/agents/policy"
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/league"
 )
 
 // script writes an executable shell script into a temporary folder and
@@ -21,14 +32,27 @@ func script(t *testing.T, name, body string) string {
 }
 
 func TestTournamentOriginalTable(t *testing.T) {
-	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "huggy,nop", "--seed", "1")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	// The original's output for its default registration (spec §7).
-	want := "huggy vs nop\n0 1 2 3 4 \n\nResults:\nBot\tMatches\tBouts\nhuggy\t0\t0\nnop\t1\t5\n"
-	if out != want {
-		t.Errorf("output:\n%q\nwant:\n%q", out, want)
+	// --original, or --bouts, runs the original's round robin; its agents
+	// default to the original's registration, huggy and nop.
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"original_with_agents", []string{"--original", "--agents", "huggy,nop"}},
+		{"original_default_agents", []string{"--original"}},
+		{"bouts_implies_original", []string{"--bouts", "5", "--agents", "huggy,nop"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, code := runCLI(t, "", append([]string{"tournament", "battlebots", "--seed", "1"}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			// The original's output for its default registration (spec §7).
+			want := "huggy vs nop\n0 1 2 3 4 \n\nResults:\nBot\tMatches\tBouts\nhuggy\t0\t0\nnop\t1\t5\n"
+			if out != want {
+				t.Errorf("output:\n%q\nwant:\n%q", out, want)
+			}
+		})
 	}
 }
 
@@ -173,9 +197,326 @@ func TestTournamentErrors(t *testing.T) {
 		{"tournament", "battlebots", "--agents", `x=python3 "bot.py,nop`},
 		{"tournament", "battlebots", "--agents", "cmd:,nop"},
 		{"tournament", "battlebots", "--timeout", "0s"},
+		// The gauntlet's.
+		{"tournament", "bomberman", "--agents", "reference"},
+		{"tournament", "bomberman", "--agents", "reference,random", "--games", "0"},
+		{"tournament", "bomberman", "--agents", "reference,random", "--workers", "-1"},
+		{"tournament", "bomberman", "--agents", "reference,random", "--max-rounds", "-1"},
+		{"tournament", "bomberman", "--agents", "reference,cmd:./bot"},
+		{"tournament", "bomberman", "--agents", "reference,random", "--config", "{"},
+		{"tournament", "bomberman", "--agents", "reference,random", "--size", "small"},
+		{"tournament", "bomberman/2p", "--agents", "reference,policy:../../policies/battlebots.policy.safetensors"},
+		{"tournament", "chess", "--agents", "a,b"},
+		{"tournament", "bomberman", "--original"},
+		{"tournament", "battlebots", "--original", "--games", "5"},
+		{"tournament", "battlebots", "--bouts", "2", "--gauntlet"},
 	} {
 		if _, stderr, code := runCLI(t, "", args...); code == 0 || !strings.HasPrefix(stderr, "botarena: ") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
+	}
+}
+
+// gauntletTable runs a gauntlet tournament with args (after "tournament")
+// and --json, and returns its table.
+func gauntletTable(t *testing.T, args ...string) *league.GauntletTable {
+	t.Helper()
+	out, stderr, code := runCLI(t, "", append(append([]string{"tournament"}, args...), "--json")...)
+	if code != 0 {
+		t.Fatalf("tournament %v: exit %d: %s", args, code, stderr)
+	}
+	var table league.GauntletTable
+	if err := json.Unmarshal([]byte(out), &table); err != nil {
+		t.Fatalf("tournament %v: %v in %q", args, err, out)
+	}
+	return &table
+}
+
+// TestTournamentGauntletPlaysEveryGamePerPairingAndSeating: every game (and
+// presets with more seats) plays a small gauntlet of two built-in agents,
+// --games 2 per seating, and the table holds the right number of games.
+func TestTournamentGauntletPlaysEveryGamePerPairingAndSeating(t *testing.T) {
+	for _, tc := range []struct {
+		game  string
+		a, b  string
+		seats int
+	}{
+		{"battlebots", "huggy", "sniper", 2},
+		{"battlecube", "teebot", "dumb", 4},
+		{"battlecube/2p", "teebot", "dumb", 2},
+		{"battleships/small", "reference", "random", 2},
+		{"bomberman", "reference", "random", 4},
+		{"bomberman/2p", "reference", "random", 2},
+		{"portalbomber", "greedy", "practice", 2},
+	} {
+		t.Run(strings.ReplaceAll(tc.game, "/", "_"), func(t *testing.T) {
+			table := gauntletTable(t, tc.game, "--agents", tc.a+","+tc.b, "--games", "2", "--seed", "1")
+			if table.Game != tc.game || table.Seats != tc.seats || table.GamesPerSeating != 2 || len(table.Pairs) != 1 {
+				t.Fatalf("table %+v", table)
+			}
+			p := table.Pairs[0]
+			seatings := league.GauntletSeatings(tc.seats)
+			if p.Agents != [2]string{tc.a, tc.b} || p.Games != 2*len(seatings) || len(p.Seatings) != len(seatings) {
+				t.Fatalf("pair %v: %d games in %d seatings, want %d in %d", p.Agents, p.Games, len(p.Seatings), 2*len(seatings), len(seatings))
+			}
+			for _, st := range p.Seatings {
+				if st.Games != 2 || st.Wins[0]+st.Wins[1]+st.Draws != 2 {
+					t.Errorf("seating %v: %d games, wins %v, draws %d", st.Seats, st.Games, st.Wins, st.Draws)
+				}
+			}
+			for k, s := range p.Sides {
+				if s.Agent != p.Agents[k] || s.Wins+s.Draws+s.Losses != p.Games || s.Draws != p.Draws || s.Faults != 0 || s.Forfeits != 0 {
+					t.Errorf("side %d: %+v", k, s)
+				}
+			}
+			if p.Sides[0].Wins != p.Sides[1].Losses || p.DistinctEndings < 1 || p.DistinctEndings > p.Games || p.MeanRounds <= 0 {
+				t.Errorf("pair %+v", p)
+			}
+		})
+	}
+}
+
+// TestTournamentRotatesSeats: with 2 seats a pairing plays both orders;
+// with more, the alternating seatings A,B,A,B and B,A,B,A.
+func TestTournamentRotatesSeats(t *testing.T) {
+	for _, tc := range []struct {
+		game string
+		want [][]string
+	}{
+		{"bomberman/2p", [][]string{{"reference", "idle"}, {"idle", "reference"}}},
+		{"bomberman", [][]string{{"reference", "idle", "reference", "idle"}, {"idle", "reference", "idle", "reference"}}},
+	} {
+		t.Run(strings.ReplaceAll(tc.game, "/", "_"), func(t *testing.T) {
+			table := gauntletTable(t, tc.game, "--agents", "reference,idle", "--games", "1", "--seed", "2", "--max-rounds", "20")
+			var got [][]string
+			for _, st := range table.Pairs[0].Seatings {
+				got = append(got, st.Seats)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("seatings %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestTournamentSameSeedSameTable: the same --seed gives the same table
+// whatever the worker count; another seed plays other games.
+func TestTournamentSameSeedSameTable(t *testing.T) {
+	args := []string{"tournament", "bomberman/2p", "--agents", "reference,random,idle", "--games", "3", "--max-rounds", "80", "--json"}
+	run := func(extra ...string) string {
+		t.Helper()
+		out, stderr, code := runCLI(t, "", append(slices.Clone(args), extra...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", extra, code, stderr)
+		}
+		return out
+	}
+	one := run("--seed", "3", "--workers", "1")
+	if again := run("--seed", "3", "--workers", "3"); again != one {
+		t.Errorf("same seed, other worker count, other table:\n%s\n%s", one, again)
+	}
+	// Another seed: the same seatings, other games (seeds aside, the
+	// tables differ).
+	var a, b league.GauntletTable
+	json.Unmarshal([]byte(one), &a)
+	json.Unmarshal([]byte(run("--seed", "4", "--workers", "1")), &b)
+	for _, tb := range []*league.GauntletTable{&a, &b} {
+		tb.Seed = 0
+		for i := range tb.Pairs {
+			for j := range tb.Pairs[i].Seatings {
+				tb.Pairs[i].Seatings[j].FirstSeed = 0
+			}
+		}
+	}
+	if reflect.DeepEqual(a, b) {
+		t.Error("seeds 3 and 4 played the same games")
+	}
+}
+
+// TestTournamentJSONHasTheDocumentedFields checks --json's fields (the
+// command's help and docs/tournaments.md name them) and their values for a
+// deterministic pair: nop beats huggy in every game, which all end alike
+// in each seating.
+func TestTournamentJSONHasTheDocumentedFields(t *testing.T) {
+	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "huggy,nop", "--games", "5", "--seed", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(v any) []string {
+		var ks []string
+		for k := range v.(map[string]any) {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		return ks
+	}
+	pair := raw["pairs"].([]any)[0]
+	for _, tc := range []struct {
+		name string
+		obj  any
+		want []string
+	}{
+		{"table", raw, []string{"agents", "game", "games_per_seating", "max_rounds", "pairs", "seats", "seed"}},
+		{"agent", raw["agents"].([]any)[0], []string{"agent", "spec"}},
+		{"pair", pair, []string{"agents", "distinct_endings", "draws", "games", "mean_rounds", "seatings", "sides"}},
+		{"side", pair.(map[string]any)["sides"].([]any)[0], []string{"agent", "draws", "faults", "forfeits", "losses", "mean_points", "win_rate", "win_rate_95", "wins"}},
+		{"seating", pair.(map[string]any)["seatings"].([]any)[0], []string{"distinct_endings", "draws", "first_index", "first_seed", "games", "seats", "wins"}},
+	} {
+		if got := keys(tc.obj); !slices.Equal(got, tc.want) {
+			t.Errorf("%s fields %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	var table league.GauntletTable
+	json.Unmarshal([]byte(out), &table)
+	p := table.Pairs[0]
+	nop := p.Sides[1]
+	// 10 wins of 10: the Wilson interval is [n/(n+z²), 1] = [0.722467, 1].
+	if nop.Wins != 10 || nop.WinRate != 1 || math.Abs(nop.WinRate95[0]-0.722467) > 1e-6 || nop.WinRate95[1] != 1 || nop.MeanPoints != 10 {
+		t.Errorf("nop: %+v, want 10 wins, win rate 1 in [0.722467, 1], 10 HP", nop)
+	}
+	if p.DistinctEndings != 2 || p.Seatings[0].DistinctEndings != 1 || p.MeanRounds != 16 {
+		t.Errorf("huggy vs nop: %d distinct endings (seatings %d, %d), mean length %v; want 1 per seating, 16 rounds",
+			p.DistinctEndings, p.Seatings[0].DistinctEndings, p.Seatings[1].DistinctEndings, p.MeanRounds)
+	}
+}
+
+func TestTournamentTextTable(t *testing.T) {
+	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "huggy,nop,sniper", "--games", "2", "--seed", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"huggy vs nop: 4 games, distinct endings 2, mean length 16.0 rounds\n",
+		"agent  W/D/L  win rate  95% interval     mean points  faults  forfeits\n",
+		"nop    4/0/0  100.0%    [51.0%, 100.0%]  10.00        0       0\n",
+		"  seats huggy,nop: 2 games (first seed ",
+		"win rate, row against column:\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.HasPrefix(stderr, "botarena: tournament battlebots seed 1: 3 agents, 3 pairings × 2 seatings × 2 games = 12 games") {
+		t.Errorf("stderr %q", stderr)
+	}
+}
+
+func TestTournamentPNGDrawsTheWinRateMatrix(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gauntlet.png")
+	_, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "huggy,nop,sniper", "--games", "1", "--seed", "1", "--png", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() < 300 || b.Dy() < 300 {
+		t.Errorf("picture of %v", b)
+	}
+}
+
+// TestTournamentCountsFaultsOfExternalBots: a command-line bot that prints
+// garbage faults every round, counted per side.
+func TestTournamentCountsFaultsOfExternalBots(t *testing.T) {
+	garbage := script(t, "garbage.sh", "echo 'fire at will'")
+	table := gauntletTable(t, "battlebots", "--agents", "garbage="+garbage+",nop", "--games", "1", "--max-rounds", "3", "--seed", "1")
+	p := table.Pairs[0]
+	if p.Agents != [2]string{"garbage", "nop"} || p.Sides[0].Faults != 2*3 || p.Sides[1].Faults != 0 {
+		t.Errorf("faults %d and %d, want 6 (3 rounds in each of 2 games) and 0: %+v", p.Sides[0].Faults, p.Sides[1].Faults, p)
+	}
+}
+
+// TestTournamentGauntletPlaysTheGamesOwnAgents: --gauntlet plays the kit's
+// agents and the committed policies that fit the game (found from this
+// package's folder, below the repository's root), leaving out the others.
+func TestTournamentGauntletPlaysTheGamesOwnAgents(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		want    []string
+		leftOut string
+	}{
+		{"battlebots", []string{"battlebots"}, []string{"huggy", "sniper", "nop", "random",
+			"policy:battlebots?sample", "policy:battlebots-sniper?sample", "policy:battlebots-all?sample"}, ""},
+		{"policy_that_does_not_fit", []string{"bomberman/8p"}, []string{"reference", "random", "idle"}, "leaving out policy:bomberman-2p?sample"},
+		{"plus_agents", []string{"battleships/small", "--agents", "ref2=reference"}, []string{"reference", "random", "idle", "policy:battleships-small?sample", "ref2"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append(append([]string{"tournament"}, tc.args...), "--gauntlet", "--games", "1", "--max-rounds", "3", "--seed", "1", "--json")
+			out, stderr, code := runCLI(t, "", args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var table league.GauntletTable
+			if err := json.Unmarshal([]byte(out), &table); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, a := range table.Agents {
+				got = append(got, a.Name)
+			}
+			n := len(tc.want)
+			if !slices.Equal(got, tc.want) || len(table.Pairs) != n*(n-1)/2 {
+				t.Errorf("agents %v in %d pairs, want %v", got, len(table.Pairs), tc.want)
+			}
+			if tc.leftOut != "" && !strings.Contains(stderr, tc.leftOut) {
+				t.Errorf("stderr lacks %q: %s", tc.leftOut, stderr)
+			}
+		})
+	}
+}
+
+// TestEveryGameNamesAGauntletThatPlays: each game's kit lists a gauntlet
+// of agents that exist, and its policies are committed files that fit one
+// of the game's registry names.
+func TestEveryGameNamesAGauntletThatPlays(t *testing.T) {
+	byGame := map[string][]string{}
+	for _, name := range env.Default.Names() {
+		byGame[env.BaseGame(name)] = append(byGame[env.BaseGame(name)], name)
+	}
+	for game, names := range byGame {
+		t.Run(game, func(t *testing.T) {
+			entry, err := env.Default.Lookup(game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if entry.Kit == nil || len(entry.Kit.Gauntlet) < 2 {
+				t.Skipf("%s has no gauntlet of its own", game)
+			}
+			for _, spec := range entry.Kit.Gauntlet {
+				path, ok := strings.CutPrefix(spec, policy.Prefix)
+				if !ok {
+					if !agents.Known(game, spec) {
+						t.Errorf("%s: unknown agent", spec)
+					}
+					continue
+				}
+				path, _, _ = strings.Cut(path, "?")
+				m, err := policy.Load(filepath.Join("..", "..", path))
+				if err != nil {
+					t.Errorf("%s: %v", spec, err)
+					continue
+				}
+				fits := false
+				for _, name := range names {
+					e, err := env.Default.Make(name, nil)
+					if err == nil && m.Check(e.Spec()) == nil {
+						fits = true
+					}
+				}
+				if !fits {
+					t.Errorf("%s fits none of %v", spec, names)
+				}
+			}
+		})
 	}
 }

@@ -12,7 +12,14 @@ var kit = &env.Kit{
 	},
 	Reference: "huggy",
 	Opponents: []string{"huggy", "sniper", "nop"},
-	Training:  env.Training{Channels: []int{16, 32}, Strides: []int{1, 2}, Hidden: 256, Config: map[string]any{}},
+	// The gauntlet: the built-in bots (nop is the idle one), random, and
+	// the three committed policies (against huggy, against sniper,
+	// against all three), sampling as trained.
+	Gauntlet: []string{"huggy", "sniper", "nop", "random",
+		"policy:policies/battlebots.policy.safetensors?sample",
+		"policy:policies/battlebots-sniper.policy.safetensors?sample",
+		"policy:policies/battlebots-all.policy.safetensors?sample"},
+	Training: env.Training{Channels: []int{16, 32}, Strides: []int{1, 2}, Hidden: 256, Config: map[string]any{}},
 	// The original had no console players; the console takes its command
 	// lines.
 	ConsoleHelp: "NO, a move N NE E SE S SW W NW, B/M/L and a direction (bullet, missile, landmine: B SE), or P (EMP)",

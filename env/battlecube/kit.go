@@ -13,6 +13,10 @@ var kit = &env.Kit{
 	},
 	Reference: "teebot",
 	Opponents: []string{"teebot", "dumb", "random"},
+	// The gauntlet: the original's example bots, the generic baselines
+	// and the committed policy, sampling as trained (trained on 2 players,
+	// it plays every 8×8×8 cube).
+	Gauntlet: []string{"teebot", "dumb", "random", "idle", "policy:policies/battlecube-2p.policy.safetensors?sample"},
 	// Training's entropy coefficient is low: with 0.01 (the trainer's
 	// default) the policy over 500 actions stayed broad and a sampled
 	// step out of the cube or into a bomb lost 14–16% of the games;

@@ -11,6 +11,9 @@ var kit = &env.Kit{
 	},
 	Reference: "reference",
 	Opponents: []string{"reference", "random"},
+	// The gauntlet: the reference bot, the generic baselines and the
+	// committed policy, sampling as trained (7×7 only: battleships/small).
+	Gauntlet: []string{"reference", "random", "idle", "policy:policies/battleships-small.policy.safetensors?sample"},
 	// Training shapes the reward with the game's points (10 a hit, 30 a
 	// sunk ship, 100 the last): the terminal reward alone did not move in
 	// 15 minutes, points_reward 0.01 learns (docs/training.md has the

@@ -10,6 +10,10 @@ var kit = &env.Kit{
 	},
 	Reference: "reference",
 	Opponents: []string{"reference", "random"},
+	// The gauntlet: the reference bot, the generic baselines and the
+	// committed policy, sampling as trained (trained on 2 players, it
+	// plays every 21×21 game: bomberman/2p and the 4-player default).
+	Gauntlet: []string{"reference", "random", "idle", "policy:policies/bomberman-2p.policy.safetensors?sample"},
 	Training: env.Training{
 		Channels: []int{16, 32}, Strides: []int{1, 2}, Hidden: 256,
 		Config: map[string]any{"points_reward": 0.002},

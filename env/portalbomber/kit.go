@@ -11,7 +11,11 @@ var kit = &env.Kit{
 	},
 	Reference: "practice",
 	Opponents: []string{"practice", "greedy", "random"},
-	Training:  env.Training{Channels: []int{32, 32}, Strides: []int{1, 1}, Hidden: 256, Config: map[string]any{}},
+	// The gauntlet: the practice bot, greedy, the generic baselines and
+	// the committed policy, sampling as trained (the original 11×11 game
+	// only).
+	Gauntlet: []string{"practice", "greedy", "random", "idle", "policy:policies/portalbomber.policy.safetensors?sample"},
+	Training: env.Training{Channels: []int{32, 32}, Strides: []int{1, 1}, Hidden: 256, Config: map[string]any{}},
 	// The leaderboard also shows each player's shop stats, as the state
 	// JSON carries them. Score is coins; rounds (Result().Rounds) are the
 	// original's rounds, two moves each.

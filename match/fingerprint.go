@@ -1,0 +1,84 @@
+package match
+
+import (
+	"encoding/binary"
+	"hash/fnv"
+	"math"
+
+	"github.com/botarena/botarena/env"
+)
+
+// FaultCounter is implemented by external bots that count the rounds in
+// which they faulted (timed out, crashed, or answered garbage) and took
+// the original competition's penalty instead of their move, such as
+// agents.CmdBot. [Match.Run] reads the counts into [Result.Faults] when
+// the match ends.
+type FaultCounter interface {
+	// Faults returns the number of rounds the agent faulted in since it
+	// was made.
+	Faults() int
+}
+
+// faults returns, per seat, the faults of the agents that count them, or
+// nil when none does.
+func faults(ags []env.Agent) []int {
+	var out []int
+	for seat, a := range ags {
+		if f, ok := a.(FaultCounter); ok {
+			if out == nil {
+				out = make([]int, len(ags))
+			}
+			out[seat] = f.Faults()
+		}
+	}
+	return out
+}
+
+// Fingerprint returns a 64-bit FNV-1a hash of where the game in e stands:
+// its step count, every seat's observation tensors and action mask (in
+// seat order), and its result (winner, draw, and each standing's seat,
+// score and alive flag). Two games with the same fingerprint ended (almost
+// certainly) in the same position as every seat sees it, after as many
+// steps, with the same standings; games whose fingerprints differ ended
+// differently. It reads only what every env has (no native codec), and
+// nothing that depends on the players' names or where the game was played,
+// so a game played on a pool and the same game played by [Match.Run] give
+// the same fingerprint. It allocates the observation buffers once per
+// call and does not modify e.
+func Fingerprint(e env.Env) uint64 {
+	spec := e.Spec()
+	h := fnv.New64a()
+	var b [8]byte
+	put := func(v uint64) {
+		binary.LittleEndian.PutUint64(b[:], v)
+		h.Write(b[:])
+	}
+	put(uint64(e.Steps()))
+	obs := spec.NewObsBuffers()
+	mask := make([]uint8, spec.Actions)
+	for seat := range spec.Seats {
+		e.WriteObs(seat, obs)
+		for _, t := range obs {
+			h.Write(t)
+		}
+		e.WriteMask(seat, mask)
+		h.Write(mask)
+	}
+	r := e.Result()
+	put(uint64(int64(r.Winner)))
+	if r.Draw {
+		put(1)
+	} else {
+		put(0)
+	}
+	for _, s := range r.Standings {
+		put(uint64(int64(s.Seat)))
+		put(math.Float64bits(s.Score))
+		if s.Alive {
+			put(1)
+		} else {
+			put(0)
+		}
+	}
+	return h.Sum64()
+}
