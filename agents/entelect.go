@@ -257,12 +257,34 @@ func (m *BotMeta) Nickname() string {
 // map.txt are deleted when the next round starts (the round-level copies
 // stay), as the original does; a Bomberman bot that is no longer run
 // (dead, or past its 20 do-nothings) still gets its empty round folder,
-// as in the original. Battleships' place.txt and command.txt are left as
-// the original harness leaves them: read as .NET reads text and written
-// back as UTF-8 without a byte-order mark (BotHarness.RemoveCommandFile).
-// When the game ends, [EntelectBot.GameEnded] writes the final state.json
-// and map.txt into the bot's last round folder (BotHarness.GameEnded),
-// where they stay.
+// as in the original, with one exception below. Battleships' place.txt
+// and command.txt are left as the original harness leaves them: read as
+// .NET reads text and written back as UTF-8 without a byte-order mark
+// (BotHarness.RemoveCommandFile). When the game ends,
+// [EntelectBot.GameEnded] writes the final state.json and map.txt into
+// the bot's last round folder (BotHarness.GameEnded), where they stay.
+//
+// # A dead Bomberman bot with no live player after it
+//
+// The original's engine processes a round from inside the callback of
+// the command that completes it (BombermanEngine.player_CommandListener),
+// so the whole game runs as a recursion: each round it calls
+// NewRoundStarted on its players in order (A, B, C, ...; a call writes the
+// player's round files and runs the bot if the player is alive), and the
+// call of the last live player processes the round and goes on to the
+// next one before the loop reaches the players after it, who are all
+// dead. Their NewRoundStarted for that round runs only when the recursion
+// unwinds, after the game has ended, with the final state. So a dead
+// player with no live player after it in seat order gets no round folder
+// from then on; its last round folder, where GameEnded writes the final
+// files, is the one of the round it was killed in; and the final round's
+// folder <F>/<Key>/ also gets the final state.json and map.txt (the late
+// NewRoundStarted, whose files no RoundComplete deletes). In a 3-player
+// game where C is killed in round 17 and the game ends at round 23, C's
+// final files are in 17/C and 23/C, and 18/C to 22/C do not exist. A dead
+// player with a live one after it is reached in order: an empty folder
+// every round, the final files in the folder of the round before the
+// final one.
 //
 // # Problems
 //
@@ -340,6 +362,7 @@ type EntelectBot struct {
 	seat    int
 	key     byte
 	lastDir string // the previous round's folder
+	late    bool   // Bomberman: dead with no live seat after it (see Act)
 	lastKey string // phase/round of the last run (Battleships)
 	cached  []byte // place.txt of the last run (Battleships learn mode)
 	cachedA int32
@@ -543,7 +566,19 @@ func (b *EntelectBot) endMatch() {
 		os.RemoveAll(b.work)
 	}
 	b.work, b.runDir, b.copyErr, b.kept, b.root, b.rounds = "", "", nil, "", "", nil
-	b.lastDir, b.lastKey, b.cached, b.cachedP, b.cachedA = "", "", nil, false, 0
+	b.lastDir, b.lastKey, b.cached, b.cachedP, b.cachedA, b.late = "", "", nil, false, 0, false
+}
+
+// aliveAfter reports whether a seat after seat is alive (not killed): the
+// original's engine then reaches seat in the round's loop over its players
+// before it processes the round (see [EntelectBot.Act]).
+func aliveAfter(g *bomberman.Game, seat int) bool {
+	for s := seat + 1; s < g.Spec().Seats; s++ {
+		if !g.Player(s).Killed {
+			return true
+		}
+	}
+	return false
 }
 
 // Reset prepares a new game for seat, ending the previous one (its copy of
@@ -583,7 +618,9 @@ func (b *EntelectBot) check(e env.Env) env.Codec {
 }
 
 // Act runs the bot for the current round and returns the command it wrote,
-// or the original's penalty.
+// or the original's penalty. For a Bomberman bot that is no longer run it
+// makes the round folder the original makes (see the type's doc: none for
+// a dead seat with no live seat after it).
 func (b *EntelectBot) Act(e env.Env, seat int) int32 {
 	b.check(e)
 	b.mu.Lock()
@@ -594,6 +631,21 @@ func (b *EntelectBot) Act(e env.Env, seat int) int32 {
 	switch g := e.(type) {
 	case *bomberman.Game:
 		p := g.Player(seat)
+		if p.Killed && !aliveAfter(g, seat) {
+			// The original has not reached this seat in this round and
+			// only will after the game ends (see the type's doc): no folder.
+			// The kill round's player files are deleted (RoundComplete)
+			// and that folder stays the one GameEnded writes into.
+			if !b.late {
+				end := b.lastDir
+				b.clearPlayerFiles()
+				b.late = true
+				if b.replay != "" {
+					b.lastDir = end
+				}
+			}
+			return 0
+		}
 		if p.Killed || p.Idle > 20 {
 			// The original no longer runs the bot, but still writes its
 			// round files, which the end of the round deletes: an empty
@@ -617,16 +669,30 @@ func (b *EntelectBot) Act(e env.Env, seat int) int32 {
 // GameEnded writes the seat's state.json and map.txt of the final state
 // into the bot's last round folder, as the original's BotHarness.GameEnded
 // does (Bomberman's then stay, where the end of every other round deletes
-// them), and ends the match: its temporary folder is removed. Without a
-// replay folder nothing is kept.
+// them), and, for a Bomberman bot dead with no live seat after it, into
+// the final round's folder too (the original's late NewRoundStarted, see
+// the type's doc). It then ends the match: its temporary folder is
+// removed. Without a replay folder nothing is kept.
 func (b *EntelectBot) GameEnded(e env.Env, seat int) {
 	c := b.check(e)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.replay != "" && b.lastDir != "" {
-		for _, f := range []string{"state.json", "map.txt"} {
-			if data, err := c.AppendNative(nil, f, seat); err == nil {
-				os.WriteFile(filepath.Join(b.lastDir, f), data, 0o644)
+	if b.replay != "" {
+		var dirs []string
+		if b.lastDir != "" {
+			dirs = append(dirs, b.lastDir)
+		}
+		if g, ok := e.(*bomberman.Game); ok && b.late {
+			dirs = append(dirs, filepath.Join(b.replay, strconv.Itoa(g.Round()), string(rune(b.key))))
+		}
+		for _, dir := range dirs {
+			if os.MkdirAll(dir, 0o755) != nil {
+				continue
+			}
+			for _, f := range []string{"state.json", "map.txt"} {
+				if data, err := c.AppendNative(nil, f, seat); err == nil {
+					os.WriteFile(filepath.Join(dir, f), data, 0o644)
+				}
 			}
 		}
 		b.lastDir = "" // kept: Close deletes no player files

@@ -7,8 +7,30 @@
 //	POST /api/games/practice        {devkey, username}            → the state JSON (you are player 0)
 //	POST /api/games/submit/<gameID> {devkey, playerID, move}      → held until your turn again or the end
 //
-// Bodies may be JSON or form-encoded, as Express's body parsers accept. The
-// reply is the state object the original sends player i
+// Bodies are read as the original's Express 4.13 with body-parser 1.15.2
+// read them (urlencoded({extended: true}) with qs 6.2.0, then json()):
+//
+//   - form-encoded (application/x-www-form-urlencoded, charset utf-8
+//     only): qs's reading, so a repeated key is an array (move=b&move=op
+//     is an invalid move), only '&' separates pairs (move=b;x=1 is the
+//     move "b;x=1", invalid), a part whose percent escapes do not decode
+//     is kept as sent (move=b%zz is "b%zz", invalid), '+' is a space,
+//     brackets nest (move[a]=b is an object) and a byte-order mark is
+//     dropped;
+//   - JSON (application/json, a utf-8 or utf-16 charset): a byte-order
+//     mark is dropped, the first character must be '{' or '[' (an array
+//     gives no fields), an empty body gives no fields;
+//   - any other Content-Type, or none, or a Content-Type that does not
+//     parse (application/json; charset): no fields, so no move (an
+//     invalid move);
+//   - bodies compressed with gzip or deflate (Content-Encoding) are
+//     inflated; a body over 100 KiB (inflated) is refused.
+//
+// The only fields read are devkey, playerID and move; a move that is not
+// one of the engine's strings (a string the engine does not know, or an
+// array, an object, a number, ...) is an invalid move. The table test in
+// body_table_test.go holds 100 body shapes and what the original made of
+// each. The reply is the state object the original sends player i
 // ([portalbomber.Game.AppendNative], "state.json"), with state "in
 // progress", "complete" or "aborted".
 //
@@ -31,6 +53,14 @@
 // first searcher gets the first seat to wait, normally seat 0); a request
 // made while no seat waits is held until one does. The devkey is not
 // checked against the other seat's.
+//
+// # Clients with a hard-coded server URL
+//
+// A client that calls the original's URL (http://aicomp.io/api/...) plays
+// through botarena as its HTTP proxy (HTTP_PROXY and http_proxy set to
+// http://ADDR): a proxied request carries the absolute URL in its request
+// line, and the routes are served whatever host it names (TestThroughProxy).
+// `botarena serve` checks host names: it needs --allowed-hosts aicomp.io.
 //
 // # The original's rules kept
 //
@@ -59,6 +89,12 @@
 //     400 {"message":...} (the original never answered it).
 //   - A search replaced by a newer one with the same devkey gets 409
 //     {"message":...} (the original never answered it).
+//   - A body the original's body-parser refused (bad JSON, a charset or
+//     Content-Encoding it does not support, over 100 KiB, 1000 or more
+//     '&') gets that error's status, 400, 415 or 413, with a JSON
+//     {"message":...}; the original redirected to /server-error, a page
+//     of its web site. Two bodies it read are refused too: JSON in a
+//     UTF-7 charset (415), and JSON nested more than 10000 deep (400).
 //   - A request whose client goes away is dropped; a seated client that
 //     goes away times out as above. Closing the server answers held
 //     requests with 503.

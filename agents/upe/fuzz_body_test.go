@@ -24,7 +24,8 @@ var fuzzRoutes = []string{
 }
 
 // FuzzUPEBody feeds arbitrary request bodies, JSON and form-encoded, to
-// the UPE routes. readBody never panics and gives form values as strings;
+// the UPE routes. readBody never panics, gives form values as qs makes
+// them and refuses a body with 400, 413 or 415;
 // a submitted body's move maps, through the Seat that awaits it, to the
 // action the engine's ParseCommand reads (InvalidMove for a move that is
 // missing or not a string), always an index of the action space, which
@@ -72,9 +73,13 @@ func FuzzUPEBody(f *testing.F) {
 			t.Fatal("no error and no fields")
 		case err == nil && !strings.HasPrefix(ct, "application/json") && !strings.HasPrefix(ct, "APPLICATION/JSON"):
 			for k, v := range fields {
-				if _, ok := v.(string); !ok {
-					t.Fatalf("form field %q is %T, want a string", k, v)
+				if !qsValue(v) {
+					t.Fatalf("form field %q is %#v, want what qs makes", k, v)
 				}
+			}
+		case err != nil:
+			if s := bodyStatus(err); s != http.StatusBadRequest && s != http.StatusRequestEntityTooLarge && s != http.StatusUnsupportedMediaType {
+				t.Fatalf("readBody: status %d for %v", s, err)
 			}
 		}
 		if err == nil {
@@ -89,20 +94,47 @@ func FuzzUPEBody(f *testing.F) {
 		rec := httptest.NewRecorder()
 		closed.ServeHTTP(rec, req)
 		switch rec.Code {
-		case http.StatusOK, http.StatusBadRequest, http.StatusNotFound, http.StatusServiceUnavailable:
+		case http.StatusOK, http.StatusBadRequest, http.StatusNotFound, http.StatusServiceUnavailable,
+			http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType:
 		default:
 			t.Fatalf("%s: status %d", path, rec.Code)
 		}
 		if !json.Valid(rec.Body.Bytes()) {
 			t.Fatalf("%s: the answer is not JSON: %q", path, rec.Body.Bytes())
 		}
-		if err != nil && rec.Code != http.StatusBadRequest && rec.Code != http.StatusNotFound {
+		if err != nil && rec.Code != bodyStatus(err) && rec.Code != http.StatusNotFound {
 			t.Fatalf("%s: a body readBody refuses (%v) got %d %s", path, err, rec.Code, rec.Body.Bytes())
 		}
 		if err == nil && path == fuzzRoutes[0] && (rec.Code != http.StatusOK || rec.Body.String() != string(jsonBody(GameUndefined))) {
 			t.Fatalf("submit to no game: %d %s", rec.Code, rec.Body.Bytes())
 		}
 	})
+}
+
+// qsValue reports whether v is a value qs makes: a string, true, or an
+// array or object of them, without holes.
+func qsValue(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return true
+	case bool:
+		return v
+	case []any:
+		for _, e := range v {
+			if e == nil || !qsValue(e) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range v {
+			if !qsValue(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // checkMove submits fields' move to seat, which awaits it in a new game,

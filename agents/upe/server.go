@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"math/rand/v2"
-	"mime"
 	"net"
 	"net/http"
 	"strings"
@@ -29,9 +27,6 @@ const DefaultPracticeDelay = time.Second
 // GameUndefined is the original's reply (a JSON string) to a submit for a
 // game that is over or does not exist.
 const GameUndefined = "Game ID is undefined, maybe the game ended or does not exist!"
-
-// maxBody bounds request bodies.
-const maxBody = 1 << 20
 
 // Options configure a [Server].
 type Options struct {
@@ -244,7 +239,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := readBody(r)
 	if err != nil {
-		write(w, response{http.StatusBadRequest, errorBody(err.Error())})
+		write(w, response{bodyStatus(err), errorBody(err.Error())})
 		return
 	}
 	if route == "submit" {
@@ -449,36 +444,6 @@ func write(w http.ResponseWriter, resp response) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(resp.status)
 	w.Write(resp.body)
-}
-
-// readBody reads a JSON or form-encoded body into a map; form values are
-// strings.
-func readBody(r *http.Request) (map[string]any, error) {
-	r.Body = http.MaxBytesReader(nil, r.Body, maxBody)
-	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	out := map[string]any{}
-	if ct == "application/json" {
-		data, err := io.ReadAll(r.Body)
-		if err != nil {
-			return nil, err
-		}
-		if len(strings.TrimSpace(string(data))) == 0 {
-			return out, nil
-		}
-		if err := json.Unmarshal(data, &out); err != nil {
-			return nil, errors.New("body: not a JSON object: " + err.Error())
-		}
-		return out, nil
-	}
-	if err := r.ParseForm(); err != nil {
-		return nil, errors.New("body: " + err.Error())
-	}
-	for k, v := range r.PostForm {
-		if len(v) > 0 {
-			out[k] = v[0]
-		}
-	}
-	return out, nil
 }
 
 // startHosted starts a hosted game: c0 is player 0; c1 player 1, or the
