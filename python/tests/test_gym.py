@@ -1,9 +1,14 @@
-"""The Gymnasium faces: registered ids, the single-agent Env, vector autoreset modes, wrappers, rendering, pickling."""
+"""The Gymnasium faces: registered ids (step caps, flat ids), the single-agent Env, observation forms, unknown
+keywords, vector autoreset modes, wrappers, rendering, pickling."""
 
 from __future__ import annotations
 
 import copy
+import importlib.util
 import pickle
+import subprocess
+import sys
+import warnings
 from typing import Any
 
 import gymnasium
@@ -20,20 +25,175 @@ NAMES = [g["name"] for g in GAMES]
 
 
 def test_every_game_is_registered() -> None:
-    for name in NAMES:
-        gid = botarena.env_id(name)
-        assert gid in gymnasium.registry, gid
-        assert "/" not in gid.removeprefix("botarena/")
+    ids = []
+    for g in GAMES:
+        for observation in ("dict", "flat"):
+            gid = botarena.env_id(g["name"], observation)
+            assert gid in gymnasium.registry, gid
+            assert "/" not in gid.removeprefix("botarena/")
+            spec = gymnasium.spec(gid)
+            assert spec.max_episode_steps == g["max_steps"] > 0, gid
+            assert spec.kwargs.get("observation", "dict") == observation
+            ids.append(gid)
+    assert len(set(ids)) == len(ids)
     assert botarena.env_id("bomberman/2p") == "botarena/bomberman-2p-v0"
+    assert botarena.env_id("bomberman/2p", "flat") == "botarena/bomberman-2p-flat-v0"
+
+
+@pytest.mark.parametrize("observation", ["dict", "flat"])
+@pytest.mark.parametrize("name", NAMES)
+def test_check_env_passes_without_warnings(name: str, observation: str, address: str) -> None:
+    env = gymnasium.make(botarena.env_id(name, observation), address=address, disable_env_checker=True)
+    try:
+        # The registered step cap is the game's own: TimeLimit truncates where the game does.
+        assert env.spec is not None and env.spec.max_episode_steps == env.unwrapped.pool.spec.max_steps  # type: ignore[attr-defined]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check_env(env.unwrapped)
+        assert [str(w.message) for w in caught] == []
+        for box in _boxes(env.observation_space):
+            assert np.isfinite(box.low).all() and np.isfinite(box.high).all()
+    finally:
+        env.close()
+
+
+def _boxes(space: gymnasium.Space[Any]) -> list[gymnasium.spaces.Box]:
+    if isinstance(space, gymnasium.spaces.Dict):
+        return [b for s in space.spaces.values() for b in _boxes(s)]
+    assert isinstance(space, gymnasium.spaces.Box)
+    return [space]
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_check_env_passes(name: str, address: str) -> None:
-    env = gymnasium.make(botarena.env_id(name), address=address, disable_env_checker=True)
+def test_single_env_observations_are_float32_not_images(name: str, address: str) -> None:
+    # What SB3 relies on (stable_baselines3.common.preprocessing.is_image_space):
+    # a uint8 [C,H,W] Box with bounds 0..255 is an image for its NatureCNN,
+    # whose kernels need 36x36 cells. Every tensor of the single-agent env is
+    # float32 instead, with the uint8 planes' values and bounds; the flat
+    # form is one float32 vector (test_sb3.py trains SB3's PPO on both).
+    env = gymnasium.make(botarena.env_id(name), address=address)
+    flat = gymnasium.make(botarena.env_id(name, "flat"), address=address)
     try:
-        check_env(env.unwrapped)
+        wire = {t.name: t for t in env.unwrapped.game_spec.observations}  # type: ignore[attr-defined]
+        assert isinstance(env.observation_space, gymnasium.spaces.Dict)
+        for key, box in env.observation_space.spaces.items():
+            assert isinstance(box, gymnasium.spaces.Box) and box.dtype == np.float32, key
+            if np.issubdtype(wire[key].dtype, np.integer):
+                info = np.iinfo(wire[key].dtype)
+                assert (box.low == info.min).all() and (box.high == info.max).all()
+        obs, _ = env.reset(seed=1)
+        assert all(v.dtype == np.float32 for v in obs.values()) and env.observation_space.contains(obs)
+        fobs, _ = flat.reset(seed=1)
+        assert isinstance(flat.observation_space, gymnasium.spaces.Box)
+        assert flat.observation_space.shape == (sum(t.size for t in wire.values()),) and flat.observation_space.dtype == np.float32
+        assert fobs.shape == flat.observation_space.shape and flat.observation_space.contains(fobs)
     finally:
         env.close()
+        flat.close()
+
+
+def test_flat_is_what_gymnasiums_flatten_wrappers_make(address: str) -> None:
+    # The one-line alternative to the -flat-v0 ids: Gymnasium's own wrapper.
+    flat = gymnasium.make("botarena/bomberman-2p-flat-v0", address=address, opponents="idle")
+    wrapped = gymnasium.wrappers.FlattenObservation(gymnasium.make("botarena/bomberman-2p-v0", address=address, opponents="idle"))
+    assert flat.observation_space == wrapped.observation_space
+    a, _ = flat.reset(seed=3)
+    b, _ = wrapped.reset(seed=3)
+    for step in range(12):
+        np.testing.assert_array_equal(a, b)
+        act = 1 + step % 4  # moves: nobody dies
+        a, *_ = flat.step(act)
+        b, *_ = wrapped.step(act)
+    flat.close()
+    wrapped.close()
+    venv = gymnasium.make_vec("botarena/battlebots-flat-v0", num_envs=3, address=address, autoreset_mode="same_step")
+    vwrapped = gymnasium.wrappers.vector.FlattenObservation(botarena.make_vec("battlebots", 3, address=address))
+    assert isinstance(venv, botarena.BotarenaVectorEnv)
+    assert venv.single_observation_space == vwrapped.single_observation_space
+    obs, _ = venv.reset(seed=2)
+    wobs, _ = vwrapped.reset(seed=2)
+    np.testing.assert_array_equal(obs, wobs)
+    assert obs.shape == (3, 19 * 10 * 10 + 4) and obs.dtype == np.float32
+    ended = 0
+    for _ in range(60):
+        obs, _, term, trunc, infos = venv.step(np.full(3, 17))
+        for i in np.flatnonzero(term | trunc):
+            ended += 1
+            assert infos["final_obs"][i].shape == obs.shape[1:]
+    assert ended > 0
+    venv.close()
+    vwrapped.close()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda a: gymnasium.make("botarena/battlebots-v0", address=a, frameskip=4),
+        lambda a: gymnasium.make("botarena/battlebots-flat-v0", address=a, frameskip=4),
+        lambda a: botarena.BotarenaEnv("battlebots", address=a, frameskip=4),
+        lambda a: botarena.make_vec("battlebots", 2, address=a, frameskip=4),
+        lambda a: gymnasium.make_vec("botarena/battlebots-v0", num_envs=2, address=a, frameskip=4),
+        lambda a: botarena.parallel_env("battlebots", address=a, frameskip=4),
+        lambda a: botarena.aec_env("battlebots", address=a, frameskip=4),
+    ],
+)
+def test_unknown_keyword_raises_type_error(make: Any, address: str) -> None:
+    # TorchRL's GymEnv passes frameskip= and drops it on this TypeError.
+    with pytest.raises(TypeError, match="unexpected keyword argument 'frameskip'"):
+        make(address)
+
+
+def test_config_fields_and_pool_keywords_still_pass(address: str) -> None:
+    env = gymnasium.make("botarena/battlebots-v0", address=address, max_rounds=5, workers=1)
+    env.reset(seed=1)
+    steps, done = 0, False
+    while not done:
+        _, _, term, trunc, _ = env.step(0)
+        steps, done = steps + 1, term or trunc
+    assert steps <= 5
+    env.close()
+
+
+def test_vector_max_episode_steps(address: str) -> None:
+    # gym.make_vec passes the id's max_episode_steps (the default cap): accepted.
+    envs = gymnasium.make_vec("botarena/battlebots-v0", num_envs=2, address=address, max_rounds=30)
+    envs.close()
+    with pytest.raises(ValueError, match="max_rounds"):
+        gymnasium.make_vec("botarena/battlebots-v0", num_envs=2, address=address, max_episode_steps=10)
+    # A raised cap: the registered limit would cut the game short; None lifts it.
+    with pytest.raises(ValueError, match="max_episode_steps=None"):
+        gymnasium.make_vec("botarena/battlebots-v0", num_envs=2, address=address, max_rounds=2000)
+    envs = gymnasium.make_vec("botarena/battlebots-v0", num_envs=2, address=address, max_rounds=2000, max_episode_steps=None)
+    assert envs.unwrapped.pool.spec.max_steps == 2000  # type: ignore[attr-defined]
+    envs.close()
+
+
+def test_cleanrl_ppo_env_calls_work_on_a_flat_id(address: str) -> None:
+    # The env-facing lines of CleanRL's ppo.py, unchanged but for the env id
+    # (the module:id form imports botarena, which the script does not).
+    env_id = "botarena:botarena/battlebots-flat-v0"
+
+    def make_env(env_id: str, idx: int, capture_video: bool, run_name: str) -> Any:
+        def thunk() -> Any:
+            env = gymnasium.make(env_id, address=address)
+            env = gymnasium.wrappers.RecordEpisodeStatistics(env)
+            return env
+
+        return thunk
+
+    num_envs, num_steps = 2, 40
+    envs = gymnasium.vector.SyncVectorEnv([make_env(env_id, i, False, "run") for i in range(num_envs)])
+    assert isinstance(envs.single_action_space, gymnasium.spaces.Discrete), "only discrete action space is supported"
+    width = np.array(envs.single_observation_space.shape).prod()
+    assert width == 19 * 10 * 10 + 4
+    obs = np.zeros((num_steps, num_envs) + envs.single_observation_space.shape, dtype=np.float32)
+    next_obs, _ = envs.reset(seed=1)
+    for step in range(num_steps):
+        obs[step] = next_obs
+        next_obs, reward, terminations, truncations, infos = envs.step(envs.action_space.sample())
+        np.logical_or(terminations, truncations)
+        np.asarray(reward, dtype=np.float32).reshape(-1)
+    envs.close()
 
 
 def test_make_with_opponents_plays_an_episode(address: str) -> None:
@@ -213,3 +373,22 @@ def test_envs_pickle_and_reconnect(address: str) -> None:
             e.reset(seed=4)
             e.close()
         original.close()
+
+
+def test_import_botarena_imports_neither_sb3_nor_torch_and_sb3_is_lazy() -> None:
+    code = (
+        "import sys, botarena\n"
+        "heavy = [m for m in ('torch', 'stable_baselines3') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+        "try:\n"
+        "    print(botarena.sb3.__name__)\n"
+        "except ImportError as e:\n"
+        "    print('ImportError', e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    if importlib.util.find_spec("stable_baselines3") is not None:
+        assert out == "botarena.sb3"
+    else:
+        assert out.startswith("ImportError botarena.sb3 needs the sb3 extra")
+    with pytest.raises(AttributeError):
+        botarena.no_such_module  # type: ignore[attr-defined]  # noqa: B018

@@ -1,10 +1,15 @@
-"""Stable-Baselines3: PPO and MaskablePPO learn on botarena.sb3 envs; SuperSuit's PettingZoo route."""
+"""Stable-Baselines3: PPO and MaskablePPO learn on botarena.sb3 envs and on plain gymnasium.make envs; SuperSuit's
+PettingZoo route."""
 
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 
+import gymnasium
 import numpy as np
+import pytest
 from extras import require
 
 require("torch")
@@ -14,8 +19,10 @@ ss = require("supersuit")
 
 import botarena  # noqa: E402
 import botarena.sb3  # noqa: E402
+from botarena.games import GAMES  # noqa: E402
 from stable_baselines3.common.env_checker import check_env  # noqa: E402,F401
 from stable_baselines3.common.evaluation import evaluate_policy  # noqa: E402
+from stable_baselines3.common.preprocessing import is_image_space  # noqa: E402
 
 
 def test_vec_env_follows_sb3_conventions(address: str) -> None:
@@ -79,3 +86,53 @@ def test_supersuit_concat_vec_envs_to_sb3(address: str) -> None:
     assert model.num_timesteps >= 512
     venv.close()
     pz.close()
+
+
+@pytest.mark.parametrize("name", [g["name"] for g in GAMES])
+def test_no_observation_of_a_plain_env_is_an_image_for_sb3(name: str, address: str) -> None:
+    # SB3 runs NatureCNN (36x36 cells at least) on every space is_image_space accepts.
+    env = gymnasium.make(botarena.env_id(name), address=address)
+    for key, space in env.observation_space.spaces.items():  # type: ignore[attr-defined]
+        assert not is_image_space(space), key
+    env.close()
+
+
+@pytest.mark.parametrize(
+    ("env_id", "policy"),
+    [
+        ("botarena/battlebots-v0", "MultiInputPolicy"),
+        ("botarena/bomberman-2p-v0", "MultiInputPolicy"),
+        ("botarena/battlecube-2p-v0", "MultiInputPolicy"),
+        ("botarena/portalbomber-flat-v0", "MlpPolicy"),
+    ],
+)
+def test_ppo_trains_on_a_plain_gymnasium_make_env(env_id: str, policy: str, address: str) -> None:
+    # The user's own SB3 file, unchanged but for the env id (before, NatureCNN
+    # crashed: "Kernel size can't be greater than actual input size").
+    env = gymnasium.make(env_id, address=address)
+    model = sb3.PPO(policy, env, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
+    model.learn(128)
+    assert model.num_timesteps >= 128
+    env.close()
+
+
+def test_botarena_sb3_is_an_attribute_after_import_botarena() -> None:
+    code = "import botarena; print(botarena.sb3.make_vec_env.__module__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "botarena.sb3"
+
+
+def test_flat_vec_env_trains_mlp_policy(address: str) -> None:
+    env = botarena.sb3.make_vec_env("battlebots", 4, address=address, seed=5, opponents="sniper", observation="flat")
+    obs = env.reset()
+    assert obs.shape == (4, 19 * 10 * 10 + 4) and obs.dtype == np.float32
+    model = sb3.PPO("MlpPolicy", env, n_steps=64, batch_size=128, n_epochs=1, seed=0, device="cpu")
+    model.learn(256)
+    ended = 0
+    for _ in range(200):
+        _, _, dones, infos = env.step(np.zeros(4, dtype=np.int64))
+        for i in np.flatnonzero(dones):
+            ended += 1
+            assert infos[i]["terminal_observation"].shape == (19 * 10 * 10 + 4,)
+    assert ended > 0
+    env.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
-KEYS = ("name", "summary", "seats", "actions", "agents")
+KEYS = ("name", "summary", "seats", "actions", "max_steps", "agents")
 
 
 def main() -> None:
@@ -23,11 +23,14 @@ def main() -> None:
         "",
         "from typing import Any",
         "",
-        "#: One dict per registry name: name, summary, seats, actions and the built-in agents.",
+        "#: One dict per registry name: name, summary, seats, actions, max_steps (the default config's step cap),",
+        "#: the built-in agents and config_fields (the names of the game's config fields).",
         "GAMES: list[dict[str, Any]] = [",
     ]
     for g in games:
-        out.append(f"    {({k: g[k] for k in KEYS})!r},")
+        entry = {k: g[k] for k in KEYS}
+        entry["config_fields"] = [f["name"] for f in g.get("config") or ()]
+        out.append(f"    {entry!r},")
     out.append("]")
     print("\n".join(out))
 

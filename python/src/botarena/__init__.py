@@ -2,12 +2,15 @@
 
 * ``gymnasium.make("botarena/<game>-v0")`` — a single-agent Gymnasium
   ``Env`` (:class:`BotarenaEnv`); the ids are registered on import, with
-  ``/`` in a game name written as ``-`` (``botarena/bomberman-2p-v0``), and
-  ``gymnasium.make_vec`` of them returns botarena's own batched vector env.
+  ``/`` in a game name written as ``-`` (``botarena/bomberman-2p-v0``), each
+  also as ``botarena/<game>-flat-v0`` (one float32 vector per observation),
+  and ``gymnasium.make_vec`` of them returns botarena's own batched vector env.
 * :func:`make_vec` — a Gymnasium 1.x ``VectorEnv``, one learner seat per env,
   built-in opponents in the other seats (next-step or same-step autoreset).
 * :mod:`botarena.sb3` — Stable-Baselines3 ``VecEnv`` (with ``action_masks()``
-  for MaskablePPO) and a features extractor for the games' small planes.
+  for MaskablePPO) and a features extractor for the games' small planes;
+  ``botarena.sb3`` is imported on first use (``import botarena`` does not
+  import SB3 or PyTorch).
 * :func:`parallel_env` — a PettingZoo ``ParallelEnv``, every seat a learner.
 * :class:`Pool` — the raw batched multi-agent API, numpy in and out; with
   the native backend (:class:`NativePool`, the default where the library is
@@ -56,6 +59,22 @@ from botarena.vector import BotarenaVectorEnv, make_vec
 __version__ = "0.1.0"
 
 register_envs()
+
+# Submodules that need an extra (SB3 and PyTorch, ...): attributes of the
+# package, imported on first access so that ``import botarena`` stays light.
+_LAZY_SUBMODULES = {"sb3": "sb3"}
+
+
+def __getattr__(name: str) -> object:
+    extra = _LAZY_SUBMODULES.get(name)
+    if extra is None:
+        raise AttributeError(f"module 'botarena' has no attribute {name!r}")
+    import importlib
+
+    try:
+        return importlib.import_module(f"botarena.{name}")
+    except ImportError as e:
+        raise ImportError(f"botarena.{name} needs the {extra} extra (pip install 'botarena[{extra}]'): {e}") from e
 
 __all__ = [
     "AlreadyExistsError",

@@ -1,11 +1,20 @@
-"""What botarena's env classes share: pickling by settings and rendering one env of a pool."""
+"""What botarena's env classes share: pickling by settings, rendering one env of a pool, checking
+keyword arguments and the observation forms ("dict" and "flat")."""
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+import numpy.typing as npt
 
 from botarena.pool import Pool
 from botarena.server import remember_token
+from botarena.spec import GameSpec, observation_space
+
+#: The observation forms of the env classes: a Dict of tensors, or one float32 vector.
+OBSERVATIONS = ("dict", "flat")
 
 
 class SettingsPickle:
@@ -50,3 +59,54 @@ def render_env(pool: Pool, render_mode: str | None, env: int = 0) -> Any:
     if render_mode == "human":
         print(pool.render(env), flush=True)
     return None
+
+
+def check_observation(observation: str) -> None:
+    """Raises ValueError unless observation is one of :data:`OBSERVATIONS`."""
+    if observation not in OBSERVATIONS:
+        raise ValueError(f"observation must be 'dict' or 'flat', got {observation!r}")
+
+
+# Pool's own keyword parameters, which the env classes pass through with the config.
+_POOL_KEYWORDS = frozenset(
+    name for name, p in inspect.signature(Pool.__init__).parameters.items() if p.kind is inspect.Parameter.KEYWORD_ONLY
+)
+
+
+def check_config(where: str, game: str, config: Mapping[str, Any], games: Iterable[Mapping[str, Any]] | None = None) -> None:
+    """Raises TypeError, as Python does for an unknown keyword, for a key of config that game lacks.
+
+    config holds the keyword arguments an env constructor did not name: the
+    game's config fields (``botarena.games.GAMES[i]["config_fields"]``) and
+    :class:`~botarena.pool.Pool`'s own keywords (``workers=``, ...). A game this
+    package was not generated with is left to the server, which rejects
+    unknown fields with InvalidArgumentError. TorchRL's ``GymEnv`` and other
+    wrappers try keywords (``frameskip=``) and drop those that raise TypeError
+    with "unexpected keyword argument 'NAME'".
+    """
+    if games is None:
+        from botarena.games import GAMES
+
+        games = GAMES
+    fields = next((g.get("config_fields") for g in games if g["name"] == game), None)
+    if fields is None:
+        return
+    for key in config:
+        if key not in fields and key not in _POOL_KEYWORDS:
+            raise TypeError(
+                f"{where}() got an unexpected keyword argument {key!r}: not a config field of {game} "
+                f"(its fields: {', '.join(fields) or 'none'})"
+            )
+
+
+def tensor_names(spec: GameSpec) -> list[str]:
+    """The observation tensors in the order of the Dict space (and of the flat vector)."""
+    return list(observation_space(spec).spaces)
+
+
+def flatten_rows(obs: Mapping[str, npt.NDArray[Any]], names: list[str], rows: int) -> npt.NDArray[np.float32]:
+    """The rows of obs as float32 vectors, shape ``(rows, size)``: each tensor's row flattened, in names order.
+
+    A new array; see :func:`botarena.spec.flat_space` for the layout.
+    """
+    return np.concatenate([np.asarray(obs[k]).reshape(rows, -1) for k in names], axis=1, dtype=np.float32)

@@ -10,9 +10,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from botarena._envbase import SettingsPickle, render_env
+from botarena._envbase import SettingsPickle, check_config, check_observation, flatten_rows, render_env, tensor_names
 from botarena.pool import Pool
-from botarena.spec import mask_space, observation_space
+from botarena.spec import flat_space, mask_space, observation_space
 from botarena.vector import check_render_mode
 
 #: The render modes of the PettingZoo and single-agent envs: "human" prints the native text.
@@ -38,9 +38,18 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
     when no agent is left, and :meth:`reset` starts the next one. Agents
     missing from the actions of :meth:`step` do nothing (action 0).
     With ``observation="flat"`` each observation is instead one float32
-    vector (every tensor flattened, in spec order) and the mask is in
+    vector (every tensor flattened, in the Dict's key order:
+    :func:`botarena.spec.flat_space`) and the mask is in
     ``infos[agent]["action_mask"]``: the form SuperSuit's
     ``pettingzoo_env_to_vec_env_v1`` and SB3's ``MlpPolicy`` take.
+
+    ``max_cycles=n`` truncates every live agent at the n-th step of an
+    episode, as PettingZoo's own envs do (``max_cycles_test`` passes); the
+    game's end-of-game rewards are not paid then. None (the default) leaves
+    the episode to the game's own cap (``game_spec.max_steps``, or a config
+    field such as ``max_rounds``, which ends the game with its rewards).
+    It is the attribute :attr:`max_cycles`, which ``parallel_api_test``
+    sets to its ``num_cycles``; a new value counts from the next step.
 
     ``render()`` returns the game's picture with ``render_mode="rgb_array"``
     (``(H, W, 3)`` uint8, drawn in Go, the full view) and its native text
@@ -63,11 +72,14 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
         render_mode: str | None = None,
         observation: str = "dict",
         backend: str = "auto",
+        max_cycles: int | None = None,
         **config: Any,
     ) -> None:
         check_render_mode(render_mode, human=True)
-        if observation not in ("dict", "flat"):
-            raise ValueError(f"observation must be 'dict' or 'flat', got {observation!r}")
+        check_observation(observation)
+        if max_cycles is not None and max_cycles < 1:
+            raise ValueError(f"max_cycles must be None or at least 1, got {max_cycles}")
+        check_config(type(self).__name__, game, config)
         self._args: dict[str, Any] = {
             "game": game,
             "seed": seed,
@@ -75,9 +87,12 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
             "render_mode": render_mode,
             "observation": observation,
             "backend": backend,
+            "max_cycles": max_cycles,
             **config,
         }
         self._flat = observation == "flat"
+        self.max_cycles = max_cycles
+        self._cycles = 0
         self.render_mode = render_mode
         # One env: StepStream has the lower round trip (0.64 vs 0.74 ms median).
         self.pool = Pool(
@@ -88,10 +103,10 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
         self.metadata = {**type(self).metadata, "name": f"botarena_{game.replace('/', '_')}"}
         self.possible_agents = [f"player_{s}" for s in self.pool.learner_seats]
         self._row = {a: i for i, a in enumerate(self.possible_agents)}
+        self._names = tensor_names(spec)
         obs_space: spaces.Space[Any]
         if self._flat:
-            size = sum(t.size for t in spec.observations)
-            obs_space = spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32)
+            obs_space = flat_space(spec)
         else:
             obs_space = spaces.Dict({"observation": observation_space(spec), "action_mask": mask_space(spec, np.int8)})
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -114,10 +129,11 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
         mask8 = mask.view(np.int8)
         out: dict[str, AgentObs] = {}
         self._masks = {a: mask8[self._row[a]] for a in self.agents}
+        flat = flatten_rows(obs, self._names, self.pool.rows) if self._flat else None
         for a in self.agents:
             r = self._row[a]
-            if self._flat:
-                out[a] = np.concatenate([v[r].reshape(-1) for v in obs.values()], dtype=np.float32)  # type: ignore[assignment]
+            if flat is not None:
+                out[a] = flat[r]  # type: ignore[assignment]
             else:
                 out[a] = {"observation": {k: v[r] for k, v in obs.items()}, "action_mask": mask8[r]}
         return out
@@ -139,6 +155,7 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
             self.pool.reseed(seed)
             self._seed = seed
         self._fresh = False
+        self._cycles = 0
         obs, info = self.pool.reset()
         self.agents = list(self.possible_agents)
         out = self._agent_obs(obs, info["mask"])
@@ -169,6 +186,9 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
         rew = {a: float(reward[self._row[a]]) for a in live}
         term = {a: bool(terminated[self._row[a]]) for a in live}
         trunc = {a: bool(truncated[self._row[a]]) for a in live}
+        self._cycles += 1
+        if self.max_cycles is not None and self._cycles >= self.max_cycles:
+            trunc = {a: not term[a] for a in live}
         infos = self._agent_infos(live)
         self._print_human()
         self.agents = [a for a in live if not (term[a] or trunc[a])]
@@ -204,6 +224,7 @@ def parallel_env(
     render_mode: str | None = None,
     observation: str = "dict",
     backend: str = "auto",
+    max_cycles: int | None = None,
     **config: Any,
 ) -> BotarenaParallelEnv:
     """A PettingZoo parallel env of one game, every seat a learner.
@@ -216,10 +237,20 @@ def parallel_env(
         observation: ``"dict"`` (tensors and action mask, PettingZoo's
             action-mask convention) or ``"flat"`` (one float32 vector).
         backend: ``"auto"``, ``"native"`` or ``"remote"`` (see :class:`botarena.Pool`).
-        **config: game config fields, e.g. ``players=2``.
+        max_cycles: truncate every live agent after this many steps of an
+            episode (PettingZoo's convention); None: the game's own cap.
+        **config: game config fields, e.g. ``players=2``; a name that is
+            not one raises TypeError.
     """
     return BotarenaParallelEnv(
-        game, seed=seed, address=address, render_mode=render_mode, observation=observation, backend=backend, **config
+        game,
+        seed=seed,
+        address=address,
+        render_mode=render_mode,
+        observation=observation,
+        backend=backend,
+        max_cycles=max_cycles,
+        **config,
     )
 
 

@@ -24,7 +24,13 @@ is larger than the games' 7–21 cell boards) and transpose boards whose
 channel count exceeds their width. With float32 planes SB3's default
 ``MultiInputPolicy`` flattens them into an MLP and trains as is;
 :class:`PlanesExtractor` (the documented default, :func:`policy_kwargs`) runs
-small same-size convolutions over each board instead.
+small same-size convolutions over each board instead. ``observation="flat"``
+gives one float32 vector per env, for ``MlpPolicy``.
+
+A plain ``gymnasium.make("botarena/<game>-v0")`` env works with SB3 too
+(``PPO("MultiInputPolicy", env)``): its Dict observation is float32 for the
+same reason; this module's VecEnv steps all envs in one pool instead of one
+Python env each.
 """
 
 from __future__ import annotations
@@ -53,7 +59,9 @@ def _float_space(space: spaces.Box) -> spaces.Box:
     return spaces.Box(low=space.low.astype(np.float32), high=space.high.astype(np.float32), dtype=np.float32)
 
 
-def _float_dict(space: spaces.Space[Any]) -> spaces.Dict:
+def _float_dict(space: spaces.Space[Any]) -> spaces.Space[Any]:
+    if isinstance(space, spaces.Box):  # observation="flat": float32 already
+        return space
     assert isinstance(space, spaces.Dict)
     return spaces.Dict({k: _float_space(s) for k, s in space.spaces.items()})  # type: ignore[arg-type]
 
@@ -63,7 +71,8 @@ class BotarenaVecEnv(VecEnv):
 
     Arguments are those of :func:`botarena.make_vec` (the pool always runs
     with same-step autoreset). Observations are dicts of float32 arrays (new
-    arrays each step). ``env_method("action_masks")`` and
+    arrays each step); with ``observation="flat"`` one float32 array of
+    ``(n_envs, size)`` (``MlpPolicy``). ``env_method("action_masks")`` and
     :meth:`action_masks` give the legal actions (bool). Seeding follows SB3:
     ``seed(s)`` makes the next ``reset()`` recreate the pool from seed ``s``.
     Pickles by its settings, reconnecting (or starting a new local server).
@@ -103,7 +112,9 @@ class BotarenaVecEnv(VecEnv):
         VecEnv.__init__(self, venv.num_envs, _float_dict(venv.single_observation_space), venv.single_action_space)
 
     @staticmethod
-    def _float(obs: Mapping[str, npt.NDArray[Any]]) -> dict[str, npt.NDArray[np.float32]]:
+    def _float(obs: Mapping[str, npt.NDArray[Any]] | npt.NDArray[Any]) -> dict[str, npt.NDArray[np.float32]] | npt.NDArray[np.float32]:
+        if isinstance(obs, np.ndarray):  # observation="flat": a new float32 array each step
+            return obs
         return {k: np.array(v, dtype=np.float32) for k, v in obs.items()}
 
     def reset(self) -> VecEnvObs:

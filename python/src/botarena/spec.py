@@ -11,7 +11,7 @@ from gymnasium import spaces
 
 from botarena.v1 import env_pb2
 
-__all__ = ["TensorSpec", "ActionFactors", "GameSpec", "ConfigField", "TrainingDefaults", "GameInfo", "tensor_space", "observation_space", "mask_space"]
+__all__ = ["TensorSpec", "ActionFactors", "GameSpec", "ConfigField", "TrainingDefaults", "GameInfo", "tensor_space", "observation_space", "flat_space", "mask_space"]
 
 
 @dataclass(frozen=True)
@@ -259,21 +259,44 @@ class GameInfo:
         raise KeyError(name)
 
 
-def tensor_space(t: TensorSpec) -> spaces.Box:
-    """The Box of one observation tensor.
+def tensor_space(t: TensorSpec, dtype: type[np.floating[Any]] | np.dtype[Any] | None = None) -> spaces.Box:
+    """The Box of one observation tensor, in its own dtype or in dtype (the same bounds).
 
-    Bounds come from the dtype: the full range for integer tensors (uint8
-    planes are 0..255), unbounded for float tensors.
+    Bounds are what the tensor's dtype can hold, all finite: the integer
+    range for integer tensors (uint8 planes are 0..255), the finite range
+    of the float dtype for float tensors (float32 scalars: ±3.4e38, as
+    Gymnasium's CartPole bounds its velocities), so that ``check_env`` does
+    not warn. The spec states no tighter ranges; the games write no NaN or
+    infinity.
     """
     if np.issubdtype(t.dtype, np.integer):
-        info = np.iinfo(t.dtype)
-        return spaces.Box(low=info.min, high=info.max, shape=t.shape, dtype=t.dtype)  # type: ignore[arg-type]
-    return spaces.Box(low=-np.inf, high=np.inf, shape=t.shape, dtype=t.dtype)  # type: ignore[arg-type]
+        info: np.iinfo | np.finfo = np.iinfo(t.dtype)  # type: ignore[type-arg]
+    else:
+        info = np.finfo(t.dtype)
+    box_dtype = t.dtype if dtype is None else np.dtype(dtype)
+    return spaces.Box(low=info.min, high=info.max, shape=t.shape, dtype=box_dtype)  # type: ignore[arg-type]
 
 
-def observation_space(spec: GameSpec) -> spaces.Dict:
-    """The observation space of one seat: a Dict of one Box per tensor, in spec order."""
-    return spaces.Dict({t.name: tensor_space(t) for t in spec.observations})
+def observation_space(spec: GameSpec, dtype: type[np.floating[Any]] | np.dtype[Any] | None = None) -> spaces.Dict:
+    """The observation space of one seat: a Dict of one Box per tensor (see :func:`tensor_space`).
+
+    Gymnasium's Dict orders its keys by name; :func:`flat_space` follows that order.
+    """
+    return spaces.Dict({t.name: tensor_space(t, dtype) for t in spec.observations})
+
+
+def flat_space(spec: GameSpec) -> spaces.Box:
+    """One seat's observation as one float32 vector: every tensor flattened (C order), concatenated.
+
+    The tensors come in the order of :func:`observation_space`'s keys, so that
+    the vector and its bounds are what ``gymnasium.wrappers.FlattenObservation``
+    makes of the Dict: ``size = sum(t.size)``, bounds as :func:`tensor_space`.
+    """
+    names = list(observation_space(spec).spaces)
+    tensors = [spec.observation(n) for n in names]
+    low = np.concatenate([np.full(t.size, tensor_space(t).low.flat[0], dtype=np.float32) for t in tensors])
+    high = np.concatenate([np.full(t.size, tensor_space(t).high.flat[0], dtype=np.float32) for t in tensors])
+    return spaces.Box(low=low, high=high, dtype=np.float32)
 
 
 def mask_space(spec: GameSpec, dtype: type[np.integer[Any]] | np.dtype[Any] = np.uint8) -> spaces.Box:

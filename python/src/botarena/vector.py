@@ -10,9 +10,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from botarena._envbase import SettingsPickle, render_env
+from botarena._envbase import SettingsPickle, check_config, check_observation, flatten_rows, render_env, tensor_names
 from botarena.pool import Info, Obs, Pool
-from botarena.spec import mask_space, observation_space
+from botarena.spec import flat_space, mask_space, observation_space
 
 __all__ = ["BotarenaVectorEnv", "make_vec", "autoreset_mode"]
 
@@ -52,8 +52,13 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
     """``num_envs`` games with one learner seat each (seat 0); the server plays the others.
 
     * ``single_observation_space``: ``Dict`` of one ``Box`` per observation
-      tensor (Bomberman: ``planes`` uint8 [12,21,21], ``scalars`` float32 [8]);
-      ``observation_space`` is its ``batch_space``.
+      tensor in the wire's dtypes (Bomberman: ``planes`` uint8 [12,21,21],
+      ``scalars`` float32 [8]), with finite bounds (the dtype's range);
+      ``observation_space`` is its ``batch_space``. With
+      ``observation="flat"`` (the ``-flat-v0`` ids) one float32 ``Box`` per
+      env instead, every tensor flattened in the Dict's key order
+      (:func:`botarena.spec.flat_space`; a new array each step, final
+      observations flat too).
     * ``single_action_space``: ``Discrete(actions)``; ``action_space``:
       ``MultiDiscrete``.
     * ``infos["action_mask"]``: ``(num_envs, actions)`` uint8, 1 where legal
@@ -89,6 +94,11 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
       (or ``num_envs`` equal values) and sets it on this vector env.
     * Pickling makes an equal env: the same settings on the same server (or
       on a new local server when this env started its own), reset before use.
+    * ``max_episode_steps`` (which ``gym.make_vec`` passes from the id's
+      spec) may not be below the game's step cap with the given config:
+      the envs truncate where the game does. Lower the game's own cap
+      (``max_rounds=``) instead; after raising it, pass
+      ``max_episode_steps=None`` to ``gym.make_vec``.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": RENDER_MODES}
@@ -105,9 +115,13 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         learner_seat: int = 0,
         backend: str = "auto",
+        observation: str = "dict",
+        max_episode_steps: int | None = None,
         **config: Any,
     ) -> None:
         check_render_mode(render_mode)
+        check_observation(observation)
+        check_config(type(self).__name__, game, config)
         mode = _autoreset_mode(autoreset_mode)
         self._args: dict[str, Any] = {
             "game": game,
@@ -119,6 +133,8 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
             "autoreset_mode": mode,
             "learner_seat": learner_seat,
             "backend": backend,
+            "observation": observation,
+            "max_episode_steps": max_episode_steps,
             **config,
         }
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
@@ -138,7 +154,10 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
         self.game = game
         self.learner_seat = learner_seat
         self.game_spec = self.pool.spec
-        self.single_observation_space = observation_space(self.pool.spec)
+        self._check_max_episode_steps(max_episode_steps)
+        self._flat = observation == "flat"
+        self._names = tensor_names(self.pool.spec)
+        self.single_observation_space = flat_space(self.pool.spec) if self._flat else observation_space(self.pool.spec)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.single_action_space = spaces.Discrete(self.pool.spec.actions)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -147,6 +166,19 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
         self._mask = np.ones((num_envs, self.pool.spec.actions), dtype=np.uint8)
         self._seed = seed
         self._fresh = True  # the pool was just created with self._seed
+
+    def _check_max_episode_steps(self, max_episode_steps: int | None) -> None:
+        # gym.make_vec passes the id's max_episode_steps (the default
+        # config's cap). The pool's envs end where the game's cap ends them
+        # and cannot be reset one at a time, so a lower limit is refused.
+        cap = self.pool.spec.max_steps
+        if max_episode_steps is not None and max_episode_steps > 0 and cap and max_episode_steps < cap:
+            self.pool.close()
+            raise ValueError(
+                f"max_episode_steps={max_episode_steps} is below {self.game}'s step cap {cap} with this config: "
+                "a botarena vector env truncates where the game does; lower the game's own cap "
+                "(a config field such as max_rounds) or pass max_episode_steps=None"
+            )
 
     @property
     def autoreset_mode(self) -> AutoresetMode:
@@ -173,7 +205,12 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
             self._seed = seed
         self._fresh = False
         obs, info = self.pool.reset()
-        return obs, self._infos(info)
+        return self._obs(obs), self._infos(info)
+
+    # Typed as the Dict form (Obs) for the callers that know they made one;
+    # observation="flat" gives a float32 array in its place.
+    def _obs(self, obs: Obs) -> Any:
+        return flatten_rows(obs, self._names, self.num_envs) if self._flat else obs
 
     def step(
         self, actions: npt.ArrayLike
@@ -188,13 +225,14 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
         if "final_obs" in info:
             ended: npt.NDArray[np.bool_] = np.array(info["ended"], dtype=bool)
             final_obs = np.full(self.num_envs, None, dtype=object)
+            flat = self._obs(info["final_obs"]) if self._flat else None
             for i in np.flatnonzero(ended):
-                final_obs[i] = {k: v[i] for k, v in info["final_obs"].items()}
+                final_obs[i] = {k: v[i] for k, v in info["final_obs"].items()} if flat is None else flat[i]
             infos["final_obs"] = final_obs
             infos["_final_obs"] = ended
             infos["final_info"] = {"action_mask": info["final_mask"], "_action_mask": ended.copy()}
             infos["_final_info"] = ended.copy()
-        return obs, np.array(reward, dtype=np.float32), np.array(terminated), np.array(truncated), infos
+        return self._obs(obs), np.array(reward, dtype=np.float32), np.array(terminated), np.array(truncated), infos
 
     def _infos(self, info: Info) -> dict[str, Any]:
         self._mask = info["mask"]
@@ -267,6 +305,7 @@ def make_vec(
     render_mode: str | None = None,
     autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     backend: str = "auto",
+    observation: str = "dict",
     **config: Any,
 ) -> BotarenaVectorEnv:
     """A Gymnasium vector env of ``num_envs`` games, the learner in seat 0.
@@ -285,7 +324,10 @@ def make_vec(
             ``SAME_STEP``, or their names (``"next_step"``, ``"same_step"``).
         backend: ``"auto"`` (default), ``"native"`` (the Go pool in this
             process) or ``"remote"`` (a server); see :class:`botarena.Pool`.
-        **config: game config fields, e.g. ``players=2``.
+        observation: ``"dict"`` (default: the tensors, uint8 planes without
+            a copy) or ``"flat"`` (one float32 vector per env).
+        **config: game config fields, e.g. ``players=2``; a name that is
+            not one raises TypeError.
     """
     return BotarenaVectorEnv(
         game,
@@ -296,5 +338,6 @@ def make_vec(
         render_mode=render_mode,
         autoreset_mode=autoreset_mode,
         backend=backend,
+        observation=observation,
         **config,
     )
