@@ -5,9 +5,14 @@ BIN     ?= bin/botarena
 PKGS    ?= ./...
 BENCH   ?= .
 FUZZTIME ?= 10s
+# go test's own 10-minute default per package is too short for the race
+# detector on a loaded 2-core machine; a hang still ends the run.
+TEST_TIMEOUT ?= 40m
 # Minimizing every new input for long would eat short runs: 10 calls each.
 FUZZMINIMIZETIME ?= 10x
 VENV    ?= .venv
+# The Python that makes .venv (make venv); a PyTorch it imports is reused by train-venv and extras-venv.
+PYTHON  ?= python3
 # Pinned so that `make generate` writes the same Python code everywhere.
 GRPC_TOOLS ?= grpcio-tools==1.85.1
 PROTO   := rpc/proto/botarena/v1/env.proto rpc/proto/botarena/v1/match.proto
@@ -17,9 +22,14 @@ export BOTARENA_PYTHON ?= $(abspath $(VENV)/bin/python)
 
 # make train: the game, the training time and where the run goes.
 GAME    ?= battlebots
-MINUTES ?= 10
+MINUTES ?= 15
 RUN     ?= runs/$(subst /,-,$(GAME))
 TRAIN_ARGS ?=
+# Where train-venv and extras-venv get PyTorch when .venv and its base Python import none (a PyTorch
+# either imports is reused): auto = the CPU build (https://download.pytorch.org/whl/cpu, ~200 MB)
+# on Linux without nvidia-smi, PyPI's default (CUDA on Linux, several GB) otherwise; pypi = PyPI's
+# default; or an index URL. python/tools/install_extras.py says which it installs and why.
+TORCH_INDEX ?= auto
 
 .PHONY: image k8s-validate league help build lib wheel test fmt-check vet race pytest lint typecheck bench fuzz play venv train-venv extras-venv train generate check-generated clean
 
@@ -27,16 +37,24 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
 build: ## build the botarena binary into bin/
-	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/botarena
+	@echo "building $(BIN) with go build (a minute or more on a cold Go cache, seconds after; -v names each package it compiles) ..."
+	$(GO) build -v -buildvcs=auto -o $(BIN) ./cmd/botarena
 
 lib: ## build the native backend's shared library (cgo) into bin/libbotarena.so
-	CGO_ENABLED=1 $(GO) build -buildmode=c-shared -o bin/libbotarena.so ./cmd/libbotarena
+	@echo "building bin/libbotarena.so with go build -buildmode=c-shared (minutes on a cold Go cache; -v names each package it compiles) ..."
+	CGO_ENABLED=1 $(GO) build -v -buildmode=c-shared -o bin/libbotarena.so ./cmd/libbotarena
 
+# The wheel's two go builds (python/setup.py) use -trimpath, which gives every package other cache
+# keys than make build's: the first wheel compiles every package, the standard library included, twice
+# over (the static server binary with cgo off, the c-shared library with cgo on): tens of minutes on two
+# busy cores, seconds once the Go cache holds them. pip -v shows setup.py's output (pip hides a build
+# backend's output otherwise), and setup.py runs go build -v, which names each package it compiles.
 wheel: ## a platform wheel of the Python package with the server binary and native library bundled, into dist/ (python/setup.py)
-	test -x $(VENV)/bin/python || python3 -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check 'setuptools>=70.1'
-	@echo "building the wheel; go build -trimpath takes a few minutes on a cold Go cache ..."
-	BOTARENA_BUNDLE_BINARY=1 $(VENV)/bin/python -m pip wheel --no-deps --no-build-isolation --disable-pip-version-check -w dist ./python
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	@echo "checking for setuptools>=70.1 in $(VENV) ..."
+	$(VENV)/bin/python -m pip install --disable-pip-version-check 'setuptools>=70.1'
+	@echo "building the wheel: two go build -trimpath runs (the server binary, the native library); on a cold Go cache each compiles every package: tens of minutes on 2 cores, seconds after ..."
+	BOTARENA_BUNDLE_BINARY=1 $(VENV)/bin/python -m pip wheel -v --no-deps --no-build-isolation --disable-pip-version-check -w dist ./python
 
 # make image: the container image, written without a container daemon (deploy/image).
 IMAGE_TAG ?= botarena:dev
@@ -64,7 +82,7 @@ vet: ## go vet
 	$(GO) vet $(PKGS)
 
 race: venv ## go test -race (the venv lets the pyarrow interoperability test run)
-	$(GO) test -race $(PKGS)
+	$(GO) test -race -timeout $(TEST_TIMEOUT) $(PKGS)
 
 pytest: venv ## the Python package's tests (they build and start botarena serve)
 	$(VENV)/bin/python -m pytest python/tests -q
@@ -97,25 +115,25 @@ play: build ## watch a Bomberman match on the terminal
 venv: $(VENV)/.installed ## create .venv with the botarena package, its test extras and the code generator
 
 $(VENV)/.installed: python/pyproject.toml
-	test -x $(VENV)/bin/python || python3 -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check pyarrow numpy $(GRPC_TOOLS) -e 'python[test]'
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python python/tools/install_extras.py --venv $(VENV) --extras test --with pyarrow --with numpy --with '$(GRPC_TOOLS)'
 	touch $@
 
 train-venv: $(VENV)/.train-installed ## add the training extras (PyTorch, matplotlib) to .venv
 
 $(VENV)/.train-installed: $(VENV)/.installed
-	@echo "installing PyTorch and matplotlib into $(VENV) (PyTorch is a large download the first time) ..."
-	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar on -e 'python[train,test]'
+	$(VENV)/bin/python python/tools/install_extras.py --venv $(VENV) --torch --torch-index '$(TORCH_INDEX)' --extras train,test
 	touch $@
 
 extras-venv: $(VENV)/.extras-installed ## add every optional extra to .venv: training, SB3, RLlib, Ray, video, mypy, kubernetes-validate (CI runs their tests)
 
 $(VENV)/.extras-installed: $(VENV)/.installed
-	@echo "installing the extras into $(VENV): PyTorch, matplotlib, SB3, sb3-contrib, SuperSuit, moviepy, Ray RLlib, kubernetes-validate (large downloads the first time) ..."
-	$(VENV)/bin/python -m pip install --disable-pip-version-check --progress-bar off -e 'python[train,sb3,video,rllib,ray,k8s,test,dev]'
+	@echo "adding the extras to $(VENV): PyTorch, matplotlib, SB3, sb3-contrib, SuperSuit, moviepy, Ray RLlib, mypy, kubernetes-validate (large downloads the first time) ..."
+	$(VENV)/bin/python python/tools/install_extras.py --venv $(VENV) --torch --torch-index '$(TORCH_INDEX)' --extras train,sb3,video,rllib,ray,k8s,test,dev
 	touch $(VENV)/.train-installed $@
 
-train: build train-venv ## train a PPO bot, evaluate it, export it and watch it play: make train GAME=battlebots MINUTES=10
+train: build train-venv ## train a PPO bot, evaluate it, export it and watch it play: make train GAME=battlebots MINUTES=15 [TORCH_INDEX=auto|pypi|URL]
+	@echo "training $(GAME) for $(MINUTES) minutes into $(RUN) (the first native pool may build the native library first: a minute or two, said on stderr) ..."
 	BOTARENA_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m botarena.train --game $(GAME) --minutes $(MINUTES) --out $(RUN) --play $(TRAIN_ARGS)
 
 generate: venv ## regenerate the protobuf/Connect Go code (buf), the Python stubs (grpc_tools) and python/src/botarena/games.py

@@ -32,9 +32,11 @@ type Kit struct {
 	// agents every game has (package agents: idle, random, console).
 	Agents []AgentInfo
 
-	// Reference names the agent of Agents that is the original
-	// competition's reference or example bot: the opponent training uses
-	// by default. It is required when Agents is not empty.
+	// Reference names the agent of Agents that training plays against by
+	// default: the original competition's reference or example bot, or,
+	// where that bot is too weak for a win against it to mean anything
+	// (one that random or idle beat), a stronger built-in agent. It is
+	// required when Agents is not empty.
 	Reference string
 
 	// Opponents are the fixed, scripted members of a self-play league

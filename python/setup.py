@@ -5,8 +5,8 @@ step. With ``BOTARENA_BUNDLE_BINARY=1`` in the environment, ``bdist_wheel``
 (``pip wheel``, ``python -m build --wheel``, ``make wheel``) runs, from the
 repository root (the directory above python/)::
 
-    CGO_ENABLED=0 go build -trimpath -ldflags=-s -o <build_lib>/botarena/bin/botarena ./cmd/botarena
-    CGO_ENABLED=1 go build -trimpath -ldflags=-s -buildmode=c-shared \
+    CGO_ENABLED=0 go build -v -trimpath -ldflags=-s -o <build_lib>/botarena/bin/botarena ./cmd/botarena
+    CGO_ENABLED=1 go build -v -trimpath -ldflags=-s -buildmode=c-shared \
         -o <build_lib>/botarena/lib/libbotarena.so ./cmd/libbotarena
 
 and tags the wheel ``py3-none-<platform>`` (the files are for the building
@@ -137,7 +137,11 @@ class BundlingBuildPy(build_py):
         if go is None:
             sys.exit("BOTARENA_BUNDLE_BINARY is set but there is no `go` on PATH to build the server binary")
         target.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [go, "build", "-trimpath", "-ldflags=-s"]
+        # -v names each package as it compiles: with -trimpath every package has other cache keys than a
+        # plain go build's, so on a cold cache this compiles them all (the standard library too), once for
+        # the binary (cgo off) and once more for the library (cgo on, c-shared): tens of minutes on two
+        # busy cores, seconds once the Go cache holds them. make wheel runs pip -v so that this shows.
+        cmd = [go, "build", "-v", "-trimpath", "-ldflags=-s"]
         env = dict(os.environ)
         if cgo:
             cmd.append("-buildmode=c-shared")
@@ -146,7 +150,8 @@ class BundlingBuildPy(build_py):
             env.setdefault("CGO_ENABLED", "0")
         cmd += ["-o", str(target), package]
         print(
-            f"botarena: CGO_ENABLED={env['CGO_ENABLED']} {' '.join(cmd[1:])} in {root} ...",
+            f"botarena: CGO_ENABLED={env['CGO_ENABLED']} go {' '.join(cmd[1:])} in {root} "
+            "(every package it compiles is named; on a cold Go cache that is all of them) ...",
             file=sys.stderr,
             flush=True,
         )

@@ -10,7 +10,11 @@ var kit = &env.Kit{
 		{Name: "huggy", Summary: "the original's huggy.py: walks toward the enemy, then sends P (EMP) every round once adjacent", New: newAgent("huggy", func() env.Agent { return Huggy{} })},
 		{Name: "sniper", Summary: "keeps its distance, dodges projectiles in flight, and fires missiles along rows, columns and diagonals", New: newAgent("sniper", func() env.Agent { return Sniper{} })},
 	},
-	Reference: "huggy",
+	// Training's default opponent is sniper, not the original's example bot
+	// huggy.py: huggy loses to random and to idle (every game of `botarena
+	// tournament battlebots --agents huggy,sniper,nop,random,idle`), so
+	// beating it proves nothing; sniper beats all four, every game.
+	Reference: "sniper",
 	Opponents: []string{"huggy", "sniper", "nop"},
 	// The gauntlet: the built-in bots (nop is the idle one), random, and
 	// the three committed policies (against huggy, against sniper,
@@ -19,7 +23,9 @@ var kit = &env.Kit{
 		"policy:policies/battlebots.policy.safetensors?sample",
 		"policy:policies/battlebots-sniper.policy.safetensors?sample",
 		"policy:policies/battlebots-all.policy.safetensors?sample"},
-	Training: env.Training{Channels: []int{16, 32}, Strides: []int{1, 2}, Hidden: 256, Config: map[string]any{}},
+	// hp_reward 0.1: the shaping of every run that learned to beat sniper
+	// (docs/training.md); evaluation plays the unshaped game.
+	Training: env.Training{Channels: []int{16, 32}, Strides: []int{1, 2}, Hidden: 256, Config: map[string]any{"hp_reward": 0.1}},
 	// The original had no console players; the console takes its command
 	// lines.
 	ConsoleHelp: "NO, a move N NE E SE S SW W NW, B/M/L and a direction (bullet, missile, landmine: B SE), or P (EMP)",

@@ -204,3 +204,24 @@ def test_wheel_without_bundling_is_pure(tmp_path: Path) -> None:
     assert _tags(wheel) == ("py3", "none", "any")
     with zipfile.ZipFile(wheel) as zf:
         assert not any(n.startswith("botarena/bin/") for n in zf.namelist())
+
+
+def test_wheel_declares_the_botarena_command(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as zf:
+        entry_points = zf.read(f"botarena-{wheel.name.split('-')[1]}.dist-info/entry_points.txt").decode()
+    assert "botarena = botarena._cli:main" in entry_points
+
+
+def test_the_wheels_command_runs_the_bundled_binary_without_go(unzipped: Path) -> None:
+    """What the `botarena` command pip installs from the wheel does: the bundled binary, same arguments and status."""
+    env = {k: v for k, v in os.environ.items() if k not in ("BOTARENA_BIN",)}
+    env["PATH"] = os.pathsep.join(
+        d for d in env.get("PATH", "").split(os.pathsep) if d and not os.access(os.path.join(d, "go"), os.X_OK)
+    )
+    env["PYTHONPATH"] = str(unzipped)
+    run = [sys.executable, "-c", "import sys; from botarena._cli import main; sys.exit(main())"]
+    proc = subprocess.run([*run, "games"], cwd=unzipped, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "bomberman" in proc.stdout and "building" not in proc.stderr
+    proc = subprocess.run([*run, "no-such-command"], cwd=unzipped, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0 and "no-such-command" in proc.stderr

@@ -22,8 +22,11 @@ batch stay valid until the next ``recv`` returns.
 
 The library is found in this order (:func:`library_path`): ``$BOTARENA_LIB``;
 in a source checkout with Go and cgo (a C compiler), a build into
-``~/.cache/botarena/lib/<checkout>/`` (incremental, once per process); the
-library bundled in a platform wheel (``botarena/lib/``). Without any of them
+``~/.cache/botarena/lib/<checkout>/``, made once for all processes and
+redone only when the checkout's Go sources change (a content hash kept next
+to the library, a lock file around the build: see
+:func:`botarena.server.go_build`); the library bundled in a platform wheel
+(``botarena/lib/``). Without any of them
 the remote backend is used instead (see :class:`botarena.Pool`).
 
 Process rules: the library is loaded once per process and stays loaded. Calls
@@ -42,7 +45,6 @@ from __future__ import annotations
 import atexit
 import base64
 import ctypes
-import hashlib
 import json
 import os
 import pathlib
@@ -59,7 +61,7 @@ import numpy.typing as npt
 
 from botarena.errors import BotarenaError, FailedPreconditionError, InvalidArgumentError
 from botarena.pool import _INT32, Info, Obs, OpponentStats, Pool, PoolStats, SeatStats, _wider_than_int32, check_int32_range, int32_values
-from botarena.server import _cache_dir, _say, go_build, repo_root
+from botarena.server import _cache_dir, _say, checkout_key, go_build, repo_root
 from botarena.spec import GameSpec
 
 __all__ = ["NativePool", "NativeUnavailableError", "library_path", "load", "available", "choose_backend", "ABI"]
@@ -108,9 +110,11 @@ def library_path() -> str:
 
     In order: ``$BOTARENA_LIB``; in a source checkout (an editable install)
     with Go and cgo, a build of ``./cmd/libbotarena`` into
-    ``~/.cache/botarena/lib/<hash of the checkout path>/`` (incremental; said
-    on stderr when it really builds, as for the server binary); the library
-    bundled in a platform wheel (``make wheel``). Raises
+    ``~/.cache/botarena/lib/<hash of the checkout path>/``, rebuilt only
+    when a Go source of the checkout changed (not for tests, docs or git's
+    state) and built once when several processes ask at the same time (see
+    :func:`botarena.server.go_build`; said on stderr when it really builds);
+    the library bundled in a platform wheel (``make wheel``). Raises
     :class:`NativeUnavailableError` naming what is missing.
     """
     env = os.environ.get("BOTARENA_LIB")
@@ -123,8 +127,7 @@ def library_path() -> str:
     if root is not None and (root / "cmd" / "libbotarena").is_dir():
         problem = _cgo_problem()
         if problem is None:
-            key = hashlib.sha256(str(root).encode()).hexdigest()[:12]
-            target = _cache_dir() / "lib" / key / _LIB_FILE
+            target = _cache_dir() / "lib" / checkout_key(root) / _LIB_FILE
             return go_build(root, "./cmd/libbotarena", target, args=("-buildmode=c-shared",), what="the native library")
     bundled = _bundled_library()
     if bundled is not None:

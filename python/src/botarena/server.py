@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import collections
+import contextlib
+import hashlib
 import os
 import pathlib
 import secrets
@@ -14,11 +16,28 @@ import tempfile
 import threading
 import time
 from types import TracebackType
-from typing import Iterable, Mapping
+from typing import Iterable, Iterator, Mapping
+
+try:
+    import fcntl
+except ImportError:  # Windows: msvcrt instead (_file_lock)
+    fcntl = None  # type: ignore[assignment]
 
 from botarena.errors import ServerError
 
-__all__ = ["Server", "absolute_spec", "bots_dirs", "find_binary", "go_build", "remember_token", "repo_root", "token_for"]
+__all__ = [
+    "Server",
+    "absolute_spec",
+    "bots_dirs",
+    "checkout_key",
+    "find_binary",
+    "go_build",
+    "remember_token",
+    "repo_root",
+    "source_files",
+    "source_hash",
+    "token_for",
+]
 
 #: The environment variable ``botarena serve`` reads its token from.
 TOKEN_ENV = "BOTARENA_AUTH_TOKEN"
@@ -30,11 +49,9 @@ _build_lock = threading.Lock()
 _tokens: dict[str, str] = {}
 _tokens_lock = threading.Lock()
 _built: dict[str, str] = {}
-# A go build of an unchanged checkout takes well under a second (the Go cache
-# holds the linked binary); past this many seconds it is compiling, so the
-# user hears about it.
-_ANNOUNCE_AFTER_S = 2.0
-_BUILDING = "building the server binary from {root} with go build ({why}; this can take a few minutes) ..."
+# While a build runs, a line every this many seconds says it still does.
+_HEARTBEAT_S = 30.0
+_BUILDING = "building {what} from {root} with go build ({why}; this can take a few minutes) ..."
 
 
 def repo_root() -> pathlib.Path | None:
@@ -85,75 +102,265 @@ def _bundled_binary() -> str | None:
 
 
 def _build(root: pathlib.Path) -> str:
-    """Builds the binary from the checkout at root into ~/.cache/botarena/bin.
-
-    Runs ``go build`` once per process (incremental: well under a second when
-    nothing changed). Says so on stderr when it is a real build: a
-    "building ..." line when the binary does not exist yet, or once the build
-    has taken longer than _ANNOUNCE_AFTER_S, then a "built ... in N s" line.
-    $BOTARENA_QUIET=1 silences both.
-    """
+    """The server binary built from the checkout at root into ~/.cache/botarena/bin/<checkout>/ (see :func:`go_build`)."""
     go = shutil.which("go")
     if go is None:
         raise ServerError(
             "cannot start botarena serve: no `botarena` binary on PATH and no Go toolchain to build one "
             f"from {root} (install Go 1.26+, put botarena on PATH, or set BOTARENA_BIN)"
         )
-    return go_build(root, "./cmd/botarena", _cache_dir() / "bin" / "botarena", what="the server binary")
+    target = _cache_dir() / "bin" / checkout_key(root) / "botarena"
+    return go_build(root, "./cmd/botarena", target, what="the server binary")
+
+
+def checkout_key(root: pathlib.Path) -> str:
+    """The folder name of a checkout's builds under ~/.cache/botarena/{bin,lib}: a hash of its path.
+
+    Each checkout has its own, so that two clones (or worktrees) never take turns rebuilding one file.
+    """
+    return hashlib.sha256(str(root).encode()).hexdigest()[:12]
+
+
+# Build inputs -------------------------------------------------------------------
+
+#: Suffixes of the files of a Go module that a build compiles: Go, and the C, C++, assembly and
+#: object files of cgo packages. Go files ending in _test.go are left out.
+_SOURCE_SUFFIXES = (".go", ".c", ".h", ".s", ".S", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".syso")
+
+#: Top-level folders of the checkout that hold outputs, never sources: not walked.
+_OUTPUT_DIRS = frozenset({"bin", "dist", "runs", "leagues", "replays", "node_modules"})
+
+#: What ``go env`` says about the toolchain and the settings that change what go build writes.
+_GO_ENV_KEYS = (
+    "GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOAMD64", "GOARM", "GOARM64", "GOEXPERIMENT", "GOFLAGS", "GOWORK",
+    "CGO_ENABLED", "CC", "CXX", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_LDFLAGS",
+)
+
+
+def _embed_patterns(source: bytes) -> list[str]:
+    """The patterns of the ``//go:embed`` directives of a Go file's text (quotes removed)."""
+    out: list[str] = []
+    for line in source.splitlines():
+        line = line.strip()
+        if line.startswith(b"//go:embed"):
+            for word in line[len(b"//go:embed") :].decode("utf-8", "replace").split():
+                out.append(word.strip("`\"").removeprefix("all:"))
+    return out
+
+
+def source_files(root: pathlib.Path) -> list[pathlib.Path]:
+    """The files of the Go module at root that a build of any of its packages reads, sorted.
+
+    go.mod, go.sum (and go.work), every Go file that is not a test (``_test.go``), the cgo sources
+    (C, C++, assembly, .syso), and every file a ``//go:embed`` directive names. The walk skips
+    what the go command skips (folders named ``testdata`` or starting with ``.`` or ``_``, and
+    nested modules: folders with their own go.mod) and the checkout's output folders (bin, dist,
+    runs, leagues, replays). Tests, documentation, Python and other files are not inputs, so
+    changing them does not call for a rebuild.
+    """
+    files: set[pathlib.Path] = set()
+    for name in ("go.mod", "go.sum", "go.work", "go.work.sum"):
+        if (root / name).is_file():
+            files.add(root / name)
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = pathlib.Path(dirpath)
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if not d.startswith((".", "_"))
+            and d != "testdata"
+            and not (here == root and d in _OUTPUT_DIRS)
+            and not os.path.isfile(os.path.join(dirpath, d, "go.mod"))
+        )
+        for name in filenames:
+            if not name.endswith(_SOURCE_SUFFIXES) or name.endswith("_test.go") or name.startswith((".", "_")):
+                continue
+            path = here / name
+            files.add(path)
+            if name.endswith(".go"):
+                try:
+                    text = path.read_bytes()
+                except OSError:
+                    continue
+                if b"//go:embed" in text:
+                    files.update(_embedded(here, _embed_patterns(text)))
+    return sorted(files)
+
+
+def _embedded(folder: pathlib.Path, patterns: list[str]) -> list[pathlib.Path]:
+    """The files the embed patterns of a package in folder name (every file under a named folder)."""
+    out: list[pathlib.Path] = []
+    for pattern in patterns:
+        for match in sorted(folder.glob(pattern)) if pattern else []:
+            if match.is_file():
+                out.append(match)
+            elif match.is_dir():
+                out.extend(p for p in sorted(match.rglob("*")) if p.is_file())
+    return out
+
+
+def source_hash(root: pathlib.Path) -> str:
+    """A SHA-256 of the contents and paths (relative to root) of :func:`source_files`.
+
+    It changes when a source of the module changes, and only then: not with git's state (a
+    commit, a branch switch to the same files, an untracked file), nor with tests or docs.
+    Reading the files takes a few tens of milliseconds for botarena's 2 MB of Go.
+    """
+    h = hashlib.sha256()
+    for path in source_files(root):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue  # vanished while walking
+        rel = path.relative_to(root).as_posix().encode()
+        h.update(len(rel).to_bytes(4, "little") + rel + len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def _build_key(go: str, root: pathlib.Path, package: str, args: tuple[str, ...]) -> str:
+    """The key of a build: the sources, the toolchain and its settings (go env), the package and flags."""
+    try:
+        proc = subprocess.run(
+            [go, "env", "-json", *_GO_ENV_KEYS],
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        settings = proc.stdout if proc.returncode == 0 else f"go env failed: {proc.returncode}"
+    except (OSError, subprocess.SubprocessError) as e:
+        settings = f"go env failed: {e}"
+    h = hashlib.sha256()
+    for part in (source_hash(root), os.path.realpath(go), settings, package, *args):
+        h.update(part.encode() + b"\0")
+    return h.hexdigest()
+
+
+def _stamp(target: pathlib.Path) -> pathlib.Path:
+    """The file next to target that holds the key target was built from."""
+    return target.with_name(target.name + ".sources")
+
+
+def _built_from(target: pathlib.Path, key: str) -> bool:
+    try:
+        return target.is_file() and _stamp(target).read_text().strip() == key
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def _file_lock(path: pathlib.Path, waiting: str) -> Iterator[None]:
+    """Holds an exclusive lock on path (created) across processes; says ``waiting`` if it has to wait.
+
+    fcntl.flock on POSIX, msvcrt.locking on Windows; the lock goes with the process if it dies.
+    """
+    with open(path, "a+b") as f:
+        if fcntl is not None:
+            try:
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                _say(waiting)
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+            return
+        import msvcrt  # Windows
+
+        said = False
+        while True:
+            try:
+                f.seek(0)
+                msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+                break
+            except OSError:
+                if not said:
+                    _say(waiting)
+                    said = True
+                time.sleep(0.2)
+        try:
+            yield
+        finally:
+            f.seek(0)
+            msvcrt.locking(f.fileno(), msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
 
 
 def go_build(root: pathlib.Path, package: str, target: pathlib.Path, *, args: tuple[str, ...] = (), what: str) -> str:
-    """Builds package of the checkout at root into target with ``go build`` (once per process per target).
+    """Builds package of the checkout at root into target with ``go build``, only when its sources changed.
 
-    The build goes to a temporary name that is then renamed, so that
-    concurrent builders never use a half-written file. See :func:`_build`
-    for what it says on stderr; a failed build raises :class:`ServerError`
-    with the compiler's output.
+    The build's key (:func:`source_hash` of the module, ``go env``'s toolchain and settings, the
+    package and args) is kept next to target in ``<target>.sources``; when it matches, target is
+    used as it is, without running go build, so a new process pays a hash of the sources (tens of
+    milliseconds), not a link (a minute for the native library on a loaded machine). Tests,
+    docs and git's state (commits, untracked files) are not part of the key. The build uses
+    ``-buildvcs=false``, so that what it writes depends on the sources alone.
+
+    Concurrent processes build once: the build holds a lock file next to target
+    (``<target>.lock``); the others wait for it (saying so on stderr), then find the key written
+    and use its result. The build goes to a temporary name that is then renamed, so nobody runs a
+    half-written file. A real build is said on stderr (``botarena: building ...``, a line every
+    30 s while it runs, then ``built ... in N s``; $BOTARENA_QUIET=1 silences them). Once per
+    process per target. A failed build raises :class:`ServerError` with the compiler's output.
     """
     go = shutil.which("go") or "go"
-    key = f"{root}|{target}"
     with _build_lock:
-        if key in _built:
-            return _built[key]
+        done = _built.get(f"{root}|{target}")
+        if done is not None:
+            return done
         target.parent.mkdir(parents=True, exist_ok=True)
-        building = _BUILDING.replace("the server binary", what)
-        announced = not target.exists()
-        if announced:
-            _say(building.format(root=root, why="first use"))
-        start = time.monotonic()
-        fd, tmp = tempfile.mkstemp(prefix=target.name + ".", dir=target.parent)
-        os.close(fd)
-        try:
-            proc = subprocess.Popen(
-                [go, "build", *args, "-o", tmp, package],
-                cwd=root,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            try:
-                try:
-                    _, stderr = proc.communicate(timeout=None if announced else _ANNOUNCE_AFTER_S)
-                except subprocess.TimeoutExpired:
-                    announced = True
-                    _say(building.format(root=root, why="the checkout changed since the last build"))
-                    _, stderr = proc.communicate()
-            except BaseException:
-                proc.kill()
-                proc.wait()
-                raise
-            if proc.returncode != 0:
-                raise ServerError(f"go build {package} failed in {root}:\n{stderr.strip()}")
-            os.chmod(tmp, 0o755)
-            os.replace(tmp, target)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-        if announced:
-            _say(f"built {_display(target)} in {time.monotonic() - start:.1f} s")
-        _built[key] = str(target)
+        key = _build_key(go, root, package, args)
+        if not _built_from(target, key):
+            lock = target.with_name(target.name + ".lock")
+            with _file_lock(lock, f"waiting for another process's build of {what} ({_display(lock)}) ..."):
+                if not _built_from(target, key):  # else another process built it while we waited
+                    _run_go_build(go, root, package, target, args, key, what)
+        _built[f"{root}|{target}"] = str(target)
         return str(target)
+
+
+def _run_go_build(
+    go: str, root: pathlib.Path, package: str, target: pathlib.Path, args: tuple[str, ...], key: str, what: str
+) -> None:
+    why = "first use" if not target.exists() else "its Go sources or the toolchain changed since the last build"
+    _say(_BUILDING.format(what=what, root=root, why=why))
+    start = time.monotonic()
+    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", dir=target.parent)
+    os.close(fd)
+    try:
+        proc = subprocess.Popen(
+            [go, "build", "-buildvcs=false", *args, "-o", tmp, package],
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            while True:
+                try:
+                    _, stderr = proc.communicate(timeout=_HEARTBEAT_S)
+                    break
+                except subprocess.TimeoutExpired:
+                    _say(f"still building {what} ({time.monotonic() - start:.0f} s so far) ...")
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        if proc.returncode != 0:
+            raise ServerError(f"go build {package} failed in {root}:\n{stderr.strip()}")
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    stamp = _stamp(target)
+    stamp_tmp = stamp.with_name(stamp.name + ".tmp")
+    stamp_tmp.write_text(key + "\n")
+    os.replace(stamp_tmp, stamp)
+    _say(f"built {_display(target)} in {time.monotonic() - start:.1f} s")
 
 
 def find_binary() -> str:
@@ -161,11 +368,13 @@ def find_binary() -> str:
 
     In order: $BOTARENA_BIN; in a source checkout (an editable install) with
     Go on PATH, a binary built from that checkout with ``go build`` into
-    ``~/.cache/botarena/bin`` (incremental, once per process) so that it
-    matches the source, saying so on stderr when it really builds (see
-    ``_build``; $BOTARENA_QUIET=1 silences it); the binary bundled in a
+    ``~/.cache/botarena/bin/<hash of the checkout path>/``, rebuilt only
+    when the checkout's Go sources changed (see :func:`go_build`: it says
+    so on stderr when it really builds; $BOTARENA_QUIET=1 silences it);
+    the binary bundled in a
     platform wheel (``botarena/bin/botarena``, ``make wheel``); ``botarena``
-    on PATH. Raises :class:`ServerError` naming what is missing.
+    on PATH, other than this package's own ``botarena`` command (which runs
+    the binary found here). Raises :class:`ServerError` naming what is missing.
     """
     env = os.environ.get("BOTARENA_BIN")
     if env:
@@ -178,7 +387,7 @@ def find_binary() -> str:
     bundled = _bundled_binary()
     if bundled is not None:
         return bundled
-    on_path = shutil.which("botarena")
+    on_path = _binary_on_path()
     if on_path:
         return on_path
     if root is not None:
@@ -187,6 +396,35 @@ def find_binary() -> str:
         "cannot find the botarena binary: put it on PATH (go install ./cmd/botarena), set BOTARENA_BIN, "
         "or install the platform wheel that bundles it (make wheel)"
     )
+
+
+def _binary_on_path() -> str | None:
+    """The first ``botarena`` on PATH that is not this package's console script (botarena._cli)."""
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        found = shutil.which("botarena", path=folder) if folder else None
+        if found and not _is_console_script(found):
+            return found
+    return None
+
+
+def _is_console_script(path: str) -> bool:
+    """Whether path is the ``botarena`` command pip wrote for this package (a script that runs botarena._cli)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    # POSIX: a "#!...python" script; Windows: a launcher .exe with the script appended (a zip).
+    return b"botarena._cli" in head or (head.startswith(b"MZ") and b"botarena._cli" in _tail(path))
+
+
+def _tail(path: str, size: int = 65536) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, os.path.getsize(path) - size))
+            return f.read()
+    except OSError:
+        return b""
 
 
 def token_for(address: str) -> str | None:

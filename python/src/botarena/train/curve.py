@@ -10,7 +10,7 @@ from typing import Sequence
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["plot_curve", "read_curve", "write_curve"]
+__all__ = ["plot_curve", "read_curve", "return_limits", "write_curve"]
 
 
 def read_curve(csv_path: str | os.PathLike[str]) -> list[dict[str, float]]:
@@ -31,8 +31,28 @@ def write_curve(csv_path: str | os.PathLike[str], rows: Sequence[dict[str, float
     os.replace(tmp, path)
 
 
+def return_limits(values: npt.NDArray[np.float64]) -> tuple[float, float]:
+    """The y range of the return plot: the values' range widened to hold 0 and to span at least 1.
+
+    An autoscaled axis stretches any range to the full height, so a return that moved from -2.11
+    to -2.10 would look like a climb; anchored at 0 and at least one unit tall (a win is worth 1),
+    a flat return looks flat.
+    """
+    finite = values[np.isfinite(values)]
+    lo = min(0.0, float(finite.min())) if finite.size else 0.0
+    hi = max(0.0, float(finite.max())) if finite.size else 1.0
+    if hi - lo < 1.0:
+        if lo < 0.0 and hi <= 0.0:
+            lo = min(lo, hi - 1.0)
+        else:
+            hi = lo + 1.0
+    pad = 0.05 * (hi - lo)
+    return lo - pad, hi + pad
+
+
 def plot_curve(csv_path: str | os.PathLike[str], png_path: str | os.PathLike[str], *, title: str = "") -> None:
-    """Draws a run's curve.csv: win/draw/loss rates and return against steps, and steps/s."""
+    """Draws a run's curve.csv: win/draw/loss rates (on a fixed 0–1 axis) and return (on an axis that
+    holds 0, :func:`return_limits`) against steps, and steps/s."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -65,7 +85,9 @@ def plot_curve(csv_path: str | os.PathLike[str], png_path: str | os.PathLike[str
     ax.legend()
     ax.grid(alpha=0.3)
     ax = axes[1]
-    ax.plot(x, smooth(col("mean_return")))
+    ret = smooth(col("mean_return"))
+    ax.plot(x, ret)
+    ax.set_ylim(*return_limits(ret))
     ax.set_xlabel("learner steps (millions)")
     ax.set_ylabel("mean episode return")
     ax.grid(alpha=0.3)
