@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/internal/safefile"
 	"github.com/botarena/botarena/league"
 )
 
@@ -26,6 +27,9 @@ import (
 // liveTableFile is the table a league run keeps in the league directory
 // for readers while it holds the store (cmd/botarena's LiveTableFile).
 const liveTableFile = "table-live.json"
+
+// maxLiveTableBytes bounds the liveTableFile read (league's own bound).
+const maxLiveTableBytes = 16 << 20
 
 // recentGames is how many of a league's last games its page lists.
 const recentGames = 20
@@ -106,8 +110,13 @@ func leagueDir(root, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := confined(root, path.Join(name, league.StoreFile)); err != nil {
+	store, err := confined(root, path.Join(name, league.StoreFile))
+	if err != nil {
 		return "", fmt.Errorf("%s: no league (no %s)", name, league.StoreFile)
+	}
+	// Refused before the store is opened: a FIFO would block its open.
+	if _, err := safefile.Check(store, path.Join(name, league.StoreFile), 0); err != nil {
+		return "", err
 	}
 	return dir, nil
 }
@@ -116,6 +125,11 @@ func (s *Server) listLeagues(w http.ResponseWriter, r *http.Request) {
 	if s.noLeagues(w) {
 		return
 	}
+	done, ok := s.admit(w, r, nil, false)
+	if !ok {
+		return
+	}
+	defer done()
 	root := s.opt.LeaguesDir
 	list := []LeagueInfo{}
 	truncated := false
@@ -141,7 +155,7 @@ func (s *Server) listLeagues(w http.ResponseWriter, r *http.Request) {
 		page, err := s.readLeague(name, false)
 		switch {
 		case err != nil:
-			info.Error = err.Error()
+			info.Error = s.errText(err)
 		default:
 			info.Game, info.Games, info.Busy, info.Agents = page.Settings.Game, page.Games, page.Live, len(page.Rows)
 		}
@@ -149,7 +163,7 @@ func (s *Server) listLeagues(w http.ResponseWriter, r *http.Request) {
 		return fs.SkipDir
 	})
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
+		httpError(w, http.StatusInternalServerError, s.errText(err))
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"leagues": list, "truncated": truncated})
@@ -159,6 +173,11 @@ func (s *Server) leagueTable(w http.ResponseWriter, r *http.Request) {
 	if s.noLeagues(w) {
 		return
 	}
+	done, ok := s.admit(w, r, nil, false)
+	if !ok {
+		return
+	}
+	defer done()
 	name := r.URL.Query().Get("name")
 	page, err := s.readLeague(name, true)
 	if err != nil {
@@ -169,7 +188,7 @@ func (s *Server) leagueTable(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, league.ErrBusy) {
 			code = http.StatusServiceUnavailable
 		}
-		httpError(w, code, err.Error())
+		httpError(w, code, s.errText(err))
 		return
 	}
 	writeJSON(w, http.StatusOK, page)
@@ -192,7 +211,7 @@ func (s *Server) readLeague(name string, details bool) (*LeaguePage, error) {
 			Games int64        `json:"games"`
 			Rows  []league.Row `json:"rows"`
 		}
-		data, rerr := os.ReadFile(filepath.Join(dir, liveTableFile))
+		data, rerr := safefile.ReadFile(filepath.Join(dir, liveTableFile), liveTableFile, maxLiveTableBytes)
 		if rerr != nil || json.Unmarshal(data, &live) != nil {
 			return nil, fmt.Errorf("league %s: %w, and it has no live table yet; try again in a few seconds", name, league.ErrBusy)
 		}

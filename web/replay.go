@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/safefile"
 	"github.com/botarena/botarena/match"
 )
 
@@ -67,9 +67,14 @@ func (s *Server) listReplays(w http.ResponseWriter, r *http.Request) {
 	if s.noReplays(w) {
 		return
 	}
+	done, ok := s.admit(w, r, nil, false)
+	if !ok {
+		return
+	}
+	defer done()
 	list, truncated, err := s.walkReplays(r.Context())
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
+		httpError(w, http.StatusInternalServerError, s.errText(err))
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"replays": list, "truncated": truncated})
@@ -79,7 +84,7 @@ func (s *Server) listReplays(w http.ResponseWriter, r *http.Request) {
 // most MaxListed, looking at most maxDepth folders deep and at 20 times
 // MaxListed entries.
 func (s *Server) walkReplays(ctx context.Context) ([]ReplayInfo, bool, error) {
-	fsys := s.replays.FS()
+	fsys := rootFS{root: s.replays, dir: ".", max: s.stateCap}
 	list := []ReplayInfo{}
 	visited, truncated := 0, false
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -143,14 +148,11 @@ func (s *Server) walkReplays(ctx context.Context) ([]ReplayInfo, bool, error) {
 // isReplayFolder reports whether the folder p of fsys is a match folder
 // of a replay: the generic layout's round folder 0, or a layout a game's
 // kit reads (env.Kit.ReplayStates).
-func (s *Server) isReplayFolder(fsys fs.FS, p string) bool {
+func (s *Server) isReplayFolder(fsys rootFS, p string) bool {
 	if st, err := fs.Stat(fsys, p+"/0"); err == nil && st.IsDir() {
 		return true
 	}
-	sub, err := fs.Sub(fsys, p)
-	if err != nil {
-		return false
-	}
+	sub := rootFS{root: fsys.root, dir: p, max: fsys.max}
 	for _, k := range s.replayKits() {
 		if _, err := k.ReplayStates(sub); err == nil {
 			return true
@@ -173,7 +175,7 @@ func (s *Server) replayKits() []*env.Kit {
 
 // peekRecording reads the header of the recording at p.
 func (s *Server) peekRecording(p string) (match.RecordingHeader, error) {
-	f, err := s.replays.Open(p)
+	f, _, err := openIn(s.replays, p, 0, false)
 	if err != nil {
 		return match.RecordingHeader{}, err
 	}
@@ -193,6 +195,11 @@ func (s *Server) openReplay(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "bad request body: "+err.Error())
 		return
 	}
+	done, ok := s.admit(w, r, nil, false)
+	if !ok {
+		return
+	}
+	defer done()
 	p := strings.TrimPrefix(path.Clean("/"+req.Path), "/")
 	if p == "" || !fs.ValidPath(p) || p != req.Path {
 		httpError(w, http.StatusBadRequest, fmt.Sprintf("path %q: want a clean path relative to the replays folder", req.Path))
@@ -203,19 +210,21 @@ func (s *Server) openReplay(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, fmt.Sprintf("no replay %q in the replays folder", p))
 		return
 	}
+	reserve := s.reserver(clientOf(r), "opening "+p)
 	ri := ReplayInfo{Path: p, Modified: info.ModTime()}
-	var src source
 	var open replayOpened
 	switch {
 	case info.IsDir():
 		ri.Kind = kindFolder
-		open, err = s.openFolder(p, req.Game)
+		open, err = s.openFolder(p, req.Game, reserve)
+	case !info.Mode().IsRegular():
+		err = &safefile.Error{Name: p, Err: safefile.ErrNotRegular}
 	case strings.EqualFold(path.Ext(p), ".parquet"):
 		ri.Kind, ri.Size = kindMatchData, info.Size()
 		if req.Index == nil {
 			games, err := s.matchDataGames(p, info.Size())
 			if err != nil {
-				httpError(w, http.StatusBadRequest, err.Error())
+				s.openError(w, err)
 				return
 			}
 			writeJSON(w, http.StatusOK, map[string]any{"replay": ri, "games": games})
@@ -228,36 +237,106 @@ func (s *Server) openReplay(w http.ResponseWriter, r *http.Request) {
 			err = fmt.Errorf("%s: %d bytes, more than the %d a recording may have here (serve --max-replay-bytes)", p, info.Size(), s.opt.MaxReplayBytes)
 			break
 		}
+		var release func()
+		if release, err = reserve(stateCost(min(info.Size(), s.stateCap))); err != nil {
+			break
+		}
 		open, err = s.openRecording(r.Context(), fileBytes{root: s.replays, path: p, n: info.Size(), mod: info.ModTime()})
+		release()
+	}
+	var held func()
+	if err == nil {
+		held, err = reserve(open.held) // what the replay keeps
 	}
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		s.openError(w, err)
 		return
 	}
-	src = open.src
 	ri.Game, ri.Seed, ri.Agents = open.game, open.seed, open.agents
-	s.answerOpened(w, ri, open, src)
+	s.answerOpened(w, ri, open, held)
 }
 
+// maxUploadName bounds the name of an upload (?name=) echoed back.
+const maxUploadName = 255
+
+// uploadReplay opens a recording sent as the body. Before it reads the
+// body it checks that a replay may open (MaxReplays), that the body has a
+// Content-Length of at most MaxUploadBytes, and charges the budget with
+// the body (held while the replay is open) and the work of parsing it
+// (stateCost of its longest possible line, until it is opened).
 func (s *Server) uploadReplay(w http.ResponseWriter, r *http.Request) {
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.MaxUploadBytes))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("a recording sent to the viewer may have at most %d bytes (serve --max-upload-bytes); put larger ones in the replays folder", s.opt.MaxUploadBytes))
-			return
-		}
-		httpError(w, http.StatusBadRequest, err.Error())
+	// Until the body is read, an answer closes the connection: net/http
+	// would otherwise wait for the body it did not read, to discard it.
+	w.Header().Set("Connection", "close")
+	done, ok := s.admit(w, r, nil, false)
+	if !ok {
 		return
 	}
+	defer done()
+	s.mu.Lock()
+	ok = s.room(w, true, time.Now())
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	n := r.ContentLength
+	switch {
+	case n < 0:
+		httpError(w, http.StatusLengthRequired, "send the recording with a Content-Length")
+		return
+	case n > s.opt.MaxUploadBytes:
+		httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("a recording sent to the viewer may have at most %d bytes (serve --max-upload-bytes), this one has %d; put larger ones in the replays folder", s.opt.MaxUploadBytes, n))
+		return
+	case n == 0:
+		httpError(w, http.StatusBadRequest, "recording: empty")
+		return
+	}
+	cost := stateCost(min(n, s.stateCap))
+	if limit := s.mem.Limit(); n+cost > limit {
+		httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("a recording of %s sent to the viewer would need %s to be read (its bytes and %d times its longest possible line), more than the server's whole memory budget (%s, serve --max-memory); put it in the replays folder or send a smaller one",
+			formatBytes(n), formatBytes(n+cost), stateParseFactor, formatBytes(limit)))
+		return
+	}
+	client := clientOf(r)
+	held, ok := s.charge(w, client, "a recording sent to the viewer", n)
+	if !ok {
+		return
+	}
+	work, ok := s.charge(w, client, "reading a recording sent to the viewer", cost)
+	if !ok {
+		held()
+		return
+	}
+	defer work()
+	data := make([]byte, n)
+	if _, err := io.ReadFull(http.MaxBytesReader(w, r.Body, n), data); err != nil {
+		held()
+		httpError(w, http.StatusBadRequest, fmt.Sprintf("reading the recording: %v", err))
+		return
+	}
+	w.Header().Del("Connection")
 	open, err := s.openRecording(r.Context(), memBytes(data))
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		held()
+		s.openError(w, err)
 		return
 	}
-	ri := ReplayInfo{Path: r.URL.Query().Get("name"), Kind: kindRecording, Size: int64(len(data)), Modified: time.Now(),
+	if _, states := open.src.(*statesSource); !states {
+		// Replayed from its actions, it keeps the state of round 0 at
+		// most, not the bytes.
+		held()
+		if held, err = s.reserver(client, "a recording sent to the viewer")(open.held); err != nil {
+			s.openError(w, err)
+			return
+		}
+	}
+	name := r.URL.Query().Get("name")
+	if len(name) > maxUploadName {
+		name = strings.ToValidUTF8(name[:maxUploadName], "")
+	}
+	ri := ReplayInfo{Path: name, Kind: kindRecording, Size: n, Modified: time.Now(),
 		Game: open.game, Seed: open.seed, Agents: open.agents}
-	s.answerOpened(w, ri, open, open.src)
+	s.answerOpened(w, ri, open, held)
 }
 
 // replayOpened is an opened replay, ready to become a session.
@@ -274,10 +353,16 @@ type replayOpened struct {
 	// warning when it did not replay as recorded.
 	mode, note string
 	warning    bool
+	// held is what the replay keeps in memory beyond its indexes: the
+	// state of round 0 of a recording played from a loaded state.
+	held int64
 }
 
-func (s *Server) answerOpened(w http.ResponseWriter, ri ReplayInfo, open replayOpened, src source) {
-	m, ok := s.add(w, &session{game: open.game, seats: open.seats, replay: true, src: src})
+// answerOpened makes open a session and answers with it. held, when not
+// nil, gives back the budget charged for what the session keeps; the
+// session gives it back when it is forgotten.
+func (s *Server) answerOpened(w http.ResponseWriter, ri ReplayInfo, open replayOpened, held func()) {
+	m, ok := s.add(w, &session{game: open.game, seats: open.seats, replay: true, src: open.src, held: held})
 	if !ok {
 		return
 	}
@@ -309,11 +394,11 @@ type fileBytes struct {
 
 func (f fileBytes) size() int64 { return f.n }
 func (f fileBytes) open() (readerAt, error) {
-	file, err := f.root.Open(f.path)
+	file, st, err := openIn(f.root, f.path, 0, false)
 	if err != nil {
 		return nil, err
 	}
-	if st, err := file.Stat(); err != nil || st.Size() != f.n || !st.ModTime().Equal(f.mod) {
+	if st.Size() != f.n || !st.ModTime().Equal(f.mod) {
 		file.Close()
 		return nil, fmt.Errorf("%s changed since it was opened: open it again", f.path)
 	}

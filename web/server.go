@@ -34,7 +34,12 @@ const (
 	DefaultMaxStreamsPerMatch = 4
 	DefaultMaxReplayBytes     = 1 << 30  // a recording, a replay folder's state file, a match data file
 	DefaultMaxUploadBytes     = 64 << 20 // a recording sent by the page
+	DefaultMaxStateBytes      = 16 << 20 // one state: a replay folder's state file, a recording's line
 	DefaultMaxListed          = 1000     // replays or leagues listed at once
+	DefaultMaxFramesPerMatch  = 4        // frame and recording requests at once per match or replay
+	DefaultMaxClientRequests  = 8        // frames, streams, downloads, uploads and opens at once per client
+	DefaultWriteTimeout       = time.Minute
+	DefaultMaxMemory          = 1 << 30 // the budget of a viewer served alone (NewMemory)
 )
 
 // Options configure a [Server]; zero fields take the defaults.
@@ -46,6 +51,17 @@ type Options struct {
 	MaxDuration        time.Duration // wall-clock life of a match or replay from its creation
 	IdleTimeout        time.Duration // a match or replay without requests for this long is forgotten
 	MaxStreamsPerMatch int           // event streams open at once per match or replay
+	MaxFramesPerMatch  int           // frame and recording requests running at once per match or replay
+	MaxClientRequests  int           // frame, stream, recording, upload and open requests running at once per client (IP address)
+	// WriteTimeout bounds how long a client may take to take a response,
+	// and each frame of a stream or line of a download: past it the
+	// request ends.
+	WriteTimeout time.Duration
+
+	// Memory is the budget the viewer charges what it reads and parses to
+	// (see memory.go): serve passes the host's, --max-memory. Nil gives
+	// the viewer a budget of its own of DefaultMaxMemory bytes.
+	Memory Memory
 
 	// ReplaysDir is the folder whose recordings, replay folders and match
 	// data the page lists and opens (serve --replays-dir); none when
@@ -56,6 +72,11 @@ type Options struct {
 	// recording sent by the page.
 	MaxReplayBytes int64
 	MaxUploadBytes int64
+	// MaxStateBytes bounds one state the viewer loads into a game: a
+	// replay folder's state file, a line of a recording. Reading one costs
+	// up to 32 times its size (stateParseFactor), charged to Memory, so a
+	// state may also have at most Memory.Limit() / 32 bytes.
+	MaxStateBytes int64
 	// LeaguesDir is the folder whose leagues the league page shows (serve
 	// --leagues-dir): each league is a folder under it holding a league
 	// store; none when empty.
@@ -67,12 +88,18 @@ type Options struct {
 // Server serves the viewer. It is safe for concurrent use.
 type Server struct {
 	opt     Options
-	mux     *http.ServeMux
+	mux     http.Handler
 	replays *os.Root // Options.ReplaysDir opened, or nil
 	stats   stats
+	mem     Memory
+	// stateCap is the most bytes one state may have: MaxStateBytes,
+	// MaxReplayBytes and what Memory can pay for.
+	stateCap int64
+	folders  []string // the replays and leagues folders as an error may name them
 
 	mu       sync.Mutex
 	sessions map[string]*session
+	clients  map[string]int // requests running per client (admit)
 	nextID   uint64
 	closed   bool
 }
@@ -106,6 +133,17 @@ func NewServer(opt Options) (*Server, error) {
 	def(&opt.MaxRounds, DefaultMaxRounds)
 	def(&opt.MaxStreamsPerMatch, DefaultMaxStreamsPerMatch)
 	def(&opt.MaxListed, DefaultMaxListed)
+	def(&opt.MaxFramesPerMatch, DefaultMaxFramesPerMatch)
+	def(&opt.MaxClientRequests, DefaultMaxClientRequests)
+	if opt.WriteTimeout <= 0 {
+		opt.WriteTimeout = DefaultWriteTimeout
+	}
+	if opt.MaxStateBytes <= 0 {
+		opt.MaxStateBytes = DefaultMaxStateBytes
+	}
+	if opt.Memory == nil {
+		opt.Memory = NewMemory(DefaultMaxMemory)
+	}
 	if opt.MaxDuration <= 0 {
 		opt.MaxDuration = DefaultMaxDuration
 	}
@@ -118,7 +156,9 @@ func NewServer(opt Options) (*Server, error) {
 	if opt.MaxUploadBytes <= 0 {
 		opt.MaxUploadBytes = DefaultMaxUploadBytes
 	}
-	s := &Server{opt: opt, sessions: map[string]*session{}}
+	s := &Server{opt: opt, sessions: map[string]*session{}, clients: map[string]int{}, mem: opt.Memory,
+		folders: folderNames(opt.ReplaysDir, opt.LeaguesDir)}
+	s.stateCap = max(1, min(opt.MaxStateBytes, opt.MaxReplayBytes, s.mem.Limit()/stateParseFactor))
 	if opt.ReplaysDir != "" {
 		root, err := os.OpenRoot(opt.ReplaysDir)
 		if err != nil {
@@ -152,7 +192,7 @@ func NewServer(opt Options) (*Server, error) {
 	m.HandleFunc("POST /api/replays/upload", s.uploadReplay)
 	m.HandleFunc("GET /api/leagues", s.listLeagues)
 	m.HandleFunc("GET /api/leagues/table", s.leagueTable)
-	s.mux = m
+	s.mux = s.deadlines(m)
 	return s, nil
 }
 
@@ -193,6 +233,9 @@ func (s *Server) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
+	for _, m := range s.sessions {
+		m.forget()
+	}
 	clear(s.sessions)
 	if s.replays != nil {
 		s.replays.Close()
@@ -269,7 +312,8 @@ func (s *Server) catalog(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"games": games, "replays": s.replays != nil, "leagues": s.opt.LeaguesDir != "",
 		"limits": map[string]any{
 			"max_matches": s.opt.MaxMatches, "max_replays": s.opt.MaxReplays, "max_rounds": s.opt.MaxRounds,
-			"max_duration_s": s.opt.MaxDuration.Seconds(), "max_upload_bytes": s.opt.MaxUploadBytes}})
+			"max_duration_s": s.opt.MaxDuration.Seconds(), "max_upload_bytes": s.opt.MaxUploadBytes,
+			"max_state_bytes": s.stateCap}})
 }
 
 // createRequest is the body of POST /api/matches.
@@ -345,15 +389,30 @@ type session struct {
 	created time.Time
 	src     source
 
+	// held gives back the memory the session holds for its life (an
+	// upload's bytes); nil when none.
+	held func()
+
 	mu      sync.Mutex
 	used    time.Time
 	streams int
+	frames  int // frame and recording requests running
 	played  int // the most rounds any request has played
+}
+
+// forget gives back what the session holds; the server forgot it.
+func (m *session) forget() {
+	if m.held != nil {
+		m.held()
+	}
 }
 
 // source makes playings of a session, each from its first round.
 type source interface {
 	start() (playing, error)
+	// cost is the memory one playing may hold beyond its game's (see
+	// memory.go): 0 for the games' own.
+	cost() int64
 }
 
 // playing is one playing of a session from its first round. It is not
@@ -378,23 +437,38 @@ type playing interface {
 	close()
 }
 
-// add registers m under a new id, or answers 429 (or 503) and returns
-// false when the server holds as many sessions of its kind as it may.
+// add registers m under a new id, or answers 429 (or 503), gives back
+// what m holds and returns false when the server holds as many sessions
+// of its kind as it may.
 func (s *Server) add(w http.ResponseWriter, m *session) (*session, bool) {
 	now := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.room(w, m.replay, now) {
+		m.forget()
+		return nil, false
+	}
+	s.nextID++
+	m.id, m.created, m.used = strconv.FormatUint(s.nextID, 10), now, now
+	s.sessions[m.id] = m
+	return m, true
+}
+
+// room reports whether the server may hold one more session of its kind
+// (a replay or a live match), or answers 429 (or 503) and returns false;
+// s.mu is held.
+func (s *Server) room(w http.ResponseWriter, replay bool, now time.Time) bool {
 	s.prune(now)
 	if s.closed {
 		httpError(w, http.StatusServiceUnavailable, "the server is shutting down")
-		return nil, false
+		return false
 	}
 	n, limit, what := 0, s.opt.MaxMatches, "live matches"
-	if m.replay {
+	if replay {
 		limit, what = s.opt.MaxReplays, "open replays"
 	}
 	for _, o := range s.sessions {
-		if o.replay == m.replay {
+		if o.replay == replay {
 			n++
 		}
 	}
@@ -402,12 +476,9 @@ func (s *Server) add(w http.ResponseWriter, m *session) (*session, bool) {
 		s.stats.refused.Add(1)
 		w.Header().Set("Retry-After", "60")
 		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("too many %s: at most %d at once; try again when one ends (one is forgotten %v after its last request, %v after it started)", what, limit, s.opt.IdleTimeout, s.opt.MaxDuration))
-		return nil, false
+		return false
 	}
-	s.nextID++
-	m.id, m.created, m.used = strconv.FormatUint(s.nextID, 10), now, now
-	s.sessions[m.id] = m
-	return m, true
+	return true
 }
 
 // prune forgets expired and idle sessions; s.mu is held.
@@ -418,6 +489,7 @@ func (s *Server) prune(now time.Time) {
 		m.mu.Unlock()
 		if idle || now.Sub(m.created) > s.opt.MaxDuration {
 			delete(s.sessions, id)
+			m.forget()
 		}
 	}
 }
@@ -486,23 +558,65 @@ func seatParam(r *http.Request, seats int) (int, error) {
 	return intParam(r, "seat", -1, -1, seats-1)
 }
 
+// play starts a playing of m for a request r: it counts the request
+// (admit; perMatch for a frame or a recording download), charges the
+// playing's cost to the memory budget, and starts it, or answers and
+// returns false. end closes the playing and ends the count and the charge.
+func (s *Server) play(w http.ResponseWriter, r *http.Request, m *session, perMatch bool) (p playing, end func(), ok bool) {
+	done, ok := s.admit(w, r, m, perMatch)
+	if !ok {
+		return nil, nil, false
+	}
+	what := "playing live match " + m.id
+	if m.replay {
+		what = "playing replay " + m.id
+	}
+	release, ok := s.charge(w, clientOf(r), what, m.src.cost())
+	if !ok {
+		done()
+		return nil, nil, false
+	}
+	p, err := m.src.start()
+	if err != nil {
+		release()
+		done()
+		s.playError(w, r, "", err)
+		return nil, nil, false
+	}
+	return p, func() { p.close(); release(); done() }, true
+}
+
+// playError answers a playing's error: 400 for a round of a replay whose
+// data cannot be shown (badRound), else 500 prefixed with prefix; nothing
+// when the client went away.
+func (s *Server) playError(w http.ResponseWriter, r *http.Request, prefix string, err error) {
+	if r.Context().Err() != nil {
+		return
+	}
+	var bad *badRound
+	if errors.As(err, &bad) {
+		httpError(w, http.StatusBadRequest, s.errText(err))
+		return
+	}
+	httpError(w, http.StatusInternalServerError, prefix+s.errText(err))
+}
+
 func (s *Server) frame(w http.ResponseWriter, r *http.Request) {
 	m := s.lookup(w, r)
 	if m == nil {
 		return
 	}
-	p, err := m.src.start()
-	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	defer p.close()
-	round, err := intParam(r, "round", 0, 0, p.limit())
+	seat, err := seatParam(r, m.seats)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	seat, err := seatParam(r, m.seats)
+	p, end, ok := s.play(w, r, m, true)
+	if !ok {
+		return
+	}
+	defer end()
+	round, err := intParam(r, "round", 0, 0, p.limit())
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
@@ -516,10 +630,11 @@ func (s *Server) frame(w http.ResponseWriter, r *http.Request) {
 		return match.ErrStop
 	})
 	if err != nil || f == nil {
-		if r.Context().Err() == nil {
-			httpError(w, http.StatusInternalServerError, fmt.Sprint("no frame: ", err))
+		if err == nil {
+			err = errors.New("the playing ended before its first round")
 		}
-		return // else the client went away
+		s.playError(w, r, "no frame: ", err)
+		return
 	}
 	m.reached(f.Round)
 	s.stats.framesSent.Add(1)
@@ -531,12 +646,11 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	if m == nil {
 		return
 	}
-	p, err := m.src.start()
-	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
+	p, end, ok := s.play(w, r, m, true)
+	if !ok {
 		return
 	}
-	defer p.close()
+	defer end()
 	m.mu.Lock()
 	last := m.played
 	m.mu.Unlock()
@@ -550,8 +664,9 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 
 // events streams frames from ?from= on, at ?speed= rounds per second (0:
 // as fast as the connection takes them), each with ?seat='s view when
-// given, until the match is over ("end" event), the match expires, or the
-// client goes away.
+// given, until the match is over ("end" event), the match expires, a
+// round cannot be shown ("failure" event), or the client goes away or
+// takes no frame for WriteTimeout.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	m := s.lookup(w, r)
 	if m == nil {
@@ -572,11 +687,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	fl, ok := w.(http.Flusher)
-	if !ok {
+	if _, ok := w.(http.Flusher); !ok {
 		httpError(w, http.StatusInternalServerError, "streaming unsupported")
 		return
 	}
+	rc := http.NewResponseController(w)
 	m.mu.Lock()
 	if m.streams >= s.opt.MaxStreamsPerMatch {
 		m.mu.Unlock()
@@ -592,12 +707,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		m.mu.Unlock()
 	}()
 
-	p, err := m.src.start()
-	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
+	p, end, ok := s.play(w, r, m, false)
+	if !ok {
 		return
 	}
-	defer p.close()
+	defer end()
 	ctx := r.Context()
 	var tick <-chan time.Time
 	var ticker *time.Ticker
@@ -619,6 +733,19 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		started = true
 	}
+	// flush sends what was written, within WriteTimeout; errGone when the
+	// client does not take it.
+	flush := func() error {
+		if err := rc.Flush(); err != nil {
+			return errGone
+		}
+		return nil
+	}
+	failure := func(err error) error {
+		fmt.Fprintf(w, "event: failure\ndata: %s\n\n", mustJSON(map[string]string{"error": s.errText(err)}))
+		flush()
+		return errGone
+	}
 	// send streams the current round; match.ErrStop once the stream ended.
 	send := func() error {
 		if !started {
@@ -626,22 +753,22 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		f, err := p.frame(seat)
 		if err != nil {
-			fmt.Fprintf(w, "event: failure\ndata: %s\n\n", mustJSON(map[string]string{"error": err.Error()}))
-			fl.Flush()
-			return errGone
+			return failure(err)
 		}
 		m.reached(f.Round)
 		s.stats.framesSent.Add(1)
 		fmt.Fprintf(w, "id: %d\ndata: %s\n\n", f.Round, mustJSON(f))
 		if f.Done {
 			fmt.Fprintf(w, "event: end\ndata: %s\n\n", mustJSON(map[string]any{"reason": "over", "round": f.Round}))
-			fl.Flush()
+			flush()
 			return match.ErrStop
 		}
-		fl.Flush()
+		if err := flush(); err != nil {
+			return err
+		}
 		if !s.live(m) {
 			fmt.Fprintf(w, "event: end\ndata: %s\n\n", mustJSON(map[string]any{"reason": "it expired", "round": f.Round}))
-			fl.Flush()
+			flush()
 			return match.ErrStop
 		}
 		if tick != nil {
@@ -653,8 +780,13 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		return nil
 	}
-	if err := p.run(ctx, from, func(int) error { return send() }); err != nil && !started && ctx.Err() == nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
+	err = p.run(ctx, from, func(int) error { return send() })
+	switch {
+	case err == nil || ctx.Err() != nil || errors.Is(err, errGone):
+	case !started:
+		s.playError(w, r, "", err)
+	default: // a later round failed
+		failure(err)
 	}
 }
 

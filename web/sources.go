@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"path"
 	"slices"
 	"strconv"
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/safefile"
 	"github.com/botarena/botarena/match"
 	"github.com/botarena/botarena/observations/matchdata"
 )
@@ -45,6 +45,9 @@ type actionsSource struct {
 	final   *recordedResult
 }
 
+func (a *actionsSource) cost() int64 { return 0 }
+func (l *liveSource) cost() int64    { return 0 }
+
 func (a *actionsSource) start() (playing, error) {
 	e, err := a.reg.Make(a.game, a.config)
 	if err != nil {
@@ -69,10 +72,30 @@ type statesSource struct {
 	actions [][]int32
 	header  match.RecordingHeader
 	final   *recordedResult
+	// maxState is the largest state's size in bytes (a line of a
+	// recording, a file of a folder); the reader refuses a larger one.
+	maxState int64
 	// open returns the reader of the states, native as the codec writes
 	// them, and its closer.
 	open func() (read func(round int) ([]byte, error), close func(), err error)
 }
+
+func (s *statesSource) cost() int64 { return stateCost(s.maxState) }
+
+// errStateTooLarge is wrapped by the error of a state larger than
+// stateCap.
+var errStateTooLarge = errors.New("more than a state may have here")
+
+// badRound is the error of a round of a replay that cannot be shown: its
+// state is missing, larger than it was, or does not load into the game.
+// The replay is at fault, not the server: the viewer answers 400.
+type badRound struct {
+	round int
+	err   error
+}
+
+func (e *badRound) Error() string { return fmt.Sprintf("round %d of this replay: %v", e.round, e.err) }
+func (e *badRound) Unwrap() error { return e.err }
 
 func (s *statesSource) start() (playing, error) {
 	e, err := s.reg.Make(s.game, s.config)
@@ -111,10 +134,10 @@ func (p *statePlay) close()     { p.closer() }
 func (p *statePlay) goTo(round int) error {
 	data, err := p.read(round)
 	if err != nil {
-		return fmt.Errorf("round %d: %w", round, err)
+		return &badRound{round, err}
 	}
 	if err := p.codec.LoadNative(data); err != nil {
-		return fmt.Errorf("round %d: the state does not load into %s: %w", round, p.src.game, err)
+		return &badRound{round, fmt.Errorf("the state does not load into %s: %w", p.src.game, err)}
 	}
 	p.round, p.cur = round, data
 	return nil
@@ -233,14 +256,16 @@ func lineState(ra io.ReaderAt, ref lineRef, format string) ([]byte, error) {
 
 // openRecording reads the recording of b and makes its source: replayed
 // when it has every round's actions and they lead to its states and
-// outcomes, else its states.
+// outcomes, else its states, each of which must load into the game. No
+// line may be longer than stateCap; reading it costs stateCost of its
+// longest line (the caller charges it).
 func (s *Server) openRecording(ctx context.Context, b byteSource) (replayOpened, error) {
 	ra, err := b.open()
 	if err != nil {
 		return replayOpened{}, err
 	}
 	defer ra.Close()
-	rr, h, err := match.NewRecordingReader(io.NewSectionReader(ra, 0, b.size()), 0)
+	rr, h, err := match.NewRecordingReader(io.NewSectionReader(ra, 0, b.size()), int(s.stateCap))
 	if err != nil {
 		return replayOpened{}, err
 	}
@@ -295,6 +320,10 @@ func (s *Server) openRecording(ctx context.Context, b byteSource) (replayOpened,
 	}
 	n := len(lines)
 	actions = actions[:n-1]
+	var maxLine int64
+	for _, l := range lines {
+		maxLine = max(maxLine, int64(l.n))
+	}
 	final := parseResult(result, seats)
 	read := func(ra io.ReaderAt) func(int) ([]byte, error) {
 		return func(round int) ([]byte, error) { return lineState(ra, lines[round], format) }
@@ -319,7 +348,7 @@ func (s *Server) openRecording(ctx context.Context, b byteSource) (replayOpened,
 			})
 		switch {
 		case err == nil:
-			open.mode = modeReplayed
+			open.mode, open.held = modeReplayed, int64(len(load))
 			open.src = &actionsSource{reg: s.opt.Registry, game: h.Game, config: h.Config, seed: h.Seed, actions: actions, load: load, header: h, final: final}
 			return open, nil
 		case errors.Is(err, errNotReplayed):
@@ -330,7 +359,21 @@ func (s *Server) openRecording(ctx context.Context, b byteSource) (replayOpened,
 	} else {
 		open.note = "the recording lacks some rounds' actions; playing the recorded states"
 	}
-	open.src = &statesSource{reg: s.opt.Registry, game: h.Game, config: h.Config, n: n, actions: actions, header: h, final: final,
+	// Played as states, every state must load: a round that cannot be
+	// shown is refused now rather than failing a frame later.
+	for round := range n {
+		if round%64 == 0 && ctx.Err() != nil {
+			return replayOpened{}, ctx.Err()
+		}
+		state, err := read(ra)(round)
+		if err == nil {
+			err = codec.LoadNative(state)
+		}
+		if err != nil {
+			return replayOpened{}, fmt.Errorf("recording: round %d: the state does not load into %s: %w", round, h.Game, err)
+		}
+	}
+	open.src = &statesSource{reg: s.opt.Registry, game: h.Game, config: h.Config, n: n, actions: actions, header: h, final: final, maxState: maxLine,
 		open: func() (func(int) ([]byte, error), func(), error) {
 			ra, err := b.open()
 			if err != nil {
@@ -343,12 +386,12 @@ func (s *Server) openRecording(ctx context.Context, b byteSource) (replayOpened,
 
 // openFolder opens the match folder p of the replays folder as a replay of
 // game, or of the first game whose replay layout it has and whose
-// canonical state loads its first state.
-func (s *Server) openFolder(p, game string) (replayOpened, error) {
-	sub, err := fs.Sub(s.replays.FS(), p)
-	if err != nil {
-		return replayOpened{}, err
-	}
+// canonical state loads its first state. Each state it reads is charged
+// to the budget with reserve while it loads. No state file may be larger
+// than stateCap.
+func (s *Server) openFolder(p, game string, reserve func(bytes int64) (func(), error)) (replayOpened, error) {
+	fsys := rootFS{root: s.replays, dir: ".", max: s.stateCap}
+	sub := rootFS{root: s.replays, dir: p, max: s.stateCap}
 	names := s.opt.Registry.Names()
 	if game != "" {
 		if _, err := s.opt.Registry.Lookup(game); err != nil {
@@ -356,12 +399,45 @@ func (s *Server) openFolder(p, game string) (replayOpened, error) {
 		}
 		names = []string{game}
 	}
+	// size returns the size of the state file name of the folder, refused
+	// beyond stateCap.
+	size := func(name string) (int64, error) {
+		fi, err := fsys.Stat(path.Join(p, name))
+		if err != nil {
+			return 0, err
+		}
+		if !fi.Mode().IsRegular() {
+			return 0, &safefile.Error{Name: path.Join(p, name), Err: safefile.ErrNotRegular}
+		}
+		if fi.Size() > s.stateCap {
+			return 0, fmt.Errorf("%s: %s, %w: %s (serve --max-state-bytes, at most --max-memory / %d)",
+				path.Join(p, name), formatBytes(fi.Size()), errStateTooLarge, formatBytes(s.stateCap), stateParseFactor)
+		}
+		return fi.Size(), nil
+	}
+	// load reads the state file name and loads it into codec, its cost
+	// charged meanwhile.
+	load := func(name string, codec env.Codec) ([]byte, error) {
+		n, err := size(name)
+		if err != nil {
+			return nil, err
+		}
+		release, err := reserve(stateCost(max(n, 1)))
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		data, err := readIn(s.replays, path.Join(p, name), max(n, 1))
+		if err != nil {
+			return nil, err
+		}
+		return data, codec.LoadNative(data)
+	}
 	var (
-		found       string
-		paths       []string
-		exact       bool
-		lastErr     error
-		readLimited = func(name string) ([]byte, error) { return readFileLimited(sub, name, s.opt.MaxReplayBytes) }
+		found   string
+		paths   []string
+		exact   bool
+		lastErr error
 	)
 	for _, name := range names {
 		e, err := s.opt.Registry.Make(name, nil)
@@ -387,9 +463,11 @@ func (s *Server) openFolder(p, game string) (replayOpened, error) {
 			lastErr = err
 			continue
 		}
-		first, err := readLimited(ps[0])
-		if err == nil {
-			err = codec.LoadNative(first)
+		first, err := load(ps[0], codec)
+		var budget *budgetError
+		var file *safefile.Error
+		if errors.As(err, &budget) || errors.As(err, &file) || errors.Is(err, errStateTooLarge) {
+			return replayOpened{}, err // not the layout's fault
 		}
 		if err != nil {
 			lastErr = fmt.Errorf("%s: %w", ps[0], err)
@@ -408,32 +486,28 @@ func (s *Server) openFolder(p, game string) (replayOpened, error) {
 		}
 		return replayOpened{}, fmt.Errorf("%s: not a replay folder of any game (the layout of play --replays DIR: DIR/<seed>/<round>/<native files>)", p)
 	}
+	// Every state file is bounded now; a frame is charged for the largest.
+	var maxState int64 = 1
+	for _, name := range paths {
+		n, err := size(name)
+		if err != nil {
+			return replayOpened{}, err
+		}
+		maxState = max(maxState, n)
+	}
 	e, _ := s.opt.Registry.Make(found, nil)
 	open := replayOpened{game: found, seats: e.Spec().Seats, rounds: len(paths) - 1, mode: modeStates}
 	h := match.RecordingHeader{Game: found}
 	if seed, err := strconv.ParseUint(path.Base(p), 10, 64); err == nil {
 		open.seed, h.Seed = &seed, seed
 	}
-	open.src = &statesSource{reg: s.opt.Registry, game: found, n: len(paths), header: h,
+	open.src = &statesSource{reg: s.opt.Registry, game: found, n: len(paths), header: h, maxState: maxState,
 		open: func() (func(int) ([]byte, error), func(), error) {
-			return func(round int) ([]byte, error) { return readLimited(paths[round]) }, func() {}, nil
+			return func(round int) ([]byte, error) {
+				return readIn(s.replays, path.Join(p, paths[round]), maxState)
+			}, func() {}, nil
 		}}
 	return open, nil
-}
-
-// readFileLimited reads the file name of fsys, refusing one of more than
-// limit bytes.
-func readFileLimited(fsys fs.FS, name string, limit int64) ([]byte, error) {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(data)) > limit {
-		err = fmt.Errorf("%s: more than %d bytes (serve --max-replay-bytes)", name, limit)
-	}
-	return data, err
 }
 
 // matchDataGame is a game of a match data file, as listed.
@@ -450,7 +524,7 @@ func (s *Server) readMatchData(p string, size, want int64) (*matchdata.File, err
 	if size > s.opt.MaxReplayBytes {
 		return nil, fmt.Errorf("%s: %d bytes, more than the %d a match data file may have here (serve --max-replay-bytes)", p, size, s.opt.MaxReplayBytes)
 	}
-	f, err := s.replays.Open(p)
+	f, _, err := openIn(s.replays, p, s.opt.MaxReplayBytes, false)
 	if err != nil {
 		return nil, err
 	}

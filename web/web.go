@@ -47,15 +47,30 @@
 // each lasts at most [Options.MaxDuration] from its creation and is
 // forgotten after [Options.IdleTimeout] without a request, and none plays
 // past [Options.MaxRounds] rounds. Each has at most
-// [Options.MaxStreamsPerMatch] streams open at once. Files read from
-// [Options.ReplaysDir] have at most [Options.MaxReplayBytes] bytes, a
-// recording sent by the page [Options.MaxUploadBytes]; listings hold at
-// most [Options.MaxListed] entries, 4 folders deep.
+// [Options.MaxStreamsPerMatch] streams open at once and
+// [Options.MaxFramesPerMatch] frame and recording requests running; a
+// client (an IP address) has at most [Options.MaxClientRequests] requests
+// running. Files read from [Options.ReplaysDir] have at most
+// [Options.MaxReplayBytes] bytes, one state (a state file, a recording's
+// line) [Options.MaxStateBytes], a recording sent by the page
+// [Options.MaxUploadBytes] (by its Content-Length, checked before it is
+// read); listings hold at most [Options.MaxListed] entries, 4 folders
+// deep. A client that takes no part of a response for
+// [Options.WriteTimeout] loses its request.
+//
+// What the viewer reads and parses is charged to [Options.Memory] before
+// it is read (see memory.go): an upload's bytes, the work of parsing a
+// recording or a state (32 times the state), and every playing of a
+// replay of states. Beyond the budget a request is 429 (413 when it could
+// never fit).
 //
 // Nothing outside the replays and leagues folders is read: request paths
 // are clean relative paths, replays are read through an os.Root of their
 // folder, and a league store is opened only when its real path, symbolic
-// links resolved, is inside the leagues folder.
+// links resolved, is inside the leagues folder. Files are opened without
+// blocking (O_NONBLOCK, then fstat): anything but a regular file (a FIFO)
+// is refused, never waited for. Error texts name paths relative to the
+// folders.
 //
 // # Routes
 //

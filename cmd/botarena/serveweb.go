@@ -18,6 +18,7 @@ type webServeFlags struct {
 	replaysDir     string
 	maxReplayBytes server.ByteSize
 	maxUploadBytes server.ByteSize
+	maxStateBytes  server.ByteSize
 }
 
 func (o *webServeFlags) add(f *pflag.FlagSet) {
@@ -26,13 +27,32 @@ func (o *webServeFlags) add(f *pflag.FlagSet) {
 	f.Var(&o.maxReplayBytes, "max-replay-bytes", "largest recording, replay state file or match data file the viewer reads from --replays-dir")
 	o.maxUploadBytes = web.DefaultMaxUploadBytes
 	f.Var(&o.maxUploadBytes, "max-upload-bytes", "largest recording the viewer's page may send to be played")
+	o.maxStateBytes = web.DefaultMaxStateBytes
+	f.Var(&o.maxStateBytes, "max-state-bytes", "largest state the viewer loads into a game: a state file of a replay folder, a line of a recording; reading one costs up to 32 times its size of --max-memory, so it is also at most --max-memory / 32")
+}
+
+// budgetMemory charges the viewer to the host's memory budget
+// (--max-memory, --max-client-memory), shared with the services.
+type budgetMemory struct{ b *server.Budget }
+
+func (m budgetMemory) Reserve(client, what string, bytes int64) (func(), error) {
+	r, err := m.b.Reserve(client, what, "", bytes, false)
+	if err != nil {
+		return nil, err
+	}
+	return r.Release, nil
+}
+
+func (m budgetMemory) Limit() int64 {
+	_, limit := m.b.InUse()
+	return limit
 }
 
 // newWeb returns the viewer for reg with the flags' folders and limits,
-// its metrics registered in metrics.
-func (o *webServeFlags) newWeb(reg *env.Registry, leaguesDir string, metrics *prometheus.Registry) (*web.Server, error) {
-	if o.maxReplayBytes < 1 || o.maxUploadBytes < 1 {
-		return nil, fmt.Errorf("--max-replay-bytes and --max-upload-bytes: want 1 or more, got %d and %d", o.maxReplayBytes, o.maxUploadBytes)
+// charging what it reads to budget, its metrics registered in metrics.
+func (o *webServeFlags) newWeb(reg *env.Registry, leaguesDir string, metrics *prometheus.Registry, budget *server.Budget) (*web.Server, error) {
+	if o.maxReplayBytes < 1 || o.maxUploadBytes < 1 || o.maxStateBytes < 1 {
+		return nil, fmt.Errorf("--max-replay-bytes, --max-upload-bytes and --max-state-bytes: want 1 or more, got %d, %d and %d", o.maxReplayBytes, o.maxUploadBytes, o.maxStateBytes)
 	}
 	if leaguesDir != "" {
 		if err := os.MkdirAll(leaguesDir, 0o755); err != nil {
@@ -40,7 +60,8 @@ func (o *webServeFlags) newWeb(reg *env.Registry, leaguesDir string, metrics *pr
 		}
 	}
 	s, err := web.NewServer(web.Options{Registry: reg, ReplaysDir: o.replaysDir, LeaguesDir: leaguesDir,
-		MaxReplayBytes: int64(o.maxReplayBytes), MaxUploadBytes: int64(o.maxUploadBytes)})
+		MaxReplayBytes: int64(o.maxReplayBytes), MaxUploadBytes: int64(o.maxUploadBytes), MaxStateBytes: int64(o.maxStateBytes),
+		Memory: budgetMemory{budget}})
 	if err != nil {
 		return nil, fmt.Errorf("--replays-dir or --leagues-dir: %w", err)
 	}
