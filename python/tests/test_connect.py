@@ -117,3 +117,77 @@ def test_a_stopped_server_is_unavailable() -> None:
     with pytest.raises(ServerUnavailableError, match=address):
         c.step(resp.pool_id, bytes(4 * resp.rows))
     c.close()
+
+
+# StepStream over Connect (HTTP/2, botarena._connect_stream) -----------------------
+
+
+def _stream_steps(client: botarena.Client, n: int) -> list[dict[str, bytes]]:
+    with botarena.Pool("bomberman", 8, client=client, seed=5, transport="stream") as pool:
+        out = []
+        obs, _ = pool.reset()
+        out.append({k: v.tobytes() for k, v in obs.items()})
+        rng = np.random.default_rng(1)
+        for _ in range(n):
+            obs, *_ = pool.step(rng.integers(0, pool.spec.actions, pool.rows, dtype=np.int32))
+            out.append({k: v.tobytes() for k, v in obs.items()})
+        return out
+
+
+def test_stream_over_connect_gives_the_unary_and_grpc_bytes(address: str) -> None:
+    with botarena.Client(address) as c, botarena.Client(address, protocol="grpc") as g:
+        unary = _steps(c, 6)
+        assert _stream_steps(c, 6) == unary
+        assert _stream_steps(g, 6) == unary
+
+
+def test_stream_buffers_are_reused_and_views_stay_valid(client: botarena.Client) -> None:
+    resp = client.create_pool("bomberman", 16, seed=3)
+    stream = client.step_stream(resp.pool_id)
+    try:
+        stream.send(b"", reset=True)
+        actions = np.zeros(resp.rows, dtype=np.int32).tobytes()
+        kept = stream.send(actions)
+        kept_bytes = bytes(kept.raw)
+        bases = set()
+        for _ in range(12):
+            msg = stream.send(actions)
+            bases.add(id(msg.raw.base))
+            del msg
+        assert bytes(kept.raw) == kept_bytes
+        assert id(kept.raw.base) not in bases
+        assert len(bases) <= 2
+    finally:
+        stream.close()
+        client.close_pool(resp.pool_id)
+
+
+def test_stream_errors_have_their_codes_and_the_next_send_reopens(client: botarena.Client) -> None:
+    stream = client.step_stream("no-such-pool")
+    with pytest.raises(NotFoundError):
+        stream.send(b"", reset=True)
+    with pytest.raises(NotFoundError):  # a new stream, the same answer
+        stream.send(b"", reset=True)
+    stream.close()
+    resp = client.create_pool("bomberman", 4, seed=3)
+    stream = client.step_stream(resp.pool_id)
+    try:
+        stream.send(b"", reset=True)
+        with pytest.raises(InvalidArgumentError):
+            stream.send(b"\x00\x00")  # not a whole int32 per row
+        stream.send(b"", reset=True)  # reopened: the pool id goes again
+    finally:
+        stream.close()
+        client.close_pool(resp.pool_id)
+
+
+def test_hpack_decodes_huffman_and_the_dynamic_table() -> None:
+    from botarena._connect_stream import HpackDecoder, huffman_decode
+
+    # RFC 7541 C.4.1 and C.4.2: requests with Huffman strings, the second indexing the first's entry.
+    assert huffman_decode(bytes.fromhex("f1e3c2e5f23a6ba0ab90f4ff")) == b"www.example.com"
+    d = HpackDecoder()
+    first = d.decode(bytes.fromhex("828684418cf1e3c2e5f23a6ba0ab90f4ff"))
+    assert first == [(b":method", b"GET"), (b":scheme", b"http"), (b":path", b"/"), (b":authority", b"www.example.com")]
+    second = d.decode(bytes.fromhex("828684be5886a8eb10649cbf"))
+    assert second[3:] == [(b":authority", b"www.example.com"), (b"cache-control", b"no-cache")]

@@ -146,7 +146,7 @@ def test_a_games_gamma_and_ent_coef_are_defaults_that_the_flags_override(
     monkeypatch.setattr(config, "game_info", lambda game, address=None: info)
     seen: list[TrainConfig] = []
 
-    def fake_train(cfg: TrainConfig) -> Path:
+    def fake_train(cfg: TrainConfig, tracker: object = None) -> Path:
         seen.append(cfg)
         return Path("policy.safetensors")
 
@@ -412,3 +412,24 @@ def test_skip_forced_leaves_one_action_steps_out_of_the_update() -> None:
         stats = ppo_update(net, opt, buf, adv, ret, dataclasses.replace(cfg, skip_forced=skip), np.random.default_rng(0), torch.device("cpu"))  # type: ignore[arg-type]
         assert stats["minibatches"] == minibatches
         assert (stats["value_loss"] < 1e3) == skip, stats
+
+
+def test_track_tensorboard_logs_the_curve_and_the_evaluation(tmp_path: Path, address: str) -> None:
+    """--track tensorboard: each update's curve row as train/*, the evaluation as eval/*, in OUT/tb."""
+    from botarena.train.track import read_scalars
+
+    args = ["--game", "battlebots", "--minutes", "0", "--total-steps", "2048", "--num-envs", "16", "--num-steps", "64"]
+    args += ["--channels", "8,8", "--hidden", "32", "--eval-games", "2", "--address", address, "--out", str(tmp_path)]
+    assert main([*args, "--quiet", "--track", "tensorboard"]) == 0
+    scalars = read_scalars(tmp_path / "tb")
+    for tag in ("train/steps_per_s", "train/agent_steps_per_s", "train/mean_return", "train/entropy", "train/episodes"):
+        assert [step for step, _ in scalars[tag]] == [1024, 2048], tag
+    assert any(t.startswith("train/") and "loss" in t for t in scalars)
+    for mode in ("sample", "argmax"):
+        (tag,) = [t for t in scalars if t.startswith("eval/") and t.endswith(f"/{mode}/games")]  # eval/<opponent>/<mode>/games
+        assert scalars[tag] == [(2048, 4.0)]  # 2 games from each of the 2 seats, at the run's last step
+        assert tag.replace("/games", "/win_rate") in scalars
+
+
+def test_track_rejects_unknown_trackers(tmp_path: Path) -> None:
+    assert main(["--game", "battlebots", "--total-steps", "1", "--track", "mlflow", "--out", str(tmp_path)]) == 2

@@ -9,12 +9,18 @@ median round trip of one step::
     python -m botarena.bench --envs 1 --json                    # single-env latency
     python -m botarena.bench --backend native --envs 1024       # the Go pool in this process
     python -m botarena.bench --backend native --batch-size 256  # async send/recv
+    python -m botarena.bench --transport both --rounds 3        # unary Step and StepStream, interleaved
 
 ``--backend remote`` (the default) starts its own ``botarena serve`` unless
 ``--address`` is given; ``--backend native`` loads the shared library (see
 :mod:`botarena.native`). ``--batch-size`` steps asynchronously (either backend):
 each round receives ``batch-size`` envs and sends them their actions, and a
 "step" in the figures is one such round.
+
+``--transport both`` measures unary Step and StepStream in turn on one
+server, ``--rounds`` times each (unary, stream, unary, stream, ...), so that
+both see the same machine; it prints every run and then each transport's
+median of agent steps per second.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from botarena.client import Client
 from botarena.pool import Pool
 from botarena.server import Server
 
-__all__ = ["run", "main"]
+__all__ = ["run", "compare", "main"]
 
 
 def _masked_random(rng: np.random.Generator, mask: npt.NDArray[np.uint8]) -> npt.NDArray[np.int32]:
@@ -130,7 +136,7 @@ def run(
                 "rows": rows,
                 "actions": actions,
                 "transport": transport,
-                "protocol": "in-process" if client is None else client.protocol if transport == "unary" else "grpc",
+                "protocol": "in-process" if client is None else client.protocol,
                 "shared_planes": pool.shared_planes,
                 "seconds": round(elapsed, 3),
                 "steps": steps,
@@ -151,6 +157,25 @@ def run(
             server.stop()
 
 
+def compare(rounds: int = 3, *, address: str | None = None, **kwargs: Any) -> dict[str, Any]:
+    """Runs :func:`run` with transport unary and stream in turn, rounds times each, on one server.
+
+    Returns {"runs": [each run's figures, in order], "median_agent_steps_per_sec":
+    {transport: median}, "stream_over_unary": the ratio of the medians}.
+    """
+    server = None
+    if address is None and kwargs.get("backend", "remote") == "remote":
+        server = Server().start()
+        address = server.address
+    try:
+        runs = [run(address=address, transport=t, **kwargs) for _ in range(rounds) for t in ("unary", "stream")]
+    finally:
+        if server is not None:
+            server.stop()
+    med = {t: float(np.median([r["agent_steps_per_sec"] for r in runs if r["transport"] == t])) for t in ("unary", "stream")}
+    return {"runs": runs, "median_agent_steps_per_sec": med, "stream_over_unary": round(med["stream"] / med["unary"], 3)}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line entry point."""
     p = argparse.ArgumentParser(prog="python -m botarena.bench", description=__doc__.split("\n\n")[0] if __doc__ else None)
@@ -162,7 +187,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--policy-us-per-row", type=float, default=0.0, help="sleep this long per row before each step (a GPU policy)")
     p.add_argument("--address", help="host:port of a running botarena serve (default: start one)")
     p.add_argument("--actions", choices=["masked", "uniform"], default="masked", help="random legal or uniform actions")
-    p.add_argument("--transport", choices=["unary", "stream"], default="unary", help="Step RPC or StepStream")
+    p.add_argument("--transport", choices=["unary", "stream", "both"], default="unary", help="Step RPC, StepStream, or both interleaved")
+    p.add_argument("--rounds", type=int, default=3, help="with --transport both: runs of each transport [3]")
     p.add_argument("--workers", type=int, default=0, help="server goroutines for the pool (0: all cores)")
     p.add_argument("--compression", choices=["none", "zstd"], default=None)
     p.add_argument("--protocol", choices=["connect", "grpc"], default="connect", help="how unary Reset/Step travel [connect]")
@@ -172,6 +198,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     config = json.loads(args.config) if args.config else {}
+    if args.transport == "both":
+        cmp = compare(
+            args.rounds,
+            game=args.game,
+            envs=args.envs,
+            seconds=args.seconds,
+            address=args.address,
+            actions=args.actions,
+            seed=args.seed,
+            workers=args.workers,
+            compression=args.compression,
+            shared_planes=args.shared_planes,
+            protocol=args.protocol,
+            **config,
+        )
+        if args.json:
+            print(json.dumps(cmp))
+        else:
+            for r in cmp["runs"]:
+                print(f"{r['transport']:<6}  {r['agent_steps_per_sec']:>12.1f} agent steps/s  median step {r['median_step_ms']:.3f} ms")
+            for t, v in cmp["median_agent_steps_per_sec"].items():
+                print(f"median {t:<6}  {v:.1f} agent steps/s")
+            print(f"stream / unary  {cmp['stream_over_unary']}")
+        return 0
     res = run(
         args.game,
         args.envs,

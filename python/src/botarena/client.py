@@ -13,8 +13,9 @@ Reset and Step (and AsyncReset, Send and Recv) go as Connect protocol calls
 over HTTP/1.1 by default
 (``protocol="connect"``, module ``botarena._connect``): the response is read
 from the socket straight into a reused numpy buffer, where grpcio would copy
-it twice into a new ``bytes`` object; every other call, StepStream included,
-is gRPC.
+it twice into a new ``bytes`` object. StepStream then goes as a Connect
+bidirectional stream over HTTP/2 (module ``botarena._connect_stream``), its
+responses read the same way; every other call is gRPC.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 import grpc
 
 from botarena._connect import ATTEMPTS, BACKOFF_S, ConnectUnary
-from botarena.batch import StepMessage, encode_send_request, encode_step_request, parse_step_message
+from botarena._connect_stream import ConnectStream
+from botarena.batch import BufferRing, StepMessage, encode_send_request, encode_step_request, parse_step_message
 from botarena.errors import BotarenaError, DeadlineExceededError, NotFoundError, from_rpc_error
 from botarena.server import token_for
 from botarena.spec import GameInfo, GameSpec
@@ -128,6 +130,7 @@ class Client:
             raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {protocol!r}")
         self.address = address
         self.timeout = timeout
+        self._tls = tls is not False
         if token is None:
             token = token_for(address) or os.environ.get("BOTARENA_AUTH_TOKEN") or None
         self._token = token
@@ -363,7 +366,14 @@ _STOP = object()
 class StepStream:
     """A StepStream call used in lock step: :meth:`send` one request, get its response.
 
-    gRPC's synchronous API feeds the request iterator from its own thread, so
+    With the client's Connect protocol the stream is a Connect stream over
+    its own HTTP/2 connection (:mod:`botarena._connect_stream`): each
+    response is read into a reused buffer (a view of it, valid while
+    referenced, as unary Step's), and must arrive within the client's
+    ``timeout``. After an error the connection is closed and the next
+    :meth:`send` opens a new stream.
+
+    With gRPC: gRPC's synchronous API feeds the request iterator from its own thread, so
     each request goes through a queue. After an error the stream is closed and
     the next :meth:`send` opens a new one.
 
@@ -384,6 +394,31 @@ class StepStream:
         self._timed_out = False
         self._watchdog: threading.Thread | None = None
         self._closed = threading.Event()
+        self._connect: ConnectStream | None = None
+        self._buffers = BufferRing()  # kept across Connect streams
+
+    def _send_connect(self, actions: bytes | memoryview, reset: bool) -> StepMessage:
+        c = self._client
+        if self._connect is None:
+            self._connect = ConnectStream(
+                c.address,
+                _SERVICE + "StepStream",
+                timeout=self._timeout,
+                token=c._token,
+                tls=c._tls,
+                max_message_bytes=MAX_MESSAGE_BYTES,
+                buffers=self._buffers,
+            )
+            self._first = True
+        req = encode_step_request(self._pool_id if self._first else b"", actions, reset)
+        self._first = False
+        try:
+            self._connect.send(req)
+            return parse_step_message(self._connect.receive())
+        except BaseException:
+            self._connect.close()
+            self._connect = None
+            raise
 
     def _open(self) -> None:
         q: queue.SimpleQueue[object] = queue.SimpleQueue()
@@ -409,6 +444,8 @@ class StepStream:
 
     def send(self, actions: bytes | memoryview, *, reset: bool = False) -> StepMessage:
         """Sends one step (or reset) request and returns its response."""
+        if self._client._connect is not None:
+            return self._send_connect(actions, reset)
         if self._queue is None:
             self._open()
         assert self._queue is not None and self._responses is not None
@@ -447,6 +484,9 @@ class StepStream:
 
     def close(self) -> None:
         """Ends the stream and its watchdog."""
+        if self._connect is not None:
+            self._connect.close()
+            self._connect = None
         self._reset_call()
         self._closed.set()
         self._watchdog = None

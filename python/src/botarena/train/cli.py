@@ -13,7 +13,9 @@ from typing import Any, Sequence
 from botarena.policy import load_policy
 from botarena.train.config import DEFAULT_ENT_COEF, DEFAULT_GAMMA, TrainConfig, game_info, parse_opponents
 from botarena.train.evaluate import evaluate, play_match
+from botarena.train.curve import read_curve
 from botarena.train.ppo import train
+from botarena.train.track import Tracker, open_tracker
 
 __all__ = ["main"]
 
@@ -90,6 +92,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--evaluate", default="", metavar="POLICY", help="skip training: evaluate this policy file (and --play it)")
     p.add_argument("--play", action="store_true", help="after training, play one match of the trained bot on the terminal")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument(
+        "--track",
+        default="",
+        metavar="KINDS",
+        help="experiment tracking, comma separated: tensorboard (event files in OUT/tb), wandb (pip install 'botarena[wandb]'); "
+        "each update's curve row as train/*, the evaluation as eval/*",
+    )
     im = p.add_argument_group(
         "imitation", "start from a network fitted to a built-in agent's games (botarena.train.imitate), then PPO"
     )
@@ -166,6 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         resume=args.resume,
         address=args.address,
         quiet=args.quiet,
+        track=tuple(k.strip() for k in args.track.split(",") if k.strip()),
         learner_seats=tuple(int(x) for x in args.learner_seats.split(",") if x),
         self_play=args.self_play,
         snapshot_every=args.snapshot_every,
@@ -193,13 +203,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.evaluate:
         cfg = dataclasses.replace(cfg, out=args.out or str(pathlib.Path(args.evaluate).parent))
-        policy = pathlib.Path(args.evaluate)
     elif not cfg.minutes and not cfg.total_steps:
         print("botarena.train: give a budget: --minutes or --total-steps", file=sys.stderr)
         return 2
     cfg = cfg.resolved()
-    if not args.evaluate:
-        policy = train(cfg)
+    try:
+        tracker = open_tracker(cfg.track, cfg.out, dataclasses.asdict(cfg))
+    except (ValueError, RuntimeError) as e:
+        print(f"botarena.train: --track: {e}", file=sys.stderr)
+        return 2
+    try:
+        return _run(args, cfg, pathlib.Path(args.evaluate) if args.evaluate else None, tracker)
+    finally:
+        tracker.close()
+
+
+def _run(args: argparse.Namespace, cfg: TrainConfig, policy: pathlib.Path | None, tracker: Tracker) -> int:
+    """Trains (unless policy is given), evaluates and plays, as main's arguments say."""
+    step = 0
+    if policy is None:
+        policy = train(cfg, tracker)
+        rows = read_curve(pathlib.Path(cfg.out) / "curve.csv") if (pathlib.Path(cfg.out) / "curve.csv").exists() else []
+        step = int(rows[-1]["env_steps"]) if rows else 0
     if cfg.eval_games > 0:
         mixture = cfg.opponents()
         seats = game_info(cfg.game, cfg.address or None).spec.seats
@@ -227,6 +252,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     flush=True,
                 )
                 reports[opp][mode] = {**dataclasses.asdict(r), "win_rate": r.win_rate}
+                tag = f"eval/{opp}/{mode}"
+                tracker.scalars(
+                    step,
+                    {f"{tag}/win_rate": r.win_rate, f"{tag}/wins": r.wins, f"{tag}/draws": r.draws, f"{tag}/losses": r.losses, f"{tag}/games": r.games},
+                )
         report: dict[str, Any] = {"game": cfg.game, "policy": str(policy), "opponent": cfg.resolved_opponent()}
         if len(mixture) == 1:
             report.update(reports[mixture[0][0]])

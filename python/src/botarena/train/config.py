@@ -191,6 +191,7 @@ class TrainConfig:
     resume: str = ""  # a checkpoints/*.pt to continue from
     address: str = ""  # a running botarena serve ("" = start one)
     quiet: bool = False
+    track: tuple[str, ...] = ()  # experiment trackers: "tensorboard" (OUT/tb), "wandb" (botarena.train.track)
     learner_seats: tuple[int, ...] = ()  # seats the learner plays, envs split evenly (empty = every seat)
     self_play: bool = False  # train against a league of snapshots and the reference bots
     snapshot_every: int = 10  # updates between league snapshots (self-play)

@@ -26,6 +26,7 @@ from botarena.train.config import TrainConfig, auto_threads
 from botarena.train.curve import plot_curve, read_curve, write_curve
 from botarena.train.imitate import clone, imitation_loss, load_demonstrations, record_demonstrations
 from botarena.train.rollout import Rollout, SeatSplitEnv, scales
+from botarena.train.track import Tracker, open_tracker
 
 __all__ = ["Trainer", "ppo_update", "train"]
 
@@ -136,11 +137,14 @@ def ppo_update(
 class Trainer:
     """One PPO run: :meth:`run` trains until the budget is spent and returns the final policy path."""
 
-    def __init__(self, cfg: TrainConfig) -> None:
+    def __init__(self, cfg: TrainConfig, tracker: Tracker | None = None) -> None:
         cfg = cfg.resolved()
         self.cfg = cfg
         self.out = pathlib.Path(cfg.out)
         (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
+        # The caller's tracker (it closes it), or one of cfg.track's that close() closes.
+        self._own_tracker = tracker is None
+        self.tracker = tracker if tracker is not None else open_tracker(cfg.track, self.out, dataclasses.asdict(cfg))
         self.device = _device(cfg.device)
         self.threads = cfg.threads if cfg.threads > 0 else auto_threads()
         if self.device.type == "cpu":
@@ -304,6 +308,8 @@ class Trainer:
             print(msg, flush=True)
 
     def close(self) -> None:
+        if self._own_tracker:
+            self.tracker.close()
         if hasattr(self, "env"):
             self.env.close()
         if self.server is not None:
@@ -470,6 +476,7 @@ class Trainer:
                 }
                 self.rows.append(row)
                 write_curve(self.csv_path, self.rows)
+                self.tracker.scalars(self.env_steps, {f"train/{k}": v for k, v in row.items()})
                 budget = f"{_fmt_secs(row['seconds'])}/{_fmt_secs(cfg.minutes * 60)}" if cfg.minutes else _fmt_secs(row["seconds"])
                 self.log(
                     f"update {update:4d}  steps {self.env_steps:>9,}  {row['steps_per_s']:7.0f} steps/s  "
@@ -537,9 +544,9 @@ class Trainer:
         plot_curve(self.csv_path, self.out / "curve.png", title=f"{self.cfg.game} vs {self.opponent}")
 
 
-def train(cfg: TrainConfig) -> pathlib.Path:
-    """Trains with ``cfg`` and returns the final policy file."""
-    tr = Trainer(cfg)
+def train(cfg: TrainConfig, tracker: Tracker | None = None) -> pathlib.Path:
+    """Trains with ``cfg`` and returns the final policy file; each update's curve row goes to tracker (or cfg.track's)."""
+    tr = Trainer(cfg, tracker)
     try:
         return tr.run()
     finally:

@@ -1,0 +1,570 @@
+"""StepStream as a Connect bidirectional stream over HTTP/2, received into reused buffers.
+
+grpcio copies every StepStream response twice into a new ``bytes`` object
+(see :mod:`botarena._connect`), which made Python's StepStream slower than
+the Connect unary Step. This module speaks Connect's streaming protocol to
+the same port instead. A bidirectional stream needs HTTP/2: the server's
+Connect handler (connect-go) answers a bidi call over HTTP/1.1 with 505
+whatever the HTTP server allows, and Python's standard library has no
+HTTP/2 client. So this is a minimal one, for exactly one stream per
+connection: h2c with prior knowledge on plaintext (as gRPC clients connect),
+h2 by ALPN over TLS.
+
+The wire. The request is one POST with ``Content-Type:
+application/connect+proto``; its body and the response's are sequences of
+envelopes: a flags byte, the message length as 4 bytes big-endian, the
+message. The response ends with an end-of-stream envelope (flags 2) holding
+JSON ``{"error": {"code", "message"}, "metadata": ...}``, the error absent
+when the stream ended cleanly. Each response message is read from the
+socket with ``recv_into`` straight into a numpy buffer of a
+:class:`~botarena.batch.BufferRing` (DATA frames up to 16 MB, the largest
+HTTP/2 allows, so a batch of tens of MB arrives in a few frames), handed
+out again once nothing references it, as the unary calls' buffers are.
+
+HTTP/2 subset. Flow control: the client grants 1 GiB windows and tops them
+up as it reads; it honours the server's windows and frame size for the
+requests. HPACK: requests are literal fields (no indexing, no Huffman);
+responses are decoded in full (static and dynamic table, Huffman). PING is
+answered, SETTINGS acknowledged, server push refused (SETTINGS_ENABLE_PUSH
+0), PRIORITY and unknown frames ignored.
+
+Errors, as the unary transport raises them: an end-of-stream error (or a
+non-200 status) is the :class:`~botarena.errors.BotarenaError` of its code;
+a response not within the timeout is
+:class:`~botarena.errors.DeadlineExceededError`; a refused or dropped
+connection, a reset stream or a GOAWAY that drops the stream is
+:class:`~botarena.errors.ServerUnavailableError`. After any error the
+connection is closed and the next call opens a new stream. Nothing is
+retried: a StepStream request may have been applied.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import ssl
+import time
+from typing import Any
+
+import grpc
+import numpy as np
+import numpy.typing as npt
+
+from botarena._hpack_tables import HUFFMAN_CODES, STATIC_TABLE
+from botarena.batch import BufferRing
+from botarena.errors import BotarenaError, DeadlineExceededError, ServerUnavailableError, from_status
+
+__all__ = ["ConnectStream"]
+
+_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+# Frame types.
+_DATA, _HEADERS, _PRIORITY, _RST_STREAM, _SETTINGS, _PUSH_PROMISE, _PING, _GOAWAY, _WINDOW_UPDATE, _CONTINUATION = range(10)
+# Flags.
+_END_STREAM, _ACK, _END_HEADERS, _PADDED, _PRIORITY_FLAG = 0x1, 0x1, 0x4, 0x8, 0x20
+# Settings.
+_HEADER_TABLE_SIZE, _ENABLE_PUSH, _INITIAL_WINDOW_SIZE, _MAX_FRAME_SIZE = 1, 2, 4, 5
+
+_STREAM_ID = 1
+_WINDOW = 1 << 30  # the receive windows this client grants (stream and connection)
+_TOP_UP = 64 << 20  # granted again once this much has been received
+_MAX_FRAME = (1 << 24) - 1  # the largest DATA frame this client accepts
+_HEAD_LIMIT = 64 << 10  # header block limit
+_ERROR_NAMES = {0: "NO_ERROR", 1: "PROTOCOL_ERROR", 2: "INTERNAL_ERROR", 3: "FLOW_CONTROL_ERROR", 7: "REFUSED_STREAM", 8: "CANCEL", 11: "ENHANCE_YOUR_CALM"}
+
+
+def _frame(type_: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
+    return len(payload).to_bytes(3, "big") + bytes((type_, flags)) + stream.to_bytes(4, "big") + payload
+
+
+# HPACK ------------------------------------------------------------------------
+
+
+def _hpack_int(value: int, prefix: int, first: int) -> bytes:
+    """An HPACK integer with a prefix of prefix bits, first holding the bits above it."""
+    top = (1 << prefix) - 1
+    if value < top:
+        return bytes((first | value,))
+    out = bytearray((first | top,))
+    value -= top
+    while value >= 128:
+        out.append((value & 127) | 128)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def encode_headers(fields: list[tuple[bytes, bytes]]) -> bytes:
+    """A header block of literal fields without indexing (new names, no Huffman)."""
+    out = bytearray()
+    for name, value in fields:
+        out += b"\x00" + _hpack_int(len(name), 7, 0) + name + _hpack_int(len(value), 7, 0) + value
+    return bytes(out)
+
+
+_HUFFMAN: dict[tuple[int, int], int] = {(n, c): sym for sym, (c, n) in enumerate(HUFFMAN_CODES)}
+
+
+def huffman_decode(data: bytes) -> bytes:
+    """Decodes an HPACK Huffman string (RFC 7541 Appendix B); padding must be at most 7 one bits."""
+    out = bytearray()
+    code = n = 0
+    for byte in data:
+        for shift in range(7, -1, -1):
+            code = (code << 1) | ((byte >> shift) & 1)
+            n += 1
+            sym = _HUFFMAN.get((n, code))
+            if sym is not None:
+                out.append(sym)
+                code = n = 0
+            elif n > 30:
+                raise ValueError("HPACK: bad Huffman code")
+    if n > 7 or code != (1 << n) - 1:
+        raise ValueError("HPACK: bad Huffman padding")
+    return bytes(out)
+
+
+class HpackDecoder:
+    """An HPACK decoder (RFC 7541): static and dynamic tables, Huffman strings."""
+
+    def __init__(self, max_size: int = 4096) -> None:
+        self._dynamic: list[tuple[bytes, bytes]] = []  # newest first
+        self._size = 0
+        self._max = max_size
+        self._limit = max_size  # the most the peer may set (our SETTINGS_HEADER_TABLE_SIZE)
+
+    def _evict(self) -> None:
+        while self._size > self._max:
+            name, value = self._dynamic.pop()
+            self._size -= len(name) + len(value) + 32
+
+    def _entry(self, index: int) -> tuple[bytes, bytes]:
+        if index <= 0:
+            raise ValueError("HPACK: index 0")
+        if index <= len(STATIC_TABLE):
+            return STATIC_TABLE[index - 1]
+        i = index - len(STATIC_TABLE) - 1
+        if i >= len(self._dynamic):
+            raise ValueError(f"HPACK: index {index} out of range")
+        return self._dynamic[i]
+
+    @staticmethod
+    def _int(data: bytes, i: int, prefix: int) -> tuple[int, int]:
+        top = (1 << prefix) - 1
+        value = data[i] & top
+        i += 1
+        if value < top:
+            return value, i
+        shift = 0
+        while True:
+            if i >= len(data) or shift > 28:
+                raise ValueError("HPACK: bad integer")
+            b = data[i]
+            i += 1
+            value += (b & 127) << shift
+            shift += 7
+            if not b & 128:
+                return value, i
+
+    def _string(self, data: bytes, i: int) -> tuple[bytes, int]:
+        if i >= len(data):
+            raise ValueError("HPACK: truncated string")
+        huffman = data[i] & 128
+        n, i = self._int(data, i, 7)
+        if i + n > len(data):
+            raise ValueError("HPACK: truncated string")
+        s = data[i : i + n]
+        return (huffman_decode(s) if huffman else bytes(s)), i + n
+
+    def decode(self, data: bytes) -> list[tuple[bytes, bytes]]:
+        """The fields of a header block."""
+        fields = []
+        i = 0
+        while i < len(data):
+            b = data[i]
+            if b & 0x80:  # indexed field
+                index, i = self._int(data, i, 7)
+                fields.append(self._entry(index))
+                continue
+            if b & 0xE0 == 0x20:  # dynamic table size update
+                size, i = self._int(data, i, 5)
+                if size > self._limit:
+                    raise ValueError(f"HPACK: table size {size} over {self._limit}")
+                self._max = size
+                self._evict()
+                continue
+            indexing = b & 0xC0 == 0x40
+            index, i = self._int(data, i, 6 if indexing else 4)
+            if index:
+                name = self._entry(index)[0]
+            else:
+                name, i = self._string(data, i)
+            value, i = self._string(data, i)
+            fields.append((name, value))
+            if indexing:
+                self._dynamic.insert(0, (name, value))
+                self._size += len(name) + len(value) + 32
+                self._evict()
+        return fields
+
+
+# The stream ---------------------------------------------------------------------
+
+
+class _Failed(Exception):
+    """A failure of the connection or of the protocol: ServerUnavailableError."""
+
+
+class ConnectStream:
+    """One Connect bidirectional stream (a procedure such as StepStream) on its own HTTP/2 connection.
+
+    :meth:`send` writes a request message; :meth:`receive` returns the next
+    response message as a uint8 view of a reused buffer. Not safe for
+    concurrent use. Use once: after an error or :meth:`close`, open another.
+    """
+
+    def __init__(
+        self,
+        address: str,
+        procedure: str,
+        *,
+        timeout: float | None,
+        token: str | None = None,
+        tls: bool = False,
+        max_message_bytes: int = 512 << 20,
+        buffers: BufferRing | None = None,
+    ) -> None:
+        host, _, port = address.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"address {address!r}: want host:port")
+        self.address = address
+        self._procedure = procedure
+        self._method = procedure.rsplit("/", 1)[-1]
+        self._timeout = timeout
+        self._max = max_message_bytes
+        self._buffers = buffers if buffers is not None else BufferRing()
+        self._hpack = HpackDecoder()
+        self._head = bytearray()  # bytes read past the frame being handled
+        self._data_left = 0  # unread payload bytes of the current DATA frame (padding excluded)
+        self._pad_left = 0  # its padding, skipped after the payload
+        self._received = 0  # DATA bytes received since the windows were last topped up
+        self._send_conn = 65535  # the server's windows for our DATA
+        self._send_stream = 65535
+        self._peer_initial = 65535
+        self._peer_frame = 16384
+        self._status = 0  # the response's status, 0 until its headers came
+        self._remote_done = False  # the server ended its side of the stream
+        self._deadline: float | None = None
+        self._closed = False
+        self._sock = self._connect(host.strip("[]"), int(port), tls)
+        fields = [
+            (b":method", b"POST"),
+            (b":scheme", b"https" if tls else b"http"),
+            (b":authority", address.encode()),
+            (b":path", procedure.encode()),
+            (b"content-type", b"application/connect+proto"),
+            (b"connect-protocol-version", b"1"),
+            (b"connect-accept-encoding", b"identity"),
+            (b"user-agent", b"botarena-python"),
+        ]
+        if token:
+            fields.append((b"authorization", f"Bearer {token}".encode()))
+        settings = b"".join(k.to_bytes(2, "big") + v.to_bytes(4, "big") for k, v in ((_ENABLE_PUSH, 0), (_INITIAL_WINDOW_SIZE, _WINDOW), (_MAX_FRAME_SIZE, _MAX_FRAME)))
+        block = encode_headers(fields)
+        if len(block) > self._peer_frame:
+            raise ValueError("request headers over 16 KB")
+        self._write(
+            _PREFACE
+            + _frame(_SETTINGS, 0, 0, settings)
+            + _frame(_WINDOW_UPDATE, 0, 0, (_WINDOW - 65535).to_bytes(4, "big"))
+            + _frame(_HEADERS, _END_HEADERS, _STREAM_ID, block),
+            "opening the stream",
+        )
+
+    # Connection --------------------------------------------------------------
+
+    def _connect(self, host: str, port: int, tls: bool) -> socket.socket:
+        try:
+            sock = socket.create_connection((host, port), timeout=self._timeout)
+        except (socket.timeout, TimeoutError):
+            raise DeadlineExceededError(
+                f"server {self.address}: cannot connect within {self._timeout:g}s", grpc.StatusCode.DEADLINE_EXCEEDED
+            ) from None
+        except OSError as e:
+            raise ServerUnavailableError(f"server {self.address}: cannot connect: {e}", grpc.StatusCode.UNAVAILABLE) from None
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if tls:
+                ctx = ssl.create_default_context()
+                ctx.set_alpn_protocols(["h2"])
+                sock = ctx.wrap_socket(sock, server_hostname=host)
+                if sock.selected_alpn_protocol() != "h2":
+                    raise OSError("the server does not speak HTTP/2 over TLS (ALPN h2)")
+        except (socket.timeout, TimeoutError):
+            sock.close()
+            raise DeadlineExceededError(
+                f"server {self.address}: no TLS handshake within {self._timeout:g}s", grpc.StatusCode.DEADLINE_EXCEEDED
+            ) from None
+        except OSError as e:
+            sock.close()
+            raise ServerUnavailableError(f"server {self.address}: cannot connect: {e}", grpc.StatusCode.UNAVAILABLE) from None
+        return sock
+
+    def close(self) -> None:
+        """Closes the connection (the server cancels the stream)."""
+        if not self._closed:
+            self._closed = True
+            try:
+                self._sock.close()
+            except OSError:
+                pass
+
+    def _fail(self, e: BaseException, doing: str) -> BotarenaError:
+        """Closes the connection and returns the error to raise for e."""
+        self.close()
+        if isinstance(e, BotarenaError):
+            return e
+        if isinstance(e, (socket.timeout, TimeoutError)):
+            return DeadlineExceededError(
+                f"server {self.address}: {self._method}: {doing}: no response within {self._timeout:g}s",
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+            )
+        return ServerUnavailableError(f"server {self.address}: {self._method}: {doing}: {e}", grpc.StatusCode.UNAVAILABLE)
+
+    def _write(self, data: bytes, doing: str) -> None:
+        try:
+            self._sock.sendall(data)
+        except (OSError, ValueError) as e:
+            raise self._fail(e, doing) from None
+
+    def _settimeout(self) -> None:
+        if self._deadline is not None:
+            left = self._deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            self._sock.settimeout(left)
+
+    def _recv_more(self) -> None:
+        self._settimeout()
+        data = self._sock.recv(1 << 16)
+        if not data:
+            raise _Failed("the server closed the connection")
+        self._head += data
+
+    def _read(self, n: int) -> bytes:
+        while len(self._head) < n:
+            self._recv_more()
+        out = bytes(self._head[:n])
+        del self._head[:n]
+        return out
+
+    def _fill(self, dst: memoryview) -> None:
+        """Fills dst from the bytes already read, then from the socket."""
+        n = min(len(self._head), len(dst))
+        if n:
+            dst[:n] = self._head[:n]
+            del self._head[:n]
+        while n < len(dst):
+            self._settimeout()
+            k = self._sock.recv_into(dst[n:])
+            if k == 0:
+                raise _Failed("the server closed the connection mid-message")
+            n += k
+
+    # Frames ------------------------------------------------------------------
+
+    def _next_frame(self) -> None:
+        """Reads and handles one frame; a DATA frame of the stream leaves its payload to be read."""
+        hdr = self._read(9)
+        length = int.from_bytes(hdr[:3], "big")
+        type_, flags = hdr[3], hdr[4]
+        stream = int.from_bytes(hdr[5:9], "big") & 0x7FFFFFFF
+        if type_ == _DATA:
+            if stream != _STREAM_ID or self._remote_done:
+                raise _Failed(f"protocol error: DATA on stream {stream}")
+            if length > _MAX_FRAME:
+                raise _Failed(f"protocol error: DATA frame of {length} bytes")
+            self._received += length
+            pad = self._read(1)[0] if flags & _PADDED else 0
+            self._data_left = length - (1 if flags & _PADDED else 0) - pad
+            self._pad_left = pad
+            if self._data_left < 0:
+                raise _Failed("protocol error: DATA padding too long")
+            if flags & _END_STREAM:
+                self._remote_done = True
+            if self._data_left == 0 and self._pad_left:
+                self._read(self._pad_left)
+                self._pad_left = 0
+            return
+        if length > _HEAD_LIMIT and type_ != _HEADERS:
+            raise _Failed(f"protocol error: frame of type {type_} with {length} bytes")
+        payload = self._read(length) if type_ != _HEADERS else b""
+        if type_ == _HEADERS:
+            self._headers(length, flags, stream)
+        elif type_ == _SETTINGS:
+            if not flags & _ACK:
+                self._settings(payload)
+                self._write(_frame(_SETTINGS, _ACK, 0), "acknowledging settings")
+        elif type_ == _PING:
+            if not flags & _ACK:
+                self._write(_frame(_PING, _ACK, 0, payload), "answering a ping")
+        elif type_ == _WINDOW_UPDATE:
+            inc = int.from_bytes(payload[:4], "big") & 0x7FFFFFFF
+            if stream == 0:
+                self._send_conn += inc
+            elif stream == _STREAM_ID:
+                self._send_stream += inc
+        elif type_ == _RST_STREAM:
+            if stream == _STREAM_ID:
+                code = int.from_bytes(payload[:4], "big")
+                raise _Failed(f"the server reset the stream ({_ERROR_NAMES.get(code, code)})")
+        elif type_ == _GOAWAY:
+            last = int.from_bytes(payload[:4], "big") & 0x7FFFFFFF
+            code = int.from_bytes(payload[4:8], "big")
+            if last < _STREAM_ID or code != 0:
+                raise _Failed(f"the server closed the connection (GOAWAY {_ERROR_NAMES.get(code, code)})")
+        elif type_ == _PUSH_PROMISE or type_ == _CONTINUATION:
+            raise _Failed(f"protocol error: unexpected frame of type {type_}")
+        # PRIORITY and unknown types are ignored.
+
+    def _settings(self, payload: bytes) -> None:
+        for i in range(0, len(payload) - 5, 6):
+            key = int.from_bytes(payload[i : i + 2], "big")
+            value = int.from_bytes(payload[i + 2 : i + 6], "big")
+            if key == _INITIAL_WINDOW_SIZE:
+                self._send_stream += value - self._peer_initial
+                self._peer_initial = value
+            elif key == _MAX_FRAME_SIZE:
+                self._peer_frame = value
+
+    def _headers(self, length: int, flags: int, stream: int) -> None:
+        block = bytearray(self._read(length))
+        if flags & _PADDED:
+            pad = block[0]
+            block = block[1 : len(block) - pad]
+        if flags & _PRIORITY_FLAG:
+            block = block[5:]
+        end_stream = flags & _END_STREAM
+        while not flags & _END_HEADERS:
+            hdr = self._read(9)
+            n = int.from_bytes(hdr[:3], "big")
+            flags = hdr[4]
+            if hdr[3] != _CONTINUATION or len(block) + n > _HEAD_LIMIT:
+                raise _Failed("protocol error: bad header block")
+            block += self._read(n)
+        try:
+            fields = self._hpack.decode(bytes(block))  # always, to keep the dynamic table in step
+        except ValueError as e:
+            raise _Failed(str(e)) from None
+        if stream != _STREAM_ID:
+            raise _Failed(f"protocol error: HEADERS on stream {stream}")
+        if end_stream:
+            self._remote_done = True
+        if self._status:
+            return  # trailers: Connect streams put theirs in the end-of-stream message
+        headers = dict(fields)
+        status = headers.get(b":status", b"")
+        if not status.isdigit():
+            raise _Failed("protocol error: response without a status")
+        self._status = int(status)
+        if self._status != 200:
+            # Connect: a stream answered with another status fails with the
+            # status's code (an HTTP/1.1-only server: 505).
+            raise from_status("", f"HTTP status {self._status}", self._method, self.address, http_status=self._status)
+        ctype = headers.get(b"content-type", b"")
+        if ctype != b"application/connect+proto":
+            raise BotarenaError(f"{self._method}: not a Connect stream response (content-type {ctype.decode('latin-1')!r})", grpc.StatusCode.UNKNOWN)
+
+    # Body --------------------------------------------------------------------
+
+    def _body_into(self, dst: memoryview) -> None:
+        """Fills dst with the next bytes of the response body."""
+        i = 0
+        while i < len(dst):
+            if self._data_left == 0:
+                if self._remote_done:
+                    raise _Failed("protocol error: the response ended without an end-of-stream message")
+                self._next_frame()
+                continue
+            k = min(self._data_left, len(dst) - i)
+            self._fill(dst[i : i + k])
+            i += k
+            self._data_left -= k
+            if self._data_left == 0 and self._pad_left:
+                self._read(self._pad_left)
+                self._pad_left = 0
+
+    def _top_up(self) -> None:
+        if self._received >= _TOP_UP:
+            inc = self._received.to_bytes(4, "big")
+            self._received = 0
+            self._write(_frame(_WINDOW_UPDATE, 0, 0, inc) + _frame(_WINDOW_UPDATE, 0, _STREAM_ID, inc), "updating the window")
+
+    # Messages ----------------------------------------------------------------
+
+    def send(self, message: bytes) -> None:
+        """Sends one request message (an envelope in DATA frames, within the server's windows)."""
+        if self._closed:
+            raise ServerUnavailableError(f"server {self.address}: {self._method}: the stream is closed", grpc.StatusCode.UNAVAILABLE)
+        self._deadline = None if self._timeout is None else time.monotonic() + self._timeout
+        data = memoryview(len(message).to_bytes(5, "big") + message)
+        try:
+            while data:
+                window = min(self._send_conn, self._send_stream, self._peer_frame)
+                if window <= 0:
+                    # Wait for a WINDOW_UPDATE; a response arriving first
+                    # (an error) is left for receive.
+                    self._next_frame()
+                    if self._data_left or self._remote_done:
+                        return
+                    continue
+                chunk = data[:window]
+                self._settimeout()
+                self._sock.sendall(len(chunk).to_bytes(3, "big") + bytes((_DATA, 0)) + _STREAM_ID.to_bytes(4, "big") + chunk)
+                self._send_conn -= len(chunk)
+                self._send_stream -= len(chunk)
+                data = data[len(chunk) :]
+        except (BotarenaError, _Failed, OSError, ValueError) as e:
+            raise self._fail(e, "sending") from None
+
+    def receive(self) -> npt.NDArray[np.uint8]:
+        """The next response message: a uint8 view of a reused buffer.
+
+        Raises the stream's error when it ended with one, and
+        :class:`~botarena.errors.BotarenaError` when it ended cleanly.
+        """
+        if self._closed:
+            raise ServerUnavailableError(f"server {self.address}: {self._method}: the stream is closed", grpc.StatusCode.UNAVAILABLE)
+        if self._deadline is None and self._timeout is not None:
+            self._deadline = time.monotonic() + self._timeout
+        try:
+            prefix = bytearray(5)
+            self._body_into(memoryview(prefix))
+            flags = prefix[0]
+            n = int.from_bytes(prefix[1:5], "big")
+            if n > self._max:
+                raise BotarenaError(
+                    f"{self._method}: response of {n} bytes exceeds the client's limit of {self._max}", grpc.StatusCode.RESOURCE_EXHAUSTED
+                )
+            if flags & 2:
+                end = bytearray(n)
+                self._body_into(memoryview(end))
+                raise self._end_of_stream(bytes(end))
+            if flags & 1:
+                raise BotarenaError(f"{self._method}: a compressed message (identity was asked for)", grpc.StatusCode.INTERNAL)
+            buf = self._buffers.get(n)
+            self._body_into(buf.data[:n])
+            self._top_up()
+            self._deadline = None
+            return buf[:n]
+        except (BotarenaError, _Failed, OSError, ValueError) as e:
+            raise self._fail(e, "receiving") from None
+
+    def _end_of_stream(self, body: bytes) -> BotarenaError:
+        try:
+            end: Any = json.loads(body) if body else {}
+            err = end.get("error")
+        except (ValueError, AttributeError):
+            return BotarenaError(f"{self._method}: protocol error: bad end-of-stream message", grpc.StatusCode.INTERNAL)
+        if not err:
+            return BotarenaError(f"{self._method}: the server closed the stream", grpc.StatusCode.UNKNOWN)
+        return from_status(str(err.get("code", "") or "unknown"), str(err.get("message", "")), self._method, self.address)
