@@ -139,7 +139,7 @@ type CmdBot struct {
 	// error (the tournament records them per bout).
 	OnFault func(round int, err error)
 
-	faults int
+	faults Faults
 	arena  []byte
 	out    squeezeBuffer
 	errOut capBuffer
@@ -259,7 +259,7 @@ func (b *CmdBot) Ask(e env.Env, seat int) (int32, error) {
 	}
 	act, ok := c.ParseCommand(seat, out)
 	if !ok {
-		return 0, fmt.Errorf("garbage output %s", quoteOutput(out))
+		return 0, withKind(Invalid, fmt.Errorf("garbage output %s", quoteOutput(out)))
 	}
 	return act, nil
 }
@@ -345,31 +345,33 @@ func (b *CmdBot) run(arena string) ([]byte, error) {
 	drain()
 	switch {
 	case timedOut && exited:
-		return nil, fmt.Errorf("no answer within %v: the bot exited, but a process it started kept its stdout open (killed)", timeout)
+		return nil, withKind(TimedOut, fmt.Errorf("no answer within %v: the bot exited, but a process it started kept its stdout open (killed)", timeout))
 	case timedOut:
-		return nil, fmt.Errorf("no answer within %v (killed)", timeout)
+		return nil, withKind(TimedOut, fmt.Errorf("no answer within %v (killed)", timeout))
 	case err != nil:
 		if tail := b.errOut.lastLine(); tail != "" {
 			return nil, fmt.Errorf("%v (stderr: %s)", err, tail)
 		}
 		return nil, err
 	case b.out.over:
-		return nil, fmt.Errorf("garbage output: more than %d bytes", MaxCommandOutput)
+		return nil, withKind(Invalid, fmt.Errorf("garbage output: more than %d bytes", MaxCommandOutput))
 	}
 	return b.out.buf, nil
 }
 
-// fault logs a fault of round (the first ones) and counts it.
+// fault logs a fault of round (the first ones) and counts it by its kind
+// ([FaultKindOf]).
 func (b *CmdBot) fault(round, seat int, err error) {
-	b.faults++
+	b.faults.Count(FaultKindOf(err))
 	if b.OnFault != nil {
 		b.OnFault(round, err)
 	}
-	if b.faults > maxLoggedFaults {
+	n := b.faults.Total()
+	if n > maxLoggedFaults {
 		return
 	}
 	more := ""
-	if b.faults == maxLoggedFaults {
+	if n == maxLoggedFaults {
 		more = "; further faults of this bot are counted, not logged"
 	}
 	fmt.Fprintf(b.log(), "botarena: bot %q (seat %d), round %d: %v: doing nothing (NO)%s\n", b.Name, seat, round, err, more)
@@ -382,9 +384,11 @@ func (b *CmdBot) log() io.Writer {
 	return CommandLog
 }
 
-// Faults returns the number of rounds in which the bot faulted (and did
-// nothing).
-func (b *CmdBot) Faults() int { return b.faults }
+// Faults returns, by kind, the rounds in which the bot faulted (and did
+// nothing): timed out (ran past Timeout), crashed (could not start, exited
+// non-zero, killed by a signal) or invalid (garbage output). It
+// implements match.FaultCounter.
+func (b *CmdBot) Faults() Faults { return b.faults }
 
 // Attach makes out the bot's log ([Terminal]); the bot reads no input.
 func (b *CmdBot) Attach(_ io.Reader, out io.Writer) { b.Log = out }
@@ -392,10 +396,10 @@ func (b *CmdBot) Attach(_ io.Reader, out io.Writer) { b.Log = out }
 // Close reports the number of faults if some were not logged. The bot
 // holds no process between runs, so there is nothing else to release.
 func (b *CmdBot) Close() error {
-	if b.faults > maxLoggedFaults {
-		fmt.Fprintf(b.log(), "botarena: bot %q: %d faults in all (did nothing in those rounds)\n", b.Name, b.faults)
+	if n := b.faults.Total(); n > maxLoggedFaults {
+		fmt.Fprintf(b.log(), "botarena: bot %q: %d faults in all (%v; did nothing in those rounds)\n", b.Name, n, b.faults)
 	}
-	b.faults = 0
+	b.faults = Faults{}
 	return nil
 }
 

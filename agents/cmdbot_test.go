@@ -108,7 +108,7 @@ printf '  M SE \n\n'`)
 	if argc, _ := os.ReadFile(filepath.Join(dir, "argc")); strings.TrimSpace(string(argc)) != "3" {
 		t.Errorf("argument count %q, want 3 (one, two words, the arena)", argc)
 	}
-	if log.Len() != 0 || a.(*CmdBot).Faults() != 0 {
+	if log.Len() != 0 || a.(*CmdBot).Faults().Total() != 0 {
 		t.Errorf("unexpected faults: %s", log.String())
 	}
 }
@@ -122,12 +122,13 @@ func TestCmdBotFaults(t *testing.T) {
 	for _, tc := range []struct {
 		name, body string
 		want       string
+		kind       FaultKind
 	}{
-		{"crash", "echo 'Traceback: boom' >&2\nexit 3", `round 0: exit status 3 (stderr: Traceback: boom): doing nothing (NO)`},
-		{"signal", "kill -9 $$", "round 0: signal: killed: doing nothing"},
-		{"garbage", "echo 'fire at will'", `round 0: garbage output "fire at will": doing nothing`},
-		{"silent", "exit 0", `round 0: garbage output "": doing nothing`},
-		{"hang", "sleep 600 &\necho $! > " + pidFile + "\nsleep 600", "round 0: no answer within 300ms (killed): doing nothing"},
+		{"crash", "echo 'Traceback: boom' >&2\nexit 3", `round 0: exit status 3 (stderr: Traceback: boom): doing nothing (NO)`, Crashed},
+		{"signal", "kill -9 $$", "round 0: signal: killed: doing nothing", Crashed},
+		{"garbage", "echo 'fire at will'", `round 0: garbage output "fire at will": doing nothing`, Invalid},
+		{"silent", "exit 0", `round 0: garbage output "": doing nothing`, Invalid},
+		{"hang", "sleep 600 &\necho $! > " + pidFile + "\nsleep 600", "round 0: no answer within 300ms (killed): doing nothing", TimedOut},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := newBattleBots(t)
@@ -147,8 +148,10 @@ func TestCmdBotFaults(t *testing.T) {
 			if !strings.Contains(log.String(), tc.want) || strings.Count(log.String(), "\n") != 1 {
 				t.Errorf("log:\n%s\nwant one line with %q", log.String(), tc.want)
 			}
-			if b.Faults() != 1 {
-				t.Errorf("%d faults, want 1", b.Faults())
+			var want Faults
+			want.Count(tc.kind)
+			if b.Faults() != want {
+				t.Errorf("faults %+v, want %+v", b.Faults(), want)
 			}
 		})
 	}
@@ -203,8 +206,8 @@ func TestCmdBotCannotStart(t *testing.T) {
 		!strings.HasSuffix(lines[len(lines)-1], "further faults of this bot are counted, not logged") {
 		t.Errorf("log:\n%s", log.String())
 	}
-	if b.Faults() != maxLoggedFaults+5 || len(rounds) != maxLoggedFaults+5 {
-		t.Errorf("%d faults, %d reported", b.Faults(), len(rounds))
+	if b.Faults().Total() != maxLoggedFaults+5 || len(rounds) != maxLoggedFaults+5 {
+		t.Errorf("%d faults, %d reported", b.Faults().Total(), len(rounds))
 	}
 	log.Reset()
 	b.Close()
@@ -312,7 +315,7 @@ func TestCmdBotDefaultLimitOutlastsALoadedMachine(t *testing.T) {
 			t.Errorf("round %d: action %v, want SW (log %q)", round, battlebots.Action(got), log.String())
 		}
 	}
-	if b.Faults() != 0 {
+	if b.Faults().Total() != 0 {
 		t.Errorf("faults: %s", log.String())
 	}
 }

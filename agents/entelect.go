@@ -367,6 +367,7 @@ type EntelectBot struct {
 	cached  []byte // place.txt of the last run (Battleships learn mode)
 	cachedA int32
 	cachedP bool // cached holds a place.txt to re-parse
+	faults  Faults
 
 	// rounds writes the round-level files without a replay folder.
 	rounds func(e env.Env, round int) error
@@ -547,6 +548,19 @@ func (b *EntelectBot) Attach(_ io.Reader, out io.Writer) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.log = out
+}
+
+// Faults returns, by kind, the rounds in which the bot's move was lost
+// and the harness did nothing for it (see the type's Penalties): timed out
+// (the time limit or longer), crashed (could not start, or crashed,
+// killed at the hard limit or exited normally without leaving its move
+// file), invalid (a move file the harness cannot parse). A crash after
+// which the move file is read is not counted: its move is played. It
+// implements match.FaultCounter.
+func (b *EntelectBot) Faults() Faults {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.faults
 }
 
 // Close ends the match, if one is under way: it deletes the last Bomberman
@@ -800,6 +814,17 @@ type roundLog struct {
 	problems []string
 	stdout   []string // the last lines of the bot's output
 	stderr   []string
+	crashed  bool      // the bot could not start, exited non-zero or was killed
+	fault    FaultKind // why the round's move was lost, if it was
+}
+
+// lost notes that the round's move is lost to a missing or bad file: a
+// crash when the bot crashed, else kind.
+func (l *roundLog) lost(kind FaultKind) {
+	if l.crashed {
+		kind = Crashed
+	}
+	l.fault = kind
 }
 
 func (l *roundLog) printf(format string, args ...any) {
@@ -877,8 +902,10 @@ func (b *EntelectBot) actBomberman(g *bomberman.Game, seat int) int32 {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		l.problem("no move.txt: Do Nothing")
+		l.lost(Crashed)
 	case err != nil:
 		l.problem("cannot read move.txt: %v: Do Nothing", err)
+		l.lost(Crashed)
 	default:
 		if over {
 			l.printf("move.txt is larger than %d bytes: its first %d bytes are read (the harness reads the first character)", MaxCommandFile, MaxCommandFile)
@@ -886,6 +913,7 @@ func (b *EntelectBot) actBomberman(g *bomberman.Game, seat int) int32 {
 		a, ok := g.ParseCommand(seat, data)
 		if !ok {
 			l.problem("bad move.txt %q (want a digit 1-6 first): Do Nothing", clip(data))
+			l.lost(Invalid)
 		} else {
 			l.printf("move.txt %q: %v", clip(data), bomberman.Action(a))
 		}
@@ -894,6 +922,9 @@ func (b *EntelectBot) actBomberman(g *bomberman.Game, seat int) int32 {
 	if timedOut && action != 0 {
 		l.printf("the move is ignored: time limit exceeded")
 		action = 0
+	}
+	if timedOut {
+		l.fault = TimedOut
 	}
 	if action == 0 && g.Player(seat).Idle+1 == 20 {
 		l.printf("20 do-nothing commands in a row: the harness places a bomb instead")
@@ -945,10 +976,13 @@ func (b *EntelectBot) actBattleships(g *battleships.Game, seat int) int32 {
 	switch {
 	case timedOut:
 		l.printf("the command is ignored: time limit exceeded")
+		l.fault = TimedOut
 	case cerr == nil && cover:
 		l.problem("bad command.txt: larger than %d bytes (want code,x,y): Do Nothing", MaxCommandFile)
+		l.lost(Invalid)
 	case cerr == nil && !parses(g, seat, cmd):
 		l.problem("bad command.txt %q (want code,x,y): Do Nothing", clip(cmd))
+		l.lost(Invalid)
 	case perr == nil && phase == 1 && !pover && parses(g, seat, place):
 		action, _ = g.ParseCommand(seat, place)
 		l.printf("place.txt %q: placement (action %d for the next ship)", clip(place), action)
@@ -968,12 +1002,14 @@ func (b *EntelectBot) actBattleships(g *battleships.Game, seat int) int32 {
 		default:
 			l.problem("place.txt in phase 2 and no command.txt: Do Nothing")
 		}
+		l.lost(Invalid)
 	default:
 		if phase == 1 {
 			l.problem("no place.txt: Do Nothing (a failed placement)")
 		} else {
 			l.problem("no command.txt: Do Nothing")
 		}
+		l.lost(Crashed)
 	}
 	// The harness reads each file with File.ReadAllText, deletes it and
 	// writes the text back (BotHarness.RemoveCommandFile).
@@ -1124,7 +1160,9 @@ func clip(b []byte) string {
 func (b *EntelectBot) report(l *roundLog, dir, sub string, round int, fatal string) {
 	if fatal != "" {
 		l.problem("%s", fatal)
+		l.fault = Crashed
 	}
+	b.faults.Count(l.fault)
 	if dir != "" {
 		os.WriteFile(filepath.Join(dir, "log.txt"), l.Bytes(), 0o644)
 	}
@@ -1232,6 +1270,7 @@ func (b *EntelectBot) run(dir string, l *roundLog) (timedOut bool) {
 		f, err := os.CreateTemp("", "botarena-bot-output-*")
 		if err != nil {
 			l.problem("cannot start the bot: %v", err)
+			l.crashed = true
 			return false
 		}
 		os.Remove(f.Name())
@@ -1250,6 +1289,7 @@ func (b *EntelectBot) run(dir string, l *roundLog) (timedOut bool) {
 	})
 	if err != nil {
 		l.problem("cannot start the bot: %v", err)
+		l.crashed = true
 		return false
 	}
 	done := make(chan error, 1)
@@ -1283,8 +1323,10 @@ func (b *EntelectBot) run(dir string, l *roundLog) (timedOut bool) {
 	switch {
 	case killed:
 		l.problem("killed at the hard limit %s (twice the time limit)", 2*b.limit)
+		l.crashed = true
 	case err != nil:
 		l.problem("the bot crashed: %v", err)
+		l.crashed = true
 	}
 	if !b.noLimit && elapsed >= limit {
 		l.problem("time limit exceeded (%s >= %s): Do Nothing", elapsed.Round(time.Millisecond), limit)

@@ -150,7 +150,9 @@ type HTTPBot struct {
 	reply  []byte
 	cycle  int  // tick of the first tick of the cycle the reply is for; -1: none
 	failed bool // the request of this cycle failed
+	late   bool // it failed by the timeout
 	why    string
+	faults Faults
 }
 
 // NewHTTPBot returns a bot at rawURL (http or https) with the given
@@ -289,6 +291,11 @@ func (b *HTTPBot) Act(e env.Env, seat int) int32 {
 		b.ask(g, seat)
 		if b.failed {
 			b.logf(g, seat, "%s: lost (CONNECTION_ERROR, cause {})", b.why)
+			if b.late {
+				b.faults.Count(TimedOut)
+			} else {
+				b.faults.Count(Crashed)
+			}
 		}
 	}
 	if b.failed {
@@ -296,6 +303,7 @@ func (b *HTTPBot) Act(e env.Env, seat int) int32 {
 	}
 	a, ok := g.ParseCommand(seat, b.reply)
 	if !ok {
+		b.faults.Count(Invalid)
 		unit, stray := battlecube.StrayUnit(battlecube.Action(a))
 		switch act := battlecube.Action(a); {
 		case act == battlecube.RejectConnection:
@@ -328,7 +336,7 @@ func (b *HTTPBot) ask(g *battlecube.Game, seat int) {
 	if cap(b.reply) > keptReply {
 		b.reply = nil // a long reply's buffer is not kept for every cycle
 	}
-	b.failed, b.why, b.reply = false, "", b.reply[:0]
+	b.failed, b.late, b.why, b.reply = false, false, "", b.reply[:0]
 	var err error
 	b.body, err = g.AppendNative(b.body[:0], battlecube.FormatRequest, seat)
 	if err != nil {
@@ -353,7 +361,7 @@ func (b *HTTPBot) ask(g *battlecube.Game, seat int) {
 	fail := func(phase string, err error) {
 		mu.Lock()
 		defer mu.Unlock()
-		b.failed = true
+		b.failed, b.late = true, timedOut
 		if timedOut {
 			b.why = fmt.Sprintf("no %s within %v (network timeout)", phase, b.Timeout)
 		} else {
@@ -483,6 +491,14 @@ func (b *HTTPBot) logf(g *battlecube.Game, seat int, format string, args ...any)
 }
 
 var _ Terminal = (*HTTPBot)(nil)
+
+// Faults returns, by kind, the cycles and ticks in which the bot's reply
+// was lost or rejected: timed out (no response or body within Timeout),
+// crashed (the request failed otherwise: refused, reset, too long a
+// reply), invalid (a reply the server rejects, once, or a task it carries
+// out as none of NOOP, a move and a bomb on the cube, each tick; see the
+// type's doc). It implements match.FaultCounter.
+func (b *HTTPBot) Faults() Faults { return b.faults }
 
 // Attach sends the bot's log (one line per rejected reply) to out; it is
 // how botarena play attaches its stderr ([Terminal]).

@@ -267,6 +267,20 @@ func TestHTTPBotLosesAsTheOriginal(t *testing.T) {
 			if !g.Done() || g.Player(0).InPlay || b.Act(g, 0) != int32(battlecube.Noop) {
 				t.Errorf("the bot should be out and the game over")
 			}
+			// One fault, of the case's kind: a time-out, a failed request
+			// (crashed) or a rejected reply (invalid).
+			var kinds Faults
+			switch {
+			case strings.Contains(tc.log, "within 200ms"):
+				kinds.TimedOut = 1
+			case tc.name == "down" || tc.name == "redirect_without_location":
+				kinds.Crashed = 1
+			default:
+				kinds.Invalid = 1
+			}
+			if b.Faults() != kinds {
+				t.Errorf("faults %+v, want %+v", b.Faults(), kinds)
+			}
 		})
 	}
 }

@@ -139,8 +139,8 @@ func TestCmdBotKillsEverythingItStarted(t *testing.T) {
 				if hang && !strings.Contains(log.String(), "no answer within 3s (killed)") {
 					t.Errorf("log: %q", log.String())
 				}
-				if !hang && (act != 0 || bot.Faults() != 0) {
-					t.Errorf("action %d, %d faults (log %q); want NO without a fault", act, bot.Faults(), log.String())
+				if !hang && (act != 0 || bot.Faults().Total() != 0) {
+					t.Errorf("action %d, %d faults (log %q); want NO without a fault", act, bot.Faults().Total(), log.String())
 				}
 				waitNoSleepers(t, a)
 				waitNoSleepers(t, b)

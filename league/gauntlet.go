@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/match"
 )
 
 // Gauntlet is a tournament of agents of one game, without a store
@@ -188,11 +189,15 @@ type GauntletSide struct {
 	// games.
 	MeanPoints float64 `json:"mean_points"`
 	// Faults is the number of rounds in which the agent, an external bot,
-	// timed out (or crashed, or answered garbage) and took the original's
-	// penalty, summed over its seats and games, as the bot reports them
-	// (match.FaultCounter; command-line bots do); 0 for built-in agents
-	// and policies.
+	// timed out, crashed or answered garbage or an illegal move and took
+	// the original's penalty, summed over its seats and games, as the bot
+	// reports them (match.FaultCounter: command-line bots, Entelect bot
+	// folders, HTTP bots and UPE seats do); 0 for built-in agents and
+	// policies. It is FaultKinds.Total().
 	Faults int `json:"faults"`
+	// FaultKinds splits Faults by kind: {"timed_out":N,"crashed":N,
+	// "invalid":N}.
+	FaultKinds match.Faults `json:"fault_kinds"`
 	// Forfeits is the number of games the agent lost by panicking (the
 	// match runner's failure policy).
 	Forfeits int `json:"forfeits"`
@@ -342,11 +347,7 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result) *Gauntlet
 						side := seating[s.Seat]
 						points[side] += s.Score
 						seatsPlayed[side]++
-					}
-				}
-				for seat, f := range r.Faults {
-					if seat < seats {
-						pair.Sides[seating[seat]].Faults += f
+						pair.Sides[side].FaultKinds = pair.Sides[side].FaultKinds.Add(s.Faults)
 					}
 				}
 				if r.Forfeit >= 0 && r.Forfeit < seats {
@@ -361,6 +362,7 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result) *Gauntlet
 		for s := range pair.Sides {
 			side := &pair.Sides[s]
 			side.Agent = pair.Agents[s]
+			side.Faults = side.FaultKinds.Total()
 			side.WinRate = float64(side.Wins) / float64(pair.Games)
 			side.WinRate95[0], side.WinRate95[1] = WilsonInterval(side.Wins, pair.Games)
 			if seatsPlayed[s] > 0 {

@@ -430,7 +430,7 @@ func (p *pooledGames) run(ctx context.Context, pool *vecenv.Pool, report func(in
 				}
 				continue
 			}
-			res := result(p.matches[j], pool.Env(i).Result(), -1)
+			res := result(p.matches[j], pool.Env(i).Result(), -1, nil)
 			if p.matches[j].Fingerprint {
 				res.Fingerprint = match.Fingerprint(pool.Env(i))
 			}

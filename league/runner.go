@@ -47,6 +47,12 @@ type Standing struct {
 	Rank  int     `json:"rank"` // 1 is first; ranks are distinct even for ties (see Result.Draw)
 	Score float64 `json:"score"`
 	Alive bool    `json:"alive"`
+	// Faults counts, by kind, the rounds in which the seat's agent, an
+	// external bot, faulted and took the original's penalty
+	// (match.Result.Faults): {"timed_out":N,"crashed":N,"invalid":N},
+	// absent when all are 0 (built-in agents and policies never fault;
+	// games stored before faults were kept have none).
+	Faults match.Faults `json:"faults,omitzero"`
 }
 
 // Result is the outcome of a played [Match].
@@ -72,12 +78,6 @@ type Result struct {
 	// same way (a gauntlet counts its distinct endings with it). It is not
 	// stored in the league.
 	Fingerprint uint64 `json:"-"`
-	// Faults holds, per seat, the rounds in which an external bot faulted
-	// (timed out, crashed, answered garbage) and took the original's
-	// penalty, as match.Result.Faults; nil when no agent counts faults
-	// (built-in agents and policies never fault). It is not stored in the
-	// league.
-	Faults []int `json:"-"`
 }
 
 // Runner plays matches: where a game is played. [LocalRunner] plays them in
@@ -184,14 +184,13 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 		}
 		return Result{}, err
 	}
-	res := result(m, mr.Result, mr.Forfeit)
+	res := result(m, mr.Result, mr.Forfeit, mr.Faults)
 	if rec != nil {
 		res.Data = &rec.rows
 	}
 	if m.Fingerprint {
 		res.Fingerprint = match.Fingerprint(e)
 	}
-	res.Faults = mr.Faults
 	return res, nil
 }
 
@@ -205,13 +204,17 @@ func markBad(err error) error {
 }
 
 // result converts the match runner's result (the failure policy applied:
-// a forfeiting seat last) to the league's, naming each seat's agent.
-func result(m Match, r env.Result, forfeit int) Result {
+// a forfeiting seat last) to the league's, naming each seat's agent and
+// giving it its faults (faults[seat], if any).
+func result(m Match, r env.Result, forfeit int, faults []match.Faults) Result {
 	out := Result{Index: m.Index, Seed: m.Seed, Rounds: r.Rounds, Winner: r.Winner, Draw: r.Draw, Forfeit: forfeit}
 	for _, s := range r.Standings {
 		st := Standing{Seat: s.Seat, Rank: s.Rank, Score: s.Score, Alive: s.Alive}
 		if s.Seat >= 0 && s.Seat < len(m.Seats) {
 			st.Agent = m.Seats[s.Seat].Name
+		}
+		if s.Seat >= 0 && s.Seat < len(faults) {
+			st.Faults = faults[s.Seat]
 		}
 		out.Standings = append(out.Standings, st)
 	}

@@ -46,7 +46,9 @@
 //
 // Faults of external bots (a crash, a timeout, garbage output) are not
 // panics: each bot applies the original competition's penalty itself
-// (usually doing nothing that round) and the match goes on.
+// (usually doing nothing that round) and the match goes on; the bot counts
+// them by kind ([Faults]: timed out, crashed, invalid), and
+// [Result.Faults] holds each seat's counts.
 //
 // A game that does not end within [RoundLimit] rounds is a bug in the
 // game: Run returns an error wrapping [ErrRunaway] rather than hang. A

@@ -5,28 +5,35 @@ import (
 	"hash/fnv"
 	"math"
 
+	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 )
 
+// Faults counts, by kind, the rounds in which an external bot faulted:
+// timed out, crashed, or answered garbage or an illegal move
+// (agents.Faults; its JSON is {"timed_out":N,"crashed":N,"invalid":N}).
+type Faults = agents.Faults
+
 // FaultCounter is implemented by external bots that count the rounds in
-// which they faulted (timed out, crashed, or answered garbage) and took
-// the original competition's penalty instead of their move, such as
-// agents.CmdBot. [Match.Run] reads the counts into [Result.Faults] when
-// the match ends.
+// which they faulted (timed out, crashed, or answered garbage or an
+// illegal move) and took the original competition's penalty instead of
+// their move: command-line bots (agents.CmdBot), Entelect bot folders,
+// HTTP bots and UPE seats. [Match.Run] reads the counts into
+// [Result.Faults] when the match ends.
 type FaultCounter interface {
-	// Faults returns the number of rounds the agent faulted in since it
+	// Faults returns, by kind, the rounds the agent faulted in since it
 	// was made.
-	Faults() int
+	Faults() Faults
 }
 
 // faults returns, per seat, the faults of the agents that count them, or
 // nil when none does.
-func faults(ags []env.Agent) []int {
-	var out []int
+func faults(ags []env.Agent) []Faults {
+	var out []Faults
 	for seat, a := range ags {
 		if f, ok := a.(FaultCounter); ok {
 			if out == nil {
-				out = make([]int, len(ags))
+				out = make([]Faults, len(ags))
 			}
 			out[seat] = f.Faults()
 		}

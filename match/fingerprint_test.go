@@ -75,10 +75,10 @@ func TestFingerprintDependsOnTheStepAndNotOnNames(t *testing.T) {
 // faulty is an agent that reports faults, as external bots do.
 type faulty struct {
 	fixed
-	faults int
+	faults match.Faults
 }
 
-func (a *faulty) Faults() int { return a.faults }
+func (a *faulty) Faults() match.Faults { return a.faults }
 
 var _ match.FaultCounter = (*faulty)(nil)
 
@@ -86,10 +86,11 @@ func TestRunReportsFaultsOfAgentsThatCountThem(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ags  []env.Agent
-		want []int
+		want []match.Faults
 	}{
 		{"none_count", agentsOf(&fixed{panicAt: -1}, &fixed{panicAt: -1}), nil},
-		{"one_counts", []env.Agent{&fixed{panicAt: -1}, &faulty{fixed: fixed{panicAt: -1}, faults: 3}}, []int{0, 3}},
+		{"one_counts", []env.Agent{&fixed{panicAt: -1}, &faulty{fixed: fixed{panicAt: -1}, faults: match.Faults{TimedOut: 3, Crashed: 1, Invalid: 2}}},
+			[]match.Faults{{}, {TimedOut: 3, Crashed: 1, Invalid: 2}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := &match.Match{Env: newCounter(2, 2), Agents: tc.ags, Seed: 1}

@@ -86,10 +86,10 @@ type Result struct {
 	// Err is why the Forfeit seat forfeited (wrapping [ErrForfeit]), or nil.
 	Err error
 	// Faults holds, per seat, the rounds in which the seat's agent faulted
-	// and took the original's penalty, as agents that count them report
-	// ([FaultCounter]: external bots; 0 for the others), or nil when no
-	// agent of the match counts faults.
-	Faults []int
+	// and took the original's penalty, by kind, as agents that count them
+	// report ([FaultCounter]: external bots; zero for the others), or nil
+	// when no agent of the match counts faults.
+	Faults []Faults
 }
 
 // AgentError is the error of [NewAgents] for a seat whose agent cannot be

@@ -117,6 +117,9 @@ func (p *simPlay) frame(seat int) (*Frame, error) {
 	if p.forfeit != nil {
 		f.Result, f.Forfeit = p.forfeit.Result, &p.forfeit.Forfeit
 	}
+	if f.Done {
+		f.Faults = faultsOf(p.g.Agents, p.header.Agents)
+	}
 	if f.Done && p.final != nil {
 		p.final.apply(f)
 	}
@@ -148,7 +151,7 @@ func (p *simPlay) result(last int) any {
 	if p.final != nil && p.over() {
 		return p.final.raw
 	}
-	f := &Frame{Result: p.g.Env.Result()}
+	f := &Frame{Result: p.g.Env.Result(), Faults: faultsOf(p.g.Agents, p.header.Agents)}
 	if p.forfeit != nil {
 		f.Result, f.Forfeit = p.forfeit.Result, &p.forfeit.Forfeit
 	}

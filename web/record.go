@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/match"
 )
 
 // recordWriter is where a recording goes to the client: buffered, with its
@@ -35,6 +36,31 @@ type resultLine struct {
 	Draw        bool             `json:"draw"`
 	Leaderboard []resultStanding `json:"leaderboard"`
 	Forfeit     *resultForfeit   `json:"forfeit,omitempty"`
+	Faults      []SeatFaults     `json:"faults,omitempty"`
+}
+
+// SeatFaults is the fault count of one seat's external bot, as in play's
+// result line: {"seat","agent","timed_out","crashed","invalid"}.
+type SeatFaults struct {
+	Seat  int    `json:"seat"`
+	Agent string `json:"agent,omitempty"`
+	match.Faults
+}
+
+// faultsOf returns the fault counts of the seats of ags whose agents
+// count faults (match.FaultCounter), named by names; nil when none does.
+func faultsOf(ags []env.Agent, names []string) []SeatFaults {
+	var out []SeatFaults
+	for seat, a := range ags {
+		if c, ok := a.(match.FaultCounter); ok {
+			f := SeatFaults{Seat: seat, Faults: c.Faults()}
+			if seat < len(names) {
+				f.Agent = names[seat]
+			}
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 type resultStanding struct {
@@ -71,6 +97,7 @@ func resultOf(game string, seed uint64, rounds int, agentNames []string, f *Fram
 	if f.Forfeit != nil {
 		out.Forfeit = &resultForfeit{Seat: *f.Forfeit, Agent: agent(*f.Forfeit)}
 	}
+	out.Faults = f.Faults
 	return out
 }
 
@@ -110,4 +137,5 @@ func (r *recordedResult) apply(f *Frame) {
 		seat := r.parsed.Forfeit.Seat
 		f.Forfeit = &seat
 	}
+	f.Faults = r.parsed.Faults
 }

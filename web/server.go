@@ -531,6 +531,11 @@ type Frame struct {
 	// Forfeit is the seat whose agent forfeited (it panicked; the match
 	// runner's failure policy puts it last in Result), absent when none.
 	Forfeit *int `json:"forfeit,omitempty"`
+	// Faults lists, on the last frame (done), the rounds each external
+	// bot's seat lost by timing out, crashing or answering garbage or an
+	// illegal move (match.FaultCounter), as play's result line has them;
+	// absent when no seat's agent counts faults.
+	Faults []SeatFaults `json:"faults,omitempty"`
 }
 
 // errGone ends a playing whose client went away or whose frame failed.

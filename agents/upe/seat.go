@@ -59,6 +59,7 @@ type Seat struct {
 	moves    chan submission
 	attach   chan *client
 	closed   bool
+	faults   agents.Faults
 }
 
 func newSeat(s *Server, own bool) *Seat {
@@ -144,6 +145,7 @@ func (a *Seat) Act(e env.Env, seat int) int32 {
 		a.awaiting = false
 		a.srv.mu.Unlock()
 		if !raced {
+			a.faults.Count(agents.TimedOut)
 			w := g.TimeOut()
 			log.Info("upe: timeout: no move in time", "timeout", a.srv.opts.Timeout, "moveNumber", g.MoveNumber(), "winner", w, "aborted", w < 0)
 			return 0
@@ -155,15 +157,24 @@ func (a *Seat) Act(e env.Env, seat int) int32 {
 	}
 	a.held = sub.reply
 	if !sub.known {
+		a.faults.Count(agents.Invalid)
 		log.Info("upe: invalid move: no move string", "moveNumber", g.MoveNumber())
 		return int32(portalbomber.InvalidMove)
 	}
 	act, ok := g.ParseCommand(seat, []byte(sub.move))
 	if !ok {
+		a.faults.Count(agents.Invalid)
 		log.Info("upe: invalid move", "move", sub.move, "moveNumber", g.MoveNumber())
 	}
 	return act
 }
+
+// Faults returns, by kind, the turns the seat's client lost since the
+// seat was made: timed out (no move within the server's Timeout, which
+// ends the game) or invalid (a submit without a move string, or a move
+// the engine rejects: [portalbomber.InvalidMove]). A client never crashes
+// a seat: one that goes away times out. It implements match.FaultCounter.
+func (a *Seat) Faults() agents.Faults { return a.faults }
 
 // answer sends the held request the state as the seat sees it.
 func (a *Seat) answer(g *portalbomber.Game) {

@@ -506,8 +506,24 @@ func newLeagueGamesCmd(c *cli) *cobra.Command {
 	return cmd
 }
 
-// gameOutcome describes a game's result in words.
+// gameOutcome describes a game's result in words, with the rounds each
+// seat's external bot lost to faults, if any.
 func gameOutcome(g league.GameRecord) string {
+	out := gameWinner(g)
+	for _, s := range g.Standings {
+		if n := s.Faults.Total(); n > 0 {
+			name := s.Agent
+			if s.Seat >= 0 && s.Seat < len(g.Seats) {
+				name = g.Seats[s.Seat].Name
+			}
+			out += fmt.Sprintf("; %s lost %d rounds (%v)", name, n, s.Faults)
+		}
+	}
+	return out
+}
+
+// gameWinner describes who won a game.
+func gameWinner(g league.GameRecord) string {
 	switch {
 	case g.Forfeit >= 0 && g.Winner >= 0:
 		return fmt.Sprintf("%s wins (%s forfeits)", g.Seats[g.Winner].Name, g.Seats[g.Forfeit].Name)

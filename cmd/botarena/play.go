@@ -289,7 +289,7 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		}
 		return result{}, err
 	}
-	out := v.result(e, res)
+	out := v.result(e, res, g.Agents)
 	if rec != nil {
 		if err := rec.finish(out); err != nil {
 			return result{}, err
@@ -438,6 +438,18 @@ type result struct {
 	// Forfeit is the seat that forfeited the game (match's failure
 	// policy: its agent panicked, so it ranks last), absent when none did.
 	Forfeit *forfeit `json:"forfeit,omitempty"`
+	// Faults lists, seat by seat, the rounds each external bot (an agent
+	// that counts its faults: match.FaultCounter) lost by timing out,
+	// crashing or answering garbage or an illegal move; absent when no
+	// seat's agent counts faults.
+	Faults []seatFaults `json:"faults,omitempty"`
+}
+
+// seatFaults is the fault count of one seat's external bot.
+type seatFaults struct {
+	Seat  int    `json:"seat"`
+	Agent string `json:"agent"`
+	match.Faults
 }
 
 // forfeit is a seat that forfeited the game.
@@ -485,7 +497,7 @@ func (s standing) MarshalJSON() ([]byte, error) {
 }
 
 // result is the result of the game of e as the match runner judged it.
-func (m *playView) result(e env.Env, res match.Result) result {
+func (m *playView) result(e env.Env, res match.Result, ags []env.Agent) result {
 	out := result{Game: m.game, Seed: m.seed, Rounds: res.Rounds, Draw: res.Draw}
 	if res.Winner >= 0 {
 		w := res.Winner
@@ -501,6 +513,11 @@ func (m *playView) result(e env.Env, res match.Result) result {
 			st.Extra = extra(e, s.Seat)
 		}
 		out.Leaderboard = append(out.Leaderboard, st)
+	}
+	for seat, f := range res.Faults {
+		if _, ok := ags[seat].(match.FaultCounter); ok && seat < len(m.names) {
+			out.Faults = append(out.Faults, seatFaults{Seat: seat, Agent: m.names[seat], Faults: f})
+		}
 	}
 	if res.Forfeit >= 0 {
 		out.Forfeit = &forfeit{Seat: res.Forfeit, Agent: m.names[res.Forfeit], Round: res.Rounds,
@@ -532,6 +549,11 @@ func (c *cli) report(res result, asJSON bool) error {
 	fmt.Fprintf(c.stdout, "game %s  seed %d  rounds %d  winner %s\n", res.Game, res.Seed, res.Rounds, winner)
 	if f := res.Forfeit; f != nil {
 		fmt.Fprintf(c.stdout, "seat %d (%s) forfeits in round %d: %s\n", f.Seat, f.Agent, f.Round, f.Reason)
+	}
+	for _, f := range res.Faults {
+		if f.Total() > 0 {
+			fmt.Fprintf(c.stdout, "seat %d (%s) lost %d rounds: %v\n", f.Seat, f.Agent, f.Total(), f.Faults)
+		}
 	}
 	fmt.Fprintln(c.stdout)
 	w := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)

@@ -227,8 +227,10 @@ type tBout struct {
 	Winner  *string `json:"winner"`
 	Forfeit string  `json:"forfeit,omitempty"`
 	// Faults counts, per bot, the rounds in which a command-line bot
-	// faulted and did nothing.
-	Faults map[string]int `json:"faults,omitempty"`
+	// faulted and did nothing; FaultKinds splits them by kind (timed out,
+	// crashed, invalid).
+	Faults     map[string]int          `json:"faults,omitempty"`
+	FaultKinds map[string]match.Faults `json:"fault_kinds,omitempty"`
 }
 
 type tMatch struct {
@@ -346,12 +348,6 @@ func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, s
 			if bot.Timeout == 0 {
 				bot.Timeout = o.timeout
 			}
-			bot.OnFault = func(int, error) {
-				if b.Faults == nil {
-					b.Faults = map[string]int{}
-				}
-				b.Faults[ent.name]++
-			}
 		}
 	}
 	res, err := m.Run(context.Background())
@@ -359,6 +355,16 @@ func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, s
 		return tBout{}, err
 	}
 	b.Rounds, b.HP = res.Rounds, [2]int{g.Bot(0).HP, g.Bot(1).HP}
+	for seat, f := range res.Faults {
+		if f.Total() == 0 {
+			continue
+		}
+		if b.Faults == nil {
+			b.Faults, b.FaultKinds = map[string]int{}, map[string]match.Faults{}
+		}
+		b.Faults[ents[seat].name] += f.Total()
+		b.FaultKinds[ents[seat].name] = b.FaultKinds[ents[seat].name].Add(f)
+	}
 	if res.Winner >= 0 {
 		b.Winner = &ents[res.Winner].name
 	}

@@ -297,6 +297,17 @@ function scores(f) {
   c.colSpan = 4;
   const forfeit = f.forfeit !== undefined ? ` (seat ${f.forfeit} forfeited)` : "";
   c.textContent = f.done ? (r.Draw ? "draw" : r.Winner >= 0 ? `seat ${r.Winner} wins${forfeit}` : "no winner") : "";
+  if (!f.done) return;
+  // The rounds each external bot lost to its faults, where it lost any.
+  for (const x of f.faults || []) {
+    const kinds = [["timed_out", "timed out"], ["crashed", "crashed"], ["invalid", "invalid"]]
+      .filter(([k]) => x[k] > 0).map(([k, name]) => `${x[k]} ${name}`);
+    if (kinds.length === 0) continue;
+    const fc = t.insertRow().insertCell();
+    fc.colSpan = 4;
+    fc.className = "faults";
+    fc.textContent = `seat ${x.seat} lost rounds: ${kinds.join(", ")}`;
+  }
 }
 
 // ---- replays ----
