@@ -226,9 +226,7 @@ func (s *Server) LeagueGames(ctx context.Context, req *botarenav1.LeagueGamesReq
 			Forfeit: int32(g.Forfeit), Run: int32(g.Run), Time: timestamppb.New(g.Time),
 		}
 		for _, st := range g.Standings {
-			lg.Standings = append(lg.Standings, &botarenav1.MatchStanding{
-				Seat: int32(st.Seat), Agent: st.Agent, Rank: int32(st.Rank), Score: st.Score, Alive: st.Alive,
-			})
+			lg.Standings = append(lg.Standings, standingProto(st))
 		}
 		for _, e := range g.Seats {
 			lg.Seats = append(lg.Seats, &botarenav1.MatchSeat{Name: e.Name, Spec: e.Spec})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/league"
+	"github.com/botarena/botarena/match"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
 	"github.com/botarena/botarena/rpc/server"
@@ -292,9 +293,7 @@ func playResponse(r league.Result) *botarenav1.PlayResponse {
 		Forfeit: int32(r.Forfeit),
 	}
 	for _, st := range r.Standings {
-		resp.Standings = append(resp.Standings, &botarenav1.MatchStanding{
-			Seat: int32(st.Seat), Agent: st.Agent, Rank: int32(st.Rank), Score: st.Score, Alive: st.Alive,
-		})
+		resp.Standings = append(resp.Standings, standingProto(st))
 	}
 	if d := r.Data; d != nil {
 		resp.Data = &botarenav1.MatchData{
@@ -323,11 +322,25 @@ func leagueResult(resp *botarenav1.PlayResponse) league.Result {
 		Forfeit: int(resp.GetForfeit()),
 	}
 	for _, st := range resp.GetStandings() {
+		f := st.GetFaults()
 		r.Standings = append(r.Standings, league.Standing{
 			Seat: int(st.GetSeat()), Agent: st.GetAgent(), Rank: int(st.GetRank()), Score: st.GetScore(), Alive: st.GetAlive(),
+			Faults: match.Faults{TimedOut: int(f.GetTimedOut()), Crashed: int(f.GetCrashed()), Invalid: int(f.GetInvalid())},
 		})
 	}
 	return r
+}
+
+// standingProto converts a seat's standing to its protobuf form, with its
+// fault counts when it has some; [leagueResult] converts it back.
+func standingProto(st league.Standing) *botarenav1.MatchStanding {
+	p := &botarenav1.MatchStanding{
+		Seat: int32(st.Seat), Agent: st.Agent, Rank: int32(st.Rank), Score: st.Score, Alive: st.Alive,
+	}
+	if f := st.Faults; f != (match.Faults{}) {
+		p.Faults = &botarenav1.SeatFaults{TimedOut: int32(f.TimedOut), Crashed: int32(f.Crashed), Invalid: int32(f.Invalid)}
+	}
+	return p
 }
 
 // matchError turns a batch outcome's error back into the *connect.Error

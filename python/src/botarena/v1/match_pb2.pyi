@@ -36,18 +36,30 @@ class PlayRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., config_json: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[MatchSeat, _Mapping]]] = ..., seed: _Optional[int] = ..., max_rounds: _Optional[int] = ..., index: _Optional[int] = ..., record: _Optional[bool] = ...) -> None: ...
 
 class MatchStanding(_message.Message):
-    __slots__ = ("seat", "agent", "rank", "score", "alive")
+    __slots__ = ("seat", "agent", "rank", "score", "alive", "faults")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     AGENT_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     ALIVE_FIELD_NUMBER: _ClassVar[int]
+    FAULTS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     agent: str
     rank: int
     score: float
     alive: bool
-    def __init__(self, seat: _Optional[int] = ..., agent: _Optional[str] = ..., rank: _Optional[int] = ..., score: _Optional[float] = ..., alive: _Optional[bool] = ...) -> None: ...
+    faults: SeatFaults
+    def __init__(self, seat: _Optional[int] = ..., agent: _Optional[str] = ..., rank: _Optional[int] = ..., score: _Optional[float] = ..., alive: _Optional[bool] = ..., faults: _Optional[_Union[SeatFaults, _Mapping]] = ...) -> None: ...
+
+class SeatFaults(_message.Message):
+    __slots__ = ("timed_out", "crashed", "invalid")
+    TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
+    CRASHED_FIELD_NUMBER: _ClassVar[int]
+    INVALID_FIELD_NUMBER: _ClassVar[int]
+    timed_out: int
+    crashed: int
+    invalid: int
+    def __init__(self, timed_out: _Optional[int] = ..., crashed: _Optional[int] = ..., invalid: _Optional[int] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
     __slots__ = ("index", "seed", "rounds", "winner", "draw", "standings", "forfeit", "data")

@@ -1,0 +1,40 @@
+package matchservice
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/botarena/botarena/league"
+	"github.com/botarena/botarena/match"
+)
+
+// TestResultsKeepFaultsOverTheWire: a game's per-seat fault counts survive
+// the PlayResponse a remote runner receives, and a seat without faults
+// sends none.
+func TestResultsKeepFaultsOverTheWire(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		faults match.Faults
+	}{
+		{"no_faults", match.Faults{}},
+		{"every_kind", match.Faults{TimedOut: 3, Crashed: 2, Invalid: 1}},
+		{"timed_out_only", match.Faults{TimedOut: 7}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := league.Result{Index: 4, Seed: 9, Rounds: 30, Winner: 0, Forfeit: -1, Standings: []league.Standing{
+				{Seat: 0, Agent: "sniper", Rank: 1, Score: 10, Alive: true},
+				{Seat: 1, Agent: "bot", Rank: 2, Score: 3, Faults: tc.faults},
+			}}
+			resp := playResponse(r)
+			if got := resp.GetStandings()[0].GetFaults(); got != nil {
+				t.Fatalf("a built-in agent's standing sends faults %v", got)
+			}
+			if sent := resp.GetStandings()[1].GetFaults() != nil; sent != (tc.faults != match.Faults{}) {
+				t.Fatalf("faults %+v sent: %v", tc.faults, sent)
+			}
+			if back := leagueResult(resp); !reflect.DeepEqual(back, r) {
+				t.Fatalf("round trip:\n%+v\nwant\n%+v", back, r)
+			}
+		})
+	}
+}
