@@ -445,10 +445,10 @@ func TestTournamentGauntletPlaysTheGamesOwnAgents(t *testing.T) {
 		want    []string
 		leftOut string
 	}{
-		{"battlebots", []string{"battlebots"}, []string{"huggy", "sniper", "nop", "random",
+		{"battlebots", []string{"battlebots"}, []string{"duelist", "huggy", "sniper", "nop", "random",
 			"policy:battlebots?sample", "policy:battlebots-sniper?sample", "policy:battlebots-all?sample"}, ""},
 		{"policy_that_does_not_fit", []string{"bomberman/8p"}, []string{"reference", "random", "idle"}, "leaving out policy:bomberman-2p?sample"},
-		{"plus_agents", []string{"battleships/small", "--agents", "ref2=reference"}, []string{"reference", "random", "idle", "policy:battleships-small?sample", "ref2"}, ""},
+		{"plus_agents", []string{"battleships/small", "--agents", "ref2=reference"}, []string{"hunter", "reference", "random", "idle", "policy:battleships-small?sample", "ref2"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append(append([]string{"tournament"}, tc.args...), "--gauntlet", "--games", "1", "--max-rounds", "3", "--seed", "1", "--json")

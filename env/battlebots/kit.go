@@ -9,6 +9,7 @@ var kit = &env.Kit{
 		{Name: "nop", Summary: "the original's Nop.java: always prints NO", New: newAgent("nop", func() env.Agent { return Nop{} })},
 		{Name: "huggy", Summary: "the original's huggy.py: walks toward the enemy, then sends P (EMP) every round once adjacent", New: newAgent("huggy", func() env.Agent { return Huggy{} })},
 		{Name: "sniper", Summary: "keeps its distance, dodges projectiles in flight, and fires missiles along rows, columns and diagonals", New: newAgent("sniper", func() env.Agent { return Sniper{} })},
+		{Name: "duelist", Summary: "looks one round ahead against every enemy action, predicts the enemy with opponent models scored on its past actions, seeded tie-breaks", New: newAgent("duelist", func() env.Agent { return &Duelist{} })},
 	},
 	// Training's default opponent is sniper, not the original's example bot
 	// huggy.py: huggy loses to random and to idle (every game of `botarena
@@ -19,7 +20,7 @@ var kit = &env.Kit{
 	// The gauntlet: the built-in bots (nop is the idle one), random, and
 	// the three committed policies (against huggy, against sniper,
 	// against all three), sampling as trained.
-	Gauntlet: []string{"huggy", "sniper", "nop", "random",
+	Gauntlet: []string{"duelist", "huggy", "sniper", "nop", "random",
 		"policy:policies/battlebots.policy.safetensors?sample",
 		"policy:policies/battlebots-sniper.policy.safetensors?sample",
 		"policy:policies/battlebots-all.policy.safetensors?sample"},

@@ -8,12 +8,14 @@ var kit = &env.Kit{
 	Agents: []env.AgentInfo{
 		{Name: "reference", Summary: "the Entelect 2017 reference bot (C# 1.2.1): even-column scan, shield and vertical double shot from the Destroyer",
 			New: newReferenceAgent},
+		{Name: "hunter", Summary: "probability-density hunting and targeting, special weapons when they pay, a shield over its last ship, a seeded non-touching fleet in learn placement",
+			New: newHunterAgent},
 	},
 	Reference: "reference",
 	Opponents: []string{"reference", "random"},
 	// The gauntlet: the reference bot, the generic baselines and the
 	// committed policy, sampling as trained (7×7 only: battleships/small).
-	Gauntlet: []string{"reference", "random", "idle", "policy:policies/battleships-small.policy.safetensors?sample"},
+	Gauntlet: []string{"hunter", "reference", "random", "idle", "policy:policies/battleships-small.policy.safetensors?sample"},
 	// Training shapes the reward with the game's points (10 a hit, 30 a
 	// sunk ship, 100 the last): the terminal reward alone did not move in
 	// 15 minutes, points_reward 0.01 learns (docs/training.md has the

@@ -1,0 +1,323 @@
+package battlebots
+
+import (
+	"math/rand/v2"
+
+	"github.com/botarena/botarena/env"
+)
+
+// duelActions are the actions the duelist weighs for either bot: do
+// nothing, the eight moves, bullets and missiles in every direction, and
+// EMP (landmines are left out: the duelist lays none, and the enemy's are
+// invisible, spec §4.3).
+var duelActions = func() (a [26]Action) {
+	a[0] = Nothing
+	for d := range Dir(NumDirs) {
+		a[1+d] = Move(d)
+		a[9+d] = Bullet(d)
+		a[17+d] = Missile(d)
+	}
+	a[25] = EMP
+	return a
+}()
+
+// Opponent models of the duelist: the enemy plays like sniper, like huggy,
+// does nothing, or repeats its action of k rounds ago (k = 1..duelPeriods).
+const (
+	modelSniper = iota
+	modelHuggy
+	modelNop
+	modelRepeat // + k-1
+	duelPeriods = 6
+	numModels   = modelRepeat + duelPeriods
+	duelHistory = 8 // a power of two ≥ duelPeriods+1
+)
+
+// Duelist is a BattleBots bot that sees what the arena string shows (both
+// bots, their HP, the projectiles in flight; no landmines) plus the
+// paralysis counter, as sniper does. Every round it plays each of its 26
+// actions against each of the enemy's (a one-round look-ahead on a copy of
+// the bout with the landmines removed) and scores the outcomes: HP, the
+// projectiles left in flight (dodgeable ones count little), its distance
+// to the enemy and the cells where the enemy may have laid a mine. It
+// predicts the enemy with a few opponent models (sniper, huggy, nop, and
+// "repeats its action of k rounds ago" for k = 1..6), each weighted by how
+// often it guessed the enemy's past actions, which it infers from how the
+// state changed; a quarter of the value is the worst case over every enemy
+// action. Near-equal choices are broken by its own generator, seeded by
+// Reset, so bouts differ between seeds.
+//
+// Not safe for concurrent use; Act does not allocate.
+type Duelist struct {
+	pcg  rand.PCG
+	seat int
+
+	// base is the bout at the last Act with the landmines removed; sim
+	// is the scratch copy the look-ahead steps.
+	base, sim Game
+	havePrev  bool
+	prev      Game // base of the previous Act
+	myLast    Action
+
+	hist  [duelHistory]int8 // the enemy's inferred actions, -1 unknown
+	nHist int
+	// predicted holds each model's guess at the last Act (-1 none).
+	predicted [numModels]int8
+	hits, n   [numModels]float32
+	// suspect counts, per cell, the rounds the enemy may have laid a mine
+	// there.
+	suspect [Cells]uint8
+
+	acts  [2]int32
+	rew   [2]float32
+	term  [2]bool
+	trunc [2]bool
+	value [26][26]float32
+	prob  [26]float32
+}
+
+// Reset seeds the duelist and forgets the last bout.
+func (a *Duelist) Reset(e env.Env, seat int, seed uint64) {
+	battlebotsGame(e)
+	a.pcg.Seed(seed, 0xd0e1)
+	a.seat = seat
+	a.havePrev = false
+	a.nHist = 0
+	for i := range a.hist {
+		a.hist[i] = -1
+	}
+	for i := range a.predicted {
+		a.predicted[i] = -1
+	}
+	a.hits, a.n = [numModels]float32{}, [numModels]float32{}
+	a.suspect = [Cells]uint8{}
+}
+
+// stripMines removes the landmines from g (the duelist cannot see them).
+func stripMines(g *Game) {
+	if g.nMines > 0 {
+		clear(g.mines[:])
+	}
+	g.nMines, g.nDead = 0, 0
+	g.mineBits, g.deadBits = [2][2]uint64{}, [2]uint64{}
+}
+
+// play steps a.sim, a copy of from, with the seat's action me and the
+// enemy's action en.
+func (a *Duelist) play(from *Game, me, en Action) {
+	a.sim = *from
+	a.acts[a.seat], a.acts[1-a.seat] = int32(me), int32(en)
+	a.sim.Step(a.acts[:], a.rew[:], a.term[:], a.trunc[:])
+}
+
+// sameView reports whether x and y look the same to a bot.
+func sameView(x, y *Game) bool {
+	if x.bots != y.bots || x.paralysed != y.paralysed || x.nBullets != y.nBullets || x.nMissiles != y.nMissiles {
+		return false
+	}
+	for i := range x.nBullets {
+		if p, q := x.bullets[i], y.bullets[i]; p.X != q.X || p.Y != q.Y || p.Dir != q.Dir {
+			return false
+		}
+	}
+	for i := range x.nMissiles {
+		if p, q := x.missiles[i], y.missiles[i]; p.X != q.X || p.Y != q.Y || p.Dir != q.Dir {
+			return false
+		}
+	}
+	return true
+}
+
+// observe infers the enemy's last action from how the bout changed, scores
+// the models' guesses and marks the cells where it may have laid a mine.
+func (a *Duelist) observe() {
+	en := 1 - a.seat
+	inferred, ambiguous := int8(-1), false
+	var matched uint64
+	for i, b := range duelActions {
+		a.play(&a.prev, a.myLast, b)
+		if sameView(&a.sim, &a.base) {
+			matched |= 1 << i
+			if inferred < 0 {
+				inferred = int8(i)
+			}
+		}
+	}
+	if inferred == 0 {
+		// Nothing visible happened: it did nothing, bumped into something,
+		// or laid a mine next to itself.
+		ambiguous = true
+	}
+	for m, p := range a.predicted {
+		if p < 0 {
+			continue
+		}
+		a.hits[m] *= 0.85
+		a.n[m] = a.n[m]*0.85 + 1
+		if matched&(1<<p) != 0 {
+			a.hits[m]++
+		}
+	}
+	a.hist[a.nHist%duelHistory] = inferred
+	a.nHist++
+	if ambiguous {
+		b := a.prev.bots[en]
+		for d := range Dir(NumDirs) {
+			x, y := b.X+dirDX[d], b.Y+dirDY[d]
+			if a.prev.InBounds(x, y) && a.suspect[y*Side+x] < 200 {
+				a.suspect[y*Side+x]++
+			}
+		}
+	}
+	// A cell the duelist ended a movement phase on holds no mine any more.
+	if a.prev.paralysed == 0 {
+		me := a.base.bots[a.seat]
+		a.suspect[me.Y*Side+me.X] = 0
+	}
+}
+
+// predict fills a.predicted with each model's guess for the coming round,
+// as an index into duelActions.
+func (a *Duelist) predict(g *Game) {
+	en := 1 - a.seat
+	index := func(act Action) int8 {
+		for i, b := range duelActions {
+			if b == act {
+				return int8(i)
+			}
+		}
+		return 0 // a landmine: as far as the duelist can tell, nothing
+	}
+	a.predicted[modelSniper] = index(Action(Sniper{}.Act(g, en)))
+	a.predicted[modelHuggy] = index(Action(Huggy{}.Act(g, en)))
+	a.predicted[modelNop] = 0
+	for k := 1; k <= duelPeriods; k++ {
+		a.predicted[modelRepeat+k-1] = -1
+		if a.nHist >= k {
+			a.predicted[modelRepeat+k-1] = a.hist[(a.nHist-k)%duelHistory]
+		}
+	}
+}
+
+// Act returns the duelist's action for seat.
+func (a *Duelist) Act(e env.Env, seat int) int32 {
+	g := battlebotsGame(e)
+	if g.Done() {
+		return 0
+	}
+	a.seat = seat
+	a.base = *g
+	stripMines(&a.base)
+	if a.havePrev && a.prev.round+1 == a.base.round {
+		a.observe()
+	}
+	a.predict(&a.base)
+
+	// The enemy's action distribution: the models by their record, plus a
+	// floor on every action.
+	const floor = 0.04
+	a.prob = [26]float32{}
+	total := float32(0)
+	for m, p := range a.predicted {
+		if p < 0 {
+			continue
+		}
+		acc := (a.hits[m] + 0.5) / (a.n[m] + 1)
+		w := acc * acc * acc * acc
+		a.prob[p] += w
+		total += w
+	}
+	for i := range a.prob {
+		a.prob[i] = (1-floor)*a.prob[i]/total + floor/26
+	}
+
+	const worst = 0.25
+	best, bestV := 0, float32(-1e9)
+	for i, mine := range duelActions {
+		if !a.useful(mine) {
+			continue
+		}
+		exp, low := float32(0), float32(1e9)
+		for j, theirs := range duelActions {
+			a.play(&a.base, mine, theirs)
+			v := a.eval(&a.sim)
+			exp += a.prob[j] * v
+			low = min(low, v)
+		}
+		v := (1-worst)*exp + worst*low + float32(a.pcg.Uint64()>>40)/float32(1<<24)*1.5
+		if v > bestV {
+			best, bestV = i, v
+		}
+	}
+	a.prev = a.base
+	a.havePrev = true
+	a.myLast = duelActions[best]
+	return int32(a.myLast)
+}
+
+// useful reports whether the seat's action can do anything now: not a move
+// while paralysed or off the arena.
+func (a *Duelist) useful(act Action) bool {
+	kind, d := act.Kind()
+	if kind != MoveN {
+		return true
+	}
+	if a.base.paralysed > 0 {
+		return false
+	}
+	b := a.base.bots[a.seat]
+	return a.base.InBounds(b.X+dirDX[d], b.Y+dirDY[d])
+}
+
+// eval scores the bout g (after one simulated round) for the seat.
+func (a *Duelist) eval(g *Game) float32 {
+	me, en := g.bots[a.seat], g.bots[1-a.seat]
+	v := float32(10 * (me.HP - en.HP))
+	if g.done {
+		switch {
+		case me.HP > en.HP:
+			return v + 1000
+		case me.HP < en.HP:
+			return v - 1000
+		}
+		return v
+	}
+	var danger [Cells]int
+	sniperDanger(g, &danger)
+	v -= 9 * float32(threat(g, &danger, me))
+	v += 9 * float32(threat(g, &danger, en))
+	// Stand two or three cells away: close enough to hit at once, far
+	// enough to see shots coming.
+	d := dist(me.X, me.Y, en.X, en.Y)
+	switch {
+	case d <= 1:
+		v -= 6
+	case d <= 3:
+		v += 2
+	default:
+		v -= float32(d - 3)
+	}
+	if me.X == g.lo || me.Y == g.lo || me.X == Side-1 || me.Y == Side-1 {
+		v -= 1
+	}
+	v -= 8 * float32(min(a.suspect[me.Y*Side+me.X], 3))
+	return v
+}
+
+// threat is the damage the projectiles in flight are set to do to b in the
+// coming round: in full if b cannot move (paralysed), else what the
+// safest reachable cell leaves, plus a little for having to move.
+func threat(g *Game, danger *[Cells]int, b Bot) float32 {
+	here := float32(danger[b.Y*Side+b.X])
+	if g.paralysed > 0 || here == 0 {
+		return here
+	}
+	least := here
+	for d := range Dir(NumDirs) {
+		x, y := b.X+dirDX[d], b.Y+dirDY[d]
+		if g.InBounds(x, y) {
+			least = min(least, float32(danger[y*Side+x]))
+		}
+	}
+	return least + 0.1*here
+}

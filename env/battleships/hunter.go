@@ -1,0 +1,377 @@
+package battleships
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/botarena/botarena/env"
+)
+
+// newHunterAgent is the factory of the "hunter" agent.
+func newHunterAgent(spec *env.Spec) (env.Agent, error) {
+	if spec != nil && env.BaseGame(spec.Game) != "battleships" {
+		return nil, fmt.Errorf("the battleships hunter bot cannot play %s", spec.Game)
+	}
+	return &Hunter{}, nil
+}
+
+// Hunter is a Battleships bot that sees what its state.json shows: its own
+// side, and of the opponent's map only the damaged, missed and shield-hit
+// cells and which ships are afloat.
+//
+// Phase 1 (learn placement only; the built-in placers otherwise place
+// before the first step): a fleet drawn from its seed, uniformly by ship
+// and retried until no two ships touch (sides or corners), sent one ship
+// per step.
+//
+// Phase 2, probability density: for every ship still afloat it counts the
+// placements that avoid missed cells and the cells of ships it has seen
+// sink, weighting a placement by 40 for each unresolved hit it covers, and
+// turns the counts into each cell's chance of holding a ship. It fires at
+// the likeliest cell, so after a hit it fires next to it until the ship
+// sinks (a sunk ship's cells are the run of hits through the shot that
+// sank it). With the energy, it fires the special weapon whose pattern
+// (double, corner, diagonal cross, cross, or the seeker's chance of finding
+// a ship within two cells) expects the most hits, when that beats the
+// single shot by more than the energy is worth. It avoids cells near the
+// opponent's shield while shield hits show, and raises its own shield over
+// its last ship. Ties break by its seeded generator.
+//
+// Not safe for concurrent use; Act does not allocate.
+type Hunter struct {
+	rng   *rand.Rand
+	pcg   rand.PCG
+	fleet [NumShips]Ship
+
+	known    [MaxCells]uint8 // 0 unknown, 1 missed, 2 damaged (index x*N + y)
+	fresh    [MaxCells]bool  // damaged since the last Act
+	sunkCell [MaxCells]bool  // damaged cells put down to a sunk ship
+	sunk     [NumShips]bool
+	prob     [MaxCells]float32
+	dens     [MaxCells]float32
+}
+
+// Reset seeds the hunter and forgets the last game.
+func (a *Hunter) Reset(e env.Env, _ int, seed uint64) {
+	mustBattleships(e)
+	a.pcg.Seed(seed, 0x4e17)
+	if a.rng == nil {
+		a.rng = rand.New(&a.pcg)
+	}
+	a.known = [MaxCells]uint8{}
+	a.sunkCell = [MaxCells]bool{}
+	a.sunk = [NumShips]bool{}
+}
+
+// HunterFleet returns a legal fleet drawn from r in which no two ships
+// touch, falling back to [RandomFleet] when 200 draws fail.
+func HunterFleet(r *rand.Rand, n int) [NumShips]Ship {
+	for range 200 {
+		var f [NumShips]Ship
+		var near [MaxCells]bool
+		ok := true
+		for k := range NumShips {
+			t, placed := ShipType(k), false
+			for range 100 {
+				s := Ship{X: int8(r.IntN(n)), Y: int8(r.IntN(n)), Dir: Direction(r.IntN(4))}
+				if !shipFits(t, s, n) {
+					continue
+				}
+				free := true
+				for c := range t.Len() {
+					if near[(int(s.X)+dirDX[s.Dir]*c)*n+int(s.Y)+dirDY[s.Dir]*c] {
+						free = false
+						break
+					}
+				}
+				if !free {
+					continue
+				}
+				for c := range t.Len() {
+					x, y := int(s.X)+dirDX[s.Dir]*c, int(s.Y)+dirDY[s.Dir]*c
+					for dx := -1; dx <= 1; dx++ {
+						for dy := -1; dy <= 1; dy++ {
+							if x+dx >= 0 && y+dy >= 0 && x+dx < n && y+dy < n {
+								near[(x+dx)*n+y+dy] = true
+							}
+						}
+					}
+				}
+				f[k], placed = s, true
+				break
+			}
+			if !placed {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return f
+		}
+	}
+	return RandomFleet(r, n)
+}
+
+// Act returns the hunter's action for seat.
+func (a *Hunter) Act(e env.Env, seat int) int32 {
+	g := mustBattleships(e)
+	if a.rng == nil {
+		a.Reset(e, seat, 0)
+	}
+	p := &g.players[seat]
+	if g.Done() || p.Killed {
+		return 0
+	}
+	n := g.Size()
+	if g.Phase() == 1 {
+		if !g.Learn() {
+			return 0
+		}
+		k := g.PendingShips(seat)
+		if k == 0 {
+			a.fleet = HunterFleet(a.rng, n)
+		}
+		if k >= NumShips {
+			return 0
+		}
+		s := a.fleet[k]
+		return PlaceAction(n, int(s.X), int(s.Y), s.Dir)
+	}
+	if sh := a.shield(g, seat); sh != 0 {
+		return sh
+	}
+	a.update(g, seat)
+	a.density(g, seat)
+	return a.choose(g, seat)
+}
+
+// update reads the opponent's map as the seat sees it and puts the hits
+// of newly sunk ships down to them.
+func (a *Hunter) update(g *Game, seat int) {
+	n := g.Size()
+	anyFresh := false
+	for x := range n {
+		for y := range n {
+			i := x*n + y
+			d, m, _ := g.Seen(seat, x, y)
+			a.fresh[i] = false
+			switch {
+			case d && a.known[i] != 2:
+				a.known[i], a.fresh[i], anyFresh = 2, true, true
+			case m:
+				a.known[i] = 1
+			}
+		}
+	}
+	opp := &g.players[1-seat]
+	for k := range NumShips {
+		if a.sunk[k] || !opp.Ships[k].Destroyed {
+			continue
+		}
+		a.sunk[k] = true
+		a.resolve(n, ShipType(k), anyFresh)
+	}
+}
+
+// resolve marks the damaged cells of a run of t's length, through a fresh
+// hit when there is one, as t's.
+func (a *Hunter) resolve(n int, t ShipType, anyFresh bool) {
+	L := t.Len()
+	for x := range n {
+		for y := range n {
+			for _, d := range [2]Direction{East, North} {
+				ex, ey := x+dirDX[d]*(L-1), y+dirDY[d]*(L-1)
+				if ex >= n || ey >= n {
+					continue
+				}
+				ok, fresh := true, false
+				for c := range L {
+					i := (x+dirDX[d]*c)*n + y + dirDY[d]*c
+					if a.known[i] != 2 || a.sunkCell[i] {
+						ok = false
+						break
+					}
+					fresh = fresh || a.fresh[i]
+				}
+				if ok && (fresh || !anyFresh) {
+					for c := range L {
+						a.sunkCell[(x+dirDX[d]*c)*n+y+dirDY[d]*c] = true
+					}
+					return
+				}
+			}
+		}
+	}
+}
+
+// hitWeight is the weight of a placement covering k unresolved hits.
+var hitWeight = [6]float32{1, 40, 1600, 64000, 2.56e6, 1.024e8}
+
+// density fills a.prob with each unknown cell's chance of holding a ship.
+func (a *Hunter) density(g *Game, seat int) {
+	n := g.Size()
+	clear(a.prob[:n*n])
+	for k := range NumShips {
+		if a.sunk[k] {
+			continue
+		}
+		L := ShipType(k).Len()
+		clear(a.dens[:n*n])
+		total := float32(0)
+		for x := range n {
+			for y := range n {
+				for _, d := range [2]Direction{East, North} {
+					ex, ey := x+dirDX[d]*(L-1), y+dirDY[d]*(L-1)
+					if ex >= n || ey >= n {
+						continue
+					}
+					ok, hits := true, 0
+					for c := range L {
+						i := (x+dirDX[d]*c)*n + y + dirDY[d]*c
+						if a.known[i] == 1 || a.sunkCell[i] {
+							ok = false
+							break
+						}
+						if a.known[i] == 2 {
+							hits++
+						}
+					}
+					if !ok {
+						continue
+					}
+					w := hitWeight[hits]
+					total += w
+					for c := range L {
+						if i := (x+dirDX[d]*c)*n + y + dirDY[d]*c; a.known[i] == 0 {
+							a.dens[i] += w
+						}
+					}
+				}
+			}
+		}
+		if total == 0 {
+			continue
+		}
+		for i := range n * n {
+			a.prob[i] += a.dens[i] / total
+		}
+	}
+	// Cells near a shield hit are likely shielded now.
+	r := maxShieldRadius(n)
+	for x := range n {
+		for y := range n {
+			if _, _, sh := g.Seen(seat, x, y); !sh {
+				continue
+			}
+			for cx := max(x-2*r, 0); cx <= min(x+2*r, n-1); cx++ {
+				for cy := max(y-2*r, 0); cy <= min(y+2*r, n-1); cy++ {
+					f := float32(0.3)
+					if abs(cx-x) <= r && abs(cy-y) <= r {
+						f = 0.02
+					}
+					a.prob[cx*n+cy] *= f
+				}
+			}
+		}
+	}
+	for i := range n * n {
+		a.prob[i] = min(a.prob[i], 0.98)
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// choose picks the command with the most expected hits, less what its
+// energy is worth.
+func (a *Hunter) choose(g *Game, seat int) int32 {
+	n := g.Size()
+	p := &g.players[seat]
+	at := func(x, y int) float32 {
+		if x < 0 || y < 0 || x >= n || y >= n {
+			return 0
+		}
+		return a.prob[x*n+y]
+	}
+	// energyWorth is the value of one energy in expected hits.
+	energyWorth := float32(0.25) / float32(energyPerRound(n)*4)
+	bestCode, bx, by, bestV := CodeSingle, 0, 0, float32(-1)
+	for code := CodeSingle; code <= CodeSeeker; code++ {
+		if !g.canFire(seat, code) {
+			continue
+		}
+		cost := float32(WeaponCost(codeWeapon[code], n)) * energyWorth
+		if code == CodeSingle {
+			cost = 0
+		}
+		for x := range n {
+			for y := range n {
+				v := float32(0)
+				if code == CodeSeeker {
+					miss := float32(1)
+					for _, o := range seekerOffsets {
+						miss *= 1 - at(x+o[0], y+o[1])
+					}
+					v = 1 - miss
+				} else {
+					for _, o := range patterns[code] {
+						v += at(x+o[0], y+o[1])
+					}
+				}
+				if code != CodeSingle && v < 0.05 {
+					continue
+				}
+				v -= cost
+				v += float32(a.rng.Uint32()>>8) / float32(1<<24) * 1e-3
+				if v > bestV {
+					bestCode, bx, by, bestV = code, x, y, v
+				}
+			}
+		}
+	}
+	if bestV <= 0 && bestCode == CodeSingle {
+		// Nothing likely left (or everything shielded): the first unshot
+		// cell.
+		for i := range n * n {
+			if a.known[i] == 0 {
+				return CommandAction(n, CodeSingle, i/n, i%n)
+			}
+		}
+	}
+	_ = p
+	return CommandAction(n, bestCode, bx, by)
+}
+
+// shield returns the shield command over the seat's last ship when it has
+// a charge and no active shield and the shield covers every unhit cell of
+// that ship, or 0.
+func (a *Hunter) shield(g *Game, seat int) int32 {
+	n := g.Size()
+	p := &g.players[seat]
+	if p.Shield.Active || p.Shield.Charges < 1 || p.ShipsRemaining() != 1 {
+		return 0
+	}
+	lx, ly, hx, hy := n, n, -1, -1
+	for k := range NumShips {
+		s := p.Ships[k]
+		if s.Destroyed {
+			continue
+		}
+		for c := range ShipType(k).Len() {
+			x, y := int(s.X)+dirDX[s.Dir]*c, int(s.Y)+dirDY[s.Dir]*c
+			if p.cells[x*n+y].Hit {
+				continue
+			}
+			lx, ly, hx, hy = min(lx, x), min(ly, y), max(hx, x), max(hy, y)
+		}
+	}
+	r := p.Shield.Radius
+	if hx < 0 || hx-lx > 2*r || hy-ly > 2*r {
+		return 0
+	}
+	return CommandAction(n, CodeShield, (lx+hx)/2, (ly+hy)/2)
+}
