@@ -7,13 +7,14 @@ import "github.com/botarena/botarena/env"
 var kit = &env.Kit{
 	Agents: []env.AgentInfo{
 		{Name: "reference", Summary: "the Entelect 2016 reference bot (C# AStarStrategy), quirks included", New: newReferenceAgent},
+		{Name: "hunter", Summary: "a built-in bot that simulates fuses and chain reactions, clears walls, takes power-ups and traps opponents", New: newHunterAgent},
 	},
 	Reference: "reference",
 	Opponents: []string{"reference", "random"},
 	// The gauntlet: the reference bot, the generic baselines and the
 	// committed policy, sampling as trained (trained on 2 players, it
 	// plays every 21×21 game: bomberman/2p and the 4-player default).
-	Gauntlet: []string{"reference", "random", "idle", "policy:policies/bomberman-2p.policy.safetensors?sample"},
+	Gauntlet: []string{"reference", "hunter", "random", "idle", "policy:policies/bomberman-2p.policy.safetensors?sample"},
 	Training: env.Training{
 		Channels: []int{16, 32}, Strides: []int{1, 2}, Hidden: 256,
 		Config: map[string]any{"points_reward": 0.002},

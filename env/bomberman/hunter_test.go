@@ -1,0 +1,191 @@
+package bomberman
+
+import "testing"
+
+// hunterAct resets a hunter for seat on g and returns its action.
+func hunterAct(g *Game, seat int) Action {
+	h := NewHunter()
+	h.Reset(g, seat, 1)
+	return Action(h.Act(g, seat))
+}
+
+// target returns the cell seat's action a leads to.
+func target(g *Game, seat int, a Action) (x, y int) {
+	p := g.Player(seat)
+	x, y = p.X, p.Y
+	for _, m := range hunterMoves {
+		if m.a == a {
+			return x + m.dx, y + m.dy
+		}
+	}
+	return x, y
+}
+
+func TestHunterRules(t *testing.T) {
+	type bomb struct{ owner, x, y, radius, timer int }
+	tests := []struct {
+		name  string
+		rows  []string
+		bombs []bomb
+		check func(t *testing.T, g *Game, a Action)
+	}{
+		{"never_moves_into_next_rounds_blast", []string{
+			"#######",
+			"#.A...#",
+			"#.#.#.#",
+			"#.....#",
+			"#B#####",
+		}, []bomb{{1, 5, 4, 2, 1}}, func(t *testing.T, g *Game, a Action) {
+			// The bomb at (5,4) blasts row 4 and column 5 up to (5,2) next
+			// round; (4,2) and the cells below are safe, (5,2) is not.
+			if x, y := target(g, 0, a); x == 5 && y == 2 || a == PlaceBomb {
+				t.Errorf("action %v walks into the blast", a)
+			}
+		}},
+		{"chain_reaction_counts", []string{
+			"#########",
+			"#...A...#",
+			"#.#.#.#.#",
+			"#.......#",
+			"#B#######",
+		}, []bomb{{1, 2, 4, 3, 1}, {1, 5, 4, 1, 9}}, func(t *testing.T, g *Game, a Action) {
+			// The fuse-1 bomb at (2,4) chains the one at (5,4), whose blast
+			// reaches (5,2), A's cell, next round: A must leave it.
+			if x, y := target(g, 0, a); x == 5 && y == 2 || x == 5 && y == 3 {
+				t.Errorf("action %v stays in the chained blast", a)
+			}
+		}},
+		{"escapes_own_bomb_from_a_corridor", []string{
+			"#######",
+			"#A...##",
+			"###.###",
+			"###.###",
+			"####B##",
+		}, []bomb{{0, 2, 2, 2, 4}}, func(t *testing.T, g *Game, a Action) {
+			if a != MoveRight {
+				t.Errorf("action %v, want right (out of the dead end)", a)
+			}
+		}},
+		{"plants_next_to_destructible_walls", []string{
+			"#######",
+			"#.A+..#",
+			"#.#.#.#",
+			"#.....#",
+			"#####B#",
+		}, nil, func(t *testing.T, g *Game, a Action) {
+			if a != PlaceBomb {
+				t.Errorf("action %v, want a bomb", a)
+			}
+		}},
+		{"no_bomb_without_an_escape", []string{
+			"#####",
+			"#A+.#",
+			"#+#.#",
+			"#..B#",
+			"#####",
+		}, nil, func(t *testing.T, g *Game, a Action) {
+			if a == PlaceBomb {
+				t.Errorf("planted in a dead end")
+			}
+		}},
+		{"picks_up_a_nearby_power_up", []string{
+			"#########",
+			"#..A.!..#",
+			"#.#.#.#.#",
+			"#.......#",
+			"#######B#",
+		}, nil, func(t *testing.T, g *Game, a Action) {
+			if a != MoveRight {
+				t.Errorf("action %v, want right (towards the power-up)", a)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := board(t, tt.rows...)
+			for _, b := range tt.bombs {
+				addBomb(t, g, b.owner, b.x, b.y, b.radius, b.timer)
+			}
+			g.stateChanged()
+			tt.check(t, g, hunterAct(g, 0))
+		})
+	}
+}
+
+func TestHunterEscapesItsOwnBombsOverAGame(t *testing.T) {
+	// From a wall-surrounded start the hunter plants, escapes and
+	// triggers until the walls are gone; it must never die by its own bomb.
+	g := board(t,
+		"#########",
+		"#A.+.+..#",
+		"#.#+#.#.#",
+		"#+.+.+..#",
+		"#.#.#.#.#",
+		"#..+...B#",
+		"#########",
+	)
+	h := NewHunter()
+	h.Reset(g, 0, 3)
+	planted := 0
+	for range 120 {
+		a := Action(h.Act(g, 0))
+		if a == PlaceBomb {
+			planted++
+		}
+		step(t, g, a, DoNothing)
+		if g.Player(0).Killed {
+			t.Fatalf("the hunter died in round %d", g.Round())
+		}
+	}
+	if planted == 0 {
+		t.Error("the hunter never planted")
+	}
+}
+
+func TestHunterBeatsReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 20 games")
+	}
+	wins := 0
+	const games = 20
+	for i := range games {
+		seed := uint64(1000 + i)
+		hs := i % 2
+		g, err := New(&Config{Players: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Reset(seed)
+		hu, ref := NewHunter(), NewReference()
+		hu.Reset(g, hs, seed)
+		ref.Reset(g, 1-hs, seed+1)
+		acts := make([]int32, 2)
+		rw := make([]float32, 2)
+		te, tr := make([]bool, 2), make([]bool, 2)
+		for !g.Done() {
+			acts[hs] = hu.Act(g, hs)
+			acts[1-hs] = ref.Act(g, 1-hs)
+			g.Step(acts, rw, te, tr)
+		}
+		if w, draw := g.Outcome(); !draw && w == hs {
+			wins++
+		}
+	}
+	if wins < games*7/10 {
+		t.Errorf("hunter won %d of %d games against reference, want ≥ 70%%", wins, games)
+	}
+}
+
+func TestHunterActDoesNotAllocate(t *testing.T) {
+	g, err := New(&Config{Players: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(7)
+	h := NewHunter()
+	h.Reset(g, 0, 7)
+	h.Act(g, 0)
+	if n := testing.AllocsPerRun(20, func() { h.Act(g, 0) }); n != 0 {
+		t.Errorf("Act allocates %v times", n)
+	}
+}
