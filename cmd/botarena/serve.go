@@ -44,6 +44,7 @@ type serveFlags struct {
 	logLevel        string
 	bots            botFlags // who may name external bots (servebots.go)
 	leaguesDir      string   // the leagues folder: MatchService's league RPCs and the viewer's league page
+	maxLeagues      int      // the most leagues CreateLeague makes in it
 	exitOnStdinEOF  bool
 	upe             upeServeFlags // the UPE routes (upe.go)
 	edge            edgeServeFlags
@@ -90,6 +91,7 @@ func newServeCmd(c *cli) *cobra.Command {
 	f.IntVar(&o.maxWorkers, "max-workers", 0, "most worker goroutines per pool, 0 for GOMAXPROCS")
 	f.IntVar(&o.maxMatches, "max-matches", 0, "most games MatchService plays at once (more wait), 0 for GOMAXPROCS")
 	f.StringVar(&o.leaguesDir, "leagues-dir", "", "keep leagues in this folder (made if missing): MatchService's league RPCs and the viewer's league page (a folder under it per league); none without it")
+	f.IntVar(&o.maxLeagues, "max-leagues", league.DefaultMaxLeagues, "most leagues clients may keep in --leagues-dir (CreateLeague beyond: RESOURCE_EXHAUSTED)")
 	f.IntVar(&o.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest request or response message in bytes (a 4096-env Bomberman batch is about 88 MB)")
 	o.maxMemory = server.ByteSize(server.DefaultMaxMemory())
 	f.Var(&o.maxMemory, "max-memory", "memory budget of all pools and MatchService games together, by their estimated cost before they are made, in bytes or with a unit (512MiB, 8GiB); the default is half the machine's memory or cgroup limit")
@@ -198,12 +200,16 @@ func (c *cli) serve(o *serveFlags) error {
 		server.WithMaxMemory(int64(o.maxMemory)),
 		server.WithMaxClientMemory(int64(o.maxClientMemory)),
 		server.WithMaxClientPools(o.maxClientPools),
+		server.WithMaxClientConnections(o.edge.maxClientConns),
+		server.WithMaxClientStreams(o.edge.maxClientStreams),
+		server.WithMaxConnStreams(o.edge.maxConnStreams),
 	)
 	envOpts := []envservice.Option{
 		envservice.WithMaxEnvsPerPool(o.maxEnvsPerPool),
 		envservice.WithMaxPools(o.maxPools),
 		envservice.WithMaxTotalEnvs(o.maxTotalEnvs),
 		envservice.WithIdleTimeout(o.idleTimeout),
+		envservice.WithStreamIdleTimeout(o.edge.streamIdle()),
 	}
 	if o.maxWorkers > 0 {
 		envOpts = append(envOpts, envservice.WithMaxWorkers(o.maxWorkers))
@@ -213,7 +219,7 @@ func (c *cli) serve(o *serveFlags) error {
 		matchOpts = append(matchOpts, matchservice.WithMaxMatches(o.maxMatches))
 	}
 	if o.leaguesDir != "" {
-		ls, err := serveLeagues(o.leaguesDir, c.reg)
+		ls, err := serveLeagues(o.leaguesDir, o.maxLeagues, c.reg)
 		if err != nil {
 			ln.Close()
 			host.Close()
@@ -230,7 +236,7 @@ func (c *cli) serve(o *serveFlags) error {
 	}
 	defer upeSrv.Close()
 	// The viewer (package web) at /, behind the same token as the rest.
-	webSrv, err := o.web.newWeb(c.reg, o.leaguesDir, host.Metrics())
+	webSrv, err := o.web.newWeb(c.reg, o.leaguesDir, host.Metrics(), host.Budget())
 	if err != nil {
 		ln.Close()
 		host.Close()
@@ -250,7 +256,9 @@ func (c *cli) serve(o *serveFlags) error {
 	log.Info("serving", "addr", addr, "version", v.String(), "games", c.reg.Names(),
 		"max_envs_per_pool", o.maxEnvsPerPool, "max_pools", o.maxPools, "max_total_envs", o.maxTotalEnvs,
 		"max_message_bytes", o.maxMessageBytes, "idle_timeout", o.idleTimeout,
-		"auth", token != "", "tls", tlsConfig != nil, "max_connections", o.edge.maxConnections, "pprof", o.edge.pprof,
+		"auth", token != "", "tls", tlsConfig != nil, "max_connections", o.edge.maxConnections,
+		"max_client_connections", host.MaxClientConnections(o.edge.maxConnections), "max_client_streams", o.edge.maxClientStreams,
+		"max_conn_streams", o.edge.maxConnStreams, "stream_idle_timeout", o.edge.streamIdle(), "pprof", o.edge.pprof,
 		"replays_dir", o.web.replaysDir, "leagues_dir", o.leaguesDir)
 
 	served := make(chan error, 1)
@@ -291,15 +299,25 @@ func (c *cli) serve(o *serveFlags) error {
 }
 
 // edgeServeFlags configure who may call botarena serve and how: the bearer
-// token, TLS, the connection cap and pprof (see docs/operations.md).
+// token, TLS, the host names and origins it answers, the connection and
+// stream caps and pprof (see docs/operations.md).
 type edgeServeFlags struct {
-	authToken       string
-	tlsCert, tlsKey string
-	insecure        bool
-	maxConnections  int
-	connIdleTimeout time.Duration
-	pprof           bool
+	authToken         string
+	tlsCert, tlsKey   string
+	insecure          bool
+	allowedHosts      []string
+	maxConnections    int
+	maxClientConns    int
+	connIdleTimeout   time.Duration
+	maxClientStreams  int
+	maxConnStreams    int
+	streamIdleTimeout time.Duration
+	pprof             bool
 }
+
+// upeRoutes is the path prefix of the UPE routes (upe.go's mount), whose
+// original clients post forms.
+const upeRoutes = "/api/games/"
 
 // authTokenEnv is the environment variable that holds the token; league
 // run --servers sends it too.
@@ -310,8 +328,13 @@ func (e *edgeServeFlags) add(f *pflag.FlagSet) {
 	f.StringVar(&e.tlsCert, "tls-cert", "", "serve TLS (HTTP/2 and HTTP/1.1 by ALPN) with this PEM certificate chain file; needs --tls-key; reloaded when the files change")
 	f.StringVar(&e.tlsKey, "tls-key", "", "the PEM private key file of --tls-cert")
 	f.BoolVar(&e.insecure, "insecure", false, "allow listening beyond loopback without a token (anyone who reaches the port may use the server)")
-	f.IntVar(&e.maxConnections, "max-connections", server.DefaultMaxConnections, "most connections open at once; at the cap a new one replaces the connection idle longest, or is closed when none is idle")
-	f.DurationVar(&e.connIdleTimeout, "conn-idle-timeout", server.DefaultConnIdleTimeout, "close connections without a call for this long")
+	f.StringSliceVar(&e.allowedHosts, "allowed-hosts", nil, "without a token, answer requests for these host names too (comma-separated, no port), besides localhost, loopback addresses and the address listened on: the names clients reach an --insecure server by; other names are refused (a page of another site may have rebound its name to this address)")
+	f.IntVar(&e.maxConnections, "max-connections", server.DefaultMaxConnections, "most connections open at once; at the cap a new one replaces an idle connection (one that never sent a request with the token first, then the one idle longest), or is closed when every one is in use")
+	f.IntVar(&e.maxClientConns, "max-client-connections", 0, "most connections one client (IP address) may have open at once, replaced as at --max-connections; 0 for a quarter of --max-connections, at least 64")
+	f.DurationVar(&e.connIdleTimeout, "conn-idle-timeout", server.DefaultConnIdleTimeout, "close connections without a call for this long; a request's body must arrive within it too")
+	f.IntVar(&e.maxClientStreams, "max-client-streams", server.DefaultMaxClientStreams, "most StepStreams one client (IP address) may have open at once")
+	f.IntVar(&e.maxConnStreams, "max-conn-streams", server.DefaultMaxConnStreams, "most StepStreams one connection may have open at once")
+	f.DurationVar(&e.streamIdleTimeout, "stream-idle-timeout", 0, "end a StepStream that waits this long for its client's next request (DeadlineExceeded); 0 for --conn-idle-timeout")
 	f.BoolVar(&e.pprof, "pprof", false, "serve Go's profiler at /debug/pprof/ (behind the token, if any)")
 }
 
@@ -321,6 +344,27 @@ func (e *edgeServeFlags) check() error {
 	}
 	if e.connIdleTimeout <= 0 {
 		return fmt.Errorf("--conn-idle-timeout: want more than 0, got %v", e.connIdleTimeout)
+	}
+	for _, v := range []struct {
+		flag string
+		n    int
+		min  int
+	}{
+		{"--max-client-connections", e.maxClientConns, 0},
+		{"--max-client-streams", e.maxClientStreams, 1},
+		{"--max-conn-streams", e.maxConnStreams, 1},
+	} {
+		if v.n < v.min {
+			return fmt.Errorf("%s: want at least %d, got %d", v.flag, v.min, v.n)
+		}
+	}
+	if e.streamIdleTimeout < 0 {
+		return fmt.Errorf("--stream-idle-timeout: want 0 (--conn-idle-timeout) or more, got %v", e.streamIdleTimeout)
+	}
+	for _, h := range e.allowedHosts {
+		if h = strings.TrimSpace(h); h == "" || strings.ContainsAny(h, "/ \t") {
+			return fmt.Errorf("--allowed-hosts: want host names such as botarena.internal, without a scheme or path, got %q", h)
+		}
 	}
 	if (e.tlsCert == "") != (e.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key: give both or neither")
@@ -357,7 +401,18 @@ func (e *edgeServeFlags) guard(addr net.Addr, token string, tls bool, log *slog.
 	return nil
 }
 
-// wrap adds pprof (with --pprof) and the token check (with a token) to h.
+// streamIdle returns --stream-idle-timeout, or --conn-idle-timeout for 0.
+func (e *edgeServeFlags) streamIdle() time.Duration {
+	if e.streamIdleTimeout > 0 {
+		return e.streamIdleTimeout
+	}
+	return e.connIdleTimeout
+}
+
+// wrap adds pprof (with --pprof), the token check (with a token) and the
+// guard against other sites' pages (server.Guard: the host names without
+// a token, cross-origin requests and form bodies but on the UPE routes)
+// to h.
 func (e *edgeServeFlags) wrap(h http.Handler, token string) http.Handler {
 	if e.pprof {
 		mux := http.NewServeMux()
@@ -372,7 +427,11 @@ func (e *edgeServeFlags) wrap(h http.Handler, token string) http.Handler {
 	if token != "" {
 		h = server.RequireToken(h, token)
 	}
-	return h
+	var hosts []string
+	for _, name := range e.allowedHosts {
+		hosts = append(hosts, strings.TrimSpace(name))
+	}
+	return server.Guard(h, server.GuardOptions{Token: token != "", Hosts: hosts, FormPaths: []string{upeRoutes}})
 }
 
 // tlsConfig returns the TLS config of --tls-cert and --tls-key, nil
@@ -442,12 +501,16 @@ func (r *certReloader) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 }
 
 // serveLeagues returns the leagues of serve --leagues-dir dir, made if
-// missing, charted as `botarena league` charts them.
-func serveLeagues(dir string, reg *env.Registry) (*league.Leagues, error) {
+// missing, at most maxLeagues of them (--max-leagues), charted as
+// `botarena league` charts them.
+func serveLeagues(dir string, maxLeagues int, reg *env.Registry) (*league.Leagues, error) {
+	if maxLeagues < 1 {
+		return nil, fmt.Errorf("--max-leagues: want 1 or more, got %d", maxLeagues)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("--leagues-dir: %w", err)
 	}
-	ls, err := league.NewLeagues(dir, league.LeaguesOptions{Registry: reg, Chart: ratingsPNG})
+	ls, err := league.NewLeagues(dir, league.LeaguesOptions{Registry: reg, Chart: ratingsPNG, MaxLeagues: maxLeagues})
 	if err != nil {
 		return nil, fmt.Errorf("--leagues-dir: %w", err)
 	}

@@ -250,6 +250,11 @@ func TestServeEdgeFlagErrors(t *testing.T) {
 		{"max_connections", []string{"--max-connections", "0"}, "--max-connections: want at least 1, got 0"},
 		{"conn_idle_timeout", []string{"--conn-idle-timeout", "0s"}, "--conn-idle-timeout: want more than 0"},
 		{"token_space", []string{"--auth-token", "two words"}, "may not contain spaces"},
+		{"max_client_connections", []string{"--max-client-connections", "-1"}, "--max-client-connections: want at least 0, got -1"},
+		{"max_client_streams", []string{"--max-client-streams", "0"}, "--max-client-streams: want at least 1, got 0"},
+		{"max_conn_streams", []string{"--max-conn-streams", "0"}, "--max-conn-streams: want at least 1, got 0"},
+		{"stream_idle_timeout", []string{"--stream-idle-timeout", "-1s"}, "--stream-idle-timeout: want 0 (--conn-idle-timeout) or more"},
+		{"allowed_hosts_url", []string{"--allowed-hosts", "http://arena.lan/"}, "--allowed-hosts: want host names"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stderr, code := runCLI(t, "", append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)...)

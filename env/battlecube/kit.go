@@ -10,13 +10,15 @@ var kit = &env.Kit{
 			New: newAgent(func() env.Agent { return NewDumb() })},
 		{Name: "teebot", Summary: "the original example_bots/teebot.js with its default parameters: flee to the most open cell, bomb the most boxed-in bots",
 			New: newAgent(func() env.Agent { return NewTeebot(DefaultTeebotParams()) })},
+		{Name: "stalker", Summary: "hunts: predicts each bot (teebot's own planner, or staying) and bombs its next cell, dodges every cell a bot may bomb or reach, fills every task of a cycle",
+			New: newAgent(func() env.Agent { return NewStalker() })},
 	},
 	Reference: "teebot",
 	Opponents: []string{"teebot", "dumb", "random"},
 	// The gauntlet: the original's example bots, the generic baselines
 	// and the committed policy, sampling as trained (trained on 2 players,
 	// it plays every 8×8×8 cube).
-	Gauntlet: []string{"teebot", "dumb", "random", "idle", "policy:policies/battlecube-2p.policy.safetensors?sample"},
+	Gauntlet: []string{"stalker", "teebot", "dumb", "random", "idle", "policy:policies/battlecube-2p.policy.safetensors?sample"},
 	// Training's entropy coefficient is low: with 0.01 (the trainer's
 	// default) the policy over 500 actions stayed broad and a sampled
 	// step out of the cube or into a bomb lost 14–16% of the games;

@@ -8,13 +8,14 @@ var kit = &env.Kit{
 	Agents: []env.AgentInfo{
 		{Name: "practice", Summary: "the UPE practice bot (AI.js): uniformly random over its 15 moves, never bombs", New: newAgent(func() env.Agent { return &Practice{} })},
 		{Name: "greedy", Summary: "escapes its own blasts, bombs soft blocks and the opponent, buys upgrades", New: newAgent(func() env.Agent { return &Greedy{} })},
+		{Name: "raider", Summary: "greedy's economy and escapes, plus the hunt: closes in on the opponent and bombs when the blast leaves it no escape", New: newAgent(func() env.Agent { return &Raider{} })},
 	},
 	Reference: "practice",
 	Opponents: []string{"practice", "greedy", "random"},
 	// The gauntlet: the practice bot, greedy, the generic baselines and
 	// the committed policy, sampling as trained (the original 11×11 game
 	// only).
-	Gauntlet: []string{"practice", "greedy", "random", "idle", "policy:policies/portalbomber.policy.safetensors?sample"},
+	Gauntlet: []string{"raider", "practice", "greedy", "random", "idle", "policy:policies/portalbomber.policy.safetensors?sample"},
 	Training: env.Training{Channels: []int{32, 32}, Strides: []int{1, 1}, Hidden: 256, Config: map[string]any{}},
 	// The leaderboard also shows each player's shop stats, as the state
 	// JSON carries them. Score is coins; rounds (Result().Rounds) are the

@@ -81,12 +81,17 @@
 //	MaxTotalEnvs     262144    WithMaxTotalEnvs,    serve --max-total-envs
 //	IdleTimeout      10 min    WithIdleTimeout,     serve --idle-timeout
 //	MaxWorkers       GOMAXPROCS WithMaxWorkers,     serve --max-workers
+//	StreamIdleTimeout 2 min    WithStreamIdleTimeout, serve --stream-idle-timeout
 //
 // CreatePool also rejects a pool whose batches would exceed the host's
 // message limit (server.WithMaxMessageBytes), and one whose cost does not
 // fit the host's memory budget or the client's quota (budget.go).
 // A janitor closes pools without a call for IdleTimeout; a later call on one
 // is NotFound and says it was closed after being idle.
+// A StepStream is admitted by the host (server.Host.OpenStream: the
+// per-client and per-connection stream limits, and 64 KiB of the memory
+// budget while it is open) and ends with DeadlineExceeded once it has
+// waited StreamIdleTimeout for its client.
 //
 // # Errors
 //

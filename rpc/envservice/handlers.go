@@ -260,6 +260,11 @@ func (s *Server) poolConfig(req *botarenav1.CreatePoolRequest) (vecenv.Config, e
 	if batchEnvs == 0 {
 		batchEnvs = n
 	}
+	// The seats are counted before they size anything: more learner seats
+	// than the game has is the client's mistake, not a batch too large.
+	if seats, got := first.Spec().Seats, len(req.GetLearnerSeats()); got > seats {
+		return vecenv.Config{}, server.Invalidf("learner_seats: %d seats given, but %s has %d (seats 0..%d, each at most once)", got, game, seats, seats-1)
+	}
 	if req.GetCompression() != botarenav1.Compression_COMPRESSION_ZSTD {
 		spec := first.Spec()
 		learners := len(req.GetLearnerSeats())
@@ -464,13 +469,37 @@ func (s *Server) poolError(proc string, p *servedPool, err error) error {
 // closes its side the stream ends normally; when it goes away the handler
 // just returns. Either way the pool stays open until ClosePool or the idle
 // timeout.
+//
+// A stream is admitted by the host (server.Host.OpenStream: the
+// connection's and the client's stream limits, and its share of the memory
+// budget), or ends at once with ResourceExhausted. It may wait for its
+// client ([WithStreamIdleTimeout]) for as long as the stream idle timeout,
+// from when it opens or sent its last response until the next request
+// arrives: past it the stream ends with DeadlineExceeded. Between requests
+// it holds no batch: each response is built in one of its pool's buffers
+// (charged to the pool) and the buffer goes back once sent.
 func (s *Server) StepStream(ctx context.Context, stream *connect.BidiStream[botarenav1.StepStreamRequest, botarenav1.StepStreamResponse]) error {
 	const proc = botarenav1connect.EnvServiceStepStreamProcedure
+	admitted, err := s.host.OpenStream(ctx)
+	if err != nil {
+		return server.ConnectError(s.log, proc, err)
+	}
+	defer admitted.Close()
+	body := streamBodyOf(ctx)
+	if body != nil {
+		body.startIdle()
+		defer body.stopIdle()
+	}
 	var p *servedPool
-	b := &batchBuf{} // Send writes before it returns: one buffer serves the stream
 	resp := &botarenav1.StepStreamResponse{}
 	for {
 		req, err := stream.Receive()
+		if body != nil {
+			body.pauseIdle()
+			if err != nil && body.idled.Load() {
+				return s.streamIdleError()
+			}
+		}
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
@@ -490,25 +519,42 @@ func (s *Server) StepStream(ctx context.Context, stream *connect.BidiStream[bota
 		} else if id := req.GetPoolId(); id != "" && id != p.id {
 			return server.ConnectError(s.log, proc, server.Invalidf("pool_id: got %q, but this stream serves pool %q", server.Clip(id), p.id))
 		}
+		b := p.getBuf() // Send writes before it returns: the buffer goes back after it
 		if req.GetReset_() {
 			err = p.reset(b)
 		} else {
 			err = p.step(req.GetActions(), b)
 		}
 		if err != nil {
+			p.putBuf(b)
 			return s.poolError(proc, p, err)
 		}
 		resp.Batch, resp.Ended, resp.FinalBatch = b.batch, b.ended, b.final
 		s.codec.register(resp, b.wire)
+		if body != nil {
+			body.resumeIdle()
+		}
 		err = stream.Send(resp)
 		s.codec.forget(resp)
+		resp.Batch, resp.Ended, resp.FinalBatch = nil, nil, nil
+		p.putBuf(b)
 		if err != nil {
+			if body != nil && body.idled.Load() {
+				return s.streamIdleError()
+			}
 			if ctx.Err() != nil {
 				return nil
 			}
 			return err
 		}
 	}
+}
+
+// streamIdleError is the error of a StepStream that waited for its client
+// longer than the stream idle timeout.
+func (s *Server) streamIdleError() error {
+	return connect.NewError(connect.CodeDeadlineExceeded, fmt.Errorf(
+		"StepStream: waited %v for the client (the stream idle timeout, serve --stream-idle-timeout); send the next request sooner, or open a stream when you need one", s.opts.streamIdle))
 }
 
 // Render returns env's state in one of the game's native formats as seat
@@ -593,7 +639,8 @@ func (s *Server) opponentFactory(game, field, name string) (env.AgentFactory, er
 		a, err := agents.New(game, made, spec)
 		if err != nil && !errors.Is(err, agents.ErrUnknownAgent) {
 			// The agent exists but cannot play this game or config.
-			return nil, server.Invalidf("agent %q: %w", server.Clip(name), err)
+			// The error names what it read by the client's path, not the server's.
+			return nil, server.Invalidf("agent %q: %w", server.Clip(name), s.host.HidePaths(err))
 		}
 		return a, err
 	}, nil

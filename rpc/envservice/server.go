@@ -25,6 +25,9 @@ const (
 	DefaultMaxPools       = 64
 	DefaultMaxTotalEnvs   = 262144
 	DefaultIdleTimeout    = 10 * time.Minute
+	// DefaultStreamIdleTimeout is the default of [WithStreamIdleTimeout],
+	// the connection idle timeout of server.NewHTTPServer.
+	DefaultStreamIdleTimeout = server.DefaultConnIdleTimeout
 )
 
 // An Option configures a [Server].
@@ -36,6 +39,7 @@ type options struct {
 	maxTotalEnvs   int
 	idleTimeout    time.Duration
 	maxWorkers     int
+	streamIdle     time.Duration
 }
 
 // WithMaxEnvsPerPool sets the most envs one pool may have; CreatePool with
@@ -56,6 +60,15 @@ func WithMaxTotalEnvs(n int) Option { return func(o *options) { o.maxTotalEnvs =
 // after being idle. Zero or less disables the idle timeout. The default is
 // [DefaultIdleTimeout] (10 minutes).
 func WithIdleTimeout(d time.Duration) Option { return func(o *options) { o.idleTimeout = d } }
+
+// WithStreamIdleTimeout sets how long a StepStream may wait for its
+// client: for its next request (its first, from when it opens) or for it
+// to take a response. A stream that waits longer ends with
+// DeadlineExceeded, naming the timeout; a client that takes no response
+// has its stream reset once it has waited twice as long. Zero or less
+// means the default, [DefaultStreamIdleTimeout] (2 minutes). Streams are
+// timed only when served by [Server.Handler].
+func WithStreamIdleTimeout(d time.Duration) Option { return func(o *options) { o.streamIdle = d } }
 
 // WithMaxWorkers sets the most worker goroutines one pool gets; a request
 // for more (or for 0, the default) gets this many. The default is
@@ -92,7 +105,19 @@ type Server struct {
 	// streams are the request bodies of the open StepStreams, which Close
 	// closes so that each stream ends at once; guarded by mu.
 	streams map[*streamBody]struct{}
+	// newIdleTimer starts a stream's idle timer: time.AfterFunc, or a
+	// test's.
+	newIdleTimer func(d time.Duration, f func()) idleTimer
 }
+
+// idleTimer is a StepStream's idle timer (see [streamBody]).
+type idleTimer interface {
+	Stop() bool
+	Reset(d time.Duration) bool
+}
+
+// afterFunc is the default newIdleTimer.
+func afterFunc(d time.Duration, f func()) idleTimer { return time.AfterFunc(d, f) }
 
 // maxGone bounds how many closed pool ids the server remembers, to tell
 // "closed after being idle" apart from "never existed".
@@ -121,16 +146,20 @@ func New(h *server.Host, opts ...Option) *Server {
 	if o.maxWorkers < 1 {
 		o.maxWorkers = 1
 	}
+	if o.streamIdle <= 0 {
+		o.streamIdle = DefaultStreamIdleTimeout
+	}
 	s := &Server{
-		opts:        o,
-		host:        h,
-		log:         h.Log(),
-		pools:       map[string]*servedPool{},
-		gone:        map[string]string{},
-		stop:        make(chan struct{}),
-		janitorDone: make(chan struct{}),
-		streams:     map[*streamBody]struct{}{},
-		codec:       newResponseCodec(),
+		opts:         o,
+		host:         h,
+		log:          h.Log(),
+		pools:        map[string]*servedPool{},
+		gone:         map[string]string{},
+		stop:         make(chan struct{}),
+		janitorDone:  make(chan struct{}),
+		streams:      map[*streamBody]struct{}{},
+		codec:        newResponseCodec(),
+		newIdleTimer: afterFunc,
 	}
 	s.metrics = newMetrics(s)
 	if o.idleTimeout > 0 {
@@ -157,17 +186,21 @@ func (s *Server) Handler(opts ...connect.HandlerOption) (string, http.Handler) {
 	return path, s.stoppable(recycling(h))
 }
 
-// stoppable lets [Server.Close] end open StepStreams: it keeps each
-// stream's request body, which Close closes, so that the stream's waiting
+// stoppable lets [Server.Close] end open StepStreams and times streams
+// that wait for their clients: it keeps each stream's request body, which
+// Close (or the stream's idle timer) closes, so that the stream's waiting
 // Receive fails at once and the stream ends (with Unavailable: see
-// [counter]). Other requests pass through.
+// [counter]; DeadlineExceeded: see [Server.StepStream]), and it lifts the
+// deadline server.NewHTTPServer gives request bodies, which the idle timer
+// replaces. Other requests pass through.
 func (s *Server) stoppable(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != botarenav1connect.EnvServiceStepStreamProcedure {
 			h.ServeHTTP(w, r)
 			return
 		}
-		b := &streamBody{ReadCloser: r.Body}
+		server.LiftBodyDeadline(r)
+		b := &streamBody{ReadCloser: r.Body, w: w, idle: s.opts.streamIdle, newTimer: s.newIdleTimer}
 		s.mu.Lock()
 		closed := s.closed
 		if !closed {
@@ -191,20 +224,40 @@ func (s *Server) stoppable(h http.Handler) http.Handler {
 // streamBodyKey is the context key of a stream's *streamBody.
 type streamBodyKey struct{}
 
-// stoppedStream reports whether ctx is a stream's whose body Close closed.
-func stoppedStream(ctx context.Context) bool {
-	b, ok := ctx.Value(streamBodyKey{}).(*streamBody)
-	return ok && b.stopped.Load()
+// streamBodyOf returns the *streamBody of a stream's ctx, nil when the
+// stream is not served by stoppable.
+func streamBodyOf(ctx context.Context) *streamBody {
+	b, _ := ctx.Value(streamBodyKey{}).(*streamBody)
+	return b
 }
 
-// streamBody is a stream's request body that [Server.Close] closes while a
-// Receive may be waiting on it: HTTP/2 request bodies allow that, and
-// Connect serves bidirectional streams only over HTTP/2.
+// stoppedStream reports whether ctx is a stream's whose body Close closed.
+func stoppedStream(ctx context.Context) bool {
+	b := streamBodyOf(ctx)
+	return b != nil && b.stopped.Load()
+}
+
+// streamBody is a stream's request body that [Server.Close], or the
+// stream's idle timer, closes while a Receive may be waiting on it: HTTP/2
+// request bodies allow that, and Connect serves bidirectional streams only
+// over HTTP/2.
 type streamBody struct {
 	io.ReadCloser
 	once    sync.Once
 	err     error
 	stopped atomic.Bool // by Close, not by the stream's end
+
+	// The idle timer (see [Server.StepStream]): it runs while the stream
+	// waits for its client. Its first firing closes the body (a waiting
+	// Receive fails) and sets idled; its second, idle later, resets the
+	// stream through w, which ends a Send the client does not take.
+	w        http.ResponseWriter
+	idle     time.Duration
+	newTimer func(time.Duration, func()) idleTimer
+	timerMu  sync.Mutex // orders onIdle after startIdle, and before stopIdle
+	timer    idleTimer  // set by startIdle
+	ended    bool       // by stopIdle; guarded by timerMu
+	idled    atomic.Bool
 }
 
 // stop closes the body for Close.
@@ -218,6 +271,43 @@ func (b *streamBody) close() { b.once.Do(func() { b.err = b.ReadCloser.Close() }
 func (b *streamBody) Close() error {
 	b.close()
 	return b.err
+}
+
+// startIdle starts the idle timer; the stream's handler calls stopIdle
+// when it returns. The handler's goroutine only.
+func (b *streamBody) startIdle() {
+	b.timerMu.Lock()
+	b.timer = b.newTimer(b.idle, b.onIdle)
+	b.timerMu.Unlock()
+}
+
+// onIdle is the idle timer's function.
+func (b *streamBody) onIdle() {
+	b.timerMu.Lock()
+	defer b.timerMu.Unlock()
+	if b.ended {
+		return // the handler has returned: w is gone
+	}
+	if b.idled.Swap(true) {
+		// The handler is still stuck, in a Send the client does not take.
+		http.NewResponseController(b.w).SetWriteDeadline(time.Unix(1, 0))
+		return
+	}
+	b.close()
+	b.timer.Reset(b.idle)
+}
+
+// pauseIdle stops the idle timer while the stream works for its client;
+// resumeIdle starts it again. The handler's goroutine only.
+func (b *streamBody) pauseIdle()  { b.timer.Stop() }
+func (b *streamBody) resumeIdle() { b.timer.Reset(b.idle) }
+
+// stopIdle stops the idle timer for good, before the handler returns.
+func (b *streamBody) stopIdle() {
+	b.timerMu.Lock()
+	defer b.timerMu.Unlock()
+	b.ended = true
+	b.timer.Stop()
 }
 
 // Close closes every pool, stops the idle janitor and makes every later

@@ -208,6 +208,11 @@ func TestErrors(t *testing.T) {
 			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1, LearnerSeats: []int32{5}})
 			return err
 		}, connect.CodeInvalidArgument, []string{"LearnerSeats[0]", "5"}},
+		{"learner_seats_more_than_the_game_has", nil, func(ctx context.Context, c *client.Client, e *env) error {
+			// 100,000 seats: the error names the seats, not the size of a batch.
+			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 4096, LearnerSeats: make([]int32, 100000)})
+			return err
+		}, connect.CodeInvalidArgument, []string{"learner_seats: 100000 seats given", "has 2"}},
 		{"bad_config_field", nil, func(ctx context.Context, c *client.Client, e *env) error {
 			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, ConfigJson: `{"players": 99}`})
 			return err

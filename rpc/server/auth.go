@@ -39,8 +39,11 @@ const healthPrefix = "/" + grpchealth.HealthV1ServiceName + "/"
 // Browsers (the viewer at /) cannot send the header when they load a page,
 // so a GET with the query parameter token=TOKEN gets the token as the
 // cookie [TokenCookie] (HttpOnly, SameSite=Strict, Secure under TLS) and a
-// redirect to the same URL without it; later requests carrying the cookie
-// pass. SameSite=Strict keeps other sites' pages from using it.
+// redirect to the same path without it, on this server (a path that
+// begins with "//", which browsers would read as another host, loses its
+// extra slashes); later requests carrying the cookie pass. SameSite=Strict
+// keeps other sites' pages from using it. A request with the token marks
+// its connection as one of a client (see [Host.LimitListener]).
 //
 // RequireToken panics if token is empty: an empty token would admit
 // everyone.
@@ -54,7 +57,12 @@ func RequireToken(h http.Handler, token string) http.Handler {
 	// a plain GET (a Prometheus scrape of /metrics) is plain HTTP.
 	errs := connect.NewErrorWriter(connect.WithRequireConnectProtocolHeader())
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, healthPrefix) || validToken(r.Header.Get("Authorization"), want) || validCookie(r, want) {
+		if validToken(r.Header.Get("Authorization"), want) || validCookie(r, want) {
+			markProven(r.Context())
+			h.ServeHTTP(w, r)
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, healthPrefix) {
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -64,9 +72,7 @@ func RequireToken(h http.Handler, token string) http.Handler {
 				HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
 			})
 			q.Del("token")
-			u := *r.URL
-			u.RawQuery = q.Encode()
-			http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+			http.Redirect(w, r, sameOriginPath(r.URL.EscapedPath(), q.Encode()), http.StatusSeeOther)
 			return
 		}
 		err := connect.NewError(connect.CodeUnauthenticated, errors.New(`missing or wrong bearer token: send the header (gRPC metadata) "authorization: Bearer TOKEN"`))
@@ -77,6 +83,18 @@ func RequireToken(h http.Handler, token string) http.Handler {
 		}
 		http.Error(w, err.Message(), http.StatusUnauthorized)
 	})
+}
+
+// sameOriginPath returns the redirect target of a request's path and
+// query that stays on the server: a path of one leading slash. A path
+// that begins with more slashes or backslashes ("//evil.example/", which
+// browsers read as another host) loses them.
+func sameOriginPath(path, query string) string {
+	path = "/" + strings.TrimLeft(path, "/\\")
+	if query != "" {
+		path += "?" + query
+	}
+	return path
 }
 
 // TokenCookie is the cookie that carries the token for browsers (see

@@ -214,6 +214,7 @@ type Budget struct {
 
 	mu      sync.Mutex
 	used    int64
+	streams int // open streams (streams.go)
 	clients map[string]*clientUse
 
 	sizes sizeCache
@@ -221,8 +222,9 @@ type Budget struct {
 
 // clientUse is what one client holds.
 type clientUse struct {
-	bytes int64
-	pools int
+	bytes   int64
+	pools   int
+	streams int
 }
 
 // newBudget returns the budget of o.
@@ -247,12 +249,14 @@ func (b *Budget) InUse() (used, limit int64) {
 }
 
 // Reservation is a client's share of the budget: bytes and, for a pool, a
-// pool slot. Release gives it back once; Grow adds to it.
+// pool slot (for a stream, a stream's). Release gives it back once; Grow
+// adds to it.
 type Reservation struct {
 	b      *Budget
 	client string
 	bytes  int64
 	pool   bool
+	stream bool
 	once   sync.Once
 }
 
@@ -278,6 +282,35 @@ func (b *Budget) Reserve(client, what, detail string, bytes int64, pool bool) (*
 		c.pools++
 	}
 	return &Reservation{b: b, client: client, bytes: bytes, pool: pool}, nil
+}
+
+// reserveStream books [StreamBytes] and a stream for client, or fails
+// with an [ErrLimit] error: the client has maxStreams open, or the bytes
+// do not fit.
+func (b *Budget) reserveStream(client string, maxStreams int) (*Reservation, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c := b.client(client)
+	if c.streams >= maxStreams {
+		return nil, Markf(ErrLimit, "client %s has %d streams open, its quota (--max-client-streams %d); close streams it does not use, or wait for idle ones to time out",
+			client, c.streams, maxStreams)
+	}
+	if err := b.fits(client, c, "stream", "", StreamBytes); err != nil {
+		b.forget(client)
+		return nil, err
+	}
+	b.used += StreamBytes
+	c.bytes += StreamBytes
+	c.streams++
+	b.streams++
+	return &Reservation{b: b, client: client, bytes: StreamBytes, stream: true}, nil
+}
+
+// streamsOpen returns the streams booked.
+func (b *Budget) streamsOpen() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.streams
 }
 
 // fits checks that bytes more fit the budget and client's quota; the
@@ -333,6 +366,10 @@ func (r *Reservation) Release() {
 		if r.pool {
 			c.pools--
 		}
+		if r.stream {
+			c.streams--
+			b.streams--
+		}
 		b.forget(r.client)
 	})
 }
@@ -351,7 +388,7 @@ func (b *Budget) client(key string) *clientUse {
 // forget drops client's entry when it holds nothing; the caller holds
 // b.mu.
 func (b *Budget) forget(key string) {
-	if c := b.clients[key]; c != nil && c.bytes == 0 && c.pools == 0 {
+	if c := b.clients[key]; c != nil && c.bytes == 0 && c.pools == 0 && c.streams == 0 {
 		delete(b.clients, key)
 	}
 }

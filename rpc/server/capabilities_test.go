@@ -212,7 +212,10 @@ func TestAgentErrorsHideTheBotsFolder(t *testing.T) {
 				t.Errorf("%s, call %d: %v, want the FIFO refused", spec, i, err)
 				continue
 			}
-			if strings.Contains(err.Error(), filepath.Dir(dir)) {
+			// A client that named the file by its absolute path sees it
+			// quoted back; one that named it relatively never sees where
+			// the server keeps its bots.
+			if !filepath.IsAbs(strings.TrimPrefix(spec, "policy:")) && strings.Contains(err.Error(), filepath.Dir(dir)) {
 				t.Errorf("%s, call %d: the error shows the bots folder: %v", spec, i, err)
 			}
 		}

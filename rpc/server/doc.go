@@ -4,8 +4,10 @@
 // /metrics), the one table from error kinds to Connect codes
 // ([ConnectError]), the memory budget and per-client quotas ([Budget]),
 // the agent capabilities ([WithAgentCapabilities]), the bearer-token guard
-// ([RequireToken]), and the HTTP server and connection cap
-// ([NewHTTPServer], [Host.LimitListener]). The services themselves are
+// ([RequireToken]), the guard against other sites' pages ([Guard]: host
+// names without a token, cross-origin requests, form bodies), the
+// admission of long-lived streams ([Host.OpenStream]), and the HTTP server
+// and connection caps ([NewHTTPServer], [Host.LimitListener]). The services themselves are
 // packages of their own: envservice (botarena.v1.EnvService) and
 // matchservice (botarena.v1.MatchService); the Go client of EnvService is
 // package client.
@@ -31,6 +33,12 @@
 //	MaxClientMemory  no quota   WithMaxClientMemory,  serve --max-client-memory
 //	MaxClientPools   no quota   WithMaxClientPools,   serve --max-client-pools
 //	MaxConnections   256        Host.LimitListener,   serve --max-connections
+//	MaxClientConns   a quarter  WithMaxClientConnections, serve --max-client-connections
+//	                 of the cap, at least 64
+//	MaxClientStreams 256        WithMaxClientStreams, serve --max-client-streams
+//	MaxConnStreams   128        WithMaxConnStreams,   serve --max-conn-streams
+//	StreamBytes      64 KiB     charged per open stream to the memory budget
+//	request bodies   IdleTimeout  NewHTTPServer (a stream lifts it: LiftBodyDeadline)
 //
 // # Errors
 //

@@ -31,6 +31,9 @@ type options struct {
 	// The memory budget (budget.go).
 	maxMemory, maxClientMemory int64
 	maxClientPools             int
+	// The connection and stream limits (http.go, streams.go).
+	maxClientConns                   int
+	maxClientStreams, maxConnStreams int
 }
 
 // WithLogger sets the logger of the host and its services: their events
@@ -57,6 +60,12 @@ func WithVersion(v string) Option { return func(o *options) { o.version = v } }
 // default is [DefaultMaxMessageBytes] (256 MiB; a batch of 4096 4-player
 // Bomberman envs is about 88 MB).
 func WithMaxMessageBytes(n int) Option { return func(o *options) { o.maxMessageBytes = n } }
+
+// WithMaxClientConnections sets the most connections one client (the
+// peer's IP address) may have open through [Host.LimitListener]. Zero or
+// less, the default, means a quarter of the listener's cap, at least
+// [DefaultMaxClientConnections] (the whole cap when smaller).
+func WithMaxClientConnections(n int) Option { return func(o *options) { o.maxClientConns = n } }
 
 // Host is what the services of one server share: its options, the
 // memory budget ([Budget]), the metrics registry, the agent capabilities,
@@ -95,9 +104,15 @@ type Service interface {
 // New returns a host with the given options; see each option for its
 // default.
 func New(opts ...Option) *Host {
-	o := options{maxMessageBytes: DefaultMaxMessageBytes}
+	o := options{maxMessageBytes: DefaultMaxMessageBytes, maxClientStreams: DefaultMaxClientStreams, maxConnStreams: DefaultMaxConnStreams}
 	for _, opt := range opts {
 		opt(&o)
+	}
+	if o.maxClientStreams < 1 {
+		o.maxClientStreams = DefaultMaxClientStreams
+	}
+	if o.maxConnStreams < 1 {
+		o.maxConnStreams = DefaultMaxConnStreams
 	}
 	if o.log == nil {
 		o.log = slog.New(slog.DiscardHandler)

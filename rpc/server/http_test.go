@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -194,5 +195,241 @@ func TestSilentConnectionsAreClosed(t *testing.T) {
 			t.Fatal("an idle HTTP/2 connection stayed open past IdleTimeout")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// newLimitedServerWith is newLimitedServer with rpctest options (a Wrap
+// for the token or the guard, host options).
+func newLimitedServerWith(t *testing.T, max int, opts ...any) (*rpctest.Stack, string) {
+	t.Helper()
+	s := rpctest.Compose(t, opts...)
+	hs := server.NewHTTPServer("", s.Handler)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hs.Serve(s.LimitListener(ln, hs, max))
+	t.Cleanup(func() {
+		hs.Close()
+		s.Close()
+	})
+	return s, ln.Addr().String()
+}
+
+// countingDialer dials TCP and counts the connections it made.
+type countingDialer struct {
+	n atomic.Int32
+	d net.Dialer
+}
+
+func (d *countingDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	d.n.Add(1)
+	return d.d.DialContext(ctx, network, addr)
+}
+
+// waitMetric waits until the metric name of s reaches at least want.
+func waitMetric(t *testing.T, s *rpctest.Stack, name string, want float64) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for rpctest.MetricValue(t, s.Metrics(), name, nil) < want {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s = %v, want at least %v", name, rpctest.MetricValue(t, s.Metrics(), name, nil), want)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestConnectionOpenersCannotEvictClients: at the connection cap, new
+// connections take the places of connections that never proved a client
+// (no request with the token; without a token, none the guard admitted)
+// before that of a client at work, however long it has been idle: a
+// process that only opens connections does not close a trainer's.
+func TestConnectionOpenersCannotEvictClients(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		wrap  rpctest.Wrap
+		token string
+	}{
+		{"token", func(h http.Handler) http.Handler {
+			return server.Guard(server.RequireToken(h, testToken), server.GuardOptions{Token: true})
+		}, testToken},
+		{"no_token", func(h http.Handler) http.Handler { return server.Guard(h, server.GuardOptions{}) }, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			const max, openers = 4, 12
+			s, addr := newLimitedServerWith(t, max, tc.wrap)
+			d := &countingDialer{}
+			var p http.Protocols
+			p.SetUnencryptedHTTP2(true)
+			tr := &http.Transport{Protocols: &p, DialContext: d.DialContext}
+			defer tr.CloseIdleConnections()
+			opts := []client.Option{client.WithHTTPClient(&http.Client{Transport: tr})}
+			if tc.token != "" {
+				opts = append(opts, client.WithToken(tc.token))
+			}
+			trainer, err := client.Dial("http://"+addr, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer trainer.Close()
+			if _, err := trainer.ListGames(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			for range openers {
+				c, err := net.Dial("tcp", addr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+			}
+			// 1+openers connections for max places: every further one
+			// closed one.
+			waitMetric(t, s, "botarena_http_connections_evicted_total", 1+openers-max)
+			if _, err := trainer.ListGames(t.Context()); err != nil {
+				t.Fatalf("the trainer's call after %d connections were opened: %v", openers, err)
+			}
+			if n := d.n.Load(); n != 1 {
+				t.Errorf("the trainer dialed %d connections, want 1: its connection was closed", n)
+			}
+		})
+	}
+}
+
+// healthFrom checks the server at addr over a new HTTP/1.1 connection from
+// the loopback address ip.
+func healthFrom(addr, ip string) error {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	tr := &http.Transport{DisableKeepAlives: true, DialContext: d.DialContext}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	resp, err := hc.Post("http://"+addr+"/grpc.health.v1.Health/Check", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return errors.New("health: " + resp.Status)
+	}
+	return nil
+}
+
+// TestClientConnectionCap: a client (IP address) may hold at most
+// WithMaxClientConnections connections, far below the server's cap: with
+// every one of them in use, its next connection is closed at once while
+// another client's is served.
+func TestClientConnectionCap(t *testing.T) {
+	t.Parallel()
+	const perClient = 2
+	s, addr := newLimitedServerWith(t, 64, server.WithMaxClientConnections(perClient))
+	ctx := t.Context()
+	for i := range perClient {
+		c, err := client.Dial(addr) // a connection of its own, from 127.0.0.1
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1, Seed: rpctest.Seed(uint64(i))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := p.Stream(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		if _, err := st.Reset(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := healthFrom(addr, "127.0.0.1"); err == nil {
+		t.Errorf("a third connection of a client with %d streams open and a cap of %d: answered, want it refused", perClient, perClient)
+	}
+	if err := healthFrom(addr, "127.0.0.2"); err != nil {
+		t.Errorf("another client's connection: %v", err)
+	}
+	if got := rpctest.MetricValue(t, s.Metrics(), "botarena_http_connections_refused_total", nil); got < 1 {
+		t.Errorf("refused %v connections, want at least 1", got)
+	}
+}
+
+// TestRequestBodiesMustArrive: a request whose body does not arrive
+// within IdleTimeout fails, over HTTP/1.1 and HTTP/2, instead of holding
+// its handler and its connection.
+func TestRequestBodiesMustArrive(t *testing.T) {
+	t.Parallel()
+	for _, http1 := range []bool{true, false} {
+		name := map[bool]string{true: "http1", false: "h2c"}[http1]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, addr := newLimitedServer(t, 16, func(hs *http.Server) { hs.IdleTimeout = 20 * time.Millisecond })
+			var p http.Protocols
+			if http1 {
+				p.SetHTTP1(true)
+			} else {
+				p.SetUnencryptedHTTP2(true)
+			}
+			tr := &http.Transport{Protocols: &p}
+			defer tr.CloseIdleConnections()
+			body, w := io.Pipe()
+			defer w.Close()
+			go w.Write([]byte(`{`)) // the start of a body whose end never comes
+			ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+			defer cancel()
+			// HTTP/2's transport watches ctx only once the body has ended.
+			defer context.AfterFunc(ctx, func() { w.CloseWithError(ctx.Err()) })()
+			req, err := http.NewRequestWithContext(ctx, "POST", "http://"+addr+"/botarena.v1.EnvService/ListGames", body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Connect-Protocol-Version", "1")
+			resp, err := (&http.Client{Transport: tr}).Do(req)
+			if err == nil {
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode == 200 {
+					t.Fatalf("a request without its body's end: %s %s", resp.Status, b)
+				}
+				return // answered with an error
+			}
+			if ctx.Err() != nil {
+				t.Fatalf("a request without its body's end was still open a minute later: %v", err)
+			}
+		})
+	}
+}
+
+// TestBodyDeadlineLiftedOnceRead: over HTTP/1.1 the body's deadline ends
+// with the body: a handler that works longer than IdleTimeout after
+// reading it is not cancelled.
+func TestBodyDeadlineLiftedOnceRead(t *testing.T) {
+	t.Parallel()
+	const deadline = 20 * time.Millisecond
+	hs := server.NewHTTPServer("", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		time.Sleep(10 * deadline) // a slower machine only waits longer
+		if err := r.Context().Err(); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		io.WriteString(w, "ok")
+	}))
+	hs.IdleTimeout = deadline
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	resp, err := http.Post("http://"+ln.Addr().String()+"/", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(b) != "ok" {
+		t.Errorf("%s %s; want 200 ok", resp.Status, b)
 	}
 }

@@ -25,8 +25,9 @@ import (
 //	botarena_memory_budget_used_bytes             bytes of the memory budget reserved (see budget.go)
 //	botarena_memory_budget_limit_bytes            the memory budget
 //	botarena_http_connections_open                connections open, with [Host.LimitListener]
-//	botarena_http_connections_refused_total       connections closed at once: the cap was reached, none idle
-//	botarena_http_connections_evicted_total       idle connections closed to admit a new one at the cap
+//	botarena_http_connections_refused_total       connections closed at once: a cap was reached, none could be closed for them
+//	botarena_http_connections_evicted_total       idle connections closed to admit a new one at a cap
+//	botarena_streams_open                         streams open (StepStreams), see [Host.OpenStream]
 //	go_*, process_*                               the Go runtime's and the process's collectors (process_open_fds ...)
 
 // metrics are a host's Prometheus metrics.
@@ -60,8 +61,8 @@ func newMetrics(h *Host) *metrics {
 		rpcErrors: prometheus.NewCounterVec(prometheus.CounterOpts(f("rpc_errors_total", "Calls and streams that failed, by procedure and Connect code.")),
 			[]string{"procedure", "code"}),
 		connsOpen:    prometheus.NewGauge(prometheus.GaugeOpts(f("http_connections_open", "Connections open (counted by the connection limit's listener)."))),
-		connsRefused: prometheus.NewCounter(prometheus.CounterOpts(f("http_connections_refused_total", "Connections closed on accept: the connection cap was reached and none was idle."))),
-		connsEvicted: prometheus.NewCounter(prometheus.CounterOpts(f("http_connections_evicted_total", "Idle connections closed to admit a new one at the connection cap."))),
+		connsRefused: prometheus.NewCounter(prometheus.CounterOpts(f("http_connections_refused_total", "Connections closed on accept: a connection cap (the server's or the client's) was reached and none could be closed for them."))),
+		connsEvicted: prometheus.NewCounter(prometheus.CounterOpts(f("http_connections_evicted_total", "Idle connections closed to admit a new one at a connection cap."))),
 	}
 	m.reg.MustRegister(
 		m.rpcDuration, m.rpcErrors, m.connsOpen, m.connsRefused, m.connsEvicted,
@@ -74,6 +75,9 @@ func newMetrics(h *Host) *metrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts(f("memory_budget_used_bytes", "Bytes of the memory budget reserved by open pools and games in progress.")), func() float64 {
 			used, _ := h.budget.InUse()
 			return float64(used)
+		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts(f("streams_open", "Streams open (StepStreams), each charged to the memory budget.")), func() float64 {
+			return float64(h.budget.streamsOpen())
 		}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts(f("memory_budget_limit_bytes", "The memory budget in bytes (serve --max-memory).")), func() float64 {
 			_, limit := h.budget.InUse()
