@@ -81,3 +81,24 @@ def test_int32_values_copies_only_what_it_must() -> None:
     assert int32_values(np.array([3, 6], dtype=">i8"), high=7).tolist() == [3, 6]
     with pytest.raises(TypeError, match="integers"):
         int32_values(np.array([1.5]))
+
+
+@pytest.mark.parametrize("value", [2**32 + 5, -(2**31) - 1, np.int64(2**40)])
+def test_single_agent_and_pettingzoo_envs_refuse_actions_int32_cannot_hold(value: object) -> None:
+    import gymnasium
+
+    env = gymnasium.make("botarena/battlebots-v0")
+    try:
+        env.reset(seed=1)
+        with pytest.raises(botarena.InvalidArgumentError, match="outside int32"):
+            env.step(value)
+    finally:
+        env.close()
+    penv = botarena.parallel_env("battlebots")
+    try:
+        agents = penv.reset(seed=1)[0]
+        first = next(iter(agents))
+        with pytest.raises(botarena.InvalidArgumentError, match=f"agent '{first}'"):
+            penv.step({a: (value if a == first else 0) for a in agents})
+    finally:
+        penv.close()

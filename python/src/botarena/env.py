@@ -33,7 +33,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from botarena._envbase import SettingsPickle, check_config, check_observation, flatten_rows, render_env, tensor_names
-from botarena.pool import Pool
+from botarena.pool import Pool, int32_action
 from botarena.spec import flat_space, mask_space, observation_space
 from botarena.parallel import HUMAN_RENDER_MODES
 from botarena.vector import check_render_mode
@@ -170,7 +170,7 @@ class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
         if self._done:
             raise RuntimeError("step() after the episode ended: call reset() first")
         self._fresh = False
-        self._action[0] = int(action)
+        self._action[0] = int32_action(action, "the learner seat")
         obs, reward, terminated, truncated, info = self.pool.step(self._action)
         term, trunc = bool(terminated[0]), bool(truncated[0])
         self._done = term or trunc

@@ -11,7 +11,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from botarena._envbase import SettingsPickle, check_config, check_observation, flatten_rows, render_env, tensor_names
-from botarena.pool import Pool
+from botarena.pool import Pool, int32_action
 from botarena.spec import flat_space, mask_space, observation_space
 from botarena.vector import check_render_mode
 
@@ -179,7 +179,7 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
         acts[:] = 0
         for a, act in actions.items():
             if a in self._row and a in self.agents:
-                acts[self._row[a]] = int(act)
+                acts[self._row[a]] = int32_action(act, f"agent {a!r}")
         obs, reward, terminated, truncated, info = self.pool.step(acts)
         live = self.agents
         out_obs = self._agent_obs(obs, info["mask"])

@@ -667,6 +667,20 @@ def _wider_than_int32(dtype: np.dtype[Any]) -> bool:
     return dtype.itemsize > 4 or (dtype.kind == "u" and dtype.itemsize == 4)
 
 
+def int32_action(value: Any, where: str) -> int:
+    """One action as an int, refused with InvalidArgumentError (naming ``where``) when int32 cannot hold it.
+
+    For the single-agent and PettingZoo envs, which take one Python or numpy
+    integer per seat: a value outside int32 would otherwise overflow in the
+    int32 action buffer (numpy's OverflowError) or wrap; the game itself
+    checks the range 0..actions-1 and names the seat.
+    """
+    v = int(value)
+    if not -(1 << 31) <= v < (1 << 31):
+        raise InvalidArgumentError(f"action {v} of {where} is outside int32 (values are refused, not wrapped)")
+    return v
+
+
 def check_int32_range(a: npt.NDArray[Any], what: str = "action", high: int | None = None, at: str = "row") -> None:
     """Raises InvalidArgumentError naming the first value of integer array a outside 0..high-1 (or int32).
 
