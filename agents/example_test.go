@@ -16,7 +16,7 @@ func ExampleNew() {
 	a, _ := agents.New(spec.Game, "idle", spec)
 	fmt.Println(a.Act(nil, 0))
 	// Output:
-	// [console idle random reference]
-	// unknown agent "smart" for bomberman (valid: console, idle, random, reference, dir:...)
+	// [console hunter idle random reference]
+	// unknown agent "smart" for bomberman (valid: console, hunter, idle, random, reference, dir:...)
 	// 0
 }

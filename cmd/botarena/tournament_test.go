@@ -363,7 +363,7 @@ func TestTournamentJSONHasTheDocumentedFields(t *testing.T) {
 		{"table", raw, []string{"agents", "game", "games_per_seating", "max_rounds", "pairs", "seats", "seed"}},
 		{"agent", raw["agents"].([]any)[0], []string{"agent", "spec"}},
 		{"pair", pair, []string{"agents", "distinct_endings", "draws", "games", "mean_rounds", "seatings", "sides"}},
-		{"side", pair.(map[string]any)["sides"].([]any)[0], []string{"agent", "draws", "faults", "forfeits", "losses", "mean_points", "win_rate", "win_rate_95", "wins"}},
+		{"side", pair.(map[string]any)["sides"].([]any)[0], []string{"agent", "draws", "fault_kinds", "faults", "forfeits", "losses", "mean_points", "win_rate", "win_rate_95", "wins"}},
 		{"seating", pair.(map[string]any)["seatings"].([]any)[0], []string{"distinct_endings", "draws", "first_index", "first_seed", "games", "seats", "wins"}},
 	} {
 		if got := keys(tc.obj); !slices.Equal(got, tc.want) {
