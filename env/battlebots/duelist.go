@@ -72,7 +72,6 @@ type Duelist struct {
 	rew   [2]float32
 	term  [2]bool
 	trunc [2]bool
-	value [26][26]float32
 	prob  [26]float32
 }
 

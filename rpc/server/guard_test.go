@@ -38,10 +38,7 @@ func (g guardRequest) serve(t *testing.T, h http.Handler) *httptest.ResponseReco
 	return w
 }
 
-var (
-	jsonBody    = map[string]string{"Content-Type": "application/json"}
-	connectJSON = map[string]string{"Content-Type": "application/json", "Connect-Protocol-Version": "1"}
-)
+var connectJSON = map[string]string{"Content-Type": "application/json", "Connect-Protocol-Version": "1"}
 
 // TestGuardHostWithoutToken: a server without a token answers only
 // requests whose Host names it (loopback names and addresses, the address
