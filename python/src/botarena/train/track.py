@@ -127,11 +127,12 @@ class EventWriter:
 
 def _fields(data: bytes) -> list[tuple[int, int, Any]]:
     """The (field number, wire type, value) of a protobuf message; values of wire type 2 are bytes."""
-    out = []
+    out: list[tuple[int, int, Any]] = []
     i = 0
     while i < len(data):
         key, i = _read_varint(data, i)
         num, wt = key >> 3, key & 7
+        v: Any
         if wt == 0:
             v, i = _read_varint(data, i)
         elif wt == 1:
