@@ -39,6 +39,12 @@ import (
 // be played again alone (`botarena play GAME --seed` with the same agents
 // in the same seats), and the table depends on nothing but the gauntlet:
 // not on the worker count, nor on where a game was played.
+//
+// With Focus set, only the pairings that involve an agent named in Focus
+// are played (`botarena tournament --focus NAME`: one agent against the rest);
+// the others are skipped, but every game keeps its index, and so its seed,
+// in the whole gauntlet, so a focused gauntlet's games are the same games
+// as the full one's.
 type Gauntlet struct {
 	// Game is the registry name ("bomberman/2p") and Config its JSON
 	// config (nil: the defaults).
@@ -53,6 +59,9 @@ type Gauntlet struct {
 	// MaxRounds, when positive, ends every game after that many rounds
 	// (the standings at that point are its result); 0 plays to the end.
 	MaxRounds int
+	// Focus, when not empty, names the agents whose pairings alone are
+	// played; each must be one of Agents.
+	Focus []string
 }
 
 // GauntletSeatings returns the seatings of a pairing in a game of seats
@@ -85,10 +94,13 @@ func GauntletSeatings(seats int) [][]int {
 func (g *Gauntlet) Matches(seats int) []Match {
 	seatings := GauntletSeatings(seats)
 	var out []Match
-	for _, p := range gauntletPairs(len(g.Agents)) {
-		for _, seating := range seatings {
-			for range g.Games {
-				i := int64(len(out))
+	for pi, p := range gauntletPairs(len(g.Agents)) {
+		if !g.plays(p) {
+			continue
+		}
+		for si, seating := range seatings {
+			for k := range g.Games {
+				i := int64((pi*len(seatings)+si)*g.Games + k)
 				m := Match{Index: i, Seed: GameSeed(g.Seed, i), Game: g.Game, Config: g.Config, MaxRounds: g.MaxRounds, Fingerprint: true}
 				for _, side := range seating {
 					m.Seats = append(m.Seats, g.Agents[p[side]])
@@ -111,6 +123,12 @@ func gauntletPairs(n int) [][2]int {
 	return out
 }
 
+// plays reports whether g plays the pairing p: every pairing, or with
+// Focus set, those that involve an agent named in Focus.
+func (g *Gauntlet) plays(p [2]int) bool {
+	return len(g.Focus) == 0 || slices.Contains(g.Focus, g.Agents[p[0]].Name) || slices.Contains(g.Focus, g.Agents[p[1]].Name)
+}
+
 // check returns what is wrong with g, or nil.
 func (g *Gauntlet) check() error {
 	if len(g.Agents) < 2 {
@@ -122,6 +140,11 @@ func (g *Gauntlet) check() error {
 		}
 		if slices.ContainsFunc(g.Agents[:i], func(b Entrant) bool { return b.Name == a.Name }) {
 			return invalidf("agent %q listed twice: give each entry its own name", a.Name)
+		}
+	}
+	for _, name := range g.Focus {
+		if !slices.ContainsFunc(g.Agents, func(a Entrant) bool { return a.Name == name }) {
+			return invalidf("focus %q is not one of the agents", name)
 		}
 	}
 	if g.Games < 1 {
@@ -145,9 +168,12 @@ type GauntletTable struct {
 	// seating (--games).
 	GamesPerSeating int `json:"games_per_seating"`
 	// MaxRounds is the round cap of every game, 0 for none.
-	MaxRounds int            `json:"max_rounds"`
-	Agents    []Entrant      `json:"agents"`
-	Pairs     []GauntletPair `json:"pairs"`
+	MaxRounds int `json:"max_rounds"`
+	// Focus names the agents whose pairings alone were played (--focus),
+	// none when every pairing was.
+	Focus  []string       `json:"focus,omitempty"`
+	Agents []Entrant      `json:"agents"`
+	Pairs  []GauntletPair `json:"pairs"`
 }
 
 // GauntletPair is the record of one pairing: the games of all its
@@ -310,10 +336,13 @@ func isCtxErr(err error) bool {
 
 // table sums results (of matches, in index order) up.
 func (g *Gauntlet) table(seats int, matches []Match, results []Result) *GauntletTable {
-	t := &GauntletTable{Game: g.Game, Seed: g.Seed, Seats: seats, GamesPerSeating: g.Games, MaxRounds: g.MaxRounds, Agents: g.Agents}
+	t := &GauntletTable{Game: g.Game, Seed: g.Seed, Seats: seats, GamesPerSeating: g.Games, MaxRounds: g.MaxRounds, Focus: g.Focus, Agents: g.Agents}
 	seatings := GauntletSeatings(seats)
 	j := 0
 	for _, p := range gauntletPairs(len(g.Agents)) {
+		if !g.plays(p) {
+			continue
+		}
 		pair := GauntletPair{Agents: [2]string{g.Agents[p[0]].Name, g.Agents[p[1]].Name}}
 		endings := map[uint64]bool{}
 		var rounds float64
@@ -436,7 +465,7 @@ func (t *GauntletTable) WriteText(w io.Writer) error {
 		for r, a := range t.Agents {
 			cells[0] = a.Name
 			for c := range t.Agents {
-				if r == c {
+				if math.IsNaN(m[r][c]) {
 					cells[c+1] = "-"
 				} else {
 					cells[c+1] = fmt.Sprintf("%.1f%%", 100*m[r][c])
@@ -450,7 +479,7 @@ func (t *GauntletTable) WriteText(w io.Writer) error {
 
 // WinRates returns the matrix of win rates: entry [r][c] is the win rate
 // of Agents[r] against Agents[c] (its wins over their games), NaN on the
-// diagonal.
+// diagonal and for pairings not played (Focus).
 func (t *GauntletTable) WinRates() [][]float64 {
 	idx := map[string]int{}
 	for i, a := range t.Agents {
@@ -459,7 +488,9 @@ func (t *GauntletTable) WinRates() [][]float64 {
 	m := make([][]float64, len(t.Agents))
 	for r := range m {
 		m[r] = make([]float64, len(t.Agents))
-		m[r][r] = math.NaN()
+		for c := range m[r] {
+			m[r][c] = math.NaN()
+		}
 	}
 	for _, p := range t.Pairs {
 		a, b := idx[p.Agents[0]], idx[p.Agents[1]]

@@ -38,6 +38,7 @@ func init() { extraCommands = append(extraCommands, newTournamentCmd) }
 type tournamentFlags struct {
 	agents    string
 	gauntlet  bool
+	focus     string
 	games     int
 	workers   int
 	png       string
@@ -59,7 +60,7 @@ const defaultOriginalAgents = "huggy,nop"
 func newTournamentCmd(c *cli) *cobra.Command {
 	var o tournamentFlags
 	cmd := &cobra.Command{
-		Use:   "tournament GAME (--agents A,B,... | --gauntlet) [--games N] [--seed S] [--workers W] [--json] [--png FILE]",
+		Use:   "tournament GAME (--agents A,B,... | --gauntlet) [--focus NAME] [--games N] [--seed S] [--workers W] [--json] [--png FILE]",
 		Short: "Play every pairing of agents, seats rotated, N games each, and print W/D/L, win rates and more per pair",
 		Long: "tournament plays a gauntlet of any game: every pairing of two of the agents, in every seating of\n" +
 			"the pair, --games games each (100 by default). With 2 seats a pairing plays both orders, A,B and\n" +
@@ -81,7 +82,9 @@ func newTournamentCmd(c *cli) *cobra.Command {
 			"external bots (cmd:COMMAND, dir:PATH, http://...), NAME=SPEC to name one in the tables, and for\n" +
 			"BattleBots NAME=COMMAND for a command-line bot. --gauntlet plays the game's own gauntlet (its\n" +
 			"built-in bots, idle and random, and the committed policies under policies/ that fit the game, found\n" +
-			"from the working directory or a folder above it), plus any --agents.\n\n" +
+			"from the working directory or a folder above it), plus any --agents. --focus NAME,... plays only the\n" +
+			"pairings that involve an agent it names (one agent against the rest, as `--gauntlet --agents\n" +
+			"mine=policy:PATH --focus mine` does); each game keeps its index and seed in the whole tournament.\n\n" +
 			"tournament battlebots --original (or with --bouts) runs the original control program's round\n" +
 			"robin instead: every pair of bots once, the one listed first always bot1, --bouts bouts per match\n" +
 			"(5 in the original); the higher HP wins a bout, the most bout wins a match. It prints the\n" +
@@ -104,7 +107,7 @@ func newTournamentCmd(c *cli) *cobra.Command {
 				return fmt.Errorf("--timeout: want a positive duration, got %v", o.timeout)
 			}
 			if o.original || cmd.Flags().Changed("bouts") {
-				for _, name := range []string{"gauntlet", "games", "workers", "png", "players", "config"} {
+				for _, name := range []string{"gauntlet", "focus", "games", "workers", "png", "players", "config"} {
 					if cmd.Flags().Changed(name) {
 						return fmt.Errorf("--%s is for the gauntlet, not the original round robin (--original, --bouts)", name)
 					}
@@ -144,6 +147,7 @@ func newTournamentCmd(c *cli) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&o.agents, "agents", "", "comma-separated agent specs (NAME=SPEC names one; BattleBots: NAME=COMMAND for a command-line bot); --original: huggy,nop if absent")
 	f.BoolVar(&o.gauntlet, "gauntlet", false, "play the game's gauntlet: its built-in bots, baselines and committed policies (plus any --agents)")
+	f.StringVar(&o.focus, "focus", "", "comma-separated agent names (as in the tables): play only the pairings that involve one of them")
 	f.IntVar(&o.games, "games", 100, "games per pairing and seating")
 	f.IntVar(&o.workers, "workers", 0, "worker goroutines (default GOMAXPROCS)")
 	f.StringVar(&o.png, "png", "", "also draw the win-rate matrix into this PNG file")
@@ -420,11 +424,34 @@ func (c *cli) gauntlet(game string, o *tournamentFlags, setPlayers bool) error {
 	if len(g.Agents) < 2 {
 		return fmt.Errorf("tournament %s: a gauntlet needs at least 2 agents, got %d", game, len(g.Agents))
 	}
+	pairs := len(g.Agents) * (len(g.Agents) - 1) / 2
+	if strings.TrimSpace(o.focus) != "" {
+		names := make([]string, len(g.Agents))
+		for i, a := range g.Agents {
+			names[i] = a.Name
+		}
+		for _, name := range strings.Split(o.focus, ",") {
+			if name = strings.TrimSpace(name); name == "" {
+				continue
+			}
+			if !slices.Contains(names, name) {
+				return fmt.Errorf("--focus: %q is not one of the agents (%s)", name, strings.Join(names, ", "))
+			}
+			g.Focus = append(g.Focus, name)
+		}
+		pairs = 0
+		for a := range names {
+			for b := a + 1; b < len(names); b++ {
+				if slices.Contains(g.Focus, names[a]) || slices.Contains(g.Focus, names[b]) {
+					pairs++
+				}
+			}
+		}
+	}
 	workers := o.workers
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	pairs := len(g.Agents) * (len(g.Agents) - 1) / 2
 	seatings := len(league.GauntletSeatings(spec.Seats))
 	total := pairs * seatings * o.games
 	fmt.Fprintf(c.stderr, "botarena: tournament %s seed %d: %d agents, %d pairings × %d seatings × %d games = %d games on %d workers\n",

@@ -520,3 +520,30 @@ func TestEveryGameNamesAGauntletThatPlays(t *testing.T) {
 		})
 	}
 }
+
+// TestTournamentFocusPlaysOnlyThePairingsOfOneAgent: --focus NAME plays the
+// pairings of NAME alone, and each of their games is the same game (index,
+// seed, outcome) as in the whole tournament.
+func TestTournamentFocusPlaysOnlyThePairingsOfOneAgent(t *testing.T) {
+	args := []string{"battlebots", "--agents", "huggy,nop,sniper", "--games", "2", "--seed", "3", "--max-rounds", "30"}
+	full := gauntletTable(t, args...)
+	focused := gauntletTable(t, append(slices.Clone(args), "--focus", "sniper")...)
+	if !slices.Equal(focused.Focus, []string{"sniper"}) {
+		t.Errorf("focus = %q, want [sniper]", focused.Focus)
+	}
+	var want []league.GauntletPair
+	for _, p := range full.Pairs {
+		if p.Agents[0] == "sniper" || p.Agents[1] == "sniper" {
+			want = append(want, p)
+		}
+	}
+	if len(want) != 2 {
+		t.Fatalf("the full tournament has %d pairings of sniper, want 2", len(want))
+	}
+	if !reflect.DeepEqual(focused.Pairs, want) {
+		t.Errorf("focused pairs:\n%+v\nwant the full tournament's:\n%+v", focused.Pairs, want)
+	}
+	if _, stderr, code := runCLI(t, "", append([]string{"tournament"}, append(slices.Clone(args), "--focus", "nobody")...)...); code == 0 || !strings.Contains(stderr, "--focus") {
+		t.Errorf("--focus nobody: exit %d, stderr %q; want an error naming --focus", code, stderr)
+	}
+}

@@ -151,7 +151,7 @@ def test_a_games_gamma_and_ent_coef_are_defaults_that_the_flags_override(
         return Path("policy.safetensors")
 
     monkeypatch.setattr(cli, "train", fake_train)
-    assert main(["--game", "fake", "--total-steps", "1", "--eval-games", "0", *flags]) == 0
+    assert main(["--game", "fake", "--total-steps", "1", "--eval-games", "0", "--gauntlet-games", "0", *flags]) == 0
     assert (seen[0].gamma, seen[0].ent_coef) == want
     assert (game_defaults("fake").gamma, game_defaults("fake").ent_coef) == (
         hyperparameters.get("gamma", 0.99),
@@ -256,7 +256,7 @@ def test_an_overlapped_run_learns_every_rollout_once_and_is_reproducible(tmp_pat
 def test_the_command_line_evaluates_eval_games_from_each_seat(tmp_path: Path, address: str) -> None:
     """--eval-games N plays N games from every seat in each mode, into eval.json."""
     policy = train(_small(tmp_path, address))
-    assert main(["--evaluate", str(policy), "--eval-games", "3", "--address", address, "--out", str(tmp_path)]) == 0
+    assert main(["--evaluate", str(policy), "--eval-games", "3", "--gauntlet-games", "0", "--address", address, "--out", str(tmp_path)]) == 0
     report = json.loads((tmp_path / "eval.json").read_text())
     for mode in ("sample", "argmax"):
         assert report[mode]["games"] == 6
@@ -304,7 +304,7 @@ def test_a_run_against_a_mixture_trains_against_each_agent_and_evaluates_against
     agent and eval.json has each agent's evaluation."""
     log = tmp_path / "log.txt"
     args = ["--game", "battlebots", "--opponent", "huggy*2,nop", "--total-steps", "4096", "--num-envs", "16", "--num-steps", "64"]
-    args += ["--channels", "8,8", "--hidden", "32", "--checkpoint-every", "2", "--eval-games", "2", "--address", address, "--out", str(tmp_path)]
+    args += ["--channels", "8,8", "--hidden", "32", "--checkpoint-every", "2", "--eval-games", "2", "--gauntlet-games", "0", "--address", address, "--out", str(tmp_path)]
     with open(log, "w") as f, contextlib.redirect_stdout(f):
         assert main(args) == 0
     text = log.read_text()
@@ -419,7 +419,7 @@ def test_track_tensorboard_logs_the_curve_and_the_evaluation(tmp_path: Path, add
     from botarena.train.track import read_scalars
 
     args = ["--game", "battlebots", "--minutes", "0", "--total-steps", "2048", "--num-envs", "16", "--num-steps", "64"]
-    args += ["--channels", "8,8", "--hidden", "32", "--eval-games", "2", "--address", address, "--out", str(tmp_path)]
+    args += ["--channels", "8,8", "--hidden", "32", "--eval-games", "2", "--gauntlet-games", "0", "--address", address, "--out", str(tmp_path)]
     assert main([*args, "--quiet", "--track", "tensorboard"]) == 0
     scalars = read_scalars(tmp_path / "tb")
     for tag in ("train/steps_per_s", "train/agent_steps_per_s", "train/mean_return", "train/entropy", "train/episodes"):
@@ -433,3 +433,28 @@ def test_track_tensorboard_logs_the_curve_and_the_evaluation(tmp_path: Path, add
 
 def test_track_rejects_unknown_trackers(tmp_path: Path) -> None:
     assert main(["--game", "battlebots", "--total-steps", "1", "--track", "mlflow", "--out", str(tmp_path)]) == 2
+
+
+def test_a_run_plays_the_games_gauntlet_into_gauntlet_json_and_md(tmp_path: Path, address: str) -> None:
+    """--gauntlet-games N: the trained policy, sampling and arg-max, against the game's gauntlet (botarena
+    tournament --gauntlet --focus), into gauntlet.json and gauntlet.md, its win rates logged as gauntlet/*."""
+    from botarena.train.gauntlet import TRAINED, gauntlet_seed
+    from botarena.train.track import read_scalars
+
+    args = ["--game", "battlebots", "--minutes", "0", "--total-steps", "1024", "--num-envs", "16", "--num-steps", "64"]
+    args += ["--channels", "8,8", "--hidden", "32", "--eval-games", "1", "--gauntlet-games", "1", "--seed", "7"]
+    assert main([*args, "--address", address, "--out", str(tmp_path), "--quiet", "--track", "tensorboard"]) == 0
+    assert (tmp_path / "eval.json").exists()
+    table = json.loads((tmp_path / "gauntlet.json").read_text())
+    trained = set(TRAINED.values())
+    assert table["seed"] == gauntlet_seed(7) != 7 and table["games_per_seating"] == 1
+    assert set(table["focus"]) == trained
+    others = [a["agent"] for a in table["agents"] if a["agent"] not in trained]
+    assert others, "the gauntlet has the game's own agents"
+    assert table["pairs"] and all(trained & set(p["agents"]) for p in table["pairs"])
+    assert len(table["pairs"]) == 2 * len(others) + 1  # each mode against each agent, and the two modes
+    md = (tmp_path / "gauntlet.md").read_text()
+    for opp in others:
+        assert f"| trained | {opp} |" in md and f"| trained-argmax | {opp} |" in md
+    scalars = read_scalars(tmp_path / "tb")
+    assert f"gauntlet/trained/{others[0]}/win_rate" in scalars

@@ -25,7 +25,7 @@ def test_self_play_run(tmp_path: Path, capsys: object) -> None:
             "--game", "battlebots", "--self-play", "--minutes", "0", "--total-steps", "3072",
             "--num-envs", "16", "--num-steps", "64", "--channels", "8,8", "--hidden", "32",
             "--snapshot-every", "1", "--league-games", "12", "--checkpoint-every", "0",
-            "--eval-games", "0", "--out", str(out), "--threads", "1",
+            "--eval-games", "0", "--gauntlet-games", "0", "--out", str(out), "--threads", "1",
         ]
     )  # fmt: skip
     assert rc == 0

@@ -17,7 +17,11 @@ Run ``python -m botarena.train --help`` (or python/examples/ppo.py, or
   ``--checkpoint-every`` updates;
 * ``curve.csv`` and ``curve.png`` — steps/s, episode return and win/draw/loss
   rates against the opponent, per update;
-* ``eval.json`` — the evaluation over ``--eval-games`` games from each seat.
+* ``eval.json`` — the evaluation over ``--eval-games`` games from each seat;
+* ``gauntlet.json`` and ``gauntlet.md`` — the policy (sampling, and arg-max)
+  against the game's gauntlet (``botarena tournament --gauntlet``),
+  ``--gauntlet-games`` games per pairing and seating
+  (:mod:`~botarena.train.gauntlet`).
 
 With ``--self-play`` the run also keeps a league (``OUT/league``, see
 :class:`botarena.League`) of the game's reference bots (its spec's

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 from botarena.policy import load_policy
 from botarena.train.config import DEFAULT_ENT_COEF, DEFAULT_GAMMA, TrainConfig, game_info, parse_opponents
 from botarena.train.evaluate import evaluate, play_match
+from botarena.train.gauntlet import gauntlet_scalars, run_gauntlet
 from botarena.train.curve import read_curve
 from botarena.train.ppo import train
 from botarena.train.track import Tracker, open_tracker
@@ -78,6 +79,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every, help="updates between checkpoints")
     p.add_argument(
         "--eval-games", type=int, default=d.eval_games, help="evaluation games after training from each seat, in every mode (0: skip)"
+    )
+    p.add_argument(
+        "--gauntlet-games",
+        type=int,
+        default=d.gauntlet_games,
+        metavar="N",
+        help="after training, play the policy (sampling, and arg-max) against the game's gauntlet (botarena tournament "
+        "--gauntlet), N games per pairing and seating, seeded from --seed apart from training; writes OUT/gauntlet.json "
+        "and OUT/gauntlet.md (0: skip)",
     )
     p.add_argument(
         "--eval-temperature",
@@ -172,6 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         out=args.out or os.path.join("runs", game.replace("/", "-")),
         checkpoint_every=args.checkpoint_every,
         eval_games=args.eval_games,
+        gauntlet_games=args.gauntlet_games,
         resume=args.resume,
         address=args.address,
         quiet=args.quiet,
@@ -265,6 +276,15 @@ def _run(args: argparse.Namespace, cfg: TrainConfig, policy: pathlib.Path | None
         with open(pathlib.Path(cfg.out) / "eval.json", "w") as f:
             json.dump(report, f, indent=2)
             f.write("\n")
+    if cfg.gauntlet_games > 0:
+        print(f"playing {policy} against the {cfg.game} gauntlet, {cfg.gauntlet_games} games per pairing and seating ...", flush=True)
+        try:
+            table = run_gauntlet(policy, cfg.game, cfg.out, games=cfg.gauntlet_games, seed=cfg.seed, config=cfg.unshaped_config())
+        except RuntimeError as e:
+            print(f"botarena.train: gauntlet: {e}", file=sys.stderr)
+            return 1
+        print((pathlib.Path(cfg.out) / "gauntlet.md").read_text(), end="", flush=True)
+        tracker.scalars(step, gauntlet_scalars(table))
     if args.play:
         play_match(policy, cfg.game, cfg.opponents()[0][0], seed=cfg.seed)
     return 0

@@ -188,6 +188,7 @@ class TrainConfig:
     out: str = "runs/botarena"
     checkpoint_every: int = 25  # updates (0 = only the final policy)
     eval_games: int = 200  # evaluation games from each seat after training (0 = none)
+    gauntlet_games: int = 50  # games per pairing and seating against the game's gauntlet after training (0 = none)
     resume: str = ""  # a checkpoints/*.pt to continue from
     address: str = ""  # a running botarena serve ("" = start one)
     quiet: bool = False

@@ -1,0 +1,51 @@
+"""The gauntlet table of botarena.train (botarena.train.gauntlet), from a canned tournament: no PyTorch, no Go."""
+
+from __future__ import annotations
+
+import json
+
+from botarena.train.gauntlet import GAUNTLET_SEED_OFFSET, gauntlet_command, gauntlet_scalars, gauntlet_seed, render_gauntlet_md
+
+# The output of `botarena tournament battlebots --agents sniper,huggy --games 2 --json --seed 1`.
+CANNED = json.loads(
+    """{"game":"battlebots","seed":1,"seats":2,"games_per_seating":2,"max_rounds":0,"agents":[{"agent":"sniper","spec":"sniper"},{"agent":"huggy","spec":"huggy"}],"pairs":[{"agents":["sniper","huggy"],"games":4,"draws":0,"sides":[{"agent":"sniper","wins":4,"draws":0,"losses":0,"win_rate":1,"win_rate_95":[0.5101091635454027,1],"mean_points":9,"faults":0,"fault_kinds":{"timed_out":0,"crashed":0,"invalid":0},"forfeits":0},{"agent":"huggy","wins":0,"draws":0,"losses":4,"win_rate":0,"win_rate_95":[0,0.4898908364545973],"mean_points":-2,"faults":0,"fault_kinds":{"timed_out":0,"crashed":0,"invalid":0},"forfeits":0}],"distinct_endings":2,"mean_rounds":6,"seatings":[{"seats":["sniper","huggy"],"games":2,"wins":[2,0],"draws":0,"distinct_endings":1,"first_index":0,"first_seed":627405149472732430},{"seats":["huggy","sniper"],"games":2,"wins":[2,0],"draws":0,"distinct_endings":1,"first_index":2,"first_seed":16171810823986729605}]}]}"""
+)
+
+
+def test_the_table_has_a_row_per_pairing_of_the_trained_agent() -> None:
+    md = render_gauntlet_md(CANNED, ["sniper"])
+    lines = md.splitlines()
+    assert lines[0] == "# battlebots: gauntlet"
+    assert "Seed 1, 2 games per pairing and seating, 2 seats." in md
+    assert lines[-2].startswith("|---")
+    assert lines[-1] == "| sniper | huggy | 4 | 4/0/0 | 100.0% | [51.0%, 100.0%] | 9.00 | -2.00 | 2 |"
+
+
+def test_the_table_shows_the_trained_agent_on_either_side_of_a_pairing() -> None:
+    (row,) = [line for line in render_gauntlet_md(CANNED, ["huggy"]).splitlines() if line.startswith("| huggy")]
+    assert row == "| huggy | sniper | 4 | 0/0/4 | 0.0% | [0.0%, 49.0%] | -2.00 | 9.00 | 2 |"
+
+
+def test_without_a_focus_the_first_agent_is_the_trained_one() -> None:
+    assert render_gauntlet_md(CANNED) == render_gauntlet_md(CANNED, ["sniper"])
+    assert render_gauntlet_md({**CANNED, "focus": ["huggy"]}) == render_gauntlet_md(CANNED, ["huggy"])
+
+
+def test_the_tracker_gets_each_opponents_rates() -> None:
+    assert gauntlet_scalars(CANNED, ["sniper"]) == {
+        "gauntlet/sniper/huggy/win_rate": 1.0,
+        "gauntlet/sniper/huggy/draw_rate": 0.0,
+        "gauntlet/sniper/huggy/loss_rate": 0.0,
+    }
+
+
+def test_the_command_plays_both_modes_against_the_gauntlet_on_a_seed_apart_from_training() -> None:
+    cmd = gauntlet_command("botarena", "/runs/x/policy.safetensors", "bomberman/2p", games=50, seed=1, config={"a": 1})
+    assert cmd[:4] == ["botarena", "tournament", "bomberman/2p", "--gauntlet"]
+    flags = dict(zip(cmd[4::2], cmd[5::2]))
+    assert flags["--agents"] == "trained=policy:/runs/x/policy.safetensors?sample,trained-argmax=policy:/runs/x/policy.safetensors"
+    assert flags["--focus"] == "trained,trained-argmax"
+    assert flags["--games"] == "50" and "--json" in cmd
+    assert flags["--seed"] == str(1 + GAUNTLET_SEED_OFFSET) == str(gauntlet_seed(1))
+    assert json.loads(cmd[cmd.index("--config") + 1]) == {"a": 1}
+    assert gauntlet_seed(2**64 - 1) < 2**64
