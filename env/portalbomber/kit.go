@@ -8,7 +8,7 @@ var kit = &env.Kit{
 	Agents: []env.AgentInfo{
 		{Name: "practice", Summary: "the UPE practice bot (AI.js): uniformly random over its 15 moves, never bombs", New: newAgent(func() env.Agent { return &Practice{} })},
 		{Name: "greedy", Summary: "escapes its own blasts, bombs soft blocks and the opponent, buys upgrades", New: newAgent(func() env.Agent { return &Greedy{} })},
-		{Name: "raider", Summary: "greedy's economy and escapes, plus the hunt: closes in on the opponent and bombs when the blast leaves it no escape", New: newAgent(func() env.Agent { return &Raider{} })},
+		{Name: "raider", Summary: "greedy's economy, plus the hunt: closes in, bombs when the blast leaves the opponent no escape, checks its escapes against the opponent's replies, walks and shoots portal shortcuts", New: newAgent(func() env.Agent { return &Raider{} })},
 	},
 	Reference: "practice",
 	Opponents: []string{"practice", "greedy", "random"},

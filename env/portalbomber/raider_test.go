@@ -49,14 +49,14 @@ func raiderGame(t *testing.T, seat int, other string, seed uint64) (*Game, *Raid
 }
 
 // TestRaiderBeatsTheReferenceFromEverySeat: against practice (the
-// reference) the raider wins at least 80% of 20 fixed seeds per seat, and
-// against greedy at least 60% (it wins about 78% over 60 games); it never
+// reference) and against greedy the raider wins at least 80% of 20 fixed
+// seeds per seat (it wins about 95% of 200 games against greedy); it never
 // steps into a blast.
 func TestRaiderBeatsTheReferenceFromEverySeat(t *testing.T) {
 	for _, tc := range []struct {
 		other string
 		min   int
-	}{{"practice", 16}, {"greedy", 12}} {
+	}{{"practice", 16}, {"greedy", 16}} {
 		for seat := range Seats {
 			t.Run(fmt.Sprintf("%s/seat%d", tc.other, seat), func(t *testing.T) {
 				wins := 0
@@ -89,4 +89,72 @@ func TestRaiderDeterministicAndAllocationFree(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { r.Act(g, g.ToMove()) }); n != 0 {
 		t.Errorf("%v allocations per Act", n)
 	}
+}
+
+// TestRaiderWalksThroughPortals: on the bare board the raider, with no
+// bomb to place, is shut in its corner by the soft blocks at (3,1) and
+// (1,3); its own portal pair, orange on (3,1)'s left face and blue on
+// (9,7)'s top face, is the only way out, and it takes it towards the
+// opponent at (5,5).
+func TestRaiderWalksThroughPortals(t *testing.T) {
+	g := bare(t)
+	g.placeAt(1, 5, 5)
+	g.placeAt(0, 9, 5)
+	g.players[0].Orientation = Down
+	g.shootPortal(0, Blue)
+	g.placeAt(0, 1, 1)
+	g.players[0].Orientation = Right
+	g.shootPortal(0, Orange)
+	g.players[0].BombCount = 0
+	if q, ok := g.partner(3, 1, Left); !ok || q.X != 9 || q.Y != 7 || q.Dir != Up {
+		t.Fatalf("portal pair not set up: %+v %v", q, ok)
+	}
+	r := &Raider{}
+	r.Reset(g, 0, 1)
+	m := play(t, g, nil, nil)
+	for range 12 {
+		if g.ToMove() == 0 {
+			m.scripts[0] = []Action{Action(r.Act(g, 0))}
+		}
+		m.step()
+		if p := g.Player(0); p.X >= 4 {
+			return // out through the portal: (9,6) is the exit
+		}
+	}
+	t.Errorf("the raider stayed in its corner at %+v", g.Player(0))
+}
+
+// TestRaiderShootsAShortcut: the raider at (1,9) facing right, the
+// opponent at (9,3), its orange portal already on the top face of (9,7)
+// (letting out at (9,6), on the opponent's column): rather than walk the
+// long way round, it shoots its blue portal (onto the border next to it,
+// after turning left: the shortest shortcut) and walks through.
+func TestRaiderShootsAShortcut(t *testing.T) {
+	g := bare(t)
+	g.placeAt(1, 9, 3)
+	g.placeAt(0, 9, 5)
+	g.players[0].Orientation = Down
+	g.shootPortal(0, Orange)
+	g.placeAt(0, 1, 9)
+	g.players[0].Orientation = Right
+	g.players[0].BombCount = 0
+	r := &Raider{}
+	r.Reset(g, 0, 1)
+	if got := Action(r.Act(g, 0)); got != BluePortal && got != TurnLeft {
+		t.Fatalf("got %v, want blue_portal or turn_left", got)
+	}
+	m := play(t, g, nil, nil)
+	for range 20 {
+		if g.ToMove() == 0 {
+			m.scripts[0] = []Action{Action(r.Act(g, 0))}
+		}
+		m.step()
+		if p := g.Player(0); p.X == 9 && p.Y <= 6 {
+			if r.Shots == 0 {
+				t.Error("no portal shot counted")
+			}
+			return // through the portals
+		}
+	}
+	t.Errorf("the raider did not come out at (9,6): %+v", g.Player(0))
 }
