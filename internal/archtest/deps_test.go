@@ -90,6 +90,9 @@ var rules = []rule{
 	// match is the one match runner: it makes agents (agents) and plays
 	// them in the games (env), with recording for league data.
 	{pkg: "match", imports: []string{"env", "env/*", "vecenv", "agents"}},
+	// bots builds public bots from recipes (git, toolchains, shell steps):
+	// standard library only; cmd checks the folders it yields with agents.
+	{pkg: "bots"},
 	// league runs games (env, agents, with match), stores them (bbolt), rates them
 	// (gonum) and writes match data through observations/matchdata. It
 	// never imports the services: matchservice.RemoteRunner plugs into
@@ -159,7 +162,7 @@ var rules = []rule{
 
 	// cmd wires everything, with cobra for the command line and gonum's
 	// plot for charts.
-	{pkg: "cmd/*", imports: []string{"env", "env/*", "games", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "web", "bench", "native",
+	{pkg: "cmd/*", imports: []string{"env", "env/*", "games", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "bots", "match", "league", "web", "bench", "native",
 		"rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client", "internal/safefile"},
 		thirdParty: cat(connectDeps, promDeps, arrowDeps, parquetDeps, bboltDeps, gonumDeps, cobraDeps, plotDeps)},
 }

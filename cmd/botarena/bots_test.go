@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/botarena/botarena/bots"
+)
+
+// TestBotsBuildLocal builds a recipe whose repository is a local git
+// repository holding the sample Python bot, through `bots build`, and plays
+// the dir: spec it prints.
+func TestBotsBuildLocal(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH")
+	}
+	repo := t.TempDir()
+	src := exampleBot(t, "entelect-bomberman-python")
+	for _, f := range []string{"bot.json", "bot.py"} {
+		data, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(repo, "src"), 0o755)
+		os.WriteFile(filepath.Join(repo, "src", f), data, 0o644)
+	}
+	git := func(args ...string) string {
+		out, err := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "bot")
+	commit := git("rev-parse", "HEAD")
+	recipes, cache := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(recipes, "pybomber.json"), []byte(`{"game":"bomberman","repository":"`+repo+`","commit":"`+commit+`",
+		"toolchain":"python3","build":["mkdir -p out && cp src/bot.json src/bot.py out/"],"bot":"out"}`), 0o644)
+
+	out, errOut, code := runCLI(t, "", "bots", "build", "--recipes", recipes, "--cache", cache, "-q", "pybomber")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	spec := strings.TrimSpace(out)
+	if want := "dir:" + filepath.Join(cache, "pybomber-"+commit[:12], "out"); spec != want {
+		t.Fatalf("spec %q, want %q", spec, want)
+	}
+	out, _, code = runCLI(t, "", "bots", "list", "--recipes", recipes, "--cache", cache)
+	if code != 0 || !strings.Contains(out, "pybomber") || !strings.Contains(out, spec) || !strings.Contains(out, "kabousvlieg-2016-bomberman") {
+		t.Errorf("list: %s", out)
+	}
+	out, _, code = runCLI(t, "", "bots", "build", "--recipes", recipes, "--cache", cache, "pybomber")
+	if code != 0 || !strings.Contains(out, "pybomber\tcached\t"+spec) {
+		t.Errorf("second build: %d %s", code, out)
+	}
+	if testing.Short() {
+		return
+	}
+	out, errOut, code = runCLI(t, "", "play", "bomberman", "--players", "2", "--seed", "3", "--agents", "reference,"+spec, "--json", "--nolimit")
+	if code != 0 {
+		t.Fatalf("play: exit %d: %s", code, errOut)
+	}
+	var res result
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Rounds < 10 {
+		t.Errorf("play: %v, %d rounds: %s", err, res.Rounds, out)
+	}
+}
+
+func TestBotsErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bots", "build", "--cache", t.TempDir(), "nosuch"}, `no recipe "nosuch" (recipes: kabousvlieg-2016-bomberman`},
+		{[]string{"bots", "build", "--cache", t.TempDir(), "--repo-override", "x"}, "--repo-override: want NAME=REPOSITORY"},
+		{[]string{"bots", "list", "--recipes", filepath.Join(t.TempDir(), "none")}, "recipes "},
+	} {
+		_, errOut, code := runCLI(t, "", tc.args...)
+		if code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q, want %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	// A missing toolchain is one line naming it and what to install.
+	t.Setenv("PATH", t.TempDir())
+	_, errOut, code := runCLI(t, "", "bots", "build", "--cache", t.TempDir(), "kabousvlieg-2016-bomberman")
+	if code != 1 || !strings.Contains(errOut, "git is not on PATH") {
+		t.Errorf("no git: %d %q", code, errOut)
+	}
+}
+
+// TestBotsPublic plays the public bots the cache holds (built with
+// `botarena bots build`); it skips those not built.
+func TestBotsPublic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays external bots")
+	}
+	cache := os.Getenv("BOTARENA_BOTS_CACHE")
+	if cache == "" {
+		cache, _ = bots.DefaultCache()
+	}
+	all, err := bots.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &bots.Builder{Cache: cache}
+	for _, r := range all {
+		t.Run(r.Name, func(t *testing.T) {
+			if !b.Built(r) {
+				t.Skipf("not built in %s (botarena bots build %s)", cache, r.Name)
+			}
+			_, errOut, code := runCLI(t, "", "play", r.Game, "--players", "2", "--seed", "1", "--agents", "reference,dir:"+b.BotDir(r), "--json", "--nolimit")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+		})
+	}
+}
