@@ -332,7 +332,7 @@ def test_imitation_fits_the_network_to_a_built_in_agents_decisions_before_ppo(tm
     assert (demos.masks.sum(axis=1) > 1).all()  # only decisions with a choice
     assert np.abs(demos.returns).max() <= 1.0 + 1e-6
 
-    cfg = _small(tmp_path / "run", address, imitate="sniper", imitate_games=8, imitate_epochs=1, imitate_coef=0.5, total_steps=2048)
+    cfg = _small(tmp_path / "run", address, opponent="huggy", imitate="sniper", imitate_games=8, imitate_epochs=1, imitate_coef=0.5, total_steps=2048)
     log = tmp_path / "log.txt"
     with open(log, "w") as f, contextlib.redirect_stdout(f):
         train(dataclasses.replace(cfg, quiet=False))
