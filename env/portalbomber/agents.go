@@ -246,6 +246,16 @@ func (a *Greedy) safeAfter(g *Game, seat int, m Action) bool {
 	if s.Done() {
 		return true
 	}
+	return a.canEscape(s, seat, false)
+}
+
+// canEscape reports whether seat, alive in s, has a walk that avoids every
+// cell at the round end it becomes deadly, for the next greedyHorizon round
+// ends, the other player standing still; throughPortals lets the walk step
+// through portals (Raider), else it keeps to walkable cells (Greedy). It
+// uses a's forecast and reach scratch.
+func (a *Greedy) canEscape(s *Game, seat int, throughPortals bool) bool {
+	me := s.Player(seat)
 	n := s.Size()
 	s.Forecast(a.fc[:], greedyHorizon)
 	// Moves of seat before the first forecast round end: one if it is its
@@ -264,6 +274,12 @@ func (a *Greedy) safeAfter(g *Game, seat int, m Action) bool {
 			next[i] = true
 			if k > 0 || free {
 				for d := range 4 {
+					if throughPortals {
+						if j := step(s, seat, i, d); j >= 0 {
+							next[j] = true
+						}
+						continue
+					}
 					x, y := i%n+dirDX[d], i/n+dirDY[d]
 					if walkable(s, seat, x, y) {
 						next[y*n+x] = true

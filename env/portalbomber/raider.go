@@ -310,44 +310,10 @@ func (a *Raider) traps(g *Game, seat int) bool {
 // the round end it becomes deadly, for the next greedyHorizon round ends,
 // the other player standing still.
 func (a *Raider) escapes(s *Game, seat int) bool {
-	me := s.Player(seat)
-	if !me.Alive {
+	if !s.Player(seat).Alive {
 		return false
 	}
-	n := s.Size()
-	s.Forecast(a.fc[:], greedyHorizon)
-	free := s.ToMove() == seat || s.ToMove() < 0
-	cur, next := &a.reach[0], &a.reach[1]
-	clear(cur[:n*n])
-	cur[me.Y*n+me.X] = true
-	for k := range greedyHorizon {
-		clear(next[:n*n])
-		any := false
-		for i := range n * n {
-			if !cur[i] {
-				continue
-			}
-			next[i] = true
-			if k > 0 || free {
-				for d := range 4 {
-					if j := step(s, seat, i, d); j >= 0 {
-						next[j] = true
-					}
-				}
-			}
-		}
-		for i := range n * n {
-			if next[i] && a.fc[i]&(1<<k) != 0 {
-				next[i] = false
-			}
-			any = any || next[i]
-		}
-		if !any {
-			return false
-		}
-		cur, next = next, cur
-	}
-	return true
+	return a.canEscape(s, seat, true)
 }
 
 // step returns the cell seat reaches by stepping from cell i in direction
