@@ -89,6 +89,12 @@ type Kit struct {
 	// DIR/<seed>/<round>/<native format files>.
 	Replay func(dir string, seats []Agent) func(e Env, round int) error
 
+	// Legend lists the marks of the game's picture ([Painter]) and what
+	// they stand for, in the order a key lists them (seat colours apart:
+	// every game draws seat k in [SeatColor](k)); nil means none. Viewers
+	// draw it as the game's key.
+	Legend []LegendEntry
+
 	// ReplayStates reads a match folder written by Replay back: it returns
 	// the paths in fsys (the match's folder, DIR/<seed>) of the files that
 	// hold the full state in the canonical native format, one per state,
@@ -262,6 +268,11 @@ func (k *Kit) check(e Entry) error {
 	}
 	if len(k.ConsoleKeys) > 0 && strings.TrimSpace(k.ConsoleHelp) == "" {
 		return fmt.Errorf("no ConsoleHelp for the ConsoleKeys")
+	}
+	for _, l := range k.Legend {
+		if !slices.Contains(LegendMarks, l.Mark) || strings.TrimSpace(l.Meaning) == "" {
+			return fmt.Errorf("legend entry %q: want a mark of %v and a meaning", l.Meaning, LegendMarks)
+		}
 	}
 	if (k.Replay == nil) != (k.ReplayStates == nil) {
 		return fmt.Errorf("a Replay writer needs its ReplayStates reader, and the other way round")

@@ -21,6 +21,21 @@ type Painter interface {
 	Paint(seat int) *image.RGBA
 }
 
+// LegendEntry is one mark of a game's picture and what it stands for, for
+// the key a viewer draws beside the board (see [Kit.Legend]).
+type LegendEntry struct {
+	// Colour is the mark's colour.
+	Colour color.RGBA
+	// Mark is its shape, one of [LegendMarks]: a filled cell, a disc, a
+	// ring, a small dot, a frame round a cell, a short streak, a cross.
+	Mark string
+	// Meaning says what the mark stands for, in a few words.
+	Meaning string
+}
+
+// LegendMarks are the shapes a [LegendEntry] may have.
+var LegendMarks = []string{"cell", "disc", "ring", "dot", "frame", "streak", "cross"}
+
 // Palette colours shared by the games' pictures, so that the five games
 // look like one product: a dark floor, light walls, one colour per seat.
 var (

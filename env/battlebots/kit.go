@@ -5,6 +5,7 @@ import "github.com/botarena/botarena/env"
 // kit is what BattleBots brings besides its envs, shared by every preset
 // (see [env.Kit]).
 var kit = &env.Kit{
+	Legend: pictureLegend,
 	Agents: []env.AgentInfo{
 		{Name: "nop", Summary: "the original's Nop.java: always prints NO", New: newAgent("nop", func() env.Agent { return Nop{} })},
 		{Name: "huggy", Summary: "the original's huggy.py: walks toward the enemy, then sends P (EMP) every round once adjacent", New: newAgent("huggy", func() env.Agent { return Huggy{} })},

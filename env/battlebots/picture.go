@@ -53,6 +53,16 @@ func (p picture) centre(x, y int) image.Point {
 	return image.Pt(paintBorder+col*paintCell+paintCell/2, paintBorder+row*paintCell+paintCell/2)
 }
 
+// pictureLegend is the key of [Game.Paint]'s marks (the kit's Legend).
+var pictureLegend = []env.LegendEntry{
+	{Colour: env.ColorWall, Mark: "cell", Meaning: "arena wall"},
+	{Colour: colorBullet, Mark: "streak", Meaning: "bullet, pointing where it flies"},
+	{Colour: colorMissile, Mark: "streak", Meaning: "missile, pointing where it flies"},
+	{Colour: env.ColorBomb, Mark: "dot", Meaning: "landmine, ringed in its layer's colour (grey once dead)"},
+	{Colour: colorEMP, Mark: "ring", Meaning: "EMP: movement paralysed"},
+	{Colour: env.ColorDeadShade, Mark: "disc", Meaning: "a bot below 1 HP"},
+}
+
 // Paint draws the bout as seat sees it (see [env.Painter]): the arena
 // inside a ring of wall cells, with the same orientation for both seats
 // (y grows downwards, as in "arena.txt"); each bot as a disc in its seat

@@ -5,6 +5,7 @@ import "github.com/botarena/botarena/env"
 // kit is what Battle³ brings besides its envs, shared by every preset (see
 // [env.Kit]).
 var kit = &env.Kit{
+	Legend: pictureLegend,
 	Agents: []env.AgentInfo{
 		{Name: "dumb", Summary: "the original example_bots/dumb-bot.js: random move (staying in the cube), NOOP or bomb anywhere",
 			New: newAgent(func() env.Agent { return NewDumb() })},

@@ -85,6 +85,13 @@ func (p picture) marker(c *env.Canvas, x, y, z int, rad float64, colour color.RG
 	c.DiscAt(cx, cy, rad, colour)
 }
 
+// pictureLegend is the key of [Game.Paint]'s marks (the kit's Legend).
+var pictureLegend = []env.LegendEntry{
+	{Colour: env.ColorBomb, Mark: "disc", Meaning: "bomb (on a dark red cell)"},
+	{Colour: env.ColorFire, Mark: "cell", Meaning: "collision of the last tick: a bomb going off, bots crashing"},
+	{Colour: env.ColorDeadShade, Mark: "disc", Meaning: "lost bot, with a dot of its colour"},
+}
+
 // Paint draws the game as seat sees it (see [env.Painter]; every seat sees
 // everything). The cube is drawn as its Edge z-layers, z = 0, 1, ... left
 // to right and top to bottom, ceil(√Edge) per row, each an Edge×Edge board

@@ -5,6 +5,7 @@ import "github.com/botarena/botarena/env"
 // kit is what Battleships brings besides its envs, shared by every preset
 // (see [env.Kit]).
 var kit = &env.Kit{
+	Legend: pictureLegend,
 	Agents: []env.AgentInfo{
 		{Name: "reference", Summary: "the Entelect 2017 reference bot (C# 1.2.1): even-column scan, shield and vertical double shot from the Destroyer",
 			New: newReferenceAgent},

@@ -27,6 +27,17 @@ func PictureSize(cfg *Config) image.Point {
 	return image.Pt((2*n+1)*pictureCell+2*pictureBorder, (n+1)*pictureCell+2*pictureBorder+statusHeight)
 }
 
+// pictureLegend is the key of [Game.Paint]'s marks (the kit's Legend).
+var pictureLegend = []env.LegendEntry{
+	{Colour: env.ColorFloor, Mark: "cell", Meaning: "water"},
+	{Colour: env.ColorHidden, Mark: "cell", Meaning: "the opponent's cell, not shot yet (a seat's view)"},
+	{Colour: env.ColorFire, Mark: "disc", Meaning: "hit on a ship"},
+	{Colour: env.ColorWall, Mark: "dot", Meaning: "miss"},
+	{Colour: env.ColorDanger, Mark: "cell", Meaning: "the opponent's damaged ship cell (a seat's view)"},
+	{Colour: env.ColorDeadShade, Mark: "cell", Meaning: "sunk ship"},
+	{Colour: env.ColorPowerUp, Mark: "frame", Meaning: "shield; a disc where it stopped a shot"},
+}
+
 // Paint draws the game as seat sees it into a new picture of
 // [PictureSize] for the game's config, implementing [env.Painter]. Player
 // A's map (seat 0) is on the left and B's on the right, in every view,

@@ -5,6 +5,7 @@ import "github.com/botarena/botarena/env"
 // kit is what Bomberman brings besides its envs, shared by every preset
 // (see [env.Kit]).
 var kit = &env.Kit{
+	Legend: pictureLegend,
 	Agents: []env.AgentInfo{
 		{Name: "reference", Summary: "the Entelect 2016 reference bot (C# AStarStrategy), quirks included", New: newReferenceAgent},
 		{Name: "hunter", Summary: "a built-in bot that simulates fuses and chain reactions, clears walls, takes power-ups and traps opponents", New: newHunterAgent},

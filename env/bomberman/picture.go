@@ -50,6 +50,18 @@ func PictureSize(cfg *Config) image.Point {
 	return image.Pt(w, h)
 }
 
+// pictureLegend is the key of [Game.Paint]'s marks (the kit's Legend).
+var pictureLegend = []env.LegendEntry{
+	{Colour: env.ColorWall, Mark: "cell", Meaning: "indestructible wall"},
+	{Colour: env.ColorSoftWall, Mark: "cell", Meaning: "destructible wall"},
+	{Colour: env.ColorFire, Mark: "cell", Meaning: "blast of the last round"},
+	{Colour: env.ColorDanger, Mark: "cell", Meaning: "a bomb's blast will reach it"},
+	{Colour: env.ColorBomb, Mark: "disc", Meaning: "bomb, ringed in its owner's colour, with its timer"},
+	{Colour: env.ColorPowerUp, Mark: "cell", Meaning: "power-up: bomb bag or blast radius"},
+	{Colour: env.ColorCoin, Mark: "disc", Meaning: "super power-up"},
+	{Colour: env.ColorDeadShade, Mark: "disc", Meaning: "dead player"},
+}
+
 // Paint draws the game into a new picture of [PictureSize] for the game's
 // config, implementing [env.Painter]. The map fills the top, one square
 // per cell, north at the top:

@@ -5,6 +5,7 @@ import "github.com/botarena/botarena/env"
 // kit is what portal Bomberman brings besides its envs, shared by every
 // preset (see [env.Kit]).
 var kit = &env.Kit{
+	Legend: pictureLegend,
 	Agents: []env.AgentInfo{
 		{Name: "practice", Summary: "the UPE practice bot (AI.js): uniformly random over its 15 moves, never bombs", New: newAgent(func() env.Agent { return &Practice{} })},
 		{Name: "greedy", Summary: "escapes its own blasts, bombs soft blocks and the opponent, buys upgrades", New: newAgent(func() env.Agent { return &Greedy{} })},

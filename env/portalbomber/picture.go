@@ -53,6 +53,18 @@ func (p picture) rect(x, y int) image.Rectangle {
 	return image.Rect(px, py, px+p.cell, py+p.cell)
 }
 
+// pictureLegend is the key of [Game.Paint]'s marks (the kit's Legend).
+var pictureLegend = []env.LegendEntry{
+	{Colour: env.ColorWall, Mark: "cell", Meaning: "hard block"},
+	{Colour: env.ColorSoftWall, Mark: "cell", Meaning: "soft block"},
+	{Colour: env.ColorFire, Mark: "cell", Meaning: "explosion trail"},
+	{Colour: env.ColorDanger, Mark: "cell", Meaning: "apocalypse fire"},
+	{Colour: env.ColorBomb, Mark: "disc", Meaning: "bomb, ringed in its owner's colour, with its tick"},
+	{Colour: colorOrangePortal, Mark: "streak", Meaning: "orange portal"},
+	{Colour: colorBluePortal, Mark: "streak", Meaning: "blue portal"},
+	{Colour: env.ColorText, Mark: "dot", Meaning: "the side a player faces"},
+}
+
 // Paint draws the game as seat sees it (see [env.Painter]; the game has no
 // hidden information, so every seat sees the same board, with its own
 // player framed in white). The board, (0,0) at the top left as in
