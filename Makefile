@@ -31,7 +31,7 @@ TRAIN_ARGS ?=
 # default; or an index URL. python/tools/install_extras.py says which it installs and why.
 TORCH_INDEX ?= auto
 
-.PHONY: image k8s-validate league help build lib wheel test fmt-check vet race pytest lint typecheck bench fuzz play venv train-venv extras-venv train generate check-generated clean
+.PHONY: image k8s-validate league help build lib wheel test fmt-check vet race pytest lint typecheck bench fuzz play venv train-venv extras-venv train generate check-generated clean docs
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -135,6 +135,22 @@ $(VENV)/.extras-installed: $(VENV)/.installed
 train: build train-venv ## train a PPO bot, evaluate it, export it and watch it play: make train GAME=battlebots MINUTES=15 [TORCH_INDEX=auto|pypi|URL]
 	@echo "training $(GAME) for $(MINUTES) minutes into $(RUN) (the first native pool may build the native library first: a minute or two, said on stderr) ..."
 	BOTARENA_BIN=$(abspath $(BIN)) $(VENV)/bin/python -m botarena.train --game $(GAME) --minutes $(MINUTES) --out $(RUN) --play $(TRAIN_ARGS)
+
+# make docs: the site's tools, pinned in docs/requirements.txt, live in their own venv.
+DOCS_VENV ?= .venv-docs
+
+docs: build venv $(DOCS_VENV)/.installed ## the docs site into site/ (MkDocs Material, mkdocstrings; warnings are errors): a page per game, the Python API, the CLI reference
+	@echo "docs: writing docs/gen from $(BIN): a page per game (games --json, rules, the gauntlets), animations drawn by each game's painter, the CLI reference ..."
+	$(VENV)/bin/python python/tools/docs_pages.py --bin $(BIN) --out docs/gen
+	@echo "docs: mkdocs build --strict into site/ ..."
+	$(DOCS_VENV)/bin/mkdocs build --strict
+	@echo "docs: open site/index.html"
+
+$(DOCS_VENV)/.installed: docs/requirements.txt
+	@echo "docs: installing the pinned site tools (docs/requirements.txt: MkDocs, Material, mkdocstrings; about 20 MB) into $(DOCS_VENV) ..."
+	test -x $(DOCS_VENV)/bin/python || $(PYTHON) -m venv $(DOCS_VENV)
+	$(DOCS_VENV)/bin/python -m pip install --disable-pip-version-check -r docs/requirements.txt
+	touch $@
 
 generate: venv ## regenerate the protobuf/Connect Go code (buf), the Python stubs (grpc_tools) and python/src/botarena/games.py
 	$(GO) tool buf lint
