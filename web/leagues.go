@@ -48,7 +48,7 @@ type LeagueInfo struct {
 // LeaguePage is the answer of GET /api/leagues/table?name=NAME.
 type LeaguePage struct {
 	Name     string             `json:"name"`
-	Settings league.Settings    `json:"settings"`
+	Settings LeagueSettings     `json:"settings"`
 	Games    int64              `json:"games"`
 	Rows     []league.Row       `json:"rows"`
 	Runs     []league.RunRecord `json:"runs,omitempty"`
@@ -61,10 +61,20 @@ type LeaguePage struct {
 	Initial float64 `json:"initial_rating"`
 }
 
+// LeagueSettings are a league's settings as the page gets them: its seed
+// as a string (see Seed).
+type LeagueSettings struct {
+	league.Settings
+	Seed Seed `json:"seed"`
+}
+
 // RecentGame is one of the last games of a league, with the request that
 // watches it again as a live match when every seat is a built-in agent.
 type RecentGame struct {
 	league.GameRecord
+	// Seed is the game's seed as a string (it hides GameRecord's number,
+	// which a browser would round; see Seed).
+	Seed  Seed           `json:"seed"`
 	Watch *createRequest `json:"watch,omitempty"`
 }
 
@@ -225,7 +235,7 @@ func (s *Server) readLeague(name string, details bool) (*LeaguePage, error) {
 		return nil, fmt.Errorf("league %s: %w", name, err)
 	}
 	defer l.Close()
-	page.Settings, page.Time = l.Settings(), time.Now().UTC()
+	page.Settings, page.Time = LeagueSettings{Settings: l.Settings(), Seed: Seed(l.Settings().Seed)}, time.Now().UTC()
 	if page.Rows, err = l.Table(); err != nil {
 		return nil, err
 	}
@@ -243,7 +253,7 @@ func (s *Server) readLeague(name string, details bool) (*LeaguePage, error) {
 		return nil, err
 	}
 	for _, g := range slices.Backward(games) {
-		page.Recent = append(page.Recent, RecentGame{GameRecord: g, Watch: s.watchLeagueGame(page.Settings, page.Runs, g)})
+		page.Recent = append(page.Recent, RecentGame{GameRecord: g, Seed: Seed(g.Seed), Watch: s.watchLeagueGame(page.Settings.Settings, page.Runs, g)})
 	}
 	return page, nil
 }
@@ -273,7 +283,7 @@ func (s *Server) watchLeagueGame(st league.Settings, runs []league.RunRecord, g 
 	if _, err := s.opt.Registry.Make(st.Game, config); err != nil {
 		return nil
 	}
-	return &createRequest{Game: st.Game, Config: config, Agents: specs, Seed: g.Seed}
+	return &createRequest{Game: st.Game, Config: config, Agents: specs, Seed: Seed(g.Seed)}
 }
 
 // leagueConfig returns the config of the league whose store is in the

@@ -6,19 +6,22 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/botarena/botarena/agents/policy"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/match"
 )
 
-// liveSource is a live match: built-in agents playing a game from a seed,
-// played again from its start for every request.
+// liveSource is a live match: built-in agents and policies playing a game
+// from a seed, played again from its start for every request.
 type liveSource struct {
 	reg    *env.Registry
 	game   string
 	config json.RawMessage
-	agents []string
+	agents []string // as the page names them
+	specs  []string // the agent specs that play them
 	seed   uint64
 	limit  int
+	held   int64 // policyCost(specs)
 }
 
 func (l *liveSource) start() (playing, error) {
@@ -26,12 +29,24 @@ func (l *liveSource) start() (playing, error) {
 	if err != nil {
 		return nil, err
 	}
-	ags, err := match.NewAgents(l.game, l.agents, e.Spec(), nil, nil)
+	ags, err := match.NewAgents(l.game, l.specs, e.Spec(), nil, nil)
 	if err != nil {
 		return nil, err
 	}
 	h := match.RecordingHeader{Game: l.game, Config: l.config, Seed: l.seed, Agents: l.agents}
-	return newSimPlay(l.game, e, ags, l.seed, l.limit, h, nil)
+	p, err := newSimPlay(l.game, e, ags, l.seed, l.limit, h, nil)
+	if err != nil {
+		return nil, err
+	}
+	for seat, a := range ags {
+		if pa, ok := a.(*policy.Agent); ok {
+			if p.explainers == nil {
+				p.explainers = make([]*policy.Explainer, len(ags))
+			}
+			p.explainers[seat] = policy.NewExplainer(pa)
+		}
+	}
+	return p, nil
 }
 
 // simPlay plays a session with the match runner: the built-in agents of a
@@ -46,6 +61,14 @@ type simPlay struct {
 	round   int             // the current round
 	forfeit *match.Result   // the result, once an agent forfeited
 	buf     []byte
+	// explainers explain the policy seats (nil for the others; nil when
+	// none): each frame not over shows what they make of its state.
+	explainers []*policy.Explainer
+	// invalid holds each seat's invalid count before the round's step,
+	// acted the round's actions as the page shows them.
+	invalid []int
+	acted   []ActionView
+	cmd     []byte
 }
 
 // newSimPlay returns a playing of e (not yet reset) between ags, seeded
@@ -61,6 +84,31 @@ func newSimPlay(game string, e env.Env, ags []env.Agent, seed uint64, limit int,
 		g: &match.Match{Env: e, Agents: ags, Seed: seed, MaxRounds: limit}}, nil
 }
 
+// watchActions sets the hooks that keep the last round's actions for the
+// frames (acted): each seat's action, named, whether the game counted it
+// invalid, and its reward.
+func (p *simPlay) watchActions() {
+	p.g.Hooks.Acted = func(e env.Env, _ int, actions []int32) error {
+		p.invalid = p.invalid[:0]
+		for seat := range actions {
+			p.invalid = append(p.invalid, e.Invalid(seat))
+		}
+		return nil
+	}
+	p.g.Hooks.Stepped = func(e env.Env, _ int, st match.Step) error {
+		p.acted = p.acted[:0]
+		for seat, a := range st.Actions {
+			v := actionView(e, p.codec, seat, a, &p.cmd)
+			v.Invalid = seat < len(p.invalid) && e.Invalid(seat) > p.invalid[seat]
+			if seat < len(st.Rewards) {
+				v.Reward = st.Rewards[seat]
+			}
+			p.acted = append(p.acted, v)
+		}
+		return nil
+	}
+}
+
 func (p *simPlay) limit() int { return p.max }
 func (p *simPlay) close()     { p.g.Close() }
 
@@ -70,6 +118,7 @@ func (p *simPlay) over() bool {
 }
 
 func (p *simPlay) run(ctx context.Context, from int, fn func(round int) error) error {
+	p.watchActions()
 	p.g.Hooks.State = func(_ env.Env, round int) error {
 		p.round = round
 		if round < from && !p.over() {
@@ -116,6 +165,12 @@ func (p *simPlay) frame(seat int) (*Frame, error) {
 		State: state, Seat: seat, Result: e.Result(), Done: p.over()}
 	if p.forfeit != nil {
 		f.Result, f.Forfeit = p.forfeit.Result, &p.forfeit.Forfeit
+	}
+	if p.round > 0 {
+		f.Actions = p.acted
+	}
+	if !f.Done && p.explainers != nil {
+		f.Policies = explain(e, p.codec, p.explainers, p.header.Agents, &p.cmd)
 	}
 	if f.Done {
 		f.Faults = faultsOf(p.g.Agents, p.header.Agents)

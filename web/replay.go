@@ -37,7 +37,7 @@ type ReplayInfo struct {
 	Path     string    `json:"path"` // relative to the replays folder, slash-separated
 	Kind     string    `json:"kind"` // recording, folder or matchdata
 	Game     string    `json:"game,omitempty"`
-	Seed     *uint64   `json:"seed,omitempty"`
+	Seed     *Seed     `json:"seed,omitempty"` // a string: see Seed
 	Agents   []string  `json:"agents,omitempty"`
 	Size     int64     `json:"size,omitempty"` // of a file
 	Modified time.Time `json:"modified"`
@@ -112,7 +112,7 @@ func (s *Server) walkReplays(ctx context.Context) ([]ReplayInfo, bool, error) {
 			if s.isReplayFolder(fsys, p) {
 				ri := ReplayInfo{Path: p, Kind: kindFolder, Modified: info.ModTime()}
 				if seed, err := strconv.ParseUint(path.Base(p), 10, 64); err == nil {
-					ri.Seed = &seed
+					ri.Seed = seedPtr(&seed)
 				}
 				list = append(list, ri)
 				return fs.SkipDir
@@ -134,7 +134,7 @@ func (s *Server) walkReplays(ctx context.Context) ([]ReplayInfo, bool, error) {
 			if err != nil {
 				return nil
 			}
-			ri.Kind, ri.Game, ri.Seed, ri.Agents = kindRecording, h.Game, &h.Seed, h.Agents
+			ri.Kind, ri.Game, ri.Seed, ri.Agents = kindRecording, h.Game, seedPtr(&h.Seed), h.Agents
 		default:
 			return nil
 		}
@@ -252,7 +252,7 @@ func (s *Server) openReplay(w http.ResponseWriter, r *http.Request) {
 		s.openError(w, err)
 		return
 	}
-	ri.Game, ri.Seed, ri.Agents = open.game, open.seed, open.agents
+	ri.Game, ri.Seed, ri.Agents = open.game, seedPtr(open.seed), open.agents
 	s.answerOpened(w, ri, open, held)
 }
 
@@ -335,7 +335,7 @@ func (s *Server) uploadReplay(w http.ResponseWriter, r *http.Request) {
 		name = strings.ToValidUTF8(name[:maxUploadName], "")
 	}
 	ri := ReplayInfo{Path: name, Kind: kindRecording, Size: n, Modified: time.Now(),
-		Game: open.game, Seed: open.seed, Agents: open.agents}
+		Game: open.game, Seed: seedPtr(open.seed), Agents: open.agents}
 	s.answerOpened(w, ri, open, held)
 }
 

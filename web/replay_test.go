@@ -312,7 +312,7 @@ func TestWebReplayFolderEachGame(t *testing.T) {
 	for i, game := range baseGames {
 		t.Run(game, func(t *testing.T) {
 			p := fmt.Sprintf("%s/%d", game, 10+i)
-			if info, ok := list[p]; !ok || info.Kind != kindFolder || info.Seed == nil || *info.Seed != uint64(10+i) {
+			if info, ok := list[p]; !ok || info.Kind != kindFolder || info.Seed == nil || *info.Seed != Seed(10+i) {
 				t.Fatalf("listed as %+v (%v): %v", info, ok, list)
 			}
 			r, code := openReplay(t, ts.URL, openRequest{Path: p})

@@ -81,8 +81,14 @@ type Options struct {
 	// --leagues-dir): each league is a folder under it holding a league
 	// store; none when empty.
 	LeaguesDir string
-	// MaxListed bounds the replays and the leagues listed at once.
+	// MaxListed bounds the replays, the leagues and the policies listed
+	// at once.
 	MaxListed int
+	// PolicyDirs are the folders whose policy files (*.policy.safetensors)
+	// the page offers as agents of the games they fit (see policies.go):
+	// serve's --bots-dir folders and the repository's policies/. None
+	// when empty.
+	PolicyDirs []string
 }
 
 // Server serves the viewer. It is safe for concurrent use.
@@ -267,8 +273,45 @@ type GameInfo struct {
 	Seats    int      `json:"seats"`
 	MaxSteps int      `json:"max_steps"`
 	Formats  []string `json:"formats"`
-	Agents   []string `json:"agents"`  // built-in agents the viewer may play
+	Agents   []string `json:"agents"`  // built-in agents and policies (policies.go) the viewer may play
 	Default  string   `json:"default"` // the agent the page picks first
+	// Legend is the key of the game's picture (env.Kit.Legend).
+	Legend []LegendItem `json:"legend,omitempty"`
+}
+
+// LegendItem is one entry of a game's key: a mark's colour ("#rrggbb"),
+// its shape (env.LegendMarks) and what it stands for.
+type LegendItem struct {
+	Colour  string `json:"colour"`
+	Mark    string `json:"mark"`
+	Meaning string `json:"meaning"`
+}
+
+// legendOf returns the key of game's picture, from its kit.
+func (s *Server) legendOf(game string) []LegendItem {
+	entry, err := s.opt.Registry.Lookup(game)
+	if err != nil || entry.Kit == nil {
+		return nil
+	}
+	out := make([]LegendItem, len(entry.Kit.Legend))
+	for i, l := range entry.Kit.Legend {
+		out[i] = LegendItem{Colour: fmt.Sprintf("#%02x%02x%02x", l.Colour.R, l.Colour.G, l.Colour.B), Mark: l.Mark, Meaning: l.Meaning}
+	}
+	return out
+}
+
+// agentsOf returns the agents the viewer may play in envs of spec of
+// game: the built-in agents, then the policies that fit spec, with the
+// agent spec that plays each.
+func (s *Server) agentsOf(game string, spec *env.Spec) (names, specs []string) {
+	for _, a := range agents.Names(game) {
+		if watchable(game, a) {
+			names = append(names, a)
+		}
+	}
+	specs = slices.Clone(names)
+	pn, ps := s.policyAgents(spec)
+	return append(names, pn...), append(specs, ps...)
 }
 
 // watchable reports whether agent name of game may play in the viewer:
@@ -300,14 +343,9 @@ func (s *Server) catalog(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			continue // the viewer draws native states
 		}
-		var names []string
-		for _, a := range agents.Names(name) {
-			if watchable(name, a) {
-				names = append(names, a)
-			}
-		}
+		names, _ := s.agentsOf(name, e.Spec())
 		games = append(games, GameInfo{Name: name, Seats: e.Spec().Seats, MaxSteps: e.Spec().MaxSteps,
-			Formats: c.NativeFormats(), Agents: names, Default: defaultAgent(names)})
+			Formats: c.NativeFormats(), Agents: names, Default: defaultAgent(names), Legend: s.legendOf(name)})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"games": games, "replays": s.replays != nil, "leagues": s.opt.LeaguesDir != "",
 		"limits": map[string]any{
@@ -321,7 +359,7 @@ type createRequest struct {
 	Game   string          `json:"game"`
 	Config json.RawMessage `json:"config,omitempty"` // over the game's defaults
 	Agents []string        `json:"agents"`           // one per seat; missing seats get the game's default agent
-	Seed   uint64          `json:"seed"`
+	Seed   Seed            `json:"seed"`             // a string (or a JSON integer): see Seed
 }
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
@@ -350,26 +388,24 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, fmt.Sprintf("%s has %d seats, got %d agents", req.Game, seats, len(req.Agents)))
 		return
 	}
-	var names []string
-	for _, a := range agents.Names(req.Game) {
-		if watchable(req.Game, a) {
-			names = append(names, a)
-		}
-	}
-	list := make([]string, seats)
+	names, specs := s.agentsOf(req.Game, e.Spec())
+	list, resolved := make([]string, seats), make([]string, seats)
 	for seat := range list {
 		if seat < len(req.Agents) && req.Agents[seat] != "" {
 			list[seat] = req.Agents[seat]
 		} else {
 			list[seat] = defaultAgent(names)
 		}
-		if !slices.Contains(names, list[seat]) {
+		i := slices.Index(names, list[seat])
+		if i < 0 {
 			httpError(w, http.StatusBadRequest, fmt.Sprintf("seat %d: agent %q cannot play %s in the viewer (valid: %s)", seat, list[seat], req.Game, strings.Join(names, ", ")))
 			return
 		}
+		resolved[seat] = specs[i]
 	}
 	limit := min(s.opt.MaxRounds, match.RoundLimit(e.Spec()))
-	src := &liveSource{reg: s.opt.Registry, game: req.Game, config: req.Config, agents: list, seed: req.Seed, limit: limit}
+	src := &liveSource{reg: s.opt.Registry, game: req.Game, config: req.Config, agents: list, specs: resolved, seed: uint64(req.Seed), limit: limit,
+		held: policyCost(resolved)}
 	m, ok := s.add(w, &session{game: req.Game, seats: seats, src: src})
 	if !ok {
 		return
@@ -536,6 +572,12 @@ type Frame struct {
 	// illegal move (match.FaultCounter), as play's result line has them;
 	// absent when no seat's agent counts faults.
 	Faults []SeatFaults `json:"faults,omitempty"`
+	// Actions are the actions of the round that led to this state, one
+	// per seat (absent in round 0 and where the replay has none).
+	Actions []ActionView `json:"actions,omitempty"`
+	// Policies are what the policy seats of a live match make of this
+	// state (policies.go): absent for other seats and once Done.
+	Policies []PolicyStep `json:"policies,omitempty"`
 }
 
 // errGone ends a playing whose client went away or whose frame failed.

@@ -237,7 +237,7 @@ func TestWebMatchPlaysToTheEnd(t *testing.T) {
 func TestWebLimits(t *testing.T) {
 	_, ts := newTestServer(t, Options{MaxMatches: 2})
 	for i := range 2 {
-		if _, code, msg := createMatch(t, ts.URL, createRequest{Game: "bomberman", Seed: uint64(i)}); code != http.StatusCreated {
+		if _, code, msg := createMatch(t, ts.URL, createRequest{Game: "bomberman", Seed: Seed(i)}); code != http.StatusCreated {
 			t.Fatalf("match %d: %d %s", i, code, msg)
 		}
 	}

@@ -46,7 +46,7 @@ type actionsSource struct {
 }
 
 func (a *actionsSource) cost() int64 { return 0 }
-func (l *liveSource) cost() int64    { return 0 }
+func (l *liveSource) cost() int64    { return l.held }
 
 func (a *actionsSource) start() (playing, error) {
 	e, err := a.reg.Make(a.game, a.config)
@@ -124,6 +124,7 @@ type statePlay struct {
 	round  int
 	cur    []byte // the native state of round
 	buf    []byte
+	cmd    []byte
 }
 
 func (p *statePlay) limit() int { return p.src.n - 1 }
@@ -170,6 +171,11 @@ func (p *statePlay) frame(seat int) (*Frame, error) {
 		Result: p.e.Result(), Done: p.over()}
 	if f.Done && p.src.final != nil {
 		p.src.final.apply(f)
+	}
+	if r := p.round - 1; r >= 0 && r < len(p.src.actions) {
+		for seat, a := range p.src.actions[r] {
+			f.Actions = append(f.Actions, actionView(p.e, p.codec, seat, a, &p.cmd))
+		}
 	}
 	if seat >= 0 {
 		if p.buf, err = p.codec.AppendNative(p.buf[:0], p.format, seat); err != nil {
@@ -513,7 +519,7 @@ func (s *Server) openFolder(p, game string, reserve func(bytes int64) (func(), e
 // matchDataGame is a game of a match data file, as listed.
 type matchDataGame struct {
 	Index  int64    `json:"index"`
-	Seed   uint64   `json:"seed"`
+	Seed   Seed     `json:"seed"` // a string: see Seed
 	Steps  int      `json:"steps"`
 	Agents []string `json:"agents"`
 }
@@ -544,7 +550,7 @@ func (s *Server) matchDataGames(p string, size int64) ([]matchDataGame, error) {
 	}
 	games := make([]matchDataGame, 0, len(data.Games))
 	for _, g := range data.Games {
-		games = append(games, matchDataGame{Index: g.Game, Seed: g.Seed, Steps: g.Steps, Agents: g.Agents})
+		games = append(games, matchDataGame{Index: g.Game, Seed: Seed(g.Seed), Steps: g.Steps, Agents: g.Agents})
 	}
 	return games, nil
 }

@@ -236,7 +236,7 @@ func (c *cli) serve(o *serveFlags) error {
 	}
 	defer upeSrv.Close()
 	// The viewer (package web) at /, behind the same token as the rest.
-	webSrv, err := o.web.newWeb(c.reg, o.leaguesDir, host.Metrics(), host.Budget())
+	webSrv, err := o.web.newWeb(c.reg, o.leaguesDir, caps.BotDirs, host.Metrics(), host.Budget())
 	if err != nil {
 		ln.Close()
 		host.Close()

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/pflag"
@@ -49,8 +50,11 @@ func (m budgetMemory) Limit() int64 {
 }
 
 // newWeb returns the viewer for reg with the flags' folders and limits,
-// charging what it reads to budget, its metrics registered in metrics.
-func (o *webServeFlags) newWeb(reg *env.Registry, leaguesDir string, metrics *prometheus.Registry, budget *server.Budget) (*web.Server, error) {
+// charging what it reads to budget, its metrics registered in metrics. Its
+// page offers the policies of botDirs (serve's --bots-dir, resolved) and
+// of the repository's policies/ (found from the working directory up) as
+// agents.
+func (o *webServeFlags) newWeb(reg *env.Registry, leaguesDir string, botDirs []string, metrics *prometheus.Registry, budget *server.Budget) (*web.Server, error) {
 	if o.maxReplayBytes < 1 || o.maxUploadBytes < 1 || o.maxStateBytes < 1 {
 		return nil, fmt.Errorf("--max-replay-bytes, --max-upload-bytes and --max-state-bytes: want 1 or more, got %d, %d and %d", o.maxReplayBytes, o.maxUploadBytes, o.maxStateBytes)
 	}
@@ -59,7 +63,11 @@ func (o *webServeFlags) newWeb(reg *env.Registry, leaguesDir string, metrics *pr
 			return nil, fmt.Errorf("--leagues-dir: %w", err)
 		}
 	}
-	s, err := web.NewServer(web.Options{Registry: reg, ReplaysDir: o.replaysDir, LeaguesDir: leaguesDir,
+	policyDirs := slices.Clone(botDirs)
+	if dir, err := findUp("policies"); err == nil {
+		policyDirs = append(policyDirs, dir)
+	}
+	s, err := web.NewServer(web.Options{Registry: reg, ReplaysDir: o.replaysDir, LeaguesDir: leaguesDir, PolicyDirs: policyDirs,
 		MaxReplayBytes: int64(o.maxReplayBytes), MaxUploadBytes: int64(o.maxUploadBytes), MaxStateBytes: int64(o.maxStateBytes),
 		Memory: budgetMemory{budget}})
 	if err != nil {

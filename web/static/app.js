@@ -1,8 +1,11 @@
 // botarena viewer: plain JavaScript, no build step. It lists the games,
-// starts live matches between built-in agents, opens replays (recordings,
-// replay folders, league match data) and shows league tables. A live match
-// or a replay sends its rounds as server-sent events; each round's
-// canonical native state is drawn on a canvas.
+// starts live matches between built-in agents and trained policies, opens
+// replays (recordings, replay folders, league match data) and shows league
+// tables. A live match or a replay sends its rounds as server-sent events;
+// each round's canonical native state is drawn on a canvas, with the
+// game's key, the last round's actions (and short trails), what each
+// policy seat makes of the state, and an event log. Two matches on the
+// same seed can play side by side ("panes").
 "use strict";
 
 // The palette of env/picture.go, so that the viewer looks like the Go pictures.
@@ -17,18 +20,17 @@ const SEAT = ["#e63946", "#457bff", "#2a9d8f", "#e9c46a", "#b565d8", "#f4a261",
 const seatColor = (s) => (s < 0 ? C.text : SEAT[s % SEAT.length]);
 
 const KEEP = 200; // rounds kept in the page
+const TRAIL = 6;  // rounds of a trail
+const LOG = 300;  // lines of an event log
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 
 const app = {
   catalog: null,
-  match: null,      // {id, game, seats, rounds?} of the live match or replay shown
-  frames: [],       // frames by round
-  cur: -1,          // the round shown
+  panes: [],        // the matches shown: one, or two side by side
   playing: false,
-  source: null,     // the EventSource of the stream
-  seat: -1,         // the seat whose view is shown beside the full board
-  views: new Map(), // "round/seat" -> view, fetched while paused
+  seat: -1,         // the seat whose view is shown beside pane 0's board
+  views: new Map(), // "round/seat" -> view of pane 0, fetched while paused
   cube: { yaw: -0.6, pitch: 0.5, slice: -1 },
   league: null,     // the league page shown
   leagueTimer: null,
@@ -74,6 +76,12 @@ function button(text, onclick) {
   return b;
 }
 
+function swatch(color) {
+  const sw = el("span", undefined, "swatch");
+  sw.style.background = color;
+  return sw;
+}
+
 // ---- tabs ----
 
 function tab(name) {
@@ -100,6 +108,7 @@ async function loadCatalog() {
   $("limits").textContent = `At most ${l.max_matches} live matches and ${l.max_replays} open replays at once, each at most ${l.max_rounds} rounds and ${Math.round(l.max_duration_s / 60)} minutes.`;
   if (params.get("game")) sel.value = params.get("game");
   if (params.get("seed")) $("seed").value = params.get("seed");
+  $("compare").checked = params.has("compare");
   seatPickers();
 }
 
@@ -107,55 +116,100 @@ function gameInfo(name) {
   return app.catalog && app.catalog.games.find((g) => g.name === name);
 }
 
-function seatPickers() {
-  const g = gameInfo($("game").value);
-  const box = $("seats");
+// pickers fills box with one agent picker per seat of g, each set to
+// want(seat) when it names an agent (added, marked, when the game's list
+// lacks it: a replay's agent), else to the game's default.
+function pickers(box, g, want) {
   box.textContent = "";
   if (!g) return;
   for (let s = 0; s < g.seats; s++) {
     const l = document.createElement("label");
-    const sw = el("span", undefined, "swatch");
-    sw.style.background = seatColor(s);
     const sel = document.createElement("select");
     sel.dataset.seat = s;
-    for (const a of g.agents) {
-      const o = document.createElement("option");
-      o.value = o.textContent = a;
-      sel.appendChild(o);
-    }
-    sel.value = params.get("agent" + s) || params.get("agents") || g.default;
-    l.append(sw, "seat " + s + " ", sel);
+    for (const a of g.agents) sel.add(new Option(a, a));
+    const w = want(s);
+    if (w && !g.agents.includes(w)) sel.add(new Option(w + " (replay)", w));
+    sel.value = w || g.default;
+    l.append(swatch(seatColor(s)), "seat " + s + " ", sel);
     box.appendChild(l);
   }
 }
 
+function seatPickers(agentsA, agentsB) {
+  const g = gameInfo($("game").value);
+  pickers($("seats"), g, (s) => (agentsA ? agentsA[s] : params.get("agent" + s) || params.get("agents")));
+  pickers($("seatsB"), g, (s) => (agentsB ? agentsB[s] : params.get("b" + s) || params.get("agents")));
+  $("seatsB").hidden = !$("compare").checked;
+}
+
+const chosenAgents = (box) => [...box.querySelectorAll("select")].map((s) => s.value);
+
+// describe sets the start form to what is shown: the game, its seed and
+// each seat's agent (a replay's or a league game's), so that Start plays
+// it again.
+function describe(game, seed, agentsA, agentsB) {
+  if (gameInfo(game)) $("game").value = game;
+  if (seed !== undefined && seed !== null) $("seed").value = String(seed);
+  if (agentsB) $("compare").checked = true;
+  seatPickers(agentsA, agentsB);
+}
+
+// seedText returns the seed box's seed: a string of decimal digits (64-bit
+// seeds do not fit a JavaScript number), or null.
+function seedText() {
+  const v = $("seed").value.trim() || "0";
+  return /^\d{1,20}$/.test(v) ? v : null;
+}
+
 async function startMatch(req) {
   stop();
-  if (!req) {
-    req = {
-      game: $("game").value,
-      agents: [...$("seats").querySelectorAll("select")].map((s) => s.value),
-      seed: Number($("seed").value) || 0,
-    };
+  let reqs;
+  if (req) {
+    reqs = [req];
+    describe(req.game, req.seed, req.agents);
+    $("compare").checked = false;
+    $("seatsB").hidden = true;
+  } else {
+    const seed = seedText();
+    if (seed === null) return status(`seed ${JSON.stringify($("seed").value)}: want a whole number from 0 to 18446744073709551615`, true);
+    reqs = [{ game: $("game").value, agents: chosenAgents($("seats")), seed }];
+    if ($("compare").checked) reqs.push({ game: $("game").value, agents: chosenAgents($("seatsB")), seed });
   }
   try {
-    const m = await post("/api/matches", req);
+    const ms = [];
+    for (const r of reqs) ms.push(await post("/api/matches", r));
     tab("watch");
-    reset({ id: m.id, game: m.game, seats: m.seats });
-    status(`match ${m.id}: ${m.game}, ${m.agents.join(" vs ")}, seed ${m.seed}`);
+    panes(ms.map((m) => ({ id: m.id, game: m.game, seats: m.seats, agents: m.agents, seed: m.seed })));
+    status(ms.map((m) => `match ${m.id}: ${m.game}, ${m.agents.join(" vs ")}, seed ${m.seed}`).join("  |  "));
     play();
   } catch (e) {
     status(e.message, true);
   }
 }
 
-// reset shows a new live match or replay, m, from its first round.
-function reset(m) {
-  app.match = m;
-  if (m && gameInfo(m.game) && $("game").value !== m.game) { $("game").value = m.game; seatPickers(); }
-  app.frames = [];
-  app.cur = -1;
+// ---- panes: the matches or replays shown ----
+
+// panes shows the live matches or replays ms ({id, game, seats, rounds?,
+// agents?, seed?}), one pane each, from their first round.
+function panes(ms) {
+  const box = $("boards");
+  box.textContent = "";
+  app.panes = ms.map((m, i) => {
+    const node = $("panetpl").content.firstElementChild.cloneNode(true);
+    box.appendChild(node);
+    const q = (cls) => node.querySelector("." + cls);
+    const p = { i, m, node, canvas: q("full"), view: q("view"), viewfig: q("viewfig"), frames: [], cur: -1, source: null, log: [], logged: -1 };
+    q("title").textContent = ms.length > 1 ? `${"AB"[i]}: ${(m.agents || []).join(" vs ")}` : "";
+    p.viewfig.hidden = true;
+    if (i > 0) p.viewfig.remove();
+    dragToRotate(p.canvas);
+    if (i === 0) dragToRotate(p.view);
+    legend(p);
+    return p;
+  });
+  box.classList.toggle("two", ms.length > 1);
   app.views.clear();
+  const m = ms[0];
   const seat = $("seat");
   seat.length = 1;
   const n = m ? m.seats : 0;
@@ -164,13 +218,60 @@ function reset(m) {
   const want = Number(params.get("seat"));
   if (params.has("seat") && want >= 0 && want < n) app.seat = want;
   seat.value = app.seat;
-  $("viewfig").hidden = app.seat < 0;
   const rec = $("record");
   rec.hidden = !m;
   if (m) rec.href = `/api/matches/${m.id}/record`;
   const seek = $("seek");
   seek.hidden = !(m && m.rounds >= 0);
   if (m && m.rounds >= 0) { seek.max = m.rounds; seek.value = 0; }
+  $("round").textContent = "";
+  layout();
+}
+
+// legend lists the game's key (env.Kit.Legend: the marks of its picture)
+// and the seats' colours with their agents.
+function legend(p) {
+  const ul = p.node.querySelector(".legend");
+  ul.textContent = "";
+  const g = gameInfo(p.m.game);
+  for (let s = 0; s < p.m.seats; s++) {
+    const li = el("li");
+    li.append(swatch(seatColor(s)), `seat ${s}` + (p.m.agents && p.m.agents[s] ? `: ${p.m.agents[s]}` : ""));
+    ul.appendChild(li);
+  }
+  for (const item of (g && g.legend) || []) {
+    const li = el("li");
+    const mark = el("span", undefined, "mark " + item.mark);
+    mark.style.setProperty("--c", item.colour);
+    li.append(mark, item.meaning);
+    ul.appendChild(li);
+  }
+}
+
+// ASPECT is each game's board height per width, its status lines
+// included: Battleships' two maps side by side are wide.
+const ASPECT = { battleships: 0.58, battlecube: 0.9 };
+
+// layout sizes the canvases to the window: each pane gets its share of the
+// width beside its side panel, and the board as much of the height below
+// the controls as its aspect allows.
+function layout() {
+  const dpr = window.devicePixelRatio || 1;
+  for (const p of app.panes) {
+    const figs = p.i === 0 && app.seat >= 0 ? 2 : 1;
+    const side = p.node.querySelector(".side");
+    const paneW = p.node.clientWidth || document.body.clientWidth / app.panes.length;
+    const sideW = paneW - 320 * (app.panes.length > 1 ? 0 : 1) > 480 * figs ? side.offsetWidth || 300 : 0;
+    const availW = Math.max(240, (paneW - sideW - 16 * figs) / figs);
+    const top = p.canvas.getBoundingClientRect().top + window.scrollY;
+    const availH = Math.max(300, window.innerHeight - top - 28);
+    const aspect = ASPECT[p.m.game.split("/")[0]] || 1.1;
+    const w = Math.floor(Math.min(availW, availH / aspect)), h = Math.floor(w * aspect);
+    for (const c of p.i === 0 ? [p.canvas, p.view] : [p.canvas]) {
+      c.width = w * dpr; c.height = h * dpr;
+      c.style.width = w + "px"; c.style.height = h + "px";
+    }
+  }
 }
 
 // ---- playing: the server streams the rounds, paced by the speed ----
@@ -178,50 +279,58 @@ function reset(m) {
 function speed() { return Number($("speed").value) || 10; }
 
 function play() {
-  if (app.playing || !app.match) return;
-  const last = app.frames[app.cur];
-  if (last && last.done) return;
+  if (app.playing || app.panes.length === 0) return;
   app.playing = true;
   $("play").textContent = "Pause";
-  const q = new URLSearchParams({ from: app.cur + 1, speed: speed() });
-  if (app.seat >= 0) q.set("seat", app.seat);
-  const es = new EventSource(`/api/matches/${app.match.id}/events?${q}`);
-  app.source = es;
+  for (const p of app.panes) playPane(p);
+}
+
+function playPane(p) {
+  const last = p.frames[p.cur];
+  if (last && last.done) return;
+  const q = new URLSearchParams({ from: p.cur + 1, speed: speed() });
+  if (p.i === 0 && app.seat >= 0) q.set("seat", app.seat);
+  const es = new EventSource(`/api/matches/${p.m.id}/events?${q}`);
+  p.source = es;
   es.onmessage = (ev) => {
     const f = JSON.parse(ev.data);
-    app.frames[f.round] = f;
+    p.frames[f.round] = f;
     // Only the recent rounds stay in the page: a 12-player Bomberman
     // state is about 200 KB; the whole match is in its record.
-    delete app.frames[f.round - KEEP];
-    show(f.round);
+    delete p.frames[f.round - KEEP];
+    show(p, f.round);
     // ?until=ROUND pauses there (for screenshots and links to a moment).
-    if (params.has("until") && f.round >= Number(params.get("until"))) stop();
+    if (params.has("until") && f.round >= Number(params.get("until"))) stopPane(p);
   };
   es.addEventListener("end", (ev) => {
     const d = JSON.parse(ev.data);
-    status(`${app.match.replay ? "replay" : "match"} ${app.match.id}: ${d.reason} at round ${d.round}`);
-    stop();
+    status(`${p.m.replay ? "replay" : "match"} ${p.m.id}: ${d.reason} at round ${d.round}`);
+    stopPane(p);
   });
-  es.addEventListener("failure", (ev) => { status(JSON.parse(ev.data).error, true); stop(); });
-  es.onerror = () => { if (app.source === es) { status("the stream broke; press Play to resume", true); stop(); } };
+  es.addEventListener("failure", (ev) => { status(JSON.parse(ev.data).error, true); stopPane(p); });
+  es.onerror = () => { if (p.source === es) { status("the stream broke; press Play to resume", true); stopPane(p); } };
+}
+
+function stopPane(p) {
+  if (p.source) { p.source.close(); p.source = null; }
+  if (!app.panes.some((q) => q.source)) stop();
 }
 
 function stop() {
   app.playing = false;
   $("play").textContent = "Play";
-  if (app.source) { app.source.close(); app.source = null; }
+  for (const p of app.panes) if (p.source) { p.source.close(); p.source = null; }
 }
 
-// fetchFrame shows round of the shown match or replay, fetched alone.
-async function fetchFrame(round) {
-  if (!app.match) return;
+// fetchFrame shows round of pane p, fetched alone.
+async function fetchFrame(p, round) {
   try {
     const q = new URLSearchParams({ round });
-    if (app.seat >= 0) q.set("seat", app.seat);
-    const f = await api(`/api/matches/${app.match.id}/frame?${q}`);
+    if (p.i === 0 && app.seat >= 0) q.set("seat", app.seat);
+    const f = await api(`/api/matches/${p.m.id}/frame?${q}`);
     if (f.view !== undefined) app.views.set(f.round + "/" + f.seat, f.view);
-    app.frames[f.round] = f;
-    show(f.round);
+    p.frames[f.round] = f;
+    show(p, f.round);
   } catch (e) {
     status(e.message, true);
   }
@@ -229,66 +338,77 @@ async function fetchFrame(round) {
 
 async function step() {
   stop();
-  const next = app.cur + 1;
-  if (app.frames[next]) return show(next);
-  const last = app.frames[app.cur];
-  if (last && last.done) return;
-  await fetchFrame(next);
+  for (const p of app.panes) {
+    const next = p.cur + 1;
+    if (p.frames[next]) { show(p, next); continue; }
+    const last = p.frames[p.cur];
+    if (last && last.done) continue;
+    await fetchFrame(p, next);
+  }
 }
 
 function seek() {
   const round = Number($("seek").value);
   const wasPlaying = app.playing;
   stop();
-  if (app.frames[round]) show(round);
-  else fetchFrame(round).then(() => { if (wasPlaying) play(); });
+  for (const p of app.panes) {
+    if (p.frames[round]) show(p, round);
+    else fetchFrame(p, round).then(() => { if (wasPlaying && p.i === 0) play(); });
+  }
 }
 
 // seatView returns the view of the shown round for the chosen seat, asking
 // the server for it when it is not at hand.
-function seatView(f) {
+function seatView(p, f) {
   if (app.seat < 0) return undefined;
   if (f.seat === app.seat && f.view !== undefined) return f.view;
   const key = f.round + "/" + app.seat;
   if (app.views.has(key)) return app.views.get(key);
   if (app.views.size > KEEP) app.views.clear();
-  if (app.match && !app.playing) {
+  if (!app.playing) {
     app.views.set(key, null);
-    api(`/api/matches/${app.match.id}/frame?round=${f.round}&seat=${app.seat}`)
-      .then((g) => { app.views.set(key, g.view); if (app.cur === f.round) show(f.round); })
+    api(`/api/matches/${p.m.id}/frame?round=${f.round}&seat=${app.seat}`)
+      .then((g) => { app.views.set(key, g.view); if (p.cur === f.round) show(p, f.round); })
       .catch((e) => status(e.message, true));
   }
   return null;
 }
 
-function show(round) {
-  const f = app.frames[round];
+function show(p, round) {
+  const f = p.frames[round];
   if (!f) return;
-  app.cur = round;
-  const total = app.match && app.match.rounds >= 0 ? ` of ${app.match.rounds}` : "";
-  $("round").textContent = `round ${f.round}${total}${f.done ? " (over)" : ""}`;
-  if (!$("seek").hidden) $("seek").value = f.round;
-  draw($("full"), f, f.state, -1);
-  $("viewfig").hidden = app.seat < 0;
-  if (app.seat >= 0) {
-    const v = seatView(f);
-    $("viewcap").textContent = `seat ${app.seat}'s view`;
-    if (v) draw($("view"), f, v, app.seat);
+  p.cur = round;
+  if (p.i === 0) {
+    // One round counter: the frames' round, which every board's label
+    // also shows.
+    const total = p.m.rounds >= 0 ? ` of ${p.m.rounds}` : "";
+    $("round").textContent = `round ${f.round}${total}${f.done ? " (over)" : ""}`;
+    if (!$("seek").hidden) $("seek").value = f.round;
   }
-  scores(f);
+  draw(p, p.canvas, f, f.state, -1);
+  if (p.i === 0) {
+    p.viewfig.hidden = app.seat < 0;
+    if (app.seat >= 0) {
+      const v = seatView(p, f);
+      p.node.querySelector(".viewcap").textContent = `seat ${app.seat}'s view`;
+      if (v) draw(p, p.view, f, v, app.seat);
+    }
+  }
+  scores(p, f);
+  lastActions(p, f);
+  policies(p, f);
+  eventLog(p, f);
 }
 
-function scores(f) {
-  const t = $("scores");
+function scores(p, f) {
+  const t = p.node.querySelector(".scores");
   t.textContent = "";
   const head = t.insertRow();
   for (const h of ["#", "seat", "name", "score"]) head.appendChild(el("th", h));
   const r = f.result || {};
   for (const s of r.Standings || []) {
-    const sw = el("span", undefined, "swatch");
-    sw.style.background = seatColor(s.Seat);
     const seat = el("span");
-    seat.append(sw, String(s.Seat));
+    seat.append(swatch(seatColor(s.Seat)), String(s.Seat));
     const tr = row(t, [s.Rank, seat, s.Name, s.Score]);
     if (!s.Alive) tr.cells[2].className = "dead";
   }
@@ -310,16 +430,106 @@ function scores(f) {
   }
 }
 
+// actionText is an action as the page shows it: its native command, and
+// its name where that says more.
+function actionText(a) {
+  const cmd = a.command || String(a.action);
+  return a.name && a.name !== cmd ? `${cmd} (${a.name})` : cmd;
+}
+
+// lastActions lists the actions of the round that led to the shown state.
+function lastActions(p, f) {
+  const ul = p.node.querySelector(".actions");
+  ul.textContent = "";
+  p.node.querySelector(".actionsbox").hidden = !(f.actions && f.actions.length);
+  (f.actions || []).forEach((a, s) => {
+    const li = el("li");
+    li.append(swatch(seatColor(s)), `seat ${s}: ${actionText(a)}`);
+    if (a.invalid) li.append(el("span", " invalid", "bad"));
+    if (a.reward) li.append(el("span", ` reward ${a.reward > 0 ? "+" : ""}${a.reward}`, "muted"));
+    ul.appendChild(li);
+  });
+}
+
+// policies shows what each policy seat makes of the shown state: its value
+// estimate, the action it plays and its most probable actions.
+function policies(p, f) {
+  const box = p.node.querySelector(".policies");
+  box.textContent = "";
+  for (const st of f.policies || []) {
+    const div = el("div", undefined, "policy");
+    const h = el("div");
+    h.append(swatch(seatColor(st.seat)), el("b", `seat ${st.seat}`), ` ${st.agent}`);
+    div.appendChild(h);
+    div.appendChild(el("div", `value ${st.value >= 0 ? "+" : ""}${st.value.toFixed(3)}   plays ${actionText(st.chosen)}  p=${st.chosen.p.toFixed(3)}`, "value"));
+    const t = el("table", undefined, "top");
+    for (const a of st.top.slice(0, 8)) {
+      const bar = el("span", undefined, "bar");
+      bar.style.width = Math.max(1, Math.round(a.p * 100)) + "%";
+      bar.style.background = seatColor(st.seat);
+      const cell = el("span", undefined, "barbox");
+      cell.appendChild(bar);
+      const tr = row(t, [actionText(a), a.p.toFixed(3), cell]);
+      if (a.action === st.chosen.action) tr.className = "chosen";
+    }
+    div.appendChild(t);
+    div.appendChild(el("div", `${st.legal} legal actions`, "muted"));
+    box.appendChild(div);
+  }
+  p.node.querySelector(".policiesbox").hidden = !(f.policies && f.policies.length);
+}
+
+// eventLog adds the events of frames that follow the last one logged:
+// each seat's action (its native command), invalid actions, rewards,
+// seats dying or forfeiting and the end.
+function eventLog(p, f) {
+  if (f.round <= p.logged) {
+    if (f.round === 0) { p.log = []; p.logged = -1; } else return;
+  }
+  if (f.round !== p.logged + 1) {
+    p.log.push([`… (rounds ${p.logged + 1}-${f.round - 1} not shown)`, "muted"]);
+  }
+  const prev = p.frames[f.round - 1];
+  (f.actions || []).forEach((a, s) => {
+    if (a.action === 0 && !a.invalid && !a.reward) return;
+    p.log.push([`r${f.round - 1} seat ${s}: ${actionText(a)}${a.invalid ? " — invalid" : ""}${a.reward ? ` — reward ${a.reward}` : ""}`, a.invalid ? "bad" : "", s]);
+  });
+  if (prev) {
+    const alive = new Map(((prev.result && prev.result.Standings) || []).map((s) => [s.Seat, s.Alive]));
+    for (const s of (f.result && f.result.Standings) || []) {
+      if (alive.get(s.Seat) && !s.Alive) p.log.push([`r${f.round} seat ${s.Seat} (${s.Name}) is out`, "bad", s.Seat]);
+    }
+  }
+  if (f.forfeit !== undefined) p.log.push([`r${f.round} seat ${f.forfeit} forfeited`, "bad", f.forfeit]);
+  if (f.done) {
+    const r = f.result || {};
+    p.log.push([`r${f.round} over: ${r.Draw ? "draw" : r.Winner >= 0 ? `seat ${r.Winner} wins` : "no winner"}`, "end"]);
+  }
+  p.logged = f.round;
+  if (p.log.length > LOG) p.log.splice(0, p.log.length - LOG);
+  const ol = p.node.querySelector(".log");
+  ol.textContent = "";
+  for (const [text, cls, s] of p.log) {
+    const li = el("li", undefined, cls);
+    if (s !== undefined) li.appendChild(swatch(seatColor(s)));
+    li.append(text);
+    ol.appendChild(li);
+  }
+  ol.scrollTop = ol.scrollHeight;
+}
+
 // ---- replays ----
 
 // opened shows a replay the server opened: answer of POST /api/replays.
 function opened(r) {
   stop();
   tab("watch");
-  reset({ id: r.id, game: r.game, seats: r.seats, rounds: r.rounds, replay: true });
+  const info = r.replay || {};
+  describe(r.game, info.seed, info.agents);
+  panes([{ id: r.id, game: r.game, seats: r.seats, rounds: r.rounds, replay: true, agents: info.agents, seed: info.seed }]);
   const how = r.mode === "replayed" ? "replayed from its actions" : "its recorded states (views and results as they hold them)";
-  status(`replay ${r.replay.path || ""}: ${r.game}, ${r.rounds} rounds, ${how}${r.note ? "; " + r.note : ""}`, r.warning);
-  if (params.get("autoplay")) play(); else fetchFrame(0);
+  status(`replay ${info.path || ""}: ${r.game}, ${r.rounds} rounds, ${how}${r.note ? "; " + r.note : ""}`, r.warning);
+  if (params.get("autoplay")) play(); else fetchFrame(app.panes[0], 0);
 }
 
 async function openReplay(req) {
@@ -474,21 +684,69 @@ function ratingsChart(canvas, p) {
 
 // ---- drawing ----
 
-function draw(canvas, f, state, seat) {
+// draw draws state (frame f's, or a seat's view of it) on canvas of pane
+// p. A drawer records where each seat's piece is (d.pos, in the game's
+// cells) on the full board, for the trails of the next rounds.
+function draw(p, canvas, f, state, seat) {
   const ctx = canvas.getContext("2d");
+  const dpr = canvas.width / (parseFloat(canvas.style.width) || canvas.width);
   const base = f.game.split("/")[0];
   const names = {};
   for (const s of (f.result && f.result.Standings) || []) names[s.Name] = s.Seat;
-  const d = { ctx, f, state, seat, names, w: canvas.width, h: canvas.height };
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  const d = { ctx, f, p, state, seat, names, w: canvas.width / dpr, h: canvas.height / dpr, pos: {} };
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = C.floor;
   ctx.fillRect(0, 0, d.w, d.h);
   $("slicebox").hidden = base !== "battlecube";
   try {
     (DRAW[base] || drawText)(d);
+    if (seat < 0) f._pos = d.pos;
   } catch (e) {
     drawText({ ...d, state: "cannot draw: " + e.message });
   }
+}
+
+// trails draws, on the full board, each seat's way over the last TRAIL
+// rounds (the positions the earlier frames recorded) as a fading line in
+// its colour, ending where it is now; center maps a position to pixels.
+function trails(d, center) {
+  if (d.seat >= 0) return;
+  const { ctx, f, p } = d;
+  for (const [seat, now] of Object.entries(d.pos)) {
+    let last = center(...now);
+    for (let k = 1; k <= TRAIL; k++) {
+      const g = p.frames[f.round - k];
+      const at = g && g._pos && g._pos[seat];
+      if (!at) break;
+      const pt = center(...at);
+      ctx.globalAlpha = 0.75 * (1 - (k - 1) / TRAIL);
+      ctx.strokeStyle = seatColor(Number(seat));
+      ctx.lineWidth = 3;
+      ctx.beginPath(); ctx.moveTo(last[0], last[1]); ctx.lineTo(pt[0], pt[1]); ctx.stroke();
+      disc(ctx, pt[0], pt[1], 3, seatColor(Number(seat)));
+      last = pt;
+    }
+  }
+  ctx.globalAlpha = 1;
+}
+
+// lastAction returns seat's action of the round that led to the frame, or
+// undefined.
+function lastAction(d, seat) {
+  return d.f.actions && d.f.actions[seat];
+}
+
+// tag writes text in a small box of seat's colour above (x, y): the last
+// action of a piece.
+function tag(ctx, text, x, y, seat) {
+  ctx.font = "bold 11px sans-serif";
+  const w = ctx.measureText(text).width + 6;
+  ctx.fillStyle = "rgba(16,16,16,0.8)";
+  ctx.fillRect(x - w / 2, y - 8, w, 15);
+  ctx.strokeStyle = seatColor(seat);
+  ctx.lineWidth = 1;
+  ctx.strokeRect(x - w / 2 + 0.5, y - 7.5, w - 1, 14);
+  label(ctx, text, x, y, C.text, 11, "center");
 }
 
 function drawText(d) {
@@ -564,6 +822,10 @@ function drawBomberman(d) {
   }
   const items = [];
   for (const p of s.RegisteredPlayerEntities) {
+    if (!p.Killed) d.pos[p.Key.charCodeAt(0) - 65] = [p.Location.X - 1, p.Location.Y - 1];
+  }
+  trails(d, (x, y) => { const [px, py] = g.at(x, y); return [px + c / 2, py + c / 2]; });
+  for (const p of s.RegisteredPlayerEntities) {
     const seat = p.Key.charCodeAt(0) - 65;
     items.push([p.Killed ? C.dead : seatColor(seat), `${p.Key} ${p.Points}`]);
     if (p.Killed) continue;
@@ -572,7 +834,7 @@ function drawBomberman(d) {
     label(ctx, p.Key, x + c / 2, y + c / 2, C.bomb, Math.max(7, c * 0.5), "center");
   }
   const y0 = g.oy + H * c + 14;
-  label(ctx, `round ${s.CurrentRound}   bounty ${s.PlayerBounty}`, 8, y0, C.text, 13);
+  label(ctx, `round ${d.f.round}   bounty ${s.PlayerBounty}`, 8, y0, C.text, 13);
   strip(d, y0 + 20, items);
 }
 
@@ -610,31 +872,41 @@ function drawBattlebots(d) {
   const center = (x, y) => { const [px, py] = g.at(x + 1, y + 1); return [px + c / 2, py + c / 2]; };
   for (const m of info.mines) {
     const [x, y] = center(m.x, m.y);
-    ctx.strokeStyle = m.dead ? C.dead : seatColor(who[m.by]);
-    ctx.lineWidth = 3;
-    ctx.beginPath();
-    ctx.moveTo(x - c * 0.25, y - c * 0.25); ctx.lineTo(x + c * 0.25, y + c * 0.25);
-    ctx.moveTo(x + c * 0.25, y - c * 0.25); ctx.lineTo(x - c * 0.25, y + c * 0.25);
-    ctx.stroke();
+    disc(ctx, x, y, c * 0.22, C.bomb, m.dead ? C.dead : seatColor(who[m.by]));
   }
   const DIRS = { N: [0, -1], NE: [1, -1], E: [1, 0], SE: [1, 1], S: [0, 1], SW: [-1, 1], W: [-1, 0], NW: [-1, -1] };
+  const bots = [];
   rows.forEach((row, y) => [...row].forEach((ch, x) => {
-    if (ch !== "Y" && ch !== "X") return;
-    const [px, py] = center(x, y);
-    ctx.fillStyle = seatColor(who[ch]);
-    ctx.fillRect(px - c * 0.38, py - c * 0.38, c * 0.76, c * 0.76);
-    label(ctx, String(info.hp[ch] ?? ""), px, py, C.bomb, c * 0.4, "center");
+    if (ch === "Y" || ch === "X") { bots.push([ch, x, y]); d.pos[who[ch]] = [x, y]; }
   }));
+  trails(d, center);
+  for (const [ch, x, y] of bots) {
+    const [px, py] = center(x, y);
+    const alive = (info.hp[ch] ?? 1) > 0;
+    disc(ctx, px, py, c * 0.41, alive ? seatColor(who[ch]) : C.dead, alive ? null : seatColor(who[ch]));
+    label(ctx, String(info.hp[ch] ?? ""), px, py, C.text, c * 0.4, "center");
+  }
   for (const p of info.shots) {
     const [x, y] = center(p.x, p.y);
     const [dx, dy] = DIRS[p.dir] || [0, 0];
-    ctx.strokeStyle = p.k === "M" ? C.fire : C.coin;
+    const color = p.k === "M" ? C.fire : C.text;
+    ctx.strokeStyle = color;
     ctx.lineWidth = p.k === "M" ? 5 : 3;
     ctx.beginPath();
     ctx.moveTo(x - dx * c * 0.35, y - dy * c * 0.35);
     ctx.lineTo(x + dx * c * 0.35, y + dy * c * 0.35);
     ctx.stroke();
-    disc(ctx, x + dx * c * 0.35, y + dy * c * 0.35, p.k === "M" ? c * 0.14 : c * 0.09, p.k === "M" ? C.fire : C.coin);
+    disc(ctx, x + dx * c * 0.35, y + dy * c * 0.35, p.k === "M" ? c * 0.14 : c * 0.09, color);
+  }
+  // Each bot's last action (its native command: a move, a shot, a mine,
+  // P for the EMP) above it.
+  if (d.seat < 0) {
+    for (const [ch, x, y] of bots) {
+      const a = lastAction(d, who[ch]);
+      if (!a || a.action === 0) continue;
+      const [px, py] = center(x, y);
+      tag(ctx, a.command || a.name, px, py - c * 0.62, who[ch]);
+    }
   }
   if (info.paralysed > 0) {
     const [x0, y0] = g.at(1, 1);
@@ -645,7 +917,7 @@ function drawBattlebots(d) {
     ctx.setLineDash([]);
   }
   const yb = g.oy + (side + 2) * c + 14;
-  label(ctx, `round ${info.round ?? d.f.round}${info.paralysed ? `   EMP: movement paralysed ${info.paralysed}` : ""}`, 8, yb, info.paralysed ? C.power : C.text, 13);
+  label(ctx, `round ${d.f.round}${info.paralysed ? `   EMP: movement paralysed ${info.paralysed}` : ""}`, 8, yb, info.paralysed ? C.power : C.text, 13);
   strip(d, yb + 20, ["Y", "X"].map((k) => [seatColor(who[k]), `seat ${who[k]} hp ${info.hp[k] ?? "?"}`]));
 }
 
@@ -662,8 +934,39 @@ function drawBattleships(d) {
   }
   const dim = s.MapDimension;
   const cell = Math.floor(Math.min((d.w - 40) / (2 * dim), (d.h - 90) / dim));
-  boards.forEach((b, i) => drawShipsBoard(d, b, dim, cell, 10 + i * (dim * cell + 20), 40));
-  label(d.ctx, `round ${s.Round}   phase ${s.Phase}`, 10, dim * cell + 60, C.text, 13);
+  const ox = Math.max(10, Math.floor((d.w - 2 * dim * cell - 20) / 2));
+  boards.forEach((b, i) => {
+    b.marks = shipsMarks(d, b.seat);
+    drawShipsBoard(d, b, dim, cell, ox + i * (dim * cell + 20), 40);
+  });
+  label(d.ctx, `round ${d.f.round}   phase ${s.Phase}`, ox, dim * cell + 60, C.text, 13);
+}
+
+// shipsMarks returns what is marked on the board of seat: the cells the
+// other seat's last command aimed at ("code,x,y", code > 0) and, for a
+// policy playing the other seat, its probability of aiming at each cell
+// (its most probable actions, summed over weapons) and the cell it plays;
+// on a seat's own board, the ship its placement command puts ("Ship x y
+// dir"). Battleships' native commands are "code,x,y" and "Ship x y dir".
+function shipsMarks(d, seat) {
+  const marks = { shots: [], probs: new Map(), chosen: null, by: 1 - seat };
+  const shot = (cmd) => { const m = /^(\d+),(-?\d+),(-?\d+)$/.exec(cmd || ""); return m && m[1] !== "0" ? [+m[2], +m[3]] : null; };
+  const place = (cmd) => { const m = /^\w+ (\d+) (\d+) \w+$/.exec(cmd || ""); return m ? [+m[1], +m[2]] : null; };
+  const other = lastAction(d, 1 - seat), own = lastAction(d, seat);
+  const hit = other && shot(other.command), put = own && place(own.command);
+  if (hit) marks.shots.push([...hit, 1 - seat]);
+  if (put) marks.shots.push([...put, seat]);
+  for (const st of d.f.policies || []) {
+    const target = st.seat === seat ? place : (st.seat === 1 - seat ? shot : null);
+    if (!target) continue;
+    for (const a of st.top) {
+      const c = target(a.command);
+      if (c) { const k = c.join(","); marks.probs.set(k, (marks.probs.get(k) || 0) + a.p); }
+    }
+    marks.chosen = target(st.chosen.command);
+    marks.by = st.seat;
+  }
+  return marks;
 }
 
 function drawShipsBoard(d, b, dim, c, ox, oy) {
@@ -702,6 +1005,31 @@ function drawShipsBoard(d, b, dim, c, ox, oy) {
       disc(ctx, x + c / 2, y + c / 2, Math.max(2, c * 0.12), C.text);
     }
     if (cl.ShieldHit) disc(ctx, x + c / 2, y + c / 2, c * 0.3, "rgba(0,0,0,0)", C.power);
+  }
+  // A policy's probabilities of aiming at each cell, then the cell it
+  // plays (a white frame) and the last command's cell (a ring).
+  const mk = b.marks || { shots: [], probs: new Map() };
+  const top = Math.max(0, ...mk.probs.values());
+  for (const [k, p] of mk.probs) {
+    const [cx, cy] = k.split(",").map(Number);
+    if (p < 0.005 || cx < 0 || cy < 0 || cx >= dim || cy >= dim) continue;
+    const [x, y] = cellAt(cx, cy);
+    ctx.globalAlpha = 0.15 + 0.6 * (p / top);
+    ctx.fillStyle = seatColor(mk.by);
+    ctx.fillRect(x + 1, y + 1, c - 2, c - 2);
+    ctx.globalAlpha = 1;
+    if (c >= 26) label(ctx, (100 * p).toFixed(0) + "%", x + c / 2, y + c - 8, C.text, 10, "center");
+  }
+  if (mk.chosen) {
+    const [x, y] = cellAt(...mk.chosen);
+    ctx.strokeStyle = C.text;
+    ctx.lineWidth = 3;
+    ctx.strokeRect(x + 2, y + 2, c - 4, c - 4);
+  }
+  for (const [cx, cy, by] of mk.shots) {
+    if (cx < 0 || cy < 0 || cx >= dim || cy >= dim) continue;
+    const [x, y] = cellAt(cx, cy);
+    disc(ctx, x + c / 2, y + c / 2, c * 0.42, "rgba(0,0,0,0)", seatColor(by));
   }
   const sh = owner.Shield;
   if (b.own && sh && sh.Active && sh.CenterPoint) {
@@ -765,6 +1093,8 @@ function drawPortalbomber(d) {
   }
   const players = [[me, s.player], [1 - me, s.opponent]];
   const items = [];
+  for (const [seat, p] of players) if (p && p.alive && p.x >= 0) d.pos[seat] = [p.x, p.y];
+  trails(d, (x, y) => { const [px, py] = g.at(x, y); return [px + c / 2, py + c / 2]; });
   for (const [seat, p] of players) {
     if (!p) continue;
     items.push([p.alive ? seatColor(seat) : C.dead, `seat ${seat}: ${p.coins} coins, bombs ${p.bombCount} range ${p.bombRange} pierce ${p.bombPierce}`]);
@@ -826,6 +1156,8 @@ function drawBattlecube(d) {
   for (const it of s.items || []) things.push({ ...it, kind: "item" });
   for (const p of s.players || []) things.push({ ...p, kind: "player", seat: d.names[p.name] ?? (Number(/\d+/.exec(p.name)) - 1) });
   for (const t of things) t.p = proj(t.x, t.y, t.z);
+  for (const t of things) if (t.kind === "player") d.pos[t.seat] = [t.x, t.y, t.z];
+  trails(d, (x, y, z) => { const q = proj(x, y, z); return [q.x, q.y]; });
   things.sort((a, b) => b.p.depth - a.p.depth);
   for (const t of things) {
     const outside = cube.slice >= 0 && t.z !== cube.slice;
@@ -852,7 +1184,7 @@ const DRAW = {
 
 // ---- wiring ----
 
-function redraw() { if (app.cur >= 0) show(app.cur); }
+function redraw() { for (const p of app.panes) if (p.cur >= 0) show(p, p.cur); }
 
 function dragToRotate(canvas) {
   let last = null;
@@ -876,7 +1208,8 @@ function init() {
       if (a.dataset.tab === "leagues") loadLeagues();
     });
   }
-  $("game").addEventListener("change", seatPickers);
+  $("game").addEventListener("change", () => seatPickers());
+  $("compare").addEventListener("change", () => { $("seatsB").hidden = !$("compare").checked; });
   $("start").addEventListener("submit", (e) => { e.preventDefault(); startMatch(); });
   $("play").addEventListener("click", () => (app.playing ? stop() : play()));
   $("step").addEventListener("click", step);
@@ -885,6 +1218,7 @@ function init() {
   $("seat").addEventListener("change", () => {
     app.seat = Number($("seat").value);
     if (app.playing) { stop(); play(); }
+    layout();
     redraw();
   });
   $("slice").addEventListener("input", () => {
@@ -895,8 +1229,11 @@ function init() {
   for (const id of ["file", "file2"]) {
     $(id).addEventListener("change", (e) => { if (e.target.files[0]) upload(e.target.files[0]); });
   }
-  dragToRotate($("full"));
-  dragToRotate($("view"));
+  let resizing = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => { layout(); redraw(); }, 100);
+  });
   if (params.get("speed")) $("speed").value = params.get("speed");
   loadCatalog().then(() => {
     // ?replay=PATH (&index=N for match data, &game=NAME for a folder),

@@ -1,0 +1,172 @@
+package web
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/botarena/botarena/agents/policy"
+	"github.com/botarena/botarena/env"
+)
+
+// Trained policies play in the viewer like built-in agents, and the page
+// shows, for each policy seat, what the policy makes of every state (its
+// most probable actions, its value estimate and the action it plays:
+// policy.Explainer). The policies are the files named *.policy.safetensors
+// under [Options.PolicyDirs] (4 folders deep, at most MaxListed), listed
+// for the games whose spec they fit (policy.Model.Check) as agents
+// "policy:NAME" (the arg-max) and "policy:NAME?sample", NAME being the
+// file's path relative to its folder without the suffix; where two
+// folders have a NAME, the first one's is played. A client names only
+// listed policies, never a path. The folders are the operator's (serve's
+// --bots-dir and the repository's policies/): their models are loaded
+// once (policy.Open's cache, for the life of the process), and every
+// playing of a match with policy seats is charged their weights and its
+// explainers' scratch (policyCost).
+
+// policySuffix ends the file names of policies.
+const policySuffix = ".policy.safetensors"
+
+// policyFile is a policy the viewer offers: its NAME and its file.
+type policyFile struct {
+	name string // NAME, as in "policy:NAME"
+	path string // absolute, symbolic links resolved
+}
+
+// policyFiles lists the policy files of the policy folders.
+func (s *Server) policyFiles() []policyFile {
+	var out []policyFile
+	for _, dir := range s.opt.PolicyDirs {
+		base, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			continue
+		}
+		fs.WalkDir(os.DirFS(base), ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || len(out) >= s.opt.MaxListed {
+				return fs.SkipDir
+			}
+			if d.IsDir() {
+				if p != "." && (strings.HasPrefix(d.Name(), ".") || strings.Count(p, "/") >= maxDepth-1) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			name, ok := strings.CutSuffix(p, policySuffix)
+			if !ok || name == "" || slices.ContainsFunc(out, func(f policyFile) bool { return f.name == name }) {
+				return nil
+			}
+			real, err := confined(base, p)
+			if err != nil {
+				return nil
+			}
+			if st, err := os.Stat(real); err != nil || !st.Mode().IsRegular() {
+				return nil // a FIFO would block policy.Open
+			}
+			out = append(out, policyFile{name: name, path: real})
+			return nil
+		})
+	}
+	return out
+}
+
+// policyAgents returns the policy agents the viewer offers for envs of
+// spec: "policy:NAME" and "policy:NAME?sample" of every policy file that
+// fits it, with the agent specs that play them.
+func (s *Server) policyAgents(spec *env.Spec) (names, specs []string) {
+	for _, f := range s.policyFiles() {
+		m, err := policy.Open(f.path)
+		if err != nil || m.Check(spec) != nil {
+			continue
+		}
+		for _, opt := range []string{"", policy.SampleSuffix} {
+			names = append(names, policy.Prefix+f.name+opt)
+			specs = append(specs, policy.Prefix+f.path+opt)
+		}
+	}
+	return names, specs
+}
+
+// policyCost returns what a playing of agents (agent specs) holds beyond
+// its game: the weights and the explainer of each policy seat.
+func policyCost(specs []string) int64 {
+	var n int64
+	for _, sp := range specs {
+		path, ok := strings.CutPrefix(sp, policy.Prefix)
+		if !ok {
+			continue
+		}
+		path, _, _ = strings.Cut(path, "?")
+		if m, err := policy.Open(path); err == nil {
+			n += 8*int64(m.Parameters()) + m.ExplainBytes()
+		}
+	}
+	return n
+}
+
+// explainTop is how many of a policy's most probable actions a frame
+// shows: enough to colour the board where actions are cells.
+func explainTop(spec *env.Spec) int {
+	if spec.Factors != nil {
+		return 64
+	}
+	return 8
+}
+
+// PolicyStep is what a policy seat makes of a frame's state: the k most
+// probable actions, its value estimate and the action it plays next
+// (policy.Explanation), each action with its name and native command.
+type PolicyStep struct {
+	Seat   int          `json:"seat"`
+	Agent  string       `json:"agent"`
+	Value  float64      `json:"value"`
+	Chosen ActionView   `json:"chosen"`
+	Top    []ActionView `json:"top"`
+	Legal  int          `json:"legal"` // actions of non-zero probability
+}
+
+// ActionView is one action of a seat as the page shows it.
+type ActionView struct {
+	Action  int32   `json:"action"`
+	Name    string  `json:"name"`              // env.Spec.ActionNames
+	Command string  `json:"command"`           // the native command (env.Codec.AppendCommand)
+	Prob    float64 `json:"p,omitempty"`       // the policy's probability, in a PolicyStep
+	Invalid bool    `json:"invalid,omitempty"` // the game counted it invalid (env.Env.Invalid), in a frame's actions
+	Reward  float32 `json:"reward,omitempty"`  // the seat's reward for the round, in a frame's actions
+}
+
+// actionView returns action of seat in e, named.
+func actionView(e env.Env, c env.Codec, seat int, action int32, buf *[]byte) ActionView {
+	v := ActionView{Action: action}
+	if names := e.Spec().ActionNames; action >= 0 && int(action) < len(names) {
+		v.Name = names[action]
+	}
+	*buf = c.AppendCommand((*buf)[:0], seat, action)
+	v.Command = strings.TrimSpace(string(*buf))
+	return v
+}
+
+// explain returns the policy steps of the explained seats of e.
+func explain(e env.Env, c env.Codec, xs []*policy.Explainer, names []string, buf *[]byte) []PolicyStep {
+	var out []PolicyStep
+	k := explainTop(e.Spec())
+	for seat, x := range xs {
+		if x == nil {
+			continue
+		}
+		ex := x.Explain(e, seat, k)
+		st := PolicyStep{Seat: seat, Value: ex.Value, Legal: ex.Legal, Top: make([]ActionView, len(ex.Top))}
+		if seat < len(names) {
+			st.Agent = names[seat]
+		}
+		st.Chosen = actionView(e, c, seat, ex.Chosen, buf)
+		st.Chosen.Prob = ex.ChosenProb
+		for i, ap := range ex.Top {
+			st.Top[i] = actionView(e, c, seat, ap.Action, buf)
+			st.Top[i].Prob = ap.Prob
+		}
+		out = append(out, st)
+	}
+	return out
+}
