@@ -2,73 +2,67 @@ package native
 
 import (
 	"fmt"
-	"slices"
 	"unsafe"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/rpc/envproto"
+	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/vecenv"
 )
 
-// Array is one array of an output (see [Info].Layout): its name, its
-// numpy dtype and its per-row shape; the array holds rows × the shape's
-// elements, C-contiguous.
-//
-// The arrays of an output are, in order: "obs/NAME" for each observation
-// tensor (its dtype and shape), "mask" (uint8, [Actions]), "reward"
-// (float32), "terminated", "truncated" (bool), "env", "seat", "episode"
-// (int32), "ended" (bool) and, in same_step mode, "final_obs/NAME" for
-// each tensor.
-type Array struct {
-	Name  string `json:"name"`
-	DType string `json:"dtype"`
-	Shape []int  `json:"shape"`
-}
-
-// layout returns the arrays of one output of p.
-func layout(p *vecenv.Pool) []Array {
+// layout returns the arrays of one output of p, as
+// CreatePoolResponse.output_arrays lists them: name, numpy dtype and
+// per-row shape (an array holds rows × the shape's elements,
+// C-contiguous).
+func layout(p *vecenv.Pool) []*botarenav1.TensorSpec {
 	spec := p.Spec()
-	var out []Array
+	array := func(name, dtype string, shape ...int) *botarenav1.TensorSpec {
+		return envproto.TensorSpec(name, dtype, shape, "", nil)
+	}
+	var out []*botarenav1.TensorSpec
 	for _, t := range spec.Obs {
-		out = append(out, Array{"obs/" + t.Name, t.DType.String(), slices.Clone(t.Shape)})
+		out = append(out, array("obs/"+t.Name, t.DType.String(), t.Shape...))
 	}
 	out = append(out,
-		Array{"mask", "uint8", []int{spec.Actions}},
-		Array{"reward", "float32", []int{}},
-		Array{"terminated", "bool", []int{}},
-		Array{"truncated", "bool", []int{}},
-		Array{"env", "int32", []int{}},
-		Array{"seat", "int32", []int{}},
-		Array{"episode", "int32", []int{}},
-		Array{"ended", "bool", []int{}},
+		array("mask", "uint8", spec.Actions),
+		array("reward", "float32"),
+		array("terminated", "bool"),
+		array("truncated", "bool"),
+		array("env", "int32"),
+		array("seat", "int32"),
+		array("episode", "int32"),
+		array("ended", "bool"),
 	)
 	if p.AutoReset() == vecenv.SameStep {
 		for _, t := range spec.Obs {
-			out = append(out, Array{"final_obs/" + t.Name, t.DType.String(), slices.Clone(t.Shape)})
+			out = append(out, array("final_obs/"+t.Name, t.DType.String(), t.Shape...))
 		}
 	}
 	return out
 }
 
 // Bind hands pool h the caller's memory: the addresses of the arrays of
-// one output per [Info].Layout, in that order, each holding rows rows.
+// one output per CreatePoolResponse.output_arrays, in that order, each
+// holding rows rows.
 //
-// With batch 0 the output has the pool's Rows rows and becomes the
-// pool's step buffers ([vecenv.Pool.SetOutput]); with batch > 0 the pool
-// becomes async with batches of batch envs ([vecenv.NewAsync]), and ptrs
-// holds [vecenv.AsyncBatches](NumEnvs, batch) outputs of batch ×
-// len(LearnerSeats) rows, one after the other, which [Recv] indexes. An
-// async pool cannot go back, and its sync calls fail.
+// For a synchronous pool the output has the pool's rows and becomes the
+// pool's step buffers ([vecenv.Pool.SetOutput]); for an async pool (made
+// with a batch_size B) ptrs holds [vecenv.AsyncBatches](num_envs, B)
+// outputs of B × len(learner_seats) rows, one after the other, which
+// [Recv] indexes, and the pool's [vecenv.Async] starts. An async pool is
+// bound once.
 //
 // The memory must not be Go's (or must be pinned), must stay valid until
 // [Close] and must not be written by the caller. Null or misaligned
-// addresses, a wrong count and a bad batch size are InvalidArgument;
-// sizes cannot be checked and are the caller's promise.
-func Bind(h int64, ptrs []unsafe.Pointer, batch int) error {
+// addresses and a wrong count are InvalidArgument; sizes cannot be
+// checked and are the caller's promise.
+func Bind(h int64, ptrs []unsafe.Pointer) error {
 	return with(h, func(p *pool) error {
 		if p.async != nil {
-			return errorf(FailedPrecondition, "native: pool %d is async already", h)
+			return errorf(FailedPrecondition, "native: pool %d is bound already", h)
 		}
 		per := len(p.layout)
+		batch := p.batch
 		if batch == 0 {
 			if len(ptrs) != per {
 				return errorf(InvalidArgument, "native: bind: got %d addresses, want %d (one output)", len(ptrs), per)
@@ -79,11 +73,7 @@ func Bind(h int64, ptrs []unsafe.Pointer, batch int) error {
 			}
 			return p.p.SetOutput(out)
 		}
-		n := p.p.NumEnvs()
-		if batch < 0 || batch > n {
-			return errorf(InvalidArgument, "native: bind: batch size %d, want 0 (sync) or 1..%d (num_envs)", batch, n)
-		}
-		nb := vecenv.AsyncBatches(n, batch)
+		nb := vecenv.AsyncBatches(p.p.NumEnvs(), batch)
 		if len(ptrs) != nb*per {
 			return errorf(InvalidArgument, "native: bind: got %d addresses, want %d (%d outputs of %d arrays)", len(ptrs), nb*per, nb, per)
 		}
@@ -98,7 +88,7 @@ func Bind(h int64, ptrs []unsafe.Pointer, batch int) error {
 		if err != nil {
 			return err
 		}
-		p.async, p.batch = a, batch
+		p.async = a
 		return nil
 	})
 }
@@ -110,12 +100,12 @@ func (p *pool) output(ptrs []unsafe.Pointer, rows int) (vecenv.Output, error) {
 	for i, ptr := range ptrs {
 		a := p.layout[i]
 		align := uintptr(1)
-		switch a.DType {
+		switch a.GetDtype() {
 		case "float32", "int32":
 			align = 4
 		}
 		if ptr == nil || uintptr(ptr)%align != 0 {
-			return vecenv.Output{}, errorf(InvalidArgument, "native: bind: %s: address %p is null or not %d-byte aligned", a.Name, ptr, align)
+			return vecenv.Output{}, errorf(InvalidArgument, "native: bind: %s: address %p is null or not %d-byte aligned", a.GetName(), ptr, align)
 		}
 	}
 	T := len(spec.Obs)

@@ -1,12 +1,9 @@
 package native
 
 import (
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -14,12 +11,15 @@ import (
 	_ "github.com/botarena/botarena/agents/policy" // registers the policy:PATH agent scheme
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/games" // links every game
+	"github.com/botarena/botarena/rpc/envproto"
+	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/vecenv"
 )
 
 // ABI is the version of the shared library's C interface; the Python
-// package refuses a library with another.
-const ABI = 1
+// package refuses a library with another. 2: the calls off the step path
+// take and return the env service's messages (binary protobuf).
+const ABI = 2
 
 // Code is the kind of an [Error], numbered like the gRPC status codes
 // the remote backend gives for the same mistakes.
@@ -59,7 +59,7 @@ func classify(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	code := InvalidArgument
+	code := InvalidArgument // envproto.ErrInvalid, *env.ConfigError, *vecenv.ConfigError, ...
 	switch {
 	case errors.Is(err, env.ErrUnknownGame), errors.Is(err, agents.ErrUnknownAgent), errors.Is(err, vecenv.ErrClosed):
 		code = NotFound
@@ -84,9 +84,9 @@ type pool struct {
 	id       int64
 	game     string
 	p        *vecenv.Pool
-	async    *vecenv.Async // nil until Bind with a batch size
-	batch    int
-	layout   []Array
+	async    *vecenv.Async // nil until Bind of a pool with a batch size
+	batch    int           // envs per async batch (CreatePoolRequest.batch_size); 0: sync
+	layout   []*botarenav1.TensorSpec
 	wasReset bool
 	steps    int64 // Step and Send calls
 	closed   bool
@@ -125,6 +125,15 @@ func with(h int64, f func(p *pool) error) (err error) {
 	return nil
 }
 
+// withID is [with] for the pool named by its id (CreatePoolResponse.pool_id).
+func withID(id string, f func(p *pool) error) error {
+	h, err := handleOf(id)
+	if err != nil {
+		return err
+	}
+	return with(h, f)
+}
+
 // closeLocked stops the pool's workers, closes its opponents and drops it
 // from the registry.
 func (p *pool) closeLocked() {
@@ -141,97 +150,49 @@ func (p *pool) closeLocked() {
 	}
 }
 
-// CreateRequest is what [Create] makes a pool from: the fields of the
-// remote backend's CreatePoolRequest.
-type CreateRequest struct {
-	// Game is the registry name ("bomberman", "bomberman/2p").
-	Game string `json:"game"`
-	// ConfigJSON is the game's JSON config over its defaults ("": none).
-	ConfigJSON string `json:"config_json"`
-	// NumEnvs is the number of envs, at least 1.
-	NumEnvs int `json:"num_envs"`
-	// Seed is the pool seed; null draws one at random (see Info.Seed).
-	Seed *uint64 `json:"seed"`
-	// LearnerSeats are the seats whose actions Step takes; empty or null
-	// means every seat, in order.
-	LearnerSeats []int `json:"learner_seats"`
-	// Opponents names the agent of every other seat, by seat.
-	Opponents map[int]string `json:"opponents"`
-	// DefaultOpponent, when not "", plays every seat that is neither a
-	// learner seat nor in Opponents (nothing when LearnerSeats is empty:
-	// every seat learns).
-	DefaultOpponent string `json:"default_opponent"`
-	// AutoReset is "next_step" (the default, also "") or "same_step".
-	AutoReset string `json:"autoreset"`
-	// Workers is the number of goroutines stepping the pool (0:
-	// GOMAXPROCS, capped at NumEnvs).
-	Workers int `json:"workers"`
-}
-
-// Info describes a pool made by [Create].
-type Info struct {
-	Handle       int64  `json:"handle"`
-	Spec         Spec   `json:"spec"`
-	Seed         uint64 `json:"seed"`
-	NumEnvs      int    `json:"num_envs"`
-	Rows         int    `json:"rows"`
-	LearnerSeats []int  `json:"learner_seats"`
-	// Opponents names the agent of every opponent seat, by seat.
-	Opponents map[int]string `json:"opponents"`
-	AutoReset string         `json:"autoreset"`
-	Workers   int            `json:"workers"`
-	// Layout lists the arrays of one output, in the order [Bind] takes
-	// their addresses.
-	Layout []Array `json:"layout"`
-}
-
-// Spec is a game's spec, as the remote backend's GameSpec.
-type Spec struct {
-	Game         string   `json:"game"`
-	Seats        int      `json:"seats"`
-	Observations []Tensor `json:"observations"`
-	Actions      int      `json:"actions"`
-	ActionNames  []string `json:"action_names"`
-	MaxSteps     int      `json:"max_steps"`
-	Reward       string   `json:"reward"`
-	// ActionFactors splits the actions into commands and cells
-	// ([env.Spec.Factors]); nil for a flat action space.
-	ActionFactors *ActionFactors `json:"action_factors,omitempty"`
-}
-
-// ActionFactors is [env.ActionFactors] in the remote spec's field names.
-type ActionFactors struct {
-	Commands []string `json:"commands"`
-	Cells    int      `json:"cells"`
-	Command  []int32  `json:"command"`
-	Cell     []int32  `json:"cell"`
-}
-
-// Tensor is one observation tensor of a [Spec].
-type Tensor struct {
-	Name   string `json:"name"`
-	DType  string `json:"dtype"`
-	Shape  []int  `json:"shape"`
-	Layout string `json:"layout"`
-	// Shared lists the channels every seat of an env sees alike
-	// ([env.Tensor.Shared]), as the remote spec does.
-	Shared []int `json:"shared"`
-}
-
-// Create makes a pool from req and returns its handle and description.
-// The pool writes its own buffers until [Bind]; it is not reset. Errors:
-// an unknown game or agent is NotFound, anything else wrong with req
-// InvalidArgument.
-func Create(req CreateRequest) (Info, error) {
-	cfg, err := poolConfig(req)
-	if err != nil {
-		return Info{}, classify(err)
+// handleOf returns the handle of pool id (its decimal form, as
+// CreatePool's response names it).
+func handleOf(id string) (int64, error) {
+	h, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || h <= 0 {
+		return 0, errorf(NotFound, "native: no pool %q (pool ids are the handles CreatePool returns)", id)
 	}
-	vp, err := vecenv.New(cfg)
-	if err != nil {
-		return Info{}, classify(err)
+	return h, nil
+}
+
+// ListGames lists the registered games as the env service does (see
+// [envproto.GameInfo]); server_version is the library's version.
+func ListGames(*botarenav1.ListGamesRequest) (*botarenav1.ListGamesResponse, error) {
+	resp := &botarenav1.ListGamesResponse{ServerVersion: Version()}
+	for _, name := range env.Default.Names() {
+		info, err := envproto.GameInfo(env.Default, name)
+		if err != nil {
+			return nil, errorf(Internal, "native: %s", err.Error())
+		}
+		resp.Games = append(resp.Games, info)
 	}
-	p := &pool{game: req.Game, p: vp, layout: layout(vp)}
+	return resp, nil
+}
+
+// CreatePool makes a pool from req, checked as the env service checks it
+// ([envproto.PoolConfig]; every agent a local user may name is allowed:
+// see the package documentation), with batch_size making it async. The
+// response's pool_id is the pool's handle in decimal, the handle the
+// step functions take; output_arrays lists the arrays [Bind] takes;
+// arrow_schema is empty (nothing is encoded) and compression and
+// shared_planes are ignored. The pool writes its own buffers until
+// [Bind]; it is not reset. Errors: an unknown game or agent is NotFound,
+// anything else wrong with req InvalidArgument.
+func CreatePool(req *botarenav1.CreatePoolRequest) (*botarenav1.CreatePoolResponse, error) {
+	pc, err := envproto.PoolConfig(req, envproto.PoolOptions{Opponent: factory})
+	if err != nil {
+		return nil, classify(err)
+	}
+	vp, err := vecenv.New(pc.Config)
+	if err != nil {
+		return nil, classify(err)
+	}
+	p := &pool{game: req.GetGame(), p: vp, layout: layout(vp), batch: pc.BatchSize}
 	registry.Lock()
 	if registry.pools == nil {
 		registry.pools = map[int64]*pool{}
@@ -240,85 +201,22 @@ func Create(req CreateRequest) (Info, error) {
 	p.id = registry.last
 	registry.pools[p.id] = p
 	registry.Unlock()
-	return Info{
-		Handle:       p.id,
-		Spec:         specOf(vp.Spec()),
-		Seed:         cfg.Seed,
-		NumEnvs:      vp.NumEnvs(),
-		Rows:         vp.Rows(),
-		LearnerSeats: vp.LearnerSeats(),
-		Opponents:    cfg.OpponentNames,
-		AutoReset:    vp.AutoReset().String(),
-		Workers:      vp.Workers(),
-		Layout:       p.layout,
-	}, nil
-}
-
-// poolConfig checks req and turns it into a vecenv config.
-func poolConfig(req CreateRequest) (vecenv.Config, error) {
-	if req.Game == "" {
-		return vecenv.Config{}, errorf(InvalidArgument, "game: required (games: %s)", strings.Join(env.Default.Names(), ", "))
+	learners := make([]int32, 0, len(vp.LearnerSeats()))
+	for _, seat := range vp.LearnerSeats() {
+		learners = append(learners, int32(seat))
 	}
-	if _, err := env.Default.Lookup(req.Game); err != nil {
-		return vecenv.Config{}, err
-	}
-	mode, err := vecenv.ParseAutoReset(req.AutoReset)
-	if err != nil {
-		return vecenv.Config{}, err
-	}
-	var cfgJSON []byte
-	if req.ConfigJSON != "" {
-		cfgJSON = []byte(req.ConfigJSON)
-	}
-	var learners []int
-	if len(req.LearnerSeats) > 0 {
-		learners = req.LearnerSeats
-	}
-	specs := maps.Clone(req.Opponents)
-	if req.DefaultOpponent != "" && learners != nil {
-		e, err := env.Default.Make(req.Game, cfgJSON)
-		if err != nil {
-			return vecenv.Config{}, err
-		}
-		if specs == nil {
-			specs = map[int]string{}
-		}
-		for seat := range e.Spec().Seats {
-			if _, ok := specs[seat]; !ok && !slices.Contains(learners, seat) {
-				specs[seat] = req.DefaultOpponent
-			}
-		}
-	}
-	var opps map[int]env.AgentFactory
-	var names map[int]string
-	for _, seat := range slices.Sorted(maps.Keys(specs)) {
-		f, err := factory(req.Game, fmt.Sprintf("opponents[%d]", seat), specs[seat])
-		if err != nil {
-			return vecenv.Config{}, err
-		}
-		if opps == nil {
-			opps, names = map[int]env.AgentFactory{}, map[int]string{}
-		}
-		opps[seat], names[seat] = f, specs[seat]
-	}
-	var seed uint64
-	if req.Seed != nil {
-		seed = *req.Seed
-	} else {
-		var b [8]byte
-		rand.Read(b[:])
-		seed = binary.LittleEndian.Uint64(b[:])
-	}
-	return vecenv.Config{
-		Game:          req.Game,
-		GameConfig:    cfgJSON,
-		NumEnvs:       req.NumEnvs,
-		Seed:          seed,
-		Workers:       req.Workers,
-		LearnerSeats:  learners,
-		Opponents:     opps,
-		OpponentNames: names,
-		AutoReset:     mode,
+	return &botarenav1.CreatePoolResponse{
+		PoolId:       strconv.FormatInt(p.id, 10),
+		Spec:         envproto.GameSpec(vp.Spec()),
+		Seed:         pc.Config.Seed,
+		NumEnvs:      int32(vp.NumEnvs()),
+		Rows:         int32(vp.Rows()),
+		LearnerSeats: learners,
+		AutoReset:    envproto.AutoReset(vp.AutoReset()),
+		Workers:      int32(vp.Workers()),
+		BatchSize:    int32(pc.BatchSize),
+		Opponents:    envproto.Opponents(pc.Config.OpponentNames),
+		OutputArrays: p.layout,
 	}, nil
 }
 
@@ -335,15 +233,14 @@ func factory(game, field, spec string) (env.AgentFactory, error) {
 	return func(s *env.Spec) (env.Agent, error) { return agents.New(game, spec, s) }, nil
 }
 
-func specOf(s *env.Spec) Spec {
-	out := Spec{Game: s.Game, Seats: s.Seats, Actions: s.Actions, ActionNames: slices.Clone(s.ActionNames), MaxSteps: s.MaxSteps, Reward: s.Reward}
-	for _, t := range s.Obs {
-		out.Observations = append(out.Observations, Tensor{Name: t.Name, DType: t.DType.String(), Shape: slices.Clone(t.Shape), Layout: t.Layout, Shared: slices.Clone(t.Shared)})
+// ClosePool closes the pool req names (see [Close]); an unknown or closed
+// pool is not an error here.
+func ClosePool(req *botarenav1.ClosePoolRequest) (*botarenav1.ClosePoolResponse, error) {
+	h, err := handleOf(req.GetPoolId())
+	if err != nil {
+		return nil, err
 	}
-	if f := s.Factors; f != nil {
-		out.ActionFactors = &ActionFactors{Commands: slices.Clone(f.Commands), Cells: f.Cells, Command: slices.Clone(f.Command), Cell: slices.Clone(f.Cell)}
-	}
-	return out
+	return &botarenav1.ClosePoolResponse{}, Close(h)
 }
 
 // Close closes pool h: it waits for a call running on it, stops its
@@ -394,16 +291,19 @@ func Step(h int64, actions []int32) error {
 
 // sync refuses the sync calls of an async pool.
 func (p *pool) sync() error {
-	if p.async != nil {
+	if p.batch > 0 {
 		return errorf(FailedPrecondition, "native: pool %d steps asynchronously (batch size %d): use AsyncReset, Send and Recv", p.id, p.batch)
 	}
 	return nil
 }
 
-// async returns the pool's Async, or an error when it has none.
+// asyncOrErr returns the pool's Async, or an error when it has none.
 func (p *pool) asyncOrErr() (*vecenv.Async, error) {
-	if p.async == nil {
-		return nil, errorf(FailedPrecondition, "native: pool %d is not async: bind it with a batch size first", p.id)
+	switch {
+	case p.batch == 0:
+		return nil, errorf(FailedPrecondition, "native: pool %d is not async: create it with a batch_size", p.id)
+	case p.async == nil:
+		return nil, errorf(FailedPrecondition, "native: pool %d is not bound: Bind its memory first", p.id)
 	}
 	return p.async, nil
 }

@@ -2,18 +2,21 @@ package native_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"unsafe"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/native"
+	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -29,14 +32,41 @@ func (panicky) Act(env.Env, int) int32     { panic("nativetest: boom") }
 
 func seed(s uint64) *uint64 { return &s }
 
-func create(t *testing.T, req native.CreateRequest) native.Info {
+// info is a pool's CreatePoolResponse with its handle.
+type info struct {
+	*botarenav1.CreatePoolResponse
+	Handle int64
+}
+
+func create(t *testing.T, req *botarenav1.CreatePoolRequest) info {
 	t.Helper()
-	info, err := native.Create(req)
+	resp, err := native.CreatePool(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { native.Close(info.Handle) })
-	return info
+	h, err := strconv.ParseInt(resp.GetPoolId(), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { native.Close(h) })
+	return info{resp, h}
+}
+
+func stats(h int64) (*botarenav1.StatsResponse, error) {
+	return native.Stats(&botarenav1.StatsRequest{PoolId: strconv.FormatInt(h, 10)})
+}
+
+func render(h int64, env, seat int32, format string) (*botarenav1.RenderResponse, error) {
+	return native.Render(&botarenav1.RenderRequest{PoolId: strconv.FormatInt(h, 10), Env: env, Seat: seat, Format: format})
+}
+
+func setOpponents(h int64, seat int32, specs ...string) error {
+	mix := &botarenav1.OpponentMix{}
+	for _, s := range specs {
+		mix.Choices = append(mix.Choices, &botarenav1.OpponentChoice{Spec: s, Weight: 1})
+	}
+	_, err := native.SetOpponents(&botarenav1.SetOpponentsRequest{PoolId: strconv.FormatInt(h, 10), Opponents: map[int32]*botarenav1.OpponentMix{seat: mix}})
+	return err
 }
 
 // memory is caller memory for outputs of a pool: one byte slice per array
@@ -46,15 +76,15 @@ type memory struct {
 	ptrs   []unsafe.Pointer
 }
 
-func allocate(info native.Info, rows, outputs int) *memory {
+func allocate(info info, rows, outputs int) *memory {
 	m := &memory{}
 	for range outputs {
-		for _, a := range info.Layout {
+		for _, a := range info.GetOutputArrays() {
 			n := rows
-			for _, d := range a.Shape {
-				n *= d
+			for _, d := range a.GetShape() {
+				n *= int(d)
 			}
-			size := map[string]int{"uint8": 1, "bool": 1, "float32": 4, "int32": 4}[a.DType]
+			size := map[string]int{"uint8": 1, "bool": 1, "float32": 4, "int32": 4}[a.GetDtype()]
 			b := make([]byte, n*size+8) // +8: never empty, so there is an address
 			m.arrays = append(m.arrays, b[:n*size])
 			m.ptrs = append(m.ptrs, unsafe.Pointer(&b[0]))
@@ -97,9 +127,9 @@ func TestStepWritesCallerMemory(t *testing.T) {
 			t.Run(strings.ReplaceAll(game, "/", "_")+"/"+mode, func(t *testing.T) {
 				t.Parallel()
 				const envs = 3
-				info := create(t, native.CreateRequest{Game: game, NumEnvs: envs, Seed: seed(7), AutoReset: mode, Workers: 2})
-				mem := allocate(info, info.Rows, 1)
-				if err := native.Bind(info.Handle, mem.ptrs, 0); err != nil {
+				info := create(t, &botarenav1.CreatePoolRequest{Game: game, NumEnvs: envs, Seed: seed(7), AutoReset: autoReset[mode], Workers: 2})
+				mem := allocate(info, int(info.Rows), 1)
+				if err := native.Bind(info.Handle, mem.ptrs); err != nil {
 					t.Fatal(err)
 				}
 				mode, _ := vecenv.ParseAutoReset(mode)
@@ -121,7 +151,7 @@ func TestStepWritesCallerMemory(t *testing.T) {
 						}
 					} else {
 						for r := range acts {
-							acts[r] = int32(rng.IntN(info.Spec.Actions))
+							acts[r] = int32(rng.IntN(int(info.Spec.Actions)))
 						}
 						if err := native.Step(info.Handle, acts); err != nil {
 							t.Fatal(err)
@@ -131,17 +161,17 @@ func TestStepWritesCallerMemory(t *testing.T) {
 						}
 					}
 					want := poolBytes(refOut)
-					for i, a := range info.Layout {
+					for i, a := range info.OutputArrays {
 						if !bytes.Equal(mem.arrays[i], want[i]) {
 							t.Fatalf("step %d: %s differs from the vecenv pool's", s, a.Name)
 						}
 					}
 				}
-				st, err := native.PoolStats(info.Handle, false)
+				st, err := stats(info.Handle)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if st.Steps != 59 || len(st.Seats) != info.Spec.Seats {
+				if st.Steps != 59 || len(st.Seats) != int(info.Spec.Seats) {
 					t.Errorf("stats %+v: want 59 steps and a seat entry per seat", st)
 				}
 			})
@@ -149,33 +179,39 @@ func TestStepWritesCallerMemory(t *testing.T) {
 	}
 }
 
+// autoReset names the modes as the tests do.
+var autoReset = map[string]botarenav1.AutoReset{"next_step": botarenav1.AutoReset_AUTO_RESET_NEXT_STEP, "same_step": botarenav1.AutoReset_AUTO_RESET_SAME_STEP}
+
 func TestCreateErrors(t *testing.T) {
+	type req = botarenav1.CreatePoolRequest
 	for _, tc := range []struct {
 		name string
-		req  native.CreateRequest
+		req  *req
 		code native.Code
 		want string
 	}{
-		{"no_game", native.CreateRequest{NumEnvs: 1}, native.InvalidArgument, "game: required"},
-		{"unknown_game", native.CreateRequest{Game: "chess", NumEnvs: 1}, native.NotFound, "chess"},
-		{"bad_config", native.CreateRequest{Game: "bomberman", ConfigJSON: `{"players": 99}`, NumEnvs: 1}, native.InvalidArgument, "players"},
-		{"config_not_json", native.CreateRequest{Game: "bomberman", ConfigJSON: `{`, NumEnvs: 1}, native.InvalidArgument, "bomberman"},
-		{"no_envs", native.CreateRequest{Game: "bomberman"}, native.InvalidArgument, "NumEnvs"},
-		{"bad_seat", native.CreateRequest{Game: "battlebots", NumEnvs: 1, LearnerSeats: []int{2}}, native.InvalidArgument, "LearnerSeats[0]"},
-		{"unknown_agent", native.CreateRequest{Game: "battlebots", NumEnvs: 1, LearnerSeats: []int{0}, Opponents: map[int]string{1: "nobody"}}, native.NotFound, `"nobody"`},
-		{"console", native.CreateRequest{Game: "battlebots", NumEnvs: 1, LearnerSeats: []int{0}, Opponents: map[int]string{1: "console"}}, native.InvalidArgument, "console"},
-		{"missing_opponent", native.CreateRequest{Game: "battlebots", NumEnvs: 1, LearnerSeats: []int{0}}, native.InvalidArgument, "Opponents"},
-		{"autoreset", native.CreateRequest{Game: "battlebots", NumEnvs: 1, AutoReset: "never"}, native.InvalidArgument, "AutoReset"},
-		{"workers", native.CreateRequest{Game: "battlebots", NumEnvs: 1, Workers: -1}, native.InvalidArgument, "Workers"},
+		{"no_game", &req{NumEnvs: 1}, native.InvalidArgument, "game: required"},
+		{"unknown_game", &req{Game: "chess", NumEnvs: 1}, native.NotFound, "chess"},
+		{"bad_config", &req{Game: "bomberman", ConfigJson: `{"players": 99}`, NumEnvs: 1}, native.InvalidArgument, "players"},
+		{"config_not_json", &req{Game: "bomberman", ConfigJson: `{`, NumEnvs: 1}, native.InvalidArgument, "bomberman"},
+		{"no_envs", &req{Game: "bomberman"}, native.InvalidArgument, "num_envs"},
+		{"bad_seat", &req{Game: "battlebots", NumEnvs: 1, LearnerSeats: []int32{2}}, native.InvalidArgument, "LearnerSeats[0]"},
+		{"too_many_seats", &req{Game: "battlebots", NumEnvs: 1, LearnerSeats: []int32{0, 1, 1}}, native.InvalidArgument, "learner_seats: 3 seats given"},
+		{"unknown_agent", &req{Game: "battlebots", NumEnvs: 1, LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "nobody"}}, native.NotFound, `"nobody"`},
+		{"console", &req{Game: "battlebots", NumEnvs: 1, LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "console"}}, native.InvalidArgument, "console"},
+		{"missing_opponent", &req{Game: "battlebots", NumEnvs: 1, LearnerSeats: []int32{0}}, native.InvalidArgument, "Opponents"},
+		{"autoreset", &req{Game: "battlebots", NumEnvs: 1, AutoReset: 7}, native.InvalidArgument, "auto_reset"},
+		{"workers", &req{Game: "battlebots", NumEnvs: 1, Workers: -1}, native.InvalidArgument, "workers"},
+		{"batch_size", &req{Game: "battlebots", NumEnvs: 2, BatchSize: 3}, native.InvalidArgument, "batch_size: got 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			info, err := native.Create(tc.req)
+			resp, err := native.CreatePool(tc.req)
 			if err == nil {
-				native.Close(info.Handle)
-				t.Fatal("Create succeeded")
+				native.ClosePool(&botarenav1.ClosePoolRequest{PoolId: resp.GetPoolId()})
+				t.Fatal("CreatePool succeeded")
 			}
 			if code(err) != tc.code || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("Create: code %d %q, want code %d containing %q", code(err), err, tc.code, tc.want)
+				t.Errorf("CreatePool: code %d %q, want code %d containing %q", code(err), err, tc.code, tc.want)
 			}
 		})
 	}
@@ -183,44 +219,49 @@ func TestCreateErrors(t *testing.T) {
 
 // TestDefaultOpponent fills the seats that are neither learners nor named.
 func TestDefaultOpponent(t *testing.T) {
-	info := create(t, native.CreateRequest{Game: "bomberman", NumEnvs: 1, LearnerSeats: []int{1}, Opponents: map[int]string{2: "idle"}, DefaultOpponent: "random"})
+	info := create(t, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, LearnerSeats: []int32{1}, Opponents: map[int32]string{2: "idle"}, DefaultOpponent: "random"})
 	if fmt.Sprint(info.Opponents) != "map[0:random 2:idle 3:random]" {
 		t.Errorf("opponents %v", info.Opponents)
 	}
 	if info.Rows != 1 || len(info.LearnerSeats) != 1 {
-		t.Errorf("info %+v", info)
+		t.Errorf("info %v", info.CreatePoolResponse)
 	}
 }
 
 // TestCallErrors: every call checks its handle, its arguments and the
 // pool's state, with the documented codes.
 func TestCallErrors(t *testing.T) {
-	info := create(t, native.CreateRequest{Game: "battlebots", NumEnvs: 2, Seed: seed(1)})
+	info := create(t, &botarenav1.CreatePoolRequest{Game: "battlebots", NumEnvs: 2, Seed: seed(1)})
 	h := info.Handle
-	mem := allocate(info, info.Rows, 1)
+	rows := int(info.Rows)
+	mem := allocate(info, rows, 1)
+	obs := len(info.Spec.Observations)
 	for _, tc := range []struct {
 		name string
 		call func() error
 		code native.Code
 		want string
 	}{
-		{"step_before_reset", func() error { return native.Step(h, make([]int32, info.Rows)) }, native.FailedPrecondition, "before the first Reset"},
-		{"render_before_reset", func() error { _, err := native.Render(h, 0, -1, ""); return err }, native.FailedPrecondition, "reset first"},
+		{"step_before_reset", func() error { return native.Step(h, make([]int32, rows)) }, native.FailedPrecondition, "before the first Reset"},
+		{"render_before_reset", func() error { _, err := render(h, 0, -1, ""); return err }, native.FailedPrecondition, "reset first"},
 		{"unknown_handle", func() error { return native.Reset(12345) }, native.NotFound, "no pool 12345"},
-		{"bind_count", func() error { return native.Bind(h, mem.ptrs[1:], 0) }, native.InvalidArgument, "addresses"},
+		{"bind_count", func() error { return native.Bind(h, mem.ptrs[1:]) }, native.InvalidArgument, "addresses"},
 		{"bind_null", func() error {
 			p := append([]unsafe.Pointer(nil), mem.ptrs...)
 			p[3] = nil
-			return native.Bind(h, p, 0)
+			return native.Bind(h, p)
 		}, native.InvalidArgument, "null"},
 		{"bind_misaligned", func() error {
 			p := append([]unsafe.Pointer(nil), mem.ptrs...)
-			p[len(info.Spec.Observations)+1] = unsafe.Add(p[len(info.Spec.Observations)+1], 1) // reward, float32
-			return native.Bind(h, p, 0)
+			p[obs+1] = unsafe.Add(p[obs+1], 1) // reward, float32
+			return native.Bind(h, p)
 		}, native.InvalidArgument, "aligned"},
-		{"bind_batch", func() error { return native.Bind(h, mem.ptrs, 3) }, native.InvalidArgument, "batch size 3"},
-		{"async_not_bound", func() error { return native.AsyncReset(h) }, native.FailedPrecondition, "not async"},
-		{"stats_unknown", func() error { _, err := native.PoolStats(999, false); return err }, native.NotFound, ""},
+		{"async_not_async", func() error { return native.AsyncReset(h) }, native.FailedPrecondition, "not async"},
+		{"stats_unknown", func() error { _, err := stats(999); return err }, native.NotFound, ""},
+		{"stats_bad_id", func() error {
+			_, err := native.Stats(&botarenav1.StatsRequest{PoolId: "native:1"})
+			return err
+		}, native.NotFound, `"native:1"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.call()
@@ -240,15 +281,15 @@ func TestCallErrors(t *testing.T) {
 	}{
 		{"actions_count", func() error { return native.Step(h, []int32{0}) }, native.InvalidArgument, "got 1 actions, want 4"},
 		{"action_range", func() error { return native.Step(h, []int32{0, 0, 99, 0}) }, native.InvalidArgument, "action 99 at row 2"},
-		{"render_env", func() error { _, err := native.Render(h, 2, -1, ""); return err }, native.InvalidArgument, "env: got 2"},
-		{"render_seat", func() error { _, err := native.Render(h, 0, 2, ""); return err }, native.InvalidArgument, "seat: got 2"},
-		{"render_format", func() error { _, err := native.Render(h, 0, -1, "gif"); return err }, native.InvalidArgument, `format: got "gif"`},
-		{"opponents_learner", func() error {
-			return native.SetOpponents(h, map[int][]native.Choice{0: {{Spec: "random", Weight: 1}}})
-		}, native.InvalidArgument, "SetOpponents[0]"},
-		{"opponents_unknown", func() error {
-			return native.SetOpponents(h, map[int][]native.Choice{1: {{Spec: "nobody", Weight: 1}}})
-		}, native.NotFound, "nobody"},
+		{"render_env", func() error { _, err := render(h, 2, -1, ""); return err }, native.InvalidArgument, "env: got 2"},
+		{"render_seat", func() error { _, err := render(h, 0, 2, ""); return err }, native.InvalidArgument, "seat: got 2"},
+		{"render_format", func() error { _, err := render(h, 0, -1, "gif"); return err }, native.InvalidArgument, `format: got "gif"`},
+		{"opponents_learner", func() error { return setOpponents(h, 0, "random") }, native.InvalidArgument, "SetOpponents[0]"},
+		{"opponents_unknown", func() error { return setOpponents(h, 1, "nobody") }, native.NotFound, "nobody"},
+		{"opponents_none", func() error {
+			_, err := native.SetOpponents(&botarenav1.SetOpponentsRequest{PoolId: info.PoolId})
+			return err
+		}, native.InvalidArgument, "opponents: required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.call()
@@ -267,7 +308,7 @@ func TestCallErrors(t *testing.T) {
 // TestPanicClosesPool: a panicking opponent is an Internal error, and the
 // pool is closed.
 func TestPanicClosesPool(t *testing.T) {
-	info := create(t, native.CreateRequest{Game: "battlebots", NumEnvs: 2, Workers: 2, LearnerSeats: []int{0}, Opponents: map[int]string{1: "nativetest-panic"}})
+	info := create(t, &botarenav1.CreatePoolRequest{Game: "battlebots", NumEnvs: 2, Workers: 2, LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "nativetest-panic"}})
 	if err := native.Reset(info.Handle); err != nil {
 		t.Fatal(err)
 	}
@@ -280,21 +321,27 @@ func TestPanicClosesPool(t *testing.T) {
 	}
 }
 
-// TestAsync: a pool bound with a batch size steps through AsyncReset,
-// Send and Recv into the ring of caller memory, and refuses sync calls.
+// TestAsync: a pool made with a batch size steps through AsyncReset, Send
+// and Recv into the ring of caller memory, and refuses sync calls.
 func TestAsync(t *testing.T) {
 	const envs, batch = 5, 2
-	info := create(t, native.CreateRequest{Game: "bomberman", NumEnvs: envs, Seed: seed(3), LearnerSeats: []int{0}, DefaultOpponent: "random"})
+	info := create(t, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: envs, Seed: seed(3), LearnerSeats: []int32{0}, DefaultOpponent: "random", BatchSize: batch})
 	h := info.Handle
+	if info.BatchSize != batch {
+		t.Errorf("batch_size %d, want %d", info.BatchSize, batch)
+	}
+	if err := native.AsyncReset(h); code(err) != native.FailedPrecondition || !strings.Contains(err.Error(), "not bound") {
+		t.Errorf("AsyncReset before Bind: %v", err)
+	}
 	nb := vecenv.AsyncBatches(envs, batch)
 	mem := allocate(info, batch, nb)
-	if err := native.Bind(h, mem.ptrs[:len(mem.ptrs)-1], batch); code(err) != native.InvalidArgument {
+	if err := native.Bind(h, mem.ptrs[:len(mem.ptrs)-1]); code(err) != native.InvalidArgument {
 		t.Fatalf("Bind with an address missing: %v", err)
 	}
-	if err := native.Bind(h, mem.ptrs, batch); err != nil {
+	if err := native.Bind(h, mem.ptrs); err != nil {
 		t.Fatal(err)
 	}
-	if err := native.Bind(h, mem.ptrs, batch); code(err) != native.FailedPrecondition {
+	if err := native.Bind(h, mem.ptrs); code(err) != native.FailedPrecondition {
 		t.Errorf("Bind twice: %v", err)
 	}
 	if err := native.Reset(h); code(err) != native.FailedPrecondition {
@@ -303,7 +350,7 @@ func TestAsync(t *testing.T) {
 	if err := native.AsyncReset(h); err != nil {
 		t.Fatal(err)
 	}
-	per := len(info.Layout)
+	per := len(info.OutputArrays)
 	envCol := len(info.Spec.Observations) + 4 // "env"
 	seen := map[int32]int{}
 	for round := range 40 {
@@ -329,85 +376,90 @@ func TestAsync(t *testing.T) {
 	if err := native.Send(h, []int32{0}, []int32{0}); err == nil || code(err) != native.InvalidArgument {
 		t.Errorf("Send of an env in flight: %v", err)
 	}
-	st, err := native.PoolStats(h, false)
+	st, err := stats(h)
 	if err != nil || st.Steps != 40 {
-		t.Errorf("stats %+v, %v: want 40 sends", st, err)
+		t.Errorf("stats %v, %v: want 40 sends", st, err)
 	}
-	if _, err := native.Render(h, 1, -1, ""); err != nil {
+	if _, err := render(h, 1, -1, ""); err != nil {
 		t.Errorf("Render of an async pool: %v", err)
 	}
 }
 
-// TestCall: the JSON dispatcher replies with a result or an error object.
+// TestCall: the dispatcher runs the env service's methods on their
+// binary protobuf messages, and replies with an *Error of the documented
+// code otherwise.
 func TestCall(t *testing.T) {
-	var reply struct {
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Code    native.Code `json:"code"`
-			Message string      `json:"message"`
-		} `json:"error"`
-	}
-	call := func(method string, h int64, args string) {
+	call := func(method string, req, resp proto.Message) error {
 		t.Helper()
-		reply.Result, reply.Error = nil, nil
-		if err := json.Unmarshal(native.Call(method, h, []byte(args)), &reply); err != nil {
+		in, err := proto.Marshal(req)
+		if err != nil {
 			t.Fatal(err)
 		}
+		out, err := native.Call(method, in)
+		if err != nil {
+			return err
+		}
+		if err := proto.Unmarshal(out, resp); err != nil {
+			t.Fatalf("%s: response: %v", method, err)
+		}
+		return nil
 	}
-	call("version", 0, "")
-	if !strings.Contains(string(reply.Result), `"abi":1`) {
-		t.Errorf("version: %s", reply.Result)
+	var games botarenav1.ListGamesResponse
+	if err := call("ListGames", &botarenav1.ListGamesRequest{}, &games); err != nil || len(games.Games) != len(env.Default.Names()) || games.ServerVersion == "" {
+		t.Errorf("ListGames: %v, %d games, version %q", err, len(games.Games), games.ServerVersion)
 	}
-	call("create", 0, `{"game": "battlebots", "num_envs": 2, "seed": 18446744073709551615, "learner_seats": [0], "default_opponent": "huggy"}`)
-	var info native.Info
-	if err := json.Unmarshal(reply.Result, &info); err != nil || reply.Error != nil {
-		t.Fatalf("create: %s %+v", reply.Result, reply.Error)
-	}
-	defer native.Close(info.Handle)
-	if info.Seed != 1<<64-1 || info.Rows != 2 || info.Opponents[1] != "huggy" || len(info.Layout) != len(info.Spec.Observations)+8 {
-		t.Errorf("info %+v", info)
-	}
-	if err := native.Reset(info.Handle); err != nil {
+	var info botarenav1.CreatePoolResponse
+	err := call("CreatePool", &botarenav1.CreatePoolRequest{Game: "battlebots", NumEnvs: 2, Seed: seed(1<<64 - 1), LearnerSeats: []int32{0}, DefaultOpponent: "huggy"}, &info)
+	if err != nil {
 		t.Fatal(err)
 	}
-	call("render", info.Handle, `{"env": 1, "seat": -1, "format": "rgb_array"}`)
-	var pic native.Rendered
-	if err := json.Unmarshal(reply.Result, &pic); err != nil || pic.Width*pic.Height*3 != len(pic.Data) || pic.Width == 0 {
-		t.Errorf("render rgb_array: %v %d×%d, %d bytes", err, pic.Width, pic.Height, len(pic.Data))
+	h, _ := strconv.ParseInt(info.PoolId, 10, 64)
+	defer native.Close(h)
+	if info.Seed != 1<<64-1 || info.Rows != 2 || info.Opponents[1] != "huggy" || len(info.OutputArrays) != len(info.Spec.Observations)+8 {
+		t.Errorf("info %v", &info)
 	}
-	call("set_opponents", info.Handle, `{"opponents": {"1": [{"spec": "random", "weight": 1}, {"spec": "huggy", "weight": 2, "name": "h"}]}}`)
-	if reply.Error != nil {
-		t.Errorf("set_opponents: %+v", reply.Error)
+	if err := native.Reset(h); err != nil {
+		t.Fatal(err)
 	}
-	call("stats", info.Handle, `{"reset": true}`)
-	if !strings.Contains(string(reply.Result), `"name":"h"`) {
-		t.Errorf("stats: %s", reply.Result)
+	var pic botarenav1.RenderResponse
+	if err := call("Render", &botarenav1.RenderRequest{PoolId: info.PoolId, Env: 1, Seat: -1, Format: "rgb_array"}, &pic); err != nil || pic.Width*pic.Height*3 != int32(len(pic.Data)) || pic.Width == 0 {
+		t.Errorf("Render rgb_array: %v %d×%d, %d bytes", err, pic.Width, pic.Height, len(pic.Data))
+	}
+	mix := &botarenav1.OpponentMix{Choices: []*botarenav1.OpponentChoice{{Spec: "random", Weight: 1}, {Spec: "huggy", Weight: 2, Name: "h"}}}
+	if err := call("SetOpponents", &botarenav1.SetOpponentsRequest{PoolId: info.PoolId, Opponents: map[int32]*botarenav1.OpponentMix{1: mix}}, &botarenav1.SetOpponentsResponse{}); err != nil {
+		t.Errorf("SetOpponents: %v", err)
+	}
+	var st botarenav1.StatsResponse
+	if err := call("Stats", &botarenav1.StatsRequest{PoolId: info.PoolId, Reset_: true}, &st); err != nil || len(st.Opponents) != 3 || st.Opponents[2].Name != "h" {
+		t.Errorf("Stats: %v %v", err, &st)
 	}
 	for _, tc := range []struct {
-		method, args string
-		h            int64
-		code         native.Code
+		method string
+		req    []byte
+		code   native.Code
 	}{
-		{"nope", "", 0, native.InvalidArgument},
-		{"create", "{", 0, native.InvalidArgument},
-		{"stats", `{"reset": 3}`, info.Handle, native.InvalidArgument},
-		{"stats", "", 777, native.NotFound},
+		{"Nope", nil, native.InvalidArgument},
+		{"Step", nil, native.InvalidArgument}, // the step path is not a Call
+		{"CreatePool", []byte{0xff}, native.InvalidArgument},
+		{"Stats", []byte("\x0a\x03777"), native.NotFound},
 	} {
-		call(tc.method, tc.h, tc.args)
-		if reply.Error == nil || reply.Error.Code != tc.code {
-			t.Errorf("%s(%s): %s %+v, want code %d", tc.method, tc.args, reply.Result, reply.Error, tc.code)
+		_, err := native.Call(tc.method, tc.req)
+		if code(err) != tc.code {
+			t.Errorf("%s(%q): %v, want code %d", tc.method, tc.req, err, tc.code)
 		}
 	}
-	call("close", info.Handle, "")
-	if reply.Error != nil {
-		t.Errorf("close: %+v", reply.Error)
+	if err := call("ClosePool", &botarenav1.ClosePoolRequest{PoolId: info.PoolId}, &botarenav1.ClosePoolResponse{}); err != nil {
+		t.Errorf("ClosePool: %v", err)
+	}
+	if err := native.Reset(h); code(err) != native.NotFound {
+		t.Errorf("Reset after ClosePool: %v", err)
 	}
 }
 
 // TestConcurrentCalls: goroutines stepping one pool and their own pools
 // at once are serialised per pool (go test -race checks the rest).
 func TestConcurrentCalls(t *testing.T) {
-	shared := create(t, native.CreateRequest{Game: "battlebots", NumEnvs: 4, Seed: seed(1)})
+	shared := create(t, &botarenav1.CreatePoolRequest{Game: "battlebots", NumEnvs: 4, Seed: seed(1)})
 	if err := native.Reset(shared.Handle); err != nil {
 		t.Fatal(err)
 	}
@@ -416,14 +468,16 @@ func TestConcurrentCalls(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			own, err := native.Create(native.CreateRequest{Game: "bomberman/2p", NumEnvs: 2, Seed: seed(uint64(g))})
+			resp, err := native.CreatePool(&botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 2, Seed: seed(uint64(g))})
 			if err != nil {
 				t.Error(err)
 				return
 			}
+			h, _ := strconv.ParseInt(resp.PoolId, 10, 64)
+			own := info{resp, h}
 			defer native.Close(own.Handle)
-			mem := allocate(own, own.Rows, 1)
-			if err := native.Bind(own.Handle, mem.ptrs, 0); err != nil {
+			mem := allocate(own, int(own.Rows), 1)
+			if err := native.Bind(own.Handle, mem.ptrs); err != nil {
 				t.Error(err)
 				return
 			}
@@ -435,12 +489,12 @@ func TestConcurrentCalls(t *testing.T) {
 				if err := native.Step(own.Handle, make([]int32, own.Rows)); err != nil {
 					t.Error(err)
 				}
-				native.PoolStats(shared.Handle, false)
+				stats(shared.Handle)
 			}
 		}()
 	}
 	wg.Wait()
-	st, _ := native.PoolStats(shared.Handle, false)
+	st, _ := stats(shared.Handle)
 	if st.Steps != 200 {
 		t.Errorf("%d steps of the shared pool, want 200", st.Steps)
 	}

@@ -7,7 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/rpc/envproto"
+	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
 
 // TestEveryGameConfigFieldHasADoc checks that every field of every
@@ -68,33 +73,62 @@ func TestEveryGameConfigFieldHasADoc(t *testing.T) {
 	}
 }
 
+// parseGameInfo reads one line of `games --json` as ListGames' GameInfo
+// message, refusing fields the proto lacks.
+func parseGameInfo(t *testing.T, line string) *botarenav1.GameInfo {
+	t.Helper()
+	info := &botarenav1.GameInfo{}
+	if err := protojson.Unmarshal([]byte(line), info); err != nil {
+		t.Fatalf("line %q: %v", line, err)
+	}
+	return info
+}
+
+// TestGamesJSONIsTheProto: every line of `games --json` is ListGames'
+// message for the game, field for field, with the proto's field names and
+// every field present (so a field of env.Spec reaches the CLI as it
+// reaches the proto: see rpc/envproto's TestEveryFieldOfSpecReachesTheProto).
+func TestGamesJSONIsTheProto(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "", "games", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != len(env.Default.Names()) {
+		t.Fatalf("%d lines for %d games", len(lines), len(env.Default.Names()))
+	}
+	for i, line := range lines {
+		info := parseGameInfo(t, line)
+		want, err := envproto.GameInfo(env.Default, env.Default.Names()[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !proto.Equal(info, want) {
+			t.Errorf("line %d: %v, want ListGames' %v", i, info, want)
+		}
+		for _, key := range []string{`"action_factors":`, `"shared":`, `"training":`, `"reference_agent":`} {
+			if !strings.Contains(line, key) {
+				t.Errorf("%s: no %s in %s", info.GetName(), key, line)
+			}
+		}
+	}
+}
+
 func TestGamesJSONListsConfigFields(t *testing.T) {
 	stdout, stderr, code := runCLI(t, "", "games", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
-		var info struct {
-			Name   string `json:"name"`
-			Config []struct {
-				Name    string          `json:"name"`
-				Type    string          `json:"type"`
-				Default json.RawMessage `json:"default"`
-				Allowed string          `json:"allowed"`
-				Doc     string          `json:"doc"`
-			} `json:"config"`
-		}
-		if err := json.Unmarshal([]byte(line), &info); err != nil {
-			t.Fatalf("line %q: %v", line, err)
-		}
-		if len(info.Config) == 0 {
+		info := parseGameInfo(t, line)
+		if len(info.ConfigFields) == 0 {
 			t.Errorf("%s: no config fields", info.Name)
 			continue
 		}
 		if info.Name == "bomberman/12p" {
-			f := info.Config[0]
-			if f.Name != "players" || f.Type != "integer" || string(f.Default) != "12" || f.Allowed != "2..12" || f.Doc == "" {
-				t.Errorf("bomberman/12p: first config field %+v", f)
+			f := info.ConfigFields[0]
+			if f.Name != "players" || f.Type != "integer" || f.DefaultJson != "12" || f.Allowed != "2..12" || f.Doc == "" {
+				t.Errorf("bomberman/12p: first config field %v", f)
 			}
 		}
 	}
@@ -120,12 +154,12 @@ func TestGamesOneGame(t *testing.T) {
 		}
 	}
 	stdout, _, code = runCLI(t, "", "games", "testgame", "--json")
-	var info gameInfo
-	if err := json.Unmarshal([]byte(stdout), &info); code != 0 || err != nil || strings.Count(stdout, "\n") != 1 {
-		t.Fatalf("games testgame --json: exit %d, %v:\n%s", code, err, stdout)
+	if code != 0 || strings.Count(stdout, "\n") != 1 {
+		t.Fatalf("games testgame --json: exit %d:\n%s", code, stdout)
 	}
-	if info.Name != "testgame" || len(info.Config) != 3 || info.Config[2].Name != "names" || info.Config[2].Type != "array" {
-		t.Errorf("games testgame --json = %+v", info)
+	info := parseGameInfo(t, stdout)
+	if info.Name != "testgame" || len(info.ConfigFields) != 3 || info.ConfigFields[2].Name != "names" || info.ConfigFields[2].Type != "array" {
+		t.Errorf("games testgame --json = %v", info)
 	}
 	for _, tc := range []struct {
 		args []string

@@ -74,15 +74,13 @@ func TestGames(t *testing.T) {
 	}
 	found := false
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
-		var info gameInfo
-		if err := json.Unmarshal([]byte(line), &info); err != nil {
-			t.Fatalf("line %q: %v", line, err)
-		}
+		info := parseGameInfo(t, line)
 		if info.Name == "testgame" {
 			found = true
-			if info.Seats != 2 || info.Actions != 3 || info.MaxSteps != 5 || !slices.Equal(info.Agents, []string{"console", "idle", "random", "steady"}) ||
-				len(info.Observations) != 1 || info.Observations[0].DType != "int32" {
-				t.Errorf("testgame info = %+v", info)
+			spec := info.Spec
+			if spec.Seats != 2 || spec.Actions != 3 || spec.MaxSteps != 5 || !slices.Equal(info.Agents, []string{"console", "idle", "random", "steady"}) ||
+				len(spec.Observations) != 1 || spec.Observations[0].Dtype != "int32" {
+				t.Errorf("testgame info = %v", info)
 			}
 		}
 	}

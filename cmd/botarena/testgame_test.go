@@ -20,17 +20,14 @@ func TestAddedGameIsListed(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var info gameInfo
-	if err := json.Unmarshal([]byte(stdout), &info); err != nil {
-		t.Fatal(err)
+	info := parseGameInfo(t, stdout)
+	if !slices.Equal(info.Agents, []string{"console", "idle", "random", "steady"}) || info.ReferenceAgent != "steady" ||
+		!slices.Equal(info.TrainingOpponents, []string{"steady", "random"}) || info.AgentSummaries["steady"] != "always adds two, the most a seat can" {
+		t.Errorf("agents: %v", info)
 	}
-	if !slices.Equal(info.Agents, []string{"console", "idle", "random", "steady"}) || info.Reference != "steady" ||
-		!slices.Equal(info.Opponents, []string{"steady", "random"}) || info.AgentSummaries["steady"] != "always adds two, the most a seat can" {
-		t.Errorf("agents: %+v", info)
-	}
-	if tr := info.Training; tr == nil || !slices.Equal(tr.Channels, []int{8}) || !slices.Equal(tr.Strides, []int{1}) || tr.Hidden != 32 ||
-		tr.Config["max_rounds"] != float64(3) || tr.Gamma != 0.95 || tr.EntCoef != 0.02 {
-		t.Errorf("training: %+v", info.Training)
+	if tr := info.Training; tr == nil || !slices.Equal(tr.Channels, []int32{8}) || !slices.Equal(tr.Strides, []int32{1}) || tr.Hidden != 32 ||
+		tr.ConfigJson != `{"max_rounds":3}` || tr.Gamma != 0.95 || tr.EntCoef != 0.02 {
+		t.Errorf("training: %v", info.Training)
 	}
 	stdout, _, code = runCLI(t, "", "games", "testgame")
 	for _, want := range []string{"reference     steady", "steady   always adds two", "training      conv channels [8], strides [1], hidden 32, config {\"max_rounds\":3}, gamma 0.95, ent_coef 0.02"} {

@@ -61,29 +61,39 @@ func int32s(p *C.int32_t, n C.int64_t, what string) ([]int32, error) {
 //export bta_abi
 func bta_abi() C.int32_t { return native.ABI }
 
-// bta_call runs native.Call(method, h, the n bytes of args) and returns the
-// JSON reply in C memory, its length in *outLen; free it with bta_free. It
-// returns NULL when outLen is NULL.
+// bta_call runs native.Call(method, the n bytes of req): the env service's
+// method with its request message in binary protobuf. It returns the
+// response message, or on error the error's message text, in C memory
+// (free it with bta_free), its length in *outLen and 0 or the error's
+// native.Code in *code. It returns NULL when outLen or code is NULL.
 //
 //export bta_call
-func bta_call(method *C.char, h C.int64_t, args *C.char, n C.int64_t, outLen *C.int64_t) (out *C.char) {
-	if outLen == nil {
+func bta_call(method *C.char, req *C.char, n C.int64_t, outLen *C.int64_t, code *C.int32_t) (out *C.char) {
+	if outLen == nil || code == nil {
 		return nil
+	}
+	reply := func(c native.Code, b []byte) *C.char {
+		*code, *outLen = C.int32_t(c), C.int64_t(len(b))
+		return (*C.char)(C.CBytes(b))
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			msg := []byte(fmt.Sprintf(`{"error": {"code": %d, "message": %q}}`, native.Internal, fmt.Sprint(r)))
-			*outLen = C.int64_t(len(msg))
-			out = (*C.char)(C.CBytes(msg))
+			out = reply(native.Internal, []byte(fmt.Sprintf("libbotarena: internal error: %v", r)))
 		}
 	}()
-	var in []byte
-	if args != nil && n > 0 && n <= maxLen {
-		in = C.GoBytes(unsafe.Pointer(args), C.int(n))
+	if n < 0 || n > maxLen || (n > 0 && req == nil) {
+		return reply(native.InvalidArgument, []byte(fmt.Sprintf("libbotarena: call: bad request (%d bytes)", n)))
 	}
-	reply := native.Call(C.GoString(method), int64(h), in)
-	*outLen = C.int64_t(len(reply))
-	return (*C.char)(C.CBytes(reply))
+	var in []byte
+	if n > 0 {
+		in = unsafe.Slice((*byte)(unsafe.Pointer(req)), int(n))
+	}
+	resp, err := native.Call(C.GoString(method), in)
+	if err != nil {
+		e := err.(*native.Error) // Call returns *native.Error
+		return reply(e.Code, []byte(e.Msg))
+	}
+	return reply(native.OK, resp)
 }
 
 // bta_free frees memory bta_call returned.
@@ -95,14 +105,14 @@ func bta_free(p unsafe.Pointer) { C.free(p) }
 // list may be freed after the call; the arrays they point to may not).
 //
 //export bta_bind
-func bta_bind(h C.int64_t, ptrs *unsafe.Pointer, n, batch C.int64_t, buf *C.char, bufCap C.int64_t) (code C.int32_t) {
+func bta_bind(h C.int64_t, ptrs *unsafe.Pointer, n C.int64_t, buf *C.char, bufCap C.int64_t) (code C.int32_t) {
 	defer guard(&code, buf, bufCap)
 	if n < 0 || n > maxLen || (n > 0 && ptrs == nil) {
 		return status(&native.Error{Code: native.InvalidArgument, Msg: fmt.Sprintf("libbotarena: bind: bad address list (%d)", n)}, buf, bufCap)
 	}
 	list := make([]unsafe.Pointer, n)
 	copy(list, unsafe.Slice(ptrs, int(n)))
-	return status(native.Bind(int64(h), list, int(batch)), buf, bufCap)
+	return status(native.Bind(int64(h), list), buf, bufCap)
 }
 
 // bta_reset runs native.Reset.

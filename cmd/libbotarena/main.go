@@ -4,7 +4,8 @@
 //	go build -buildmode=c-shared -o libbotarena.so ./cmd/libbotarena
 //
 // It exports package native through a small C ABI (libbotarena.h, written
-// by the build): bta_call for everything off the step path (JSON in, JSON
+// by the build): bta_call for everything off the step path (the env
+// service's request message in binary protobuf in, its response message
 // out, in C memory that bta_free releases) and one function per step call
 // (bta_bind, bta_reset, bta_step, bta_async_reset, bta_send, bta_recv),
 // which return 0 or a native.Code and write a message into the caller's

@@ -111,7 +111,9 @@ var rules = []rule{
 	// native is the in-process backend (the shared library's Go side):
 	// pools with every game and the agents a local user may name, policy
 	// files included; no Arrow, no Connect, no storage.
-	{pkg: "native", imports: []string{"env", "env/*", "games", "vecenv", "agents", "agents/*"}, thirdParty: gonumDeps, never: cat(storage, []string{"observations", "connectrpc.com/"})},
+	// It speaks the env service's messages (rpc/envproto), not Connect.
+	{pkg: "native", imports: []string{"env", "env/*", "games", "vecenv", "agents", "agents/*", "rpc/envproto", "rpc/gen/*"}, thirdParty: cat(gonumDeps, protobufDeps),
+		never: cat(storage, []string{"observations", "connectrpc.com/"})},
 	// bench measures pools and their Arrow encoding.
 	{pkg: "bench", imports: []string{"env", "env/*", "vecenv", "observations", "agents", "agents/*"}, thirdParty: arrowDeps},
 
@@ -119,13 +121,17 @@ var rules = []rule{
 	// (see TestOnlyRPCImportsConnect). The generated code imports only
 	// Connect and protobuf.
 	{pkg: "rpc/gen/*", imports: []string{"rpc/gen/*"}, thirdParty: connectDeps},
+	// envproto turns env values and requests into the env service's
+	// messages and pools, for every face (the service, native, the CLI):
+	// protobuf only, no Connect.
+	{pkg: "rpc/envproto", imports: []string{"env", "vecenv", "agents", "rpc/gen/*"}, thirdParty: protobufDeps, never: []string{"connectrpc.com/"}},
 	// rpc/server is what the services share on one port (host, errors,
 	// memory budget, capabilities, metrics, token guard); it measures envs
 	// and agents for the budget.
 	{pkg: "rpc/server", imports: []string{"env", "env/*", "vecenv", "agents"}, thirdParty: cat(connectDeps, promDeps), never: storage},
 	// The env service serves vecenv pools as Arrow batches, without the
 	// league or its storage.
-	{pkg: "rpc/envservice", imports: []string{"env", "env/*", "vecenv", "observations", "agents", "agents/*", "rpc/gen/*", "rpc/server", "rpc/internal/wire"},
+	{pkg: "rpc/envservice", imports: []string{"env", "env/*", "vecenv", "observations", "agents", "agents/*", "rpc/gen/*", "rpc/envproto", "rpc/server", "rpc/internal/wire"},
 		thirdParty: cat(connectDeps, promDeps, arrowDeps), never: storage},
 	// The Go client of the env service decodes batches: no server, no
 	// metrics, no storage.
@@ -163,7 +169,7 @@ var rules = []rule{
 	// cmd wires everything, with cobra for the command line and gonum's
 	// plot for charts.
 	{pkg: "cmd/*", imports: []string{"env", "env/*", "games", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "bots", "match", "league", "web", "bench", "native",
-		"rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client", "internal/safefile"},
+		"rpc/gen/*", "rpc/envproto", "rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client", "internal/safefile"},
 		thirdParty: cat(connectDeps, promDeps, arrowDeps, parquetDeps, bboltDeps, gonumDeps, cobraDeps, plotDeps)},
 }
 
@@ -181,7 +187,11 @@ var parquetDeps = []string{"github.com/apache/arrow-go/v18/parquet", "github.com
 
 // connectDeps are Connect, its health and reflection handlers, and
 // protobuf.
-var connectDeps = []string{"connectrpc.com/", "google.golang.org/protobuf/"}
+var connectDeps = cat([]string{"connectrpc.com/"}, protobufDeps)
+
+// protobufDeps are protobuf's Go packages, which the generated messages
+// import.
+var protobufDeps = []string{"google.golang.org/protobuf/"}
 
 // promDeps are the Prometheus client (the services' /metrics) and what it
 // imports besides protobuf.

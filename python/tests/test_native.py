@@ -21,6 +21,7 @@ from pettingzoo.test import parallel_api_test
 
 import botarena
 from botarena import native
+from botarena.backend import choose_backend
 from botarena.games import GAMES
 
 
@@ -85,7 +86,7 @@ def test_backends_give_identical_bytes(game: str, autoreset: str, address: str) 
 
 def test_native_arrays_are_views_of_the_pools_memory() -> None:
     with botarena.Pool("bomberman", 4, seed=3, backend="native") as pool:
-        assert isinstance(pool, botarena.NativePool) and isinstance(pool, botarena.Pool)
+        assert isinstance(pool, botarena.NativePool) and isinstance(pool, botarena.pool.Pool)
         obs, info = pool.reset()
         obs2, rew, term, trunc, info2 = pool.step(np.zeros(pool.rows, dtype=np.int32))
         owned = pool._outputs[0].arrays
@@ -96,28 +97,28 @@ def test_native_arrays_are_views_of_the_pools_memory() -> None:
 
 
 def test_backend_choice(address: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert native.choose_backend("auto") == "native"
-    assert native.choose_backend("auto", address=address) == "remote"
-    assert native.choose_backend("remote") == "remote"
+    assert choose_backend("auto") == "native"
+    assert choose_backend("auto", address=address) == "remote"
+    assert choose_backend("remote") == "remote"
     monkeypatch.setenv("BOTARENA_BACKEND", "remote")
-    assert native.choose_backend("auto") == "remote"
-    assert native.choose_backend("native") == "native"
+    assert choose_backend("auto") == "remote"
+    assert choose_backend("native") == "native"
     monkeypatch.delenv("BOTARENA_BACKEND")
     with pytest.raises(ValueError, match="give no address"):
-        native.choose_backend("native", address=address)
+        choose_backend("native", address=address)
     with pytest.raises(ValueError, match="backend must be one of"):
-        native.choose_backend("fast")
+        choose_backend("fast")
     with botarena.Pool("battlebots", 2, seed=1) as pool:
         assert type(pool) is botarena.NativePool
     with botarena.Pool("battlebots", 2, seed=1, address=address) as pool:
-        assert type(pool) is botarena.Pool
+        assert type(pool) is botarena.RemotePool and isinstance(pool, botarena.pool.Pool)
 
 
 def test_native_unavailable_falls_back_with_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(native, "available", lambda: (False, "no C compiler"))
-    assert native.choose_backend("auto") == "remote"
+    assert choose_backend("auto") == "remote"
     assert capsys.readouterr().err == ""
-    assert native.choose_backend("native") == "remote"
+    assert choose_backend("native") == "remote"
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "native backend unavailable (no C compiler)" in err and "remote" in err
 
@@ -352,7 +353,7 @@ def test_fork_after_load_is_refused() -> None:
         except BaseException:
             code = 2
         try:
-            if native.choose_backend("auto") != "remote":
+            if choose_backend("auto") != "remote":
                 code = 3
         except BaseException:
             code = 4

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import botarena
+import botarena.v1.env_pb2
 
 ROUNDS = {"max_rounds": 20}  # short episodes for the autoreset tests
 
@@ -49,6 +50,20 @@ def test_learner_seats_and_opponents(address: str) -> None:
     with botarena.Pool("bomberman", 2, address=address, learner_seats=[1], opponents=opp) as pool:
         pool.reset()
         pool.step(np.zeros(2, dtype=np.int32))
+
+
+def test_one_create_pool_call_per_pool(address: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # One opponent name for every other seat travels as CreatePoolRequest.default_opponent:
+    # the client needs no throwaway pool to count the game's seats.
+    sent: list[botarena.v1.env_pb2.CreatePoolRequest] = []
+    with botarena.Client(address) as client:
+        create = client.create
+        monkeypatch.setattr(client, "create", lambda req: sent.append(req) or create(req))
+        with botarena.Pool("bomberman", 2, client=client, learner_seats=[1, 3], opponents="idle", seed=3) as pool:
+            assert [r.default_opponent for r in sent] == ["idle"] and not sent[0].opponents
+            assert pool.opponent_seats == (0, 2) and isinstance(pool, botarena.RemotePool)
+            pool.reset()
+            assert pool.stats().steps == 0
 
 
 def test_zero_copy(address: str, client: botarena.Client) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import sys
 
-KEYS = ("name", "summary", "seats", "actions", "max_steps", "agents")
 
 
 def main() -> None:
@@ -28,8 +27,11 @@ def main() -> None:
         "GAMES: list[dict[str, Any]] = [",
     ]
     for g in games:
-        entry = {k: g[k] for k in KEYS}
-        entry["config_fields"] = [f["name"] for f in g.get("config") or ()]
+        # Each line is ListGames' GameInfo as protojson (the proto's field names).
+        spec = g["spec"]
+        entry = {"name": g["name"], "summary": g["summary"], "seats": spec["seats"], "actions": spec["actions"]}
+        entry.update(max_steps=spec["max_steps"], agents=g["agents"])
+        entry["config_fields"] = [f["name"] for f in g.get("config_fields") or ()]
         out.append(f"    {entry!r},")
     out.append("]")
     print("\n".join(out))

@@ -2,9 +2,6 @@ package envservice
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +15,7 @@ import (
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/observations"
+	"github.com/botarena/botarena/rpc/envproto"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
 	"github.com/botarena/botarena/rpc/server"
@@ -32,111 +30,13 @@ import (
 func (s *Server) ListGames(ctx context.Context, _ *botarenav1.ListGamesRequest) (*botarenav1.ListGamesResponse, error) {
 	resp := &botarenav1.ListGamesResponse{ServerVersion: s.host.Version()}
 	for _, name := range s.host.Registry().Names() {
-		info, err := s.gameInfo(name)
+		info, err := envproto.GameInfo(s.host.Registry(), name)
 		if err != nil {
 			return nil, server.ConnectError(s.log, botarenav1connect.EnvServiceListGamesProcedure, err)
 		}
 		resp.Games = append(resp.Games, info)
 	}
 	return resp, nil
-}
-
-func (s *Server) gameInfo(name string) (*botarenav1.GameInfo, error) {
-	entry, err := s.host.Registry().Lookup(name)
-	if err != nil {
-		return nil, err
-	}
-	e, err := s.host.Registry().Make(name, nil)
-	if err != nil {
-		return nil, fmt.Errorf("envservice: default config of %s: %w", name, errInternal(err))
-	}
-	cfg, err := json.Marshal(entry.NewConfig())
-	if err != nil {
-		return nil, fmt.Errorf("envservice: default config of %s: %w", name, errInternal(err))
-	}
-	fields, err := s.host.Registry().ConfigFields(name)
-	if err != nil {
-		return nil, fmt.Errorf("envservice: config fields of %s: %w", name, errInternal(err))
-	}
-	info := &botarenav1.GameInfo{
-		Name:              name,
-		Summary:           entry.Summary,
-		Spec:              gameSpec(e.Spec()),
-		Agents:            agents.Names(name),
-		DefaultConfigJson: string(cfg),
-	}
-	for _, f := range fields {
-		info.ConfigFields = append(info.ConfigFields, &botarenav1.ConfigField{
-			Name: f.Name, Type: f.Type, DefaultJson: string(f.Default), Allowed: f.Allowed, Doc: f.Doc,
-		})
-	}
-	info.AgentSummaries = make(map[string]string, len(info.Agents))
-	for _, a := range info.Agents {
-		info.AgentSummaries[a], _ = agents.Summary(name, a)
-	}
-	if kit := entry.Kit; kit != nil {
-		info.ReferenceAgent, info.TrainingOpponents = kit.Reference, kit.Opponents
-		if t := kit.Training; !t.IsZero() {
-			if info.Training, err = trainingDefaults(t); err != nil {
-				return nil, fmt.Errorf("envservice: training defaults of %s: %w", name, errInternal(err))
-			}
-		}
-	}
-	return info, nil
-}
-
-// trainingDefaults is the wire form of a game's training defaults.
-func trainingDefaults(t env.Training) (*botarenav1.TrainingDefaults, error) {
-	cfg, err := json.Marshal(t.Config)
-	if err != nil {
-		return nil, err
-	}
-	if t.Config == nil {
-		cfg = []byte("{}")
-	}
-	out := &botarenav1.TrainingDefaults{Hidden: int32(t.Hidden), ConfigJson: string(cfg), Gamma: t.Gamma, EntCoef: t.EntCoef}
-	for _, c := range t.Channels {
-		out.Channels = append(out.Channels, int32(c))
-	}
-	for _, s := range t.Strides {
-		out.Strides = append(out.Strides, int32(s))
-	}
-	return out, nil
-}
-
-// errInternal hides the kind of err (a config error of a default config is
-// the server's fault, not the client's) while keeping its text for the log.
-func errInternal(err error) error { return errors.New(err.Error()) }
-
-// gameSpec converts a spec to its protobuf form.
-func gameSpec(spec *env.Spec) *botarenav1.GameSpec {
-	gs := &botarenav1.GameSpec{
-		Game:        spec.Game,
-		Seats:       int32(spec.Seats),
-		Actions:     int32(spec.Actions),
-		ActionNames: slices.Clone(spec.ActionNames),
-		MaxSteps:    int32(spec.MaxSteps),
-		Reward:      spec.Reward,
-	}
-	for _, t := range spec.Obs {
-		ts := &botarenav1.TensorSpec{Name: t.Name, Dtype: t.DType.String(), Layout: t.Layout}
-		for _, d := range t.Shape {
-			ts.Shape = append(ts.Shape, int32(d))
-		}
-		for _, c := range t.Shared {
-			ts.Shared = append(ts.Shared, int32(c))
-		}
-		gs.Observations = append(gs.Observations, ts)
-	}
-	if f := spec.Factors; f != nil {
-		gs.ActionFactors = &botarenav1.ActionFactors{
-			Commands: slices.Clone(f.Commands),
-			Cells:    int32(f.Cells),
-			Command:  slices.Clone(f.Command),
-			Cell:     slices.Clone(f.Cell),
-		}
-	}
-	return gs
 }
 
 // CreatePool makes a pool after checking the request and the server limits:
@@ -209,16 +109,13 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 	for _, seat := range p.LearnerSeats() {
 		learners = append(learners, int32(seat))
 	}
-	mode := botarenav1.AutoReset_AUTO_RESET_NEXT_STEP
-	if p.AutoReset() == vecenv.SameStep {
-		mode = botarenav1.AutoReset_AUTO_RESET_SAME_STEP
-	}
+	mode := envproto.AutoReset(p.AutoReset())
 	s.log.Info("pool created", "pool", sp.id, "game", sp.game, "envs", sp.numEnvs, "rows", sp.rows,
 		"learner_seats", learners, "workers", p.Workers(), "autoreset", p.AutoReset().String(),
 		"zstd", zstd, "shared_planes", shared, "batch_size", batchSize, "seed", cfg.Seed)
 	return &botarenav1.CreatePoolResponse{
 		PoolId:       sp.id,
-		Spec:         gameSpec(p.Spec()),
+		Spec:         envproto.GameSpec(p.Spec()),
 		ArrowSchema:  schema,
 		Seed:         cfg.Seed,
 		NumEnvs:      int32(sp.numEnvs),
@@ -228,117 +125,42 @@ func (s *Server) createPool(ctx context.Context, req *botarenav1.CreatePoolReque
 		Workers:      int32(p.Workers()),
 		SharedPlanes: shared,
 		BatchSize:    int32(batchSize),
+		Opponents:    envproto.Opponents(cfg.OpponentNames),
 	}, nil
 }
 
-// poolConfig checks req and turns it into a vecenv config.
+// poolConfig checks req and turns it into a vecenv config: the checks of
+// every face (envproto.PoolConfig), with this server's registry, agents
+// and worker cap, then the server's message limit.
 func (s *Server) poolConfig(req *botarenav1.CreatePoolRequest) (vecenv.Config, error) {
-	game := req.GetGame()
-	if game == "" {
-		return vecenv.Config{}, server.Invalidf("game: required (games: %s)", strings.Join(s.host.Registry().Names(), ", "))
+	p, err := envproto.PoolConfig(req, envproto.PoolOptions{
+		Registry: s.host.Registry(), Opponent: s.opponentFactory, MaxWorkers: s.opts.maxWorkers,
+	})
+	if errors.Is(err, envproto.ErrInvalid) {
+		return vecenv.Config{}, server.Mark(server.ErrInvalid, err)
 	}
-	if _, err := s.host.Registry().Lookup(game); err != nil {
+	if err != nil {
 		return vecenv.Config{}, err
 	}
-	cfgJSON := []byte(req.GetConfigJson())
-	first, err := s.host.Registry().Make(game, cfgJSON)
-	if err != nil {
-		var ce *env.ConfigError
-		if errors.As(err, &ce) {
-			return vecenv.Config{}, err
-		}
-		return vecenv.Config{}, server.Invalidf("config_json: %w", err)
-	}
-	n := req.GetNumEnvs()
-	if n < 1 {
-		return vecenv.Config{}, server.Invalidf("num_envs: got %d, want at least 1", n)
-	}
-	batchEnvs := req.GetBatchSize() // the envs of a batch
-	if batchEnvs < 0 || batchEnvs > n {
-		return vecenv.Config{}, server.Invalidf("batch_size: got %d, want 0 (a synchronous pool) or 1..%d (num_envs) for async stepping", batchEnvs, n)
-	}
-	if batchEnvs == 0 {
-		batchEnvs = n
-	}
-	// The seats are counted before they size anything: more learner seats
-	// than the game has is the client's mistake, not a batch too large.
-	if seats, got := first.Spec().Seats, len(req.GetLearnerSeats()); got > seats {
-		return vecenv.Config{}, server.Invalidf("learner_seats: %d seats given, but %s has %d (seats 0..%d, each at most once)", got, game, seats, seats-1)
-	}
 	if req.GetCompression() != botarenav1.Compression_COMPRESSION_ZSTD {
-		spec := first.Spec()
-		learners := len(req.GetLearnerSeats())
+		batchEnvs := p.BatchSize // the envs of a batch
+		if batchEnvs == 0 {
+			batchEnvs = p.Config.NumEnvs
+		}
+		learners := len(p.Config.LearnerSeats)
 		if learners == 0 {
-			learners = spec.Seats
+			learners = p.Spec.Seats
 		}
 		rows := int64(batchEnvs) * int64(learners)
 		// The body of a batch: observations, mask, reward, three int32 ids
 		// and two bitmaps; the header is small.
-		size := rows*int64(spec.ObsBytes()+spec.Actions+4+3*4) + 2*(rows+7)/8
+		size := rows*int64(p.Spec.ObsBytes()+p.Spec.Actions+4+3*4) + 2*(rows+7)/8
 		if size > int64(s.host.MaxMessageBytes()) {
 			return vecenv.Config{}, server.Markf(server.ErrLimit, "num_envs: a batch of %d envs × %d learner seats is about %.1f MiB, over the server's message limit of %.1f MiB; use fewer envs (or a smaller batch_size), COMPRESSION_ZSTD, or a server with a higher limit (serve --max-message-bytes)",
 				batchEnvs, learners, float64(size)/(1<<20), float64(s.host.MaxMessageBytes())/(1<<20))
 		}
 	}
-	if w := req.GetWorkers(); w < 0 {
-		return vecenv.Config{}, server.Invalidf("workers: got %d, want 0 (the server's default) or more", w)
-	}
-	workers := s.opts.maxWorkers
-	if w := int(req.GetWorkers()); w > 0 {
-		workers = min(w, workers)
-	}
-	var mode vecenv.AutoReset
-	switch req.GetAutoReset() {
-	case botarenav1.AutoReset_AUTO_RESET_UNSPECIFIED, botarenav1.AutoReset_AUTO_RESET_NEXT_STEP:
-		mode = vecenv.NextStep
-	case botarenav1.AutoReset_AUTO_RESET_SAME_STEP:
-		mode = vecenv.SameStep
-	default:
-		return vecenv.Config{}, server.Invalidf("auto_reset: got %d, want AUTO_RESET_NEXT_STEP or AUTO_RESET_SAME_STEP", req.GetAutoReset())
-	}
-	switch req.GetCompression() {
-	case botarenav1.Compression_COMPRESSION_UNSPECIFIED, botarenav1.Compression_COMPRESSION_NONE, botarenav1.Compression_COMPRESSION_ZSTD:
-	default:
-		return vecenv.Config{}, server.Invalidf("compression: got %d, want COMPRESSION_NONE or COMPRESSION_ZSTD", req.GetCompression())
-	}
-	var learners []int
-	for _, seat := range req.GetLearnerSeats() {
-		learners = append(learners, int(seat))
-	}
-	var opps map[int]env.AgentFactory
-	var names map[int]string
-	if len(req.GetOpponents()) > 0 {
-		opps = make(map[int]env.AgentFactory, len(req.GetOpponents()))
-		names = make(map[int]string, len(req.GetOpponents()))
-		for _, seat := range slices.Sorted(maps.Keys(req.GetOpponents())) {
-			name := req.GetOpponents()[seat]
-			f, err := s.opponentFactory(game, fmt.Sprintf("opponents[%d]", seat), name)
-			if err != nil {
-				return vecenv.Config{}, err
-			}
-			opps[int(seat)], names[int(seat)] = f, name
-		}
-	}
-	var seed uint64
-	if req.Seed != nil {
-		seed = req.GetSeed()
-	} else {
-		var b [8]byte
-		rand.Read(b[:])
-		seed = binary.LittleEndian.Uint64(b[:])
-	}
-	return vecenv.Config{
-		Game:          game,
-		GameConfig:    cfgJSON,
-		Registry:      s.host.Registry(),
-		NumEnvs:       int(n),
-		Seed:          seed,
-		Workers:       workers,
-		LearnerSeats:  learners,
-		Opponents:     opps,
-		OpponentNames: names,
-		AutoReset:     mode,
-	}, nil
+	return p.Config, nil
 }
 
 // Reset starts a new episode in every env of the pool and returns the first
@@ -586,20 +408,7 @@ func (s *Server) Stats(ctx context.Context, req *botarenav1.StatsRequest) (*bota
 	if err != nil {
 		return nil, s.poolError(proc, p, err)
 	}
-	resp := &botarenav1.StatsResponse{Steps: steps, Invalid: st.Invalid}
-	for _, ss := range st.Seats {
-		resp.Seats = append(resp.Seats, &botarenav1.SeatStats{
-			Seat: int32(ss.Seat), Episodes: ss.Episodes, Steps: ss.Steps, ReturnSum: ss.Return,
-			Wins: ss.Wins, Draws: ss.Draws, Losses: ss.Losses,
-		})
-	}
-	for _, o := range st.Opponents {
-		resp.Opponents = append(resp.Opponents, &botarenav1.OpponentStats{
-			Seat: int32(o.Seat), Name: o.Name, Weight: o.Weight, Episodes: o.Episodes,
-			Wins: o.Wins, Draws: o.Draws, Losses: o.Losses, Invalid: o.Invalid,
-		})
-	}
-	return resp, nil
+	return envproto.Stats(st, steps), nil
 }
 
 // ClosePool closes the pool, waiting for a call running on it, and frees

@@ -12,11 +12,13 @@
   ``botarena.sb3`` is imported on first use (``import botarena`` does not
   import SB3 or PyTorch).
 * :func:`parallel_env` — a PettingZoo ``ParallelEnv``, every seat a learner.
-* :class:`Pool` — the raw batched multi-agent API, numpy in and out; with
-  the native backend (:class:`NativePool`, the default where the library is
-  available) the Go pool runs in this process and writes into numpy arrays
-  without a copy, and steps asynchronously (EnvPool's send/recv) with
-  ``batch_size``; the remote backend steps a pool of a ``botarena serve``.
+* :func:`Pool` (the same function as :func:`make_pool`) — the raw batched
+  multi-agent API, numpy in and out: it returns a :class:`botarena.pool.Pool`,
+  the one pool interface. With the native backend (:class:`NativePool`, the
+  default where the library is available) the Go pool runs in this process
+  and writes into numpy arrays without a copy, and steps asynchronously
+  (EnvPool's send/recv) with ``batch_size``; the remote backend
+  (:class:`RemotePool`) steps a pool of a ``botarena serve``.
 * :class:`Server` — starts a local ``botarena serve``; :class:`Client` — the
   gRPC client of ``botarena.v1.EnvService``.
 * :class:`League` — a league (``botarena league``) kept by a server's
@@ -30,6 +32,7 @@ batches a server sends (remote backend, :mod:`botarena.batch`). Server errors ar
 :class:`BotarenaError` subclasses carrying the server's message and code.
 """
 
+from botarena.backend import make_pool
 from botarena.batch import Batch, BatchDecoder
 from botarena.client import Client
 from botarena.env import BotarenaEnv, env_id, register_envs
@@ -51,12 +54,19 @@ from botarena.errors import (
 from botarena.league import League, LeagueError, LeagueRow, RunProgress, RunSummary
 from botarena.native import NativePool, NativeUnavailableError
 from botarena.parallel import BotarenaParallelEnv, aec_env, parallel_env
-from botarena.pool import Opponent, OpponentStats, Pool, PoolStats, SeatStats
+from botarena.pool import Opponent, OpponentStats, PoolStats, SeatStats
+from botarena.remote import RemotePool
 from botarena.server import Server
 from botarena.spec import ConfigField, GameInfo, GameSpec, TensorSpec, TrainingDefaults
 from botarena.vector import BotarenaVectorEnv, make_vec
 
 __version__ = "0.1.0"
+
+#: ``botarena.Pool(game, num_envs, ...)`` makes a pool: it is :func:`make_pool`, which returns the
+#: native or the remote implementation of the one interface, :class:`botarena.pool.Pool` (the type
+#: to annotate with and to test with isinstance), as ``multiprocessing.Pool`` returns a
+#: ``multiprocessing.pool.Pool``.
+Pool = make_pool
 
 register_envs()
 
@@ -104,6 +114,7 @@ __all__ = [
     "PermissionDeniedError",
     "Pool",
     "PoolStats",
+    "RemotePool",
     "ResourceExhaustedError",
     "RunProgress",
     "RunSummary",
@@ -116,6 +127,7 @@ __all__ = [
     "UnavailableError",
     "aec_env",
     "env_id",
+    "make_pool",
     "make_vec",
     "parallel_env",
     "register_envs",

@@ -31,9 +31,7 @@ class SettingsPickle:
     pool: Pool
 
     def __getstate__(self) -> dict[str, Any]:
-        own = self.pool._server is not None
-        client = getattr(self.pool, "client", None)
-        token = None if own or client is None else client._token
+        own, token = self.pool._copy_state()
         return {"args": self._args, "own_server": own, "token": token}
 
     def __setstate__(self, state: dict[str, Any]) -> None:

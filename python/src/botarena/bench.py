@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from botarena.client import Client
-from botarena.pool import Pool
+from botarena.backend import make_pool
 from botarena.server import Server
 
 __all__ = ["run", "compare", "main"]
@@ -84,7 +84,7 @@ def run(
     # The remote backend's client; the native backend has none (no wire).
     client = Client(address, protocol=protocol) if backend == "remote" and address is not None else None
     try:
-        with Pool(
+        with make_pool(
             game,
             envs,
             seed=seed,

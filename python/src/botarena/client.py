@@ -20,7 +20,6 @@ responses read the same way; every other call is gRPC.
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import threading
@@ -34,6 +33,7 @@ from botarena._connect import ATTEMPTS, BACKOFF_S, ConnectUnary
 from botarena._connect_stream import ConnectStream
 from botarena.batch import BufferRing, StepMessage, encode_send_request, encode_step_request, parse_step_message
 from botarena.errors import BotarenaError, DeadlineExceededError, NotFoundError, from_rpc_error
+from botarena.pool import AUTORESET_MODES, COMPRESSIONS, pool_request
 from botarena.server import token_for
 from botarena.spec import GameInfo, GameSpec
 from botarena.v1 import env_pb2, env_pb2_grpc
@@ -42,17 +42,6 @@ __all__ = ["Client", "StepStream", "MAX_MESSAGE_BYTES", "AUTORESET_MODES", "COMP
 
 #: Send and receive limit of the channel (a 4096-env Bomberman batch is ~22 MB).
 MAX_MESSAGE_BYTES = 512 * 1024 * 1024
-
-AUTORESET_MODES: dict[str | None, int] = {
-    None: env_pb2.AUTO_RESET_UNSPECIFIED,
-    "next_step": env_pb2.AUTO_RESET_NEXT_STEP,
-    "same_step": env_pb2.AUTO_RESET_SAME_STEP,
-}
-COMPRESSIONS: dict[str | None, int] = {
-    None: env_pb2.COMPRESSION_UNSPECIFIED,
-    "none": env_pb2.COMPRESSION_NONE,
-    "zstd": env_pb2.COMPRESSION_ZSTD,
-}
 
 #: The protocols of :class:`Client`'s Reset and Step calls.
 PROTOCOLS = ("connect", "grpc")
@@ -230,6 +219,7 @@ class Client:
         workers: int = 0,
         shared_planes: bool = False,
         batch_size: int = 0,
+        default_opponent: str = "",
     ) -> env_pb2.CreatePoolResponse:
         """Creates a pool (CreatePool); returns the raw response (pool_id, spec, arrow_schema, ...).
 
@@ -239,29 +229,28 @@ class Client:
         either form. batch_size from 1 to num_envs makes an async pool,
         stepped with :meth:`async_reset`, :meth:`send` and :meth:`recv`
         (0: a synchronous pool, stepped with :meth:`reset` and :meth:`step`).
+        default_opponent plays every seat that is neither a learner seat nor
+        in opponents (with learner_seats given).
         """
-        if autoreset not in AUTORESET_MODES:
-            raise ValueError(f"autoreset must be one of 'next_step', 'same_step', got {autoreset!r}")
-        if compression not in COMPRESSIONS:
-            raise ValueError(f"compression must be one of 'none', 'zstd', got {compression!r}")
-        if isinstance(config, str):
-            config_json = config
-        else:
-            config_json = json.dumps(dict(config)) if config else ""
-        req = env_pb2.CreatePoolRequest(
-            game=game,
-            config_json=config_json,
-            num_envs=num_envs,
-            learner_seats=list(learner_seats or []),
-            opponents={int(k): v for k, v in (opponents or {}).items()},
-            auto_reset=AUTORESET_MODES[autoreset],  # type: ignore[arg-type]
-            compression=COMPRESSIONS[compression],  # type: ignore[arg-type]
+        req = pool_request(
+            game,
+            num_envs,
+            config=config,
+            seed=seed,
+            learner_seats=learner_seats,
+            opponents=opponents,
+            default_opponent=default_opponent,
+            autoreset=autoreset,
+            compression=compression,
             workers=workers,
             shared_planes=shared_planes,
             batch_size=batch_size,
         )
-        if seed is not None:
-            req.seed = int(seed) & 0xFFFFFFFFFFFFFFFF
+        return self.create(req)
+
+    def create(self, req: env_pb2.CreatePoolRequest) -> env_pb2.CreatePoolResponse:
+        """Sends a CreatePoolRequest as it is (see :func:`botarena.pool.pool_request`); returns the raw response.
+        """
         return self._invoke("CreatePool", self.stub.CreatePool, req)
 
     def reset(self, pool_id: str) -> StepMessage:

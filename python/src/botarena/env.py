@@ -33,7 +33,8 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from botarena._envbase import SettingsPickle, check_config, check_observation, flatten_rows, render_env, tensor_names
-from botarena.pool import Pool, int32_action
+from botarena.backend import make_pool
+from botarena.pool import int32_action
 from botarena.spec import flat_space, mask_space, observation_space
 from botarena.parallel import HUMAN_RENDER_MODES
 from botarena.vector import check_render_mode
@@ -127,7 +128,7 @@ class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
         self.game = game
         self.learner_seat = learner_seat
         # One env: StepStream has the lowest round trip.
-        self.pool = Pool(
+        self.pool = make_pool(
             game,
             1,
             learner_seats=[learner_seat],

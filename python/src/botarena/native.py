@@ -1,8 +1,9 @@
 """The native backend: botarena's Go pools inside this Python process.
 
-``Pool(..., backend="native")`` (and ``"auto"``, the default, where the
-library is available and no server address is given) returns a
-:class:`NativePool`. It loads ``libbotarena`` (the Go package ``native``
+``make_pool(..., backend="native")`` (and ``"auto"``, the default, where the
+library is available and no server address is given; see
+:func:`botarena.make_pool`) returns a :class:`NativePool`, a
+:class:`~botarena.pool.Pool`. It loads ``libbotarena`` (the Go package ``native``
 built with ``go build -buildmode=c-shared ./cmd/libbotarena``) with ctypes,
 allocates every array a step writes as numpy arrays it owns, and hands their
 addresses to the Go pool once (``bta_bind``). From then on a step is one
@@ -17,8 +18,14 @@ their actions and returns at once, :meth:`NativePool.recv` returns the next
 B envs that finished (``info["env_id"]`` names them), so a trainer's forward
 pass overlaps the env step. An env's results are the same bytes whatever the
 order envs finish in, and the same as on the remote backend, whose async
-pools make the same batches (see :class:`botarena.Pool`). The arrays of a
+pools make the same batches (see :class:`botarena.pool.Pool`). The arrays of a
 batch stay valid until the next ``recv`` returns.
+
+Off the step path the library speaks the env service's own messages: a
+call (``bta_call``) takes a request message of ``botarena.v1.EnvService``
+(CreatePool, Stats, SetOpponents, Render, ClosePool, ListGames) in binary
+protobuf and returns its response message, so both backends describe a
+pool with the same CreatePoolResponse.
 
 The library is found in this order (:func:`library_path`): ``$BOTARENA_LIB``;
 in a source checkout with Go and cgo (a C compiler), a build into
@@ -27,7 +34,7 @@ redone only when the checkout's Go sources change (a content hash kept next
 to the library, a lock file around the build: see
 :func:`botarena.server.go_build`); the library bundled in a platform wheel
 (``botarena/lib/``). Without any of them
-the remote backend is used instead (see :class:`botarena.Pool`).
+the remote backend is used instead (see :func:`botarena.make_pool`).
 
 Process rules: the library is loaded once per process and stays loaded. Calls
 are thread-safe (calls on one pool are serialised, and ctypes releases the
@@ -43,9 +50,7 @@ Python.
 from __future__ import annotations
 
 import atexit
-import base64
 import ctypes
-import json
 import os
 import pathlib
 import shutil
@@ -53,25 +58,43 @@ import subprocess
 import sys
 import threading
 import weakref
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
 
 import grpc
 import numpy as np
 import numpy.typing as npt
 
 from botarena.errors import BotarenaError, FailedPreconditionError, InvalidArgumentError
-from botarena.pool import _INT32, Info, Obs, OpponentStats, Pool, PoolStats, SeatStats, _wider_than_int32, check_int32_range, int32_values
-from botarena.server import _cache_dir, _say, checkout_key, go_build, repo_root
-from botarena.spec import GameSpec
+from botarena.pool import (
+    _INT32,
+    Info,
+    Obs,
+    OpponentStats,
+    Pool,
+    PoolStats,
+    SeatStats,
+    Step,
+    _wider_than_int32,
+    check_int32_range,
+    int32_values,
+)
+from botarena.server import _cache_dir, checkout_key, go_build, repo_root
+from botarena.v1 import env_pb2
 
-__all__ = ["NativePool", "NativeUnavailableError", "library_path", "load", "available", "choose_backend", "ABI"]
+__all__ = ["NativePool", "NativeUnavailableError", "library_path", "load", "available", "ABI"]
 
 #: The C interface version this module speaks (the Go package native's ABI).
-ABI = 1
+ABI = 2
 
 _LIB_FILE = {"darwin": "libbotarena.dylib", "win32": "botarena.dll"}.get(sys.platform, "libbotarena.so")
 
-Step = tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Info]
+M = TypeVar("M")
+
+
+class _Request(Protocol):
+    """A request message of botarena.v1.EnvService."""
+
+    def SerializeToString(self) -> bytes: ...
 
 
 class NativeUnavailableError(BotarenaError, RuntimeError):
@@ -148,9 +171,9 @@ class _Library:
         self.dll = dll = ctypes.CDLL(path)
         i64, i32, p, cp = ctypes.c_int64, ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p
         dll.bta_abi.argtypes, dll.bta_abi.restype = [], i32
-        dll.bta_call.argtypes, dll.bta_call.restype = [cp, i64, cp, i64, ctypes.POINTER(i64)], p
+        dll.bta_call.argtypes, dll.bta_call.restype = [cp, cp, i64, ctypes.POINTER(i64), ctypes.POINTER(i32)], p
         dll.bta_free.argtypes, dll.bta_free.restype = [p], None
-        dll.bta_bind.argtypes, dll.bta_bind.restype = [i64, ctypes.POINTER(p), i64, i64, p, i64], i32
+        dll.bta_bind.argtypes, dll.bta_bind.restype = [i64, ctypes.POINTER(p), i64, p, i64], i32
         for name in ("bta_reset", "bta_async_reset"):
             getattr(dll, name).argtypes, getattr(dll, name).restype = [i64, p, i64], i32
         dll.bta_step.argtypes, dll.bta_step.restype = [i64, p, i64, p, i64], i32
@@ -160,19 +183,21 @@ class _Library:
         if abi != ABI:
             raise NativeUnavailableError(f"{path} speaks native ABI {abi}, this package {ABI}: rebuild or reinstall it")
 
-    def call(self, method: str, handle: int = 0, args: Mapping[str, Any] | None = None) -> Any:
-        """Runs a JSON call (bta_call); raises the error it returns."""
-        data = json.dumps(args or {}).encode()
-        n = ctypes.c_int64()
-        ptr = self.dll.bta_call(method.encode(), handle, data, len(data), ctypes.byref(n))
+    def call(self, method: str, request: _Request, response: Callable[[bytes], M]) -> M:
+        """Runs the env service's method on request (bta_call, binary protobuf); raises the error it returns.
+
+        response parses the response message (``env_pb2.XResponse.FromString``).
+        """
+        data = request.SerializeToString()
+        n, code = ctypes.c_int64(), ctypes.c_int32()
+        ptr = self.dll.bta_call(method.encode(), data, len(data), ctypes.byref(n), ctypes.byref(code))
         try:
             raw = ctypes.string_at(ptr, n.value)
         finally:
             self.dll.bta_free(ptr)
-        reply = json.loads(raw)
-        if "error" in reply:
-            raise _error(int(reply["error"]["code"]), reply["error"]["message"])
-        return reply["result"]
+        if code.value:
+            raise _error(code.value, raw.decode("utf-8", "replace"))
+        return response(raw)
 
 
 def _error(code: int, message: str) -> BotarenaError:
@@ -226,32 +251,6 @@ def available() -> tuple[bool, str]:
     return True, ""
 
 
-_BACKENDS = ("auto", "native", "remote")
-
-
-def choose_backend(backend: str | None, address: str | None = None, client: Any = None) -> str:
-    """The backend a pool with these arguments uses: "native" or "remote" (see :class:`botarena.Pool`)."""
-    backend = backend or "auto"
-    if backend not in _BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(map(repr, _BACKENDS))}, got {backend!r}")
-    if backend == "auto":
-        backend = os.environ.get("BOTARENA_BACKEND") or "auto"
-        if backend not in _BACKENDS:
-            raise ValueError(f"$BOTARENA_BACKEND must be one of {', '.join(_BACKENDS)}, got {backend!r}")
-    if backend == "remote":
-        return "remote"
-    if address is not None or client is not None:
-        if backend == "native":
-            raise ValueError("backend='native' runs the pool in this process: give no address or client")
-        return "remote"
-    ok, why = available()
-    if ok:
-        return "native"
-    if backend == "native":
-        _say(f"native backend unavailable ({why}); using the remote backend (a local botarena serve)")
-    return "remote"
-
-
 # Pools ---------------------------------------------------------------------
 
 _live: weakref.WeakSet[NativePool] = weakref.WeakSet()
@@ -278,14 +277,14 @@ if hasattr(os, "register_at_fork"):
 class _Output:
     """The numpy arrays of one output (the Go layout), and read-only views of them."""
 
-    def __init__(self, layout: Sequence[Mapping[str, Any]], rows: int, tensors: Sequence[str]) -> None:
-        self.arrays = [np.zeros((rows, *a["shape"]), dtype=np.dtype(a["dtype"])) for a in layout]
+    def __init__(self, layout: Sequence[env_pb2.TensorSpec], rows: int, tensors: Sequence[str]) -> None:
+        self.arrays = [np.zeros((rows, *a.shape), dtype=np.dtype(a.dtype)) for a in layout]
         self.ptrs = [a.ctypes.data for a in self.arrays]
         views: dict[str, npt.NDArray[Any]] = {}
         for a, arr in zip(layout, self.arrays):
             v = arr.view()
             v.flags.writeable = False
-            views[a["name"]] = v
+            views[a.name] = v
         self.obs: Obs = {t: views["obs/" + t] for t in tensors}
         self.final_obs: Obs = {t: views["final_obs/" + t] for t in tensors if "final_obs/" + t in views}
         self.mask = views["mask"]
@@ -299,20 +298,19 @@ class _Output:
 
 
 class NativePool(Pool):
-    """A :class:`~botarena.Pool` whose Go pool runs in this process (see :mod:`botarena.native`).
+    """A :class:`~botarena.pool.Pool` whose Go pool runs in this process (see :mod:`botarena.native`).
 
-    ``Pool(..., backend="native")`` returns one; the arguments are
-    :class:`~botarena.Pool`'s (``address`` and ``client`` must be None;
-    ``transport`` and ``compression`` are accepted and have no effect).
+    ``make_pool(..., backend="native")`` returns one; the arguments are
+    :class:`~botarena.pool.Pool`'s (``transport`` and ``compression`` are
+    accepted and have no effect; ``shared_planes`` is a wire form of the
+    remote backend: here the arrays are the full ones).
 
     Differences from the remote backend: the arrays returned by
     :meth:`reset` and :meth:`step` are read-only views of arrays the pool
-    owns and overwrites at the next call (copy what you keep). Async
-    stepping (``batch_size``, :meth:`async_reset`, :meth:`send`,
-    :meth:`recv`) is :class:`~botarena.Pool`'s, with the same batches and
-    bytes as the remote backend's; here a batch's arrays stay valid until
-    the next :meth:`recv` returns (they are a ring of
-    ``ceil(num_envs / batch_size) + 1`` batches).
+    owns and overwrites at the next call (copy what you keep). In async mode
+    (``batch_size``) a batch's arrays stay valid until the next :meth:`recv`
+    returns (they are a ring of ``ceil(num_envs / batch_size) + 1``
+    batches).
 
     The library is thread-safe, but one NativePool is not: call its methods
     from one thread at a time (the actions buffer is shared). Closing it (or
@@ -330,51 +328,29 @@ class NativePool(Pool):
         learner_seats: Sequence[int] | None = None,
         opponents: str | Mapping[int, str] | None = None,
         seed: int | None = None,
-        address: str | None = None,
         autoreset: str = "next_step",
         compression: str | None = None,
         workers: int = 0,
         transport: str = "unary",
-        client: Any = None,
-        backend: str = "native",
         batch_size: int | None = None,
         shared_planes: bool = False,
         **config: Any,
     ) -> None:
-        # shared_planes is a wire form of the remote backend; in process
-        # nothing is sent, and the arrays are the full ones either way.
-        del shared_planes
-        #: Always False: a native pool sends no batches (see Pool.shared_planes).
-        self.shared_planes = False
-        if address is not None or client is not None:
-            raise ValueError("a native pool runs in this process: give no address or client")
-        if autoreset not in ("next_step", "same_step"):
-            raise ValueError(f"autoreset must be one of 'next_step', 'same_step', got {autoreset!r}")
-        if transport not in ("unary", "stream"):
-            raise ValueError(f"transport must be 'unary' or 'stream', got {transport!r}")
-        if compression not in (None, "none", "zstd"):
-            raise ValueError(f"compression must be one of 'none', 'zstd', got {compression!r}")
-        if batch_size is not None and not 1 <= batch_size <= num_envs:
-            raise ValueError(f"batch_size must be in 1..{num_envs} (num_envs), got {batch_size}")
-        self.game = game
-        self.num_envs = num_envs
-        self.config: dict[str, Any] = dict(config)
-        self.transport = transport
-        self.batch_size = batch_size
-        self._autoreset = autoreset
-        self._compression = compression
-        self._workers = workers
-        self._server = None
-        self._own_client = False
-        self._stream = None
-        self._pool_id = None
+        super().__init__(
+            game,
+            num_envs,
+            learner_seats=learner_seats,
+            opponents=opponents,
+            autoreset=autoreset,
+            compression=compression,
+            workers=workers,
+            transport=transport,
+            batch_size=batch_size,
+            config=config,
+        )
         self._handle = 0
-        self._mixtures: dict[int, list[tuple[str, float, str]]] = {}
-        self._learner_seats_arg = None if learner_seats is None else [int(s) for s in learner_seats]
-        self._opponents_arg = opponents
         self._opponents: dict[int, str] = {}
         self._tls = threading.local()
-        self.closed = False
         self._lib = load()
         dll = self._lib.dll
         self._c_reset: Callable[..., int] = dll.bta_reset
@@ -388,31 +364,13 @@ class NativePool(Pool):
     # Construction ----------------------------------------------------------
 
     def _create(self, seed: int | None) -> None:
-        opponents = self._opponents_arg
-        req: dict[str, Any] = {
-            "game": self.game,
-            "config_json": json.dumps(self.config) if self.config else "",
-            "num_envs": self.num_envs,
-            "seed": None if seed is None else int(seed) & 0xFFFFFFFFFFFFFFFF,
-            "learner_seats": self._learner_seats_arg,
-            "opponents": {str(k): str(v) for k, v in opponents.items()} if isinstance(opponents, Mapping) else None,
-            "default_opponent": opponents if isinstance(opponents, str) else "",
-            "autoreset": self._autoreset,
-            "workers": self._workers,
-        }
-        info = self._lib.call("create", 0, req)
-        self._handle = int(info["handle"])
-        self._pool_id = f"native:{self._handle}"
+        resp = self._lib.call("CreatePool", self._request(seed), env_pb2.CreatePoolResponse.FromString)
+        self._handle = int(resp.pool_id)
         try:
-            self.spec: GameSpec = GameSpec.from_dict(info["spec"])
-            self.seed: int = int(info["seed"])
-            self.rows: int = int(info["rows"])
-            self.learner_seats: tuple[int, ...] = tuple(int(s) for s in info["learner_seats"])
-            self.autoreset: str = str(info["autoreset"])
-            self.workers: int = int(info["workers"])
-            self._opponents = {int(k): str(v) for k, v in (info.get("opponents") or {}).items()}
+            self._created(resp)
+            self._opponents = {int(k): str(v) for k, v in resp.opponents.items()}
             tensors = [t.name for t in self.spec.observations]
-            layout = info["layout"]
+            layout = list(resp.output_arrays)
             L = len(self.learner_seats)
             if self.batch_size is None:
                 self._outputs = [_Output(layout, self.rows, tensors)]
@@ -424,7 +382,7 @@ class NativePool(Pool):
                 self._env_ids = np.zeros(self.batch_size, dtype=np.int32)
             ptrs = [p for out in self._outputs for p in out.ptrs]
             array = (ctypes.c_void_p * len(ptrs))(*ptrs)
-            self._check(self._lib.dll.bta_bind(self._handle, array, len(ptrs), self.batch_size or 0, *self._errbuf()))
+            self._check(self._lib.dll.bta_bind(self._handle, array, len(ptrs), *self._errbuf()))
             self._acts_ptr = self._acts.ctypes.data
             self._last: _Output | None = None
             if self._mixtures:
@@ -442,13 +400,6 @@ class NativePool(Pool):
     def _check(self, code: int) -> None:
         if code:
             raise _error(code, self._tls.buf.value.decode("utf-8", "replace"))
-
-    @property
-    def pool_id(self) -> str:
-        """``native:<handle>``: the library's id of the pool."""
-        if self._pool_id is None:
-            raise RuntimeError("pool is closed")
-        return self._pool_id
 
     def reseed(self, seed: int | None) -> None:
         """Replaces the pool by a new one with this seed (same settings); call :meth:`reset` next.
@@ -515,11 +466,6 @@ class NativePool(Pool):
         """Not on the native backend: it is the remote backend's raw response; use :meth:`step`."""
         raise NotImplementedError("step_batch returns the remote backend's raw message; use step() on a native pool")
 
-    def _need_async(self) -> int:
-        if self.batch_size is None:
-            raise FailedPreconditionError("async stepping needs a pool made with batch_size=N (Pool(..., batch_size=N))")
-        return self.batch_size
-
     def async_reset(self) -> None:
         """Resets every env in the background; the next :meth:`recv` calls return their first observations."""
         self._need_async()
@@ -565,18 +511,12 @@ class NativePool(Pool):
     # set_opponents is Pool's: it checks the mixtures and calls _set_mixtures.
 
     def _set_mixtures(self, mixtures: Mapping[int, Sequence[tuple[str, float, str]]]) -> None:
-        args = {
-            "opponents": {
-                str(seat): [{"spec": spec, "weight": float(w), "name": name} for spec, w, name in choices]
-                for seat, choices in mixtures.items()
-            }
-        }
-        self._lib.call("set_opponents", self._open_handle(), args)
-
-    def _open_handle(self) -> int:
-        if self._pool_id is None:
-            raise RuntimeError("pool is closed")
-        return self._handle
+        req = env_pb2.SetOpponentsRequest(pool_id=self.pool_id)
+        for seat, choices in mixtures.items():
+            req.opponents[int(seat)].choices.extend(
+                env_pb2.OpponentChoice(spec=spec, weight=float(w), name=name) for spec, w, name in choices
+            )
+        self._lib.call("SetOpponents", req, env_pb2.SetOpponentsResponse.FromString)
 
     def stats(self, *, reset: bool = False) -> PoolStats:
         """Episode statistics per learner seat and per opponent (see :meth:`Pool.stats`).
@@ -584,33 +524,33 @@ class NativePool(Pool):
         ``steps`` counts step calls (``send`` calls in async mode), which wait
         for the envs in flight first.
         """
-        r = self._lib.call("stats", self._open_handle(), {"reset": reset})
+        r = self._lib.call("Stats", env_pb2.StatsRequest(pool_id=self.pool_id, reset=reset), env_pb2.StatsResponse.FromString)
         return PoolStats(
             seats=tuple(
-                SeatStats(s["seat"], s["episodes"], s["steps"], s["return_sum"], s["wins"], s["draws"], s["losses"])
-                for s in r["seats"]
+                SeatStats(s.seat, s.episodes, s.steps, s.return_sum, s.wins, s.draws, s.losses) for s in r.seats
             ),
-            steps=int(r["steps"]),
+            steps=int(r.steps),
             opponents=tuple(
-                OpponentStats(o["seat"], o["name"], o["weight"], o["episodes"], o["wins"], o["draws"], o["losses"], o["invalid"])
-                for o in r["opponents"]
+                OpponentStats(o.seat, o.name, o.weight, o.episodes, o.wins, o.draws, o.losses, o.invalid)
+                for o in r.opponents
             ),
-            invalid=int(r["invalid"]),
+            invalid=int(r.invalid),
         )
 
-    def _render(self, env: int, format: str, seat: int) -> dict[str, Any]:
-        r: dict[str, Any] = self._lib.call("render", self._open_handle(), {"env": env, "seat": seat, "format": format})
-        return r
+    def _render(self, env: int, format: str, seat: int) -> env_pb2.RenderResponse:
+        req = env_pb2.RenderRequest(pool_id=self.pool_id, env=env, seat=seat, format=format)
+        return self._lib.call("Render", req, env_pb2.RenderResponse.FromString)
 
     def render(self, env: int = 0, *, format: str = "", seat: int = -1) -> str:
         """One env's state in a native text format (see :meth:`Pool.render`)."""
-        return base64.b64decode(self._render(env, format, seat)["data"] or "").decode("utf-8", "replace")
+        data: bytes = self._render(env, format, seat).data
+        return data.decode("utf-8", "replace")
 
     def render_rgb(self, env: int = 0, *, seat: int = -1) -> npt.NDArray[np.uint8]:
         """One env's picture as seat sees it: a ``(height, width, 3)`` uint8 array (see :meth:`Pool.render_rgb`)."""
         r = self._render(env, "rgb_array", seat)
-        h, w = int(r["height"]), int(r["width"])
-        data = base64.b64decode(r["data"] or "")
+        h, w = int(r.height), int(r.width)
+        data: bytes = r.data
         if h <= 0 or w <= 0 or len(data) != h * w * 3:
             raise ValueError(f"render_rgb: got {len(data)} bytes for a {w}x{h} picture")
         return np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)
@@ -642,8 +582,8 @@ class NativePool(Pool):
 
     def _close_pool(self) -> None:
         if self._pool_id is not None:
-            self._pool_id = None
-            self._lib.call("close", self._handle)
+            pool_id, self._pool_id = self._pool_id, None
+            self._lib.call("ClosePool", env_pb2.ClosePoolRequest(pool_id=pool_id), env_pb2.ClosePoolResponse.FromString)
 
     def _forked(self) -> None:
         # In a child forked after the library was loaded: calling into Go
@@ -672,8 +612,4 @@ class NativePool(Pool):
         except Exception:
             pass
 
-    def __repr__(self) -> str:
-        return (
-            f"NativePool({self.game!r}, num_envs={self.num_envs}, learner_seats={getattr(self, 'learner_seats', None)}, "
-            f"batch_size={self.batch_size}, config={json.dumps(self.config)})"
-        )
+

@@ -1,7 +1,20 @@
-"""The raw batched multi-agent API: :class:`Pool`."""
+"""The one pool interface, :class:`Pool`, and what its implementations share.
+
+A pool is ``num_envs`` envs of one game, numpy in and out. :class:`Pool` is
+the interface every backend implements: :class:`~botarena.native.NativePool`
+runs the Go pool in this process, :class:`~botarena.remote.RemotePool` on a
+``botarena serve``. :func:`botarena.make_pool` (also spelled
+``botarena.Pool(...)``) returns the one a backend choice gives; nothing here
+imports an implementation.
+
+Both implementations make their pool from the same CreatePoolRequest
+(:func:`pool_request`) and read the same CreatePoolResponse
+(:meth:`Pool._created`): the proto is the one schema of their settings.
+"""
 
 from __future__ import annotations
 
+import abc
 import json
 from dataclasses import dataclass
 from types import TracebackType
@@ -10,23 +23,91 @@ from typing import Any, Mapping, Sequence, TypeAlias, Union
 import numpy as np
 import numpy.typing as npt
 
-from botarena.batch import Batch, BatchDecoder, StepMessage
-from botarena.client import Client, StepStream
-from botarena.errors import FailedPreconditionError, InvalidArgumentError, MalformedResponseError
-from botarena.server import Server, remember_token
+from botarena.errors import FailedPreconditionError, InvalidArgumentError
 from botarena.spec import GameSpec
 from botarena.v1 import env_pb2
 
-__all__ = ["Pool", "PoolStats", "SeatStats", "OpponentStats", "Opponent", "Mixture", "Obs", "Info"]
+__all__ = [
+    "Pool",
+    "PoolStats",
+    "SeatStats",
+    "OpponentStats",
+    "Opponent",
+    "Mixture",
+    "Obs",
+    "Info",
+    "Step",
+    "pool_request",
+    "AUTORESET_MODES",
+    "COMPRESSIONS",
+]
 
 Obs = dict[str, npt.NDArray[Any]]
 Info = dict[str, Any]
+#: What :meth:`Pool.step` and :meth:`Pool.recv` return: ``(obs, reward, terminated, truncated, info)``.
+Step = tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Info]
 
+#: The autoreset modes by name, as CreatePoolRequest.auto_reset spells them (None: the default, next-step).
+AUTORESET_MODES: dict[str | None, int] = {
+    None: env_pb2.AUTO_RESET_UNSPECIFIED,
+    "next_step": env_pb2.AUTO_RESET_NEXT_STEP,
+    "same_step": env_pb2.AUTO_RESET_SAME_STEP,
+}
+#: The compressions by name, as CreatePoolRequest.compression spells them (None: the default, none).
+COMPRESSIONS: dict[str | None, int] = {
+    None: env_pb2.COMPRESSION_UNSPECIFIED,
+    "none": env_pb2.COMPRESSION_NONE,
+    "zstd": env_pb2.COMPRESSION_ZSTD,
+}
 _AUTORESET_NAMES = {
     env_pb2.AUTO_RESET_UNSPECIFIED: "next_step",
     env_pb2.AUTO_RESET_NEXT_STEP: "next_step",
     env_pb2.AUTO_RESET_SAME_STEP: "same_step",
 }
+
+
+def pool_request(
+    game: str,
+    num_envs: int,
+    *,
+    config: Mapping[str, Any] | str | None = None,
+    seed: int | None = None,
+    learner_seats: Sequence[int] | None = None,
+    opponents: Mapping[int, str] | None = None,
+    default_opponent: str = "",
+    autoreset: str | None = None,
+    compression: str | None = None,
+    workers: int = 0,
+    shared_planes: bool = False,
+    batch_size: int = 0,
+) -> env_pb2.CreatePoolRequest:
+    """The CreatePoolRequest of these settings; ValueError for an unknown autoreset or compression.
+
+    config is a dict of config fields or their JSON; seed wraps to uint64;
+    default_opponent plays every seat that is neither a learner seat nor
+    in opponents (with learner_seats given).
+    """
+    if autoreset not in AUTORESET_MODES:
+        raise ValueError(f"autoreset must be one of 'next_step', 'same_step', got {autoreset!r}")
+    if compression not in COMPRESSIONS:
+        raise ValueError(f"compression must be one of 'none', 'zstd', got {compression!r}")
+    config_json = config if isinstance(config, str) else (json.dumps(dict(config)) if config else "")
+    req = env_pb2.CreatePoolRequest(
+        game=game,
+        config_json=config_json,
+        num_envs=num_envs,
+        learner_seats=list(learner_seats or []),
+        opponents={int(k): v for k, v in (opponents or {}).items()},
+        default_opponent=default_opponent,
+        auto_reset=AUTORESET_MODES[autoreset],  # type: ignore[arg-type]
+        compression=COMPRESSIONS[compression],  # type: ignore[arg-type]
+        workers=workers,
+        shared_planes=shared_planes,
+        batch_size=batch_size,
+    )
+    if seed is not None:
+        req.seed = int(seed) & 0xFFFFFFFFFFFFFFFF
+    return req
 
 
 @dataclass(frozen=True)
@@ -135,34 +216,23 @@ class Opponent:
 #: A seat's mixture: one agent spec, ``{spec: weight}``, or :class:`Opponent` choices.
 Mixture: TypeAlias = Union[str, Mapping[str, float], Sequence[Opponent]]
 
+class Pool(abc.ABC):
+    """A pool of ``num_envs`` envs of one game, numpy in and out: the interface of every backend.
 
-class Pool:
-    """A pool of ``num_envs`` envs of one game, numpy in and out, stepped in this process or on a server.
+    Make one with :func:`botarena.make_pool` (or ``botarena.Pool(...)``, the
+    same function), which returns a :class:`~botarena.native.NativePool` or
+    a :class:`~botarena.remote.RemotePool`; their arguments, methods and
+    results are these, and they give the same bytes for the same seed.
 
     Every env has the same learner seats (default: all seats, for self-play);
     the pool has ``rows = num_envs * len(learner_seats)`` rows in the order
-    ``row = env * len(learner_seats) + k``. Other seats are played on the
-    server by built-in agents (``opponents``: one name for every other seat,
-    or a dict seat → name).
-
-    Two backends give the same bytes for the same seed (``backend``):
-
-    * ``"native"``: the Go pool runs inside this process (the shared library
-      ``libbotarena``, see :mod:`botarena.native`) and writes observations,
-      masks, rewards and flags straight into numpy arrays this object owns:
-      no copy, no server, microseconds per call. ``Pool(...)`` then returns a
-      :class:`~botarena.native.NativePool`, a subclass with the same methods,
-      whose returned arrays are overwritten by the next step (copy what you
-      keep; in async mode a batch's arrays stay valid until the next
-      :meth:`recv` returns).
-    * ``"remote"``: the pool lives in a ``botarena serve`` (at ``address``, or
-      a local one this pool starts) and every step is a gRPC call; the
-      returned arrays are views of each response and stay valid.
+    ``row = env * len(learner_seats) + k``. Other seats are played by
+    built-in agents (``opponents``: one name for every other seat, or a dict
+    seat → name).
 
     Async stepping, as EnvPool's send/recv, works on both backends:
     ``batch_size=B`` (1..num_envs) makes the pool step its envs in the
-    background (on the server's workers, or the in-process pool's), in
-    batches of B envs:
+    background in batches of B envs:
 
     * :meth:`async_reset` resets every env in the background;
       :meth:`send` queues envs with their actions and returns at once;
@@ -180,60 +250,24 @@ class Pool:
     order, the worker count or the backend: those :meth:`step` of a
     synchronous pool gives it for the same actions. :meth:`stats` waits for
     the envs in flight and counts :meth:`send` calls as steps.
-    * ``"auto"`` (the default; ``$BOTARENA_BACKEND`` overrides it): native
-      when no ``address`` or ``client`` is given and the library is
-      available (bundled, or built from this checkout with Go and a C
-      compiler), else remote. ``"native"`` where the library is not
-      available says why in one line on stderr and uses the remote backend.
 
-    Args:
-        game: registry name, e.g. ``"bomberman"`` or ``"bomberman/2p"``.
-        num_envs: number of envs.
-        learner_seats: seats whose actions :meth:`step` takes (default all).
-        opponents: agent for the other seats: a name or ``{seat: name}``.
-        seed: pool seed (None: the server picks one; see :attr:`seed`).
-        address: ``host:port`` of a server; None starts a local :class:`Server`
-            owned by the pool.
-        autoreset: ``"next_step"`` (Gymnasium 1.x) or ``"same_step"``.
-        compression: None/``"none"`` or ``"zstd"`` (Arrow body compression,
-            for remote links; observations are then decompressed copies).
-        workers: server goroutines stepping the pool (0: all cores).
-        transport: ``"unary"`` (a Step call per step, the default: over
-            HTTP/1.1 with the client's default ``protocol="connect"``) or
-            ``"stream"`` (one gRPC StepStream; synchronous pools only: an
-            async pool's Send and Recv are unary calls). Measured on 2 cores, unary
-            is ahead: 147–155k against 97–112k agent-steps/s at 1024
-            Bomberman envs, 175k against 56k at 64, 0.27 against 0.52 ms
-            for one env.
-        client: an existing :class:`Client` to use instead of ``address``.
-        backend: ``"auto"``, ``"native"`` or ``"remote"`` (see above).
-        batch_size: step asynchronously in batches of this many envs,
-            1..num_envs (EnvPool's send/recv; see above); None (the
-            default) steps synchronously.
-        shared_planes: send the channels every seat of an env sees alike
-            (``TensorSpec.shared``: walls, bombs, ...) once per env; the
-            client rebuilds the same arrays (writable, from reused buffers).
-            Halves Bomberman's batches: for links slower than loopback.
-        **config: fields of the game's JSON config, e.g. ``players=2``.
-
-    Remote observations are read-only numpy views of the response message
-    (see :mod:`botarena.batch`); they stay valid after later steps.
+    Not safe for concurrent use: call a pool's methods from one thread at a
+    time.
     """
 
-    #: Which backend runs the pool: "remote" here, "native" for NativePool.
-    backend = "remote"
+    #: Which backend runs the pool: "native" or "remote".
+    backend: str
     #: Envs per async batch; None when stepping synchronously.
     batch_size: int | None = None
-
-    def __new__(cls, *args: Any, **kwargs: Any) -> Pool:
-        # A constructor call picks the backend; unpickling (no arguments)
-        # makes the class that was pickled.
-        if cls is Pool and (args or kwargs):
-            from botarena import native
-
-            if native.choose_backend(kwargs.get("backend", "auto"), kwargs.get("address"), kwargs.get("client")) == "native":
-                return object.__new__(native.NativePool)
-        return object.__new__(cls)
+    #: Whether the batches have the shared form (remote backend with ``shared_planes``).
+    shared_planes: bool = False
+    # Set by _created from CreatePoolResponse:
+    spec: GameSpec
+    seed: int
+    rows: int
+    learner_seats: tuple[int, ...]
+    autoreset: str
+    workers: int
 
     def __init__(
         self,
@@ -242,137 +276,84 @@ class Pool:
         *,
         learner_seats: Sequence[int] | None = None,
         opponents: str | Mapping[int, str] | None = None,
-        seed: int | None = None,
-        address: str | None = None,
         autoreset: str = "next_step",
         compression: str | None = None,
         workers: int = 0,
         transport: str = "unary",
-        client: Client | None = None,
-        backend: str = "auto",
         batch_size: int | None = None,
         shared_planes: bool = False,
-        **config: Any,
+        config: Mapping[str, Any] | None = None,
     ) -> None:
+        """Checks and keeps the settings every backend shares (ValueError for bad ones); creates nothing."""
         if transport not in ("unary", "stream"):
             raise ValueError(f"transport must be 'unary' or 'stream', got {transport!r}")
         if batch_size is not None and not 1 <= batch_size <= num_envs:
             raise ValueError(f"batch_size must be in 1..{num_envs} (num_envs), got {batch_size}")
-        self.batch_size = batch_size
-        self._last_ids: npt.NDArray[np.int32] | None = None
+        if autoreset not in AUTORESET_MODES or autoreset is None:
+            raise ValueError(f"autoreset must be one of 'next_step', 'same_step', got {autoreset!r}")
+        if compression not in COMPRESSIONS:
+            raise ValueError(f"compression must be one of 'none', 'zstd', got {compression!r}")
         self.game = game
         self.num_envs = num_envs
-        self.config: dict[str, Any] = dict(config)
+        self.config: dict[str, Any] = dict(config or {})
         self.transport = transport
+        self.batch_size = batch_size
         self._autoreset = autoreset
         self._compression = compression
         self._workers = workers
         self._shared_planes = shared_planes
-        self._server: Server | None = None
-        self._own_client = client is None
-        self._pool_id: str | None = None
-        self._stream: StepStream | None = None
-        self._needs_reset = True
+        self._learner_seats_arg = None if learner_seats is None else [int(s) for s in learner_seats]
+        self._opponents_arg = opponents
         self._mixtures: dict[int, list[tuple[str, float, str]]] = {}
+        self._pool_id: str | None = None
         self.closed = False
-        try:
-            if client is None:
-                if address is None:
-                    self._server = Server().start()
-                    address = self._server.address
-                client = Client(address)
-            self.client: Client = client
-            self._learner_seats_arg = None if learner_seats is None else [int(s) for s in learner_seats]
-            self._opponents = self._opponent_map(opponents)
-            self._create(seed)
-        except BaseException:
-            self.close()
-            raise
 
-    # Construction ----------------------------------------------------------
-
-    def _opponent_map(self, opponents: str | Mapping[int, str] | None) -> dict[int, str]:
-        if opponents is None:
-            return {}
-        if isinstance(opponents, str):
-            if self._learner_seats_arg is None:
-                return {}
-            spec = self.client.game_spec(self.game, self.config)
-            learners = set(self._learner_seats_arg)
-            return {s: opponents for s in range(spec.seats) if s not in learners}
-        return {int(k): str(v) for k, v in opponents.items()}
-
-    def _create(self, seed: int | None) -> None:
-        resp = self.client.create_pool(
+    def _request(self, seed: int | None) -> env_pb2.CreatePoolRequest:
+        """The CreatePoolRequest of this pool's settings with seed."""
+        opponents = self._opponents_arg
+        return pool_request(
             self.game,
             self.num_envs,
             config=self.config,
             seed=seed,
             learner_seats=self._learner_seats_arg,
-            opponents=self._opponents,
+            opponents=opponents if isinstance(opponents, Mapping) else None,
+            default_opponent=opponents if isinstance(opponents, str) else "",
             autoreset=self._autoreset,
             compression=self._compression,
             workers=self._workers,
             shared_planes=self._shared_planes,
             batch_size=self.batch_size or 0,
         )
+
+    def _created(self, resp: env_pb2.CreatePoolResponse) -> None:
+        """Takes the pool's description from its CreatePoolResponse."""
         self._pool_id = resp.pool_id
-        self.spec: GameSpec = GameSpec.from_proto(resp.spec)
-        self.decoder = BatchDecoder(resp.arrow_schema)
-        self.seed: int = int(resp.seed)
-        self.rows: int = int(resp.rows)
-        self.learner_seats: tuple[int, ...] = tuple(int(s) for s in resp.learner_seats)
-        self.autoreset: str = _AUTORESET_NAMES.get(resp.auto_reset, "next_step")
-        self.workers: int = int(resp.workers)
-        #: Whether the batches have the shared form (see ``shared_planes``).
-        self.shared_planes: bool = bool(resp.shared_planes)
-        self._needs_reset = True
-        self._ended_zero = np.zeros(self.rows, dtype=bool)
-        self._last_ids = None
-        if self._mixtures:
-            self.client.set_opponents(self._pool_id, self._mixtures)
+        self.spec = GameSpec.from_proto(resp.spec)
+        self.seed = int(resp.seed)
+        self.rows = int(resp.rows)
+        self.learner_seats = tuple(int(s) for s in resp.learner_seats)
+        self.autoreset = _AUTORESET_NAMES.get(resp.auto_reset, "next_step")
+        self.workers = int(resp.workers)
 
     @property
     def pool_id(self) -> str:
-        """The server's id of the pool."""
+        """The backend's id of the pool; RuntimeError once closed."""
         if self._pool_id is None:
             raise RuntimeError("pool is closed")
         return self._pool_id
 
+    @abc.abstractmethod
     def reseed(self, seed: int | None) -> None:
-        """Replaces the pool on the server by a new one with this seed (same settings).
+        """Replaces the pool by a new one with this seed (same settings and mixtures); call :meth:`reset` next.
 
         Used for Gymnasium-style ``reset(seed=...)``: the same seed always
-        gives the same episodes. Call :meth:`reset` next.
+        gives the same episodes.
         """
-        self._close_pool()
-        self._create(seed)
 
     # Stepping --------------------------------------------------------------
 
-    def _send(self, actions: bytes | memoryview, reset: bool) -> StepMessage:
-        if self.transport == "stream":
-            if self._stream is None:
-                self._stream = self.client.step_stream(self.pool_id)
-            return self._stream.send(actions, reset=reset)
-        if reset:
-            return self.client.reset(self.pool_id)
-        return self.client.step(self.pool_id, actions)
-
-    def _info(self, b: Batch, msg: StepMessage) -> Info:
-        if msg.ended is not None and len(msg.ended):
-            if len(msg.ended) != b.rows:
-                raise MalformedResponseError(f"response message: {len(msg.ended)} ended flags for {b.rows} rows")
-            ended = np.frombuffer(msg.ended, dtype=np.bool_)
-        else:
-            ended = self._ended_zero[: b.rows]
-        info: Info = {"env": b.env, "seat": b.seat, "episode": b.episode, "ended": ended, "mask": b.mask}
-        if msg.final_batch is not None:
-            final = self.decoder.decode(msg.final_batch, b.rows)
-            info["final_obs"] = final.obs
-            info["final_mask"] = final.mask
-        return info
-
+    @abc.abstractmethod
     def reset(self) -> tuple[Obs, Info]:
         """Starts a new episode in every env; returns ``(obs, info)``.
 
@@ -383,48 +364,31 @@ class Pool:
         In async mode: :meth:`async_reset`, then the first batch from
         :meth:`recv` (``info["env_id"]`` names its envs).
         """
-        if self.batch_size is not None:
-            self.async_reset()
-            obs, _, _, _, info = self.recv()
-            return obs, info
-        msg = self._send(b"", True)
-        self._needs_reset = False
-        b = self._decode(msg, self.rows)
-        return b.obs, self._info(b, msg)
 
-    def step(
-        self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None = None
-    ) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Info]:
+    @abc.abstractmethod
+    def step(self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None = None) -> Step:
         """Applies one action per row; returns ``(obs, rewards, terminated, truncated, info)``.
 
-        actions: ``rows`` integers in ``0..actions-1`` (any integer dtype; sent
-        as little-endian int32; a value of a wider dtype outside the range is
-        an InvalidArgumentError naming its index, never wrapped: see
-        :func:`int32_values`). info is as for :meth:`reset`, with ``ended``
-        True on the rows whose episode ended in this step (in next-step mode
-        their env resets on the following step, ignoring its actions and
-        returning reward 0); in same-step mode ``final_obs`` (and ``final_mask``) hold the final
-        observation of the ended rows when any ended (``mask`` is already the
-        new episode's).
+        actions: ``rows`` integers in ``0..actions-1`` (any integer dtype; a
+        value of a wider dtype outside the range is an InvalidArgumentError
+        naming its index, never wrapped: see :func:`int32_values`). info is
+        as for :meth:`reset`, with ``ended`` True on the rows whose episode
+        ended in this step (in next-step mode their env resets on the
+        following step, ignoring its actions and returning reward 0); in
+        same-step mode ``final_obs`` (and ``final_mask``) hold the final
+        observation of the ended rows when any ended (``mask`` is already
+        the new episode's).
 
         In async mode: :meth:`send` (to ``env_id``, default the last batch's
         envs) then :meth:`recv`; env_id is for async mode only.
         """
-        if self.batch_size is not None:
-            self.send(actions, env_id)
-            return self.recv()
-        if env_id is not None:
-            raise FailedPreconditionError("step: env_id is for async pools (Pool(..., batch_size=N))")
-        a = int32_values(actions, "action", self.spec.actions)
-        msg = self._send(a.data.cast("B"), False)
-        b = self._decode(msg, self.rows)
-        return b.obs, b.reward, b.terminated, b.truncated, self._info(b, msg)
 
     def _need_async(self) -> int:
         if self.batch_size is None:
             raise FailedPreconditionError("async stepping needs a pool made with batch_size=N (Pool(..., batch_size=N))")
         return self.batch_size
 
+    @abc.abstractmethod
     def async_reset(self) -> None:
         """Resets every env in the background; the next :meth:`recv` calls return their first observations.
 
@@ -432,11 +396,8 @@ class Pool:
         num_envs not a multiple of batch_size, the last batch of first
         observations needs more envs sent first.
         """
-        self._need_async()
-        self.client.async_reset(self.pool_id)
-        self._needs_reset = False
-        self._last_ids = None
 
+    @abc.abstractmethod
     def send(self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None = None) -> None:
         """Queues envs ``env_id`` (default: the last batch's) with their actions and returns at once.
 
@@ -446,55 +407,21 @@ class Pool:
         :class:`~botarena.errors.InvalidArgumentError` for an env out of
         range, in flight or named twice, or an action out of range.
         """
-        batch_size = self._need_async()
-        if env_id is None:
-            if self._last_ids is None:
-                raise FailedPreconditionError("send: no batch received yet to take the env ids from; pass env_id")
-            ids = self._last_ids
-        else:
-            ids = int32_values(env_id, "env_id", self.num_envs, "index")
-        if ids.size > batch_size:
-            raise InvalidArgumentError(f"send: {ids.size} envs, at most batch_size={batch_size} per call")
-        a = int32_values(actions, "action", self.spec.actions)
-        n = ids.size * len(self.learner_seats)
-        if a.size != n:
-            raise InvalidArgumentError(f"actions: got {a.size}, want {n} (one per row)")
-        self.client.send(self.pool_id, ids.data.cast("B"), a.data.cast("B"))
 
-    def recv(self) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Info]:
+    @abc.abstractmethod
+    def recv(self) -> Step:
         """Waits for the next ``batch_size`` envs to finish; returns their ``(obs, reward, terminated, truncated, info)``.
 
         ``info["env_id"]`` lists the batch's envs; the rest of info is as for
-        :meth:`step`. The arrays are views of the response and stay valid.
-        Raises :class:`~botarena.errors.FailedPreconditionError` when fewer
-        than ``batch_size`` envs are in flight.
+        :meth:`step`. Raises :class:`~botarena.errors.FailedPreconditionError`
+        when fewer than ``batch_size`` envs are in flight.
         """
-        self._need_async()
-        msg = self.client.recv(self.pool_id)
-        b = self._decode(msg, self._need_async() * len(self.learner_seats))
-        info = self._info(b, msg)
-        ids = b.env[:: len(self.learner_seats)]
-        info["env_id"] = ids
-        self._last_ids = np.ascontiguousarray(ids, dtype="<i4")
-        return b.obs, b.reward, b.terminated, b.truncated, info
-
-    def step_batch(self, actions: npt.ArrayLike) -> tuple[Batch, StepMessage]:
-        """Like :meth:`step` but returns the decoded :class:`Batch` and the raw message."""
-        a = int32_values(actions, "action", self.spec.actions)
-        msg = self._send(a.data.cast("B"), False)
-        return self._decode(msg, self.rows), msg
-
-    def _decode(self, msg: StepMessage, rows: int) -> Batch:
-        """The batch of a response, which must hold rows rows (MalformedResponseError otherwise)."""
-        if msg.batch is None:
-            raise MalformedResponseError("response message: no batch")
-        return self.decoder.decode(msg.batch, rows)
 
     # Opponents -------------------------------------------------------------
 
     @property
     def opponent_seats(self) -> tuple[int, ...]:
-        """The seats played on the server (every seat that is not a learner seat)."""
+        """The seats played by built-in agents (every seat that is not a learner seat)."""
         learners = set(self.learner_seats)
         return tuple(s for s in range(self.spec.seats) if s not in learners)
 
@@ -508,13 +435,13 @@ class Pool:
         episode start every env draws one choice per seat with probability
         weight / sum of the weights, from the episode's seed, so runs stay
         reproducible from the pool seed. Episodes in progress finish against
-        the opponents they started with; a choice keeps its server-side
-        instances under its name. :meth:`stats` reports the results per
-        choice. The mixtures survive :meth:`reseed`.
+        the opponents they started with; a choice keeps its instances under
+        its name. :meth:`stats` reports the results per choice. The mixtures
+        survive :meth:`reseed`.
 
         Raises :class:`~botarena.errors.NotFoundError` for an unknown agent,
         :class:`~botarena.errors.PermissionDeniedError` for an external bot or
-        policy file the server does not allow (``--bots-dir``, ``--allow-cmd-bots``, ...), and
+        policy file a server does not allow (``--bots-dir``, ``--allow-cmd-bots``, ...), and
         :class:`~botarena.errors.InvalidArgumentError` for learner seats, empty
         mixtures, repeated names and weights that are negative or sum to 0.
         """
@@ -528,121 +455,38 @@ class Pool:
         self._set_mixtures(per_seat)
         self._mixtures.update(per_seat)
 
+    @abc.abstractmethod
     def _set_mixtures(self, mixtures: Mapping[int, Sequence[tuple[str, float, str]]]) -> None:
         """Sends checked mixtures ``{seat: [(spec, weight, name), ...]}`` to the pool."""
-        self.client.set_opponents(self.pool_id, mixtures)
 
     # Other calls -----------------------------------------------------------
 
+    @abc.abstractmethod
     def stats(self, *, reset: bool = False) -> PoolStats:
         """Episode statistics per learner seat and per opponent; reset clears them after reading."""
-        r = self.client.stats(self.pool_id, reset=reset)
-        return PoolStats(
-            seats=tuple(
-                SeatStats(s.seat, s.episodes, s.steps, s.return_sum, s.wins, s.draws, s.losses) for s in r.seats
-            ),
-            steps=int(r.steps),
-            opponents=tuple(
-                OpponentStats(o.seat, o.name, o.weight, o.episodes, o.wins, o.draws, o.losses, o.invalid)
-                for o in r.opponents
-            ),
-            invalid=int(r.invalid),
-        )
 
+    @abc.abstractmethod
     def render(self, env: int = 0, *, format: str = "", seat: int = -1) -> str:
         """One env's state in a native text format (default: the game's first, map.txt for Bomberman)."""
-        r = self.client.render(self.pool_id, env, format=format, seat=seat)
-        data: bytes = r.data
-        return data.decode("utf-8", "replace")
 
+    @abc.abstractmethod
     def render_rgb(self, env: int = 0, *, seat: int = -1) -> npt.NDArray[np.uint8]:
         """One env's picture as seat sees it (-1: the full state): a ``(height, width, 3)`` uint8 array.
 
         The game draws it in Go (its ``Paint``); the size depends only on the
-        game's config, so the frames of an episode make a video. The array is
-        a read-only view of the response.
+        game's config, so the frames of an episode make a video.
         """
-        r = self.client.render(self.pool_id, env, format="rgb_array", seat=seat)
-        h, w = int(r.height), int(r.width)
-        data: bytes = r.data
-        if h <= 0 or w <= 0 or len(data) != h * w * 3:
-            raise ValueError(f"render_rgb: got {len(data)} bytes for a {w}x{h} picture")
-        return np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)
 
-    # Pickling ---------------------------------------------------------------
+    # Lifetime ----------------------------------------------------------------
 
-    def __getstate__(self) -> dict[str, Any]:
-        """What a copy needs to make an equal pool: the constructor's arguments and the opponent mixtures.
+    def _copy_state(self) -> tuple[bool, str | None]:
+        """What a copy in another process needs besides the settings: whether this pool started its
+        own server (the copy starts its own too), and the token of its server (None for none)."""
+        return False, None
 
-        A pool pickles by its settings, not its state: unpickling creates a
-        new pool on the same server (or, for a pool that started its own
-        server, on a new local server), which must be reset before its first
-        step. Used by copy.deepcopy, multiprocessing, SuperSuit and Ray.
-        The state holds the client's token for another server, so that a
-        copy in another process reaches a server this process started.
-        """
-        own_server = self._server is not None
-        client = getattr(self, "client", None)
-        return {
-            "token": None if own_server or client is None else client._token,
-            "game": self.game,
-            "num_envs": self.num_envs,
-            "learner_seats": self._learner_seats_arg,
-            "opponents": self._opponents,
-            "seed": getattr(self, "seed", None),
-            "address": None if own_server else self.client.address,
-            "autoreset": self._autoreset,
-            "compression": self._compression,
-            "workers": self._workers,
-            "shared_planes": self._shared_planes,
-            "batch_size": self.batch_size,
-            "transport": self.transport,
-            "backend": self.backend,
-            "config": self.config,
-            "mixtures": self._mixtures,
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        token = state.pop("token", None)
-        if state.get("address"):
-            remember_token(state["address"], token)
-        mixtures = state.pop("mixtures")
-        config = state.pop("config")
-        opponents = state.pop("opponents")
-        learner_seats = state.pop("learner_seats")
-        self.__init__(  # type: ignore[misc]
-            learner_seats=learner_seats, opponents=opponents or None, **state, **config
-        )
-        if mixtures:
-            self.client.set_opponents(self.pool_id, mixtures)
-            self._mixtures = dict(mixtures)
-
-    def _close_pool(self) -> None:
-        if self._stream is not None:
-            self._stream.close()
-            self._stream = None
-        if self._pool_id is not None:
-            pool_id, self._pool_id = self._pool_id, None
-            try:
-                self.client.close_pool(pool_id, missing_ok=True)
-            except Exception:
-                if not self.closed:
-                    raise
-
+    @abc.abstractmethod
     def close(self) -> None:
-        """Closes the pool, and the client and server the pool started. Safe to call twice."""
-        if self.closed:
-            return
-        self.closed = True
-        try:
-            if hasattr(self, "client"):
-                self._close_pool()
-        finally:
-            if self._own_client and hasattr(self, "client"):
-                self.client.close()
-            if self._server is not None:
-                self._server.stop()
-                self._server = None
+        """Closes the pool (and what it started). Safe to call twice."""
 
     def __enter__(self) -> Pool:
         return self
@@ -654,7 +498,7 @@ class Pool:
 
     def __repr__(self) -> str:
         return (
-            f"Pool({self.game!r}, num_envs={self.num_envs}, learner_seats={getattr(self, 'learner_seats', None)}, "
+            f"{type(self).__name__}({self.game!r}, num_envs={self.num_envs}, learner_seats={getattr(self, 'learner_seats', None)}, "
             f"batch_size={self.batch_size}, config={json.dumps(self.config)})"
         )
 
@@ -746,3 +590,4 @@ def _choices(mix: Mixture) -> list[tuple[str, float, str]]:
             raise TypeError(f"a mixture is a spec, a dict spec → weight or a sequence of Opponent, got an item {c!r}")
         out.append((c.spec, float(c.weight), c.name))
     return out
+

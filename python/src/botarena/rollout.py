@@ -32,7 +32,8 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from botarena.pool import Obs, Pool, PoolStats
+from botarena.backend import make_pool
+from botarena.pool import Obs, PoolStats
 from botarena.spec import GameSpec
 
 __all__ = ["PoolSampler", "Rollout", "Policy", "random_policy", "sampler_seeds"]
@@ -201,7 +202,7 @@ class PoolSampler:
     ) -> None:
         pool_seed, rng_seed = sampler_seeds(seed, index)
         extra: dict[str, Any] = {} if backend is None else {"backend": backend}
-        self.pool = Pool(
+        self.pool = make_pool(
             game,
             num_envs,
             learner_seats=learner_seats,

@@ -86,34 +86,6 @@ class GameSpec:
         )
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> GameSpec:
-        """Builds a GameSpec from its JSON form (the native backend's, with the proto's field names)."""
-        return cls(
-            game=d["game"],
-            seats=int(d["seats"]),
-            observations=tuple(
-                TensorSpec(
-                    t["name"], np.dtype(t["dtype"]), tuple(int(x) for x in t["shape"]), t.get("layout", ""), tuple(int(c) for c in t.get("shared") or ())
-                )
-                for t in d["observations"]
-            ),
-            actions=int(d["actions"]),
-            action_names=tuple(d.get("action_names") or ()),
-            max_steps=int(d.get("max_steps", 0)),
-            reward=d.get("reward", ""),
-            action_factors=(
-                ActionFactors(
-                    commands=tuple(d["action_factors"]["commands"]),
-                    cells=int(d["action_factors"]["cells"]),
-                    command=tuple(int(c) for c in d["action_factors"]["command"]),
-                    cell=tuple(int(c) for c in d["action_factors"]["cell"]),
-                )
-                if d.get("action_factors")
-                else None
-            ),
-        )
-
-    @classmethod
     def from_schema_metadata(cls, schema: Any) -> GameSpec:
         """Builds a GameSpec from an Arrow batch schema (its schema and field metadata)."""
         md = {k.decode(): v.decode() for k, v in (schema.metadata or {}).items()}

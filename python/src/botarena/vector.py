@@ -11,7 +11,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from botarena._envbase import SettingsPickle, check_config, check_observation, flatten_rows, render_env, tensor_names
-from botarena.pool import Info, Obs, Pool
+from botarena.backend import make_pool
+from botarena.pool import Info, Obs
 from botarena.spec import flat_space, mask_space, observation_space
 
 __all__ = ["BotarenaVectorEnv", "make_vec", "autoreset_mode"]
@@ -139,7 +140,7 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
         }
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.render_mode = render_mode
-        self.pool = Pool(
+        self.pool = make_pool(
             game,
             num_envs,
             learner_seats=[learner_seat],

@@ -145,7 +145,7 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ..., server_version: _Optional[str] = ...) -> None: ...
 
 class CreatePoolRequest(_message.Message):
-    __slots__ = ("game", "config_json", "num_envs", "seed", "learner_seats", "opponents", "auto_reset", "compression", "workers", "shared_planes", "batch_size")
+    __slots__ = ("game", "config_json", "num_envs", "seed", "learner_seats", "opponents", "auto_reset", "compression", "workers", "shared_planes", "batch_size", "default_opponent")
     class OpponentsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -164,6 +164,7 @@ class CreatePoolRequest(_message.Message):
     WORKERS_FIELD_NUMBER: _ClassVar[int]
     SHARED_PLANES_FIELD_NUMBER: _ClassVar[int]
     BATCH_SIZE_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_OPPONENT_FIELD_NUMBER: _ClassVar[int]
     game: str
     config_json: str
     num_envs: int
@@ -175,10 +176,18 @@ class CreatePoolRequest(_message.Message):
     workers: int
     shared_planes: bool
     batch_size: int
-    def __init__(self, game: _Optional[str] = ..., config_json: _Optional[str] = ..., num_envs: _Optional[int] = ..., seed: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., opponents: _Optional[_Mapping[int, str]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., compression: _Optional[_Union[Compression, str]] = ..., workers: _Optional[int] = ..., shared_planes: _Optional[bool] = ..., batch_size: _Optional[int] = ...) -> None: ...
+    default_opponent: str
+    def __init__(self, game: _Optional[str] = ..., config_json: _Optional[str] = ..., num_envs: _Optional[int] = ..., seed: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., opponents: _Optional[_Mapping[int, str]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., compression: _Optional[_Union[Compression, str]] = ..., workers: _Optional[int] = ..., shared_planes: _Optional[bool] = ..., batch_size: _Optional[int] = ..., default_opponent: _Optional[str] = ...) -> None: ...
 
 class CreatePoolResponse(_message.Message):
-    __slots__ = ("pool_id", "spec", "arrow_schema", "seed", "num_envs", "rows", "learner_seats", "auto_reset", "workers", "shared_planes", "batch_size")
+    __slots__ = ("pool_id", "spec", "arrow_schema", "seed", "num_envs", "rows", "learner_seats", "auto_reset", "workers", "shared_planes", "batch_size", "opponents", "output_arrays")
+    class OpponentsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: int
+        value: str
+        def __init__(self, key: _Optional[int] = ..., value: _Optional[str] = ...) -> None: ...
     POOL_ID_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
     ARROW_SCHEMA_FIELD_NUMBER: _ClassVar[int]
@@ -190,6 +199,8 @@ class CreatePoolResponse(_message.Message):
     WORKERS_FIELD_NUMBER: _ClassVar[int]
     SHARED_PLANES_FIELD_NUMBER: _ClassVar[int]
     BATCH_SIZE_FIELD_NUMBER: _ClassVar[int]
+    OPPONENTS_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_ARRAYS_FIELD_NUMBER: _ClassVar[int]
     pool_id: str
     spec: GameSpec
     arrow_schema: bytes
@@ -201,7 +212,9 @@ class CreatePoolResponse(_message.Message):
     workers: int
     shared_planes: bool
     batch_size: int
-    def __init__(self, pool_id: _Optional[str] = ..., spec: _Optional[_Union[GameSpec, _Mapping]] = ..., arrow_schema: _Optional[bytes] = ..., seed: _Optional[int] = ..., num_envs: _Optional[int] = ..., rows: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., workers: _Optional[int] = ..., shared_planes: _Optional[bool] = ..., batch_size: _Optional[int] = ...) -> None: ...
+    opponents: _containers.ScalarMap[int, str]
+    output_arrays: _containers.RepeatedCompositeFieldContainer[TensorSpec]
+    def __init__(self, pool_id: _Optional[str] = ..., spec: _Optional[_Union[GameSpec, _Mapping]] = ..., arrow_schema: _Optional[bytes] = ..., seed: _Optional[int] = ..., num_envs: _Optional[int] = ..., rows: _Optional[int] = ..., learner_seats: _Optional[_Iterable[int]] = ..., auto_reset: _Optional[_Union[AutoReset, str]] = ..., workers: _Optional[int] = ..., shared_planes: _Optional[bool] = ..., batch_size: _Optional[int] = ..., opponents: _Optional[_Mapping[int, str]] = ..., output_arrays: _Optional[_Iterable[_Union[TensorSpec, _Mapping]]] = ...) -> None: ...
 
 class ResetRequest(_message.Message):
     __slots__ = ("pool_id",)

@@ -825,7 +825,7 @@ type CreatePoolRequest struct {
 	// order: row = env * len(learner_seats) + k. Empty means every seat.
 	LearnerSeats []int32 `protobuf:"varint,5,rep,packed,name=learner_seats,json=learnerSeats,proto3" json:"learner_seats,omitempty"`
 	// opponents names the built-in agent playing each seat that is not a
-	// learner seat; every such seat needs one.
+	// learner seat; every such seat needs one (or default_opponent).
 	Opponents   map[int32]string `protobuf:"bytes,6,rep,name=opponents,proto3" json:"opponents,omitempty" protobuf_key:"varint,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	AutoReset   AutoReset        `protobuf:"varint,7,opt,name=auto_reset,json=autoReset,proto3,enum=botarena.v1.AutoReset" json:"auto_reset,omitempty"`
 	Compression Compression      `protobuf:"varint,8,opt,name=compression,proto3,enum=botarena.v1.Compression" json:"compression,omitempty"`
@@ -879,9 +879,14 @@ type CreatePoolRequest struct {
 	// actions ignored); in SAME_STEP mode its final observation is in the
 	// batch's final_batch. Stats waits for the envs in flight and counts
 	// Send calls as steps.
-	BatchSize     int32 `protobuf:"varint,11,opt,name=batch_size,json=batchSize,proto3" json:"batch_size,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	BatchSize int32 `protobuf:"varint,11,opt,name=batch_size,json=batchSize,proto3" json:"batch_size,omitempty"`
+	// default_opponent, when not empty, plays every seat that is neither a
+	// learner seat nor in opponents, so that a client need not know the
+	// game's seat count; it is ignored when learner_seats is empty (every
+	// seat learns).
+	DefaultOpponent string `protobuf:"bytes,12,opt,name=default_opponent,json=defaultOpponent,proto3" json:"default_opponent,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *CreatePoolRequest) Reset() {
@@ -991,6 +996,13 @@ func (x *CreatePoolRequest) GetBatchSize() int32 {
 	return 0
 }
 
+func (x *CreatePoolRequest) GetDefaultOpponent() string {
+	if x != nil {
+		return x.DefaultOpponent
+	}
+	return ""
+}
+
 type CreatePoolResponse struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	PoolId string                 `protobuf:"bytes,1,opt,name=pool_id,json=poolId,proto3" json:"pool_id,omitempty"`
@@ -1013,7 +1025,19 @@ type CreatePoolResponse struct {
 	SharedPlanes bool `protobuf:"varint,10,opt,name=shared_planes,json=sharedPlanes,proto3" json:"shared_planes,omitempty"`
 	// batch_size is the envs of each Recv batch of an async pool; 0 for a
 	// synchronous pool.
-	BatchSize     int32 `protobuf:"varint,11,opt,name=batch_size,json=batchSize,proto3" json:"batch_size,omitempty"`
+	BatchSize int32 `protobuf:"varint,11,opt,name=batch_size,json=batchSize,proto3" json:"batch_size,omitempty"`
+	// opponents names the agent of every opponent seat, by seat (the
+	// request's opponents and default_opponent resolved).
+	Opponents map[int32]string `protobuf:"bytes,12,rep,name=opponents,proto3" json:"opponents,omitempty" protobuf_key:"varint,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// output_arrays, from the in-process backend only (the native C ABI),
+	// lists the arrays of one output in the order bta_bind takes their
+	// addresses: name, numpy dtype and per-row shape (layout empty). The
+	// arrays are "obs/NAME" for each observation tensor, "mask" (uint8,
+	// [actions]), "reward" (float32), "terminated", "truncated" (bool),
+	// "env", "seat", "episode" (int32), "ended" (bool) and, in SAME_STEP
+	// mode, "final_obs/NAME" for each tensor. Empty from the env service,
+	// whose batches are Arrow (arrow_schema).
+	OutputArrays  []*TensorSpec `protobuf:"bytes,13,rep,name=output_arrays,json=outputArrays,proto3" json:"output_arrays,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1123,6 +1147,20 @@ func (x *CreatePoolResponse) GetBatchSize() int32 {
 		return x.BatchSize
 	}
 	return 0
+}
+
+func (x *CreatePoolResponse) GetOpponents() map[int32]string {
+	if x != nil {
+		return x.Opponents
+	}
+	return nil
+}
+
+func (x *CreatePoolResponse) GetOutputArrays() []*TensorSpec {
+	if x != nil {
+		return x.OutputArrays
+	}
+	return nil
 }
 
 type ResetRequest struct {
@@ -2588,7 +2626,7 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\x10ListGamesRequest\"g\n" +
 	"\x11ListGamesResponse\x12+\n" +
 	"\x05games\x18\x01 \x03(\v2\x15.botarena.v1.GameInfoR\x05games\x12%\n" +
-	"\x0eserver_version\x18\x02 \x01(\tR\rserverVersion\"\x86\x04\n" +
+	"\x0eserver_version\x18\x02 \x01(\tR\rserverVersion\"\xb1\x04\n" +
 	"\x11CreatePoolRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x1f\n" +
 	"\vconfig_json\x18\x02 \x01(\tR\n" +
@@ -2604,11 +2642,12 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\rshared_planes\x18\n" +
 	" \x01(\bR\fsharedPlanes\x12\x1d\n" +
 	"\n" +
-	"batch_size\x18\v \x01(\x05R\tbatchSize\x1a<\n" +
+	"batch_size\x18\v \x01(\x05R\tbatchSize\x12)\n" +
+	"\x10default_opponent\x18\f \x01(\tR\x0fdefaultOpponent\x1a<\n" +
 	"\x0eOpponentsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\x05R\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\a\n" +
-	"\x05_seed\"\xf8\x02\n" +
+	"\x05_seed\"\xc2\x04\n" +
 	"\x12CreatePoolResponse\x12\x17\n" +
 	"\apool_id\x18\x01 \x01(\tR\x06poolId\x12)\n" +
 	"\x04spec\x18\x02 \x01(\v2\x15.botarena.v1.GameSpecR\x04spec\x12!\n" +
@@ -2623,7 +2662,12 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\rshared_planes\x18\n" +
 	" \x01(\bR\fsharedPlanes\x12\x1d\n" +
 	"\n" +
-	"batch_size\x18\v \x01(\x05R\tbatchSize\"'\n" +
+	"batch_size\x18\v \x01(\x05R\tbatchSize\x12L\n" +
+	"\topponents\x18\f \x03(\v2..botarena.v1.CreatePoolResponse.OpponentsEntryR\topponents\x12<\n" +
+	"\routput_arrays\x18\r \x03(\v2\x17.botarena.v1.TensorSpecR\foutputArrays\x1a<\n" +
+	"\x0eOpponentsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\x05R\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"'\n" +
 	"\fResetRequest\x12\x17\n" +
 	"\apool_id\x18\x01 \x01(\tR\x06poolId\"%\n" +
 	"\rResetResponse\x12\x14\n" +
@@ -2751,7 +2795,7 @@ func file_botarena_v1_env_proto_rawDescGZIP() []byte {
 }
 
 var file_botarena_v1_env_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_botarena_v1_env_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_botarena_v1_env_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_botarena_v1_env_proto_goTypes = []any{
 	(AutoReset)(0),               // 0: botarena.v1.AutoReset
 	(Compression)(0),             // 1: botarena.v1.Compression
@@ -2791,7 +2835,8 @@ var file_botarena_v1_env_proto_goTypes = []any{
 	(*ClosePoolResponse)(nil),    // 35: botarena.v1.ClosePoolResponse
 	nil,                          // 36: botarena.v1.GameInfo.AgentSummariesEntry
 	nil,                          // 37: botarena.v1.CreatePoolRequest.OpponentsEntry
-	nil,                          // 38: botarena.v1.SetOpponentsRequest.OpponentsEntry
+	nil,                          // 38: botarena.v1.CreatePoolResponse.OpponentsEntry
+	nil,                          // 39: botarena.v1.SetOpponentsRequest.OpponentsEntry
 }
 var file_botarena_v1_env_proto_depIdxs = []int32{
 	2,  // 0: botarena.v1.GameSpec.observations:type_name -> botarena.v1.TensorSpec
@@ -2806,40 +2851,42 @@ var file_botarena_v1_env_proto_depIdxs = []int32{
 	1,  // 9: botarena.v1.CreatePoolRequest.compression:type_name -> botarena.v1.Compression
 	3,  // 10: botarena.v1.CreatePoolResponse.spec:type_name -> botarena.v1.GameSpec
 	0,  // 11: botarena.v1.CreatePoolResponse.auto_reset:type_name -> botarena.v1.AutoReset
-	21, // 12: botarena.v1.StatsResponse.seats:type_name -> botarena.v1.SeatStats
-	22, // 13: botarena.v1.StatsResponse.opponents:type_name -> botarena.v1.OpponentStats
-	24, // 14: botarena.v1.OpponentMix.choices:type_name -> botarena.v1.OpponentChoice
-	38, // 15: botarena.v1.SetOpponentsRequest.opponents:type_name -> botarena.v1.SetOpponentsRequest.OpponentsEntry
-	25, // 16: botarena.v1.SetOpponentsRequest.OpponentsEntry.value:type_name -> botarena.v1.OpponentMix
-	8,  // 17: botarena.v1.EnvService.ListGames:input_type -> botarena.v1.ListGamesRequest
-	10, // 18: botarena.v1.EnvService.CreatePool:input_type -> botarena.v1.CreatePoolRequest
-	12, // 19: botarena.v1.EnvService.Reset:input_type -> botarena.v1.ResetRequest
-	14, // 20: botarena.v1.EnvService.Step:input_type -> botarena.v1.StepRequest
-	16, // 21: botarena.v1.EnvService.StepStream:input_type -> botarena.v1.StepStreamRequest
-	18, // 22: botarena.v1.EnvService.Render:input_type -> botarena.v1.RenderRequest
-	20, // 23: botarena.v1.EnvService.Stats:input_type -> botarena.v1.StatsRequest
-	26, // 24: botarena.v1.EnvService.SetOpponents:input_type -> botarena.v1.SetOpponentsRequest
-	34, // 25: botarena.v1.EnvService.ClosePool:input_type -> botarena.v1.ClosePoolRequest
-	28, // 26: botarena.v1.EnvService.AsyncReset:input_type -> botarena.v1.AsyncResetRequest
-	30, // 27: botarena.v1.EnvService.Send:input_type -> botarena.v1.SendRequest
-	32, // 28: botarena.v1.EnvService.Recv:input_type -> botarena.v1.RecvRequest
-	9,  // 29: botarena.v1.EnvService.ListGames:output_type -> botarena.v1.ListGamesResponse
-	11, // 30: botarena.v1.EnvService.CreatePool:output_type -> botarena.v1.CreatePoolResponse
-	13, // 31: botarena.v1.EnvService.Reset:output_type -> botarena.v1.ResetResponse
-	15, // 32: botarena.v1.EnvService.Step:output_type -> botarena.v1.StepResponse
-	17, // 33: botarena.v1.EnvService.StepStream:output_type -> botarena.v1.StepStreamResponse
-	19, // 34: botarena.v1.EnvService.Render:output_type -> botarena.v1.RenderResponse
-	23, // 35: botarena.v1.EnvService.Stats:output_type -> botarena.v1.StatsResponse
-	27, // 36: botarena.v1.EnvService.SetOpponents:output_type -> botarena.v1.SetOpponentsResponse
-	35, // 37: botarena.v1.EnvService.ClosePool:output_type -> botarena.v1.ClosePoolResponse
-	29, // 38: botarena.v1.EnvService.AsyncReset:output_type -> botarena.v1.AsyncResetResponse
-	31, // 39: botarena.v1.EnvService.Send:output_type -> botarena.v1.SendResponse
-	33, // 40: botarena.v1.EnvService.Recv:output_type -> botarena.v1.RecvResponse
-	29, // [29:41] is the sub-list for method output_type
-	17, // [17:29] is the sub-list for method input_type
-	17, // [17:17] is the sub-list for extension type_name
-	17, // [17:17] is the sub-list for extension extendee
-	0,  // [0:17] is the sub-list for field type_name
+	38, // 12: botarena.v1.CreatePoolResponse.opponents:type_name -> botarena.v1.CreatePoolResponse.OpponentsEntry
+	2,  // 13: botarena.v1.CreatePoolResponse.output_arrays:type_name -> botarena.v1.TensorSpec
+	21, // 14: botarena.v1.StatsResponse.seats:type_name -> botarena.v1.SeatStats
+	22, // 15: botarena.v1.StatsResponse.opponents:type_name -> botarena.v1.OpponentStats
+	24, // 16: botarena.v1.OpponentMix.choices:type_name -> botarena.v1.OpponentChoice
+	39, // 17: botarena.v1.SetOpponentsRequest.opponents:type_name -> botarena.v1.SetOpponentsRequest.OpponentsEntry
+	25, // 18: botarena.v1.SetOpponentsRequest.OpponentsEntry.value:type_name -> botarena.v1.OpponentMix
+	8,  // 19: botarena.v1.EnvService.ListGames:input_type -> botarena.v1.ListGamesRequest
+	10, // 20: botarena.v1.EnvService.CreatePool:input_type -> botarena.v1.CreatePoolRequest
+	12, // 21: botarena.v1.EnvService.Reset:input_type -> botarena.v1.ResetRequest
+	14, // 22: botarena.v1.EnvService.Step:input_type -> botarena.v1.StepRequest
+	16, // 23: botarena.v1.EnvService.StepStream:input_type -> botarena.v1.StepStreamRequest
+	18, // 24: botarena.v1.EnvService.Render:input_type -> botarena.v1.RenderRequest
+	20, // 25: botarena.v1.EnvService.Stats:input_type -> botarena.v1.StatsRequest
+	26, // 26: botarena.v1.EnvService.SetOpponents:input_type -> botarena.v1.SetOpponentsRequest
+	34, // 27: botarena.v1.EnvService.ClosePool:input_type -> botarena.v1.ClosePoolRequest
+	28, // 28: botarena.v1.EnvService.AsyncReset:input_type -> botarena.v1.AsyncResetRequest
+	30, // 29: botarena.v1.EnvService.Send:input_type -> botarena.v1.SendRequest
+	32, // 30: botarena.v1.EnvService.Recv:input_type -> botarena.v1.RecvRequest
+	9,  // 31: botarena.v1.EnvService.ListGames:output_type -> botarena.v1.ListGamesResponse
+	11, // 32: botarena.v1.EnvService.CreatePool:output_type -> botarena.v1.CreatePoolResponse
+	13, // 33: botarena.v1.EnvService.Reset:output_type -> botarena.v1.ResetResponse
+	15, // 34: botarena.v1.EnvService.Step:output_type -> botarena.v1.StepResponse
+	17, // 35: botarena.v1.EnvService.StepStream:output_type -> botarena.v1.StepStreamResponse
+	19, // 36: botarena.v1.EnvService.Render:output_type -> botarena.v1.RenderResponse
+	23, // 37: botarena.v1.EnvService.Stats:output_type -> botarena.v1.StatsResponse
+	27, // 38: botarena.v1.EnvService.SetOpponents:output_type -> botarena.v1.SetOpponentsResponse
+	35, // 39: botarena.v1.EnvService.ClosePool:output_type -> botarena.v1.ClosePoolResponse
+	29, // 40: botarena.v1.EnvService.AsyncReset:output_type -> botarena.v1.AsyncResetResponse
+	31, // 41: botarena.v1.EnvService.Send:output_type -> botarena.v1.SendResponse
+	33, // 42: botarena.v1.EnvService.Recv:output_type -> botarena.v1.RecvResponse
+	31, // [31:43] is the sub-list for method output_type
+	19, // [19:31] is the sub-list for method input_type
+	19, // [19:19] is the sub-list for extension type_name
+	19, // [19:19] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_botarena_v1_env_proto_init() }
@@ -2854,7 +2901,7 @@ func file_botarena_v1_env_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_botarena_v1_env_proto_rawDesc), len(file_botarena_v1_env_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   37,
+			NumMessages:   38,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

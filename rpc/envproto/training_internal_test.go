@@ -1,4 +1,4 @@
-package envservice
+package envproto
 
 import (
 	"slices"

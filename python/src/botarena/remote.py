@@ -1,0 +1,325 @@
+"""The remote backend: :class:`RemotePool`, a :class:`~botarena.pool.Pool` on a ``botarena serve``.
+
+Every call is a call of ``botarena.v1.EnvService`` (gRPC, or Connect over
+HTTP/1.1 for Reset and Step); observations arrive as Arrow record batches,
+decoded into read-only numpy views of each response (see
+:mod:`botarena.batch`) that stay valid after later steps.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from botarena.batch import Batch, BatchDecoder, StepMessage
+from botarena.client import Client, StepStream
+from botarena.errors import FailedPreconditionError, InvalidArgumentError, MalformedResponseError
+from botarena.pool import Info, Obs, OpponentStats, Pool, PoolStats, SeatStats, Step, int32_values
+from botarena.server import Server, remember_token
+
+__all__ = ["RemotePool"]
+
+
+class RemotePool(Pool):
+    """A :class:`~botarena.pool.Pool` living in a ``botarena serve``; every step is one call.
+
+    ``botarena.make_pool(..., backend="remote")`` (or ``address=``, or
+    ``client=``) returns one. The pool lives at ``address``, or in a local
+    server this pool starts and stops, or on ``client``'s server.
+
+    Args (besides :class:`~botarena.pool.Pool`'s):
+        address: ``host:port`` of a server; None starts a local
+            :class:`~botarena.server.Server` owned by the pool.
+        client: an existing :class:`~botarena.client.Client` to use instead
+            of ``address``.
+        compression: None/``"none"`` or ``"zstd"`` (Arrow body compression,
+            for remote links; observations are then decompressed copies).
+        transport: ``"unary"`` (a Step call per step, the default: over
+            HTTP/1.1 with the client's default ``protocol="connect"``) or
+            ``"stream"`` (one gRPC StepStream; synchronous pools only: an
+            async pool's Send and Recv are unary calls). Measured on 2 cores, unary
+            is ahead: 147–155k against 97–112k agent-steps/s at 1024
+            Bomberman envs, 175k against 56k at 64, 0.27 against 0.52 ms
+            for one env.
+        shared_planes: send the channels every seat of an env sees alike
+            (``TensorSpec.shared``: walls, bombs, ...) once per env; the
+            client rebuilds the same arrays (writable, from reused buffers).
+            Halves Bomberman's batches: for links slower than loopback.
+
+    The observations are read-only numpy views of the response message (see
+    :mod:`botarena.batch`); they stay valid after later steps.
+    """
+
+    backend = "remote"
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        *,
+        learner_seats: Sequence[int] | None = None,
+        opponents: str | Mapping[int, str] | None = None,
+        seed: int | None = None,
+        address: str | None = None,
+        autoreset: str = "next_step",
+        compression: str | None = None,
+        workers: int = 0,
+        transport: str = "unary",
+        client: Client | None = None,
+        batch_size: int | None = None,
+        shared_planes: bool = False,
+        **config: Any,
+    ) -> None:
+        super().__init__(
+            game,
+            num_envs,
+            learner_seats=learner_seats,
+            opponents=opponents,
+            autoreset=autoreset,
+            compression=compression,
+            workers=workers,
+            transport=transport,
+            batch_size=batch_size,
+            shared_planes=shared_planes,
+            config=config,
+        )
+        self._last_ids: npt.NDArray[np.int32] | None = None
+        self._server: Server | None = None
+        self._own_client = client is None
+        self._stream: StepStream | None = None
+        self._needs_reset = True
+        try:
+            if client is None:
+                if address is None:
+                    self._server = Server().start()
+                    address = self._server.address
+                client = Client(address)
+            self.client: Client = client
+            self._create(seed)
+        except BaseException:
+            self.close()
+            raise
+
+    def _create(self, seed: int | None) -> None:
+        resp = self.client.create(self._request(seed))
+        self._created(resp)
+        self.decoder = BatchDecoder(resp.arrow_schema)
+        #: Whether the batches have the shared form (see ``shared_planes``).
+        self.shared_planes = bool(resp.shared_planes)
+        self._needs_reset = True
+        self._ended_zero = np.zeros(self.rows, dtype=bool)
+        self._last_ids = None
+        if self._mixtures:
+            self.client.set_opponents(self.pool_id, self._mixtures)
+
+    def reseed(self, seed: int | None) -> None:
+        """Replaces the pool on the server by a new one with this seed (same settings); call :meth:`reset` next."""
+        self._close_pool()
+        self._create(seed)
+
+    # Stepping --------------------------------------------------------------
+
+    def _send(self, actions: bytes | memoryview, reset: bool) -> StepMessage:
+        if self.transport == "stream":
+            if self._stream is None:
+                self._stream = self.client.step_stream(self.pool_id)
+            return self._stream.send(actions, reset=reset)
+        if reset:
+            return self.client.reset(self.pool_id)
+        return self.client.step(self.pool_id, actions)
+
+    def _info(self, b: Batch, msg: StepMessage) -> Info:
+        if msg.ended is not None and len(msg.ended):
+            if len(msg.ended) != b.rows:
+                raise MalformedResponseError(f"response message: {len(msg.ended)} ended flags for {b.rows} rows")
+            ended = np.frombuffer(msg.ended, dtype=np.bool_)
+        else:
+            ended = self._ended_zero[: b.rows]
+        info: Info = {"env": b.env, "seat": b.seat, "episode": b.episode, "ended": ended, "mask": b.mask}
+        if msg.final_batch is not None:
+            final = self.decoder.decode(msg.final_batch, b.rows)
+            info["final_obs"] = final.obs
+            info["final_mask"] = final.mask
+        return info
+
+    def reset(self) -> tuple[Obs, Info]:
+        """Starts a new episode in every env; returns ``(obs, info)`` (see :meth:`Pool.reset`)."""
+        if self.batch_size is not None:
+            self.async_reset()
+            obs, _, _, _, info = self.recv()
+            return obs, info
+        msg = self._send(b"", True)
+        self._needs_reset = False
+        b = self._decode(msg, self.rows)
+        return b.obs, self._info(b, msg)
+
+    def step(self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None = None) -> Step:
+        """Applies one action per row (see :meth:`Pool.step`); the actions are sent as little-endian int32."""
+        if self.batch_size is not None:
+            self.send(actions, env_id)
+            return self.recv()
+        if env_id is not None:
+            raise FailedPreconditionError("step: env_id is for async pools (Pool(..., batch_size=N))")
+        a = int32_values(actions, "action", self.spec.actions)
+        msg = self._send(a.data.cast("B"), False)
+        b = self._decode(msg, self.rows)
+        return b.obs, b.reward, b.terminated, b.truncated, self._info(b, msg)
+
+    def async_reset(self) -> None:
+        """Resets every env in the background (see :meth:`Pool.async_reset`)."""
+        self._need_async()
+        self.client.async_reset(self.pool_id)
+        self._needs_reset = False
+        self._last_ids = None
+
+    def send(self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None = None) -> None:
+        """Queues envs with their actions and returns at once (see :meth:`Pool.send`)."""
+        batch_size = self._need_async()
+        if env_id is None:
+            if self._last_ids is None:
+                raise FailedPreconditionError("send: no batch received yet to take the env ids from; pass env_id")
+            ids = self._last_ids
+        else:
+            ids = int32_values(env_id, "env_id", self.num_envs, "index")
+        if ids.size > batch_size:
+            raise InvalidArgumentError(f"send: {ids.size} envs, at most batch_size={batch_size} per call")
+        a = int32_values(actions, "action", self.spec.actions)
+        n = ids.size * len(self.learner_seats)
+        if a.size != n:
+            raise InvalidArgumentError(f"actions: got {a.size}, want {n} (one per row)")
+        self.client.send(self.pool_id, ids.data.cast("B"), a.data.cast("B"))
+
+    def recv(self) -> Step:
+        """Waits for the next batch (see :meth:`Pool.recv`); the arrays are views of the response and stay valid."""
+        self._need_async()
+        msg = self.client.recv(self.pool_id)
+        b = self._decode(msg, self._need_async() * len(self.learner_seats))
+        info = self._info(b, msg)
+        ids = b.env[:: len(self.learner_seats)]
+        info["env_id"] = ids
+        self._last_ids = np.ascontiguousarray(ids, dtype="<i4")
+        return b.obs, b.reward, b.terminated, b.truncated, info
+
+    def step_batch(self, actions: npt.ArrayLike) -> tuple[Batch, StepMessage]:
+        """Like :meth:`step` but returns the decoded :class:`~botarena.batch.Batch` and the raw message."""
+        a = int32_values(actions, "action", self.spec.actions)
+        msg = self._send(a.data.cast("B"), False)
+        return self._decode(msg, self.rows), msg
+
+    def _decode(self, msg: StepMessage, rows: int) -> Batch:
+        """The batch of a response, which must hold rows rows (MalformedResponseError otherwise)."""
+        if msg.batch is None:
+            raise MalformedResponseError("response message: no batch")
+        return self.decoder.decode(msg.batch, rows)
+
+    # Opponents, stats, render ------------------------------------------------
+
+    def _set_mixtures(self, mixtures: Mapping[int, Sequence[tuple[str, float, str]]]) -> None:
+        self.client.set_opponents(self.pool_id, mixtures)
+
+    def stats(self, *, reset: bool = False) -> PoolStats:
+        """Episode statistics per learner seat and per opponent (see :meth:`Pool.stats`)."""
+        r = self.client.stats(self.pool_id, reset=reset)
+        return PoolStats(
+            seats=tuple(
+                SeatStats(s.seat, s.episodes, s.steps, s.return_sum, s.wins, s.draws, s.losses) for s in r.seats
+            ),
+            steps=int(r.steps),
+            opponents=tuple(
+                OpponentStats(o.seat, o.name, o.weight, o.episodes, o.wins, o.draws, o.losses, o.invalid)
+                for o in r.opponents
+            ),
+            invalid=int(r.invalid),
+        )
+
+    def render(self, env: int = 0, *, format: str = "", seat: int = -1) -> str:
+        """One env's state in a native text format (see :meth:`Pool.render`)."""
+        r = self.client.render(self.pool_id, env, format=format, seat=seat)
+        data: bytes = r.data
+        return data.decode("utf-8", "replace")
+
+    def render_rgb(self, env: int = 0, *, seat: int = -1) -> npt.NDArray[np.uint8]:
+        """One env's picture (see :meth:`Pool.render_rgb`): a read-only view of the response."""
+        r = self.client.render(self.pool_id, env, format="rgb_array", seat=seat)
+        h, w = int(r.height), int(r.width)
+        data: bytes = r.data
+        if h <= 0 or w <= 0 or len(data) != h * w * 3:
+            raise ValueError(f"render_rgb: got {len(data)} bytes for a {w}x{h} picture")
+        return np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)
+
+    # Pickling ---------------------------------------------------------------
+
+    def _copy_state(self) -> tuple[bool, str | None]:
+        own = self._server is not None
+        client = getattr(self, "client", None)
+        return own, None if own or client is None else client._token
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy needs to make an equal pool: the constructor's arguments and the opponent mixtures.
+
+        A pool pickles by its settings, not its state: unpickling creates a
+        new pool on the same server (or, for a pool that started its own
+        server, on a new local server), which must be reset before its first
+        step. Used by copy.deepcopy, multiprocessing, SuperSuit and Ray.
+        The state holds the client's token for another server, so that a
+        copy in another process reaches a server this process started.
+        """
+        own_server, token = self._copy_state()
+        return {
+            "token": token,
+            "game": self.game,
+            "num_envs": self.num_envs,
+            "learner_seats": self._learner_seats_arg,
+            "opponents": self._opponents_arg,
+            "seed": getattr(self, "seed", None),
+            "address": None if own_server else self.client.address,
+            "autoreset": self._autoreset,
+            "compression": self._compression,
+            "workers": self._workers,
+            "shared_planes": self._shared_planes,
+            "batch_size": self.batch_size,
+            "transport": self.transport,
+            "config": self.config,
+            "mixtures": self._mixtures,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        token = state.pop("token", None)
+        if state.get("address"):
+            remember_token(state["address"], token)
+        mixtures = state.pop("mixtures")
+        config = state.pop("config")
+        state.pop("backend", None)
+        self.__init__(**state, **config)  # type: ignore[misc]
+        if mixtures:
+            self.client.set_opponents(self.pool_id, mixtures)
+            self._mixtures = dict(mixtures)
+
+    def _close_pool(self) -> None:
+        if self._stream is not None:
+            self._stream.close()
+            self._stream = None
+        if self._pool_id is not None:
+            pool_id, self._pool_id = self._pool_id, None
+            try:
+                self.client.close_pool(pool_id, missing_ok=True)
+            except Exception:
+                if not self.closed:
+                    raise
+
+    def close(self) -> None:
+        """Closes the pool, and the client and server the pool started. Safe to call twice."""
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            if hasattr(self, "client"):
+                self._close_pool()
+        finally:
+            if self._own_client and hasattr(self, "client"):
+                self.client.close()
+            if self._server is not None:
+                self._server.stop()
+                self._server = None
