@@ -55,8 +55,36 @@ LIST_ACTIONS = 40
 
 
 def game_infos(text: str) -> list[GameInfo]:
-    """Parses ``botarena games --json`` (one proto GameInfo per line, protojson) as the Python client does."""
-    return [GameInfo.from_proto(json_format.Parse(line, env_pb2.GameInfo())) for line in text.splitlines() if line.strip()]
+    """Parses ``botarena games --json``: one proto GameInfo per line (protojson), read as the Python client reads it.
+
+    A line in the CLI's earlier shape (the spec's fields and ``config`` at the
+    top level) is first put into the proto's.
+    """
+    infos = []
+    for line in text.splitlines():
+        if line.strip():
+            d = json.loads(line)
+            msg = json_format.ParseDict(d if "spec" in d else proto_shape(d), env_pb2.GameInfo())
+            infos.append(GameInfo.from_proto(msg))
+    return infos
+
+
+def proto_shape(d: dict[str, Any]) -> dict[str, Any]:
+    """Returns a game of the CLI's earlier JSON in the proto GameInfo's shape."""
+    spec = {k: d[k] for k in ("seats", "observations", "actions", "action_names", "max_steps", "reward") if k in d}
+    return {
+        "name": d["name"],
+        "summary": d.get("summary", ""),
+        "spec": {"game": d["name"], **spec},
+        "agents": d.get("agents") or [],
+        "agent_summaries": d.get("agent_summaries") or {},
+        "reference_agent": d.get("reference") or "",
+        "training_opponents": d.get("opponents") or [],
+        "config_fields": [
+            {"name": c["name"], "type": c["type"], "default_json": json.dumps(c.get("default")), "allowed": c.get("allowed", ""), "doc": c.get("doc", "")}
+            for c in d.get("config") or []
+        ],
+    }
 
 
 def run(binary: Path, *args: str) -> str:
