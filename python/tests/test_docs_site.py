@@ -165,3 +165,7 @@ def test_rst_roles_are_dropped_before_code_spans() -> None:
 def test_headings_of_the_rules_move_down_a_level_under_the_page_title() -> None:
     md = "# Game — rules\n\nintro\n\n## Arena\n\n```text\n# not a heading\n```\n### Detail\n"
     assert docs_pages.shift_headings(md) == "intro\n\n### Arena\n\n```text\n# not a heading\n```\n#### Detail\n"
+
+
+def test_table_cells_escape_emphasis_and_pipes_outside_code() -> None:
+    assert docs_pages.cell("index = c*H*W + y*W | `a*b`") == "index = c\\*H\\*W + y\\*W \\| `a*b`"

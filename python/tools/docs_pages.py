@@ -95,13 +95,19 @@ def run(binary: Path, *args: str) -> str:
     return out.stdout
 
 
+def prose(text: str) -> str:
+    """Returns plain text (a layout formula, a reward) for Markdown: ``*`` escaped outside code spans (c*H*W is no emphasis)."""
+    parts = text.split("`")
+    return "`".join(p.replace("*", "\\*") if i % 2 == 0 else p for i, p in enumerate(parts))
+
+
 def cell(value: Any) -> str:
     """Formats a value for a Markdown table cell."""
     if value is None or value == "":
         return ""
     if isinstance(value, (list, dict)):
         value = json.dumps(value)
-    return str(value).replace("|", "\\|").replace("\n", " ")
+    return prose(str(value)).replace("|", "\\|").replace("\n", " ")
 
 
 def table(head: Iterable[str], rows: Iterable[Iterable[Any]]) -> str:
@@ -268,7 +274,7 @@ def game_page(base: str, games: list[GameInfo], rules: str, gauntlet: str, pictu
     head, rows = action_rows(list(spec.action_names))
     out.append(table(head, rows))
     out.append("## Reward\n")
-    out.append(f"{spec.reward}\n")
+    out.append(f"{prose(spec.reward)}\n")
     out.append("## Built-in agents\n")
     ref, opps = g.reference_agent, g.training_opponents
     if ref:
