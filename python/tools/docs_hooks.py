@@ -8,8 +8,9 @@
   names a folder (``training/``) names a part of the repository that the
   site does not hold as a page: it becomes the path in code
   (``python/README.md``, ``docs/training/``), and a link to the README
-  becomes a link to the site's home page, the README itself. Other links are
-  left to MkDocs, whose strict mode fails the build on a broken one.
+  becomes a link to the site's home page, the README itself. A path that
+  does not exist is a warning (an error in strict mode). Other links are left
+  to MkDocs, whose strict mode fails the build on a broken one.
 - The Python package's docstrings cross-reference in reStructuredText
   (``:class:`Pool```); in the rendered API those roles are dropped, leaving
   the name in code.
@@ -19,10 +20,13 @@ Standard library only: the docs venv holds MkDocs and its plugins, not botarena.
 
 from __future__ import annotations
 
+import logging
 import posixpath
 import re
 from pathlib import Path
 from typing import Any
+
+_log = logging.getLogger("mkdocs.hooks.botarena")
 
 _LINK = re.compile(r"(?<!!)\[([^\]\n]+)\]\(([^)\s]+)\)")
 
@@ -60,6 +64,9 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
         repo_path = _repo_path(src, target)
         if repo_path is None:
             return m.group(0)
+        root = Path(config["docs_dir"]).parent
+        if not (root / repo_path).exists():
+            _log.warning("%s: link to %s: no such file or folder in the repository", src, repo_path)
         if repo_path == "README.md":
             return f"[{text}]({'../' * depth}gen/index.md)"
         if text.strip("`") == repo_path.rstrip("/") or text.strip("`") == repo_path:
