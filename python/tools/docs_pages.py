@@ -300,7 +300,7 @@ def cli_page(binary: Path) -> str:
     def walk(path: list[str]) -> None:
         text = run(binary, *path, "--help")
         name = " ".join(["botarena", *path])
-        out.append(f"{'#' * min(len(path) + 1, 4)} `{name}`\n")
+        out.append(f"{'#' * min(len(path) + 2, 6)} `{name}`\n")
         out.append("```text\n" + text.rstrip() + "\n```\n")
         m = re.search(r"^Available Commands:\n((?:  \S.*\n)+)", text, re.M)
         for line in (m.group(1).splitlines() if m else []):
