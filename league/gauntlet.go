@@ -227,6 +227,12 @@ type GauntletSide struct {
 	// Forfeits is the number of games the agent lost by panicking (the
 	// match runner's failure policy).
 	Forfeits int `json:"forfeits"`
+	// MeanActions is the mean number of actions of each kind the agent
+	// chose per game and seat (match.Standing.Actions, averaged over its
+	// seats in all the pairing's games): {"nothing":3.5,"move":120,
+	// "bomb":0,...}, so that an agent that never bombs or never moves
+	// shows. Absent for a game that does not sort its actions into kinds.
+	MeanActions match.Actions `json:"mean_actions,omitzero"`
 }
 
 // GauntletSeating is the record of one seating of a pairing.
@@ -347,6 +353,7 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result) *Gauntlet
 		endings := map[uint64]bool{}
 		var rounds float64
 		var points [2]float64
+		var actions [2]match.Actions
 		var seatsPlayed [2]int
 		for _, seating := range seatings {
 			st := GauntletSeating{Games: g.Games, FirstIndex: matches[j].Index, FirstSeed: matches[j].Seed}
@@ -375,6 +382,7 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result) *Gauntlet
 					if s.Seat >= 0 && s.Seat < seats {
 						side := seating[s.Seat]
 						points[side] += s.Score
+						actions[side] = actions[side].Add(s.Actions)
 						seatsPlayed[side]++
 						pair.Sides[side].FaultKinds = pair.Sides[side].FaultKinds.Add(s.Faults)
 					}
@@ -396,6 +404,9 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result) *Gauntlet
 			side.WinRate95[0], side.WinRate95[1] = WilsonInterval(side.Wins, pair.Games)
 			if seatsPlayed[s] > 0 {
 				side.MeanPoints = points[s] / float64(seatsPlayed[s])
+				if !actions[s].IsZero() {
+					side.MeanActions = actions[s].Scale(1 / float64(seatsPlayed[s]))
+				}
 			}
 		}
 		pair.DistinctEndings = len(endings)
@@ -433,9 +444,10 @@ func winningSide(r Result, seating []int) int {
 
 // WriteText writes t as text: per pairing a header line (games, distinct
 // endings, mean length), one line per agent (W/D/L, win rate with its 95%
-// interval, mean points, faults, forfeits) and one line per seating (its
-// first game's seed, wins, draws, distinct endings); then, with more than
-// two agents, the matrix of win rates, row against column.
+// interval, mean points, faults, forfeits, and its mean actions per game
+// by kind where the game counts them) and one line per seating (its first
+// game's seed, wins, draws, distinct endings); then, with more than two
+// agents, the matrix of win rates, row against column.
 func (t *GauntletTable) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for i, p := range t.Pairs {
@@ -443,10 +455,10 @@ func (t *GauntletTable) WriteText(w io.Writer) error {
 			fmt.Fprintln(tw)
 		}
 		fmt.Fprintf(tw, "%s vs %s: %d games, distinct endings %d, mean length %.1f rounds\n", p.Agents[0], p.Agents[1], p.Games, p.DistinctEndings, p.MeanRounds)
-		fmt.Fprintln(tw, "agent\tW/D/L\twin rate\t95% interval\tmean points\tfaults\tforfeits")
+		fmt.Fprintln(tw, "agent\tW/D/L\twin rate\t95% interval\tmean points\tfaults\tforfeits\tactions per game")
 		for _, s := range p.Sides {
-			fmt.Fprintf(tw, "%s\t%d/%d/%d\t%.1f%%\t[%.1f%%, %.1f%%]\t%.2f\t%d\t%d\n", s.Agent, s.Wins, s.Draws, s.Losses,
-				100*s.WinRate, 100*s.WinRate95[0], 100*s.WinRate95[1], s.MeanPoints, s.Faults, s.Forfeits)
+			fmt.Fprintf(tw, "%s\t%d/%d/%d\t%.1f%%\t[%.1f%%, %.1f%%]\t%.2f\t%d\t%d\t%s\n", s.Agent, s.Wins, s.Draws, s.Losses,
+				100*s.WinRate, 100*s.WinRate95[0], 100*s.WinRate95[1], s.MeanPoints, s.Faults, s.Forfeits, s.MeanActions)
 		}
 		for _, st := range p.Seatings {
 			fmt.Fprintf(tw, "  seats %s: %d games (first seed %d): %s %d, %s %d, draws %d, distinct endings %d\n", strings.Join(st.Seats, ","), st.Games,

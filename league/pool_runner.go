@@ -252,6 +252,7 @@ func (r *PoolRunner) playShare(ctx context.Context, p *pooledGames, reg *env.Reg
 	p.playing = make([]int, nEnvs)
 	p.rounds = make([]int, nEnvs)
 	p.rec = make([]*recorder, nEnvs)
+	p.counters = make([]*match.Counter, nEnvs)
 	pool, err := p.newPool(reg, cfg, choices)
 	if err != nil {
 		if j, ok := p.queue.take(); ok {
@@ -327,9 +328,10 @@ type pooledGames struct {
 	queue     *gameQueue
 	spec      *env.Spec
 	maxRounds int
-	playing   []int       // per env: the index into matches of its game, or -1
-	rounds    []int       // per env: steps of its game so far
-	rec       []*recorder // per env: the recording of its game, or nil
+	playing   []int            // per env: the index into matches of its game, or -1
+	rounds    []int            // per env: steps of its game so far
+	rec       []*recorder      // per env: the recording of its game, or nil
+	counters  []*match.Counter // per env: its game's actions by kind (nil for a game without kinds)
 }
 
 // newPool makes a one-worker pool of len(p.playing) envs without learner
@@ -344,12 +346,7 @@ func (p *pooledGames) newPool(reg *env.Registry, cfg []byte, choices [][]vecenv.
 	cfgPool := vecenv.Config{
 		Game: game, GameConfig: cfg, Registry: reg, NumEnvs: len(p.playing), Workers: 1,
 		LearnerSeats: []int{}, Opponents: opps, OpponentNames: names, MaxEpisodeSteps: p.maxRounds,
-	}
-	for _, j := range p.queue.js {
-		if p.matches[j].Record {
-			cfgPool.Observer = p
-			break
-		}
+		Observer: p, // counts the actions, and records the games that ask for it
 	}
 	pool, err := vecenv.New(cfgPool)
 	if err != nil {
@@ -430,7 +427,7 @@ func (p *pooledGames) run(ctx context.Context, pool *vecenv.Pool, report func(in
 				}
 				continue
 			}
-			res := result(p.matches[j], pool.Env(i).Result(), -1, nil)
+			res := result(p.matches[j], match.ResultOf(pool.Env(i), p.matches[j].Seed, nil, p.counters[i]))
 			if p.matches[j].Fingerprint {
 				res.Fingerprint = match.Fingerprint(pool.Env(i))
 			}
@@ -480,8 +477,13 @@ func step(f func() error) (panicked any) {
 	return nil
 }
 
-// EpisodeStarted starts the recording of env i's game (vecenv.Observer).
+// EpisodeStarted starts counting the actions of env i's game and its
+// recording (vecenv.Observer).
 func (p *pooledGames) EpisodeStarted(i int, e env.Env) {
+	if p.counters[i] == nil {
+		p.counters[i] = match.NewCounter(e)
+	}
+	p.counters[i].Reset()
 	m := p.matches[p.playing[i]]
 	if !m.Record {
 		return
@@ -490,9 +492,11 @@ func (p *pooledGames) EpisodeStarted(i int, e env.Env) {
 	p.rec[i].observe(e)
 }
 
-// Stepped records env i's step (vecenv.Observer): the actions and
-// outcomes, and the observations before the next step, if any.
+// Stepped counts env i's actions and records its step (vecenv.Observer):
+// the actions and outcomes, and the observations before the next step, if
+// any.
 func (p *pooledGames) Stepped(i int, e env.Env, actions []int32, rewards []float32, terminated, truncated []bool) {
+	p.counters[i].Count(actions)
 	r := p.rec[i]
 	if r == nil {
 		return

@@ -53,6 +53,10 @@ type Standing struct {
 	// absent when all are 0 (built-in agents and policies never fault;
 	// games stored before faults were kept have none).
 	Faults match.Faults `json:"faults,omitzero"`
+	// Actions counts the seat's actions by kind (match.Standing.Actions),
+	// absent for a game that does not sort its actions into kinds and in
+	// games stored before they were counted.
+	Actions match.Actions `json:"actions,omitzero"`
 }
 
 // Result is the outcome of a played [Match].
@@ -163,7 +167,7 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 		errors.As(err, &ae)
 		return Result{}, badMatch{fmt.Errorf("league: agent %s: %w", m.Seats[ae.Seat].Name, ae.Err)}
 	}
-	g := &match.Match{Env: e, Agents: ags, Seed: m.Seed, MaxRounds: m.MaxRounds}
+	g := &match.Match{Env: e, Agents: ags, Seed: m.Seed, MaxRounds: m.MaxRounds, Fingerprint: m.Fingerprint}
 	defer g.Close()
 	var rec *recorder
 	if m.Record {
@@ -184,12 +188,9 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 		}
 		return Result{}, err
 	}
-	res := result(m, mr.Result, mr.Forfeit, mr.Faults)
+	res := result(m, mr)
 	if rec != nil {
 		res.Data = &rec.rows
-	}
-	if m.Fingerprint {
-		res.Fingerprint = match.Fingerprint(e)
 	}
 	return res, nil
 }
@@ -204,17 +205,17 @@ func markBad(err error) error {
 }
 
 // result converts the match runner's result (the failure policy applied:
-// a forfeiting seat last) to the league's, naming each seat's agent and
-// giving it its faults (faults[seat], if any).
-func result(m Match, r env.Result, forfeit int, faults []match.Faults) Result {
-	out := Result{Index: m.Index, Seed: m.Seed, Rounds: r.Rounds, Winner: r.Winner, Draw: r.Draw, Forfeit: forfeit}
-	for _, s := range r.Standings {
-		st := Standing{Seat: s.Seat, Rank: s.Rank, Score: s.Score, Alive: s.Alive}
+// a forfeiting seat last) to the league's record of m's game, naming each
+// seat's agent and giving it its faults and actions.
+func result(m Match, r match.Result) Result {
+	out := Result{Index: m.Index, Seed: m.Seed, Rounds: r.Rounds, Winner: int(r.Winner), Draw: r.Draw, Forfeit: -1, Fingerprint: r.Fingerprint}
+	if r.Forfeit != nil {
+		out.Forfeit = r.Forfeit.Seat
+	}
+	for _, s := range r.Leaderboard {
+		st := Standing{Seat: s.Seat, Rank: s.Rank, Score: s.Score, Alive: s.Alive, Faults: r.SeatFaultsOf(s.Seat), Actions: s.Actions}
 		if s.Seat >= 0 && s.Seat < len(m.Seats) {
 			st.Agent = m.Seats[s.Seat].Name
-		}
-		if s.Seat >= 0 && s.Seat < len(faults) {
-			st.Faults = faults[s.Seat]
 		}
 		out.Standings = append(out.Standings, st)
 	}

@@ -26,16 +26,13 @@ type FaultCounter interface {
 	Faults() Faults
 }
 
-// faults returns, per seat, the faults of the agents that count them, or
-// nil when none does.
-func faults(ags []env.Agent) []Faults {
-	var out []Faults
+// faults returns the faults of the seats whose agents count them, in seat
+// order, the agents named by names; nil when none does.
+func faults(ags []env.Agent, names []string) []SeatFaults {
+	var out []SeatFaults
 	for seat, a := range ags {
 		if f, ok := a.(FaultCounter); ok {
-			if out == nil {
-				out = make([]Faults, len(ags))
-			}
-			out[seat] = f.Faults()
+			out = append(out, SeatFaults{Seat: seat, Agent: nameOf(names, seat), Faults: f.Faults()})
 		}
 	}
 	return out

@@ -86,14 +86,14 @@ func TestRunReportsFaultsOfAgentsThatCountThem(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ags  []env.Agent
-		want []match.Faults
+		want []match.SeatFaults
 	}{
 		{"none_count", agentsOf(&fixed{panicAt: -1}, &fixed{panicAt: -1}), nil},
 		{"one_counts", []env.Agent{&fixed{panicAt: -1}, &faulty{fixed: fixed{panicAt: -1}, faults: match.Faults{TimedOut: 3, Crashed: 1, Invalid: 2}}},
-			[]match.Faults{{}, {TimedOut: 3, Crashed: 1, Invalid: 2}}},
+			[]match.SeatFaults{{Seat: 1, Agent: "b", Faults: match.Faults{TimedOut: 3, Crashed: 1, Invalid: 2}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := &match.Match{Env: newCounter(2, 2), Agents: tc.ags, Seed: 1}
+			m := &match.Match{Env: newCounter(2, 2), Agents: tc.ags, Seed: 1, Names: []string{"a", "b"}}
 			res, err := m.Run(context.Background())
 			if err != nil {
 				t.Fatal(err)

@@ -74,22 +74,12 @@ type Match struct {
 	Load func(e env.Env) error
 	// Hooks watch the match; the zero value watches nothing.
 	Hooks Hooks
-}
-
-// Result is the outcome of a match.
-type Result struct {
-	// Result is the env's result with the failure policy applied: a
-	// forfeiting seat is last, Winner and Draw are those of the others.
-	env.Result
-	// Forfeit is the seat whose agent forfeited, or -1.
-	Forfeit int
-	// Err is why the Forfeit seat forfeited (wrapping [ErrForfeit]), or nil.
-	Err error
-	// Faults holds, per seat, the rounds in which the seat's agent faulted
-	// and took the original's penalty, by kind, as agents that count them
-	// report ([FaultCounter]: external bots; zero for the others), or nil
-	// when no agent of the match counts faults.
-	Faults []Faults
+	// Names names the agent of every seat in the result
+	// ([Standing.Agent], [Forfeit.Agent], [SeatFaults.Agent]): the agent
+	// specs or league names; nil leaves them unnamed.
+	Names []string
+	// Fingerprint asks for [Result.Fingerprint].
+	Fingerprint bool
 }
 
 // AgentError is the error of [NewAgents] for a seat whose agent cannot be
@@ -173,6 +163,7 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 		Actions: make([]int32, seats), Rewards: make([]float32, seats),
 		Terminated: make([]bool, seats), Truncated: make([]bool, seats),
 	}
+	counter := NewCounter(e)
 	limit := RoundLimit(spec)
 	for round := 0; ; round++ {
 		if err := call(m.Hooks.State, e, round); err != nil {
@@ -201,6 +192,7 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 		if forfeit >= 0 {
 			break
 		}
+		counter.Count(st.Actions)
 		if m.Hooks.Acted != nil {
 			if err := m.Hooks.Acted(e, round, st.Actions); err != nil {
 				if errors.Is(err, ErrStop) {
@@ -226,7 +218,17 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 			}
 		}
 	}
-	return Result{Result: forfeited(e.Result(), forfeit), Forfeit: forfeit, Err: why, Faults: faults(m.Agents)}, nil
+	res := newResult(spec, m.Seed, forfeited(e.Result(), forfeit), m.Names)
+	counter.Fill(&res)
+	if forfeit >= 0 {
+		res.Forfeit = &Forfeit{Seat: forfeit, Agent: nameOf(m.Names, forfeit), Round: res.Rounds,
+			Reason: strings.TrimPrefix(why.Error(), ErrForfeit.Error()+": "), Err: why}
+	}
+	res.Faults = faults(m.Agents, m.Names)
+	if m.Fingerprint {
+		res.Fingerprint = Fingerprint(e)
+	}
+	return res, nil
 }
 
 // call calls the State hook f, if any.

@@ -103,7 +103,7 @@ func TestRunSeedsTheEnvAndEveryAgent(t *testing.T) {
 	if g.seed != 77 || a.seed != env.AgentSeed(77, 0) || b.seed != env.AgentSeed(77, 1) {
 		t.Errorf("seeds: env %d, agents %d %d; want 77 and env.AgentSeed(77, seat)", g.seed, a.seed, b.seed)
 	}
-	if res.Rounds != 4 || res.Winner != 1 || res.Forfeit != -1 || res.Err != nil {
+	if res.Rounds != 4 || res.Winner != 1 || res.Forfeit != nil {
 		t.Errorf("result %+v, want 4 rounds won by seat 1 without forfeit", res)
 	}
 	if a.ended != 1 || b.ended != 1 {
@@ -238,11 +238,11 @@ func TestFailurePolicy(t *testing.T) {
 				t.Fatal(err)
 			}
 			var seats, ranks []int
-			for _, s := range res.Standings {
+			for _, s := range res.Leaderboard {
 				seats, ranks = append(seats, s.Seat), append(ranks, s.Rank)
 			}
-			if res.Forfeit != c.forfeit || !errors.Is(res.Err, match.ErrForfeit) || res.Rounds != c.rounds ||
-				res.Winner != c.winner || res.Draw != c.draw || !slices.Equal(seats, c.standings) {
+			if res.Forfeit == nil || res.Forfeit.Seat != c.forfeit || !errors.Is(res.Forfeit.Err, match.ErrForfeit) || res.Forfeit.Round != c.rounds || res.Rounds != c.rounds ||
+				res.Winner != match.Seat(c.winner) || res.Draw != c.draw || !slices.Equal(seats, c.standings) {
 				t.Errorf("result %+v, want forfeit %d after %d rounds, winner %d draw %v, standings %v", res, c.forfeit, c.rounds, c.winner, c.draw, c.standings)
 			}
 			for i, r := range ranks {

@@ -14,8 +14,8 @@ import (
 
 // A recording is a match written as JSON Lines (docs/recording-format.md):
 // a [RecordingHeader] line, one [RecordedRound] line per state of the
-// match, and a last line {"result": ...}. `botarena play --record` writes
-// one and the web viewer plays it back.
+// match, and a last line {"result": R}, R a [Result]. `botarena play
+// --record` writes one and the web viewer plays it back.
 
 // RecordingFormat is the "format" of every recording's header line, and
 // RecordingVersion the version this package writes and reads.
@@ -74,7 +74,7 @@ type RecordedRound struct {
 
 // recordedResult is the last line of a recording.
 type recordedResult struct {
-	Result any `json:"result"`
+	Result Result `json:"result"`
 }
 
 // Recorder writes a recording of one match through the match's [Hooks]
@@ -189,10 +189,10 @@ func (r *Recorder) stepped(round int, s Step) error {
 }
 
 // Finish writes the last state seen and the result line, {"result":
-// result}, where result is any value encoding/json can write (`botarena
-// play` writes its --json result). It returns the recorder's first error,
-// if any: a recording that failed is not finished.
-func (r *Recorder) Finish(result any) error {
+// result} (`botarena play` writes the result it prints with --json). It
+// returns the recorder's first error, if any: a recording that failed is
+// not finished.
+func (r *Recorder) Finish(result Result) error {
 	if r.err != nil {
 		return r.err
 	}
@@ -266,7 +266,8 @@ type RecordingLine struct {
 	Len    int
 	// Round is the round line, nil for the result line.
 	Round *RecordedRound
-	// Result is the value of the result line, nil for a round line.
+	// Result is the value of the result line as written, nil for a round
+	// line; [ParseResult] reads it.
 	Result json.RawMessage
 }
 
@@ -366,8 +367,20 @@ func (rr *RecordingReader) Next() (RecordingLine, error) {
 type Recording struct {
 	Header RecordingHeader
 	Rounds []RecordedRound
-	// Result is the value of the result line, nil when there is none.
+	// Result is the value of the result line as written, nil when there
+	// is none; [ParseResult] reads it.
 	Result json.RawMessage
+}
+
+// ParseResult reads the value of a recording's result line: a [Result].
+// Fields it does not know are ignored, but a standing's unknown fields
+// are kept in its Extra.
+func ParseResult(raw json.RawMessage) (Result, error) {
+	var r Result
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return Result{}, fmt.Errorf("recording: result: %w", err)
+	}
+	return r, nil
 }
 
 // ReadRecording reads the whole recording in r, lines of at most maxLine

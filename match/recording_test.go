@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,7 +72,7 @@ func TestRecorderWritesEveryStateActionAndTheResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rec.Finish(map[string]int{"winner": res.Winner}); err != nil {
+	if err := rec.Finish(res); err != nil {
 		t.Fatal(err)
 	}
 	if states != 4 {
@@ -94,8 +95,13 @@ func TestRecorderWritesEveryStateActionAndTheResult(t *testing.T) {
 			t.Errorf("round %d: %+v", i, r)
 		}
 	}
-	if string(result) != `{"winner":1}` {
-		t.Errorf("result %s", result)
+	want := `{"game":"counter","seed":5,"rounds":3,"winner":1,"draw":false,"leaderboard":[` +
+		`{"rank":1,"seat":1,"agent":"","name":"","score":6,"alive":true},{"rank":2,"seat":0,"agent":"","name":"","score":3,"alive":true}]}`
+	if string(result) != want {
+		t.Errorf("result %s, want %s", result, want)
+	}
+	if got, err := match.ParseResult(result); err != nil || !reflect.DeepEqual(got, res) {
+		t.Errorf("ParseResult = %+v, %v; want %+v", got, err, res)
 	}
 	if rec.Written() != int64(buf.Len()) {
 		t.Errorf("Written %d, buffer %d", rec.Written(), buf.Len())
@@ -108,14 +114,14 @@ func TestRecorderForfeitEndsWithTheLastState(t *testing.T) {
 	rec := match.NewRecorder(&buf, match.RecordingHeader{Game: "counter"}, 0)
 	m := &match.Match{Env: g, Agents: agentsOf(&fixed{action: 1, panicAt: 2}, &fixed{action: 2, panicAt: -1}), Hooks: rec.Hooks(match.Hooks{})}
 	res, err := m.Run(context.Background())
-	if err != nil || res.Forfeit != 0 {
+	if err != nil || res.Forfeit == nil || res.Forfeit.Seat != 0 {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if err := rec.Finish(nil); err != nil {
+	if err := rec.Finish(res); err != nil {
 		t.Fatal(err)
 	}
 	_, rounds, result := readRecording(t, buf.Bytes())
-	if len(rounds) != 3 || rounds[2].Actions != nil || rounds[1].Actions == nil || string(result) != "null" {
+	if len(rounds) != 3 || rounds[2].Actions != nil || rounds[1].Actions == nil || !strings.Contains(string(result), `"forfeit":{"seat":0,"round":2,"reason":"the agent panicked`) {
 		t.Errorf("%d rounds, last %+v, result %s", len(rounds), rounds[len(rounds)-1], result)
 	}
 }
@@ -132,7 +138,7 @@ func TestRecorderLimit(t *testing.T) {
 	if buf.Len() > 1000 {
 		t.Errorf("%d bytes written past the limit", buf.Len())
 	}
-	if err := rec.Finish(nil); !errors.Is(err, match.ErrRecordingTooLarge) {
+	if err := rec.Finish(match.Result{}); !errors.Is(err, match.ErrRecordingTooLarge) {
 		t.Errorf("Finish after the limit: %v", err)
 	}
 }
@@ -163,7 +169,7 @@ func TestRecordingOfAJSONGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rec.Finish("done"); err != nil {
+	if err := rec.Finish(res); err != nil {
 		t.Fatal(err)
 	}
 	h, rounds, _ := readRecording(t, buf.Bytes())

@@ -42,10 +42,10 @@ func played(t *testing.T, game string, names []string, seed uint64) trajectory {
 	}}
 	defer m.Close()
 	res, err := m.Run(context.Background())
-	if err != nil || res.Forfeit >= 0 {
+	if err != nil || res.Forfeit != nil {
 		t.Fatalf("Run: %+v, %v", res, err)
 	}
-	tr.result = res.Result
+	tr.result = res.Env()
 	return tr
 }
 

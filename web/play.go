@@ -136,7 +136,7 @@ func (p *simPlay) play(ctx context.Context, fn func(round int) error) error {
 	if err != nil {
 		return err
 	}
-	if res.Forfeit >= 0 {
+	if res.Forfeit != nil {
 		p.forfeit = &res
 		if err := fn(p.round); err != nil && !errors.Is(err, match.ErrStop) {
 			return err
@@ -164,7 +164,7 @@ func (p *simPlay) frame(seat int) (*Frame, error) {
 	f := &Frame{Game: p.game, Seats: e.Spec().Seats, Round: p.round, Format: p.codec.NativeFormats()[0],
 		State: state, Seat: seat, Result: e.Result(), Done: p.over()}
 	if p.forfeit != nil {
-		f.Result, f.Forfeit = p.forfeit.Result, &p.forfeit.Forfeit
+		f.Result, f.Forfeit = p.forfeit.Env(), &p.forfeit.Forfeit.Seat
 	}
 	if p.round > 0 {
 		f.Actions = p.acted
@@ -201,14 +201,15 @@ func (p *simPlay) record(ctx context.Context, rw *recordWriter, last int) error 
 	return rec.Finish(p.result(last))
 }
 
-// result is the result line of a recording of the rounds played.
-func (p *simPlay) result(last int) any {
-	if p.final != nil && p.over() {
-		return p.final.raw
+// result is the result line of a recording of the rounds played: a
+// replay's recorded one once it is over, else the standings as they are.
+func (p *simPlay) result(last int) match.Result {
+	if p.final != nil && p.final.ok && p.over() {
+		return p.final.parsed
 	}
 	f := &Frame{Result: p.g.Env.Result(), Faults: faultsOf(p.g.Agents, p.header.Agents)}
 	if p.forfeit != nil {
-		f.Result, f.Forfeit = p.forfeit.Result, &p.forfeit.Forfeit
+		f.Result, f.Forfeit = p.forfeit.Env(), &p.forfeit.Forfeit.Seat
 	}
 	return resultOf(p.game, p.header.Seed, p.round, p.header.Agents, f)
 }

@@ -71,7 +71,7 @@ func recordMatch(t testing.TB, dir, name, game string, seed uint64, maxRounds in
 			return err
 		}})
 	})
-	if err := rec.Finish(resultOf(game, seed, res.Rounds, specs, &Frame{Result: res.Result})); err != nil {
+	if err := rec.Finish(resultOf(game, seed, res.Rounds, specs, &Frame{Result: res.Env()})); err != nil {
 		t.Fatal(err)
 	}
 	return states

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/bots"
+	"github.com/botarena/botarena/match"
 )
 
 // TestBotsBuildLocal builds a recipe whose repository is a local git
@@ -66,7 +67,7 @@ func TestBotsBuildLocal(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("play: exit %d: %s", code, errOut)
 	}
-	var res result
+	var res match.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Rounds < 10 {
 		t.Errorf("play: %v, %d rounds: %s", err, res.Rounds, out)
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/match"
 )
 
 // TestPlayCommandBot plays the README's command: the sample Python bot,
@@ -15,11 +17,11 @@ func TestPlayCommandBot(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", spec, code, stderr)
 		}
-		var res result
+		var res match.Result
 		if err := json.Unmarshal([]byte(out), &res); err != nil {
 			t.Fatal(err)
 		}
-		if res.Winner == nil || *res.Winner != 0 || res.Leaderboard[0].Agent != spec {
+		if res.Winner != 0 || res.Leaderboard[0].Agent != spec {
 			t.Errorf("%s: the Python bot should beat huggy: %s", spec, out)
 		}
 		if strings.Contains(stderr, "doing nothing") {
@@ -86,11 +88,11 @@ func TestPlayConsoleSeatsAreExempt(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var res result
+	var res match.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Winner == nil || *res.Winner != 0 || !res.Leaderboard[0].Alive || res.Leaderboard[1].Alive {
+	if res.Winner != 0 || !res.Leaderboard[0].Alive || res.Leaderboard[1].Alive {
 		t.Errorf("the console seat should outlive the idle bot: %s", out)
 	}
 	if !strings.Contains(stderr, "console: end of input: seat 0 does nothing from now on") {

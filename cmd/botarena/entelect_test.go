@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/match"
 )
 
 // exampleBot is the absolute path of a sample bot folder.
@@ -56,7 +58,7 @@ func TestPlayEntelectBomberman(t *testing.T) {
 	if errOut != "" {
 		t.Errorf("problems reported: %s", errOut)
 	}
-	var res result
+	var res match.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
@@ -170,7 +172,7 @@ func TestPlayEntelectBattleships(t *testing.T) {
 	// the final round's start, BotHarness.GameEnded): the final folder has
 	// the global files only; the last round's player folders have the
 	// final state.json and map.txt.
-	var res result
+	var res match.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}

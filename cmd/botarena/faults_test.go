@@ -30,11 +30,11 @@ func TestPlayJSONCountsFaultsByKind(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var res result
+	var res match.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	want := []seatFaults{{Seat: 1, Agent: spec, Faults: match.Faults{TimedOut: 1, Crashed: 1, Invalid: 1}}}
+	want := []match.SeatFaults{{Seat: 1, Agent: spec, Faults: match.Faults{TimedOut: 1, Crashed: 1, Invalid: 1}}}
 	if len(res.Faults) != 1 || res.Faults[0] != want[0] {
 		t.Errorf("faults %+v, want %+v", res.Faults, want)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/match"
 )
 
 // This file holds what `botarena play` takes from a game's [env.Kit]:
@@ -34,18 +35,8 @@ func gameKit(reg *env.Registry, game string) *env.Kit {
 // extraFields returns the function that gives the game's extra leaderboard
 // fields of a seat (its Kit.Leaderboard in env.Default, the registry play
 // uses), or nil when it has none.
-func extraFields(game string) func(e env.Env, seat int) []field {
-	leaderboard := gameKit(env.Default, game).Leaderboard
-	if leaderboard == nil {
-		return nil
-	}
-	return func(e env.Env, seat int) []field {
-		var fields []field
-		for _, f := range leaderboard(e, seat) {
-			fields = append(fields, field{f.Name, f.Value})
-		}
-		return fields
-	}
+func extraFields(game string) func(e env.Env, seat int) []env.Field {
+	return gameKit(env.Default, game).Leaderboard
 }
 
 // gameFlag is a game's `play` flag (see [env.Flag]) with the base game it
@@ -155,7 +146,7 @@ type summary struct {
 
 // winKey names a seat for the summary: its agent, or seat and agent when
 // several seats play the same agent.
-func winKey(res result, seat int) string {
+func winKey(res match.Result, seat int) string {
 	agent := ""
 	same := 0
 	for _, s := range res.Leaderboard {
@@ -174,7 +165,7 @@ func winKey(res result, seat int) string {
 	return fmt.Sprintf("seat %d (%s)", seat, agent)
 }
 
-func (s *summary) add(res result) {
+func (s *summary) add(res match.Result) {
 	if s.wins == nil {
 		s.wins = map[string]int{}
 		s.scores = map[string]float64{}
@@ -193,10 +184,10 @@ func (s *summary) add(res result) {
 		s.scores[winKey(res, st.Seat)] += st.Score
 	}
 	switch {
-	case res.Draw || res.Winner == nil:
+	case res.Draw || res.Winner < 0:
 		s.draws++
 	default:
-		s.wins[winKey(res, *res.Winner)]++
+		s.wins[winKey(res, int(res.Winner))]++
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -177,26 +176,26 @@ func (c *cli) playGames(game string, o *playFlags, setPlayers bool) error {
 }
 
 // play plays one game with seed and returns its result.
-func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (result, error) {
+func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (match.Result, error) {
 	cfg, err := o.json(set)
 	if err != nil {
-		return result{}, err
+		return match.Result{}, err
 	}
 	e, err := c.reg.Make(game, cfg)
 	if err != nil {
-		return result{}, err
+		return match.Result{}, err
 	}
 	names, err := agentNames(game, o.agents, e.Spec().Seats)
 	if err != nil {
-		return result{}, err
+		return match.Result{}, err
 	}
 	// The console reads the player's commands from our stdin; command-line
 	// bots log their faults on our stderr.
 	ags, err := match.NewAgents(game, names, e.Spec(), c.stdin, c.stderr)
 	if err != nil {
-		return result{}, err
+		return match.Result{}, err
 	}
-	g := &match.Match{Env: e, Agents: ags, Seed: seed}
+	g := &match.Match{Env: e, Agents: ags, Seed: seed, Names: names}
 	defer g.Close()
 	v := &playView{game: game, seed: seed, names: names}
 	named, remake := maps.Clone(set), false
@@ -219,17 +218,17 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 	}
 	if remake {
 		if cfg, err = o.json(named); err != nil {
-			return result{}, err
+			return match.Result{}, err
 		}
 		if e, err = c.reg.Make(game, cfg); err != nil {
-			return result{}, err
+			return match.Result{}, err
 		}
 		g.Env = e
 	}
 	// Native views, native states and human players need the game's codec.
 	if o.events || o.state != "" || o.replays != "" || o.pretty || len(consoleSeats(names)) > 0 {
 		if v.codec, err = env.CodecOf(e); err != nil {
-			return result{}, err
+			return match.Result{}, err
 		}
 	}
 	if o.replays != "" {
@@ -244,7 +243,7 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		}
 	}
 	if o.events && !slices.Contains(v.codec.NativeFormats(), eventsFormat) {
-		return result{}, fmt.Errorf("--events: %s has no event stream (native formats: %s)", game, strings.Join(v.codec.NativeFormats(), ", "))
+		return match.Result{}, fmt.Errorf("--events: %s has no event stream (native formats: %s)", game, strings.Join(v.codec.NativeFormats(), ", "))
 	}
 	if o.state != "" {
 		g.Load = func(e env.Env) error {
@@ -276,7 +275,7 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 	var rec *recordFile
 	if o.record != "" {
 		if rec, err = startRecording(o.record, int64(o.recordMax), g, game, cfg, names, o.state != ""); err != nil {
-			return result{}, err
+			return match.Result{}, err
 		}
 	}
 	res, err := g.Run(context.Background())
@@ -284,15 +283,15 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 		if rec != nil {
 			rec.abort()
 			if errors.Is(err, match.ErrRecordingTooLarge) {
-				return result{}, fmt.Errorf("--record %s: %w; raise --record-max-bytes or play fewer rounds (--max-rounds)", o.record, err)
+				return match.Result{}, fmt.Errorf("--record %s: %w; raise --record-max-bytes or play fewer rounds (--max-rounds)", o.record, err)
 			}
 		}
-		return result{}, err
+		return match.Result{}, err
 	}
-	out := v.result(e, res, g.Agents)
+	out := v.result(e, res)
 	if rec != nil {
 		if err := rec.finish(out); err != nil {
-			return result{}, err
+			return match.Result{}, err
 		}
 	}
 	return out, nil
@@ -421,119 +420,26 @@ func consoleSeats(agentNames []string) []int {
 	return seats
 }
 
-// field is one extra, game-specific leaderboard field.
-type field struct {
-	Name  string
-	Value any
-}
-
-// result is the JSON line of a match.
-type result struct {
-	Game        string     `json:"game"`
-	Seed        uint64     `json:"seed"`
-	Rounds      int        `json:"rounds"`
-	Winner      *int       `json:"winner"`
-	Draw        bool       `json:"draw"`
-	Leaderboard []standing `json:"leaderboard"`
-	// Forfeit is the seat that forfeited the game (match's failure
-	// policy: its agent panicked, so it ranks last), absent when none did.
-	Forfeit *forfeit `json:"forfeit,omitempty"`
-	// Faults lists, seat by seat, the rounds each external bot (an agent
-	// that counts its faults: match.FaultCounter) lost by timing out,
-	// crashing or answering garbage or an illegal move; absent when no
-	// seat's agent counts faults.
-	Faults []seatFaults `json:"faults,omitempty"`
-}
-
-// seatFaults is the fault count of one seat's external bot.
-type seatFaults struct {
-	Seat  int    `json:"seat"`
-	Agent string `json:"agent"`
-	match.Faults
-}
-
-// forfeit is a seat that forfeited the game.
-type forfeit struct {
-	Seat   int    `json:"seat"`
-	Agent  string `json:"agent"`
-	Round  int    `json:"round"` // rounds played when it forfeited
-	Reason string `json:"reason"`
-}
-
-// standing is one leaderboard entry.
-type standing struct {
-	Rank  int
-	Seat  int
-	Agent string
-	Name  string
-	Score float64
-	Alive bool
-	Extra []field
-}
-
-// MarshalJSON writes the fields in order, the game's extra fields last.
-func (s standing) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	fields := append([]field{
-		{"rank", s.Rank}, {"seat", s.Seat}, {"agent", s.Agent}, {"name", s.Name},
-		{"score", s.Score}, {"alive", s.Alive},
-	}, s.Extra...)
-	b.WriteByte('{')
-	for i, f := range fields {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(f.Name)
-		v, err := json.Marshal(f.Value)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// result is the result of the game of e as the match runner judged it.
-func (m *playView) result(e env.Env, res match.Result, ags []env.Agent) result {
-	out := result{Game: m.game, Seed: m.seed, Rounds: res.Rounds, Draw: res.Draw}
-	if res.Winner >= 0 {
-		w := res.Winner
-		out.Winner = &w
-	}
-	extra := extraFields(m.game)
-	for _, s := range res.Standings {
-		st := standing{Rank: s.Rank, Seat: s.Seat, Name: s.Name, Score: s.Score, Alive: s.Alive}
-		if s.Seat >= 0 && s.Seat < len(m.names) {
-			st.Agent = m.names[s.Seat]
-		}
-		if extra != nil {
-			st.Extra = extra(e, s.Seat)
-		}
-		out.Leaderboard = append(out.Leaderboard, st)
-	}
-	for seat, f := range res.Faults {
-		if _, ok := ags[seat].(match.FaultCounter); ok && seat < len(m.names) {
-			out.Faults = append(out.Faults, seatFaults{Seat: seat, Agent: m.names[seat], Faults: f})
+// result is the result of the game of e as the match runner judged it,
+// with the game's extra leaderboard fields.
+func (m *playView) result(e env.Env, res match.Result) match.Result {
+	res.Game = m.game // the registry name as asked for
+	if extra := extraFields(m.game); extra != nil {
+		for i, s := range res.Leaderboard {
+			res.Leaderboard[i].Extra = extra(e, s.Seat)
 		}
 	}
-	if res.Forfeit >= 0 {
-		out.Forfeit = &forfeit{Seat: res.Forfeit, Agent: m.names[res.Forfeit], Round: res.Rounds,
-			Reason: strings.TrimPrefix(res.Err.Error(), match.ErrForfeit.Error()+": ")}
-	}
-	return out
+	return res
 }
 
 // report prints one game's result: a JSON line, or a short summary.
-func (c *cli) report(res result, asJSON bool) error {
+func (c *cli) report(res match.Result, asJSON bool) error {
 	if asJSON {
 		return json.NewEncoder(c.stdout).Encode(res)
 	}
 	winner := "none"
-	if res.Winner != nil {
-		w := *res.Winner
+	if res.Winner >= 0 {
+		w := int(res.Winner)
 		for _, s := range res.Leaderboard {
 			if s.Seat == w {
 				winner = fmt.Sprintf("seat %d (%s)", w, s.Agent)
@@ -549,6 +455,11 @@ func (c *cli) report(res result, asJSON bool) error {
 	fmt.Fprintf(c.stdout, "game %s  seed %d  rounds %d  winner %s\n", res.Game, res.Seed, res.Rounds, winner)
 	if f := res.Forfeit; f != nil {
 		fmt.Fprintf(c.stdout, "seat %d (%s) forfeits in round %d: %s\n", f.Seat, f.Agent, f.Round, f.Reason)
+	}
+	for _, s := range res.Leaderboard {
+		if !s.Actions.IsZero() {
+			fmt.Fprintf(c.stdout, "seat %d (%s) actions: %s\n", s.Seat, s.Agent, s.Actions)
+		}
 	}
 	for _, f := range res.Faults {
 		if f.Total() > 0 {

@@ -32,7 +32,7 @@ func startRecording(path string, limit int64, g *match.Match, game string, confi
 }
 
 // finish writes the result line and puts the recording at its path.
-func (r *recordFile) finish(res result) error {
+func (r *recordFile) finish(res match.Result) error {
 	err := r.rec.Finish(res)
 	if err == nil {
 		err = r.f.Chmod(0o644)

@@ -359,21 +359,22 @@ func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, s
 		return tBout{}, err
 	}
 	b.Rounds, b.HP = res.Rounds, [2]int{g.Bot(0).HP, g.Bot(1).HP}
-	for seat, f := range res.Faults {
+	for _, f := range res.Faults {
 		if f.Total() == 0 {
 			continue
 		}
 		if b.Faults == nil {
 			b.Faults, b.FaultKinds = map[string]int{}, map[string]match.Faults{}
 		}
-		b.Faults[ents[seat].name] += f.Total()
-		b.FaultKinds[ents[seat].name] = b.FaultKinds[ents[seat].name].Add(f)
+		name := ents[f.Seat].name
+		b.Faults[name] += f.Total()
+		b.FaultKinds[name] = b.FaultKinds[name].Add(f.Faults)
 	}
 	if res.Winner >= 0 {
 		b.Winner = &ents[res.Winner].name
 	}
-	if res.Forfeit >= 0 {
-		b.Forfeit = fmt.Sprintf("%s loses in round %d: %v", ents[res.Forfeit].name, res.Rounds, res.Err)
+	if f := res.Forfeit; f != nil {
+		b.Forfeit = fmt.Sprintf("%s loses in round %d: %v", ents[f.Seat].name, f.Round, f.Err)
 	}
 	return b, nil
 }

@@ -363,7 +363,7 @@ func TestTournamentJSONHasTheDocumentedFields(t *testing.T) {
 		{"table", raw, []string{"agents", "game", "games_per_seating", "max_rounds", "pairs", "seats", "seed"}},
 		{"agent", raw["agents"].([]any)[0], []string{"agent", "spec"}},
 		{"pair", pair, []string{"agents", "distinct_endings", "draws", "games", "mean_rounds", "seatings", "sides"}},
-		{"side", pair.(map[string]any)["sides"].([]any)[0], []string{"agent", "draws", "fault_kinds", "faults", "forfeits", "losses", "mean_points", "win_rate", "win_rate_95", "wins"}},
+		{"side", pair.(map[string]any)["sides"].([]any)[0], []string{"agent", "draws", "fault_kinds", "faults", "forfeits", "losses", "mean_actions", "mean_points", "win_rate", "win_rate_95", "wins"}},
 		{"seating", pair.(map[string]any)["seatings"].([]any)[0], []string{"distinct_endings", "draws", "first_index", "first_seed", "games", "seats", "wins"}},
 	} {
 		if got := keys(tc.obj); !slices.Equal(got, tc.want) {
@@ -382,7 +382,19 @@ func TestTournamentJSONHasTheDocumentedFields(t *testing.T) {
 		t.Errorf("huggy vs nop: %d distinct endings (seatings %d, %d), mean length %v; want 1 per seating, 16 rounds",
 			p.DistinctEndings, p.Seatings[0].DistinctEndings, p.Seatings[1].DistinctEndings, p.MeanRounds)
 	}
+	// nop does nothing every round; huggy walks to nop (6 moves) and
+	// fires its EMP for the rest of the 16 rounds.
+	huggy := p.Sides[0]
+	if want := `{"nothing":16,"move":0,"bullet":0,"missile":0,"mine":0,"emp":0}`; string(must(json.Marshal(nop.MeanActions))) != want {
+		t.Errorf("nop's mean actions %s, want %s", must(json.Marshal(nop.MeanActions)), want)
+	}
+	if want := `{"nothing":0,"move":6,"bullet":0,"missile":0,"mine":0,"emp":10}`; string(must(json.Marshal(huggy.MeanActions))) != want {
+		t.Errorf("huggy's mean actions %s, want %s", must(json.Marshal(huggy.MeanActions)), want)
+	}
 }
+
+// must returns v, ignoring err (for values that always encode).
+func must(v []byte, _ error) []byte { return v }
 
 func TestTournamentTextTable(t *testing.T) {
 	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "huggy,nop,sniper", "--games", "2", "--seed", "1")
@@ -391,8 +403,8 @@ func TestTournamentTextTable(t *testing.T) {
 	}
 	for _, want := range []string{
 		"huggy vs nop: 4 games, distinct endings 2, mean length 16.0 rounds\n",
-		"agent  W/D/L  win rate  95% interval     mean points  faults  forfeits\n",
-		"nop    4/0/0  100.0%    [51.0%, 100.0%]  10.00        0       0\n",
+		"agent  W/D/L  win rate  95% interval     mean points  faults  forfeits  actions per game\n",
+		"nop    4/0/0  100.0%    [51.0%, 100.0%]  10.00        0       0         nothing 16, move 0, bullet 0, missile 0, mine 0, emp 0\n",
 		"  seats huggy,nop: 2 games (first seed ",
 		"win rate, row against column:\n",
 	} {

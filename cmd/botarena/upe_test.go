@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/botarena/botarena/internal/testutil"
+	"github.com/botarena/botarena/match"
 )
 
 // upeClient is the sample UPE client (agents/examples/upe-python).
@@ -107,7 +108,7 @@ func TestUPEPlayListen(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("play: %d %s", code, errs)
 	}
-	var res result
+	var res match.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("play output %q: %v", out, err)
 	}
@@ -119,11 +120,11 @@ func TestUPEPlayListen(t *testing.T) {
 	}
 	switch {
 	case s.Alive && !s.OpponentAlive:
-		if res.Winner == nil || *res.Winner != 0 {
+		if res.Winner != 0 {
 			t.Fatalf("client won, result %+v", res)
 		}
 	case !s.Alive && s.OpponentAlive:
-		if res.Winner == nil || *res.Winner != 1 {
+		if res.Winner != 1 {
 			t.Fatalf("client lost, result %+v", res)
 		}
 	}
@@ -147,11 +148,11 @@ func TestUPEPlayListenTimeout(t *testing.T) {
 	code, out, errs := wait()
 	cancel()
 	<-clientDone
-	var res result
+	var res match.Result
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
 		t.Fatalf("play: %d %s %s", code, out, errs)
 	}
-	if res.Winner == nil || *res.Winner != 1 || !res.Leaderboard[0].Alive || !res.Leaderboard[1].Alive {
+	if res.Winner != 1 || !res.Leaderboard[0].Alive || !res.Leaderboard[1].Alive {
 		t.Fatalf("want greedy to win by timeout, both alive: %s", out)
 	}
 	for _, want := range []string{"upe: timeout: no move in time", "upe: invalid move"} {
