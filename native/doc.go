@@ -21,12 +21,13 @@
 // A pool's rows live in memory its caller owns. [Bind] takes the
 // addresses of the caller's arrays (numpy arrays, for Python) and hands
 // them to the pool as a [vecenv.Output] ([vecenv.Pool.SetOutput]) or, for
-// a pool made with a batch_size, as the batch ring of a [vecenv.Async]: the pool's workers write
-// observations, masks, rewards and flags there, and nothing is copied
-// afterwards. The memory is not Go's, so the cgo pointer rules allow Go to
-// keep the addresses across calls; the caller must keep the arrays alive,
-// at their sizes (CreatePoolResponse.output_arrays), until [Close]. Actions are read only
-// during the call that takes them.
+// a pool made with a batch_size, as the batch ring of a [vecenv.Async]:
+// the pool's workers write observations, masks, rewards and flags there,
+// and nothing is copied afterwards. The memory is not Go's, so the cgo
+// pointer rules allow Go to keep the addresses across calls; the caller
+// must keep the arrays alive, at their sizes
+// (CreatePoolResponse.output_arrays), until [Close]. Actions are read
+// only during the call that takes them.
 //
 // # Concurrency
 //

@@ -205,48 +205,19 @@ class Client:
 
     # Pools -----------------------------------------------------------------
 
-    def create_pool(
-        self,
-        game: str,
-        num_envs: int,
-        *,
-        config: Mapping[str, Any] | str | None = None,
-        seed: int | None = None,
-        learner_seats: Sequence[int] | None = None,
-        opponents: Mapping[int, str] | None = None,
-        autoreset: str | None = None,
-        compression: str | None = None,
-        workers: int = 0,
-        shared_planes: bool = False,
-        batch_size: int = 0,
-        default_opponent: str = "",
-    ) -> env_pb2.CreatePoolResponse:
+    def create_pool(self, game: str, num_envs: int, **settings: Any) -> env_pb2.CreatePoolResponse:
         """Creates a pool (CreatePool); returns the raw response (pool_id, spec, arrow_schema, ...).
 
-        shared_planes asks for the shared form of the batches (channels every
-        seat of an env sees alike sent once per env);
+        settings are :func:`~botarena.pool.pool_request`'s: config, seed,
+        learner_seats, opponents, default_opponent, autoreset, compression,
+        workers, shared_planes (the shared form of the batches: channels every
+        seat of an env sees alike sent once per env;
         :class:`~botarena.batch.BatchDecoder` rebuilds the same arrays from
-        either form. batch_size from 1 to num_envs makes an async pool,
-        stepped with :meth:`async_reset`, :meth:`send` and :meth:`recv`
-        (0: a synchronous pool, stepped with :meth:`reset` and :meth:`step`).
-        default_opponent plays every seat that is neither a learner seat nor
-        in opponents (with learner_seats given).
+        either form) and batch_size (from 1 to num_envs an async pool,
+        stepped with :meth:`async_reset`, :meth:`send` and :meth:`recv`; 0 a
+        synchronous pool, stepped with :meth:`reset` and :meth:`step`).
         """
-        req = pool_request(
-            game,
-            num_envs,
-            config=config,
-            seed=seed,
-            learner_seats=learner_seats,
-            opponents=opponents,
-            default_opponent=default_opponent,
-            autoreset=autoreset,
-            compression=compression,
-            workers=workers,
-            shared_planes=shared_planes,
-            batch_size=batch_size,
-        )
-        return self.create(req)
+        return self.create(pool_request(game, num_envs, **settings))
 
     def create(self, req: env_pb2.CreatePoolRequest) -> env_pb2.CreatePoolResponse:
         """Sends a CreatePoolRequest as it is (see :func:`botarena.pool.pool_request`); returns the raw response.

@@ -69,10 +69,8 @@ from botarena.pool import (
     _INT32,
     Info,
     Obs,
-    OpponentStats,
     Pool,
     PoolStats,
-    SeatStats,
     Step,
     _wider_than_int32,
     check_int32_range,
@@ -320,34 +318,9 @@ class NativePool(Pool):
 
     backend = "native"
 
-    def __init__(
-        self,
-        game: str,
-        num_envs: int,
-        *,
-        learner_seats: Sequence[int] | None = None,
-        opponents: str | Mapping[int, str] | None = None,
-        seed: int | None = None,
-        autoreset: str = "next_step",
-        compression: str | None = None,
-        workers: int = 0,
-        transport: str = "unary",
-        batch_size: int | None = None,
-        shared_planes: bool = False,
-        **config: Any,
-    ) -> None:
-        super().__init__(
-            game,
-            num_envs,
-            learner_seats=learner_seats,
-            opponents=opponents,
-            autoreset=autoreset,
-            compression=compression,
-            workers=workers,
-            transport=transport,
-            batch_size=batch_size,
-            config=config,
-        )
+    def __init__(self, game: str, num_envs: int, *, seed: int | None = None, **settings: Any) -> None:
+        """Makes the pool (settings: :class:`~botarena.pool.Pool`'s, and the game's config fields)."""
+        super().__init__(game, num_envs, **settings)
         self._handle = 0
         self._opponents: dict[int, str] = {}
         self._tls = threading.local()
@@ -524,18 +497,8 @@ class NativePool(Pool):
         ``steps`` counts step calls (``send`` calls in async mode), which wait
         for the envs in flight first.
         """
-        r = self._lib.call("Stats", env_pb2.StatsRequest(pool_id=self.pool_id, reset=reset), env_pb2.StatsResponse.FromString)
-        return PoolStats(
-            seats=tuple(
-                SeatStats(s.seat, s.episodes, s.steps, s.return_sum, s.wins, s.draws, s.losses) for s in r.seats
-            ),
-            steps=int(r.steps),
-            opponents=tuple(
-                OpponentStats(o.seat, o.name, o.weight, o.episodes, o.wins, o.draws, o.losses, o.invalid)
-                for o in r.opponents
-            ),
-            invalid=int(r.invalid),
-        )
+        req = env_pb2.StatsRequest(pool_id=self.pool_id, reset=reset)
+        return PoolStats.from_proto(self._lib.call("Stats", req, env_pb2.StatsResponse.FromString))
 
     def _render(self, env: int, format: str, seat: int) -> env_pb2.RenderResponse:
         req = env_pb2.RenderRequest(pool_id=self.pool_id, env=env, seat=seat, format=format)
@@ -549,11 +512,7 @@ class NativePool(Pool):
     def render_rgb(self, env: int = 0, *, seat: int = -1) -> npt.NDArray[np.uint8]:
         """One env's picture as seat sees it: a ``(height, width, 3)`` uint8 array (see :meth:`Pool.render_rgb`)."""
         r = self._render(env, "rgb_array", seat)
-        h, w = int(r.height), int(r.width)
-        data: bytes = r.data
-        if h <= 0 or w <= 0 or len(data) != h * w * 3:
-            raise ValueError(f"render_rgb: got {len(data)} bytes for a {w}x{h} picture")
-        return np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)
+        return self._picture(r)
 
     # Lifetime ----------------------------------------------------------------
 

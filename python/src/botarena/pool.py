@@ -184,6 +184,18 @@ class PoolStats:
     opponents: tuple[OpponentStats, ...] = ()
     invalid: int = 0
 
+    @classmethod
+    def from_proto(cls, msg: env_pb2.StatsResponse) -> PoolStats:
+        """Builds PoolStats from its protobuf message (the Stats call of either backend)."""
+        return cls(
+            seats=tuple(SeatStats(s.seat, s.episodes, s.steps, s.return_sum, s.wins, s.draws, s.losses) for s in msg.seats),
+            steps=int(msg.steps),
+            opponents=tuple(
+                OpponentStats(o.seat, o.name, o.weight, o.episodes, o.wins, o.draws, o.losses, o.invalid) for o in msg.opponents
+            ),
+            invalid=int(msg.invalid),
+        )
+
     @property
     def mean_invalid(self) -> float:
         """The learner seats' invalid actions per completed episode (nan before the first episode ends)."""
@@ -282,9 +294,12 @@ class Pool(abc.ABC):
         transport: str = "unary",
         batch_size: int | None = None,
         shared_planes: bool = False,
-        config: Mapping[str, Any] | None = None,
+        **config: Any,
     ) -> None:
-        """Checks and keeps the settings every backend shares (ValueError for bad ones); creates nothing."""
+        """Checks and keeps the settings every backend shares (ValueError for bad ones); creates nothing.
+
+        The settings are :func:`botarena.make_pool`'s; config holds the game's config fields.
+        """
         if transport not in ("unary", "stream"):
             raise ValueError(f"transport must be 'unary' or 'stream', got {transport!r}")
         if batch_size is not None and not 1 <= batch_size <= num_envs:
@@ -295,7 +310,7 @@ class Pool(abc.ABC):
             raise ValueError(f"compression must be one of 'none', 'zstd', got {compression!r}")
         self.game = game
         self.num_envs = num_envs
-        self.config: dict[str, Any] = dict(config or {})
+        self.config: dict[str, Any] = dict(config)
         self.transport = transport
         self.batch_size = batch_size
         self._autoreset = autoreset
@@ -476,6 +491,15 @@ class Pool(abc.ABC):
         The game draws it in Go (its ``Paint``); the size depends only on the
         game's config, so the frames of an episode make a video.
         """
+
+    @staticmethod
+    def _picture(r: env_pb2.RenderResponse) -> npt.NDArray[np.uint8]:
+        """The picture of a Render response: a read-only ``(height, width, 3)`` view of its data."""
+        h, w = int(r.height), int(r.width)
+        data: bytes = r.data
+        if h <= 0 or w <= 0 or len(data) != h * w * 3:
+            raise ValueError(f"render_rgb: got {len(data)} bytes for a {w}x{h} picture")
+        return np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)
 
     # Lifetime ----------------------------------------------------------------
 

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from botarena.batch import Batch, BatchDecoder, StepMessage
 from botarena.client import Client, StepStream
 from botarena.errors import FailedPreconditionError, InvalidArgumentError, MalformedResponseError
-from botarena.pool import Info, Obs, OpponentStats, Pool, PoolStats, SeatStats, Step, int32_values
+from botarena.pool import Info, Obs, Pool, PoolStats, Step, int32_values
 from botarena.server import Server, remember_token
 
 __all__ = ["RemotePool"]
@@ -59,32 +59,13 @@ class RemotePool(Pool):
         game: str,
         num_envs: int,
         *,
-        learner_seats: Sequence[int] | None = None,
-        opponents: str | Mapping[int, str] | None = None,
         seed: int | None = None,
         address: str | None = None,
-        autoreset: str = "next_step",
-        compression: str | None = None,
-        workers: int = 0,
-        transport: str = "unary",
         client: Client | None = None,
-        batch_size: int | None = None,
-        shared_planes: bool = False,
-        **config: Any,
+        **settings: Any,
     ) -> None:
-        super().__init__(
-            game,
-            num_envs,
-            learner_seats=learner_seats,
-            opponents=opponents,
-            autoreset=autoreset,
-            compression=compression,
-            workers=workers,
-            transport=transport,
-            batch_size=batch_size,
-            shared_planes=shared_planes,
-            config=config,
-        )
+        """Makes the pool (settings: :class:`~botarena.pool.Pool`'s, and the game's config fields)."""
+        super().__init__(game, num_envs, **settings)
         self._last_ids: npt.NDArray[np.int32] | None = None
         self._server: Server | None = None
         self._own_client = client is None
@@ -221,18 +202,7 @@ class RemotePool(Pool):
 
     def stats(self, *, reset: bool = False) -> PoolStats:
         """Episode statistics per learner seat and per opponent (see :meth:`Pool.stats`)."""
-        r = self.client.stats(self.pool_id, reset=reset)
-        return PoolStats(
-            seats=tuple(
-                SeatStats(s.seat, s.episodes, s.steps, s.return_sum, s.wins, s.draws, s.losses) for s in r.seats
-            ),
-            steps=int(r.steps),
-            opponents=tuple(
-                OpponentStats(o.seat, o.name, o.weight, o.episodes, o.wins, o.draws, o.losses, o.invalid)
-                for o in r.opponents
-            ),
-            invalid=int(r.invalid),
-        )
+        return PoolStats.from_proto(self.client.stats(self.pool_id, reset=reset))
 
     def render(self, env: int = 0, *, format: str = "", seat: int = -1) -> str:
         """One env's state in a native text format (see :meth:`Pool.render`)."""
@@ -243,11 +213,7 @@ class RemotePool(Pool):
     def render_rgb(self, env: int = 0, *, seat: int = -1) -> npt.NDArray[np.uint8]:
         """One env's picture (see :meth:`Pool.render_rgb`): a read-only view of the response."""
         r = self.client.render(self.pool_id, env, format="rgb_array", seat=seat)
-        h, w = int(r.height), int(r.width)
-        data: bytes = r.data
-        if h <= 0 or w <= 0 or len(data) != h * w * 3:
-            raise ValueError(f"render_rgb: got {len(data)} bytes for a {w}x{h} picture")
-        return np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)
+        return self._picture(r)
 
     # Pickling ---------------------------------------------------------------
 
