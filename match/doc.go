@@ -18,8 +18,9 @@
 //     the match ([ErrStop]) or fails, or ctx is cancelled,
 //  4. tells the agents that implement agents.GameEnder that the game ended
 //     when the env is Done,
-//  5. returns the env's result with the failure policy applied, and the
-//     faults counted by agents that count them ([FaultCounter]).
+//  5. returns the env's result with the failure policy applied, the
+//     faults counted by agents that count them ([FaultCounter]) and every
+//     seat's actions by kind, as a [Result].
 //
 // The caller closes the agents with [Match.Close].
 //
@@ -37,7 +38,7 @@
 // This is the one failure policy of botarena's matches. An agent that
 // panics, in Reset or in Act, forfeits: the match ends at that point (the
 // env is not stepped again), [Result.Forfeit] names the seat and
-// [Result.Err] the panic (it wraps [ErrForfeit]), and the seat drops to
+// [Forfeit.Err] the panic (it wraps [ErrForfeit]), and the seat drops to
 // last place of the standings: it cannot win or share a draw. The others
 // keep their order; the first of them wins, unless the top of the others
 // is tied (score and alive flag), which is a draw without a winner. The
@@ -54,6 +55,24 @@
 // game: Run returns an error wrapping [ErrRunaway] rather than hang. A
 // hook's error, other than ErrStop, and ctx's error end the match with
 // that error and no result.
+//
+// # The result
+//
+// [Result] is botarena's one description of a match's outcome: Run returns
+// it, `botarena play --json` prints it, a recording ends with it, the
+// viewer shows it and league records are made from it. Its JSON form is
+// documented in docs/recording-format.md.
+//
+// # Behaviour figures
+//
+// A game whose env implements [ActionKinder] sorts its actions into kinds
+// (Bomberman: nothing, move, bomb, trigger; BattleBots: nothing, move,
+// bullet, missile, mine, emp; ...), declared in its own package. Run
+// counts every action every seat chooses by kind, whether or not the rules
+// let it take effect, into [Standing.Actions]; the league's pools count
+// theirs with a [Counter] and get the same figures. A tournament averages
+// them per game, so that a bot that never bombs or never moves shows
+// beside its win rate.
 //
 // # Fingerprints
 //

@@ -164,7 +164,7 @@ func TestRunLeagueStreamsProgressAndGivesTheLocalRunsResults(t *testing.T) {
 	for i, g := range got {
 		r := league.Result{Index: g.GetIndex(), Seed: g.GetSeed(), Rounds: int(g.GetRounds()), Winner: int(g.GetWinner()), Draw: g.GetDraw(), Forfeit: int(g.GetForfeit())}
 		for _, s := range g.GetStandings() {
-			r.Standings = append(r.Standings, league.Standing{Seat: int(s.GetSeat()), Agent: s.GetAgent(), Rank: int(s.GetRank()), Score: s.GetScore(), Alive: s.GetAlive()})
+			r.Standings = append(r.Standings, league.Standing{Seat: int(s.GetSeat()), Agent: s.GetAgent(), Rank: int(s.GetRank()), Score: s.GetScore(), Alive: s.GetAlive(), Actions: actionsOf(s)})
 		}
 		if !reflect.DeepEqual(r, want[i].Result) || len(g.GetSeats()) != 2 || g.GetSeats()[0].GetName() != want[i].Seats[0].Name {
 			t.Fatalf("game %d:\n got %+v %v\nwant %+v %v", i, r, g.GetSeats(), want[i].Result, want[i].Seats)

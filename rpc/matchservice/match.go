@@ -323,22 +323,30 @@ func leagueResult(resp *botarenav1.PlayResponse) league.Result {
 	}
 	for _, st := range resp.GetStandings() {
 		f := st.GetFaults()
-		r.Standings = append(r.Standings, league.Standing{
+		s := league.Standing{
 			Seat: int(st.GetSeat()), Agent: st.GetAgent(), Rank: int(st.GetRank()), Score: st.GetScore(), Alive: st.GetAlive(),
 			Faults: match.Faults{TimedOut: int(f.GetTimedOut()), Crashed: int(f.GetCrashed()), Invalid: int(f.GetInvalid())},
-		})
+		}
+		for _, a := range st.GetActions() {
+			s.Actions.Kinds, s.Actions.N = append(s.Actions.Kinds, a.GetKind()), append(s.Actions.N, float64(a.GetCount()))
+		}
+		r.Standings = append(r.Standings, s)
 	}
 	return r
 }
 
 // standingProto converts a seat's standing to its protobuf form, with its
-// fault counts when it has some; [leagueResult] converts it back.
+// fault counts when it has some and its actions by kind; [leagueResult]
+// converts it back.
 func standingProto(st league.Standing) *botarenav1.MatchStanding {
 	p := &botarenav1.MatchStanding{
 		Seat: int32(st.Seat), Agent: st.Agent, Rank: int32(st.Rank), Score: st.Score, Alive: st.Alive,
 	}
 	if f := st.Faults; f != (match.Faults{}) {
 		p.Faults = &botarenav1.SeatFaults{TimedOut: int32(f.TimedOut), Crashed: int32(f.Crashed), Invalid: int32(f.Invalid)}
+	}
+	for i, k := range st.Actions.Kinds {
+		p.Actions = append(p.Actions, &botarenav1.ActionCount{Kind: k, Count: int32(st.Actions.N[i])})
 	}
 	return p
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/env/battlebots" // registers battlebots
 	"github.com/botarena/botarena/league"
+	"github.com/botarena/botarena/match"
 	"github.com/botarena/botarena/observations/matchdata"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/internal/rpctest"
@@ -111,9 +112,18 @@ func localResult(t *testing.T, req *botarenav1.PlayRequest) league.Result {
 func standings(resp *botarenav1.PlayResponse) league.Result {
 	r := league.Result{Index: resp.GetIndex(), Seed: resp.GetSeed(), Rounds: int(resp.GetRounds()), Winner: int(resp.GetWinner()), Draw: resp.GetDraw(), Forfeit: int(resp.GetForfeit())}
 	for _, s := range resp.GetStandings() {
-		r.Standings = append(r.Standings, league.Standing{Seat: int(s.GetSeat()), Agent: s.GetAgent(), Rank: int(s.GetRank()), Score: s.GetScore(), Alive: s.GetAlive()})
+		r.Standings = append(r.Standings, league.Standing{Seat: int(s.GetSeat()), Agent: s.GetAgent(), Rank: int(s.GetRank()), Score: s.GetScore(), Alive: s.GetAlive(), Actions: actionsOf(s)})
 	}
 	return r
+}
+
+// actionsOf returns a standing's actions by kind, in order.
+func actionsOf(s *botarenav1.MatchStanding) match.Actions {
+	var a match.Actions
+	for _, c := range s.GetActions() {
+		a.Kinds, a.N = append(a.Kinds, c.GetKind()), append(a.N, float64(c.GetCount()))
+	}
+	return a
 }
 
 func TestPlayGivesTheLocalRunnersResult(t *testing.T) {

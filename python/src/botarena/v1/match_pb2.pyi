@@ -36,20 +36,30 @@ class PlayRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., config_json: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[MatchSeat, _Mapping]]] = ..., seed: _Optional[int] = ..., max_rounds: _Optional[int] = ..., index: _Optional[int] = ..., record: _Optional[bool] = ...) -> None: ...
 
 class MatchStanding(_message.Message):
-    __slots__ = ("seat", "agent", "rank", "score", "alive", "faults")
+    __slots__ = ("seat", "agent", "rank", "score", "alive", "faults", "actions")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     AGENT_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     ALIVE_FIELD_NUMBER: _ClassVar[int]
     FAULTS_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     agent: str
     rank: int
     score: float
     alive: bool
     faults: SeatFaults
-    def __init__(self, seat: _Optional[int] = ..., agent: _Optional[str] = ..., rank: _Optional[int] = ..., score: _Optional[float] = ..., alive: _Optional[bool] = ..., faults: _Optional[_Union[SeatFaults, _Mapping]] = ...) -> None: ...
+    actions: _containers.RepeatedCompositeFieldContainer[ActionCount]
+    def __init__(self, seat: _Optional[int] = ..., agent: _Optional[str] = ..., rank: _Optional[int] = ..., score: _Optional[float] = ..., alive: _Optional[bool] = ..., faults: _Optional[_Union[SeatFaults, _Mapping]] = ..., actions: _Optional[_Iterable[_Union[ActionCount, _Mapping]]] = ...) -> None: ...
+
+class ActionCount(_message.Message):
+    __slots__ = ("kind", "count")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    count: int
+    def __init__(self, kind: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...
 
 class SeatFaults(_message.Message):
     __slots__ = ("timed_out", "crashed", "invalid")

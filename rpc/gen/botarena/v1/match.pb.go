@@ -210,7 +210,13 @@ type MatchStanding struct {
 	// faults counts the rounds the seat's external bot (cmd:, dir:, http://,
 	// upe://) lost, by kind; absent for built-in agents and bots without a
 	// fault.
-	Faults        *SeatFaults `protobuf:"bytes,6,opt,name=faults,proto3" json:"faults,omitempty"`
+	Faults *SeatFaults `protobuf:"bytes,6,opt,name=faults,proto3" json:"faults,omitempty"`
+	// actions counts the actions the seat chose in the game by kind, in the
+	// game's order of kinds, the do-nothing kind first (Bomberman: nothing,
+	// move, bomb, trigger; BattleBots: nothing, move, bullet, missile, mine,
+	// emp; docs/recording-format.md lists every game's), whether or not the
+	// rules let them take effect; empty for a game without action kinds.
+	Actions       []*ActionCount `protobuf:"bytes,7,rep,name=actions,proto3" json:"actions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -287,6 +293,66 @@ func (x *MatchStanding) GetFaults() *SeatFaults {
 	return nil
 }
 
+func (x *MatchStanding) GetActions() []*ActionCount {
+	if x != nil {
+		return x.Actions
+	}
+	return nil
+}
+
+// ActionCount is how many actions of one kind a seat chose in a game.
+type ActionCount struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Count         int32                  `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ActionCount) Reset() {
+	*x = ActionCount{}
+	mi := &file_botarena_v1_match_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ActionCount) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ActionCount) ProtoMessage() {}
+
+func (x *ActionCount) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_match_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ActionCount.ProtoReflect.Descriptor instead.
+func (*ActionCount) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *ActionCount) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *ActionCount) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
 // SeatFaults counts, by kind, the rounds in which a seat's external bot
 // lost its move and the game's penalty (usually doing nothing) was played
 // instead. A round counts once, as its gravest fault.
@@ -306,7 +372,7 @@ type SeatFaults struct {
 
 func (x *SeatFaults) Reset() {
 	*x = SeatFaults{}
-	mi := &file_botarena_v1_match_proto_msgTypes[3]
+	mi := &file_botarena_v1_match_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -318,7 +384,7 @@ func (x *SeatFaults) String() string {
 func (*SeatFaults) ProtoMessage() {}
 
 func (x *SeatFaults) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[3]
+	mi := &file_botarena_v1_match_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -331,7 +397,7 @@ func (x *SeatFaults) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatFaults.ProtoReflect.Descriptor instead.
 func (*SeatFaults) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{3}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *SeatFaults) GetTimedOut() int32 {
@@ -378,7 +444,7 @@ type PlayResponse struct {
 
 func (x *PlayResponse) Reset() {
 	*x = PlayResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[4]
+	mi := &file_botarena_v1_match_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -390,7 +456,7 @@ func (x *PlayResponse) String() string {
 func (*PlayResponse) ProtoMessage() {}
 
 func (x *PlayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[4]
+	mi := &file_botarena_v1_match_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -403,7 +469,7 @@ func (x *PlayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayResponse.ProtoReflect.Descriptor instead.
 func (*PlayResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{4}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *PlayResponse) GetIndex() int64 {
@@ -493,7 +559,7 @@ type MatchData struct {
 
 func (x *MatchData) Reset() {
 	*x = MatchData{}
-	mi := &file_botarena_v1_match_proto_msgTypes[5]
+	mi := &file_botarena_v1_match_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -505,7 +571,7 @@ func (x *MatchData) String() string {
 func (*MatchData) ProtoMessage() {}
 
 func (x *MatchData) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[5]
+	mi := &file_botarena_v1_match_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -518,7 +584,7 @@ func (x *MatchData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchData.ProtoReflect.Descriptor instead.
 func (*MatchData) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{5}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *MatchData) GetSteps() int32 {
@@ -587,7 +653,7 @@ type PlayBatchRequest struct {
 
 func (x *PlayBatchRequest) Reset() {
 	*x = PlayBatchRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[6]
+	mi := &file_botarena_v1_match_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -599,7 +665,7 @@ func (x *PlayBatchRequest) String() string {
 func (*PlayBatchRequest) ProtoMessage() {}
 
 func (x *PlayBatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[6]
+	mi := &file_botarena_v1_match_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -612,7 +678,7 @@ func (x *PlayBatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayBatchRequest.ProtoReflect.Descriptor instead.
 func (*PlayBatchRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{6}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *PlayBatchRequest) GetMatches() []*PlayRequest {
@@ -635,7 +701,7 @@ type MatchError struct {
 
 func (x *MatchError) Reset() {
 	*x = MatchError{}
-	mi := &file_botarena_v1_match_proto_msgTypes[7]
+	mi := &file_botarena_v1_match_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -647,7 +713,7 @@ func (x *MatchError) String() string {
 func (*MatchError) ProtoMessage() {}
 
 func (x *MatchError) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[7]
+	mi := &file_botarena_v1_match_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -660,7 +726,7 @@ func (x *MatchError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchError.ProtoReflect.Descriptor instead.
 func (*MatchError) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{7}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *MatchError) GetCode() string {
@@ -691,7 +757,7 @@ type PlayOutcome struct {
 
 func (x *PlayOutcome) Reset() {
 	*x = PlayOutcome{}
-	mi := &file_botarena_v1_match_proto_msgTypes[8]
+	mi := &file_botarena_v1_match_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -703,7 +769,7 @@ func (x *PlayOutcome) String() string {
 func (*PlayOutcome) ProtoMessage() {}
 
 func (x *PlayOutcome) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[8]
+	mi := &file_botarena_v1_match_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -716,7 +782,7 @@ func (x *PlayOutcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayOutcome.ProtoReflect.Descriptor instead.
 func (*PlayOutcome) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{8}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *PlayOutcome) GetOutcome() isPlayOutcome_Outcome {
@@ -770,7 +836,7 @@ type PlayBatchResponse struct {
 
 func (x *PlayBatchResponse) Reset() {
 	*x = PlayBatchResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[9]
+	mi := &file_botarena_v1_match_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -782,7 +848,7 @@ func (x *PlayBatchResponse) String() string {
 func (*PlayBatchResponse) ProtoMessage() {}
 
 func (x *PlayBatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[9]
+	mi := &file_botarena_v1_match_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -795,7 +861,7 @@ func (x *PlayBatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayBatchResponse.ProtoReflect.Descriptor instead.
 func (*PlayBatchResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{9}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *PlayBatchResponse) GetOutcomes() []*PlayOutcome {
@@ -827,7 +893,7 @@ type LeagueInfo struct {
 
 func (x *LeagueInfo) Reset() {
 	*x = LeagueInfo{}
-	mi := &file_botarena_v1_match_proto_msgTypes[10]
+	mi := &file_botarena_v1_match_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -839,7 +905,7 @@ func (x *LeagueInfo) String() string {
 func (*LeagueInfo) ProtoMessage() {}
 
 func (x *LeagueInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[10]
+	mi := &file_botarena_v1_match_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -852,7 +918,7 @@ func (x *LeagueInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueInfo.ProtoReflect.Descriptor instead.
 func (*LeagueInfo) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{10}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *LeagueInfo) GetLeague() string {
@@ -930,7 +996,7 @@ type CreateLeagueRequest struct {
 
 func (x *CreateLeagueRequest) Reset() {
 	*x = CreateLeagueRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[11]
+	mi := &file_botarena_v1_match_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -942,7 +1008,7 @@ func (x *CreateLeagueRequest) String() string {
 func (*CreateLeagueRequest) ProtoMessage() {}
 
 func (x *CreateLeagueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[11]
+	mi := &file_botarena_v1_match_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -955,7 +1021,7 @@ func (x *CreateLeagueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateLeagueRequest.ProtoReflect.Descriptor instead.
 func (*CreateLeagueRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{11}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CreateLeagueRequest) GetLeague() string {
@@ -1005,7 +1071,7 @@ type CreateLeagueResponse struct {
 
 func (x *CreateLeagueResponse) Reset() {
 	*x = CreateLeagueResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[12]
+	mi := &file_botarena_v1_match_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1017,7 +1083,7 @@ func (x *CreateLeagueResponse) String() string {
 func (*CreateLeagueResponse) ProtoMessage() {}
 
 func (x *CreateLeagueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[12]
+	mi := &file_botarena_v1_match_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1030,7 +1096,7 @@ func (x *CreateLeagueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateLeagueResponse.ProtoReflect.Descriptor instead.
 func (*CreateLeagueResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{12}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CreateLeagueResponse) GetLeague() *LeagueInfo {
@@ -1057,7 +1123,7 @@ type GetLeagueRequest struct {
 
 func (x *GetLeagueRequest) Reset() {
 	*x = GetLeagueRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[13]
+	mi := &file_botarena_v1_match_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1069,7 +1135,7 @@ func (x *GetLeagueRequest) String() string {
 func (*GetLeagueRequest) ProtoMessage() {}
 
 func (x *GetLeagueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[13]
+	mi := &file_botarena_v1_match_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1082,7 +1148,7 @@ func (x *GetLeagueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeagueRequest.ProtoReflect.Descriptor instead.
 func (*GetLeagueRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{13}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetLeagueRequest) GetLeague() string {
@@ -1102,7 +1168,7 @@ type GetLeagueResponse struct {
 
 func (x *GetLeagueResponse) Reset() {
 	*x = GetLeagueResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[14]
+	mi := &file_botarena_v1_match_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1114,7 +1180,7 @@ func (x *GetLeagueResponse) String() string {
 func (*GetLeagueResponse) ProtoMessage() {}
 
 func (x *GetLeagueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[14]
+	mi := &file_botarena_v1_match_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1127,7 +1193,7 @@ func (x *GetLeagueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeagueResponse.ProtoReflect.Descriptor instead.
 func (*GetLeagueResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{14}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetLeagueResponse) GetLeague() *LeagueInfo {
@@ -1159,7 +1225,7 @@ type LeagueAgent struct {
 
 func (x *LeagueAgent) Reset() {
 	*x = LeagueAgent{}
-	mi := &file_botarena_v1_match_proto_msgTypes[15]
+	mi := &file_botarena_v1_match_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1171,7 +1237,7 @@ func (x *LeagueAgent) String() string {
 func (*LeagueAgent) ProtoMessage() {}
 
 func (x *LeagueAgent) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[15]
+	mi := &file_botarena_v1_match_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1184,7 +1250,7 @@ func (x *LeagueAgent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueAgent.ProtoReflect.Descriptor instead.
 func (*LeagueAgent) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{15}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *LeagueAgent) GetName() string {
@@ -1234,7 +1300,7 @@ type AddLeagueAgentRequest struct {
 
 func (x *AddLeagueAgentRequest) Reset() {
 	*x = AddLeagueAgentRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[16]
+	mi := &file_botarena_v1_match_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1246,7 +1312,7 @@ func (x *AddLeagueAgentRequest) String() string {
 func (*AddLeagueAgentRequest) ProtoMessage() {}
 
 func (x *AddLeagueAgentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[16]
+	mi := &file_botarena_v1_match_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1259,7 +1325,7 @@ func (x *AddLeagueAgentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddLeagueAgentRequest.ProtoReflect.Descriptor instead.
 func (*AddLeagueAgentRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{16}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *AddLeagueAgentRequest) GetLeague() string {
@@ -1300,7 +1366,7 @@ type AddLeagueAgentResponse struct {
 
 func (x *AddLeagueAgentResponse) Reset() {
 	*x = AddLeagueAgentResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[17]
+	mi := &file_botarena_v1_match_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1312,7 +1378,7 @@ func (x *AddLeagueAgentResponse) String() string {
 func (*AddLeagueAgentResponse) ProtoMessage() {}
 
 func (x *AddLeagueAgentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[17]
+	mi := &file_botarena_v1_match_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1325,7 +1391,7 @@ func (x *AddLeagueAgentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddLeagueAgentResponse.ProtoReflect.Descriptor instead.
 func (*AddLeagueAgentResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{17}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *AddLeagueAgentResponse) GetAgent() *LeagueAgent {
@@ -1346,7 +1412,7 @@ type RemoveLeagueAgentRequest struct {
 
 func (x *RemoveLeagueAgentRequest) Reset() {
 	*x = RemoveLeagueAgentRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[18]
+	mi := &file_botarena_v1_match_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1358,7 +1424,7 @@ func (x *RemoveLeagueAgentRequest) String() string {
 func (*RemoveLeagueAgentRequest) ProtoMessage() {}
 
 func (x *RemoveLeagueAgentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[18]
+	mi := &file_botarena_v1_match_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1371,7 +1437,7 @@ func (x *RemoveLeagueAgentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RemoveLeagueAgentRequest.ProtoReflect.Descriptor instead.
 func (*RemoveLeagueAgentRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{18}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *RemoveLeagueAgentRequest) GetLeague() string {
@@ -1397,7 +1463,7 @@ type RemoveLeagueAgentResponse struct {
 
 func (x *RemoveLeagueAgentResponse) Reset() {
 	*x = RemoveLeagueAgentResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[19]
+	mi := &file_botarena_v1_match_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1409,7 +1475,7 @@ func (x *RemoveLeagueAgentResponse) String() string {
 func (*RemoveLeagueAgentResponse) ProtoMessage() {}
 
 func (x *RemoveLeagueAgentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[19]
+	mi := &file_botarena_v1_match_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1422,7 +1488,7 @@ func (x *RemoveLeagueAgentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RemoveLeagueAgentResponse.ProtoReflect.Descriptor instead.
 func (*RemoveLeagueAgentResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{19}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{20}
 }
 
 // ListLeagueAgentsRequest names a league.
@@ -1435,7 +1501,7 @@ type ListLeagueAgentsRequest struct {
 
 func (x *ListLeagueAgentsRequest) Reset() {
 	*x = ListLeagueAgentsRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[20]
+	mi := &file_botarena_v1_match_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1447,7 +1513,7 @@ func (x *ListLeagueAgentsRequest) String() string {
 func (*ListLeagueAgentsRequest) ProtoMessage() {}
 
 func (x *ListLeagueAgentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[20]
+	mi := &file_botarena_v1_match_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1460,7 +1526,7 @@ func (x *ListLeagueAgentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeagueAgentsRequest.ProtoReflect.Descriptor instead.
 func (*ListLeagueAgentsRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{20}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListLeagueAgentsRequest) GetLeague() string {
@@ -1480,7 +1546,7 @@ type ListLeagueAgentsResponse struct {
 
 func (x *ListLeagueAgentsResponse) Reset() {
 	*x = ListLeagueAgentsResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[21]
+	mi := &file_botarena_v1_match_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1492,7 +1558,7 @@ func (x *ListLeagueAgentsResponse) String() string {
 func (*ListLeagueAgentsResponse) ProtoMessage() {}
 
 func (x *ListLeagueAgentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[21]
+	mi := &file_botarena_v1_match_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1505,7 +1571,7 @@ func (x *ListLeagueAgentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeagueAgentsResponse.ProtoReflect.Descriptor instead.
 func (*ListLeagueAgentsResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{21}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListLeagueAgentsResponse) GetAgents() []*LeagueAgent {
@@ -1547,7 +1613,7 @@ type LeagueRow struct {
 
 func (x *LeagueRow) Reset() {
 	*x = LeagueRow{}
-	mi := &file_botarena_v1_match_proto_msgTypes[22]
+	mi := &file_botarena_v1_match_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1559,7 +1625,7 @@ func (x *LeagueRow) String() string {
 func (*LeagueRow) ProtoMessage() {}
 
 func (x *LeagueRow) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[22]
+	mi := &file_botarena_v1_match_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1572,7 +1638,7 @@ func (x *LeagueRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueRow.ProtoReflect.Descriptor instead.
 func (*LeagueRow) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{22}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *LeagueRow) GetRank() int32 {
@@ -1693,7 +1759,7 @@ type LeagueTableRequest struct {
 
 func (x *LeagueTableRequest) Reset() {
 	*x = LeagueTableRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[23]
+	mi := &file_botarena_v1_match_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1705,7 +1771,7 @@ func (x *LeagueTableRequest) String() string {
 func (*LeagueTableRequest) ProtoMessage() {}
 
 func (x *LeagueTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[23]
+	mi := &file_botarena_v1_match_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1718,7 +1784,7 @@ func (x *LeagueTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueTableRequest.ProtoReflect.Descriptor instead.
 func (*LeagueTableRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{23}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *LeagueTableRequest) GetLeague() string {
@@ -1760,7 +1826,7 @@ type LeagueTableResponse struct {
 
 func (x *LeagueTableResponse) Reset() {
 	*x = LeagueTableResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[24]
+	mi := &file_botarena_v1_match_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1772,7 +1838,7 @@ func (x *LeagueTableResponse) String() string {
 func (*LeagueTableResponse) ProtoMessage() {}
 
 func (x *LeagueTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[24]
+	mi := &file_botarena_v1_match_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1785,7 +1851,7 @@ func (x *LeagueTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueTableResponse.ProtoReflect.Descriptor instead.
 func (*LeagueTableResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{24}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *LeagueTableResponse) GetGame() string {
@@ -1854,7 +1920,7 @@ type LeagueGamesRequest struct {
 
 func (x *LeagueGamesRequest) Reset() {
 	*x = LeagueGamesRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[25]
+	mi := &file_botarena_v1_match_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1866,7 +1932,7 @@ func (x *LeagueGamesRequest) String() string {
 func (*LeagueGamesRequest) ProtoMessage() {}
 
 func (x *LeagueGamesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[25]
+	mi := &file_botarena_v1_match_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1879,7 +1945,7 @@ func (x *LeagueGamesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueGamesRequest.ProtoReflect.Descriptor instead.
 func (*LeagueGamesRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{25}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *LeagueGamesRequest) GetLeague() string {
@@ -1937,7 +2003,7 @@ type LeagueGame struct {
 
 func (x *LeagueGame) Reset() {
 	*x = LeagueGame{}
-	mi := &file_botarena_v1_match_proto_msgTypes[26]
+	mi := &file_botarena_v1_match_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1949,7 +2015,7 @@ func (x *LeagueGame) String() string {
 func (*LeagueGame) ProtoMessage() {}
 
 func (x *LeagueGame) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[26]
+	mi := &file_botarena_v1_match_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1962,7 +2028,7 @@ func (x *LeagueGame) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueGame.ProtoReflect.Descriptor instead.
 func (*LeagueGame) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{26}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *LeagueGame) GetIndex() int64 {
@@ -2047,7 +2113,7 @@ type LeagueGamesResponse struct {
 
 func (x *LeagueGamesResponse) Reset() {
 	*x = LeagueGamesResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[27]
+	mi := &file_botarena_v1_match_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2059,7 +2125,7 @@ func (x *LeagueGamesResponse) String() string {
 func (*LeagueGamesResponse) ProtoMessage() {}
 
 func (x *LeagueGamesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[27]
+	mi := &file_botarena_v1_match_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2072,7 +2138,7 @@ func (x *LeagueGamesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueGamesResponse.ProtoReflect.Descriptor instead.
 func (*LeagueGamesResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{27}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *LeagueGamesResponse) GetGames() []*LeagueGame {
@@ -2129,7 +2195,7 @@ type RunLeagueRequest struct {
 
 func (x *RunLeagueRequest) Reset() {
 	*x = RunLeagueRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[28]
+	mi := &file_botarena_v1_match_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2141,7 +2207,7 @@ func (x *RunLeagueRequest) String() string {
 func (*RunLeagueRequest) ProtoMessage() {}
 
 func (x *RunLeagueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[28]
+	mi := &file_botarena_v1_match_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2154,7 +2220,7 @@ func (x *RunLeagueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunLeagueRequest.ProtoReflect.Descriptor instead.
 func (*RunLeagueRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{28}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *RunLeagueRequest) GetLeague() string {
@@ -2245,7 +2311,7 @@ type LeagueRunProgress struct {
 
 func (x *LeagueRunProgress) Reset() {
 	*x = LeagueRunProgress{}
-	mi := &file_botarena_v1_match_proto_msgTypes[29]
+	mi := &file_botarena_v1_match_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2257,7 +2323,7 @@ func (x *LeagueRunProgress) String() string {
 func (*LeagueRunProgress) ProtoMessage() {}
 
 func (x *LeagueRunProgress) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[29]
+	mi := &file_botarena_v1_match_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2270,7 +2336,7 @@ func (x *LeagueRunProgress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueRunProgress.ProtoReflect.Descriptor instead.
 func (*LeagueRunProgress) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{29}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *LeagueRunProgress) GetRun() int32 {
@@ -2337,7 +2403,7 @@ type LeagueRunSummary struct {
 
 func (x *LeagueRunSummary) Reset() {
 	*x = LeagueRunSummary{}
-	mi := &file_botarena_v1_match_proto_msgTypes[30]
+	mi := &file_botarena_v1_match_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2349,7 +2415,7 @@ func (x *LeagueRunSummary) String() string {
 func (*LeagueRunSummary) ProtoMessage() {}
 
 func (x *LeagueRunSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[30]
+	mi := &file_botarena_v1_match_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2362,7 +2428,7 @@ func (x *LeagueRunSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueRunSummary.ProtoReflect.Descriptor instead.
 func (*LeagueRunSummary) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{30}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *LeagueRunSummary) GetRun() int32 {
@@ -2457,7 +2523,7 @@ type RunLeagueResponse struct {
 
 func (x *RunLeagueResponse) Reset() {
 	*x = RunLeagueResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[31]
+	mi := &file_botarena_v1_match_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2469,7 +2535,7 @@ func (x *RunLeagueResponse) String() string {
 func (*RunLeagueResponse) ProtoMessage() {}
 
 func (x *RunLeagueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[31]
+	mi := &file_botarena_v1_match_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2482,7 +2548,7 @@ func (x *RunLeagueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunLeagueResponse.ProtoReflect.Descriptor instead.
 func (*RunLeagueResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{31}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *RunLeagueResponse) GetEvent() isRunLeagueResponse_Event {
@@ -2543,14 +2609,18 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	"\n" +
 	"max_rounds\x18\x05 \x01(\x05R\tmaxRounds\x12\x14\n" +
 	"\x05index\x18\x06 \x01(\x03R\x05index\x12\x16\n" +
-	"\x06record\x18\a \x01(\bR\x06record\"\xaa\x01\n" +
+	"\x06record\x18\a \x01(\bR\x06record\"\xde\x01\n" +
 	"\rMatchStanding\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n" +
 	"\x05agent\x18\x02 \x01(\tR\x05agent\x12\x12\n" +
 	"\x04rank\x18\x03 \x01(\x05R\x04rank\x12\x14\n" +
 	"\x05score\x18\x04 \x01(\x01R\x05score\x12\x14\n" +
 	"\x05alive\x18\x05 \x01(\bR\x05alive\x12/\n" +
-	"\x06faults\x18\x06 \x01(\v2\x17.botarena.v1.SeatFaultsR\x06faults\"]\n" +
+	"\x06faults\x18\x06 \x01(\v2\x17.botarena.v1.SeatFaultsR\x06faults\x122\n" +
+	"\aactions\x18\a \x03(\v2\x18.botarena.v1.ActionCountR\aactions\"7\n" +
+	"\vActionCount\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x05R\x05count\"]\n" +
 	"\n" +
 	"SeatFaults\x12\x1b\n" +
 	"\ttimed_out\x18\x01 \x01(\x05R\btimedOut\x12\x18\n" +
@@ -2745,90 +2815,92 @@ func file_botarena_v1_match_proto_rawDescGZIP() []byte {
 	return file_botarena_v1_match_proto_rawDescData
 }
 
-var file_botarena_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_botarena_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_botarena_v1_match_proto_goTypes = []any{
 	(*MatchSeat)(nil),                 // 0: botarena.v1.MatchSeat
 	(*PlayRequest)(nil),               // 1: botarena.v1.PlayRequest
 	(*MatchStanding)(nil),             // 2: botarena.v1.MatchStanding
-	(*SeatFaults)(nil),                // 3: botarena.v1.SeatFaults
-	(*PlayResponse)(nil),              // 4: botarena.v1.PlayResponse
-	(*MatchData)(nil),                 // 5: botarena.v1.MatchData
-	(*PlayBatchRequest)(nil),          // 6: botarena.v1.PlayBatchRequest
-	(*MatchError)(nil),                // 7: botarena.v1.MatchError
-	(*PlayOutcome)(nil),               // 8: botarena.v1.PlayOutcome
-	(*PlayBatchResponse)(nil),         // 9: botarena.v1.PlayBatchResponse
-	(*LeagueInfo)(nil),                // 10: botarena.v1.LeagueInfo
-	(*CreateLeagueRequest)(nil),       // 11: botarena.v1.CreateLeagueRequest
-	(*CreateLeagueResponse)(nil),      // 12: botarena.v1.CreateLeagueResponse
-	(*GetLeagueRequest)(nil),          // 13: botarena.v1.GetLeagueRequest
-	(*GetLeagueResponse)(nil),         // 14: botarena.v1.GetLeagueResponse
-	(*LeagueAgent)(nil),               // 15: botarena.v1.LeagueAgent
-	(*AddLeagueAgentRequest)(nil),     // 16: botarena.v1.AddLeagueAgentRequest
-	(*AddLeagueAgentResponse)(nil),    // 17: botarena.v1.AddLeagueAgentResponse
-	(*RemoveLeagueAgentRequest)(nil),  // 18: botarena.v1.RemoveLeagueAgentRequest
-	(*RemoveLeagueAgentResponse)(nil), // 19: botarena.v1.RemoveLeagueAgentResponse
-	(*ListLeagueAgentsRequest)(nil),   // 20: botarena.v1.ListLeagueAgentsRequest
-	(*ListLeagueAgentsResponse)(nil),  // 21: botarena.v1.ListLeagueAgentsResponse
-	(*LeagueRow)(nil),                 // 22: botarena.v1.LeagueRow
-	(*LeagueTableRequest)(nil),        // 23: botarena.v1.LeagueTableRequest
-	(*LeagueTableResponse)(nil),       // 24: botarena.v1.LeagueTableResponse
-	(*LeagueGamesRequest)(nil),        // 25: botarena.v1.LeagueGamesRequest
-	(*LeagueGame)(nil),                // 26: botarena.v1.LeagueGame
-	(*LeagueGamesResponse)(nil),       // 27: botarena.v1.LeagueGamesResponse
-	(*RunLeagueRequest)(nil),          // 28: botarena.v1.RunLeagueRequest
-	(*LeagueRunProgress)(nil),         // 29: botarena.v1.LeagueRunProgress
-	(*LeagueRunSummary)(nil),          // 30: botarena.v1.LeagueRunSummary
-	(*RunLeagueResponse)(nil),         // 31: botarena.v1.RunLeagueResponse
-	(*timestamppb.Timestamp)(nil),     // 32: google.protobuf.Timestamp
+	(*ActionCount)(nil),               // 3: botarena.v1.ActionCount
+	(*SeatFaults)(nil),                // 4: botarena.v1.SeatFaults
+	(*PlayResponse)(nil),              // 5: botarena.v1.PlayResponse
+	(*MatchData)(nil),                 // 6: botarena.v1.MatchData
+	(*PlayBatchRequest)(nil),          // 7: botarena.v1.PlayBatchRequest
+	(*MatchError)(nil),                // 8: botarena.v1.MatchError
+	(*PlayOutcome)(nil),               // 9: botarena.v1.PlayOutcome
+	(*PlayBatchResponse)(nil),         // 10: botarena.v1.PlayBatchResponse
+	(*LeagueInfo)(nil),                // 11: botarena.v1.LeagueInfo
+	(*CreateLeagueRequest)(nil),       // 12: botarena.v1.CreateLeagueRequest
+	(*CreateLeagueResponse)(nil),      // 13: botarena.v1.CreateLeagueResponse
+	(*GetLeagueRequest)(nil),          // 14: botarena.v1.GetLeagueRequest
+	(*GetLeagueResponse)(nil),         // 15: botarena.v1.GetLeagueResponse
+	(*LeagueAgent)(nil),               // 16: botarena.v1.LeagueAgent
+	(*AddLeagueAgentRequest)(nil),     // 17: botarena.v1.AddLeagueAgentRequest
+	(*AddLeagueAgentResponse)(nil),    // 18: botarena.v1.AddLeagueAgentResponse
+	(*RemoveLeagueAgentRequest)(nil),  // 19: botarena.v1.RemoveLeagueAgentRequest
+	(*RemoveLeagueAgentResponse)(nil), // 20: botarena.v1.RemoveLeagueAgentResponse
+	(*ListLeagueAgentsRequest)(nil),   // 21: botarena.v1.ListLeagueAgentsRequest
+	(*ListLeagueAgentsResponse)(nil),  // 22: botarena.v1.ListLeagueAgentsResponse
+	(*LeagueRow)(nil),                 // 23: botarena.v1.LeagueRow
+	(*LeagueTableRequest)(nil),        // 24: botarena.v1.LeagueTableRequest
+	(*LeagueTableResponse)(nil),       // 25: botarena.v1.LeagueTableResponse
+	(*LeagueGamesRequest)(nil),        // 26: botarena.v1.LeagueGamesRequest
+	(*LeagueGame)(nil),                // 27: botarena.v1.LeagueGame
+	(*LeagueGamesResponse)(nil),       // 28: botarena.v1.LeagueGamesResponse
+	(*RunLeagueRequest)(nil),          // 29: botarena.v1.RunLeagueRequest
+	(*LeagueRunProgress)(nil),         // 30: botarena.v1.LeagueRunProgress
+	(*LeagueRunSummary)(nil),          // 31: botarena.v1.LeagueRunSummary
+	(*RunLeagueResponse)(nil),         // 32: botarena.v1.RunLeagueResponse
+	(*timestamppb.Timestamp)(nil),     // 33: google.protobuf.Timestamp
 }
 var file_botarena_v1_match_proto_depIdxs = []int32{
 	0,  // 0: botarena.v1.PlayRequest.seats:type_name -> botarena.v1.MatchSeat
-	3,  // 1: botarena.v1.MatchStanding.faults:type_name -> botarena.v1.SeatFaults
-	2,  // 2: botarena.v1.PlayResponse.standings:type_name -> botarena.v1.MatchStanding
-	5,  // 3: botarena.v1.PlayResponse.data:type_name -> botarena.v1.MatchData
-	1,  // 4: botarena.v1.PlayBatchRequest.matches:type_name -> botarena.v1.PlayRequest
-	4,  // 5: botarena.v1.PlayOutcome.result:type_name -> botarena.v1.PlayResponse
-	7,  // 6: botarena.v1.PlayOutcome.error:type_name -> botarena.v1.MatchError
-	8,  // 7: botarena.v1.PlayBatchResponse.outcomes:type_name -> botarena.v1.PlayOutcome
-	32, // 8: botarena.v1.LeagueInfo.created:type_name -> google.protobuf.Timestamp
-	10, // 9: botarena.v1.CreateLeagueResponse.league:type_name -> botarena.v1.LeagueInfo
-	10, // 10: botarena.v1.GetLeagueResponse.league:type_name -> botarena.v1.LeagueInfo
-	32, // 11: botarena.v1.LeagueAgent.added:type_name -> google.protobuf.Timestamp
-	15, // 12: botarena.v1.AddLeagueAgentResponse.agent:type_name -> botarena.v1.LeagueAgent
-	15, // 13: botarena.v1.ListLeagueAgentsResponse.agents:type_name -> botarena.v1.LeagueAgent
-	22, // 14: botarena.v1.LeagueTableResponse.rows:type_name -> botarena.v1.LeagueRow
-	32, // 15: botarena.v1.LeagueTableResponse.as_of:type_name -> google.protobuf.Timestamp
-	2,  // 16: botarena.v1.LeagueGame.standings:type_name -> botarena.v1.MatchStanding
-	0,  // 17: botarena.v1.LeagueGame.seats:type_name -> botarena.v1.MatchSeat
-	32, // 18: botarena.v1.LeagueGame.time:type_name -> google.protobuf.Timestamp
-	26, // 19: botarena.v1.LeagueGamesResponse.games:type_name -> botarena.v1.LeagueGame
-	29, // 20: botarena.v1.RunLeagueResponse.progress:type_name -> botarena.v1.LeagueRunProgress
-	30, // 21: botarena.v1.RunLeagueResponse.summary:type_name -> botarena.v1.LeagueRunSummary
-	1,  // 22: botarena.v1.MatchService.Play:input_type -> botarena.v1.PlayRequest
-	6,  // 23: botarena.v1.MatchService.PlayBatch:input_type -> botarena.v1.PlayBatchRequest
-	11, // 24: botarena.v1.MatchService.CreateLeague:input_type -> botarena.v1.CreateLeagueRequest
-	13, // 25: botarena.v1.MatchService.GetLeague:input_type -> botarena.v1.GetLeagueRequest
-	16, // 26: botarena.v1.MatchService.AddLeagueAgent:input_type -> botarena.v1.AddLeagueAgentRequest
-	18, // 27: botarena.v1.MatchService.RemoveLeagueAgent:input_type -> botarena.v1.RemoveLeagueAgentRequest
-	20, // 28: botarena.v1.MatchService.ListLeagueAgents:input_type -> botarena.v1.ListLeagueAgentsRequest
-	23, // 29: botarena.v1.MatchService.LeagueTable:input_type -> botarena.v1.LeagueTableRequest
-	25, // 30: botarena.v1.MatchService.LeagueGames:input_type -> botarena.v1.LeagueGamesRequest
-	28, // 31: botarena.v1.MatchService.RunLeague:input_type -> botarena.v1.RunLeagueRequest
-	4,  // 32: botarena.v1.MatchService.Play:output_type -> botarena.v1.PlayResponse
-	9,  // 33: botarena.v1.MatchService.PlayBatch:output_type -> botarena.v1.PlayBatchResponse
-	12, // 34: botarena.v1.MatchService.CreateLeague:output_type -> botarena.v1.CreateLeagueResponse
-	14, // 35: botarena.v1.MatchService.GetLeague:output_type -> botarena.v1.GetLeagueResponse
-	17, // 36: botarena.v1.MatchService.AddLeagueAgent:output_type -> botarena.v1.AddLeagueAgentResponse
-	19, // 37: botarena.v1.MatchService.RemoveLeagueAgent:output_type -> botarena.v1.RemoveLeagueAgentResponse
-	21, // 38: botarena.v1.MatchService.ListLeagueAgents:output_type -> botarena.v1.ListLeagueAgentsResponse
-	24, // 39: botarena.v1.MatchService.LeagueTable:output_type -> botarena.v1.LeagueTableResponse
-	27, // 40: botarena.v1.MatchService.LeagueGames:output_type -> botarena.v1.LeagueGamesResponse
-	31, // 41: botarena.v1.MatchService.RunLeague:output_type -> botarena.v1.RunLeagueResponse
-	32, // [32:42] is the sub-list for method output_type
-	22, // [22:32] is the sub-list for method input_type
-	22, // [22:22] is the sub-list for extension type_name
-	22, // [22:22] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	4,  // 1: botarena.v1.MatchStanding.faults:type_name -> botarena.v1.SeatFaults
+	3,  // 2: botarena.v1.MatchStanding.actions:type_name -> botarena.v1.ActionCount
+	2,  // 3: botarena.v1.PlayResponse.standings:type_name -> botarena.v1.MatchStanding
+	6,  // 4: botarena.v1.PlayResponse.data:type_name -> botarena.v1.MatchData
+	1,  // 5: botarena.v1.PlayBatchRequest.matches:type_name -> botarena.v1.PlayRequest
+	5,  // 6: botarena.v1.PlayOutcome.result:type_name -> botarena.v1.PlayResponse
+	8,  // 7: botarena.v1.PlayOutcome.error:type_name -> botarena.v1.MatchError
+	9,  // 8: botarena.v1.PlayBatchResponse.outcomes:type_name -> botarena.v1.PlayOutcome
+	33, // 9: botarena.v1.LeagueInfo.created:type_name -> google.protobuf.Timestamp
+	11, // 10: botarena.v1.CreateLeagueResponse.league:type_name -> botarena.v1.LeagueInfo
+	11, // 11: botarena.v1.GetLeagueResponse.league:type_name -> botarena.v1.LeagueInfo
+	33, // 12: botarena.v1.LeagueAgent.added:type_name -> google.protobuf.Timestamp
+	16, // 13: botarena.v1.AddLeagueAgentResponse.agent:type_name -> botarena.v1.LeagueAgent
+	16, // 14: botarena.v1.ListLeagueAgentsResponse.agents:type_name -> botarena.v1.LeagueAgent
+	23, // 15: botarena.v1.LeagueTableResponse.rows:type_name -> botarena.v1.LeagueRow
+	33, // 16: botarena.v1.LeagueTableResponse.as_of:type_name -> google.protobuf.Timestamp
+	2,  // 17: botarena.v1.LeagueGame.standings:type_name -> botarena.v1.MatchStanding
+	0,  // 18: botarena.v1.LeagueGame.seats:type_name -> botarena.v1.MatchSeat
+	33, // 19: botarena.v1.LeagueGame.time:type_name -> google.protobuf.Timestamp
+	27, // 20: botarena.v1.LeagueGamesResponse.games:type_name -> botarena.v1.LeagueGame
+	30, // 21: botarena.v1.RunLeagueResponse.progress:type_name -> botarena.v1.LeagueRunProgress
+	31, // 22: botarena.v1.RunLeagueResponse.summary:type_name -> botarena.v1.LeagueRunSummary
+	1,  // 23: botarena.v1.MatchService.Play:input_type -> botarena.v1.PlayRequest
+	7,  // 24: botarena.v1.MatchService.PlayBatch:input_type -> botarena.v1.PlayBatchRequest
+	12, // 25: botarena.v1.MatchService.CreateLeague:input_type -> botarena.v1.CreateLeagueRequest
+	14, // 26: botarena.v1.MatchService.GetLeague:input_type -> botarena.v1.GetLeagueRequest
+	17, // 27: botarena.v1.MatchService.AddLeagueAgent:input_type -> botarena.v1.AddLeagueAgentRequest
+	19, // 28: botarena.v1.MatchService.RemoveLeagueAgent:input_type -> botarena.v1.RemoveLeagueAgentRequest
+	21, // 29: botarena.v1.MatchService.ListLeagueAgents:input_type -> botarena.v1.ListLeagueAgentsRequest
+	24, // 30: botarena.v1.MatchService.LeagueTable:input_type -> botarena.v1.LeagueTableRequest
+	26, // 31: botarena.v1.MatchService.LeagueGames:input_type -> botarena.v1.LeagueGamesRequest
+	29, // 32: botarena.v1.MatchService.RunLeague:input_type -> botarena.v1.RunLeagueRequest
+	5,  // 33: botarena.v1.MatchService.Play:output_type -> botarena.v1.PlayResponse
+	10, // 34: botarena.v1.MatchService.PlayBatch:output_type -> botarena.v1.PlayBatchResponse
+	13, // 35: botarena.v1.MatchService.CreateLeague:output_type -> botarena.v1.CreateLeagueResponse
+	15, // 36: botarena.v1.MatchService.GetLeague:output_type -> botarena.v1.GetLeagueResponse
+	18, // 37: botarena.v1.MatchService.AddLeagueAgent:output_type -> botarena.v1.AddLeagueAgentResponse
+	20, // 38: botarena.v1.MatchService.RemoveLeagueAgent:output_type -> botarena.v1.RemoveLeagueAgentResponse
+	22, // 39: botarena.v1.MatchService.ListLeagueAgents:output_type -> botarena.v1.ListLeagueAgentsResponse
+	25, // 40: botarena.v1.MatchService.LeagueTable:output_type -> botarena.v1.LeagueTableResponse
+	28, // 41: botarena.v1.MatchService.LeagueGames:output_type -> botarena.v1.LeagueGamesResponse
+	32, // 42: botarena.v1.MatchService.RunLeague:output_type -> botarena.v1.RunLeagueResponse
+	33, // [33:43] is the sub-list for method output_type
+	23, // [23:33] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_botarena_v1_match_proto_init() }
@@ -2836,12 +2908,12 @@ func file_botarena_v1_match_proto_init() {
 	if File_botarena_v1_match_proto != nil {
 		return
 	}
-	file_botarena_v1_match_proto_msgTypes[8].OneofWrappers = []any{
+	file_botarena_v1_match_proto_msgTypes[9].OneofWrappers = []any{
 		(*PlayOutcome_Result)(nil),
 		(*PlayOutcome_Error)(nil),
 	}
-	file_botarena_v1_match_proto_msgTypes[11].OneofWrappers = []any{}
-	file_botarena_v1_match_proto_msgTypes[31].OneofWrappers = []any{
+	file_botarena_v1_match_proto_msgTypes[12].OneofWrappers = []any{}
+	file_botarena_v1_match_proto_msgTypes[32].OneofWrappers = []any{
 		(*RunLeagueResponse_Progress)(nil),
 		(*RunLeagueResponse_Summary)(nil),
 	}
@@ -2851,7 +2923,7 @@ func file_botarena_v1_match_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_botarena_v1_match_proto_rawDesc), len(file_botarena_v1_match_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   32,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
