@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 
-from botarena.train.gauntlet import GAUNTLET_SEED_OFFSET, gauntlet_command, gauntlet_scalars, gauntlet_seed, render_gauntlet_md
+from botarena.train.gauntlet import GAUNTLET_SEED_OFFSET, format_actions, gauntlet_command, gauntlet_scalars, gauntlet_seed, render_gauntlet_md
 
-# The output of `botarena tournament battlebots --agents sniper,huggy --games 2 --json --seed 1`.
+# The output of `botarena tournament battlebots --agents sniper,huggy --games 2 --json --seed 1`: sniper fires a
+# missile every round, huggy walks to it.
 CANNED = json.loads(
-    """{"game":"battlebots","seed":1,"seats":2,"games_per_seating":2,"max_rounds":0,"agents":[{"agent":"sniper","spec":"sniper"},{"agent":"huggy","spec":"huggy"}],"pairs":[{"agents":["sniper","huggy"],"games":4,"draws":0,"sides":[{"agent":"sniper","wins":4,"draws":0,"losses":0,"win_rate":1,"win_rate_95":[0.5101091635454027,1],"mean_points":9,"faults":0,"fault_kinds":{"timed_out":0,"crashed":0,"invalid":0},"forfeits":0},{"agent":"huggy","wins":0,"draws":0,"losses":4,"win_rate":0,"win_rate_95":[0,0.4898908364545973],"mean_points":-2,"faults":0,"fault_kinds":{"timed_out":0,"crashed":0,"invalid":0},"forfeits":0}],"distinct_endings":2,"mean_rounds":6,"seatings":[{"seats":["sniper","huggy"],"games":2,"wins":[2,0],"draws":0,"distinct_endings":1,"first_index":0,"first_seed":627405149472732430},{"seats":["huggy","sniper"],"games":2,"wins":[2,0],"draws":0,"distinct_endings":1,"first_index":2,"first_seed":16171810823986729605}]}]}"""
+    """{"game":"battlebots","seed":1,"seats":2,"games_per_seating":2,"max_rounds":0,"agents":[{"agent":"sniper","spec":"sniper"},{"agent":"huggy","spec":"huggy"}],"pairs":[{"agents":["sniper","huggy"],"games":4,"draws":0,"sides":[{"agent":"sniper","wins":4,"draws":0,"losses":0,"win_rate":1,"win_rate_95":[0.5101091635454027,1],"mean_points":9,"faults":0,"fault_kinds":{"timed_out":0,"crashed":0,"invalid":0},"forfeits":0,"mean_actions":{"nothing":0,"move":0,"bullet":0,"missile":6,"mine":0,"emp":0}},{"agent":"huggy","wins":0,"draws":0,"losses":4,"win_rate":0,"win_rate_95":[0,0.4898908364545973],"mean_points":-2,"faults":0,"fault_kinds":{"timed_out":0,"crashed":0,"invalid":0},"forfeits":0,"mean_actions":{"nothing":0,"move":6,"bullet":0,"missile":0,"mine":0,"emp":0}}],"distinct_endings":2,"mean_rounds":6,"seatings":[{"seats":["sniper","huggy"],"games":2,"wins":[2,0],"draws":0,"distinct_endings":1,"first_index":0,"first_seed":627405149472732430},{"seats":["huggy","sniper"],"games":2,"wins":[2,0],"draws":0,"distinct_endings":1,"first_index":2,"first_seed":16171810823986729605}]}]}"""
 )
 
 
@@ -18,12 +19,28 @@ def test_the_table_has_a_row_per_pairing_of_the_trained_agent() -> None:
     assert lines[0] == "# battlebots: gauntlet"
     assert "Seed 1, 2 games per pairing and seating, 2 seats." in md
     assert lines[-2].startswith("|---")
-    assert lines[-1] == "| sniper | huggy | 4 | 4/0/0 | 100.0% | [51.0%, 100.0%] | 9.00 | -2.00 | 2 |"
+    assert lines[-1] == (
+        "| sniper | huggy | 4 | 4/0/0 | 100.0% | [51.0%, 100.0%] | 9.00 | -2.00 | 2 | 6.0 | "
+        "nothing 0, move 0, bullet 0, missile 6, mine 0, emp 0 | nothing 0, move 6, bullet 0, missile 0, mine 0, emp 0 |"
+    )
 
 
 def test_the_table_shows_the_trained_agent_on_either_side_of_a_pairing() -> None:
     (row,) = [line for line in render_gauntlet_md(CANNED, ["huggy"]).splitlines() if line.startswith("| huggy")]
-    assert row == "| huggy | sniper | 4 | 0/0/4 | 0.0% | [0.0%, 49.0%] | -2.00 | 9.00 | 2 |"
+    assert row.startswith("| huggy | sniper | 4 | 0/0/4 | 0.0% | [0.0%, 49.0%] | -2.00 | 9.00 | 2 | 6.0 | nothing 0, move 6, bullet 0,")
+
+
+def test_actions_show_every_kind_in_the_games_order() -> None:
+    assert format_actions({"nothing": 3.25, "move": 40, "bomb": 0}) == "nothing 3.2, move 40, bomb 0"
+    assert format_actions(None) == format_actions({}) == "-"
+
+
+def test_a_table_from_before_actions_were_counted_still_renders() -> None:
+    old = json.loads(json.dumps(CANNED))
+    for pair in old["pairs"]:
+        for side in pair["sides"]:
+            del side["mean_actions"]
+    assert render_gauntlet_md(old, ["sniper"]).splitlines()[-1].endswith("| 2 | 6.0 | - | - |")
 
 
 def test_without_a_focus_the_first_agent_is_the_trained_one() -> None:

@@ -16,14 +16,31 @@ import torch
 from botarena.client import Client
 from botarena.policy import PolicyNet, load_policy
 from botarena.server import Server, find_binary
+from botarena.spec import GameSpec
 from botarena.train.rollout import SeatSplitEnv
 
 __all__ = ["EvalResult", "evaluate", "play_match"]
 
 
+#: How many of the policy's most frequent actions :attr:`EvalResult.actions` names; the rest are summed as "other".
+TOP_ACTIONS = 12
+
+
 @dataclasses.dataclass
 class EvalResult:
-    """The outcome of :func:`evaluate`: the policy's wins, draws and losses against ``opponent``."""
+    """The outcome of :func:`evaluate`: the policy's wins, draws and losses against ``opponent``, and how it played.
+
+    ``mean_length`` is the mean game length in steps. ``actions`` is the
+    policy's mean number of each action per game, by the game's action name
+    (by command, ``"single"``, ``"place North"``, for a game that factors
+    its actions into commands and cells: the spec's ``action_factors``),
+    the :data:`TOP_ACTIONS` most frequent first and the rest summed as
+    ``"other"``; an action it never chose is absent, so a Bomberman policy
+    without ``"bomb"`` never bombed. ``do_nothing_share`` is the share of
+    its actions that were action 0, every game's do-nothing action. The
+    gauntlet (gauntlet.md) has the same figures by the game's own action
+    kinds for every opponent.
+    """
 
     games: int
     wins: int
@@ -32,6 +49,9 @@ class EvalResult:
     opponent: str
     seconds: float
     by_seat: dict[int, tuple[int, int, int]] = dataclasses.field(default_factory=dict)  # seat → (wins, draws, losses)
+    mean_length: float = math.nan
+    actions: dict[str, float] = dataclasses.field(default_factory=dict)
+    do_nothing_share: float = math.nan
 
     @property
     def win_rate(self) -> float:
@@ -87,6 +107,8 @@ def evaluate(
     try:
         obs, info = env.reset(seed=seed)
         result = np.full(games, -2, dtype=np.int64)  # -2: not finished
+        chosen = np.zeros(env.game_spec.actions, dtype=np.int64)  # the policy's actions in unfinished games
+        length = np.zeros(games, dtype=np.int64)
         g = torch.Generator(device="cpu").manual_seed(seed)
         while (result == -2).any():
             with torch.no_grad():
@@ -96,6 +118,9 @@ def evaluate(
                     a = torch.multinomial(torch.softmax(logp / temperature, 1).cpu(), 1, generator=g).squeeze(1)
                 else:
                     a = logp.argmax(1).cpu()
+            playing = result == -2
+            chosen += np.bincount(a.numpy()[playing], minlength=len(chosen))[: len(chosen)]
+            length[playing] += 1
             obs, reward, term, trunc, info = env.step(a.numpy())
             ended = (term | trunc) & (result == -2)
             result[ended] = np.sign(reward[ended]).astype(np.int64)
@@ -115,7 +140,30 @@ def evaluate(
         opponent=opponent,
         seconds=time.monotonic() - t0,
         by_seat=by_seat,
+        mean_length=float(length.mean()) if games else math.nan,
+        actions=action_counts(env.game_spec, chosen, games),
+        do_nothing_share=float(chosen[0] / chosen.sum()) if chosen.sum() else math.nan,
     )
+
+
+def action_counts(spec: GameSpec, chosen: np.ndarray[Any, Any], games: int) -> dict[str, float]:
+    """The mean number per game of each action the policy chose (``chosen[a]`` times action a in ``games`` games).
+
+    Actions are named by the spec's action names, or by their command where
+    the spec factors them into commands and cells; the :data:`TOP_ACTIONS`
+    most frequent come first, the others are summed as ``"other"``.
+    """
+    by_name: dict[str, int] = {}
+    names = spec.action_factors.commands if spec.action_factors else spec.action_names
+    for a in np.flatnonzero(chosen):
+        i = spec.action_factors.command[a] if spec.action_factors else a
+        name = names[i] if i < len(names) else str(int(a))
+        by_name[name] = by_name.get(name, 0) + int(chosen[a])
+    ranked = sorted(by_name.items(), key=lambda kv: (-kv[1], kv[0]))
+    out = {name: n / max(games, 1) for name, n in ranked[:TOP_ACTIONS]}
+    if len(ranked) > TOP_ACTIONS:
+        out["other"] = sum(n for _, n in ranked[TOP_ACTIONS:]) / max(games, 1)
+    return out
 
 
 def play_match(

@@ -108,13 +108,28 @@ def _rows(table: Mapping[str, Any], trained: Sequence[str]) -> list[tuple[str, s
     return rows
 
 
+def format_actions(actions: Mapping[str, float] | None) -> str:
+    """Actions by kind as ``"nothing 0, move 6, bomb 0.5"`` (one decimal at most, every kind, in the game's order); "-" for none.
+
+    The kinds are the game's own (``mean_actions`` of the tournament's
+    JSON, ``actions`` of a result's leaderboard entry; docs/recording-format.md
+    lists them), so a kind the bot never used shows as 0.
+    """
+    if not actions:
+        return "-"
+    return ", ".join(f"{kind} {n:.1f}".removesuffix(".0") for kind, n in actions.items())
+
+
 def render_gauntlet_md(table: Mapping[str, Any], trained: Sequence[str] | None = None) -> str:
     """A Markdown table of a ``botarena tournament --json`` table, one row per pairing of a trained agent.
 
     trained names the agents whose results are shown (by default the
     table's focus, else its first agent): per pairing the agent, the
     opponent, W/D/L, the win rate with its 95% Wilson interval, the mean
-    points of both sides (the game's own score) and the distinct endings.
+    points of both sides (the game's own score), the distinct endings, the
+    mean game length, and both sides' mean actions per game by kind
+    (:func:`format_actions`), so that a bot that never bombs or never moves
+    shows beside its win rate.
     """
     if trained is None:
         trained = table.get("focus") or [table["agents"][0]["agent"]]
@@ -123,10 +138,11 @@ def render_gauntlet_md(table: Mapping[str, Any], trained: Sequence[str] | None =
         "",
         f"Seed {table['seed']}, {table['games_per_seating']} games per pairing and seating, {table['seats']} seats"
         + (f", at most {table['max_rounds']} rounds" if table.get("max_rounds") else "")
-        + ". Win rate: wins/games (a draw is not a win), with its 95% Wilson interval.",
+        + ". Win rate: wins/games (a draw is not a win), with its 95% Wilson interval. Length: mean rounds per game."
+        + " Actions: mean actions per game by kind, whether or not the rules let them take effect.",
         "",
-        "| agent | opponent | games | W/D/L | win rate | 95% interval | mean points | opponent's mean points | distinct endings |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| agent | opponent | games | W/D/L | win rate | 95% interval | mean points | opponent's mean points | distinct endings | length | actions | opponent's actions |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for agent, opponent, pair, side in _rows(table, trained):
         other = pair["sides"][1] if pair["sides"][0] is side else pair["sides"][0]
@@ -134,7 +150,8 @@ def render_gauntlet_md(table: Mapping[str, Any], trained: Sequence[str] | None =
         lines.append(
             f"| {agent} | {opponent} | {pair['games']} | {side['wins']}/{side['draws']}/{side['losses']} | "
             f"{100 * side['win_rate']:.1f}% | [{100 * lo:.1f}%, {100 * hi:.1f}%] | {side['mean_points']:.2f} | "
-            f"{other['mean_points']:.2f} | {pair['distinct_endings']} |"
+            f"{other['mean_points']:.2f} | {pair['distinct_endings']} | {pair['mean_rounds']:.1f} | "
+            f"{format_actions(side.get('mean_actions'))} | {format_actions(other.get('mean_actions'))} |"
         )
     return "\n".join(lines) + "\n"
 
