@@ -22,7 +22,7 @@ func TestBuiltinRecipesValidate(t *testing.T) {
 			t.Errorf("%s: repository %q is not a public GitHub URL", r.Name, r.Repository)
 		}
 	}
-	for _, want := range []string{"kabousvlieg-2016-bomberman", "riaancornelius-2016-bomberman"} {
+	for _, want := range []string{"kabousvlieg-2016-bomberman", "riaancornelius-2016-bomberman", "scooterdelta-2017-battleships"} {
 		if !names[want] {
 			t.Errorf("no built-in recipe %s", want)
 		}

@@ -131,6 +131,7 @@ type leagueRunFlags struct {
 	servers   []string
 	batch     int
 	window    int
+	externalBotFlags
 }
 
 func newLeagueRunCmd(c *cli) *cobra.Command {
@@ -178,6 +179,9 @@ func newLeagueRunCmd(c *cli) *cobra.Command {
 			if !cmd.Flags().Changed("png") {
 				o.png = filepath.Join(args[0], "ratings.png")
 			}
+			if err := o.externalBotFlags.apply(c.stderr); err != nil {
+				return err
+			}
 			return c.leagueRun(args[0], &o)
 		},
 	}
@@ -195,6 +199,7 @@ func newLeagueRunCmd(c *cli) *cobra.Command {
 	f.StringSliceVar(&o.servers, "servers", nil, "play the games on these botarena serve processes (HOST:PORT or URL, comma-separated)")
 	f.IntVar(&o.batch, "server-batch", matchservice.DefaultRemoteBatch, "with --servers: most games per call")
 	f.IntVar(&o.window, "server-window", matchservice.DefaultRemoteWindow, "with --servers: calls in flight per server")
+	o.externalBotFlags.add(f)
 	return cmd
 }
 

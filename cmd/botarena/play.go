@@ -41,9 +41,7 @@ type playFlags struct {
 	// listen serves the UPE routes for the "listen" seats (upe.go).
 	listen        string
 	listenTimeout time.Duration
-	timeLimit     time.Duration // external bots' time limit (0: the game's default)
-	noLimit       bool          // external bots: no time limit (the original's --nolimit)
-	botLogs       string        // Entelect bots: keep the log.txt of rounds that went wrong here
+	externalBotFlags
 	// game holds the values of the game-specific flags (see gameFlags).
 	game map[string]*gameFlagValue
 }
@@ -89,10 +87,9 @@ func newPlayCmd(c *cli) *cobra.Command {
 			if o.recordMax < 1 {
 				return fmt.Errorf("--record-max-bytes: want 1 or more, got %d", o.recordMax)
 			}
-			if o.timeLimit < 0 {
-				return fmt.Errorf("--time-limit: want 0 or more, got %s", o.timeLimit)
+			if err := o.externalBotFlags.apply(c.stderr); err != nil {
+				return err
 			}
-			agents.ExternalOptions = agents.ExternalSettings{TimeLimit: o.timeLimit, NoLimit: o.noLimit, Log: c.stderr, LogDir: o.botLogs}
 			for name, v := range o.game {
 				v.changed = cmd.Flags().Changed(name)
 			}
@@ -117,9 +114,7 @@ func newPlayCmd(c *cli) *cobra.Command {
 	f.BoolVar(&o.asJSON, "json", false, "print the result as one JSON line")
 	f.StringVar(&o.listen, "listen", "", "portalbomber: serve the UPE routes (/api/games/search, practice, submit) on HOST:PORT; UPE clients play the seats named \"listen\" in --agents")
 	f.DurationVar(&o.listenTimeout, "listen-timeout", upe.DefaultTimeout, "with --listen: a UPE client's time limit per move (the original's 15 s)")
-	f.DurationVar(&o.timeLimit, "time-limit", 0, "external bots' time limit per run, killed at twice it (default: the original's, 3s for Bomberman, 2s for Battleships bot folders)")
-	f.BoolVar(&o.noLimit, "nolimit", false, "external bots: no time limit and no kill (the original's --nolimit)")
-	f.StringVar(&o.botLogs, "bot-logs", "", "Entelect bot folders without --replays: keep the log.txt of every round that went wrong under this directory")
+	o.externalBotFlags.add(f)
 	return cmd
 }
 
@@ -456,14 +451,14 @@ func (c *cli) report(res match.Result, asJSON bool) error {
 	if f := res.Forfeit; f != nil {
 		fmt.Fprintf(c.stdout, "seat %d (%s) forfeits in round %d: %s\n", f.Seat, f.Agent, f.Round, f.Reason)
 	}
-	for _, s := range res.Leaderboard {
-		if !s.Actions.IsZero() {
-			fmt.Fprintf(c.stdout, "seat %d (%s) actions: %s\n", s.Seat, s.Agent, s.Actions)
-		}
-	}
 	for _, f := range res.Faults {
 		if f.Total() > 0 {
 			fmt.Fprintf(c.stdout, "seat %d (%s) lost %d rounds: %v\n", f.Seat, f.Agent, f.Total(), f.Faults)
+		}
+	}
+	for _, s := range res.Leaderboard {
+		if !s.Actions.IsZero() {
+			fmt.Fprintf(c.stdout, "seat %d (%s) actions: %s\n", s.Seat, s.Agent, s.Actions)
 		}
 	}
 	fmt.Fprintln(c.stdout)

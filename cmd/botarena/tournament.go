@@ -48,6 +48,7 @@ type tournamentFlags struct {
 	maxRounds int
 	timeout   time.Duration
 	asJSON    bool
+	externalBotFlags
 	configFlags
 	// game holds the values of the game-specific flags (see gameFlags).
 	game map[string]*gameFlagValue
@@ -141,10 +142,14 @@ func newTournamentCmd(c *cli) *cobra.Command {
 			for name, v := range o.game {
 				v.changed = cmd.Flags().Changed(name)
 			}
+			if err := o.externalBotFlags.apply(c.stderr); err != nil {
+				return err
+			}
 			return c.gauntlet(args[0], &o, cmd.Flags().Changed("players"))
 		},
 	}
 	f := cmd.Flags()
+	o.externalBotFlags.add(f)
 	f.StringVar(&o.agents, "agents", "", "comma-separated agent specs (NAME=SPEC names one; BattleBots: NAME=COMMAND for a command-line bot); --original: huggy,nop if absent")
 	f.BoolVar(&o.gauntlet, "gauntlet", false, "play the game's gauntlet: its built-in bots, baselines and committed policies (plus any --agents)")
 	f.StringVar(&o.focus, "focus", "", "comma-separated agent names (as in the tables): play only the pairings that involve one of them")
