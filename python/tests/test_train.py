@@ -108,6 +108,32 @@ def test_the_evaluations_action_counts_name_the_most_frequent_first() -> None:
         action_factors=ActionFactors(commands=("nothing", "fire", "place"), cells=2, command=(0, 1, 1, 2), cell=(0, 0, 1, 0)),
     )
     assert action_counts(factored, np.array([1, 2, 3, 0]), 1) == {"fire": 5, "nothing": 1}
+    # How it played: the policy's actions by name, one per step of each game.
+    assert r.mean_length > 0 and sum(r.actions.values()) == pytest.approx(r.mean_length)
+    assert set(r.actions) <= set(game_spec_names("battlebots")) and 0 <= r.do_nothing_share <= 1
+
+
+def game_spec_names(game: str) -> list[str]:
+    """The action names of game, from `botarena games --json`."""
+    out = subprocess.run([find_binary(), "games", game, "--json"], capture_output=True, text=True, check=True)
+    spec = json.loads(out.stdout)["spec"]
+    return list(spec.get("action_names") or spec["actionNames"])
+
+
+def test_the_evaluations_action_counts_name_the_most_frequent_first() -> None:
+    from botarena.spec import ActionFactors, GameSpec
+    from botarena.train.evaluate import TOP_ACTIONS, action_counts
+
+    flat = GameSpec(game="g", seats=2, observations=(), actions=20, action_names=tuple(f"a{i}" for i in range(20)))
+    chosen = np.arange(20)  # action i chosen i times
+    counts = action_counts(flat, chosen, 2)
+    assert list(counts)[:3] == ["a19", "a18", "a17"] and counts["a19"] == 9.5 and "a0" not in counts
+    assert len(counts) == TOP_ACTIONS + 1 and counts["other"] == sum(range(20 - TOP_ACTIONS)) / 2
+    factored = GameSpec(
+        game="g", seats=2, observations=(), actions=4, action_names=("nothing", "fire 0", "fire 1", "place 0"),
+        action_factors=ActionFactors(commands=("nothing", "fire", "place"), cells=2, command=(0, 1, 1, 2), cell=(0, 0, 1, 0)),
+    )
+    assert action_counts(factored, np.array([1, 2, 3, 0]), 1) == {"fire": 5, "nothing": 1}
 
 
 def test_a_run_resumes_from_its_checkpoint(tmp_path: Path, address: str) -> None:
