@@ -110,7 +110,6 @@ def test_the_evaluations_action_counts_name_the_most_frequent_first() -> None:
     assert action_counts(factored, np.array([1, 2, 3, 0]), 1) == {"fire": 5, "nothing": 1}
 
 
-
 def test_a_run_resumes_from_its_checkpoint(tmp_path: Path, address: str) -> None:
     train(_small(tmp_path, address, total_steps=2048))
     train(_small(tmp_path, address, total_steps=4096, resume=str(tmp_path / "checkpoints" / "update_00002.pt")))
