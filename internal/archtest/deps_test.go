@@ -238,9 +238,26 @@ func TestDependenciesPointOneWay(t *testing.T) {
 	if len(pkgs) < 10 {
 		t.Fatalf("go list found %d packages; is the module path right?", len(pkgs))
 	}
-	for _, msg := range check(rules, pkgs) {
-		t.Error(msg)
+	report(t, check(rules, pkgs))
+}
+
+// maxReported is how many messages a failing run prints; the rest are
+// counted. The first message names the cause: check puts the imports a
+// rule does not allow before what they drag in.
+const maxReported = 20
+
+// report fails t with msgs, the first (the culprit) on the first line.
+func report(t *testing.T, msgs []string) {
+	t.Helper()
+	if len(msgs) == 0 {
+		return
 	}
+	shown := msgs[:min(len(msgs), maxReported)]
+	more := ""
+	if n := len(msgs) - len(shown); n > 0 {
+		more = fmt.Sprintf("\n(and %d more)", n)
+	}
+	t.Errorf("%s\n%d architecture rule(s) broken; all of them, causes first:\n  %s%s", msgs[0], len(msgs), strings.Join(shown, "\n  "), more)
 }
 
 // listPackages returns every package of the module, as go list ./... finds
@@ -274,6 +291,12 @@ func relative(path string) string {
 // check returns a message for every package without a rule, every import
 // and dependency a package's rule does not allow, every rule that matches
 // no package and every pattern with two rules.
+//
+// The messages come causes first: packages without a rule, then imports a
+// rule does not list (the edit that broke a rule is one of these), then
+// dependencies a rule forbids, then third-party packages outside a rule's
+// list (what a wrong import drags into every package above it), one line
+// per package, then rules without a package.
 func check(rules []rule, pkgs []pkg) []string {
 	var msgs []string
 	seen := map[string]bool{}
@@ -298,7 +321,18 @@ func check(rules []rule, pkgs []pkg) []string {
 			msgs = append(msgs, fmt.Sprintf("the rule for %s matches no package: remove it", r.pkg))
 		}
 	}
+	slices.SortStableFunc(msgs, func(a, b string) int { return rank(a) - rank(b) })
 	return msgs
+}
+
+// rank orders check's messages, causes first (see check).
+func rank(msg string) int {
+	for i, marker := range []string{" has no rule", " must not import ", ", even indirectly", " must not depend on third-party "} {
+		if strings.Contains(msg, marker) {
+			return i
+		}
+	}
+	return 4
 }
 
 // ruleFor returns the index of the rule of the package rel, the most
@@ -351,6 +385,7 @@ func (r rule) violations(p pkg) []string {
 		}
 	}
 	forbidden := map[string]bool{} // entries of r.never already reported
+	var outside []string           // third-party dependencies outside r.thirdParty
 	for _, dep := range p.deps {
 		var never string
 		switch {
@@ -359,7 +394,7 @@ func (r rule) violations(p pkg) []string {
 		case thirdParty(dep):
 			never = r.neverEntry(dep, func(entry, path string) bool { return strings.HasPrefix(path, entry) })
 			if never == "" && !hasPrefix(r.thirdParty, dep) {
-				msgs = append(msgs, fmt.Sprintf("%s must not depend on third-party %s (the rule for %s lists what it may use)", p.rel, dep, r.pkg))
+				outside = append(outside, dep)
 			}
 		}
 		if never != "" && !forbidden[never] {
@@ -370,6 +405,16 @@ func (r rule) violations(p pkg) []string {
 			}
 			msgs = append(msgs, fmt.Sprintf("%s must not depend on %s, even indirectly (DESIGN.md; the rule for %s forbids %s)", p.rel, name, r.pkg, never))
 		}
+	}
+	if len(outside) > 0 {
+		more := ""
+		if len(outside) > 1 {
+			more = fmt.Sprintf(" and %d more (%s)", len(outside)-1, strings.Join(outside[1:min(len(outside), 4)], ", "))
+			if len(outside) > 4 {
+				more = strings.TrimSuffix(more, ")") + ", ...)"
+			}
+		}
+		msgs = append(msgs, fmt.Sprintf("%s must not depend on third-party %s%s (the rule for %s lists what it may use)", p.rel, outside[0], more, r.pkg))
 	}
 	return msgs
 }

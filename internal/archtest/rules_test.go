@@ -89,6 +89,42 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestCheckNamesTheCauseFirst: a package importing what its rule does not
+// list drags third-party packages into everything above it; the message
+// naming that import comes first, and each package's third-party
+// dependencies are one line, however many there are.
+func TestCheckNamesTheCauseFirst(t *testing.T) {
+	t.Parallel()
+	const m = module + "/"
+	rs := []rule{
+		{pkg: "env"},
+		{pkg: "store", imports: []string{"env"}, thirdParty: []string{"go.etcd.io/bbolt"}},
+		{pkg: "svc", imports: []string{"env"}},
+		{pkg: "cmd", imports: []string{"env", "svc"}},
+	}
+	deps := []string{"go.etcd.io/bbolt", "golang.org/x/sys/unix", "golang.org/x/sync/errgroup", "golang.org/x/text/width", "golang.org/x/net/idna"}
+	pkgs := []pkg{
+		{rel: "env"},
+		{rel: "store", imports: []string{m + "env"}, deps: append([]string{m + "env"}, deps[0])},
+		// cmd and svc come first in go list's order, and both now reach bbolt and x/.
+		{rel: "cmd", imports: []string{m + "svc"}, deps: append([]string{m + "svc", m + "store"}, deps...)},
+		{rel: "svc", imports: []string{m + "store"}, deps: append([]string{m + "store"}, deps...)},
+	}
+	msgs := check(rs, pkgs)
+	if len(msgs) != 3 {
+		t.Fatalf("check: %d messages, want 3 (the import, one line each for svc's and cmd's third-party packages): %q", len(msgs), msgs)
+	}
+	if !strings.HasPrefix(msgs[0], "svc must not import store") {
+		t.Errorf("first message %q, want the import that broke the rule", msgs[0])
+	}
+	for _, want := range []string{"svc must not depend on third-party go.etcd.io/bbolt and 4 more (golang.org/x/sys/unix, golang.org/x/sync/errgroup, golang.org/x/text/width, ...)",
+		"cmd must not depend on third-party go.etcd.io/bbolt and 4 more"} {
+		if !slices.ContainsFunc(msgs, func(m string) bool { return strings.HasPrefix(m, want) }) {
+			t.Errorf("check: %q, want a message starting %q", msgs, want)
+		}
+	}
+}
+
 // TestEnvServiceLeavesOutStorage pins down the promise DESIGN.md's layout
 // makes for the env service: the rules forbid it the league and its
 // storage.
