@@ -8,6 +8,8 @@ import (
 	"slices"
 	"text/tabwriter"
 	"time"
+
+	"github.com/botarena/botarena/match"
 )
 
 // Row is one agent's line of the leaderboard.
@@ -21,7 +23,18 @@ type Row struct {
 	Lower   float64 `json:"lower"`
 	Upper   float64 `json:"upper"`
 	WinRate float64 `json:"win_rate"` // (wins + draws/2) / games; 0 without games
+	// MeanActions is how the agent played of late: its mean actions per
+	// game and seat by the game's kinds (match.Standing.Actions) over its
+	// seats in the league's last [BehaviourGames] games, so that an agent
+	// that never bombs or never moves shows in the standings. Absent for a
+	// game without action kinds and for an agent without recent games.
+	MeanActions match.Actions `json:"mean_actions,omitzero"`
 }
+
+// BehaviourGames is the number of the league's most recent games whose
+// actions [Row.MeanActions] averages: how the agents play now, read in
+// bounded time however many games the league holds.
+const BehaviourGames = 1000
 
 // Table returns the leaderboard of the league's current agents, best
 // first: by Glicko-2 rating, then by the lower end of its interval, then
@@ -32,6 +45,10 @@ func (l *League) Table() ([]Row, error) {
 		return nil, err
 	}
 	ratings, err := l.Ratings()
+	if err != nil {
+		return nil, err
+	}
+	behaviour, err := l.recentActions(BehaviourGames)
 	if err != nil {
 		return nil, err
 	}
@@ -46,6 +63,7 @@ func (l *League) Table() ([]Row, error) {
 		if r.Games > 0 {
 			row.WinRate = (float64(r.Wins) + float64(r.Draws)/2) / float64(r.Games)
 		}
+		row.MeanActions = behaviour[a.Name]
 		rows = append(rows, row)
 	}
 	slices.SortStableFunc(rows, func(a, b Row) int {
@@ -55,6 +73,34 @@ func (l *League) Table() ([]Row, error) {
 		rows[i].Rank = i + 1
 	}
 	return rows, nil
+}
+
+// recentActions returns, by agent name, the mean actions per game and seat
+// of each agent over its seats in the league's last n games (see
+// [Row.MeanActions]); agents without counted actions have no entry.
+func (l *League) recentActions(n int64) (map[string]match.Actions, error) {
+	total, err := l.NumGames()
+	if err != nil {
+		return nil, err
+	}
+	games, err := l.Games(max(0, total-n), -1)
+	if err != nil {
+		return nil, err
+	}
+	sums := map[string]match.Actions{}
+	seats := map[string]int{}
+	for _, g := range games {
+		for _, s := range g.Standings {
+			if !s.Actions.IsZero() {
+				sums[s.Agent] = sums[s.Agent].Add(s.Actions)
+				seats[s.Agent]++
+			}
+		}
+	}
+	for name, sum := range sums {
+		sums[name] = sum.Scale(1 / float64(seats[name]))
+	}
+	return sums, nil
 }
 
 // Snapshot is a league's leaderboard at one time: what `botarena league
@@ -118,7 +164,9 @@ func liveInstead(dir string, err error) (Snapshot, error) {
 // long tag lengthens its own line only; agents' names longer than
 // [MaxAgentNameBytes] and tags longer than [MaxTagBytes] (stored before
 // the limits) are cut to them with "…". The text is thus at most about
-// (MaxAgentNameBytes + 100) bytes per row plus the rows' tags.
+// (MaxAgentNameBytes + 100) bytes per row plus the rows' tags. Where rows
+// have their mean actions, a second block follows: per agent, its mean
+// actions per game by kind over the last [BehaviourGames] games.
 func WriteTable(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "RANK\tAGENT\tRATING\t± 2·RD\tELO\tGAMES\tW/D/L\tWIN RATE\t  TAG")
@@ -129,6 +177,19 @@ func WriteTable(w io.Writer, rows []Row) error {
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%.0f\t± %.0f\t%.0f\t%d\t%d/%d/%d\t%.1f%%\t%s\n",
 			r.Rank, clip(r.Agent, MaxAgentNameBytes), r.Rating.Rating, 2*r.RD, r.Elo, r.Games, r.Wins, r.Draws, r.Losses, 100*r.WinRate, tag)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(rows, func(r Row) bool { return !r.MeanActions.IsZero() }) {
+		return nil
+	}
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "\nACTIONS PER GAME (last %d games)\n", BehaviourGames)
+	for _, r := range rows {
+		if !r.MeanActions.IsZero() {
+			fmt.Fprintf(tw, "%s\t%s\n", clip(r.Agent, MaxAgentNameBytes), r.MeanActions)
+		}
 	}
 	return tw.Flush()
 }
