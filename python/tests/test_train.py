@@ -399,20 +399,22 @@ def test_imitating_an_unknown_agent_fails_with_the_leagues_error(tmp_path: Path)
 
 
 
-class _Tiny(torch.nn.Module):
-    """A linear policy over 1×2×2 planes and 1 scalar, for ppo_update on a hand-made rollout."""
-
-    def __init__(self, actions: int) -> None:
-        super().__init__()
-        self.actions = actions
-        self.lin = torch.nn.Linear(5, actions + 1)
-
-    def forward(self, planes: torch.Tensor, scalars: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        out = self.lin(torch.cat([planes.float().flatten(1), scalars], 1))
-        return out[:, : self.actions], out[:, self.actions]
-
-    def log_probs(self, logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        return torch.log_softmax(logits.masked_fill(mask == 0, -1e9), 1)
+def _tiny_net(actions: int) -> PolicyNet:
+    """A small PolicyNet over 1×2×2 planes and 1 scalar (flattened, no convolution), for ppo_update on a hand-made rollout."""
+    lin = lambda name, out: {"op": "linear", "weight": f"{name}.0.weight", "bias": f"{name}.0.bias", "out": out}  # noqa: E731
+    return PolicyNet(
+        {
+            "format": "botarena.policy",
+            "version": 1,
+            "game": "tiny",
+            "actions": actions,
+            "inputs": {"planes": {"shape": [1, 2, 2], "scale": [1.0]}, "scalars": {"shape": [1], "scale": [1.0]}},
+            "planes": [{"op": "flatten"}],
+            "trunk": [lin("trunk", 8), {"op": "relu"}],
+            "policy": [lin("policy", actions)],
+            "value": [lin("value", 1)],
+        }
+    )
 
 
 def test_skip_forced_leaves_one_action_steps_out_of_the_update() -> None:
@@ -423,19 +425,19 @@ def test_skip_forced_leaves_one_action_steps_out_of_the_update() -> None:
     from botarena.train.rollout import Rollout
 
     T, N, A = 8, 4, 5
-    buf = Rollout(T, N, (1, 2, 2), (1,), A)
+    buf = Rollout(T, N, [("planes", (1, 2, 2), np.uint8), ("scalars", (1,), np.float32)], A)
     buf.valid[:] = 1
     buf.masks[:] = 1
     buf.masks[::2, :, 1:] = 0  # even steps: only action 0 is legal
-    buf.scalars[::2] = 1e6  # a forced step in the loss would blow the value loss up
+    buf.obs["scalars"][::2] = 1e6  # a forced step in the loss would blow the value loss up
     adv = np.ones((T, N), dtype=np.float32)
     ret = np.zeros((T, N), dtype=np.float32)
     cfg = dataclasses.replace(TrainConfig(), ent_coef=0.01, update_epochs=1, minibatches=4)
     for skip, minibatches in ((False, 4), (True, 2)):
         torch.manual_seed(0)
-        net = _Tiny(A)
+        net = _tiny_net(A)
         opt = torch.optim.Adam(net.parameters())
-        stats = ppo_update(net, opt, buf, adv, ret, dataclasses.replace(cfg, skip_forced=skip), np.random.default_rng(0), torch.device("cpu"))  # type: ignore[arg-type]
+        stats = ppo_update(net, opt, buf, adv, ret, dataclasses.replace(cfg, skip_forced=skip), np.random.default_rng(0), torch.device("cpu"))
         assert stats["minibatches"] == minibatches
         assert (stats["value_loss"] < 1e3) == skip, stats
 

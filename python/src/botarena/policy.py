@@ -43,6 +43,39 @@ _MAX_HEADER = 100 << 20
 Architecture = dict[str, Any]
 
 
+def _is_v1_layout(spec: GameSpec) -> bool:
+    """Whether the spec's observations are the version-1 layout that Go's forward pass computes:
+    a uint8 image named ``planes`` ([C,H,W] or [C,D,H,W]) and a float32 vector named ``scalars``."""
+    obs = spec.observations
+    return (
+        len(obs) == 2
+        and (obs[0].name, obs[1].name) == ("planes", "scalars")
+        and obs[0].dtype == np.dtype(np.uint8)
+        and len(obs[0].shape) in (3, 4)
+        and obs[1].dtype == np.dtype(np.float32)
+        and len(obs[1].shape) == 1
+    )
+
+
+def encoder_layers(shape: Sequence[int], prefix: str, channels: Sequence[int], strides: Sequence[int]) -> list[dict[str, Any]]:
+    """The encoder of one observation tensor, by its rank (the observation contract,
+    docs/policy-format.md): a [C,H,W] tensor gets one 3×3 ``conv2d`` (and ReLU) per entry of
+    ``channels``, a [C,D,H,W] tensor 3×3×3 ``conv3d`` layers, each with its stride and padding 1;
+    every tensor then ends with ``flatten`` (tensors of rank 1 or 2 get ``flatten`` alone).
+    Weights are named ``<prefix>.<layer index>.weight`` and ``.bias``."""
+    layers: list[dict[str, Any]] = []
+    if len(shape) in (3, 4):
+        conv = "conv2d" if len(shape) == 3 else "conv3d"
+        for c, st in zip(channels, strides):
+            i = len(layers)
+            layers.append({"op": conv, "weight": f"{prefix}.{i}.weight", "bias": f"{prefix}.{i}.bias", "out": int(c), "kernel": 3, "stride": int(st), "padding": 1})
+            layers.append({"op": "relu"})
+    elif len(shape) not in (1, 2):
+        raise ValueError(f"{prefix}: an observation tensor of shape {list(shape)}: the contract takes ranks 1 to 4")
+    layers.append({"op": "flatten"})
+    return layers
+
+
 def default_architecture(
     spec: GameSpec,
     *,
@@ -50,18 +83,28 @@ def default_architecture(
     channels: Sequence[int] = (32, 32),
     strides: Sequence[int] | None = None,
     hidden: int = 256,
+    scales: Mapping[str, Sequence[float]] | None = None,
     planes_scale: Sequence[float] | None = None,
     scalars_scale: Sequence[float] | None = None,
     head: str = "flat",
 ) -> Architecture:
-    """The standard botarena network for ``spec``: convolutions over the planes, a trunk, two heads.
+    """The standard botarena network for ``spec``: an encoder per observation tensor, a trunk, two heads.
 
-    Planes ``[C,H,W]`` get 3×3 ``conv2d`` layers, planes ``[C,D,H,W]`` (Battle³)
-    3×3×3 ``conv3d`` layers, one per entry of ``channels``, each followed by
-    ReLU (``strides``: one stride per layer, default 1; a stride of 2 halves
-    the feature map, padding 1 keeps the border); then the flattened features and the scalars go through a
-    ``hidden``-unit linear layer with ReLU into the policy head (one logit per
-    action) and the value head. Scales default to 1.
+    The network walks the observation tensors the spec declares, in its order (the observation
+    contract, docs/policy-format.md): each tensor of rank 3 ([C,H,W]) gets 3×3 ``conv2d`` layers,
+    of rank 4 ([C,D,H,W], Battle³) 3×3×3 ``conv3d`` layers, one per entry of ``channels``, each
+    followed by ReLU (``strides``: one stride per layer, default 1; a stride of 2 halves the
+    feature map, padding 1 keeps the border); tensors of rank 1 or 2 are flattened as they are. The
+    flattened features of every tensor, concatenated in the spec's order, go through a
+    ``hidden``-unit linear layer with ReLU into the policy head (one logit per action) and the
+    value head. ``scales`` gives a tensor's per-channel input scales (one per entry of its first
+    dimension; default 1); ``planes_scale`` and ``scalars_scale`` are the same for tensors named
+    planes and scalars.
+
+    A spec whose observations are a uint8 ``planes`` image and a float32 ``scalars`` vector (every
+    game botarena ships) gets the version-1 layout that Go plays (``planes`` layer list at the top
+    level); any other spec gets ``encoders``, one layer list per tensor (Python trains and plays it;
+    Go's forward pass refuses it by name, docs/policy-format.md).
 
     ``head`` chooses the policy head: ``"flat"`` (one softmax over the actions), or, for a spec
     with action factors (:class:`botarena.spec.ActionFactors`), ``"factored"`` (a softmax over the
@@ -89,45 +132,43 @@ def default_architecture(
             "cell": list(f.cell),
         }
         outputs = len(f.commands) + (len(f.commands) if per_command else 1) * f.cells
-    planes = spec.observation("planes")
-    scalars = spec.observation("scalars")
-    dims = len(planes.shape) - 1
-    if dims not in (2, 3):
-        raise ValueError(f"planes must be [C,H,W] or [C,D,H,W], got shape {planes.shape}")
-    conv = "conv2d" if dims == 2 else "conv3d"
+    if not spec.observations:
+        raise ValueError(f"{spec.game}: the spec declares no observation tensor")
     if strides is None:
         strides = [1] * len(channels)
     if len(strides) != len(channels):
         raise ValueError(f"strides: {len(strides)} given for {len(channels)} conv layers")
-    layers: list[dict[str, Any]] = []
-    for c, st in zip(channels, strides):
-        i = len(layers)
-        layers.append({"op": conv, "weight": f"planes.{i}.weight", "bias": f"planes.{i}.bias", "out": int(c), "kernel": 3, "stride": int(st), "padding": 1})
-        layers.append({"op": "relu"})
-    layers.append({"op": "flatten"})
-    return {
+    given = dict(scales or {})
+    if planes_scale is not None:
+        given["planes"] = planes_scale
+    if scalars_scale is not None:
+        given["scalars"] = scalars_scale
+    inputs: dict[str, Any] = {}
+    for t in spec.observations:
+        sc = given.get(t.name)
+        inputs[t.name] = {"shape": list(t.shape), "scale": [float(x) for x in (sc if sc is not None else [1.0] * t.shape[0])]}
+    arch: Architecture = {
         "format": FORMAT,
         "version": VERSION,
         "game": spec.game,
         "config": dict(config) if config else None,
         "actions": spec.actions,
-        "inputs": {
-            "planes": {
-                "shape": list(planes.shape),
-                "scale": [float(x) for x in (planes_scale if planes_scale is not None else [1.0] * planes.shape[0])],
-            },
-            "scalars": {
-                "shape": list(scalars.shape),
-                "scale": [float(x) for x in (scalars_scale if scalars_scale is not None else [1.0] * scalars.shape[0])],
-            },
-        },
-        "planes": layers,
-        "trunk": [{"op": "linear", "weight": "trunk.0.weight", "bias": "trunk.0.bias", "out": int(hidden)}, {"op": "relu"}],
-        "head": head_json,
-        "policy": [{"op": "linear", "weight": "policy.0.weight", "bias": "policy.0.bias", "out": outputs}],
-        "value": [{"op": "linear", "weight": "value.0.weight", "bias": "value.0.bias", "out": 1}],
-        "trained": {},
+        "inputs": inputs,
     }
+    if _is_v1_layout(spec):
+        arch["planes"] = encoder_layers(spec.observations[0].shape, "planes", channels, strides)
+    else:
+        arch["encoders"] = {t.name: encoder_layers(t.shape, f"encoders.{t.name}", channels, strides) for t in spec.observations}
+    arch.update(
+        {
+            "trunk": [{"op": "linear", "weight": "trunk.0.weight", "bias": "trunk.0.bias", "out": int(hidden)}, {"op": "relu"}],
+            "head": head_json,
+            "policy": [{"op": "linear", "weight": "policy.0.weight", "bias": "policy.0.bias", "out": outputs}],
+            "value": [{"op": "linear", "weight": "value.0.weight", "bias": "value.0.bias", "out": 1}],
+            "trained": {},
+        }
+    )
+    return arch
 
 
 def _build(layers: Sequence[Mapping[str, Any]], prefix: str, in_shape: tuple[int, ...]) -> tuple[nn.Sequential, tuple[int, ...]]:
@@ -171,14 +212,14 @@ def _build(layers: Sequence[Mapping[str, Any]], prefix: str, in_shape: tuple[int
 class PolicyNet(nn.Module):
     """The network an architecture (docs/policy-format.md) describes.
 
-    ``forward(planes, scalars)`` takes a batch of raw observations (planes as
-    uint8 or float, scalars float32) and returns ``(logits, value)``; the
-    per-channel scales are applied inside, so trainers feed observations as
-    the server sends them.
+    ``forward(*inputs)`` takes a batch of raw observations, one tensor per entry of the
+    architecture's ``inputs`` in that order (:attr:`input_names`: the spec's observation tensors,
+    ``planes`` and ``scalars`` for every shipped game), in their wire dtypes, and returns
+    ``(logits, value)``; the per-channel scales are applied inside, so trainers feed observations
+    as the server sends them. :meth:`prepare` and :meth:`forward_prepared` split that in two, so
+    that a trainer converts a whole batch once and indexes the converted tensors.
     """
 
-    planes_scale: torch.Tensor
-    scalars_scale: torch.Tensor
     head_action_pair: torch.Tensor  # factored heads: each action's (command, cell) pair index
     head_pair_action: torch.Tensor  # factored heads: each pair's action (Actions where none)
 
@@ -187,19 +228,54 @@ class PolicyNet(nn.Module):
         if arch.get("format") != FORMAT or arch.get("version") != VERSION:
             raise ValueError(f"not a {FORMAT} version {VERSION} architecture: format={arch.get('format')!r} version={arch.get('version')!r}")
         self.arch: Architecture = json.loads(json.dumps(arch))
-        pin = arch["inputs"]["planes"]
-        sin = arch["inputs"]["scalars"]
-        self.planes_shape = tuple(int(x) for x in pin["shape"])
-        self.scalars_shape = tuple(int(x) for x in sin["shape"])
-        if len(pin["scale"]) != self.planes_shape[0] or len(sin["scale"]) != self.scalars_shape[0]:
-            raise ValueError("inputs: one scale per plane channel and per scalar")
-        pad = (1,) * (len(self.planes_shape) - 1)
-        self.register_buffer("planes_scale", torch.tensor(pin["scale"], dtype=torch.float32).reshape(-1, *pad), persistent=False)
-        self.register_buffer("scalars_scale", torch.tensor(sin["scale"], dtype=torch.float32), persistent=False)
-        if not arch["planes"] or arch["planes"][-1]["op"] != "flatten":
-            raise ValueError("planes: the layer list must end with flatten")
-        self.planes, fshape = _build(arch["planes"], "planes", self.planes_shape)
-        self.trunk, tshape = _build(arch["trunk"], "trunk", (fshape[0] + self.scalars_shape[0],))
+        inputs = arch.get("inputs") or {}
+        if not isinstance(inputs, dict) or not inputs:
+            raise ValueError("inputs: an object with one entry per observation tensor")
+        #: The observation tensors forward() takes, in order (the architecture's inputs).
+        self.input_names: list[str] = list(inputs)
+        self.input_shapes: list[tuple[int, ...]] = []
+        encoders = arch.get("encoders")
+        if encoders is None:
+            # Version-1 layout: conv layers over "planes", then "scalars" as they are.
+            if self.input_names != ["planes", "scalars"] and sorted(self.input_names) == ["planes", "scalars"]:
+                self.input_names = ["planes", "scalars"]
+            if self.input_names != ["planes", "scalars"]:
+                raise ValueError(f"inputs {self.input_names}: without encoders, the inputs must be planes and scalars")
+            if not arch["planes"] or arch["planes"][-1]["op"] != "flatten":
+                raise ValueError("planes: the layer list must end with flatten")
+        elif not isinstance(encoders, dict) or list(encoders) != self.input_names:
+            raise ValueError(f"encoders: one layer list per input, in the inputs' order {self.input_names}")
+        else:
+            self.encoders = nn.ModuleDict()
+        widths: list[int] = []
+        self._encoder_modules: list[nn.Module] = []
+        for k, name in enumerate(self.input_names):
+            spec_in = inputs[name]
+            shape = tuple(int(x) for x in spec_in["shape"])
+            if not shape or len(spec_in["scale"]) != shape[0]:
+                raise ValueError(f"inputs.{name}: one scale per entry of its first dimension")
+            self.input_shapes.append(shape)
+            pad = (1,) * (len(shape) - 1)
+            self.register_buffer(f"input_scale_{k}", torch.tensor(spec_in["scale"], dtype=torch.float32).reshape(-1, *pad), persistent=False)
+            if encoders is None:
+                if name == "planes":
+                    if len(shape) not in (3, 4):
+                        raise ValueError(f"planes must be [C,H,W] or [C,D,H,W], got shape {list(shape)}")
+                    self.planes, out = _build(arch["planes"], "planes", shape)
+                    mod: nn.Module = self.planes
+                else:
+                    if len(shape) != 1:
+                        raise ValueError(f"scalars must be [S], got shape {list(shape)}")
+                    mod, out = nn.Flatten(), shape
+            else:
+                seq, out = _build(encoders[name], f"encoders.{name}", shape)
+                self.encoders[name] = seq
+                mod = seq
+                if len(out) != 1:
+                    raise ValueError(f"encoders.{name}: gives shape {list(out)}, want a flat vector (end with flatten)")
+            widths.append(out[0])
+            self._encoder_modules.append(mod)
+        self.trunk, tshape = _build(arch["trunk"], "trunk", (sum(widths),))
         self.policy, pshape = _build(arch["policy"], "policy", tshape)
         self.value, vshape = _build(arch["value"], "value", tshape)
         self.actions = int(arch["actions"])
@@ -225,18 +301,65 @@ class PolicyNet(nn.Module):
         if vshape != (1,):
             raise ValueError(f"value: gives {list(vshape)} outputs, want [1]")
 
-    def features(self, planes: torch.Tensor, scalars: torch.Tensor) -> torch.Tensor:
-        x = planes.to(torch.float32) * self.planes_scale
-        if x.dim() == 4 and x.device.type == "cpu":
-            # oneDNN's CPU convolutions run 20-30% faster on channels-last input (measured on the
-            # 2-core machine, docs/training.md); the result is the same network.
-            x = x.contiguous(memory_format=torch.channels_last)
-        s = scalars.to(torch.float32) * self.scalars_scale
-        return self.trunk(torch.cat([self.planes(x), s], dim=1))
+    def _scale(self, k: int) -> torch.Tensor:
+        t = getattr(self, f"input_scale_{k}")
+        assert isinstance(t, torch.Tensor)
+        return t
 
-    def forward(self, planes: torch.Tensor, scalars: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.features(planes, scalars)
+    def prepare(self, *inputs: torch.Tensor) -> list[torch.Tensor]:
+        """The network's float32 inputs for a batch of raw observations (one tensor per input):
+        scaled, and for a [C,H,W] input on the CPU laid out channels-last, which oneDNN's
+        convolutions run 20-30% faster on (measured on the 2-core machine, docs/training.md).
+
+        A channels-last batch stays channels-last when rows are taken from it with
+        :meth:`take`, so a trainer prepares a whole rollout once and indexes minibatches from it.
+        """
+        if len(inputs) != len(self.input_names):
+            raise ValueError(f"{len(inputs)} inputs given, the network takes {len(self.input_names)}: {self.input_names}")
+        out = []
+        for k, x in enumerate(inputs):
+            y = x.to(torch.float32) * self._scale(k)
+            if y.dim() == 4 and y.device.type == "cpu":
+                y = y.contiguous(memory_format=torch.channels_last)
+            out.append(y)
+        return out
+
+    @staticmethod
+    def take(prepared: Sequence[torch.Tensor], idx: torch.Tensor) -> list[torch.Tensor]:
+        """Rows ``idx`` of prepared inputs (:meth:`prepare`), channels-last ones kept channels-last."""
+        out = []
+        for x in prepared:
+            if x.dim() == 4 and x.is_contiguous(memory_format=torch.channels_last) and not x.is_contiguous():
+                out.append(x.permute(0, 2, 3, 1).index_select(0, idx).permute(0, 3, 1, 2))
+            else:
+                out.append(x.index_select(0, idx))
+        return out
+
+    def forward_prepared(self, prepared: Sequence[torch.Tensor], autocast: torch.dtype | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """forward() on inputs already prepared (:meth:`prepare`).
+
+        With ``autocast`` (``torch.bfloat16``), the encoders and the trunk run under
+        ``torch.autocast`` in that dtype (on CPUs with AMX or AVX-512 BF16, and on GPUs, its matrix
+        products are several times faster) and the policy and value heads in float32 on the
+        trunk's output, so that the logits keep float32's precision in their last layer.
+        """
+        if autocast is None:
+            feats = [enc(x) for enc, x in zip(self._encoder_modules, prepared)]
+            h = self.trunk(torch.cat(feats, dim=1))
+        else:
+            with torch.autocast(prepared[0].device.type, dtype=autocast):
+                feats = [enc(x) for enc, x in zip(self._encoder_modules, prepared)]
+                h = self.trunk(torch.cat(feats, dim=1))
+            h = h.float()
         return self.policy(h), self.value(h).squeeze(-1)
+
+    def forward(self, *inputs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.forward_prepared(self.prepare(*inputs))
+
+    def observe(self, obs: Mapping[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
+        """forward() on a dict of observation arrays by tensor name (numpy or torch), on the network's device."""
+        dev = next(self.parameters()).device
+        return self(*(torch.as_tensor(np.asarray(obs[n]), device=dev) for n in self.input_names))
 
     @staticmethod
     def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -273,16 +396,13 @@ class PolicyNet(nn.Module):
         return logp.masked_fill(~legal, -1e9)
 
     @torch.no_grad()
-    def probabilities(
-        self, planes: npt.ArrayLike, scalars: npt.ArrayLike, mask: npt.ArrayLike
-    ) -> npt.NDArray[np.float32]:
-        """Action probabilities for a batch of observations, as docs/policy-format.md defines them."""
+    def probabilities(self, *inputs_and_mask: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """Action probabilities for a batch of observations, as docs/policy-format.md defines them:
+        ``probabilities(*inputs, mask)``, the inputs in :attr:`input_names`' order, the mask last."""
+        *inputs, mask = inputs_and_mask
         dev = next(self.parameters()).device
-        p = torch.as_tensor(np.asarray(planes), device=dev)
-        s = torch.as_tensor(np.asarray(scalars), device=dev)
-        m = torch.as_tensor(np.asarray(mask), device=dev)
-        logits, _ = self(p, s)
-        return self.log_probs(logits, m).exp().cpu().numpy()
+        logits, _ = self(*(torch.as_tensor(np.asarray(x), device=dev) for x in inputs))
+        return self.log_probs(logits, torch.as_tensor(np.asarray(mask), device=dev)).exp().cpu().numpy()
 
 
 def _check_head(head: Mapping[str, Any], actions: int) -> int:

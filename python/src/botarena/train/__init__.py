@@ -45,30 +45,39 @@ buffer), :mod:`~botarena.train.ppo` (:class:`Trainer`, :func:`train`),
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
-# config (TrainConfig, the game defaults, the trainer's server flags) needs
-# no PyTorch, and loads without it; the other modules do.
+# config (TrainConfig, the game defaults, the trainer's server flags) needs no PyTorch; the other
+# modules do, and are imported only when one of their names is used (PEP 562), so that reading a
+# game's training defaults (game_defaults) never imports torch.
 from botarena.train.config import GameDefaults, TrainConfig, game_defaults, game_info
 
-_NEED_TORCH = ("main", "plot_curve", "EvalResult", "evaluate", "play_match", "Trainer", "train", "SeatSplitEnv")
-_no_torch: ModuleNotFoundError | None = None
-try:
-    from botarena.train.cli import main
-    from botarena.train.curve import plot_curve
-    from botarena.train.evaluate import EvalResult, evaluate, play_match
-    from botarena.train.ppo import Trainer, train
-    from botarena.train.rollout import SeatSplitEnv
-except ModuleNotFoundError as e:
-    if e.name not in ("torch", "matplotlib"):
-        raise
-    _no_torch = e
+_LAZY = {
+    "main": "cli",
+    "plot_curve": "curve",
+    "EvalResult": "evaluate",
+    "evaluate": "evaluate",
+    "play_match": "evaluate",
+    "Trainer": "ppo",
+    "train": "ppo",
+    "SeatSplitEnv": "rollout",
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _NEED_TORCH and _no_torch is not None:
-        raise ModuleNotFoundError(f"botarena.train.{name} needs {_no_torch.name}: pip install -e 'python[train]'", name=_no_torch.name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        mod = importlib.import_module(f"botarena.train.{module}")
+    except ModuleNotFoundError as e:
+        if e.name not in ("torch", "matplotlib"):
+            raise
+        raise ModuleNotFoundError(f"botarena.train.{name} needs {e.name}: pip install -e 'python[train]'", name=e.name) from e
+    value = getattr(mod, name)
+    globals()[name] = value
+    return value
 
 
 __all__ = [

@@ -156,6 +156,31 @@ def parse_opponents(text: str) -> list[tuple[str, float]]:
     return mix
 
 
+def latest_checkpoint(out: str | os.PathLike[str]) -> str:
+    """The newest resumable checkpoint of a run directory, ``OUT/checkpoints/update_N.pt`` with the
+    largest N, or "" when there is none (``--resume auto``: a run restarted with the same command
+    continues where it stopped)."""
+    d = os.path.join(os.fspath(out), "checkpoints")
+    if not os.path.isdir(d):
+        return ""
+    found = [f for f in os.listdir(d) if f.startswith("update_") and f.endswith(".pt") and f[7:-3].isdigit()]
+    return os.path.join(d, max(found, key=lambda f: int(f[7:-3]))) if found else ""
+
+
+def member_name(spec: str) -> str:
+    """A league member's name for an agent spec: a ``policy:`` file's name without its folder, its
+    ``.policy.safetensors`` (or ``.safetensors``) suffix and its query (``policy:policies/battlebots-all.policy.safetensors?sample``
+    is ``battlebots-all``); any other spec is its own name."""
+    kind, sep, rest = spec.partition(":")
+    if not sep or kind != "policy":
+        return spec
+    name = os.path.basename(rest.partition("?")[0])
+    for suffix in (".policy.safetensors", ".safetensors"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
 @dataclasses.dataclass
 class TrainConfig:
     """Everything a run depends on; the defaults train a BattleBots bot on a laptop CPU."""
@@ -185,11 +210,13 @@ class TrainConfig:
     device: str = "auto"
     threads: int = 0  # torch CPU threads (0 = the free cores at the start, auto_threads)
     overlap: bool = False  # collect the next rollout (with the weights before the update) while updating
+    bf16: bool = False  # the update's encoders and trunk in bfloat16 autocast (PolicyNet.forward_prepared)
     out: str = "runs/botarena"
     checkpoint_every: int = 25  # updates (0 = only the final policy)
     eval_games: int = 200  # evaluation games from each seat after training (0 = none)
     gauntlet_games: int = 50  # games per pairing and seating against the game's gauntlet after training (0 = none)
-    resume: str = ""  # a checkpoints/*.pt to continue from
+    resume: str = ""  # a checkpoints/*.pt to continue from; "auto": OUT's newest, if any (latest_checkpoint)
+    init: str = ""  # a policy file whose architecture and weights the run starts from ("" = fresh weights)
     address: str = ""  # a running botarena serve ("" = start one)
     quiet: bool = False
     track: tuple[str, ...] = ()  # experiment trackers: "tensorboard" (OUT/tb), "wandb" (botarena.train.track)
@@ -201,6 +228,8 @@ class TrainConfig:
     league_match: str = "pfsp"  # "pfsp" (against the newest snapshot) or "round-robin"
     league_bots: tuple[str, ...] = ()  # fixed league members (empty = the game's training_opponents)
     pfsp_k: int = 0  # opponents drawn into the training mixture (0 = every league member)
+    snapshot_keep: int = 8  # the newest snapshots kept in the training mixture (0 = all)
+    snapshot_share: float = 0.25  # the most weight the snapshots get together in the training mixture
     skip_forced: bool = False  # leave the steps with one legal action out of the update (GAE keeps them)
     imitate: str = ""  # a built-in agent whose games the network is fitted to before PPO ("" = none)
     imitate_games: int = 1000  # games of the imitated agent against the (first) opponent
@@ -237,6 +266,7 @@ class TrainConfig:
             config={**d.config, **self.config},
             league_bots=self.league_bots or d.league_bots or tuple(spec for spec, _ in parse_opponents(opponent)),
             league=self.league or os.path.join(self.out, "league"),
+            resume=latest_checkpoint(self.out) if self.resume == "auto" else self.resume,
         )
 
     def server_args(self, league_specs: Iterable[str] = ()) -> list[str]:

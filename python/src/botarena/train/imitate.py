@@ -42,8 +42,7 @@ OPPONENT = "opponent"  # the league name of the agent it plays against
 class Demonstrations:
     """The teacher's decisions: one row per step on which it had a choice (two or more legal actions)."""
 
-    planes: np.ndarray  # [N, *planes shape], the observation's dtype
-    scalars: np.ndarray  # [N, *scalars shape] float32
+    obs: dict[str, np.ndarray]  # tensor name → [N, *shape], each observation tensor of the spec, in its dtype
     masks: np.ndarray  # [N, actions] uint8
     actions: np.ndarray  # [N] int64
     returns: np.ndarray  # [N] float32: the discounted return from this step, γ per env step
@@ -131,8 +130,7 @@ def load_demonstrations(data: pathlib.Path, spec: GameSpec, gamma: float) -> Dem
             parts[t.name].append(arr[choice])
     cat = {k: np.concatenate(v) for k, v in parts.items()}
     return Demonstrations(
-        planes=cat["planes"],
-        scalars=cat["scalars"],
+        obs={n: cat[n] for n in names},
         masks=cat["mask"],
         actions=cat["action"],
         returns=cat["return"],
@@ -153,7 +151,7 @@ def _fixed(column: Any, dtype: Any) -> np.ndarray:
 def imitation_loss(net: PolicyNet, demos: Demonstrations, n: int, rng: np.random.Generator, device: torch.device) -> torch.Tensor:
     """The policy's cross-entropy on ``n`` of the teacher's decisions drawn at random (with replacement)."""
     idx = torch.from_numpy(rng.integers(0, len(demos), size=n))
-    logits, _ = net(torch.from_numpy(demos.planes)[idx].to(device), torch.from_numpy(demos.scalars)[idx].to(device))
+    logits, _ = net(*(torch.from_numpy(demos.obs[n])[idx].to(device) for n in net.input_names))
     logp = net.log_probs(logits, torch.from_numpy(demos.masks)[idx].to(device))
     return F.nll_loss(logp, torch.from_numpy(demos.actions)[idx].to(device))
 
@@ -184,7 +182,7 @@ def clone(
     if n == 0:
         raise ValueError("no demonstrations: the teacher never had a choice of actions")
     rng = np.random.default_rng(seed)
-    planes, scalars = torch.from_numpy(demos.planes), torch.from_numpy(demos.scalars)
+    obs = [torch.from_numpy(demos.obs[n]) for n in net.input_names]
     masks, actions, returns = torch.from_numpy(demos.masks), torch.from_numpy(demos.actions), torch.from_numpy(demos.returns)
     net.train()
     stats: dict[str, float] = {}
@@ -197,7 +195,7 @@ def clone(
             if time.monotonic() >= deadline:
                 break
             idx = torch.from_numpy(order[start : start + minibatch])
-            logits, value = net(planes[idx].to(device), scalars[idx].to(device))
+            logits, value = net(*(x[idx].to(device) for x in obs))
             logp = net.log_probs(logits, masks[idx].to(device))
             a = actions[idx].to(device)
             pl = F.nll_loss(logp, a)

@@ -18,11 +18,11 @@ import torch
 from torch import nn
 
 from botarena.client import Client
-from botarena.league import League, pfsp_weight
-from botarena.policy import PolicyNet, default_architecture, save_policy
+from botarena.league import League, pfsp_weight, pfsp_win_rate
+from botarena.policy import PolicyNet, default_architecture, load_policy, save_policy
 from botarena.pool import Opponent
 from botarena.server import Server, absolute_spec, find_binary
-from botarena.train.config import TrainConfig, auto_threads
+from botarena.train.config import TrainConfig, auto_threads, member_name
 from botarena.train.curve import plot_curve, read_curve, write_curve
 from botarena.train.imitate import clone, imitation_loss, load_demonstrations, record_demonstrations
 from botarena.train.rollout import Rollout, SeatSplitEnv, scales
@@ -76,17 +76,19 @@ def ppo_update(
         # policy gradient; leaving them out of the update halves its cost there. GAE still uses them.
         valid &= buf.masks.reshape(batch, -1).sum(axis=1, dtype=np.int64) > 1
     valid_idx = np.flatnonzero(valid)
-    b_planes = torch.from_numpy(buf.planes.reshape(batch, *buf.planes.shape[2:]))
-    b_scalars = torch.from_numpy(buf.scalars.reshape(batch, *buf.scalars.shape[2:]))
-    b_masks = torch.from_numpy(buf.masks.reshape(batch, -1))
-    b_actions = torch.from_numpy(buf.actions.reshape(-1))
-    b_logprobs = torch.from_numpy(buf.logprobs.reshape(-1))
-    b_adv = torch.from_numpy(adv.reshape(-1))
-    b_ret = torch.from_numpy(ret.reshape(-1))
-    b_values = torch.from_numpy(buf.values.reshape(-1))
-    stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clipfrac": 0.0}
-    if aux is not None:
-        stats["aux_loss"] = 0.0
+    # The inputs are converted (scaled to float32, channels-last) once per update rather than
+    # once per minibatch and epoch, and minibatches index the converted batch.
+    with torch.no_grad():
+        prepared = net.prepare(*(torch.from_numpy(buf.obs[n].reshape(batch, *buf.obs[n].shape[2:])).to(device) for n in buf.names))
+    b_masks = torch.from_numpy(buf.masks.reshape(batch, -1)).to(device)
+    b_actions = torch.from_numpy(buf.actions.reshape(-1)).to(device)
+    b_logprobs = torch.from_numpy(buf.logprobs.reshape(-1)).to(device)
+    b_adv = torch.from_numpy(adv.reshape(-1)).to(device)
+    b_ret = torch.from_numpy(ret.reshape(-1)).to(device)
+    b_values = torch.from_numpy(buf.values.reshape(-1)).to(device)
+    autocast = torch.bfloat16 if cfg.bf16 else None
+    names = ["policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac"] + (["aux_loss"] if aux is not None else [])
+    sums = torch.zeros(len(names), dtype=torch.float64, device=device)  # summed on the device: no sync per minibatch
     n_mb = 0
     steps = [
         idx
@@ -98,36 +100,36 @@ def ppo_update(
     for i in steps:
         if time.monotonic() >= deadline:
             break
-        idx = torch.from_numpy(i)
-        logits, value = net(b_planes[idx].to(device), b_scalars[idx].to(device))
-        logp = net.log_probs(logits, b_masks[idx].to(device))
-        newlog = logp.gather(1, b_actions[idx].to(device).unsqueeze(1)).squeeze(1)
+        idx = torch.from_numpy(i).to(device)
+        logits, value = net.forward_prepared(net.take(prepared, idx), autocast)
+        logp = net.log_probs(logits, b_masks[idx])
+        newlog = logp.gather(1, b_actions[idx].unsqueeze(1)).squeeze(1)
         entropy = -(logp.exp() * logp).sum(1).mean()  # illegal actions have probability 0 and add 0
-        ratio = (newlog - b_logprobs[idx].to(device)).exp()
-        a = b_adv[idx].to(device)
+        ratio = (newlog - b_logprobs[idx]).exp()
+        a = b_adv[idx]
         a = (a - a.mean()) / (a.std() + 1e-8)
         pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
-        r = b_ret[idx].to(device)
-        v_old = b_values[idx].to(device)
+        r = b_ret[idx]
+        v_old = b_values[idx]
         v_clip = v_old + (value - v_old).clamp(-cfg.clip, cfg.clip)
         vl = 0.5 * torch.max((value - r) ** 2, (v_clip - r) ** 2).mean()
         loss = pg - ent_coef * entropy + cfg.vf_coef * vl
+        al: torch.Tensor | None = None
         if aux is not None:
             al = aux()
             loss = loss + al
-            stats["aux_loss"] += float(al.detach())
         opt.zero_grad(set_to_none=True)
         loss.backward()
         nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
         opt.step()
         with torch.no_grad():
             lr_ = ratio.log()
-            stats["approx_kl"] += float(((ratio - 1) - lr_).mean())
-            stats["clipfrac"] += float(((ratio - 1).abs() > cfg.clip).float().mean())
-        stats["policy_loss"] += float(pg.detach())
-        stats["value_loss"] += float(vl.detach())
-        stats["entropy"] += float(entropy.detach())
+            parts = [pg, vl, entropy, ((ratio - 1) - lr_).mean(), ((ratio - 1).abs() > cfg.clip).float().mean()]
+            if al is not None:
+                parts.append(al)
+            sums += torch.stack([x.detach().to(torch.float64) for x in parts])
         n_mb += 1
+    stats = dict(zip(names, sums.tolist()))
     for k in stats:
         stats[k] /= max(1, n_mb)
     stats["minibatches"] = float(n_mb)
@@ -193,19 +195,26 @@ class Trainer:
             ckpt = torch.load(cfg.resume, map_location="cpu", weights_only=False)
             arch = ckpt["arch"]
             self.log(f"resuming from {cfg.resume} (update {ckpt['update']}, {ckpt['env_steps']} steps)")
+        elif cfg.init:
+            start = load_policy(cfg.init)
+            arch = start.arch
+            if arch.get("game") != cfg.game:
+                raise ValueError(f"--init {cfg.init}: a policy for {arch.get('game')!r}, not {cfg.game!r}")
+            self.log(f"starting from the weights of {cfg.init}")
         else:
-            ps, ss = scales(self.env, 32, np.random.default_rng(cfg.seed))
+            input_scales = scales(self.env, 32, np.random.default_rng(cfg.seed))
             arch = default_architecture(
                 spec,
                 config=cfg.config or None,
                 channels=cfg.channels,
                 strides=cfg.strides,
                 hidden=cfg.hidden,
-                planes_scale=ps,
-                scalars_scale=ss,
+                scales=input_scales,
                 head=cfg.head,
             )
         self.net = PolicyNet(arch).to(self.device)
+        if ckpt is None and cfg.init:
+            self.net.load_state_dict(start.state_dict())
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
         if ckpt is not None:
             self.net.load_state_dict(ckpt["model"])
@@ -217,8 +226,13 @@ class Trainer:
         # name → [episodes, wins, draws, losses] since the last report (a snapshot, or every
         # checkpoint_every updates against a mixture)
         self.opp_results: dict[str, list[int]] = {}
-        if self.snapshots:
-            self._set_mixture(self.snapshots[-1])
+        # Self-play: name → [episodes, wins] of the learner's training games against each league
+        # member, each report's counts added to half the earlier ones (recent games count most):
+        # the win rates that weight the training mixture (PFSP).
+        self.train_record: dict[str, list[float]] = {}
+        if self.league is not None:
+            # Before the first snapshot: the fixed members, PFSP-weighted by the learner's results.
+            self._set_mixture(self.snapshots[-1] if self.snapshots else None)
         self.csv_path = self.out / "curve.csv"
         self.rows: list[dict[str, float]] = []
         if ckpt is not None and self.csv_path.exists():
@@ -234,8 +248,8 @@ class Trainer:
         league = League(cfg.league, game=cfg.game, seed=cfg.seed, config=cfg.unshaped_config() or None)
         have = league.agents()
         for bot in cfg.league_bots:
-            if bot not in have:
-                league.add(bot, bot, tag="fixed")
+            if member_name(bot) not in have:
+                league.add(member_name(bot), absolute_spec(bot), tag="fixed")
         self.snapshots = sorted(n for n in league.agents() if n.startswith("snap_"))
         if len(cfg.league_bots) > 1 and not any(r.games for r in league.table()):
             league.run(max(cfg.league_games, 2 * len(cfg.league_bots)), match="round-robin")
@@ -264,13 +278,47 @@ class Trainer:
         self.log(f"league after snapshot {name}:\n{self.league.table_text().rstrip()}")
         self._set_mixture(name)
 
-    def _set_mixture(self, newest: str) -> None:
-        """Sets the pool's opponents: every league member, PFSP-weighted from newest's results, newest included."""
+    def _set_mixture(self, newest: str | None) -> None:
+        """Sets the pool's opponents: the league's fixed members and newest snapshots, PFSP-weighted.
+
+        Each member other than ``newest`` weighs (1 − p)² (:func:`botarena.league.pfsp_weight`),
+        p the learner's win rate against it in training (:attr:`train_record`, draws counting as
+        not won, from 20 games on), else ``newest``'s league record against it
+        (:func:`botarena.league.pfsp_win_rate`), else 1/2; weights below 2% of the largest are raised
+        to it. Only the ``snapshot_keep`` newest snapshots play (0: all), and together they get at
+        most ``snapshot_share`` of the mixture's weight, so that snapshots that draw each other do
+        not crowd out the fixed members. ``newest`` itself plays as an even match, (1 − 1/2)².
+        With ``pfsp_k`` > 0 only the k heaviest members besides ``newest`` are kept.
+        """
         assert self.league is not None
         cfg = self.cfg
-        mix = self.league.mixture(newest, k=cfg.pfsp_k, seed=cfg.seed + len(self.snapshots), floor=0.02)
-        spec = self.league.agents()[newest]
-        mix.append(Opponent(spec=spec, weight=pfsp_weight(0.5), name=newest))  # the newest copy of itself, as an even match
+        agents = self.league.agents()
+        snaps = [n for n in self.snapshots if n != newest and n in agents]
+        if cfg.snapshot_keep > 0:
+            snaps = snaps[-max(0, cfg.snapshot_keep - 1) :] if cfg.snapshot_keep > 1 else []
+        fixed = [n for n in agents if not n.startswith("snap_")]
+        recs = self.league.records(newest) if newest is not None and newest in agents else {}
+
+        def win_rate(n: str) -> float:
+            r = self.train_record.get(n)
+            if r is not None and r[0] >= 20:
+                return r[1] / r[0]
+            return pfsp_win_rate(recs[n]) if n in recs else 0.5
+
+        w = {n: pfsp_weight(win_rate(n)) for n in fixed + snaps}
+        if cfg.pfsp_k > 0:
+            w = dict(sorted(w.items(), key=lambda kv: -kv[1])[: cfg.pfsp_k])
+        top = max(w.values(), default=0.0)
+        w = {n: max(v, 0.02 * top) for n, v in w.items()}
+        if newest is not None:
+            w[newest] = pfsp_weight(0.5)
+        snap_w = sum(v for n, v in w.items() if n.startswith("snap_"))
+        fixed_w = sum(v for n, v in w.items() if not n.startswith("snap_"))
+        share = cfg.snapshot_share
+        if fixed_w > 0 and 0 <= share < 1 and snap_w > share * (snap_w + fixed_w):
+            scale = share * fixed_w / ((1 - share) * snap_w)
+            w = {n: v * scale if n.startswith("snap_") else v for n, v in w.items()}
+        mix = [Opponent(spec=agents[n], weight=v, name=n) for n, v in w.items() if v > 0]
         self.env.set_opponents(mix)
         total = sum(o.weight for o in mix)
         self.log("opponents: " + ", ".join(f"{o.name} {o.weight / total:.2f}" for o in sorted(mix, key=lambda o: -o.weight)))
@@ -280,6 +328,13 @@ class Trainer:
         parts = [f"{n} {r[1] / r[0]:.2f}/{r[2] / r[0]:.2f}/{r[3] / r[0]:.2f} ({r[0]})" for n, r in sorted(self.opp_results.items()) if r[0]]
         if parts:
             self.log(f"training win/draw/loss by opponent {since}: " + ", ".join(parts))
+        for rec in self.train_record.values():
+            rec[0] /= 2
+            rec[1] /= 2
+        for n, r in self.opp_results.items():
+            rec = self.train_record.setdefault(n, [0.0, 0.0])
+            rec[0] += r[0]
+            rec[1] += r[1]
         self.opp_results.clear()
 
     def _count_opponents(self, opponents: Sequence[Any]) -> None:
@@ -388,14 +443,12 @@ class Trainer:
             self.imitate()
         cfg, env, net = self.cfg, self.env, self.net
         T, N = cfg.num_steps, cfg.num_envs
-        planes_shape = tuple(self.spec.observation("planes").shape)
-        scalars_shape = tuple(self.spec.observation("scalars").shape)
-        buf = Rollout(T, N, planes_shape, scalars_shape, self.spec.actions)
+        buf = Rollout.for_spec(T, N, self.spec)
         # With --overlap the next rollout is collected into `spare` by `actor`, a copy of the
         # network with the weights from before the update, on a thread of its own while the
         # update runs; the rollout an update learns from is then one update old, which PPO's
         # clipped probability ratio (against the stored log-probabilities) corrects for.
-        spare = Rollout(T, N, planes_shape, scalars_shape, self.spec.actions) if cfg.overlap else None
+        spare = Rollout.for_spec(T, N, self.spec) if cfg.overlap else None
         actor = net
         collector: ThreadPoolExecutor | None = None
         if cfg.overlap:

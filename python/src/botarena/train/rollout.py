@@ -13,6 +13,7 @@ import torch
 
 from botarena.policy import PolicyNet
 from botarena.pool import SeatStats
+from botarena.spec import GameSpec
 from botarena.vector import BotarenaVectorEnv
 
 __all__ = ["Rollout", "SeatSplitEnv", "scales"]
@@ -21,14 +22,15 @@ __all__ = ["Rollout", "SeatSplitEnv", "scales"]
 class Rollout:
     """Rollout storage on the CPU, written in place from the env's numpy views.
 
-    ``next_*`` hold the env's current observation, mask and episode-end flags:
-    the input of the step after the last one stored (set by :meth:`start`,
-    advanced by :meth:`collect`).
+    ``obs`` holds one array ``[T, N, *shape]`` per observation tensor of the game's spec (in the
+    spec's order and dtypes: the observation contract, docs/policy-format.md). ``next_*`` hold the
+    env's current observation, mask and episode-end flags: the input of the step after the last
+    one stored (set by :meth:`start`, advanced by :meth:`collect`).
     """
 
-    def __init__(self, T: int, N: int, planes: tuple[int, ...], scalars: tuple[int, ...], actions: int) -> None:
-        self.planes = np.zeros((T, N, *planes), dtype=np.uint8)
-        self.scalars = np.zeros((T, N, *scalars), dtype=np.float32)
+    def __init__(self, T: int, N: int, observations: Sequence[tuple[str, tuple[int, ...], Any]], actions: int) -> None:
+        self.names = [name for name, _, _ in observations]
+        self.obs = {name: np.zeros((T, N, *shape), dtype=dtype) for name, shape, dtype in observations}
         self.masks = np.zeros((T, N, actions), dtype=np.uint8)
         self.actions = np.zeros((T, N), dtype=np.int64)
         self.logprobs = np.zeros((T, N), dtype=np.float32)
@@ -36,47 +38,51 @@ class Rollout:
         self.rewards = np.zeros((T, N), dtype=np.float32)
         self.dones = np.zeros((T, N), dtype=np.float32)  # the episode ended in this step
         self.valid = np.zeros((T, N), dtype=np.float32)  # 0: the step that resets the env (next-step autoreset)
-        self.next_planes = np.zeros((N, *planes), dtype=np.uint8)
-        self.next_scalars = np.zeros((N, *scalars), dtype=np.float32)
+        self.next_obs = {name: np.zeros((N, *shape), dtype=dtype) for name, shape, dtype in observations}
         self.next_mask = np.zeros((N, actions), dtype=np.uint8)
         self.next_done = np.zeros(N, dtype=np.float32)
 
+    @classmethod
+    def for_spec(cls, T: int, N: int, spec: GameSpec) -> Rollout:
+        """A rollout of T steps of N envs with the observation tensors ``spec`` declares."""
+        return cls(T, N, [(t.name, tuple(t.shape), t.dtype) for t in spec.observations], spec.actions)
+
     def start(self, obs: dict[str, Any], info: dict[str, Any]) -> None:
         """Takes the env's first observation (from its reset) as the next step's input."""
-        self.next_planes = np.array(obs["planes"])
-        self.next_scalars = np.array(obs["scalars"])
+        for name in self.names:
+            np.copyto(self.next_obs[name], obs[name])
         self.next_mask = np.array(info["action_mask"])
         self.next_done = np.zeros(self.next_done.shape[0], dtype=np.float32)
 
     def continue_from(self, other: Rollout) -> None:
         """Takes ``other``'s next-step input (its env's current observation, mask and episode
         ends), so that this buffer's :meth:`collect` continues the episodes ``other`` collected."""
-        np.copyto(self.next_planes, other.next_planes)
-        np.copyto(self.next_scalars, other.next_scalars)
+        for name in self.names:
+            np.copyto(self.next_obs[name], other.next_obs[name])
         np.copyto(self.next_mask, other.next_mask)
         np.copyto(self.next_done, other.next_done)
 
-    def _obs_to(self, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
-        return torch.from_numpy(self.next_planes).to(device), torch.from_numpy(self.next_scalars).to(device)
+    def _obs_to(self, device: torch.device) -> list[torch.Tensor]:
+        return [torch.from_numpy(self.next_obs[name]).to(device) for name in self.names]
 
     def collect(self, env: SeatSplitEnv, net: PolicyNet, device: torch.device, deadline: float = math.inf) -> int:
         """Plays T steps of every env, sampling the policy's (masked) actions, and stores them.
 
-        Returns the number of steps stored: T, or fewer when ``time.monotonic()`` reaches
-        ``deadline`` first (the run's time budget; the partial rollout is then not learned from).
+        The forward passes run under ``torch.inference_mode`` (no autograd records). Returns the
+        number of steps stored: T, or fewer when ``time.monotonic()`` reaches ``deadline`` first
+        (the run's time budget; the partial rollout is then not learned from).
         """
         net.eval()
         T = self.actions.shape[0]
         for t in range(T):
             if time.monotonic() >= deadline:
                 return t
-            self.planes[t] = self.next_planes
-            self.scalars[t] = self.next_scalars
+            for name in self.names:
+                self.obs[name][t] = self.next_obs[name]
             self.masks[t] = self.next_mask
             self.valid[t] = 1.0 - self.next_done  # after an episode end the env resets and ignores the action
-            with torch.no_grad():
-                p, s = self._obs_to(device)
-                logits, value = net(p, s)
+            with torch.inference_mode():
+                logits, value = net(*self._obs_to(device))
                 logp = net.log_probs(logits, torch.from_numpy(self.next_mask).to(device))
                 action = torch.multinomial(logp.exp(), 1).squeeze(1)
                 self.logprobs[t] = logp.gather(1, action.unsqueeze(1)).squeeze(1).cpu().numpy()
@@ -87,8 +93,8 @@ class Rollout:
             self.rewards[t] = reward
             self.next_done = (term | trunc).astype(np.float32)
             self.dones[t] = self.next_done
-            np.copyto(self.next_planes, obs["planes"])
-            np.copyto(self.next_scalars, obs["scalars"])
+            for name in self.names:
+                np.copyto(self.next_obs[name], obs[name])
             np.copyto(self.next_mask, info["action_mask"])
         return T
 
@@ -97,9 +103,8 @@ class Rollout:
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """GAE advantages and returns, bootstrapped from the value of the next step's input."""
         # dones[t] = the episode ended in step t: no bootstrap across it.
-        with torch.no_grad():
-            p, s = self._obs_to(device)
-            _, nv = net(p, s)
+        with torch.inference_mode():
+            _, nv = net(*self._obs_to(device))
             next_value = nv.cpu().numpy()
         T, N = self.rewards.shape
         adv = np.zeros((T, N), dtype=np.float32)
@@ -114,20 +119,27 @@ class Rollout:
         return adv, ret
 
 
-def scales(env: BotarenaVectorEnv | SeatSplitEnv, steps: int, rng: np.random.Generator) -> tuple[list[float], list[float]]:
-    """Per-channel input scales, 1/max(1, largest value seen), from a short random warm-up."""
+def scales(env: BotarenaVectorEnv | SeatSplitEnv, steps: int, rng: np.random.Generator) -> dict[str, list[float]]:
+    """Per-channel input scales of every observation tensor, 1/max(1, largest magnitude seen in
+    the channel: the entry of the tensor's first dimension), from a short random warm-up."""
+
+    def peak(obs: dict[str, Any]) -> dict[str, npt.NDArray[np.float64]]:
+        out = {}
+        for name, a in obs.items():
+            x = np.abs(np.asarray(a, dtype=np.float64))
+            out[name] = x.reshape(x.shape[0], x.shape[1], -1).max(axis=(0, 2)) if x.ndim > 1 else x.max(axis=0, keepdims=True)
+        return out
+
     obs, info = env.reset()
-    pmax = obs["planes"].reshape(obs["planes"].shape[0], obs["planes"].shape[1], -1).max(axis=(0, 2)).astype(np.float64)
-    smax = np.abs(obs["scalars"]).max(axis=0).astype(np.float64)
+    top = peak(obs)
     for _ in range(steps):
         mask = info["action_mask"].astype(np.float64) + 1e-9
         probs = mask / mask.sum(axis=1, keepdims=True)
         acts = np.array([rng.choice(len(p), p=p) for p in probs])
         obs, _, _, _, info = env.step(acts)
-        p = obs["planes"]
-        pmax = np.maximum(pmax, p.reshape(p.shape[0], p.shape[1], -1).max(axis=(0, 2)))
-        smax = np.maximum(smax, np.abs(obs["scalars"]).max(axis=0))
-    return [1.0 / max(1.0, float(v)) for v in pmax], [1.0 / max(1.0, float(v)) for v in smax]
+        for name, v in peak(obs).items():
+            top[name] = np.maximum(top[name], v)
+    return {name: [1.0 / max(1.0, float(v)) for v in vals] for name, vals in top.items()}
 
 
 class SeatSplitEnv:
