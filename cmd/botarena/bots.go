@@ -9,6 +9,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/bots"
+	"github.com/botarena/botarena/env"
 )
 
 func init() { extraCommands = append(extraCommands, newBotsCmd) }
@@ -160,4 +161,29 @@ func newBotsListCmd(c *cli) *cobra.Command {
 	}
 	o.add(cmd)
 	return cmd
+}
+
+// builtPublicBots returns the public bots of game (its base name: a recipe
+// for "bomberman" plays every Bomberman preset) among o's recipes (the
+// built-in ones and --recipes) that are built in o's cache, as entrants
+// named after their recipes, and writes a line on stderr for each one not
+// built, with the command that builds it. tournament --public adds them to
+// the agents.
+func (c *cli) builtPublicBots(game string, o *botsFlags) ([]entrant, error) {
+	all, b, err := o.load(c)
+	if err != nil {
+		return nil, err
+	}
+	var out []entrant
+	for _, r := range all {
+		if r.Game != env.BaseGame(game) {
+			continue
+		}
+		if !b.Built(r) {
+			fmt.Fprintf(c.stderr, "botarena: --public: leaving out %s: not built in %s (botarena bots build %s)\n", r.Name, b.Cache, r.Name)
+			continue
+		}
+		out = append(out, entrant{name: r.Name, spec: "dir:" + b.BotDir(r)})
+	}
+	return out, nil
 }

@@ -16,34 +16,7 @@ import (
 // repository holding the sample Python bot, through `bots build`, and plays
 // the dir: spec it prints.
 func TestBotsBuildLocal(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not on PATH")
-	}
-	repo := t.TempDir()
-	src := exampleBot(t, "entelect-bomberman-python")
-	for _, f := range []string{"bot.json", "bot.py"} {
-		data, err := os.ReadFile(filepath.Join(src, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.MkdirAll(filepath.Join(repo, "src"), 0o755)
-		os.WriteFile(filepath.Join(repo, "src", f), data, 0o644)
-	}
-	git := func(args ...string) string {
-		out, err := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q")
-	git("add", ".")
-	git("commit", "-q", "-m", "bot")
-	commit := git("rev-parse", "HEAD")
-	recipes, cache := t.TempDir(), t.TempDir()
-	os.WriteFile(filepath.Join(recipes, "pybomber.json"), []byte(`{"game":"bomberman","repository":"`+repo+`","commit":"`+commit+`",
-		"toolchain":"python3","build":["mkdir -p out && cp src/bot.json src/bot.py out/"],"bot":"out"}`), 0o644)
-
+	recipes, cache, commit := localRecipe(t)
 	out, errOut, code := runCLI(t, "", "bots", "build", "--recipes", recipes, "--cache", cache, "-q", "pybomber")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -120,5 +93,64 @@ func TestBotsPublic(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 		})
+	}
+}
+
+// localRecipe makes a recipe "pybomber" (in the folder recipes) whose
+// repository is a local git repository holding the sample Python Bomberman
+// bot, and an empty cache; it skips the test without git.
+func localRecipe(t *testing.T) (recipes, cache, commit string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH")
+	}
+	repo := t.TempDir()
+	src := exampleBot(t, "entelect-bomberman-python")
+	for _, f := range []string{"bot.json", "bot.py"} {
+		data, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(repo, "src"), 0o755)
+		os.WriteFile(filepath.Join(repo, "src", f), data, 0o644)
+	}
+	git := func(args ...string) string {
+		out, err := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "bot")
+	commit = git("rev-parse", "HEAD")
+	recipes, cache = t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(recipes, "pybomber.json"), []byte(`{"game":"bomberman","repository":"`+repo+`","commit":"`+commit+`",
+		"toolchain":"python3","build":["mkdir -p out && cp src/bot.json src/bot.py out/"],"bot":"out"}`), 0o644)
+	return recipes, cache, commit
+}
+
+// tournament --public adds the game's public bots that are built, named
+// after their recipes, and names each one that is not, with the command
+// that builds it.
+func TestTournamentPublicAddsTheBuiltBots(t *testing.T) {
+	recipes, cache, _ := localRecipe(t)
+	if _, errOut, code := runCLI(t, "", "bots", "build", "--recipes", recipes, "--cache", cache, "-q", "pybomber"); code != 0 {
+		t.Fatalf("build: %s", errOut)
+	}
+	out, errOut, code := runCLI(t, "", "tournament", "bomberman/2p", "--public", "--recipes", recipes, "--bots-cache", cache,
+		"--agents", "reference", "--games", "1", "--max-rounds", "2", "--nolimit", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, `"agent":"pybomber"`) {
+		t.Errorf("the built bot pybomber is not among the agents: %s", out)
+	}
+	if want := "leaving out kabousvlieg-2016-bomberman: not built in " + cache + " (botarena bots build kabousvlieg-2016-bomberman)"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+	if strings.Contains(errOut, "scooterdelta") {
+		t.Errorf("a Battleships recipe was considered for Bomberman: %q", errOut)
 	}
 }

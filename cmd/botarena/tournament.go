@@ -38,6 +38,8 @@ func init() { extraCommands = append(extraCommands, newTournamentCmd) }
 type tournamentFlags struct {
 	agents    string
 	gauntlet  bool
+	public    bool      // add the game's public bots built by recipe
+	bots      botsFlags // their recipes and cache
 	focus     string
 	games     int
 	workers   int
@@ -83,7 +85,8 @@ func newTournamentCmd(c *cli) *cobra.Command {
 			"external bots (cmd:COMMAND, dir:PATH, http://...), NAME=SPEC to name one in the tables, and for\n" +
 			"BattleBots NAME=COMMAND for a command-line bot. --gauntlet plays the game's own gauntlet (its\n" +
 			"built-in bots, idle and random, and the committed policies under policies/ that fit the game, found\n" +
-			"from the working directory or a folder above it), plus any --agents. --focus NAME,... plays only the\n" +
+			"from the working directory or a folder above it), plus any --agents. --public adds the game's public\n" +
+			"competition bots built by recipe (`botarena bots list`), named after their recipes. --focus NAME,... plays only the\n" +
 			"pairings that involve an agent it names (one agent against the rest, as `--gauntlet --agents\n" +
 			"mine=policy:PATH --focus mine` does); each game keeps its index and seed in the whole tournament.\n\n" +
 			"tournament battlebots --original (or with --bouts) runs the original control program's round\n" +
@@ -108,7 +111,7 @@ func newTournamentCmd(c *cli) *cobra.Command {
 				return fmt.Errorf("--timeout: want a positive duration, got %v", o.timeout)
 			}
 			if o.original || cmd.Flags().Changed("bouts") {
-				for _, name := range []string{"gauntlet", "focus", "games", "workers", "png", "players", "config"} {
+				for _, name := range []string{"gauntlet", "public", "focus", "games", "workers", "png", "players", "config"} {
 					if cmd.Flags().Changed(name) {
 						return fmt.Errorf("--%s is for the gauntlet, not the original round robin (--original, --bouts)", name)
 					}
@@ -136,7 +139,7 @@ func newTournamentCmd(c *cli) *cobra.Command {
 			if o.workers < 0 {
 				return fmt.Errorf("--workers: want 1 or more (0: GOMAXPROCS), got %d", o.workers)
 			}
-			if strings.TrimSpace(o.agents) == "" && !o.gauntlet {
+			if strings.TrimSpace(o.agents) == "" && !o.gauntlet && !o.public {
 				return fmt.Errorf("tournament %s: name the agents (--agents A,B,...) or play the game's gauntlet (--gauntlet)", args[0])
 			}
 			for name, v := range o.game {
@@ -152,6 +155,9 @@ func newTournamentCmd(c *cli) *cobra.Command {
 	o.externalBotFlags.add(f)
 	f.StringVar(&o.agents, "agents", "", "comma-separated agent specs (NAME=SPEC names one; BattleBots: NAME=COMMAND for a command-line bot); --original: huggy,nop if absent")
 	f.BoolVar(&o.gauntlet, "gauntlet", false, "play the game's gauntlet: its built-in bots, baselines and committed policies (plus any --agents)")
+	f.BoolVar(&o.public, "public", false, "add the game's public competition bots built by recipe (botarena bots build; those not built are named on stderr); they start a process every round, so give --nolimit or a larger --time-limit on a loaded machine")
+	f.StringVar(&o.bots.cache, "bots-cache", "", "with --public: where the bots are built (default: botarena bots build's default cache)")
+	f.StringVar(&o.bots.recipes, "recipes", "", "with --public: a folder of more recipes (NAME.json), as botarena bots build takes")
 	f.StringVar(&o.focus, "focus", "", "comma-separated agent names (as in the tables): play only the pairings that involve one of them")
 	f.IntVar(&o.games, "games", 100, "games per pairing and seating")
 	f.IntVar(&o.workers, "workers", 0, "worker goroutines (default GOMAXPROCS)")
@@ -410,6 +416,13 @@ func (c *cli) gauntlet(game string, o *tournamentFlags, setPlayers bool) error {
 	var ents []entrant
 	if o.gauntlet {
 		ents = c.kitGauntlet(game, entry.Kit, spec)
+	}
+	if o.public {
+		pub, err := c.builtPublicBots(game, &o.bots)
+		if err != nil {
+			return fmt.Errorf("--public: %w", err)
+		}
+		ents = append(ents, pub...)
 	}
 	if ents, err = parseEntrants(game, o.agents, ents); err != nil {
 		return err
