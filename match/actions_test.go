@@ -120,3 +120,23 @@ func TestActionsJSONKeepsTheKindsInOrder(t *testing.T) {
 		t.Errorf("(a+a)/2 = %s, want a", sum)
 	}
 }
+
+// TestCounterCountsWithoutAllocating: counting a round allocates nothing
+// (it runs every step of every pooled league game).
+func TestCounterCountsWithoutAllocating(t *testing.T) {
+	e, err := env.Make("bomberman", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := match.NewCounter(e)
+	actions := make([]int32, e.Spec().Seats)
+	for i := range actions {
+		actions[i] = int32(i % int(bomberman.NumActions))
+	}
+	if n := testing.AllocsPerRun(100, func() { c.Count(actions) }); n != 0 {
+		t.Errorf("Count allocates %v times a round", n)
+	}
+	if got := c.Seat(1).Get("move"); got != 101 {
+		t.Errorf("seat 1 moved %v times, want 101 (100 runs and the warm-up)", got)
+	}
+}
