@@ -186,3 +186,60 @@ func paletteOf(img image.Image, b image.Rectangle) (colours, seat0, drawn int) {
 	}
 	return len(seen), seat0, drawn
 }
+
+// TestWebBrowserSeedsPoliciesAndPanes checks in headless Chromium what the
+// page does with what it gets: a seed above 2^53 typed in the Seed box
+// and a league game watched again (?league=NAME&watch=INDEX) play their
+// own seeds (the status line quotes the server's answer); a policy seat
+// shows its value, the action it plays and its top actions, with the
+// event log and the last round's actions (viewer-policy-battleships.png);
+// and two matches play side by side on one seed (viewer-side-by-side.png).
+func TestWebBrowserSeedsPoliciesAndPanes(t *testing.T) {
+	bin, dir := browser(t)
+	leagues := t.TempDir()
+	newLeague(t, filepath.Join(leagues, "bb"), 6)
+	_, ts := newTestServer(t, Options{LeaguesDir: leagues, PolicyDirs: []string{committedPolicies}})
+	t.Run("seed_box", func(t *testing.T) {
+		dom := headless(t, bin, ts.URL+"/?game=battlebots&autoplay=1&speed=50&until=3&seed="+bigSeed, "--dump-dom")
+		if !strings.Contains(dom, "seed "+bigSeed) {
+			t.Errorf("the page did not start seed %s: %s", bigSeed, statusLine(dom))
+		}
+	})
+	t.Run("league_watch", func(t *testing.T) {
+		var page LeaguePage
+		getJSON(t, ts.URL+"/api/leagues/table?name=bb", &page)
+		g := page.Recent[2]
+		dom := headless(t, bin, fmt.Sprintf("%s/?league=bb&watch=%d&speed=50&until=3", ts.URL, g.Index), "--dump-dom")
+		if want := fmt.Sprintf("seed %d", uint64(g.Seed)); !strings.Contains(dom, want) {
+			t.Errorf("watching game %d did not play its %s: %s", g.Index, want, statusLine(dom))
+		}
+	})
+	t.Run("policy", func(t *testing.T) {
+		url := ts.URL + "/?game=battleships/small&agent0=policy:battleships-small&agent1=reference&autoplay=1&speed=50&until=30&seed=3"
+		dom := headless(t, bin, url, "--dump-dom")
+		for _, want := range []string{`<div class="policy">`, "policy:battleships-small</div>", "plays ", "legal actions", "r0 seat 0: ", "Last round's actions"} {
+			if !strings.Contains(dom, want) {
+				t.Errorf("the page lacks %q", want)
+			}
+		}
+		screenshot(t, bin, url, filepath.Join(dir, "viewer-policy-battleships.png"), board, 6, 50)
+	})
+	t.Run("side_by_side", func(t *testing.T) {
+		url := ts.URL + "/?game=battlebots&agent0=policy:battlebots-sniper&agent1=sniper&compare=1&b0=policy:battlebots&b1=sniper&autoplay=1&speed=50&until=15&seed=7"
+		dom := headless(t, bin, url, "--dump-dom")
+		for _, want := range []string{"A: policy:battlebots-sniper vs sniper", "B: policy:battlebots vs sniper"} {
+			if !strings.Contains(dom, want) {
+				t.Errorf("the page lacks the pane %q: %s", want, statusLine(dom))
+			}
+		}
+		screenshot(t, bin, url, filepath.Join(dir, "viewer-side-by-side.png"), image.Rect(20, 170, 1380, 560), 6, 50)
+	})
+}
+
+// statusLine returns the page's status line from its DOM.
+func statusLine(dom string) string {
+	if m := regexp.MustCompile(`id="status"[^>]*>([^<]*)<`).FindStringSubmatch(dom); m != nil {
+		return m[1]
+	}
+	return "(no status line)"
+}

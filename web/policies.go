@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/botarena/botarena/agents/policy"
 	"github.com/botarena/botarena/env"
@@ -21,10 +23,12 @@ import (
 // file's path relative to its folder without the suffix; where two
 // folders have a NAME, the first one's is played. A client names only
 // listed policies, never a path. The folders are the operator's (serve's
-// --bots-dir and the repository's policies/): their models are loaded
-// once (policy.Open's cache, for the life of the process), and every
-// playing of a match with policy seats is charged their weights and its
-// explainers' scratch (policyCost).
+// --bots-dir and the repository's policies/): each version of a file is
+// loaded once, charged to the budget while it loads (policyModel), and
+// kept (policy.Open's cache, for the life of the process; a file that is
+// not a policy is remembered as such), and every playing of a match with
+// policy seats is charged their weights and its explainers' scratch
+// (policyCost).
 
 // policySuffix ends the file names of policies.
 const policySuffix = ".policy.safetensors"
@@ -71,13 +75,65 @@ func (s *Server) policyFiles() []policyFile {
 	return out
 }
 
-// policyAgents returns the policy agents the viewer offers for envs of
-// spec: "policy:NAME" and "policy:NAME?sample" of every policy file that
-// fits it, with the agent specs that play them.
-func (s *Server) policyAgents(spec *env.Spec) (names, specs []string) {
+// policyModels remembers, per version of a policy file (its size and
+// modification time), its model or that it is not one, so that requests
+// do not read again a file that failed to load.
+type policyModels struct {
+	mu sync.Mutex
+	m  map[string]policyModel // by path
+}
+
+type policyModel struct {
+	size  int64
+	mod   time.Time
+	model *policy.Model // nil: the file is not a policy
+}
+
+// policyLoadFactor is what loading a policy file holds per byte of it: the
+// file's bytes, and its weights as float64 (twice its float32 ones).
+const policyLoadFactor = 3
+
+// policyModel returns the model of f: the one remembered for this version
+// of the file, else loaded (policy.Open) with policyLoadFactor times its
+// size charged to the budget for client meanwhile. It returns nil for a
+// file that is not a policy (remembered) and when the budget refuses the
+// load (tried again by a later request).
+func (s *Server) policyModel(client string, f policyFile) *policy.Model {
+	st, err := os.Stat(f.path)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	s.models.mu.Lock()
+	known, ok := s.models.m[f.path]
+	s.models.mu.Unlock()
+	if ok && known.size == st.Size() && known.mod.Equal(st.ModTime()) {
+		return known.model
+	}
+	release, err := s.reserver(client, "loading policy "+f.name)(policyLoadFactor * st.Size())
+	if err != nil {
+		return nil
+	}
+	defer release()
+	m, err := policy.Open(f.path)
+	if err != nil {
+		m = nil
+	}
+	s.models.mu.Lock()
+	if s.models.m == nil {
+		s.models.m = map[string]policyModel{}
+	}
+	s.models.m[f.path] = policyModel{size: st.Size(), mod: st.ModTime(), model: m}
+	s.models.mu.Unlock()
+	return m
+}
+
+// policyAgents returns the policy agents the viewer offers client for
+// envs of spec: "policy:NAME" and "policy:NAME?sample" of every policy
+// file that fits it, with the agent specs that play them.
+func (s *Server) policyAgents(client string, spec *env.Spec) (names, specs []string) {
 	for _, f := range s.policyFiles() {
-		m, err := policy.Open(f.path)
-		if err != nil || m.Check(spec) != nil {
+		m := s.policyModel(client, f)
+		if m == nil || m.Check(spec) != nil {
 			continue
 		}
 		for _, opt := range []string{"", policy.SampleSuffix} {
@@ -88,17 +144,20 @@ func (s *Server) policyAgents(spec *env.Spec) (names, specs []string) {
 	return names, specs
 }
 
-// policyCost returns what a playing of agents (agent specs) holds beyond
-// its game: the weights and the explainer of each policy seat.
-func policyCost(specs []string) int64 {
+// policyCost returns what a playing of agents (agent specs, as
+// policyAgents made them) holds beyond its game: the weights and the
+// explainer of each policy seat.
+func (s *Server) policyCost(specs []string) int64 {
 	var n int64
+	s.models.mu.Lock()
+	defer s.models.mu.Unlock()
 	for _, sp := range specs {
 		path, ok := strings.CutPrefix(sp, policy.Prefix)
 		if !ok {
 			continue
 		}
 		path, _, _ = strings.Cut(path, "?")
-		if m, err := policy.Open(path); err == nil {
+		if m := s.models.m[path].model; m != nil {
 			n += 8*int64(m.Parameters()) + m.ExplainBytes()
 		}
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"math"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,7 +65,7 @@ func TestWebPolicySeatsAreExplained(t *testing.T) {
 					t.Fatalf("round %d: policies %+v, want seat %d's", f.Round, f.Policies, policySeat)
 				}
 				st := f.Policies[0]
-				if len(st.Top) == 0 || st.Legal < len(st.Top) || math.IsNaN(st.Value) || math.IsInf(st.Value, 0) || st.Chosen.Prob <= 0 || st.Chosen.Command == "" {
+				if len(st.Top) == 0 || st.Legal < len(st.Top) || math.IsNaN(st.Value) || math.IsInf(st.Value, 0) || st.Chosen.Prob <= 0 || st.Chosen.Command+st.Chosen.Name == "" {
 					t.Fatalf("round %d: %+v", f.Round, st)
 				}
 				for k := 1; k < len(st.Top); k++ {
@@ -108,24 +109,58 @@ func TestWebPolicyAgentsListedOnly(t *testing.T) {
 }
 
 // TestWebPolicyPlayingsCharged: a playing with a policy seat is charged
-// the policy's weights and its explainer: on a budget of 1 MiB, less
-// than the committed BattleBots policy's weights, its frames are refused
-// with 413, while a match of built-in agents plays.
+// (its weights and its explainer) and one of built-in agents is not: with
+// the budget full, the first's frames are refused with 429 and the
+// second's play.
 func TestWebPolicyPlayingsCharged(t *testing.T) {
-	_, ts := newTestServer(t, Options{PolicyDirs: []string{committedPolicies}, Memory: NewMemory(1 << 20)})
-	for _, c := range []struct {
-		agents []string
-		code   int
-	}{
-		{[]string{"policy:battlebots", "sniper"}, http.StatusRequestEntityTooLarge},
-		{[]string{"huggy", "sniper"}, http.StatusOK},
-	} {
-		id, code, msg := createMatch(t, ts.URL, createRequest{Game: "battlebots", Agents: c.agents})
+	mem := newTestMemory(1 << 30)
+	_, ts := newTestServer(t, Options{PolicyDirs: []string{committedPolicies}, Memory: mem})
+	var ids []string
+	for _, agents := range [][]string{{"policy:battlebots", "sniper"}, {"huggy", "sniper"}} {
+		id, code, msg := createMatch(t, ts.URL, createRequest{Game: "battlebots", Agents: agents})
 		if code != http.StatusCreated {
-			t.Fatalf("%v: create: %d %s", c.agents, code, msg)
+			t.Fatalf("%v: create: %d %s", agents, code, msg)
 		}
-		if a := get(t, ts.URL+"/api/matches/"+id+"/frame?round=3"); a.code != c.code {
-			t.Errorf("%v: frame: %d %s, want %d", c.agents, a.code, a.msg, c.code)
+		ids = append(ids, id)
+	}
+	mem.mu.Lock()
+	mem.full = true
+	mem.mu.Unlock()
+	for i, want := range []int{http.StatusTooManyRequests, http.StatusOK} {
+		if a := get(t, ts.URL+"/api/matches/"+ids[i]+"/frame?round=3"); a.code != want {
+			t.Errorf("match %s: frame: %d %s, want %d", ids[i], a.code, a.msg, want)
 		}
+	}
+}
+
+// TestWebPolicyFilesChecked: a file named like a policy that is not one
+// is left out (the others are listed), and a policy whose load the budget
+// cannot pay for is not listed.
+func TestWebPolicyFilesChecked(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "broken.policy.safetensors"), []byte("not a policy"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agentsOf := func(opt Options) []string {
+		_, ts := newTestServer(t, opt)
+		var cat struct {
+			Games []GameInfo `json:"games"`
+		}
+		for range 2 { // the second time from what the server remembers
+			getJSON(t, ts.URL+"/api/catalog", &cat)
+		}
+		for _, g := range cat.Games {
+			if g.Name == "battlebots" {
+				return g.Agents
+			}
+		}
+		return nil
+	}
+	got := agentsOf(Options{PolicyDirs: []string{dir, committedPolicies}})
+	if slices.ContainsFunc(got, func(a string) bool { return strings.Contains(a, "broken") }) || !slices.Contains(got, "policy:battlebots") {
+		t.Errorf("agents %v: want policy:battlebots and not the broken file", got)
+	}
+	if got := agentsOf(Options{PolicyDirs: []string{committedPolicies}, Memory: NewMemory(1 << 20)}); slices.ContainsFunc(got, func(a string) bool { return strings.HasPrefix(a, "policy:") }) {
+		t.Errorf("on a budget of 1 MiB, policies of 0.9 MB (2.7 MB to load) are listed: %v", got)
 	}
 }

@@ -103,6 +103,8 @@ type Server struct {
 	stateCap int64
 	folders  []string // the replays and leagues folders as an error may name them
 
+	models policyModels // policies.go
+
 	mu       sync.Mutex
 	sessions map[string]*session
 	clients  map[string]int // requests running per client (admit)
@@ -301,16 +303,16 @@ func (s *Server) legendOf(game string) []LegendItem {
 }
 
 // agentsOf returns the agents the viewer may play in envs of spec of
-// game: the built-in agents, then the policies that fit spec, with the
-// agent spec that plays each.
-func (s *Server) agentsOf(game string, spec *env.Spec) (names, specs []string) {
+// game: the built-in agents, then the policies that fit spec (loaded for
+// client), with the agent spec that plays each.
+func (s *Server) agentsOf(client, game string, spec *env.Spec) (names, specs []string) {
 	for _, a := range agents.Names(game) {
 		if watchable(game, a) {
 			names = append(names, a)
 		}
 	}
 	specs = slices.Clone(names)
-	pn, ps := s.policyAgents(spec)
+	pn, ps := s.policyAgents(client, spec)
 	return append(names, pn...), append(specs, ps...)
 }
 
@@ -343,7 +345,7 @@ func (s *Server) catalog(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			continue // the viewer draws native states
 		}
-		names, _ := s.agentsOf(name, e.Spec())
+		names, _ := s.agentsOf(clientOf(r), name, e.Spec())
 		games = append(games, GameInfo{Name: name, Seats: e.Spec().Seats, MaxSteps: e.Spec().MaxSteps,
 			Formats: c.NativeFormats(), Agents: names, Default: defaultAgent(names), Legend: s.legendOf(name)})
 	}
@@ -388,7 +390,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, fmt.Sprintf("%s has %d seats, got %d agents", req.Game, seats, len(req.Agents)))
 		return
 	}
-	names, specs := s.agentsOf(req.Game, e.Spec())
+	names, specs := s.agentsOf(clientOf(r), req.Game, e.Spec())
 	list, resolved := make([]string, seats), make([]string, seats)
 	for seat := range list {
 		if seat < len(req.Agents) && req.Agents[seat] != "" {
@@ -405,7 +407,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	}
 	limit := min(s.opt.MaxRounds, match.RoundLimit(e.Spec()))
 	src := &liveSource{reg: s.opt.Registry, game: req.Game, config: req.Config, agents: list, specs: resolved, seed: uint64(req.Seed), limit: limit,
-		held: policyCost(resolved)}
+		held: s.policyCost(resolved)}
 	m, ok := s.add(w, &session{game: req.Game, seats: seats, src: src})
 	if !ok {
 		return

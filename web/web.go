@@ -1,8 +1,10 @@
 // Package web is the browser viewer that botarena serve offers at /: the
-// games and their built-in agents, live matches between built-in agents,
-// replays (recordings, replay folders, league match data) and league
-// pages, drawn on a canvas round by round from each game's canonical
-// native state.
+// games and their built-in agents, live matches between built-in agents
+// and trained policies, replays (recordings, replay folders, league match
+// data) and league pages, drawn on a canvas round by round from each
+// game's canonical native state, with the game's key (env.Kit.Legend),
+// the last round's actions, trails, an event log, what each policy seat
+// makes of the state (policies.go), and two matches side by side.
 //
 // # Model
 //
@@ -11,8 +13,8 @@
 // recording) plays it again from its start, in its own goroutine, so the
 // server keeps no frames.
 //
-// A live match is a recipe: a game (and a config), one built-in agent per
-// seat and a seed. The games and the built-in agents are deterministic
+// A live match is a recipe: a game (and a config), one built-in agent or
+// listed policy (see policies.go) per seat and a seed. The games and the built-in agents are deterministic
 // given the seed, and every playing uses the match runner (package match:
 // the seed and agent seeds of `botarena play --seed`, its failure policy).
 //
@@ -75,7 +77,7 @@
 // # Routes
 //
 //	GET  /                          the page (index.html, app.js, style.css under /viewer/)
-//	GET  /api/catalog               the games: name, seats, native formats, built-in agents; limits
+//	GET  /api/catalog               the games: name, seats, native formats, agents (built-in, policies), legend; limits
 //	POST /api/matches               {"game", "config", "agents": [one per seat], "seed"} → {"id", ...}
 //	GET  /api/matches/{id}/events   text/event-stream of frames; ?from=ROUND&speed=ROUNDS_PER_SECOND&seat=SEAT
 //	GET  /api/matches/{id}/frame    one frame; ?round=ROUND&seat=SEAT
@@ -88,9 +90,12 @@
 //	GET  /api/leagues/table         ?name=NAME: settings, table, runs, last games
 //
 // The ids of live matches and replays share the /api/matches/{id} routes.
-// A frame is the JSON object
+// Every seed the API reads or writes is a JSON string of decimal digits
+// ([Seed]): a browser rounds JSON numbers above 2^53 to other seeds. A
+// frame is the JSON object
 //
-//	{"game", "seats", "round", "format", "state", "seat", "view", "result", "done", "forfeit"}
+//	{"game", "seats", "round", "format", "state", "seat", "view", "result", "done", "forfeit",
+//	 "actions", "policies"}
 //
 // where state is the canonical native state as the full view (seat -1):
 // JSON formats embedded as JSON, text formats as a string; view is the same
@@ -98,5 +103,10 @@
 // When an agent panics it forfeits (package match): the match ends, a last
 // frame with done true names the seat in forfeit (absent otherwise) and
 // its result ranks that seat last. The last frame of a replay shows the
-// recorded result, when the recording has one.
+// recorded result, when the recording has one. actions are the actions of
+// the round that led to the state, one per seat ([ActionView]: the
+// action, its name, its native command, whether the game counted it
+// invalid, its reward); policies, for the policy seats of a live match,
+// what each makes of the state ([PolicyStep]: its most probable actions,
+// its value estimate and the action it plays next).
 package web

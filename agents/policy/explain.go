@@ -40,10 +40,9 @@ type Explanation struct {
 // for concurrent use, nor for use concurrently with its agent's Act; it
 // allocates its scratch on first use and the Top slice it returns.
 type Explainer struct {
-	a     *Agent
-	s     *scratch // the policy pass, a batch of one
-	v     *Batch   // the value pass: the trunk, then the value layers
-	probs []float64
+	a *Agent
+	s *scratch // the policy pass, a batch of one
+	v *Batch   // the value pass: the trunk, then the value layers
 }
 
 // NewExplainer returns an explainer of a.

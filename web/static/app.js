@@ -431,9 +431,11 @@ function scores(p, f) {
 }
 
 // actionText is an action as the page shows it: its native command, and
-// its name where that says more.
+// its name where that says more; the name alone for a long command (a
+// Battle³ task array).
 function actionText(a) {
   const cmd = a.command || String(a.action);
+  if (a.name && cmd.length > 16) return a.name;
   return a.name && a.name !== cmd ? `${cmd} (${a.name})` : cmd;
 }
 
@@ -631,6 +633,13 @@ async function showLeague(name) {
       row(games, [g.index, g.seed, seats, g.rounds, winner, g.watch ? button("Watch", () => startMatch(g.watch)) : "not built in"]);
     }
     $("recentbox").hidden = !(p.recent && p.recent.length);
+    // ?league=NAME&watch=INDEX watches one of the last games again.
+    if (params.has("watch") && !app.watched) {
+      app.watched = true;
+      const g = (p.recent || []).find((r) => String(r.index) === params.get("watch"));
+      if (g && g.watch) startMatch(g.watch);
+      else status(`game ${params.get("watch")} is not among the last games of ${p.name} that can be watched`, true);
+    }
     if (!app.leagueTimer) app.leagueTimer = setInterval(() => { if (!$("leagues").hidden && app.league) showLeague(app.league.name); }, 10000);
   } catch (e) {
     status(e.message, true);
@@ -806,13 +815,15 @@ function drawBomberman(d) {
       ctx.strokeStyle = C.grid;
       ctx.lineWidth = 1;
       ctx.strokeRect(x + 0.5, y + 0.5, c - 1, c - 1);
-      if (b.PowerUp) {
+      if (b.PowerUp && (b.PowerUp.$type || "").includes("Super")) {
+        disc(ctx, x + c / 2, y + c / 2, c * 0.36, C.coin);
+      } else if (b.PowerUp) {
         const t = b.PowerUp.$type || "";
         ctx.fillStyle = C.power;
         ctx.beginPath();
         ctx.moveTo(x + c / 2, y + 2); ctx.lineTo(x + c - 2, y + c / 2); ctx.lineTo(x + c / 2, y + c - 2); ctx.lineTo(x + 2, y + c / 2);
         ctx.fill();
-        label(ctx, t.includes("Super") ? "S" : t.includes("Bag") ? "B" : "R", x + c / 2, y + c / 2, C.bomb, Math.max(7, c * 0.5), "center");
+        label(ctx, t.includes("Bag") ? "B" : "R", x + c / 2, y + c / 2, C.bomb, Math.max(7, c * 0.5), "center");
       }
       if (b.Bomb) {
         disc(ctx, x + c / 2, y + c / 2, c * 0.38, C.bomb, b.Bomb.Owner ? seatColor(b.Bomb.Owner.Key.charCodeAt(0) - 65) : null);
@@ -994,15 +1005,12 @@ function drawShipsBoard(d, b, dim, c, ox, oy) {
     }
     const hit = (cl.Hit && cl.Occupied) || cl.Damaged;
     const miss = (cl.Hit && !cl.Occupied) || cl.Missed;
+    // As the game's picture (and its key) draws them: a hit as a fire
+    // disc, a miss as a grey dot.
     if (hit) {
-      ctx.strokeStyle = C.fire;
-      ctx.lineWidth = 3;
-      ctx.beginPath();
-      ctx.moveTo(x + 5, y + 5); ctx.lineTo(x + c - 5, y + c - 5);
-      ctx.moveTo(x + c - 5, y + 5); ctx.lineTo(x + 5, y + c - 5);
-      ctx.stroke();
+      disc(ctx, x + c / 2, y + c / 2, c * 0.3, C.fire);
     } else if (miss) {
-      disc(ctx, x + c / 2, y + c / 2, Math.max(2, c * 0.12), C.text);
+      disc(ctx, x + c / 2, y + c / 2, Math.max(2, c * 0.15), C.wall);
     }
     if (cl.ShieldHit) disc(ctx, x + c / 2, y + c / 2, c * 0.3, "rgba(0,0,0,0)", C.power);
   }
@@ -1102,7 +1110,7 @@ function drawPortalbomber(d) {
     const [x, y] = g.at(p.x, p.y);
     disc(ctx, x + c / 2, y + c / 2, c * 0.4, seatColor(seat), C.text);
     const [dx, dy] = [[0, -1], [1, 0], [0, 1], [-1, 0]][p.orientation] || [0, 0];
-    disc(ctx, x + c / 2 + dx * c * 0.28, y + c / 2 + dy * c * 0.28, c * 0.1, C.bomb);
+    disc(ctx, x + c / 2 + dx * c * 0.28, y + c / 2 + dy * c * 0.28, c * 0.1, C.text);
   }
   const y0 = g.oy + n * c + 14;
   label(ctx, `move ${s.moveNumber}   ${s.state}${apocalypse ? "   APOCALYPSE" : ""}`, 8, y0, apocalypse ? "#ff5a6a" : C.text, 13);
