@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Errors of [Async].
@@ -195,9 +196,9 @@ func NewAsync(p *Pool, batchSize int, outs []Output) (*Async, error) {
 		a.rows[k] = rows{Buffers: out.Buffers, final: out.FinalObs, ended: out.Ended}
 	}
 	for range p.Workers() {
-		a.workers = append(a.workers, &asyncWorker{worker: p.newWorker(0, n), wake: make(chan struct{}, 1)})
+		a.workers = append(a.workers, &asyncWorker{worker: p.newWorker(n), wake: make(chan struct{}, 1)})
 	}
-	a.caller = p.newWorker(0, n)
+	a.caller = p.newWorker(n)
 	a.callerChunk = make([]int32, maxChunk)
 	a.spare = len(a.workers) < runtime.GOMAXPROCS(0)
 	a.syncGroups()
@@ -370,7 +371,11 @@ func (a *Async) Recv() (int, error) {
 		a.run(a.caller, a.callerChunk[:c], slot)
 		a.finish(c)
 	}
-	await(complete, a.spare, &a.recvParked, a.recvWake)
+	spin := time.Duration(0)
+	if a.spare {
+		spin = busySpin
+	}
+	await(complete, spin, &a.recvParked, a.recvWake)
 	a.rethrow()
 	a.done[k].Store(0)
 	L := len(a.p.learners)
@@ -480,7 +485,7 @@ func (a *Async) loop(w *asyncWorker) {
 	chunk := make([]int32, maxChunk)
 	work := func() bool { return a.pending.Load() > 0 || a.stopped.Load() }
 	for {
-		wait(work, &w.parked, w.wake)
+		wait(work, workerSpin, &w.parked, w.wake)
 		c, slot := a.take(chunk, math.MaxInt64, nw)
 		if c == 0 {
 			a.mu.Lock()

@@ -6,10 +6,11 @@ import "github.com/botarena/botarena/env"
 // with those of other opponents, such as a neural policy that evaluates one
 // network over many observations at once.
 //
-// In each Step, every worker gathers, for its range of envs, the seats of
-// all the BatchOpponents that share one [Batcher] (envs that reset in this
-// step instead of stepping are left out), computes their actions with one
-// [BatchWorker.ActBatch] call, and then steps its envs with them. The pool
+// In each Step, the worker that takes a chunk of envs (see the package
+// documentation) gathers, for that chunk, the seats of all the
+// BatchOpponents that share one [Batcher] (envs that reset in this step
+// instead of stepping are left out), computes their actions with one
+// [BatchWorker.ActBatch] call, and then steps the chunk's envs with them. The pool
 // does not call Act on a BatchOpponent whose Batcher is not nil; it still
 // calls Reset at every episode start, as for any opponent.
 type BatchOpponent interface {
@@ -27,8 +28,8 @@ type BatchOpponent interface {
 // use.
 type Batcher interface {
 	// NewBatchWorker returns the state one worker of a pool uses for
-	// batches of at most maxSeats seats of envs of spec. [New] calls it
-	// once per worker that has seats of this batcher in its env range.
+	// batches of at most maxSeats seats of envs of spec. A pool calls it
+	// once per worker when it first meets an opponent of this batcher.
 	NewBatchWorker(spec *env.Spec, maxSeats int) BatchWorker
 }
 
@@ -50,7 +51,7 @@ type BatchWorker interface {
 }
 
 // batchGroup is one worker's share of one Batcher: the gather buffers for
-// one ActBatch call over the worker's env range. Which opponents a batcher
+// one ActBatch call over the chunk the worker steps. Which opponents a batcher
 // plays can change at every episode start (see [Pool.SetOpponents]), so the
 // groups are gathered afresh in every Step; the buffers hold every
 // opponent seat of the range.
@@ -95,20 +96,9 @@ func batchers(opps []env.Agent) ([]Batcher, []int) {
 	return list, group
 }
 
-// setupBatches gives worker w a batch group for every Batcher its env range
-// has opponents of. Called from New, before the workers start.
-func (p *Pool) setupBatches(w *worker) {
-	nOpp := len(p.oppSeats)
-	for o := w.lo * nOpp; o < w.hi*nOpp; o++ {
-		if g := p.oppGroup[o]; g >= 0 {
-			p.addBatchGroup(w, g)
-		}
-	}
-}
-
 // addBatchGroup gives worker w a batch group for p.batchers[g] unless it
-// has one, with a BatchWorker for every opponent seat of its range, and
-// its opponent-action buffer. It runs while the workers are idle.
+// has one, with room for every opponent seat of w.span envs, and its
+// opponent-action buffer. It runs while the workers are idle.
 func (p *Pool) addBatchGroup(w *worker, g int) {
 	for len(w.groupOf) <= g {
 		w.groupOf = append(w.groupOf, -1)
@@ -117,7 +107,7 @@ func (p *Pool) addBatchGroup(w *worker, g int) {
 		return
 	}
 	nOpp := len(p.oppSeats)
-	n := (w.hi - w.lo) * nOpp
+	n := w.span * nOpp
 	if w.oppActs == nil {
 		w.oppActs = make([]int32, n)
 	}
@@ -133,11 +123,12 @@ func (p *Pool) addBatchGroup(w *worker, g int) {
 }
 
 // actBatches computes, on worker w, the actions of every batched opponent
-// of w's envs that step in this batch, into w.oppActs: one ActBatch call
-// per Batcher, over its seats in env order.
-func (p *Pool) actBatches(w *worker) {
+// of envs lo..hi-1 (at most w.span, lo = w.base) that step in this batch,
+// into w.oppActs: one ActBatch call per Batcher, over its seats in env
+// order.
+func (p *Pool) actBatches(w *worker, lo, hi int) {
 	p.clearBatches(w)
-	for i := w.lo; i < w.hi; i++ {
+	for i := lo; i < hi; i++ {
 		p.gatherBatches(w, i)
 	}
 	p.runBatches(w)
@@ -154,7 +145,7 @@ func (p *Pool) clearBatches(w *worker) {
 // unless the env resets rather than steps in this batch.
 func (p *Pool) gatherBatches(w *worker, i int) {
 	nOpp := len(p.oppSeats)
-	base := w.lo * nOpp
+	base := w.base * nOpp
 	s := &p.slots[i]
 	if s.pending {
 		return // reset, not stepped, in this batch

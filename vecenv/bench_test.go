@@ -29,17 +29,28 @@ var benchGames = []benchGame{
 // BenchmarkPool steps pools of each game in benchGames with every seat a
 // learner, writing observations and masks of every row; autoresets
 // (next-step) are part of the figure. Actions come from a precomputed table
-// drawn from the game's weights.
+// drawn from the game's weights. workers=auto is Config.Workers 0 (the pool
+// chooses; its workers-used metric is the count of the last Step); 16384
+// envs are left to bench/device-scaling.sh (about 1.3 GB for Bomberman).
 func BenchmarkPool(b *testing.B) {
 	for _, game := range benchGames {
-		for _, numEnvs := range []int{64, 1024, 4096} {
-			for _, workers := range []int{1, 2} {
-				b.Run(fmt.Sprintf("%s/envs=%d/workers=%d", game.name, numEnvs, workers), func(b *testing.B) {
+		for _, numEnvs := range []int{1, 16, 256, 1024, 4096} {
+			for _, workers := range []int{1, 2, 0} {
+				b.Run(fmt.Sprintf("%s/envs=%d/workers=%s", game.name, numEnvs, workersName(workers)), func(b *testing.B) {
 					benchmarkPool(b, game, numEnvs, workers)
 				})
 			}
 		}
 	}
+}
+
+// workersName names a Config.Workers value in a benchmark: the count, or
+// "auto" for 0.
+func workersName(workers int) string {
+	if workers == 0 {
+		return "auto"
+	}
+	return fmt.Sprint(workers)
 }
 
 func benchmarkPool(b *testing.B, game benchGame, numEnvs, workers int) {
@@ -67,6 +78,7 @@ func benchmarkPool(b *testing.B, game benchGame, numEnvs, workers int) {
 		k = (k + 1) % batches
 	}
 	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+	b.ReportMetric(float64(p.StepWorkers()), "workers-used")
 }
 
 // BenchmarkOverhead measures the pool's own cost per step with the toy game

@@ -70,11 +70,19 @@ type Config struct {
 	// Seed is the pool seed every env, episode and opponent seed derives
 	// from (see [EpisodeSeed] and [OpponentSeed]).
 	Seed uint64
-	// Workers is the number of goroutines that step envs, each owning a
-	// contiguous range of envs; the goroutine calling Step is one of them.
-	// Default (0): runtime.GOMAXPROCS(0). It is capped at NumEnvs. With 1
-	// worker the pool is a plain loop on the caller's goroutine (the serial
-	// reference).
+	// Workers is the number of goroutines that step envs, the goroutine
+	// calling Step included; they take the chunks of each batch (contiguous
+	// ranges of envs, several per worker) as each is free. It is capped at
+	// NumEnvs. With 1 worker the pool is a plain loop on the caller's
+	// goroutine (the serial reference).
+	//
+	// Default (0): runtime.GOMAXPROCS(0) goroutines, of which each Step wakes
+	// as many as pay, measured while the pool runs: the caller alone for a
+	// pool whose step costs less than waking a worker (a few dozen cheap
+	// envs), more as the step grows, fewer again when other processes leave
+	// the workers no core (see [Pool.StepWorkers]). A fixed count wakes
+	// every worker for every batch, except that after a batch in which
+	// none of them took a chunk the caller steps the next 63 alone.
 	Workers int
 	// LearnerSeats lists the seats of each env whose actions the caller
 	// supplies, in row order: row = env*len(LearnerSeats) + k holds seat
@@ -143,6 +151,7 @@ type validated struct {
 	learners []int
 	oppSeats []int
 	opps     []env.Agent // env-major: opps[env*len(oppSeats)+j] plays oppSeats[j]
+	auto     bool        // Workers was 0: the pool tunes how many it wakes
 }
 
 // validate checks cfg, makes the envs and opponents, and fills defaults.
@@ -158,7 +167,7 @@ func validate(cfg Config) (*validated, error) {
 		return nil, &ConfigError{Field: "Workers", Value: v.Workers, Reason: "must be 0 (GOMAXPROCS) or more"}
 	}
 	if v.Workers == 0 {
-		v.Workers = runtime.GOMAXPROCS(0)
+		v.Workers, v.auto = runtime.GOMAXPROCS(0), true
 	}
 	v.Workers = min(v.Workers, v.NumEnvs)
 	if v.MaxEpisodeSteps < 0 {

@@ -91,7 +91,12 @@ func digest(b *env.Buffers, ended []bool, final [][]byte) [32]byte {
 // (index 0 is the Reset), the final stats and the number of episode ends.
 func trace(t *testing.T, cfg vecenv.Config, steps int) ([][32]byte, vecenv.Stats, int) {
 	t.Helper()
-	p := newPool(t, cfg)
+	return traceOf(t, newPool(t, cfg), steps)
+}
+
+// traceOf is trace on a pool already made.
+func traceOf(t *testing.T, p *vecenv.Pool, steps int) ([][32]byte, vecenv.Stats, int) {
+	t.Helper()
 	if err := p.Reset(); err != nil {
 		t.Fatal(err)
 	}
@@ -138,6 +143,45 @@ func TestDeterminismAcrossWorkers(t *testing.T) {
 			other, _, _ := trace(t, mixedConfig(numEnvs, 2, 43, mode), steps)
 			if other[0] == want[0] || other[steps] == want[steps] {
 				t.Error("pool seeds 42 and 43 give identical buffers")
+			}
+		})
+	}
+}
+
+// TestDeterminismAcrossChunks: however many workers each batch wakes, and
+// whichever worker takes which chunk, the buffers and stats equal the
+// serial pool's: counts forced to change at every step (1, 2, 3, 4 in a
+// random order) over more chunks than workers, and a pool left to choose
+// its count (Config.Workers 0).
+func TestDeterminismAcrossChunks(t *testing.T) {
+	const numEnvs, steps = 13, 150
+	for _, mode := range []vecenv.AutoReset{vecenv.NextStep, vecenv.SameStep} {
+		t.Run(mode.String(), func(t *testing.T) {
+			want, wantStats, _ := trace(t, mixedConfig(numEnvs, 1, 42, mode), steps)
+			forced := newPool(t, mixedConfig(numEnvs, 4, 42, mode))
+			if c := vecenv.Chunks(forced); c <= forced.Workers() {
+				t.Fatalf("%d chunks for %d workers; the test needs more chunks than workers", c, forced.Workers())
+			}
+			rng := rand.New(rand.NewPCG(3, 3))
+			seen := map[int]bool{}
+			vecenv.ForceWorkers(forced, func() int {
+				k := 1 + rng.IntN(4)
+				seen[k] = true
+				return k
+			})
+			for name, p := range map[string]*vecenv.Pool{"forced": forced, "auto": newPool(t, mixedConfig(numEnvs, 0, 42, mode))} {
+				got, gotStats, _ := traceOf(t, p, steps)
+				for s := range want {
+					if got[s] != want[s] {
+						t.Fatalf("%s: buffers differ from workers=1 at step %d", name, s)
+					}
+				}
+				if fmt.Sprint(gotStats) != fmt.Sprint(wantStats) {
+					t.Errorf("%s: stats %+v, want %+v", name, gotStats, wantStats)
+				}
+			}
+			if len(seen) != 4 {
+				t.Errorf("forced counts %v, want each of 1..4", seen)
 			}
 		})
 	}

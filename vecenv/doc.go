@@ -18,8 +18,8 @@
 // [OpponentFactory] given for the seat. A trainer can so see a single-agent
 // env (one learner seat, opponents elsewhere) or the full multi-agent batch.
 // Opponents that implement [BatchOpponent] (neural policies) are computed
-// per worker in one batch over all the seats they play in its env range,
-// with results identical to one Act call per seat.
+// in one batch over all the seats they play in a chunk of envs, with
+// results identical to one Act call per seat.
 //
 //	p, err := vecenv.New(vecenv.Config{Game: "bomberman", NumEnvs: 1024, Seed: 1})
 //	...
@@ -89,22 +89,43 @@
 // [OpponentSeed] per opponent and episode. An env's trajectory depends only
 // on these seeds and the actions of its rows, so the buffers after any
 // sequence of Reset and Step calls are byte-identical for every worker
-// count. Workers == 1 runs every env in a plain loop on the caller's
-// goroutine: the serial reference the tests compare against.
+// count and however the chunks of a batch are shared out. Workers == 1
+// runs every env in a plain loop on the caller's goroutine: the serial
+// reference the tests compare against.
 //
 // # Workers
 //
-// The envs are split into Workers contiguous ranges, one per worker;
-// the caller's goroutine works the first range and persistent goroutines
-// the others (no goroutine and no allocation per step). Between batches a
-// worker spins for up to 50 µs on an atomic epoch, yielding its P, and
-// then parks on a channel, so back-to-back steps pay no scheduler wake-up
-// and an idle pool burns no CPU. The caller, waiting for the workers,
+// Each batch (a Reset or a Step) is split into chunks, contiguous ranges
+// of envs: one with a single worker, otherwise at least four per worker
+// and enough that no chunk writes much more than 1 MiB of rows. The
+// caller's goroutine and the persistent worker goroutines take the chunks
+// in order from an atomic counter, each as soon as it is free (no
+// goroutine and no allocation per step), so a worker that the OS
+// deschedules, or that is slow to wake, holds back at most the chunk it
+// took; the caller steps whatever nobody took.
+//
+// How many workers a Step wakes: with Config.Workers 0 the pool measures
+// its batches and chooses (the caller alone while a step costs less than
+// waking a worker; more as steps grow; fewer when other processes take the
+// cores), trying a neighbouring count now and then and keeping it if its
+// batches are faster (see [Pool.StepWorkers]); with a fixed count, every
+// worker, except that after a batch in which no woken worker took a
+// chunk the caller steps the next 63 alone. Since a chunk is stepped by
+// the same per-env kernel whoever takes it, none of this changes a
+// trajectory.
+//
+// Between batches a worker spins on an atomic epoch, yielding its P, for
+// at most twice what the last batch took and 50 µs, and then parks on a
+// channel, so back-to-back steps pay no scheduler wake-up and an idle
+// pool burns no CPU; after a batch its workers were too late for, they
+// park at once. The caller, waiting for the chunks still being stepped,
 // never yields its P: it may be locked to its OS thread (every call of the
 // native backend is a cgo callback), where each yield costs two thread
-// switches; it spins while a P is spare and otherwise parks. A worker touches only its envs, their opponents, their rows and
-// its own padded scratch, so workers share no written cache line except at
-// the range boundaries of the flat buffers.
+// switches; it spins for about two chunks' time while a P is spare and
+// otherwise parks. A worker touches only the envs of the chunks it takes,
+// their opponents, their rows and its own padded scratch, so workers share
+// no written cache line except at the chunk boundaries of the flat
+// buffers.
 //
 // # Statistics
 //

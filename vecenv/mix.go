@@ -272,12 +272,8 @@ func (p *Pool) groupOf(o env.Agent, i int) int {
 		g = len(p.batchers)
 		p.batchers = append(p.batchers, b)
 	}
-	if p.d.workers != nil {
-		for _, w := range p.d.workers {
-			if w.lo <= i && i < w.hi {
-				p.addBatchGroup(w, g)
-			}
-		}
+	for _, w := range p.d.workers { // any worker may step env i
+		p.addBatchGroup(w, g)
 	}
 	return g
 }

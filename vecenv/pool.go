@@ -153,7 +153,7 @@ func New(cfg Config) (*Pool, error) {
 			p.next[i*len(p.oppSeats)+j] = p.mixes[j].pick(0)
 		}
 	}
-	p.d.start(p, v.Workers)
+	p.d.start(p, v.Workers, v.auto)
 	return p, nil
 }
 
@@ -169,6 +169,12 @@ func (p *Pool) Rows() int { return p.rows }
 
 // Workers returns the number of workers (the caller's goroutine included).
 func (p *Pool) Workers() int { return len(p.d.workers) }
+
+// StepWorkers returns how many workers the last Step woke, the caller's
+// goroutine included: Workers, or fewer when the pool chooses (Config.Workers
+// 0) or when its workers were too late to help (see [Config]). It is 1
+// before the first Step.
+func (p *Pool) StepWorkers() int { return p.d.used }
 
 // LearnerSeats returns a copy of the learner seats in row order.
 func (p *Pool) LearnerSeats() []int { return append([]int(nil), p.learners...) }
@@ -300,8 +306,9 @@ func (p *Pool) Close() error {
 // stepRange steps envs lo..hi-1 of the current batch on worker w.
 func (p *Pool) stepRange(w *worker, lo, hi int) {
 	L := len(p.learners)
+	w.base = lo
 	if len(w.groups) > 0 {
-		p.actBatches(w)
+		p.actBatches(w, lo, hi)
 	}
 	for i := lo; i < hi; i++ {
 		p.stepEnv(w, &p.out, i, p.actions[i*L:(i+1)*L], i*L)
@@ -334,7 +341,7 @@ func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
 	}
 	for j, seat := range p.oppSeats {
 		if o := i*nOpp + j; p.oppGroup[o] >= 0 {
-			w.acts[seat] = w.oppActs[o-w.lo*nOpp] // computed by actBatches
+			w.acts[seat] = w.oppActs[o-w.base*nOpp] // computed by actBatches
 		} else {
 			w.acts[seat] = p.opps[o].Act(e, seat)
 		}

@@ -22,13 +22,15 @@ const (
 // share a line they write.
 const cachePad = 128
 
-// worker is one goroutine's share of the pool: a contiguous range of envs
-// and its own scratch for env.Step and WriteObs. Worker 0 is the goroutine
-// that calls Step. Each worker is a separate allocation, padded on both
-// sides, and its scratch slices are padded too.
+// worker is one goroutine's scratch for env.Step and WriteObs, and its
+// batch groups. Worker 0 is the goroutine that calls Step. Each worker is a
+// separate allocation, padded on both sides, and its scratch slices are
+// padded too.
 type worker struct {
 	_       [cachePad]byte
-	lo, hi  int           // env range
+	id      int           // index in the dispatcher's workers; 0 is the caller
+	span    int           // envs the batch groups and oppActs hold: a chunk's at most
+	base    int           // first env of the chunk being stepped: oppActs[(env-base)*len(oppSeats)+j]
 	wake    chan struct{} // nil for worker 0
 	parked  atomic.Bool   // parked on wake
 	acts    []int32       // one per seat
@@ -36,38 +38,67 @@ type worker struct {
 	term    []bool
 	trunc   []bool
 	obs     [][]byte     // one per tensor: a row's destination for WriteObs
-	groups  []batchGroup // one per Batcher with seats in the range
+	groups  []batchGroup // one per Batcher with seats in the pool
 	groupOf []int        // Pool.batchers index → index in groups, or -1
-	oppActs []int32      // batched opponents' actions, [(env-lo)*len(oppSeats)+j]
+	oppActs []int32      // batched opponents' actions of the chunk being stepped
 	failure error        // a recovered panic of the last batch
 	_       [cachePad]byte
 }
 
-// dispatcher runs batches on the workers. The caller's goroutine runs
-// worker 0's range itself; the other workers wait for the next batch by
-// spinning briefly on an atomic epoch (yielding their P each time) and then
-// parking on a channel, and the caller waits for them on an atomic count,
-// spinning without yielding while a P is spare and then parking (see
-// await). A hand-off between running goroutines so costs no
-// scheduler wake-up, and one to a parked goroutine one channel send. Atomics
-// and channel operations do not allocate, and both order the workers'
-// writes before the caller's reads.
+// chunk is a contiguous range of envs, lo..hi-1: the unit of work a
+// worker takes.
+type chunk struct{ lo, hi int }
+
+// dispatcher runs batches on the workers. A batch is split into chunks,
+// more than there are workers; the caller's goroutine and the workers it
+// woke take the chunks in order from an atomic counter, each as soon as it
+// is free, so a worker that is descheduled, or slow to wake, holds back at
+// most the one chunk it took, and the caller steps the chunks nobody took.
+// The caller then waits for the chunks still being stepped: it spins
+// without yielding while a P is spare, for about two chunks' time, and
+// then parks (see await).
+//
+// Idle workers wait for the next batch by spinning on an atomic epoch
+// (yielding their P each time), for at most twice what the last batch took
+// and workerSpin, and then park on a channel. Spinning stops when it does
+// not pay: after a batch in which no woken worker took a chunk (they were
+// slow to wake or were descheduled), the workers park at once and are not
+// woken for the next quietBatches batches, which the caller steps alone.
+//
+// With Config.Workers 0 a [tuner] chooses how many workers each batch
+// wakes from the measured batch times; with a fixed count every batch
+// wakes them all (unless quiet). Atomics and channel operations do not
+// allocate, and both order the workers' writes before the caller's reads.
 type dispatcher struct {
 	p       *Pool
 	op      op
-	stop    bool // set before the last epoch: the workers exit
 	spare   bool // a P for every worker and the caller: the caller may spin (see await)
 	workers []*worker
-	wg      sync.WaitGroup
+	chunks  []chunk
+	auto    bool  // Config.Workers was 0: tune chooses the count
+	tune    tuner // with auto
+	quiet   int   // batches left that wake no worker
+	lastNs  int64 // the last batch's duration
+	used    int   // workers the last Step woke, the caller included
+	// force, when set (tests), chooses the count of every batch instead
+	// of the tuner.
+	force func() int
+	wg    sync.WaitGroup
 
-	_         [cachePad]byte
-	epoch     atomic.Uint64 // batches posted
-	_         [cachePad]byte
-	remaining atomic.Int32 // workers (other than 0) not done with the batch
-	_         [cachePad]byte
-	parked    atomic.Bool   // the caller is parked on done
-	done      chan struct{} // wakes the parked caller
-	_         [cachePad]byte
+	_      [cachePad]byte
+	epoch  atomic.Uint64 // batches posted
+	stop   atomic.Bool   // set before the last epoch: the workers exit
+	count  atomic.Int32  // workers that take chunks in this batch, the caller included
+	spinNs atomic.Int64  // how long an idle worker spins before it parks
+	_      [cachePad]byte
+	next   atomic.Int32 // the next chunk to take
+	_      [cachePad]byte
+	done   atomic.Int32 // chunks finished
+	helped atomic.Int32 // chunks finished by workers other than the caller
+	_      [cachePad]byte
+	parked atomic.Bool   // the caller is parked on wake
+	wake   chan struct{} // wakes the parked caller
+	_      [cachePad]byte
 }
 
 // workerSpin bounds how long a waiting worker spins, yielding its P each
@@ -82,18 +113,35 @@ const workerSpin = 50 * time.Microsecond
 // envs, long enough for a worker that was running to finish its share.
 const busySpin = 200 * time.Microsecond
 
-// wait returns once ready reports true: it spins up to workerSpin, then
-// parks on ch (see park). Only the pool's own goroutines wait this way;
-// the caller uses await.
-func wait(ready func() bool, parked *atomic.Bool, ch chan struct{}) {
-	start := time.Now()
-	for i := 1; ; i++ {
-		if ready() {
-			return
-		}
-		runtime.Gosched()
-		if i%16 == 0 && time.Since(start) > workerSpin {
-			break
+// quietBatches is how many batches the workers sit out after a batch in
+// which none of them took a chunk (see dispatcher).
+const quietBatches = 63
+
+// chunksPerWorker is how many chunks a batch is split into per worker, at
+// least: enough that a worker that stalls holds back a small share.
+const chunksPerWorker = 4
+
+// chunkBytes bounds the bytes of learner rows (observations and masks) of
+// one chunk when a batch has several workers: 1 MiB, half of a 2 MiB L2
+// (the 2-core machine's), so that a chunk's rows and the states of its
+// envs stay in the core's own cache while the chunk is stepped, and a
+// batch splits into more chunks as it grows.
+const chunkBytes = 1 << 20
+
+// wait returns once ready reports true: it spins up to spin (yielding its P
+// each round), then parks on ch (see park). Only the pool's own goroutines
+// wait this way; the caller uses await.
+func wait(ready func() bool, spin time.Duration, parked *atomic.Bool, ch chan struct{}) {
+	if spin > 0 {
+		start := time.Now()
+		for i := 1; ; i++ {
+			if ready() {
+				return
+			}
+			runtime.Gosched()
+			if i%16 == 0 && time.Since(start) > spin {
+				break
+			}
 		}
 	}
 	park(ready, parked, ch)
@@ -104,17 +152,17 @@ func wait(ready func() bool, parked *atomic.Bool, ch chan struct{}) {
 // native backend's library — and there runtime.Gosched hands the P to
 // another thread and waits to be handed it back: two thread switches a
 // round, which made the caller's spin of wait cost more than the batch.
-// So the caller never yields while it spins: with spare set (a P is free
-// for it while every worker runs) it spins on ready for up to busySpin,
-// and then, or at once without spare, it parks.
-func await(ready func() bool, spare bool, parked *atomic.Bool, ch chan struct{}) {
-	if spare {
+// So the caller never yields while it spins: with spin > 0 (callers pass 0
+// unless a P is free for them while every worker runs) it spins on ready
+// for up to spin, and then, or at once, it parks.
+func await(ready func() bool, spin time.Duration, parked *atomic.Bool, ch chan struct{}) {
+	if spin > 0 {
 		start := time.Now()
 		for i := 1; ; i++ {
 			if ready() {
 				return
 			}
-			if i%64 == 0 && time.Since(start) > busySpin {
+			if i%64 == 0 && time.Since(start) > spin {
 				break
 			}
 		}
@@ -158,15 +206,45 @@ func padded[T any](n, size int) []T {
 	return make([]T, pad+n+pad)[pad : pad+n : pad+n]
 }
 
+// splitChunks splits n envs, each writing envBytes bytes of rows, into the
+// chunks of a pool with nw workers: one with a single worker (the serial
+// reference is one plain loop), otherwise at least chunksPerWorker per
+// worker and enough that none writes much more than chunkBytes, at most
+// one per env, of sizes differing by at most one env.
+func splitChunks(n, nw, envBytes int) []chunk {
+	c := 1
+	if nw > 1 {
+		c = max(nw*chunksPerWorker, (n*envBytes+chunkBytes-1)/chunkBytes)
+	}
+	c = min(c, n)
+	chunks := make([]chunk, c)
+	for k := range c {
+		chunks[k] = chunk{lo: k * n / c, hi: (k + 1) * n / c}
+	}
+	return chunks
+}
+
 // start makes nw workers over the pool's envs and starts all but worker 0.
-func (d *dispatcher) start(p *Pool, nw int) {
+// auto: the count of each batch is tuned (Config.Workers 0).
+func (d *dispatcher) start(p *Pool, nw int, auto bool) {
 	d.p = p
 	n := len(p.slots)
+	envBytes := len(p.learners) * (p.spec.ObsBytes() + p.spec.Actions)
+	d.chunks = splitChunks(n, nw, envBytes)
+	span := 0
+	for _, c := range d.chunks {
+		span = max(span, c.hi-c.lo)
+	}
 	d.workers = make([]*worker, nw)
-	d.done = make(chan struct{}, 1)
+	d.wake = make(chan struct{}, 1)
 	d.spare = nw <= runtime.GOMAXPROCS(0)
+	d.auto = auto && nw > 1
+	d.tune = tuner{max: nw, active: 1, backoff: 1}
+	d.used = 1
+	d.spinNs.Store(int64(workerSpin))
 	for k := range nw {
-		w := p.newWorker(k*n/nw, (k+1)*n/nw)
+		w := p.newWorker(span)
+		w.id = k
 		d.workers[k] = w
 		if k > 0 {
 			w.wake = make(chan struct{}, 1)
@@ -176,58 +254,123 @@ func (d *dispatcher) start(p *Pool, nw int) {
 	}
 }
 
-// newWorker returns a worker for envs lo..hi-1 with its scratch and the
-// batch groups of its range's batched opponents.
-func (p *Pool) newWorker(lo, hi int) *worker {
+// newWorker returns a worker whose batch groups hold span envs, with its
+// scratch and the batch groups of the pool's batched opponents.
+func (p *Pool) newWorker(span int) *worker {
 	seats := p.spec.Seats
 	w := &worker{
-		lo:    lo,
-		hi:    hi,
+		span:  span,
 		acts:  padded[int32](seats, 4),
 		rew:   padded[float32](seats, 4),
 		term:  padded[bool](seats, 1),
 		trunc: padded[bool](seats, 1),
 		obs:   padded[[]byte](len(p.spec.Obs), 24),
 	}
-	p.setupBatches(w)
+	for g := range p.batchers {
+		p.addBatchGroup(w, g)
+	}
 	return w
 }
 
-// loop is a worker goroutine: one batch per epoch, until stop.
+// loop is a worker goroutine: it takes chunks of every batch it is
+// counted in, until stop.
 func (d *dispatcher) loop(w *worker) {
 	defer d.wg.Done()
 	seen := uint64(0)
 	posted := func() bool { return d.epoch.Load() != seen }
 	for {
-		wait(posted, &w.parked, w.wake)
-		seen++
-		if d.stop {
+		wait(posted, time.Duration(d.spinNs.Load()), &w.parked, w.wake)
+		seen = d.epoch.Load()
+		if d.stop.Load() {
 			return
 		}
-		d.work(w)
-		if d.remaining.Add(-1) == 0 {
-			signal(&d.parked, d.done)
+		if int32(w.id) < d.count.Load() {
+			d.drain(w)
 		}
 	}
 }
 
-// post starts the next epoch on every other worker.
-func (d *dispatcher) post() {
-	d.epoch.Add(1)
-	for _, w := range d.workers[1:] {
-		signal(&w.parked, w.wake)
+// drain takes chunks of the current batch and steps them on w until none
+// is left; the one that finishes the last chunk wakes the caller.
+func (d *dispatcher) drain(w *worker) {
+	n := int32(len(d.chunks))
+	for {
+		c := d.next.Add(1) - 1
+		if c >= n {
+			return
+		}
+		d.work(w, d.chunks[c])
+		if w.id > 0 {
+			d.helped.Add(1)
+		}
+		if d.done.Add(1) == n {
+			signal(&d.parked, d.wake)
+		}
 	}
 }
 
-// run runs one batch of o on every worker and returns when all are done.
-// A panic on any worker is re-raised here once all have finished.
+// countFor returns how many workers take part in the next batch of o, the
+// caller included.
+func (d *dispatcher) countFor(o op) int {
+	switch {
+	case d.force != nil:
+		return min(max(d.force(), 1), len(d.workers))
+	case len(d.workers) == 1 || d.quiet > 0:
+		return 1
+	case d.auto && o == opStep:
+		return d.tune.count()
+	}
+	return len(d.workers)
+}
+
+// run runs one batch of o over every chunk and returns when all are done.
+// A panic on any worker is re-raised here once every chunk has finished.
 func (d *dispatcher) run(o op) {
+	start := time.Now()
+	k := d.countFor(o)
+	if d.quiet > 0 {
+		d.quiet--
+	}
 	d.op = o
-	d.remaining.Store(int32(len(d.workers) - 1))
-	d.post()
-	d.work(d.workers[0])
-	if len(d.workers) > 1 {
-		await(d.finished, d.spare, &d.parked, d.done)
+	n := int32(len(d.chunks))
+	d.done.Store(0)
+	d.helped.Store(0)
+	d.count.Store(int32(k))
+	d.next.Store(0)
+	if k > 1 {
+		d.epoch.Add(1)
+		for _, w := range d.workers[1:k] {
+			signal(&w.parked, w.wake)
+		}
+	}
+	d.drain(d.workers[0])
+	if d.done.Load() != n {
+		spin := time.Duration(0)
+		if d.spare {
+			spin = min(busySpin, time.Duration(2*d.lastNs/int64(n)))
+		}
+		await(d.finished, spin, &d.parked, d.wake)
+	}
+	ns := int64(time.Since(start))
+	d.lastNs = ns
+	if o == opStep {
+		d.used = k
+	}
+	switch {
+	case k > 1 && d.helped.Load() == 0 && d.force == nil:
+		// The woken workers came too late to take a chunk: their wake-up
+		// costs more than the batch, or they were descheduled.
+		d.spinNs.Store(0)
+		if d.auto {
+			d.tune.unhelped(k)
+		} else {
+			d.quiet = quietBatches
+		}
+	default:
+		d.spinNs.Store(min(int64(workerSpin), 2*ns))
+		if d.auto && o == opStep && d.force == nil {
+			d.tune.observe(k, ns)
+		}
 	}
 	for _, w := range d.workers {
 		if err := w.failure; err != nil {
@@ -237,28 +380,31 @@ func (d *dispatcher) run(o op) {
 	}
 }
 
-// finished reports whether every other worker is done with the batch.
-func (d *dispatcher) finished() bool { return d.remaining.Load() == 0 }
+// finished reports whether every chunk of the batch is done.
+func (d *dispatcher) finished() bool { return d.done.Load() == int32(len(d.chunks)) }
 
-// work runs the current batch on w's range, recovering a panic into
-// w.failure.
-func (d *dispatcher) work(w *worker) {
+// work runs the current batch on chunk c with w's scratch, recovering a
+// panic into w.failure.
+func (d *dispatcher) work(w *worker, c chunk) {
 	defer func() {
 		if r := recover(); r != nil {
-			w.failure = fmt.Errorf("vecenv: panic in envs %d..%d: %v\n%s", w.lo, w.hi-1, r, debug.Stack())
+			w.failure = fmt.Errorf("vecenv: panic in envs %d..%d: %v\n%s", c.lo, c.hi-1, r, debug.Stack())
 		}
 	}()
 	switch d.op {
 	case opStep:
-		d.p.stepRange(w, w.lo, w.hi)
+		d.p.stepRange(w, c.lo, c.hi)
 	case opReset:
-		d.p.resetRange(w, w.lo, w.hi)
+		d.p.resetRange(w, c.lo, c.hi)
 	}
 }
 
 // stopAll ends the worker goroutines and waits for them.
 func (d *dispatcher) stopAll() {
-	d.stop = true
-	d.post()
+	d.stop.Store(true)
+	d.epoch.Add(1)
+	for _, w := range d.workers[1:] {
+		signal(&w.parked, w.wake)
+	}
 	d.wg.Wait()
 }
