@@ -60,6 +60,7 @@ type simPlay struct {
 	final   *recordedResult // a replay's recorded result, shown with its last round
 	round   int             // the current round
 	forfeit *match.Result   // the result, once an agent forfeited
+	last    match.Result    // the result of the last run, as far as it played
 	buf     []byte
 	// explainers explain the policy seats (nil for the others; nil when
 	// none): each frame not over shows what they make of its state.
@@ -81,7 +82,7 @@ func newSimPlay(game string, e env.Env, ags []env.Agent, seed uint64, limit int,
 	}
 	h.StateFormat = codec.NativeFormats()[0]
 	return &simPlay{game: game, codec: codec, max: limit, header: h, final: final,
-		g: &match.Match{Env: e, Agents: ags, Seed: seed, MaxRounds: limit}}, nil
+		g: &match.Match{Env: e, Agents: ags, Seed: seed, MaxRounds: limit, Names: h.Agents}}, nil
 }
 
 // watchActions sets the hooks that keep the last round's actions for the
@@ -136,6 +137,7 @@ func (p *simPlay) play(ctx context.Context, fn func(round int) error) error {
 	if err != nil {
 		return err
 	}
+	p.last = res
 	if res.Forfeit != nil {
 		p.forfeit = &res
 		if err := fn(p.round); err != nil && !errors.Is(err, match.ErrStop) {
@@ -198,20 +200,19 @@ func (p *simPlay) record(ctx context.Context, rw *recordWriter, last int) error 
 	if err := p.play(ctx, func(int) error { return nil }); err != nil {
 		return err
 	}
-	return rec.Finish(p.result(last))
+	return rec.Finish(p.result())
 }
 
 // result is the result line of a recording of the rounds played: a
-// replay's recorded one once it is over, else the standings as they are.
-func (p *simPlay) result(last int) match.Result {
+// replay's recorded one once it is over, else the match runner's result
+// of the rounds played (the standings as they are, faults and actions).
+func (p *simPlay) result() match.Result {
 	if p.final != nil && p.final.ok && p.over() {
 		return p.final.parsed
 	}
-	f := &Frame{Result: p.g.Env.Result(), Faults: faultsOf(p.g.Agents, p.header.Agents)}
-	if p.forfeit != nil {
-		f.Result, f.Forfeit = p.forfeit.Env(), &p.forfeit.Forfeit.Seat
-	}
-	return resultOf(p.game, p.header.Seed, p.round, p.header.Agents, f)
+	r := p.last
+	r.Game = p.game // the registry name as asked for
+	return r
 }
 
 // scripted plays the recorded actions of one seat of a replay, round by
