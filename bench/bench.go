@@ -38,9 +38,13 @@ type Config struct {
 // Result is the outcome of one measurement. Every learner seat of every env
 // acts each step: agent steps = env steps × seats.
 type Result struct {
-	Game             string  `json:"game"`
-	Envs             int     `json:"envs"`
-	Workers          int     `json:"workers"`
+	Game    string `json:"game"`
+	Envs    int    `json:"envs"`
+	Workers int    `json:"workers"`
+	// WorkersUsed is how many workers the last step woke (see
+	// [vecenv.Pool.StepWorkers]); with Workers 0 asked for, the pool chose.
+	WorkersUsed      int     `json:"workers_used"`
+	AutoWorkers      bool    `json:"auto_workers,omitempty"`
 	Seats            int     `json:"seats"`
 	Steps            int64   `json:"steps"`
 	Seconds          float64 `json:"seconds"`
@@ -145,6 +149,8 @@ func Run(cfg Config) (Result, error) {
 		Game:             cfg.Game,
 		Envs:             cfg.Envs,
 		Workers:          pool.Workers(),
+		WorkersUsed:      pool.StepWorkers(),
+		AutoWorkers:      cfg.Workers == 0,
 		Seats:            rows / cfg.Envs,
 		Steps:            steps,
 		Seconds:          seconds,

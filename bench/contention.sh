@@ -8,7 +8,8 @@
 # at that commit, from `git archive`, for a before/after in the same run),
 # starts two `yes > /dev/null` loops, runs ROUNDS rounds (default 5) of
 # BenchmarkPool for a small pool (BattleBots, 16 envs) and a large one
-# (Bomberman, 1024 envs) at workers=1, 2 and auto, then kills the loops and
+# (Bomberman, 1024 envs) at workers=1, 2 and auto (at OLD_COMMIT, auto is
+# its default: GOMAXPROCS workers), then kills the loops and
 # runs one round without them. Every line carries the round, whether the
 # loops ran, the binary and the load average when it started; summarize
 # with `bash bench/contention.sh summary FILE` (median, min and max
@@ -53,6 +54,10 @@ bins=(new)
 if [[ -n "$old" ]]; then
 	mkdir "$tmp/old"
 	git archive "$old" | tar -x -C "$tmp/old"
+	# The same benchmarks at both commits: this tree's BenchmarkPool, less
+	# the metric the old pool cannot give (workers=auto is then the old
+	# default, GOMAXPROCS workers).
+	grep -v 'StepWorkers' vecenv/bench_test.go >"$tmp/old/vecenv/bench_test.go"
 	(cd "$tmp/old" && go test -c -o "$tmp/old.test" ./vecenv)
 	bins=(old new)
 	echo "# old = $old, new = the working tree"
@@ -67,10 +72,9 @@ measure() { # label
 	for c in "${cases[@]}"; do
 		IFS=';' read -r re bt <<<"$c"
 		for bin in "${bins[@]}"; do
-			[[ "$bin" == old ]] && re=${re//|auto/} # old pools have no auto mode
 			load=$(cut -d' ' -f1 /proc/loadavg)
 			(cd vecenv && "$tmp/$bin.test" -test.run '^$' -test.bench "$re" -test.benchtime "${BENCHTIME:-$bt}") |
-				grep '^Benchmark' | sed "s|^Benchmark|$1 $bin load=$load Benchmark|"
+				{ grep '^Benchmark' || true; } | sed "s|^Benchmark|$1 $bin load=$load Benchmark|"
 		done
 	done
 }

@@ -1,8 +1,11 @@
 package vecenv_test
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/botarena/botarena/vecenv"
@@ -51,6 +54,45 @@ func workersName(workers int) string {
 		return "auto"
 	}
 	return fmt.Sprint(workers)
+}
+
+// Flags of BenchmarkScaling: comma-separated lists.
+var (
+	scalingEnvs    = flag.String("scaling.envs", "", "BenchmarkScaling: envs per pool, comma-separated (none: the benchmark is skipped)")
+	scalingWorkers = flag.String("scaling.workers", "1,2,0", "BenchmarkScaling: Config.Workers values, comma-separated (0: the pool chooses)")
+)
+
+// BenchmarkScaling is BenchmarkPool over the envs and worker counts given
+// by -scaling.envs and -scaling.workers, for the scaling curve of a
+// machine with more cores (bench/device-scaling.sh); without
+// -scaling.envs it is skipped.
+func BenchmarkScaling(b *testing.B) {
+	if *scalingEnvs == "" {
+		b.Skip("no -scaling.envs")
+	}
+	envs, workers := intsFlag(b, *scalingEnvs), intsFlag(b, *scalingWorkers)
+	for _, game := range benchGames {
+		for _, numEnvs := range envs {
+			for _, w := range workers {
+				b.Run(fmt.Sprintf("%s/envs=%d/workers=%s", game.name, numEnvs, workersName(w)), func(b *testing.B) {
+					benchmarkPool(b, game, numEnvs, w)
+				})
+			}
+		}
+	}
+}
+
+// intsFlag parses a comma-separated list of non-negative integers.
+func intsFlag(b *testing.B, s string) []int {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 {
+			b.Fatalf("want non-negative integers, got %q in %q", f, s)
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 func benchmarkPool(b *testing.B, game benchGame, numEnvs, workers int) {

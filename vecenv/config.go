@@ -81,8 +81,9 @@ type Config struct {
 	// pool whose step costs less than waking a worker (a few dozen cheap
 	// envs), more as the step grows, fewer again when other processes leave
 	// the workers no core (see [Pool.StepWorkers]). A fixed count wakes
-	// every worker for every batch, except that after a batch in which
-	// none of them took a chunk the caller steps the next 63 alone.
+	// every worker for every batch, except that after a short batch (under
+	// 1 ms) in which none of them took a chunk the caller steps the next 63
+	// alone.
 	Workers int
 	// LearnerSeats lists the seats of each env whose actions the caller
 	// supplies, in row order: row = env*len(LearnerSeats) + k holds seat

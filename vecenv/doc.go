@@ -109,8 +109,8 @@
 // waking a worker; more as steps grow; fewer when other processes take the
 // cores), trying a neighbouring count now and then and keeping it if its
 // batches are faster (see [Pool.StepWorkers]); with a fixed count, every
-// worker, except that after a batch in which no woken worker took a
-// chunk the caller steps the next 63 alone. Since a chunk is stepped by
+// worker, except that after a short batch (under 1 ms) in which no woken
+// worker took a chunk the caller steps the next 63 alone. Since a chunk is stepped by
 // the same per-env kernel whoever takes it, none of this changes a
 // trajectory.
 //

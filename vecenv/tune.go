@@ -31,7 +31,7 @@ const maxBackoff = 256
 // often (backoff doubles, up to maxBackoff windows), so a count that is
 // best, under contention or not, costs little to keep checking, and a
 // change of load is found within maxBackoff windows. A probe whose woken
-// workers took no chunk fails at once.
+// workers took no chunk of a short batch (shortBatch) fails at once.
 //
 // The count changes which goroutine steps which env, never what an env
 // computes, so trajectories do not depend on it. A tuner is the caller's:

@@ -62,8 +62,9 @@ type chunk struct{ lo, hi int }
 // (yielding their P each time), for at most twice what the last batch took
 // and workerSpin, and then park on a channel. Spinning stops when it does
 // not pay: after a batch in which no woken worker took a chunk (they were
-// slow to wake or were descheduled), the workers park at once and are not
-// woken for the next quietBatches batches, which the caller steps alone.
+// slow to wake or were descheduled), the workers park at once and, when
+// that batch was short (shortBatch), are not woken for the next
+// quietBatches batches, which the caller steps alone.
 //
 // With Config.Workers 0 a [tuner] chooses how many workers each batch
 // wakes from the measured batch times; with a fixed count every batch
@@ -113,9 +114,15 @@ const workerSpin = 50 * time.Microsecond
 // envs, long enough for a worker that was running to finish its share.
 const busySpin = 200 * time.Microsecond
 
-// quietBatches is how many batches the workers sit out after a batch in
-// which none of them took a chunk (see dispatcher).
+// quietBatches is how many batches the workers sit out after a short
+// batch in which none of them took a chunk (see dispatcher).
 const quietBatches = 63
+
+// shortBatch is how long a batch that no woken worker helped with may be
+// for the workers to sit out the next ones: 20 wake-ups. In a longer one
+// they were descheduled rather than slow to wake, and waking them costs
+// little next to the batch.
+const shortBatch = 20 * wakeCost
 
 // chunksPerWorker is how many chunks a batch is split into per worker, at
 // least: enough that a worker that stalls holds back a small share.
@@ -359,12 +366,16 @@ func (d *dispatcher) run(o op) {
 	switch {
 	case k > 1 && d.helped.Load() == 0 && d.force == nil:
 		// The woken workers came too late to take a chunk: their wake-up
-		// costs more than the batch, or they were descheduled.
+		// costs more than the batch, or they were descheduled. They park
+		// at once from now on; where the batch is short enough for a
+		// wake-up to matter, they also sit out the next batches.
 		d.spinNs.Store(0)
-		if d.auto {
-			d.tune.unhelped(k)
-		} else {
-			d.quiet = quietBatches
+		if ns < int64(shortBatch) {
+			if d.auto {
+				d.tune.unhelped(k)
+			} else {
+				d.quiet = quietBatches
+			}
 		}
 	default:
 		d.spinNs.Store(min(int64(workerSpin), 2*ns))

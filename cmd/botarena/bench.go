@@ -41,7 +41,7 @@ func newBenchCmd(c *cli) *cobra.Command {
 	f.StringVar(&o.game, "game", "bomberman", "game to measure")
 	f.StringVar(&o.config, "config", "", "the game's JSON config")
 	f.StringVar(&o.envs, "envs", "1024", "envs per pool (comma-separated list)")
-	f.StringVar(&o.workers, "workers", "0", "worker goroutines, 0 for GOMAXPROCS (comma-separated list)")
+	f.StringVar(&o.workers, "workers", "0", "worker goroutines, 0 for GOMAXPROCS goroutines of which each step wakes as many as pay (comma-separated list)")
 	f.Float64Var(&o.seconds, "seconds", 5, "measured seconds per configuration (after a tenth as much warm-up)")
 	f.Uint64Var(&o.seed, "seed", 1, "pool seed")
 	f.BoolVar(&o.encode, "encode", false, "also encode every batch as an Arrow message")
@@ -91,14 +91,18 @@ func (c *cli) bench(o *benchFlags) error {
 		return nil
 	}
 	w := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	header := "game\tenvs\tworkers\tseats\tagent-steps/s\tenv-steps/s\tstep ms\tobs B/agent\tallocs/step\t"
+	header := "game\tenvs\tworkers\tused\tseats\tagent-steps/s\tenv-steps/s\tstep ms\tobs B/agent\tallocs/step\t"
 	if o.encode || o.zstd {
 		header += "encode ms\tbatch bytes\t"
 	}
 	fmt.Fprintln(w, header)
 	for _, r := range results {
-		line := fmt.Sprintf("%s\t%d\t%d\t%d\t%.0f\t%.0f\t%.3f\t%d\t%.2f\t",
-			r.Game, r.Envs, r.Workers, r.Seats, r.AgentStepsPerSec, r.EnvStepsPerSec, r.StepMillis, r.ObsBytesPerAgent, r.AllocsPerStep)
+		workers := strconv.Itoa(r.Workers)
+		if r.AutoWorkers {
+			workers = "auto " + workers
+		}
+		line := fmt.Sprintf("%s\t%d\t%s\t%d\t%d\t%.0f\t%.0f\t%.3f\t%d\t%.2f\t",
+			r.Game, r.Envs, workers, r.WorkersUsed, r.Seats, r.AgentStepsPerSec, r.EnvStepsPerSec, r.StepMillis, r.ObsBytesPerAgent, r.AllocsPerStep)
 		if o.encode || o.zstd {
 			line += fmt.Sprintf("%.3f\t%d\t", r.EncodeMillis, r.BatchBytes)
 		}
