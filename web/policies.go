@@ -39,17 +39,23 @@ type policyFile struct {
 	path string // absolute, symbolic links resolved
 }
 
-// policyFiles lists the policy files of the policy folders.
+// policyFiles lists the policy files of the policy folders: at most
+// MaxListed, looking at most maxDepth folders deep and at 20 times
+// MaxListed entries in all, as the replays' listing does.
 func (s *Server) policyFiles() []policyFile {
 	var out []policyFile
+	visited := 0
 	for _, dir := range s.opt.PolicyDirs {
 		base, err := filepath.EvalSymlinks(dir)
 		if err != nil {
 			continue
 		}
 		fs.WalkDir(os.DirFS(base), ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil || len(out) >= s.opt.MaxListed {
-				return fs.SkipDir
+			if visited++; visited > 20*s.opt.MaxListed || len(out) >= s.opt.MaxListed {
+				return fs.SkipAll
+			}
+			if err != nil {
+				return nil
 			}
 			if d.IsDir() {
 				if p != "." && (strings.HasPrefix(d.Name(), ".") || strings.Count(p, "/") >= maxDepth-1) {
@@ -58,7 +64,7 @@ func (s *Server) policyFiles() []policyFile {
 				return nil
 			}
 			name, ok := strings.CutSuffix(p, policySuffix)
-			if !ok || name == "" || slices.ContainsFunc(out, func(f policyFile) bool { return f.name == name }) {
+			if !ok || name == "" || strings.Contains(name, "?") || slices.ContainsFunc(out, func(f policyFile) bool { return f.name == name }) {
 				return nil
 			}
 			real, err := confined(base, p)
