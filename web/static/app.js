@@ -894,6 +894,9 @@ function drawBattlebots(d) {
   for (const [ch, x, y] of bots) {
     const [px, py] = center(x, y);
     const alive = (info.hp[ch] ?? 1) > 0;
+    // While an EMP paralyses the movement phases, both bots in a cyan
+    // halo, as the game's picture has them.
+    if (info.paralysed > 0) disc(ctx, px, py, c * 0.49, C.power);
     disc(ctx, px, py, c * 0.41, alive ? seatColor(who[ch]) : C.dead, alive ? null : seatColor(who[ch]));
     label(ctx, String(info.hp[ch] ?? ""), px, py, C.text, c * 0.4, "center");
   }
@@ -918,14 +921,6 @@ function drawBattlebots(d) {
       const [px, py] = center(x, y);
       tag(ctx, a.command || a.name, px, py - c * 0.62, who[ch]);
     }
-  }
-  if (info.paralysed > 0) {
-    const [x0, y0] = g.at(1, 1);
-    ctx.strokeStyle = C.power;
-    ctx.lineWidth = 4;
-    ctx.setLineDash([8, 6]);
-    ctx.strokeRect(x0, y0, side * c, side * c);
-    ctx.setLineDash([]);
   }
   const yb = g.oy + (side + 2) * c + 14;
   label(ctx, `round ${d.f.round}${info.paralysed ? `   EMP: movement paralysed ${info.paralysed}` : ""}`, 8, yb, info.paralysed ? C.power : C.text, 13);
