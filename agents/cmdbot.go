@@ -31,11 +31,6 @@ const CommandPrefix = "cmd:"
 // in 2 ms missed rounds under load.)
 var CommandTimeout = 10 * time.Second
 
-// CommandLog is where command-line bots write their fault lines when their
-// [CmdBot.Log] is nil; the command line attaches its own stderr instead
-// ([Terminal]).
-var CommandLog io.Writer = os.Stderr
-
 // MaxCommandOutput caps what botarena keeps of a command-line bot's stdout
 // in one run (4 KiB): the output with leading whitespace dropped and every
 // later run of whitespace squeezed to its first character (whitespace as
@@ -133,7 +128,8 @@ type CmdBot struct {
 	// Dir is the working directory; "" is botarena's own (the original ran
 	// bots in its cwd).
 	Dir string
-	// Log receives the fault lines; nil means [CommandLog].
+	// Log receives the fault lines; nil means [ExternalOptions].Log, and
+	// none when that is nil too.
 	Log io.Writer
 	// OnFault, when set, is called on every fault with the round and the
 	// error (the tournament records them per bout).
@@ -377,12 +373,7 @@ func (b *CmdBot) fault(round, seat int, err error) {
 	fmt.Fprintf(b.log(), "botarena: bot %q (seat %d), round %d: %v: doing nothing (NO)%s\n", b.Name, seat, round, err, more)
 }
 
-func (b *CmdBot) log() io.Writer {
-	if b.Log != nil {
-		return b.Log
-	}
-	return CommandLog
-}
+func (b *CmdBot) log() io.Writer { return externalLog(b.Log) }
 
 // Faults returns, by kind, the rounds in which the bot faulted (and did
 // nothing): timed out (ran past Timeout), crashed (could not start, exited

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -213,6 +214,37 @@ func TestCmdBotCannotStart(t *testing.T) {
 	b.Close()
 	if !strings.Contains(log.String(), "15 faults in all") {
 		t.Errorf("Close: %q", log.String())
+	}
+}
+
+// An external bot without a log of its own writes to ExternalOptions.Log,
+// the program's choice, and to no stream at all when that is unset: the
+// agents package writes nowhere of its own accord.
+func TestExternalBotsLogWhereTheProgramSays(t *testing.T) {
+	g := newBattleBots(t)
+	var log bytes.Buffer
+	withOptions(t, ExternalSettings{Log: &log})
+	cmd, _ := ParseCommandSpec("cmd:/nonexistent/bot")
+	cmd.Act(g, 0)
+	h, err := NewHTTPBot("http://127.0.0.1:1/", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Log != nil {
+		t.Errorf("NewHTTPBot set Log to %v; want nil (the program's log)", h.Log)
+	}
+	if got := log.String(); !strings.Contains(got, `bot "/nonexistent/bot" (seat 0), round 0: cannot start`) {
+		t.Errorf("ExternalOptions.Log got %q", got)
+	}
+	if w := externalLog(nil); w != &log {
+		t.Errorf("externalLog(nil) = %v, want ExternalOptions.Log", w)
+	}
+	withOptions(t, ExternalSettings{})
+	if w := externalLog(nil); w != io.Discard {
+		t.Errorf("externalLog(nil) with no program log = %v, want io.Discard", w)
+	}
+	if w := externalLog(&log); w != &log {
+		t.Errorf("externalLog(own) = %v, want own", w)
 	}
 }
 

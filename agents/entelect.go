@@ -64,6 +64,19 @@ type ExternalSettings struct {
 // concurrent writes.
 var ExternalOptions ExternalSettings
 
+// externalLog is where an external bot whose own log is own writes: own,
+// else ExternalOptions.Log, else nowhere. The library writes to no stream
+// of its own; the program that makes the agents says where their lines go.
+func externalLog(own io.Writer) io.Writer {
+	switch {
+	case own != nil:
+		return own
+	case ExternalOptions.Log != nil:
+		return ExternalOptions.Log
+	}
+	return io.Discard
+}
+
 // PlayerNamer is implemented by agents that bring their own player name
 // (an Entelect bot's nickname); play uses it for the game's "names".
 type PlayerNamer interface {

@@ -140,7 +140,7 @@ type HTTPBot struct {
 	// reading of the body; 0 means no limit.
 	Timeout time.Duration
 	// Log gets one line per rejected reply or unexpressible task; nil
-	// means none. [ParseHTTPBot] sets os.Stderr.
+	// means [ExternalOptions].Log, and none when that is nil too.
 	Log io.Writer
 
 	once   sync.Once
@@ -156,7 +156,7 @@ type HTTPBot struct {
 }
 
 // NewHTTPBot returns a bot at rawURL (http or https) with the given
-// timeout (0: none), logging to os.Stderr.
+// timeout (0: none), logging to [ExternalOptions].Log.
 func NewHTTPBot(rawURL string, timeout time.Duration) (*HTTPBot, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -171,7 +171,7 @@ func NewHTTPBot(rawURL string, timeout time.Duration) (*HTTPBot, error) {
 	if timeout < 0 {
 		return nil, fmt.Errorf("bad timeout %v: want 0 (none) or more", timeout)
 	}
-	return &HTTPBot{URL: rawURL, Timeout: timeout, Log: os.Stderr, cycle: -1}, nil
+	return &HTTPBot{URL: rawURL, Timeout: timeout, cycle: -1}, nil
 }
 
 // ParseHTTPBot makes a bot from a spec: a URL whose fragment may set the
@@ -484,10 +484,7 @@ func excerpt(b []byte) string {
 }
 
 func (b *HTTPBot) logf(g *battlecube.Game, seat int, format string, args ...any) {
-	if b.Log == nil {
-		return
-	}
-	fmt.Fprintf(b.Log, "battlecube: %s (seat %d, %s) tick %d: %s\n", b.URL, seat, g.Player(seat).Name, g.Tick(), fmt.Sprintf(format, args...))
+	fmt.Fprintf(externalLog(b.Log), "battlecube: %s (seat %d, %s) tick %d: %s\n", b.URL, seat, g.Player(seat).Name, g.Tick(), fmt.Sprintf(format, args...))
 }
 
 var _ Terminal = (*HTTPBot)(nil)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -38,6 +39,7 @@ func (b *botFlags) capabilities(log *slog.Logger) (agents.Capabilities, error) {
 			return agents.Capabilities{}, errors.New("--allow-external-bots (deprecated) allows every external bot and any path already: use it alone, or better --bots-dir and the --allow-*-bots flags without it")
 		}
 		log.Warn("--allow-external-bots is deprecated: clients may run any command, read any file, make any request and listen on any address as this server; use --bots-dir DIR, --allow-cmd-bots, --allow-http-bots and --allow-upe-bots for only what they need")
+		agents.ExternalOptions.Log = botLog{log}
 		return agents.Capabilities{Unrestricted: true}, nil
 	}
 	dirs, err := agents.ResolveBotDirs(b.dirs)
@@ -47,6 +49,20 @@ func (b *botFlags) capabilities(log *slog.Logger) (agents.Capabilities, error) {
 	caps := agents.Capabilities{BotDirs: dirs, Commands: b.cmd, HTTP: b.http, Listen: b.upe}
 	if len(dirs) > 0 || b.cmd || b.http || b.upe {
 		log.Info("clients may name external agents", "bots_dirs", dirs, "cmd_bots", b.cmd, "http_bots", b.http, "upe_bots", b.upe)
+		agents.ExternalOptions.Log = botLog{log}
 	}
 	return caps, nil
+}
+
+// botLog passes external bots' problem lines (a fault, a crash, a rejected
+// reply) to the server's logger, one warning a line.
+type botLog struct{ log *slog.Logger }
+
+func (l botLog) Write(p []byte) (int, error) {
+	for line := range strings.Lines(string(p)) {
+		if line = strings.TrimSpace(strings.TrimPrefix(line, "botarena: ")); line != "" {
+			l.log.Warn("external bot", "problem", line)
+		}
+	}
+	return len(p), nil
 }

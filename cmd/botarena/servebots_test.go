@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,5 +121,25 @@ func TestServeBotFlagErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want non-zero and %q", code, stderr, tc.want)
 			}
 		})
+	}
+}
+
+// A server logs external bots' problem lines through its own logger, one
+// warning a line, not on a stream of the agents package's choosing.
+func TestServeLogsBotProblemsThroughItsLogger(t *testing.T) {
+	var buf strings.Builder
+	w := botLog{slog.New(slog.NewTextHandler(&buf, nil))}
+	n, err := w.Write([]byte("botarena: bot \"x\" (seat 1), round 3: exit status 1: doing nothing (NO)\n\nsecond line\n"))
+	if err != nil || n == 0 {
+		t.Fatalf("Write: %d, %v", n, err)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d log records, want 2: %q", len(lines), buf.String())
+	}
+	for i, want := range []string{`level=WARN msg="external bot" problem="bot \"x\" (seat 1), round 3: exit status 1: doing nothing (NO)"`, `problem="second line"`} {
+		if !strings.Contains(lines[i], want) {
+			t.Errorf("record %d = %q, want it to contain %q", i, lines[i], want)
+		}
 	}
 }
