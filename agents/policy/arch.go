@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -27,6 +28,11 @@ type Architecture struct {
 	Trunk   []Layer          `json:"trunk"`
 	Policy  []Layer          `json:"policy"`
 	Value   []Layer          `json:"value"`
+	// Encoders, one layer list per observation tensor, is the layout of
+	// a policy over any observation contract ([Contract]); this package
+	// reads only the version-1 layout (Planes, over "planes" and
+	// "scalars": [GoPlays]) and refuses a file with encoders.
+	Encoders json.RawMessage `json:"encoders,omitempty"`
 	// Head is the policy head; nil means a flat head.
 	Head *Head `json:"head,omitempty"`
 	// Trained is free-form provenance (steps, opponent, seconds, ...).
@@ -111,6 +117,14 @@ func parseArchitecture(text string) (*Architecture, error) {
 	if a.Actions < 1 {
 		return nil, fmt.Errorf("architecture: actions %d, want at least 1", a.Actions)
 	}
+	if len(a.Encoders) > 0 && string(a.Encoders) != "null" {
+		var names []string
+		for name := range a.Inputs {
+			names = append(names, fmt.Sprintf("%q", name))
+		}
+		sort.Strings(names)
+		return nil, fmt.Errorf("architecture: encoders over inputs %s: Go's forward pass computes the version-1 layout only, a uint8 \"planes\" image and a float32 \"scalars\" vector (docs/policy-format.md); this policy plays in Python (botarena.policy)", strings.Join(names, ", "))
+	}
 	var extra []string
 	for name := range a.Inputs {
 		if name != "planes" && name != "scalars" {
@@ -118,7 +132,8 @@ func parseArchitecture(text string) (*Architecture, error) {
 		}
 	}
 	if len(extra) > 0 {
-		return nil, fmt.Errorf("architecture: inputs %s: botarena games have only \"planes\" and \"scalars\"", strings.Join(extra, ", "))
+		sort.Strings(extra)
+		return nil, fmt.Errorf("architecture: inputs %s without encoders: the version-1 layout has only \"planes\" and \"scalars\" (docs/policy-format.md)", strings.Join(extra, ", "))
 	}
 	pin, ok := a.Inputs["planes"]
 	if !ok {

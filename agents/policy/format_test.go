@@ -241,3 +241,16 @@ func FuzzDecode(f *testing.F) {
 		ArgMax(b.Logits(0), b.Mask(0))
 	})
 }
+
+// TestAFileWithEncodersIsRefusedAsPythonOnly checks that a policy over
+// another observation contract than the version-1 layout (its
+// architecture has "encoders") is refused with an error that says why.
+func TestAFileWithEncodersIsRefusedAsPythonOnly(t *testing.T) {
+	arch, tensors := tiny.build(1)
+	arch["encoders"] = map[string]any{"scores": []any{map[string]any{"op": "flatten"}}}
+	arch["inputs"] = map[string]any{"scores": map[string]any{"shape": []int{2}, "scale": []float64{1, 1}}}
+	_, err := Decode("enc", encodePolicy(arch, tensors))
+	if err == nil || !strings.Contains(err.Error(), `encoders over inputs "scores"`) || !strings.Contains(err.Error(), "plays in Python") {
+		t.Fatalf("Decode = %v, want the encoders refusal", err)
+	}
+}
