@@ -31,7 +31,7 @@ TRAIN_ARGS ?=
 # default; or an index URL. python/tools/install_extras.py says which it installs and why.
 TORCH_INDEX ?= auto
 
-.PHONY: image k8s-validate league help build lib wheel test fmt-check vet race pytest lint typecheck bench fuzz play venv train-venv extras-venv train generate check-generated clean docs
+.PHONY: image k8s-validate league help build lib wheel test fmt-check vet race pytest lint typecheck bench bench-figures fuzz play venv train-venv extras-venv train generate check-generated clean docs
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -95,6 +95,10 @@ typecheck: ## mypy (strict) over the Python package; needs make extras-venv
 
 bench: ## run the Go benchmarks (BENCH=regexp)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
+
+bench-figures: ## the figures of README.md and bench/README.md, interleaved, into bench/DATE-figures.txt (ROUNDS=3)
+	@f=bench/$$(date -u +%Y-%m-%d)-figures.txt; bash bench/figures.sh $(or $(ROUNDS),3) > $$f && \
+	{ echo "# summary: median (min .. max) over the rounds"; bash bench/figures.sh summary $$f; } >> $$f && echo "wrote $$f"
 
 fuzz: ## run every fuzz target of PKGS (found by go test -list) for FUZZTIME each
 	@list=$$($(GO) test -list '^Fuzz' $(PKGS)) || { printf '%s\n' "$$list"; exit 1; }; \

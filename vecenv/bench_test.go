@@ -157,10 +157,11 @@ func BenchmarkOverhead(b *testing.B) {
 // size, split into contiguous shares over the same number of goroutines.
 // Its agent-steps/s is rows per second at that rate, so BenchmarkPool's
 // figure divided by this one is the pool's speed as a multiple of copying
-// its output.
+// its output. Whether those bytes stay in a cache between ops decides the
+// figure: 1024 Bomberman envs copy 21.9 MB, 4096 envs 87 MB.
 func BenchmarkObsCopy(b *testing.B) {
 	for _, game := range benchGames {
-		for _, numEnvs := range []int{64, 1024, 4096} {
+		for _, numEnvs := range []int{256, 1024, 4096} {
 			for _, workers := range []int{1, 2} {
 				b.Run(fmt.Sprintf("%s/envs=%d/workers=%d", game.name, numEnvs, workers), func(b *testing.B) {
 					p, err := vecenv.New(vecenv.Config{Game: game.name, NumEnvs: numEnvs, Workers: 1})
