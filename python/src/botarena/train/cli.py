@@ -70,6 +70,13 @@ def _parser() -> argparse.ArgumentParser:
         "(the rollout lags one update behind; PPO's clipped ratio corrects for it)",
     )
     p.add_argument(
+        "--backend",
+        default=d.backend,
+        choices=["auto", "remote", "native"],
+        help="where the rollout's envs step: remote (the trainer's server), native (in this process, the native library); "
+        "auto: native with a GPU device, else remote",
+    )
+    p.add_argument(
         "--bf16",
         action="store_true",
         help="run the update's convolutions and trunk in bfloat16 autocast, the heads in float32 (several times faster matrix "
@@ -198,6 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         threads=args.threads,
         overlap=args.overlap,
         bf16=args.bf16,
+        backend=args.backend,
         skip_forced=args.skip_forced,
         out=args.out or os.path.join("runs", game.replace("/", "-")),
         checkpoint_every=args.checkpoint_every,

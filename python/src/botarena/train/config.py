@@ -210,6 +210,7 @@ class TrainConfig:
     device: str = "auto"
     threads: int = 0  # torch CPU threads (0 = the free cores at the start, auto_threads)
     overlap: bool = False  # collect the next rollout (with the weights before the update) while updating
+    backend: str = "auto"  # the rollout's envs: "remote" (the server), "native" (in process); "auto": native on a GPU
     bf16: bool = False  # the update's encoders and trunk in bfloat16 autocast (PolicyNet.forward_prepared)
     out: str = "runs/botarena"
     checkpoint_every: int = 25  # updates (0 = only the final policy)

@@ -173,8 +173,18 @@ class Trainer:
             self.server = Server(args=cfg.server_args(league_specs)).start()
             self.address = self.server.address
         seats = cfg.learner_seats or tuple(range(self._seats(cfg.game)))
+        # The rollout's envs: on the server, or with --backend native (the default on a GPU) in this
+        # process, where a step costs no round trip and the GPU's forward passes set the pace.
+        self.backend = cfg.backend if cfg.backend != "auto" else ("native" if self.device.type == "cuda" else "remote")
         self.env = SeatSplitEnv(
-            cfg.game, cfg.num_envs, seats, opponents=self.mixture[0][0], seed=cfg.seed, address=self.address, config=cfg.config
+            cfg.game,
+            cfg.num_envs,
+            seats,
+            opponents=self.mixture[0][0],
+            seed=cfg.seed,
+            address=self.address,
+            config=cfg.config,
+            backend=self.backend,
         )
         if len(self.mixture) > 1:
             self.env.set_opponents(dict(self.mixture))
@@ -183,7 +193,7 @@ class Trainer:
         self.log(
             f"botarena.train: {cfg.game} vs {self.opponent}, {cfg.num_envs} envs × {cfg.num_steps} steps per update, "
             f"learner in seats {list(seats)}, "
-            f"device {self.device}"
+            f"device {self.device}, {self.backend} envs"
             + (f" ({self.threads} torch threads{'' if cfg.threads else ', from the free cores'})" if self.device.type == "cpu" else "")
             + f", server {self.address}, run directory {self.out}"
         )

@@ -149,7 +149,9 @@ class SeatSplitEnv:
     per seat, all on one server), so a bot trained on it plays from any seat:
     trained only in seat 0, a bot learns its starting corner and loses from the
     other one. Rows are in chunk order; observations and masks are copies
-    (concatenations) of the chunks' views.
+    (concatenations) of the chunks' views. ``backend`` is :class:`botarena.Pool`'s: "remote" (the
+    server at ``address``) or "native" (the envs in this process, through the native library;
+    ``address`` is then unused).
     """
 
     def __init__(
@@ -160,8 +162,9 @@ class SeatSplitEnv:
         *,
         opponents: str,
         seed: int,
-        address: str,
+        address: str | None,
         config: dict[str, Any] | None = None,
+        backend: str = "remote",
     ) -> None:
         if not seats:
             raise ValueError("SeatSplitEnv: no learner seats")
@@ -173,7 +176,16 @@ class SeatSplitEnv:
         try:
             for k, (seat, n) in enumerate(zip(seats, counts)):
                 self.parts.append(
-                    BotarenaVectorEnv(game, n, opponents=opponents, seed=seed + 7919 * k, address=address, learner_seat=seat, **(config or {}))
+                    BotarenaVectorEnv(
+                        game,
+                        n,
+                        opponents=opponents,
+                        seed=seed + 7919 * k,
+                        address=None if backend == "native" else address,
+                        learner_seat=seat,
+                        backend=backend,
+                        **(config or {}),
+                    )
                 )
         except BaseException:
             self.close()
