@@ -1,7 +1,6 @@
 package native
 
 import (
-	"fmt"
 	"maps"
 	"runtime"
 	"runtime/debug"
@@ -13,7 +12,6 @@ import (
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/rpc/envproto"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
-	"github.com/botarena/botarena/vecenv"
 )
 
 // Stats returns the statistics of the pool req names, clearing them (not
@@ -33,32 +31,18 @@ func Stats(req *botarenav1.StatsRequest) (*botarenav1.StatsResponse, error) {
 }
 
 // SetOpponents replaces the mixtures of the listed opponent seats, in seat
-// order (see [vecenv.Pool.SetOpponents]); every agent is checked before
-// any seat changes. An async pool waits for its envs in flight first.
+// order (see [vecenv.Pool.SetOpponents]), checked as the env service
+// checks them ([envproto.Mixtures]): every seat and choice before any seat
+// changes. An async pool waits for its envs in flight first.
 func SetOpponents(req *botarenav1.SetOpponentsRequest) (*botarenav1.SetOpponentsResponse, error) {
 	err := withID(req.GetPoolId(), func(p *pool) error {
-		mixes := req.GetOpponents()
-		if len(mixes) == 0 {
-			return errorf(InvalidArgument, "opponents: required (a mixture per opponent seat to change)")
-		}
-		seats := slices.Sorted(maps.Keys(mixes))
-		choices := make(map[int32][]vecenv.OpponentChoice, len(seats))
-		for _, seat := range seats {
-			for k, c := range mixes[seat].GetChoices() {
-				f, err := factory(p.game, fmt.Sprintf("opponents[%d].choices[%d].spec", seat, k), c.GetSpec())
-				if err != nil {
-					return err
-				}
-				name := c.GetName()
-				if name == "" {
-					name = c.GetSpec()
-				}
-				choices[seat] = append(choices[seat], vecenv.OpponentChoice{Name: name, Factory: f, Weight: c.GetWeight()})
-			}
+		mixes, err := envproto.Mixtures(req.GetOpponents(), p.game, req.GetPoolId(), p.p.Spec().Seats, p.p.LearnerSeats(), envproto.PoolOptions{Opponent: factory})
+		if err != nil {
+			return err
 		}
 		p.quiet()
-		for _, seat := range seats {
-			if err := p.p.SetOpponents(int(seat), choices[seat]); err != nil {
+		for _, m := range mixes {
+			if err := p.p.SetOpponents(m.Seat, m.Choices); err != nil {
 				return err
 			}
 		}

@@ -273,6 +273,7 @@ func TestCallErrors(t *testing.T) {
 	if err := native.Reset(h); err != nil {
 		t.Fatal(err)
 	}
+	duel := create(t, &botarenav1.CreatePoolRequest{Game: "battlebots", NumEnvs: 1, LearnerSeats: []int32{0}, DefaultOpponent: "idle"}).Handle
 	for _, tc := range []struct {
 		name string
 		call func() error
@@ -284,8 +285,10 @@ func TestCallErrors(t *testing.T) {
 		{"render_env", func() error { _, err := render(h, 2, -1, ""); return err }, native.InvalidArgument, "env: got 2"},
 		{"render_seat", func() error { _, err := render(h, 0, 2, ""); return err }, native.InvalidArgument, "seat: got 2"},
 		{"render_format", func() error { _, err := render(h, 0, -1, "gif"); return err }, native.InvalidArgument, `format: got "gif"`},
-		{"opponents_learner", func() error { return setOpponents(h, 0, "random") }, native.InvalidArgument, "SetOpponents[0]"},
-		{"opponents_unknown", func() error { return setOpponents(h, 1, "nobody") }, native.NotFound, "nobody"},
+		{"opponents_learner", func() error { return setOpponents(h, 0, "random") }, native.InvalidArgument, "opponents[0]: seat 0 is a learner seat"},
+		{"opponents_seat", func() error { return setOpponents(h, 2, "random") }, native.InvalidArgument, "opponents[2]: seat 2 is not a seat of battlebots"},
+		{"opponents_repeated", func() error { return setOpponents(duel, 1, "random", "random") }, native.InvalidArgument, `"random" repeats a name`},
+		{"opponents_unknown", func() error { return setOpponents(duel, 1, "nobody") }, native.NotFound, "nobody"},
 		{"opponents_none", func() error {
 			_, err := native.SetOpponents(&botarenav1.SetOpponentsRequest{PoolId: info.PoolId})
 			return err

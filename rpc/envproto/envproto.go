@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -151,6 +152,17 @@ type PoolOptions struct {
 	// MaxWorkers caps the request's workers, and is what 0 asks for; 0
 	// means no cap (vecenv's default: GOMAXPROCS, capped at num_envs).
 	MaxWorkers int
+	// Clip shortens a string of the request before an error quotes it,
+	// so that an error never echoes unbounded input; nil quotes it whole.
+	Clip func(string) string
+}
+
+// clip is o.Clip(s), or s without one.
+func (o PoolOptions) clip(s string) string {
+	if o.Clip == nil {
+		return s
+	}
+	return o.Clip(s)
 }
 
 // Pool is a checked CreatePoolRequest.
@@ -321,4 +333,64 @@ func Stats(st vecenv.Stats, steps int64) *botarenav1.StatsResponse {
 		})
 	}
 	return resp
+}
+
+// Mixture is one opponent seat's checked mixture (see [Mixtures]).
+type Mixture struct {
+	Seat    int
+	Choices []vecenv.OpponentChoice
+}
+
+// Mixtures checks a SetOpponentsRequest's mixtures for pool poolID of
+// game, whose spec has seats seats of which learners learn, and turns
+// them into vecenv choices, in seat order, before any seat changes: a
+// seat out of range, a learner seat, an empty mixture, a repeated name, a
+// negative or non-finite weight and weights without a positive, finite
+// sum are ErrInvalid; opts.Opponent makes each choice's factory (its
+// errors keep their kinds), and opts.Clip shortens the names errors quote.
+func Mixtures(req map[int32]*botarenav1.OpponentMix, game, poolID string, seats int, learners []int, opts PoolOptions) ([]Mixture, error) {
+	if len(req) == 0 {
+		return nil, invalidf("opponents: required (a mixture per opponent seat to change)")
+	}
+	var out []Mixture
+	for _, seat := range slices.Sorted(maps.Keys(req)) {
+		field := fmt.Sprintf("opponents[%d]", seat)
+		switch {
+		case seat < 0 || int(seat) >= seats:
+			return nil, invalidf("%s: seat %d is not a seat of %s (0..%d)", field, seat, game, seats-1)
+		case slices.Contains(learners, int(seat)):
+			return nil, invalidf("%s: seat %d is a learner seat of pool %q; only opponent seats have mixtures", field, seat, opts.clip(poolID))
+		case len(req[seat].GetChoices()) == 0:
+			return nil, invalidf("%s: the mixture needs at least one choice", field)
+		}
+		m := Mixture{Seat: int(seat)}
+		seen := map[string]bool{}
+		sum := 0.0
+		for k, c := range req[seat].GetChoices() {
+			cf := fmt.Sprintf("%s.choices[%d]", field, k)
+			w := c.GetWeight()
+			if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+				return nil, invalidf("%s.weight: got %v, want a finite weight of at least 0", cf, w)
+			}
+			name := c.GetName()
+			if name == "" {
+				name = c.GetSpec()
+			}
+			if seen[name] {
+				return nil, invalidf("%s.name: %q repeats a name of the seat's mixture", cf, opts.clip(name))
+			}
+			seen[name] = true
+			f, err := opts.Opponent(game, cf+".spec", c.GetSpec())
+			if err != nil {
+				return nil, err
+			}
+			sum += w
+			m.Choices = append(m.Choices, vecenv.OpponentChoice{Name: name, Factory: f, Weight: w})
+		}
+		if !(sum > 0) || math.IsInf(sum, 0) {
+			return nil, invalidf("%s: the weights sum to %v, want a positive, finite sum", field, sum)
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }

@@ -79,3 +79,41 @@ func TestPoolConfigErrorsNameTheField(t *testing.T) {
 		})
 	}
 }
+
+func TestMixturesAreCheckedBeforeAnySeatChanges(t *testing.T) {
+	mix := func(choices ...*botarenav1.OpponentChoice) *botarenav1.OpponentMix {
+		return &botarenav1.OpponentMix{Choices: choices}
+	}
+	c := func(spec string, weight float64, name string) *botarenav1.OpponentChoice {
+		return &botarenav1.OpponentChoice{Spec: spec, Weight: weight, Name: name}
+	}
+	clip := func(s string) string { return s[:min(len(s), 4)] + "…" }
+	opts := envproto.PoolOptions{Opponent: anyAgent, Clip: clip}
+	for _, tc := range []struct {
+		name    string
+		req     map[int32]*botarenav1.OpponentMix
+		invalid bool
+		want    string
+	}{
+		{"none", nil, true, "opponents: required"},
+		{"seat_range", map[int32]*botarenav1.OpponentMix{4: mix(c("idle", 1, ""))}, true, "opponents[4]: seat 4 is not a seat of g (0..3)"},
+		{"learner", map[int32]*botarenav1.OpponentMix{1: mix(c("idle", 1, ""))}, true, `seat 1 is a learner seat of pool "pool…"`},
+		{"empty", map[int32]*botarenav1.OpponentMix{2: mix()}, true, "opponents[2]: the mixture needs at least one choice"},
+		{"weight", map[int32]*botarenav1.OpponentMix{2: mix(c("idle", -1, ""))}, true, "opponents[2].choices[0].weight: got -1"},
+		{"repeated_name", map[int32]*botarenav1.OpponentMix{2: mix(c("idle", 1, "samename"), c("random", 1, "samename"))}, true, `choices[1].name: "same…" repeats`},
+		{"sum", map[int32]*botarenav1.OpponentMix{2: mix(c("idle", 0, ""))}, true, "the weights sum to 0"},
+		// The last seat's agent is unknown: nothing is returned for the first.
+		{"agent", map[int32]*botarenav1.OpponentMix{0: mix(c("idle", 1, "")), 3: mix(c("nobody", 1, ""))}, false, `opponents[3].choices[0].spec: no agent "nobody"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := envproto.Mixtures(tc.req, "g", "pool-id", 4, []int{1}, opts)
+			if got != nil || err == nil || !strings.Contains(err.Error(), tc.want) || errors.Is(err, envproto.ErrInvalid) != tc.invalid {
+				t.Errorf("%v, %v (ErrInvalid %t), want %q (ErrInvalid %t)", got, err, errors.Is(err, envproto.ErrInvalid), tc.want, tc.invalid)
+			}
+		})
+	}
+	got, err := envproto.Mixtures(map[int32]*botarenav1.OpponentMix{3: mix(c("idle", 1, "")), 0: mix(c("idle", 1, ""), c("random", 3, "r"))}, "g", "p", 4, []int{1}, opts)
+	if err != nil || len(got) != 2 || got[0].Seat != 0 || got[1].Seat != 3 || got[0].Choices[1].Name != "r" || got[0].Choices[1].Weight != 3 || got[1].Choices[0].Name != "idle" {
+		t.Errorf("Mixtures = %+v, %v; want seats 0 and 3 in order, names defaulting to the spec", got, err)
+	}
+}

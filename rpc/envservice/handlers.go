@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"math"
-	"slices"
 	"strings"
 
 	"connectrpc.com/connect"
@@ -480,61 +477,12 @@ func (s *Server) SetOpponents(ctx context.Context, req *botarenav1.SetOpponentsR
 	return &botarenav1.SetOpponentsResponse{}, nil
 }
 
-// seatMix is one seat's checked mixture.
-type seatMix struct {
-	seat    int
-	choices []vecenv.OpponentChoice
-}
-
-// opponentMixes checks a SetOpponents request's mixtures for pool p and
-// turns them into vecenv choices, in seat order.
-func (s *Server) opponentMixes(p *servedPool, req map[int32]*botarenav1.OpponentMix) ([]seatMix, error) {
-	if len(req) == 0 {
-		return nil, server.Invalidf("opponents: required (a mixture per opponent seat to change)")
+// opponentMixes checks a SetOpponents request's mixtures for pool p
+// (envproto.Mixtures, with this server's agents).
+func (s *Server) opponentMixes(p *servedPool, req map[int32]*botarenav1.OpponentMix) ([]envproto.Mixture, error) {
+	mixes, err := envproto.Mixtures(req, p.game, p.id, p.spec.Seats, p.learners, envproto.PoolOptions{Opponent: s.opponentFactory, Clip: server.Clip})
+	if errors.Is(err, envproto.ErrInvalid) {
+		return nil, server.Mark(server.ErrInvalid, err)
 	}
-	learner := make([]bool, p.spec.Seats)
-	for _, seat := range p.learners {
-		learner[seat] = true
-	}
-	var out []seatMix
-	for _, seat := range slices.Sorted(maps.Keys(req)) {
-		field := fmt.Sprintf("opponents[%d]", seat)
-		switch {
-		case seat < 0 || int(seat) >= p.spec.Seats:
-			return nil, server.Invalidf("%s: seat %d is not a seat of %s (0..%d)", field, seat, p.game, p.spec.Seats-1)
-		case learner[seat]:
-			return nil, server.Invalidf("%s: seat %d is a learner seat of pool %q; only opponent seats have mixtures", field, seat, p.id)
-		case len(req[seat].GetChoices()) == 0:
-			return nil, server.Invalidf("%s: the mixture needs at least one choice", field)
-		}
-		m := seatMix{seat: int(seat)}
-		seen := map[string]bool{}
-		sum := 0.0
-		for k, c := range req[seat].GetChoices() {
-			cf := fmt.Sprintf("%s.choices[%d]", field, k)
-			w := c.GetWeight()
-			if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
-				return nil, server.Invalidf("%s.weight: got %v, want a finite weight of at least 0", cf, w)
-			}
-			name := c.GetName()
-			if name == "" {
-				name = c.GetSpec()
-			}
-			if seen[name] {
-				return nil, server.Invalidf("%s.name: %q repeats a name of the seat's mixture", cf, server.Clip(name))
-			}
-			seen[name] = true
-			f, err := s.opponentFactory(p.game, cf+".spec", c.GetSpec())
-			if err != nil {
-				return nil, err
-			}
-			sum += w
-			m.choices = append(m.choices, vecenv.OpponentChoice{Name: name, Factory: f, Weight: w})
-		}
-		if !(sum > 0) || math.IsInf(sum, 0) {
-			return nil, server.Invalidf("%s: the weights sum to %v, want a positive, finite sum", field, sum)
-		}
-		out = append(out, m)
-	}
-	return out, nil
+	return mixes, err
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/observations"
+	"github.com/botarena/botarena/rpc/envproto"
 	"github.com/botarena/botarena/rpc/internal/wire"
 	"github.com/botarena/botarena/rpc/server"
 	"github.com/botarena/botarena/vecenv"
@@ -520,7 +521,7 @@ func (p *servedPool) stats(reset bool) (_ vecenv.Stats, _ int64, err error) {
 }
 
 // setOpponents sets the mixtures, in order (see Server.SetOpponents).
-func (p *servedPool) setOpponents(mixes []seatMix) (err error) {
+func (p *servedPool) setOpponents(mixes []envproto.Mixture) (err error) {
 	if err := p.lock(); err != nil {
 		return err
 	}
@@ -528,8 +529,8 @@ func (p *servedPool) setOpponents(mixes []seatMix) (err error) {
 	defer guard(&err)
 	p.quiet()
 	for _, m := range mixes {
-		if err := p.pool.SetOpponents(m.seat, m.choices); err != nil {
-			return fmt.Errorf("pool %q: opponents[%d]: %w", p.id, m.seat, err)
+		if err := p.pool.SetOpponents(m.Seat, m.Choices); err != nil {
+			return fmt.Errorf("pool %q: opponents[%d]: %w", p.id, m.Seat, err)
 		}
 	}
 	return nil
