@@ -139,7 +139,10 @@ func AsyncBatches(numEnvs, batchSize int) int {
 }
 
 // NewAsync starts async stepping of p's envs in batches of batchSize envs,
-// 1 ≤ batchSize ≤ NumEnvs, on p.Workers() background goroutines. The
+// 1 ≤ batchSize ≤ NumEnvs, on p.Workers()-1 background goroutines (at
+// least one): Recv steps queued envs on the caller's goroutine too, so the
+// envs have p.Workers() goroutines while the caller waits and the caller's
+// own work (a policy) a core of its own while it does not. The
 // batches are written into outs, [AsyncBatches] Outputs of batchSize ×
 // len(LearnerSeats) rows (see [Output]; the Env, Seat and Episode columns
 // are written with each row), or, when outs is nil, into Outputs it
@@ -195,7 +198,7 @@ func NewAsync(p *Pool, batchSize int, outs []Output) (*Async, error) {
 	for k, out := range outs {
 		a.rows[k] = rows{Buffers: out.Buffers, final: out.FinalObs, ended: out.Ended}
 	}
-	for range p.Workers() {
+	for range max(1, p.Workers()-1) {
 		a.workers = append(a.workers, &asyncWorker{worker: p.newWorker(n), wake: make(chan struct{}, 1)})
 	}
 	a.caller = p.newWorker(n)
@@ -568,9 +571,16 @@ func (a *Async) run(w *worker, chunk []int32, slot int64) {
 		p.runBatches(w)
 	}
 	B, nb := int64(a.batch), int64(len(a.outs))
+	// The envs finished are counted once per batch the chunk reaches into,
+	// not once per env: the counters are shared by every worker.
+	counted, k0 := 0, int(slot/B%nb)
 	for j, e := range chunk {
 		s := slot + int64(j)
 		k := int(s / B % nb)
+		if k != k0 {
+			a.finished(k0, j-counted)
+			counted, k0 = j, k
+		}
 		row0 := int(s%B) * L
 		out := &a.rows[k]
 		i := int(e)
@@ -586,8 +596,14 @@ func (a *Async) run(w *worker, chunk []int32, slot int64) {
 			out.Seat[r] = int32(seat)
 			out.Episode[r] = episode
 		}
-		if a.done[k].Add(1) == int32(a.batch) {
-			signal(&a.recvParked, a.recvWake)
-		}
+	}
+	a.finished(k0, len(chunk)-counted)
+}
+
+// finished records that n more envs of batch k have their rows written,
+// and wakes Recv when that completes the batch.
+func (a *Async) finished(k, n int) {
+	if n > 0 && a.done[k].Add(int32(n)) == int32(a.batch) {
+		signal(&a.recvParked, a.recvWake)
 	}
 }

@@ -22,9 +22,10 @@ const wakeCost = 50 * time.Microsecond
 const maxBackoff = 256
 
 // tuner chooses how many workers a pool with Config.Workers 0 wakes for
-// each Step, from the measured batch times. It starts with the caller
-// alone; after its first window it tries the count that gives each worker
-// 2 × wakeCost of the window's median batch, and from then on it times
+// each Step, from the measured batch times. It times the pool's first
+// Step on the caller alone and moves at once to the count that gives each
+// worker 2 × wakeCost of it (the same guess, from the median, after the
+// first window when the first Step was cheap); from then on it times
 // every window at the chosen count and, now and then, one window at one
 // worker more or less (a probe), keeping the probe's count when its median
 // batch is at least 5% shorter. Probes that fail are tried less and less
@@ -63,6 +64,15 @@ func (t *tuner) observe(k int, ns int64) {
 	if k != t.count() {
 		return
 	}
+	if t.base == 0 && t.n == 0 && t.active == 1 && t.probe == 0 {
+		// The pool's first batch, on the caller alone: a step that costs
+		// several wake-ups starts on the workers it would pay for, and the
+		// windows and probes that follow correct the guess.
+		if guess := min(int(ns/int64(2*wakeCost)), t.max); guess > 1 {
+			t.active = guess
+			return
+		}
+	}
 	t.win[t.n] = ns
 	t.n++
 	if t.n < tuneWindow {
@@ -83,8 +93,8 @@ func (t *tuner) observe(k int, ns int64) {
 		t.probe, t.wait = 0, t.backoff
 	case t.base == 0:
 		t.base = m
-		if guess := int(m / int64(2*wakeCost)); t.active == 1 && guess > 1 {
-			t.probe = min(guess, t.max)
+		if guess := min(int(m/int64(2*wakeCost)), t.max); t.active == 1 && guess > 1 {
+			t.probe = guess
 		}
 		t.wait = t.backoff
 	default:

@@ -78,3 +78,27 @@ func TestTunerUnhelped(t *testing.T) {
 		t.Errorf("after an unhelped batch of 3 chosen workers: count %d, want 2", tu.count())
 	}
 }
+
+// TestTunerFirstBatch: a first Step that costs many wake-ups moves the
+// pool at once to the workers it pays for; a cheap one stays on the
+// caller.
+func TestTunerFirstBatch(t *testing.T) {
+	tests := []struct {
+		name string
+		ns   int64
+		want int
+	}{
+		{"cheap_stays_on_the_caller", 20_000, 1},
+		{"four_wake_ups_take_two_workers", 4 * int64(wakeCost), 2},
+		{"large_takes_every_worker", 50_000_000, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tu := tuner{max: 4, active: 1, backoff: 1}
+			tu.observe(1, tt.ns)
+			if got := tu.count(); got != tt.want {
+				t.Errorf("count after a first batch of %d ns: %d, want %d", tt.ns, got, tt.want)
+			}
+		})
+	}
+}
