@@ -139,10 +139,7 @@ func AsyncBatches(numEnvs, batchSize int) int {
 }
 
 // NewAsync starts async stepping of p's envs in batches of batchSize envs,
-// 1 ≤ batchSize ≤ NumEnvs, on p.Workers()-1 background goroutines (at
-// least one): Recv steps queued envs on the caller's goroutine too, so the
-// envs have p.Workers() goroutines while the caller waits and the caller's
-// own work (a policy) a core of its own while it does not. The
+// 1 ≤ batchSize ≤ NumEnvs, on p.Workers() background goroutines. The
 // batches are written into outs, [AsyncBatches] Outputs of batchSize ×
 // len(LearnerSeats) rows (see [Output]; the Env, Seat and Episode columns
 // are written with each row), or, when outs is nil, into Outputs it
@@ -198,7 +195,7 @@ func NewAsync(p *Pool, batchSize int, outs []Output) (*Async, error) {
 	for k, out := range outs {
 		a.rows[k] = rows{Buffers: out.Buffers, final: out.FinalObs, ended: out.Ended}
 	}
-	for range max(1, p.Workers()-1) {
+	for range p.Workers() {
 		a.workers = append(a.workers, &asyncWorker{worker: p.newWorker(n), wake: make(chan struct{}, 1)})
 	}
 	a.caller = p.newWorker(n)
