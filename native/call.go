@@ -9,7 +9,6 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/rpc/envproto"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
@@ -54,60 +53,19 @@ func SetOpponents(req *botarenav1.SetOpponentsRequest) (*botarenav1.SetOpponents
 	return &botarenav1.SetOpponentsResponse{}, nil
 }
 
-// PictureFormat is the render format of pictures, named after
-// Gymnasium's render mode: RGB pixels of the game's [env.Painter].
-const PictureFormat = "rgb_array"
-
-// Render returns env req.env of the pool as req.seat sees it (-1: the
-// full state) in req.format: one of the game's native formats ("" means
-// its first text format) or [PictureFormat], RGB pixels row by row. An
-// async pool waits for its envs in flight first.
+// Render returns env req.env of the pool as req.seat sees it (see
+// [envproto.Render]) once the pool was reset. An async pool waits for its
+// envs in flight first.
 func Render(req *botarenav1.RenderRequest) (*botarenav1.RenderResponse, error) {
 	var out *botarenav1.RenderResponse
-	i, seat, format := int(req.GetEnv()), int(req.GetSeat()), req.GetFormat()
 	err := withID(req.GetPoolId(), func(p *pool) error {
-		spec := p.p.Spec()
-		switch {
-		case i < 0 || i >= p.p.NumEnvs():
-			return errorf(InvalidArgument, "env: got %d, want 0..%d", i, p.p.NumEnvs()-1)
-		case seat < -1 || seat >= spec.Seats:
-			return errorf(InvalidArgument, "seat: got %d, want -1 (the full state) or 0..%d", seat, spec.Seats-1)
-		case !p.wasReset:
+		if !p.wasReset {
 			return errorf(FailedPrecondition, "render before the first reset; reset first")
 		}
 		p.quiet()
-		e := p.p.Env(i)
-		if format == PictureFormat {
-			painter, ok := e.(env.Painter)
-			if !ok {
-				return errorf(InvalidArgument, "format: %s draws no pictures", spec.Game)
-			}
-			img := painter.Paint(seat)
-			out = &botarenav1.RenderResponse{Format: format, Data: env.RGB(img), Width: int32(img.Rect.Dx()), Height: int32(img.Rect.Dy())}
-			return nil
-		}
-		codec, err := env.CodecOf(e)
-		if err != nil {
-			return err
-		}
-		formats := codec.NativeFormats()
-		if len(formats) == 0 {
-			return errorf(InvalidArgument, "format: %s has no native formats; use %s", spec.Game, PictureFormat)
-		}
-		if format == "" {
-			format = formats[0]
-			if i := slices.IndexFunc(formats, func(f string) bool { return !env.IsJSONFormat(f) }); i >= 0 {
-				format = formats[i]
-			}
-		} else if !slices.Contains(formats, format) {
-			return errorf(InvalidArgument, "format: got %q, want one of %s, %s", format, strings.Join(formats, ", "), PictureFormat)
-		}
-		data, err := codec.AppendNative(nil, format, seat)
-		if err != nil {
-			return err
-		}
-		out = &botarenav1.RenderResponse{Format: format, Data: data}
-		return nil
+		var err error
+		out, err = envproto.Render(p.p, int(req.GetEnv()), int(req.GetSeat()), req.GetFormat())
+		return err
 	})
 	return out, err
 }

@@ -394,3 +394,62 @@ func Mixtures(req map[int32]*botarenav1.OpponentMix, game, poolID string, seats 
 	}
 	return out, nil
 }
+
+// PictureFormat is the render format of pictures: RGB pixels of the
+// game's [env.Painter] picture, named after Gymnasium's render mode.
+const PictureFormat = "rgb_array"
+
+// Render returns env i of p as seat sees it (-1: the full state) in format:
+// one of the game's native formats ("" means its first text format, or
+// its first format when all are JSON) or [PictureFormat], the picture's
+// RGB pixels row by row with its size. An env or seat out of range, a
+// format the game lacks and a game without pictures or codec are
+// ErrInvalid. The caller keeps p's envs still during the call (no step
+// in progress) and checks that p was reset.
+func Render(p *vecenv.Pool, i, seat int, format string) (*botarenav1.RenderResponse, error) {
+	spec := p.Spec()
+	switch {
+	case i < 0 || i >= p.NumEnvs():
+		return nil, invalidf("env: got %d, want 0..%d", i, p.NumEnvs()-1)
+	case seat < -1 || seat >= spec.Seats:
+		return nil, invalidf("seat: got %d, want -1 (the full state) or 0..%d", seat, spec.Seats-1)
+	}
+	e := p.Env(i)
+	if format == PictureFormat {
+		painter, ok := e.(env.Painter)
+		if !ok {
+			return nil, invalidf("format: %s draws no pictures", spec.Game)
+		}
+		img := painter.Paint(seat)
+		return &botarenav1.RenderResponse{Format: format, Data: env.RGB(img), Width: int32(img.Rect.Dx()), Height: int32(img.Rect.Dy())}, nil
+	}
+	codec, err := env.CodecOf(e)
+	if err != nil {
+		return nil, invalidf("render: %w", err)
+	}
+	formats := codec.NativeFormats()
+	if format == "" {
+		format = defaultFormat(formats)
+	} else if !slices.Contains(formats, format) {
+		return nil, invalidf("format: got %q, want one of %s, %s", format, strings.Join(formats, ", "), PictureFormat)
+	}
+	data, err := codec.AppendNative(nil, format, seat)
+	if err != nil {
+		return nil, invalidf("render env %d as %s for seat %d: %w", i, format, seat, err)
+	}
+	return &botarenav1.RenderResponse{Format: format, Data: data}, nil
+}
+
+// defaultFormat returns the first text format of formats, or the first
+// format when all are JSON.
+func defaultFormat(formats []string) string {
+	for _, f := range formats {
+		if !env.IsJSONFormat(f) {
+			return f
+		}
+	}
+	if len(formats) > 0 {
+		return formats[0]
+	}
+	return ""
+}

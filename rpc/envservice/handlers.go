@@ -385,11 +385,11 @@ func (s *Server) Render(ctx context.Context, req *botarenav1.RenderRequest) (*bo
 	if err != nil {
 		return nil, server.ConnectError(s.log, proc, err)
 	}
-	format, data, size, err := p.render(int(req.GetEnv()), int(req.GetSeat()), req.GetFormat())
+	resp, err := p.render(int(req.GetEnv()), int(req.GetSeat()), req.GetFormat())
 	if err != nil {
 		return nil, s.poolError(proc, p, err)
 	}
-	return &botarenav1.RenderResponse{Format: format, Data: data, Width: int32(size.X), Height: int32(size.Y)}, nil
+	return resp, nil
 }
 
 // Stats returns the pool's episode statistics per learner seat and its

@@ -3,9 +3,7 @@ package envservice
 import (
 	"encoding/binary"
 	"fmt"
-	"image"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,6 +13,7 @@ import (
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/observations"
 	"github.com/botarena/botarena/rpc/envproto"
+	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/internal/wire"
 	"github.com/botarena/botarena/rpc/server"
 	"github.com/botarena/botarena/vecenv"
@@ -441,66 +440,25 @@ func (p *servedPool) parseActions(raw []byte) error {
 
 // PictureFormat is the Render format of pictures: RGB pixels of the game's
 // [env.Painter] picture, named after Gymnasium's render mode.
-const PictureFormat = "rgb_array"
+const PictureFormat = envproto.PictureFormat
 
-// render appends env i's state in format as seat sees it; format "" means
-// the first text (non-JSON) format, or the first format. With
-// [PictureFormat] it returns the picture's RGB pixels (see
-// [env.RGB]) and its size in pixels; size is zero for text formats.
-func (p *servedPool) render(i, seat int, format string) (_ string, _ []byte, size image.Point, err error) {
+// render returns env i's state in format as seat sees it (see
+// envproto.Render) once the pool was reset.
+func (p *servedPool) render(i, seat int, format string) (_ *botarenav1.RenderResponse, err error) {
 	if err := p.lock(); err != nil {
-		return "", nil, size, err
+		return nil, err
 	}
 	defer p.unlock()
-	if i < 0 || i >= p.numEnvs {
-		return "", nil, size, server.Invalidf("pool %q: env: got %d, want 0..%d", p.id, i, p.numEnvs-1)
-	}
-	if seat < -1 || seat >= p.spec.Seats {
-		return "", nil, size, server.Invalidf("pool %q: seat: got %d, want -1 (the full state) or 0..%d", p.id, seat, p.spec.Seats-1)
-	}
 	if !p.wasReset {
-		return "", nil, size, server.Markf(server.ErrNotReady, "pool %q: Render before the first Reset; call Reset first", p.id)
+		return nil, server.Markf(server.ErrNotReady, "pool %q: Render before the first Reset; call Reset first", p.id)
 	}
 	defer guard(&err)
 	p.quiet()
-	e := p.pool.Env(i)
-	if format == PictureFormat {
-		painter, ok := e.(env.Painter)
-		if !ok {
-			return "", nil, size, server.Invalidf("pool %q: format: %s draws no pictures", p.id, p.spec.Game)
-		}
-		img := painter.Paint(seat)
-		return format, env.RGB(img), img.Rect.Size(), nil
-	}
-	codec, err := env.CodecOf(e)
+	resp, err := envproto.Render(p.pool, i, seat, format)
 	if err != nil {
-		return "", nil, size, server.Invalidf("pool %q: render: %w", p.id, err)
+		return nil, server.Mark(server.ErrInvalid, fmt.Errorf("pool %q: %w", p.id, err))
 	}
-	formats := codec.NativeFormats()
-	if format == "" {
-		format = defaultFormat(formats)
-	} else if !slices.Contains(formats, format) {
-		return "", nil, size, server.Invalidf("pool %q: format: got %q, want one of %s, %s", p.id, format, strings.Join(formats, ", "), PictureFormat)
-	}
-	data, err := codec.AppendNative(nil, format, seat)
-	if err != nil {
-		return "", nil, size, server.Invalidf("pool %q: render env %d as %s for seat %d: %w", p.id, i, format, seat, err)
-	}
-	return format, data, size, nil
-}
-
-// defaultFormat returns the first text format of formats, or the first
-// format when all are JSON.
-func defaultFormat(formats []string) string {
-	for _, f := range formats {
-		if !env.IsJSONFormat(f) {
-			return f
-		}
-	}
-	if len(formats) > 0 {
-		return formats[0]
-	}
-	return ""
+	return resp, nil
 }
 
 // stats returns the pool's statistics and Step (Send) count, clearing the
