@@ -90,34 +90,95 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 	g.writeScalars(seat, dst[1])
 }
 
+// UpdateObs writes seat's observation into dst as [Game.WriteObs] does and
+// returns a version of what it wrote, given have: 0, or the version an
+// earlier call returned for this seat after writing the same dst, which
+// the caller has not touched since. The planes are nearly all zeros (two
+// bots, the projectiles, the own mines), so with have the last version
+// of the seat it clears only the bytes that write set and sets the new
+// ones, instead of clearing all 1,900; otherwise it writes dst in full.
+// The bytes are those WriteObs writes, in every case. vecenv calls it for
+// rows that keep their env from step to step. A wrong number or size of
+// slices, or a seat other than 0 or 1, panics. It never allocates once
+// warm (the first call makes the record of the marks).
+func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
+	if len(dst) != 2 || len(dst[0]) != planeBytes || len(dst[1]) != 4*NumScalars {
+		g.spec.CheckObs(dst) // panics with the details
+	}
+	m := g.marks
+	if m == nil {
+		m = new(obsMarks)
+		g.marks = m
+	}
+	p, at := dst[0][:planeBytes], &m.at[seat]
+	if have != 0 && have == m.ver[seat] {
+		for _, i := range at[:m.n[seat]] {
+			p[i] = 0
+		}
+	} else {
+		clear(p)
+	}
+	m.n[seat] = g.writeMarks(seat, p, at)
+	m.writes++
+	m.ver[seat] = m.writes
+	g.writeScalars(seat, dst[1])
+	return m.writes
+}
+
+// obsMarks records, per seat, the plane offsets the last [Game.UpdateObs]
+// set non-zero (at[seat][:n[seat]]) and the version it returned. It sits
+// behind a pointer, so copies of a Game (LoadNative, an agent's look-ahead)
+// share it; the versions number every write of the record, so a row last
+// written through another copy is not the one recorded and is written in
+// full.
+type obsMarks struct {
+	writes uint64
+	ver    [2]uint64
+	n      [2]int
+	at     [2][maxMarks]uint16
+}
+
+// maxMarks bounds the non-zero plane bytes of an observation: the two
+// bots, every projectile and a mine on every cell.
+const maxMarks = 2 + MaxBullets + MaxMissiles + Cells
+
 func (g *Game) writePlanes(seat int, dst []byte) {
 	dst = dst[:planeBytes]
 	clear(dst)
+	g.writeMarks(seat, dst, nil)
+}
+
+// writeMarks sets seat's non-zero plane bytes in dst, which is zero, and
+// returns how many it set; at, when not nil, receives their offsets.
+func (g *Game) writeMarks(seat int, dst []byte, at *[maxMarks]uint16) int {
+	n := 0
+	mark := func(i int) {
+		if dst[i] == 0 && at != nil {
+			at[n] = uint16(i)
+			n++
+		}
+		if dst[i] < 255 { // a count, saturating at 255
+			dst[i]++
+		}
+	}
 	me, en := &g.bots[seat], &g.bots[1-seat]
-	dst[PlaneSelf*Cells+me.Y*Side+me.X] = 1
-	dst[PlaneEnemy*Cells+en.Y*Side+en.X] = 1
+	mark(PlaneSelf*Cells + me.Y*Side + me.X)
+	mark(PlaneEnemy*Cells + en.Y*Side + en.X)
 	for i := range g.nBullets {
 		p := &g.bullets[i]
-		bump(&dst[(PlaneBullets+int(p.Dir))*Cells+p.Y*Side+p.X])
+		mark((PlaneBullets+int(p.Dir))*Cells + p.Y*Side + p.X)
 	}
 	for i := range g.nMissiles {
 		p := &g.missiles[i]
-		bump(&dst[(PlaneMissiles+int(p.Dir))*Cells+p.Y*Side+p.X])
+		mark((PlaneMissiles+int(p.Dir))*Cells + p.Y*Side + p.X)
 	}
-	m := dst[PlaneOwnMines*Cells : (PlaneOwnMines+1)*Cells]
 	for w, word := range g.mineBits[seat] {
 		for word != 0 {
-			m[w<<6+bits.TrailingZeros64(word)] = 1
+			mark(PlaneOwnMines*Cells + w<<6 + bits.TrailingZeros64(word))
 			word &= word - 1
 		}
 	}
-}
-
-// bump adds 1 to a count, saturating at 255.
-func bump(b *byte) {
-	if *b < 255 {
-		*b++
-	}
+	return n
 }
 
 func (g *Game) writeScalars(seat int, dst []byte) {

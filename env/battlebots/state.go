@@ -161,6 +161,10 @@ type Game struct {
 	mineBits [2][2]uint64
 	deadBits [2]uint64
 
+	// marks records what UpdateObs wrote (see obsMarks); nil until its
+	// first call.
+	marks *obsMarks
+
 	paralysed int // paralyzedRoundsRemaining
 	round     int // rounds played
 	done      bool
