@@ -1,0 +1,44 @@
+package match_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/botarena/botarena/match"
+)
+
+// TestResultJSONReadsBackAsWritten: a result line as play --json prints it
+// (the game's own leaderboard fields, actions, a forfeit, faults, no
+// winner, a fingerprint) reads back as a match.Result that writes the same
+// line, field for field and in order.
+func TestResultJSONReadsBackAsWritten(t *testing.T) {
+	for _, tc := range []struct{ name, line string }{
+		{"game_fields_and_actions", `{"game":"battlebots","seed":3,"rounds":16,"winner":1,"draw":false,"leaderboard":[` +
+			`{"rank":1,"seat":1,"agent":"nop","name":"Nop","score":10,"alive":true,"hp":10,"x":8,"y":8,"actions":{"nothing":16,"move":0,"bullet":0,"missile":0,"mine":0,"emp":0}},` +
+			`{"rank":2,"seat":0,"agent":"huggy","name":"Huggy","score":0,"alive":false,"hp":0,"x":7,"y":7,"actions":{"nothing":0,"move":6,"bullet":0,"missile":0,"mine":0,"emp":10}}]}`},
+		{"forfeit_and_faults", `{"game":"g","seed":1,"rounds":2,"winner":1,"draw":false,"leaderboard":[` +
+			`{"rank":1,"seat":1,"agent":"cmd:./bot","name":"","score":0,"alive":true},{"rank":2,"seat":0,"agent":"panics","name":"","score":4,"alive":true}],` +
+			`"forfeit":{"seat":0,"agent":"panics","round":2,"reason":"the agent panicked: boom"},"faults":[{"seat":1,"agent":"cmd:./bot","timed_out":1,"crashed":0,"invalid":2}]}`},
+		{"draw_without_winner_with_fingerprint", `{"game":"g","seed":18446744073709551615,"rounds":0,"winner":null,"draw":true,"leaderboard":[],"fingerprint":"18446744073709551615"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := match.ParseResult(json.RawMessage(tc.line))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := json.Marshal(r)
+			if err != nil || string(out) != tc.line {
+				t.Errorf("read and written:\n%s (%v)\nwant\n%s", out, err, tc.line)
+			}
+		})
+	}
+}
+
+// TestResultReadsTheLeaguesNoWinner: a winner written as -1 (as league
+// records have it) reads as no winner.
+func TestResultReadsTheLeaguesNoWinner(t *testing.T) {
+	r, err := match.ParseResult(json.RawMessage(`{"winner":-1,"leaderboard":[]}`))
+	if err != nil || r.Winner != -1 {
+		t.Errorf("winner %d, %v; want -1", r.Winner, err)
+	}
+}
