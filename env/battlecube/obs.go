@@ -102,22 +102,83 @@ func buildSpec(name string, cfg *Config) *env.Spec {
 // allocates.
 func (g *Game) WriteObs(seat int, dst [][]byte) {
 	g.spec.CheckObs(dst)
-	planes := dst[0]
-	clear(planes)
-	c := g.cells
+	clear(dst[0][:PlaneBombs*g.cells])
+	g.writeBots(seat, dst[0], nil)
+	g.writeRest(seat, dst)
+}
+
+// UpdateObs writes seat's observation into dst as [Game.WriteObs] does and
+// returns a version of what it wrote, given have: 0, or the version an
+// earlier call returned for this seat after writing the same dst, which
+// the caller has not touched since. The self and others planes hold one
+// byte per bot in play, so with have the last version of the seat it
+// clears only the bytes that write set, instead of both planes; the bombs
+// plane and the scalars are written as WriteObs writes them. The bytes are
+// those WriteObs writes, in every case. vecenv calls it for rows that keep
+// their env from step to step. It panics as WriteObs does, and never
+// allocates once warm (the first call makes the record of the marks).
+func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
+	g.spec.CheckObs(dst)
+	m := g.marks
+	if m == nil {
+		m = &obsMarks{ver: make([]uint64, g.n), n: make([]int, g.n), at: make([]int32, g.n*g.n)}
+		g.marks = m
+	}
+	planes, at := dst[0], m.at[seat*g.n:(seat+1)*g.n]
+	if have != 0 && have == m.ver[seat] {
+		for _, i := range at[:m.n[seat]] {
+			planes[i] = 0
+		}
+	} else {
+		clear(planes[:PlaneBombs*g.cells])
+	}
+	m.n[seat] = g.writeBots(seat, planes, at)
+	g.writeRest(seat, dst)
+	m.writes++
+	m.ver[seat] = m.writes
+	return m.writes
+}
+
+// obsMarks records, per seat, the offsets in the self and others planes
+// that the last [Game.UpdateObs] set (at[seat*n:][:n[seat]], n seats) and
+// the version it returned. It sits behind a pointer, so copies of a Game
+// share it; the versions number every write of the record, so a row last
+// written through another copy is not the one recorded and is written in
+// full.
+type obsMarks struct {
+	writes uint64
+	ver    []uint64
+	n      []int
+	at     []int32
+}
+
+// writeBots marks the bots in play in the self and others planes of
+// planes, which are zero, and returns how many it marked; at, when not
+// nil, receives their offsets.
+func (g *Game) writeBots(seat int, planes []byte, at []int32) int {
+	n, c := 0, g.cells
 	for s := range g.n {
 		p := &g.players[s]
 		if !p.InPlay || !g.inCube(p.X, p.Y, p.Z) {
 			continue
 		}
-		i := g.index(p.X, p.Y, p.Z)
+		i := PlaneOthers*c + g.index(p.X, p.Y, p.Z)
 		if s == seat {
-			planes[PlaneSelf*c+i] = 1
-		} else {
-			planes[PlaneOthers*c+i] = 1
+			i = PlaneSelf*c + g.index(p.X, p.Y, p.Z)
+		}
+		planes[i] = 1
+		if at != nil {
+			at[n] = int32(i)
+			n++
 		}
 	}
-	copy(planes[PlaneBombs*c:(PlaneBombs+1)*c], g.bombAt)
+	return n
+}
+
+// writeRest writes the bombs plane and the scalars of seat's observation.
+func (g *Game) writeRest(seat int, dst [][]byte) {
+	c := g.cells
+	copy(dst[0][PlaneBombs*c:(PlaneBombs+1)*c], g.bombAt)
 	sc := dst[1]
 	put := func(k int, v float32) { binary.LittleEndian.PutUint32(sc[4*k:], math.Float32bits(v)) }
 	put(ScalarTickFraction, float32(g.tick)/float32(g.maxTicks))

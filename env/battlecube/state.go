@@ -282,6 +282,10 @@ type Game struct {
 	nLost int
 	lost  [MaxPlayers]uint8 // lostPlayers, in loss order
 
+	// marks records what UpdateObs wrote (see obsMarks); nil until its
+	// first call.
+	marks *obsMarks
+
 	// items are the bombs in placement order; bombAt has 1 on every cube
 	// cell holding a bomb that is not used up.
 	items  []Item
