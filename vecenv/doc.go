@@ -155,10 +155,13 @@
 // Step; read or copy them before the next call.
 //
 // The observation rows are also updated in place: for a game whose envs
-// implement [ObsUpdater] (Bomberman), a Step writes into each row only the
-// bytes that changed since that row was last written (most of a Bomberman
-// observation, the walls, does not change from one step to the next), so
-// a step costs a fraction of the bytes it produces. The rows then hold
+// implement [ObsUpdater] (Bomberman, BattleBots, Battle³), a Step writes
+// into each row only the bytes that changed since that row was last written
+// (most of a Bomberman observation, the walls, does not change from one
+// step to the next; a BattleBots or Battle³ observation is nearly all
+// zeros, and only the few marks move), so a step costs a fraction of the
+// bytes it produces. Battleships and portal Bomberman write their rows in
+// full. The rows then hold
 // exactly what a full write would; callers that modify them would see the
 // modification kept in the bytes that did not change, until the next
 // [Pool.Reset], which rewrites every row in full.
