@@ -464,6 +464,7 @@ function policies(p, f) {
     h.append(swatch(seatColor(st.seat)), el("b", `seat ${st.seat}`), ` ${st.agent}`);
     div.appendChild(h);
     div.appendChild(el("div", `value ${st.value >= 0 ? "+" : ""}${st.value.toFixed(3)}   plays ${actionText(st.chosen)}  p=${st.chosen.p.toFixed(3)}`, "value"));
+    div.appendChild(valueTrace(p, f, st.seat));
     const t = el("table", undefined, "top");
     for (const a of st.top.slice(0, 8)) {
       const bar = el("span", undefined, "bar");
@@ -479,6 +480,40 @@ function policies(p, f) {
     box.appendChild(div);
   }
   p.node.querySelector(".policiesbox").hidden = !(f.policies && f.policies.length);
+}
+
+// valueTrace draws seat's value estimates over the rounds the page holds
+// up to f (at most 100), with the zero line, the current round's at the
+// right end.
+function valueTrace(p, f, seat) {
+  const c = el("canvas", undefined, "trace");
+  const W = 280, H = 44, dpr = window.devicePixelRatio || 1;
+  c.width = W * dpr; c.height = H * dpr;
+  c.style.width = W + "px"; c.style.height = H + "px";
+  const ctx = c.getContext("2d");
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const pts = [];
+  for (let r = Math.max(0, f.round - 99); r <= f.round; r++) {
+    const st = p.frames[r] && (p.frames[r].policies || []).find((x) => x.seat === seat);
+    if (st) pts.push([r, st.value]);
+  }
+  ctx.fillStyle = C.floor;
+  ctx.fillRect(0, 0, W, H);
+  if (pts.length === 0) return c;
+  let lo = Math.min(0, ...pts.map((q) => q[1])), hi = Math.max(0, ...pts.map((q) => q[1]));
+  if (hi - lo < 1e-9) { lo -= 1; hi += 1; }
+  const x = (r) => 4 + ((r - Math.max(0, f.round - 99)) / 99) * (W - 8);
+  const y = (v) => H - 4 - ((v - lo) / (hi - lo)) * (H - 8);
+  ctx.strokeStyle = C.grid;
+  ctx.beginPath(); ctx.moveTo(0, y(0)); ctx.lineTo(W, y(0)); ctx.stroke();
+  ctx.strokeStyle = seatColor(seat);
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  pts.forEach(([r, v], i) => (i ? ctx.lineTo(x(r), y(v)) : ctx.moveTo(x(r), y(v))));
+  ctx.stroke();
+  label(ctx, `${hi.toFixed(2)}`, W - 4, 8, C.wall, 9, "right");
+  label(ctx, `${lo.toFixed(2)}`, W - 4, H - 8, C.wall, 9, "right");
+  return c;
 }
 
 // eventLog adds the events of frames that follow the last one logged:
