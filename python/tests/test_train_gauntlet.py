@@ -53,6 +53,8 @@ def test_the_tracker_gets_each_opponents_rates() -> None:
         "gauntlet/sniper/huggy/win_rate": 1.0,
         "gauntlet/sniper/huggy/draw_rate": 0.0,
         "gauntlet/sniper/huggy/loss_rate": 0.0,
+        "gauntlet/sniper/huggy/length": 6,
+        **{f"gauntlet/sniper/huggy/actions/{k}": 6 if k == "missile" else 0 for k in ("nothing", "move", "bullet", "missile", "mine", "emp")},
     }
 
 

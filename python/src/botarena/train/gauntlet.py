@@ -157,7 +157,8 @@ def render_gauntlet_md(table: Mapping[str, Any], trained: Sequence[str] | None =
 
 
 def gauntlet_scalars(table: Mapping[str, Any], trained: Sequence[str] | None = None) -> dict[str, float]:
-    """The tracker's scalars of a gauntlet: ``gauntlet/AGENT/OPPONENT/win_rate`` (and draw and loss rates)."""
+    """The tracker's scalars of a gauntlet: ``gauntlet/AGENT/OPPONENT/win_rate`` (and draw and loss rates),
+    ``.../length`` (mean rounds per game) and ``.../actions/KIND`` (the agent's mean actions of each kind per game)."""
     if trained is None:
         trained = table.get("focus") or [table["agents"][0]["agent"]]
     out: dict[str, float] = {}
@@ -166,4 +167,7 @@ def gauntlet_scalars(table: Mapping[str, Any], trained: Sequence[str] | None = N
         out[f"{tag}/win_rate"] = side["win_rate"]
         out[f"{tag}/draw_rate"] = side["draws"] / pair["games"]
         out[f"{tag}/loss_rate"] = side["losses"] / pair["games"]
+        out[f"{tag}/length"] = pair["mean_rounds"]
+        for kind, n in (side.get("mean_actions") or {}).items():
+            out[f"{tag}/actions/{kind}"] = n
     return out
