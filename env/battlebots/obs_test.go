@@ -1,10 +1,8 @@
 package battlebots
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
-	"math/rand/v2"
 	"testing"
 )
 
@@ -136,69 +134,4 @@ func TestRewardsAndFlags(t *testing.T) {
 			t.Errorf("outcome %d %v rewards %v", w, d, rewards)
 		}
 	})
-}
-
-// TestUpdateObsEqualsWriteObs drives bouts the way a pool does, with a row
-// per seat updated by UpdateObs, and checks every row against WriteObs
-// after every step and reset: rows that miss a step, rows updated twice,
-// a row written by another copy of the game, resets after the end of a
-// bout and in the middle of one, and random play with many projectiles
-// and mines.
-func TestUpdateObsEqualsWriteObs(t *testing.T) {
-	for seed := range uint64(24) {
-		g, err := New(DefaultConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		rng := rand.New(rand.NewPCG(seed, 5))
-		spec := g.Spec()
-		rows := [2][][]byte{spec.NewObsBuffers(), spec.NewObsBuffers()}
-		for _, r := range rows {
-			for _, b := range r {
-				for i := range b {
-					b[i] = byte(rng.Uint32()) // garbage a full write must overwrite
-				}
-			}
-		}
-		have := [2]uint64{}
-		want := spec.NewObsBuffers()
-		acts := make([]int32, 2)
-		rewards, term, trunc := make([]float32, 2), make([]bool, 2), make([]bool, 2)
-		updates, marks := 0, 0
-		for step := range 600 {
-			for s := range 2 {
-				switch rng.IntN(12) {
-				case 0:
-					continue // this row misses the step
-				case 1:
-					copied := *g // another copy writes the row: the next update is full
-					have[s] = copied.UpdateObs(s, rows[s], have[s])
-				}
-				before := have[s]
-				if g.marks != nil && before != 0 && before == g.marks.ver[s] {
-					updates++
-				}
-				have[s] = g.UpdateObs(s, rows[s], have[s])
-				if rng.IntN(10) == 0 {
-					have[s] = g.UpdateObs(s, rows[s], have[s])
-				}
-				marks = max(marks, g.marks.n[s])
-				g.WriteObs(s, want)
-				if !bytes.Equal(rows[s][0], want[0]) || !bytes.Equal(rows[s][1], want[1]) {
-					t.Fatalf("seed %d step %d seat %d: UpdateObs (from version %d) differs from WriteObs", seed, step, s, before)
-				}
-			}
-			if g.Done() || rng.IntN(200) == 0 {
-				g.Reset(rng.Uint64())
-				continue
-			}
-			for s := range acts {
-				acts[s] = int32(rng.IntN(NumActions))
-			}
-			g.Step(acts, rewards, term, trunc)
-		}
-		if updates < 300 || marks < 8 {
-			t.Errorf("seed %d: %d in-place updates, at most %d marks; the test needs many of both", seed, updates, marks)
-		}
-	}
 }
