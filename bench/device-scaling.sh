@@ -26,6 +26,11 @@
 #    build, `go build -ldflags='-s -w' -o bin/botarena ./cmd/botarena`,
 #    fits the device tool's carry) or the Go toolchain; it is skipped, with
 #    the reason in the table, when they are missing.
+# 3. Async from Python: `python -m botarena.bench --backend native` on
+#    BattleBots, 1024 envs, synchronous step against send/recv in batches
+#    of 256, 3 rounds of 3 s interleaved (the native library: BOTARENA_LIB,
+#    default bin/libbotarena.so, 15 MB, or the Go toolchain; skipped
+#    without Python).
 #
 # Every figure carries the load average when it was taken; nothing
 # asserts on timing.
@@ -104,6 +109,21 @@ else
 		log "# trainer: failed (load=$load); the last lines of its output:"
 		tail -n 5 "$tmp/train.log" | sed 's/^/#   /' | tee -a "$table"
 	fi
+fi
+# 3. Async against sync from Python, native backend.
+if [[ -n "$py" ]]; then
+	[[ -f "${BOTARENA_LIB:-$root/bin/libbotarena.so}" ]] && export BOTARENA_LIB=${BOTARENA_LIB:-$root/bin/libbotarena.so}
+	for round in 1 2 3; do
+		for bs in 0 256; do
+			extra=()
+			[[ $bs != 0 ]] && extra=(--batch-size "$bs")
+			load=$(cut -d' ' -f1 /proc/loadavg)
+			res=$(PYTHONPATH=$root/python/src timeout 60 "$py" -m botarena.bench --backend native --game battlebots --envs 1024 --seconds 3 "${extra[@]}" --json 2>&1 | tail -1)
+			log "python round $round load=$load batch=$bs $res"
+		done
+	done
+else
+	log "# python async: skipped (no Python with botarena's dependencies)"
 fi
 log "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg); took $(($(date +%s) - start)) s"
 echo "wrote $table" >&2
