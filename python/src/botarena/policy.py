@@ -306,10 +306,11 @@ class PolicyNet(nn.Module):
         assert isinstance(t, torch.Tensor)
         return t
 
-    def prepare(self, *inputs: torch.Tensor) -> list[torch.Tensor]:
-        """The network's float32 inputs for a batch of raw observations (one tensor per input):
-        scaled, and for a [C,H,W] input on the CPU laid out channels-last, which oneDNN's
-        convolutions run 20-30% faster on (measured on the 2-core machine, docs/training.md).
+    def prepare(self, *inputs: torch.Tensor, dtype: torch.dtype = torch.float32) -> list[torch.Tensor]:
+        """The network's inputs for a batch of raw observations (one tensor per input): scaled, in
+        ``dtype`` (float32; bfloat16 for :meth:`forward_prepared` under autocast), and for a [C,H,W]
+        input on the CPU laid out channels-last, which oneDNN's convolutions run faster on
+        (docs/training.md).
 
         A channels-last batch stays channels-last when rows are taken from it with
         :meth:`take`, so a trainer prepares a whole rollout once and indexes minibatches from it.
@@ -319,6 +320,8 @@ class PolicyNet(nn.Module):
         out = []
         for k, x in enumerate(inputs):
             y = x.to(torch.float32) * self._scale(k)
+            if dtype != torch.float32:
+                y = y.to(dtype)
             if y.dim() == 4 and y.device.type == "cpu":
                 y = y.contiguous(memory_format=torch.channels_last)
             out.append(y)
