@@ -363,25 +363,22 @@ func (d *dispatcher) run(o op) {
 	if o == opStep {
 		d.used = k
 	}
-	switch {
-	case k > 1 && d.helped.Load() == 0 && d.force == nil:
+	unhelped := k > 1 && d.helped.Load() == 0 && d.force == nil
+	if unhelped {
 		// The woken workers came too late to take a chunk: their wake-up
 		// costs more than the batch, or they were descheduled. They park
-		// at once from now on; where the batch is short enough for a
-		// wake-up to matter, they also sit out the next batches.
+		// at once from now on.
 		d.spinNs.Store(0)
-		if ns < int64(shortBatch) {
-			if d.auto {
-				d.tune.unhelped(k)
-			} else {
-				d.quiet = quietBatches
-			}
-		}
-	default:
+	} else {
 		d.spinNs.Store(min(int64(workerSpin), 2*ns))
-		if d.auto && o == opStep && d.force == nil {
-			d.tune.observe(k, ns)
-		}
+	}
+	switch {
+	case unhelped && ns < int64(shortBatch) && d.auto:
+		d.tune.unhelped(k) // a wake-up matters next to such a batch
+	case unhelped && ns < int64(shortBatch):
+		d.quiet = quietBatches
+	case d.auto && o == opStep && d.force == nil:
+		d.tune.observe(k, ns)
 	}
 	for _, w := range d.workers {
 		if err := w.failure; err != nil {
