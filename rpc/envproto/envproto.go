@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -150,7 +151,10 @@ type PoolOptions struct {
 	// this face allows.
 	Opponent func(game, field, spec string) (env.AgentFactory, error)
 	// MaxWorkers caps the request's workers, and is what 0 asks for; 0
-	// means no cap (vecenv's default: GOMAXPROCS, capped at num_envs).
+	// means no cap. A request's 0 under a cap of exactly GOMAXPROCS (a
+	// server's default) gets vecenv's default: the same GOMAXPROCS
+	// goroutines (capped at num_envs), of which each step wakes as many as
+	// pay.
 	MaxWorkers int
 	// Clip shortens a string of the request before an error quotes it,
 	// so that an error never echoes unbounded input; nil quotes it whole.
@@ -228,6 +232,8 @@ func PoolConfig(req *botarenav1.CreatePoolRequest, opts PoolOptions) (Pool, erro
 	workers := opts.MaxWorkers
 	if w := int(req.GetWorkers()); w > 0 && (workers == 0 || w < workers) {
 		workers = w
+	} else if w == 0 && workers == runtime.GOMAXPROCS(0) {
+		workers = 0 // the same goroutines, vecenv's default: as many woken per step as pay
 	}
 	var mode vecenv.AutoReset
 	switch req.GetAutoReset() {

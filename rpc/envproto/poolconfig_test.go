@@ -3,6 +3,7 @@ package envproto_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -41,10 +42,15 @@ func TestPoolConfigDefaultOpponentFillsTheOtherSeats(t *testing.T) {
 	}
 }
 
+// TestPoolConfigWorkersCap: a request's workers are capped at MaxWorkers,
+// and 0 asks for MaxWorkers, except under a cap of exactly GOMAXPROCS (a
+// server's default), where 0 is vecenv's default (the same goroutines,
+// as many woken per step as pay).
 func TestPoolConfigWorkersCap(t *testing.T) {
+	procs := int32(runtime.GOMAXPROCS(0))
 	for _, tc := range []struct {
 		asked, max, want int32
-	}{{0, 0, 0}, {3, 0, 3}, {0, 4, 4}, {3, 4, 3}, {9, 4, 4}} {
+	}{{0, 0, 0}, {3, 0, 3}, {0, procs + 2, procs + 2}, {3, procs + 2, 3}, {procs + 9, procs + 2, procs + 2}, {0, procs, 0}, {1, procs, 1}} {
 		p, err := envproto.PoolConfig(&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, Workers: tc.asked}, envproto.PoolOptions{Opponent: anyAgent, MaxWorkers: int(tc.max)})
 		if err != nil || p.Config.Workers != int(tc.want) {
 			t.Errorf("workers %d, cap %d: got %d, %v; want %d", tc.asked, tc.max, p.Config.Workers, err, tc.want)
