@@ -164,10 +164,11 @@ func (p *simPlay) frame(seat int) (*Frame, error) {
 	}
 	e := p.g.Env
 	f := &Frame{Game: p.game, Seats: e.Spec().Seats, Round: p.round, Format: p.codec.NativeFormats()[0],
-		State: state, Seat: seat, Result: e.Result(), Done: p.over()}
+		State: state, Seat: seat, Result: match.ResultOf(e, p.header.Seed, p.header.Agents, nil), Done: p.over()}
 	if p.forfeit != nil {
-		f.Result, f.Forfeit = p.forfeit.Env(), &p.forfeit.Forfeit.Seat
+		f.Result = *p.forfeit
 	}
+	f.Result.Game = p.game
 	if p.round > 0 {
 		f.Actions = p.acted
 	}
@@ -175,7 +176,7 @@ func (p *simPlay) frame(seat int) (*Frame, error) {
 		f.Policies = explain(e, p.codec, p.explainers, p.header.Agents, &p.cmd)
 	}
 	if f.Done {
-		f.Faults = faultsOf(p.g.Agents, p.header.Agents)
+		f.Result.Faults = faultsOf(p.g.Agents, p.header.Agents)
 	}
 	if f.Done && p.final != nil {
 		p.final.apply(f)

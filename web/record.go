@@ -47,22 +47,12 @@ func faultsOf(ags []env.Agent, names []string) []SeatFaults {
 }
 
 // resultOf returns the result (the recording's result line) of a match of
-// game whose last frame is f, after rounds rounds.
-func resultOf(game string, seed uint64, rounds int, agentNames []string, f *Frame) match.Result {
-	out := match.Result{Game: game, Seed: seed, Rounds: rounds, Winner: match.Seat(max(f.Result.Winner, -1)), Draw: f.Result.Draw, Faults: f.Faults}
-	agent := func(seat int) string {
-		if seat >= 0 && seat < len(agentNames) {
-			return agentNames[seat]
-		}
-		return ""
-	}
-	for _, s := range f.Result.Standings {
-		out.Leaderboard = append(out.Leaderboard, match.Standing{Rank: s.Rank, Seat: s.Seat, Agent: agent(s.Seat), Name: s.Name, Score: s.Score, Alive: s.Alive})
-	}
-	if f.Forfeit != nil {
-		out.Forfeit = &match.Forfeit{Seat: *f.Forfeit, Agent: agent(*f.Forfeit), Round: rounds}
-	}
-	return out
+// game whose last frame is f, after rounds rounds: the frame's result, as
+// it stands.
+func resultOf(game string, seed uint64, rounds int, f *Frame) match.Result {
+	r := f.Result
+	r.Game, r.Seed, r.Rounds = game, seed, rounds
+	return r
 }
 
 // recordedResult is a recording's result line as read back.
@@ -86,15 +76,10 @@ func parseResult(raw json.RawMessage, seats int) *recordedResult {
 }
 
 // apply shows the recorded result in f, the last frame of a replay, when
-// it is a match.Result: the standings, and the seat that forfeited.
+// it is a match.Result: the standings, the seat that forfeited, faults and
+// actions as recorded.
 func (r *recordedResult) apply(f *Frame) {
-	if !r.ok {
-		return
+	if r.ok {
+		f.Result = r.parsed
 	}
-	f.Result = r.parsed.Env()
-	if r.parsed.Forfeit != nil {
-		seat := r.parsed.Forfeit.Seat
-		f.Forfeit = &seat
-	}
-	f.Faults = r.parsed.Faults
 }

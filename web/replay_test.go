@@ -62,7 +62,7 @@ func recordMatch(t testing.TB, dir, name, game string, seed uint64, maxRounds in
 	defer f.Close()
 	var rec *match.Recorder
 	var states [][]byte
-	res, specs := playMatch(t, game, seed, maxRounds, func(g *match.Match) {
+	res, _ := playMatch(t, game, seed, maxRounds, func(g *match.Match) {
 		rec = match.NewRecorder(f, match.RecordingHeader{Game: game, Seed: seed}, 0)
 		g.Hooks = rec.Hooks(match.Hooks{State: func(e env.Env, _ int) error {
 			c, _ := env.CodecOf(e)
@@ -71,7 +71,7 @@ func recordMatch(t testing.TB, dir, name, game string, seed uint64, maxRounds in
 			return err
 		}})
 	})
-	if err := rec.Finish(resultOf(game, seed, res.Rounds, specs, &Frame{Result: res.Env()})); err != nil {
+	if err := rec.Finish(res); err != nil {
 		t.Fatal(err)
 	}
 	return states
@@ -324,8 +324,8 @@ func TestWebReplayFolderEachGame(t *testing.T) {
 			if len(frames) != states[game] && !(game == "battleships" && len(frames) > 20) {
 				t.Fatalf("%d frames, %d states written", len(frames), states[game])
 			}
-			if !frames[len(frames)-1].Done || len(frames[3].View) == 0 || len(frames[3].Result.Standings) != r.Seats {
-				t.Errorf("frames: last done %v, view %d bytes, %d standings", frames[len(frames)-1].Done, len(frames[3].View), len(frames[3].Result.Standings))
+			if !frames[len(frames)-1].Done || len(frames[3].View) == 0 || len(frames[3].Result.Leaderboard) != r.Seats {
+				t.Errorf("frames: last done %v, view %d bytes, %d standings", frames[len(frames)-1].Done, len(frames[3].View), len(frames[3].Result.Leaderboard))
 			}
 		})
 	}
@@ -439,7 +439,7 @@ func TestWebLeaguePage(t *testing.T) {
 	}
 	frames, _ := readFrames(t, ts.URL+"/api/matches/"+id+"/events?speed=0", 10000)
 	last := frames[len(frames)-1]
-	if !last.Done || last.Result.Winner != g.Winner || len(frames)-1 != g.Rounds {
+	if !last.Done || int(last.Result.Winner) != g.Winner || len(frames)-1 != g.Rounds {
 		t.Errorf("watched: %d rounds, winner %d; the league's game: %d rounds, winner %d", len(frames)-1, last.Result.Winner, g.Rounds, g.Winner)
 	}
 	for _, name := range []string{"", "..", "../x", "/etc", "team", "nope"} {

@@ -564,16 +564,13 @@ type Frame struct {
 	State  json.RawMessage `json:"state"`
 	Seat   int             `json:"seat"`
 	View   json.RawMessage `json:"view,omitempty"`
-	Result env.Result      `json:"result"`
-	Done   bool            `json:"done"`
-	// Forfeit is the seat whose agent forfeited (it panicked; the match
-	// runner's failure policy puts it last in Result), absent when none.
-	Forfeit *int `json:"forfeit,omitempty"`
-	// Faults lists, on the last frame (done), the rounds each external
-	// bot's seat lost by timing out, crashing or answering garbage or an
-	// illegal move (match.FaultCounter), as play's result line has them;
-	// absent when no seat's agent counts faults.
-	Faults []SeatFaults `json:"faults,omitempty"`
+	// Result is the match's result as it stands (match.Result, as play
+	// --json prints it): the standings of every seat, the winner and draw
+	// once done, the seat that forfeited (its agent panicked; it is last),
+	// and on the last frame each external bot's faults and, where the
+	// match runner played it, every seat's actions by kind.
+	Result match.Result `json:"result"`
+	Done   bool         `json:"done"`
 	// Actions are the actions of the round that led to this state, one
 	// per seat (absent in round 0 and where the replay has none).
 	Actions []ActionView `json:"actions,omitempty"`

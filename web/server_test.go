@@ -168,8 +168,8 @@ func TestWebMatchEachGame(t *testing.T) {
 				t.Fatalf("got %d frames", len(frames))
 			}
 			for i, f := range frames {
-				if f.Round != i || f.Game != game || len(f.State) == 0 || len(f.View) == 0 || f.Seat != 0 || len(f.Result.Standings) != f.Seats {
-					t.Fatalf("frame %d: round %d game %s seat %d, %d state bytes, %d view bytes, %d standings", i, f.Round, f.Game, f.Seat, len(f.State), len(f.View), len(f.Result.Standings))
+				if f.Round != i || f.Game != game || len(f.State) == 0 || len(f.View) == 0 || f.Seat != 0 || len(f.Result.Leaderboard) != f.Seats {
+					t.Fatalf("frame %d: round %d game %s seat %d, %d state bytes, %d view bytes, %d standings", i, f.Round, f.Game, f.Seat, len(f.State), len(f.View), len(f.Result.Leaderboard))
 				}
 				if f.State[0] != '{' && f.State[0] != '"' {
 					t.Fatalf("state is neither JSON object nor string: %.40s", f.State)

@@ -168,7 +168,8 @@ func (p *statePlay) frame(seat int) (*Frame, error) {
 		return nil, err
 	}
 	f := &Frame{Game: p.src.game, Seats: p.e.Spec().Seats, Round: p.round, Format: p.format, State: state, Seat: seat,
-		Result: p.e.Result(), Done: p.over()}
+		Result: match.ResultOf(p.e, p.src.header.Seed, p.src.header.Agents, nil), Done: p.over()}
+	f.Result.Game = p.src.game
 	if f.Done && p.src.final != nil {
 		p.src.final.apply(f)
 	}
@@ -219,7 +220,7 @@ func (p *statePlay) record(ctx context.Context, rw *recordWriter, last int) erro
 	if f.Done && p.src.final != nil {
 		return enc.Encode(map[string]json.RawMessage{"result": p.src.final.raw})
 	}
-	return enc.Encode(map[string]any{"result": resultOf(p.src.game, h.Seed, p.round, h.Agents, f)})
+	return enc.Encode(map[string]any{"result": resultOf(p.src.game, h.Seed, p.round, f)})
 }
 
 // sameNative reports whether two native states in format are the same:

@@ -405,21 +405,22 @@ function scores(p, f) {
   t.textContent = "";
   const head = t.insertRow();
   for (const h of ["#", "seat", "name", "score"]) head.appendChild(el("th", h));
+  // The result is play --json's (docs/recording-format.md).
   const r = f.result || {};
-  for (const s of r.Standings || []) {
+  for (const s of r.leaderboard || []) {
     const seat = el("span");
-    seat.append(swatch(seatColor(s.Seat)), String(s.Seat));
-    const tr = row(t, [s.Rank, seat, s.Name, s.Score]);
-    if (!s.Alive) tr.cells[2].className = "dead";
+    seat.append(swatch(seatColor(s.seat)), String(s.seat));
+    const tr = row(t, [s.rank, seat, s.name, s.score]);
+    if (!s.alive) tr.cells[2].className = "dead";
   }
   const tr = t.insertRow();
   const c = tr.insertCell();
   c.colSpan = 4;
-  const forfeit = f.forfeit !== undefined ? ` (seat ${f.forfeit} forfeited)` : "";
-  c.textContent = f.done ? (r.Draw ? "draw" : r.Winner >= 0 ? `seat ${r.Winner} wins${forfeit}` : "no winner") : "";
+  const forfeit = r.forfeit ? ` (seat ${r.forfeit.seat} forfeited)` : "";
+  c.textContent = f.done ? (r.draw ? "draw" : r.winner != null ? `seat ${r.winner} wins${forfeit}` : "no winner") : "";
   if (!f.done) return;
   // The rounds each external bot lost to its faults, where it lost any.
-  for (const x of f.faults || []) {
+  for (const x of r.faults || []) {
     const kinds = [["timed_out", "timed out"], ["crashed", "crashed"], ["invalid", "invalid"]]
       .filter(([k]) => x[k] > 0).map(([k, name]) => `${x[k]} ${name}`);
     if (kinds.length === 0) continue;
@@ -532,15 +533,16 @@ function eventLog(p, f) {
     p.log.push([`r${f.round - 1} seat ${s}: ${actionText(a)}${a.invalid ? " — invalid" : ""}${a.reward ? ` — reward ${a.reward}` : ""}`, a.invalid ? "bad" : "", s]);
   });
   if (prev) {
-    const alive = new Map(((prev.result && prev.result.Standings) || []).map((s) => [s.Seat, s.Alive]));
-    for (const s of (f.result && f.result.Standings) || []) {
-      if (alive.get(s.Seat) && !s.Alive) p.log.push([`r${f.round} seat ${s.Seat} (${s.Name}) is out`, "bad", s.Seat]);
+    const alive = new Map(((prev.result && prev.result.leaderboard) || []).map((s) => [s.seat, s.alive]));
+    for (const s of (f.result && f.result.leaderboard) || []) {
+      if (alive.get(s.seat) && !s.alive) p.log.push([`r${f.round} seat ${s.seat} (${s.name}) is out`, "bad", s.seat]);
     }
   }
-  if (f.forfeit !== undefined) p.log.push([`r${f.round} seat ${f.forfeit} forfeited`, "bad", f.forfeit]);
+  const forfeit = f.result && f.result.forfeit;
+  if (forfeit) p.log.push([`r${f.round} seat ${forfeit.seat} forfeited`, "bad", forfeit.seat]);
   if (f.done) {
     const r = f.result || {};
-    p.log.push([`r${f.round} over: ${r.Draw ? "draw" : r.Winner >= 0 ? `seat ${r.Winner} wins` : "no winner"}`, "end"]);
+    p.log.push([`r${f.round} over: ${r.draw ? "draw" : r.winner != null ? `seat ${r.winner} wins` : "no winner"}`, "end"]);
   }
   p.logged = f.round;
   if (p.log.length > LOG) p.log.splice(0, p.log.length - LOG);
@@ -736,7 +738,7 @@ function draw(p, canvas, f, state, seat) {
   const dpr = canvas.width / (parseFloat(canvas.style.width) || canvas.width);
   const base = f.game.split("/")[0];
   const names = {};
-  for (const s of (f.result && f.result.Standings) || []) names[s.Name] = s.Seat;
+  for (const s of (f.result && f.result.leaderboard) || []) names[s.name] = s.seat;
   const d = { ctx, f, p, state, seat, names, w: canvas.width / dpr, h: canvas.height / dpr, pos: {} };
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = C.floor;
