@@ -26,9 +26,11 @@ type FaultCounter interface {
 	Faults() Faults
 }
 
-// faults returns the faults of the seats whose agents count them, in seat
-// order, the agents named by names; nil when none does.
-func faults(ags []env.Agent, names []string) []SeatFaults {
+// AgentFaults returns the faults so far of the seats of ags whose agents
+// count them ([FaultCounter]), in seat order, the agents named by names
+// (unnamed when short); nil when none does. [Match.Run] fills
+// [Result.Faults] with it.
+func AgentFaults(ags []env.Agent, names []string) []SeatFaults {
 	var out []SeatFaults
 	for seat, a := range ags {
 		if f, ok := a.(FaultCounter); ok {

@@ -224,7 +224,7 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 		res.Forfeit = &Forfeit{Seat: forfeit, Agent: nameOf(m.Names, forfeit), Round: res.Rounds,
 			Reason: strings.TrimPrefix(why.Error(), ErrForfeit.Error()+": "), Err: why}
 	}
-	res.Faults = faults(m.Agents, m.Names)
+	res.Faults = AgentFaults(m.Agents, m.Names)
 	if m.Fingerprint {
 		res.Fingerprint = Fingerprint(e)
 	}

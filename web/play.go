@@ -176,7 +176,7 @@ func (p *simPlay) frame(seat int) (*Frame, error) {
 		f.Policies = explain(e, p.codec, p.explainers, p.header.Agents, &p.cmd)
 	}
 	if f.Done {
-		f.Result.Faults = faultsOf(p.g.Agents, p.header.Agents)
+		f.Result.Faults = match.AgentFaults(p.g.Agents, p.header.Agents)
 	}
 	if f.Done && p.final != nil {
 		p.final.apply(f)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/match"
 )
 
@@ -25,26 +24,6 @@ func (rw *recordWriter) Write(p []byte) (int, error) {
 }
 
 func (rw *recordWriter) flush() { rw.bw.Flush() }
-
-// SeatFaults is the fault count of one seat's external bot, as in the
-// result (match.SeatFaults): {"seat","agent","timed_out","crashed","invalid"}.
-type SeatFaults = match.SeatFaults
-
-// faultsOf returns the fault counts of the seats of ags whose agents
-// count faults (match.FaultCounter), named by names; nil when none does.
-func faultsOf(ags []env.Agent, names []string) []SeatFaults {
-	var out []SeatFaults
-	for seat, a := range ags {
-		if c, ok := a.(match.FaultCounter); ok {
-			f := SeatFaults{Seat: seat, Faults: c.Faults()}
-			if seat < len(names) {
-				f.Agent = names[seat]
-			}
-			out = append(out, f)
-		}
-	}
-	return out
-}
 
 // resultOf returns the result (the recording's result line) of a match of
 // game whose last frame is f, after rounds rounds: the frame's result, as
