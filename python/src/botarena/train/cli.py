@@ -150,12 +150,8 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--league-bots", default="", help="fixed league members, comma separated (default: the game's training opponents, `botarena games GAME`)")
     sp.add_argument("--pfsp-k", type=int, default=d.pfsp_k, help="league members kept in the training mixture, the heaviest (0: all)")
     sp.add_argument("--snapshot-keep", type=int, default=d.snapshot_keep, help="the newest snapshots in the training mixture (0: all)")
-    sp.add_argument(
-        "--snapshot-share",
-        type=float,
-        default=d.snapshot_share,
-        help="the most weight the snapshots get together in the training mixture, the rest going to the fixed members",
-    )
+    share = "the most weight the snapshots get together in the training mixture, the rest going to the fixed members"
+    sp.add_argument("--snapshot-share", type=float, default=d.snapshot_share, help=share)
     return p
 
 

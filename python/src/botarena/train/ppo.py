@@ -92,13 +92,14 @@ def ppo_update(
     names = ["policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac"] + (["aux_loss"] if aux is not None else [])
     sums = torch.zeros(len(names), dtype=torch.float64, device=device)  # summed on the device: no sync per minibatch
     n_mb = 0
-    steps = [
+    # Minibatches drawn lazily, epoch by epoch, so that a deadline stops the drawing too.
+    steps = (
         idx
         for _ in range(cfg.update_epochs)
         for perm in (rng.permutation(valid_idx),)
         for idx in (perm[lo : lo + mb] for lo in range(0, len(perm), mb))
         if len(idx) >= 2
-    ]
+    )
     for i in steps:
         if time.monotonic() >= deadline:
             break
