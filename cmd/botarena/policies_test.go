@@ -35,19 +35,21 @@ func TestCommittedPoliciesPlayTheirGameAgainstItsReference(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("games %s: exit %d: %s", game, code, errOut)
 			}
-			var info struct {
-				Reference string `json:"reference"`
-				Seats     int    `json:"seats"`
+			var info struct { // botarena.v1.GameInfo's protojson
+				Reference string `json:"reference_agent"`
+				Spec      struct {
+					Seats int `json:"seats"`
+				} `json:"spec"`
 			}
-			if err := json.Unmarshal([]byte(out), &info); err != nil || info.Reference == "" {
+			if err := json.Unmarshal([]byte(out), &info); err != nil || info.Reference == "" || info.Spec.Seats < 1 {
 				t.Fatalf("games %s --json: %v, no reference bot in %.200s", game, err, out)
 			}
 			abs, err := filepath.Abs(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for seat := range info.Seats {
-				agents := make([]string, info.Seats)
+			for seat := range info.Spec.Seats {
+				agents := make([]string, info.Spec.Seats)
 				for s := range agents {
 					agents[s] = info.Reference
 				}
