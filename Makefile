@@ -96,8 +96,8 @@ typecheck: ## mypy (strict) over the Python package; needs make extras-venv
 bench: ## run the Go benchmarks (BENCH=regexp)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
 
-bench-figures: ## the figures of README.md and bench/README.md, interleaved, into bench/DATE-figures.txt (ROUNDS=3)
-	@f=bench/$$(date -u +%Y-%m-%d)-figures.txt; bash bench/figures.sh $(or $(ROUNDS),3) > $$f && \
+bench-figures: ## the figures of README.md and bench/README.md, interleaved, into bench/<UTC date and time>-figures.txt (ROUNDS=3)
+	@f=bench/$$(date -u +%Y-%m-%dT%H%MZ)-figures.txt; bash bench/figures.sh $(or $(ROUNDS),3) > $$f && \
 	{ echo "# summary: median (min .. max) over the rounds"; bash bench/figures.sh summary $$f; } >> $$f && echo "wrote $$f"
 
 fuzz: ## run every fuzz target of PKGS (found by go test -list) for FUZZTIME each

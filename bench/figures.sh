@@ -2,7 +2,7 @@
 # bench/figures.sh: every figure of README.md's Performance table, in one run.
 #
 #   bash bench/figures.sh [ROUNDS] > bench/DATE-figures.txt
-#   make bench-figures [ROUNDS=3]     # the same, then the summary, into bench/DATE-figures.txt
+#   make bench-figures [ROUNDS=3]     # the same, then the summary, into bench/DATETIME-figures.txt
 #
 # It builds the test binaries and the server first (so that no compiler runs
 # while it measures), then runs ROUNDS rounds (default 3) of the same list of
