@@ -28,7 +28,8 @@
 #    the reason in the table, when they are missing.
 # 3. Async from Python: `python -m botarena.bench --backend native` on
 #    BattleBots, 1024 envs, synchronous step against send/recv in batches
-#    of 256, 3 rounds of 3 s interleaved (the native library: BOTARENA_LIB,
+#    of 256, 3 rounds of 3 s interleaved (the same as `--async-vs-sync
+#    --rounds 3`, one line per run; the native library: BOTARENA_LIB,
 #    default bin/libbotarena.so, 15 MB, or the Go toolchain; skipped
 #    without Python).
 #

@@ -10,6 +10,7 @@ median round trip of one step::
     python -m botarena.bench --backend native --envs 1024       # the Go pool in this process
     python -m botarena.bench --backend native --batch-size 256  # async send/recv
     python -m botarena.bench --transport both --rounds 3        # unary Step and StepStream, interleaved
+    python -m botarena.bench --batch-size 256 --async-vs-sync   # step and send/recv, interleaved
 
 ``--backend remote`` (the default) starts its own ``botarena serve`` unless
 ``--address`` is given; ``--backend native`` loads the shared library (see
@@ -20,7 +21,9 @@ each round receives ``batch-size`` envs and sends them their actions, and a
 ``--transport both`` measures unary Step and StepStream in turn on one
 server, ``--rounds`` times each (unary, stream, unary, stream, ...), so that
 both see the same machine; it prints every run and then each transport's
-median of agent steps per second.
+median of agent steps per second. ``--async-vs-sync`` does the same for
+synchronous steps and send/recv in batches of ``--batch-size`` (either
+backend), and prints async's median as a share of sync's.
 """
 
 from __future__ import annotations
@@ -157,23 +160,37 @@ def run(
             server.stop()
 
 
-def compare(rounds: int = 3, *, address: str | None = None, **kwargs: Any) -> dict[str, Any]:
-    """Runs :func:`run` with transport unary and stream in turn, rounds times each, on one server.
+def compare(rounds: int = 3, *, address: str | None = None, vary: str = "transport", **kwargs: Any) -> dict[str, Any]:
+    """Runs :func:`run` with two settings in turn, rounds times each, on one server.
 
-    Returns {"runs": [each run's figures, in order], "median_agent_steps_per_sec":
-    {transport: median}, "stream_over_unary": the ratio of the medians}.
+    vary "transport": transport unary, then stream. vary "async": synchronous
+    steps, then send/recv in batches of kwargs["batch_size"]. Returns {"runs":
+    [each run's figures, in order], "median_agent_steps_per_sec": {setting:
+    median}, and the ratio of the medians, second over first:
+    "stream_over_unary" or "async_over_sync"}.
     """
+    if vary == "transport":
+        settings: dict[str, dict[str, Any]] = {"unary": {"transport": "unary"}, "stream": {"transport": "stream"}}
+        kwargs.pop("transport", None)
+    elif vary == "async":
+        batch = kwargs.pop("batch_size", None)
+        if not batch:
+            raise ValueError("compare(vary='async') needs batch_size")
+        settings = {"sync": {"batch_size": None}, "async": {"batch_size": batch}}
+    else:
+        raise ValueError(f"vary must be 'transport' or 'async', got {vary!r}")
     server = None
     if address is None and kwargs.get("backend", "remote") == "remote":
         server = Server().start()
         address = server.address
     try:
-        runs = [run(address=address, transport=t, **kwargs) for _ in range(rounds) for t in ("unary", "stream")]
+        runs = [dict(run(address=address, **s, **kwargs), setting=name) for _ in range(rounds) for name, s in settings.items()]
     finally:
         if server is not None:
             server.stop()
-    med = {t: float(np.median([r["agent_steps_per_sec"] for r in runs if r["transport"] == t])) for t in ("unary", "stream")}
-    return {"runs": runs, "median_agent_steps_per_sec": med, "stream_over_unary": round(med["stream"] / med["unary"], 3)}
+    med = {name: float(np.median([r["agent_steps_per_sec"] for r in runs if r["setting"] == name])) for name in settings}
+    first, second = settings
+    return {"runs": runs, "median_agent_steps_per_sec": med, f"{second}_over_{first}": round(med[second] / med[first], 3)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -188,7 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--address", help="host:port of a running botarena serve (default: start one)")
     p.add_argument("--actions", choices=["masked", "uniform"], default="masked", help="random legal or uniform actions")
     p.add_argument("--transport", choices=["unary", "stream", "both"], default="unary", help="Step RPC, StepStream, or both interleaved")
-    p.add_argument("--rounds", type=int, default=3, help="with --transport both: runs of each transport [3]")
+    p.add_argument("--rounds", type=int, default=3, help="with --transport both or --async-vs-sync: runs of each [3]")
+    p.add_argument("--async-vs-sync", action="store_true", help="step and send/recv (--batch-size) interleaved, --rounds each")
     p.add_argument("--workers", type=int, default=0, help="server goroutines for the pool (0: all cores)")
     p.add_argument("--compression", choices=["none", "zstd"], default=None)
     p.add_argument("--protocol", choices=["connect", "grpc"], default="connect", help="how unary Reset/Step travel [connect]")
@@ -198,9 +216,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     config = json.loads(args.config) if args.config else {}
-    if args.transport == "both":
+    if args.transport == "both" or args.async_vs_sync:
+        if args.async_vs_sync and args.transport == "both":
+            p.error("--async-vs-sync takes one transport")
+        if args.async_vs_sync and not args.batch_size:
+            p.error("--async-vs-sync needs --batch-size")
+        if args.transport == "both" and args.backend != "remote":
+            p.error("--transport both compares the remote backend's transports")
+        vary = "async" if args.async_vs_sync else "transport"
+        extra: dict[str, Any] = {"batch_size": args.batch_size, "transport": args.transport} if args.async_vs_sync else {}
         cmp = compare(
             args.rounds,
+            vary=vary,
             game=args.game,
             envs=args.envs,
             seconds=args.seconds,
@@ -209,18 +236,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             workers=args.workers,
             compression=args.compression,
+            backend=args.backend,
+            policy_us_per_row=args.policy_us_per_row,
             shared_planes=args.shared_planes,
             protocol=args.protocol,
+            **extra,
             **config,
         )
         if args.json:
             print(json.dumps(cmp))
         else:
             for r in cmp["runs"]:
-                print(f"{r['transport']:<6}  {r['agent_steps_per_sec']:>12.1f} agent steps/s  median step {r['median_step_ms']:.3f} ms")
+                print(f"{r['setting']:<6}  {r['agent_steps_per_sec']:>12.1f} agent steps/s  median step {r['median_step_ms']:.3f} ms")
             for t, v in cmp["median_agent_steps_per_sec"].items():
                 print(f"median {t:<6}  {v:.1f} agent steps/s")
-            print(f"stream / unary  {cmp['stream_over_unary']}")
+            ratio = next(k for k in cmp if k.endswith("_over_" + ("sync" if args.async_vs_sync else "unary")))
+            print(f"{ratio.replace('_over_', ' / ')}  {cmp[ratio]}")
         return 0
     res = run(
         args.game,
