@@ -333,12 +333,18 @@ func (d *dispatcher) countFor(o op) int {
 // run runs one batch of o over every chunk and returns when all are done.
 // A panic on any worker is re-raised here once every chunk has finished.
 func (d *dispatcher) run(o op) {
+	d.op = o
+	if len(d.workers) == 1 {
+		// The serial pool: one chunk on the caller, nothing to time.
+		d.work(d.workers[0], d.chunks[0])
+		d.rethrow()
+		return
+	}
 	start := time.Now()
 	k := d.countFor(o)
 	if d.quiet > 0 {
 		d.quiet--
 	}
-	d.op = o
 	n := int32(len(d.chunks))
 	d.done.Store(0)
 	d.helped.Store(0)
@@ -380,6 +386,12 @@ func (d *dispatcher) run(o op) {
 	case d.auto && o == opStep && d.force == nil:
 		d.tune.observe(k, ns)
 	}
+	d.rethrow()
+}
+
+// rethrow re-raises the first recovered panic of the batch, once every
+// chunk has finished.
+func (d *dispatcher) rethrow() {
 	for _, w := range d.workers {
 		if err := w.failure; err != nil {
 			w.failure = nil
