@@ -25,7 +25,9 @@
 #    the server binary (BOTARENA_BIN, default bin/botarena; a stripped
 #    build, `go build -ldflags='-s -w' -o bin/botarena ./cmd/botarena`,
 #    fits the device tool's carry) or the Go toolchain; it is skipped, with
-#    the reason in the table, when they are missing.
+#    the reason in the table, when they are missing. With DEVICE_TRAINER=N
+#    it runs bench/device-trainer.sh N instead (its three GPU
+#    configurations, N updates each; keep N small to stay in 5 minutes).
 # 3. Async from Python: `python -m botarena.bench --backend native` on
 #    BattleBots, 1024 envs, synchronous step against send/recv in batches
 #    of 256, 3 rounds of 3 s interleaved (the same as `--async-vs-sync
@@ -93,7 +95,10 @@ if [[ -z "$py" ]]; then
 	done
 fi
 export BOTARENA_BIN=${BOTARENA_BIN:-$root/bin/botarena}
-if [[ -z "$py" ]]; then
+if [[ -n "${DEVICE_TRAINER:-}" && -f bench/device-trainer.sh ]]; then
+	log "# trainer: bench/device-trainer.sh $DEVICE_TRAINER, load=$(cut -d' ' -f1 /proc/loadavg)"
+	PY=${py:-python3} sh bench/device-trainer.sh "$DEVICE_TRAINER" 2>&1 | tee -a "$table"
+elif [[ -z "$py" ]]; then
 	log "# trainer: skipped (no Python with torch and botarena's dependencies; set PY)"
 elif [[ ! -x "$BOTARENA_BIN" ]] && ! command -v go >/dev/null; then
 	log "# trainer: skipped (no $BOTARENA_BIN and no Go toolchain to build it)"
