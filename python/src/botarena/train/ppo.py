@@ -612,7 +612,8 @@ class Trainer:
         os.replace(tmp, d / f"update_{update:05d}.pt")
 
     def plot(self) -> None:
-        plot_curve(self.csv_path, self.out / "curve.png", title=f"{self.cfg.game} vs {self.opponent}")
+        against = "its self-play league (win/draw/loss over the whole mixture)" if self.cfg.self_play else self.opponent
+        plot_curve(self.csv_path, self.out / "curve.png", title=f"{self.cfg.game} vs {against}")
 
 
 def train(cfg: TrainConfig, tracker: Tracker | None = None) -> pathlib.Path:
