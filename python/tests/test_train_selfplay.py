@@ -93,6 +93,12 @@ def test_the_league_mixes_committed_policies_and_caps_the_snapshots_share(tmp_pa
     for line in mixes[1:]:
         shares = {name: float(w) for name, w in (part.rsplit(" ", 1) for part in line[len("opponents: ") :].split(", "))}
         assert sum(w for n, w in shares.items() if n.startswith("snap_")) <= 0.1 + 0.02, line
+    import torch
+
+    from botarena.train.config import latest_checkpoint
+
+    record = torch.load(latest_checkpoint(out), weights_only=False)["train_record"]
+    assert record and all(r[0] >= r[1] >= 0 for r in record.values()), record  # resumed runs keep their PFSP record
     args[args.index("--total-steps") + 1] = "3072"
     assert main(args) == 0
     assert "resuming from" in capsys.readouterr().out  # type: ignore[attr-defined]

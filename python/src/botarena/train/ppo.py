@@ -247,9 +247,10 @@ class Trainer:
         # Self-play: name → [episodes, wins] of the learner's training games against each league
         # member, each report's counts added to half the earlier ones (recent games count most):
         # the win rates that weight the training mixture (PFSP).
-        self.train_record: dict[str, list[float]] = {}
+        self.train_record: dict[str, list[float]] = {} if ckpt is None else dict(ckpt.get("train_record", {}))
         if self.league is not None:
-            # Before the first snapshot: the fixed members, PFSP-weighted by the learner's results.
+            # The mixture of the newest snapshot (a resumed run's PFSP record comes from its
+            # checkpoint), or before the first snapshot the fixed members alone.
             self._set_mixture(self.snapshots[-1] if self.snapshots else None)
         self.csv_path = self.out / "curve.csv"
         self.rows: list[dict[str, float]] = []
@@ -606,6 +607,7 @@ class Trainer:
                 "env_steps": self.env_steps,
                 "seconds": seconds,
                 "config": dataclasses.asdict(self.cfg),
+                "train_record": self.train_record,
             },
             tmp,
         )
