@@ -230,7 +230,11 @@ class Trainer:
             # Convolution weights laid out channels-last, as the inputs are (PolicyNet.prepare): oneDNN's
             # backward pass then skips its layout conversions (the update's CPU time fell 5-20% on the
             # 2-core machine, with --bf16 a further 20%: docs/training.md). The numbers are the same.
-            self.net = self.net.to(memory_format=torch.channels_last)
+            # Only 2-D convolutions: channels-last is a 4-D layout (Battle³'s conv3d weights keep theirs).
+            with torch.no_grad():
+                for param in self.net.parameters():
+                    if param.dim() == 4:
+                        param.data = param.data.contiguous(memory_format=torch.channels_last)
         if ckpt is None and cfg.init:
             self.net.load_state_dict(start.state_dict())
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
