@@ -61,6 +61,9 @@ func TestNames(t *testing.T) {
 	}
 }
 
+// TestNewErrors: an unknown name lists the valid names and the schemes
+// of the game (dir:, which agents/entelect registers: capabilities_test.go
+// links it into this test binary).
 func TestNewErrors(t *testing.T) {
 	_, err := New("bomberman/2p", "x", fakeSpec)
 	if !errors.Is(err, ErrUnknownAgent) {
@@ -219,18 +222,12 @@ func TestSchemesMakeAgentsFromSpecs(t *testing.T) {
 }
 
 // TestCodecUsersNeedACodec: the built-in agents play a game without a
-// native codec (fakeGame); the agents that speak native formats say that
-// the game has none.
+// native codec (fakeGame); the console, which speaks native formats, says
+// that the game has none (agents/cmdbot's TestBotNeedsACodec checks a
+// command-line bot).
 func TestCodecUsersNeedACodec(t *testing.T) {
 	g := &fakeGame{spec: fakeSpec}
 	const want = "game testgame has no native codec"
-	b, err := ParseCommandSpec("cmd:true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.Ask(g, 0); !errors.Is(err, env.ErrNoCodec) || !strings.Contains(err.Error(), want) {
-		t.Errorf("CmdBot.Ask: %v; want %q", err, want)
-	}
 	var out strings.Builder
 	c := &Console{In: strings.NewReader("1\n"), Out: &out}
 	c.Reset(g, 1, 0)

@@ -11,7 +11,11 @@ import (
 )
 
 func TestConsoleBattleBots(t *testing.T) {
-	g := newBattleBots(t)
+	g, err := battlebots.New(battlebots.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(1)
 	a, err := New("battlebots", "console", g.Spec())
 	if err != nil {
 		t.Fatal(err)

@@ -13,10 +13,11 @@
 // entry's [env.Kit] ([env.Entry.Kit]); [New] finds them there.
 //
 // Besides the registered names, [New] takes the specs of registered
-// schemes, the original competitions' external bots: "cmd:COMMAND" is a
-// BattleBots command-line bot ([CmdBot]). The generic agent "console" is a
-// person at the terminal ([Console]). Such agents allocate and block in
-// Act, and may implement io.Closer and [Terminal].
+// schemes ([RegisterScheme]): the original competitions' external bots
+// and trained policies, each in a package of its own that registers its
+// scheme in its init function. The generic agent "console" is a person at
+// the terminal ([Console]). Such agents allocate and block in Act, and may
+// implement io.Closer and [Terminal].
 //
 // The life of an agent mirrors the env's:
 //
@@ -32,23 +33,32 @@
 // # External bots
 //
 // Specs of a registered [Scheme] make agents that run bots written for the
-// original competitions. "dir:PATH" is an Entelect Challenge bot folder
-// (bot.json; Bomberman 2016 and Battleships 2017): see [EntelectBot] and
-// [NewEntelectBot] for the commands per BotType, the round folders (the
-// round-level files included, with or without a replay folder), the copy
-// of the bot folder each match runs from, the time limit, the penalties
-// and the problem lines. Such agents start processes and allocate in Act,
-// hold files (they implement io.Closer), and take their harness settings
-// from [ExternalOptions].
+// original competitions, one package per protocol:
+//
+//   - agents/entelect: "dir:PATH", an Entelect Challenge bot folder
+//     (bot.json; Bomberman 2016 and Battleships 2017);
+//   - agents/cmdbot: "cmd:COMMAND", a BattleBots command-line bot;
+//   - agents/httpbot: "http://..." and "https://...", a Battle³ bot
+//     server;
+//   - agents/upe: "upe://HOST:PORT", a UPE client playing portalbomber
+//     over HTTP;
+//   - agents/policy: "policy:PATH", a trained policy file (not an external
+//     bot: it plays inside the process).
+//
+// Package agents/all links these schemes (but upe://, which only the
+// botarena command hosts) into a program, as package games links the
+// games: a program that resolves agent specs imports it.
+// This package holds what those packages share: the registry, the fault
+// counts ([Faults]), the harness settings ([ExternalOptions]) and the
+// interfaces through which botarena play and match talk to external bots
+// ([Terminal], [PlayerNamer], [ReplayDirSetter], [GameEnder]). It imports
+// no game: a game's knowledge lives in the game's package, a protocol's in
+// the protocol's.
 //
 // Every process a bot's run starts is killed when the run ends, whether
-// it stayed in the bot's process group or not (setsid, a double fork): on
-// Linux through a cgroup of the run's own where one can be made, else by
-// walking /proc for the run's processes ([RunEnv]); see [CmdBot]. All
+// it stayed in the bot's process group or not (setsid, a double fork). All
 // that is read from a bot is capped, keeping what the original harness
-// made of it: [MaxCommandFile] of move.txt, place.txt and command.txt,
-// [MaxCommandOutput] of a command-line bot's stdout, [MaxHTTPReply] of an
-// HTTP bot's reply.
+// made of it. The protocol packages document both.
 //
 // # Capabilities
 //

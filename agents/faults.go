@@ -1,9 +1,6 @@
 package agents
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // FaultKind is the kind of an external bot's fault: why the bot's move of
 // a round was lost and the original competition's penalty (usually doing
@@ -83,30 +80,4 @@ func (f Faults) String() string {
 		return "none"
 	}
 	return s
-}
-
-// faultError is an error of a bot's run that carries its [FaultKind]; its
-// text is Err's.
-type faultError struct {
-	kind FaultKind
-	err  error
-}
-
-func (e *faultError) Error() string { return e.err.Error() }
-func (e *faultError) Unwrap() error { return e.err }
-
-// withKind marks err as a fault of kind k.
-func withKind(k FaultKind, err error) error { return &faultError{k, err} }
-
-// FaultKindOf returns the kind of a fault error returned by [CmdBot.Ask]:
-// the kind it was marked with, else Crashed (the bot gave no answer).
-func FaultKindOf(err error) FaultKind {
-	if err == nil {
-		return NoFault
-	}
-	var f *faultError
-	if errors.As(err, &f) {
-		return f.kind
-	}
-	return Crashed
 }

@@ -15,6 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/botarena/botarena/agents"
+	_ "github.com/botarena/botarena/agents/all" // the agent schemes (cmd:, dir:, ...) the tests name
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/env/battlebots" // registers battlebots
 	_ "github.com/botarena/botarena/env/bomberman"  // registers bomberman

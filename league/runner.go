@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/agents/httpbot"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/match"
 	"github.com/botarena/botarena/observations/matchdata"
@@ -258,7 +259,7 @@ func matchConfig(reg *env.Registry, m Match) ([]byte, error) {
 	var urls []string
 	for i, s := range m.Seats {
 		names[i] = s.Name
-		if u := agents.HTTPBotURL(s.Spec); u != "" {
+		if u := httpbot.URL(s.Spec); u != "" {
 			if urls == nil {
 				urls = make([]string, len(m.Seats))
 			}

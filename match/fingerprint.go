@@ -17,7 +17,7 @@ type Faults = agents.Faults
 // FaultCounter is implemented by external bots that count the rounds in
 // which they faulted (timed out, crashed, or answered garbage or an
 // illegal move) and took the original competition's penalty instead of
-// their move: command-line bots (agents.CmdBot), Entelect bot folders,
+// their move: command-line bots (agents/cmdbot), Entelect bot folders,
 // HTTP bots and UPE seats. [Match.Run] reads the counts into
 // [Result.Faults] when the match ends.
 type FaultCounter interface {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/agents/cmdbot"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/match"
 )
@@ -106,4 +106,4 @@ func TestRunReportsFaultsOfAgentsThatCountThem(t *testing.T) {
 }
 
 // A command-line bot counts its faults.
-var _ match.FaultCounter = (*agents.CmdBot)(nil)
+var _ match.FaultCounter = (*cmdbot.Bot)(nil)

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/botarena/botarena/agents"
-	_ "github.com/botarena/botarena/agents/policy" // registers the policy:PATH agent scheme
+	_ "github.com/botarena/botarena/agents/all" // registers the agent schemes (policy:PATH, dir:, cmd:, http://)
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/games" // links every game
 	"github.com/botarena/botarena/rpc/envproto"

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/agents/entelect"
 	"github.com/botarena/botarena/bots"
 	"github.com/botarena/botarena/env"
 )
@@ -101,8 +101,8 @@ func newBotsBuildCmd(c *cli) *cobra.Command {
 				res, err := b.Build(c.ctx, r)
 				if err == nil {
 					// The bot folder must be one botarena plays.
-					var bot *agents.EntelectBot
-					if bot, err = agents.NewEntelectBot(r.Game, res.Dir); err == nil {
+					var bot *entelect.Bot
+					if bot, err = entelect.NewBot(r.Game, res.Dir); err == nil {
 						bot.Close()
 					} else {
 						err = fmt.Errorf("%s: built, but %w", r.Name, err)

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/agents/httpbot"
 	"github.com/botarena/botarena/agents/upe"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/match"
@@ -394,7 +395,7 @@ func agentNames(game, flag string, seats int) ([]string, error) {
 func agentURLs(agentNames []string) []string {
 	var urls []string
 	for i, n := range agentNames {
-		if u := agents.HTTPBotURL(n); u != "" {
+		if u := httpbot.URL(n); u != "" {
 			if urls == nil {
 				urls = make([]string, len(agentNames))
 			}

@@ -25,6 +25,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/agents/cmdbot"
 	"github.com/botarena/botarena/agents/policy"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battlebots"
@@ -166,7 +167,7 @@ func newTournamentCmd(c *cli) *cobra.Command {
 	f.IntVar(&o.bouts, "bouts", battlebots.BoutsPerMatch, "battlebots --original: bouts per match (implies --original)")
 	f.Uint64Var(&o.seed, "seed", 0, "tournament seed (random if absent; always printed on stderr)")
 	f.IntVar(&o.maxRounds, "max-rounds", 0, "round cap per game (0: play to the end; --original: the original's 1000)")
-	f.DurationVar(&o.timeout, "timeout", agents.CommandTimeout, "time limit per round for a command-line bot (cmd:timeout=D:COMMAND overrides it)")
+	f.DurationVar(&o.timeout, "timeout", cmdbot.Timeout, "time limit per round for a command-line bot (cmd:timeout=D:COMMAND overrides it)")
 	f.BoolVar(&o.asJSON, "json", false, "print the results as one JSON object")
 	o.configFlags.add(cmd)
 	o.game = addGameFlags(f, c.reg)
@@ -197,13 +198,13 @@ func parseEntrant(game, entry string) (entrant, error) {
 	if name == "" || command == "" {
 		return entrant{}, fmt.Errorf("%q: want NAME=COMMAND", entry)
 	}
-	if !strings.HasPrefix(command, agents.CommandPrefix) && agents.Known(game, command) {
+	if !strings.HasPrefix(command, cmdbot.Prefix) && agents.Known(game, command) {
 		return entrant{name: name, spec: command}, nil // NAME=SPEC
 	}
-	if !strings.HasPrefix(command, agents.CommandPrefix) {
-		command = agents.CommandPrefix + command
+	if !strings.HasPrefix(command, cmdbot.Prefix) {
+		command = cmdbot.Prefix + command
 	}
-	if _, err := agents.ParseCommandSpec(command); err != nil {
+	if _, err := cmdbot.Parse(command); err != nil {
 		return entrant{}, fmt.Errorf("%q: %w", entry, err)
 	}
 	return entrant{name: name, spec: command}, nil
@@ -358,7 +359,7 @@ func (c *cli) tournamentBout(game string, o *tournamentFlags, ents [2]entrant, s
 	m := &match.Match{Env: g, Agents: ags, Seed: seed}
 	defer m.Close()
 	for seat, ent := range ents {
-		if bot, ok := ags[seat].(*agents.CmdBot); ok {
+		if bot, ok := ags[seat].(*cmdbot.Bot); ok {
 			bot.Name = ent.name
 			if bot.Timeout == 0 {
 				bot.Timeout = o.timeout
@@ -429,7 +430,7 @@ func (c *cli) gauntlet(game string, o *tournamentFlags, setPlayers bool) error {
 	}
 	g := league.Gauntlet{Game: game, Config: cfg, Games: o.games, Seed: o.seed, MaxRounds: o.maxRounds}
 	for _, e := range ents {
-		if strings.HasPrefix(e.spec, agents.CommandPrefix) {
+		if strings.HasPrefix(e.spec, cmdbot.Prefix) {
 			e.spec = withTimeout(e.spec, o.timeout)
 		}
 		if err := checkAgent(game, e.spec, spec); err != nil {
@@ -576,11 +577,11 @@ func checkAgent(game, name string, spec *env.Spec) error {
 // withTimeout gives the command-line bot spec (cmd:COMMAND) the time limit
 // d, unless it has its own (cmd:timeout=D:COMMAND).
 func withTimeout(spec string, d time.Duration) string {
-	rest := strings.TrimSpace(strings.TrimPrefix(spec, agents.CommandPrefix))
+	rest := strings.TrimSpace(strings.TrimPrefix(spec, cmdbot.Prefix))
 	if strings.HasPrefix(rest, "timeout=") {
 		return spec
 	}
-	return agents.CommandPrefix + "timeout=" + d.String() + ":" + rest
+	return cmdbot.Prefix + "timeout=" + d.String() + ":" + rest
 }
 
 // winRateGrid is a gauntlet's win-rate matrix as a plotter.GridXYZ: column

@@ -108,7 +108,7 @@
 //
 //   - Bots are functions here, so the process protocol (spec §6) applies
 //     only to command-line bots (the agent spec "cmd:COMMAND", see
-//     agents.CmdBot): a run that cannot start, exits non-zero, runs past
+//     agents/cmdbot): a run that cannot start, exits non-zero, runs past
 //     its time limit (10 s by default, far above what a bot needs, so that
 //     a loaded machine does not change the game; the original has none)
 //     or prints garbage is the do-nothing action NO for that round, with a

@@ -83,10 +83,21 @@ var rules = []rule{
 	// service.
 	{pkg: "observations", imports: []string{"env"}, thirdParty: arrowDeps, never: parquetDeps},
 	{pkg: "observations/matchdata", imports: []string{"env", "observations"}, thirdParty: cat(arrowDeps, parquetDeps)},
-	// Agents play the games (ported bots read the env state); policy files
-	// run their networks with gonum's BLAS; agents/upe hosts UPE games.
-	{pkg: "agents", imports: []string{"env", "env/*", "vecenv", "internal/safefile"}},
-	{pkg: "agents/*", imports: []string{"env", "env/*", "vecenv", "agents", "internal/safefile"}, thirdParty: gonumDeps},
+	// agents is the registry of agents and schemes and what the external-bot
+	// protocols share (faults, harness settings, capabilities, the generic
+	// agents and the console): the game contract only. A game's agents live
+	// in its package; a protocol's code in its own package below agents.
+	{pkg: "agents", imports: []string{"env"}},
+	// One package per scheme: the external-bot protocols (agents/entelect,
+	// agents/cmdbot, agents/httpbot, agents/upe) read the games' states and
+	// formats; policy files (agents/policy) run their networks with gonum's
+	// BLAS. proctree, the process trees of bots' runs, is the standard
+	// library only.
+	{pkg: "agents/*", imports: []string{"env", "env/*", "vecenv", "agents", "agents/internal/proctree", "internal/safefile"}, thirdParty: gonumDeps},
+	{pkg: "agents/internal/proctree"},
+	// agents/all is the one list that links the schemes into a program, as
+	// games links the games.
+	{pkg: "agents/all", imports: []string{"agents/cmdbot", "agents/entelect", "agents/httpbot", "agents/policy"}, thirdParty: gonumDeps},
 	// match is the one match runner: it makes agents (agents) and plays
 	// them in the games (env), with recording for league data.
 	{pkg: "match", imports: []string{"env", "env/*", "vecenv", "agents"}},

@@ -20,7 +20,7 @@ import (
 	"connectrpc.com/connect"
 	"github.com/prometheus/client_golang/prometheus"
 
-	_ "github.com/botarena/botarena/agents/policy" // registers policy:PATH, as botarena serve has it
+	_ "github.com/botarena/botarena/agents/all" // registers the agent schemes (policy:PATH, cmd:, dir:, http://), as botarena serve has them
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/env/battlebots"   // registers the games the tests play
 	_ "github.com/botarena/botarena/env/battlecube"   // registers battlecube

@@ -1,4 +1,4 @@
-package agents
+package httpbot
 
 import (
 	"bytes"
@@ -17,22 +17,23 @@ import (
 	"sync"
 	"time"
 
+	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battlecube"
 )
 
 func init() {
 	for _, prefix := range []string{"http://", "https://"} {
-		RegisterScheme(Scheme{
+		agents.RegisterScheme(agents.Scheme{
 			Prefix:  prefix,
 			Games:   []string{"battlecube"},
-			Needs:   CapHTTP,
+			Needs:   agents.CapHTTP,
 			Summary: "a Battle³ bot server: the request JSON is POSTed to the URL as the original server does (5 s timeout; URL#timeout=DURATION or " + HTTPTimeoutEnv + " to change it)",
 			New: func(game, spec string, envSpec *env.Spec) (env.Agent, error) {
-				if envSpec != nil && BaseGame(envSpec.Game) != "battlecube" {
+				if envSpec != nil && agents.BaseGame(envSpec.Game) != "battlecube" {
 					return nil, fmt.Errorf("HTTP bots play battlecube, not %s", envSpec.Game)
 				}
-				return ParseHTTPBot(spec)
+				return Parse(spec)
 			},
 		})
 	}
@@ -62,7 +63,7 @@ const (
 	maxRedirects = 20
 )
 
-// HTTPBot is a Battle³ bot server playing a seat: the agent of the specs
+// Bot is a Battle³ bot server playing a seat: the agent of the specs
 // "http://HOST:PORT/PATH" and "https://...". It does what the original
 // server (leomelin/battlecube) does with a bot's url (spec §5):
 //
@@ -132,15 +133,15 @@ const (
 // others. Each bot has its own HTTP transport, without keep-alive (the
 // original closes every connection); Close releases it.
 //
-// An HTTPBot is not safe for concurrent use; one instance plays one seat.
-type HTTPBot struct {
+// An Bot is not safe for concurrent use; one instance plays one seat.
+type Bot struct {
 	// URL is the bot's address, POSTed to.
 	URL string
 	// Timeout bounds the wait for the response headers and, afresh, the
 	// reading of the body; 0 means no limit.
 	Timeout time.Duration
 	// Log gets one line per rejected reply or unexpressible task; nil
-	// means [ExternalOptions].Log, and none when that is nil too.
+	// means [agents.ExternalOptions].Log, and none when that is nil too.
 	Log io.Writer
 
 	once   sync.Once
@@ -152,12 +153,12 @@ type HTTPBot struct {
 	failed bool // the request of this cycle failed
 	late   bool // it failed by the timeout
 	why    string
-	faults Faults
+	faults agents.Faults
 }
 
-// NewHTTPBot returns a bot at rawURL (http or https) with the given
-// timeout (0: none), logging to [ExternalOptions].Log.
-func NewHTTPBot(rawURL string, timeout time.Duration) (*HTTPBot, error) {
+// New returns a bot at rawURL (http or https) with the given
+// timeout (0: none), logging to [agents.ExternalOptions].Log.
+func New(rawURL string, timeout time.Duration) (*Bot, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("bad bot URL: %v", err)
@@ -171,13 +172,13 @@ func NewHTTPBot(rawURL string, timeout time.Duration) (*HTTPBot, error) {
 	if timeout < 0 {
 		return nil, fmt.Errorf("bad timeout %v: want 0 (none) or more", timeout)
 	}
-	return &HTTPBot{URL: rawURL, Timeout: timeout, cycle: -1}, nil
+	return &Bot{URL: rawURL, Timeout: timeout, cycle: -1}, nil
 }
 
-// ParseHTTPBot makes a bot from a spec: a URL whose fragment may set the
+// Parse makes a bot from a spec: a URL whose fragment may set the
 // timeout ("#timeout=2s"). Without one the timeout is [HTTPTimeoutEnv]'s
 // value, or [DefaultHTTPTimeout].
-func ParseHTTPBot(spec string) (*HTTPBot, error) {
+func Parse(spec string) (*Bot, error) {
 	timeout := DefaultHTTPTimeout
 	if v := os.Getenv(HTTPTimeoutEnv); v != "" {
 		d, err := parseTimeout(v)
@@ -203,13 +204,13 @@ func ParseHTTPBot(spec string) (*HTTPBot, error) {
 			}
 		}
 	}
-	return NewHTTPBot(raw, timeout)
+	return New(raw, timeout)
 }
 
-// HTTPBotURL returns the URL a spec POSTs to (the spec without its
+// URL returns the URL a spec POSTs to (the spec without its
 // options), for the url the original sends in currentPlayer and scores,
 // and "" when spec is not an http:// or https:// spec.
-func HTTPBotURL(spec string) string {
+func URL(spec string) string {
 	if !strings.HasPrefix(spec, "http://") && !strings.HasPrefix(spec, "https://") {
 		return ""
 	}
@@ -231,7 +232,7 @@ func parseTimeout(v string) (time.Duration, error) {
 	return d, nil
 }
 
-func (b *HTTPBot) init() {
+func (b *Bot) init() {
 	b.once.Do(func() {
 		b.tr = &http.Transport{
 			Proxy:             nil, // node-fetch uses no proxy
@@ -272,14 +273,14 @@ func asBattlecube(e env.Env) *battlecube.Game {
 }
 
 // Reset forgets the cycle's reply. It panics if e is not a battlecube game.
-func (b *HTTPBot) Reset(e env.Env, seat int, seed uint64) {
+func (b *Bot) Reset(e env.Env, seat int, seed uint64) {
 	asBattlecube(e)
 	b.cycle, b.failed, b.reply = -1, false, b.reply[:0]
 }
 
 // Act returns the seat's task for the coming tick, asking the bot at the
-// first tick of a cycle (see [HTTPBot]); a seat out of play does NOOP.
-func (b *HTTPBot) Act(e env.Env, seat int) int32 {
+// first tick of a cycle (see [Bot]); a seat out of play does NOOP.
+func (b *Bot) Act(e env.Env, seat int) int32 {
 	g := asBattlecube(e)
 	if g.Done() || !g.Player(seat).InPlay {
 		return int32(battlecube.Noop)
@@ -292,9 +293,9 @@ func (b *HTTPBot) Act(e env.Env, seat int) int32 {
 		if b.failed {
 			b.logf(g, seat, "%s: lost (CONNECTION_ERROR, cause {})", b.why)
 			if b.late {
-				b.faults.Count(TimedOut)
+				b.faults.Count(agents.TimedOut)
 			} else {
-				b.faults.Count(Crashed)
+				b.faults.Count(agents.Crashed)
 			}
 		}
 	}
@@ -303,7 +304,7 @@ func (b *HTTPBot) Act(e env.Env, seat int) int32 {
 	}
 	a, ok := g.ParseCommand(seat, b.reply)
 	if !ok {
-		b.faults.Count(Invalid)
+		b.faults.Count(agents.Invalid)
 		unit, stray := battlecube.StrayUnit(battlecube.Action(a))
 		switch act := battlecube.Action(a); {
 		case act == battlecube.RejectConnection:
@@ -331,7 +332,7 @@ func (b *HTTPBot) Act(e env.Env, seat int) int32 {
 
 // ask POSTs seat's request and keeps the reply in b.reply, or sets
 // b.failed and b.why.
-func (b *HTTPBot) ask(g *battlecube.Game, seat int) {
+func (b *Bot) ask(g *battlecube.Game, seat int) {
 	b.init()
 	if cap(b.reply) > keptReply {
 		b.reply = nil // a long reply's buffer is not kept for every cycle
@@ -483,11 +484,11 @@ func excerpt(b []byte) string {
 	return fmt.Sprintf("%q", b)
 }
 
-func (b *HTTPBot) logf(g *battlecube.Game, seat int, format string, args ...any) {
-	fmt.Fprintf(externalLog(b.Log), "battlecube: %s (seat %d, %s) tick %d: %s\n", b.URL, seat, g.Player(seat).Name, g.Tick(), fmt.Sprintf(format, args...))
+func (b *Bot) logf(g *battlecube.Game, seat int, format string, args ...any) {
+	fmt.Fprintf(agents.ExternalLog(b.Log), "battlecube: %s (seat %d, %s) tick %d: %s\n", b.URL, seat, g.Player(seat).Name, g.Tick(), fmt.Sprintf(format, args...))
 }
 
-var _ Terminal = (*HTTPBot)(nil)
+var _ agents.Terminal = (*Bot)(nil)
 
 // Faults returns, by kind, the cycles and ticks in which the bot's reply
 // was lost or rejected: timed out (no response or body within Timeout),
@@ -495,14 +496,14 @@ var _ Terminal = (*HTTPBot)(nil)
 // reply), invalid (a reply the server rejects, once, or a task it carries
 // out as none of NOOP, a move and a bomb on the cube, each tick; see the
 // type's doc). It implements match.FaultCounter.
-func (b *HTTPBot) Faults() Faults { return b.faults }
+func (b *Bot) Faults() agents.Faults { return b.faults }
 
 // Attach sends the bot's log (one line per rejected reply) to out; it is
-// how botarena play attaches its stderr ([Terminal]).
-func (b *HTTPBot) Attach(_ io.Reader, out io.Writer) { b.Log = out }
+// how botarena play attaches its stderr ([agents.Terminal]).
+func (b *Bot) Attach(_ io.Reader, out io.Writer) { b.Log = out }
 
 // Close releases the bot's connections. The bot must not be used after.
-func (b *HTTPBot) Close() error {
+func (b *Bot) Close() error {
 	if b.tr != nil {
 		b.tr.CloseIdleConnections()
 	}

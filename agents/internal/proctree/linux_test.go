@@ -1,6 +1,6 @@
 //go:build linux
 
-package agents
+package proctree_test
 
 import (
 	"bytes"
@@ -13,8 +13,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/agents/cmdbot"
+	"github.com/botarena/botarena/agents/entelect"
+	"github.com/botarena/botarena/agents/internal/proctree"
+	"github.com/botarena/botarena/env"
+	_ "github.com/botarena/botarena/env/battlebots" // the games the bots play
+	_ "github.com/botarena/botarena/env/bomberman"
 	"github.com/botarena/botarena/internal/testutil"
 )
+
+// The kill tests run the bots of the two protocols that start processes
+// through a Tree (agents/cmdbot, agents/entelect), as their users do: an
+// external test package, which may import them.
 
 var sleepSeq atomic.Uint64
 
@@ -29,13 +40,10 @@ func uniqueSleep() string {
 func sleepers(arg string) []int {
 	want := []byte("sleep\x00" + arg + "\x00")
 	var pids []int
-	for _, p := range listProcs() {
-		if p.dead() {
-			continue
-		}
-		cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/cmdline")
+	for _, pid := range proctree.LiveProcs() {
+		cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 		if err == nil && bytes.HasSuffix(cmdline, want) {
-			pids = append(pids, p.pid)
+			pids = append(pids, pid)
 		}
 	}
 	return pids
@@ -74,17 +82,17 @@ func killPid(pid int) {
 // once with the /proc walk.
 func killMethods(t *testing.T, f func(t *testing.T)) {
 	t.Run("cgroup", func(t *testing.T) {
-		if cgroupBase() == "" {
+		if proctree.CgroupBase() == "" {
 			t.Skip("no writable cgroup v2 hierarchy here")
 		}
 		f(t)
-		if cgroupsOff.Load() {
+		if proctree.CgroupsOff.Load() {
 			t.Error("cgroups turned off during the run")
 		}
 	})
 	t.Run("proc_walk", func(t *testing.T) {
-		was := cgroupsOff.Swap(true)
-		t.Cleanup(func() { cgroupsOff.Store(was) })
+		was := proctree.CgroupsOff.Swap(true)
+		t.Cleanup(func() { proctree.CgroupsOff.Store(was) })
 		f(t)
 	})
 }
@@ -128,13 +136,13 @@ func TestCmdBotKillsEverythingItStarted(t *testing.T) {
 				if hang {
 					timeout = "3s"
 				}
-				bot, err := ParseCommandSpec("cmd:timeout=" + timeout + ":" + shScript(t, "escape.sh", escapeScript(a, b, "echo NO", hang)))
+				bot, err := cmdbot.Parse("cmd:timeout=" + timeout + ":" + testutil.ShScript(t, "escape.sh", escapeScript(a, b, "echo NO", hang)))
 				if err != nil {
 					t.Fatal(err)
 				}
 				var log bytes.Buffer
 				bot.Log = &log
-				g := newBattleBots(t)
+				g := game(t, "battlebots", 1)
 				act := bot.Act(g, 0)
 				if hang && !strings.Contains(log.String(), "no answer within 3s (killed)") {
 					t.Errorf("log: %q", log.String())
@@ -165,23 +173,26 @@ func TestEntelectBotKillsEverythingItStarted(t *testing.T) {
 				var logw testutil.SyncBuffer
 				// Only the hanging bot meets the limit: a loaded machine
 				// cannot time out the other.
-				o := ExternalSettings{NoLimit: true, Log: &logw}
+				o := agents.ExternalSettings{NoLimit: true, Log: &logw}
 				if hang {
-					o = ExternalSettings{TimeLimit: 2 * time.Second, Log: &logw}
+					o = agents.ExternalSettings{TimeLimit: 2 * time.Second, Log: &logw}
 				}
 				withOptions(t, o)
 				a, b := uniqueSleep(), uniqueSleep()
-				dir := writeBot(t, meta, "")
+				dir := t.TempDir()
+				if err := os.WriteFile(dir+"/bot.json", []byte(meta), 0o644); err != nil {
+					t.Fatal(err)
+				}
 				script := "#!/bin/sh\n" + escapeScript(a, b, `printf 3 > "$2/move.txt"`, hang)
 				if err := os.WriteFile(dir+"/bot.sh", []byte(script), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				bot, err := NewEntelectBot("bomberman", dir)
+				bot, err := entelect.NewBot("bomberman", dir)
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer bot.Close()
-				g := bombermanGame(t)
+				g := game(t, "bomberman/2p", 5)
 				bot.Reset(g, 0, 0)
 				act := bot.Act(g, 0)
 				if !hang && act != 3 {
@@ -199,13 +210,13 @@ func TestEntelectBotKillsEverythingItStarted(t *testing.T) {
 
 // TestRunCgroupsAreRemoved: a run's cgroup is gone after the run.
 func TestRunCgroupsAreRemoved(t *testing.T) {
-	base := cgroupBase()
+	base := proctree.CgroupBase()
 	if base == "" {
 		t.Skip("no writable cgroup v2 hierarchy here")
 	}
 	before, _ := os.ReadDir(base)
-	bot, _ := ParseCommandSpec("cmd:" + shScript(t, "nop.sh", "echo NO"))
-	g := newBattleBots(t)
+	bot, _ := cmdbot.Parse("cmd:" + testutil.ShScript(t, "nop.sh", "echo NO"))
+	g := game(t, "battlebots", 1)
 	for range 3 {
 		if a, err := bot.Ask(g, 0); err != nil || a != 0 {
 			t.Fatalf("Ask = %d, %v", a, err)
@@ -225,4 +236,23 @@ func TestRunCgroupsAreRemoved(t *testing.T) {
 	if n(after) > n(before) {
 		t.Errorf("%d run cgroups left in %s", n(after)-n(before), base)
 	}
+}
+
+// withOptions sets agents.ExternalOptions for one test.
+func withOptions(t *testing.T, o agents.ExternalSettings) {
+	t.Helper()
+	old := agents.ExternalOptions
+	agents.ExternalOptions = o
+	t.Cleanup(func() { agents.ExternalOptions = old })
+}
+
+// game is a fresh game of the registry name name, reset with seed.
+func game(t *testing.T, name string, seed uint64) env.Env {
+	t.Helper()
+	g, err := env.Default.Make(name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(seed)
+	return g
 }

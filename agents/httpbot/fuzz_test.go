@@ -1,4 +1,4 @@
-package agents
+package httpbot
 
 import (
 	"bytes"
@@ -50,12 +50,12 @@ var replyEncodings = []struct {
 
 // FuzzBattlecubeReply feeds arbitrary Battle³ bot replies to the server's
 // validation (battlecube's ParseCommand) in every sub-tick of a cycle, and
-// through an HTTPBot that fetches them from a bot server, plain and
+// through an Bot that fetches them from a bot server, plain and
 // compressed. Nothing panics; a reply accepted maps to an action index that
 // the seat's mask allows; a rejected one maps to NOOP, a reject code or a
 // stray task's code, as documented; each action's canonical reply reads
 // back the same; and the
-// HTTPBot plays exactly what ParseCommand reads from the decoded reply (a
+// Bot plays exactly what ParseCommand reads from the decoded reply (a
 // body that does not decode, such as bytes that claim an encoding they do
 // not have, loses the seat as a failed request).
 func FuzzBattlecubeReply(f *testing.F) {
@@ -86,7 +86,7 @@ func FuzzBattlecubeReply(f *testing.F) {
 		w.Write(b)
 	}))
 	f.Cleanup(srv.Close)
-	bot, err := NewHTTPBot(srv.URL, 0)
+	bot, err := New(srv.URL, 0)
 	if err != nil {
 		f.Fatal(err)
 	}

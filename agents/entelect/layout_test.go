@@ -1,4 +1,4 @@
-package agents
+package entelect
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/bomberman"
 	"github.com/botarena/botarena/internal/testutil"
@@ -52,7 +53,7 @@ func playLayout(t *testing.T, seats []env.Agent) *bomberman.Game {
 		g.Step(actions, rewards, term, trunc)
 	}
 	for seat, a := range seats {
-		if e, ok := a.(GameEnder); ok {
+		if e, ok := a.(agents.GameEnder); ok {
 			e.GameEnded(g, seat)
 		}
 	}
@@ -107,11 +108,11 @@ func playerFolders(t *testing.T, root string) string {
 // player folder and its files (the round-level files are botarena play's,
 // not the agents').
 func TestEntelectBombermanDeadLastLayout(t *testing.T) {
-	withOptions(t, ExternalSettings{NoLimit: true})
+	withOptions(t, agents.ExternalSettings{NoLimit: true})
 	root := t.TempDir()
 	seats := make([]env.Agent, 3)
 	for seat, bombRound := range []int{-1, -1, 13} {
-		b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, roundBot(bombRound)))
+		b, err := NewBot("bomberman", writeBot(t, pyMeta, roundBot(bombRound)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,9 +138,9 @@ func TestEntelectBombermanDeadLastLayout(t *testing.T) {
 // (its bomb of round 13), still gets an empty folder in rounds 18 to 22,
 // and its final files in 22/A only. B and C are scripted (do nothing).
 func TestEntelectBombermanDeadFirstLayout(t *testing.T) {
-	withOptions(t, ExternalSettings{NoLimit: true})
+	withOptions(t, agents.ExternalSettings{NoLimit: true})
 	root := t.TempDir()
-	b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, roundBot(13)))
+	b, err := NewBot("bomberman", writeBot(t, pyMeta, roundBot(13)))
 	if err != nil {
 		t.Fatal(err)
 	}

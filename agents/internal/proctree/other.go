@@ -1,6 +1,6 @@
 //go:build !unix
 
-package agents
+package proctree
 
 import "os/exec"
 
@@ -8,14 +8,14 @@ import "os/exec"
 type treeSys struct{}
 
 // start starts the run's process.
-func (t *procTree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
+func (t *Tree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	cmd := newCmd()
 	t.withMarker(cmd)
 	return cmd, cmd.Start()
 }
 
-// killAll kills the bot's process alone.
-func (t *procTree) killAll() {
+// Kill kills the bot's process alone.
+func (t *Tree) Kill() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.proc != nil {
@@ -23,4 +23,4 @@ func (t *procTree) killAll() {
 	}
 }
 
-func (t *procTree) release() {}
+func (t *Tree) release() {}

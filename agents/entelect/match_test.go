@@ -1,6 +1,7 @@
-package agents
+package entelect
 
 import (
+	"github.com/botarena/botarena/agents"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,12 +34,12 @@ func TestEntelectRoundFilesWithoutReplays(t *testing.T) {
 	dir := roundFilesBot(t)
 	t.Run("bomberman", func(t *testing.T) {
 		var logw testutil.SyncBuffer
-		withOptions(t, ExternalSettings{NoLimit: true, Log: &logw})
+		withOptions(t, agents.ExternalSettings{NoLimit: true, Log: &logw})
 		g := bombermanGame(t)
-		bots := make([]*EntelectBot, 2)
+		bots := make([]*Bot, 2)
 		for seat := range bots {
 			var err error
-			if bots[seat], err = NewEntelectBot("bomberman", dir); err != nil {
+			if bots[seat], err = NewBot("bomberman", dir); err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { bots[seat].Close() })
@@ -59,12 +60,12 @@ func TestEntelectRoundFilesWithoutReplays(t *testing.T) {
 	})
 	t.Run("battleships", func(t *testing.T) {
 		var logw testutil.SyncBuffer
-		withOptions(t, ExternalSettings{NoLimit: true, Log: &logw})
+		withOptions(t, agents.ExternalSettings{NoLimit: true, Log: &logw})
 		g := battleshipsGame(t, "learn")
-		bots := make([]*EntelectBot, 2)
+		bots := make([]*Bot, 2)
 		for seat := range bots {
 			var err error
-			if bots[seat], err = NewEntelectBot("battleships", dir); err != nil {
+			if bots[seat], err = NewBot("battleships", dir); err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { bots[seat].Close() })
@@ -92,7 +93,7 @@ func TestEntelectRoundFilesWithoutReplays(t *testing.T) {
 
 // checkMatchGone checks that no problem was logged, that the bot folder
 // dir was not written, and that Close removes each bot's match folder.
-func checkMatchGone(t *testing.T, dir string, bots []*EntelectBot, logw *testutil.SyncBuffer) {
+func checkMatchGone(t *testing.T, dir string, bots []*Bot, logw *testutil.SyncBuffer) {
 	t.Helper()
 	if logw.String() != "" {
 		t.Errorf("problems:\n%s", logw.String())
@@ -120,7 +121,7 @@ func checkMatchGone(t *testing.T, dir string, bots []*EntelectBot, logw *testuti
 // runs from its own copy of the folder, so neither sees the other's file,
 // and the next match of the same agent starts from a fresh copy.
 func TestEntelectBotFolderPerMatch(t *testing.T) {
-	withOptions(t, ExternalSettings{NoLimit: true})
+	withOptions(t, agents.ExternalSettings{NoLimit: true})
 	// Move 1 when temp.in holds this match's folder (or does not exist in
 	// round 0), 2 when it holds another match's, 3 when a temp.in exists
 	// in round 0.
@@ -132,12 +133,12 @@ func TestEntelectBotFolderPerMatch(t *testing.T) {
 		"open('temp.in', 'w').write(match)\n" +
 		"open(os.path.join(sys.argv[2], 'move.txt'), 'w').write(move)\n"
 	dir := writeBot(t, pyMeta, script)
-	x, err := NewEntelectBot("bomberman", dir)
+	x, err := NewBot("bomberman", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	y, err := NewEntelectBot("bomberman", dir)
+	y, err := NewBot("bomberman", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,12 +180,12 @@ func TestEntelectCrashShowsOutput(t *testing.T) {
 	for _, where := range []string{"none", "log_dir", "replays"} {
 		t.Run(where, func(t *testing.T) {
 			var logw testutil.SyncBuffer
-			o := ExternalSettings{NoLimit: true, Log: &logw}
+			o := agents.ExternalSettings{NoLimit: true, Log: &logw}
 			if where == "log_dir" {
 				o.LogDir = filepath.Join(t.TempDir(), "logs")
 			}
 			withOptions(t, o)
-			b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, script))
+			b, err := NewBot("bomberman", writeBot(t, pyMeta, script))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,11 +240,11 @@ func TestEntelectCrashShowsOutput(t *testing.T) {
 // TestEntelectRelativeReplayDir: a relative replay folder reaches the bot
 // as an absolute path, since the bot runs in its own folder.
 func TestEntelectRelativeReplayDir(t *testing.T) {
-	withOptions(t, ExternalSettings{NoLimit: true})
+	withOptions(t, agents.ExternalSettings{NoLimit: true})
 	script := "import sys, os\n" +
 		"if not os.path.isabs(sys.argv[2]): sys.exit('relative: ' + sys.argv[2])\n" +
 		"open(os.path.join(sys.argv[2], 'move.txt'), 'w').write('4')\n"
-	b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, script))
+	b, err := NewBot("bomberman", writeBot(t, pyMeta, script))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +264,7 @@ func TestEntelectRelativeReplayDir(t *testing.T) {
 
 // TestEntelectChecksTheInterpreter: the interpreter a BotType needs is
 // checked by running it, once: a python2 on PATH that runs nothing (a
-// pyenv shim without Python 2) or Python 3 fails NewEntelectBot with one
+// pyenv shim without Python 2) or Python 3 fails NewBot with one
 // line naming the bot folder and the fix.
 func TestEntelectChecksTheInterpreter(t *testing.T) {
 	if runtime.GOOS == "windows" {
@@ -287,9 +288,9 @@ func TestEntelectChecksTheInterpreter(t *testing.T) {
 			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 			dir := writeBot(t, `{"NickName":"Old","BotType":"Python2","RunFile":"bot.py"}`, "print 'hi'\n")
 			for range 2 {
-				_, err := NewEntelectBot("bomberman", dir)
+				_, err := NewBot("bomberman", dir)
 				if err == nil {
-					t.Fatal("NewEntelectBot: no error")
+					t.Fatal("NewBot: no error")
 				}
 				msg := err.Error()
 				for _, want := range []string{"bot folder " + dir, "BotType Python2", tc.want, `install Python 2 so that "python2" on PATH runs it`, `"BotType": "Python3"`} {
@@ -309,13 +310,13 @@ func TestEntelectChecksTheInterpreter(t *testing.T) {
 }
 
 // TestEntelectBotFolderLimits: a bot folder with a symbolic link that
-// leads out, or over MaxBotFolder, is refused by NewEntelectBot; links
+// leads out, or over MaxBotFolder, is refused by NewBot; links
 // that stay inside are copied as links into the match's copy.
 func TestEntelectBotFolderLimits(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links")
 	}
-	withOptions(t, ExternalSettings{NoLimit: true})
+	withOptions(t, agents.ExternalSettings{NoLimit: true})
 	outside := t.TempDir()
 	for _, tc := range []struct {
 		name  string
@@ -345,8 +346,8 @@ func TestEntelectBotFolderLimits(t *testing.T) {
 			if err := tc.setup(dir); err != nil {
 				t.Skip(err)
 			}
-			if _, err := NewEntelectBot("bomberman", dir); err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("NewEntelectBot: %v, want %q", err, tc.want)
+			if _, err := NewBot("bomberman", dir); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("NewBot: %v, want %q", err, tc.want)
 			}
 		})
 	}
@@ -365,7 +366,7 @@ func TestEntelectBotFolderLimits(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "vendor", "data.txt"), filepath.Join(dir, "abs.txt")); err != nil {
 		t.Fatal(err)
 	}
-	b, err := NewEntelectBot("bomberman", dir)
+	b, err := NewBot("bomberman", dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package agents
+package entelect
 
 import (
 	"bytes"
@@ -17,87 +17,23 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/agents/internal/proctree"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battleships"
 	"github.com/botarena/botarena/env/bomberman"
 )
 
 func init() {
-	RegisterScheme(Scheme{
+	agents.RegisterScheme(agents.Scheme{
 		Prefix:  "dir:",
 		Games:   []string{"bomberman", "battleships"},
-		Needs:   CapFiles,
+		Needs:   agents.CapFiles,
 		Summary: "dir:PATH: an Entelect Challenge bot folder with bot.json (Bomberman 2016, Battleships 2017)",
 		New: func(game, spec string, _ *env.Spec) (env.Agent, error) {
-			return NewEntelectBot(game, strings.TrimPrefix(spec, "dir:"))
+			return NewBot(game, strings.TrimPrefix(spec, "dir:"))
 		},
 	})
-}
-
-// ExternalSettings are the harness settings of external bots.
-type ExternalSettings struct {
-	// TimeLimit replaces the original's MaxBotRuntimeSeconds (0: the game's
-	// default: 3 s for Bomberman, 2 s for Battleships). Processes are
-	// killed at twice the limit.
-	TimeLimit time.Duration
-	// NoLimit turns the time limit and the kill off (the original's
-	// --nolimit).
-	NoLimit bool
-	// Log, if not nil, gets one line per round with a problem (time-out,
-	// crash, missing or bad file), besides the round's log.txt: the
-	// problems, the last lines of the bot's stderr and stdout, and where
-	// log.txt is kept. It must be safe for concurrent use when several
-	// agents run at once. An agent's Attach ([Terminal]) replaces it.
-	Log io.Writer
-	// LogDir, if not empty, keeps the log.txt of every round with a
-	// problem of a bot that plays without a replay folder (leagues, the
-	// match service, pools, play without --replays), whose round folders
-	// are temporary: LogDir/<bot folder name>-<Key>-<unique>/<round
-	// folder>/log.txt, one folder per match, made when the first problem
-	// comes. With a replay folder log.txt stays in the round folder.
-	LogDir string
-}
-
-// ExternalOptions are the settings external-bot agents copy when they are
-// made (botarena play sets them from --time-limit and --nolimit before it
-// makes its agents). Set it before making agents; it is not guarded for
-// concurrent writes.
-var ExternalOptions ExternalSettings
-
-// externalLog is where an external bot whose own log is own writes: own,
-// else ExternalOptions.Log, else nowhere. The library writes to no stream
-// of its own; the program that makes the agents says where their lines go.
-func externalLog(own io.Writer) io.Writer {
-	switch {
-	case own != nil:
-		return own
-	case ExternalOptions.Log != nil:
-		return ExternalOptions.Log
-	}
-	return io.Discard
-}
-
-// PlayerNamer is implemented by agents that bring their own player name
-// (an Entelect bot's nickname); play uses it for the game's "names".
-type PlayerNamer interface {
-	PlayerName() string
-}
-
-// ReplayDirSetter is implemented by agents that write files per round
-// (Entelect bot folders): play calls SetReplayDir with the match's replay
-// folder (--replays DIR gives DIR/<seed>) before Reset, so that the bot's
-// round folders are part of the original's replay layout.
-type ReplayDirSetter interface {
-	SetReplayDir(dir string)
-}
-
-// GameEnder is implemented by agents that act when a game ends: an
-// Entelect bot folder writes the final state into its last round folder,
-// as the original's BotHarness.GameEnded does. botarena play calls
-// GameEnded once the env is Done (not when --max-rounds cuts the game
-// short), before it closes the agents.
-type GameEnder interface {
-	GameEnded(e env.Env, seat int)
 }
 
 // Default MaxBotRuntimeSeconds of the shipped harness configs.
@@ -203,7 +139,7 @@ func (m *BotMeta) Nickname() string {
 	return ""
 }
 
-// EntelectBot is the agent of an Entelect bot folder: the agent scheme
+// Bot is the agent of an Entelect bot folder: the agent scheme
 // "dir:PATH" runs a bot written for
 // the Entelect Challenge 2016 (Bomberman) or 2017 (Battleships) harness,
 // from its folder with bot.json, as the original harness did (Bomberman
@@ -224,7 +160,7 @@ func (m *BotMeta) Nickname() string {
 //	CPlusPlus  (3) <bot folder>/RunFile ...   a native executable
 //	CSharp (0), FSharp (6)  mono RunFile ...  only where mono is installed
 //
-// RunArgs is split on spaces (double quotes group). [NewEntelectBot] checks
+// RunArgs is split on spaces (double quotes group). [NewBot] checks
 // the BotType's runtime by running it once per process (python2 and
 // python3 must report their major version, node, java and mono must
 // start), so that a command on PATH that runs nothing (a pyenv shim
@@ -241,14 +177,14 @@ func (m *BotMeta) Nickname() string {
 // the bot folder itself is never written. The copy holds the folders,
 // regular files (with their permissions) and the symbolic links that stay
 // inside; a folder over [MaxBotFolder] bytes or [MaxBotFolderEntries]
-// entries, or with a link that leads out, is refused by NewEntelectBot.
+// entries, or with a link that leads out, is refused by NewBot.
 // A bot that reads files beside its folder (../x) does not find them.
 //
 // # Each round
 //
 // The player folder is <root>/<round>/<Key>/ (Bomberman) or
 // <root>/Phase P - Round R/<Key>/ (Battleships), where root is the match's
-// replay folder (--replays DIR gives DIR/<seed>, see [ReplayDirSetter]) or,
+// replay folder (--replays DIR gives DIR/<seed>, see [agents.ReplayDirSetter]) or,
 // without one, a folder in the match's temporary folder (then only the
 // current round's folder is kept). Every path the bot gets is absolute.
 // The round folder above it holds the round-level files, as the original
@@ -274,7 +210,7 @@ func (m *BotMeta) Nickname() string {
 // and command.txt are left as the original harness leaves them: read as
 // .NET reads text and written back as UTF-8 without a byte-order mark
 // (BotHarness.RemoveCommandFile). When the game ends,
-// [EntelectBot.GameEnded] writes the final state.json and map.txt into
+// [Bot.GameEnded] writes the final state.json and map.txt into
 // the bot's last round folder (BotHarness.GameEnded), where they stay.
 //
 // # A dead Bomberman bot with no live player after it
@@ -318,8 +254,8 @@ func (m *BotMeta) Nickname() string {
 //     --nolimit) turns all of this off, as the original's --nolimit.
 //   - Every process the run started is killed when the run ends, after a
 //     normal exit as at the kill, even one that left the bot's process
-//     group or session (setsid, a double-forked daemon): see [CmdBot] for
-//     how. The bot's environment is botarena's plus [RunEnv].
+//     group or session (setsid, a double-forked daemon): see agents/cmdbot's Bot for
+//     how. The bot's environment is botarena's plus [proctree.RunEnv].
 //   - A missing file, or one the harness cannot parse, is Do Nothing (action
 //     0); so is a Battleships file larger than [MaxCommandFile]. A crash (non-zero exit) is logged and the file is still read, as
 //     the original reads it whatever the exit status.
@@ -344,10 +280,10 @@ func (m *BotMeta) Nickname() string {
 // command.txt is Do Nothing even when place.txt is valid, as in the
 // original.
 //
-// Not on the hot path: Act starts a process and allocates. An EntelectBot
+// Not on the hot path: Act starts a process and allocates. An Bot
 // is not safe for concurrent use (one per seat); separate ones, of the
 // same bot folder too, may play at once.
-type EntelectBot struct {
+type Bot struct {
 	game    string // base game
 	dir     string // absolute bot folder, as named
 	src     string // the bot folder's real path, which each match copies
@@ -380,7 +316,7 @@ type EntelectBot struct {
 	cached  []byte // place.txt of the last run (Battleships learn mode)
 	cachedA int32
 	cachedP bool // cached holds a place.txt to re-parse
-	faults  Faults
+	faults  agents.Faults
 
 	// rounds writes the round-level files without a replay folder.
 	rounds func(e env.Env, round int) error
@@ -388,18 +324,18 @@ type EntelectBot struct {
 }
 
 var (
-	_ Terminal        = (*EntelectBot)(nil)
-	_ ReplayDirSetter = (*EntelectBot)(nil)
-	_ GameEnder       = (*EntelectBot)(nil)
+	_ agents.Terminal        = (*Bot)(nil)
+	_ agents.ReplayDirSetter = (*Bot)(nil)
+	_ agents.GameEnder       = (*Bot)(nil)
 )
 
-// NewEntelectBot reads the bot folder dir (or its bot.json) for game
+// NewBot reads the bot folder dir (or its bot.json) for game
 // ("bomberman" or "battleships", presets allowed) and checks that the bot
-// can run here: the BotType's runtime runs (see [EntelectBot]), RunFile
+// can run here: the BotType's runtime runs (see [Bot]), RunFile
 // exists, and the folder is within the limits of the copy each match runs
 // it from. It starts nothing else; the first Act does.
-func NewEntelectBot(game, dir string) (*EntelectBot, error) {
-	base := BaseGame(game)
+func NewBot(game, dir string) (*Bot, error) {
+	base := agents.BaseGame(game)
 	if base != "bomberman" && base != "battleships" {
 		return nil, fmt.Errorf("entelect bot folders play bomberman and battleships, not %s", base)
 	}
@@ -420,7 +356,7 @@ func NewEntelectBot(game, dir string) (*EntelectBot, error) {
 	if over {
 		return nil, fmt.Errorf("bot folder %s: bot.json is larger than %d bytes", dir, MaxBotJSON)
 	}
-	b := &EntelectBot{game: base, dir: abs}
+	b := &Bot{game: base, dir: abs}
 	if b.src, err = filepath.EvalSymlinks(abs); err != nil {
 		return nil, fmt.Errorf("bot folder %s: %w", dir, err)
 	}
@@ -484,7 +420,7 @@ func NewEntelectBot(game, dir string) (*EntelectBot, error) {
 		b.command = []string{p, runFile}
 	}
 	b.runArgs = splitArgs(b.meta.RunArgs)
-	o := ExternalOptions
+	o := agents.ExternalOptions
 	b.limit, b.noLimit, b.log, b.logDir = o.TimeLimit, o.NoLimit, o.Log, o.LogDir
 	if b.limit <= 0 {
 		b.limit = BombermanTimeLimit
@@ -522,29 +458,29 @@ func splitArgs(s string) []string {
 }
 
 // PlayerName returns the bot's nickname (NickName, else Author, else Email).
-func (b *EntelectBot) PlayerName() string { return b.meta.Nickname() }
+func (b *Bot) PlayerName() string { return b.meta.Nickname() }
 
 // BotType returns the bot's BotType name ("Python3", ...).
-func (b *EntelectBot) BotType() string { return b.botType }
+func (b *Bot) BotType() string { return b.botType }
 
 // Meta returns the bot's bot.json (RunFile and ProjectLocation with OS
 // separators).
-func (b *EntelectBot) Meta() BotMeta { return b.meta }
+func (b *Bot) Meta() BotMeta { return b.meta }
 
 // DescribeBot describes the bot as bot.json does (see [env.BotDescriber]):
 // its Author, NickName and Email, and its BotType name.
-func (b *EntelectBot) DescribeBot() env.BotDescription {
+func (b *Bot) DescribeBot() env.BotDescription {
 	return env.BotDescription{Author: b.meta.Author, NickName: b.meta.NickName, Email: b.meta.Email, BotType: b.botType}
 }
 
 // TimeLimit returns the limit the agent applies (without calibration) and
 // whether it applies one.
-func (b *EntelectBot) TimeLimit() (time.Duration, bool) { return b.limit, !b.noLimit }
+func (b *Bot) TimeLimit() (time.Duration, bool) { return b.limit, !b.noLimit }
 
 // SetReplayDir makes dir the match folder of the bot's round folders (see
-// [ReplayDirSetter]); a relative dir is taken from the working directory
+// [agents.ReplayDirSetter]); a relative dir is taken from the working directory
 // now, since the bot runs in its own folder. Call it before Reset.
-func (b *EntelectBot) SetReplayDir(dir string) {
+func (b *Bot) SetReplayDir(dir string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.endMatch()
@@ -554,10 +490,10 @@ func (b *EntelectBot) SetReplayDir(dir string) {
 	b.replay = dir
 }
 
-// Attach makes out the log of the bot's problem lines ([Terminal];
+// Attach makes out the log of the bot's problem lines ([agents.Terminal];
 // match.NewAgents attaches the log of play, tournament and league runs),
 // in place of ExternalOptions.Log. The bot reads no input.
-func (b *EntelectBot) Attach(_ io.Reader, out io.Writer) {
+func (b *Bot) Attach(_ io.Reader, out io.Writer) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.log = out
@@ -570,7 +506,7 @@ func (b *EntelectBot) Attach(_ io.Reader, out io.Writer) {
 // file), invalid (a move file the harness cannot parse). A crash after
 // which the move file is read is not counted: its move is played. It
 // implements match.FaultCounter.
-func (b *EntelectBot) Faults() Faults {
+func (b *Bot) Faults() agents.Faults {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.faults
@@ -579,7 +515,7 @@ func (b *EntelectBot) Faults() Faults {
 // Close ends the match, if one is under way: it deletes the last Bomberman
 // player files and removes the match's temporary folder (the copy of the
 // bot folder, and the round folders without a replay folder).
-func (b *EntelectBot) Close() error {
+func (b *Bot) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.clearPlayerFiles()
@@ -588,7 +524,7 @@ func (b *EntelectBot) Close() error {
 }
 
 // endMatch removes the match's temporary folder and forgets the match.
-func (b *EntelectBot) endMatch() {
+func (b *Bot) endMatch() {
 	if b.work != "" {
 		os.RemoveAll(b.work)
 	}
@@ -598,7 +534,7 @@ func (b *EntelectBot) endMatch() {
 
 // aliveAfter reports whether a seat after seat is alive (not killed): the
 // original's engine then reaches seat in the round's loop over its players
-// before it processes the round (see [EntelectBot.Act]).
+// before it processes the round (see [Bot.Act]).
 func aliveAfter(g *bomberman.Game, seat int) bool {
 	for s := seat + 1; s < g.Spec().Seats; s++ {
 		if !g.Player(s).Killed {
@@ -611,7 +547,7 @@ func aliveAfter(g *bomberman.Game, seat int) bool {
 // Reset prepares a new game for seat, ending the previous one (its copy of
 // the bot folder is removed; the next Act makes a fresh one). For Bomberman
 // it also records the bot's bot.json in roundInfo.json.
-func (b *EntelectBot) Reset(e env.Env, seat int, _ uint64) {
+func (b *Bot) Reset(e env.Env, seat int, _ uint64) {
 	b.check(e)
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -630,7 +566,7 @@ func (b *EntelectBot) Reset(e env.Env, seat int, _ uint64) {
 	}
 }
 
-func (b *EntelectBot) check(e env.Env) env.Codec {
+func (b *Bot) check(e env.Env) env.Codec {
 	switch g := e.(type) {
 	case *bomberman.Game:
 		if b.game == "bomberman" {
@@ -648,7 +584,7 @@ func (b *EntelectBot) check(e env.Env) env.Codec {
 // or the original's penalty. For a Bomberman bot that is no longer run it
 // makes the round folder the original makes (see the type's doc: none for
 // a dead seat with no live seat after it).
-func (b *EntelectBot) Act(e env.Env, seat int) int32 {
+func (b *Bot) Act(e env.Env, seat int) int32 {
 	b.check(e)
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -700,7 +636,7 @@ func (b *EntelectBot) Act(e env.Env, seat int) int32 {
 // the final round's folder too (the original's late NewRoundStarted, see
 // the type's doc). It then ends the match: its temporary folder is
 // removed. Without a replay folder nothing is kept.
-func (b *EntelectBot) GameEnded(e env.Env, seat int) {
+func (b *Bot) GameEnded(e env.Env, seat int) {
 	c := b.check(e)
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -728,7 +664,7 @@ func (b *EntelectBot) GameEnded(e env.Env, seat int) {
 }
 
 // ensureWork makes the match's temporary folder, with an absolute path.
-func (b *EntelectBot) ensureWork() error {
+func (b *Bot) ensureWork() error {
 	if b.work != "" {
 		return nil
 	}
@@ -745,7 +681,7 @@ func (b *EntelectBot) ensureWork() error {
 
 // ensureRoot sets the match folder of the round folders: the replay
 // folder, or "replay" in the match's temporary folder.
-func (b *EntelectBot) ensureRoot() error {
+func (b *Bot) ensureRoot() error {
 	if b.root != "" {
 		return nil
 	}
@@ -762,7 +698,7 @@ func (b *EntelectBot) ensureRoot() error {
 
 // ensureCopy makes the match's copy of the bot folder, once: a failure is
 // kept and reported every round.
-func (b *EntelectBot) ensureCopy() error {
+func (b *Bot) ensureCopy() error {
 	if b.runDir != "" || b.copyErr != nil {
 		return b.copyErr
 	}
@@ -787,7 +723,7 @@ func (b *EntelectBot) ensureCopy() error {
 // them into its replay folder (which it does itself: with a replay folder
 // this does nothing): the game kit's replay layout (Battleships), or each
 // native format in <root>/<round>/.
-func (b *EntelectBot) writeRounds(e env.Env, c env.Codec, round int) error {
+func (b *Bot) writeRounds(e env.Env, c env.Codec, round int) error {
 	if b.replay != "" {
 		return nil
 	}
@@ -827,15 +763,15 @@ type roundLog struct {
 	problems []string
 	stdout   []string // the last lines of the bot's output
 	stderr   []string
-	crashed  bool      // the bot could not start, exited non-zero or was killed
-	fault    FaultKind // why the round's move was lost, if it was
+	crashed  bool             // the bot could not start, exited non-zero or was killed
+	fault    agents.FaultKind // why the round's move was lost, if it was
 }
 
 // lost notes that the round's move is lost to a missing or bad file: a
 // crash when the bot crashed, else kind.
-func (l *roundLog) lost(kind FaultKind) {
+func (l *roundLog) lost(kind agents.FaultKind) {
 	if l.crashed {
-		kind = Crashed
+		kind = agents.Crashed
 	}
 	l.fault = kind
 }
@@ -853,7 +789,7 @@ func (l *roundLog) problem(format string, args ...any) {
 // prepare makes the player folder of the round folder sub, writing the
 // round-level files first without a replay folder, and writes the seat's
 // state files there.
-func (b *EntelectBot) prepare(e env.Env, c env.Codec, seat int, sub string, round int) (string, error) {
+func (b *Bot) prepare(e env.Env, c env.Codec, seat int, sub string, round int) (string, error) {
 	if err := b.ensureRoot(); err != nil {
 		return "", err
 	}
@@ -879,7 +815,7 @@ func (b *EntelectBot) prepare(e env.Env, c env.Codec, seat int, sub string, roun
 // clearPlayerFiles deletes the previous round's Bomberman player state
 // files, as the original does after each round, and in a temporary match
 // folder the whole previous round folder.
-func (b *EntelectBot) clearPlayerFiles() {
+func (b *Bot) clearPlayerFiles() {
 	if b.lastDir == "" {
 		return
 	}
@@ -892,7 +828,7 @@ func (b *EntelectBot) clearPlayerFiles() {
 	b.lastDir = ""
 }
 
-func (b *EntelectBot) actBomberman(g *bomberman.Game, seat int) int32 {
+func (b *Bot) actBomberman(g *bomberman.Game, seat int) int32 {
 	b.clearPlayerFiles()
 	round := g.Round()
 	var l roundLog
@@ -915,10 +851,10 @@ func (b *EntelectBot) actBomberman(g *bomberman.Game, seat int) int32 {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		l.problem("no move.txt: Do Nothing")
-		l.lost(Crashed)
+		l.lost(agents.Crashed)
 	case err != nil:
 		l.problem("cannot read move.txt: %v: Do Nothing", err)
-		l.lost(Crashed)
+		l.lost(agents.Crashed)
 	default:
 		if over {
 			l.printf("move.txt is larger than %d bytes: its first %d bytes are read (the harness reads the first character)", MaxCommandFile, MaxCommandFile)
@@ -926,7 +862,7 @@ func (b *EntelectBot) actBomberman(g *bomberman.Game, seat int) int32 {
 		a, ok := g.ParseCommand(seat, data)
 		if !ok {
 			l.problem("bad move.txt %q (want a digit 1-6 first): Do Nothing", clip(data))
-			l.lost(Invalid)
+			l.lost(agents.Invalid)
 		} else {
 			l.printf("move.txt %q: %v", clip(data), bomberman.Action(a))
 		}
@@ -937,7 +873,7 @@ func (b *EntelectBot) actBomberman(g *bomberman.Game, seat int) int32 {
 		action = 0
 	}
 	if timedOut {
-		l.fault = TimedOut
+		l.fault = agents.TimedOut
 	}
 	if action == 0 && g.Player(seat).Idle+1 == 20 {
 		l.printf("20 do-nothing commands in a row: the harness places a bomb instead")
@@ -946,7 +882,7 @@ func (b *EntelectBot) actBomberman(g *bomberman.Game, seat int) int32 {
 	return action
 }
 
-func (b *EntelectBot) actBattleships(g *battleships.Game, seat int) int32 {
+func (b *Bot) actBattleships(g *battleships.Game, seat int) int32 {
 	phase, round := g.Phase(), g.Round()
 	sub := fmt.Sprintf("Phase %d - Round %d", phase, round)
 	if sub == b.lastKey {
@@ -989,13 +925,13 @@ func (b *EntelectBot) actBattleships(g *battleships.Game, seat int) int32 {
 	switch {
 	case timedOut:
 		l.printf("the command is ignored: time limit exceeded")
-		l.fault = TimedOut
+		l.fault = agents.TimedOut
 	case cerr == nil && cover:
 		l.problem("bad command.txt: larger than %d bytes (want code,x,y): Do Nothing", MaxCommandFile)
-		l.lost(Invalid)
+		l.lost(agents.Invalid)
 	case cerr == nil && !parses(g, seat, cmd):
 		l.problem("bad command.txt %q (want code,x,y): Do Nothing", clip(cmd))
-		l.lost(Invalid)
+		l.lost(agents.Invalid)
 	case perr == nil && phase == 1 && !pover && parses(g, seat, place):
 		action, _ = g.ParseCommand(seat, place)
 		l.printf("place.txt %q: placement (action %d for the next ship)", clip(place), action)
@@ -1015,14 +951,14 @@ func (b *EntelectBot) actBattleships(g *battleships.Game, seat int) int32 {
 		default:
 			l.problem("place.txt in phase 2 and no command.txt: Do Nothing")
 		}
-		l.lost(Invalid)
+		l.lost(agents.Invalid)
 	default:
 		if phase == 1 {
 			l.problem("no place.txt: Do Nothing (a failed placement)")
 		} else {
 			l.problem("no command.txt: Do Nothing")
 		}
-		l.lost(Crashed)
+		l.lost(agents.Crashed)
 	}
 	// The harness reads each file with File.ReadAllText, deletes it and
 	// writes the text back (BotHarness.RemoveCommandFile).
@@ -1170,10 +1106,10 @@ func clip(b []byte) string {
 // one line to the log: the problems, the last lines of the bot's stderr
 // and stdout, and where log.txt is kept (the replay folder, or a copy in
 // the log folder; sub is the round folder's name).
-func (b *EntelectBot) report(l *roundLog, dir, sub string, round int, fatal string) {
+func (b *Bot) report(l *roundLog, dir, sub string, round int, fatal string) {
 	if fatal != "" {
 		l.problem("%s", fatal)
-		l.fault = Crashed
+		l.fault = agents.Crashed
 	}
 	b.faults.Count(l.fault)
 	if dir != "" {
@@ -1200,7 +1136,7 @@ func (b *EntelectBot) report(l *roundLog, dir, sub string, round int, fatal stri
 // keepLog returns where the round's log.txt is kept: in the replay
 // folder, or copied to the log folder (ExternalSettings.LogDir) when
 // the round folder is temporary; "" when it is not kept.
-func (b *EntelectBot) keepLog(l *roundLog, dir, sub string) string {
+func (b *Bot) keepLog(l *roundLog, dir, sub string) string {
 	if b.replay != "" {
 		if dir == "" {
 			return ""
@@ -1243,7 +1179,7 @@ func readCapped(f *os.File) (data []byte, cut bool) {
 }
 
 // runCalibration times the calibration command once.
-func (b *EntelectBot) runCalibration(l *roundLog) {
+func (b *Bot) runCalibration(l *roundLog) {
 	if b.calibDone {
 		return
 	}
@@ -1252,16 +1188,16 @@ func (b *EntelectBot) runCalibration(l *roundLog) {
 		return
 	}
 	start := time.Now()
-	c, tree, err := startTree(func() *exec.Cmd {
+	c, tree, err := proctree.Start(func() *exec.Cmd {
 		c := exec.Command(b.calib[0], b.calib[1:]...)
 		c.Dir = b.runDir
 		return c
 	})
 	if err == nil {
-		t := time.AfterFunc(2*b.limit, tree.killAll)
+		t := time.AfterFunc(2*b.limit, tree.Kill)
 		c.Wait()
 		t.Stop()
-		tree.finish()
+		tree.Finish()
 	}
 	b.calibrate = time.Since(start)
 	l.printf("Bot calibration complete and can run an additional %dms due to environment startup", b.calibrate.Milliseconds())
@@ -1269,7 +1205,7 @@ func (b *EntelectBot) runCalibration(l *roundLog) {
 
 // run runs the bot once, from the match's copy of its folder, with dir as
 // its player folder and reports whether it took the time limit or longer.
-func (b *EntelectBot) run(dir string, l *roundLog) (timedOut bool) {
+func (b *Bot) run(dir string, l *roundLog) (timedOut bool) {
 	b.runCalibration(l)
 	prog := b.command[0]
 	if b.botType == "CPlusPlus" && !filepath.IsAbs(prog) {
@@ -1294,7 +1230,7 @@ func (b *EntelectBot) run(dir string, l *roundLog) (timedOut bool) {
 	l.printf("Working directory: %s (this match's copy of %s)", b.runDir, b.dir)
 	limit := b.limit + b.calibrate
 	start := time.Now()
-	c, tree, err := startTree(func() *exec.Cmd {
+	c, tree, err := proctree.Start(func() *exec.Cmd {
 		c := exec.Command(prog, args...)
 		c.Dir = b.runDir
 		c.Stdout, c.Stderr = outs[0], outs[1]
@@ -1317,12 +1253,12 @@ func (b *EntelectBot) run(dir string, l *roundLog) (timedOut bool) {
 			t.Stop()
 		case <-t.C:
 			killed = true
-			tree.killAll()
+			tree.Kill()
 			err = <-done
 		}
 	}
 	elapsed := time.Since(start)
-	tree.finish() // no orphans: whatever the bot left running
+	tree.Finish() // no orphans: whatever the bot left running
 	for i, name := range []string{"stdout", "stderr"} {
 		if data, cut := readCapped(outs[i]); len(data) > 0 {
 			l.printf("Output from bot (%s):\n%s", name, strings.TrimRight(string(data), "\n"))

@@ -1,6 +1,6 @@
 //go:build linux
 
-package agents
+package proctree
 
 import (
 	"bufio"
@@ -160,7 +160,7 @@ func (s *treeSys) closeCgroup() {
 // start starts the run in a process group of its own and, where cgroups
 // work, in a cgroup of its own. If starting in the cgroup fails and
 // starting without one works, cgroups are turned off for good.
-func (t *procTree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
+func (t *Tree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	cmd := newCmd()
 	t.withMarker(cmd)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -183,8 +183,8 @@ func (t *procTree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	return retry, nil
 }
 
-// killAll kills every process of the run (see [procTree]).
-func (t *procTree) killAll() {
+// Kill kills every process of the run (see [Tree]).
+func (t *Tree) Kill() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.pid <= 0 {
@@ -200,7 +200,7 @@ func (t *procTree) killAll() {
 }
 
 // release waits (up to 2 s) for the run's cgroup to empty and removes it.
-func (t *procTree) release() {
+func (t *Tree) release() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.sys.cg == "" {
@@ -271,7 +271,7 @@ func listProcs() []procStat {
 // hasMarker reports whether the environment pid started with holds the
 // run's RunEnv value. Processes of other users cannot be read, and are not
 // the run's.
-func (t *procTree) hasMarker(pid int, buf *bytes.Buffer) bool {
+func (t *Tree) hasMarker(pid int, buf *bytes.Buffer) bool {
 	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
 		return false
@@ -289,7 +289,7 @@ func (t *procTree) hasMarker(pid int, buf *bytes.Buffer) bool {
 // members returns the live processes of the run among procs: the bot's
 // process, its process group, the processes carrying the run's marker, and
 // all their descendants; never botarena itself.
-func (t *procTree) members(procs []procStat, self int, buf *bytes.Buffer) []procStat {
+func (t *Tree) members(procs []procStat, self int, buf *bytes.Buffer) []procStat {
 	children := map[int][]int{}
 	byPid := make(map[int]procStat, len(procs))
 	for _, p := range procs {
@@ -331,7 +331,7 @@ const maxWalks = 100
 // walkKill kills the run's processes found by walking /proc, again until a
 // walk finds none it has not killed, then reaps those of them whose
 // parent is botarena.
-func (t *procTree) walkKill() {
+func (t *Tree) walkKill() {
 	self := os.Getpid()
 	killed := map[int]uint64{}
 	var recs []procStat

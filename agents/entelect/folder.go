@@ -1,4 +1,4 @@
-package agents
+package entelect
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ import (
 )
 
 // Limits of an Entelect bot folder, which every match copies (see
-// [EntelectBot], "One copy of the bot folder per match"): a folder over
+// [Bot], "One copy of the bot folder per match"): a folder over
 // either is refused when the agent is made, naming the limit.
 const (
 	// MaxBotFolder caps the bytes of the regular files of a bot folder
@@ -333,4 +333,11 @@ func quoteLines(lines []string) string {
 		q[i] = strconv.Quote(l)
 	}
 	return strings.Join(q, " / ")
+}
+
+// within reports whether path is dir or lies inside it; both are clean
+// absolute paths.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && filepath.IsLocal(rel)
 }

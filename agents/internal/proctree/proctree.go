@@ -1,4 +1,9 @@
-package agents
+// Package proctree runs one run of an external bot's command as a tree of
+// processes that can all be killed ([Start], [Tree]): the command-line bots
+// (agents/cmdbot) and the Entelect bot folders (agents/entelect) start
+// their processes through it, so that nothing a bot starts outlives its
+// run.
+package proctree
 
 import (
 	"fmt"
@@ -17,10 +22,10 @@ const RunEnv = "BOTARENA_BOT_RUN"
 
 var runSeq atomic.Uint64
 
-// procTree is every process of one run of a bot's command: the process
+// Tree is every process of one run of a bot's command: the process
 // botarena starts and every process that one starts, in turn, whether it
 // stays in the run's process group or leaves it (setsid, setpgid, a
-// double-forked daemon). killAll kills them all:
+// double-forked daemon). Finish kills them all:
 //
 //   - Linux with a writable cgroup v2 hierarchy (and cgroup.kill, Linux
 //     5.14): the run starts in a cgroup of its own, a child of botarena's
@@ -37,10 +42,10 @@ var runSeq atomic.Uint64
 //   - Other Unix systems: the run's process group is killed (SIGKILL).
 //   - Elsewhere: the bot's process alone.
 //
-// Everything the run started is killed when killAll is called, after the
-// bot's process exited as well as when it ran too long. A procTree is safe
+// Everything the run started is killed when Finish is called, after the
+// bot's process exited as well as when it ran too long. A Tree is safe
 // for concurrent use (a timer may kill while the owner waits).
-type procTree struct {
+type Tree struct {
 	marker string // RunEnv=VALUE
 	mu     sync.Mutex
 	proc   *os.Process
@@ -48,13 +53,13 @@ type procTree struct {
 	sys    treeSys // per-OS state
 }
 
-// startTree starts the command newCmd returns as one run of a bot, with
+// Start starts the command newCmd returns as one run of a bot, with
 // [RunEnv] added to its environment and in a cgroup or process group of
-// its own (see [procTree]); newCmd may be called twice, when starting in a
+// its own (see [Tree]); newCmd may be called twice, when starting in a
 // cgroup fails and the run is started without one. The caller waits for
-// the command (cmd.Wait) and then calls finish.
-func startTree(newCmd func() *exec.Cmd) (*exec.Cmd, *procTree, error) {
-	t := &procTree{marker: fmt.Sprintf("%s=%d.%d", RunEnv, os.Getpid(), runSeq.Add(1))}
+// the command (cmd.Wait) and then calls Finish.
+func Start(newCmd func() *exec.Cmd) (*exec.Cmd, *Tree, error) {
+	t := &Tree{marker: fmt.Sprintf("%s=%d.%d", RunEnv, os.Getpid(), runSeq.Add(1))}
 	cmd, err := t.start(newCmd)
 	if err != nil {
 		return cmd, nil, err
@@ -64,13 +69,13 @@ func startTree(newCmd func() *exec.Cmd) (*exec.Cmd, *procTree, error) {
 }
 
 // withMarker adds the run's RunEnv value to cmd's environment.
-func (t *procTree) withMarker(cmd *exec.Cmd) {
+func (t *Tree) withMarker(cmd *exec.Cmd) {
 	cmd.Env = append(cmd.Environ(), t.marker)
 }
 
-// finish kills what is left of the run and releases what the run held (its
+// Finish kills what is left of the run and releases what the run held (its
 // cgroup). Call it after cmd.Wait returned.
-func (t *procTree) finish() {
-	t.killAll()
+func (t *Tree) Finish() {
+	t.Kill()
 	t.release()
 }

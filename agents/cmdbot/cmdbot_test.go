@@ -1,8 +1,9 @@
-package agents
+package cmdbot
 
 import (
 	"bytes"
-	"io"
+	"errors"
+	"github.com/botarena/botarena/agents"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,18 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battlebots"
+	"github.com/botarena/botarena/internal/testutil"
 )
-
-// shScript writes an executable shell script and returns its path.
-func shScript(t *testing.T, name, body string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 func newBattleBots(t *testing.T) *battlebots.Game {
 	t.Helper()
@@ -61,23 +54,23 @@ func TestSplitCommand(t *testing.T) {
 }
 
 func TestParseCommandSpec(t *testing.T) {
-	b, err := ParseCommandSpec(`cmd:"python3 bot.py"`)
+	b, err := Parse(`cmd:"python3 bot.py"`)
 	if err != nil || !slices.Equal(b.Argv, []string{"python3", "bot.py"}) || b.Timeout != 0 || b.Name != "python3 bot.py" {
 		t.Errorf("plain spec: %+v, %v", b, err)
 	}
-	b, err = ParseCommandSpec("cmd:timeout=2500ms:python3 bot.py")
+	b, err = Parse("cmd:timeout=2500ms:python3 bot.py")
 	if err != nil || !slices.Equal(b.Argv, []string{"python3", "bot.py"}) || b.Timeout != 2500*time.Millisecond {
 		t.Errorf("timeout spec: %+v, %v", b, err)
 	}
 	for _, bad := range []string{"cmd:", "cmd:timeout=2s", "cmd:timeout=x:bot", "cmd:timeout=-1s:bot", "cmd:timeout=0s:bot", "python3 bot.py"} {
-		if _, err := ParseCommandSpec(bad); err == nil {
-			t.Errorf("ParseCommandSpec(%q): want an error", bad)
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q): want an error", bad)
 		}
 	}
-	if _, err := New("bomberman", "cmd:python3 bot.py", nil); err == nil || !strings.Contains(err.Error(), "cmd: agents play battlebots, not bomberman") {
+	if _, err := agents.New("bomberman", "cmd:python3 bot.py", nil); err == nil || !strings.Contains(err.Error(), "cmd: agents play battlebots, not bomberman") {
 		t.Errorf("cmd: for bomberman: %v", err)
 	}
-	if !Known("battlebots/10x10", "cmd:x") || Known("battleships", "cmd:x") {
+	if !agents.Known("battlebots/10x10", "cmd:x") || agents.Known("battleships", "cmd:x") {
 		t.Error("Known: cmd: is for battlebots only")
 	}
 }
@@ -86,18 +79,18 @@ func TestCmdBotRunsTheOriginalProtocol(t *testing.T) {
 	dir := t.TempDir()
 	// The bot saves its last argument and its argument count, and prints
 	// its action padded with whitespace (the control program trims it).
-	bot := shScript(t, "bot.sh", `for a; do last="$a"; done
+	bot := testutil.ShScript(t, "bot.sh", `for a; do last="$a"; done
 printf '%s' "$last" > "`+dir+`/arena.txt"
 echo $# > "`+dir+`/argc"
 printf '  M SE \n\n'`)
 	g := newBattleBots(t)
-	a, err := New("battlebots", "cmd:"+bot+" one 'two words'", g.Spec())
+	a, err := agents.New("battlebots", "cmd:"+bot+" one 'two words'", g.Spec())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.(*CmdBot).Close()
+	defer a.(*Bot).Close()
 	var log bytes.Buffer
-	a.(Terminal).Attach(nil, &log)
+	a.(agents.Terminal).Attach(nil, &log)
 	a.Reset(g, 1, 0)
 	if got, want := a.Act(g, 1), int32(battlebots.Missile(battlebots.SE)); got != want {
 		t.Errorf("action %d, want %d (M SE)", got, want)
@@ -109,7 +102,7 @@ printf '  M SE \n\n'`)
 	if argc, _ := os.ReadFile(filepath.Join(dir, "argc")); strings.TrimSpace(string(argc)) != "3" {
 		t.Errorf("argument count %q, want 3 (one, two words, the arena)", argc)
 	}
-	if log.Len() != 0 || a.(*CmdBot).Faults().Total() != 0 {
+	if log.Len() != 0 || a.(*Bot).Faults().Total() != 0 {
 		t.Errorf("unexpected faults: %s", log.String())
 	}
 }
@@ -123,13 +116,13 @@ func TestCmdBotFaults(t *testing.T) {
 	for _, tc := range []struct {
 		name, body string
 		want       string
-		kind       FaultKind
+		kind       agents.FaultKind
 	}{
-		{"crash", "echo 'Traceback: boom' >&2\nexit 3", `round 0: exit status 3 (stderr: Traceback: boom): doing nothing (NO)`, Crashed},
-		{"signal", "kill -9 $$", "round 0: signal: killed: doing nothing", Crashed},
-		{"garbage", "echo 'fire at will'", `round 0: garbage output "fire at will": doing nothing`, Invalid},
-		{"silent", "exit 0", `round 0: garbage output "": doing nothing`, Invalid},
-		{"hang", "sleep 600 &\necho $! > " + pidFile + "\nsleep 600", "round 0: no answer within 300ms (killed): doing nothing", TimedOut},
+		{"crash", "echo 'Traceback: boom' >&2\nexit 3", `round 0: exit status 3 (stderr: Traceback: boom): doing nothing (NO)`, agents.Crashed},
+		{"signal", "kill -9 $$", "round 0: signal: killed: doing nothing", agents.Crashed},
+		{"garbage", "echo 'fire at will'", `round 0: garbage output "fire at will": doing nothing`, agents.Invalid},
+		{"silent", "exit 0", `round 0: garbage output "": doing nothing`, agents.Invalid},
+		{"hang", "sleep 600 &\necho $! > " + pidFile + "\nsleep 600", "round 0: no answer within 300ms (killed): doing nothing", agents.TimedOut},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := newBattleBots(t)
@@ -137,7 +130,7 @@ func TestCmdBotFaults(t *testing.T) {
 			if tc.name == "hang" {
 				timeout = "300ms"
 			}
-			b, err := ParseCommandSpec("cmd:timeout=" + timeout + ":" + shScript(t, tc.name+".sh", tc.body))
+			b, err := Parse("cmd:timeout=" + timeout + ":" + testutil.ShScript(t, tc.name+".sh", tc.body))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,7 +142,7 @@ func TestCmdBotFaults(t *testing.T) {
 			if !strings.Contains(log.String(), tc.want) || strings.Count(log.String(), "\n") != 1 {
 				t.Errorf("log:\n%s\nwant one line with %q", log.String(), tc.want)
 			}
-			var want Faults
+			var want agents.Faults
 			want.Count(tc.kind)
 			if b.Faults() != want {
 				t.Errorf("faults %+v, want %+v", b.Faults(), want)
@@ -192,7 +185,7 @@ func processRuns(pid int) bool {
 
 func TestCmdBotCannotStart(t *testing.T) {
 	g := newBattleBots(t)
-	b, _ := ParseCommandSpec("cmd:/nonexistent/bot --fast")
+	b, _ := Parse("cmd:/nonexistent/bot --fast")
 	var log bytes.Buffer
 	b.Log = &log
 	var rounds []int
@@ -217,34 +210,18 @@ func TestCmdBotCannotStart(t *testing.T) {
 	}
 }
 
-// An external bot without a log of its own writes to ExternalOptions.Log,
-// the program's choice, and to no stream at all when that is unset: the
-// agents package writes nowhere of its own accord.
-func TestExternalBotsLogWhereTheProgramSays(t *testing.T) {
+// A command-line bot without a log of its own writes to
+// ExternalOptions.Log, the program's choice.
+func TestBotLogsWhereTheProgramSays(t *testing.T) {
 	g := newBattleBots(t)
 	var log bytes.Buffer
-	withOptions(t, ExternalSettings{Log: &log})
-	cmd, _ := ParseCommandSpec("cmd:/nonexistent/bot")
+	old := agents.ExternalOptions
+	t.Cleanup(func() { agents.ExternalOptions = old })
+	agents.ExternalOptions = agents.ExternalSettings{Log: &log}
+	cmd, _ := Parse("cmd:/nonexistent/bot")
 	cmd.Act(g, 0)
-	h, err := NewHTTPBot("http://127.0.0.1:1/", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h.Log != nil {
-		t.Errorf("NewHTTPBot set Log to %v; want nil (the program's log)", h.Log)
-	}
 	if got := log.String(); !strings.Contains(got, `bot "/nonexistent/bot" (seat 0), round 0: cannot start`) {
 		t.Errorf("ExternalOptions.Log got %q", got)
-	}
-	if w := externalLog(nil); w != &log {
-		t.Errorf("externalLog(nil) = %v, want ExternalOptions.Log", w)
-	}
-	withOptions(t, ExternalSettings{})
-	if w := externalLog(nil); w != io.Discard {
-		t.Errorf("externalLog(nil) with no program log = %v, want io.Discard", w)
-	}
-	if w := externalLog(&log); w != &log {
-		t.Errorf("externalLog(own) = %v, want own", w)
 	}
 }
 
@@ -254,7 +231,7 @@ func samplePython(t *testing.T) string {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}
-	path, err := filepath.Abs("examples/battlebots-python/bot.py")
+	path, err := filepath.Abs("../examples/battlebots-python/bot.py")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,14 +241,17 @@ func samplePython(t *testing.T) string {
 func TestSamplePythonBot(t *testing.T) {
 	py := samplePython(t)
 	for _, opp := range []string{"nop", "huggy"} {
-		for _, order := range [][2]string{{py, opp}, {opp, py}} {
-			g := bout(t, order[0], order[1], 1)
-			me := 0
-			if order[1] == py {
-				me = 1
+		for me := range 2 {
+			g := newBattleBots(t)
+			bot, err := Parse(py)
+			if err != nil {
+				t.Fatal(err)
 			}
+			ags := []env.Agent{bot, bot}
+			ags[1-me] = testutil.Agent(t, "battlebots", opp, g.Spec())
+			testutil.Play(g, ags, 1, func(seat int) uint64 { return 3 + uint64(seat) })
 			if w, _ := g.Outcome(); w != me {
-				t.Errorf("%s vs %s: winner %d after %d rounds, HP %d-%d; want the Python bot to win", order[0], order[1], w, g.Round(), g.Bot(0).HP, g.Bot(1).HP)
+				t.Errorf("the Python bot in seat %d vs %s: winner %d after %d rounds, HP %d-%d; want the Python bot to win", me, opp, w, g.Round(), g.Bot(0).HP, g.Bot(1).HP)
 			}
 		}
 	}
@@ -302,7 +282,7 @@ func TestCmdBotWaitsForStdoutAsOutput(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			b, err := ParseCommandSpec(tc.spec + shScript(t, "bot.sh", tc.body))
+			b, err := Parse(tc.spec + testutil.ShScript(t, "bot.sh", tc.body))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -332,12 +312,12 @@ func TestCmdBotWaitsForStdoutAsOutput(t *testing.T) {
 // down: here a bot that answers at once except for one run of 1.5 s.
 func TestCmdBotDefaultLimitOutlastsALoadedMachine(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "slow-once")
-	b, err := ParseCommandSpec("cmd:" + shScript(t, "bot.sh", "if [ ! -e "+marker+" ]; then touch "+marker+"; sleep 1.5; fi\necho SW"))
+	b, err := Parse("cmd:" + testutil.ShScript(t, "bot.sh", "if [ ! -e "+marker+" ]; then touch "+marker+"; sleep 1.5; fi\necho SW"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Timeout != 0 || CommandTimeout < 10*time.Second {
-		t.Fatalf("timeout %v, default %v: want the default of at least 10s", b.Timeout, CommandTimeout)
+	if b.Timeout != 0 || Timeout < 10*time.Second {
+		t.Fatalf("timeout %v, default %v: want the default of at least 10s", b.Timeout, Timeout)
 	}
 	var log bytes.Buffer
 	b.Log = &log
@@ -349,5 +329,27 @@ func TestCmdBotDefaultLimitOutlastsALoadedMachine(t *testing.T) {
 	}
 	if b.Faults().Total() != 0 {
 		t.Errorf("faults: %s", log.String())
+	}
+}
+
+// TestBotNeedsACodec: a command-line bot speaks the game's native formats,
+// so in a game without a native codec it says that the game has none.
+func TestBotNeedsACodec(t *testing.T) {
+	entry, err := env.Default.Lookup("battlebots")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := testutil.WithoutCodec(entry, "testgame").New(entry.NewConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(1)
+	b, err := Parse("cmd:true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "game testgame has no native codec"
+	if _, err := b.Ask(g, 0); !errors.Is(err, env.ErrNoCodec) || !strings.Contains(err.Error(), want) {
+		t.Errorf("Bot.Ask: %v; want %q", err, want)
 	}
 }

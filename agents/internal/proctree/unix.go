@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package agents
+package proctree
 
 import (
 	"os/exec"
@@ -11,15 +11,15 @@ import (
 type treeSys struct{}
 
 // start starts the run in a process group of its own.
-func (t *procTree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
+func (t *Tree) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
 	cmd := newCmd()
 	t.withMarker(cmd)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd, cmd.Start()
 }
 
-// killAll kills the run's process group with SIGKILL.
-func (t *procTree) killAll() {
+// Kill kills the run's process group with SIGKILL.
+func (t *Tree) Kill() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.pid > 0 {
@@ -27,4 +27,4 @@ func (t *procTree) killAll() {
 	}
 }
 
-func (t *procTree) release() {}
+func (t *Tree) release() {}

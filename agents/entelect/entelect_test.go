@@ -1,6 +1,7 @@
-package agents
+package entelect
 
 import (
+	"github.com/botarena/botarena/agents"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -32,11 +33,11 @@ func writeBot(t *testing.T, meta, script string) string {
 const pyMeta = `{"Author":"Ann","Email":"ann@example.com","NickName":"Annie","BotType":"Python3","ProjectLocation":"","RunFile":"bot.py","RunArgs":""}`
 
 // withOptions sets ExternalOptions for one test.
-func withOptions(t *testing.T, o ExternalSettings) {
+func withOptions(t *testing.T, o agents.ExternalSettings) {
 	t.Helper()
-	old := ExternalOptions
-	ExternalOptions = o
-	t.Cleanup(func() { ExternalOptions = old })
+	old := agents.ExternalOptions
+	agents.ExternalOptions = o
+	t.Cleanup(func() { agents.ExternalOptions = old })
 }
 
 func TestEntelectBotMeta(t *testing.T) {
@@ -58,7 +59,7 @@ func TestEntelectBotMeta(t *testing.T) {
 			dir := writeBot(t, tc.meta, "print(1)\n")
 			os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
 			os.WriteFile(filepath.Join(dir, "sub", "bot.py"), []byte("print(1)\n"), 0o644)
-			b, err := NewEntelectBot("bomberman", dir)
+			b, err := NewBot("bomberman", dir)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tc.wantErr)
@@ -77,15 +78,15 @@ func TestEntelectBotMeta(t *testing.T) {
 		})
 	}
 	// .NET bots need mono, absent here: a clear error at creation.
-	if _, err := NewEntelectBot("bomberman", writeBot(t, `{"BotType":"CSharp","RunFile":"bot.py"}`, "x")); err == nil {
+	if _, err := NewBot("bomberman", writeBot(t, `{"BotType":"CSharp","RunFile":"bot.py"}`, "x")); err == nil {
 		t.Log("mono is installed: CSharp bots run")
 	} else if !strings.Contains(err.Error(), "CSharp") || !strings.Contains(err.Error(), "mono") {
 		t.Errorf("CSharp error %q should name the BotType and mono", err)
 	}
-	if _, err := New("bomberman", "dir:"+writeBot(t, pyMeta, "x"), nil); err != nil {
+	if _, err := agents.New("bomberman", "dir:"+writeBot(t, pyMeta, "x"), nil); err != nil {
 		t.Errorf("New(dir:): %v", err)
 	}
-	if _, err := New("battlecube", "dir:/nowhere", nil); err == nil {
+	if _, err := agents.New("battlecube", "dir:/nowhere", nil); err == nil {
 		t.Error("dir: for battlecube: want an error")
 	}
 	if got := splitArgs(`a  "b c" d`); strings.Join(got, "|") != "a|b c|d" {
@@ -136,12 +137,12 @@ func TestEntelectBombermanPenalties(t *testing.T) {
 			var logw testutil.SyncBuffer
 			// No limit but in the time-out case, so that a loaded machine
 			// cannot time out the others.
-			o := ExternalSettings{NoLimit: true, Log: &logw}
+			o := agents.ExternalSettings{NoLimit: true, Log: &logw}
 			if tc.name == "timeout" {
-				o = ExternalSettings{TimeLimit: 300 * time.Millisecond, Log: &logw}
+				o = agents.ExternalSettings{TimeLimit: 300 * time.Millisecond, Log: &logw}
 			}
 			withOptions(t, o)
-			b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, tc.script))
+			b, err := NewBot("bomberman", writeBot(t, pyMeta, tc.script))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -192,13 +193,13 @@ func TestEntelectBombermanPenalties(t *testing.T) {
 func TestEntelectKill(t *testing.T) {
 	const limit = time.Second
 	var logw testutil.SyncBuffer
-	withOptions(t, ExternalSettings{TimeLimit: limit, Log: &logw})
+	withOptions(t, agents.ExternalSettings{TimeLimit: limit, Log: &logw})
 	script := "import sys, os, time, subprocess\n" +
 		"p = subprocess.Popen(['sleep', '600'])\n" +
 		"open(os.path.join(sys.argv[2], 'child.pid'), 'w').write(str(p.pid))\n" +
 		"open(os.path.join(sys.argv[2], 'move.txt'), 'w').write('5')\n" +
 		"time.sleep(600)\n"
-	b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, script))
+	b, err := NewBot("bomberman", writeBot(t, pyMeta, script))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,8 +238,8 @@ func TestEntelectKill(t *testing.T) {
 
 // TestEntelectNoLimit: --nolimit takes a slow bot's move.
 func TestEntelectNoLimit(t *testing.T) {
-	withOptions(t, ExternalSettings{TimeLimit: 100 * time.Millisecond, NoLimit: true})
-	b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, movePy("2", "time.sleep(0.4)\n")))
+	withOptions(t, agents.ExternalSettings{TimeLimit: 100 * time.Millisecond, NoLimit: true})
+	b, err := NewBot("bomberman", writeBot(t, pyMeta, movePy("2", "time.sleep(0.4)\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +255,7 @@ func TestEntelectNoLimit(t *testing.T) {
 // temporary folder that Close removes; the bot runs from a copy of its
 // folder there, gets absolute paths, and RunArgs follow the folder.
 func TestEntelectTempDir(t *testing.T) {
-	withOptions(t, ExternalSettings{NoLimit: true})
+	withOptions(t, agents.ExternalSettings{NoLimit: true})
 	report := filepath.Join(t.TempDir(), "report.txt")
 	meta := strings.Replace(pyMeta, `"RunArgs":""`, `"RunArgs":"--fast \"two words\" \"`+report+`\""`, 1)
 	script := "import sys, os\n" +
@@ -265,7 +266,7 @@ func TestEntelectTempDir(t *testing.T) {
 		"open('mine.txt', 'w').write('x')\n" +
 		"open(sys.argv[5], 'w').write(sys.argv[2] + '\\n' + os.getcwd())\n"
 	dir := writeBot(t, meta, script)
-	b, err := NewEntelectBot("bomberman", dir)
+	b, err := NewBot("bomberman", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,8 +330,8 @@ func TestEntelectBattleships(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var logw testutil.SyncBuffer
-			withOptions(t, ExternalSettings{NoLimit: true, Log: &logw})
-			b, err := NewEntelectBot("battleships", writeBot(t, pyMeta, tc.script))
+			withOptions(t, agents.ExternalSettings{NoLimit: true, Log: &logw})
+			b, err := NewBot("battleships", writeBot(t, pyMeta, tc.script))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -354,7 +355,7 @@ func TestEntelectBattleships(t *testing.T) {
 
 	// Learn mode: the bot runs once per phase-1 round; its place.txt
 	// serves the five placement steps.
-	withOptions(t, ExternalSettings{NoLimit: true})
+	withOptions(t, agents.ExternalSettings{NoLimit: true})
 	runs := filepath.Join(t.TempDir(), "runs.txt")
 	script := "import sys, os\n" +
 		"open(sys.argv[3], 'a').write('x')\n" +
@@ -362,11 +363,11 @@ func TestEntelectBattleships(t *testing.T) {
 		"name = 'place.txt' if '\"Phase\":1' in st else 'command.txt'\n" +
 		"open(os.path.join(sys.argv[2], name), 'w').write(" + strconv.Quote(place) + " if name == 'place.txt' else '1,0,0')\n"
 	dir := writeBot(t, strings.Replace(pyMeta, `"RunArgs":""`, `"RunArgs":"\"`+runs+`\""`, 1), script)
-	bots := make([]*EntelectBot, 2)
+	bots := make([]*Bot, 2)
 	g := battleshipsGame(t, "learn")
 	for seat := range bots {
 		var err error
-		if bots[seat], err = NewEntelectBot("battleships", dir); err != nil {
+		if bots[seat], err = NewBot("battleships", dir); err != nil {
 			t.Fatal(err)
 		}
 		defer bots[seat].Close()
@@ -421,9 +422,9 @@ func TestNETText(t *testing.T) {
 // the bot's command.txt as the original harness rewrote it, without its
 // byte-order mark, and the command is read as the harness reads it.
 func TestEntelectBattleshipsCommandCopy(t *testing.T) {
-	withOptions(t, ExternalSettings{NoLimit: true})
+	withOptions(t, agents.ExternalSettings{NoLimit: true})
 	script := "import sys, os\nopen(os.path.join(sys.argv[2], 'command.txt'), 'wb').write(b'\\xef\\xbb\\xbf1,3,4\\r\\n')\n"
-	b, err := NewEntelectBot("battleships", writeBot(t, pyMeta, script))
+	b, err := NewBot("battleships", writeBot(t, pyMeta, script))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,8 +448,8 @@ func TestEntelectBattleshipsCommandCopy(t *testing.T) {
 // the game ends its last round folder gets the final state.json and
 // map.txt, which stay.
 func TestEntelectBombermanRoundFoldersAsBotHarness(t *testing.T) {
-	withOptions(t, ExternalSettings{NoLimit: true})
-	b, err := NewEntelectBot("bomberman", writeBot(t, pyMeta, "print('idle')\n"))
+	withOptions(t, agents.ExternalSettings{NoLimit: true})
+	b, err := NewBot("bomberman", writeBot(t, pyMeta, "print('idle')\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package agents
+package cmdbot
 
 import (
 	"bytes"
@@ -12,16 +12,18 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/agents/internal/proctree"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battlebots"
 )
 
-// CommandPrefix starts the spec of a BattleBots command-line bot:
-// "cmd:python3 bot.py" (see [ParseCommandSpec]).
-const CommandPrefix = "cmd:"
+// Prefix starts the spec of a BattleBots command-line bot:
+// "cmd:python3 bot.py" (see [Parse]).
+const Prefix = "cmd:"
 
-// CommandTimeout is the default time limit of one run of a command-line
-// bot ([CmdBot.Timeout]), 10 s of wall time; a spec's "timeout=" option
+// Timeout is the default time limit of one run of a command-line
+// bot ([Bot.Timeout]), 10 s of wall time; a spec's "timeout=" option
 // overrides it. The original control program had none (a hanging bot hung
 // the tournament), so the limit only has to stop a bot that hangs: it is
 // thousands of times what a bot needs to start and answer (a few
@@ -29,7 +31,7 @@ const CommandPrefix = "cmd:"
 // Java), so that a run slowed by a loaded machine still answers, and the
 // game is the original's. (At 1 s, the former default, a bot that answers
 // in 2 ms missed rounds under load.)
-var CommandTimeout = 10 * time.Second
+var Timeout = 10 * time.Second
 
 // MaxCommandOutput caps what botarena keeps of a command-line bot's stdout
 // in one run (4 KiB): the output with leading whitespace dropped and every
@@ -46,33 +48,25 @@ var CommandTimeout = 10 * time.Second
 const MaxCommandOutput = 4 << 10
 
 // maxLoggedFaults is how many fault lines one bot writes; later faults are
-// only counted ([CmdBot.Faults]) and summed up by Close.
+// only counted ([Bot.Faults]) and summed up by Close.
 const maxLoggedFaults = 10
 
 func init() {
-	RegisterScheme(Scheme{
-		Prefix:  CommandPrefix,
+	agents.RegisterScheme(agents.Scheme{
+		Prefix:  Prefix,
 		Games:   []string{"battlebots"},
-		Needs:   CapCommands,
+		Needs:   agents.CapCommands,
 		Summary: `a BattleBots command-line bot: cmd:COMMAND, run once per round with the arena string as its last argument (cmd:timeout=2s:COMMAND sets its time limit, default 10s)`,
 		New: func(game, spec string, envSpec *env.Spec) (env.Agent, error) {
-			if envSpec != nil && BaseGame(envSpec.Game) != "battlebots" {
+			if envSpec != nil && agents.BaseGame(envSpec.Game) != "battlebots" {
 				return nil, fmt.Errorf("a command-line bot cannot play %s", envSpec.Game)
 			}
-			return ParseCommandSpec(spec)
+			return Parse(spec)
 		},
 	})
 }
 
-// Terminal is implemented by agents that talk to a person or write a log:
-// the command line (botarena play) attaches its stdin and stderr, so that
-// the console reads the player's commands there and external bots report
-// their faults there.
-type Terminal interface {
-	Attach(in io.Reader, out io.Writer)
-}
-
-// CmdBot is a BattleBots command-line bot, run as the original control
+// Bot is a BattleBots command-line bot, run as the original control
 // program runs its bots (spec §6): every round a fresh process of the
 // command, without a shell, with the arena string ([battlebots.FormatArena]
 // as the seat sees it, byte for byte) appended as its last argument, in the
@@ -94,7 +88,7 @@ type Terminal interface {
 // do-nothing action (NO) for that round, with a line on Log:
 //
 //   - the command cannot start (not found, not executable);
-//   - it runs past Timeout (default [CommandTimeout], 10 s), or a process
+//   - it runs past Timeout (default [Timeout], 10 s), or a process
 //     it started holds its stdout open past Timeout: it is killed
 //     (SIGKILL) with every process it started (see below);
 //   - it exits non-zero or is killed by a signal;
@@ -103,61 +97,61 @@ type Terminal interface {
 //     none of which the original reads as a command.
 //
 // The first faults of a bot are logged one line each, later ones only
-// counted ([CmdBot.Faults]); Close writes the total. Every process the
+// counted ([Bot.Faults]); Close writes the total. Every process the
 // run started is killed when the run ends, after a normal exit as after a
 // time-out, even one that left the bot's process group or session (setsid,
 // a double-forked daemon): on Linux the run has a cgroup of its own where
 // botarena may make one (cgroup v2 with cgroup.kill), else botarena finds
 // the run's processes in /proc by parentage, process group and the
-// [RunEnv] variable in their environment; other systems kill the process
-// group. The bot's environment is botarena's plus [RunEnv]. Act allocates
+// [proctree.RunEnv] variable in their environment; other systems kill the process
+// group. The bot's environment is botarena's plus [proctree.RunEnv]. Act allocates
 // and blocks for up to Timeout: pools run such opponents in their worker
 // goroutines.
 //
-// A CmdBot is not safe for concurrent use; it holds no process between
+// A Bot is not safe for concurrent use; it holds no process between
 // calls of Act.
-type CmdBot struct {
+type Bot struct {
 	// Name is the bot's name in fault lines: NAME of the tournament's
 	// NAME=COMMAND, else the command line.
 	Name string
 	// Argv is the command line: the program and its arguments, without
 	// the arena string.
 	Argv []string
-	// Timeout limits one run; 0 means [CommandTimeout].
+	// Timeout limits one run; 0 means [Timeout].
 	Timeout time.Duration
 	// Dir is the working directory; "" is botarena's own (the original ran
 	// bots in its cwd).
 	Dir string
-	// Log receives the fault lines; nil means [ExternalOptions].Log, and
+	// Log receives the fault lines; nil means [agents.ExternalOptions].Log, and
 	// none when that is nil too.
 	Log io.Writer
 	// OnFault, when set, is called on every fault with the round and the
 	// error (the tournament records them per bout).
 	OnFault func(round int, err error)
 
-	faults Faults
+	faults agents.Faults
 	arena  []byte
 	out    squeezeBuffer
 	errOut capBuffer
 }
 
-// ParseCommandSpec makes a CmdBot from a spec "cmd:COMMAND" or
+// Parse makes a Bot from a spec "cmd:COMMAND" or
 // "cmd:timeout=DURATION:COMMAND" (DURATION as Go parses it: "500ms",
 // "2s"). COMMAND is split into words as the original splits it, on
 // whitespace, with two additions: single or double quotes group words
 // ('my bot.py' is one argument; no escapes inside), and a COMMAND that is
 // one quoted string as a whole (cmd:"python3 bot.py") is unquoted first.
-func ParseCommandSpec(spec string) (*CmdBot, error) {
-	rest, ok := strings.CutPrefix(spec, CommandPrefix)
+func Parse(spec string) (*Bot, error) {
+	rest, ok := strings.CutPrefix(spec, Prefix)
 	if !ok {
-		return nil, fmt.Errorf("want %sCOMMAND, got %q", CommandPrefix, spec)
+		return nil, fmt.Errorf("want %sCOMMAND, got %q", Prefix, spec)
 	}
 	rest = strings.TrimSpace(rest)
 	var timeout time.Duration
 	if opt, ok := strings.CutPrefix(rest, "timeout="); ok {
 		d, cmd, found := strings.Cut(opt, ":")
 		if !found {
-			return nil, fmt.Errorf("want %stimeout=DURATION:COMMAND, got %q", CommandPrefix, spec)
+			return nil, fmt.Errorf("want %stimeout=DURATION:COMMAND, got %q", Prefix, spec)
 		}
 		var err error
 		if timeout, err = time.ParseDuration(d); err != nil || timeout <= 0 {
@@ -169,7 +163,7 @@ func ParseCommandSpec(spec string) (*CmdBot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CmdBot{Name: strings.Join(argv, " "), Argv: argv, Timeout: timeout}, nil
+	return &Bot{Name: strings.Join(argv, " "), Argv: argv, Timeout: timeout}, nil
 }
 
 // SplitCommand splits a bot command line into words: on whitespace, as the
@@ -224,11 +218,11 @@ func isSpace(r rune) bool { return strings.TrimSpace(string(r)) == "" }
 
 // Reset does nothing: the bot keeps no state between runs, as the
 // original's bots do.
-func (b *CmdBot) Reset(env.Env, int, uint64) {}
+func (b *Bot) Reset(env.Env, int, uint64) {}
 
 // Act runs the bot once for the current state of e and returns its
 // action, or 0 (NO) on a fault, which it logs.
-func (b *CmdBot) Act(e env.Env, seat int) int32 {
+func (b *Bot) Act(e env.Env, seat int) int32 {
 	act, err := b.Ask(e, seat)
 	if err != nil {
 		b.fault(e.Steps(), seat, err)
@@ -240,7 +234,7 @@ func (b *CmdBot) Act(e env.Env, seat int) int32 {
 // Ask runs the bot once for the current state of e and returns the action
 // it printed, or an error saying why it has none (the fault; Act turns it
 // into NO).
-func (b *CmdBot) Ask(e env.Env, seat int) (int32, error) {
+func (b *Bot) Ask(e env.Env, seat int) (int32, error) {
 	c, err := env.CodecOf(e)
 	if err != nil {
 		return 0, err
@@ -255,20 +249,20 @@ func (b *CmdBot) Ask(e env.Env, seat int) (int32, error) {
 	}
 	act, ok := c.ParseCommand(seat, out)
 	if !ok {
-		return 0, withKind(Invalid, fmt.Errorf("garbage output %s", quoteOutput(out)))
+		return 0, withKind(agents.Invalid, fmt.Errorf("garbage output %s", quoteOutput(out)))
 	}
 	return act, nil
 }
 
 // run runs the command once with arena as its last argument and returns
 // its stdout, squeezed (see [MaxCommandOutput]).
-func (b *CmdBot) run(arena string) ([]byte, error) {
+func (b *Bot) run(arena string) ([]byte, error) {
 	if len(b.Argv) == 0 {
 		return nil, errors.New("empty command")
 	}
 	timeout := b.Timeout
 	if timeout <= 0 {
-		timeout = CommandTimeout
+		timeout = Timeout
 	}
 	// The pipes are botarena's, not exec's: Wait returns when the bot
 	// exits, and the reads end once the run's processes are killed.
@@ -285,7 +279,7 @@ func (b *CmdBot) run(arena string) ([]byte, error) {
 	b.out.reset(MaxCommandOutput)
 	b.errOut.reset(4096, true)
 	args := append(append(make([]string, 0, len(b.Argv)), b.Argv[1:]...), arena)
-	cmd, tree, err := startTree(func() *exec.Cmd {
+	cmd, tree, err := proctree.Start(func() *exec.Cmd {
 		c := exec.Command(b.Argv[0], args...)
 		c.Dir = b.Dir
 		c.Stdout, c.Stderr = outW, errW
@@ -319,7 +313,7 @@ func (b *CmdBot) run(arena string) ([]byte, error) {
 	}
 	killed := make(chan struct{})
 	timer := time.AfterFunc(timeout, func() {
-		tree.killAll()
+		tree.Kill()
 		close(killed)
 	})
 	err = cmd.Wait()
@@ -337,27 +331,27 @@ func (b *CmdBot) run(arena string) ([]byte, error) {
 	if timedOut {
 		<-killed
 	}
-	tree.finish() // what the bot left running
+	tree.Finish() // what the bot left running
 	drain()
 	switch {
 	case timedOut && exited:
-		return nil, withKind(TimedOut, fmt.Errorf("no answer within %v: the bot exited, but a process it started kept its stdout open (killed)", timeout))
+		return nil, withKind(agents.TimedOut, fmt.Errorf("no answer within %v: the bot exited, but a process it started kept its stdout open (killed)", timeout))
 	case timedOut:
-		return nil, withKind(TimedOut, fmt.Errorf("no answer within %v (killed)", timeout))
+		return nil, withKind(agents.TimedOut, fmt.Errorf("no answer within %v (killed)", timeout))
 	case err != nil:
 		if tail := b.errOut.lastLine(); tail != "" {
 			return nil, fmt.Errorf("%v (stderr: %s)", err, tail)
 		}
 		return nil, err
 	case b.out.over:
-		return nil, withKind(Invalid, fmt.Errorf("garbage output: more than %d bytes", MaxCommandOutput))
+		return nil, withKind(agents.Invalid, fmt.Errorf("garbage output: more than %d bytes", MaxCommandOutput))
 	}
 	return b.out.buf, nil
 }
 
 // fault logs a fault of round (the first ones) and counts it by its kind
 // ([FaultKindOf]).
-func (b *CmdBot) fault(round, seat int, err error) {
+func (b *Bot) fault(round, seat int, err error) {
 	b.faults.Count(FaultKindOf(err))
 	if b.OnFault != nil {
 		b.OnFault(round, err)
@@ -373,24 +367,24 @@ func (b *CmdBot) fault(round, seat int, err error) {
 	fmt.Fprintf(b.log(), "botarena: bot %q (seat %d), round %d: %v: doing nothing (NO)%s\n", b.Name, seat, round, err, more)
 }
 
-func (b *CmdBot) log() io.Writer { return externalLog(b.Log) }
+func (b *Bot) log() io.Writer { return agents.ExternalLog(b.Log) }
 
 // Faults returns, by kind, the rounds in which the bot faulted (and did
 // nothing): timed out (ran past Timeout), crashed (could not start, exited
 // non-zero, killed by a signal) or invalid (garbage output). It
 // implements match.FaultCounter.
-func (b *CmdBot) Faults() Faults { return b.faults }
+func (b *Bot) Faults() agents.Faults { return b.faults }
 
-// Attach makes out the bot's log ([Terminal]); the bot reads no input.
-func (b *CmdBot) Attach(_ io.Reader, out io.Writer) { b.Log = out }
+// Attach makes out the bot's log ([agents.Terminal]); the bot reads no input.
+func (b *Bot) Attach(_ io.Reader, out io.Writer) { b.Log = out }
 
 // Close reports the number of faults if some were not logged. The bot
 // holds no process between runs, so there is nothing else to release.
-func (b *CmdBot) Close() error {
+func (b *Bot) Close() error {
 	if n := b.faults.Total(); n > maxLoggedFaults {
 		fmt.Fprintf(b.log(), "botarena: bot %q: %d faults in all (%v; did nothing in those rounds)\n", b.Name, n, b.faults)
 	}
-	b.faults = Faults{}
+	b.faults = agents.Faults{}
 	return nil
 }
 
@@ -516,4 +510,30 @@ func (c *capBuffer) lastLine() string {
 		s = s[:120] + "..."
 	}
 	return s
+}
+
+// faultError is an error of a bot's run that carries its [agents.FaultKind]; its
+// text is Err's.
+type faultError struct {
+	kind agents.FaultKind
+	err  error
+}
+
+func (e *faultError) Error() string { return e.err.Error() }
+func (e *faultError) Unwrap() error { return e.err }
+
+// withKind marks err as a fault of kind k.
+func withKind(k agents.FaultKind, err error) error { return &faultError{k, err} }
+
+// FaultKindOf returns the kind of a fault error returned by [Bot.Ask]:
+// the kind it was marked with, else Crashed (the bot gave no answer).
+func FaultKindOf(err error) agents.FaultKind {
+	if err == nil {
+		return agents.NoFault
+	}
+	var f *faultError
+	if errors.As(err, &f) {
+		return f.kind
+	}
+	return agents.Crashed
 }

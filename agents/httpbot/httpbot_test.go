@@ -1,4 +1,4 @@
-package agents
+package httpbot
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battlecube"
 	"github.com/botarena/botarena/internal/testutil"
@@ -71,13 +72,13 @@ func (r *recorder) count() int {
 	return len(r.bodies)
 }
 
-func botAt(t *testing.T, spec string) *HTTPBot {
+func botAt(t *testing.T, spec string) *Bot {
 	t.Helper()
-	a, err := New("battlecube", spec, nil)
+	a, err := agents.New("battlecube", spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := a.(*HTTPBot)
+	b := a.(*Bot)
 	t.Cleanup(func() { b.Close() })
 	return b
 }
@@ -140,7 +141,7 @@ func TestHTTPBotAsksOncePerCycle(t *testing.T) {
 	defer sj.Close()
 	defer sp.Close()
 	g := newCube(t, `{"players":2,"edge":8,"tasks_per_tick":2,"max_ticks":100,"names":["John","Paul"],"start_positions":[[6,6,0],[0,0,0]]}`)
-	bots := []*HTTPBot{botAt(t, sj.URL), botAt(t, sp.URL)}
+	bots := []*Bot{botAt(t, sj.URL), botAt(t, sp.URL)}
 	for s, b := range bots {
 		b.Reset(g, s, 0)
 	}
@@ -269,7 +270,7 @@ func TestHTTPBotLosesAsTheOriginal(t *testing.T) {
 			}
 			// One fault, of the case's kind: a time-out, a failed request
 			// (crashed) or a rejected reply (invalid).
-			var kinds Faults
+			var kinds agents.Faults
 			switch {
 			case strings.Contains(tc.log, "within 200ms"):
 				kinds.TimedOut = 1
@@ -409,6 +410,19 @@ func TestHTTPBotLogsWhatTheServerDoes(t *testing.T) {
 	}
 }
 
+// TestHTTPBotLeavesItsLogToTheProgram: a new bot has no log of its own,
+// so that it writes to agents.ExternalOptions.Log, the program's choice
+// (agents.ExternalLog).
+func TestHTTPBotLeavesItsLogToTheProgram(t *testing.T) {
+	h, err := New("http://127.0.0.1:1/", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Log != nil {
+		t.Errorf("New set Log to %v; want nil (the program's log)", h.Log)
+	}
+}
+
 func TestHTTPBotDecodesAndTolerates(t *testing.T) {
 	// A gzip body, and leniencies the server has: lower-case directions.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -428,30 +442,30 @@ func TestHTTPBotDecodesAndTolerates(t *testing.T) {
 
 func TestHTTPBotSpecs(t *testing.T) {
 	t.Setenv(HTTPTimeoutEnv, "")
-	b, err := ParseHTTPBot("http://localhost:4001/x#timeout=250ms")
+	b, err := Parse("http://localhost:4001/x#timeout=250ms")
 	if err != nil || b.URL != "http://localhost:4001/x" || b.Timeout != 250*time.Millisecond {
 		t.Errorf("%+v %v", b, err)
 	}
-	if b, err = ParseHTTPBot("https://bots.example/a"); err != nil || b.Timeout != DefaultHTTPTimeout {
+	if b, err = Parse("https://bots.example/a"); err != nil || b.Timeout != DefaultHTTPTimeout {
 		t.Errorf("%+v %v", b, err)
 	}
-	if b, err = ParseHTTPBot("http://h:1#timeout=0"); err != nil || b.Timeout != 0 {
+	if b, err = Parse("http://h:1#timeout=0"); err != nil || b.Timeout != 0 {
 		t.Errorf("%+v %v", b, err)
 	}
 	t.Setenv(HTTPTimeoutEnv, "1s")
-	if b, err = ParseHTTPBot("http://h:1"); err != nil || b.Timeout != time.Second {
+	if b, err = Parse("http://h:1"); err != nil || b.Timeout != time.Second {
 		t.Errorf("%+v %v", b, err)
 	}
 	for _, bad := range []string{"http://", "http://h#timeout=soon", "http://h#timeout=-1s", "http://h#speed=1", "http://h:bad port/"} {
-		if _, err := New("battlecube", bad, nil); err == nil {
+		if _, err := agents.New("battlecube", bad, nil); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
-	if _, err := New("bomberman", "http://h:1", nil); err == nil {
+	if _, err := agents.New("bomberman", "http://h:1", nil); err == nil {
 		t.Error("an HTTP bot for bomberman")
 	}
-	if HTTPBotURL("http://h:1/p#timeout=1s") != "http://h:1/p" || HTTPBotURL("teebot") != "" {
-		t.Error("HTTPBotURL")
+	if URL("http://h:1/p#timeout=1s") != "http://h:1/p" || URL("teebot") != "" {
+		t.Error("URL")
 	}
 }
 
@@ -465,7 +479,7 @@ func playBattlecube(t *testing.T, cfg string, names ...string) (env.Env, []int32
 	}
 	var as []env.Agent
 	for _, n := range names {
-		a, err := New("battlecube", n, e.Spec())
+		a, err := agents.New("battlecube", n, e.Spec())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -478,7 +492,7 @@ func playBattlecube(t *testing.T, cfg string, names ...string) (env.Env, []int32
 // the test when node is missing.
 func startNodeBot(t *testing.T) string {
 	t.Helper()
-	return testutil.StartNodeBot(t, filepath.Join("examples", "battlecube-node", "bot.js"))
+	return testutil.StartNodeBot(t, filepath.Join("..", "examples", "battlecube-node", "bot.js"))
 }
 
 func TestNodeSampleBotPlays(t *testing.T) {
@@ -520,7 +534,7 @@ func TestHTTPBotInAPoolOverlapsWithMoreWorkers(t *testing.T) {
 		Seed:         1,
 		LearnerSeats: []int{0},
 		Opponents: map[int]env.AgentFactory{
-			1: func(spec *env.Spec) (env.Agent, error) { return New(spec.Game, srv.URL, spec) },
+			1: func(spec *env.Spec) (env.Agent, error) { return agents.New(spec.Game, srv.URL, spec) },
 		},
 	})
 	if err != nil {
