@@ -1,6 +1,7 @@
-// Package agents holds botarena's generic agents and external bots, and
-// makes agents by name: scripted players that fill seats in matches
-// (botarena play), in pools (as opponents) and in tests.
+// Package agents makes agents by name and holds botarena's generic agents
+// and what the external bots share (their protocols live in packages
+// below it): scripted players that fill seats in matches (botarena play),
+// in pools (as opponents) and in tests.
 //
 // # Model
 //
