@@ -24,7 +24,8 @@ var kit = &env.Kit{
 	Gauntlet: []string{"duelist", "huggy", "sniper", "nop", "random",
 		"policy:policies/battlebots.policy.safetensors?sample",
 		"policy:policies/battlebots-sniper.policy.safetensors?sample",
-		"policy:policies/battlebots-all.policy.safetensors?sample"},
+		"policy:policies/battlebots-all.policy.safetensors?sample",
+		"policy:policies/battlebots-league.policy.safetensors?sample"},
 	// hp_reward 0.1: the shaping of every run that learned to beat sniper
 	// (docs/training.md); evaluation plays the unshaped game.
 	Training: env.Training{Channels: []int{16, 32}, Strides: []int{1, 2}, Hidden: 256, Config: map[string]any{"hp_reward": 0.1}},

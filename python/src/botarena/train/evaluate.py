@@ -112,7 +112,7 @@ def evaluate(
         g = torch.Generator(device="cpu").manual_seed(seed)
         while (result == -2).any():
             with torch.no_grad():
-                logits, _ = net(torch.from_numpy(np.array(obs["planes"])).to(dev), torch.from_numpy(np.array(obs["scalars"])).to(dev))
+                logits, _ = net.observe(obs)
                 logp = net.log_probs(logits, torch.from_numpy(np.array(info["action_mask"])).to(dev))
                 if sample:
                     a = torch.multinomial(torch.softmax(logp / temperature, 1).cpu(), 1, generator=g).squeeze(1)
