@@ -64,7 +64,8 @@ type chunk struct{ lo, hi int }
 // not pay: after a batch in which no woken worker took a chunk (they were
 // slow to wake or were descheduled), the workers park at once and, when
 // that batch was short (shortBatch), are not woken for the next
-// quietBatches batches, which the caller steps alone.
+// quietBatches batches, which the caller steps alone, unless one proves
+// long (an env waiting on an external bot): then they join it (see alone).
 //
 // With Config.Workers 0 a [tuner] chooses how many workers each batch
 // wakes from the measured batch times; with a fixed count every batch
@@ -351,10 +352,9 @@ func (d *dispatcher) run(o op) {
 	d.count.Store(int32(k))
 	d.next.Store(0)
 	if k > 1 {
-		d.epoch.Add(1)
-		for _, w := range d.workers[1:k] {
-			signal(&w.parked, w.wake)
-		}
+		d.wakeWorkers(k)
+	} else if d.force == nil {
+		k = d.alone(start, n)
 	}
 	d.drain(d.workers[0])
 	if d.done.Load() != n {
@@ -387,6 +387,42 @@ func (d *dispatcher) run(o op) {
 		d.tune.observe(k, ns)
 	}
 	d.rethrow()
+}
+
+// wakeWorkers posts the batch to the first k workers (the caller
+// included), whose count is stored first.
+func (d *dispatcher) wakeWorkers(k int) {
+	d.count.Store(int32(k))
+	d.epoch.Add(1)
+	for _, w := range d.workers[1:k] {
+		signal(&w.parked, w.wake)
+	}
+}
+
+// alone steps the chunks of a batch that wakes no worker (quiet, or the
+// tuner chose one) on the caller, one by one, until the batch proves long:
+// once it has run past shortBatch with chunks left (an env waiting on an
+// external bot, say), quiet ends and every worker is woken for the rest,
+// their wake-up being cheap next to such a chunk. It returns the count the
+// batch ends up with (1, or every worker), and leaves the chunks not taken
+// to drain.
+func (d *dispatcher) alone(start time.Time, n int32) int {
+	for d.next.Load() < n {
+		if time.Since(start) > shortBatch {
+			d.quiet = 0
+			d.wakeWorkers(len(d.workers))
+			return len(d.workers)
+		}
+		c := d.next.Add(1) - 1
+		if c >= n {
+			break
+		}
+		d.work(d.workers[0], d.chunks[c])
+		if d.done.Add(1) == n {
+			signal(&d.parked, d.wake)
+		}
+	}
+	return 1
 }
 
 // rethrow re-raises the first recovered panic of the batch, once every
