@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/bots"
+	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/match"
 )
 
@@ -88,9 +89,28 @@ func TestBotsPublic(t *testing.T) {
 			if !b.Built(r) {
 				t.Skipf("not built in %s (botarena bots build %s)", cache, r.Name)
 			}
-			_, errOut, code := runCLI(t, "", "play", r.Game, "--players", "2", "--seed", "1", "--agents", "reference,dir:"+b.BotDir(r), "--json", "--nolimit")
+			// The game's own seat count, the reference bot in the other
+			// seats, 20 rounds: enough to show the bot reads every round's
+			// files and answers, few enough for a JVM started every round.
+			probe, err := env.Default.Make(r.Game, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seats := make([]string, probe.Spec().Seats)
+			for i := range seats {
+				seats[i] = "reference"
+			}
+			seats[len(seats)-1] = "dir:" + b.BotDir(r)
+			out, errOut, code := runCLI(t, "", "play", r.Game, "--seed", "1", "--agents", strings.Join(seats, ","), "--max-rounds", "20", "--json", "--nolimit")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var res match.Result
+			if err := json.Unmarshal([]byte(out), &res); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			if f := res.SeatFaultsOf(len(seats) - 1); res.Rounds == 0 || f.Crashed+f.Invalid >= res.Rounds {
+				t.Errorf("the bot crashed or answered garbage in every one of %d rounds (%+v): %s", res.Rounds, f, errOut)
 			}
 		})
 	}
