@@ -2,6 +2,7 @@ package envservice
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/botarena/botarena/env"
@@ -175,7 +176,11 @@ func (s *Server) poolCost(cfg vecenv.Config, zstd, shared bool, batchSize int) (
 		if largest > zstdBlockBytes {
 			each = zstdLargeBytes
 		}
-		workers := int64(min(max(cfg.Workers, 1), cfg.NumEnvs))
+		w := cfg.Workers
+		if w == 0 {
+			w = runtime.GOMAXPROCS(0) // vecenv's default: that many goroutines
+		}
+		workers := int64(min(max(w, 1), cfg.NumEnvs))
 		c.zstd = encoders * workers * each
 	}
 	if oppSeats > 0 {
