@@ -58,8 +58,12 @@ class GameDefaults:
 
 
 @functools.lru_cache(maxsize=8)
-def _games(address: str) -> dict[str, GameInfo]:
-    """ListGames of the server at address ("" = a local server started for the call), by name."""
+def _games(address: str, binary: str) -> dict[str, GameInfo]:
+    """ListGames of the server at address ("" = a local server started for the call), by name.
+
+    binary is $BOTARENA_BIN when the call starts a local server: part of the cache key only, so
+    that a process that points it at another build (one with more games) asks that build.
+    """
     if address:
         with Client(address) as c:
             return {g.name: g for g in c.list_games()}
@@ -72,7 +76,7 @@ def game_info(game: str, address: str | None = None) -> GameInfo:
 
     Raises ValueError for a game the server does not have, listing those it has.
     """
-    games = _games(address or "")
+    games = _games(address or "", "" if address else os.environ.get("BOTARENA_BIN", ""))
     if game not in games:
         raise ValueError(f"unknown game {game!r} (games: {', '.join(sorted(games))})")
     return games[game]
