@@ -251,6 +251,15 @@ def pfsp_weight(p: float) -> float:
     return (1 - p) * (1 - p)
 
 
+def _standing_dict(s: match_pb2.MatchStanding) -> dict[str, Any]:
+    """One seat's standing as ``botarena league games --json`` prints it: its actions by kind (the
+    game's order) when the game has action kinds."""
+    d: dict[str, Any] = {"seat": s.seat, "agent": s.agent, "rank": s.rank, "score": s.score, "alive": s.alive}
+    if s.actions:
+        d["actions"] = {a.kind: a.count for a in s.actions}
+    return d
+
+
 def _game_dict(g: match_pb2.LeagueGame) -> dict[str, Any]:
     """A stored game as ``botarena league games --json`` prints it."""
     return {
@@ -259,9 +268,7 @@ def _game_dict(g: match_pb2.LeagueGame) -> dict[str, Any]:
         "rounds": g.rounds,
         "winner": g.winner,
         "draw": g.draw,
-        "standings": [
-            {"seat": s.seat, "agent": s.agent, "rank": s.rank, "score": s.score, "alive": s.alive} for s in g.standings
-        ],
+        "standings": [_standing_dict(s) for s in g.standings],
         "forfeit": g.forfeit,
         "run": g.run,
         "seats": [{"agent": s.name, "spec": s.spec} for s in g.seats],
@@ -468,7 +475,7 @@ class League:
 
     def games(self, last: int = 1_000_000_000) -> list[dict[str, Any]]:
         """The last ``last`` stored games, oldest first, as ``botarena league games --json`` prints them
-        (index, seed, rounds, winner, draw, standings [{seat, agent, rank, score, alive}], forfeit, run,
+        (index, seed, rounds, winner, draw, standings [{seat, agent, rank, score, alive, actions}], forfeit, run,
         seats [{agent, spec}], time)."""
         if last < 1:
             raise ValueError(f"last must be 1 or more, got {last}")
