@@ -173,8 +173,9 @@ def test_installed_wheel_runs_without_go(unzipped: Path) -> None:
 
 _FALLBACK = """
 import botarena
+import botarena.pool
 with botarena.Pool("battlebots", 2, seed=1, backend="native") as pool:
-    assert type(pool) is botarena.Pool and pool.backend == "remote", type(pool)
+    assert isinstance(pool, botarena.pool.Pool) and pool.backend == "remote", type(pool)
     pool.reset()
 print("remote ok")
 """
