@@ -40,7 +40,8 @@ OPPONENT = "opponent"  # the league name of the agent it plays against
 
 @dataclasses.dataclass
 class Demonstrations:
-    """The teacher's decisions: one row per step on which it had a choice (two or more legal actions)."""
+    """The teacher's decisions: one row per step on which it had a choice (two or more legal actions)
+    and took a legal one."""
 
     obs: dict[str, np.ndarray]  # tensor name → [N, *shape], each observation tensor of the spec, in its dtype
     masks: np.ndarray  # [N, actions] uint8
@@ -121,9 +122,14 @@ def load_demonstrations(data: pathlib.Path, spec: GameSpec, gamma: float) -> Dem
         wins += int((reward[end] > 0.5).sum())
         draws += int((np.abs(reward[end]) < 0.5).sum())
         mask = _fixed(table["mask"], np.uint8).reshape(len(game), spec.actions)
-        choice = mask.sum(axis=1) > 1
+        action = table["action"].to_numpy().astype(np.int64)
+        # A decision is a step with a choice on which the teacher took a legal action. A command the
+        # mask rules out (a Bomberman trigger of a bomb chained to one at timer 1) is one the engine
+        # ignores; the policy can never take it, and its masked log-probability (about -1e9) would
+        # swamp the loss, so the row is left out.
+        choice = (mask.sum(axis=1) > 1) & (np.take_along_axis(mask, action[:, None], axis=1)[:, 0] > 0)
         parts["mask"].append(mask[choice])
-        parts["action"].append(table["action"].to_numpy().astype(np.int64)[choice])
+        parts["action"].append(action[choice])
         parts["return"].append(ret.astype(np.float32)[choice])
         for t in spec.observations:
             arr = _fixed(table[t.name], t.dtype).reshape(len(game), *t.shape)

@@ -1,0 +1,49 @@
+"""botarena.train.imitate on real match data: which of the teacher's rows are decisions to learn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from botarena.policy import PolicyNet, default_architecture  # noqa: E402
+from botarena.server import find_binary  # noqa: E402
+from botarena.spec import GameSpec  # noqa: E402
+from botarena.train.imitate import TEACHER, imitation_loss, load_demonstrations, record_demonstrations  # noqa: E402
+
+
+def test_a_teacher_action_its_mask_rules_out_is_not_a_decision(tmp_path: Path) -> None:
+    """A row whose action the mask marks illegal (the engine ignored it: hunter triggers a bomb
+    chained to one at timer 1) is left out of the demonstrations: the policy can never take it,
+    and its masked log-probability of about -1e9 made the imitation loss about 1e6."""
+    data = record_demonstrations(find_binary(), "bomberman/2p", "hunter", "reference", 2, tmp_path, seed=1)
+    (path,) = sorted(data.glob("*.parquet"))
+    table = pq.read_table(path)
+    spec = GameSpec.from_schema_metadata(table.schema)
+    before = load_demonstrations(data, spec, 0.99)
+
+    # Rule out the taken action of one teacher decision that keeps two legal actions without it.
+    agent = table["agent"].to_numpy(zero_copy_only=False)
+    action = table["action"].to_numpy()
+    mask = np.concatenate([c.flatten().to_numpy() for c in table["mask"].chunks]).reshape(len(action), spec.actions).copy()
+    legal = mask.sum(axis=1)
+    rows = np.flatnonzero((agent == TEACHER) & (legal >= 3) & (mask[np.arange(len(action)), action] == 1))
+    assert len(rows) > 0, "the teacher never had three legal actions"
+    row = int(rows[len(rows) // 2])
+    mask[row, action[row]] = 0
+    field = table.schema.field("mask")
+    column = pa.FixedSizeListArray.from_arrays(pa.array(mask.reshape(-1), type=pa.uint8()), type=field.type)
+    pq.write_table(table.set_column(table.schema.get_field_index("mask"), field, column), path)
+
+    after = load_demonstrations(data, spec, 0.99)
+    assert len(after) == len(before) - 1
+    assert np.all(after.masks[np.arange(len(after)), after.actions] == 1), "a decision's action is illegal under its mask"
+
+    net = PolicyNet(default_architecture(spec, channels=[4], hidden=16))
+    loss = imitation_loss(net, after, 256, np.random.default_rng(0), torch.device("cpu")).item()
+    assert loss < 2 * np.log(spec.actions), f"an untrained net's cross-entropy is about log(actions), got {loss}"
