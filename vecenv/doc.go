@@ -154,14 +154,14 @@
 // buffers, Ended and FinalObs are overwritten in place by every Reset and
 // Step; read or copy them before the next call.
 //
-// The observation rows are also updated in place: for a game whose envs
-// implement [ObsUpdater] (Bomberman, BattleBots, Battle³), a Step writes
-// into each row only the bytes that changed since that row was last written
-// (most of a Bomberman observation, the walls, does not change from one
-// step to the next; a BattleBots or Battle³ observation is nearly all
-// zeros, and only the few marks move), so a step costs a fraction of the
-// bytes it produces. Battleships and portal Bomberman write their rows in
-// full. The rows then hold
+// The observation rows are also updated in place: the envs of every
+// built-in game implement [ObsUpdater], and a Step writes into each row
+// only the bytes that changed since that row was last written (most of a
+// Bomberman observation, the walls, does not change from one step to the
+// next; a BattleBots, Battle³ or portal Bomberman observation is nearly
+// all zeros apart from the walls, and only the few marks move; a
+// Battleships round changes the cells it shot at), so a step costs a
+// fraction of the bytes it produces. The rows then hold
 // exactly what a full write would; callers that modify them would see the
 // modification kept in the bytes that did not change, until the next
 // [Pool.Reset], which rewrites every row in full.

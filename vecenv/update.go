@@ -3,13 +3,14 @@ package vecenv
 // ObsUpdater is implemented by envs that can bring an observation they
 // wrote earlier up to date by writing only what changed, which is most of
 // a pool step's memory traffic for games with large, mostly constant
-// observations (Bomberman's walls) or sparse ones (BattleBots' and
-// Battle³'s marks). The pool keeps, per row, the version that UpdateObs
+// observations (Bomberman's walls, the cells Battleships did not shoot
+// at) or sparse ones (the marks of BattleBots, Battle³ and portal
+// Bomberman). The pool keeps, per row, the version that UpdateObs
 // returned, and passes it back at the next write into the same row.
 //
 // UpdateObs writes seat's observation into dst, as env.Env.WriteObs does,
 // and returns a version, never 0: of the env's state (Bomberman) or of
-// the write itself (BattleBots, Battle³). have is 0 or a version
+// the write itself (the other games). have is 0 or a version
 // that an earlier UpdateObs of this env returned for this seat when it
 // wrote the same dst, which nothing has written since; the env may then
 // rely on dst holding that observation. When have is 0 or unknown to the

@@ -118,12 +118,15 @@ func TestZeroAllocs(t *testing.T) {
 	acts := []int32{0, 0}
 	r := make([]float32, 2)
 	te, tr := make([]bool, 2), make([]bool, 2)
+	row := g.spec.NewObsBuffers()
+	ver := g.UpdateObs(1, row, 0) // makes the record
 	seed := uint64(0)
 	n := testing.AllocsPerRun(200, func() {
 		acts[0] = CommandAction(10, 1, int(seed%10), 3)
 		acts[1] = PlaceAction(10, int(seed%10), 2, North)
 		g.Step(acts, r, te, tr)
 		g.WriteObs(0, obs)
+		ver = g.UpdateObs(1, row, ver)
 		g.WriteMask(1, mask)
 		g.Outcome()
 		if seed++; seed%7 == 0 {

@@ -45,41 +45,105 @@ const (
 // only where hit. Every byte is overwritten; it never allocates.
 func (g *Game) WriteObs(seat int, dst [][]byte) {
 	g.spec.CheckObs(dst)
+	g.writePlanes(seat, dst[0])
+	g.writeScalars(seat, dst[1])
+}
+
+// UpdateObs writes seat's observation into dst as [Game.WriteObs] does and
+// returns a version of what it wrote, given have: 0, or the version an
+// earlier call returned for this seat after writing the same dst, which
+// the caller has not touched since. A cell's twelve plane bytes depend
+// only on the seat's cell and the opponent's, and a round changes a few
+// cells (the shots' targets, a shield), so with have the last version of
+// the seat it rewrites only the cells that differ from those it last
+// wrote, instead of all 12·N² bytes; otherwise it writes dst in full. The
+// scalars are always written. The bytes are those WriteObs writes, in
+// every case. vecenv calls it for rows that keep their env from step to
+// step. It panics as WriteObs does, and never allocates once warm (the
+// first call makes the record of the cells shown).
+func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
+	g.spec.CheckObs(dst)
+	nn := g.n * g.n
+	m := g.shown
+	if m == nil || len(m.cells) != 2*Seats*nn {
+		m = &obsShown{cells: make([]Cell, 2*Seats*nn)}
+		if g.shown != nil {
+			m.writes = g.shown.writes // versions stay unique
+		}
+		g.shown = m
+	}
+	me, op := g.players[seat].cells[:nn], g.players[1-seat].cells[:nn]
+	shownMe, shownOp := m.cells[2*seat*nn:][:nn], m.cells[(2*seat+1)*nn:][:nn]
 	pl := dst[0]
-	clear(pl)
+	if have != 0 && have == m.ver[seat] {
+		for j := range nn {
+			if me[j] != shownMe[j] || op[j] != shownOp[j] {
+				g.writeCell(pl, j/g.n, j%g.n, me[j], op[j])
+			}
+		}
+	} else {
+		g.writePlanes(seat, pl)
+	}
+	copy(shownMe, me)
+	copy(shownOp, op)
+	g.writeScalars(seat, dst[1])
+	m.writes++
+	m.ver[seat] = m.writes
+	return m.writes
+}
+
+// obsShown records, per seat, the seat's and the opponent's cells as the
+// last [Game.UpdateObs] for the seat showed them (cells[2*seat*N²:] the
+// seat's, cells[(2*seat+1)*N²:] the opponent's, N² each, in map order)
+// and the version it returned. It sits behind a pointer, so copies of a
+// Game (an agent's look-ahead) share it; the versions number every write
+// of the record, so a row last written through another copy is not the
+// one recorded and is written in full.
+type obsShown struct {
+	writes uint64
+	ver    [Seats]uint64
+	cells  []Cell
+}
+
+// writePlanes writes every byte of seat's planes into pl.
+func (g *Game) writePlanes(seat int, pl []byte) {
 	n := g.n
-	nn := n * n
 	me, op := &g.players[seat], &g.players[1-seat]
 	for x := range n {
 		for y := range n {
-			i := y*n + x
-			c := me.cells[x*n+y]
-			if c.Ship != 0 {
-				pl[int(c.Ship-1)*nn+i] = 1
-			}
-			if c.Hit {
-				pl[PlaneOwnHit*nn+i] = 1
-			}
-			if c.Shielded {
-				pl[PlaneOwnShielded*nn+i] = 1
-			}
-			if c.ShieldHit {
-				pl[PlaneOwnShieldHit*nn+i] = 1
-			}
-			o := op.cells[x*n+y]
-			switch {
-			case o.Hit && o.Ship != 0:
-				pl[PlaneOppDamaged*nn+i] = 1
-			case o.Hit:
-				pl[PlaneOppMissed*nn+i] = 1
-			default:
-				pl[PlaneOppUnknown*nn+i] = 1
-			}
-			if o.ShieldHit {
-				pl[PlaneOppShieldHit*nn+i] = 1
-			}
+			g.writeCell(pl, x, y, me.cells[x*n+y], op.cells[x*n+y])
 		}
 	}
+}
+
+// writeCell writes the twelve plane bytes of cell (x, y), given the seat's
+// cell me and the opponent's op there.
+func (g *Game) writeCell(pl []byte, x, y int, me, op Cell) {
+	nn := g.n * g.n
+	i := y*g.n + x
+	for k := range NumShips {
+		pl[k*nn+i] = bit(int(me.Ship) == k+1)
+	}
+	pl[PlaneOwnHit*nn+i] = bit(me.Hit)
+	pl[PlaneOwnShielded*nn+i] = bit(me.Shielded)
+	pl[PlaneOwnShieldHit*nn+i] = bit(me.ShieldHit)
+	pl[PlaneOppUnknown*nn+i] = bit(!op.Hit)
+	pl[PlaneOppMissed*nn+i] = bit(op.Hit && op.Ship == 0)
+	pl[PlaneOppDamaged*nn+i] = bit(op.Hit && op.Ship != 0)
+	pl[PlaneOppShieldHit*nn+i] = bit(op.ShieldHit)
+}
+
+func bit(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// writeScalars writes seat's scalars into out.
+func (g *Game) writeScalars(seat int, out []byte) {
+	n := g.n
+	me, op := &g.players[seat], &g.players[1-seat]
 	var sc [NumScalars]float32
 	if g.phase == 2 {
 		sc[ScalarPhase2] = 1
@@ -106,7 +170,6 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 	if !op.Killed {
 		sc[ScalarOppAlive] = 1
 	}
-	out := dst[1]
 	for i, v := range sc {
 		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(v))
 	}

@@ -215,6 +215,9 @@ type Game struct {
 	rng        rand.PCG
 	r          *rand.Rand // over rng
 	names      [Seats]string
+	// shown records what UpdateObs wrote (see obsShown); nil until its
+	// first call.
+	shown *obsShown
 }
 
 var _ env.Env = (*Game)(nil)

@@ -118,16 +118,113 @@ func clamp8(v int) byte {
 	return byte(v)
 }
 
+// UpdateObs writes seat's observation into dst as [Game.WriteObs] does and
+// returns a version of what it wrote, given have: 0, or the version an
+// earlier call returned for this seat after writing the same dst, which
+// the caller has not touched since. Fourteen of the eighteen planes (bombs,
+// trails, fire, portals, players) are nearly all zeros, and the hard and
+// soft planes change only where a block is bought or destroyed, so with
+// have the last version of the seat it clears only the bytes of those
+// planes that the last write set, sets the new ones, and writes a hard or
+// soft byte only where it differs, leaving the block values as they are;
+// otherwise, or when the last write set more bytes than the record holds
+// (H·W), it writes dst in full. The bytes are those WriteObs writes, in
+// every case. vecenv calls it for rows that keep their env from step to
+// step. A wrong number or size of slices panics. It never allocates once
+// warm (the first call makes the record of the marks).
+func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
+	g.spec.CheckObs(dst)
+	hw := g.n * g.n
+	m := g.marks
+	if m == nil || len(m.at) != Seats*hw {
+		m = &obsMarks{at: make([]uint16, Seats*hw)}
+		if g.marks != nil {
+			m.writes = g.marks.writes // versions stay unique
+		}
+		g.marks = m
+	}
+	p, at := dst[0], m.at[seat*hw:][:hw]
+	if have != 0 && have == m.ver[seat] && m.n[seat] >= 0 {
+		for _, i := range at[:m.n[seat]] {
+			p[i] = 0
+		}
+		g.writeBlocks(p, true)
+	} else {
+		clear(p)
+		g.writeBlocks(p, false)
+		copy(p[PlaneBlockValue*hw:(PlaneBlockValue+1)*hw], g.values[:hw])
+	}
+	m.n[seat] = g.writeMarks(seat, p, at)
+	g.writeScalars(seat, dst[1])
+	m.writes++
+	m.ver[seat] = m.writes
+	return m.writes
+}
+
+// obsMarks records, per seat, the plane offsets that the last
+// [Game.UpdateObs] set non-zero in the planes after the block values
+// (at[seat*H*W:][:n[seat]]; n[seat] is -1 when they did not fit) and the
+// version it returned. It sits behind a pointer, so copies of a Game (an
+// agent's look-ahead) share it; the versions number every write of the
+// record, so a row last written through another copy is not the one
+// recorded and is written in full.
+type obsMarks struct {
+	writes uint64
+	ver    [Seats]uint64
+	n      [Seats]int
+	at     []uint16
+}
+
 func (g *Game) writePlanes(seat int, dst []byte) {
 	clear(dst)
-	n := g.n
-	hw := n * n
+	hw := g.n * g.n
 	copy(dst[PlaneBlockValue*hw:(PlaneBlockValue+1)*hw], g.values[:hw])
+	g.writeBlocks(dst, false)
+	g.writeMarks(seat, dst, nil)
+}
+
+// writeBlocks writes the hard and soft planes into dst; with cmp it
+// compares each byte first and writes only those that differ.
+func (g *Game) writeBlocks(dst []byte, cmp bool) {
+	hw := g.n * g.n
+	hard, soft := dst[PlaneHard*hw:][:hw], dst[PlaneSoft*hw:][:hw]
+	for i := range hw {
+		c := &g.cells[i]
+		h, s := bit(c.hard), bit(c.soft)
+		if !cmp || hard[i] != h {
+			hard[i] = h
+		}
+		if !cmp || soft[i] != s {
+			soft[i] = s
+		}
+	}
+}
+
+// writeMarks sets seat's non-zero bytes of the planes after the block
+// values in dst, where they are zero, and returns how many it set; at,
+// when not nil, receives their offsets, and the count is -1 when they do
+// not fit in it.
+func (g *Game) writeMarks(seat int, dst []byte, at []uint16) int {
+	n := 0
+	mark := func(i int, v byte) {
+		if v == 0 {
+			return
+		}
+		dst[i] = v
+		if at == nil || n < 0 {
+			return
+		}
+		if n == len(at) {
+			n = -1
+			return
+		}
+		at[n] = uint16(i)
+		n++
+	}
+	hw := g.n * g.n
 	opp := 1 - seat
 	for i := range hw {
 		c := &g.cells[i]
-		dst[PlaneHard*hw+i] = bit(c.hard)
-		dst[PlaneSoft*hw+i] = bit(c.soft)
 		if c.bombSeq|c.trailSeq|c.portalSeq == 0 {
 			continue
 		}
@@ -136,14 +233,12 @@ func (g *Game) writePlanes(seat int, dst []byte) {
 			if int(c.bombOwner) != seat {
 				pl = PlaneOpponentBombs
 			}
-			dst[pl*hw+i] = clamp8(int(c.bombTick))
+			mark(pl*hw+i, clamp8(int(c.bombTick)))
 		}
 		if c.trailSeq != 0 {
-			dst[PlaneOwnTrails*hw+i] = clamp8(int(c.trails[seat].Tick))
-			dst[PlaneOpponentTrails*hw+i] = clamp8(int(c.trails[opp].Tick))
-			if c.trails[2].Type == TrailFire {
-				dst[PlaneFire*hw+i] = 1
-			}
+			mark(PlaneOwnTrails*hw+i, clamp8(int(c.trails[seat].Tick)))
+			mark(PlaneOpponentTrails*hw+i, clamp8(int(c.trails[opp].Tick)))
+			mark(PlaneFire*hw+i, bit(c.trails[2].Type == TrailFire))
 		}
 		if c.portalSeq != 0 {
 			for f := range 4 {
@@ -152,17 +247,18 @@ func (g *Game) writePlanes(seat int, dst []byte) {
 					if int(o)-1 != seat {
 						v = 2
 					}
-					dst[(PlanePortals+4*int(c.portals[f].color)+f)*hw+i] = v
+					mark((PlanePortals+4*int(c.portals[f].color)+f)*hw+i, v)
 				}
 			}
 		}
 	}
 	if p := &g.players[seat]; p.Alive && g.inBoard(p.X, p.Y) {
-		dst[PlaneSelf*hw+g.idx(p.X, p.Y)] = 1
+		mark(PlaneSelf*hw+g.idx(p.X, p.Y), 1)
 	}
 	if p := &g.players[opp]; p.Alive && g.inBoard(p.X, p.Y) {
-		dst[PlaneOpponent*hw+g.idx(p.X, p.Y)] = 1
+		mark(PlaneOpponent*hw+g.idx(p.X, p.Y), 1)
 	}
+	return n
 }
 
 func (g *Game) writeScalars(seat int, dst []byte) {

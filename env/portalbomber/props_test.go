@@ -188,6 +188,9 @@ func TestZeroAllocs(t *testing.T) {
 		acts := make([]int32, Seats)
 		r := make([]float32, Seats)
 		te, tr := make([]bool, Seats), make([]bool, Seats)
+		rows := [Seats][][]byte{g.Spec().NewObsBuffers(), g.Spec().NewObsBuffers()}
+		var ver [Seats]uint64
+		ver[0] = g.UpdateObs(0, rows[0], 0) // makes the record
 		seed := uint64(0)
 		k := 0
 		allocs := testing.AllocsPerRun(2000, func() {
@@ -200,6 +203,7 @@ func TestZeroAllocs(t *testing.T) {
 			g.Step(acts, r, te, tr)
 			for s := range Seats {
 				g.WriteObs(s, obs)
+				ver[s] = g.UpdateObs(s, rows[s], ver[s])
 				g.WriteMask(s, mask)
 			}
 			_, _ = g.Outcome()

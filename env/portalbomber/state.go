@@ -208,6 +208,9 @@ type Game struct {
 	// danger is the scratch fire forecast of Config.DangerReward.
 	danger [MaxCells]uint16
 	rng    rand.PCG
+	// marks records what UpdateObs wrote (see obsMarks); nil until its
+	// first call.
+	marks *obsMarks
 }
 
 // idx returns the cell index of (x, y): row-major, y*n + x.
