@@ -176,16 +176,26 @@ def clone(
     seed: int,
     deadline: float = math.inf,
     log: Callable[[str], None] = print,
+    holdout: float = 0.0,
 ) -> dict[str, float]:
     """Fits ``net`` to the demonstrations: the policy to the teacher's actions (cross-entropy over the
     legal actions), the value head to the returns (``vf_coef`` × squared error), ``epochs`` passes in
     shuffled minibatches with ``opt`` at learning rate ``lr``; it stops early at ``deadline``
     (time.monotonic()). Returns the last epoch's mean loss terms and the accuracy (how often the
-    policy's arg-max is the teacher's action)."""
+    policy's arg-max is the teacher's action).
+
+    ``holdout`` (a fraction below 1; default 0, none) keeps the last decisions, those of the latest
+    games, out of the fit: each epoch then also logs the arg-max's accuracy on them and its recall
+    of each action (how often it takes the action where the teacher did), and the result has
+    ``heldout_accuracy``, so that a log tells fitting from memorising."""
     for g in opt.param_groups:
         g["lr"] = lr
+    if not 0 <= holdout < 1:
+        raise ValueError(f"holdout must be in [0, 1), got {holdout}")
     n = len(demos)
-    if n == 0:
+    held = int(round(n * holdout))
+    n -= held
+    if n <= 0:
         raise ValueError("no demonstrations: the teacher never had a choice of actions")
     rng = np.random.default_rng(seed)
     obs = [torch.from_numpy(demos.obs[n]) for n in net.input_names]
@@ -223,7 +233,29 @@ def clone(
             f"imitation epoch {epoch + 1}/{epochs}: policy loss {stats['policy_loss']:.3f}, value loss {stats['value_loss']:.3f}, "
             f"accuracy {stats['accuracy']:.1%} over {seen:,} decisions ({time.monotonic() - t0:.0f} s)"
         )
+        if held:
+            stats["heldout_accuracy"], recall = _heldout(net, obs, masks, actions, n, minibatch, device)
+            net.train()
+            log(
+                f"imitation epoch {epoch + 1}/{epochs}: held-out accuracy {stats['heldout_accuracy']:.1%} on {held:,} decisions of later games; "
+                "recall by action " + ", ".join(f"{a}: {r:.0%}" for a, r in recall.items())
+            )
         if seen < n:
             log("imitation stopped by the time budget")
             break
     return stats
+
+
+@torch.no_grad()
+def _heldout(
+    net: PolicyNet, obs: list[torch.Tensor], masks: torch.Tensor, actions: torch.Tensor, start: int, minibatch: int, device: torch.device
+) -> tuple[float, dict[int, float]]:
+    """The arg-max's accuracy on the decisions from ``start`` on, and its recall of each action the teacher took there."""
+    net.eval()
+    pred = []
+    for s in range(start, len(actions), minibatch):
+        logits, _ = net(*(x[s : s + minibatch].to(device) for x in obs))
+        pred.append(net.log_probs(logits, masks[s : s + minibatch].to(device)).argmax(1).cpu())
+    p, a = torch.cat(pred), actions[start:]
+    recall = {int(k): float((p[a == k] == k).float().mean()) for k in torch.unique(a)}
+    return float((p == a).float().mean()), recall

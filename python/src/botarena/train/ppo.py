@@ -452,6 +452,7 @@ class Trainer:
                 seed=cfg.seed,
                 deadline=deadline,
                 log=self.log,
+                holdout=0.05,  # the latest games' decisions, to log how well the clone generalises
             )
         self.elapsed_before += time.monotonic() - t0
         if cfg.imitate_coef > 0:
