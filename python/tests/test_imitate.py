@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch")
 from botarena.policy import PolicyNet, default_architecture  # noqa: E402
 from botarena.server import find_binary  # noqa: E402
 from botarena.spec import GameSpec  # noqa: E402
-from botarena.train.imitate import TEACHER, imitation_loss, load_demonstrations, record_demonstrations  # noqa: E402
+from botarena.train.imitate import TEACHER, fit_scales, imitation_loss, load_demonstrations, record_demonstrations  # noqa: E402
 
 
 def test_a_teacher_action_its_mask_rules_out_is_not_a_decision(tmp_path: Path) -> None:
@@ -47,3 +47,29 @@ def test_a_teacher_action_its_mask_rules_out_is_not_a_decision(tmp_path: Path) -
     net = PolicyNet(default_architecture(spec, channels=[4], hidden=16))
     loss = imitation_loss(net, after, 256, np.random.default_rng(0), torch.device("cpu")).item()
     assert loss < 2 * np.log(spec.actions), f"an untrained net's cross-entropy is about log(actions), got {loss}"
+
+
+def test_fit_scales_bring_the_teachers_observations_within_one_and_into_the_architecture(tmp_path: Path) -> None:
+    """After fit_scales every scaled input of the demonstrations is at most 1 in magnitude (hunter's
+    blast radii and timers are above 1 at scale 1), a scale already smaller is kept, and a network
+    built from the architecture alone (a saved policy file, Go) computes what the network does."""
+    data = record_demonstrations(find_binary(), "bomberman/2p", "hunter", "reference", 2, tmp_path, seed=1)
+    spec = GameSpec.from_schema_metadata(pq.read_table(sorted(data.glob("*.parquet"))[0]).schema)
+    demos = load_demonstrations(data, spec, 0.99)
+    planes = spec.observations[0].shape[0]
+    small = [1.0] * planes
+    small[0] = 0.01
+    net = PolicyNet(default_architecture(spec, channels=[4], hidden=16, scales={"planes": small}))
+    assert any(float(demos.obs[n].max()) > 1 for n in net.input_names), "the demonstrations need an input above 1"
+
+    got = fit_scales(net, demos)
+    assert got["planes"][0] == 0.01
+    for k, name in enumerate(net.input_names):
+        x = demos.obs[name].astype(np.float32)
+        scale = np.asarray(got[name], dtype=np.float32).reshape(-1, *([1] * (x.ndim - 2)))
+        assert np.abs(x * scale).max() <= 1.0 + 1e-6, name
+        assert net.arch["inputs"][name]["scale"] == got[name]
+    rebuilt = PolicyNet(net.arch)
+    rebuilt.load_state_dict(net.state_dict())
+    inputs = [torch.from_numpy(demos.obs[n][:32]) for n in net.input_names]
+    torch.testing.assert_close(rebuilt(*inputs), net(*inputs))

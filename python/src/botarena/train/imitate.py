@@ -32,7 +32,7 @@ import torch.nn.functional as F
 from botarena.policy import PolicyNet
 from botarena.spec import GameSpec
 
-__all__ = ["Demonstrations", "clone", "imitation_loss", "load_demonstrations", "record_demonstrations"]
+__all__ = ["Demonstrations", "clone", "fit_scales", "imitation_loss", "load_demonstrations", "record_demonstrations"]
 
 TEACHER = "teacher"  # the league name of the agent imitated
 OPPONENT = "opponent"  # the league name of the agent it plays against
@@ -152,6 +152,30 @@ def _fixed(column: Any, dtype: Any) -> np.ndarray:
 
     chunks = [c.flatten().to_numpy(zero_copy_only=False) for c in column.chunks] if isinstance(column, pa.ChunkedArray) else [column.flatten().to_numpy()]
     return np.concatenate(chunks).astype(dtype, copy=False) if chunks else np.zeros(0, dtype=dtype)
+
+
+def fit_scales(net: PolicyNet, demos: Demonstrations) -> dict[str, list[float]]:
+    """Lowers ``net``'s per-channel input scales (the architecture's ``inputs.<name>.scale`` and the
+    buffers forward() multiplies by) to 1/max(1, the channel's largest magnitude in the
+    demonstrations) wherever that is smaller, so that the teacher's observations reach the network
+    in about [-1, 1] too, and returns the scales. Call it before fitting: the weights are not
+    changed, so a trained network's outputs would change.
+
+    Why: the trainer measures the scales in a short random warm-up (botarena.train.rollout.scales),
+    where nothing grows; a teacher that plays reaches values the warm-up never shows (Bomberman's
+    blast radii of 8 to 32+ after power-ups, at scale 1), 30 times the other inputs.
+    """
+    out: dict[str, list[float]] = {}
+    for k, name in enumerate(net.input_names):
+        x = demos.obs[name]
+        peak = np.abs(x.reshape(x.shape[0], x.shape[1], -1)).max(axis=(0, 2)) if x.ndim > 2 else np.abs(x).max(axis=0)
+        old = net.arch["inputs"][name]["scale"]
+        new = [min(float(o), 1.0 / max(1.0, float(p))) for o, p in zip(old, peak)]
+        net.arch["inputs"][name]["scale"] = new
+        buf = net._scale(k)
+        buf.copy_(torch.tensor(new, dtype=buf.dtype).reshape(buf.shape))
+        out[name] = new
+    return out
 
 
 def imitation_loss(net: PolicyNet, demos: Demonstrations, n: int, rng: np.random.Generator, device: torch.device) -> torch.Tensor:

@@ -24,7 +24,7 @@ from botarena.pool import Opponent
 from botarena.server import Server, absolute_spec, find_binary
 from botarena.train.config import TrainConfig, auto_threads, member_name
 from botarena.train.curve import plot_curve, read_curve, write_curve
-from botarena.train.imitate import clone, imitation_loss, load_demonstrations, record_demonstrations
+from botarena.train.imitate import clone, fit_scales, imitation_loss, load_demonstrations, record_demonstrations
 from botarena.train.rollout import Rollout, SeatSplitEnv, scales
 from botarena.train.track import Tracker, open_tracker
 
@@ -438,6 +438,7 @@ class Trainer:
             f"({demos.wins} won, {demos.draws} drawn), read in {time.monotonic() - t0:.0f} s"
         )
         if not resumed:
+            fit_scales(self.net, demos)  # the warm-up's scales miss what the teacher reaches (radii of 8-32)
             deadline = t0 + cfg.minutes * 60 - self.elapsed_before if cfg.minutes else math.inf
             clone(
                 self.net,
