@@ -119,6 +119,66 @@ def test_a_stopped_server_is_unavailable() -> None:
     c.close()
 
 
+# Pipelining (ConnectUnary.post and collect; the remote async pool's Send and Recv) ---
+
+
+def test_posted_requests_are_answered_in_order_and_an_error_keeps_the_connection_in_step(client: botarena.Client) -> None:
+    from botarena._connect import ConnectUnary
+    from botarena.batch import encode_send_request, encode_step_request, parse_step_message
+
+    resp = client.create_pool("battlebots", 4, seed=2, batch_size=2, learner_seats=[0], opponents={1: "huggy"})
+    conn = ConnectUnary(client.address, timeout=30, token=client._token, per_thread=False)
+    pid = resp.pool_id.encode()
+    try:
+        assert conn.collect() == []
+        conn.call("AsyncReset", encode_step_request(pid, b""))
+        first = parse_step_message(conn.call("Recv", encode_step_request(pid, b"")))
+        envs = botarena.batch.BatchDecoder(resp.arrow_schema).decode(first.batch).env.astype("<i4")
+        other = next(e for e in range(4) if e not in envs)
+        conn.post("Send", encode_send_request(pid, np.array([other], "<i4").tobytes(), b"\0\0\0\0"))  # in flight: refused
+        conn.post("Send", encode_send_request(pid, envs.tobytes(), bytes(8)))
+        conn.post("Recv", encode_step_request(pid, b""))
+        refused, sent, batch = conn.collect()
+        assert isinstance(refused, InvalidArgumentError) and "in flight" in str(refused)
+        assert not isinstance(sent, Exception) and sent.nbytes == 0  # SendResponse is empty
+        assert not isinstance(batch, Exception)
+        got = botarena.batch.BatchDecoder(resp.arrow_schema).decode(parse_step_message(batch).batch).env
+        busy = next(e for e in range(4) if e not in got)
+        # A call with posted answers unread reads them first and raises the first error instead.
+        conn.post("Send", encode_send_request(pid, np.array([busy], "<i4").tobytes(), b"\0\0\0\0"))
+        with pytest.raises(InvalidArgumentError, match="in flight"):
+            conn.call("Recv", encode_step_request(pid, b""))
+        assert conn.collect() == []
+        parse_step_message(conn.call("Recv", encode_step_request(pid, b"")))  # the connection is in step
+    finally:
+        conn.close()
+        client.close_pool(resp.pool_id)
+
+
+def test_remote_async_send_refused_by_the_server_is_raised_by_recv_which_keeps_its_batch(client: botarena.Client) -> None:
+    with botarena.Pool("battlebots", 4, client=client, seed=2, batch_size=2, learner_seats=[0], opponents="huggy") as pool:
+        _, info = pool.reset()
+        ids = info["env_id"].copy()
+        pool.send(np.zeros(2, dtype=np.int32))  # back to the server
+        pool.recv()
+        pool.send(np.zeros(2, dtype=np.int32))
+        # An env this pool's record says is idle but the server has in flight:
+        # an error only the server finds, answered after send returned.
+        pool._in_flight[ids[0]] = False
+        pool.send(np.zeros(1, dtype=np.int32), [int(ids[0])])
+        with pytest.raises(InvalidArgumentError, match="in flight"):
+            pool.recv()
+        _, _, _, _, held = pool.recv()  # the batch received with the refusal
+        assert len(set(held["env_id"])) == 2
+        # The pool's record agrees with the server's again: every env goes round.
+        seen = set(held["env_id"])
+        for _ in range(3):
+            pool.send(np.zeros(2, dtype=np.int32))
+            _, _, _, _, info = pool.recv()
+            seen |= set(info["env_id"])
+        assert seen == {0, 1, 2, 3}
+
+
 # StepStream over Connect (HTTP/2, botarena._connect_stream) -----------------------
 
 

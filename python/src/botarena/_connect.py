@@ -30,6 +30,16 @@ never retried, whatever the call: a Step, Send or Recv may have been
 applied, and none of these calls is idempotent. (A keep-alive connection
 the server closed while idle is noticed before sending and replaced, which
 is no failure.)
+
+Pipelining. :meth:`ConnectUnary.post` sends a request without waiting for
+its response, and :meth:`ConnectUnary.collect` reads the responses of the
+posted requests, in order (HTTP/1.1 pipelining: the server answers the
+requests of a connection one after another, in the order they came). An
+async pool's Send and Recv then cost one round trip between them instead of
+two. A posted request is retried as a call's is while nothing else is
+posted on its connection; once anything is posted, a failure to send raises
+:class:`~botarena.errors.ServerUnavailableError` (the posted calls may have
+been applied).
 """
 
 from __future__ import annotations
@@ -40,6 +50,7 @@ import socket
 import ssl
 import threading
 import time
+import types
 from typing import Any
 
 import grpc
@@ -75,13 +86,17 @@ class _Conn:
         self.sock = sock
         self.head = bytearray()  # bytes read past the previous response (none, normally)
         self.buffers = BufferRing()
+        self.posted: list[str] = []  # the methods of the requests sent by post whose responses are unread, in order
 
 
 class ConnectUnary:
     """Connect unary calls (Reset, Step) to one server over HTTP/1.1.
 
-    Each thread gets its own connection. The responses are numpy uint8 views
-    of the thread's receive buffers (see the module doc).
+    Each thread gets its own connection; with per_thread False there is one
+    connection, which the caller must not use from two threads at once (a
+    connection of its own, whose posted requests any thread may collect).
+    The responses are numpy uint8 views of the connection's receive buffers
+    (see the module doc).
     """
 
     def __init__(
@@ -92,6 +107,7 @@ class ConnectUnary:
         token: str | None = None,
         tls: bool = False,
         max_message_bytes: int = 512 << 20,
+        per_thread: bool = True,
     ) -> None:
         host, _, port = address.rpartition(":")
         if not host or not port.isdigit():
@@ -102,7 +118,8 @@ class ConnectUnary:
         self._timeout = timeout
         self._max = max_message_bytes
         self._tls = ssl.create_default_context() if tls else None
-        self._local = threading.local()
+        # The connection: the calling thread's, or one for every thread.
+        self._local: Any = threading.local() if per_thread else types.SimpleNamespace()
         head = f"Host: {address}\r\nContent-Type: application/proto\r\nConnect-Protocol-Version: 1\r\n"
         if timeout is not None:
             head += f"Connect-Timeout-Ms: {max(1, int(timeout * 1000))}\r\n"
@@ -138,7 +155,7 @@ class ConnectUnary:
 
     def _conn(self) -> _Conn:
         conn: _Conn | None = getattr(self._local, "conn", None)
-        if conn is not None and not conn.head:
+        if conn is not None and not conn.head and not conn.posted:
             # The server closes idle connections (and a full server the
             # longest idle one); a closed socket reads as ready. Reconnect
             # rather than send a request it will never read.
@@ -164,7 +181,7 @@ class ConnectUnary:
                 pass
 
     def close(self) -> None:
-        """Closes the calling thread's connection (others close when their threads end)."""
+        """Closes the calling thread's connection (others close when their threads end); unread responses are lost."""
         self._drop()
 
     # Calls -------------------------------------------------------------------
@@ -173,19 +190,61 @@ class ConnectUnary:
         """Sends one unary request and returns the response message (a view of a receive buffer).
 
         Retried only while the request cannot have reached the server (see
-        the module doc).
+        the module doc). With responses of posted requests unread, it reads
+        them first (:meth:`collect`) and raises the first of their errors
+        instead of making the call.
         """
+        conn: _Conn | None = getattr(self._local, "conn", None)
+        if conn is not None and conn.posted:
+            for r in self.collect():
+                if isinstance(r, BotarenaError):
+                    raise r
+        conn = self._send(method, request)
+        r = self._response(conn, method, conn.buffers)
+        if isinstance(r, BotarenaError):
+            raise r
+        return r
+
+    def post(self, method: str, request: bytes) -> None:
+        """Sends one unary request and returns without reading its response; :meth:`collect` reads it.
+
+        The calling thread's next :meth:`collect` (or :meth:`call`) reads
+        the response. Retried as :meth:`call` is while nothing else is
+        posted on the connection (see the module doc).
+        """
+        self._send(method, request).posted.append(method)
+
+    def collect(self) -> list[npt.NDArray[np.uint8] | BotarenaError]:
+        """Reads the responses of the calling thread's posted requests, in the order they were posted.
+
+        Each is a response message or the :class:`~botarena.errors.BotarenaError`
+        the server answered with; the last message is a view of a receive
+        buffer (as :meth:`call`'s), the others are arrays of their own. A
+        failure to read (the connection dropped, no response within the
+        timeout) is raised, and the remaining responses are lost.
+        """
+        conn: _Conn | None = getattr(self._local, "conn", None)
+        if conn is None or not conn.posted:
+            return []
+        out: list[npt.NDArray[np.uint8] | BotarenaError] = []
+        while conn.posted:
+            method = conn.posted.pop(0)
+            out.append(self._response(conn, method, None if conn.posted else conn.buffers, more=bool(conn.posted)))
+        return out
+
+    def _send(self, method: str, request: bytes) -> _Conn:
+        """Writes one request on the calling thread's connection, retried while it cannot have reached the server."""
         for attempt in range(ATTEMPTS):
             try:
-                return self._call(method, request)
+                return self._send_once(method, request)
             except _NotSent as e:
                 if attempt == ATTEMPTS - 1:
                     raise e.error from None
                 time.sleep(BACKOFF_S[min(attempt, len(BACKOFF_S) - 1)])
         raise AssertionError("unreachable")
 
-    def _call(self, method: str, request: bytes) -> npt.NDArray[np.uint8]:
-        """One attempt of call; raises _NotSent when the request did not go out in full."""
+    def _send_once(self, method: str, request: bytes) -> _Conn:
+        """One attempt of _send; raises _NotSent when the request did not go out in full (nothing posted before it)."""
         try:
             conn = self._conn()
         except ServerUnavailableError as e:
@@ -200,22 +259,32 @@ class ConnectUnary:
                 grpc.StatusCode.DEADLINE_EXCEEDED,
             ) from None
         except OSError as e:
+            self._drop()
+            err = ServerUnavailableError(f"server {self.address}: {method}: sending the request: {e}", grpc.StatusCode.UNAVAILABLE)
+            if conn.posted:
+                # Posted requests went out before it: they may have been applied.
+                raise ServerUnavailableError(f"{err} (after {', '.join(conn.posted)} requests whose responses are lost)", grpc.StatusCode.UNAVAILABLE) from None
             # Not all of the request was handed to the kernel: the server
             # cannot have a whole request to act on.
-            self._drop()
-            raise _NotSent(ServerUnavailableError(f"server {self.address}: {method}: sending the request: {e}", grpc.StatusCode.UNAVAILABLE)) from None
+            raise _NotSent(err) from None
+        return conn
+
+    def _response(self, conn: _Conn, method: str, into: BufferRing | None, more: bool = False) -> npt.NDArray[np.uint8] | BotarenaError:
+        """Reads one response: the message, or the error the server answered with.
+
+        After an error response the connection is closed unless more
+        responses follow on it (more); a failure to read is raised.
+        """
         try:
             status, length, chunked, close = self._read_head(conn)
-            if status != 200:
-                body = self._read_body(conn, length, chunked, into=None)
-                self._drop()
-                raise self._error(method, status, bytes(body))
-            msg = self._read_body(conn, length, chunked, into=conn.buffers)
-            if close:
-                self._drop()
-            return msg
+            if status == 200:
+                msg = self._read_body(conn, length, chunked, into=into)
+                if close:
+                    self._drop()
+                return msg
+            err = self._error(method, status, bytes(self._read_body(conn, length, chunked, into=None)))
         except BotarenaError:
-            self._drop()
+            self._drop()  # over the size limit: the rest of the body is unread
             raise
         except (socket.timeout, TimeoutError):
             self._drop()
@@ -226,6 +295,9 @@ class ConnectUnary:
         except (OSError, ValueError) as e:
             self._drop()
             raise ServerUnavailableError(f"server {self.address}: {method}: {e}", grpc.StatusCode.UNAVAILABLE) from None
+        if close or not more:
+            self._drop()
+        return err
 
     def _recv_more(self, conn: _Conn) -> None:
         data = conn.sock.recv(65536)

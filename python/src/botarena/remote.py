@@ -13,9 +13,10 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from botarena.batch import Batch, BatchDecoder, StepMessage
-from botarena.client import Client, StepStream
-from botarena.errors import FailedPreconditionError, InvalidArgumentError, MalformedResponseError
+from botarena.batch import Batch, BatchDecoder, StepMessage, encode_send_request, encode_step_request, parse_step_message
+from botarena._connect import ConnectUnary
+from botarena.client import MAX_MESSAGE_BYTES, Client, StepStream
+from botarena.errors import BotarenaError, FailedPreconditionError, InvalidArgumentError, MalformedResponseError
 from botarena.pool import Info, Obs, Pool, PoolStats, Step, int32_values
 from botarena.server import Server, remember_token
 
@@ -67,6 +68,13 @@ class RemotePool(Pool):
         """Makes the pool (settings: :class:`~botarena.pool.Pool`'s, and the game's config fields)."""
         super().__init__(game, num_envs, **settings)
         self._last_ids: npt.NDArray[np.int32] | None = None
+        # Async pools: the envs sent (or reset) and not yet received, as the
+        # server counts them (None before the first async_reset), and a Recv
+        # response read along with a failed Send, for the next recv.
+        self._in_flight: npt.NDArray[np.bool_] | None = None
+        self._held: StepMessage | None = None
+        self._conn: ConnectUnary | None = None  # an async pool's own connection (Connect)
+        self._posted: list[npt.NDArray[np.int32] | None] = []  # the posted Sends' envs, None for a Recv, in order
         self._server: Server | None = None
         self._own_client = client is None
         self._stream: StepStream | None = None
@@ -92,6 +100,9 @@ class RemotePool(Pool):
         self._needs_reset = True
         self._ended_zero = np.zeros(self.rows, dtype=bool)
         self._last_ids = None
+        self._in_flight = None
+        self._held = None
+        self._posted = []
         if self._mixtures:
             self.client.set_opponents(self.pool_id, self._mixtures)
 
@@ -151,12 +162,29 @@ class RemotePool(Pool):
     def async_reset(self) -> None:
         """Resets every env in the background (see :meth:`Pool.async_reset`)."""
         self._need_async()
-        self.client.async_reset(self.pool_id)
+        conn = self._async_conn()
+        if conn is None:
+            self.client.async_reset(self.pool_id)
+        else:
+            self._collect()
+            conn.call("AsyncReset", encode_step_request(self.pool_id.encode(), b""))
         self._needs_reset = False
         self._last_ids = None
+        self._held = None
+        self._in_flight = np.ones(self.num_envs, dtype=bool)
 
     def send(self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None = None) -> None:
-        """Queues envs with their actions and returns at once (see :meth:`Pool.send`)."""
+        """Queues envs with their actions and returns at once (see :meth:`Pool.send`).
+
+        Over Connect (the client's default protocol) the Send request is
+        written and not waited for: the next :meth:`recv` writes its Recv
+        request behind it and reads both answers, one round trip for the two
+        (HTTP/1.1 pipelining on a connection of this pool's, see
+        :mod:`botarena._connect`). The envs named are checked here against
+        those this pool has in flight, so an env in flight or named twice
+        raises at once; an error only the server finds is raised by the next
+        :meth:`recv` (which keeps the batch it received for the recv after).
+        """
         batch_size = self._need_async()
         if env_id is None:
             if self._last_ids is None:
@@ -170,18 +198,81 @@ class RemotePool(Pool):
         n = ids.size * len(self.learner_seats)
         if a.size != n:
             raise InvalidArgumentError(f"actions: got {a.size}, want {n} (one per row)")
-        self.client.send(self.pool_id, ids.data.cast("B"), a.data.cast("B"))
+        flight = self._in_flight
+        if flight is None:
+            raise FailedPreconditionError(f"pool {self.pool_id!r}: send before the first async_reset; call reset or async_reset first")
+        busy = flight[ids]
+        if busy.any():
+            j = int(busy.argmax())
+            raise InvalidArgumentError(f"send: env_id[{j}] = {ids[j]} is in flight (sent and not yet returned by recv)")
+        before = np.count_nonzero(flight)
+        flight[ids] = True
+        if np.count_nonzero(flight) != before + ids.size:
+            flight[ids] = False
+            raise InvalidArgumentError(f"send: env_id {ids.tolist()}: an env is named twice")
+        conn = self._async_conn()
+        try:
+            if conn is None:
+                self.client.send(self.pool_id, ids.data.cast("B"), a.data.cast("B"))
+            else:
+                conn.post("Send", encode_send_request(self.pool_id.encode(), ids.data.cast("B"), a.data.cast("B")))
+                self._posted.append(ids.copy())
+        except BaseException:
+            flight[ids] = False
+            raise
 
     def recv(self) -> Step:
         """Waits for the next batch (see :meth:`Pool.recv`); the arrays are views of the response and stay valid."""
         self._need_async()
-        msg = self.client.recv(self.pool_id)
+        msg, self._held = self._held, None
+        if msg is None:
+            conn = self._async_conn()
+            if conn is None:
+                msg = self.client.recv(self.pool_id)
+            else:
+                conn.post("Recv", encode_step_request(self.pool_id.encode(), b""))
+                self._posted.append(None)
+                msg = self._collect()
+                assert msg is not None
         b = self._decode(msg, self._need_async() * len(self.learner_seats))
         info = self._info(b, msg)
         ids = b.env[:: len(self.learner_seats)]
         info["env_id"] = ids
         self._last_ids = np.ascontiguousarray(ids, dtype="<i4")
+        if self._in_flight is not None:
+            self._in_flight[self._last_ids] = False
         return b.obs, b.reward, b.terminated, b.truncated, info
+
+    def _async_conn(self) -> ConnectUnary | None:
+        """This async pool's own Connect connection (None with the gRPC protocol), opened on first use."""
+        if self._conn is None and self.client._connect is not None:
+            c = self.client
+            self._conn = ConnectUnary(c.address, timeout=c.timeout, token=c._token, tls=c._tls, max_message_bytes=MAX_MESSAGE_BYTES, per_thread=False)
+        return self._conn
+
+    def _collect(self) -> StepMessage | None:
+        """Reads the answers of the posted Sends and Recv; returns the Recv's batch (None when no Recv was posted).
+
+        Raises the first error among them; the envs of a refused Send are not
+        in flight (the server queued nothing), and a batch received after it
+        is kept for the next recv.
+        """
+        if self._conn is None or not self._posted:
+            return None
+        posted, self._posted = self._posted, []
+        msg: StepMessage | None = None
+        failed: BotarenaError | None = None
+        for ids, r in zip(posted, self._conn.collect()):
+            if isinstance(r, BotarenaError):
+                failed = failed or r
+                if ids is not None and self._in_flight is not None:
+                    self._in_flight[ids] = False
+            elif ids is None:
+                msg = parse_step_message(r)
+        if failed is not None:
+            self._held = msg
+            raise failed
+        return msg
 
     def step_batch(self, actions: npt.ArrayLike) -> tuple[Batch, StepMessage]:
         """Like :meth:`step` but returns the decoded :class:`~botarena.batch.Batch` and the raw message."""
@@ -267,6 +358,13 @@ class RemotePool(Pool):
         if self._stream is not None:
             self._stream.close()
             self._stream = None
+        if self._conn is not None:
+            try:
+                self._collect()  # the posted Sends' answers, before the pool closes under them
+            except BotarenaError:
+                pass
+            self._conn.close()
+            self._conn = None
         if self._pool_id is not None:
             pool_id, self._pool_id = self._pool_id, None
             try:
