@@ -13,7 +13,7 @@
 // env service checks them ([envproto.PoolConfig]); [Call] dispatches them
 // by method name in binary protobuf, which is how the shared library
 // exports them. A pool's id is its handle in decimal. The step path
-// ([Bind], [Reset], [Step], [AsyncReset], [Send], [Recv]) takes the
+// ([Bind], [Reset], [Step], [AsyncReset], [Send], [Recv], [SendRecv]) takes the
 // handle and plain values, and encodes nothing.
 //
 // # Memory

@@ -18,8 +18,9 @@ import (
 
 // ABI is the version of the shared library's C interface; the Python
 // package refuses a library with another. 2: the calls off the step path
-// take and return the env service's messages (binary protobuf).
-const ABI = 2
+// take and return the env service's messages (binary protobuf). 3:
+// bta_send_recv, [SendRecv] in one call.
+const ABI = 3
 
 // Code is the kind of an [Error], numbered like the gRPC status codes
 // the remote backend gives for the same mistakes.
@@ -349,6 +350,27 @@ func Recv(h int64) (int, error) {
 		if err != nil {
 			return err
 		}
+		k, err = a.Recv()
+		return err
+	})
+	return k, err
+}
+
+// SendRecv is [Send] then [Recv] in one call: it queues envs of async
+// pool h with their actions and waits for the next batch, returning its
+// index in the ring. A step of an async pool from Python crosses into Go
+// once instead of twice. Nothing is received when Send fails.
+func SendRecv(h int64, envs, actions []int32) (int, error) {
+	k := 0
+	err := with(h, func(p *pool) error {
+		a, err := p.asyncOrErr()
+		if err != nil {
+			return err
+		}
+		if err := a.Send(envs, actions); err != nil {
+			return err
+		}
+		p.steps++
 		k, err = a.Recv()
 		return err
 	})

@@ -388,6 +388,70 @@ func TestAsync(t *testing.T) {
 	}
 }
 
+// TestSendRecvIsSendThenRecv: one SendRecv call gives the batches that
+// Send followed by Recv give, byte for byte, and counts one step.
+func TestSendRecvIsSendThenRecv(t *testing.T) {
+	const envs, batch, rounds = 6, 3, 30
+	req := &botarenav1.CreatePoolRequest{Game: "battlebots", NumEnvs: envs, Seed: seed(5), BatchSize: batch}
+	var hs [2]int64
+	var mems [2]*memory
+	nb := vecenv.AsyncBatches(envs, batch)
+	for i := range hs {
+		info := create(t, req)
+		hs[i], mems[i] = info.Handle, allocate(info, batch*len(info.LearnerSeats), nb)
+		if err := native.Bind(hs[i], mems[i].ptrs); err != nil {
+			t.Fatal(err)
+		}
+		if err := native.AsyncReset(hs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := native.SendRecv(hs[1], []int32{0}, []int32{0, 0}); code(err) != native.InvalidArgument {
+		t.Errorf("SendRecv of an env in flight: %v", err)
+	}
+	ks := [2]int{}
+	for i, h := range hs {
+		k, err := native.Recv(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks[i] = k
+	}
+	per := len(mems[0].arrays) / nb
+	envCol := per - 1 - 3 // "env": before seat, episode and ended (no final observations here)
+	for round := range rounds {
+		for a := range per {
+			if x, y := mems[0].arrays[ks[0]*per+a], mems[1].arrays[ks[1]*per+a]; !bytes.Equal(x, y) {
+				t.Fatalf("round %d: array %d differs: Send then Recv %v, SendRecv %v", round, a, x, y)
+			}
+		}
+		raw := mems[0].arrays[ks[0]*per+envCol]
+		ids := make([]int32, batch)
+		for j := range ids {
+			ids[j] = *(*int32)(unsafe.Pointer(&raw[4*2*j])) // 2 learner seats: every other row
+		}
+		acts := make([]int32, 2*batch)
+		for j := range acts {
+			acts[j] = int32((round + j) % 5)
+		}
+		if err := native.Send(hs[0], ids, acts); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if ks[0], err = native.Recv(hs[0]); err != nil {
+			t.Fatal(err)
+		}
+		if ks[1], err = native.SendRecv(hs[1], ids, acts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, h := range hs {
+		if st, err := stats(h); err != nil || st.Steps != rounds {
+			t.Errorf("pool %d: stats %v, %v: want %d steps", i, st, err, rounds)
+		}
+	}
+}
+
 // TestCall: the dispatcher runs the env service's methods on their
 // binary protobuf messages, and replies with an *Error of the documented
 // code otherwise.

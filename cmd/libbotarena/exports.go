@@ -56,6 +56,17 @@ func int32s(p *C.int32_t, n C.int64_t, what string) ([]int32, error) {
 	return unsafe.Slice((*int32)(unsafe.Pointer(p)), int(n)), nil
 }
 
+// sendArgs returns the env ids and actions of a send.
+func sendArgs(envs *C.int32_t, nEnvs C.int64_t, actions *C.int32_t, nActions C.int64_t) (e, a []int32, err error) {
+	if e, err = int32s(envs, nEnvs, "send: env ids"); err != nil {
+		return nil, nil, err
+	}
+	if a, err = int32s(actions, nActions, "send: actions"); err != nil {
+		return nil, nil, err
+	}
+	return e, a, nil
+}
+
 // bta_abi returns native.ABI, the version of this interface.
 //
 //export bta_abi
@@ -148,11 +159,7 @@ func bta_async_reset(h C.int64_t, buf *C.char, bufCap C.int64_t) (code C.int32_t
 //export bta_send
 func bta_send(h C.int64_t, envs *C.int32_t, nEnvs C.int64_t, actions *C.int32_t, nActions C.int64_t, buf *C.char, bufCap C.int64_t) (code C.int32_t) {
 	defer guard(&code, buf, bufCap)
-	e, err := int32s(envs, nEnvs, "send: env ids")
-	if err != nil {
-		return status(err, buf, bufCap)
-	}
-	a, err := int32s(actions, nActions, "send: actions")
+	e, a, err := sendArgs(envs, nEnvs, actions, nActions)
 	if err != nil {
 		return status(err, buf, bufCap)
 	}
@@ -165,6 +172,23 @@ func bta_send(h C.int64_t, envs *C.int32_t, nEnvs C.int64_t, actions *C.int32_t,
 func bta_recv(h C.int64_t, batch *C.int64_t, buf *C.char, bufCap C.int64_t) (code C.int32_t) {
 	defer guard(&code, buf, bufCap)
 	k, err := native.Recv(int64(h))
+	if err == nil && batch != nil {
+		*batch = C.int64_t(k)
+	}
+	return status(err, buf, bufCap)
+}
+
+// bta_send_recv runs native.SendRecv with nEnvs env ids and nActions
+// actions and stores the batch index in *batch.
+//
+//export bta_send_recv
+func bta_send_recv(h C.int64_t, envs *C.int32_t, nEnvs C.int64_t, actions *C.int32_t, nActions C.int64_t, batch *C.int64_t, buf *C.char, bufCap C.int64_t) (code C.int32_t) {
+	defer guard(&code, buf, bufCap)
+	e, a, err := sendArgs(envs, nEnvs, actions, nActions)
+	if err != nil {
+		return status(err, buf, bufCap)
+	}
+	k, err := native.SendRecv(int64(h), e, a)
 	if err == nil && batch != nil {
 		*batch = C.int64_t(k)
 	}

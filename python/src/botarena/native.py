@@ -82,7 +82,7 @@ from botarena.v1 import env_pb2
 __all__ = ["NativePool", "NativeUnavailableError", "library_path", "load", "available", "ABI"]
 
 #: The C interface version this module speaks (the Go package native's ABI).
-ABI = 2
+ABI = 3
 
 _LIB_FILE = {"darwin": "libbotarena.dylib", "win32": "botarena.dll"}.get(sys.platform, "libbotarena.so")
 
@@ -177,6 +177,7 @@ class _Library:
         dll.bta_step.argtypes, dll.bta_step.restype = [i64, p, i64, p, i64], i32
         dll.bta_send.argtypes, dll.bta_send.restype = [i64, p, i64, p, i64, p, i64], i32
         dll.bta_recv.argtypes, dll.bta_recv.restype = [i64, ctypes.POINTER(i64), p, i64], i32
+        dll.bta_send_recv.argtypes, dll.bta_send_recv.restype = [i64, p, i64, p, i64, ctypes.POINTER(i64), p, i64], i32
         abi = int(dll.bta_abi())
         if abi != ABI:
             raise NativeUnavailableError(f"{path} speaks native ABI {abi}, this package {ABI}: rebuild or reinstall it")
@@ -331,6 +332,9 @@ class NativePool(Pool):
         self._c_async_reset: Callable[..., int] = dll.bta_async_reset
         self._c_send: Callable[..., int] = dll.bta_send
         self._c_recv: Callable[..., int] = dll.bta_recv
+        self._c_send_recv: Callable[..., int] = dll.bta_send_recv
+        self._batch = ctypes.c_int64()  # the ring index bta_recv and bta_send_recv store
+        self._batch_ref = ctypes.byref(self._batch)
         self._create(seed)
         _live.add(self)
 
@@ -353,6 +357,7 @@ class NativePool(Pool):
                 self._outputs = [_Output(layout, self.batch_size * L, tensors) for _ in range(nb)]
                 self._acts = np.zeros(self.batch_size * L, dtype=np.int32)
                 self._env_ids = np.zeros(self.batch_size, dtype=np.int32)
+                self._env_ids_ptr = self._env_ids.ctypes.data
             ptrs = [p for out in self._outputs for p in out.ptrs]
             array = (ctypes.c_void_p * len(ptrs))(*ptrs)
             self._check(self._lib.dll.bta_bind(self._handle, array, len(ptrs), *self._errbuf()))
@@ -424,11 +429,12 @@ class NativePool(Pool):
 
         As :meth:`Pool.step`, but the arrays are overwritten by the next call.
         In async mode: :meth:`send` (to ``env_id``, default the last batch's
-        envs) then :meth:`recv`.
+        envs) then :meth:`recv`, in one call into the library.
         """
         if self.batch_size is not None:
-            self.send(actions, env_id)
-            return self.recv()
+            ids, envs, n = self._queue(actions, env_id)
+            self._check(self._c_send_recv(self._handle, ids, envs, self._acts_ptr, n, self._batch_ref, *self._errbuf()))
+            return self._received()
         if env_id is not None:
             raise FailedPreconditionError("step: env_id is for async pools (Pool(..., batch_size=N))")
         self._actions(actions, self.rows)
@@ -451,18 +457,28 @@ class NativePool(Pool):
         learner seats in order. An env can be sent again once :meth:`recv` has
         returned it.
         """
+        ids, envs, n = self._queue(actions, env_id)
+        self._check(self._c_send(self._handle, ids, envs, self._acts_ptr, n, *self._errbuf()))
+
+    def _queue(self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None) -> tuple[int, int, int]:
+        """Checks a send's envs and copies its actions; returns the env ids' address, their count and the actions' count.
+
+        The env ids stay in ``self._sent`` (alive until the call that reads them returns).
+        """
         self._need_async()
         if env_id is None:
             if self._last is None:
                 raise FailedPreconditionError("send: no batch received yet to take the env ids from; pass env_id")
-            ids = self._env_ids
+            self._sent = self._env_ids
+            ptr = self._env_ids_ptr
         else:
-            ids = int32_values(env_id, "env_id", self.num_envs, "index")
-        n = ids.size * len(self.learner_seats)
+            self._sent = int32_values(env_id, "env_id", self.num_envs, "index")
+            ptr = self._sent.ctypes.data
+        n = self._sent.size * len(self.learner_seats)
         if n > self._acts.size:
-            raise InvalidArgumentError(f"send: {ids.size} envs, at most batch_size={self.batch_size} per call")
+            raise InvalidArgumentError(f"send: {self._sent.size} envs, at most batch_size={self.batch_size} per call")
         self._actions(actions, n)
-        self._check(self._c_send(self._handle, ids.ctypes.data, ids.size, self._acts_ptr, n, *self._errbuf()))
+        return ptr, self._sent.size, n
 
     def recv(self) -> Step:
         """Waits for the next ``batch_size`` envs to finish; returns their ``(obs, reward, terminated, truncated, info)``.
@@ -472,9 +488,12 @@ class NativePool(Pool):
         when fewer than ``batch_size`` envs are in flight.
         """
         self._need_async()
-        k = ctypes.c_int64()
-        self._check(self._c_recv(self._handle, ctypes.byref(k), *self._errbuf()))
-        out = self._outputs[k.value]
+        self._check(self._c_recv(self._handle, self._batch_ref, *self._errbuf()))
+        return self._received()
+
+    def _received(self) -> Step:
+        # The batch bta_recv or bta_send_recv stored the index of.
+        out = self._outputs[self._batch.value]
         self._last = out
         np.copyto(self._env_ids, out.env[:: len(self.learner_seats)])
         return self._result(out)
@@ -552,7 +571,7 @@ class NativePool(Pool):
                 "this native pool belongs to the process that forked this one; Go's runtime does not survive fork()"
             )
 
-        self._c_reset = self._c_step = self._c_async_reset = self._c_send = self._c_recv = dead
+        self._c_reset = self._c_step = self._c_async_reset = self._c_send = self._c_recv = self._c_send_recv = dead
         self._pool_id = None
         self.closed = True
 
