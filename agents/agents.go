@@ -34,8 +34,8 @@ func BaseGame(game string) string { return env.BaseGame(game) }
 
 // Register adds a generic agent named name, one that plays every game (such
 // as "idle" and "random"). A game's own agents are not registered here:
-// the game's package lists them in its registry entry's [env.Kit], where
-// [New] and [Names] find them. Register panics if name is empty, factory is
+// the game's kit lists them ([Builtins]), where [New] and [Names] find
+// them. Register panics if name is empty, factory is
 // nil or the name is taken: registration happens in init functions, where a
 // mistake is a programming error. It is safe for concurrent use.
 func Register(name, summary string, factory env.AgentFactory) {
@@ -50,20 +50,37 @@ func Register(name, summary string, factory env.AgentFactory) {
 	generics[name] = generic{summary: summary, factory: factory}
 }
 
-// kit returns the kit of the registry name game in [env.Default], or nil.
-func kit(game string) *env.Kit {
+// Builtins is implemented by the kit of a game (its [env.Entry] Kit) that
+// has built-in agents: the original competition's reference and example
+// bots, and scripted players. Their names are distinct, lower case
+// ([a-z][a-z0-9-]*), and not those of the generic agents; each has a
+// Summary and a New. [New] and [Names] find them here.
+type Builtins interface {
+	// Agents lists the game's agents; the result is shared and must not
+	// be modified.
+	Agents() []env.AgentInfo
+}
+
+// builtins returns the built-in agents of the registry name game in
+// [env.Default], or nil.
+func builtins(game string) []env.AgentInfo {
 	e, err := env.Default.Lookup(game)
 	if err != nil {
 		return nil
 	}
-	return e.Kit
+	if b, ok := e.Kit.(Builtins); ok {
+		return b.Agents()
+	}
+	return nil
 }
 
-// lookup finds name for game: the game's own agents (its [env.Kit]) first,
+// lookup finds name for game: the game's own agents ([Builtins]) first,
 // then the generic ones.
 func lookup(game, name string) (summary string, factory env.AgentFactory, ok bool) {
-	if a, ok := kit(game).Agent(name); ok {
-		return a.Summary, a.New, true
+	for _, a := range builtins(game) {
+		if a.Name == name {
+			return a.Summary, a.New, true
+		}
 	}
 	mu.RLock()
 	defer mu.RUnlock()
@@ -175,7 +192,7 @@ func valid(game string) string {
 
 // New makes the agent spec names for game (a registry name such as
 // "bomberman/12p") for envs of spec: one of the game's own agents (its
-// [env.Kit] in [env.Default]), a generic agent, or a spec of a registered
+// kit's [Builtins] in [env.Default]), a generic agent, or a spec of a registered
 // [Scheme] ("dir:PATH", "cmd:...", "http://..."). An unknown name gives an error wrapping [ErrUnknownAgent]
 // that lists the valid names and schemes. Agents that hold resources
 // (processes, connections) implement io.Closer; their owner closes them.
@@ -208,11 +225,9 @@ func Names(game string) []string {
 	mu.RLock()
 	names := slices.Collect(maps.Keys(generics))
 	mu.RUnlock()
-	if k := kit(game); k != nil {
-		for _, a := range k.Agents {
-			if !slices.Contains(names, a.Name) {
-				names = append(names, a.Name)
-			}
+	for _, a := range builtins(game) {
+		if !slices.Contains(names, a.Name) {
+			names = append(names, a.Name)
 		}
 	}
 	slices.Sort(names)

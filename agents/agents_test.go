@@ -2,6 +2,7 @@ package agents
 
 import (
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -162,29 +163,30 @@ func TestRandomNoAllocs(t *testing.T) {
 	}
 }
 
-// TestGameAgentsResolve checks every linked game's kit against the
-// generic agents: no game agent takes a generic agent's name, and the
-// reference bot and every training opponent is an agent New makes.
+// TestGameAgentsResolve checks every linked game's built-in agents
+// ([Builtins]): names well-formed and distinct, none a generic agent's,
+// each with a summary and an agent New makes. (The env service's tests
+// check that the training defaults name agents New makes.)
 func TestGameAgentsResolve(t *testing.T) {
+	nameRE := regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 	for _, game := range env.Default.Names() {
-		k := kit(game)
-		if k == nil {
-			continue
+		e, err := env.Make(game, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, a := range k.Agents {
-			if _, dup := generics[a.Name]; dup {
+		var names []string
+		for _, a := range builtins(game) {
+			switch _, generic := generics[a.Name]; {
+			case !nameRE.MatchString(a.Name) || slices.Contains(names, a.Name):
+				t.Errorf("%s: agent %q: malformed or listed twice", game, a.Name)
+			case generic:
 				t.Errorf("%s: agent %q takes the name of a generic agent", game, a.Name)
+			case strings.TrimSpace(a.Summary) == "" || a.New == nil:
+				t.Errorf("%s: agent %q has no summary or no New", game, a.Name)
 			}
-		}
-		names := k.Opponents
-		if k.Reference != "" {
-			names = append([]string{k.Reference}, names...)
+			names = append(names, a.Name)
 		}
 		for _, name := range names {
-			e, err := env.Make(game, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
 			if _, err := New(game, name, e.Spec()); err != nil {
 				t.Errorf("%s: %v", game, err)
 			}

@@ -33,9 +33,9 @@ func init() {
 // ParseCommand as the original reads its bots' files and outputs (a
 // move.txt digit in Bomberman, a BattleBots action, a Battle³ reply's JSON
 // ...), or one of the original's console keys where it had console players
-// (the game's [env.Kit.ConsoleKeys]; Bomberman: w a s d, z, x). An empty
-// line does nothing (action 0), "?" or "help" lists the commands (the
-// game's [env.Kit.ConsoleHelp]), and a line the game rejects is asked
+// (its kit's [ConsoleKeys]; Bomberman: w a s d, z, x). An empty line does
+// nothing (action 0), "?" or "help" lists the commands (the keys' help),
+// and a line the game rejects is asked
 // again. At the end of the input the console does nothing from then on.
 //
 // In Bomberman, console seats are exempt from the 20-do-nothing rule, as
@@ -99,10 +99,36 @@ func (c *Console) Reset(e env.Env, seat int, _ uint64) {
 	fmt.Fprintf(c.out(), "console: you play seat %d of %s. %s\n", seat, e.Spec().Game, c.help(e))
 }
 
+// ConsoleKeys is implemented by the kit of a game (its [env.Entry] Kit)
+// whose original had console players, for [Console].
+type ConsoleKeys interface {
+	// ConsoleKeys returns the original's console controls: each key, typed
+	// on a line of its own (trimmed, lower case, neither "?" nor "help":
+	// the console lower-cases what the player types), and the action
+	// (>= 0) it stands for; and help, one line describing the commands a
+	// player may type (keys and native commands). A line that is not a
+	// key is read as a native command. The map is shared and must not be
+	// modified.
+	ConsoleKeys() (keys map[string]int32, help string)
+}
+
+// consoleKeys returns the console keys and help of the registry name game
+// in [env.Default]; none for a game whose kit has none.
+func consoleKeys(game string) (keys map[string]int32, help string) {
+	e, err := env.Default.Lookup(game)
+	if err != nil {
+		return nil, ""
+	}
+	if k, ok := e.Kit.(ConsoleKeys); ok {
+		return k.ConsoleKeys()
+	}
+	return nil, ""
+}
+
 // help lists the game's commands.
 func (c *Console) help(e env.Env) string {
-	if k := kit(e.Spec().Game); k != nil && k.ConsoleHelp != "" {
-		return "Commands: " + k.ConsoleHelp + "; an empty line does nothing."
+	if _, help := consoleKeys(e.Spec().Game); help != "" {
+		return "Commands: " + help + "; an empty line does nothing."
 	}
 	return "Type a native command of the game (as its bots print it); an empty line does nothing."
 }
@@ -123,10 +149,7 @@ func (c *Console) Act(e env.Env, seat int) int32 {
 	if len(c.buf) > 0 && c.buf[len(c.buf)-1] != '\n' {
 		fmt.Fprintln(out)
 	}
-	var keys map[string]int32
-	if k := kit(e.Spec().Game); k != nil {
-		keys = k.ConsoleKeys
-	}
+	keys, _ := consoleKeys(e.Spec().Game)
 	for {
 		fmt.Fprintf(out, "seat %d> ", seat)
 		line, err := c.readLine()

@@ -86,3 +86,25 @@ func TestConsoleBombermanKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryLinkedGamesConsoleKeysAreValid checks the console keys of every
+// linked game's kit ([ConsoleKeys]): trimmed lower-case keys other than ?
+// and help, for actions of the game, and one line of help wherever there
+// are keys.
+func TestEveryLinkedGamesConsoleKeysAreValid(t *testing.T) {
+	for _, game := range env.Default.Names() {
+		keys, help := consoleKeys(game)
+		if len(keys) > 0 && strings.TrimSpace(help) == "" || strings.ContainsAny(help, "\n\r") {
+			t.Errorf("%s: help %q: want one line, with the keys", game, help)
+		}
+		e, err := env.Make(game, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for key, a := range keys {
+			if key == "" || key != strings.ToLower(strings.TrimSpace(key)) || key == "?" || key == "help" || a < 0 || int(a) >= e.Spec().Actions {
+				t.Errorf("%s: console key %q (action %d): want a trimmed lower-case key other than ? and help, for an action of the game", game, key, a)
+			}
+		}
+	}
+}

@@ -10,8 +10,8 @@
 // "idle" (always action 0, the do-nothing action), "random" (uniform among
 // the legal actions of [env.Env.WriteMask]) and "console", and the game's
 // own built-in agents, such as Bomberman's "reference" (the original
-// competition's reference bot), which its package lists in its registry
-// entry's [env.Kit] ([env.Entry.Kit]); [New] finds them there.
+// competition's reference bot), which its package lists through its
+// registry entry's Kit ([Builtins]); [New] finds them there.
 //
 // Besides the registered names, [New] takes the specs of registered
 // schemes ([RegisterScheme]): the original competitions' external bots

@@ -29,3 +29,15 @@ type Agent interface {
 // agent cannot play that game (for example a game-specific agent asked for
 // another game). Pools call it once per env and seat.
 type AgentFactory func(spec *Spec) (Agent, error)
+
+// AgentInfo is one built-in agent of a game, as a game's kit lists them
+// for package agents (see [Entry.Kit]).
+type AgentInfo struct {
+	// Name is the name agents are asked for by ("reference").
+	Name string
+	// Summary is a one-line description for listings.
+	Summary string
+	// New makes the agent for envs of spec; it returns an error for a spec
+	// of another game.
+	New AgentFactory
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -38,11 +39,16 @@ type Entry struct {
 	NewConfig func() Config
 	// New makes an env from a config that has passed Validate.
 	New func(Config) (Env, error)
-	// Kit is what the game brings besides its envs (agents, training
-	// defaults, console keys, play flags ...). Every registry name of one
-	// base game ("bomberman", "bomberman/12p") carries the same *Kit; nil
-	// for all of them means a game without extras.
-	Kit *Kit
+	// Kit is what the game brings besides its envs, for the tools around
+	// them: a value of the game's package whose methods each tool finds
+	// by a type assertion to an interface the tool declares (package
+	// agents asks for built-in agents, the play command for flags and
+	// leaderboard fields, the web viewer for a legend ...;
+	// docs/add-a-game.md lists them). env names none of those parts.
+	// Every registry name of one base game ("bomberman", "bomberman/12p")
+	// carries the same Kit, a comparable value (an empty struct or a
+	// pointer); nil for all of them means a game without extras.
+	Kit any
 }
 
 // ErrUnknownGame is returned (wrapped) for a name that is not registered.
@@ -72,11 +78,10 @@ var Default = &Registry{}
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9]*(/[a-z0-9][a-z0-9-]*)?$`)
 
 // Register adds e to r. It panics if the name is malformed, already taken, or
-// a constructor is missing, if e's [Kit] is not valid for the game (see
-// [Kit]), if another name of the same base game carries another Kit, or if
-// a flag name of the Kit is an int flag in one game and a string flag in
-// another: registration happens in init functions, where a mistake is a
-// programming error.
+// a constructor is missing, if e's Kit is not comparable, or if another name
+// of the same base game carries another Kit: registration happens in init
+// functions, where a mistake is a programming error. What a Kit brings is
+// checked by the tools that ask for it.
 func (r *Registry) Register(e Entry) {
 	if !nameRE.MatchString(e.Name) {
 		panic(fmt.Sprintf("env: Register: malformed game name %q", e.Name))
@@ -84,10 +89,8 @@ func (r *Registry) Register(e Entry) {
 	if e.NewConfig == nil || e.New == nil || e.Rules == nil {
 		panic(fmt.Sprintf("env: Register %q: NewConfig, New and Rules are required", e.Name))
 	}
-	if e.Kit != nil {
-		if err := e.Kit.check(e); err != nil {
-			panic(fmt.Sprintf("env: Register %q: kit: %v", e.Name, err))
-		}
+	if e.Kit != nil && !reflect.TypeOf(e.Kit).Comparable() {
+		panic(fmt.Sprintf("env: Register %q: its Kit, a %T, is not comparable", e.Name, e.Kit))
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -102,18 +105,7 @@ func (r *Registry) Register(e Entry) {
 	for _, name := range slices.Sorted(maps.Keys(r.entries)) {
 		o := r.entries[name]
 		if BaseGame(o.Name) == BaseGame(e.Name) && o.Kit != e.Kit {
-			panic(fmt.Sprintf("env: Register %q: its Kit is not the one %q registered (every name of a game shares one *Kit)", e.Name, o.Name))
-		}
-		if o.Kit == nil || e.Kit == nil || o.Kit == e.Kit {
-			continue
-		}
-		for _, f := range e.Kit.Flags {
-			for _, g := range o.Kit.Flags {
-				if f.Name == g.Name && f.Int != g.Int {
-					kind := map[bool]string{false: "a string", true: "an int"}
-					panic(fmt.Sprintf("env: Register %q: flag --%s is %s flag, but %s flag in %q", e.Name, f.Name, kind[f.Int], kind[g.Int], o.Name))
-				}
-			}
+			panic(fmt.Sprintf("env: Register %q: its Kit is not the one %q registered (every name of a game shares one Kit)", e.Name, o.Name))
 		}
 	}
 	r.entries[e.Name] = e

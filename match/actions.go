@@ -94,9 +94,9 @@ func trimFloat(v float64) string {
 
 // MarshalJSON writes the object from kind to number, in order.
 func (a Actions) MarshalJSON() ([]byte, error) {
-	fields := make([]env.Field, len(a.Kinds))
+	fields := make([]Field, len(a.Kinds))
 	for i, k := range a.Kinds {
-		fields[i] = env.Field{Name: k, Value: a.N[i]}
+		fields[i] = Field{Name: k, Value: a.N[i]}
 	}
 	return appendObject(nil, fields)
 }

@@ -87,25 +87,32 @@ type Standing struct {
 	Name  string  `json:"name"`  // the player's name in the game
 	Score float64 `json:"score"` // the game's own points
 	Alive bool    `json:"alive"`
-	// Extra holds the game's own leaderboard fields (env.Kit.Leaderboard),
-	// in order; `botarena play` fills them. Read back from JSON, they hold
+	// Extra holds the game's own leaderboard fields (its kit's, asked by
+	// `botarena play`), in order; play fills them. Read back from JSON, they hold
 	// the fields this type does not know, their values as json.RawMessage.
-	Extra []env.Field `json:"-"`
+	Extra []Field `json:"-"`
 	// Actions counts the seat's actions by kind, where the game sorts its
 	// actions into kinds ([ActionKinder]); zero (absent in JSON) for a
 	// game that does not.
 	Actions Actions `json:"-"`
 }
 
+// Field is one field of a JSON object this package writes in order: a
+// leaderboard entry's extra field, or an action count.
+type Field struct {
+	Name  string
+	Value any // a value encoding/json can write
+}
+
 // MarshalJSON writes the standing's fields in order, the game's extra
 // fields after the common ones and the actions last.
 func (s Standing) MarshalJSON() ([]byte, error) {
-	fields := append(make([]env.Field, 0, 7+len(s.Extra)),
-		env.Field{Name: "rank", Value: s.Rank}, env.Field{Name: "seat", Value: s.Seat}, env.Field{Name: "agent", Value: s.Agent},
-		env.Field{Name: "name", Value: s.Name}, env.Field{Name: "score", Value: s.Score}, env.Field{Name: "alive", Value: s.Alive})
+	fields := append(make([]Field, 0, 7+len(s.Extra)),
+		Field{Name: "rank", Value: s.Rank}, Field{Name: "seat", Value: s.Seat}, Field{Name: "agent", Value: s.Agent},
+		Field{Name: "name", Value: s.Name}, Field{Name: "score", Value: s.Score}, Field{Name: "alive", Value: s.Alive})
 	fields = append(fields, s.Extra...)
 	if !s.Actions.IsZero() {
-		fields = append(fields, env.Field{Name: "actions", Value: s.Actions})
+		fields = append(fields, Field{Name: "actions", Value: s.Actions})
 	}
 	return appendObject(nil, fields)
 }
@@ -132,7 +139,7 @@ func (s *Standing) UnmarshalJSON(data []byte) error {
 		case "actions":
 			err = json.Unmarshal(raw, &s.Actions)
 		default:
-			s.Extra = append(s.Extra, env.Field{Name: key, Value: raw})
+			s.Extra = append(s.Extra, Field{Name: key, Value: raw})
 		}
 		if err != nil {
 			return fmt.Errorf("standing: %s: %w", key, err)
@@ -216,7 +223,7 @@ func nameOf(names []string, seat int) string {
 }
 
 // appendObject appends the JSON object of fields, in order, to b.
-func appendObject(b []byte, fields []env.Field) ([]byte, error) {
+func appendObject(b []byte, fields []Field) ([]byte, error) {
 	b = append(b, '{')
 	for i, f := range fields {
 		if i > 0 {

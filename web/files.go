@@ -70,7 +70,7 @@ func readIn(root *os.Root, name string, maxBytes int64) ([]byte, error) {
 // rootFS is the folder dir ("." for the whole) of an os.Root as an fs.FS
 // whose Open never blocks: it opens folders and regular files of at most
 // max bytes only (openIn). Stat does not open, so that listing a replay's
-// states (env.ReplayStates) neither blocks on nor refuses a FIFO: reading
+// states (replay.States) neither blocks on nor refuses a FIFO: reading
 // it does. fs.ReadDir and fs.WalkDir work through Open.
 type rootFS struct {
 	root *os.Root

@@ -25,14 +25,16 @@ func TestWebCatalogLegends(t *testing.T) {
 	hex := regexp.MustCompile(`^#[0-9a-f]{6}$`)
 	for _, g := range cat.Games {
 		entry, err := env.Default.Lookup(g.Name)
-		if err != nil || entry.Kit == nil {
-			t.Fatalf("%s: %v", g.Name, err)
+		kit, ok := entry.Kit.(legender)
+		if err != nil || !ok {
+			t.Fatalf("%s: %v, kit %T has no legend", g.Name, err, entry.Kit)
 		}
-		if len(g.Legend) == 0 || len(g.Legend) != len(entry.Kit.Legend) {
-			t.Errorf("%s: %d legend entries, its kit has %d", g.Name, len(g.Legend), len(entry.Kit.Legend))
+		legend := kit.Legend()
+		if len(g.Legend) == 0 || len(g.Legend) != len(legend) {
+			t.Errorf("%s: %d legend entries, its kit has %d", g.Name, len(g.Legend), len(legend))
 		}
 		for i, l := range g.Legend {
-			k := entry.Kit.Legend[i]
+			k := legend[i]
 			if !hex.MatchString(l.Colour) || !slices.Contains(env.LegendMarks, l.Mark) || l.Meaning != k.Meaning {
 				t.Errorf("%s: legend entry %+v (kit: %+v)", g.Name, l, k)
 			}

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/replay"
 	"github.com/botarena/botarena/internal/safefile"
 	"github.com/botarena/botarena/match"
 )
@@ -147,7 +147,7 @@ func (s *Server) walkReplays(ctx context.Context) ([]ReplayInfo, bool, error) {
 
 // isReplayFolder reports whether the folder p of fsys is a match folder
 // of a replay: the generic layout's round folder 0, or a layout a game's
-// kit reads (env.Kit.ReplayStates).
+// kit reads (replay.Layout).
 func (s *Server) isReplayFolder(fsys rootFS, p string) bool {
 	if st, err := fs.Stat(fsys, p+"/0"); err == nil && st.IsDir() {
 		return true
@@ -161,13 +161,14 @@ func (s *Server) isReplayFolder(fsys rootFS, p string) bool {
 	return false
 }
 
-// replayKits returns the distinct kits of the registry that read their
-// own replay layout.
-func (s *Server) replayKits() []*env.Kit {
-	var kits []*env.Kit
+// replayKits returns the replay layouts of the distinct kits of the
+// registry that read their own.
+func (s *Server) replayKits() []replay.Layout {
+	var kits []replay.Layout
 	for _, name := range s.opt.Registry.Names() {
-		if e, err := s.opt.Registry.Lookup(name); err == nil && e.Kit != nil && e.Kit.ReplayStates != nil && !slices.Contains(kits, e.Kit) {
-			kits = append(kits, e.Kit)
+		e, err := s.opt.Registry.Lookup(name)
+		if l, ok := replay.Of(e); err == nil && ok && !slices.Contains(kits, l) {
+			kits = append(kits, l)
 		}
 	}
 	return kits

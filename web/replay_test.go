@@ -15,6 +15,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/replay"
 	"github.com/botarena/botarena/league"
 	"github.com/botarena/botarena/match"
 )
@@ -90,8 +91,8 @@ func writeReplayFolder(t testing.TB, dir, game string, seed uint64, maxRounds in
 	states := 0
 	playMatch(t, game, seed, maxRounds, func(g *match.Match) {
 		var write func(env.Env, int) error
-		if entry.Kit != nil && entry.Kit.Replay != nil {
-			write = entry.Kit.Replay(folder, g.Agents)
+		if layout, ok := replay.Of(entry); ok {
+			write = layout.ReplayWriter(folder, g.Agents)
 		}
 		g.Hooks.State = func(e env.Env, round int) error {
 			states++
@@ -108,7 +109,7 @@ func writeReplayFolder(t testing.TB, dir, game string, seed uint64, maxRounds in
 				if err != nil {
 					data, _ = c.AppendNative(nil, format, 0)
 				}
-				if err := os.WriteFile(filepath.Join(rd, env.ReplayFile(format)), data, 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(rd, replay.File(format)), data, 0o644); err != nil {
 					return err
 				}
 			}

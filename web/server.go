@@ -277,7 +277,7 @@ type GameInfo struct {
 	Formats  []string `json:"formats"`
 	Agents   []string `json:"agents"`  // built-in agents and policies (policies.go) the viewer may play
 	Default  string   `json:"default"` // the agent the page picks first
-	// Legend is the key of the game's picture (env.Kit.Legend).
+	// Legend is the key of the game's picture ([legender]).
 	Legend []LegendItem `json:"legend,omitempty"`
 }
 
@@ -289,14 +289,25 @@ type LegendItem struct {
 	Meaning string `json:"meaning"`
 }
 
-// legendOf returns the key of game's picture, from its kit.
+// legender is implemented by the kit of a game whose picture has a key.
+type legender interface {
+	// Legend lists the marks of the game's picture and what they stand
+	// for, in the order a key lists them (seat colours apart: every game
+	// draws seat k in SeatColor(k)), each with a Mark of LegendMarks.
+	Legend() []env.LegendEntry
+}
+
+// legendOf returns the key of game's picture, from its kit; none for a
+// game whose kit has no legend.
 func (s *Server) legendOf(game string) []LegendItem {
-	entry, err := s.opt.Registry.Lookup(game)
-	if err != nil || entry.Kit == nil {
+	entry, _ := s.opt.Registry.Lookup(game)
+	l, ok := entry.Kit.(legender)
+	if !ok {
 		return nil
 	}
-	out := make([]LegendItem, len(entry.Kit.Legend))
-	for i, l := range entry.Kit.Legend {
+	legend := l.Legend()
+	out := make([]LegendItem, len(legend))
+	for i, l := range legend {
 		out[i] = LegendItem{Colour: fmt.Sprintf("#%02x%02x%02x", l.Colour.R, l.Colour.G, l.Colour.B), Mark: l.Mark, Meaning: l.Meaning}
 	}
 	return out

@@ -13,6 +13,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/replay"
 	"github.com/botarena/botarena/internal/safefile"
 	"github.com/botarena/botarena/match"
 	"github.com/botarena/botarena/observations/matchdata"
@@ -458,10 +459,11 @@ func (s *Server) openFolder(p, game string, reserve func(bytes int64) (func(), e
 		}
 		format := codec.NativeFormats()[0]
 		var ps []string
-		if entry, _ := s.opt.Registry.Lookup(name); entry.Kit != nil && entry.Kit.ReplayStates != nil {
-			ps, err = entry.Kit.ReplayStates(sub)
+		entry, _ := s.opt.Registry.Lookup(name)
+		if layout, ok := replay.Of(entry); ok {
+			ps, err = layout.ReplayStates(sub)
 		} else {
-			ps, err = env.ReplayStates(sub, format, s.opt.MaxRounds+1)
+			ps, err = replay.States(sub, format, s.opt.MaxRounds+1)
 		}
 		if err == nil && len(ps) > s.opt.MaxRounds+1 {
 			err = fmt.Errorf("more than %d rounds, the most the viewer plays", s.opt.MaxRounds)

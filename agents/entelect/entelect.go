@@ -22,6 +22,7 @@ import (
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battleships"
 	"github.com/botarena/botarena/env/bomberman"
+	"github.com/botarena/botarena/env/replay"
 )
 
 func init() {
@@ -467,10 +468,10 @@ func (b *Bot) BotType() string { return b.botType }
 // separators).
 func (b *Bot) Meta() BotMeta { return b.meta }
 
-// DescribeBot describes the bot as bot.json does (see [env.BotDescriber]):
+// DescribeBot describes the bot as bot.json does (see [replay.BotDescriber]):
 // its Author, NickName and Email, and its BotType name.
-func (b *Bot) DescribeBot() env.BotDescription {
-	return env.BotDescription{Author: b.meta.Author, NickName: b.meta.NickName, Email: b.meta.Email, BotType: b.botType}
+func (b *Bot) DescribeBot() replay.BotDescription {
+	return replay.BotDescription{Author: b.meta.Author, NickName: b.meta.NickName, Email: b.meta.Email, BotType: b.botType}
 }
 
 // TimeLimit returns the limit the agent applies (without calibration) and
@@ -728,12 +729,13 @@ func (b *Bot) writeRounds(e env.Env, c env.Codec, round int) error {
 		return nil
 	}
 	if b.rounds == nil {
-		if entry, err := env.Default.Lookup(b.game); err == nil && entry.Kit != nil && entry.Kit.Replay != nil {
+		entry, _ := env.Default.Lookup(b.game)
+		if layout, ok := replay.Of(entry); ok {
 			seats := make([]env.Agent, e.Spec().Seats)
 			if b.seat < len(seats) {
 				seats[b.seat] = b
 			}
-			b.rounds = entry.Kit.Replay(b.root, seats)
+			b.rounds = layout.ReplayWriter(b.root, seats)
 		} else {
 			root := b.root
 			b.rounds = func(e env.Env, round int) error {
@@ -746,7 +748,7 @@ func (b *Bot) writeRounds(e env.Env, c env.Codec, round int) error {
 					if err != nil {
 						return err
 					}
-					if err := os.WriteFile(filepath.Join(dir, env.ReplayFile(f)), data, 0o644); err != nil {
+					if err := os.WriteFile(filepath.Join(dir, replay.File(f)), data, 0o644); err != nil {
 						return err
 					}
 				}

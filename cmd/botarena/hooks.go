@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -14,55 +16,99 @@ import (
 	"github.com/botarena/botarena/match"
 )
 
-// This file holds what `botarena play` takes from a game's [env.Kit]:
-// flags that set its config fields (Kit.Flags), extra leaderboard fields
-// (Kit.Leaderboard, in play.go) and its replay layout (Kit.Replay). The
-// event stream (--events) is the native format named eventsFormat.
+// This file holds what `botarena play` asks a game's kit (its registry
+// entry's Kit) for: flags that set its config fields ([playFlagger]),
+// extra leaderboard fields ([leaderboarder], in play.go) and its replay
+// layout (replay.Layout). The event stream (--events) is the native format
+// named eventsFormat.
 
 // eventsFormat is the native format `play --events` prints after every
 // round: JSON Lines, the events of that round (the initial ones at round 0).
 const eventsFormat = "events"
 
-// gameKit returns the kit of the registry name game in reg; a game without
-// one gets the empty kit.
-func gameKit(reg *env.Registry, game string) *env.Kit {
-	if e, err := reg.Lookup(game); err == nil && e.Kit != nil {
-		return e.Kit
+// leaderboarder is implemented by the kit of a game whose leaderboard
+// entries carry fields of its own.
+type leaderboarder interface {
+	// Leaderboard calls field with each field the game adds to seat's
+	// entry of the leaderboard of e, after the common ones (rank, seat,
+	// agent, name, score, alive), in order: its JSON name and a value
+	// encoding/json can write. It adds none for a seat out of range or an
+	// env of another game. It reads e and does not modify it.
+	Leaderboard(e env.Env, seat int, field func(name string, value any))
+}
+
+// extraFields returns the extra leaderboard fields of seat in e, a game of
+// the registry name game in env.Default (the registry play uses); nil for
+// a game whose kit adds none.
+func extraFields(game string, e env.Env, seat int) []match.Field {
+	entry, _ := env.Default.Lookup(game)
+	l, ok := entry.Kit.(leaderboarder)
+	if !ok {
+		return nil
 	}
-	return &env.Kit{}
+	var fields []match.Field
+	l.Leaderboard(e, seat, func(name string, value any) { fields = append(fields, match.Field{Name: name, Value: value}) })
+	return fields
 }
 
-// extraFields returns the function that gives the game's extra leaderboard
-// fields of a seat (its Kit.Leaderboard in env.Default, the registry play
-// uses), or nil when it has none.
-func extraFields(game string) func(e env.Env, seat int) []env.Field {
-	return gameKit(env.Default, game).Leaderboard
+// playFlagger is implemented by the kit of a game with `botarena play`
+// flags of its own.
+type playFlagger interface {
+	// PlayFlags returns the game's flags, each setting one field of its
+	// config: by flag name (lower case letters, digits and '-', without
+	// the dashes: "max-ticks"), the JSON name of an integer or string
+	// field ("max_ticks"). The flag's type is the field's and its help the
+	// field's doc. A flag name may be shared by several games with the
+	// same type; each maps it to its own field.
+	PlayFlags() map[string]string
 }
 
-// gameFlag is a game's `play` flag (see [env.Flag]) with the base game it
-// belongs to.
+// gameFlag is a game's `play` flag with the base game it belongs to.
 type gameFlag struct {
-	env.Flag
-	Game string // base game, e.g. "battlecube"
+	Name  string // without dashes ("max-ticks")
+	Field string // the config field's JSON name
+	Usage string // the config field's doc
+	Int   bool   // an integer field; else a string field
+	Game  string // base game, e.g. "battlecube"
 }
+
+// flagNameRE is the form of a flag name.
+var flagNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 
 // gameFlags returns the flags of every game of reg, by base game and then
-// as listed. The registry has checked that a name shared by several games
-// has one type.
-func gameFlags(reg *env.Registry) []gameFlag {
+// by name. A malformed flag name, a flag for a field the config lacks or
+// that is neither an integer nor a string, and a name that is an integer
+// flag in one game and a string flag in another are errors.
+func gameFlags(reg *env.Registry) ([]gameFlag, error) {
 	var flags []gameFlag
 	seen := map[string]bool{} // base games
 	for _, name := range reg.Names() {
 		base := env.BaseGame(name)
-		if seen[base] {
+		entry, _ := reg.Lookup(name)
+		p, ok := entry.Kit.(playFlagger)
+		if seen[base] || !ok {
 			continue
 		}
 		seen[base] = true
-		for _, f := range gameKit(reg, name).Flags {
-			flags = append(flags, gameFlag{Flag: f, Game: base})
+		fields, err := env.ConfigSchema(entry.NewConfig())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		byFlag := p.PlayFlags()
+		for _, flag := range slices.Sorted(maps.Keys(byFlag)) {
+			j := slices.IndexFunc(fields, func(c env.ConfigField) bool { return c.Name == byFlag[flag] })
+			if !flagNameRE.MatchString(flag) || j < 0 || (fields[j].Type != "integer" && fields[j].Type != "string") {
+				return nil, fmt.Errorf("%s: flag --%s: want a name of lower case letters, digits and '-' for an integer or string field of the config, got field %q", base, flag, byFlag[flag])
+			}
+			f := gameFlag{Name: flag, Field: fields[j].Name, Usage: fields[j].Doc, Int: fields[j].Type == "integer", Game: base}
+			if i := slices.IndexFunc(flags, func(g gameFlag) bool { return g.Name == f.Name && g.Int != f.Int }); i >= 0 {
+				kind := map[bool]string{false: "a string", true: "an integer"}
+				return nil, fmt.Errorf("%s: flag --%s: %s field, but %s field in %s", base, f.Name, kind[f.Int], kind[flags[i].Int], flags[i].Game)
+			}
+			flags = append(flags, f)
 		}
 	}
-	return flags
+	return flags, nil
 }
 
 // gameFlagValue holds a game flag's value as parsed.
@@ -73,9 +119,13 @@ type gameFlagValue struct {
 }
 
 // addGameFlags adds every game flag of reg to fs, once per name, and
-// returns where their values land.
+// returns where their values land. It panics if a game's flags are wrong
+// (see gameFlags), a programming error of the game that the tests catch.
 func addGameFlags(fs *pflag.FlagSet, reg *env.Registry) map[string]*gameFlagValue {
-	flags := gameFlags(reg)
+	flags, err := gameFlags(reg)
+	if err != nil {
+		panic("botarena: " + err.Error())
+	}
 	values := map[string]*gameFlagValue{}
 	byName := map[string][]string{}
 	for _, f := range flags {
@@ -101,7 +151,10 @@ func addGameFlags(fs *pflag.FlagSet, reg *env.Registry) map[string]*gameFlagValu
 // line into set, as config fields of game. A flag of another game is an
 // error.
 func applyGameFlags(reg *env.Registry, game string, values map[string]*gameFlagValue, set map[string]any) error {
-	flags := gameFlags(reg)
+	flags, err := gameFlags(reg)
+	if err != nil {
+		return err
+	}
 	base := env.BaseGame(game)
 	names := make([]string, 0, len(values))
 	for name := range values {

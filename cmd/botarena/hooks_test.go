@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/env"
 )
 
 func TestGameFlagsSetTheirGamesConfig(t *testing.T) {
@@ -69,5 +72,81 @@ func TestEventsNeedAnEventStream(t *testing.T) {
 	_, stderr, code := runCLI(t, "", "play", "bomberman", "--events", "--max-rounds", "1")
 	if code == 0 || !strings.Contains(stderr, "--events: bomberman has no event stream") {
 		t.Errorf("exit %d, %q", code, stderr)
+	}
+}
+
+// flagKit is a kit with the play flags of its map.
+type flagKit struct{ flags string }
+
+func (k flagKit) PlayFlags() map[string]string {
+	out := map[string]string{}
+	for _, f := range strings.Fields(k.flags) {
+		name, field, _ := strings.Cut(f, "=")
+		out[name] = field
+	}
+	return out
+}
+
+// flagConfig is a config with an integer, a string and a boolean field.
+type flagConfig struct {
+	Target int    `json:"target" doc:"the total that ends the game"`
+	Mode   string `json:"mode" doc:"how to count"`
+	Fast   bool   `json:"fast" doc:"count fast"`
+}
+
+func (*flagConfig) Validate() error { return nil }
+
+// textConfig is a config whose target is a string.
+type textConfig struct {
+	Target string `json:"target" doc:"the target, in words"`
+}
+
+func (*textConfig) Validate() error { return nil }
+
+func TestGameFlagsComeFromTheConfigFields(t *testing.T) {
+	entry := func(name string, cfg func() env.Config, flags string) env.Entry {
+		return env.Entry{Name: name, Rules: func(env.Config) string { return "" }, NewConfig: cfg,
+			New: func(env.Config) (env.Env, error) { return nil, nil }, Kit: flagKit{flags}}
+	}
+	counter := func() env.Config { return &flagConfig{} }
+	text := func() env.Config { return &textConfig{} }
+	for _, tc := range []struct {
+		name    string
+		entries []env.Entry
+		want    string // the flags as name:field:usage:int, or the error
+	}{
+		{"types_and_usage_from_the_config", []env.Entry{entry("counter", counter, "goal=target mode=mode")},
+			"goal:target:the total that ends the game:true mode:mode:how to count:false"},
+		{"one_name_two_games_one_type", []env.Entry{entry("adder", counter, "target=target"), entry("counter", counter, "target=target")},
+			"target:target:the total that ends the game:true target:target:the total that ends the game:true"},
+		{"unknown_field", []env.Entry{entry("counter", counter, "goal=goal")}, `counter: flag --goal: want a name of lower case letters, digits and '-' for an integer or string field of the config, got field "goal"`},
+		{"boolean_field", []env.Entry{entry("counter", counter, "fast=fast")}, `flag --fast: want`},
+		{"malformed_name", []env.Entry{entry("counter", counter, "--goal=target")}, `flag ----goal: want`},
+		{"one_name_two_types", []env.Entry{entry("adder", counter, "target=target"), entry("namer", text, "target=target")},
+			"namer: flag --target: a string field, but an integer field in adder"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := &env.Registry{}
+			for _, e := range tc.entries {
+				reg.Register(e)
+			}
+			flags, err := gameFlags(reg)
+			var got []string
+			for _, f := range flags {
+				got = append(got, fmt.Sprintf("%s:%s:%s:%v", f.Name, f.Field, f.Usage, f.Int))
+			}
+			if err != nil {
+				got = []string{err.Error()}
+			}
+			if s := strings.Join(got, " "); !strings.Contains(s, tc.want) || (err == nil && s != tc.want) {
+				t.Errorf("gameFlags = %q, want %q", s, tc.want)
+			}
+		})
+	}
+}
+
+func TestEveryLinkedGamesFlagsAreValid(t *testing.T) {
+	if _, err := gameFlags(env.Default); err != nil {
+		t.Error(err)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/botarena/botarena/agents/httpbot"
 	"github.com/botarena/botarena/agents/upe"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/replay"
 	"github.com/botarena/botarena/match"
 	"github.com/botarena/botarena/rpc/server"
 )
@@ -234,8 +235,9 @@ func (c *cli) play(game string, o *playFlags, set map[string]any, seed uint64) (
 				r.SetReplayDir(dir)
 			}
 		}
-		if w := gameKit(c.reg, game).Replay; w != nil {
-			v.replay = w(dir, ags)
+		entry, _ := c.reg.Lookup(game)
+		if layout, ok := replay.Of(entry); ok {
+			v.replay = layout.ReplayWriter(dir, ags)
 		}
 	}
 	if o.events && !slices.Contains(v.codec.NativeFormats(), eventsFormat) {
@@ -315,7 +317,7 @@ func (m *playView) show(c *cli, o *playFlags, e env.Env, round int) error {
 			if err := m.native(e, f); err != nil {
 				return err
 			}
-			if err := os.WriteFile(filepath.Join(dir, env.ReplayFile(f)), m.buf, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, replay.File(f)), m.buf, 0o644); err != nil {
 				return fmt.Errorf("--replays: %w", err)
 			}
 		}
@@ -420,10 +422,8 @@ func consoleSeats(agentNames []string) []int {
 // with the game's extra leaderboard fields.
 func (m *playView) result(e env.Env, res match.Result) match.Result {
 	res.Game = m.game // the registry name as asked for
-	if extra := extraFields(m.game); extra != nil {
-		for i, s := range res.Leaderboard {
-			res.Leaderboard[i].Extra = extra(e, s.Seat)
-		}
+	for i, s := range res.Leaderboard {
+		res.Leaderboard[i].Extra = extraFields(m.game, e, s.Seat)
 	}
 	return res
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testgame"
 	"github.com/botarena/botarena/league"
 	"github.com/botarena/botarena/vecenv"
 )
@@ -20,16 +21,21 @@ func init() {
 	if err != nil {
 		panic(err)
 	}
-	kit := *entry.Kit
-	kit.Agents = append(slices.Clone(kit.Agents), env.AgentInfo{Name: "panics", Summary: "plays 2, then panics in round 2 (play tests)",
-		New: func(*env.Spec) (env.Agent, error) { return panicsInRound2{}, nil }})
-	entry.Name, entry.Kit = "forfeitgame", &kit
+	entry.Name, entry.Kit = "forfeitgame", forfeitKit{}
 	env.Register(entry)
 	// zz-test-panics is the same agent for BattleBots, the tournament's
 	// game, as an agent scheme (a game's agents live in its kit).
 	agents.RegisterScheme(agents.Scheme{Prefix: "zz-test-panics", Games: []string{"battlebots"}, Summary: "panics in round 2 (tournament tests)",
 		InProcess: true,
 		New:       func(string, string, *env.Spec) (env.Agent, error) { return panicsInRound2{}, nil }})
+}
+
+// forfeitKit is testgame's kit with one more agent, "panics".
+type forfeitKit struct{ testgame.Kit }
+
+func (k forfeitKit) Agents() []env.AgentInfo {
+	return append(slices.Clone(k.Kit.Agents()), env.AgentInfo{Name: "panics", Summary: "plays 2, then panics in round 2 (play tests)",
+		New: func(*env.Spec) (env.Agent, error) { return panicsInRound2{}, nil }})
 }
 
 type panicsInRound2 struct{}

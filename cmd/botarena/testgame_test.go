@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/training"
 	_ "github.com/botarena/botarena/internal/testgame" // the one line that links a game (docs/add-a-game.md)
 )
 
@@ -80,7 +82,8 @@ func TestAddedGameKitIsOnItsEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Kit == nil || e.Kit.Reference != "steady" || len(e.Kit.Flags) != 1 || e.Kit.ConsoleKeys["t"] != 2 {
-		t.Errorf("kit = %+v", e.Kit)
+	keys, _ := e.Kit.(agents.ConsoleKeys).ConsoleKeys()
+	if training.Of(e).Reference != "steady" || len(e.Kit.(playFlagger).PlayFlags()) != 1 || keys["t"] != 2 {
+		t.Errorf("kit = %#v", e.Kit)
 	}
 }

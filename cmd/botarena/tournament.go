@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -29,6 +30,7 @@ import (
 	"github.com/botarena/botarena/agents/policy"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battlebots"
+	"github.com/botarena/botarena/env/training"
 	"github.com/botarena/botarena/league"
 	"github.com/botarena/botarena/match"
 )
@@ -416,7 +418,11 @@ func (c *cli) gauntlet(game string, o *tournamentFlags, setPlayers bool) error {
 	spec := probe.Spec()
 	var ents []entrant
 	if o.gauntlet {
-		ents = c.kitGauntlet(game, entry.Kit, spec)
+		specs := gauntletOf(entry)
+		if err := checkGauntlet(specs); err != nil {
+			return fmt.Errorf("%s: %w", game, err)
+		}
+		ents = c.kitGauntlet(game, specs, spec)
 	}
 	if o.public {
 		pub, err := c.builtPublicBots(game, &o.bots)
@@ -505,15 +511,69 @@ func (c *cli) gauntlet(game string, o *tournamentFlags, setPlayers bool) error {
 	return table.WriteText(c.stdout)
 }
 
-// kitGauntlet returns the entrants of the game's own gauntlet
-// (env.Kit.GauntletAgents) that can play envs of spec. A policy's relative
+// gauntleter is implemented by the kit of a game with a gauntlet of its
+// own.
+type gauntleter interface {
+	// Gauntlet lists the agents `botarena tournament GAME --gauntlet`
+	// plays against each other (every pairing, every seating), each
+	// listed once: names of the game's agents or of generic agents, or
+	// committed trained policies as "policy:PATH[?OPTIONS]" with PATH
+	// relative to the repository's root (policies/...). A policy plays
+	// only the presets whose observations it was trained on; the
+	// tournament leaves out, with a note, an entry that cannot be made for
+	// the registry name it plays.
+	Gauntlet() []string
+}
+
+// gauntletOf returns the agent specs of the gauntlet of the game whose
+// registry entry is e: its kit's Gauntlet, or else its training
+// opponents, or else its reference bot alone (see training.Defaults).
+func gauntletOf(e env.Entry) []string {
+	if g, ok := e.Kit.(gauntleter); ok && len(g.Gauntlet()) > 0 {
+		return g.Gauntlet()
+	}
+	switch d := training.Of(e); {
+	case len(d.Opponents) > 0:
+		return d.Opponents
+	case d.Reference != "":
+		return []string{d.Reference}
+	}
+	return nil
+}
+
+// checkGauntlet returns what is wrong with the agent specs of a gauntlet:
+// an entry listed twice, one that is neither an agent name nor
+// policy:PATH, or a policy whose PATH is empty or absolute.
+func checkGauntlet(specs []string) error {
+	for i, g := range specs {
+		if slices.Contains(specs[:i], g) {
+			return fmt.Errorf("gauntlet entry %q listed twice", g)
+		}
+		if path, ok := strings.CutPrefix(g, policy.Prefix); ok {
+			if path, _, _ = strings.Cut(path, "?"); path == "" || strings.HasPrefix(path, "/") {
+				return fmt.Errorf("gauntlet entry %q: want policy:PATH with PATH relative to the repository's root", g)
+			}
+			continue
+		}
+		if !agentNameRE.MatchString(g) {
+			return fmt.Errorf("gauntlet entry %q: want an agent name or policy:PATH", g)
+		}
+	}
+	return nil
+}
+
+// agentNameRE is the form of an agent name.
+var agentNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+
+// kitGauntlet returns the entrants of the gauntlet specs (see gauntletOf)
+// that can play envs of spec. A policy's relative
 // PATH is looked up from the working directory and the folders above it
 // (the repository's root holds policies/). An entry that cannot play, a
 // policy trained for another preset or one not found, is left out with a
 // note on stderr.
-func (c *cli) kitGauntlet(game string, kit *env.Kit, spec *env.Spec) []entrant {
+func (c *cli) kitGauntlet(game string, specs []string, spec *env.Spec) []entrant {
 	var out []entrant
-	for _, s := range kit.GauntletAgents() {
+	for _, s := range specs {
 		name := s
 		if path, ok := strings.CutPrefix(s, policy.Prefix); ok {
 			path, opts, _ := strings.Cut(path, "?")

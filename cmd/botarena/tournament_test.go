@@ -17,6 +17,7 @@ import (
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/agents/policy"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/training"
 	"github.com/botarena/botarena/league"
 )
 
@@ -501,10 +502,14 @@ func TestEveryGameNamesAGauntletThatPlays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if entry.Kit == nil || len(entry.Kit.Gauntlet) < 2 {
+			g, ok := entry.Kit.(gauntleter)
+			if !ok || len(g.Gauntlet()) < 2 {
 				t.Skipf("%s has no gauntlet of its own", game)
 			}
-			for _, spec := range entry.Kit.Gauntlet {
+			if err := checkGauntlet(g.Gauntlet()); err != nil {
+				t.Error(err)
+			}
+			for _, spec := range g.Gauntlet() {
 				path, ok := strings.CutPrefix(spec, policy.Prefix)
 				if !ok {
 					if !agents.Known(game, spec) {
@@ -557,5 +562,58 @@ func TestTournamentFocusPlaysOnlyThePairingsOfOneAgent(t *testing.T) {
 	}
 	if _, stderr, code := runCLI(t, "", append([]string{"tournament"}, append(slices.Clone(args), "--focus", "nobody")...)...); code == 0 || !strings.Contains(stderr, "--focus") {
 		t.Errorf("--focus nobody: exit %d, stderr %q; want an error naming --focus", code, stderr)
+	}
+}
+
+func TestCheckGauntletRejectsBadEntries(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		gauntlet []string
+		want     string // "" accepts
+	}{
+		{"names_and_a_policy", []string{"greedy", "random", "policy:policies/counter.policy.safetensors?sample"}, ""},
+		{"duplicate_entry", []string{"greedy", "greedy"}, `gauntlet entry "greedy" listed twice`},
+		{"malformed_name", []string{"Greedy"}, `gauntlet entry "Greedy": want an agent name or policy:PATH`},
+		{"other_scheme", []string{"cmd:./bot"}, `gauntlet entry "cmd:./bot": want an agent name or policy:PATH`},
+		{"policy_without_path", []string{"policy:?sample"}, `gauntlet entry "policy:?sample": want policy:PATH`},
+		{"absolute_policy_path", []string{"policy:/tmp/p.safetensors"}, `gauntlet entry "policy:/tmp/p.safetensors": want policy:PATH with PATH relative`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkGauntlet(tc.gauntlet)
+			if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+				t.Errorf("checkGauntlet = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// gauntletKit is a kit with a gauntlet (if any) and training defaults.
+type gauntletKit struct {
+	gauntlet  string
+	reference string
+	opponents string
+}
+
+func (k gauntletKit) Gauntlet() []string { return strings.Fields(k.gauntlet) }
+func (k gauntletKit) Training() training.Defaults {
+	return training.Defaults{Reference: k.reference, Opponents: strings.Fields(k.opponents)}
+}
+
+func TestGauntletFallsBackToOpponentsThenReference(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		kit  any
+		want []string
+	}{
+		{"no_kit", nil, nil},
+		{"gauntlet", gauntletKit{"greedy idle", "greedy", "greedy random"}, []string{"greedy", "idle"}},
+		{"opponents", gauntletKit{"", "greedy", "greedy random"}, []string{"greedy", "random"}},
+		{"reference", gauntletKit{"", "greedy", ""}, []string{"greedy"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := gauntletOf(env.Entry{Name: "counter", Kit: tc.kit}); !slices.Equal(got, tc.want) {
+				t.Errorf("gauntletOf = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -11,16 +11,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/replay"
 )
 
-// replay writes the original's replay layout (spec §8.2) of one match into
+// replayFolder writes the original's replay layout (spec §8.2) of one match into
 // dir (DIR/<seed>), for `botarena play --replays` through the kit's Replay:
 // DIR/<seed>/Phase P - Round R/ holds the round's full state.json,
 // "A - map.txt", "B - map.txt", roundInfo.json and roundCommand.json; its A/
 // and B/ folders hold each player's state.json and map.txt, except in the
 // final folder: the final state goes into the last round's A/ and B/ (spec
 // §12 B13).
-type replay struct {
+type replayFolder struct {
 	dir   string
 	seats []env.Agent
 	last  string // the folder of the last round the players' files went to
@@ -28,15 +29,15 @@ type replay struct {
 }
 
 // newReplay makes the writer of one match's replay into dir, with the
-// agents of its seats (see [env.Kit.Replay]).
+// agents of its seats (see [Kit.ReplayWriter]).
 func newReplay(dir string, seats []env.Agent) func(e env.Env, round int) error {
-	r := &replay{dir: dir, seats: seats}
+	r := &replayFolder{dir: dir, seats: seats}
 	return r.write
 }
 
 // replayStates lists the full state.json of every round folder of a
 // match folder written by [newReplay], "Phase P - Round R", by phase then
-// round (see [env.Kit.ReplayStates]).
+// round (see [Kit.ReplayStates]).
 func replayStates(fsys fs.FS) ([]string, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
@@ -76,7 +77,7 @@ func replayStates(fsys fs.FS) ([]string, error) {
 // into the players' folders of the last round, as the original's
 // BattleshipsGame.WriteStateFiles (RoundStarting, also for the final
 // round) and BotHarness.GameEnded do.
-func (r *replay) write(e env.Env, _ int) error {
+func (r *replayFolder) write(e env.Env, _ int) error {
 	g, ok := e.(*Game)
 	if !ok {
 		return fmt.Errorf("battleships: replay: got %T", e)
@@ -111,7 +112,7 @@ func (r *replay) write(e env.Env, _ int) error {
 
 // file writes g's format for seat to path; roundInfo.json describes each
 // Entelect bot folder's player by its bot.json.
-func (r *replay) file(g *Game, path, format string, seat int) error {
+func (r *replayFolder) file(g *Game, path, format string, seat int) error {
 	var err error
 	if r.buf, err = g.AppendNative(r.buf[:0], format, seat); err != nil {
 		return err
@@ -126,17 +127,17 @@ func (r *replay) file(g *Game, path, format string, seat int) error {
 }
 
 // withBotInfo returns roundInfo.json with every seat whose agent describes
-// its bot ([env.BotDescriber]: an Entelect bot folder) described as the
+// its bot ([replay.BotDescriber]: an Entelect bot folder) described as the
 // original's BattleshipsGame.GetPlayerInfo describes a bot harness:
 // bot.json's Author, NickName and Email (null where bot.json has none) and
 // its BotType. The env describes every seat as a console player (its name
 // thrice, BotType "Unkown"), which stays right for the other seats; info is
 // the env's file, returned as it is when no seat's agent describes its bot.
 func withBotInfo(info []byte, g *Game, seats []env.Agent) []byte {
-	bots := make([]env.BotDescriber, Seats)
+	bots := make([]replay.BotDescriber, Seats)
 	found := false
 	for seat, a := range seats {
-		if b, ok := a.(env.BotDescriber); ok && seat < len(bots) {
+		if b, ok := a.(replay.BotDescriber); ok && seat < len(bots) {
 			bots[seat], found = b, true
 		}
 	}

@@ -15,7 +15,7 @@ func TestReplayStatesReadsTheReplayBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write := kit.Replay(dir, nil)
+	write := kit.ReplayWriter(dir, nil)
 	g.Reset(4)
 	var states [][]byte
 	acts, r, te, tr := make([]int32, 2), make([]float32, 2), make([]bool, 2), make([]bool, 2)

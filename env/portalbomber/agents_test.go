@@ -1,6 +1,7 @@
 package portalbomber
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/botarena/botarena/env"
@@ -64,9 +65,10 @@ func TestPortalBomberAgents(t *testing.T) {
 	if allocs := testing.AllocsPerRun(50, func() { gr.Act(g, 0) }); allocs != 0 {
 		t.Errorf("greedy Act allocates %v times", allocs)
 	}
-	if info, _ := kit.Agent("greedy"); info.New == nil {
+	i := slices.IndexFunc(kit.Agents(), func(a env.AgentInfo) bool { return a.Name == "greedy" })
+	if i < 0 {
 		t.Error("no greedy in the kit")
-	} else if _, err := info.New(&env.Spec{Game: "bomberman"}); err == nil {
+	} else if _, err := kit.Agents()[i].New(&env.Spec{Game: "bomberman"}); err == nil {
 		t.Error("greedy accepts bomberman")
 	}
 }

@@ -1,33 +1,62 @@
 package portalbomber
 
-import "github.com/botarena/botarena/env"
+import (
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/training"
+)
 
-// kit is what portal Bomberman brings besides its envs, shared by every
-// preset (see [env.Kit]).
-var kit = &env.Kit{
-	Legend: pictureLegend,
-	Agents: []env.AgentInfo{
-		{Name: "practice", Summary: "the UPE practice bot (AI.js): uniformly random over its 15 moves, never bombs", New: newAgent(func() env.Agent { return &Practice{} })},
-		{Name: "greedy", Summary: "escapes its own blasts, bombs soft blocks and the opponent, buys upgrades", New: newAgent(func() env.Agent { return &Greedy{} })},
-		{Name: "raider", Summary: "greedy's economy, plus the hunt: closes in, bombs when the blast leaves the opponent no escape, checks its escapes against the opponent's replies, walks and shoots portal shortcuts", New: newAgent(func() env.Agent { return &Raider{} })},
-	},
-	Reference: "practice",
-	Opponents: []string{"practice", "greedy", "random"},
-	// The gauntlet: the practice bot, greedy, the generic baselines and
-	// the committed policy, sampling as trained (the original 11×11 game
-	// only).
-	Gauntlet: []string{"raider", "practice", "greedy", "random", "idle", "policy:policies/portalbomber.policy.safetensors?sample"},
-	Training: env.Training{Channels: []int{32, 32}, Strides: []int{1, 1}, Hidden: 256, Config: map[string]any{}},
-	// The leaderboard also shows each player's shop stats, as the state
-	// JSON carries them. Score is coins; rounds (Result().Rounds) are the
-	// original's rounds, two moves each.
-	Leaderboard: func(e env.Env, seat int) []env.Field {
-		g, ok := e.(*Game)
-		if !ok || seat < 0 || seat >= Seats {
-			return nil
-		}
-		p := g.Player(seat)
-		return []env.Field{{Name: "coins", Value: p.Coins}, {Name: "bomb_count", Value: p.BombCount}, {Name: "bomb_range", Value: p.BombRange},
-			{Name: "bomb_pierce", Value: p.BombPierce}, {Name: "invalid", Value: g.Invalid(seat)}}
-	},
+// Kit is what portal Bomberman brings besides its envs, shared by every
+// preset (the Kit of its registry entries): its methods give botarena's
+// tools its built-in agents, training defaults, gauntlet, leaderboard
+// fields and picture legend. Each tool declares the interface it asks a
+// kit for; docs/add-a-game.md lists them.
+type Kit struct{}
+
+// kit is the Kit of every registry entry of the game.
+var kit = Kit{}
+
+// builtinAgents are the game's built-in agents ([Kit.Agents]).
+var builtinAgents = []env.AgentInfo{
+	{Name: "practice", Summary: "the UPE practice bot (AI.js): uniformly random over its 15 moves, never bombs", New: newAgent(func() env.Agent { return &Practice{} })},
+	{Name: "greedy", Summary: "escapes its own blasts, bombs soft blocks and the opponent, buys upgrades", New: newAgent(func() env.Agent { return &Greedy{} })},
+	{Name: "raider", Summary: "greedy's economy, plus the hunt: closes in, bombs when the blast leaves the opponent no escape, checks its escapes against the opponent's replies, walks and shoots portal shortcuts", New: newAgent(func() env.Agent { return &Raider{} })},
 }
+
+// Agents returns the game's built-in agents.
+func (Kit) Agents() []env.AgentInfo { return builtinAgents }
+
+// Training returns the game's defaults for a trainer.
+func (Kit) Training() training.Defaults {
+	return training.Defaults{
+		Reference: "practice",
+		Opponents: []string{"practice", "greedy", "random"},
+		Channels:  []int{32, 32}, Strides: []int{1, 1}, Hidden: 256, Config: map[string]any{},
+	}
+}
+
+// Gauntlet returns the agents of the game's gauntlet: the practice bot,
+// greedy, the generic baselines and the committed policy, sampling as
+// trained (the original 11×11 game only).
+func (Kit) Gauntlet() []string {
+	return []string{"raider", "practice", "greedy", "random", "idle", "policy:policies/portalbomber.policy.safetensors?sample"}
+}
+
+// Leaderboard adds each player's shop stats, as the state JSON carries
+// them, and its invalid moves to seat's leaderboard entry. Score is coins;
+// rounds (Result().Rounds) are the original's rounds, two moves each. It
+// adds nothing for an env of another game or a seat out of range.
+func (Kit) Leaderboard(e env.Env, seat int, field func(name string, value any)) {
+	g, ok := e.(*Game)
+	if !ok || seat < 0 || seat >= Seats {
+		return
+	}
+	p := g.Player(seat)
+	field("coins", p.Coins)
+	field("bomb_count", p.BombCount)
+	field("bomb_range", p.BombRange)
+	field("bomb_pierce", p.BombPierce)
+	field("invalid", g.Invalid(seat))
+}
+
+// Legend returns the marks of the game's picture ([Game.Paint]).
+func (Kit) Legend() []env.LegendEntry { return pictureLegend }

@@ -67,15 +67,21 @@ type rule struct {
 // the bottom, then vecenv and observations, then agents and league, then
 // the services, and cmd on top.
 var rules = []rule{
-	// The game contract: the standard library only. Each game imports env
-	// and nothing else.
+	// The game contract: the standard library only. env names none of
+	// the tools' parts of a game (its kit): each tool declares the
+	// interface it asks a kit for. The tools' vocabulary that a game must
+	// name in its kit's methods lives in small packages beside env, each
+	// importing env at most: the trainer's defaults and the replay layout.
+	// Each game imports env and those, and nothing else.
 	{pkg: "env"},
-	{pkg: "env/*", imports: []string{"env"}},
+	{pkg: "env/training", imports: []string{"env"}},
+	{pkg: "env/replay", imports: []string{"env"}},
+	{pkg: "env/*", imports: gameDeps},
 	// games is the one list that links the games into a program.
 	{pkg: "games", imports: []string{"env", "env/*"}},
 	// testgame proves the path of a new game (docs/add-a-game.md): it
 	// may import what a game under env/ may.
-	{pkg: "internal/testgame", imports: []string{"env"}},
+	{pkg: "internal/testgame", imports: gameDeps},
 	{pkg: "vecenv", imports: []string{"env"}},
 	// observations is the only importer of Arrow; Parquet (with thrift
 	// and, for the stored Arrow schema, arrow/flight with gRPC) stays in
@@ -135,7 +141,7 @@ var rules = []rule{
 	// envproto turns env values and requests into the env service's
 	// messages and pools, for every face (the service, native, the CLI):
 	// protobuf only, no Connect.
-	{pkg: "rpc/envproto", imports: []string{"env", "vecenv", "agents", "rpc/gen/*"}, thirdParty: protobufDeps, never: []string{"connectrpc.com/"}},
+	{pkg: "rpc/envproto", imports: []string{"env", "env/training", "vecenv", "agents", "rpc/gen/*"}, thirdParty: protobufDeps, never: []string{"connectrpc.com/"}},
 	// rpc/server is what the services share on one port (host, errors,
 	// memory budget, capabilities, metrics, token guard); it measures envs
 	// and agents for the budget.
@@ -226,6 +232,10 @@ var plotDeps = cat([]string{"gonum.org/v1/plot", "codeberg.org/go-fonts/", "code
 // and what they import.
 var ggcrDeps = cat([]string{"github.com/google/go-containerregistry/", "github.com/containerd/stargz-snapshotter/", "github.com/klauspost/compress",
 	"github.com/opencontainers/go-digest", "github.com/opencontainers/image-spec/", "github.com/vbatts/tar-split/"}, xDeps)
+
+// gameDeps is what a game's package may import: the contract and the
+// tools' vocabulary its kit names.
+var gameDeps = []string{"env", "env/training", "env/replay"}
 
 // storage is what the env service, its client and the shared server
 // never bring in: the league, its match data and their storage (bbolt,

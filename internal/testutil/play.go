@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/botarena/botarena/env"
@@ -29,16 +30,21 @@ func Play(e env.Env, seats []env.Agent, seed uint64, agentSeed func(seat int) ui
 }
 
 // Agent makes the built-in agent name of the registry name game (from the
-// game's [env.Kit] in [env.Default]) for spec; it fails t when there is
-// none.
+// agents its kit lists in [env.Default]) for spec; it fails t when there
+// is none.
 func Agent(t testing.TB, game, name string, spec *env.Spec) env.Agent {
 	t.Helper()
 	entry, err := env.Default.Lookup(game)
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, ok := entry.Kit.Agent(name)
-	if !ok {
+	var info env.AgentInfo
+	if b, ok := entry.Kit.(interface{ Agents() []env.AgentInfo }); ok {
+		if i := slices.IndexFunc(b.Agents(), func(a env.AgentInfo) bool { return a.Name == name }); i >= 0 {
+			info = b.Agents()[i]
+		}
+	}
+	if info.New == nil {
 		t.Fatalf("%s has no agent %q", game, name)
 	}
 	a, err := info.New(spec)

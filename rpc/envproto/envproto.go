@@ -14,6 +14,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/training"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/vecenv"
 )
@@ -76,7 +77,7 @@ func int32s(s []int) []int32 {
 
 // GameInfo describes game name of reg with the spec of its default config
 // (made from one env), the agents that can play it with their summaries,
-// its reference bot and training defaults (its [env.Kit]), its default
+// its reference bot and training defaults ([training.Of]), its default
 // config as JSON and the fields of its config (see [env.ConfigSchema]).
 // An unknown name is env.ErrUnknownGame; a game whose default config
 // cannot be made or described gives an error of no kind (the game's
@@ -115,19 +116,27 @@ func GameInfo(reg *env.Registry, name string) (*botarenav1.GameInfo, error) {
 	for _, a := range info.Agents {
 		info.AgentSummaries[a], _ = agents.Summary(name, a)
 	}
-	if kit := entry.Kit; kit != nil {
-		info.ReferenceAgent, info.TrainingOpponents = kit.Reference, kit.Opponents
-		if t := kit.Training; !t.IsZero() {
-			if info.Training, err = trainingDefaults(t); err != nil {
-				return nil, hide("training defaults", err)
-			}
+	d := training.Of(entry)
+	var own []string // the game's built-in agents
+	if b, ok := entry.Kit.(agents.Builtins); ok {
+		for _, a := range b.Agents() {
+			own = append(own, a.Name)
+		}
+	}
+	if err := training.Check(d, entry, own); err != nil {
+		return nil, hide("training defaults", err)
+	}
+	info.ReferenceAgent, info.TrainingOpponents = d.Reference, d.Opponents
+	if d.Tuned() {
+		if info.Training, err = trainingDefaults(d); err != nil {
+			return nil, hide("training defaults", err)
 		}
 	}
 	return info, nil
 }
 
 // trainingDefaults is the message of a game's training defaults.
-func trainingDefaults(t env.Training) (*botarenav1.TrainingDefaults, error) {
+func trainingDefaults(t training.Defaults) (*botarenav1.TrainingDefaults, error) {
 	cfg, err := json.Marshal(t.Config)
 	if err != nil {
 		return nil, err

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/training"
 )
 
 // TestTrainingDefaultsCarriesEveryField checks the wire form of a game's
@@ -14,11 +14,11 @@ import (
 func TestTrainingDefaultsCarriesEveryField(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		training env.Training
+		training training.Defaults
 		config   string
 	}{
-		{"hyperparameters", env.Training{Channels: []int{8, 16}, Strides: []int{1, 2}, Hidden: 32, Config: map[string]any{"x_reward": 0.5}, Gamma: 0.95, EntCoef: 0.02}, `{"x_reward":0.5}`},
-		{"trainer_defaults", env.Training{Channels: []int{8}, Strides: []int{1}, Hidden: 32}, `{}`},
+		{"hyperparameters", training.Defaults{Channels: []int{8, 16}, Strides: []int{1, 2}, Hidden: 32, Config: map[string]any{"x_reward": 0.5}, Gamma: 0.95, EntCoef: 0.02}, `{"x_reward":0.5}`},
+		{"trainer_defaults", training.Defaults{Channels: []int{8}, Strides: []int{1}, Hidden: 32}, `{}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := trainingDefaults(tc.training)

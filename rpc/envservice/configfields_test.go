@@ -10,6 +10,7 @@ import (
 	"connectrpc.com/connect"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/training"
 	_ "github.com/botarena/botarena/games" // every game
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/internal/rpctest"
@@ -70,27 +71,32 @@ func TestListGamesSendsEachGamesKit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		kit := entry.Kit
-		if kit == nil {
-			t.Fatalf("%s: no kit", g.GetName())
+		kit := training.Of(entry)
+		if kit.Reference == "" {
+			t.Fatalf("%s: no training defaults", g.GetName())
 		}
 		for _, a := range g.GetAgents() {
 			if g.GetAgentSummaries()[a] == "" {
 				t.Errorf("%s: agent %q has no summary", g.GetName(), a)
 			}
 		}
+		for _, a := range append([]string{kit.Reference}, kit.Opponents...) {
+			if !slices.Contains(g.GetAgents(), a) {
+				t.Errorf("%s: training defaults name %q, not one of its agents %v", g.GetName(), a, g.GetAgents())
+			}
+		}
 		if g.GetReferenceAgent() != kit.Reference || !slices.Equal(g.GetTrainingOpponents(), kit.Opponents) {
 			t.Errorf("%s: reference %q opponents %v, kit has %q %v", g.GetName(), g.GetReferenceAgent(), g.GetTrainingOpponents(), kit.Reference, kit.Opponents)
 		}
 		tr := g.GetTraining()
-		if tr == nil || int(tr.GetHidden()) != kit.Training.Hidden || len(tr.GetChannels()) != len(kit.Training.Channels) || len(tr.GetStrides()) != len(tr.GetChannels()) ||
-			tr.GetGamma() != kit.Training.Gamma || tr.GetEntCoef() != kit.Training.EntCoef {
-			t.Errorf("%s: training %v, kit has %+v", g.GetName(), tr, kit.Training)
+		if tr == nil || int(tr.GetHidden()) != kit.Hidden || len(tr.GetChannels()) != len(kit.Channels) || len(tr.GetStrides()) != len(tr.GetChannels()) ||
+			tr.GetGamma() != kit.Gamma || tr.GetEntCoef() != kit.EntCoef {
+			t.Errorf("%s: training %v, kit has %+v", g.GetName(), tr, kit)
 			continue
 		}
 		var cfg map[string]any
-		if err := json.Unmarshal([]byte(tr.GetConfigJson()), &cfg); err != nil || len(cfg) != len(kit.Training.Config) {
-			t.Errorf("%s: training config_json %q (%v), kit has %v", g.GetName(), tr.GetConfigJson(), err, kit.Training.Config)
+		if err := json.Unmarshal([]byte(tr.GetConfigJson()), &cfg); err != nil || len(cfg) != len(kit.Config) {
+			t.Errorf("%s: training config_json %q (%v), kit has %v", g.GetName(), tr.GetConfigJson(), err, kit.Config)
 		}
 		if g.GetName() == "bomberman/2p" && (g.GetReferenceAgent() != "reference" || cfg["points_reward"] != 0.002) {
 			t.Errorf("bomberman/2p: reference %q, training config %v", g.GetReferenceAgent(), cfg)

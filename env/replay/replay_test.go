@@ -1,18 +1,18 @@
-package env_test
+package replay_test
 
 import (
 	"slices"
 	"testing"
 	"testing/fstest"
 
-	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/replay"
 )
 
-func TestReplayStates(t *testing.T) {
-	if got := env.ReplayFile("state.json"); got != "state.json" {
+func TestStatesListTheRoundFoldersInOrder(t *testing.T) {
+	if got := replay.File("state.json"); got != "state.json" {
 		t.Errorf("ReplayFile(state.json) = %q", got)
 	}
-	if got := env.ReplayFile("events"); got != "state.events" {
+	if got := replay.File("events"); got != "state.events" {
 		t.Errorf("ReplayFile(events) = %q", got)
 	}
 	file := &fstest.MapFile{Data: []byte("{}")}
@@ -20,7 +20,7 @@ func TestReplayStates(t *testing.T) {
 	for r := 2; r < 10; r++ {
 		fsys[string(rune('0'+r))+"/state.json"] = file
 	}
-	paths, err := env.ReplayStates(fsys, "state.json", 0)
+	paths, err := replay.States(fsys, "state.json", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestReplayStates(t *testing.T) {
 	if !slices.Equal(paths, want) {
 		t.Errorf("paths %v, want %v", paths, want)
 	}
-	if _, err := env.ReplayStates(fsys, "state.json", 5); err == nil {
+	if _, err := replay.States(fsys, "state.json", 5); err == nil {
 		t.Error("no error past the limit")
 	}
 	for name, bad := range map[string]fstest.MapFS{
@@ -36,7 +36,7 @@ func TestReplayStates(t *testing.T) {
 		"gap":          {"0/state.json": file, "2/state.json": file},
 		"missing_file": {"0/state.json": file, "1/map.txt": file},
 	} {
-		if _, err := env.ReplayStates(bad, "state.json", 0); err == nil {
+		if _, err := replay.States(bad, "state.json", 0); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
