@@ -17,8 +17,8 @@ message. The response ends with an end-of-stream envelope (flags 2) holding
 JSON ``{"error": {"code", "message"}, "metadata": ...}``, the error absent
 when the stream ended cleanly. Each response message is read from the
 socket with ``recv_into`` straight into a numpy buffer of a
-:class:`~botarena.batch.BufferRing` (DATA frames up to 16 MB, the largest
-HTTP/2 allows, so a batch of tens of MB arrives in a few frames), handed
+:class:`~botarena.batch.BufferRing` (DATA frames of up to 512 KiB; the read
+that ends a frame's payload takes the next frame's header with it), handed
 out again once nothing references it, as the unary calls' buffers are.
 
 HTTP/2 subset. Flow control: the client grants 1 GiB windows and tops them
@@ -67,7 +67,13 @@ _HEADER_TABLE_SIZE, _ENABLE_PUSH, _INITIAL_WINDOW_SIZE, _MAX_FRAME_SIZE = 1, 2, 
 _STREAM_ID = 1
 _WINDOW = 1 << 30  # the receive windows this client grants (stream and connection)
 _TOP_UP = 64 << 20  # granted again once this much has been received
-_MAX_FRAME = (1 << 24) - 1  # the largest DATA frame this client accepts
+# The largest DATA frame this client accepts (SETTINGS_MAX_FRAME_SIZE). Go's
+# HTTP/2 server copies each DATA frame into its framer's buffer before
+# writing it (the HTTP/1.1 unary response is written from the pool's buffer
+# as it is): frames of 512 KiB keep that buffer in the server's cache, where
+# 16 MiB frames (a 5.4 MB batch in one) sent it to memory and back.
+_MAX_FRAME = 512 << 10
+_SPILL = 64 << 10  # bytes a read may take past the end of the data it fills (the next frame's header)
 _HEAD_LIMIT = 64 << 10  # header block limit
 _ERROR_NAMES = {0: "NO_ERROR", 1: "PROTOCOL_ERROR", 2: "INTERNAL_ERROR", 3: "FLOW_CONTROL_ERROR", 7: "REFUSED_STREAM", 8: "CANCEL", 11: "ENHANCE_YOUR_CALM"}
 
@@ -244,6 +250,7 @@ class ConnectStream:
         self._buffers = buffers if buffers is not None else BufferRing()
         self._hpack = HpackDecoder()
         self._head = bytearray()  # bytes read past the frame being handled
+        self._spill = bytearray(_SPILL)  # where a read into a message puts the bytes past its end
         self._data_left = 0  # unread payload bytes of the current DATA frame (padding excluded)
         self._pad_left = 0  # its padding, skipped after the payload
         self._received = 0  # DATA bytes received since the windows were last topped up
@@ -255,6 +262,7 @@ class ConnectStream:
         self._remote_done = False  # the server ended its side of the stream
         self._deadline: float | None = None
         self._closed = False
+        self._tls = tls
         self._sock = self._connect(host.strip("[]"), int(port), tls)
         fields = [
             (b":method", b"POST"),
@@ -358,17 +366,28 @@ class ConnectStream:
         return out
 
     def _fill(self, dst: memoryview) -> None:
-        """Fills dst from the bytes already read, then from the socket."""
+        """Fills dst from the bytes already read, then from the socket.
+
+        A plain socket's last read takes the bytes after dst too (into the
+        spill buffer, then _head), so that the next frame's header usually
+        needs no read of its own.
+        """
         n = min(len(self._head), len(dst))
         if n:
             dst[:n] = self._head[:n]
             del self._head[:n]
+        scatter = not self._tls
         while n < len(dst):
             self._settimeout()
-            k = self._sock.recv_into(dst[n:])
+            if scatter:
+                k = self._sock.recvmsg_into([dst[n:], self._spill])[0]
+                if k > len(dst) - n:
+                    self._head += memoryview(self._spill)[: k - (len(dst) - n)]
+            else:
+                k = self._sock.recv_into(dst[n:])
             if k == 0:
                 raise _Failed("the server closed the connection mid-message")
-            n += k
+            n += min(k, len(dst) - n)
 
     # Frames ------------------------------------------------------------------
 
