@@ -25,3 +25,18 @@ def test_bench_async_vs_sync(address: str, capsys: pytest.CaptureFixture[str]) -
     res = json.loads(capsys.readouterr().out)
     assert [(r["setting"], r["batch_size"], r["rows"]) for r in res["runs"]] == [("sync", None, 16), ("async", 2, 8)]
     assert set(res["median_agent_steps_per_sec"]) == {"sync", "async"} and res["async_over_sync"] > 0
+
+
+def test_bench_transport_both_alternates_unary_and_stream(address: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """--transport both runs unary Step and StepStream in turn and reports stream's share of unary, overall and per round."""
+    argv = ["--envs", "2", "--transport", "both", "--rounds", "2", "--seconds", "0.2", "--address", address, "--json"]
+    assert bench.main(argv) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert [(r["setting"], r["transport"]) for r in res["runs"]] == [("unary", "unary"), ("stream", "stream")] * 2
+    sps = [r["agent_steps_per_sec"] for r in res["runs"]]
+    ratios = [sps[1] / sps[0], sps[3] / sps[2]]  # each stream run over the unary run before it
+    assert res["median_round_ratio"] == round((ratios[0] + ratios[1]) / 2, 3)  # the median of two
+    assert res["stream_over_unary"] > 0
+    assert bench.main(argv[:-1]) == 0
+    out = capsys.readouterr().out
+    assert "stream / unary" in out and "median of the rounds' own ratios" in out

@@ -319,24 +319,29 @@ class ConnectUnary:
     def _read_head(self, conn: _Conn) -> tuple[int, int, bool, bool]:
         """Reads the status line and headers: (status, content length or -1, chunked, close)."""
         while True:
-            parts = self._read_line(conn).split(b" ", 2)
+            end = conn.head.find(b"\r\n\r\n")
+            while end < 0:
+                if len(conn.head) > _HEAD_LIMIT:
+                    raise ValueError("malformed response: header block too long")
+                start = max(0, len(conn.head) - 3)
+                self._recv_more(conn)
+                end = conn.head.find(b"\r\n\r\n", start)
+            lines = bytes(conn.head[:end]).split(b"\r\n")
+            del conn.head[: end + 4]
+            parts = lines[0].split(b" ", 2)
             if len(parts) < 2 or not parts[0].startswith(b"HTTP/1.") or not parts[1].isdigit():
                 raise ValueError(f"malformed response status line {parts!r}")
             status = int(parts[1])
             length, chunked, close = -1, False, parts[0] == b"HTTP/1.0"
-            while True:
-                line = self._read_line(conn)
-                if not line:
-                    break
+            for line in lines[1:]:
                 name, _, value = line.partition(b":")
                 name = name.strip().lower()
-                value = value.strip()
                 if name == b"content-length":
                     length = int(value)
                 elif name == b"transfer-encoding":
-                    chunked = value.lower() == b"chunked"
+                    chunked = value.strip().lower() == b"chunked"
                 elif name == b"connection":
-                    close = value.lower() == b"close"
+                    close = value.strip().lower() == b"close"
             if status != 100:
                 return status, length, chunked, close
 

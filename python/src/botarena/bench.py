@@ -20,10 +20,12 @@ each round receives ``batch-size`` envs and sends them their actions, and a
 
 ``--transport both`` measures unary Step and StepStream in turn on one
 server, ``--rounds`` times each (unary, stream, unary, stream, ...), so that
-both see the same machine; it prints every run and then each transport's
-median of agent steps per second. ``--async-vs-sync`` does the same for
-synchronous steps and send/recv in batches of ``--batch-size`` (either
-backend), and prints async's median as a share of sync's.
+both see the same machine; it prints every run, each transport's median of
+agent steps per second, stream's median as a share of unary's, and the
+median of the rounds' own shares (each stream run over the unary run just
+before it: steadier when the machine's load drifts). ``--async-vs-sync``
+does the same for synchronous steps and send/recv in batches of
+``--batch-size`` (either backend), async against sync.
 """
 
 from __future__ import annotations
@@ -166,8 +168,9 @@ def compare(rounds: int = 3, *, address: str | None = None, vary: str = "transpo
     vary "transport": transport unary, then stream. vary "async": synchronous
     steps, then send/recv in batches of kwargs["batch_size"]. Returns {"runs":
     [each run's figures, in order], "median_agent_steps_per_sec": {setting:
-    median}, and the ratio of the medians, second over first:
-    "stream_over_unary" or "async_over_sync"}.
+    median}, the ratio of the medians, second over first ("stream_over_unary"
+    or "async_over_sync"), and "median_round_ratio": the median over rounds
+    of the second setting's agent steps per second over the first's}.
     """
     if vary == "transport":
         settings: dict[str, dict[str, Any]] = {"unary": {"transport": "unary"}, "stream": {"transport": "stream"}}
@@ -188,9 +191,16 @@ def compare(rounds: int = 3, *, address: str | None = None, vary: str = "transpo
     finally:
         if server is not None:
             server.stop()
-    med = {name: float(np.median([r["agent_steps_per_sec"] for r in runs if r["setting"] == name])) for name in settings}
+    sps = {name: [r["agent_steps_per_sec"] for r in runs if r["setting"] == name] for name in settings}
+    med = {name: float(np.median(v)) for name, v in sps.items()}
     first, second = settings
-    return {"runs": runs, "median_agent_steps_per_sec": med, f"{second}_over_{first}": round(med[second] / med[first], 3)}
+    per_round = float(np.median([b / a for a, b in zip(sps[first], sps[second])]))
+    return {
+        "runs": runs,
+        "median_agent_steps_per_sec": med,
+        f"{second}_over_{first}": round(med[second] / med[first], 3),
+        "median_round_ratio": round(per_round, 3),
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -251,7 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for t, v in cmp["median_agent_steps_per_sec"].items():
                 print(f"median {t:<6}  {v:.1f} agent steps/s")
             ratio = next(k for k in cmp if k.endswith("_over_" + ("sync" if args.async_vs_sync else "unary")))
-            print(f"{ratio.replace('_over_', ' / ')}  {cmp[ratio]}")
+            print(f"{ratio.replace('_over_', ' / ')}  {cmp[ratio]}  (median of the rounds' own ratios {cmp['median_round_ratio']})")
         return 0
     res = run(
         args.game,
