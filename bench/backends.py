@@ -7,15 +7,23 @@ Each round measures, one after the other, for every game: the Go pool alone
 ``python -m botarena.bench --backend native``) and the remote backend (a
 local ``botarena serve``, unary Step), all stepping every seat of 1024 envs
 with uniformly random actions on the same number of workers; the native
-backend async (``--async-batch``), alone and with a simulated policy that
-sleeps ``--policy-us`` per row (a GPU forward pass: sync adds it to the step,
-async overlaps the two); then the median step of one env from Python on both
+backend async in batches of each ``--async-batch`` size B (16 and 256) over 4B
+envs (at most 1024), against sync steps of the same envs and of B envs (the
+same rows per call) in the same round (``native_async_B_over_sync_N``); the
+native backend with a simulated policy that sleeps ``--policy-us`` per row (a
+GPU forward pass: sync adds it to the step, async overlaps the two); then the median step of one env from Python on both
 backends. With ``--peers`` (the default) the same round then measures, where
 installed, what a user would otherwise pick: Gymnasium's SyncVectorEnv and
 AsyncVectorEnv over a dummy env whose observation has the byte size of one
 agent's observation in that game and whose step does nothing, Pommerman FFA
 beside Bomberman, and, once per round, EnvPool's CartPole-v1 and Pong-v5 in
 sync mode as a reference for the per-step overhead of a C++ pool.
+
+Peers that need an environment of their own (Pommerman pins gym 0.10.5;
+PufferLib) run with ``--peer NAME`` in it, one round at a time (``--round``),
+printing their rows, or a row saying why they are not measured;
+``bench/figures.sh`` makes those environments and runs everything, and
+``--table FILE`` prints the table of the rows in its output.
 
 Interleaving (A, B, C, A, B, C, ...) spreads the noise of a shared machine
 over every figure; the table reports each figure's median and range over the
@@ -45,12 +53,14 @@ import time
 import warnings
 from typing import Any, Callable
 
-import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 
+import gymnasium as gym
+
 # botarena is imported inside the functions that use it, so that the workers
-# AsyncVectorEnv spawns import this file with only numpy and gymnasium.
+# AsyncVectorEnv spawns, and a peer's own environment (--peer), import this
+# file with only numpy, gymnasium and the peer.
 
 #: How to install each peer, printed when it is missing. Pommerman is not on
 #: PyPI: pip finds no distribution of that name.
@@ -58,13 +68,22 @@ PEER_INSTALL = {
     "gymnasium": "pip install 'gymnasium>=1.1' (a dependency of botarena)",
     "envpool": "pip install -e 'python[peers]' (or pip install envpool; Linux, Python 3.11+)",
     "pommerman": "pip install pommerman finds no distribution on PyPI; install it from its source repository (pip install .) to include its row",
+    "pufferlib": "pip install pufferlib-core==3.0.5 (its own environment: bench/figures.sh makes one; later releases require PyTorch)",
 }
 
 #: The figures of the table, in its order.
 FIGURES = [
     "go",
     "native",
-    "native_async",
+    "native_16",
+    "native_64",
+    "native_256",
+    "native_async_16",
+    "native_async_16_over_sync_64",
+    "native_async_16_over_sync_16",
+    "native_async_256",
+    "native_async_256_over_sync_1024",
+    "native_async_256_over_sync_256",
     "remote",
     "native_share",
     "native_policy",
@@ -74,8 +93,12 @@ FIGURES = [
     "gymnasium_sync",
     "gymnasium_async",
     "pommerman_ffa",
+    "pufferlib_serial",
+    "pufferlib_multiprocessing",
     "envpool_cartpole",
     "envpool_pong",
+    "trainer_after",
+    "trainer_after-x",
 ]
 
 
@@ -122,7 +145,7 @@ def missing_peer(module: str) -> str | None:
     try:
         importlib.import_module(module)
     except ImportError as e:
-        return f"{module} is not importable ({e}): {PEER_INSTALL.get(module, f'pip install {module}')}"
+        return f"{module} is not importable ({e}): {PEER_INSTALL.get(module.split('.')[0], f'pip install {module}')}"
     return None
 
 
@@ -216,6 +239,81 @@ def pommerman_ffa(seconds: float, seed: int = 1) -> dict[str, Any]:
     return rate_row("bomberman", "pommerman_ffa", 1, steps * 4 / elapsed, 1, obs_bytes)
 
 
+def pufferlib_vector(game: str, obs_bytes: int, envs: int, seconds: float, mode: str, seed: int = 1) -> dict[str, Any]:
+    """PufferLib's vectorization (pufferlib-core) over envs DummyEnvs, each wrapped as a PufferEnv (its Gymnasium emulation).
+
+    mode "serial": pufferlib.vector.Serial, in this process. mode "multiprocessing": pufferlib.vector.Multiprocessing, one
+    worker process per core, each stepping envs / workers envs, observations in shared memory. Random actions every step.
+    """
+    import pufferlib.emulation
+    import pufferlib.vector
+
+    def make(*args: Any, **kwargs: Any) -> Any:
+        return pufferlib.emulation.GymnasiumPufferEnv(env=DummyEnv(obs_bytes), buf=kwargs.get("buf"), seed=kwargs.get("seed", 0))
+
+    parallel = 1
+    if mode == "serial":
+        vec = pufferlib.vector.make(make, backend=pufferlib.vector.Serial, num_envs=envs)
+    elif mode == "multiprocessing":
+        parallel = cores_used(os.cpu_count() or 1)
+        vec = pufferlib.vector.make(make, backend=pufferlib.vector.Multiprocessing, num_envs=envs, num_workers=parallel)
+    else:
+        raise ValueError(f"mode must be 'serial' or 'multiprocessing', got {mode!r}")
+    rng = np.random.default_rng(seed)
+    try:
+        vec.reset(seed=seed)
+
+        def step() -> None:
+            vec.step(rng.integers(0, 6, envs))
+
+        steps, elapsed = timed(step, seconds)
+    finally:
+        vec.close()
+    return rate_row(game, f"pufferlib_{mode}", envs, steps * envs / elapsed, parallel, obs_bytes)
+
+
+#: The observation bytes of one agent per game, as the native backend measures
+#: them (obs_bytes_per_agent): the dummy envs of the peers run in their own
+#: environments (--peer), where botarena is not installed.
+OBS_BYTES = {"bomberman": 5324, "battlebots": 1916}
+
+
+def peer_rows(peer: str, r: int, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """One round of one peer alone (--peer), in whatever environment runs this file; a row saying why when it is missing."""
+    module = {"envpool": "envpool", "pommerman": "pommerman", "pufferlib": "pufferlib.vector"}[peer]
+    reason = missing_peer(module)
+    if peer == "envpool":
+        names, game = ["envpool_cartpole", "envpool_pong"], "reference"
+    elif peer == "pommerman":
+        names, game = ["pommerman_ffa"], "bomberman"
+    else:
+        names, game = ["pufferlib_serial", "pufferlib_multiprocessing"], ""
+    games = [game] if game else args.games.split(",")
+    if reason:
+        return [{"game": g, "figure": n, "not_measured": reason} for g in games for n in names]
+    if peer == "envpool":
+        threads = args.workers or os.cpu_count() or 1
+        pong = min(args.envs, args.pong_envs)
+        note = f"{pong} envs, an Atari emulator each" if pong < args.envs else ""
+        return [envpool_env("CartPole-v1", args.envs, args.seconds, threads, seed=r + 1), envpool_env("Pong-v5", pong, args.seconds, threads, seed=r + 1, note=note)]
+    if peer == "pommerman":
+        return [pommerman_ffa(args.seconds, seed=r + 1)]
+    return [pufferlib_vector(g, OBS_BYTES[g], args.envs, args.seconds, mode, seed=r + 1) for g in games for mode in ("serial", "multiprocessing")]
+
+
+def read_rows(path: str) -> list[dict[str, Any]]:
+    """The figure rows in a file: JSON objects one per line, bare or after a "python " prefix (bench/figures.sh's output)."""
+    rows = []
+    with open(path) as f:
+        for line in f:
+            line = line.removeprefix("python ").strip()
+            if line.startswith("{"):
+                row = json.loads(line)
+                if "figure" in row:
+                    rows.append(row)
+    return rows
+
+
 def go_pool(binary: str, game: str, envs: int, seconds: float, workers: int) -> dict[str, Any]:
     """botarena bench's JSON result for one game."""
     out = subprocess.run(
@@ -233,13 +331,24 @@ def botarena_round(game: str, r: int, args: argparse.Namespace, address: str) ->
     from botarena import bench
 
     common: dict[str, Any] = dict(seconds=args.seconds, actions="uniform", workers=args.workers, seed=r + 1)
-    batch = min(args.async_batch, args.envs)
+    batches = [min(int(b), args.envs) for b in str(args.async_batch).split(",") if int(b)]
+    batch = batches[-1] if batches else 0
     go = go_pool(args.bin, game, args.envs, args.seconds, args.workers)
     res = {"native": bench.run(game, args.envs, backend="native", **common)}
     res["remote"] = bench.run(game, args.envs, backend="remote", address=address, **common)
-    if args.async_batch:
-        res["native_async"] = bench.run(game, args.envs, backend="native", batch_size=batch, **common)
-    if args.async_batch and args.policy_us:
+    shares = []
+    for b in batches:
+        # Send/recv of E envs in batches of b (E = 4b, at most --envs) against sync
+        # steps of the same E envs, and of b envs (the same rows per call), in this round.
+        e = min(args.envs, 4 * b)
+        asy = res[f"native_async_{b}"] = bench.run(game, e, backend="native", batch_size=b, **common)
+        for n in (e, b):
+            if f"native_{n}" not in res and n != args.envs:
+                res[f"native_{n}"] = bench.run(game, n, backend="native", **common)
+            sync = res["native"] if n == args.envs else res[f"native_{n}"]
+            share = asy["agent_steps_per_sec"] / sync["agent_steps_per_sec"]
+            shares.append({"game": game, "figure": f"native_async_{b}_over_sync_{n}", "share": share, "note": f"async {e} envs, sync {n} envs"})
+    if batch and args.policy_us:
         # A policy that sleeps (a GPU forward pass): sync adds it to the step, async overlaps them.
         pol = dict(common, policy_us_per_row=args.policy_us)
         res["native_policy"] = bench.run(game, args.envs, backend="native", **pol)
@@ -247,8 +356,9 @@ def botarena_round(game: str, r: int, args: argparse.Namespace, address: str) ->
     obs_bytes = int(res["native"]["obs_bytes_per_agent"])
     rows = [rate_row(game, "go", args.envs, go["agent_steps_per_sec"], go["workers"], obs_bytes)]
     for figure, v in res.items():
-        rows.append(rate_row(game, figure, args.envs, v["agent_steps_per_sec"], v["server_workers"], v["obs_bytes_per_agent"]))
+        rows.append(rate_row(game, figure, v["envs"], v["agent_steps_per_sec"], v["server_workers"], v["obs_bytes_per_agent"]))
     rows.append({"game": game, "figure": "native_share", "share": res["native"]["agent_steps_per_sec"] / go["agent_steps_per_sec"]})
+    rows += shares
     one: dict[str, Any] = dict(seconds=min(args.seconds, 3.0), actions="uniform", seed=r + 1)
     rows.append({"game": game, "figure": "native_1env_us", "envs": 1, "step_us": 1e3 * bench.run(game, 1, backend="native", **one)["median_step_ms"]})
     remote_us = 1e3 * bench.run(game, 1, backend="remote", address=address, transport="stream", **one)["median_step_ms"]
@@ -288,7 +398,10 @@ def formatter(row: dict[str, Any], median: float) -> Callable[[float], str]:
 
 
 def value(row: dict[str, Any]) -> float:
-    return float(row.get("share", row.get("step_us", row.get("agent_steps_per_sec", 0.0))))
+    for key in ("share", "step_us", "agent_steps_per_sec", "learner_steps_per_sec"):
+        if key in row:
+            return float(row[key])
+    return 0.0
 
 
 def table(rows: list[dict[str, Any]], rounds: int) -> list[str]:
@@ -298,10 +411,14 @@ def table(rows: list[dict[str, Any]], rounds: int) -> list[str]:
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     games = list(dict.fromkeys(row["game"] for row in rows))
+    figures = list(dict.fromkeys(FIGURES + [row["figure"] for row in rows]))
     for game in games:
-        for figure in FIGURES:
+        for figure in figures:
             sel = [row for row in rows if row["game"] == game and row["figure"] == figure]
             if not sel:
+                continue
+            if "not_measured" in sel[0]:
+                lines.append(f"| {game} | {figure} | not measured: {sel[0]['not_measured']} | | | | |")
                 continue
             vals = [value(row) for row in sel]
             fmt = formatter(sel[0], statistics.median(vals))
@@ -324,17 +441,47 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--envs", type=int, default=1024)
     p.add_argument("--workers", type=int, default=0, help="pool workers and EnvPool threads (0: all cores)")
     p.add_argument("--games", default="bomberman,battlebots")
-    p.add_argument("--async-batch", type=int, default=256, help="batch size of the native async figure, at most --envs (0: none)")
+    p.add_argument(
+        "--async-batch",
+        default="16,256",
+        help="batch sizes of the native async figures, comma-separated (each against sync steps of 4× as many envs, at most --envs; 0: none)",
+    )
     p.add_argument("--policy-us", type=float, default=1.0, help="simulated policy time per row for the policy figures (0: none)")
     p.add_argument("--peers", action=argparse.BooleanOptionalAction, default=True, help="also measure the installed peers (Gymnasium, EnvPool, Pommerman)")
     p.add_argument("--async-envs", type=int, default=8, help="envs (one subprocess each) of Gymnasium's AsyncVectorEnv (0: none)")
     p.add_argument("--pong-envs", type=int, default=64, help="envs of EnvPool's Pong-v5 (an Atari emulator each)")
     p.add_argument("--json", help="also write every measurement to this JSON Lines file")
+    p.add_argument(
+        "--peer-modules",
+        default=",".join(m for m in PEER_INSTALL if m != "pufferlib"),
+        help="with --peers, the peers measured in this environment [gymnasium,envpool,pommerman] (bench/figures.sh runs the others with --peer)",
+    )
+    p.add_argument("--round", type=int, default=0, help="the first round's number (seeds and the rows' round field), when a driver runs one round at a time")
+    p.add_argument(
+        "--peer",
+        choices=["envpool", "pommerman", "pufferlib"],
+        help="measure only this peer (numpy and the peer imported, not botarena), in the environment running this file; print its rows",
+    )
+    p.add_argument("--table", metavar="FILE", help="print the table of the rows in FILE (this script's or bench/figures.sh's output) and exit")
     args = p.parse_args(argv)
+    if args.table:
+        read = read_rows(args.table)
+        print("\n".join(table(read, len({row.get("round", 0) for row in read}))))
+        return 0
+    if args.peer:
+        for r in range(args.round, args.round + args.rounds):
+            for row in peer_rows(args.peer, r, args):
+                row["round"] = r
+                print(json.dumps(row), flush=True)
+        return 0
     games = args.games.split(",")
     missing: dict[str, str] = {}
     if args.peers:
+        here = args.peer_modules.split(",")
         for module in PEER_INSTALL:
+            if module not in here:
+                missing[module] = "not in --peer-modules"
+                continue
             reason = missing_peer(module)
             if reason:
                 missing[module] = reason
@@ -345,7 +492,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rows: list[dict[str, Any]] = []
     with Server(binary=args.bin) as server:
-        for r in range(args.rounds):
+        for r in range(args.round, args.round + args.rounds):
             for game in games:
                 measured = botarena_round(game, r, args, server.address)
                 if args.peers:

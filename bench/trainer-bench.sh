@@ -27,8 +27,10 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export BOTARENA_BIN=${BOTARENA_BIN:-$ROOT/bin/botarena} BOTARENA_LIB=${BOTARENA_LIB:-$ROOT/bin/libbotarena.so}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-git -C "$ROOT" archive "$BEFORE" python/src | tar -x -C "$WORK"
-mv "$WORK/python/src" "$WORK/before-src"
+if [ "$BEFORE" != none ]; then # BEFORE=none: this checkout's trainer only (bench/figures.sh)
+  git -C "$ROOT" archive "$BEFORE" python/src | tar -x -C "$WORK"
+  mv "$WORK/python/src" "$WORK/before-src"
+fi
 STEPS=$((UPDATES * 8192))
 median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print "n/a"; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 train() { # name src flags...
@@ -49,7 +51,7 @@ for r in $(seq "$ROUNDS"); do
     cat "$WORK/cur.sps" >> "$WORK/cleanrl.sps"
     echo "round $r cleanrl $(median < "$WORK/cur.sps") (load $(cut -d' ' -f1 /proc/loadavg))"
   fi
-  echo "round $r before $(train before "$WORK/before-src") (load $(cut -d' ' -f1 /proc/loadavg))"
+  [ "$BEFORE" = none ] || echo "round $r before $(train before "$WORK/before-src") (load $(cut -d' ' -f1 /proc/loadavg))"
   echo "round $r after $(train after "$ROOT/python/src") (load $(cut -d' ' -f1 /proc/loadavg))"
   # shellcheck disable=SC2086
   echo "round $r after-x $(train after-x "$ROOT/python/src" $AFTER_FLAGS) (load $(cut -d' ' -f1 /proc/loadavg))"
