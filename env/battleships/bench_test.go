@@ -11,9 +11,15 @@ import (
 // weapons or shields at random on-map centres (most of which the engine
 // refuses for want of energy, as a learner's would be). Finished games are
 // Reset inline with the random placer, so placement is part of the figure.
+// The <size>_rows runs keep each seat's observation in its own row,
+// brought up to date by UpdateObs, as vecenv pools do.
 func BenchmarkStep(b *testing.B) {
-	for _, size := range []string{SizeSmall, SizeMedium, SizeLarge} {
-		b.Run(size, func(b *testing.B) {
+	for _, c := range []struct {
+		name, size string
+		rows       bool
+	}{{SizeSmall, SizeSmall, false}, {SizeMedium, SizeMedium, false}, {SizeLarge, SizeLarge, false}, {"medium_rows", SizeMedium, true}} {
+		size, rows := c.size, c.rows
+		b.Run(c.name, func(b *testing.B) {
 			g, err := New(&Config{Size: size})
 			if err != nil {
 				b.Fatal(err)
@@ -29,6 +35,7 @@ func BenchmarkStep(b *testing.B) {
 				table[i] = CommandAction(n, code, rng.IntN(n), rng.IntN(n))
 			}
 			obs := [2][][]byte{g.spec.NewObsBuffers(), g.spec.NewObsBuffers()}
+			var have [2]uint64
 			masks := [2][]uint8{make([]uint8, g.spec.Actions), make([]uint8, g.spec.Actions)}
 			acts := make([]int32, 2)
 			r := make([]float32, 2)
@@ -40,7 +47,11 @@ func BenchmarkStep(b *testing.B) {
 				k += 2
 				g.Step(acts, r, te, tr)
 				for s := range 2 {
-					g.WriteObs(s, obs[s])
+					if rows {
+						have[s] = g.UpdateObs(s, obs[s], have[s])
+					} else {
+						g.WriteObs(s, obs[s])
+					}
 					g.WriteMask(s, masks[s])
 				}
 				if g.done {

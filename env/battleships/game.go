@@ -40,6 +40,7 @@ func (g *Game) Spec() *env.Spec { return g.spec }
 // with fleets drawn from the env's generator, seeded with seed, so the
 // game is then at phase 2, round 1. Reset does not allocate.
 func (g *Game) Reset(seed uint64) {
+	g.stateChanged()
 	g.rng.Seed(seed, seed^0x9e3779b97f4a7c15)
 	g.round, g.phase, g.steps = 0, 1, 0
 	g.done, g.truncEnd, g.roundOpen, g.legacy = false, false, false, false

@@ -3,6 +3,7 @@ package battleships
 import (
 	"encoding/binary"
 	"math"
+	mathbits "math/bits"
 )
 
 // Observation planes, from the observing seat's perspective.
@@ -50,59 +51,65 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 }
 
 // UpdateObs writes seat's observation into dst as [Game.WriteObs] does and
-// returns a version of what it wrote, given have: 0, or the version an
-// earlier call returned for this seat after writing the same dst, which
+// returns the version of the state it shows, given have: 0, or the version
+// an earlier call returned for this seat after writing the same dst, which
 // the caller has not touched since. A cell's twelve plane bytes depend
-// only on the seat's cell and the opponent's, and a round changes a few
-// cells (the shots' targets, a shield), so with have the last version of
-// the seat it rewrites only the cells that differ from those it last
-// wrote, instead of all 12·N² bytes; otherwise it writes dst in full. The
-// scalars are always written. The bytes are those WriteObs writes, in
-// every case. vecenv calls it for rows that keep their env from step to
-// step. It panics as WriteObs does, and never allocates once warm (the
-// first call makes the record of the cells shown).
+// only on the seat's cell and the opponent's there, and a round changes a
+// few cells (the shots' targets, a shield), so when have is the version
+// before the last Step it rewrites only the cells that Step changed; when
+// have is the current version it writes nothing; otherwise (after a Reset
+// or LoadNative, or a missed Step) it writes dst in full. The bytes are
+// those WriteObs writes, in every case. vecenv calls it for rows that keep
+// their env from step to step. It panics as WriteObs does, and never
+// allocates.
 func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	g.spec.CheckObs(dst)
-	nn := g.n * g.n
-	m := g.shown
-	if m == nil || len(m.cells) != 2*Seats*nn {
-		m = &obsShown{cells: make([]Cell, 2*Seats*nn)}
-		if g.shown != nil {
-			m.writes = g.shown.writes // versions stay unique
-		}
-		g.shown = m
-	}
-	me, op := g.players[seat].cells[:nn], g.players[1-seat].cells[:nn]
-	shownMe, shownOp := m.cells[2*seat*nn:][:nn], m.cells[(2*seat+1)*nn:][:nn]
-	pl := dst[0]
-	if have != 0 && have == m.ver[seat] {
-		for j := range nn {
-			if me[j] != shownMe[j] || op[j] != shownOp[j] {
-				g.writeCell(pl, j/g.n, j%g.n, me[j], op[j])
+	switch {
+	case have != 0 && have == g.obsVer:
+		return have
+	case have != 0 && have == g.obsFrom:
+		n := g.n
+		me, op := &g.players[seat].cells, &g.players[1-seat].cells
+		for w := range g.changed[0] {
+			for bits := g.changed[0][w] | g.changed[1][w]; bits != 0; bits &= bits - 1 {
+				j := w<<6 + mathbits.TrailingZeros64(bits)
+				g.writeCell(dst[0], j/n, j%n, me[j], op[j])
 			}
 		}
-	} else {
-		g.writePlanes(seat, pl)
+	default:
+		g.writePlanes(seat, dst[0])
 	}
-	copy(shownMe, me)
-	copy(shownOp, op)
 	g.writeScalars(seat, dst[1])
-	m.writes++
-	m.ver[seat] = m.writes
-	return m.writes
+	return g.obsVer
 }
 
-// obsShown records, per seat, the seat's and the opponent's cells as the
-// last [Game.UpdateObs] for the seat showed them (cells[2*seat*N²:] the
-// seat's, cells[(2*seat+1)*N²:] the opponent's, N² each, in map order)
-// and the version it returned. It sits behind a pointer, so copies of a
-// Game (an agent's look-ahead) share it; the versions number every write
-// of the record, so a row last written through another copy is not the
-// one recorded and is written in full.
-type obsShown struct {
-	writes uint64
-	ver    [Seats]uint64
-	cells  []Cell
+// stateChanged gives the state a new version with no delta from an
+// earlier one: Reset and LoadNative call it.
+func (g *Game) stateChanged() {
+	g.obsVer++
+	g.obsFrom = 0
+}
+
+// beginDelta starts recording the cells a Step changes, from the current
+// version to a new one.
+func (g *Game) beginDelta() {
+	g.obsFrom = g.obsVer
+	g.obsVer++
+	g.changed = [Seats][changedWords]uint64{}
+}
+
+// touch records that player s's cell i (x*N + y) changed in this Step.
+func (g *Game) touch(s, i int) { g.changed[s][i>>6] |= 1 << (i & 63) }
+
+// touchAll records that any of player s's cells may have changed in this
+// Step.
+func (g *Game) touchAll(s int) {
+	nn := g.n * g.n
+	for w := range g.changed[s] {
+		if lo := w << 6; lo < nn {
+			g.changed[s][w] = ^uint64(0) >> max(0, lo+64-nn)
+		}
+	}
 }
 
 // writePlanes writes every byte of seat's planes into pl.
@@ -212,23 +219,37 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 		}
 		return
 	}
-	gs := grid(n)
+	block := onMapBlocks[n]
 	for code := CodeSingle; code <= CodeShield; code++ {
-		ok := false
-		if code == CodeShield {
-			ok = p.Shield.Charges >= 1 && !p.Shield.Active
-		} else {
-			ok = g.canFire(seat, code)
-		}
-		if !ok {
-			continue
-		}
-		base := 1 + (code-1)*gs*gs
-		for x := range n {
-			row := dst[base+(x+Margin)*gs+Margin:][:n]
-			for i := range row {
-				row[i] = 1
-			}
+		if g.commandLegal(seat, code) {
+			base := 1 + (code-1)*len(block)
+			copy(dst[base:base+len(block)], block)
 		}
 	}
 }
+
+// commandLegal reports whether seat may use command code (phase 2): a
+// weapon it can fire now, or the shield with a charge and none active.
+func (g *Game) commandLegal(seat, code int) bool {
+	if code == CodeShield {
+		sh := &g.players[seat].Shield
+		return sh.Charges >= 1 && !sh.Active
+	}
+	return g.canFire(seat, code)
+}
+
+// onMapBlocks holds, per map side n, a command's block of the mask (G²
+// entries, G = n + 2·Margin, centre (x, y) at (x+Margin)·G + y + Margin)
+// with the on-map centres 1 and the rest 0.
+var onMapBlocks = func() (t [MaxSize + 1][]uint8) {
+	for n := 1; n <= MaxSize; n++ {
+		gs := grid(n)
+		t[n] = make([]uint8, gs*gs)
+		for x := range n {
+			for y := range n {
+				t[n][(x+Margin)*gs+y+Margin] = 1
+			}
+		}
+	}
+	return t
+}()

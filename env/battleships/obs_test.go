@@ -9,9 +9,9 @@ import (
 // TestUpdateObsEqualsWriteObs drives games the way a pool does, with a row
 // per seat kept up to date by UpdateObs, and checks every row against
 // WriteObs after every step: over random legal play in every placement
-// mode, with rows that miss a step, rows updated twice, rows of a copy of
-// the game (an agent's look-ahead, which shares the record) written in
-// between, and resets in the middle of a game.
+// mode, with rows that miss a step, rows updated twice, a copy of the game
+// (an agent's look-ahead) stepped and written in between, and resets in
+// the middle of a game.
 func TestUpdateObsEqualsWriteObs(t *testing.T) {
 	for _, cfg := range []*Config{{Size: SizeSmall}, {Size: SizeMedium, Placement: PlacementLearn}, {Size: SizeLarge, Placement: PlacementReference}} {
 		for seed := range uint64(6) {
@@ -43,7 +43,7 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 						continue // this row misses the step
 					}
 					before := have[s]
-					if g.shown != nil && before != 0 && before == g.shown.ver[s] {
+					if before != 0 && before == g.obsFrom {
 						inPlace++
 					}
 					have[s] = g.UpdateObs(s, rows[s], have[s])
@@ -51,8 +51,9 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 						have[s] = g.UpdateObs(s, rows[s], have[s])
 					}
 					if rng.IntN(20) == 0 {
-						c := *g // a look-ahead writes through the shared record
-						c.UpdateObs(s, other, 0)
+						c := *g // a look-ahead steps and writes its own rows
+						c.Step(acts, r[:], te[:], tr[:])
+						c.UpdateObs(s, other, c.obsFrom)
 					}
 					g.WriteObs(s, want)
 					for k := range want {
@@ -78,13 +79,13 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 				g.Step(acts, r[:], te[:], tr[:])
 			}
 			if inPlace < 200 {
-				t.Errorf("%+v seed %d: only %d of the rows' updates started from the row's own version", cfg, seed, inPlace)
+				t.Errorf("%+v seed %d: only %d of the rows' updates started from the version before the step", cfg, seed, inPlace)
 			}
 		}
 	}
 }
 
-// TestUpdateObsRewritesOnlyChangedCells: given the row's own version,
+// TestUpdateObsRewritesOnlyChangedCells: given the version before a Step,
 // UpdateObs leaves the bytes of cells that did not change as they are
 // (here a byte changed behind its back, which the contract forbids, to
 // show it), and writes every byte given 0.
@@ -97,7 +98,7 @@ func TestUpdateObsRewritesOnlyChangedCells(t *testing.T) {
 	row[0][far] = 7
 	g.UpdateObs(0, row, v)
 	if row[0][far] != 7 {
-		t.Errorf("an unchanged cell was rewritten with the row's own version")
+		t.Errorf("an unchanged cell was rewritten with the version before the step")
 	}
 	want := g.spec.NewObsBuffers()
 	g.WriteObs(0, want)
@@ -109,5 +110,57 @@ func TestUpdateObsRewritesOnlyChangedCells(t *testing.T) {
 	g.UpdateObs(0, row, 0)
 	if row[0][far] != want[0][far] {
 		t.Errorf("a write from version 0 left a byte as it was")
+	}
+}
+
+// TestWriteMaskAllowsOnMapCommands checks the phase-2 masks of random
+// games against the commands one by one: a command action is legal exactly
+// when its centre is on the map and the engine would carry the command
+// out (commandLegal), do nothing always, and nothing else.
+func TestWriteMaskAllowsOnMapCommands(t *testing.T) {
+	for _, size := range []string{SizeSmall, SizeMedium, SizeLarge} {
+		g, err := New(&Config{Size: size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(3, 4))
+		n := g.n
+		mask, want := make([]uint8, g.spec.Actions), make([]uint8, g.spec.Actions)
+		acts := make([]int32, Seats)
+		var r [Seats]float32
+		var te, tr [Seats]bool
+		for step := range 300 {
+			for s := range Seats {
+				g.WriteMask(s, mask)
+				clear(want)
+				want[0] = 1
+				if !g.done && !g.players[s].Killed {
+					for code := CodeSingle; code <= CodeShield; code++ {
+						for x := range n {
+							for y := range n {
+								if g.commandLegal(s, code) {
+									want[CommandAction(n, code, x, y)] = 1
+								}
+							}
+						}
+					}
+				}
+				if !bytes.Equal(mask, want) {
+					t.Fatalf("%s step %d seat %d: the mask differs from the commands", size, step, s)
+				}
+				legal := 0
+				for a, m := range mask {
+					if m != 0 && rng.IntN(legal+1) == 0 {
+						acts[s] = int32(a)
+					}
+					legal += int(m)
+				}
+			}
+			if g.done {
+				g.Reset(uint64(step))
+				continue
+			}
+			g.Step(acts, r[:], te[:], tr[:])
+		}
 	}
 }

@@ -215,10 +215,17 @@ type Game struct {
 	rng        rand.PCG
 	r          *rand.Rand // over rng
 	names      [Seats]string
-	// shown records what UpdateObs wrote (see obsShown); nil until its
-	// first call.
-	shown *obsShown
+	// obsVer numbers the states observations show: every Reset, Step and
+	// LoadNative gives a new one. obsFrom is the version the last Step
+	// started from (0 after a Reset or LoadNative), and changed marks, per
+	// player, the cells (bit x*N + y) that Step may have changed. See
+	// [Game.UpdateObs].
+	obsVer, obsFrom uint64
+	changed         [Seats][changedWords]uint64
 }
+
+// changedWords is the length of a bitmap of the cells of the largest map.
+const changedWords = (MaxCells + 63) / 64
 
 var _ env.Env = (*Game)(nil)
 

@@ -312,6 +312,7 @@ func (g *Game) LoadNative(data []byte) error {
 		ng.done, ng.truncEnd = true, true
 	}
 	*g = ng
+	g.stateChanged()
 	return nil
 }
 

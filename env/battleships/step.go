@@ -54,6 +54,7 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 		return
 	}
 	g.steps++
+	g.beginDelta()
 	for s := range Seats {
 		g.lastPoints[s] = g.players[s].Points
 	}
@@ -214,6 +215,7 @@ func (g *Game) startRound() {
 // cell of the player's placed ships, Killed, and Points 0.
 func (g *Game) killoff(s int) {
 	p := &g.players[s]
+	g.touchAll(s)
 	for k := range p.Ships {
 		sh := &p.Ships[k]
 		if !sh.Placed {
@@ -334,6 +336,7 @@ func (g *Game) deactivateShields() {
 			sh.RoundLastUsed = g.round
 			sh.Radius, sh.Charges = 0, 0
 			cells := g.players[s].cells[:g.n*g.n]
+			g.touchAll(s)
 			for i := range cells {
 				cells[i].Shielded, cells[i].ShieldHit = false, false
 			}
@@ -398,6 +401,7 @@ func (g *Game) execute(s int, c *command) bool {
 // placed if the whole placement is valid.
 func (g *Game) place(s int, fleet *[NumShips]Ship) bool {
 	p := &g.players[s]
+	g.touchAll(s)
 	clear(p.cells[:g.n*g.n])
 	p.Ships = [NumShips]Ship{}
 	if !ValidFleet(fleet, g.n) {
@@ -495,6 +499,7 @@ func (g *Game) fire(s, code, x, y int) bool {
 func (g *Game) landShot(s, x, y int, sinkBonus bool) {
 	p, opp := &g.players[s], &g.players[1-s]
 	c := &opp.cells[x*g.n+y]
+	g.touch(1-s, x*g.n+y)
 	if c.Shielded {
 		c.ShieldHit = true
 		return
@@ -526,6 +531,7 @@ func (g *Game) shield(s, x, y int) bool {
 	for cx := max(x-r, 0); cx <= min(x+r, g.n-1); cx++ {
 		for cy := max(y-r, 0); cy <= min(y+r, g.n-1); cy++ {
 			p.cells[cx*g.n+cy].Shielded = true
+			g.touch(s, cx*g.n+cy)
 		}
 	}
 	sh.RoundLastUsed = g.round

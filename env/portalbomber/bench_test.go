@@ -7,15 +7,19 @@ import (
 )
 
 // BenchmarkStep measures one env step plus both seats' observations and
-// masks, with random actions and resets at game end.
+// masks, with random actions and resets at game end. The _rows run keeps
+// each seat's observation in its own row, brought up to date by
+// UpdateObs, as vecenv pools do.
 func BenchmarkStep(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		cfg  *Config
-	}{{"portalbomber", DefaultConfig()}, {"portalbomber-variant", VariantConfig()}} {
+		rows bool
+	}{{"portalbomber", DefaultConfig(), false}, {"portalbomber-variant", VariantConfig(), false}, {"portalbomber_rows", DefaultConfig(), true}} {
 		b.Run(fmt.Sprintf("%s/envs=1", c.name), func(b *testing.B) {
 			g, _ := New(c.cfg)
-			obs := g.Spec().NewObsBuffers()
+			obs := [Seats][][]byte{g.Spec().NewObsBuffers(), g.Spec().NewObsBuffers()}
+			var have [Seats]uint64
 			mask := make([]uint8, NumActions)
 			rng := rand.New(rand.NewPCG(1, 2))
 			table := make([]int32, 4096)
@@ -36,7 +40,11 @@ func BenchmarkStep(b *testing.B) {
 				k += 2
 				g.Step(acts, r, te, tr)
 				for s := range Seats {
-					g.WriteObs(s, obs)
+					if c.rows {
+						have[s] = g.UpdateObs(s, obs[s], have[s])
+					} else {
+						g.WriteObs(s, obs[s])
+					}
 					g.WriteMask(s, mask)
 				}
 			}

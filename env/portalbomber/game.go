@@ -37,6 +37,7 @@ func (g *Game) Reset(seed uint64) {
 	g.rng.Seed(seed, seed^0x6a09e667f3bcc909)
 	g.clearBoard()
 	g.generate()
+	g.boardChanged()
 	for s := range Seats {
 		g.players[s] = Player{
 			X: 1, Y: 1, BombCount: StartBombCount, BombRange: StartRange, BombPierce: StartPierce, Alive: true,

@@ -79,6 +79,7 @@ func (g *Game) LoadNative(data []byte) error {
 		return fmt.Errorf("portalbomber: state: %w", err)
 	}
 	*g = t
+	g.boardChanged()
 	return nil
 }
 

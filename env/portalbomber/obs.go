@@ -123,15 +123,15 @@ func clamp8(v int) byte {
 // earlier call returned for this seat after writing the same dst, which
 // the caller has not touched since. Fourteen of the eighteen planes (bombs,
 // trails, fire, portals, players) are nearly all zeros, and the hard and
-// soft planes change only where a block is bought or destroyed, so with
+// soft planes change only when a block is bought or destroyed, so with
 // have the last version of the seat it clears only the bytes of those
-// planes that the last write set, sets the new ones, and writes a hard or
-// soft byte only where it differs, leaving the block values as they are;
-// otherwise, or when the last write set more bytes than the record holds
-// (H·W), it writes dst in full. The bytes are those WriteObs writes, in
-// every case. vecenv calls it for rows that keep their env from step to
-// step. A wrong number or size of slices panics. It never allocates once
-// warm (the first call makes the record of the marks).
+// planes that the last write set, sets the new ones, and rewrites the hard
+// and soft planes only when the board changed since, leaving the block
+// values as they are; otherwise, or when the last write set more bytes
+// than the record holds (H·W), it writes dst in full. The bytes are those
+// WriteObs writes, in every case. vecenv calls it for rows that keep their
+// env from step to step. A wrong number or size of slices panics. It never
+// allocates once warm (the first call makes the record of the marks).
 func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	g.spec.CheckObs(dst)
 	hw := g.n * g.n
@@ -141,20 +141,27 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 		if g.marks != nil {
 			m.writes = g.marks.writes // versions stay unique
 		}
-		g.marks = m
+		g.marks, g.board = m, 0
+	}
+	if g.board == 0 {
+		m.writes++
+		g.board = m.writes
 	}
 	p, at := dst[0], m.at[seat*hw:][:hw]
 	if have != 0 && have == m.ver[seat] && m.n[seat] >= 0 {
 		for _, i := range at[:m.n[seat]] {
 			p[i] = 0
 		}
-		g.writeBlocks(p, true)
+		if m.board[seat] != g.board {
+			g.writeBlocks(p)
+		}
 	} else {
 		clear(p)
-		g.writeBlocks(p, false)
 		copy(p[PlaneBlockValue*hw:(PlaneBlockValue+1)*hw], g.values[:hw])
+		g.writeBlocks(p)
 	}
 	m.n[seat] = g.writeMarks(seat, p, at)
+	m.board[seat] = g.board
 	g.writeScalars(seat, dst[1])
 	m.writes++
 	m.ver[seat] = m.writes
@@ -163,40 +170,40 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 
 // obsMarks records, per seat, the plane offsets that the last
 // [Game.UpdateObs] set non-zero in the planes after the block values
-// (at[seat*H*W:][:n[seat]]; n[seat] is -1 when they did not fit) and the
-// version it returned. It sits behind a pointer, so copies of a Game (an
-// agent's look-ahead) share it; the versions number every write of the
-// record, so a row last written through another copy is not the one
-// recorded and is written in full.
+// (at[seat*H*W:][:n[seat]]; n[seat] is -1 when they did not fit), the
+// board it showed (see Game.board) and the version it returned. It sits
+// behind a pointer, so copies of a Game (an agent's look-ahead) share it;
+// the versions number every write of the record and every board, so a row
+// last written through another copy is not the one recorded and is
+// written in full, and two copies show one board number only while
+// neither has changed its board.
 type obsMarks struct {
 	writes uint64
 	ver    [Seats]uint64
+	board  [Seats]uint64
 	n      [Seats]int
 	at     []uint16
 }
+
+// boardChanged records that a hard or soft block changed, for
+// [Game.UpdateObs].
+func (g *Game) boardChanged() { g.board = 0 }
 
 func (g *Game) writePlanes(seat int, dst []byte) {
 	clear(dst)
 	hw := g.n * g.n
 	copy(dst[PlaneBlockValue*hw:(PlaneBlockValue+1)*hw], g.values[:hw])
-	g.writeBlocks(dst, false)
+	g.writeBlocks(dst)
 	g.writeMarks(seat, dst, nil)
 }
 
-// writeBlocks writes the hard and soft planes into dst; with cmp it
-// compares each byte first and writes only those that differ.
-func (g *Game) writeBlocks(dst []byte, cmp bool) {
+// writeBlocks writes the hard and soft planes into dst.
+func (g *Game) writeBlocks(dst []byte) {
 	hw := g.n * g.n
 	hard, soft := dst[PlaneHard*hw:][:hw], dst[PlaneSoft*hw:][:hw]
 	for i := range hw {
 		c := &g.cells[i]
-		h, s := bit(c.hard), bit(c.soft)
-		if !cmp || hard[i] != h {
-			hard[i] = h
-		}
-		if !cmp || soft[i] != s {
-			soft[i] = s
-		}
+		hard[i], soft[i] = bit(c.hard), bit(c.soft)
 	}
 }
 

@@ -9,9 +9,10 @@ import (
 // TestUpdateObsEqualsWriteObs drives games the way a pool does, with a row
 // per seat kept up to date by UpdateObs, and checks every row against
 // WriteObs after every step: over random legal play (bombs, portals,
-// bought blocks, the apocalypse's fire), with rows that miss a step, rows updated twice, rows of a copy
-// of the game (an agent's look-ahead, which shares the record) written in
-// between, and resets in the middle of a game.
+// bought blocks, the apocalypse's fire), with rows that miss a step, rows
+// updated twice, a copy of the game (an agent's look-ahead, which shares
+// the record) stepped and written in between, other boards loaded with
+// LoadNative, and resets in the middle of a game.
 func TestUpdateObsEqualsWriteObs(t *testing.T) {
 	early := DefaultConfig()
 	early.ApocalypseAfter = 10
@@ -53,7 +54,8 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 						have[s] = g.UpdateObs(s, rows[s], have[s])
 					}
 					if rng.IntN(20) == 0 {
-						c := *g // a look-ahead writes through the shared record
+						c := *g // a look-ahead steps and writes through the shared record
+						c.Step(acts, r[:], te[:], tr[:])
 						c.UpdateObs(s, other, 0)
 					}
 					g.WriteObs(s, want)
@@ -65,6 +67,18 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 				}
 				if g.Done() || rng.IntN(200) == 0 {
 					g.Reset(rng.Uint64())
+					continue
+				}
+				if rng.IntN(100) == 0 { // another board, loaded
+					o, _ := New(cfg)
+					o.Reset(rng.Uint64())
+					data, err := o.AppendNative(nil, FormatStateJSON, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := g.LoadNative(data); err != nil {
+						t.Fatal(err)
+					}
 					continue
 				}
 				for s := range Seats {
@@ -139,5 +153,32 @@ func TestUpdateObsOutgrowingTheRecord(t *testing.T) {
 	g.WriteObs(1, want)
 	if !bytes.Equal(row[0], want[0]) {
 		t.Errorf("the update after an overflow left old marks")
+	}
+}
+
+// TestUpdateObsShowsABoughtBlock: a block bought between two updates from
+// the row's own version appears in the row's soft plane.
+func TestUpdateObsShowsABoughtBlock(t *testing.T) {
+	g := bare(t)
+	g.players[0].Coins = 100
+	g.players[1].Coins = 100
+	rows := [Seats][][]byte{g.spec.NewObsBuffers(), g.spec.NewObsBuffers()}
+	var have [Seats]uint64
+	for s := range Seats {
+		have[s] = g.UpdateObs(s, rows[s], 0)
+	}
+	softBefore := bytes.Count(rows[0][0][PlaneSoft*g.n*g.n:][:g.n*g.n], []byte{1})
+	m := play(t, g, []Action{TurnRight, BuyBlock}, []Action{TurnLeft, BuyBlock})
+	m.rounds(2)
+	want := g.spec.NewObsBuffers()
+	for s := range Seats {
+		have[s] = g.UpdateObs(s, rows[s], have[s])
+		g.WriteObs(s, want)
+		if !bytes.Equal(rows[s][0], want[0]) {
+			t.Errorf("seat %d: the row differs from WriteObs after the purchase", s)
+		}
+	}
+	if n := bytes.Count(want[0][PlaneSoft*g.n*g.n:][:g.n*g.n], []byte{1}); n <= softBefore {
+		t.Fatalf("no block was bought (%d soft blocks before, %d after)", softBefore, n)
 	}
 }

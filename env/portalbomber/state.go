@@ -209,8 +209,10 @@ type Game struct {
 	danger [MaxCells]uint16
 	rng    rand.PCG
 	// marks records what UpdateObs wrote (see obsMarks); nil until its
-	// first call.
+	// first call. board numbers the hard and soft blocks for it, from
+	// marks' counter: 0 when they changed since it was last numbered.
 	marks *obsMarks
+	board uint64
 }
 
 // idx returns the cell index of (x, y): row-major, y*n + x.

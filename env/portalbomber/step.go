@@ -535,6 +535,7 @@ func (g *Game) carryOut(seat int, a Action) {
 		x, y := g.faced(seat)
 		p.Coins -= g.value(x, y)
 		g.cells[g.idx(x, y)].soft = true
+		g.boardChanged()
 	case OrangePortal:
 		g.shootPortal(seat, Orange)
 	case BluePortal:
@@ -671,6 +672,7 @@ func (g *Game) resolve(i int) {
 	switch q := g.query(x, y); {
 	case q == cSoft:
 		c.soft = false
+		g.boardChanged()
 		g.deletePortals(x, y, -1)
 		v := int(g.values[i])
 		for s := range Seats {
