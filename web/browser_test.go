@@ -191,8 +191,8 @@ func TestWebBrowserReplaysAndLeague(t *testing.T) {
 }
 
 // paletteOf counts the distinct colours of img within b, its pixels of
-// seat 0's colour (env.SeatColor(0), #e63946) and those not of the floor
-// colour (env.ColorFloor, #20242b).
+// seat 0's colour (picture.SeatColor(0), #e63946) and those not of the floor
+// colour (picture.ColorFloor, #20242b).
 func paletteOf(img image.Image, b image.Rectangle) (colours, seat0, drawn int) {
 	seen := map[[3]uint32]bool{}
 	for y := b.Min.Y; y < b.Max.Y; y++ {

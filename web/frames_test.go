@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/picture"
 	"github.com/botarena/botarena/match"
 )
 
@@ -35,7 +36,7 @@ func TestWebCatalogLegends(t *testing.T) {
 		}
 		for i, l := range g.Legend {
 			k := legend[i]
-			if !hex.MatchString(l.Colour) || !slices.Contains(env.LegendMarks, l.Mark) || l.Meaning != k.Meaning {
+			if !hex.MatchString(l.Colour) || !slices.Contains(picture.LegendMarks, l.Mark) || l.Meaning != k.Meaning {
 				t.Errorf("%s: legend entry %+v (kit: %+v)", g.Name, l, k)
 			}
 		}

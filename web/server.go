@@ -18,6 +18,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/picture"
 	"github.com/botarena/botarena/match"
 )
 
@@ -282,7 +283,7 @@ type GameInfo struct {
 }
 
 // LegendItem is one entry of a game's key: a mark's colour ("#rrggbb"),
-// its shape (env.LegendMarks) and what it stands for.
+// its shape (picture.LegendMarks) and what it stands for.
 type LegendItem struct {
 	Colour  string `json:"colour"`
 	Mark    string `json:"mark"`
@@ -294,7 +295,7 @@ type legender interface {
 	// Legend lists the marks of the game's picture and what they stand
 	// for, in the order a key lists them (seat colours apart: every game
 	// draws seat k in SeatColor(k)), each with a Mark of LegendMarks.
-	Legend() []env.LegendEntry
+	Legend() []picture.LegendEntry
 }
 
 // legendOf returns the key of game's picture, from its kit; none for a

@@ -100,7 +100,7 @@
 // control program does (TrimSpace, case-sensitive, exactly two fields for a
 // weapon); [Game.AppendCommand] writes the canonical command. Scenario
 // files give each round as [bot1 command, bot2 command] and print bot1's
-// view after every round. [Game.Paint] draws the picture ([env.Painter]):
+// view after every round. [Game.Paint] draws the picture ([picture.Painter]):
 // the walled arena with the bots and their HP, bullets, missiles, the mines
 // the seat may see and the EMP, and a strip with HP bars and the round.
 //

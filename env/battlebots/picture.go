@@ -4,10 +4,10 @@ import (
 	"image"
 	"image/color"
 
-	"github.com/botarena/botarena/env"
+	pic "github.com/botarena/botarena/env/picture"
 )
 
-var _ env.Painter = (*Game)(nil)
+var _ pic.Painter = (*Game)(nil)
 
 // Picture geometry, in pixels: square board cells, a margin around the
 // board, and the status strip under it.
@@ -19,9 +19,9 @@ const (
 
 // Picture colours beyond the shared palette.
 var (
-	colorBullet  = env.ColorText
-	colorMissile = env.ColorFire
-	colorEMP     = env.ColorPowerUp
+	colorBullet  = pic.ColorText
+	colorMissile = pic.ColorFire
+	colorEMP     = pic.ColorPowerUp
 )
 
 // picture is the geometry of a bout's picture: the arena and a ring of
@@ -54,19 +54,19 @@ func (p picture) centre(x, y int) image.Point {
 }
 
 // pictureLegend is the key of [Game.Paint]'s marks (the kit's Legend).
-var pictureLegend = []env.LegendEntry{
-	{Colour: env.ColorWall, Mark: "cell", Meaning: "arena wall"},
+var pictureLegend = []pic.LegendEntry{
+	{Colour: pic.ColorWall, Mark: "cell", Meaning: "arena wall"},
 	{Colour: colorBullet, Mark: "streak", Meaning: "bullet, pointing where it flies"},
 	{Colour: colorMissile, Mark: "streak", Meaning: "missile, pointing where it flies"},
-	{Colour: env.ColorBomb, Mark: "dot", Meaning: "landmine, ringed in its layer's colour (grey once dead)"},
+	{Colour: pic.ColorBomb, Mark: "dot", Meaning: "landmine, ringed in its layer's colour (grey once dead)"},
 	{Colour: colorEMP, Mark: "ring", Meaning: "EMP: movement paralysed"},
-	{Colour: env.ColorDeadShade, Mark: "disc", Meaning: "a bot below 1 HP"},
+	{Colour: pic.ColorDeadShade, Mark: "disc", Meaning: "a bot below 1 HP"},
 }
 
-// Paint draws the bout as seat sees it (see [env.Painter]): the arena
+// Paint draws the bout as seat sees it (see [pic.Painter]): the arena
 // inside a ring of wall cells, with the same orientation for both seats
 // (y grows downwards, as in "arena.txt"); each bot as a disc in its seat
-// colour ([env.SeatColor]: bot1 red, bot2 blue) holding its HP, grey
+// colour ([pic.SeatColor]: bot1 red, bot2 blue) holding its HP, grey
 // inside a seat-coloured ring once below 1 HP, in a cyan halo while an EMP
 // paralyses the movement phases; bullets (white) and missiles (orange) as
 // a short streak pointing where they fly; landmines as black dots in a ring
@@ -85,13 +85,13 @@ func (g *Game) Paint(seat int) *image.RGBA {
 	}
 	p := g.picture()
 	w, h := p.size()
-	c := &env.Canvas{Img: image.NewRGBA(image.Rect(0, 0, w, h)), Cell: paintCell, Border: paintBorder}
-	c.Rect(c.Img.Rect, env.ColorFloor)
+	c := &pic.Canvas{Img: image.NewRGBA(image.Rect(0, 0, w, h)), Cell: paintCell, Border: paintBorder}
+	c.Rect(c.Img.Rect, pic.ColorFloor)
 	for row := range p.side {
 		for col := range p.side {
-			colour := env.ColorFloor
+			colour := pic.ColorFloor
 			if row == 0 || col == 0 || row == p.side-1 || col == p.side-1 {
-				colour = env.ColorWall
+				colour = pic.ColorWall
 			}
 			c.Fill(col, row, colour)
 		}
@@ -111,7 +111,7 @@ func (g *Game) Paint(seat int) *image.RGBA {
 }
 
 // paintMines draws the landmines seat sees: all for -1, else its own.
-func (g *Game) paintMines(c *env.Canvas, p picture, seat int) {
+func (g *Game) paintMines(c *pic.Canvas, p picture, seat int) {
 	if g.nMines == 0 {
 		return
 	}
@@ -126,36 +126,36 @@ func (g *Game) paintMines(c *env.Canvas, p picture, seat int) {
 		if seat >= 0 && layer != seat {
 			continue
 		}
-		ring := env.SeatColor(layer)
+		ring := pic.SeatColor(layer)
 		if f&mineDead != 0 {
-			ring = env.ColorDeadShade
+			ring = pic.ColorDeadShade
 		}
 		col, row := p.cell(i%Side, i/Side)
 		c.Disc(col, row, 0.5, ring)
-		c.Disc(col, row, 0.3, env.ColorBomb)
+		c.Disc(col, row, 0.3, pic.ColorBomb)
 	}
 }
 
 // paintBot draws seat s's bot, framed when s is the viewing seat.
-func (g *Game) paintBot(c *env.Canvas, p picture, s, seat int) {
+func (g *Game) paintBot(c *pic.Canvas, p picture, s, seat int) {
 	b := g.bots[s]
 	col, row := p.cell(b.X, b.Y)
 	if g.paralysed > 0 {
 		c.Disc(col, row, 0.98, colorEMP)
 	}
-	c.Disc(col, row, 0.82, env.SeatColor(s))
+	c.Disc(col, row, 0.82, pic.SeatColor(s))
 	if b.HP < 1 {
-		c.Disc(col, row, 0.62, env.ColorDeadShade)
+		c.Disc(col, row, 0.62, pic.ColorDeadShade)
 	}
-	c.NumberIn(col, row, b.HP, env.ColorText)
+	c.NumberIn(col, row, b.HP, pic.ColorText)
 	if s == seat {
-		c.Frame(col, row, 2, env.ColorText)
+		c.Frame(col, row, 2, pic.ColorText)
 	}
 }
 
 // paintProjectile draws a bullet or missile as three dots growing towards
 // its direction of flight, the largest of radius frac cells.
-func paintProjectile(c *env.Canvas, p picture, q Projectile, frac float64, colour color.RGBA) {
+func paintProjectile(c *pic.Canvas, p picture, q Projectile, frac float64, colour color.RGBA) {
 	ctr := p.centre(q.X, q.Y)
 	dx, dy := float64(dirDX[q.Dir]), float64(dirDY[q.Dir])
 	if dx != 0 && dy != 0 {
@@ -170,33 +170,33 @@ func paintProjectile(c *env.Canvas, p picture, q Projectile, frac float64, colou
 // paintStrip draws the status strip: per seat its colour (grey in a ring
 // once below 1 HP), an HP bar and the HP; then, right-aligned, the EMP
 // counter while paralysed and the rounds played.
-func (g *Game) paintStrip(c *env.Canvas, p picture, seat int) {
+func (g *Game) paintStrip(c *pic.Canvas, p picture, seat int) {
 	y, x := p.stripTop(), paintBorder
 	for s := range 2 {
 		b := g.bots[s]
 		sw := image.Rect(x, y, x+16, y+16)
-		c.Rect(sw, env.SeatColor(s))
+		c.Rect(sw, pic.SeatColor(s))
 		if b.HP < 1 {
-			c.Rect(sw.Inset(3), env.ColorDeadShade)
+			c.Rect(sw.Inset(3), pic.ColorDeadShade)
 		}
 		if s == seat {
-			c.Rect(image.Rect(x, y+17, x+16, y+19), env.ColorText)
+			c.Rect(image.Rect(x, y+17, x+16, y+19), pic.ColorText)
 		}
 		x += 20
 		for k := range StartHP {
-			seg := env.ColorGrid
+			seg := pic.ColorGrid
 			if k < b.HP {
-				seg = env.SeatColor(s)
+				seg = pic.SeatColor(s)
 			}
 			c.Rect(image.Rect(x, y+3, x+5, y+13), seg)
 			x += 7
 		}
-		x = c.Number(x+3, y+3, 2, b.HP, env.ColorText) + 12
+		x = c.Number(x+3, y+3, 2, b.HP, pic.ColorText) + 12
 	}
 	// Right-aligned: the rounds played, and the EMP counter before them.
 	right := c.Img.Rect.Max.X - paintBorder
 	x = right - numberWidth(g.round, 2)
-	c.Number(x, y+3, 2, g.round, env.ColorText)
+	c.Number(x, y+3, 2, g.round, pic.ColorText)
 	if g.paralysed > 0 {
 		x -= 12 + 16 + 4 + numberWidth(g.paralysed, 2)
 		c.Rect(image.Rect(x, y, x+16, y+16), colorEMP)
@@ -204,7 +204,7 @@ func (g *Game) paintStrip(c *env.Canvas, p picture, seat int) {
 	}
 }
 
-// numberWidth returns the width in pixels of n as [env.Canvas.Number]
+// numberWidth returns the width in pixels of n as [pic.Canvas.Number]
 // draws it at scale.
 func numberWidth(n, scale int) int {
 	d := 1

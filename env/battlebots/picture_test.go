@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/botarena/botarena/env"
+	pic "github.com/botarena/botarena/env/picture"
 )
 
 // paintBout plays a bout of random actions (seeded) and calls f after
@@ -109,26 +109,26 @@ func TestPaintColours(t *testing.T) {
 		at   image.Point
 		want color.RGBA
 	}{
-		{"wall_ring", ref, image.Pt(paintBorder+1, paintBorder+1), env.ColorWall},
-		{"floor", ref, below(5, 5, 0), env.ColorFloor},
-		{"bot1_in_seat_colour", ref, below(3, 3, 8), env.SeatColor(0)},
-		{"dead_bot2_is_grey", ref, below(6, 6, 8), env.ColorDeadShade},
-		{"dead_bot2_keeps_a_ring_of_its_colour", ref, below(6, 6, 11), env.SeatColor(1)},
+		{"wall_ring", ref, image.Pt(paintBorder+1, paintBorder+1), pic.ColorWall},
+		{"floor", ref, below(5, 5, 0), pic.ColorFloor},
+		{"bot1_in_seat_colour", ref, below(3, 3, 8), pic.SeatColor(0)},
+		{"dead_bot2_is_grey", ref, below(6, 6, 8), pic.ColorDeadShade},
+		{"dead_bot2_keeps_a_ring_of_its_colour", ref, below(6, 6, 11), pic.SeatColor(1)},
 		{"emp_halo", ref, below(3, 3, 14), colorEMP},
 		{"bullet_is_white", ref, below(5, 2, 0), colorBullet},
 		{"missile_is_orange", ref, below(2, 7, 0), colorMissile},
-		{"referee_sees_bot1_mine", ref, below(8, 2, 6), env.SeatColor(0)},
-		{"referee_sees_bot2_mine", ref, below(2, 8, 6), env.SeatColor(1)},
-		{"dead_mine_is_grey", ref, below(8, 8, 6), env.ColorDeadShade},
-		{"bot1_sees_its_mine", bot1, below(8, 2, 6), env.SeatColor(0)},
-		{"bot1_does_not_see_bot2_mine", bot1, below(2, 8, 6), env.ColorFloor},
-		{"bot2_sees_its_mine", bot2, below(2, 8, 6), env.SeatColor(1)},
-		{"bot2_does_not_see_bot1_mine", bot2, below(8, 2, 6), env.ColorFloor},
-		{"referee_frames_nobody", ref, cellMin(3, 3), env.ColorFloor},
-		{"bot1_framed_for_seat_0", bot1, cellMin(3, 3), env.ColorText},
-		{"bot2_framed_for_seat_1", bot2, cellMin(6, 6), env.ColorText},
-		{"strip_swatch_bot1", ref, image.Pt(paintBorder+8, stripY+8), env.SeatColor(0)},
-		{"strip_hp_bar_full", ref, image.Pt(paintBorder+20+9*7+2, stripY+8), env.SeatColor(0)},
+		{"referee_sees_bot1_mine", ref, below(8, 2, 6), pic.SeatColor(0)},
+		{"referee_sees_bot2_mine", ref, below(2, 8, 6), pic.SeatColor(1)},
+		{"dead_mine_is_grey", ref, below(8, 8, 6), pic.ColorDeadShade},
+		{"bot1_sees_its_mine", bot1, below(8, 2, 6), pic.SeatColor(0)},
+		{"bot1_does_not_see_bot2_mine", bot1, below(2, 8, 6), pic.ColorFloor},
+		{"bot2_sees_its_mine", bot2, below(2, 8, 6), pic.SeatColor(1)},
+		{"bot2_does_not_see_bot1_mine", bot2, below(8, 2, 6), pic.ColorFloor},
+		{"referee_frames_nobody", ref, cellMin(3, 3), pic.ColorFloor},
+		{"bot1_framed_for_seat_0", bot1, cellMin(3, 3), pic.ColorText},
+		{"bot2_framed_for_seat_1", bot2, cellMin(6, 6), pic.ColorText},
+		{"strip_swatch_bot1", ref, image.Pt(paintBorder+8, stripY+8), pic.SeatColor(0)},
+		{"strip_hp_bar_full", ref, image.Pt(paintBorder+20+9*7+2, stripY+8), pic.SeatColor(0)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -88,7 +88,7 @@
 // scores, id, result}. [Game.ParseCommand] reads a bot's task array as the
 // server's JSON.parse and Joi 11 validation do; [ErrorEvent] is the ERROR
 // event of an invalid config. [Game.Paint] draws the picture
-// ([env.Painter]): the cube's z-layers side by side with the bots, lost
+// ([picture.Painter]): the cube's z-layers side by side with the bots, lost
 // bots, bombs and last tick's collisions, and a strip with the tick and
 // each seat's state.
 //

@@ -5,10 +5,10 @@ import (
 	"image/color"
 	"math"
 
-	"github.com/botarena/botarena/env"
+	pic "github.com/botarena/botarena/env/picture"
 )
 
-var _ env.Painter = (*Game)(nil)
+var _ pic.Painter = (*Game)(nil)
 
 // Picture geometry, in pixels.
 const (
@@ -77,27 +77,27 @@ func (p picture) rect(x, y, z int) image.Rectangle {
 // marker draws a disc of radius rad pixels (at least the cell's), outlined
 // in black, centred on cube cell (x, y, z): bots drawn larger than the
 // small cells of big cubes, so that they stay visible.
-func (p picture) marker(c *env.Canvas, x, y, z int, rad float64, colour color.RGBA) {
+func (p picture) marker(c *pic.Canvas, x, y, z int, rad float64, colour color.RGBA) {
 	r := p.rect(x, y, z)
 	cx, cy := float64(r.Min.X)+float64(p.cell)/2, float64(r.Min.Y)+float64(p.cell)/2
 	rad = max(rad, float64(p.cell)/2)
-	c.DiscAt(cx, cy, rad+1, env.ColorBomb)
+	c.DiscAt(cx, cy, rad+1, pic.ColorBomb)
 	c.DiscAt(cx, cy, rad, colour)
 }
 
 // pictureLegend is the key of [Game.Paint]'s marks (the kit's Legend).
-var pictureLegend = []env.LegendEntry{
-	{Colour: env.ColorBomb, Mark: "disc", Meaning: "bomb (on a dark red cell)"},
-	{Colour: env.ColorFire, Mark: "cell", Meaning: "collision of the last tick: a bomb going off, bots crashing"},
-	{Colour: env.ColorDeadShade, Mark: "disc", Meaning: "lost bot, with a dot of its colour"},
+var pictureLegend = []pic.LegendEntry{
+	{Colour: pic.ColorBomb, Mark: "disc", Meaning: "bomb (on a dark red cell)"},
+	{Colour: pic.ColorFire, Mark: "cell", Meaning: "collision of the last tick: a bomb going off, bots crashing"},
+	{Colour: pic.ColorDeadShade, Mark: "disc", Meaning: "lost bot, with a dot of its colour"},
 }
 
-// Paint draws the game as seat sees it (see [env.Painter]; every seat sees
+// Paint draws the game as seat sees it (see [pic.Painter]; every seat sees
 // everything). The cube is drawn as its Edge z-layers, z = 0, 1, ... left
 // to right and top to bottom, ceil(√Edge) per row, each an Edge×Edge board
 // with x to the right and y downwards, labelled with its z when cells are
 // 7 pixels or more. On them: bots in play as discs in their seat colour
-// ([env.SeatColor]); lost bots, at the cell where they were lost, as grey
+// ([pic.SeatColor]); lost bots, at the cell where they were lost, as grey
 // discs with a dot of their colour (bots lost outside the cube, or before
 // a loaded state, are not on the board); bombs as black discs on dark red
 // cells; the cells of the last tick's collisions (a bomb going off, bots
@@ -120,27 +120,27 @@ func (g *Game) Paint(seat int) *image.RGBA {
 		seat = -1
 	}
 	p := g.picture()
-	c := &env.Canvas{Img: image.NewRGBA(image.Rect(0, 0, p.w, p.h)), Cell: p.cell, Border: paintBorder}
-	c.Rect(c.Img.Rect, env.ColorHidden)
+	c := &pic.Canvas{Img: image.NewRGBA(image.Rect(0, 0, p.w, p.h)), Cell: p.cell, Border: paintBorder}
+	c.Rect(c.Img.Rect, pic.ColorHidden)
 	big := p.cell >= 6
 	e := p.edge
 	for z := range e {
 		for y := range e {
 			for x := range e {
 				col, row := p.cellOf(x, y, z)
-				c.Fill(col, row, env.ColorFloor)
+				c.Fill(col, row, pic.ColorFloor)
 			}
 		}
 		if p.cell >= 7 {
 			r := p.rect(0, 0, z)
-			c.Number(r.Min.X, r.Min.Y-p.cell+(p.cell-5)/2, 1, z, env.ColorWall)
+			c.Number(r.Min.X, r.Min.Y-p.cell+(p.cell-5)/2, 1, z, pic.ColorWall)
 		}
 	}
 	for i := range g.nGroups {
 		gr := &g.groups[i]
 		if g.inCube(gr.x, gr.y, gr.z) {
 			col, row := p.cellOf(gr.x, gr.y, gr.z)
-			c.Fill(col, row, env.ColorFire)
+			c.Fill(col, row, pic.ColorFire)
 		}
 	}
 	for _, it := range g.items {
@@ -150,8 +150,8 @@ func (g *Game) Paint(seat int) *image.RGBA {
 		}
 		col, row := p.cellOf(x, y, z)
 		if big {
-			c.Fill(col, row, env.ColorDanger)
-			c.Disc(col, row, 0.62, env.ColorBomb)
+			c.Fill(col, row, pic.ColorDanger)
+			c.Disc(col, row, 0.62, pic.ColorBomb)
 		} else {
 			c.Fill(col, row, colorSmallBomb)
 		}
@@ -163,10 +163,10 @@ func (g *Game) Paint(seat int) *image.RGBA {
 		}
 		col, row := p.cellOf(pl.X, pl.Y, pl.Z)
 		if big {
-			c.Disc(col, row, 0.8, env.ColorDeadShade)
-			c.Disc(col, row, 0.35, env.SeatColor(s))
+			c.Disc(col, row, 0.8, pic.ColorDeadShade)
+			c.Disc(col, row, 0.35, pic.SeatColor(s))
 		} else {
-			p.marker(c, pl.X, pl.Y, pl.Z, 2.5, env.ColorDeadShade)
+			p.marker(c, pl.X, pl.Y, pl.Z, 2.5, pic.ColorDeadShade)
 		}
 	}
 	for s := range g.n {
@@ -176,15 +176,15 @@ func (g *Game) Paint(seat int) *image.RGBA {
 		}
 		col, row := p.cellOf(pl.X, pl.Y, pl.Z)
 		if big {
-			c.Disc(col, row, 0.9, env.SeatColor(s))
+			c.Disc(col, row, 0.9, pic.SeatColor(s))
 		} else {
-			p.marker(c, pl.X, pl.Y, pl.Z, 3.5, env.SeatColor(s))
+			p.marker(c, pl.X, pl.Y, pl.Z, 3.5, pic.SeatColor(s))
 		}
 	}
 	if seat >= 0 && big {
 		if pl := &g.players[seat]; g.inCube(pl.X, pl.Y, pl.Z) && (pl.InPlay || pl.Cause != CauseEarlier) {
 			col, row := p.cellOf(pl.X, pl.Y, pl.Z)
-			c.Frame(col, row, 1, env.ColorText)
+			c.Frame(col, row, 1, pic.ColorText)
 		}
 	}
 	g.paintStrip(c, p, seat)
@@ -193,23 +193,23 @@ func (g *Game) Paint(seat int) *image.RGBA {
 
 // paintStrip draws the status strip: currentTick, then one swatch per
 // seat.
-func (g *Game) paintStrip(c *env.Canvas, p picture, seat int) {
-	c.Number(paintBorder, p.stripY+2, 2, g.tick, env.ColorText)
+func (g *Game) paintStrip(c *pic.Canvas, p picture, seat int) {
+	c.Number(paintBorder, p.stripY+2, 2, g.tick, pic.ColorText)
 	for s := range g.n {
 		x := p.swatchX + s%p.perRow*(paintSwatch+paintSwatchGap)
 		y := p.stripY + s/p.perRow*paintStripRow
 		sw := image.Rect(x, y, x+paintSwatch, y+paintSwatch)
-		c.Rect(sw, env.SeatColor(s))
+		c.Rect(sw, pic.SeatColor(s))
 		if !g.players[s].InPlay {
-			c.Rect(sw.Inset(2), env.ColorDeadShade)
+			c.Rect(sw.Inset(2), pic.ColorDeadShade)
 		}
 		if s == seat {
-			c.Rect(image.Rect(x, y+paintSwatch+1, x+paintSwatch, y+paintSwatch+3), env.ColorText)
+			c.Rect(image.Rect(x, y+paintSwatch+1, x+paintSwatch, y+paintSwatch+3), pic.ColorText)
 		}
 	}
 }
 
-// numberWidth returns the width in pixels of n as [env.Canvas.Number]
+// numberWidth returns the width in pixels of n as [pic.Canvas.Number]
 // draws it at scale.
 func numberWidth(n, scale int) int {
 	d := 1

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/botarena/botarena/env"
+	pic "github.com/botarena/botarena/env/picture"
 )
 
 // paintSteps plays up to steps ticks of random legal actions (the safe
@@ -135,20 +135,20 @@ func TestPaintColours(t *testing.T) {
 		at   image.Point
 		want color.RGBA
 	}{
-		{"bot_in_play_in_seat_colour", full, p.centre(4, 4, 0), env.SeatColor(1)},
-		{"third_bot_in_seat_colour", full, p.centre(7, 7, 7), env.SeatColor(2)},
-		{"empty_cell_is_floor", full, p.centre(0, 0, 0), env.ColorFloor},
-		{"bomb_is_black", full, p.centre(6, 0, 5), env.ColorBomb},
-		{"bomb_cell_is_danger", full, corner(6, 0, 5), env.ColorDanger},
-		{"lost_bot_keeps_a_dot_of_its_colour", full, p.centre(1, 2, 3), env.SeatColor(0)},
-		{"lost_bot_is_grey", full, off(p.centre(1, 2, 3), p.cell*3/10), env.ColorDeadShade},
-		{"collision_cell_is_fire", full, corner(1, 2, 3), env.ColorFire},
-		{"no_frame_for_the_referee", full, p.rect(7, 7, 7).Min, env.ColorFloor},
-		{"own_bot_framed", seat2, p.rect(7, 7, 7).Min, env.ColorText},
-		{"other_bot_not_framed", seat2, p.rect(4, 4, 0).Min, env.ColorFloor},
-		{"swatch_in_play", full, image.Pt(p.swatchX+1*(paintSwatch+paintSwatchGap)+paintSwatch/2, p.stripY+paintSwatch/2), env.SeatColor(1)},
-		{"swatch_lost_is_grey", full, image.Pt(p.swatchX+paintSwatch/2, p.stripY+paintSwatch/2), env.ColorDeadShade},
-		{"swatch_lost_keeps_its_border", full, image.Pt(p.swatchX, p.stripY), env.SeatColor(0)},
+		{"bot_in_play_in_seat_colour", full, p.centre(4, 4, 0), pic.SeatColor(1)},
+		{"third_bot_in_seat_colour", full, p.centre(7, 7, 7), pic.SeatColor(2)},
+		{"empty_cell_is_floor", full, p.centre(0, 0, 0), pic.ColorFloor},
+		{"bomb_is_black", full, p.centre(6, 0, 5), pic.ColorBomb},
+		{"bomb_cell_is_danger", full, corner(6, 0, 5), pic.ColorDanger},
+		{"lost_bot_keeps_a_dot_of_its_colour", full, p.centre(1, 2, 3), pic.SeatColor(0)},
+		{"lost_bot_is_grey", full, off(p.centre(1, 2, 3), p.cell*3/10), pic.ColorDeadShade},
+		{"collision_cell_is_fire", full, corner(1, 2, 3), pic.ColorFire},
+		{"no_frame_for_the_referee", full, p.rect(7, 7, 7).Min, pic.ColorFloor},
+		{"own_bot_framed", seat2, p.rect(7, 7, 7).Min, pic.ColorText},
+		{"other_bot_not_framed", seat2, p.rect(4, 4, 0).Min, pic.ColorFloor},
+		{"swatch_in_play", full, image.Pt(p.swatchX+1*(paintSwatch+paintSwatchGap)+paintSwatch/2, p.stripY+paintSwatch/2), pic.SeatColor(1)},
+		{"swatch_lost_is_grey", full, image.Pt(p.swatchX+paintSwatch/2, p.stripY+paintSwatch/2), pic.ColorDeadShade},
+		{"swatch_lost_keeps_its_border", full, image.Pt(p.swatchX, p.stripY), pic.SeatColor(0)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

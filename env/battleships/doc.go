@@ -132,7 +132,7 @@
 // byte: TestSampleStateFiles). [Game.ParseCommand] reads place.txt in
 // phase 1 and command.txt in phase 2 exactly as the harness does.
 //
-// [Game.Paint] draws both maps side by side ([env.Painter], sized by
+// [Game.Paint] draws both maps side by side ([picture.Painter], sized by
 // [PictureSize]): a seat's own fleet, shots and shield, the opponent's map
 // as that seat knows it (seat −1: both fleets), and under each map the
 // points, energy, shield charges, hits, shots and ships afloat that the

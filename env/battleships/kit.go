@@ -4,6 +4,7 @@ import (
 	"io/fs"
 
 	"github.com/botarena/botarena/env"
+	pic "github.com/botarena/botarena/env/picture"
 	"github.com/botarena/botarena/env/training"
 )
 
@@ -79,4 +80,4 @@ func (Kit) ReplayWriter(dir string, seats []env.Agent) func(e env.Env, round int
 func (Kit) ReplayStates(fsys fs.FS) ([]string, error) { return replayStates(fsys) }
 
 // Legend returns the marks of the game's picture ([Game.Paint]).
-func (Kit) Legend() []env.LegendEntry { return pictureLegend }
+func (Kit) Legend() []pic.LegendEntry { return pictureLegend }

@@ -3,10 +3,10 @@ package battleships
 import (
 	"image"
 
-	"github.com/botarena/botarena/env"
+	pic "github.com/botarena/botarena/env/picture"
 )
 
-var _ env.Painter = (*Game)(nil)
+var _ pic.Painter = (*Game)(nil)
 
 // Picture geometry, in pixels: a header line, then the two maps side by
 // side, one cell column apart, then each player's status under its map.
@@ -28,34 +28,34 @@ func PictureSize(cfg *Config) image.Point {
 }
 
 // pictureLegend is the key of [Game.Paint]'s marks (the kit's Legend).
-var pictureLegend = []env.LegendEntry{
-	{Colour: env.ColorFloor, Mark: "cell", Meaning: "water"},
-	{Colour: env.ColorHidden, Mark: "cell", Meaning: "the opponent's cell, not shot yet (a seat's view)"},
-	{Colour: env.ColorFire, Mark: "disc", Meaning: "hit on a ship"},
-	{Colour: env.ColorWall, Mark: "dot", Meaning: "miss"},
-	{Colour: env.ColorDanger, Mark: "cell", Meaning: "the opponent's damaged ship cell (a seat's view)"},
-	{Colour: env.ColorDeadShade, Mark: "cell", Meaning: "sunk ship"},
-	{Colour: env.ColorPowerUp, Mark: "frame", Meaning: "shield; a disc where it stopped a shot"},
+var pictureLegend = []pic.LegendEntry{
+	{Colour: pic.ColorFloor, Mark: "cell", Meaning: "water"},
+	{Colour: pic.ColorHidden, Mark: "cell", Meaning: "the opponent's cell, not shot yet (a seat's view)"},
+	{Colour: pic.ColorFire, Mark: "disc", Meaning: "hit on a ship"},
+	{Colour: pic.ColorWall, Mark: "dot", Meaning: "miss"},
+	{Colour: pic.ColorDanger, Mark: "cell", Meaning: "the opponent's damaged ship cell (a seat's view)"},
+	{Colour: pic.ColorDeadShade, Mark: "cell", Meaning: "sunk ship"},
+	{Colour: pic.ColorPowerUp, Mark: "frame", Meaning: "shield; a disc where it stopped a shot"},
 }
 
 // Paint draws the game as seat sees it into a new picture of
-// [PictureSize] for the game's config, implementing [env.Painter]. Player
+// [PictureSize] for the game's config, implementing [pic.Painter]. Player
 // A's map (seat 0) is on the left and B's on the right, in every view,
-// each framed in its player's [env.SeatColor] ([env.ColorDeadShade] once
+// each framed in its player's [pic.SeatColor] ([pic.ColorDeadShade] once
 // the player is killed), north at the top as map.txt prints it. The header
 // line has the round, one pip per phase (one in placement, two in battle),
 // and a bar for the rounds played of the game's cap.
 //
 // A map whose fleet the view may see (the seat's own map; both for seat
-// -1) shows water in [env.ColorFloor], ship cells in the owner's seat
-// colour (sunk ships in [env.ColorDeadShade]), the ships chosen so far in
-// a learn-mode placement round as outlines, shots as an [env.ColorFire]
+// -1) shows water in [pic.ColorFloor], ship cells in the owner's seat
+// colour (sunk ships in [pic.ColorDeadShade]), the ships chosen so far in
+// a learn-mode placement round as outlines, shots as an [pic.ColorFire]
 // disc on a ship and a grey dot on water, the active shield's cells framed
-// in [env.ColorPowerUp] and shots it stopped as an [env.ColorPowerUp] disc.
+// in [pic.ColorPowerUp] and shots it stopped as an [pic.ColorPowerUp] disc.
 // The opponent's map in a seat's view shows only what that seat's
-// state.json shows: unshot cells in [env.ColorHidden], misses as a dot on
-// [env.ColorFloor], damaged ship cells as a fire disc on
-// [env.ColorDanger], and shield hits; never the ships themselves or the
+// state.json shows: unshot cells in [pic.ColorHidden], misses as a dot on
+// [pic.ColorFloor], damaged ship cells as a fire disc on
+// [pic.ColorDanger], and shield hits; never the ships themselves or the
 // shield's extent.
 //
 // Under each map: the player's points (a coin); its energy (a fire square)
@@ -71,8 +71,8 @@ func (g *Game) Paint(seat int) *image.RGBA {
 		seat = -1
 	}
 	size := PictureSize(&g.cfg)
-	c := &env.Canvas{Img: image.NewRGBA(image.Rect(0, 0, size.X, size.Y)), Cell: pictureCell, Border: pictureBorder}
-	c.Rect(c.Img.Rect, env.ColorFloor)
+	c := &pic.Canvas{Img: image.NewRGBA(image.Rect(0, 0, size.X, size.Y)), Cell: pictureCell, Border: pictureBorder}
+	c.Rect(c.Img.Rect, pic.ColorFloor)
 	g.paintHeader(c)
 	for s := range Seats {
 		full := seat < 0 || seat == s
@@ -84,11 +84,11 @@ func (g *Game) Paint(seat int) *image.RGBA {
 }
 
 // paintHeader draws the round, the phase pips and the round bar.
-func (g *Game) paintHeader(c *env.Canvas) {
+func (g *Game) paintHeader(c *pic.Canvas) {
 	x, y := c.Border, c.Border
-	x = c.Number(x, y, digitScale, g.round, env.ColorText) + 4
+	x = c.Number(x, y, digitScale, g.round, pic.ColorText) + 4
 	for range g.phase {
-		c.DiscAt(float64(x)+3, float64(y)+5, 3, env.ColorText)
+		c.DiscAt(float64(x)+3, float64(y)+5, 3, pic.ColorText)
 		x += 8
 	}
 	x += 6
@@ -96,9 +96,9 @@ func (g *Game) paintHeader(c *env.Canvas) {
 	if right-x < 8 {
 		return
 	}
-	c.Rect(image.Rect(x, y+3, right, y+7), env.ColorGrid)
+	c.Rect(image.Rect(x, y+3, right, y+7), pic.ColorGrid)
 	if total := g.maxRound + 1; total > 0 {
-		c.Rect(image.Rect(x, y+3, x+(right-x)*min(g.round, total)/total, y+7), env.ColorText)
+		c.Rect(image.Rect(x, y+3, x+(right-x)*min(g.round, total)/total, y+7), pic.ColorText)
 	}
 }
 
@@ -108,49 +108,49 @@ func (g *Game) cellAt(col0, x, y int) (col, row int) { return col0 + x, 1 + g.n 
 
 // paintMap draws seat s's map at canvas column col0, with its fleet when
 // full, else as its opponent knows it.
-func (g *Game) paintMap(c *env.Canvas, s, col0 int, full bool) {
+func (g *Game) paintMap(c *pic.Canvas, s, col0 int, full bool) {
 	p := &g.players[s]
 	n := g.n
-	frame := env.SeatColor(s)
+	frame := pic.SeatColor(s)
 	if p.Killed {
-		frame = env.ColorDeadShade
+		frame = pic.ColorDeadShade
 	}
 	r0 := c.CellRect(col0, 1)
 	r1 := c.CellRect(col0+n-1, n)
 	outer := image.Rectangle{Min: r0.Min, Max: r1.Max}.Inset(-4)
 	c.Rect(outer, frame)
-	c.Rect(outer.Inset(2), env.ColorFloor)
+	c.Rect(outer.Inset(2), pic.ColorFloor)
 	for x := range n {
 		for y := range n {
 			cl := p.cells[x*n+y]
 			col, row := g.cellAt(col0, x, y)
 			switch {
 			case full && cl.Ship != 0:
-				colour := env.SeatColor(s)
+				colour := pic.SeatColor(s)
 				if p.Ships[cl.Ship-1].Destroyed {
-					colour = env.ColorDeadShade
+					colour = pic.ColorDeadShade
 				}
 				c.Fill(col, row, colour)
 			case full:
-				c.Fill(col, row, env.ColorFloor)
+				c.Fill(col, row, pic.ColorFloor)
 			case cl.Hit && cl.Ship != 0:
-				c.Fill(col, row, env.ColorDanger)
+				c.Fill(col, row, pic.ColorDanger)
 			case cl.Hit:
-				c.Fill(col, row, env.ColorFloor)
+				c.Fill(col, row, pic.ColorFloor)
 			default:
-				c.Fill(col, row, env.ColorHidden)
+				c.Fill(col, row, pic.ColorHidden)
 			}
 			if full && cl.Shielded {
-				c.Frame(col, row, 2, env.ColorPowerUp)
+				c.Frame(col, row, 2, pic.ColorPowerUp)
 			}
 			switch {
 			case cl.Hit && cl.Ship != 0:
-				c.Disc(col, row, 0.6, env.ColorFire)
+				c.Disc(col, row, 0.6, pic.ColorFire)
 			case cl.Hit:
-				c.Disc(col, row, 0.3, env.ColorWall)
+				c.Disc(col, row, 0.3, pic.ColorWall)
 			}
 			if cl.ShieldHit {
-				c.Disc(col, row, 0.4, env.ColorPowerUp)
+				c.Disc(col, row, 0.4, pic.ColorPowerUp)
 			}
 		}
 	}
@@ -167,45 +167,45 @@ func (g *Game) paintMap(c *env.Canvas, s, col0 int, full bool) {
 		}
 		for a := range ShipType(k).Len() {
 			col, row := g.cellAt(col0, int(sh.X)+dirDX[sh.Dir]*a, int(sh.Y)+dirDY[sh.Dir]*a)
-			c.Frame(col, row, 3, env.SeatColor(s))
+			c.Frame(col, row, 3, pic.SeatColor(s))
 		}
 	}
 }
 
 // paintStatus draws seat s's status lines under its map, starting at pixel
 // column x0; full includes what only s itself (or the referee) sees.
-func (g *Game) paintStatus(c *env.Canvas, s, x0 int, full bool) {
+func (g *Game) paintStatus(c *pic.Canvas, s, x0 int, full bool) {
 	p := &g.players[s]
-	text := env.ColorText
+	text := pic.ColorText
 	if p.Killed {
-		text = env.ColorWall
+		text = pic.ColorWall
 	}
 	y := c.Border + (g.n+1)*c.Cell + 6
 	icon := func(x, y int, f func(cx, cy float64)) { f(float64(x)+5, float64(y)+5) }
 
 	// Points.
-	icon(x0, y, func(cx, cy float64) { c.DiscAt(cx, cy, 5, env.ColorCoin) })
+	icon(x0, y, func(cx, cy float64) { c.DiscAt(cx, cy, 5, pic.ColorCoin) })
 	c.Number(x0+14, y, digitScale, p.Points, text)
 	y += 14
 	if full {
 		// Energy and shield charges.
-		c.Rect(image.Rect(x0+1, y+1, x0+9, y+9), env.ColorFire)
+		c.Rect(image.Rect(x0+1, y+1, x0+9, y+9), pic.ColorFire)
 		x := c.Number(x0+14, y, digitScale, p.Energy, text) + 8
 		icon(x, y, func(cx, cy float64) {
-			c.DiscAt(cx, cy, 5, env.ColorPowerUp)
+			c.DiscAt(cx, cy, 5, pic.ColorPowerUp)
 			if !p.Shield.Active {
-				c.DiscAt(cx, cy, 3, env.ColorFloor)
+				c.DiscAt(cx, cy, 3, pic.ColorFloor)
 			}
 		})
 		c.Number(x+14, y, digitScale, p.Shield.Charges, text)
 		// Hits and shots.
 		y += 14
 		x = x0
-		icon(x, y, func(cx, cy float64) { c.DiscAt(cx, cy, 5, env.ColorFire) })
+		icon(x, y, func(cx, cy float64) { c.DiscAt(cx, cy, 5, pic.ColorFire) })
 		x = c.Number(x+14, y, digitScale, p.ShotsHit, text) + 8
 		icon(x, y, func(cx, cy float64) {
-			c.DiscAt(cx, cy, 5, env.ColorText)
-			c.DiscAt(cx, cy, 3, env.ColorFloor)
+			c.DiscAt(cx, cy, 5, pic.ColorText)
+			c.DiscAt(cx, cy, 3, pic.ColorFloor)
 		})
 		c.Number(x+14, y, digitScale, p.ShotsFired, text)
 		y += 14
@@ -215,9 +215,9 @@ func (g *Game) paintStatus(c *env.Canvas, s, x0 int, full bool) {
 	// The fleet.
 	x := x0
 	for k := range NumShips {
-		colour := env.SeatColor(s)
+		colour := pic.SeatColor(s)
 		if p.Ships[k].Destroyed {
-			colour = env.ColorDeadShade
+			colour = pic.ColorDeadShade
 		}
 		w := ShipType(k).Len() * 6
 		c.Rect(image.Rect(x, y+2, x+w, y+8), colour)

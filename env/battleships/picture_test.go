@@ -8,14 +8,14 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/botarena/botarena/env"
+	pic "github.com/botarena/botarena/env/picture"
 )
 
 // paintCellRect returns the pixel rectangle of cell (x, y) of seat's map in
 // g's pictures, as Paint lays them out.
 func paintCellRect(g *Game, seat, x, y int) image.Rectangle {
 	col, row := g.cellAt(seat*(g.n+1), x, y)
-	c := env.Canvas{Cell: pictureCell, Border: pictureBorder}
+	c := pic.Canvas{Cell: pictureCell, Border: pictureBorder}
 	return c.CellRect(col, row)
 }
 
@@ -166,43 +166,43 @@ func TestPaintColours(t *testing.T) {
 			a, _ := paintCells(g, 0)
 			b, _ := paintCells(g, 1)
 			return []check{
-				{-1, 0, a[0], atCentre, env.SeatColor(0)},
-				{0, 0, a[0], atCentre, env.SeatColor(0)},
-				{-1, 1, b[0], atCentre, env.SeatColor(1)},
-				{1, 1, b[0], atCentre, env.SeatColor(1)},
+				{-1, 0, a[0], atCentre, pic.SeatColor(0)},
+				{0, 0, a[0], atCentre, pic.SeatColor(0)},
+				{-1, 1, b[0], atCentre, pic.SeatColor(1)},
+				{1, 1, b[0], atCentre, pic.SeatColor(1)},
 			}
 		}},
 		{"opponent_ships_hidden", func(t *testing.T, g *Game) []check {
 			a, wa := paintCells(g, 0)
 			b, _ := paintCells(g, 1)
 			return []check{
-				{1, 0, a[0], atCentre, env.ColorHidden},
-				{1, 0, wa[0], atCentre, env.ColorHidden},
-				{0, 1, b[0], atCentre, env.ColorHidden},
+				{1, 0, a[0], atCentre, pic.ColorHidden},
+				{1, 0, wa[0], atCentre, pic.ColorHidden},
+				{0, 1, b[0], atCentre, pic.ColorHidden},
 			}
 		}},
 		{"water", func(t *testing.T, g *Game) []check {
 			_, wa := paintCells(g, 0)
-			return []check{{-1, 0, wa[0], atCentre, env.ColorFloor}, {0, 0, wa[0], atCentre, env.ColorFloor}}
+			return []check{{-1, 0, wa[0], atCentre, pic.ColorFloor}, {0, 0, wa[0], atCentre, pic.ColorFloor}}
 		}},
 		{"hit_ship", func(t *testing.T, g *Game) []check {
 			a, _ := paintCells(g, 0)
 			paintStep(t, g, 0, CommandAction(g.n, CodeSingle, a[0][0], a[0][1]))
 			return []check{
-				{-1, 0, a[0], atCentre, env.ColorFire},
-				{0, 0, a[0], atCentre, env.ColorFire},
-				{1, 0, a[0], atCentre, env.ColorFire},
-				{0, 0, a[0], atBackground, env.SeatColor(0)},
-				{1, 0, a[0], atBackground, env.ColorDanger},
+				{-1, 0, a[0], atCentre, pic.ColorFire},
+				{0, 0, a[0], atCentre, pic.ColorFire},
+				{1, 0, a[0], atCentre, pic.ColorFire},
+				{0, 0, a[0], atBackground, pic.SeatColor(0)},
+				{1, 0, a[0], atBackground, pic.ColorDanger},
 			}
 		}},
 		{"missed_shot", func(t *testing.T, g *Game) []check {
 			_, wa := paintCells(g, 0)
 			paintStep(t, g, 0, CommandAction(g.n, CodeSingle, wa[0][0], wa[0][1]))
 			return []check{
-				{1, 0, wa[0], atCentre, env.ColorWall},
-				{1, 0, wa[0], atBackground, env.ColorFloor},
-				{-1, 0, wa[0], atCentre, env.ColorWall},
+				{1, 0, wa[0], atCentre, pic.ColorWall},
+				{1, 0, wa[0], atBackground, pic.ColorFloor},
+				{-1, 0, wa[0], atCentre, pic.ColorWall},
 			}
 		}},
 		{"shield_and_shield_hit", func(t *testing.T, g *Game) []check {
@@ -219,12 +219,12 @@ func TestPaintColours(t *testing.T) {
 				t.Fatal("the shot did not hit the shield")
 			}
 			return []check{
-				{-1, 0, a[0], atEdge, env.ColorPowerUp},
-				{0, 0, a[0], atEdge, env.ColorPowerUp},
-				{1, 0, a[0], atEdge, env.ColorHidden}, // the shield's extent is A's secret
-				{-1, 0, a[0], atCentre, env.ColorPowerUp},
-				{0, 0, a[0], atCentre, env.ColorPowerUp},
-				{1, 0, a[0], atCentre, env.ColorPowerUp},
+				{-1, 0, a[0], atEdge, pic.ColorPowerUp},
+				{0, 0, a[0], atEdge, pic.ColorPowerUp},
+				{1, 0, a[0], atEdge, pic.ColorHidden}, // the shield's extent is A's secret
+				{-1, 0, a[0], atCentre, pic.ColorPowerUp},
+				{0, 0, a[0], atCentre, pic.ColorPowerUp},
+				{1, 0, a[0], atCentre, pic.ColorPowerUp},
 			}
 		}},
 	} {
@@ -267,9 +267,9 @@ func TestPaintShowsPendingShipsToTheirSeat(t *testing.T) {
 		view int
 		want color.RGBA
 	}{
-		{"own_view", 0, env.SeatColor(0)},
-		{"referee", -1, env.SeatColor(0)},
-		{"opponent_view", 1, env.ColorHidden},
+		{"own_view", 0, pic.SeatColor(0)},
+		{"referee", -1, pic.SeatColor(0)},
+		{"opponent_view", 1, pic.ColorHidden},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := paintPixel(g.Paint(tc.view), r, atEdge); got != tc.want {
@@ -285,8 +285,8 @@ func TestPaintGreysAKilledPlayer(t *testing.T) {
 		r := paintCellRect(g, 0, 0, g.n-1) // the top left cell of A's map
 		return g.Paint(-1).RGBAAt(r.Min.X-3, r.Min.Y-3)
 	}
-	if got := frame(); got != env.SeatColor(0) {
-		t.Fatalf("A's frame %v, want %v", got, env.SeatColor(0))
+	if got := frame(); got != pic.SeatColor(0) {
+		t.Fatalf("A's frame %v, want %v", got, pic.SeatColor(0))
 	}
 	a, _ := paintCells(g, 0)
 	for _, c := range a {
@@ -295,12 +295,12 @@ func TestPaintGreysAKilledPlayer(t *testing.T) {
 	if !g.Player(0).Killed {
 		t.Fatal("A survived the loss of its fleet")
 	}
-	if got := frame(); got != env.ColorDeadShade {
-		t.Errorf("killed A's frame %v, want %v", got, env.ColorDeadShade)
+	if got := frame(); got != pic.ColorDeadShade {
+		t.Errorf("killed A's frame %v, want %v", got, pic.ColorDeadShade)
 	}
 	r := paintCellRect(g, 0, a[0][0], a[0][1])
-	if got := paintPixel(g.Paint(-1), r, atBackground); got != env.ColorDeadShade {
-		t.Errorf("a sunk ship's cell %v, want %v", got, env.ColorDeadShade)
+	if got := paintPixel(g.Paint(-1), r, atBackground); got != pic.ColorDeadShade {
+		t.Errorf("a sunk ship's cell %v, want %v", got, pic.ColorDeadShade)
 	}
 }
 

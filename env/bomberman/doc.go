@@ -105,7 +105,7 @@
 // the whole file and reports the first problem with its JSON path; on error
 // the game is unchanged.
 //
-// [Game.Paint] draws the state as a picture ([env.Painter], sized by
+// [Game.Paint] draws the state as a picture ([picture.Painter], sized by
 // [PictureSize]): walls, blasts, danger, power-ups, bombs with their timers
 // and players in their seat colours (the dead greyed), over a status strip
 // with the round and each seat's points, bombs left and blast radius; seat

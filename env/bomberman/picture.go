@@ -4,10 +4,10 @@ import (
 	"image"
 	"image/color"
 
-	"github.com/botarena/botarena/env"
+	pic "github.com/botarena/botarena/env/picture"
 )
 
-var _ env.Painter = (*Game)(nil)
+var _ pic.Painter = (*Game)(nil)
 
 // Picture geometry, in pixels. The board is the map side's cells
 // ([Config.Side]) of pictureCell(side) pixels inside a border; the status
@@ -51,32 +51,32 @@ func PictureSize(cfg *Config) image.Point {
 }
 
 // pictureLegend is the key of [Game.Paint]'s marks (the kit's Legend).
-var pictureLegend = []env.LegendEntry{
-	{Colour: env.ColorWall, Mark: "cell", Meaning: "indestructible wall"},
-	{Colour: env.ColorSoftWall, Mark: "cell", Meaning: "destructible wall"},
-	{Colour: env.ColorFire, Mark: "cell", Meaning: "blast of the last round"},
-	{Colour: env.ColorDanger, Mark: "cell", Meaning: "a bomb's blast will reach it"},
-	{Colour: env.ColorBomb, Mark: "disc", Meaning: "bomb, ringed in its owner's colour, with its timer"},
-	{Colour: env.ColorPowerUp, Mark: "cell", Meaning: "power-up: bomb bag or blast radius"},
-	{Colour: env.ColorCoin, Mark: "disc", Meaning: "super power-up"},
-	{Colour: env.ColorDeadShade, Mark: "disc", Meaning: "dead player"},
+var pictureLegend = []pic.LegendEntry{
+	{Colour: pic.ColorWall, Mark: "cell", Meaning: "indestructible wall"},
+	{Colour: pic.ColorSoftWall, Mark: "cell", Meaning: "destructible wall"},
+	{Colour: pic.ColorFire, Mark: "cell", Meaning: "blast of the last round"},
+	{Colour: pic.ColorDanger, Mark: "cell", Meaning: "a bomb's blast will reach it"},
+	{Colour: pic.ColorBomb, Mark: "disc", Meaning: "bomb, ringed in its owner's colour, with its timer"},
+	{Colour: pic.ColorPowerUp, Mark: "cell", Meaning: "power-up: bomb bag or blast radius"},
+	{Colour: pic.ColorCoin, Mark: "disc", Meaning: "super power-up"},
+	{Colour: pic.ColorDeadShade, Mark: "disc", Meaning: "dead player"},
 }
 
 // Paint draws the game into a new picture of [PictureSize] for the game's
-// config, implementing [env.Painter]. The map fills the top, one square
+// config, implementing [pic.Painter]. The map fills the top, one square
 // per cell, north at the top:
 //
-//   - indestructible walls in [env.ColorWall], destructible walls in
-//     [env.ColorSoftWall], floor in [env.ColorFloor];
+//   - indestructible walls in [pic.ColorWall], destructible walls in
+//     [pic.ColorSoftWall], floor in [pic.ColorFloor];
 //   - cells a blast reached in the last round (map.txt's '*') in
-//     [env.ColorFire]; floor a bomb's blast will reach (the observation's
-//     danger plane) in [env.ColorDanger];
-//   - visible power-ups in [env.ColorPowerUp] (bomb bag: a square; blast
-//     radius: a cross) and the super power-up as an [env.ColorCoin] disc;
-//   - bombs as [env.ColorBomb] discs ringed in the owner's
-//     [env.SeatColor], with the timer written on them;
+//     [pic.ColorFire]; floor a bomb's blast will reach (the observation's
+//     danger plane) in [pic.ColorDanger];
+//   - visible power-ups in [pic.ColorPowerUp] (bomb bag: a square; blast
+//     radius: a cross) and the super power-up as an [pic.ColorCoin] disc;
+//   - bombs as [pic.ColorBomb] discs ringed in the owner's
+//     [pic.SeatColor], with the timer written on them;
 //   - alive players as discs in their seat colour, framing the cell when
-//     they stand on a bomb; dead players as an [env.ColorDeadShade] disc
+//     they stand on a bomb; dead players as an [pic.ColorDeadShade] disc
 //     with a dot of their colour at the cell they died on.
 //
 // The status strip below has the round (and a bar for the rounds played of
@@ -97,12 +97,12 @@ func (g *Game) Paint(seat int) *image.RGBA {
 	if m := max(g.width, g.height); m*cell > board {
 		cell = max(1, board/m)
 	}
-	c := &env.Canvas{
+	c := &pic.Canvas{
 		Img:    image.NewRGBA(image.Rect(0, 0, width, height)),
 		Cell:   cell,
 		Border: pictureBorder + (board-max(g.width, g.height)*cell)/2,
 	}
-	c.Rect(c.Img.Rect, env.ColorFloor)
+	c.Rect(c.Img.Rect, pic.ColorFloor)
 
 	danger := g.dangerCopy()
 	for y := 1; y <= g.height; y++ {
@@ -118,8 +118,8 @@ func (g *Game) Paint(seat int) *image.RGBA {
 		if cl := g.cells[g.index(p.X, p.Y)]; cl.Entity != NoEntity || cl.bomb != 0 {
 			continue
 		}
-		c.Disc(p.X-1, p.Y-1, 0.7, env.ColorDeadShade)
-		c.Disc(p.X-1, p.Y-1, 0.25, env.SeatColor(s))
+		c.Disc(p.X-1, p.Y-1, 0.7, pic.ColorDeadShade)
+		c.Disc(p.X-1, p.Y-1, 0.25, pic.SeatColor(s))
 	}
 	for y := 1; y <= g.height; y++ {
 		for x := 1; x <= g.width; x++ {
@@ -142,20 +142,20 @@ func (g *Game) dangerCopy() []byte {
 
 // paintGround draws cell (x, y)'s background: wall, fire, danger or floor,
 // and a visible power-up; for the referee, a hidden power-up's mark.
-func (g *Game) paintGround(c *env.Canvas, x, y int, danger, referee bool) {
+func (g *Game) paintGround(c *pic.Canvas, x, y int, danger, referee bool) {
 	cl := &g.cells[g.index(x, y)]
 	col, row := x-1, y-1
 	switch {
 	case cl.reached != 0:
-		c.Fill(col, row, env.ColorFire)
+		c.Fill(col, row, pic.ColorFire)
 	case cl.Entity == IndestructibleWall:
-		c.Fill(col, row, env.ColorWall)
+		c.Fill(col, row, pic.ColorWall)
 	case cl.Entity == DestructibleWall:
-		c.Fill(col, row, env.ColorSoftWall)
+		c.Fill(col, row, pic.ColorSoftWall)
 	case danger:
-		c.Fill(col, row, env.ColorDanger)
+		c.Fill(col, row, pic.ColorDanger)
 	default:
-		c.Fill(col, row, env.ColorFloor)
+		c.Fill(col, row, pic.ColorFloor)
 	}
 	if cl.PowerUp == NoPowerUp {
 		return
@@ -171,20 +171,20 @@ func (g *Game) paintGround(c *env.Canvas, x, y int, danger, referee bool) {
 	}
 	switch cl.PowerUp {
 	case BombBagPowerUp:
-		c.Inset(col, row, c.Cell*5/16, env.ColorPowerUp)
+		c.Inset(col, row, c.Cell*5/16, pic.ColorPowerUp)
 	case BombRadiusPowerUp:
 		r := c.CellRect(col, row)
 		m, t := c.Cell/5, max(1, c.Cell/8)
 		mid := c.Cell / 2
-		c.Rect(image.Rect(r.Min.X+m, r.Min.Y+mid-t, r.Max.X-m, r.Min.Y+mid+t), env.ColorPowerUp)
-		c.Rect(image.Rect(r.Min.X+mid-t, r.Min.Y+m, r.Min.X+mid+t, r.Max.Y-m), env.ColorPowerUp)
+		c.Rect(image.Rect(r.Min.X+m, r.Min.Y+mid-t, r.Max.X-m, r.Min.Y+mid+t), pic.ColorPowerUp)
+		c.Rect(image.Rect(r.Min.X+mid-t, r.Min.Y+m, r.Min.X+mid+t, r.Max.Y-m), pic.ColorPowerUp)
 	case SuperPowerUp:
-		diamond(c, col, row, env.ColorCoin)
+		diamond(c, col, row, pic.ColorCoin)
 	}
 }
 
 // diamond draws a diamond (a square on its corner) inside cell (col, row).
-func diamond(c *env.Canvas, col, row int, colour color.RGBA) {
+func diamond(c *pic.Canvas, col, row int, colour color.RGBA) {
 	r := c.CellRect(col, row)
 	half := c.Cell * 3 / 8
 	cx, cy := r.Min.X+c.Cell/2, r.Min.Y+c.Cell/2
@@ -201,9 +201,9 @@ func abs(v int) int {
 	return v
 }
 
-// number writes n as [env.Canvas.Number] does, with a minus sign when n
+// number writes n as [pic.Canvas.Number] does, with a minus sign when n
 // is negative (points can be), and returns the x after the last digit.
-func number(c *env.Canvas, x, y, scale, n int, colour color.RGBA) int {
+func number(c *pic.Canvas, x, y, scale, n int, colour color.RGBA) int {
 	if n < 0 {
 		c.Rect(image.Rect(x, y+2*scale, x+3*scale, y+3*scale), colour)
 		x += 4 * scale
@@ -215,31 +215,31 @@ func number(c *env.Canvas, x, y, scale, n int, colour color.RGBA) int {
 // powerUpColor is the colour of a power-up's icon.
 func powerUpColor(p PowerUp) color.RGBA {
 	if p == SuperPowerUp {
-		return env.ColorCoin
+		return pic.ColorCoin
 	}
-	return env.ColorPowerUp
+	return pic.ColorPowerUp
 }
 
 // paintOccupant draws the bomb and the player on cell (x, y), if any.
-func (g *Game) paintOccupant(c *env.Canvas, x, y int) {
+func (g *Game) paintOccupant(c *pic.Canvas, x, y int) {
 	cl := &g.cells[g.index(x, y)]
 	col, row := x-1, y-1
 	if cl.bomb != 0 {
 		b := &g.bombs[cl.bomb-1]
 		if cl.Entity == PlayerEntity {
-			c.Frame(col, row, max(1, c.Cell/8), env.SeatColor(int(cl.Player)))
+			c.Frame(col, row, max(1, c.Cell/8), pic.SeatColor(int(cl.Player)))
 		}
-		c.Disc(col, row, 1, env.SeatColor(b.Owner))
-		c.Disc(col, row, 0.8, env.ColorBomb)
+		c.Disc(col, row, 1, pic.SeatColor(b.Owner))
+		c.Disc(col, row, 0.8, pic.ColorBomb)
 		timer := max(b.Timer, 0)
 		r := c.CellRect(col, row)
 		s := fitScale(c.Cell, timer)
 		w, h := (4*digitCount(timer)-1)*s, 5*s
-		c.Number(r.Min.X+(c.Cell-w)/2, r.Min.Y+(c.Cell-h)/2, s, timer, env.ColorText)
+		c.Number(r.Min.X+(c.Cell-w)/2, r.Min.Y+(c.Cell-h)/2, s, timer, pic.ColorText)
 		return
 	}
 	if cl.Entity == PlayerEntity {
-		c.Disc(col, row, 0.85, env.SeatColor(int(cl.Player)))
+		c.Disc(col, row, 0.85, pic.SeatColor(int(cl.Player)))
 	}
 }
 
@@ -265,7 +265,7 @@ func fitScale(cell, n int) int {
 
 // paintStatus draws the status strip, whose first line starts at pixel row
 // top (below the board and its border).
-func (g *Game) paintStatus(c *env.Canvas, top int) {
+func (g *Game) paintStatus(c *pic.Canvas, top int) {
 	width := c.Img.Rect.Dx()
 	perLine := max(1, (width-2*pictureBorder)/slotWidth)
 	slot := func(i int) (x, y int) {
@@ -273,33 +273,33 @@ func (g *Game) paintStatus(c *env.Canvas, top int) {
 	}
 	// The round, and the share of the game's rounds processed.
 	x, y := slot(0)
-	c.Number(x, y, digitScale, g.round, env.ColorText)
+	c.Number(x, y, digitScale, g.round, pic.ColorText)
 	barW := slotWidth - 12
-	c.Rect(image.Rect(x, y+16, x+barW, y+20), env.ColorGrid)
+	c.Rect(image.Rect(x, y+16, x+barW, y+20), pic.ColorGrid)
 	if total := g.maxRound + 1; total > 0 {
-		c.Rect(image.Rect(x, y+16, x+barW*min(g.round, total)/total, y+20), env.ColorText)
+		c.Rect(image.Rect(x, y+16, x+barW*min(g.round, total)/total, y+20), pic.ColorText)
 	}
 	for seat := range g.nPlayers {
 		p := &g.players[seat]
 		x, y := slot(seat + 1)
-		text := env.ColorText
+		text := pic.ColorText
 		swatch := image.Rect(x, y, x+10, y+10)
 		if p.Killed {
-			text = env.ColorWall
-			c.Rect(swatch, env.SeatColor(seat))
-			c.Rect(swatch.Inset(2), env.ColorDeadShade)
+			text = pic.ColorWall
+			c.Rect(swatch, pic.SeatColor(seat))
+			c.Rect(swatch.Inset(2), pic.ColorDeadShade)
 		} else {
-			c.Rect(swatch, env.SeatColor(seat))
+			c.Rect(swatch, pic.SeatColor(seat))
 		}
 		number(c, x+14, y, digitScale, p.Points(), text)
 		// Bombs left in the bag, then the blast radius.
 		y += 14
 		c.DiscAt(float64(x)+5, float64(y)+5, 5, text)
-		c.DiscAt(float64(x)+5, float64(y)+5, 4, env.ColorBomb)
+		c.DiscAt(float64(x)+5, float64(y)+5, 4, pic.ColorBomb)
 		nx := c.Number(x+13, y, digitScale, p.BombBag-g.countBombs(seat), text)
 		ix := nx + 2
-		c.Rect(image.Rect(ix, y+4, ix+10, y+6), env.ColorFire)
-		c.Rect(image.Rect(ix+4, y, ix+6, y+10), env.ColorFire)
+		c.Rect(image.Rect(ix, y+4, ix+10, y+6), pic.ColorFire)
+		c.Rect(image.Rect(ix+4, y, ix+6, y+10), pic.ColorFire)
 		c.Number(ix+13, y, digitScale, p.BombRadius, text)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/botarena/botarena/env"
+	pic "github.com/botarena/botarena/env/picture"
 )
 
 // pictureCellRect returns the pixel rectangle of map cell (x, y), 1-based,
@@ -19,7 +19,7 @@ func pictureCellRect(g *Game, x, y int) image.Rectangle {
 	if m := max(g.width, g.height); m*cell > board {
 		cell = max(1, board/m)
 	}
-	c := env.Canvas{Cell: cell, Border: pictureBorder + (board-max(g.width, g.height)*cell)/2}
+	c := pic.Canvas{Cell: cell, Border: pictureBorder + (board-max(g.width, g.height)*cell)/2}
 	return c.CellRect(x-1, y-1)
 }
 
@@ -123,8 +123,8 @@ func TestPictureSizeDependsOnlyOnTheConfig(t *testing.T) {
 		if want := PictureSize(&g.cfg); img.Rect.Size() != want {
 			t.Fatalf("size %v, want %v", img.Rect.Size(), want)
 		}
-		if got := centre(img, pictureCellRect(g, MaxSide, MaxSide)); got != env.ColorWall {
-			t.Errorf("the last cell, a wall, is %v, want %v", got, env.ColorWall)
+		if got := centre(img, pictureCellRect(g, MaxSide, MaxSide)); got != pic.ColorWall {
+			t.Errorf("the last cell, a wall, is %v, want %v", got, pic.ColorWall)
 		}
 	})
 }
@@ -170,17 +170,17 @@ func TestPaintColours(t *testing.T) {
 		rounds int // rounds to play first, nobody acting
 		checks []check
 	}{
-		{"indestructible_wall", 0, []check{{x: 2, y: 2, want: env.ColorWall}}},
-		{"destructible_wall", 0, []check{{x: 4, y: 1, want: env.ColorSoftWall}}},
-		{"floor", 0, []check{{x: 5, y: 2, want: env.ColorFloor}}},
-		{"players_in_seat_colours", 0, []check{{x: 1, y: 1, want: env.SeatColor(0)}, {x: 5, y: 5, want: env.SeatColor(1)}}},
-		{"power_ups", 0, []check{{x: 5, y: 4, want: env.ColorPowerUp}, {x: 3, y: 3, want: env.ColorPowerUp}, {x: 2, y: 5, want: env.ColorCoin}}},
+		{"indestructible_wall", 0, []check{{x: 2, y: 2, want: pic.ColorWall}}},
+		{"destructible_wall", 0, []check{{x: 4, y: 1, want: pic.ColorSoftWall}}},
+		{"floor", 0, []check{{x: 5, y: 2, want: pic.ColorFloor}}},
+		{"players_in_seat_colours", 0, []check{{x: 1, y: 1, want: pic.SeatColor(0)}, {x: 5, y: 5, want: pic.SeatColor(1)}}},
+		{"power_ups", 0, []check{{x: 5, y: 4, want: pic.ColorPowerUp}, {x: 3, y: 3, want: pic.ColorPowerUp}, {x: 2, y: 5, want: pic.ColorCoin}}},
 		{"bombs_with_timer_in_owner_colour", 0, []check{
-			{x: 3, y: 5, has: []color.RGBA{env.ColorBomb, env.ColorText, env.SeatColor(1)}},
-			{x: 2, y: 1, has: []color.RGBA{env.ColorBomb, env.ColorText, env.SeatColor(0)}},
+			{x: 3, y: 5, has: []color.RGBA{pic.ColorBomb, pic.ColorText, pic.SeatColor(1)}},
+			{x: 2, y: 1, has: []color.RGBA{pic.ColorBomb, pic.ColorText, pic.SeatColor(0)}},
 		}},
-		{"danger_where_a_blast_will_reach", 0, []check{{x: 3, y: 4, want: env.ColorDanger}, {x: 4, y: 5, want: env.ColorDanger}}},
-		{"fire_where_a_blast_reached", 1, []check{{x: 3, y: 1, want: env.ColorFire}, {x: 2, y: 1, want: env.ColorFire}}},
+		{"danger_where_a_blast_will_reach", 0, []check{{x: 3, y: 4, want: pic.ColorDanger}, {x: 4, y: 5, want: pic.ColorDanger}}},
+		{"fire_where_a_blast_reached", 1, []check{{x: 3, y: 1, want: pic.ColorFire}, {x: 2, y: 1, want: pic.ColorFire}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := fixture(t)
@@ -213,16 +213,16 @@ func TestPaintGreysDeadPlayers(t *testing.T) {
 	)
 	addBomb(t, g, 1, 2, 1, 1, 1)
 	cell := pictureCellRect(g, 1, 1)
-	alive := countColour(g.Paint(-1), cell, env.SeatColor(0))
+	alive := countColour(g.Paint(-1), cell, pic.SeatColor(0))
 	step(t, g)
 	if !g.Player(0).Killed {
 		t.Fatal("the fixture's blast did not kill A")
 	}
 	img := g.Paint(-1)
-	dead := countColour(img, cell, env.SeatColor(0))
-	if dead*4 > alive || countColour(img, cell, env.ColorDeadShade) == 0 {
+	dead := countColour(img, cell, pic.SeatColor(0))
+	if dead*4 > alive || countColour(img, cell, pic.ColorDeadShade) == 0 {
 		t.Errorf("dead A's cell: %d pixels of its colour (alive: %d), %d grey; want a grey marker",
-			dead, alive, countColour(img, cell, env.ColorDeadShade))
+			dead, alive, countColour(img, cell, pic.ColorDeadShade))
 	}
 	// The status strip: A's swatch is grey inside, B's is its colour.
 	_, _, b := pictureLayout(&g.cfg)
@@ -230,11 +230,11 @@ func TestPaintGreysDeadPlayers(t *testing.T) {
 	swatch := func(seat int) color.RGBA {
 		return img.RGBAAt(pictureBorder+(seat+1)*slotWidth+5, top+5)
 	}
-	if got := swatch(0); got != env.ColorDeadShade {
-		t.Errorf("dead A's swatch %v, want %v", got, env.ColorDeadShade)
+	if got := swatch(0); got != pic.ColorDeadShade {
+		t.Errorf("dead A's swatch %v, want %v", got, pic.ColorDeadShade)
 	}
-	if got := swatch(1); got != env.SeatColor(1) {
-		t.Errorf("B's swatch %v, want %v", got, env.SeatColor(1))
+	if got := swatch(1); got != pic.SeatColor(1) {
+		t.Errorf("B's swatch %v, want %v", got, pic.SeatColor(1))
 	}
 }
 
@@ -255,7 +255,7 @@ func TestPaintShowsHiddenPowerUpsOnlyToTheReferee(t *testing.T) {
 		{"seat_1", 1, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := countColour(g.Paint(tc.seat), cell, env.ColorPowerUp) > 0; got != tc.want {
+			if got := countColour(g.Paint(tc.seat), cell, pic.ColorPowerUp) > 0; got != tc.want {
 				t.Errorf("Paint(%d) shows the hidden power-up: %v, want %v", tc.seat, got, tc.want)
 			}
 		})

@@ -106,7 +106,7 @@
 // "1", then "-1"). The ids are deterministic 24-hex-digit Mongo-style ids
 // derived from the seed. [Game.LoadNative] reads it back strictly, with
 // errors that name the JSON path. "board.txt" is a text picture for
-// `play --pretty`. [Game.Paint] draws the picture ([env.Painter]): blocks,
+// `play --pretty`. [Game.Paint] draws the picture ([picture.Painter]): blocks,
 // trails, apocalypse fire, bombs with their ticks, players facing their
 // orientation, portals, and a strip with each seat's coins and stats.
 //

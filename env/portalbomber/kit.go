@@ -2,6 +2,7 @@ package portalbomber
 
 import (
 	"github.com/botarena/botarena/env"
+	pic "github.com/botarena/botarena/env/picture"
 	"github.com/botarena/botarena/env/training"
 )
 
@@ -59,4 +60,4 @@ func (Kit) Leaderboard(e env.Env, seat int, field func(name string, value any)) 
 }
 
 // Legend returns the marks of the game's picture ([Game.Paint]).
-func (Kit) Legend() []env.LegendEntry { return pictureLegend }
+func (Kit) Legend() []pic.LegendEntry { return pictureLegend }

@@ -4,10 +4,10 @@ import (
 	"image"
 	"image/color"
 
-	"github.com/botarena/botarena/env"
+	pic "github.com/botarena/botarena/env/picture"
 )
 
-var _ env.Painter = (*Game)(nil)
+var _ pic.Painter = (*Game)(nil)
 
 // Picture geometry, in pixels.
 const (
@@ -54,25 +54,25 @@ func (p picture) rect(x, y int) image.Rectangle {
 }
 
 // pictureLegend is the key of [Game.Paint]'s marks (the kit's Legend).
-var pictureLegend = []env.LegendEntry{
-	{Colour: env.ColorWall, Mark: "cell", Meaning: "hard block"},
-	{Colour: env.ColorSoftWall, Mark: "cell", Meaning: "soft block"},
-	{Colour: env.ColorFire, Mark: "cell", Meaning: "explosion trail"},
-	{Colour: env.ColorDanger, Mark: "cell", Meaning: "apocalypse fire"},
-	{Colour: env.ColorBomb, Mark: "disc", Meaning: "bomb, ringed in its owner's colour, with its tick"},
+var pictureLegend = []pic.LegendEntry{
+	{Colour: pic.ColorWall, Mark: "cell", Meaning: "hard block"},
+	{Colour: pic.ColorSoftWall, Mark: "cell", Meaning: "soft block"},
+	{Colour: pic.ColorFire, Mark: "cell", Meaning: "explosion trail"},
+	{Colour: pic.ColorDanger, Mark: "cell", Meaning: "apocalypse fire"},
+	{Colour: pic.ColorBomb, Mark: "disc", Meaning: "bomb, ringed in its owner's colour, with its tick"},
 	{Colour: colorOrangePortal, Mark: "streak", Meaning: "orange portal"},
 	{Colour: colorBluePortal, Mark: "streak", Meaning: "blue portal"},
-	{Colour: env.ColorText, Mark: "dot", Meaning: "the side a player faces"},
+	{Colour: pic.ColorText, Mark: "dot", Meaning: "the side a player faces"},
 }
 
-// Paint draws the game as seat sees it (see [env.Painter]; the game has no
+// Paint draws the game as seat sees it (see [pic.Painter]; the game has no
 // hidden information, so every seat sees the same board, with its own
 // player framed in white). The board, (0,0) at the top left as in
 // "board.txt": hard blocks grey, soft blocks brown; explosion trails
 // orange; apocalypse fire as an ember (an orange dot) on a dark red cell,
 // or on the block it burns; bombs as black discs ringed in their owner's
 // seat colour showing their tick; players as discs in their seat colour
-// ([env.SeatColor]) with a white dot on the side they face (a player on a
+// ([pic.SeatColor]) with a white dot on the side they face (a player on a
 // bomb is drawn smaller inside the bomb's ring, the tick in the cell's
 // corner); portals as bars on the face of their block, orange or blue, with
 // a square of the owner's colour in the middle. Under the board, one row
@@ -91,8 +91,8 @@ func (g *Game) Paint(seat int) *image.RGBA {
 		seat = -1
 	}
 	p := g.picture()
-	c := &env.Canvas{Img: image.NewRGBA(image.Rect(0, 0, p.w, p.h)), Cell: p.cell, Border: paintBorder}
-	c.Rect(c.Img.Rect, env.ColorFloor)
+	c := &pic.Canvas{Img: image.NewRGBA(image.Rect(0, 0, p.w, p.h)), Cell: p.cell, Border: paintBorder}
+	c.Rect(c.Img.Rect, pic.ColorFloor)
 	n := g.n
 	for y := range n {
 		for x := range n {
@@ -113,23 +113,23 @@ func (g *Game) Paint(seat int) *image.RGBA {
 }
 
 // paintCell draws cell (x, y): its block or floor, trail, fire and bomb.
-func (g *Game) paintCell(c *env.Canvas, p picture, x, y int) {
+func (g *Game) paintCell(c *pic.Canvas, p picture, x, y int) {
 	cl := &g.cells[g.idx(x, y)]
 	fire := cl.trails[2].Type == TrailFire
 	switch {
 	case cl.hard:
-		c.Fill(x, y, env.ColorWall)
+		c.Fill(x, y, pic.ColorWall)
 	case cl.soft:
-		c.Fill(x, y, env.ColorSoftWall)
+		c.Fill(x, y, pic.ColorSoftWall)
 	case cl.trails[0].Type != NoTrail || cl.trails[1].Type != NoTrail:
-		c.Fill(x, y, env.ColorFire)
+		c.Fill(x, y, pic.ColorFire)
 	case fire:
-		c.Fill(x, y, env.ColorDanger)
+		c.Fill(x, y, pic.ColorDanger)
 	default:
-		c.Fill(x, y, env.ColorFloor)
+		c.Fill(x, y, pic.ColorFloor)
 	}
 	if fire {
-		c.Disc(x, y, 0.4, env.ColorFire)
+		c.Disc(x, y, 0.4, pic.ColorFire)
 	}
 	if cl.bombSeq == 0 {
 		return
@@ -142,17 +142,17 @@ func (g *Game) paintCell(c *env.Canvas, p picture, x, y int) {
 
 // paintBomb draws a bomb of owner with tick in cell (x, y), its ring
 // frac of the cell wide.
-func paintBomb(c *env.Canvas, x, y, owner, tick int, frac float64) {
-	c.Disc(x, y, 0.86*frac, env.SeatColor(owner))
-	c.Disc(x, y, 0.7*frac, env.ColorBomb)
+func paintBomb(c *pic.Canvas, x, y, owner, tick int, frac float64) {
+	c.Disc(x, y, 0.86*frac, pic.SeatColor(owner))
+	c.Disc(x, y, 0.7*frac, pic.ColorBomb)
 	if frac == 1 {
-		c.NumberIn(x, y, tick, env.ColorText)
+		c.NumberIn(x, y, tick, pic.ColorText)
 		return
 	}
 	r := c.CellRect(x, y)
 	scale := max(1, c.Cell/14)
 	w, h := numberWidth(tick, scale), 5*scale
-	c.Number(r.Min.X+(c.Cell-w)/2, r.Min.Y+(c.Cell-h)/2, scale, tick, env.ColorText)
+	c.Number(r.Min.X+(c.Cell-w)/2, r.Min.Y+(c.Cell-h)/2, scale, tick, pic.ColorText)
 }
 
 // playerAt returns the seat of the player on (x, y), or -1.
@@ -166,7 +166,7 @@ func (g *Game) playerAt(x, y int) int {
 }
 
 // paintPortals draws the portals on the faces of block (x, y).
-func (g *Game) paintPortals(c *env.Canvas, p picture, x, y int) {
+func (g *Game) paintPortals(c *pic.Canvas, p picture, x, y int) {
 	cl := &g.cells[g.idx(x, y)]
 	if cl.portalSeq == 0 {
 		return
@@ -190,17 +190,17 @@ func (g *Game) paintPortals(c *env.Canvas, p picture, x, y int) {
 		case Down:
 			bar = image.Rect(r.Min.X+m, r.Max.Y-t, r.Max.X-m, r.Max.Y)
 		}
-		c.Rect(bar.Inset(-1).Intersect(r), env.ColorBomb)
+		c.Rect(bar.Inset(-1).Intersect(r), pic.ColorBomb)
 		c.Rect(bar, portalColors[f.color&1])
 		mid := bar.Min.Add(bar.Max).Div(2)
 		mark := image.Rect(mid.X-o/2, mid.Y-o/2, mid.X-o/2+o, mid.Y-o/2+o)
-		c.Rect(mark.Inset(-1), env.ColorBomb)
-		c.Rect(mark, env.SeatColor(int(f.owner)-1))
+		c.Rect(mark.Inset(-1), pic.ColorBomb)
+		c.Rect(mark, pic.SeatColor(int(f.owner)-1))
 	}
 }
 
 // paintPlayer draws seat s's player, if alive, facing its orientation.
-func (g *Game) paintPlayer(c *env.Canvas, p picture, s, seat int) {
+func (g *Game) paintPlayer(c *pic.Canvas, p picture, s, seat int) {
 	pl := &g.players[s]
 	if !pl.Alive || !g.inBoard(pl.X, pl.Y) {
 		return
@@ -211,7 +211,7 @@ func (g *Game) paintPlayer(c *env.Canvas, p picture, s, seat int) {
 	if onBomb {
 		frac, d, rad = 0.96, 0.37, 0.07
 	}
-	c.Disc(pl.X, pl.Y, frac, env.SeatColor(s))
+	c.Disc(pl.X, pl.Y, frac, pic.SeatColor(s))
 	if onBomb {
 		paintBomb(c, pl.X, pl.Y, int(cl.bombOwner), int(cl.bombTick), 0.66)
 	}
@@ -219,15 +219,15 @@ func (g *Game) paintPlayer(c *env.Canvas, p picture, s, seat int) {
 	cell := float64(p.cell)
 	cx, cy := float64(r.Min.X)+cell/2, float64(r.Min.Y)+cell/2
 	o := pl.Orientation & 3
-	c.DiscAt(cx+float64(dirDX[o])*d*cell, cy+float64(dirDY[o])*d*cell, max(1.5, cell*rad), env.ColorText)
+	c.DiscAt(cx+float64(dirDX[o])*d*cell, cy+float64(dirDY[o])*d*cell, max(1.5, cell*rad), pic.ColorText)
 	if s == seat {
-		c.Frame(pl.X, pl.Y, 2, env.ColorText)
+		c.Frame(pl.X, pl.Y, 2, pic.ColorText)
 	}
 }
 
 // paintStrip draws one row per seat: swatch, coins, bombs, range, pierce;
 // and the moveNumber at the right of seat 0's row.
-func (g *Game) paintStrip(c *env.Canvas, p picture, seat int) {
+func (g *Game) paintStrip(c *pic.Canvas, p picture, seat int) {
 	toMove := -1
 	if !g.cfg.Simultaneous && !g.Done() {
 		toMove = g.ToMove()
@@ -237,49 +237,49 @@ func (g *Game) paintStrip(c *env.Canvas, p picture, seat int) {
 		y := p.stripY + s*paintRow
 		x := paintBorder + 5
 		if s == toMove {
-			c.Rect(image.Rect(paintBorder, y, paintBorder+3, y+paintIcon), env.ColorText)
+			c.Rect(image.Rect(paintBorder, y, paintBorder+3, y+paintIcon), pic.ColorText)
 		}
 		sw := image.Rect(x, y, x+paintIcon, y+paintIcon)
-		c.Rect(sw, env.SeatColor(s))
+		c.Rect(sw, pic.SeatColor(s))
 		if !pl.Alive {
-			c.Rect(sw.Inset(3), env.ColorDeadShade)
+			c.Rect(sw.Inset(3), pic.ColorDeadShade)
 		}
 		if s == seat {
-			c.Rect(image.Rect(x, y+paintIcon+1, x+paintIcon, y+paintIcon+3), env.ColorText)
+			c.Rect(image.Rect(x, y+paintIcon+1, x+paintIcon, y+paintIcon+3), pic.ColorText)
 		}
 		x += paintIcon + 8
 		for k, v := range [4]int{pl.Coins, pl.BombCount, pl.BombRange, pl.BombPierce} {
 			icon(c, x, y, k)
-			x = c.Number(x+paintIcon+3, y+1, 2, v, env.ColorText) + 8
+			x = c.Number(x+paintIcon+3, y+1, 2, v, pic.ColorText) + 8
 		}
 	}
-	c.Number(p.w-paintBorder-numberWidth(g.moveNumber, 2), p.stripY+1, 2, g.moveNumber, env.ColorWall)
+	c.Number(p.w-paintBorder-numberWidth(g.moveNumber, 2), p.stripY+1, 2, g.moveNumber, pic.ColorWall)
 }
 
 // icon draws the strip's icon k at (x, y): 0 a coin, 1 a bomb, 2 range (a
 // cross of fire), 3 pierce (an arrow).
-func icon(c *env.Canvas, x, y, k int) {
+func icon(c *pic.Canvas, x, y, k int) {
 	h := float64(paintIcon) / 2
 	cx, cy := float64(x)+h, float64(y)+h
 	switch k {
 	case 0:
-		c.DiscAt(cx, cy, h, env.ColorCoin)
+		c.DiscAt(cx, cy, h, pic.ColorCoin)
 		c.DiscAt(cx, cy, h-3, color.RGBA{0xd4, 0xa2, 0x3a, 0xff})
 	case 1:
-		c.DiscAt(cx, cy, h, env.ColorWall)
-		c.DiscAt(cx, cy, h-1.5, env.ColorBomb)
+		c.DiscAt(cx, cy, h, pic.ColorWall)
+		c.DiscAt(cx, cy, h-1.5, pic.ColorBomb)
 	case 2:
-		c.Rect(image.Rect(x, y+4, x+paintIcon, y+8), env.ColorFire)
-		c.Rect(image.Rect(x+4, y, x+8, y+paintIcon), env.ColorFire)
+		c.Rect(image.Rect(x, y+4, x+paintIcon, y+8), pic.ColorFire)
+		c.Rect(image.Rect(x+4, y, x+8, y+paintIcon), pic.ColorFire)
 	case 3:
-		c.Rect(image.Rect(x, y+5, x+8, y+7), env.ColorPowerUp)
+		c.Rect(image.Rect(x, y+5, x+8, y+7), pic.ColorPowerUp)
 		for i := range 6 {
-			c.Rect(image.Rect(x+6+i, y+i, x+7+i, y+paintIcon-i), env.ColorPowerUp)
+			c.Rect(image.Rect(x+6+i, y+i, x+7+i, y+paintIcon-i), pic.ColorPowerUp)
 		}
 	}
 }
 
-// numberWidth returns the width in pixels of n as [env.Canvas.Number]
+// numberWidth returns the width in pixels of n as [pic.Canvas.Number]
 // draws it at scale.
 func numberWidth(n, scale int) int {
 	d := 1

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/botarena/botarena/env"
+	pic "github.com/botarena/botarena/env/picture"
 )
 
 // paintGame plays up to steps random legal moves (seeded) and calls f after
@@ -128,21 +128,21 @@ func TestPaintColours(t *testing.T) {
 			p1:     []Action{PlaceBomb, MoveUp},
 			rounds: 4,
 			probes: []probe{
-				{"hard_block", -1, corner(0, 0, 1, 1), env.ColorWall},
-				{"soft_block", -1, centre(7, 9, 0, 0), env.ColorSoftWall},
-				{"floor", -1, centre(5, 5, 0, 0), env.ColorFloor},
-				{"player_0_in_seat_colour", -1, centre(1, 1, 0, 0), env.SeatColor(0)},
-				{"player_0_faces_down", -1, centre(1, 1, 0, 6), env.ColorText},
-				{"player_1_in_seat_colour", -1, centre(9, 8, 0, 0), env.SeatColor(1)},
-				{"bomb_is_black", -1, centre(9, 9, 0, 8), env.ColorBomb},
-				{"bomb_ringed_in_owner_colour", -1, centre(9, 9, 0, 11), env.SeatColor(1)},
+				{"hard_block", -1, corner(0, 0, 1, 1), pic.ColorWall},
+				{"soft_block", -1, centre(7, 9, 0, 0), pic.ColorSoftWall},
+				{"floor", -1, centre(5, 5, 0, 0), pic.ColorFloor},
+				{"player_0_in_seat_colour", -1, centre(1, 1, 0, 0), pic.SeatColor(0)},
+				{"player_0_faces_down", -1, centre(1, 1, 0, 6), pic.ColorText},
+				{"player_1_in_seat_colour", -1, centre(9, 8, 0, 0), pic.SeatColor(1)},
+				{"bomb_is_black", -1, centre(9, 9, 0, 8), pic.ColorBomb},
+				{"bomb_ringed_in_owner_colour", -1, centre(9, 9, 0, 11), pic.SeatColor(1)},
 				{"orange_portal_on_the_left_face", -1, corner(3, 1, 1, 4), colorOrangePortal},
-				{"orange_portal_owner_mark", -1, corner(3, 1, 2, 14), env.SeatColor(0)},
+				{"orange_portal_owner_mark", -1, corner(3, 1, 2, 14), pic.SeatColor(0)},
 				{"blue_portal_on_the_top_face", -1, corner(1, 3, 4, 1), colorBluePortal},
-				{"referee_frames_nobody", -1, corner(1, 1, 0, 0), env.ColorFloor},
-				{"own_player_framed", 0, corner(1, 1, 0, 0), env.ColorText},
-				{"other_player_not_framed", 0, corner(9, 8, 0, 0), env.ColorFloor},
-				{"swatch_alive", -1, swatch(0, 0, 0), env.SeatColor(0)},
+				{"referee_frames_nobody", -1, corner(1, 1, 0, 0), pic.ColorFloor},
+				{"own_player_framed", 0, corner(1, 1, 0, 0), pic.ColorText},
+				{"other_player_not_framed", 0, corner(9, 8, 0, 0), pic.ColorFloor},
+				{"swatch_alive", -1, swatch(0, 0, 0), pic.SeatColor(0)},
 			},
 		},
 		{
@@ -150,8 +150,8 @@ func TestPaintColours(t *testing.T) {
 			p0:     []Action{PlaceBomb},
 			rounds: 1,
 			probes: []probe{
-				{"player_around_the_bomb", -1, centre(1, 1, 0, 11), env.SeatColor(0)},
-				{"bomb_inside", -1, centre(1, 1, -4, 0), env.ColorBomb},
+				{"player_around_the_bomb", -1, centre(1, 1, 0, 11), pic.SeatColor(0)},
+				{"bomb_inside", -1, centre(1, 1, -4, 0), pic.ColorBomb},
 			},
 		},
 		{
@@ -159,11 +159,11 @@ func TestPaintColours(t *testing.T) {
 			p0:     []Action{PlaceBomb},
 			rounds: 5,
 			probes: []probe{
-				{"trail_is_fire", -1, centre(2, 1, 0, 0), env.ColorFire},
-				{"dead_player_gone", -1, centre(1, 1, 0, 0), env.ColorFire},
-				{"swatch_dead_is_grey", -1, swatch(0, 0, 0), env.ColorDeadShade},
-				{"swatch_dead_keeps_its_border", -1, swatch(0, -5, -5), env.SeatColor(0)},
-				{"swatch_alive", -1, swatch(1, 0, 0), env.SeatColor(1)},
+				{"trail_is_fire", -1, centre(2, 1, 0, 0), pic.ColorFire},
+				{"dead_player_gone", -1, centre(1, 1, 0, 0), pic.ColorFire},
+				{"swatch_dead_is_grey", -1, swatch(0, 0, 0), pic.ColorDeadShade},
+				{"swatch_dead_keeps_its_border", -1, swatch(0, -5, -5), pic.SeatColor(0)},
+				{"swatch_alive", -1, swatch(1, 0, 0), pic.SeatColor(1)},
 			},
 		},
 		{
@@ -171,10 +171,10 @@ func TestPaintColours(t *testing.T) {
 			cfg:    func(c *Config) { c.ApocalypseAfter = 0 },
 			rounds: 1,
 			probes: []probe{
-				{"ember_on_the_burning_block", -1, centre(0, 10, 0, 0), env.ColorFire},
-				{"burning_block_stays_a_block", -1, corner(0, 10, 1, 1), env.ColorWall},
-				{"ember_on_the_mirror_cell", -1, centre(10, 0, 0, 0), env.ColorFire},
-				{"next_cell_not_burning", -1, centre(0, 9, 0, 0), env.ColorWall},
+				{"ember_on_the_burning_block", -1, centre(0, 10, 0, 0), pic.ColorFire},
+				{"burning_block_stays_a_block", -1, corner(0, 10, 1, 1), pic.ColorWall},
+				{"ember_on_the_mirror_cell", -1, centre(10, 0, 0, 0), pic.ColorFire},
+				{"next_cell_not_burning", -1, centre(0, 9, 0, 0), pic.ColorWall},
 			},
 		},
 	}
@@ -200,7 +200,7 @@ func TestPaintColours(t *testing.T) {
 			// The seat to move has the white bar beside its swatch.
 			img := g.Paint(-1)
 			for s := range Seats {
-				got := img.RGBAAt(paintBorder+1, p.stripY+s*paintRow+2) == env.ColorText
+				got := img.RGBAAt(paintBorder+1, p.stripY+s*paintRow+2) == pic.ColorText
 				if want := !g.Done() && g.ToMove() == s; got != want {
 					t.Errorf("seat %d: to-move bar %v, want %v", s, got, want)
 				}

@@ -71,9 +71,11 @@ var rules = []rule{
 	// the tools' parts of a game (its kit): each tool declares the
 	// interface it asks a kit for. The tools' vocabulary that a game must
 	// name in its kit's methods lives in small packages beside env, each
-	// importing env at most: the trainer's defaults and the replay layout.
-	// Each game imports env and those, and nothing else.
+	// importing env at most: the trainer's defaults, the replay layout and
+	// the picture (Painter, canvas, palette, legend marks). Each game
+	// imports env and those, and nothing else.
 	{pkg: "env"},
+	{pkg: "env/picture"},
 	{pkg: "env/training", imports: []string{"env"}},
 	{pkg: "env/replay", imports: []string{"env"}},
 	{pkg: "env/*", imports: gameDeps},
@@ -141,7 +143,7 @@ var rules = []rule{
 	// envproto turns env values and requests into the env service's
 	// messages and pools, for every face (the service, native, the CLI):
 	// protobuf only, no Connect.
-	{pkg: "rpc/envproto", imports: []string{"env", "env/training", "vecenv", "agents", "rpc/gen/*"}, thirdParty: protobufDeps, never: []string{"connectrpc.com/"}},
+	{pkg: "rpc/envproto", imports: []string{"env", "env/training", "env/picture", "vecenv", "agents", "rpc/gen/*"}, thirdParty: protobufDeps, never: []string{"connectrpc.com/"}},
 	// rpc/server is what the services share on one port (host, errors,
 	// memory budget, capabilities, metrics, token guard); it measures envs
 	// and agents for the budget.
@@ -235,7 +237,7 @@ var ggcrDeps = cat([]string{"github.com/google/go-containerregistry/", "github.c
 
 // gameDeps is what a game's package may import: the contract and the
 // tools' vocabulary its kit names.
-var gameDeps = []string{"env", "env/training", "env/replay"}
+var gameDeps = []string{"env", "env/training", "env/replay", "env/picture"}
 
 // storage is what the env service, its client and the shared server
 // never bring in: the league, its match data and their storage (bbolt,

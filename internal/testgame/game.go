@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/picture"
 )
 
 // Rounds is the length of a game without max_rounds.
@@ -43,8 +44,8 @@ type Game struct {
 }
 
 var (
-	_ env.Env     = (*Game)(nil)
-	_ env.Painter = (*Game)(nil)
+	_ env.Env         = (*Game)(nil)
+	_ picture.Painter = (*Game)(nil)
 )
 
 // New makes a game from a valid config.
@@ -186,10 +187,10 @@ func (g *Game) AppendCommand(dst []byte, _ int, a int32) []byte { return fmt.App
 
 // Paint draws one bar of cells per seat, as long as its score.
 func (g *Game) Paint(int) *image.RGBA {
-	c := env.NewCanvas(2*g.spec.MaxSteps+2, len(g.Scores), 8, 2)
+	c := picture.NewCanvas(2*g.spec.MaxSteps+2, len(g.Scores), 8, 2)
 	for seat, s := range g.Scores {
 		for x := range min(s, 2*g.spec.MaxSteps+2) {
-			c.Fill(x, seat, env.SeatColor(seat))
+			c.Fill(x, seat, picture.SeatColor(seat))
 		}
 	}
 	return c.Img

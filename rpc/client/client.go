@@ -274,7 +274,7 @@ func (p *Pool) Render(ctx context.Context, i, seat int, format string) (string, 
 }
 
 // Paint returns env i's picture as seat sees it (-1: the full state), from
-// the game's [env.Painter].
+// the game's [picture.Painter].
 func (p *Pool) Paint(ctx context.Context, i, seat int) (*image.RGBA, error) {
 	resp, err := p.c.rpc.Render(ctx, &botarenav1.RenderRequest{PoolId: p.ID(), Env: int32(i), Seat: int32(seat), Format: PictureFormat})
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 const DefaultMaxMessageBytes = 256 << 20
 
 // PictureFormat is the Render format of pictures (see [Pool.Paint]): RGB
-// pixels of the game's env.Painter picture, named after Gymnasium's render
+// pixels of the game's picture.Painter picture, named after Gymnasium's render
 // mode.
 const PictureFormat = "rgb_array"
 

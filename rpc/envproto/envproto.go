@@ -14,6 +14,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/picture"
 	"github.com/botarena/botarena/env/training"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/vecenv"
@@ -411,7 +412,7 @@ func Mixtures(req map[int32]*botarenav1.OpponentMix, game, poolID string, seats 
 }
 
 // PictureFormat is the render format of pictures: RGB pixels of the
-// game's [env.Painter] picture, named after Gymnasium's render mode.
+// game's [picture.Painter] picture, named after Gymnasium's render mode.
 const PictureFormat = "rgb_array"
 
 // Render returns env i of p as seat sees it (-1: the full state) in format:
@@ -431,12 +432,12 @@ func Render(p *vecenv.Pool, i, seat int, format string) (*botarenav1.RenderRespo
 	}
 	e := p.Env(i)
 	if format == PictureFormat {
-		painter, ok := e.(env.Painter)
+		painter, ok := e.(picture.Painter)
 		if !ok {
 			return nil, invalidf("format: %s draws no pictures", spec.Game)
 		}
 		img := painter.Paint(seat)
-		return &botarenav1.RenderResponse{Format: format, Data: env.RGB(img), Width: int32(img.Rect.Dx()), Height: int32(img.Rect.Dy())}, nil
+		return &botarenav1.RenderResponse{Format: format, Data: picture.RGB(img), Width: int32(img.Rect.Dx()), Height: int32(img.Rect.Dy())}, nil
 	}
 	codec, err := env.CodecOf(e)
 	if err != nil {

@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/env/picture"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/internal/rpctest"
 )
 
 // TestRenderPictureOfEveryGame checks that every registered game draws a
-// picture (env.Painter) and that Render's rgb_array is that picture's
+// picture (picture.Painter) and that Render's rgb_array is that picture's
 // pixels, as the Python rgb_array render mode reads them.
 func TestRenderPictureOfEveryGame(t *testing.T) {
 	t.Parallel()
@@ -25,9 +26,9 @@ func TestRenderPictureOfEveryGame(t *testing.T) {
 			}
 			local := rpctest.LocalPool(t, req, nil)
 			local.Reset()
-			painter, ok := local.Env(1).(env.Painter)
+			painter, ok := local.Env(1).(picture.Painter)
 			if !ok {
-				t.Fatalf("%s: %T does not implement env.Painter", game, local.Env(1))
+				t.Fatalf("%s: %T does not implement picture.Painter", game, local.Env(1))
 			}
 			for _, seat := range []int{-1, 0} {
 				img, err := p.Paint(t.Context(), 1, seat)
@@ -38,7 +39,7 @@ func TestRenderPictureOfEveryGame(t *testing.T) {
 				if img.Rect != want.Rect {
 					t.Fatalf("seat %d: picture of %v, want %v", seat, img.Rect, want.Rect)
 				}
-				if got, w := env.RGB(img), env.RGB(want); !bytes.Equal(got, w) {
+				if got, w := picture.RGB(img), picture.RGB(want); !bytes.Equal(got, w) {
 					t.Errorf("seat %d: the served pixels differ from the env's picture", seat)
 				}
 			}

@@ -439,7 +439,7 @@ func (p *servedPool) parseActions(raw []byte) error {
 }
 
 // PictureFormat is the Render format of pictures: RGB pixels of the game's
-// [env.Painter] picture, named after Gymnasium's render mode.
+// [picture.Painter] picture, named after Gymnasium's render mode.
 const PictureFormat = envproto.PictureFormat
 
 // render returns env i's state in format as seat sees it (see

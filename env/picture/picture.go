@@ -1,4 +1,9 @@
-package env
+// Package picture draws botarena's games: the [Painter] interface every
+// game's env implements (Gymnasium's "rgb_array" render mode, the web
+// viewer, videos), the [Canvas] of square cells the games draw on, the
+// palette that makes the five games look like one product, and the
+// [LegendEntry] marks a viewer's key lists.
+package picture
 
 import (
 	"image"
@@ -22,7 +27,7 @@ type Painter interface {
 }
 
 // LegendEntry is one mark of a game's picture and what it stands for, for
-// the key a viewer draws beside the board (see [Kit.Legend]).
+// the key a viewer draws beside the board (a game's kit lists them for the web viewer).
 type LegendEntry struct {
 	// Colour is the mark's colour.
 	Colour color.RGBA
@@ -93,7 +98,7 @@ type Canvas struct {
 // not positive.
 func NewCanvas(cols, rows, cell, border int) *Canvas {
 	if cols <= 0 || rows <= 0 || cell <= 0 || border < 0 {
-		panic("env: NewCanvas: sizes must be positive")
+		panic("picture: NewCanvas: sizes must be positive")
 	}
 	img := image.NewRGBA(image.Rect(0, 0, cols*cell+2*border, rows*cell+2*border))
 	c := &Canvas{Img: img, Cell: cell, Border: border}
