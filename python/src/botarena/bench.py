@@ -31,18 +31,20 @@ does the same for synchronous steps and send/recv in batches of
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
 import sys
 import time
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from botarena.client import Client
 from botarena.backend import make_pool
+from botarena.client import Client
+from botarena.pool import Pool
 from botarena.server import Server
 
 __all__ = ["run", "compare", "main"]
@@ -54,6 +56,107 @@ def _masked_random(rng: np.random.Generator, mask: npt.NDArray[np.uint8]) -> npt
     noise = rng.random(mask.shape, dtype=np.float32)
     noise *= mask
     return noise.argmax(axis=1).astype(np.int32)
+
+
+class _Stepper:
+    """One pool stepped with random legal actions, measured in blocks (the pool stays open between them)."""
+
+    def __init__(self, pool: Pool, client: Client | None, seed: int, actions: str, policy_us_per_row: float) -> None:
+        self.pool = pool
+        self.client = client
+        self.rng = np.random.default_rng(seed)
+        self.actions = actions
+        self.policy_us_per_row = policy_us_per_row
+        self.obs, info = pool.reset()
+        self.rows = info["mask"].shape[0]  # per step: a batch's rows in async mode
+        self.mask = info["mask"]
+
+    def _actions(self) -> npt.NDArray[np.int32]:
+        if self.actions == "masked":
+            return _masked_random(self.rng, self.mask)
+        return self.rng.integers(0, self.pool.spec.actions, self.rows, dtype=np.int32)
+
+    def warm(self, seconds: float) -> None:
+        """Steps for seconds, unmeasured (connection, server worker start, allocator)."""
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            self.obs, _, _, _, info = self.pool.step(self._actions())
+            self.mask = info["mask"]
+
+    def measure(self, seconds: float) -> dict[str, Any]:
+        """Steps for seconds; returns the figures of :func:`run`."""
+        pool = self.pool
+        lat: list[float] = []
+        steps = 0
+        start = time.perf_counter()
+        end = start + seconds
+        now = start
+        while now < end:
+            if self.policy_us_per_row > 0:
+                time.sleep(self.policy_us_per_row * self.rows / 1e6)
+            a = self._actions()
+            t0 = time.perf_counter()
+            self.obs, _, _, _, info = pool.step(a)
+            now = time.perf_counter()
+            lat.append(now - t0)
+            self.mask = info["mask"]
+            steps += 1
+        elapsed = now - start
+        rows = self.rows
+        return {
+            "game": pool.game,
+            "backend": pool.backend,
+            "envs": pool.num_envs,
+            "batch_size": pool.batch_size,
+            "seats": len(pool.learner_seats),
+            "rows": rows,
+            "actions": self.actions,
+            "transport": pool.transport,
+            "protocol": "in-process" if self.client is None else self.client.protocol,
+            "shared_planes": pool.shared_planes,
+            "seconds": round(elapsed, 3),
+            "steps": steps,
+            "policy_us_per_row": self.policy_us_per_row,
+            "env_steps_per_sec": round(steps * rows / len(pool.learner_seats) / elapsed, 1),
+            "agent_steps_per_sec": round(steps * rows / elapsed, 1),
+            "median_step_ms": round(float(np.median(lat)) * 1e3, 4),
+            "p99_step_ms": round(float(np.percentile(lat, 99)) * 1e3, 4),
+            "obs_bytes_per_agent": sum(v[0].nbytes for v in self.obs.values()),
+            "server_workers": pool.workers,
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+        }
+
+
+@contextlib.contextmanager
+def _pools(
+    settings: Sequence[dict[str, Any]],
+    game: str,
+    envs: int,
+    *,
+    address: str | None,
+    backend: str,
+    protocol: str,
+    seed: int,
+    actions: str,
+    policy_us_per_row: float,
+    **kwargs: Any,
+) -> Iterator[list[_Stepper]]:
+    """Steppers of one pool per settings dict (make_pool keywords over kwargs), on one server, all open together."""
+    if backend not in ("native", "remote"):
+        raise ValueError(f"backend must be 'native' or 'remote', got {backend!r}")
+    with contextlib.ExitStack() as stack:
+        if address is None and backend == "remote":
+            address = stack.enter_context(Server()).address
+        # The remote backend's client; the native backend has none (no wire).
+        client = stack.enter_context(Client(address, protocol=protocol)) if backend == "remote" and address is not None else None
+        steppers = []
+        for s in settings:
+            pool = stack.enter_context(make_pool(game, envs, seed=seed, client=client, backend=backend, **{**kwargs, **s}))
+            if pool.backend != backend:
+                raise RuntimeError(f"asked for the {backend} backend, got {pool.backend}")
+            steppers.append(_Stepper(pool, client, seed, actions, policy_us_per_row))
+        yield steppers
 
 
 def run(
@@ -80,97 +183,28 @@ def run(
     the next actions: a policy whose forward pass leaves the CPU free (a GPU
     trainer), which async stepping overlaps with the env step.
     """
-    if backend not in ("native", "remote"):
-        raise ValueError(f"backend must be 'native' or 'remote', got {backend!r}")
-    server = None
-    if address is None and backend == "remote":
-        server = Server().start()
-        address = server.address
-    # The remote backend's client; the native backend has none (no wire).
-    client = Client(address, protocol=protocol) if backend == "remote" and address is not None else None
-    try:
-        with make_pool(
-            game,
-            envs,
-            seed=seed,
-            client=client,
-            transport=transport,
-            workers=workers,
-            compression=compression,
-            backend=backend,
-            batch_size=batch_size,
-            shared_planes=shared_planes,
-            **config,
-        ) as pool:
-            if pool.backend != backend:
-                raise RuntimeError(f"asked for the {backend} backend, got {pool.backend}")
-            rng = np.random.default_rng(seed)
-            obs, info = pool.reset()
-            rows = info["mask"].shape[0]  # per step: a batch's rows in async mode
-            n_actions = pool.spec.actions
-            mask = info["mask"]
-            # Warm up (connection, server worker start, allocator).
-            warm_end = time.perf_counter() + min(1.0, seconds / 5)
-            while time.perf_counter() < warm_end:
-                a = _masked_random(rng, mask) if actions == "masked" else rng.integers(0, n_actions, rows, dtype=np.int32)
-                obs, _, _, _, info = pool.step(a)
-                mask = info["mask"]
-            lat: list[float] = []
-            steps = 0
-            start = time.perf_counter()
-            end = start + seconds
-            now = start
-            while now < end:
-                if policy_us_per_row > 0:
-                    time.sleep(policy_us_per_row * rows / 1e6)
-                a = _masked_random(rng, mask) if actions == "masked" else rng.integers(0, n_actions, rows, dtype=np.int32)
-                t0 = time.perf_counter()
-                obs, _, _, _, info = pool.step(a)
-                now = time.perf_counter()
-                lat.append(now - t0)
-                mask = info["mask"]
-                steps += 1
-            elapsed = now - start
-            obs_bytes = sum(v[0].nbytes for v in obs.values())
-            return {
-                "game": game,
-                "backend": backend,
-                "envs": envs,
-                "batch_size": batch_size,
-                "seats": len(pool.learner_seats),
-                "rows": rows,
-                "actions": actions,
-                "transport": transport,
-                "protocol": "in-process" if client is None else client.protocol,
-                "shared_planes": pool.shared_planes,
-                "seconds": round(elapsed, 3),
-                "steps": steps,
-                "policy_us_per_row": policy_us_per_row,
-                "env_steps_per_sec": round(steps * rows / len(pool.learner_seats) / elapsed, 1),
-                "agent_steps_per_sec": round(steps * rows / elapsed, 1),
-                "median_step_ms": round(float(np.median(lat)) * 1e3, 4),
-                "p99_step_ms": round(float(np.percentile(lat, 99)) * 1e3, 4),
-                "obs_bytes_per_agent": obs_bytes,
-                "server_workers": pool.workers,
-                "cpus": os.cpu_count(),
-                "python": platform.python_version(),
-            }
-    finally:
-        if client is not None:
-            client.close()
-        if server is not None:
-            server.stop()
+    setting = {"transport": transport, "batch_size": batch_size}
+    common = {"workers": workers, "compression": compression, "shared_planes": shared_planes, **config}
+    with _pools(
+        [setting], game, envs, address=address, backend=backend, protocol=protocol, seed=seed, actions=actions, policy_us_per_row=policy_us_per_row, **common
+    ) as (stepper,):
+        stepper.warm(min(1.0, seconds / 5))
+        return stepper.measure(seconds)
 
 
 def compare(rounds: int = 3, *, address: str | None = None, vary: str = "transport", **kwargs: Any) -> dict[str, Any]:
-    """Runs :func:`run` with two settings in turn, rounds times each, on one server.
+    """Measures two settings in turn, rounds times each, on two pools open together on one server.
 
     vary "transport": transport unary, then stream. vary "async": synchronous
-    steps, then send/recv in batches of kwargs["batch_size"]. Returns {"runs":
-    [each run's figures, in order], "median_agent_steps_per_sec": {setting:
-    median}, the ratio of the medians, second over first ("stream_over_unary"
-    or "async_over_sync"), and "median_round_ratio": the median over rounds
-    of the second setting's agent steps per second over the first's}.
+    steps, then send/recv in batches of kwargs["batch_size"]. Both pools are
+    made and warmed up first, then each round steps the first for
+    kwargs["seconds"] and the second as long, so that a round's two runs see
+    the same machine (no pool is made or closed between them). kwargs are
+    :func:`run`'s. Returns {"runs": [each run's figures, in order, with
+    "setting"], "median_agent_steps_per_sec": {setting: median}, the ratio of
+    the medians, second over first ("stream_over_unary" or
+    "async_over_sync"), and "median_round_ratio": the median over rounds of
+    the second setting's agent steps per second over the first's}.
     """
     if vary == "transport":
         settings: dict[str, dict[str, Any]] = {"unary": {"transport": "unary"}, "stream": {"transport": "stream"}}
@@ -182,15 +216,17 @@ def compare(rounds: int = 3, *, address: str | None = None, vary: str = "transpo
         settings = {"sync": {"batch_size": None}, "async": {"batch_size": batch}}
     else:
         raise ValueError(f"vary must be 'transport' or 'async', got {vary!r}")
-    server = None
-    if address is None and kwargs.get("backend", "remote") == "remote":
-        server = Server().start()
-        address = server.address
-    try:
-        runs = [dict(run(address=address, **s, **kwargs), setting=name) for _ in range(rounds) for name, s in settings.items()]
-    finally:
-        if server is not None:
-            server.stop()
+    game = kwargs.pop("game", "bomberman")
+    envs = kwargs.pop("envs", 1024)
+    seconds = kwargs.pop("seconds", 10.0)
+    fixed = {k: kwargs.pop(k, d) for k, d in (("backend", "remote"), ("protocol", "connect"), ("seed", 1), ("actions", "masked"), ("policy_us_per_row", 0.0))}
+    runs = []
+    with _pools(list(settings.values()), game, envs, address=address, **fixed, **kwargs) as steppers:
+        for st in steppers:
+            st.warm(min(1.0, seconds / 5))
+        for _ in range(rounds):
+            for name, st in zip(settings, steppers):
+                runs.append(dict(st.measure(seconds), setting=name))
     sps = {name: [r["agent_steps_per_sec"] for r in runs if r["setting"] == name] for name in settings}
     med = {name: float(np.median(v)) for name, v in sps.items()}
     first, second = settings
