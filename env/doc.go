@@ -58,8 +58,10 @@
 // package games, which imports them all). [Registry.Make] builds an env from
 // a name ("bomberman", "bomberman/12p") and an optional JSON config.
 //
-// An entry also carries the game's [Kit]: its built-in agents and reference
-// bot, training defaults, console keys, and the flags, leaderboard fields
-// and replay layout of `botarena play`, so that everything about a game
-// lives in its package. docs/add-a-game.md gives the steps of a new game.
+// An entry also carries the game's kit ([Entry].Kit), a value env knows
+// nothing about: each tool around the games (agents, the play command, the
+// trainer's defaults, the web viewer ...) declares the small interface it
+// needs and asks a kit for it by a type assertion, so that everything about
+// a game lives in its package and env stays the contract.
+// docs/add-a-game.md lists the interfaces and gives the steps of a new game.
 package env

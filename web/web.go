@@ -2,7 +2,7 @@
 // games and their built-in agents, live matches between built-in agents
 // and trained policies, replays (recordings, replay folders, league match
 // data) and league pages, drawn on a canvas round by round from each
-// game's canonical native state, with the game's key (env.Kit.Legend),
+// game's canonical native state, with the game's key (its kit's Legend),
 // the last round's actions, trails, an event log, what each policy seat
 // makes of the state (policies.go), and two matches side by side.
 //
@@ -24,7 +24,7 @@
 // gives every seat's view and the results exactly; its recorded states
 // (recordings) or outcomes (match data) are checked against the replayed
 // ones when it is opened. A replay of states only (a match folder of
-// `play --replays`, in the generic layout or a game's own, env.Kit's
+// `play --replays`, in the generic layout or a game's own, replay.Layout's
 // ReplayStates; or a recording whose actions do not lead to its states)
 // loads each round's state into the game (env.Codec.LoadNative), so its
 // views and results are what the states hold. Match data is played in the

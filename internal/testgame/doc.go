@@ -1,7 +1,7 @@
 // Package testgame is a tiny game that exists to prove the path a new game
 // takes into botarena (docs/add-a-game.md): it lives in its own folder,
-// imports only env and the standard library, registers itself with its
-// [env.Kit] from init, and is linked into a program by one blank import.
+// imports only env, env/training and the standard library, registers its
+// Kit from init, and is linked into a program by one blank import.
 // Only tests link it (cmd/botarena's tests); the product's list of games
 // (package games) does not.
 //

@@ -56,7 +56,7 @@ func TestListGamesReportsConfigFields(t *testing.T) {
 }
 
 // TestListGamesSendsEachGamesKit checks that ListGames sends what a game's
-// package says of itself (its env.Kit): every agent with a summary, the
+// package says of itself (its kit): every agent with a summary, the
 // reference bot, the self-play opponents and the training defaults, for
 // every name of the game.
 func TestListGamesSendsEachGamesKit(t *testing.T) {

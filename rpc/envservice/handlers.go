@@ -21,7 +21,7 @@ import (
 
 // ListGames lists every game of the registry with the spec of its default
 // config (made from one env), the agents that can play it with their
-// summaries, its reference bot and training defaults (its [env.Kit]), its
+// summaries, its reference bot and training defaults (its kit), its
 // default config as JSON and the fields of its config (see
 // [env.ConfigSchema]), and the server's version (server.WithVersion).
 func (s *Server) ListGames(ctx context.Context, _ *botarenav1.ListGamesRequest) (*botarenav1.ListGamesResponse, error) {
