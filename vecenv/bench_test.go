@@ -113,6 +113,7 @@ func benchmarkPool(b *testing.B, game benchGame, numEnvs, workers int) {
 	}
 	k := 0
 	b.ReportAllocs()
+	cpu := processCPU()
 	for b.Loop() {
 		if err := p.Step(table[k*rows : (k+1)*rows]); err != nil {
 			b.Fatal(err)
@@ -121,6 +122,19 @@ func benchmarkPool(b *testing.B, game benchGame, numEnvs, workers int) {
 	}
 	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
 	b.ReportMetric(float64(p.StepWorkers()), "workers-used")
+	reportCPU(b, cpu, rows)
+}
+
+// reportCPU reports the process's CPU time since cpu (a processCPU
+// reading) per agent-step, rows agent-steps an op, as cpu-ns/agent-step:
+// on a machine that other processes keep busy it counts the time the
+// benchmark ran rather than the time it waited for a core, which
+// agent-steps/s counts too. It includes every goroutine of the process
+// (the pool's workers, the garbage collector).
+func reportCPU(b *testing.B, cpu int64, rows int) {
+	if now := processCPU(); cpu >= 0 && now >= 0 {
+		b.ReportMetric(float64(now-cpu)/float64(rows*b.N), "cpu-ns/agent-step")
+	}
 }
 
 // BenchmarkOverhead measures the pool's own cost per step with the toy game
@@ -158,10 +172,16 @@ func BenchmarkOverhead(b *testing.B) {
 // Its agent-steps/s is rows per second at that rate, so BenchmarkPool's
 // figure divided by this one is the pool's speed as a multiple of copying
 // its output. Whether those bytes stay in a cache between ops decides the
-// figure: 1024 Bomberman envs copy 21.9 MB, 4096 envs 87 MB.
+// figure: 1024 Bomberman envs copy 21.9 MB, 4096 envs 87 MB. The envs are
+// 256, 1,024 and 4,096, or those of -scaling.envs when it is given, so that
+// BenchmarkScaling's pools have their copy beside them.
 func BenchmarkObsCopy(b *testing.B) {
+	sizes := []int{256, 1024, 4096}
+	if *scalingEnvs != "" {
+		sizes = intsFlag(b, *scalingEnvs)
+	}
 	for _, game := range benchGames {
-		for _, numEnvs := range []int{256, 1024, 4096} {
+		for _, numEnvs := range sizes {
 			for _, workers := range []int{1, 2} {
 				b.Run(fmt.Sprintf("%s/envs=%d/workers=%d", game.name, numEnvs, workers), func(b *testing.B) {
 					p, err := vecenv.New(vecenv.Config{Game: game.name, NumEnvs: numEnvs, Workers: 1})
@@ -200,6 +220,7 @@ func benchmarkCopy(b *testing.B, rows, rowBytes, workers int) {
 	lo, hi := share(0)
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
+	cpu := processCPU()
 	for b.Loop() {
 		for w := 1; w < workers; w++ {
 			start[w] <- struct{}{}
@@ -210,6 +231,7 @@ func benchmarkCopy(b *testing.B, rows, rowBytes, workers int) {
 		}
 	}
 	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+	reportCPU(b, cpu, rows)
 }
 
 // BenchmarkAsync measures an Async over 1024 envs of each game in
