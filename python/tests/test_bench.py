@@ -37,6 +37,8 @@ def test_bench_transport_both_alternates_unary_and_stream(address: str, capsys: 
     ratios = [sps[1] / sps[0], sps[3] / sps[2]]  # each stream run over the unary run before it
     assert res["median_round_ratio"] == round((ratios[0] + ratios[1]) / 2, 3)  # the median of two
     assert res["stream_over_unary"] > 0
+    cpu = res["cpu_ns_per_agent_step"]
+    assert set(cpu) == {"unary", "stream"} and all(c["client"] > 0 and c["server"] is None for c in cpu.values())  # --address: not our server
     assert bench.main(argv[:-1]) == 0
     out = capsys.readouterr().out
     assert "stream / unary" in out and "median of the rounds' own ratios" in out

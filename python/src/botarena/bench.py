@@ -23,9 +23,13 @@ server, ``--rounds`` times each (unary, stream, unary, stream, ...), so that
 both see the same machine; it prints every run, each transport's median of
 agent steps per second, stream's median as a share of unary's, and the
 median of the rounds' own shares (each stream run over the unary run just
-before it: steadier when the machine's load drifts). ``--async-vs-sync``
-does the same for synchronous steps and send/recv in batches of
-``--batch-size`` (either backend), async against sync.
+before it: steadier when the machine's load drifts), and the CPU time this
+process and the server spent per agent step (the server's when the bench
+started it, without ``--address``): what a step costs, which a loaded
+machine changes much less than how long it takes. The two pools are open
+together and stepped in turn, ``--seconds`` each. ``--async-vs-sync`` does
+the same for synchronous steps and send/recv in batches of ``--batch-size``
+(either backend), async against sync.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import contextlib
 import json
 import os
 import platform
+import resource
 import sys
 import time
 from typing import Any, Iterator, Sequence
@@ -58,12 +63,26 @@ def _masked_random(rng: np.random.Generator, mask: npt.NDArray[np.uint8]) -> npt
     return noise.argmax(axis=1).astype(np.int32)
 
 
+def _cpu_seconds(pid: int | None) -> float:
+    """CPU seconds (user and system) of this process (pid None) or of process pid (Linux: 0.0 where /proc cannot tell)."""
+    if pid is None:
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 class _Stepper:
     """One pool stepped with random legal actions, measured in blocks (the pool stays open between them)."""
 
-    def __init__(self, pool: Pool, client: Client | None, seed: int, actions: str, policy_us_per_row: float) -> None:
+    def __init__(self, pool: Pool, client: Client | None, seed: int, actions: str, policy_us_per_row: float, server_pid: int | None) -> None:
         self.pool = pool
         self.client = client
+        self.server_pid = server_pid
         self.rng = np.random.default_rng(seed)
         self.actions = actions
         self.policy_us_per_row = policy_us_per_row
@@ -88,6 +107,7 @@ class _Stepper:
         pool = self.pool
         lat: list[float] = []
         steps = 0
+        cpu0, server0 = _cpu_seconds(None), _cpu_seconds(self.server_pid)
         start = time.perf_counter()
         end = start + seconds
         now = start
@@ -102,6 +122,7 @@ class _Stepper:
             self.mask = info["mask"]
             steps += 1
         elapsed = now - start
+        cpu, server = _cpu_seconds(None) - cpu0, _cpu_seconds(self.server_pid) - server0
         rows = self.rows
         return {
             "game": pool.game,
@@ -121,6 +142,8 @@ class _Stepper:
             "agent_steps_per_sec": round(steps * rows / elapsed, 1),
             "median_step_ms": round(float(np.median(lat)) * 1e3, 4),
             "p99_step_ms": round(float(np.percentile(lat, 99)) * 1e3, 4),
+            "client_cpu_ms_per_step": round(cpu / steps * 1e3, 4),
+            "server_cpu_ms_per_step": round(server / steps * 1e3, 4) if self.server_pid else None,
             "obs_bytes_per_agent": sum(v[0].nbytes for v in self.obs.values()),
             "server_workers": pool.workers,
             "cpus": os.cpu_count(),
@@ -146,8 +169,10 @@ def _pools(
     if backend not in ("native", "remote"):
         raise ValueError(f"backend must be 'native' or 'remote', got {backend!r}")
     with contextlib.ExitStack() as stack:
+        server_pid = None
         if address is None and backend == "remote":
-            address = stack.enter_context(Server()).address
+            server = stack.enter_context(Server())
+            address, server_pid = server.address, server.pid
         # The remote backend's client; the native backend has none (no wire).
         client = stack.enter_context(Client(address, protocol=protocol)) if backend == "remote" and address is not None else None
         steppers = []
@@ -155,7 +180,7 @@ def _pools(
             pool = stack.enter_context(make_pool(game, envs, seed=seed, client=client, backend=backend, **{**kwargs, **s}))
             if pool.backend != backend:
                 raise RuntimeError(f"asked for the {backend} backend, got {pool.backend}")
-            steppers.append(_Stepper(pool, client, seed, actions, policy_us_per_row))
+            steppers.append(_Stepper(pool, client, seed, actions, policy_us_per_row, server_pid))
         yield steppers
 
 
@@ -203,8 +228,12 @@ def compare(rounds: int = 3, *, address: str | None = None, vary: str = "transpo
     :func:`run`'s. Returns {"runs": [each run's figures, in order, with
     "setting"], "median_agent_steps_per_sec": {setting: median}, the ratio of
     the medians, second over first ("stream_over_unary" or
-    "async_over_sync"), and "median_round_ratio": the median over rounds of
-    the second setting's agent steps per second over the first's}.
+    "async_over_sync"), "median_round_ratio": the median over rounds of the
+    second setting's agent steps per second over the first's, and
+    "cpu_ns_per_agent_step": {setting: {"client": this process's CPU time,
+    "server": the server's (None when it runs elsewhere: address given)}},
+    each over all of the setting's runs: the cost of a step, which the
+    machine's load changes much less than the time it takes}.
     """
     if vary == "transport":
         settings: dict[str, dict[str, Any]] = {"unary": {"transport": "unary"}, "stream": {"transport": "stream"}}
@@ -229,6 +258,14 @@ def compare(rounds: int = 3, *, address: str | None = None, vary: str = "transpo
                 runs.append(dict(st.measure(seconds), setting=name))
     sps = {name: [r["agent_steps_per_sec"] for r in runs if r["setting"] == name] for name in settings}
     med = {name: float(np.median(v)) for name, v in sps.items()}
+    cpu: dict[str, dict[str, float | None]] = {}
+    for name in settings:
+        mine = [r for r in runs if r["setting"] == name]
+        rows = sum(r["steps"] * r["rows"] for r in mine)
+        cpu[name] = {
+            side: None if mine[0][f"{side}_cpu_ms_per_step"] is None else round(sum(r[f"{side}_cpu_ms_per_step"] * r["steps"] for r in mine) / rows * 1e6, 1)
+            for side in ("client", "server")
+        }
     first, second = settings
     per_round = float(np.median([b / a for a, b in zip(sps[first], sps[second])]))
     return {
@@ -236,6 +273,7 @@ def compare(rounds: int = 3, *, address: str | None = None, vary: str = "transpo
         "median_agent_steps_per_sec": med,
         f"{second}_over_{first}": round(med[second] / med[first], 3),
         "median_round_ratio": round(per_round, 3),
+        "cpu_ns_per_agent_step": cpu,
     }
 
 
@@ -298,6 +336,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"median {t:<6}  {v:.1f} agent steps/s")
             ratio = next(k for k in cmp if k.endswith("_over_" + ("sync" if args.async_vs_sync else "unary")))
             print(f"{ratio.replace('_over_', ' / ')}  {cmp[ratio]}  (median of the rounds' own ratios {cmp['median_round_ratio']})")
+            for t, c in cmp["cpu_ns_per_agent_step"].items():
+                server = "unknown (--address)" if c["server"] is None else f"{c['server']:.1f}"
+                print(f"CPU per agent step, {t:<6}  client {c['client']:.1f} ns  server {server} ns")
         return 0
     res = run(
         args.game,
