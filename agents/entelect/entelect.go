@@ -738,21 +738,11 @@ func (b *Bot) writeRounds(e env.Env, c env.Codec, round int) error {
 			b.rounds = layout.ReplayWriter(b.root, seats)
 		} else {
 			root := b.root
+			var buf []byte
 			b.rounds = func(e env.Env, round int) error {
-				dir := filepath.Join(root, strconv.Itoa(round))
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					return err
-				}
-				for _, f := range c.NativeFormats() {
-					data, err := c.AppendNative(nil, f, -1)
-					if err != nil {
-						return err
-					}
-					if err := os.WriteFile(filepath.Join(dir, replay.File(f)), data, 0o644); err != nil {
-						return err
-					}
-				}
-				return nil
+				var err error
+				buf, err = replay.WriteRound(root, round, c, buf)
+				return err
 			}
 		}
 	}

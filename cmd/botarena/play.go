@@ -309,17 +309,9 @@ func (m *playView) show(c *cli, o *playFlags, e env.Env, round int) error {
 			return fmt.Errorf("--replays: %w", err)
 		}
 	} else if o.replays != "" {
-		dir := filepath.Join(o.replays, strconv.FormatUint(m.seed, 10), strconv.Itoa(round))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("--replays: %w", err)
-		}
-		for _, f := range m.codec.NativeFormats() {
-			if err := m.native(e, f); err != nil {
-				return err
-			}
-			if err := os.WriteFile(filepath.Join(dir, replay.File(f)), m.buf, 0o644); err != nil {
-				return fmt.Errorf("--replays: %w", err)
-			}
+		var err error
+		if m.buf, err = replay.WriteRound(filepath.Join(o.replays, strconv.FormatUint(m.seed, 10)), round, m.codec, m.buf); err != nil {
+			return fmt.Errorf("--replays: %s: %w", m.game, err)
 		}
 	}
 	if o.pretty {
@@ -347,12 +339,8 @@ func (m *playView) show(c *cli, o *playFlags, e env.Env, round int) error {
 // view where the format has one, else seat 0's.
 func (m *playView) native(e env.Env, format string) error {
 	var err error
-	m.buf, err = m.codec.AppendNative(m.buf[:0], format, -1)
-	if err != nil {
-		m.buf, err = m.codec.AppendNative(m.buf[:0], format, 0)
-	}
-	if err != nil {
-		return fmt.Errorf("%s: native format %s: %w", m.game, format, err)
+	if m.buf, err = replay.AppendState(m.buf[:0], m.codec, format); err != nil {
+		return fmt.Errorf("%s: %w", m.game, err)
 	}
 	return nil
 }

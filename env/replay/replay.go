@@ -7,6 +7,8 @@ package replay
 import (
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -65,6 +67,44 @@ func File(format string) string {
 		return format
 	}
 	return "state." + format
+}
+
+// WriteRound writes the state of the env behind c at the start of round
+// into the generic layout under dir, a match folder (DIR/<seed>): every
+// native format c lists, in the referee's view (seat -1) or, for a format
+// without one, seat 0's, as dir/<round>/[File](format), making the round
+// folder as needed. buf is scratch space for the encoding; WriteRound
+// returns it (grown) so that a caller writing every round allocates once.
+// Errors name the round and, for an encoding error, the format.
+func WriteRound(dir string, round int, c env.Codec, buf []byte) ([]byte, error) {
+	folder := filepath.Join(dir, strconv.Itoa(round))
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		return buf, fmt.Errorf("replay: round %d: %w", round, err)
+	}
+	for _, f := range c.NativeFormats() {
+		var err error
+		if buf, err = AppendState(buf[:0], c, f); err != nil {
+			return buf, fmt.Errorf("replay: round %d: %w", round, err)
+		}
+		if err := os.WriteFile(filepath.Join(folder, File(f)), buf, 0o644); err != nil {
+			return buf, fmt.Errorf("replay: round %d: %w", round, err)
+		}
+	}
+	return buf, nil
+}
+
+// AppendState appends the state in format to dst as a replay shows it: the
+// referee's view (seat -1) or, for a format without one, seat 0's. The
+// error names the format.
+func AppendState(dst []byte, c env.Codec, format string) ([]byte, error) {
+	out, err := c.AppendNative(dst, format, -1)
+	if err != nil {
+		out, err = c.AppendNative(dst, format, 0)
+	}
+	if err != nil {
+		return dst, fmt.Errorf("native format %s: %w", format, err)
+	}
+	return out, nil
 }
 
 // States returns the paths in fsys, a match folder of the generic layout
