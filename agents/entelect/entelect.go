@@ -778,6 +778,23 @@ func (l *roundLog) problem(format string, args ...any) {
 	l.printf("%s", s)
 }
 
+// prepareRun prepares the round (see prepare) and the copy of the bot
+// folder the bot runs in, and returns the player folder. When either
+// fails it reports the round as a Do Nothing and returns false.
+func (b *Bot) prepareRun(l *roundLog, e env.Env, c env.Codec, seat int, sub string, round int) (string, bool) {
+	dir, err := b.prepare(e, c, seat, sub, round)
+	if err != nil {
+		b.report(l, "", sub, round, fmt.Sprintf("cannot write the round files: %v: Do Nothing", err))
+		return "", false
+	}
+	b.lastDir = dir
+	if err := b.ensureCopy(); err != nil {
+		b.report(l, dir, sub, round, fmt.Sprintf("cannot copy the bot folder to run it: %v: Do Nothing", err))
+		return "", false
+	}
+	return dir, true
+}
+
 // prepare makes the player folder of the round folder sub, writing the
 // round-level files first without a replay folder, and writes the seat's
 // state files there.
@@ -826,14 +843,8 @@ func (b *Bot) actBomberman(g *bomberman.Game, seat int) int32 {
 	var l roundLog
 	l.printf("botarena Entelect harness: Bomberman round %d, player %c (seat %d), bot %s", round, b.key, seat, b.dir)
 	sub := strconv.Itoa(round)
-	dir, err := b.prepare(g, g, seat, sub, round)
-	if err != nil {
-		b.report(&l, "", sub, round, fmt.Sprintf("cannot write the round files: %v: Do Nothing", err))
-		return 0
-	}
-	b.lastDir = dir
-	if err := b.ensureCopy(); err != nil {
-		b.report(&l, dir, sub, round, fmt.Sprintf("cannot copy the bot folder to run it: %v: Do Nothing", err))
+	dir, ok := b.prepareRun(&l, g, g, seat, sub, round)
+	if !ok {
 		return 0
 	}
 	os.Remove(filepath.Join(dir, "move.txt"))
@@ -890,14 +901,8 @@ func (b *Bot) actBattleships(g *battleships.Game, seat int) int32 {
 	b.lastKey, b.cached, b.cachedP, b.cachedA = sub, nil, false, 0
 	var l roundLog
 	l.printf("botarena Entelect harness: Battleships phase %d round %d, player %c (seat %d), bot %s", phase, round, b.key, seat, b.dir)
-	dir, err := b.prepare(g, g, seat, sub, round)
-	if err != nil {
-		b.report(&l, "", sub, round, fmt.Sprintf("cannot write the round files: %v: Do Nothing", err))
-		return 0
-	}
-	b.lastDir = dir
-	if err := b.ensureCopy(); err != nil {
-		b.report(&l, dir, sub, round, fmt.Sprintf("cannot copy the bot folder to run it: %v: Do Nothing", err))
+	dir, ok := b.prepareRun(&l, g, g, seat, sub, round)
+	if !ok {
 		return 0
 	}
 	os.Remove(filepath.Join(dir, "place.txt"))

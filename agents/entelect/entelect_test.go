@@ -32,6 +32,21 @@ func writeBot(t *testing.T, meta, script string) string {
 
 const pyMeta = `{"Author":"Ann","Email":"ann@example.com","NickName":"Annie","BotType":"Python3","ProjectLocation":"","RunFile":"bot.py","RunArgs":""}`
 
+// newPyBot starts a Python bot (pyMeta and script) for game, closed when
+// the test ends; with a non-empty replayDir its round folders go there.
+func newPyBot(t *testing.T, game, script, replayDir string) *Bot {
+	t.Helper()
+	b, err := NewBot(game, writeBot(t, pyMeta, script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	if replayDir != "" {
+		b.SetReplayDir(replayDir)
+	}
+	return b
+}
+
 // withOptions sets ExternalOptions for one test.
 func withOptions(t *testing.T, o agents.ExternalSettings) {
 	t.Helper()
@@ -142,13 +157,8 @@ func TestEntelectBombermanPenalties(t *testing.T) {
 				o = agents.ExternalSettings{TimeLimit: 300 * time.Millisecond, Log: &logw}
 			}
 			withOptions(t, o)
-			b, err := NewBot("bomberman", writeBot(t, pyMeta, tc.script))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
 			root := t.TempDir()
-			b.SetReplayDir(root)
+			b := newPyBot(t, "bomberman", tc.script, root)
 			g := bombermanGame(t)
 			b.Reset(g, 1, 0)
 			if got := b.Act(g, 1); got != tc.want {
@@ -199,13 +209,8 @@ func TestEntelectKill(t *testing.T) {
 		"open(os.path.join(sys.argv[2], 'child.pid'), 'w').write(str(p.pid))\n" +
 		"open(os.path.join(sys.argv[2], 'move.txt'), 'w').write('5')\n" +
 		"time.sleep(600)\n"
-	b, err := NewBot("bomberman", writeBot(t, pyMeta, script))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
 	root := t.TempDir()
-	b.SetReplayDir(root)
+	b := newPyBot(t, "bomberman", script, root)
 	g := bombermanGame(t)
 	b.Reset(g, 0, 0)
 	if got := b.Act(g, 0); got != 0 {
@@ -239,11 +244,7 @@ func TestEntelectKill(t *testing.T) {
 // TestEntelectNoLimit: --nolimit takes a slow bot's move.
 func TestEntelectNoLimit(t *testing.T) {
 	withOptions(t, agents.ExternalSettings{TimeLimit: 100 * time.Millisecond, NoLimit: true})
-	b, err := NewBot("bomberman", writeBot(t, pyMeta, movePy("2", "time.sleep(0.4)\n")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := newPyBot(t, "bomberman", movePy("2", "time.sleep(0.4)\n"), "")
 	g := bombermanGame(t)
 	b.Reset(g, 0, 0)
 	if got := b.Act(g, 0); got != 2 {
@@ -331,13 +332,8 @@ func TestEntelectBattleships(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var logw testutil.SyncBuffer
 			withOptions(t, agents.ExternalSettings{NoLimit: true, Log: &logw})
-			b, err := NewBot("battleships", writeBot(t, pyMeta, tc.script))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
 			root := t.TempDir()
-			b.SetReplayDir(root)
+			b := newPyBot(t, "battleships", tc.script, root)
 			g := battleshipsGame(t, "random")
 			b.Reset(g, 1, 0)
 			if got, want := b.Act(g, 1), tc.want(g); got != want {
@@ -424,13 +420,8 @@ func TestNETText(t *testing.T) {
 func TestEntelectBattleshipsCommandCopy(t *testing.T) {
 	withOptions(t, agents.ExternalSettings{NoLimit: true})
 	script := "import sys, os\nopen(os.path.join(sys.argv[2], 'command.txt'), 'wb').write(b'\\xef\\xbb\\xbf1,3,4\\r\\n')\n"
-	b, err := NewBot("battleships", writeBot(t, pyMeta, script))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
 	root := t.TempDir()
-	b.SetReplayDir(root)
+	b := newPyBot(t, "battleships", script, root)
 	g := battleshipsGame(t, "random")
 	b.Reset(g, 1, 0)
 	if got, want := b.Act(g, 1), battleships.CommandAction(g.Size(), 1, 3, 4); got != want {
@@ -449,13 +440,8 @@ func TestEntelectBattleshipsCommandCopy(t *testing.T) {
 // map.txt, which stay.
 func TestEntelectBombermanRoundFoldersAsBotHarness(t *testing.T) {
 	withOptions(t, agents.ExternalSettings{NoLimit: true})
-	b, err := NewBot("bomberman", writeBot(t, pyMeta, "print('idle')\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
 	root := t.TempDir()
-	b.SetReplayDir(root)
+	b := newPyBot(t, "bomberman", "print('idle')\n", root)
 	g := bombermanGame(t)
 	b.Reset(g, 0, 0)
 	var rewards [2]float32

@@ -112,12 +112,7 @@ func TestEntelectBombermanDeadLastLayout(t *testing.T) {
 	root := t.TempDir()
 	seats := make([]env.Agent, 3)
 	for seat, bombRound := range []int{-1, -1, 13} {
-		b, err := NewBot("bomberman", writeBot(t, pyMeta, roundBot(bombRound)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { b.Close() })
-		b.SetReplayDir(root)
+		b := newPyBot(t, "bomberman", roundBot(bombRound), root)
 		seats[seat] = b
 	}
 	g := playLayout(t, seats)
@@ -140,12 +135,7 @@ func TestEntelectBombermanDeadLastLayout(t *testing.T) {
 func TestEntelectBombermanDeadFirstLayout(t *testing.T) {
 	withOptions(t, agents.ExternalSettings{NoLimit: true})
 	root := t.TempDir()
-	b, err := NewBot("bomberman", writeBot(t, pyMeta, roundBot(13)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	b.SetReplayDir(root)
+	b := newPyBot(t, "bomberman", roundBot(13), root)
 	g := playLayout(t, []env.Agent{b, idleAgent{}, idleAgent{}})
 	if a := g.Player(0); !a.Killed || a.KilledRound != 17 || g.Round() != 23 {
 		t.Fatalf("A killed %v in round %d, game ended at round %d; want killed in round 17, end at round 23", a.Killed, a.KilledRound, g.Round())

@@ -43,13 +43,8 @@ func TestEntelectHugeCommandFiles(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var logw testutil.SyncBuffer
 			withOptions(t, agents.ExternalSettings{NoLimit: true, Log: &logw})
-			b, err := NewBot(tc.game, writeBot(t, pyMeta, tc.script))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
 			root := t.TempDir()
-			b.SetReplayDir(root)
+			b := newPyBot(t, tc.game, tc.script, root)
 			var got int32
 			var logTxt string
 			if tc.game == "bomberman" {
@@ -98,11 +93,7 @@ func TestEntelectReadsOnlyRegularFiles(t *testing.T) {
 			}
 			var logw testutil.SyncBuffer
 			withOptions(t, agents.ExternalSettings{NoLimit: true, Log: &logw})
-			b, err := NewBot("bomberman", writeBot(t, pyMeta, tc.script))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
+			b := newPyBot(t, "bomberman", tc.script, "")
 			g := bombermanGame(t)
 			b.Reset(g, 0, 0)
 			done := make(chan int32, 1)

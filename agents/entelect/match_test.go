@@ -185,11 +185,7 @@ func TestEntelectCrashShowsOutput(t *testing.T) {
 				o.LogDir = filepath.Join(t.TempDir(), "logs")
 			}
 			withOptions(t, o)
-			b, err := NewBot("bomberman", writeBot(t, pyMeta, script))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
+			b := newPyBot(t, "bomberman", script, "")
 			root := t.TempDir()
 			if where == "replays" {
 				b.SetReplayDir(root)
@@ -244,11 +240,7 @@ func TestEntelectRelativeReplayDir(t *testing.T) {
 	script := "import sys, os\n" +
 		"if not os.path.isabs(sys.argv[2]): sys.exit('relative: ' + sys.argv[2])\n" +
 		"open(os.path.join(sys.argv[2], 'move.txt'), 'w').write('4')\n"
-	b, err := NewBot("bomberman", writeBot(t, pyMeta, script))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := newPyBot(t, "bomberman", script, "")
 	cwd := t.TempDir()
 	t.Chdir(cwd)
 	b.SetReplayDir(filepath.Join("replays", "7"))
