@@ -124,18 +124,8 @@ func TestCloseEndsStepStreams(t *testing.T) {
 			hs := ts.HTTP
 			c := ts.Client(t, client.WithProtocol(proto))
 			ctx := t.Context()
-			p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 2, Seed: rpctest.Seed(4)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := p.Stream(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			if _, err := st.Reset(); err != nil {
-				t.Fatal(err)
-			}
+			p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 2, Seed: rpctest.Seed(4)})
+			st := rpctest.ResetStream(t, ctx, p)
 			actions := make([]int32, p.Rows())
 			if _, err := st.Step(actions); err != nil {
 				t.Fatal(err)
@@ -150,7 +140,7 @@ func TestCloseEndsStepStreams(t *testing.T) {
 			if err := <-shut; err != nil {
 				t.Fatalf("Shutdown: %v; the stream kept its connection busy", err)
 			}
-			_, err = st.Step(actions)
+			_, err := st.Step(actions)
 			rpctest.WantCode(t, err, connect.CodeUnavailable, "shutting down")
 		})
 	}

@@ -31,20 +31,14 @@ func TestMetrics(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	st, err := p.Stream(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.Reset(); err != nil {
-		t.Fatal(err)
-	}
+	st := rpctest.ResetStream(t, ctx, p)
 	for range 2 {
 		if _, err := st.Step(actions); err != nil {
 			t.Fatal(err)
 		}
 	}
 	st.Close()
-	_, err = c.Raw().Step(ctx, &botarenav1.StepRequest{PoolId: "p-nope"})
+	_, err := c.Raw().Step(ctx, &botarenav1.StepRequest{PoolId: "p-nope"})
 	rpctest.WantCode(t, err, connect.CodeNotFound)
 
 	const step = "/botarena.v1.EnvService/Step"

@@ -457,13 +457,7 @@ func TestStreamClientVanishes(t *testing.T) {
 	c := ts.Client(t)
 	p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 2})
 	ctx, cancel := context.WithCancel(t.Context())
-	s, err := p.Stream(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Reset(); err != nil {
-		t.Fatal(err)
-	}
+	s := rpctest.ResetStream(t, ctx, p)
 	if _, err := s.Step(make([]int32, p.Rows())); err != nil {
 		t.Fatal(err)
 	}

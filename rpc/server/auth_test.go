@@ -103,14 +103,7 @@ func TestRequireToken(t *testing.T) {
 			// Streams carry the token too.
 			p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 2, Seed: rpctest.Seed(1)})
 			if tc.name == "connect_with_token" || tc.name == "grpc_web_with_token" || tc.name == "grpc_with_token" {
-				st, err := p.Stream(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer st.Close()
-				if _, err := st.Reset(); err != nil {
-					t.Fatalf("stream Reset: %v", err)
-				}
+				st := rpctest.ResetStream(t, ctx, p)
 				if _, err := st.Step(make([]int32, p.Rows())); err != nil {
 					t.Fatalf("stream Step: %v", err)
 				}
@@ -261,14 +254,7 @@ func TestTLS(t *testing.T) {
 	t.Cleanup(func() { c.Close() })
 	ctx := t.Context()
 	p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 2, Seed: rpctest.Seed(3)})
-	st, err := p.Stream(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.Reset(); err != nil {
-		t.Fatalf("StepStream over TLS: %v", err)
-	}
+	rpctest.ResetStream(t, ctx, p) // over TLS
 
 	// ALPN: h2 for HTTP/2 clients, http/1.1 for the others.
 	for _, proto := range []string{"h2", "http/1.1"} {

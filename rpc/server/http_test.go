@@ -120,27 +120,9 @@ func TestBusyConnectionsRefuseNewOnes(t *testing.T) {
 	t.Parallel()
 	const max = 2
 	s, addr := newLimitedServer(t, max, nil)
-	ctx := t.Context()
 	var streams []*client.Stream
 	for i := range max {
-		c, err := client.Dial(addr) // a client, so a connection, of its own
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1, Seed: rpctest.Seed(uint64(i))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := p.Stream(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		if _, err := st.Reset(); err != nil {
-			t.Fatal(err)
-		}
-		streams = append(streams, st)
+		streams = append(streams, streamOfItsOwn(t, addr, uint64(i))) // a client, so a connection, of its own
 	}
 	if err := health(addr); err == nil {
 		t.Fatalf("health check with %d streams open and a cap of %d: answered, want the connection refused", max, max)
@@ -297,6 +279,23 @@ func TestConnectionOpenersCannotEvictClients(t *testing.T) {
 	}
 }
 
+// streamOfItsOwn dials addr as a new client (so on a connection of its
+// own), creates a one-env pool there with seed and returns a reset
+// StepStream on it, all closed when the test ends.
+func streamOfItsOwn(t *testing.T, addr string, seed uint64) *client.Stream {
+	t.Helper()
+	c, err := client.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	p, err := c.CreatePool(t.Context(), &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1, Seed: rpctest.Seed(seed)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rpctest.ResetStream(t, t.Context(), p)
+}
+
 // healthFrom checks the server at addr over a new HTTP/1.1 connection from
 // the loopback address ip.
 func healthFrom(addr, ip string) error {
@@ -323,25 +322,8 @@ func TestClientConnectionCap(t *testing.T) {
 	t.Parallel()
 	const perClient = 2
 	s, addr := newLimitedServerWith(t, 64, server.WithMaxClientConnections(perClient))
-	ctx := t.Context()
 	for i := range perClient {
-		c, err := client.Dial(addr) // a connection of its own, from 127.0.0.1
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1, Seed: rpctest.Seed(uint64(i))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := p.Stream(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		if _, err := st.Reset(); err != nil {
-			t.Fatal(err)
-		}
+		streamOfItsOwn(t, addr, uint64(i)) // a connection of its own, from 127.0.0.1
 	}
 	if err := healthFrom(addr, "127.0.0.1"); err == nil {
 		t.Errorf("a third connection of a client with %d streams open and a cap of %d: answered, want it refused", perClient, perClient)

@@ -258,6 +258,21 @@ func CreatePool(t testing.TB, c *client.Client, req *botarenav1.CreatePoolReques
 	return p
 }
 
+// ResetStream opens a StepStream on p under ctx, registers its closing
+// with t.Cleanup, and resets the pool through it.
+func ResetStream(t testing.TB, ctx context.Context, p *client.Pool) *client.Stream {
+	t.Helper()
+	st, err := p.Stream(ctx)
+	if err != nil {
+		t.Fatalf("Stream: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := st.Reset(); err != nil {
+		t.Fatalf("stream Reset: %v", err)
+	}
+	return st
+}
+
 // LocalPool makes the vecenv pool a server pool of req must match.
 func LocalPool(t testing.TB, req *botarenav1.CreatePoolRequest, opps map[int]env.AgentFactory) *vecenv.Pool {
 	t.Helper()
