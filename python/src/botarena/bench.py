@@ -143,6 +143,7 @@ class _Stepper:
             "median_step_ms": round(float(np.median(lat)) * 1e3, 4),
             "p99_step_ms": round(float(np.percentile(lat, 99)) * 1e3, 4),
             "client_cpu_ms_per_step": round(cpu / steps * 1e3, 4),
+            # The native backend's pool runs in this process: its CPU is the client's.
             "server_cpu_ms_per_step": round(server / steps * 1e3, 4) if self.server_pid else None,
             "obs_bytes_per_agent": sum(v[0].nbytes for v in self.obs.values()),
             "server_workers": pool.workers,
@@ -337,8 +338,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             ratio = next(k for k in cmp if k.endswith("_over_" + ("sync" if args.async_vs_sync else "unary")))
             print(f"{ratio.replace('_over_', ' / ')}  {cmp[ratio]}  (median of the rounds' own ratios {cmp['median_round_ratio']})")
             for t, c in cmp["cpu_ns_per_agent_step"].items():
-                server = "unknown (--address)" if c["server"] is None else f"{c['server']:.1f}"
-                print(f"CPU per agent step, {t:<6}  client {c['client']:.1f} ns  server {server} ns")
+                if c["server"] is not None:
+                    server = f"server {c['server']:.1f} ns"
+                else:
+                    server = "the pool's in the client's (native)" if args.backend == "native" else "server unknown (--address)"
+                print(f"CPU per agent step, {t:<6}  client {c['client']:.1f} ns  {server}")
         return 0
     res = run(
         args.game,
