@@ -9,6 +9,21 @@ import (
 	"github.com/botarena/botarena/observations"
 )
 
+// benchBatch returns a batch of envs × spec.Seats rows filled with
+// observations, and an encoder for it (closed when the benchmark ends).
+func benchBatch(b *testing.B, spec *env.Spec, envs int, opts ...observations.Option) (int, *env.Buffers, *observations.Encoder) {
+	b.Helper()
+	rows := envs * spec.Seats
+	buf := env.NewBuffers(spec, rows)
+	fillBuffers(b, buf, 64, 1)
+	enc, err := observations.NewEncoder(spec, rows, opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { enc.Close() })
+	return rows, buf, enc
+}
+
 // BenchmarkEncode measures AppendBatchMessage for a batch of envs × 4 rows
 // of 4-player Bomberman, reusing the message slice as a server would.
 // agent-steps/s is rows encoded per second; MB/s is message bytes.
@@ -23,14 +38,7 @@ func BenchmarkEncode(b *testing.B) {
 	} {
 		for _, envs := range []int{64, 1024, 4096} {
 			b.Run(fmt.Sprintf("%s/envs=%d", c.name, envs), func(b *testing.B) {
-				rows := envs * spec.Seats
-				buf := env.NewBuffers(spec, rows)
-				fillBuffers(b, buf, 64, 1)
-				enc, err := observations.NewEncoder(spec, rows, c.opts...)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer enc.Close()
+				rows, buf, enc := benchBatch(b, spec, envs, c.opts...)
 				msg, err := enc.AppendBatchMessage(nil, buf)
 				if err != nil {
 					b.Fatal(err)
@@ -56,14 +64,7 @@ func BenchmarkRecord(b *testing.B) {
 	spec := bombermanSpec(b)
 	for _, envs := range []int{64, 1024, 4096} {
 		b.Run(fmt.Sprintf("bomberman/envs=%d", envs), func(b *testing.B) {
-			rows := envs * spec.Seats
-			buf := env.NewBuffers(spec, rows)
-			fillBuffers(b, buf, 64, 1)
-			enc, err := observations.NewEncoder(spec, rows)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer enc.Close()
+			rows, buf, enc := benchBatch(b, spec, envs)
 			b.ReportAllocs()
 			for b.Loop() {
 				enc.Record(buf)
@@ -79,14 +80,7 @@ func BenchmarkWrite(b *testing.B) {
 	spec := bombermanSpec(b)
 	for _, envs := range []int{64, 1024, 4096} {
 		b.Run(fmt.Sprintf("bomberman/envs=%d", envs), func(b *testing.B) {
-			rows := envs * spec.Seats
-			buf := env.NewBuffers(spec, rows)
-			fillBuffers(b, buf, 64, 1)
-			enc, err := observations.NewEncoder(spec, rows)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer enc.Close()
+			rows, buf, enc := benchBatch(b, spec, envs)
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := enc.WriteBatchMessage(io.Discard, buf); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/bomberman"
+	"github.com/botarena/botarena/observations"
 )
 
 // checkedAllocator returns an allocator that fails t if any Arrow memory is
@@ -17,6 +18,27 @@ func checkedAllocator(t testing.TB) *memory.CheckedAllocator {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	return mem
+}
+
+// checkedEncoder makes an encoder of rows rows for spec that allocates from
+// mem, compressing with zstd when zstd is set (opts add more options); its
+// Close is checked when t ends, before mem's size is.
+func checkedEncoder(t testing.TB, mem memory.Allocator, spec *env.Spec, rows int, zstd bool, opts ...observations.Option) *observations.Encoder {
+	t.Helper()
+	opts = append([]observations.Option{observations.WithAllocator(mem)}, opts...)
+	if zstd {
+		opts = append(opts, observations.WithZstd())
+	}
+	enc, err := observations.NewEncoder(spec, rows, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := enc.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return enc
 }
 
 // bombermanSpec returns the spec of 4-player Bomberman.

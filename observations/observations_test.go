@@ -113,11 +113,7 @@ func TestRecordAliasesBuffers(t *testing.T) {
 	const rows = 13
 	b := env.NewBuffers(spec, rows)
 	fillBuffers(t, b, 3, 1)
-	enc, err := observations.NewEncoder(spec, rows, observations.WithAllocator(mem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer enc.Close()
+	enc := checkedEncoder(t, mem, spec, rows, false)
 	rec := enc.Record(b)
 	same := func(name string, got []byte, want unsafe.Pointer) {
 		t.Helper()
@@ -201,19 +197,7 @@ func TestRoundTrip(t *testing.T) {
 		for _, rows := range []int{0, 1, 7, 8, 9, 64, 4 * 37} {
 			t.Run(fmt.Sprintf("zstd=%v/rows=%d", zstd, rows), func(t *testing.T) {
 				mem := checkedAllocator(t)
-				opts := []observations.Option{observations.WithAllocator(mem)}
-				if zstd {
-					opts = append(opts, observations.WithZstd())
-				}
-				enc, err := observations.NewEncoder(spec, rows, opts...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer func() {
-					if err := enc.Close(); err != nil {
-						t.Error(err)
-					}
-				}()
+				enc := checkedEncoder(t, mem, spec, rows, zstd)
 				schemaMsg, err := observations.SchemaMessage(spec)
 				if err != nil {
 					t.Fatal(err)
@@ -289,11 +273,7 @@ func TestMessageFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, err := observations.NewEncoder(spec, rows, observations.WithAllocator(mem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer enc.Close()
+	enc := checkedEncoder(t, mem, spec, rows, false)
 	b := env.NewBuffers(spec, rows)
 	fillBuffers(t, b, 4, 9)
 	msg, err := enc.AppendBatchMessage(nil, b)
@@ -475,24 +455,8 @@ func TestSharedForm(t *testing.T) {
 		for _, rows := range []int{0, 4, 8, 4 * 37} {
 			t.Run(fmt.Sprintf("zstd=%v/rows=%d", zstd, rows), func(t *testing.T) {
 				mem := checkedAllocator(t)
-				opts := []observations.Option{observations.WithAllocator(mem)}
-				if zstd {
-					opts = append(opts, observations.WithZstd())
-				}
-				full, err := observations.NewEncoder(spec, rows, opts...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer full.Close()
-				shared, err := observations.NewEncoder(spec, rows, append(opts, observations.WithShared(spec.Seats))...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer func() {
-					if err := shared.Close(); err != nil {
-						t.Error(err)
-					}
-				}()
+				full := checkedEncoder(t, mem, spec, rows, zstd)
+				shared := checkedEncoder(t, mem, spec, rows, zstd, observations.WithShared(spec.Seats))
 				fullDec, err := observations.NewDecoder(fullMsg, observations.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)

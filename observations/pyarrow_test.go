@@ -53,21 +53,11 @@ func TestPyarrowReadsMessages(t *testing.T) {
 	for _, zstd := range []bool{false, true} {
 		for _, rows := range []int{0, 13, 4 * 16} {
 			mem := checkedAllocator(t)
-			opts := []observations.Option{observations.WithAllocator(mem)}
-			if zstd {
-				opts = append(opts, observations.WithZstd())
-			}
-			enc, err := observations.NewEncoder(spec, rows, opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			enc := checkedEncoder(t, mem, spec, rows, zstd)
 			b := env.NewBuffers(spec, rows)
 			fillBuffers(t, b, 5, uint64(k))
 			msg, err := enc.AppendBatchMessage(nil, b)
 			if err != nil {
-				t.Fatal(err)
-			}
-			if err := enc.Close(); err != nil {
 				t.Fatal(err)
 			}
 			batch := fmt.Sprintf("batch%d", k)
