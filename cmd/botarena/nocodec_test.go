@@ -8,7 +8,6 @@ import (
 
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/internal/testutil"
-	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
 
@@ -57,16 +56,9 @@ func TestGameWithoutCodec(t *testing.T) {
 	}
 
 	addr, _, _ := startServe(t)
-	c, err := client.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialServe(t, addr)
 	ctx := t.Context()
-	p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "plaingame", NumEnvs: 3, LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "random"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := createPool(t, c, &botarenav1.CreatePoolRequest{Game: "plaingame", NumEnvs: 3, LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "random"}})
 	if _, err := p.Reset(ctx); err != nil {
 		t.Fatal(err)
 	}

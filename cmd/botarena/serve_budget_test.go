@@ -4,17 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
 
 func TestServeMemoryBudget(t *testing.T) {
 	addr, _, _ := startServe(t, "--max-memory", "4MiB", "--max-client-pools", "1", "--max-client-memory", "256KiB")
-	c, err := client.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialServe(t, addr)
 	wantLimit := func(err error, substrings ...string) {
 		t.Helper()
 		if err == nil || !strings.HasPrefix(err.Error(), "resource_exhausted: ") {
@@ -26,12 +21,9 @@ func TestServeMemoryBudget(t *testing.T) {
 			}
 		}
 	}
-	_, err = c.CreatePool(t.Context(), &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 64})
+	_, err := c.CreatePool(t.Context(), &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 64})
 	wantLimit(err, "pool would need", "--max-memory 4.0 MiB")
-	p, err := c.CreatePool(t.Context(), &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := createPool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1})
 	_, err = c.CreatePool(t.Context(), &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1})
 	wantLimit(err, "client 127.0.0.1 has 1 pools open", "--max-client-pools 1")
 	if err := p.Close(t.Context()); err != nil {

@@ -56,11 +56,7 @@ func TestServeRefusesNonLoopbackWithoutToken(t *testing.T) {
 func TestServeInsecure(t *testing.T) {
 	t.Setenv(authTokenEnv, "")
 	addr, stderr, stop := startServe(t, "--addr", "0.0.0.0:0", "--insecure")
-	c, err := client.Dial(loopbackAddr(t, addr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialServe(t, loopbackAddr(t, addr))
 	if _, err := c.ListGames(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -79,19 +75,11 @@ func TestServeToken(t *testing.T) {
 	addr = loopbackAddr(t, addr)
 	ctx := t.Context()
 
-	anonymous, err := client.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer anonymous.Close()
-	_, err = anonymous.ListGames(ctx)
+	anonymous := dialServe(t, addr)
+	_, err := anonymous.ListGames(ctx)
 	wantErrCode(t, err, "unauthenticated")
 
-	c, err := client.Dial(addr, client.WithToken(edgeToken))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialServe(t, addr, client.WithToken(edgeToken))
 	if _, err := c.ListGames(ctx); err != nil {
 		t.Fatalf("ListGames with the token: %v", err)
 	}
@@ -151,30 +139,12 @@ func writeCert(t *testing.T) (certFile, keyFile string, roots *x509.CertPool) {
 func TestServeTLS(t *testing.T) {
 	certFile, keyFile, roots := writeCert(t)
 	addr, _, _ := startServe(t, "--tls-cert", certFile, "--tls-key", keyFile, "--auth-token", edgeToken)
-	c, err := client.Dial(addr, client.WithTLSConfig(&tls.Config{RootCAs: roots}), client.WithToken(edgeToken))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialServe(t, addr, client.WithTLSConfig(&tls.Config{RootCAs: roots}), client.WithToken(edgeToken))
 	ctx := t.Context()
-	p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "testgame", NumEnvs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := p.Stream(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.Reset(); err != nil {
-		t.Fatalf("StepStream over TLS: %v", err)
-	}
+	p := createPool(t, c, &botarenav1.CreatePoolRequest{Game: "testgame", NumEnvs: 2})
+	resetStream(t, p) // a StepStream over TLS
 	// Plaintext h2c is not served on a TLS port.
-	plain, err := client.Dial(addr, client.WithToken(edgeToken))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer plain.Close()
+	plain := dialServe(t, addr, client.WithToken(edgeToken))
 	if _, err := plain.ListGames(ctx); err == nil {
 		t.Error("a plaintext client reached the TLS server")
 	}
@@ -204,23 +174,9 @@ func TestServePprof(t *testing.T) {
 // --shutdown-timeout.
 func TestServeShutdownEndsStreams(t *testing.T) {
 	addr, stderr, stop := startServe(t, "--shutdown-timeout", "5m")
-	c, err := client.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	p, err := c.CreatePool(t.Context(), &botarenav1.CreatePoolRequest{Game: "testgame", NumEnvs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := p.Stream(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.Reset(); err != nil {
-		t.Fatal(err)
-	}
+	c := dialServe(t, addr)
+	p := createPool(t, c, &botarenav1.CreatePoolRequest{Game: "testgame", NumEnvs: 2})
+	st := resetStream(t, p)
 	stopped := make(chan int, 1)
 	go func() { stopped <- stop() }()
 	select {
@@ -231,7 +187,7 @@ func TestServeShutdownEndsStreams(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("serve still running a minute after SIGTERM with a stream open (its shutdown timeout is 5m)")
 	}
-	_, err = st.Step(make([]int32, p.Rows()))
+	_, err := st.Step(make([]int32, p.Rows()))
 	wantErrCode(t, err, "unavailable")
 	if strings.Contains(stderr.String(), "calls still running after the shutdown timeout") {
 		t.Errorf("the stream ran to the shutdown timeout:\n%s", stderr.String())

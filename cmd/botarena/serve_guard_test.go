@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
 
@@ -129,15 +128,8 @@ func TestServeAllowedHosts(t *testing.T) {
 // that waits for its client with deadline_exceeded naming the flag.
 func TestServeStreamIdleTimeout(t *testing.T) {
 	addr, _, _ := startServe(t, "--stream-idle-timeout", "20ms")
-	c, err := client.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	p, err := c.CreatePool(t.Context(), &botarenav1.CreatePoolRequest{Game: "testgame", NumEnvs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := dialServe(t, addr)
+	p := createPool(t, c, &botarenav1.CreatePoolRequest{Game: "testgame", NumEnvs: 2})
 	st, err := p.Stream(t.Context()) // opened: its headers are sent
 	if err != nil {
 		t.Fatal(err)

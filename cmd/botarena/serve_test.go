@@ -17,6 +17,43 @@ import (
 
 var listeningRE = regexp.MustCompile(`botarena serve: listening on (\S+)\n`)
 
+// dialServe dials the server at addr with opts; the client is closed when
+// the test ends.
+func dialServe(t *testing.T, addr string, opts ...client.Option) *client.Client {
+	t.Helper()
+	c, err := client.Dial(addr, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// createPool creates the pool req asks c for, failing t on an error.
+func createPool(t *testing.T, c *client.Client, req *botarenav1.CreatePoolRequest) *client.Pool {
+	t.Helper()
+	p, err := c.CreatePool(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// resetStream opens a StepStream on p, closed when the test ends, and
+// resets the pool through it.
+func resetStream(t *testing.T, p *client.Pool) *client.Stream {
+	t.Helper()
+	st, err := p.Stream(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := st.Reset(); err != nil {
+		t.Fatalf("stream Reset: %v", err)
+	}
+	return st
+}
+
 // startServe runs `botarena serve` in-process on a free port and returns its
 // address, its stderr, and a stop function that cancels it and returns the
 // exit status.
@@ -65,16 +102,9 @@ func TestServe(t *testing.T) {
 	if strings.HasSuffix(addr, ":0") {
 		t.Fatalf("printed address %s, want the port picked", addr)
 	}
-	c, err := client.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialServe(t, addr)
 	ctx := t.Context()
-	p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "testgame", NumEnvs: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := createPool(t, c, &botarenav1.CreatePoolRequest{Game: "testgame", NumEnvs: 3})
 	if _, err := p.Reset(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
 
@@ -33,11 +32,7 @@ func policyCopy(t *testing.T, dir, name string) string {
 // spec as seat 1's opponent on the server at addr.
 func opponentErr(t *testing.T, addr, spec string) error {
 	t.Helper()
-	c, err := client.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialServe(t, addr)
 	req := &botarenav1.CreatePoolRequest{Game: "battlebots", NumEnvs: 1, LearnerSeats: []int32{0}, Opponents: map[int32]string{1: spec}}
 	if strings.HasPrefix(spec, "http") {
 		req.Game, req.ConfigJson = "battlecube/2p", `{"max_ticks": 3}`

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 )
 
@@ -67,11 +66,7 @@ func TestVersionCommand(t *testing.T) {
 // its first log line, and logs durations as text in JSON.
 func TestServeReportsVersion(t *testing.T) {
 	addr, stderr, stop := startServe(t, "--log-format", "json")
-	c, err := client.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialServe(t, addr)
 	resp, err := c.Raw().ListGames(t.Context(), &botarenav1.ListGamesRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -102,11 +97,7 @@ func TestServeDebugLogs(t *testing.T) {
 	for _, level := range []string{"debug", "info"} {
 		t.Run(level, func(t *testing.T) {
 			addr, stderr, stop := startServe(t, "--log-level", level)
-			c, err := client.Dial(addr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := dialServe(t, addr)
 			if _, err := c.Raw().Step(t.Context(), &botarenav1.StepRequest{PoolId: "p-nope"}); err == nil {
 				t.Fatal("Step of an unknown pool succeeded")
 			}
