@@ -7,14 +7,7 @@ import (
 
 func TestBattlecubePlay(t *testing.T) {
 	args := []string{"play", "battlecube", "--players", "4", "--edge", "8", "--max-ticks", "1000", "--agents", "teebot,dumb,random,idle", "--seed", "3", "--json"}
-	a, stderr, code := runCLI(t, "", args...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	b, _, _ := runCLI(t, "", args...)
-	if a != b {
-		t.Errorf("same seed, different output:\n%s\n%s", a, b)
-	}
+	a := runTwice(t, args...)
 	for _, want := range []string{`"game":"battlecube"`, `"seed":3`, `"agent":"teebot"`, `"name":"Teebot"`, `"cause":`} {
 		if !strings.Contains(a, want) {
 			t.Errorf("result lacks %s: %s", want, a)

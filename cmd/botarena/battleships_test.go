@@ -9,14 +9,7 @@ import (
 
 func TestBattleshipsPlay(t *testing.T) {
 	args := []string{"play", "battleships", "--size", "small", "--seed", "3", "--agents", "reference,random", "--games", "3", "--json"}
-	a, stderr, code := runCLI(t, "", args...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	b, _, _ := runCLI(t, "", args...)
-	if a != b {
-		t.Error("same seed, different output")
-	}
+	a := runTwice(t, args...)
 	for _, want := range []string{`"game":"battleships"`, `"agent":"reference"`, `"key":"A"`, `"shots_fired":`, `"summary":true`} {
 		if !strings.Contains(a, want) {
 			t.Errorf("output lacks %s: %s", want, a)

@@ -16,21 +16,13 @@ import (
 
 func TestLeagueCommandsRunALeagueEndToEnd(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "lg")
-	mustRun := func(args ...string) string {
-		t.Helper()
-		out, errOut, code := runCLI(t, "", args...)
-		if code != 0 {
-			t.Fatalf("botarena %s: exit %d: %s", strings.Join(args, " "), code, errOut)
-		}
-		return out
-	}
-	mustRun("league", "init", dir, "--game", "battlebots", "--seed", "5")
+	runOK(t, "league", "init", dir, "--game", "battlebots", "--seed", "5")
 	for _, a := range []string{"huggy", "nop", "sniper", "random"} {
-		mustRun("league", "add", dir, a, a)
+		runOK(t, "league", "add", dir, a, a)
 	}
-	mustRun("league", "add", dir, "still", "idle", "--tag", "v1")
+	runOK(t, "league", "add", dir, "still", "idle", "--tag", "v1")
 
-	out := mustRun("league", "run", dir, "--games", "20", "--workers", "2", "--max-rounds", "80", "--json")
+	out := runOK(t, "league", "run", dir, "--games", "20", "--workers", "2", "--max-rounds", "80", "--json")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 6 {
 		t.Fatalf("--json printed %d lines, want 5 table rows and a summary:\n%s", len(lines), out)
@@ -55,15 +47,15 @@ func TestLeagueCommandsRunALeagueEndToEnd(t *testing.T) {
 		t.Errorf("ratings.png: %v, png %q", err, sum.PNG)
 	}
 
-	table := mustRun("league", "table", dir)
+	table := runOK(t, "league", "table", dir)
 	if !strings.Contains(table, "RANK") || !strings.Contains(table, "± ") || !strings.Contains(table, "v1") {
 		t.Errorf("table:\n%s", table)
 	}
-	if games := mustRun("league", "games", dir, "--last", "3"); strings.Count(games, "\n") != 4 {
+	if games := runOK(t, "league", "games", dir, "--last", "3"); strings.Count(games, "\n") != 4 {
 		t.Errorf("games --last 3:\n%s", games)
 	}
-	mustRun("league", "remove", dir, "still")
-	if rows := mustRun("league", "table", dir, "--json"); strings.Count(rows, "\n") != 4 || strings.Contains(rows, "still") {
+	runOK(t, "league", "remove", dir, "still")
+	if rows := runOK(t, "league", "table", dir, "--json"); strings.Count(rows, "\n") != 4 || strings.Contains(rows, "still") {
 		t.Errorf("table after remove:\n%s", rows)
 	}
 }
@@ -112,24 +104,16 @@ func TestLeagueRunWithServersStoresWhatALocalRunStores(t *testing.T) {
 	var tables, games [2]string
 	for i, servers := range [][]string{nil, {"--servers", a + "," + b, "--server-batch", "4"}} {
 		dir := filepath.Join(t.TempDir(), "lg")
-		mustRun := func(args ...string) string {
-			t.Helper()
-			out, errOut, code := runCLI(t, "", args...)
-			if code != 0 {
-				t.Fatalf("botarena %s: exit %d: %s", strings.Join(args, " "), code, errOut)
-			}
-			return out
-		}
-		mustRun("league", "init", dir, "--game", "battlebots", "--seed", "9")
+		runOK(t, "league", "init", dir, "--game", "battlebots", "--seed", "9")
 		for _, bot := range []string{"huggy", "nop", "sniper", "random"} {
-			mustRun("league", "add", dir, bot, bot)
+			runOK(t, "league", "add", dir, bot, bot)
 		}
-		out := mustRun(append([]string{"league", "run", dir, "--games", "40", "--max-rounds", "60", "--png", ""}, servers...)...)
+		out := runOK(t, append([]string{"league", "run", dir, "--games", "40", "--max-rounds", "60", "--png", ""}, servers...)...)
 		if servers != nil && !strings.Contains(out, "games per server: "+a) {
 			t.Errorf("run with --servers printed no games per server:\n%s", out)
 		}
-		tables[i] = mustRun("league", "table", dir, "--json")
-		games[i] = mustRun("league", "games", dir, "--last", "40")
+		tables[i] = runOK(t, "league", "table", dir, "--json")
+		games[i] = runOK(t, "league", "games", dir, "--last", "40")
 	}
 	if tables[1] != tables[0] {
 		t.Errorf("table with --servers:\n%s\nwithout:\n%s", tables[1], tables[0])
@@ -147,9 +131,7 @@ func TestLeagueTableShowsTheLiveTableWhileARunHoldsTheStore(t *testing.T) {
 		{"league", "add", dir, "nop", "nop"},
 		{"league", "run", dir, "--games", "10", "--max-rounds", "50", "--png", ""},
 	} {
-		if _, errOut, code := runCLI(t, "", args...); code != 0 {
-			t.Fatalf("botarena %s: exit %d: %s", strings.Join(args, " "), code, errOut)
-		}
+		runOK(t, args...)
 	}
 	if _, err := os.Stat(filepath.Join(dir, league.LiveTableFile)); !os.IsNotExist(err) {
 		t.Errorf("a finished run left %s behind (%v)", league.LiveTableFile, err)

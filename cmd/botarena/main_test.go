@@ -18,6 +18,28 @@ func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, 
 	return out.String(), errb.String(), code
 }
 
+// runOK runs the CLI with args and no input, fails t unless it exits 0,
+// and returns its stdout.
+func runOK(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errOut, code := runCLI(t, "", args...)
+	if code != 0 {
+		t.Fatalf("botarena %s: exit %d: %s", strings.Join(args, " "), code, errOut)
+	}
+	return out
+}
+
+// runTwice runs the CLI twice with args (a seeded play), failing t unless
+// it exits 0 and prints the same both times, and returns what it printed.
+func runTwice(t *testing.T, args ...string) string {
+	t.Helper()
+	a := runOK(t, args...)
+	if b := runOK(t, args...); a != b {
+		t.Errorf("botarena %s: same seed, different output:\n%s\n%s", strings.Join(args, " "), a, b)
+	}
+	return a
+}
+
 func TestErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
@@ -102,14 +124,7 @@ func TestRules(t *testing.T) {
 
 func TestPlayJSONDeterministic(t *testing.T) {
 	args := []string{"play", "testgame", "--agents", "random,idle", "--seed", "42", "--json"}
-	a, stderr, code := runCLI(t, "", args...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	b, _, _ := runCLI(t, "", args...)
-	if a != b {
-		t.Errorf("same seed, different output:\n%s\n%s", a, b)
-	}
+	a := runTwice(t, args...)
 	if strings.Count(a, "\n") != 1 {
 		t.Errorf("want one JSON line, got %q", a)
 	}

@@ -10,14 +10,7 @@ import (
 
 func TestPortalBomberPlay(t *testing.T) {
 	args := []string{"play", "portalbomber", "--agents", "greedy,practice", "--seed", "3", "--games", "4", "--json"}
-	a, stderr, code := runCLI(t, "", args...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	b, _, _ := runCLI(t, "", args...)
-	if a != b {
-		t.Errorf("same seed, different output")
-	}
+	a := runTwice(t, args...)
 	lines := strings.Split(strings.TrimSpace(a), "\n")
 	if len(lines) != 5 || !strings.Contains(lines[4], `"summary":true`) {
 		t.Fatalf("want 4 games and a summary:\n%s", a)
