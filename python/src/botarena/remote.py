@@ -15,8 +15,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from botarena.batch import Batch, BatchDecoder, StepMessage, encode_send_request, encode_step_request, parse_step_message
 from botarena._connect import ConnectUnary
+from botarena.batch import Batch, BatchDecoder, StepMessage, encode_send_request, encode_step_request, parse_step_message
 from botarena.client import MAX_MESSAGE_BYTES, Client, StepStream
 from botarena.errors import BotarenaError, FailedPreconditionError, InvalidArgumentError, MalformedResponseError
 from botarena.pool import Info, Obs, Pool, PoolStats, Step, int32_values
