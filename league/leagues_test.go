@@ -27,6 +27,21 @@ func newTestLeagues(t *testing.T) (*Leagues, string) {
 	return ls, ls.Root()
 }
 
+// createLeague creates the battlebots league "lg" with seed 2 in ls, with
+// one agent for each spec, named after it.
+func createLeague(t *testing.T, ls *Leagues, specs ...string) {
+	t.Helper()
+	ctx := t.Context()
+	if _, _, err := ls.Create(ctx, "lg", Settings{Game: "battlebots", Seed: 2}, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range specs {
+		if _, err := ls.AddAgent(ctx, "lg", Agent{Name: a, Spec: a}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestLeaguesConfineNamesToTheFolder(t *testing.T) {
 	ls, root := newTestLeagues(t)
 	outside := t.TempDir()
@@ -187,14 +202,7 @@ func (r *gateRunner) Play(ctx context.Context, m Match) (Result, error) {
 func TestLeaguesWritersTakeTurnsAndReadersSeeARun(t *testing.T) {
 	ls, _ := newTestLeagues(t)
 	ctx := t.Context()
-	if _, _, err := ls.Create(ctx, "lg", Settings{Game: "battlebots", Seed: 2}, false); err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range []string{"sniper", "nop"} {
-		if _, err := ls.AddAgent(ctx, "lg", Agent{Name: a, Spec: a}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	createLeague(t, ls, "sniper", "nop")
 	r := &gateRunner{gate: make(chan struct{}), started: make(chan struct{}, 1)}
 	done := make(chan error, 1)
 	var allowed []string

@@ -411,14 +411,7 @@ func TestRunRequestIDMakesRetriesIdempotent(t *testing.T) {
 func TestLeaguesRetryOfARunningRunWaitsForIt(t *testing.T) {
 	ls, _ := newTestLeagues(t)
 	ctx := t.Context()
-	if _, _, err := ls.Create(ctx, "lg", Settings{Game: "battlebots", Seed: 2}, false); err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range []string{"sniper", "nop"} {
-		if _, err := ls.AddAgent(ctx, "lg", Agent{Name: a, Spec: a}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	createLeague(t, ls, "sniper", "nop")
 	r := &gateRunner{gate: make(chan struct{}), started: make(chan struct{}, 1)}
 	o := RunOptions{Games: 4, Workers: 1, MaxRounds: 20, Runner: r, RequestID: "run-1"}
 	first := make(chan error, 1)
