@@ -36,14 +36,22 @@ const pyMeta = `{"Author":"Ann","Email":"ann@example.com","NickName":"Annie","Bo
 // the test ends; with a non-empty replayDir its round folders go there.
 func newPyBot(t *testing.T, game, script, replayDir string) *Bot {
 	t.Helper()
-	b, err := NewBot(game, writeBot(t, pyMeta, script))
+	b := openBot(t, game, writeBot(t, pyMeta, script))
+	if replayDir != "" {
+		b.SetReplayDir(replayDir)
+	}
+	return b
+}
+
+// openBot makes the agent of the bot folder dir for game, closed when the
+// test ends.
+func openBot(t *testing.T, game, dir string) *Bot {
+	t.Helper()
+	b, err := NewBot(game, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	if replayDir != "" {
-		b.SetReplayDir(replayDir)
-	}
 	return b
 }
 
@@ -267,11 +275,7 @@ func TestEntelectTempDir(t *testing.T) {
 		"open('mine.txt', 'w').write('x')\n" +
 		"open(sys.argv[5], 'w').write(sys.argv[2] + '\\n' + os.getcwd())\n"
 	dir := writeBot(t, meta, script)
-	b, err := NewBot("bomberman", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
+	b := openBot(t, "bomberman", dir)
 	g := bombermanGame(t)
 	b.Reset(g, 0, 0)
 	if got := b.Act(g, 0); got != 1 {
@@ -362,11 +366,7 @@ func TestEntelectBattleships(t *testing.T) {
 	bots := make([]*Bot, 2)
 	g := battleshipsGame(t, "learn")
 	for seat := range bots {
-		var err error
-		if bots[seat], err = NewBot("battleships", dir); err != nil {
-			t.Fatal(err)
-		}
-		defer bots[seat].Close()
+		bots[seat] = openBot(t, "battleships", dir)
 		bots[seat].Reset(g, seat, 0)
 	}
 	var rewards [2]float32

@@ -38,11 +38,7 @@ func TestEntelectRoundFilesWithoutReplays(t *testing.T) {
 		g := bombermanGame(t)
 		bots := make([]*Bot, 2)
 		for seat := range bots {
-			var err error
-			if bots[seat], err = NewBot("bomberman", dir); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { bots[seat].Close() })
+			bots[seat] = openBot(t, "bomberman", dir)
 			bots[seat].Reset(g, seat, 0)
 		}
 		var rewards [2]float32
@@ -64,11 +60,7 @@ func TestEntelectRoundFilesWithoutReplays(t *testing.T) {
 		g := battleshipsGame(t, "learn")
 		bots := make([]*Bot, 2)
 		for seat := range bots {
-			var err error
-			if bots[seat], err = NewBot("battleships", dir); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { bots[seat].Close() })
+			bots[seat] = openBot(t, "battleships", dir)
 			bots[seat].Reset(g, seat, 0)
 		}
 		var rewards [2]float32
@@ -133,16 +125,8 @@ func TestEntelectBotFolderPerMatch(t *testing.T) {
 		"open('temp.in', 'w').write(match)\n" +
 		"open(os.path.join(sys.argv[2], 'move.txt'), 'w').write(move)\n"
 	dir := writeBot(t, pyMeta, script)
-	x, err := NewBot("bomberman", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
-	y, err := NewBot("bomberman", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer y.Close()
+	x := openBot(t, "bomberman", dir)
+	y := openBot(t, "bomberman", dir)
 	for match := range 2 {
 		gx, gy := bombermanGame(t), bombermanGame(t)
 		x.Reset(gx, 0, 0)
@@ -358,11 +342,7 @@ func TestEntelectBotFolderLimits(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "vendor", "data.txt"), filepath.Join(dir, "abs.txt")); err != nil {
 		t.Fatal(err)
 	}
-	b, err := NewBot("bomberman", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := openBot(t, "bomberman", dir)
 	g := bombermanGame(t)
 	b.Reset(g, 0, 0)
 	if got := b.Act(g, 0); got != 2 {
