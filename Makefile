@@ -96,7 +96,7 @@ typecheck: ## mypy (strict) over the Python package; needs make extras-venv
 bench: ## run the Go benchmarks (BENCH=regexp)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
 
-bench-figures: ## the figures of README.md and bench/README.md, interleaved, into bench/<UTC date and time>-figures.txt (ROUNDS=3)
+bench-figures: ## every figure of README.md and bench/README.md with the peers, interleaved, into bench/<UTC date and time>-figures.txt (ROUNDS=3; TRAIN_PY: a Python with PyTorch)
 	@f=bench/$$(date -u +%Y-%m-%dT%H%MZ)-figures.txt; bash bench/figures.sh $(or $(ROUNDS),3) > $$f && \
 	{ echo "# summary: median (min .. max) over the rounds"; bash bench/figures.sh summary $$f; } >> $$f && echo "wrote $$f"
 

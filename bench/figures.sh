@@ -122,7 +122,7 @@ benches=(
 	"rpc_envservice;^BenchmarkServedStep$/^bomberman$;2s"
 	"rpc_envservice;^BenchmarkRPCStep$/^bomberman$/^envs=(1|1024)$;3s"
 	"rpc_envservice;^BenchmarkRPCStepRaw$/^bomberman$/^envs=1024$;3s"
-	"rpc_envservice;^BenchmarkRPCStepStream$/^bomberman$/^envs=1$;2s"
+	"rpc_envservice;^BenchmarkRPCStepStream$/^bomberman$/^envs=(1|1024)$;2s"
 )
 # python_rows CMD...: the figure rows (JSON lines) CMD prints, each as "python {json}".
 python_rows() { "$@" | grep '^{' | sed 's/^/python /'; }
