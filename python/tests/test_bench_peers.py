@@ -87,3 +87,20 @@ def test_table_reports_median_range_and_per_core(backends: ModuleType) -> None:
     assert lines[3] == "| bomberman | gymnasium_sync | 0.30M | 0.20M–0.40M | 1 | 0.30M | 5,324 |"
     per_core = f"{2e3 / cores / 1e3:.1f}k"
     assert lines[4] == f"| reference | envpool_pong (64 envs) | 2.0k | 1.0k–3.0k | {cores} | {per_core} | 28,224 |"
+
+
+def test_missing_peer_is_a_not_measured_row_in_the_table(backends: ModuleType, tmp_path: Path) -> None:
+    args = backends.argparse.Namespace(games="bomberman", envs=4, seconds=0.01, workers=0, pong_envs=2)
+    if backends.missing_peer("pommerman") is None:
+        pytest.skip("pommerman is installed here")
+    (row,) = backends.peer_rows("pommerman", 0, args)
+    assert row["figure"] == "pommerman_ffa" and "no distribution on PyPI" in row["not_measured"]
+    # bench/figures.sh's output: rows after "python ", among lines that are not rows.
+    measured = backends.rate_row("bomberman", "gymnasium_sync", 4, 1e5, 1, 5324)
+    out = tmp_path / "figures.txt"
+    out.write_text(f"round 1 BenchmarkStep/bomberman-2 1 ns/op\npython {backends.json.dumps(measured)}\npython {backends.json.dumps(row)}\n")
+    rows = backends.read_rows(str(out))
+    assert rows == [measured, row]
+    lines = backends.table(rows, 1)
+    assert lines[2].startswith("| bomberman | gymnasium_sync | 0.10M |")
+    assert lines[3].startswith("| bomberman | pommerman_ffa | not measured: pommerman is not importable")
