@@ -171,9 +171,13 @@ type GauntletTable struct {
 	MaxRounds int `json:"max_rounds"`
 	// Focus names the agents whose pairings alone were played (--focus),
 	// none when every pairing was.
-	Focus  []string       `json:"focus,omitempty"`
-	Agents []Entrant      `json:"agents"`
-	Pairs  []GauntletPair `json:"pairs"`
+	Focus []string `json:"focus,omitempty"`
+	// Partial is set on the table of an interrupted tournament: some
+	// games were not finished, and each seating's Games counts those that
+	// were (fewer than GamesPerSeating).
+	Partial bool           `json:"partial,omitempty"`
+	Agents  []Entrant      `json:"agents"`
+	Pairs   []GauntletPair `json:"pairs"`
 }
 
 // GauntletPair is the record of one pairing: the games of all its
@@ -285,7 +289,10 @@ func WilsonInterval(successes, n int) (lo, hi float64) {
 // means env.Default); progress, when not nil, is called after every game
 // with the number finished and the total, from one goroutine at a time.
 // It returns the first error of a game (an agent that cannot be made, a
-// bad config, ctx's error) and no table.
+// bad config) and no table. When ctx ends first (an interrupted
+// tournament), it returns ctx's error with the table of the games that
+// were finished by then (Partial set, each seating's Games counting its
+// finished games), or no table when none was.
 func PlayGauntlet(ctx context.Context, g Gauntlet, runner BatchRunner, reg *env.Registry, workers int, progress func(done, total int)) (*GauntletTable, error) {
 	if err := g.check(); err != nil {
 		return nil, err
@@ -300,6 +307,7 @@ func PlayGauntlet(ctx context.Context, g Gauntlet, runner BatchRunner, reg *env.
 	seats := probe.Spec().Seats
 	matches := g.Matches(seats)
 	results := make([]Result, len(matches))
+	finished := make([]bool, len(matches))
 	var (
 		mu       sync.Mutex
 		firstErr error
@@ -318,21 +326,25 @@ func PlayGauntlet(ctx context.Context, g Gauntlet, runner BatchRunner, reg *env.
 			return
 		}
 		results[j] = r
+		finished[j] = true
 		done++
 		if progress != nil {
 			progress(done, len(matches))
 		}
 	})
+	if err := ctx.Err(); err != nil && (done != len(matches) || firstErr != nil) {
+		if done == 0 {
+			return nil, err
+		}
+		return g.table(seats, matches, results, finished), err
+	}
 	if firstErr != nil {
 		return nil, firstErr
 	}
 	if done != len(matches) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		return nil, fmt.Errorf("league: gauntlet: %d of %d games were played", done, len(matches))
 	}
-	return g.table(seats, matches, results), nil
+	return g.table(seats, matches, results, finished), nil
 }
 
 // isCtxErr reports whether err is a context's error.
@@ -340,8 +352,9 @@ func isCtxErr(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
-// table sums results (of matches, in index order) up.
-func (g *Gauntlet) table(seats int, matches []Match, results []Result) *GauntletTable {
+// table sums the finished results (of matches, in index order) up; a
+// table with a game not finished is Partial.
+func (g *Gauntlet) table(seats int, matches []Match, results []Result, finished []bool) *GauntletTable {
 	t := &GauntletTable{Game: g.Game, Seed: g.Seed, Seats: seats, GamesPerSeating: g.Games, MaxRounds: g.MaxRounds, Focus: g.Focus, Agents: g.Agents}
 	seatings := GauntletSeatings(seats)
 	j := 0
@@ -356,14 +369,19 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result) *Gauntlet
 		var actions [2]match.Actions
 		var seatsPlayed [2]int
 		for _, seating := range seatings {
-			st := GauntletSeating{Games: g.Games, FirstIndex: matches[j].Index, FirstSeed: matches[j].Seed}
+			st := GauntletSeating{FirstIndex: matches[j].Index, FirstSeed: matches[j].Seed}
 			seatingEndings := map[uint64]bool{}
 			for _, side := range seating {
 				st.Seats = append(st.Seats, pair.Agents[side])
 			}
 			for range g.Games {
-				r := results[j]
+				r, ok := results[j], finished[j]
 				j++
+				if !ok {
+					t.Partial = true
+					continue
+				}
+				st.Games++
 				endings[r.Fingerprint] = true
 				seatingEndings[r.Fingerprint] = true
 				rounds += float64(r.Rounds)
@@ -400,7 +418,9 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result) *Gauntlet
 			side := &pair.Sides[s]
 			side.Agent = pair.Agents[s]
 			side.Faults = side.FaultKinds.Total()
-			side.WinRate = float64(side.Wins) / float64(pair.Games)
+			if pair.Games > 0 {
+				side.WinRate = float64(side.Wins) / float64(pair.Games)
+			}
 			side.WinRate95[0], side.WinRate95[1] = WilsonInterval(side.Wins, pair.Games)
 			if seatsPlayed[s] > 0 {
 				side.MeanPoints = points[s] / float64(seatsPlayed[s])
@@ -410,7 +430,9 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result) *Gauntlet
 			}
 		}
 		pair.DistinctEndings = len(endings)
-		pair.MeanRounds = rounds / float64(pair.Games)
+		if pair.Games > 0 {
+			pair.MeanRounds = rounds / float64(pair.Games)
+		}
 		t.Pairs = append(t.Pairs, pair)
 	}
 	return t

@@ -2,6 +2,7 @@ package league
 
 import (
 	"context"
+	"errors"
 	"math"
 	"reflect"
 	"slices"
@@ -169,6 +170,81 @@ func TestGauntletGameGoesToTheSideOfTheWinnerOrOfEveryTiedTopSeat(t *testing.T) 
 		t.Run(tc.name, func(t *testing.T) {
 			if got := winningSide(tc.r, tc.seating); got != tc.want {
 				t.Errorf("winningSide = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// cancellingRunner plays a batch one game at a time and cancels the
+// gauntlet's context once after games have finished; the games it has not
+// started by then end with the context's error, as interrupted ones do.
+type cancellingRunner struct {
+	serialRunner
+	after  int
+	cancel context.CancelFunc
+}
+
+func (r *cancellingRunner) PlayBatch(ctx context.Context, matches []Match, _ int, done func(int, Result, error)) {
+	for j, m := range matches {
+		if j == r.after {
+			r.cancel()
+		}
+		if err := ctx.Err(); err != nil {
+			done(j, Result{}, err)
+			continue
+		}
+		res, err := r.Play(ctx, m)
+		done(j, res, err)
+	}
+}
+
+func TestAnInterruptedGauntletKeepsItsFinishedGames(t *testing.T) {
+	g := Gauntlet{Game: "battlecube/2p", Agents: []Entrant{{"dumb", "dumb"}, {"teebot", "teebot"}}, Games: 3, Seed: 4, MaxRounds: 60}
+	full, err := PlayGauntlet(context.Background(), g, &serialRunner{}, nil, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		after     int
+		wantGames []int // per seating; nil: no table
+	}{
+		{"none finished", 0, nil},
+		{"within the first seating", 2, []int{2, 0}},
+		{"into the second seating", 4, []int{3, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			table, err := PlayGauntlet(ctx, g, &cancellingRunner{after: tc.after, cancel: cancel}, nil, 1, nil)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err %v, want context.Canceled", err)
+			}
+			if tc.wantGames == nil {
+				if table != nil {
+					t.Fatalf("a table of no games: %+v", table)
+				}
+				return
+			}
+			if table == nil || !table.Partial || len(table.Pairs) != 1 {
+				t.Fatalf("want a partial table of one pairing, got %+v", table)
+			}
+			p, fp := table.Pairs[0], full.Pairs[0]
+			if p.Games != tc.after {
+				t.Errorf("%d games, want the %d finished", p.Games, tc.after)
+			}
+			for i, s := range p.Seatings {
+				if s.Games != tc.wantGames[i] || s.FirstSeed != fp.Seatings[i].FirstSeed {
+					t.Errorf("seating %d: %d games from seed %d, want %d from %d", i, s.Games, s.FirstSeed, tc.wantGames[i], fp.Seatings[i].FirstSeed)
+				}
+			}
+			if tc.wantGames[0] == g.Games && !reflect.DeepEqual(p.Seatings[0], fp.Seatings[0]) {
+				t.Errorf("the finished first seating %+v, want the full table's %+v", p.Seatings[0], fp.Seatings[0])
+			}
+			for _, s := range p.Sides {
+				if s.Wins+s.Draws+s.Losses != p.Games {
+					t.Errorf("%s: %d/%d/%d in %d games", s.Agent, s.Wins, s.Draws, s.Losses, p.Games)
+				}
 			}
 		})
 	}

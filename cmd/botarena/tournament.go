@@ -83,7 +83,8 @@ func newTournamentCmd(c *cli) *cobra.Command {
 			"penalty; 0 for built-in agents), forfeits, the number of distinct endings (distinct final states:\n" +
 			"1 when every game went the same way, as between deterministic bots on a fixed map), the mean\n" +
 			"game length in rounds, and each seating's wins; then the matrix of win rates. --json prints it as\n" +
-			"one JSON object; --png FILE draws the win-rate matrix.\n\n" +
+			"one JSON object; --png FILE draws the win-rate matrix. Interrupted (Ctrl-C, SIGTERM), it prints the\n" +
+			"table of the games finished so far, marked partial (\"partial\": true in --json), and fails.\n\n" +
 			"--agents lists agent specs as everywhere (`botarena games --json`): built-in agents, policy:PATH,\n" +
 			"external bots (cmd:COMMAND, dir:PATH, http://...), NAME=SPEC to name one in the tables, and for\n" +
 			"BattleBots NAME=COMMAND for a command-line bot. --gauntlet plays the game's own gauntlet (its\n" +
@@ -494,11 +495,29 @@ func (c *cli) gauntlet(game string, o *tournamentFlags, setPlayers bool) error {
 	}
 	runner := &league.PoolRunner{Registry: c.reg, Log: &syncWriter{w: c.stderr}}
 	table, err := league.PlayGauntlet(ctx, g, runner, c.reg, workers, progress)
-	if err != nil {
+	if err != nil && table == nil {
 		return err
 	}
+	played := 0
+	for _, p := range table.Pairs {
+		played += p.Games
+	}
 	elapsed := time.Since(start)
-	fmt.Fprintf(c.stderr, "botarena: tournament: %d games in %s (%.1f games/s)\n", total, elapsed.Round(time.Millisecond), float64(total)/max(elapsed.Seconds(), 1e-9))
+	fmt.Fprintf(c.stderr, "botarena: tournament: %d games in %s (%.1f games/s)\n", played, elapsed.Round(time.Millisecond), float64(played)/max(elapsed.Seconds(), 1e-9))
+	interrupted := err
+	if interrupted != nil {
+		// Interrupted: the games finished so far are kept and printed as
+		// a partial table; the command still fails, with ctx's error.
+		fmt.Fprintf(c.stderr, "botarena: tournament: interrupted after %d of %d games; the table holds the %d finished (\"partial\": true in --json)\n", played, total, played)
+	}
+	if err := writeGauntlet(c, o, table, game, seatings); err != nil {
+		return err
+	}
+	return interrupted
+}
+
+// writeGauntlet writes table as --png, --json or text ask.
+func writeGauntlet(c *cli, o *tournamentFlags, table *league.GauntletTable, game string, seatings int) error {
 	if o.png != "" {
 		title := fmt.Sprintf("%s: win rate, row against column (%d games per pairing, seed %d)", game, seatings*o.games, o.seed)
 		if err := league.WriteChart(o.png, func(w io.Writer, title string, _ []league.Row) error { return gauntletPNG(w, title, table) }, title, nil); err != nil {
