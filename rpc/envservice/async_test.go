@@ -2,7 +2,6 @@ package envservice_test
 
 import (
 	"bytes"
-	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -44,12 +43,8 @@ func TestRecvMatchesAsync(t *testing.T) {
 			ts := rpctest.New(t)
 			raw := ts.Client(t).Raw()
 			ctx := t.Context()
-			created, err := raw.CreatePool(ctx, tc.req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			created := rpctest.CreateRawPool(t, raw, tc.req)
 			id := created.GetPoolId()
-			defer raw.ClosePool(context.Background(), &botarenav1.ClosePoolRequest{PoolId: id})
 			if created.GetBatchSize() != tc.req.GetBatchSize() {
 				t.Fatalf("batch_size %d, want %d", created.GetBatchSize(), tc.req.GetBatchSize())
 			}

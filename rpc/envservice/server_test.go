@@ -65,11 +65,7 @@ func TestStepMatchesLocalPool(t *testing.T) {
 			ts := rpctest.New(t)
 			raw := ts.Client(t).Raw()
 			ctx := t.Context()
-			created, err := raw.CreatePool(ctx, tc.req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer raw.ClosePool(context.Background(), &botarenav1.ClosePoolRequest{PoolId: created.GetPoolId()})
+			created := rpctest.CreateRawPool(t, raw, tc.req)
 			local := rpctest.LocalPool(t, tc.req, opponentsOf(tc.req))
 			if int(created.GetRows()) != local.Rows() || created.GetSeed() != tc.req.GetSeed() {
 				t.Fatalf("created %v, want %d rows and seed %d", created, local.Rows(), tc.req.GetSeed())

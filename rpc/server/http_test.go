@@ -29,10 +29,11 @@ func TestNewHTTPServerLimits(t *testing.T) {
 }
 
 // newLimitedServer serves a server over loopback TCP with at most max
-// connections; setup changes the http.Server first.
-func newLimitedServer(t *testing.T, max int, setup func(*http.Server)) (*rpctest.Stack, string) {
+// connections; setup (if not nil) changes the http.Server first, opts are
+// rpctest.Compose's (a Wrap for the token or the guard, host options).
+func newLimitedServer(t *testing.T, max int, setup func(*http.Server), opts ...any) (*rpctest.Stack, string) {
 	t.Helper()
-	s := rpctest.Compose(t)
+	s := rpctest.Compose(t, opts...)
 	hs := server.NewHTTPServer("", s.Handler)
 	if setup != nil {
 		setup(hs)
@@ -180,23 +181,6 @@ func TestSilentConnectionsAreClosed(t *testing.T) {
 	}
 }
 
-// newLimitedServerWith is newLimitedServer with rpctest options (a Wrap
-// for the token or the guard, host options).
-func newLimitedServerWith(t *testing.T, max int, opts ...any) (*rpctest.Stack, string) {
-	t.Helper()
-	s := rpctest.Compose(t, opts...)
-	hs := server.NewHTTPServer("", s.Handler)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hs.Serve(s.LimitListener(ln, hs, max))
-	t.Cleanup(func() {
-		hs.Close()
-		s.Close()
-	})
-	return s, ln.Addr().String()
-}
 
 // countingDialer dials TCP and counts the connections it made.
 type countingDialer struct {
@@ -241,7 +225,7 @@ func TestConnectionOpenersCannotEvictClients(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			const max, openers = 4, 12
-			s, addr := newLimitedServerWith(t, max, tc.wrap)
+			s, addr := newLimitedServer(t, max, nil, tc.wrap)
 			d := &countingDialer{}
 			var p http.Protocols
 			p.SetUnencryptedHTTP2(true)
@@ -321,7 +305,7 @@ func healthFrom(addr, ip string) error {
 func TestClientConnectionCap(t *testing.T) {
 	t.Parallel()
 	const perClient = 2
-	s, addr := newLimitedServerWith(t, 64, server.WithMaxClientConnections(perClient))
+	s, addr := newLimitedServer(t, 64, nil, server.WithMaxClientConnections(perClient))
 	for i := range perClient {
 		streamOfItsOwn(t, addr, uint64(i)) // a connection of its own, from 127.0.0.1
 	}

@@ -258,6 +258,19 @@ func CreatePool(t testing.TB, c *client.Client, req *botarenav1.CreatePoolReques
 	return p
 }
 
+// CreateRawPool creates the pool req asks for through the raw service
+// client (the generated one: the response as the server sent it) and
+// registers its closing with t.Cleanup.
+func CreateRawPool(t testing.TB, raw botarenav1connect.EnvServiceClient, req *botarenav1.CreatePoolRequest) *botarenav1.CreatePoolResponse {
+	t.Helper()
+	created, err := raw.CreatePool(t.Context(), req)
+	if err != nil {
+		t.Fatalf("CreatePool: %v", err)
+	}
+	t.Cleanup(func() { raw.ClosePool(context.Background(), &botarenav1.ClosePoolRequest{PoolId: created.GetPoolId()}) })
+	return created
+}
+
 // ResetStream opens a StepStream on p under ctx, registers its closing
 // with t.Cleanup, and resets the pool through it.
 func ResetStream(t testing.TB, ctx context.Context, p *client.Pool) *client.Stream {
