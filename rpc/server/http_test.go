@@ -181,7 +181,6 @@ func TestSilentConnectionsAreClosed(t *testing.T) {
 	}
 }
 
-
 // countingDialer dials TCP and counts the connections it made.
 type countingDialer struct {
 	n atomic.Int32
