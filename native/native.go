@@ -328,29 +328,15 @@ func AsyncReset(h int64) error {
 // Send queues envs of async pool h with their actions (see
 // [vecenv.Async.Send]); the slices are only read during the call.
 func Send(h int64, envs, actions []int32) error {
-	return with(h, func(p *pool) error {
-		a, err := p.asyncOrErr()
-		if err != nil {
-			return err
-		}
-		if err := a.Send(envs, actions); err != nil {
-			return err
-		}
-		p.steps++
-		return nil
-	})
+	return with(h, func(p *pool) error { return p.send(envs, actions) })
 }
 
 // Recv waits for the next batch of async pool h and returns its index in
 // the ring bound by [Bind] (see [vecenv.Async.Recv]).
 func Recv(h int64) (int, error) {
 	k := 0
-	err := with(h, func(p *pool) error {
-		a, err := p.asyncOrErr()
-		if err != nil {
-			return err
-		}
-		k, err = a.Recv()
+	err := with(h, func(p *pool) (err error) {
+		k, err = p.recv()
 		return err
 	})
 	return k, err
@@ -362,19 +348,36 @@ func Recv(h int64) (int, error) {
 // once instead of twice. Nothing is received when Send fails.
 func SendRecv(h int64, envs, actions []int32) (int, error) {
 	k := 0
-	err := with(h, func(p *pool) error {
-		a, err := p.asyncOrErr()
-		if err != nil {
+	err := with(h, func(p *pool) (err error) {
+		if err := p.send(envs, actions); err != nil {
 			return err
 		}
-		if err := a.Send(envs, actions); err != nil {
-			return err
-		}
-		p.steps++
-		k, err = a.Recv()
+		k, err = p.recv()
 		return err
 	})
 	return k, err
+}
+
+// send is [Send] on p, under its lock.
+func (p *pool) send(envs, actions []int32) error {
+	a, err := p.asyncOrErr()
+	if err != nil {
+		return err
+	}
+	if err := a.Send(envs, actions); err != nil {
+		return err
+	}
+	p.steps++
+	return nil
+}
+
+// recv is [Recv] on p, under its lock.
+func (p *pool) recv() (int, error) {
+	a, err := p.asyncOrErr()
+	if err != nil {
+		return 0, err
+	}
+	return a.Recv()
 }
 
 // quiet waits, in async mode, until no env steps, so that the pool can be
