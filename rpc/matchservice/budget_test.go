@@ -67,13 +67,6 @@ func TestRecordedPlayOverTheBudgetIsRefused(t *testing.T) {
 // played, and the others are played.
 func TestPlayBatchOfRecordedGamesIsAdmittedUpFront(t *testing.T) {
 	t.Parallel()
-	batch := func() *botarenav1.PlayBatchRequest {
-		req := &botarenav1.PlayBatchRequest{}
-		for i := range 2000 {
-			req.Matches = append(req.Matches, &botarenav1.PlayRequest{Game: "battlebots", Seats: rpctest.Seats("nop", "nop"), Index: int64(i), Seed: uint64(i), MaxRounds: 50, Record: true})
-		}
-		return req
-	}
 	for _, tc := range []struct {
 		name string
 		opts []any // of rpctest.New
@@ -86,7 +79,7 @@ func TestPlayBatchOfRecordedGamesIsAdmittedUpFront(t *testing.T) {
 			t.Parallel()
 			ts := rpctest.New(t, append(tc.opts, matchservice.WithMaxMatches(2))...)
 			c := ts.MatchClient(t)
-			resp, err := c.PlayBatch(t.Context(), batch())
+			resp, err := c.PlayBatch(t.Context(), nopBatch(2000))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -102,10 +102,7 @@ func TestCreateLeagueStopsAtTheFoldersLimit(t *testing.T) {
 func TestPlayBatchAdmitsByTheEncodingUsed(t *testing.T) {
 	t.Parallel()
 	ts := rpctest.New(t, server.WithMaxMessageBytes(4<<20), matchservice.WithMaxMatches(2))
-	req := &botarenav1.PlayBatchRequest{}
-	for i := range 2000 {
-		req.Matches = append(req.Matches, &botarenav1.PlayRequest{Game: "battlebots", Seats: rpctest.Seats("nop", "nop"), Index: int64(i), Seed: uint64(i), MaxRounds: 50, Record: true})
-	}
+	req := nopBatch(2000)
 	tests := []struct {
 		name string
 		opts []connect.ClientOption

@@ -23,6 +23,7 @@ import (
 	"github.com/botarena/botarena/match"
 	"github.com/botarena/botarena/observations/matchdata"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
+	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
 	"github.com/botarena/botarena/rpc/internal/rpctest"
 	"github.com/botarena/botarena/rpc/matchservice"
 	"github.com/botarena/botarena/rpc/server"
@@ -126,30 +127,52 @@ func actionsOf(s *botarenav1.MatchStanding) match.Actions {
 	return a
 }
 
-func TestPlayGivesTheLocalRunnersResult(t *testing.T) {
-	t.Parallel()
-	ts := rpctest.New(t)
-	c := ts.MatchClient(t)
-	tests := []struct {
-		name string
-		req  *botarenav1.PlayRequest
-	}{
-		{"battlebots_to_the_end", &botarenav1.PlayRequest{Game: "battlebots", Seats: rpctest.Seats("huggy", "sniper"), Seed: 7, Index: 3}},
-		{"battlebots_max_rounds", &botarenav1.PlayRequest{Game: "battlebots", Seats: rpctest.Seats("random", "nop"), Seed: 8, MaxRounds: 20}},
-		{"battlebots_config", &botarenav1.PlayRequest{Game: "battlebots", ConfigJson: `{"max_rounds":40}`, Seats: rpctest.Seats("sniper", "random"), Seed: 9}},
-		{"bomberman_four_seats", &botarenav1.PlayRequest{Game: "bomberman", Seats: rpctest.Seats("random", "random", "random", "random"), Seed: 10, MaxRounds: 50}},
-	}
+// playCase is a named match of a table test.
+type playCase struct {
+	name string
+	req  *botarenav1.PlayRequest
+}
+
+// playBatch plays the cases' matches in one PlayBatch call on c, failing t
+// unless every one has an outcome.
+func playBatch(t *testing.T, c botarenav1connect.MatchServiceClient, cases []playCase) *botarenav1.PlayBatchResponse {
+	t.Helper()
 	batch := &botarenav1.PlayBatchRequest{}
-	for _, tt := range tests {
-		batch.Matches = append(batch.Matches, tt.req)
+	for _, tc := range cases {
+		batch.Matches = append(batch.Matches, tc.req)
 	}
 	got, err := c.PlayBatch(t.Context(), batch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.GetOutcomes()) != len(tests) {
-		t.Fatalf("PlayBatch: %d outcomes, want %d", len(got.GetOutcomes()), len(tests))
+	if len(got.GetOutcomes()) != len(cases) {
+		t.Fatalf("PlayBatch: %d outcomes, want %d", len(got.GetOutcomes()), len(cases))
 	}
+	return got
+}
+
+// nopBatch returns a batch of n recorded BattleBots matches of two nop
+// seats to 50 rounds (index and seed i): large recordings, about 3.9 kB a
+// round.
+func nopBatch(n int) *botarenav1.PlayBatchRequest {
+	req := &botarenav1.PlayBatchRequest{}
+	for i := range n {
+		req.Matches = append(req.Matches, &botarenav1.PlayRequest{Game: "battlebots", Seats: rpctest.Seats("nop", "nop"), Index: int64(i), Seed: uint64(i), MaxRounds: 50, Record: true})
+	}
+	return req
+}
+
+func TestPlayGivesTheLocalRunnersResult(t *testing.T) {
+	t.Parallel()
+	ts := rpctest.New(t)
+	c := ts.MatchClient(t)
+	tests := []playCase{
+		{"battlebots_to_the_end", &botarenav1.PlayRequest{Game: "battlebots", Seats: rpctest.Seats("huggy", "sniper"), Seed: 7, Index: 3}},
+		{"battlebots_max_rounds", &botarenav1.PlayRequest{Game: "battlebots", Seats: rpctest.Seats("random", "nop"), Seed: 8, MaxRounds: 20}},
+		{"battlebots_config", &botarenav1.PlayRequest{Game: "battlebots", ConfigJson: `{"max_rounds":40}`, Seats: rpctest.Seats("sniper", "random"), Seed: 9}},
+		{"bomberman_four_seats", &botarenav1.PlayRequest{Game: "bomberman", Seats: rpctest.Seats("random", "random", "random", "random"), Seed: 10, MaxRounds: 50}},
+	}
+	got := playBatch(t, c, tests)
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			want := localResult(t, tt.req)
@@ -217,23 +240,13 @@ func TestPlayRecordsTheLocalRunnersData(t *testing.T) {
 	t.Parallel()
 	ts := rpctest.New(t)
 	c := ts.MatchClient(t)
-	tests := []struct {
-		name string
-		req  *botarenav1.PlayRequest
-	}{
+	tests := []playCase{
 		{"battlebots_to_the_end", &botarenav1.PlayRequest{Game: "battlebots", Seats: rpctest.Seats("huggy", "sniper"), Seed: 7, Index: 3, Record: true}},
 		{"battlebots_max_rounds", &botarenav1.PlayRequest{Game: "battlebots", Seats: rpctest.Seats("random", "nop"), Seed: 8, MaxRounds: 20, Record: true}},
 		{"bomberman_four_seats", &botarenav1.PlayRequest{Game: "bomberman", Seats: rpctest.Seats("random", "random", "random", "random"), Seed: 10, MaxRounds: 50, Record: true}},
 		{"not_recorded", &botarenav1.PlayRequest{Game: "battlebots", Seats: rpctest.Seats("huggy", "nop"), Seed: 11, MaxRounds: 20}},
 	}
-	batch := &botarenav1.PlayBatchRequest{}
-	for _, tt := range tests {
-		batch.Matches = append(batch.Matches, tt.req)
-	}
-	got, err := c.PlayBatch(t.Context(), batch)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := playBatch(t, c, tests)
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			want := localResult(t, tt.req)
