@@ -102,10 +102,7 @@
 // in order from an atomic counter, each as soon as it is free (no
 // goroutine and no allocation per step), so a worker that the OS
 // deschedules, or that is slow to wake, holds back at most the chunk it
-// took; the caller steps whatever nobody took. Every other batch takes
-// the chunks, and the envs of each chunk, last first, so that it begins
-// with the envs whose states and rows the previous batch left in the
-// caches.
+// took; the caller steps whatever nobody took.
 //
 // How many workers a Step wakes: with Config.Workers 0 the pool measures
 // its batches and chooses (the caller alone while a step costs less than

@@ -303,37 +303,24 @@ func (p *Pool) Close() error {
 	return nil
 }
 
-// stepRange steps envs lo..hi-1 of the current batch on worker w, the
-// last first when backward (see dispatcher).
-func (p *Pool) stepRange(w *worker, lo, hi int, backward bool) {
+// stepRange steps envs lo..hi-1 of the current batch on worker w.
+func (p *Pool) stepRange(w *worker, lo, hi int) {
 	L := len(p.learners)
 	w.base = lo
 	if len(w.groups) > 0 {
 		p.actBatches(w, lo, hi)
 	}
-	for k := lo; k < hi; k++ {
-		i := envAt(lo, hi, k, backward)
+	for i := lo; i < hi; i++ {
 		p.stepEnv(w, &p.out, i, p.actions[i*L:(i+1)*L], i*L)
 	}
 }
 
-// resetRange resets envs lo..hi-1 on worker w, the last first when
-// backward.
-func (p *Pool) resetRange(w *worker, lo, hi int, backward bool) {
+// resetRange resets envs lo..hi-1 on worker w.
+func (p *Pool) resetRange(w *worker, lo, hi int) {
 	L := len(p.learners)
-	for k := lo; k < hi; k++ {
-		i := envAt(lo, hi, k, backward)
+	for i := lo; i < hi; i++ {
 		p.resetRows(w, &p.out, i, i*L)
 	}
-}
-
-// envAt returns the env that the k-th step of a walk over lo..hi-1 visits:
-// k, or hi-1-(k-lo) when backward.
-func envAt(lo, hi, k int, backward bool) int {
-	if backward {
-		return hi - 1 - (k - lo)
-	}
-	return k
 }
 
 // stepEnv steps env i with acts (its learner seats' actions, in

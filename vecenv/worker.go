@@ -58,15 +58,6 @@ type chunk struct{ lo, hi int }
 // without yielding while a P is spare, for about two chunks' time, and
 // then parks (see await).
 //
-// Every other batch runs backward: it takes the chunks last first and
-// steps each chunk's envs last first, so that a batch begins with the envs
-// the previous one ended with, whose states and rows are still in the
-// caches. A pool larger than the caches then misses on most envs once per
-// two batches instead of on all of them every batch: taken in the same
-// order each time, the envs a batch touches last are evicted before the
-// next batch reaches them again. Which way a batch runs never changes what
-// an env computes.
-//
 // Idle workers wait for the next batch by spinning on an atomic epoch
 // (yielding their P each time), for at most twice what the last batch took
 // and workerSpin, and then park on a channel. Spinning stops when it does
@@ -81,17 +72,16 @@ type chunk struct{ lo, hi int }
 // wakes them all (unless quiet). Atomics and channel operations do not
 // allocate, and both order the workers' writes before the caller's reads.
 type dispatcher struct {
-	p        *Pool
-	op       op
-	backward bool // this batch takes the chunks, and the envs of each, last first
-	spare    bool // a P for every worker and the caller: the caller may spin (see await)
-	workers  []*worker
-	chunks   []chunk
-	auto     bool  // Config.Workers was 0: tune chooses the count
-	tune     tuner // with auto
-	quiet    int   // batches left that wake no worker
-	lastNs   int64 // the last batch's duration
-	used     int   // workers the last Step woke, the caller included
+	p       *Pool
+	op      op
+	spare   bool // a P for every worker and the caller: the caller may spin (see await)
+	workers []*worker
+	chunks  []chunk
+	auto    bool  // Config.Workers was 0: tune chooses the count
+	tune    tuner // with auto
+	quiet   int   // batches left that wake no worker
+	lastNs  int64 // the last batch's duration
+	used    int   // workers the last Step woke, the caller included
 	// force, when set (tests), chooses the count of every batch instead
 	// of the tuner.
 	force func() int
@@ -317,7 +307,7 @@ func (d *dispatcher) drain(w *worker) {
 		if c >= n {
 			return
 		}
-		d.work(w, d.chunk(c))
+		d.work(w, d.chunks[c])
 		if w.id > 0 {
 			d.helped.Add(1)
 		}
@@ -345,7 +335,6 @@ func (d *dispatcher) countFor(o op) int {
 // A panic on any worker is re-raised here once every chunk has finished.
 func (d *dispatcher) run(o op) {
 	d.op = o
-	d.backward = !d.backward
 	if len(d.workers) == 1 {
 		// The serial pool: one chunk on the caller, nothing to time.
 		d.work(d.workers[0], d.chunks[0])
@@ -428,7 +417,7 @@ func (d *dispatcher) alone(start time.Time, n int32) int {
 		if c >= n {
 			break
 		}
-		d.work(d.workers[0], d.chunk(c))
+		d.work(d.workers[0], d.chunks[c])
 		if d.done.Add(1) == n {
 			signal(&d.parked, d.wake)
 		}
@@ -447,15 +436,6 @@ func (d *dispatcher) rethrow() {
 	}
 }
 
-// chunk returns the c-th chunk the batch takes: chunks[c], or counted from
-// the last when the batch runs backward.
-func (d *dispatcher) chunk(c int32) chunk {
-	if d.backward {
-		c = int32(len(d.chunks)) - 1 - c
-	}
-	return d.chunks[c]
-}
-
 // finished reports whether every chunk of the batch is done.
 func (d *dispatcher) finished() bool { return d.done.Load() == int32(len(d.chunks)) }
 
@@ -469,9 +449,9 @@ func (d *dispatcher) work(w *worker, c chunk) {
 	}()
 	switch d.op {
 	case opStep:
-		d.p.stepRange(w, c.lo, c.hi, d.backward)
+		d.p.stepRange(w, c.lo, c.hi)
 	case opReset:
-		d.p.resetRange(w, c.lo, c.hi, d.backward)
+		d.p.resetRange(w, c.lo, c.hi)
 	}
 }
 
