@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/battleships"
 	"github.com/botarena/botarena/env/bomberman"
 	"github.com/botarena/botarena/internal/testutil"
@@ -53,6 +54,37 @@ func openBot(t *testing.T, game, dir string) *Bot {
 	}
 	t.Cleanup(func() { b.Close() })
 	return b
+}
+
+// seatBots opens the bot folder dir for game once per seat of g and
+// resets each agent in its seat; they are closed when the test ends.
+func seatBots(t *testing.T, game string, g env.Env, dir string) []*Bot {
+	t.Helper()
+	bots := make([]*Bot, g.Spec().Seats)
+	for seat := range bots {
+		bots[seat] = openBot(t, game, dir)
+		bots[seat].Reset(g, seat, 0)
+	}
+	return bots
+}
+
+// placeShips steps g with the two bots' moves while it is in the placement
+// phase (20 steps at most), and fails t unless both placed their ships,
+// showing logw (if not nil) with the failure.
+func placeShips(t *testing.T, g *battleships.Game, bots []*Bot, logw *testutil.SyncBuffer) {
+	t.Helper()
+	var rewards [2]float32
+	var term, trunc [2]bool
+	for step := 0; g.Phase() == 1 && step < 20; step++ {
+		g.Step([]int32{bots[0].Act(g, 0), bots[1].Act(g, 1)}, rewards[:], term[:], trunc[:])
+	}
+	if g.Phase() != 2 || g.Player(0).Failed != 0 || g.Player(1).Failed != 0 {
+		log := ""
+		if logw != nil {
+			log = "; log:\n" + logw.String()
+		}
+		t.Fatalf("phase %d, failed %d %d: placement did not succeed%s", g.Phase(), g.Player(0).Failed, g.Player(1).Failed, log)
+	}
 }
 
 // withOptions sets ExternalOptions for one test.
@@ -363,20 +395,9 @@ func TestEntelectBattleships(t *testing.T) {
 		"name = 'place.txt' if '\"Phase\":1' in st else 'command.txt'\n" +
 		"open(os.path.join(sys.argv[2], name), 'w').write(" + strconv.Quote(place) + " if name == 'place.txt' else '1,0,0')\n"
 	dir := writeBot(t, strings.Replace(pyMeta, `"RunArgs":""`, `"RunArgs":"\"`+runs+`\""`, 1), script)
-	bots := make([]*Bot, 2)
 	g := battleshipsGame(t, "learn")
-	for seat := range bots {
-		bots[seat] = openBot(t, "battleships", dir)
-		bots[seat].Reset(g, seat, 0)
-	}
-	var rewards [2]float32
-	var term, trunc [2]bool
-	for step := 0; g.Phase() == 1 && step < 20; step++ {
-		g.Step([]int32{bots[0].Act(g, 0), bots[1].Act(g, 1)}, rewards[:], term[:], trunc[:])
-	}
-	if g.Phase() != 2 || g.Player(0).Failed != 0 || g.Player(1).Failed != 0 {
-		t.Fatalf("phase %d, failed %d %d: placement did not succeed", g.Phase(), g.Player(0).Failed, g.Player(1).Failed)
-	}
+	bots := seatBots(t, "battleships", g, dir)
+	placeShips(t, g, bots, nil)
 	if runs, _ := os.ReadFile(runs); string(runs) != "xx" {
 		t.Errorf("phase 1 ran the bots %d times, want 2 (once per player)", len(runs))
 	}

@@ -36,11 +36,7 @@ func TestEntelectRoundFilesWithoutReplays(t *testing.T) {
 		var logw testutil.SyncBuffer
 		withOptions(t, agents.ExternalSettings{NoLimit: true, Log: &logw})
 		g := bombermanGame(t)
-		bots := make([]*Bot, 2)
-		for seat := range bots {
-			bots[seat] = openBot(t, "bomberman", dir)
-			bots[seat].Reset(g, seat, 0)
-		}
+		bots := seatBots(t, "bomberman", g, dir)
 		var rewards [2]float32
 		var term, trunc [2]bool
 		for round := range 4 {
@@ -58,19 +54,10 @@ func TestEntelectRoundFilesWithoutReplays(t *testing.T) {
 		var logw testutil.SyncBuffer
 		withOptions(t, agents.ExternalSettings{NoLimit: true, Log: &logw})
 		g := battleshipsGame(t, "learn")
-		bots := make([]*Bot, 2)
-		for seat := range bots {
-			bots[seat] = openBot(t, "battleships", dir)
-			bots[seat].Reset(g, seat, 0)
-		}
+		bots := seatBots(t, "battleships", g, dir)
+		placeShips(t, g, bots, &logw)
 		var rewards [2]float32
 		var term, trunc [2]bool
-		for step := 0; g.Phase() == 1 && step < 20; step++ {
-			g.Step([]int32{bots[0].Act(g, 0), bots[1].Act(g, 1)}, rewards[:], term[:], trunc[:])
-		}
-		if g.Phase() != 2 || g.Player(0).Failed != 0 || g.Player(1).Failed != 0 {
-			t.Fatalf("phase %d, failed %d %d: placement did not succeed; log:\n%s", g.Phase(), g.Player(0).Failed, g.Player(1).Failed, logw.String())
-		}
 		for range 3 {
 			want := battleships.CommandAction(g.Size(), 1, g.Round()%g.Size(), 0)
 			acts := []int32{bots[0].Act(g, 0), bots[1].Act(g, 1)}
