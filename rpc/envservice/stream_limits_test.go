@@ -26,20 +26,7 @@ type rawStream = *connect.BidiStreamForClientSimple[botarenav1.StepStreamRequest
 func tcpServer(t *testing.T, setup func(*http.Server), opts ...any) (*rpctest.Stack, string) {
 	t.Helper()
 	s := rpctest.Compose(t, opts...)
-	hs := server.NewHTTPServer("", s.Handler)
-	if setup != nil {
-		setup(hs)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hs.Serve(ln)
-	t.Cleanup(func() {
-		hs.Close()
-		s.Close()
-	})
-	return s, ln.Addr().String()
+	return s, s.ServeTCP(t, setup, 0)
 }
 
 // h2cFrom returns an h2c client whose connection (one) comes from ip, a

@@ -34,20 +34,7 @@ func TestNewHTTPServerLimits(t *testing.T) {
 func newLimitedServer(t *testing.T, max int, setup func(*http.Server), opts ...any) (*rpctest.Stack, string) {
 	t.Helper()
 	s := rpctest.Compose(t, opts...)
-	hs := server.NewHTTPServer("", s.Handler)
-	if setup != nil {
-		setup(hs)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hs.Serve(s.LimitListener(ln, hs, max))
-	t.Cleanup(func() {
-		hs.Close()
-		s.Close()
-	})
-	return s, ln.Addr().String()
+	return s, s.ServeTCP(t, setup, max)
 }
 
 // health checks the server at addr over a new HTTP/1.1 connection.

@@ -84,6 +84,29 @@ func Compose(t testing.TB, opts ...any) *Stack {
 	return s
 }
 
+// ServeTCP serves s over loopback TCP (HTTP/1.1 and h2c, as `botarena
+// serve` does) and returns its address. setup, if not nil, changes the
+// http.Server first; maxConns > 0 caps its connections with the host's
+// [server.Host.LimitListener]. t.Cleanup stops it.
+func (s *Stack) ServeTCP(t testing.TB, setup func(*http.Server), maxConns int) string {
+	t.Helper()
+	hs := server.NewHTTPServer("", s.Handler)
+	if setup != nil {
+		setup(hs)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	if maxConns > 0 {
+		ln = s.LimitListener(ln, hs, maxConns)
+	}
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	return addr
+}
+
 // Server is a [Stack] served in memory over HTTP/1.1 and h2c.
 type Server struct {
 	*Stack
