@@ -52,22 +52,30 @@ func TestCmdBotOutputCap(t *testing.T) {
 // TestSqueezeCapOnlyCutsGarbage: output over the cap is output the
 // original reads as no command, since the squeezed form of every command
 // it accepts, whitespace included, is at most 9 bytes.
+// squeezeRandom joins fewer than most random pieces into a bot's output
+// and squeezes it through c, reset to limit, written in random chunks;
+// it returns the output.
+func squeezeRandom(r *rand.Rand, c *squeezeBuffer, pieces []string, most, limit int) []byte {
+	var out []byte
+	for range r.IntN(most) {
+		out = append(out, pieces[r.IntN(len(pieces))]...)
+	}
+	c.reset(limit)
+	for rest := out; len(rest) > 0; {
+		n := 1 + r.IntN(len(rest))
+		c.Write(rest[:n])
+		rest = rest[n:]
+	}
+	c.flush()
+	return out
+}
+
 func TestSqueezeCapOnlyCutsGarbage(t *testing.T) {
 	pieces := []string{"N", "NE", "B", "M", "L", "P", "NO", "x", " ", "\t\n", "\u00a0", "\u3000", "\u0085", "\u2028", "\xe3\x80", "\xff"}
 	r := rand.New(rand.NewPCG(3, 4))
 	var c squeezeBuffer
 	for range 50000 {
-		var out []byte
-		for range r.IntN(10) {
-			out = append(out, pieces[r.IntN(len(pieces))]...)
-		}
-		c.reset(9)
-		for rest := out; len(rest) > 0; {
-			n := 1 + r.IntN(len(rest))
-			c.Write(rest[:n])
-			rest = rest[n:]
-		}
-		c.flush()
+		out := squeezeRandom(r, &c, pieces, 10, 9)
 		wa, wok := battlebots.ParseAction(out)
 		if c.over {
 			if wok {
@@ -89,17 +97,7 @@ func TestSqueezeKeepsTheParse(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var c squeezeBuffer
 	for range 20000 {
-		var out []byte
-		for range r.IntN(8) {
-			out = append(out, pieces[r.IntN(len(pieces))]...)
-		}
-		c.reset(MaxCommandOutput)
-		for rest := out; len(rest) > 0; {
-			n := 1 + r.IntN(len(rest))
-			c.Write(rest[:n])
-			rest = rest[n:]
-		}
-		c.flush()
+		out := squeezeRandom(r, &c, pieces, 8, MaxCommandOutput)
 		wa, wok := battlebots.ParseAction(out)
 		ga, gok := battlebots.ParseAction(c.buf)
 		if wa != ga || wok != gok || c.over {
