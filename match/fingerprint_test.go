@@ -10,9 +10,10 @@ import (
 	"github.com/botarena/botarena/match"
 )
 
-// playTo plays game with seed and agents named, seat 0 first, to the end
-// or maxRounds (when positive), and returns the env.
-func playTo(t *testing.T, game string, names []string, seed uint64, maxRounds int) env.Env {
+// newMatch makes the match of game with seed and the agents named, seat 0
+// first, in a new env of the game's defaults; it is closed when the test
+// ends.
+func newMatch(t *testing.T, game string, names []string, seed uint64) *match.Match {
 	t.Helper()
 	e, err := env.Default.Make(game, nil)
 	if err != nil {
@@ -22,12 +23,21 @@ func playTo(t *testing.T, game string, names []string, seed uint64, maxRounds in
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &match.Match{Env: e, Agents: ags, Seed: seed, MaxRounds: maxRounds}
-	defer m.Close()
+	m := &match.Match{Env: e, Agents: ags, Seed: seed}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+// playTo plays game with seed and agents named, seat 0 first, to the end
+// or maxRounds (when positive), and returns the env.
+func playTo(t *testing.T, game string, names []string, seed uint64, maxRounds int) env.Env {
+	t.Helper()
+	m := newMatch(t, game, names, seed)
+	m.MaxRounds = maxRounds
 	if _, err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return e
+	return m.Env
 }
 
 func TestFingerprintTellsEndingsApart(t *testing.T) {

@@ -25,22 +25,12 @@ type trajectory struct {
 // played runs a match of seed with the agents named, seat 0 first.
 func played(t *testing.T, game string, names []string, seed uint64) trajectory {
 	t.Helper()
-	e, err := env.Default.Make(game, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ags, err := match.NewAgents(game, names, e.Spec(), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var tr trajectory
-	m := &match.Match{Env: e, Agents: ags, Seed: seed, Hooks: match.Hooks{
-		Stepped: func(_ env.Env, _ int, s match.Step) error {
-			tr.actions = append(tr.actions, slices.Clone(s.Actions))
-			return nil
-		},
-	}}
-	defer m.Close()
+	m := newMatch(t, game, names, seed)
+	m.Hooks.Stepped = func(_ env.Env, _ int, s match.Step) error {
+		tr.actions = append(tr.actions, slices.Clone(s.Actions))
+		return nil
+	}
 	res, err := m.Run(context.Background())
 	if err != nil || res.Forfeit != nil {
 		t.Fatalf("Run: %+v, %v", res, err)
