@@ -39,28 +39,6 @@ func newLeagueServer(t *testing.T, opts ...any) (*rpctest.Server, botarenav1conn
 	return ts, ts.MatchClient(t), ls.Root()
 }
 
-// leagueBotsDir makes a bots folder holding a copy of the battlebots
-// policy (bb.safetensors) and a link to the original, outside it
-// (outside.safetensors).
-func leagueBotsDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "bots")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(rpctest.PolicyFixture(t, "battlebots"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "bb.safetensors"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(rpctest.PolicyFixture(t, "battlebots"), filepath.Join(dir, "outside.safetensors")); err != nil {
-		t.Skipf("no symbolic links here: %v", err)
-	}
-	return dir
-}
-
 // makeLeague creates the league name of battlebots with seed and agents
 // (name = spec).
 func makeLeague(t *testing.T, c botarenav1connect.MatchServiceClient, name string, seed uint64, specs ...string) {
@@ -291,7 +269,7 @@ func TestRunLeagueRefusesAgentsTheServerDoesNotAllow(t *testing.T) {
 
 func TestLeaguePolicyAgentsAreResolvedInTheBotsFolders(t *testing.T) {
 	t.Parallel()
-	dir := leagueBotsDir(t)
+	dir, _ := rpctest.BotsDir(t)
 	_, c, _ := newLeagueServer(t, server.WithAgentCapabilities(agents.Capabilities{BotDirs: []string{dir}}))
 	makeLeague(t, c, "lg", 1, "nop")
 	_, err := c.AddLeagueAgent(t.Context(), &botarenav1.AddLeagueAgentRequest{League: "lg", Name: "x", Spec: "policy:missing.safetensors"})

@@ -17,37 +17,6 @@ import (
 	"github.com/botarena/botarena/rpc/server"
 )
 
-// botsDir makes a bots folder holding a copy of the battlebots policy, a
-// link to the original (outside) and a link to a secret file.
-func botsDir(t *testing.T) (dir, secret string) {
-	t.Helper()
-	root := t.TempDir()
-	dir = filepath.Join(root, "bots")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(rpctest.PolicyFixture(t, "battlebots"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "bb.safetensors"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	secret = filepath.Join(root, "shadow")
-	if err := os.WriteFile(secret, []byte("root:$6$s3cr3tSALT$hash:19000:0:99999:7:::\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for link, target := range map[string]string{
-		filepath.Join(dir, "outside.safetensors"): rpctest.PolicyFixture(t, "battlebots"),
-		filepath.Join(dir, "shadow"):              secret,
-	} {
-		if err := os.Symlink(target, link); err != nil {
-			t.Skipf("no symbolic links here: %v", err)
-		}
-	}
-	return dir, secret
-}
-
 // capsCall asks a server for agent spec as a game's opponent three ways
 // (CreatePool, SetOpponents on a built-in pool, MatchService Play) and
 // returns the three errors.
@@ -87,7 +56,7 @@ func builtinOf(game string) string {
 // allows it.
 func TestAgentCapabilitiesRefuse(t *testing.T) {
 	t.Parallel()
-	dir, secret := botsDir(t)
+	dir, secret := rpctest.BotsDir(t)
 	plain := rpctest.New(t)
 	withDir := rpctest.New(t, server.WithAgentCapabilities(agents.Capabilities{BotDirs: []string{dir}}))
 	flagsOnly := rpctest.New(t, server.WithAgentCapabilities(agents.Capabilities{Commands: true, HTTP: true, Listen: true}))
@@ -128,7 +97,7 @@ func TestAgentCapabilitiesRefuse(t *testing.T) {
 // links that stay inside, and command-line and HTTP bots with their flags.
 func TestAgentCapabilitiesAllow(t *testing.T) {
 	t.Parallel()
-	dir, _ := botsDir(t)
+	dir, _ := rpctest.BotsDir(t)
 	inside := filepath.Join(dir, "inside.safetensors")
 	if err := os.Symlink(filepath.Join(dir, "bb.safetensors"), inside); err != nil {
 		t.Skipf("no symbolic links here: %v", err)
@@ -164,7 +133,7 @@ func TestAgentCapabilitiesAllow(t *testing.T) {
 // error that shows none of it.
 func TestPolicyErrorsDoNotEchoFiles(t *testing.T) {
 	t.Parallel()
-	_, secret := botsDir(t)
+	_, secret := rpctest.BotsDir(t)
 	ts := rpctest.New(t, server.WithExternalAgents(true))
 	files := []string{secret}
 	if f, err := os.Open("/etc/shadow"); err == nil {
@@ -201,7 +170,7 @@ func TestAgentErrorsAreBounded(t *testing.T) {
 // it as the client did, never by the server's path to its bots folder.
 func TestAgentErrorsHideTheBotsFolder(t *testing.T) {
 	t.Parallel()
-	dir, _ := botsDir(t)
+	dir, _ := rpctest.BotsDir(t)
 	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.safetensors"), 0o600); err != nil {
 		t.Skipf("no FIFOs here: %v", err)
 	}

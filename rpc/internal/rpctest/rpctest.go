@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -256,6 +257,40 @@ func PolicyFixture(t testing.TB, game string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// BotsDir makes a bots folder (for agents.Capabilities.BotDirs) holding a
+// copy of the battlebots policy (bb.safetensors), a link to the original,
+// outside the folder (outside.safetensors), and a link (shadow) to secret,
+// a file beside the folder that no agent may read. It skips the test where
+// symbolic links cannot be made.
+func BotsDir(t testing.TB) (dir, secret string) {
+	t.Helper()
+	root := t.TempDir()
+	dir = filepath.Join(root, "bots")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(PolicyFixture(t, "battlebots"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bb.safetensors"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secret = filepath.Join(root, "shadow")
+	if err := os.WriteFile(secret, []byte("root:$6$s3cr3tSALT$hash:19000:0:99999:7:::\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		filepath.Join(dir, "outside.safetensors"): PolicyFixture(t, "battlebots"),
+		filepath.Join(dir, "shadow"):              secret,
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	}
+	return dir, secret
 }
 
 // Seed returns a pointer to s, for CreatePoolRequest.Seed.
