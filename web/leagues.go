@@ -78,14 +78,15 @@ type RecentGame struct {
 	Watch *createRequest `json:"watch,omitempty"`
 }
 
-// noLeagues answers a request about leagues when there is no leagues
-// folder.
-func (s *Server) noLeagues(w http.ResponseWriter) bool {
+// admitLeagues admits a request about leagues (see admit): it answers 404
+// when there is no leagues folder, 429 when the client's requests are
+// full, and then returns false. done ends the request's count.
+func (s *Server) admitLeagues(w http.ResponseWriter, r *http.Request) (done func(), ok bool) {
 	if s.opt.LeaguesDir == "" {
 		httpError(w, http.StatusNotFound, "this server has no leagues folder: start botarena serve with --leagues-dir DIR")
-		return true
+		return nil, false
 	}
-	return false
+	return s.admit(w, r, nil, false)
 }
 
 // confined returns the path of the folder rel inside root with symbolic
@@ -132,10 +133,7 @@ func leagueDir(root, name string) (string, error) {
 }
 
 func (s *Server) listLeagues(w http.ResponseWriter, r *http.Request) {
-	if s.noLeagues(w) {
-		return
-	}
-	done, ok := s.admit(w, r, nil, false)
+	done, ok := s.admitLeagues(w, r)
 	if !ok {
 		return
 	}
@@ -180,10 +178,7 @@ func (s *Server) listLeagues(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) leagueTable(w http.ResponseWriter, r *http.Request) {
-	if s.noLeagues(w) {
-		return
-	}
-	done, ok := s.admit(w, r, nil, false)
+	done, ok := s.admitLeagues(w, r)
 	if !ok {
 		return
 	}
