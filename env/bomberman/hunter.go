@@ -69,7 +69,7 @@ type Hunter struct {
 	nb                 int
 	nMap               int               // the map's bombs come first
 	btMap              [MaxBombs + 1]int // their timers
-	windows            bool              // opponents may trigger (see simulate)
+	trigFrom           int               // first round an opponent's trigger blasts (see simulate); 0: none
 
 	// Simulation output.
 	blast      [maxCells]uint32 // bit k: a blast reaches the cell in round k
@@ -98,6 +98,8 @@ type Hunter struct {
 	next     [maxCells]int16
 	inNext   [maxCells]bool
 	occupied [maxCells]bool
+	near     [maxCells]bool // occupied, or a move away from an opponent
+	blockAll bool           // near blocks moves in every round (see plantSafe)
 }
 
 // NewHunter returns a hunter bot, seeded with 0 until Reset.
@@ -165,39 +167,44 @@ func (h *Hunter) act(g *Game, seat int) Action {
 
 	// Trigger our next bomb once that is safe: it frees the bag sooner.
 	if lowest >= 0 && h.btMap[lowest] >= 3 {
-		h.reset(true)
+		h.reset(triggerNext)
 		h.bt[lowest] = 2 // set to 1 in round 1's commands, explodes in round 2
 		if h.simulate(); h.safe[1][me] {
 			return TriggerBomb
 		}
 	}
 
-	h.reset(true)
-	h.simulate()
-	best, a, ok := h.bestMove(g, p, me, canPlant, true)
-	if !ok {
-		// No plan survives every trigger the opponents could pull: plan
-		// with the fuses as they stand.
-		h.reset(false)
-		h.simulate()
-		best, a, _ = h.bestMove(g, p, me, canPlant, true)
-	}
+	best, a := h.plan(g, p, me, canPlant, true)
 	if best == me && canPlant && h.spotValue(me, p.BombRadius) > 0 {
-		if h.plantSafe(me, p.BombRadius, fuse+1, true) {
+		if h.plantSafe(me, p.BombRadius, fuse+1, triggerNext, true) {
 			return PlaceBomb
 		}
-		h.reset(true)
-		h.simulate()
-		if _, a, ok = h.bestMove(g, p, me, canPlant, false); !ok {
-			h.reset(false)
-			h.simulate()
-			_, a, _ = h.bestMove(g, p, me, canPlant, false)
-		}
+		_, a = h.plan(g, p, me, canPlant, false)
 	}
 	if a == DoNothing && p.Idle >= 12 {
 		return h.notIdle(me)
 	}
 	return a
+}
+
+// plan returns bestMove's target and first action under the most
+// cautious trigger model that leaves a plan: opponents' chains blasting
+// from round 2 (a trigger now), else from the earliest later round some
+// plan survives, so that the bot leaves their blast lines as soon as it
+// can, else with the fuses as they stand.
+func (h *Hunter) plan(g *Game, p Player, me int, canPlant, withMe bool) (best int, a Action) {
+	for from := triggerNext; from <= hunterHorizon; from++ {
+		h.reset(from)
+		h.simulate()
+		var ok bool
+		if best, a, ok = h.bestMove(g, p, me, canPlant, withMe); ok {
+			return best, a
+		}
+	}
+	h.reset(0)
+	h.simulate()
+	best, a, _ = h.bestMove(g, p, me, canPlant, withMe)
+	return best, a
 }
 
 // notIdle keeps clear of the harness's 20-do-nothing rule (spec §7.3): any
@@ -250,6 +257,7 @@ func (h *Hunter) see(g *Game) {
 			h.wall[i] = 0
 		}
 		h.occupied[i] = c.Entity == PlayerEntity && int(c.Player) != h.seat
+		h.near[i] = false
 		if c.bomb != 0 && h.nMap < MaxBombs {
 			b := g.bombs[c.bomb-1]
 			k := h.nMap
@@ -257,19 +265,39 @@ func (h *Hunter) see(g *Game) {
 			h.nMap++
 		}
 	}
+	for i := range h.n {
+		if !h.occupied[i] {
+			continue
+		}
+		h.near[i] = true
+		x, y := h.xy(i)
+		for _, m := range hunterMoves {
+			if nx, ny := x+m.dx, y+m.dy; h.on(nx, ny) {
+				h.near[h.idx(nx, ny)] = true
+			}
+		}
+	}
 }
 
-// reset restores the simulation's bombs to the map's.
-func (h *Hunter) reset(windows bool) {
+// triggerNext is the first round a trigger pulled now blasts: the fuse
+// drops to 1 in this round's commands and the bomb explodes before the
+// next round's (spec §4.2).
+const triggerNext = 2
+
+// reset restores the simulation's bombs to the map's; opponents' chains
+// may blast from round trigFrom on (0: only at their own fuses).
+func (h *Hunter) reset(trigFrom int) {
 	h.nb = h.nMap
 	copy(h.bt[:h.nMap], h.btMap[:h.nMap])
-	h.windows = windows
+	h.trigFrom = trigFrom
+	h.blockAll = false
 }
 
 // plantSafe reports whether a bomb of radius with sim timer t at c (ours)
 // still leaves us, standing on it this round, a survivable plan.
-func (h *Hunter) plantSafe(c, radius, t int, windows bool) bool {
-	h.reset(windows)
+func (h *Hunter) plantSafe(c, radius, t, trigFrom int, blockAll bool) bool {
+	h.reset(trigFrom)
+	h.blockAll = blockAll
 	x, y := h.xy(c)
 	k := h.nb
 	h.bx[k], h.by[k], h.br[k], h.bt[k], h.bo[k] = x, y, radius, t, h.seat
@@ -290,10 +318,10 @@ func (h *Hunter) trap(p Player, me, fuse int) bool {
 			near = near || abs(ox-x)+abs(oy-y) <= p.BombRadius+3
 		}
 	}
-	if !near || !h.plantSafe(me, p.BombRadius, fuse+1, true) {
+	if !near || !h.plantSafe(me, p.BombRadius, fuse+1, triggerNext, false) {
 		return false
 	}
-	if !h.plantSafe(me, p.BombRadius, 3, false) {
+	if !h.plantSafe(me, p.BombRadius, 3, 0, false) {
 		return false
 	}
 	for c := range h.n {
@@ -369,8 +397,8 @@ func (h *Hunter) simulate() {
 		}
 	}
 	// Opponents may trigger: a chain holding another player's bomb can go
-	// off from round 2 on.
-	if h.windows {
+	// off from round trigFrom on.
+	if h.trigFrom > 0 {
 		for b := range h.nb {
 			if h.bo[b] == h.seat || h.explodedIn[b] == 0 {
 				continue
@@ -378,7 +406,7 @@ func (h *Hunter) simulate() {
 			r := h.find(b)
 			k := h.explodedIn[b]
 			var mask uint32
-			for j := min(2, k); j <= k; j++ {
+			for j := min(h.trigFrom, k); j <= k; j++ {
 				mask |= 1 << j
 			}
 			for o := range h.nb {
@@ -411,7 +439,7 @@ func (h *Hunter) simulate() {
 				if h.on(nx, ny) {
 					t := h.idx(nx, ny)
 					// Other players may still stand in the way for a round.
-					ok = h.passable(t, k+1) && !(k+1 <= 2 && h.occupied[t]) && h.safe[k+1][t]
+					ok = h.passable(t, k+1) && !(k+1 <= 2 && h.occupied[t] || h.blockAll && h.near[t]) && h.safe[k+1][t]
 				}
 			}
 			h.safe[k][c] = ok
