@@ -172,7 +172,7 @@ func (r *PoolRunner) playPooled(ctx context.Context, matches []Match, js []int, 
 	fail := func(j int, err error) { report(j, Result{}, err) }
 	// The players keep the game's default names: in-process agents do not
 	// read them, and the standings name the agents from the match.
-	cfg, err := matchConfig(reg, Match{Game: first.Game, Config: first.Config, MaxRounds: first.MaxRounds})
+	cfg, err := MatchConfig(reg, Match{Game: first.Game, Config: first.Config, MaxRounds: first.MaxRounds})
 	if err != nil {
 		fail(js[0], markBad(err))
 		return

@@ -146,7 +146,7 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 	if reg == nil {
 		reg = env.Default
 	}
-	cfg, err := matchConfig(reg, m)
+	cfg, err := MatchConfig(reg, m)
 	if err != nil {
 		return Result{}, markBad(err)
 	}
@@ -223,11 +223,13 @@ func result(m Match, r match.Result) Result {
 	return out
 }
 
-// matchConfig returns the league config with the per-match fields the
-// game's config has: max_rounds (m.MaxRounds), names (the agents' names,
-// numbered where one plays several seats) and urls (HTTP bots' urls), as
-// botarena play sets them.
-func matchConfig(reg *env.Registry, m Match) ([]byte, error) {
+// MatchConfig returns the config m is played with: the league config (m's
+// Config, a JSON object over the game's defaults) with the per-match
+// fields the game's config has set: max_rounds (m.MaxRounds, when
+// positive), names (the agents' names, numbered where one plays several
+// seats) and urls (HTTP bots' urls), as botarena play sets them. A game
+// whose config is not a JSON object gets m.Config as it is.
+func MatchConfig(reg *env.Registry, m Match) ([]byte, error) {
 	entry, err := reg.Lookup(m.Game)
 	if err != nil {
 		return nil, err

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/internal/safefile"
 	"github.com/botarena/botarena/league"
 )
@@ -259,21 +258,19 @@ func (s *Server) readLeague(name string, details bool) (*LeaguePage, error) {
 // when a seat's agent is not a built-in the viewer plays.
 func (s *Server) watchLeagueGame(st league.Settings, runs []league.RunRecord, g league.GameRecord) *createRequest {
 	specs := make([]string, len(g.Seats))
-	names := make([]string, len(g.Seats))
 	for i, e := range g.Seats {
 		if !watchable(st.Game, e.Spec) {
 			return nil
 		}
-		specs[i], names[i] = e.Spec, e.Name
+		specs[i] = e.Spec
 	}
-	config, err := withNames(s.opt.Registry, st.Game, st.Config, agents.PlayerNames(names))
+	m := league.Match{Game: st.Game, Config: st.Config, Seats: g.Seats}
+	if i := slices.IndexFunc(runs, func(r league.RunRecord) bool { return r.ID == g.Run }); i >= 0 {
+		m.MaxRounds = runs[i].MaxRounds
+	}
+	config, err := league.MatchConfig(s.opt.Registry, m)
 	if err != nil {
 		return nil
-	}
-	if i := slices.IndexFunc(runs, func(r league.RunRecord) bool { return r.ID == g.Run }); i >= 0 && runs[i].MaxRounds > 0 {
-		if c, err := withField(s.opt.Registry, st.Game, config, "max_rounds", runs[i].MaxRounds); err == nil {
-			config = c
-		}
 	}
 	if _, err := s.opt.Registry.Make(st.Game, config); err != nil {
 		return nil

@@ -11,10 +11,10 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/replay"
 	"github.com/botarena/botarena/internal/safefile"
+	"github.com/botarena/botarena/league"
 	"github.com/botarena/botarena/match"
 	"github.com/botarena/botarena/observations/matchdata"
 )
@@ -577,7 +577,11 @@ func (s *Server) openMatchData(ctx context.Context, p string, size, index int64)
 		return replayOpened{}, err
 	}
 	config, from := s.leagueConfig(p, data.Game)
-	config, err = withNames(s.opt.Registry, data.Game, config, agents.PlayerNames(g.Agents))
+	players := make([]league.Entrant, len(g.Agents))
+	for i, name := range g.Agents {
+		players[i].Name = name
+	}
+	config, err = league.MatchConfig(s.opt.Registry, league.Match{Game: data.Game, Config: config, Seats: players})
 	if err != nil {
 		return replayOpened{}, err
 	}
@@ -612,40 +616,4 @@ func (s *Server) openMatchData(ctx context.Context, p string, size, index int64)
 	open.src = &actionsSource{reg: s.opt.Registry, game: data.Game, config: config, seed: g.Seed, actions: actions,
 		header: match.RecordingHeader{Game: data.Game, Config: config, Seed: g.Seed, Agents: g.Agents}}
 	return open, nil
-}
-
-// withNames returns config with its "names" field set to names when the
-// game's config has one, as a league sets the players' names.
-func withNames(reg *env.Registry, game string, config json.RawMessage, names []string) (json.RawMessage, error) {
-	return withField(reg, game, config, "names", names)
-}
-
-// withField returns config (a JSON object over the game's defaults) with
-// field set to value when the game's config has that field, else config.
-func withField(reg *env.Registry, game string, config json.RawMessage, field string, value any) (json.RawMessage, error) {
-	entry, err := reg.Lookup(game)
-	if err != nil {
-		return nil, err
-	}
-	defaults, err := json.Marshal(entry.NewConfig())
-	if err != nil {
-		return nil, err
-	}
-	var has map[string]json.RawMessage
-	if json.Unmarshal(defaults, &has) != nil {
-		return config, nil
-	}
-	if _, ok := has[field]; !ok {
-		return config, nil
-	}
-	fields := map[string]json.RawMessage{}
-	if len(bytes.TrimSpace(config)) > 0 && string(config) != "null" {
-		if err := json.Unmarshal(config, &fields); err != nil {
-			return nil, fmt.Errorf("config: want a JSON object: %v", err)
-		}
-	}
-	if fields[field], err = json.Marshal(value); err != nil {
-		return nil, err
-	}
-	return json.Marshal(fields)
 }
