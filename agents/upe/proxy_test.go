@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env/portalbomber"
 )
 
@@ -77,16 +76,7 @@ func TestThroughProxy(t *testing.T) {
 		}
 	})
 	t.Run("listen", func(t *testing.T) {
-		srv, err := Listen("127.0.0.1:0", Options{Timeout: 5 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer srv.Close()
-		seat, err := agents.New("portalbomber", Scheme+srv.Addr(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer seat.(*Seat).Close()
+		srv, seat := listenSeat(t, 5*time.Second)
 		g, _ := portalbomber.New(portalbomber.DefaultConfig())
 		g.Reset(3)
 		seat.Reset(g, 0, 1)
@@ -109,7 +99,7 @@ func TestThroughProxy(t *testing.T) {
 		if a := seat.Act(g, 0); a != want {
 			t.Errorf("the seat played %d, want %d (tr)", a, want)
 		}
-		seat.(*Seat).Close()
+		seat.Close()
 		srv.Close()
 		<-done
 	})

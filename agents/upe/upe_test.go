@@ -270,18 +270,28 @@ func TestCloseAnswersHeld(t *testing.T) {
 	}
 }
 
-// A Seat plays a match botarena runs: the client's moves arrive through
-// Act, a timeout ends the game, Close answers the held request.
-func TestSeatListen(t *testing.T) {
-	srv, err := Listen("127.0.0.1:0", Options{Timeout: testClock})
+// listenSeat listens on a free loopback port with the time-out and returns
+// the server and a portalbomber seat it serves, made as agents.New makes
+// it; both are closed when the test ends.
+func listenSeat(t *testing.T, timeout time.Duration) (*Server, *Seat) {
+	t.Helper()
+	srv, err := Listen("127.0.0.1:0", Options{Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
+	t.Cleanup(func() { srv.Close() })
 	seat, err := agents.New("portalbomber", Scheme+srv.Addr(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { seat.(*Seat).Close() })
+	return srv, seat.(*Seat)
+}
+
+// A Seat plays a match botarena runs: the client's moves arrive through
+// Act, a timeout ends the game, Close answers the held request.
+func TestSeatListen(t *testing.T) {
+	srv, seat := listenSeat(t, testClock)
 	g, _ := portalbomber.New(portalbomber.DefaultConfig())
 	g.Reset(3)
 	other, _ := agents.New("portalbomber", "greedy", g.Spec())
@@ -323,7 +333,7 @@ func TestSeatListen(t *testing.T) {
 	if s.State != "in progress" || s.MoveNumber < 3 {
 		t.Fatalf("last state: %+v", s)
 	}
-	seat.(*Seat).Close()
+	seat.Close()
 	if r := submit(t, base, s, key, ""); string(r.body) != `"`+GameUndefined+`"` {
 		t.Fatalf("after close: %d %s", r.status, r.body)
 	}
