@@ -40,15 +40,12 @@ func TestRecvMatchesAsync(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ts := rpctest.New(t)
-			raw := ts.Client(t).Raw()
+			raw, created, local := rpctest.ServedAndLocal(t, tc.req, opponentsOf(tc.req))
 			ctx := t.Context()
-			created := rpctest.CreateRawPool(t, raw, tc.req)
 			id := created.GetPoolId()
 			if created.GetBatchSize() != tc.req.GetBatchSize() {
 				t.Fatalf("batch_size %d, want %d", created.GetBatchSize(), tc.req.GetBatchSize())
 			}
-			local := rpctest.LocalPool(t, tc.req, opponentsOf(tc.req))
 			B, L := int(tc.req.GetBatchSize()), len(local.LearnerSeats())
 			a, err := vecenv.NewAsync(local, B, nil)
 			if err != nil {

@@ -62,11 +62,8 @@ func TestStepMatchesLocalPool(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ts := rpctest.New(t)
-			raw := ts.Client(t).Raw()
+			raw, created, local := rpctest.ServedAndLocal(t, tc.req, opponentsOf(tc.req))
 			ctx := t.Context()
-			created := rpctest.CreateRawPool(t, raw, tc.req)
-			local := rpctest.LocalPool(t, tc.req, opponentsOf(tc.req))
 			if int(created.GetRows()) != local.Rows() || created.GetSeed() != tc.req.GetSeed() {
 				t.Fatalf("created %v, want %d rows and seed %d", created, local.Rows(), tc.req.GetSeed())
 			}

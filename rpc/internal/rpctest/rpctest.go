@@ -329,6 +329,16 @@ func CreateRawPool(t testing.TB, raw botarenav1connect.EnvServiceClient, req *bo
 	return created
 }
 
+// ServedAndLocal serves a new in-memory server, creates the pool req asks
+// for there through the raw client ([CreateRawPool]), and makes the local
+// pool it must match ([LocalPool], with opps): a served pool's test
+// against its reference.
+func ServedAndLocal(t testing.TB, req *botarenav1.CreatePoolRequest, opps map[int]env.AgentFactory) (botarenav1connect.EnvServiceClient, *botarenav1.CreatePoolResponse, *vecenv.Pool) {
+	t.Helper()
+	raw := New(t).Client(t).Raw()
+	return raw, CreateRawPool(t, raw, req), LocalPool(t, req, opps)
+}
+
 // ResetStream opens a StepStream on p under ctx, registers its closing
 // with t.Cleanup, and resets the pool through it.
 func ResetStream(t testing.TB, ctx context.Context, p *client.Pool) *client.Stream {
