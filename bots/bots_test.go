@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 func TestBuiltinRecipesValidate(t *testing.T) {
@@ -110,36 +111,8 @@ func TestBuildWithoutGit(t *testing.T) {
 	}
 }
 
-// localRepo makes a git repository holding files and returns it and its
-// commit.
-func localRepo(t *testing.T, files map[string]string) (string, string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not on PATH")
-	}
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	git := func(args ...string) string {
-		out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q")
-	git("add", ".")
-	git("commit", "-q", "-m", "bot")
-	return dir, git("rev-parse", "HEAD")
-}
-
 func TestBuildLocalRepository(t *testing.T) {
-	repo, commit := localRepo(t, map[string]string{
+	repo, commit := testutil.GitRepo(t, map[string]string{
 		"src/bot.py":   "print('hi')\n",
 		"bot/bot.json": `{"BotType":"Python3","RunFile":"bot.py"}`,
 		"big/skip.bin": "not checked out",

@@ -3,13 +3,13 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/botarena/botarena/bots"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/match"
 )
 
@@ -121,30 +121,16 @@ func TestBotsPublic(t *testing.T) {
 // bot, and an empty cache; it skips the test without git.
 func localRecipe(t *testing.T) (recipes, cache, commit string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not on PATH")
-	}
-	repo := t.TempDir()
 	src := exampleBot(t, "entelect-bomberman-python")
+	files := map[string]string{}
 	for _, f := range []string{"bot.json", "bot.py"} {
 		data, err := os.ReadFile(filepath.Join(src, f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		os.MkdirAll(filepath.Join(repo, "src"), 0o755)
-		os.WriteFile(filepath.Join(repo, "src", f), data, 0o644)
+		files["src/"+f] = string(data)
 	}
-	git := func(args ...string) string {
-		out, err := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q")
-	git("add", ".")
-	git("commit", "-q", "-m", "bot")
-	commit = git("rev-parse", "HEAD")
+	repo, commit := testutil.GitRepo(t, files)
 	recipes, cache = t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(recipes, "pybomber.json"), []byte(`{"game":"bomberman","repository":"`+repo+`","commit":"`+commit+`",
 		"toolchain":"python3","build":["mkdir -p out && cp src/bot.json src/bot.py out/"],"bot":"out"}`), 0o644)
