@@ -84,6 +84,10 @@ type Hunter struct {
 	nCells     [MaxBombs + 1]int
 	destroyed  [maxCells]int16
 	nDestroyed int
+	slotAt     [maxCells]uint8       // slot+1 of the bomb planted on the cell
+	reached    [MaxBombs + 1]int     // epoch in which trigger reached the bomb
+	stack      [MaxBombs + 1]int     // bombs to visit in trigger
+	epoch      int
 
 	// safe[k][c]: at cell c after round k's commands, some plan survives.
 	safe [hunterNever + 1][maxCells]bool
@@ -193,8 +197,10 @@ func (h *Hunter) act(g *Game, seat int) Action {
 // plan survives, so that the bot leaves their blast lines as soon as it
 // can, else with the fuses as they stand.
 func (h *Hunter) plan(g *Game, p Player, me int, canPlant, withMe bool) (best int, a Action) {
-	for from := triggerNext; from <= hunterHorizon; from++ {
+	for i := 0; i < 2*(hunterHorizon-1); i++ {
+		from := triggerNext + i/2
 		h.reset(from)
+		h.blockAll = i%2 == 0
 		h.simulate()
 		var ok bool
 		if best, a, ok = h.bestMove(g, p, me, canPlant, withMe); ok {
@@ -269,11 +275,12 @@ func (h *Hunter) see(g *Game) {
 		if !h.occupied[i] {
 			continue
 		}
-		h.near[i] = true
 		x, y := h.xy(i)
-		for _, m := range hunterMoves {
-			if nx, ny := x+m.dx, y+m.dy; h.on(nx, ny) {
-				h.near[h.idx(nx, ny)] = true
+		for dy := -nearR; dy <= nearR; dy++ {
+			for dx := -nearR; dx <= nearR; dx++ {
+				if nx, ny := x+dx, y+dy; abs(dx)+abs(dy) <= nearR && h.on(nx, ny) {
+					h.near[h.idx(nx, ny)] = true
+				}
 			}
 		}
 	}
@@ -283,6 +290,8 @@ func (h *Hunter) see(g *Game) {
 // drops to 1 in this round's commands and the bomb explodes before the
 // next round's (spec §4.2).
 const triggerNext = 2
+
+const nearR = 2
 
 // reset restores the simulation's bombs to the map's; opponents' chains
 // may blast from round trigFrom on (0: only at their own fuses).
@@ -396,26 +405,19 @@ func (h *Hunter) simulate() {
 			}
 		}
 	}
-	// Opponents may trigger: a chain holding another player's bomb can go
-	// off from round trigFrom on.
+	// Opponents may trigger: another player's bomb can go off from round
+	// trigFrom on, with every bomb its blast reaches.
 	if h.trigFrom > 0 {
 		for b := range h.nb {
-			if h.bo[b] == h.seat || h.explodedIn[b] == 0 {
-				continue
+			h.slotAt[h.idx(h.bx[b], h.by[b])] = uint8(b + 1)
+		}
+		for b := range h.nb {
+			if h.bo[b] != h.seat && h.explodedIn[b] != 0 {
+				h.trigger(b)
 			}
-			r := h.find(b)
-			k := h.explodedIn[b]
-			var mask uint32
-			for j := min(h.trigFrom, k); j <= k; j++ {
-				mask |= 1 << j
-			}
-			for o := range h.nb {
-				if h.find(o) == r {
-					for _, c := range h.cells[o][:h.nCells[o]] {
-						h.blast[c] |= mask
-					}
-				}
-			}
+		}
+		for b := range h.nb {
+			h.slotAt[h.idx(h.bx[b], h.by[b])] = 0
 		}
 	}
 	// Survivable states, backwards from the round after the last blast.
@@ -448,6 +450,33 @@ func (h *Hunter) simulate() {
 	for k := K + 1; k <= hunterNever; k++ {
 		// Rounds past the simulation read as the first quiet one.
 		copy(h.safe[k][:n], h.safe[K][:n])
+	}
+}
+
+// trigger marks the rounds in which a trigger of bomb b, pulled from now
+// until its own explosion, blasts a cell: from trigFrom on, b and every
+// bomb its blast reaches, transitively, each until it would have exploded
+// anyway. The blast of each is the one the simulation gave it.
+func (h *Hunter) trigger(b int) {
+	h.epoch++
+	kb := h.explodedIn[b]
+	h.reached[b] = h.epoch
+	h.stack[0] = b
+	for n := 1; n > 0; {
+		n--
+		o := h.stack[n]
+		var mask uint32
+		for j := min(h.trigFrom, kb); j <= min(kb, h.explodedIn[o]); j++ {
+			mask |= 1 << j
+		}
+		for _, c := range h.cells[o][:h.nCells[o]] {
+			h.blast[c] |= mask
+			if r := int(h.slotAt[c]) - 1; r >= 0 && h.reached[r] != h.epoch && h.explodedIn[r] != 0 {
+				h.reached[r] = h.epoch
+				h.stack[n] = r
+				n++
+			}
+		}
 	}
 }
 
