@@ -84,9 +84,9 @@ type Hunter struct {
 	nCells     [MaxBombs + 1]int
 	destroyed  [maxCells]int16
 	nDestroyed int
-	slotAt     [maxCells]uint8       // slot+1 of the bomb planted on the cell
-	reached    [MaxBombs + 1]int     // epoch in which trigger reached the bomb
-	stack      [MaxBombs + 1]int     // bombs to visit in trigger
+	slotAt     [maxCells]uint8   // slot+1 of the bomb planted on the cell
+	reached    [MaxBombs + 1]int // epoch in which trigger reached the bomb
+	stack      [MaxBombs + 1]int // bombs to visit in trigger
 	epoch      int
 
 	// safe[k][c]: at cell c after round k's commands, some plan survives.
