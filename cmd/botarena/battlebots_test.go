@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 func TestBattlebotsPlay(t *testing.T) {
@@ -14,11 +16,7 @@ func TestBattlebotsPlay(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{`"game":"battlebots"`, `"winner":0`, `"agent":"sniper"`, `"hp":`, `"x":`} {
-		if !strings.Contains(out, want) {
-			t.Errorf("result lacks %s: %s", want, out)
-		}
-	}
+	testutil.WantContains(t, "result", out, `"game":"battlebots"`, `"winner":0`, `"agent":"sniper"`, `"hp":`, `"x":`)
 	out, stderr, code = runCLI(t, "", "play", "battlebots", "--agents", "huggy,nop", "--seed", "3", "--pretty", "--delay", "0")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

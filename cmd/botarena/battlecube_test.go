@@ -3,16 +3,14 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 func TestBattlecubePlay(t *testing.T) {
 	args := []string{"play", "battlecube", "--players", "4", "--edge", "8", "--max-ticks", "1000", "--agents", "teebot,dumb,random,idle", "--seed", "3", "--json"}
 	a := runTwice(t, args...)
-	for _, want := range []string{`"game":"battlecube"`, `"seed":3`, `"agent":"teebot"`, `"name":"Teebot"`, `"cause":`} {
-		if !strings.Contains(a, want) {
-			t.Errorf("result lacks %s: %s", want, a)
-		}
-	}
+	testutil.WantContains(t, "result", a, `"game":"battlecube"`, `"seed":3`, `"agent":"teebot"`, `"name":"Teebot"`, `"cause":`)
 }
 
 func TestBattlecubeEvents(t *testing.T) {

@@ -5,16 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 func TestBattleshipsPlay(t *testing.T) {
 	args := []string{"play", "battleships", "--size", "small", "--seed", "3", "--agents", "reference,random", "--games", "3", "--json"}
 	a := runTwice(t, args...)
-	for _, want := range []string{`"game":"battleships"`, `"agent":"reference"`, `"key":"A"`, `"shots_fired":`, `"summary":true`} {
-		if !strings.Contains(a, want) {
-			t.Errorf("output lacks %s: %s", want, a)
-		}
-	}
+	testutil.WantContains(t, "output", a, `"game":"battleships"`, `"agent":"reference"`, `"key":"A"`, `"shots_fired":`, `"summary":true`)
 }
 
 func TestBattleshipsReplays(t *testing.T) {

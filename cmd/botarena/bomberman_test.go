@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 func needBomberman(t *testing.T) {
@@ -21,11 +22,7 @@ func TestBombermanPlay(t *testing.T) {
 	needBomberman(t)
 	args := []string{"play", "bomberman", "--seed", "5", "--agents", "reference,random,reference,idle", "--json"}
 	a := runTwice(t, args...)
-	for _, want := range []string{`"game":"bomberman"`, `"seed":5`, `"agent":"reference"`, `"name":"Reference 1"`, `"key":"A"`, `"points":`, `"name":"Idle"`} {
-		if !strings.Contains(a, want) {
-			t.Errorf("result lacks %s: %s", want, a)
-		}
-	}
+	testutil.WantContains(t, "result", a, `"game":"bomberman"`, `"seed":5`, `"agent":"reference"`, `"name":"Reference 1"`, `"key":"A"`, `"points":`, `"name":"Idle"`)
 }
 
 func TestBombermanReplays(t *testing.T) {

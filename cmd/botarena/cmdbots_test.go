@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/match"
 )
 
@@ -63,17 +64,13 @@ func TestPlayConsole(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{
+	testutil.WantContains(t, "stderr", stderr,
 		"console: you play seat 0 of battlebots.",
 		"battlebots round 0, seat 0:\n..........\n.Y........\n",
 		"seat 0> ",
 		`console: battlebots does not take "fire"`,
 		"battlebots round 3, seat 0:\n",
-	} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr)
-		}
-	}
+	)
 	// Two bullets at nop (8,8) hit; the empty line did nothing; P cost 1.
 	if !strings.Contains(out, `"hp":9`) || !strings.Contains(out, `"hp":8`) {
 		t.Errorf("result: %s", out)

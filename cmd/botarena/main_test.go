@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // runCLI runs the command line in-process.
@@ -173,11 +175,7 @@ func TestPlaySummary(t *testing.T) {
 	if code != 0 {
 		t.Fatal(stdout)
 	}
-	for _, want := range []string{"seed 42", "rounds 5", "winner seat 0, Random (random)", "RANK", "idle"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("summary lacks %q:\n%s", want, stdout)
-		}
-	}
+	testutil.WantContains(t, "summary", stdout, "seed 42", "rounds 5", "winner seat 0, Random (random)", "RANK", "idle")
 	// Without --seed a seed is drawn, and printed.
 	stdout, _, _ = runCLI(t, "", "play", "testgame")
 	if !strings.Contains(stdout, "seed ") {

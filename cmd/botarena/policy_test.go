@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // policyFixture is a battlebots policy file PyTorch wrote
@@ -72,11 +74,7 @@ func TestPolicyInfo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"game        battlebots (config: default)", "actions     34", "planes      uint8[19,10,10]", "conv2d(8, kernel 3, stride 1, padding 1), relu", "parameters  28875", `"opponent":"none"`} {
-		if !strings.Contains(out, want) {
-			t.Errorf("info lacks %q:\n%s", want, out)
-		}
-	}
+	testutil.WantContains(t, "info", out, "game        battlebots (config: default)", "actions     34", "planes      uint8[19,10,10]", "conv2d(8, kernel 3, stride 1, padding 1), relu", "parameters  28875", `"opponent":"none"`)
 	out, stderr, code = runCLI(t, "", "policy", "info", "--json", policyFixture)
 	if code != 0 {
 		t.Fatalf("--json: exit %d: %s", code, stderr)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 func TestPortalBomberPlay(t *testing.T) {
@@ -22,11 +24,7 @@ func TestPortalBomberPlay(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[0]), &res); err != nil || res.Game != "portalbomber" || res.Rounds <= 0 || res.Rounds > 300 {
 		t.Errorf("first game %+v, err %v:\n%s", res, err, lines[0])
 	}
-	for _, want := range []string{`"agent":"greedy"`, `"agent":"practice"`, `"coins":`, `"bomb_pierce":`} {
-		if !strings.Contains(lines[0], want) {
-			t.Errorf("result lacks %s: %s", want, lines[0])
-		}
-	}
+	testutil.WantContains(t, "result", lines[0], `"agent":"greedy"`, `"agent":"practice"`, `"coins":`, `"bomb_pierce":`)
 }
 
 func TestPortalBomberCommands(t *testing.T) {

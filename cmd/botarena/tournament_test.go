@@ -18,6 +18,7 @@ import (
 	"github.com/botarena/botarena/agents/policy"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/training"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/league"
 )
 
@@ -99,16 +100,12 @@ func TestTournamentFaults(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{
+	testutil.WantContains(t, "stderr", stderr,
 		`botarena: bot "crash" (seat 0), round 0: exit status 3 (stderr: boom): doing nothing (NO)`,
-		`botarena: bot "cmd:` + garbage + `" (seat 1), round 2: garbage output "fire at will": doing nothing (NO)`,
+		`botarena: bot "cmd:`+garbage+`" (seat 1), round 2: garbage output "fire at will": doing nothing (NO)`,
 		`botarena: bot "hang" (seat 0), round 1: no answer within 300ms (killed): doing nothing (NO)`,
 		`botarena: bot "missing" (seat 1), round 0: cannot start: fork/exec /nonexistent/bot: no such file or directory`,
-	} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr)
-		}
-	}
+	)
 	var res struct {
 		Matches []tMatch  `json:"matches"`
 		Results []tResult `json:"results"`
@@ -402,17 +399,13 @@ func TestTournamentTextTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{
+	testutil.WantContains(t, "output", out,
 		"huggy vs nop: 4 games, distinct endings 2, mean length 16.0 rounds\n",
 		"agent  W/D/L  win rate  95% interval     mean points  faults  forfeits  actions per game\n",
 		"nop    4/0/0  100.0%    [51.0%, 100.0%]  10.00        0       0         nothing 16, move 0, bullet 0, missile 0, mine 0, emp 0\n",
 		"  seats huggy,nop: 2 games (first seed ",
 		"win rate, row against column:\n",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	)
 	if !strings.HasPrefix(stderr, "botarena: tournament battlebots seed 1: 3 agents, 3 pairings × 2 seatings × 2 games = 12 games") {
 		t.Errorf("stderr %q", stderr)
 	}
