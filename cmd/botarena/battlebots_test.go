@@ -32,10 +32,7 @@ func TestBattlebotsRulesAndScenario(t *testing.T) {
 		t.Errorf("rules:\n%s", out)
 	}
 	file := filepath.Join("..", "..", "env", "battlebots", "testdata", "placed_mine_and_emp.json")
-	out, stderr, code := runCLI(t, "", "scenario", file)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out = runOK(t, "scenario", file)
 	golden, _ := os.ReadFile(strings.TrimSuffix(file, ".json") + ".golden")
 	if out != string(golden) {
 		t.Errorf("scenario output:\n%s\nwant:\n%s", out, golden)

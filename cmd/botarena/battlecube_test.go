@@ -14,10 +14,7 @@ func TestBattlecubePlay(t *testing.T) {
 }
 
 func TestBattlecubeEvents(t *testing.T) {
-	out, stderr, code := runCLI(t, "", "play", "battlecube", "--players", "2", "--edge", "4", "--max-ticks", "5", "--agents", "idle", "--seed", "1", "--events")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := runOK(t, "play", "battlecube", "--players", "2", "--edge", "4", "--max-ticks", "5", "--agents", "idle", "--seed", "1", "--events")
 	lines := strings.Split(out, "\n")
 	if !strings.HasPrefix(lines[0], `{"event":"GAME_STARTED","data":{"id":"botarena"}}`) {
 		t.Errorf("first line %q", lines[0])

@@ -90,10 +90,7 @@ func parseGameInfo(t *testing.T, line string) *botarenav1.GameInfo {
 // every field present (so a field of env.Spec reaches the CLI as it
 // reaches the proto: see rpc/envproto's TestEveryFieldOfSpecReachesTheProto).
 func TestGamesJSONIsTheProto(t *testing.T) {
-	stdout, stderr, code := runCLI(t, "", "games", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	stdout := runOK(t, "games", "--json")
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	if len(lines) != len(env.Default.Names()) {
 		t.Fatalf("%d lines for %d games", len(lines), len(env.Default.Names()))
@@ -116,10 +113,7 @@ func TestGamesJSONIsTheProto(t *testing.T) {
 }
 
 func TestGamesJSONListsConfigFields(t *testing.T) {
-	stdout, stderr, code := runCLI(t, "", "games", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	stdout := runOK(t, "games", "--json")
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
 		info := parseGameInfo(t, line)
 		if len(info.ConfigFields) == 0 {

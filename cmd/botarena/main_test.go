@@ -241,10 +241,7 @@ func TestPlayState(t *testing.T) {
 	dir := t.TempDir()
 	st := filepath.Join(dir, "s.json")
 	os.WriteFile(st, []byte(`{"round": 4, "scores": [10, 0]}`), 0o644)
-	stdout, stderr, code := runCLI(t, "", "play", "testgame", "--state", st, "--agents", "idle", "--seed", "0", "--json")
-	if code != 0 {
-		t.Fatal(stderr)
-	}
+	stdout := runOK(t, "play", "testgame", "--state", st, "--agents", "idle", "--seed", "0", "--json")
 	if !strings.Contains(stdout, `"rounds":5`) || !strings.Contains(stdout, `"winner":0`) {
 		t.Errorf("play from state: %s", stdout)
 	}

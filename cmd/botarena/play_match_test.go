@@ -104,10 +104,7 @@ func TestTournamentForfeit(t *testing.T) {
 func TestPlaySeedIsThePoolsAndTheLeaguesSeed(t *testing.T) {
 	const game, seed = "battlebots", 4242
 	names := []string{"random", "huggy"}
-	stdout, stderr, code := runCLI(t, "", "play", game, "--agents", strings.Join(names, ","), "--seed", "4242", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	stdout := runOK(t, "play", game, "--agents", strings.Join(names, ","), "--seed", "4242", "--json")
 	var lb struct {
 		Rounds      int  `json:"rounds"`
 		Winner      *int `json:"winner"`

@@ -40,10 +40,7 @@ func TestPolicyPlay(t *testing.T) {
 }
 
 func TestPolicyTournament(t *testing.T) {
-	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "policy:"+policyFixture+",nop", "--seed", "1", "--bouts", "2", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := runOK(t, "tournament", "battlebots", "--agents", "policy:"+policyFixture+",nop", "--seed", "1", "--bouts", "2", "--json")
 	if !strings.Contains(out, "policy:") || !strings.Contains(out, `"results"`) {
 		t.Errorf("tournament output: %s", out)
 	}

@@ -15,10 +15,7 @@ import (
 func TestPlayRecord(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bb.jsonl")
-	stdout, stderr, code := runCLI(t, "", "play", "battlebots", "--seed", "12", "--agents", "random", "--max-rounds", "30", "--json", "--record", path)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	stdout := runOK(t, "play", "battlebots", "--seed", "12", "--agents", "random", "--max-rounds", "30", "--json", "--record", path)
 	var printed map[string]any
 	if err := json.Unmarshal([]byte(stdout), &printed); err != nil {
 		t.Fatal(err)

@@ -45,10 +45,7 @@ func TestTournamentOriginalTable(t *testing.T) {
 		{"bouts_implies_original", []string{"--bouts", "5", "--agents", "huggy,nop"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, stderr, code := runCLI(t, "", append([]string{"tournament", "battlebots", "--seed", "1"}, tc.args...)...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
+			out := runOK(t, append([]string{"tournament", "battlebots", "--seed", "1"}, tc.args...)...)
 			// The original's output for its default registration (spec §7).
 			want := "huggy vs nop\n0 1 2 3 4 \n\nResults:\nBot\tMatches\tBouts\nhuggy\t0\t0\nnop\t1\t5\n"
 			if out != want {
@@ -60,10 +57,7 @@ func TestTournamentOriginalTable(t *testing.T) {
 
 func TestTournamentJSON(t *testing.T) {
 	args := []string{"tournament", "battlebots", "--agents", "huggy,nop,sniper,random", "--bouts", "3", "--seed", "4", "--json"}
-	out, stderr, code := runCLI(t, "", args...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := runOK(t, args...)
 	again, _, _ := runCLI(t, "", args...)
 	if again != out {
 		t.Error("same seed, different tournament")
@@ -141,10 +135,7 @@ func TestTournamentExternalBot(t *testing.T) {
 	// An external bot that prints "M SE" every round, as the original would
 	// run it: the arena string is its last argument.
 	shooter := script(t, "shooter.sh", "echo 'M SE'")
-	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "shooter="+shooter+",nop", "--bouts", "1", "--json", "--seed", "1")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := runOK(t, "tournament", "battlebots", "--agents", "shooter="+shooter+",nop", "--bouts", "1", "--json", "--seed", "1")
 	if !strings.Contains(out, `"winner":"shooter"`) {
 		t.Errorf("the shooter should beat nop on the diagonal: %s", out)
 	}
@@ -336,10 +327,7 @@ func TestTournamentSameSeedSameTable(t *testing.T) {
 // deterministic pair: nop beats huggy in every game, which all end alike
 // in each seating.
 func TestTournamentJSONHasTheDocumentedFields(t *testing.T) {
-	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "huggy,nop", "--games", "5", "--seed", "1", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := runOK(t, "tournament", "battlebots", "--agents", "huggy,nop", "--games", "5", "--seed", "1", "--json")
 	var raw map[string]any
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatal(err)
