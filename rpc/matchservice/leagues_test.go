@@ -60,6 +60,12 @@ func runLeagueRPC(ctx context.Context, c botarenav1connect.MatchServiceClient, r
 		return nil, nil, err
 	}
 	defer stream.Close()
+	return readRun(stream)
+}
+
+// readRun reads the rest of a RunLeague stream: its progress messages and
+// summary, and the stream's error.
+func readRun(stream *connect.ServerStreamForClient[botarenav1.RunLeagueResponse]) ([]*botarenav1.LeagueRunProgress, *botarenav1.LeagueRunSummary, error) {
 	var progress []*botarenav1.LeagueRunProgress
 	var sum *botarenav1.LeagueRunSummary
 	for stream.Receive() {
@@ -317,14 +323,8 @@ func TestRunLeagueTakesTheServersMatchSlots(t *testing.T) {
 	if err := <-played; err != nil {
 		t.Fatal(err)
 	}
-	var sum *botarenav1.LeagueRunSummary
-	for stream.Receive() {
-		if s := stream.Msg().GetSummary(); s != nil {
-			sum = s
-		}
-	}
-	if stream.Err() != nil || sum.GetPlayed() != 3 {
-		t.Fatalf("run: %v, %v", sum, stream.Err())
+	if _, sum, err := readRun(stream); err != nil || sum.GetPlayed() != 3 {
+		t.Fatalf("run: %v, %v", sum, err)
 	}
 }
 
