@@ -83,6 +83,18 @@ func botAt(t *testing.T, spec string) *Bot {
 	return b
 }
 
+// duelAt starts a two-player cube (players at opposite corners) with the
+// bot of spec in seat 0, logging to the buffer it returns.
+func duelAt(t *testing.T, spec string) (*battlecube.Game, *Bot, *bytes.Buffer) {
+	t.Helper()
+	g := newCube(t, `{"players":2,"start_positions":[[1,1,1],[5,5,5]]}`)
+	b := botAt(t, spec)
+	log := &bytes.Buffer{}
+	b.Log = log
+	b.Reset(g, 0, 0)
+	return g, b, log
+}
+
 func TestHTTPBotSendsTheOriginalRequest(t *testing.T) {
 	rec := &recorder{reply: func(i int, w http.ResponseWriter) {
 		w.WriteHeader(http.StatusTeapot) // the status is ignored
@@ -311,11 +323,7 @@ func TestHTTPBotFollowsRedirectsAsNodeFetch(t *testing.T) {
 				}
 				io.WriteString(w, `[{"task":"MOVE","direction":"+Z"}]`)
 			}
-			g := newCube(t, `{"players":2,"start_positions":[[1,1,1],[5,5,5]]}`)
-			b := botAt(t, srv.URL+"/start")
-			var log bytes.Buffer
-			b.Log = &log
-			b.Reset(g, 0, 0)
+			g, b, log := duelAt(t, srv.URL+"/start")
 			if a := b.Act(g, 0); a != int32(battlecube.MovePlusZ) {
 				t.Fatalf("action %d, want +Z (log %q)", a, log.String())
 			}
@@ -366,11 +374,7 @@ func TestHTTPBotRedirectHopsHaveTheirOwnTimeout(t *testing.T) {
 		io.WriteString(w, `[{"task":"MOVE","direction":"-X"}]`)
 	}))
 	defer srv.Close()
-	g := newCube(t, `{"players":2,"start_positions":[[1,1,1],[5,5,5]]}`)
-	b := botAt(t, srv.URL+"/0#timeout=5s")
-	var log bytes.Buffer
-	b.Log = &log
-	b.Reset(g, 0, 0)
+	g, b, log := duelAt(t, srv.URL+"/0#timeout=5s")
 	if a := b.Act(g, 0); a != int32(battlecube.MoveMinusX) {
 		t.Fatalf("action %d, want -X (log %q)", a, log.String())
 	}
@@ -391,11 +395,7 @@ func TestHTTPBotLogsWhatTheServerDoes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, tc.reply) }))
 			defer srv.Close()
-			g := newCube(t, `{"players":2,"start_positions":[[1,1,1],[5,5,5]]}`)
-			b := botAt(t, srv.URL)
-			var log bytes.Buffer
-			b.Log = &log
-			b.Reset(g, 0, 0)
+			g, b, log := duelAt(t, srv.URL)
 			a := b.Act(g, 0)
 			if want, _ := g.ParseCommand(0, []byte(tc.reply)); a != want {
 				t.Errorf("action %d, want ParseCommand's %d", a, want)
@@ -432,9 +432,7 @@ func TestHTTPBotDecodesAndTolerates(t *testing.T) {
 		z.Close()
 	}))
 	defer srv.Close()
-	g := newCube(t, `{"players":2,"start_positions":[[1,1,1],[5,5,5]]}`)
-	b := botAt(t, srv.URL)
-	b.Reset(g, 0, 0)
+	g, b, _ := duelAt(t, srv.URL)
 	if a := b.Act(g, 0); a != int32(battlecube.MoveMinusY) {
 		t.Errorf("action %d, want -Y", a)
 	}
