@@ -32,9 +32,15 @@ const hunterNever = hunterHorizon + 2
 //     at walls and pass over players, walls removed at the end of the round
 //     that blasted them, bombs leaving the map as they explode. The result
 //     is, per cell, the rounds in which a blast reaches it.
-//   - Opponents may trigger (spec §5.4): a chain holding another player's
-//     bomb is treated as dangerous from the second round ahead until its
-//     own explosion round, since a trigger now makes it explode then.
+//   - Opponents may trigger (spec §5.4): another player's bomb, and every
+//     bomb its blast reaches in turn, is treated as exploding in any round
+//     from the second ahead until its own explosion round, since a
+//     trigger now makes it explode in the second. When no plan survives
+//     that, the bot assumes the trigger comes in the earliest later round
+//     that leaves one, so it leaves the blast lines as soon as it can.
+//   - Opponents may step into its way: it plants only with an escape that
+//     avoids the cells within two steps of an opponent in every round,
+//     and plans its moves that way too when it can.
 //   - A cell is survivable after the commands of round k when no blast
 //     reaches it in round k (the second kill pass) nor in round k+1 (the
 //     first kill pass, before commands). A backward pass over rounds gives
@@ -79,7 +85,6 @@ type Hunter struct {
 	bombAt     [maxCells]uint8  // slot+1 of the live simulated bomb
 	timer      [MaxBombs + 1]int
 	explodedIn [MaxBombs + 1]int
-	group      [MaxBombs + 1]int
 	cells      [MaxBombs + 1][4*MaxSide + 1]int16
 	nCells     [MaxBombs + 1]int
 	destroyed  [maxCells]int16
@@ -102,8 +107,8 @@ type Hunter struct {
 	next     [maxCells]int16
 	inNext   [maxCells]bool
 	occupied [maxCells]bool
-	near     [maxCells]bool // occupied, or a move away from an opponent
-	blockAll bool           // near blocks moves in every round (see plantSafe)
+	near     [maxCells]bool // within nearR steps of an opponent
+	blockAll bool           // near blocks moves in every round, not occupied in rounds 1–2
 }
 
 // NewHunter returns a hunter bot, seeded with 0 until Reset.
@@ -192,10 +197,11 @@ func (h *Hunter) act(g *Game, seat int) Action {
 }
 
 // plan returns bestMove's target and first action under the most
-// cautious trigger model that leaves a plan: opponents' chains blasting
-// from round 2 (a trigger now), else from the earliest later round some
-// plan survives, so that the bot leaves their blast lines as soon as it
-// can, else with the fuses as they stand.
+// cautious model that leaves a plan: opponents' bombs triggered from round
+// 2 (a trigger now), else from the earliest later round some plan
+// survives, so that the bot leaves their blast lines as soon as it can,
+// else with the fuses as they stand. For each trigger round it first
+// tries with the cells near opponents blocked in every round (blockAll).
 func (h *Hunter) plan(g *Game, p Player, me int, canPlant, withMe bool) (best int, a Action) {
 	for i := 0; i < 2*(hunterHorizon-1); i++ {
 		from := triggerNext + i/2
@@ -291,6 +297,9 @@ func (h *Hunter) see(g *Game) {
 // next round's (spec §4.2).
 const triggerNext = 2
 
+// nearR is how far from an opponent (steps, walls ignored) a cell counts
+// as one the opponent can take before the bot passes: two, the opponent's
+// move this round and the next. Tuned on seeds 1–600 against reference.
 const nearR = 2
 
 // reset restores the simulation's bombs to the map's; opponents' chains
@@ -303,7 +312,9 @@ func (h *Hunter) reset(trigFrom int) {
 }
 
 // plantSafe reports whether a bomb of radius with sim timer t at c (ours)
-// still leaves us, standing on it this round, a survivable plan.
+// still leaves us, standing on it this round, a survivable plan, with
+// opponents' triggers from round trigFrom (see reset) and, with blockAll,
+// no step into a cell near an opponent.
 func (h *Hunter) plantSafe(c, radius, t, trigFrom int, blockAll bool) bool {
 	h.reset(trigFrom)
 	h.blockAll = blockAll
@@ -370,7 +381,6 @@ func (h *Hunter) simulate() {
 	for b := range h.nb {
 		h.timer[b] = h.bt[b]
 		h.explodedIn[b] = 0
-		h.group[b] = b
 		h.nCells[b] = 0
 		i := h.idx(h.bx[b], h.by[b])
 		h.bombAt[i] = uint8(b + 1)
@@ -480,14 +490,6 @@ func (h *Hunter) trigger(b int) {
 	}
 }
 
-func (h *Hunter) find(b int) int {
-	for h.group[b] != b {
-		h.group[b] = h.group[h.group[b]]
-		b = h.group[b]
-	}
-	return b
-}
-
 // detonate explodes simulated bomb b in round k, and every bomb its blast
 // reaches (spec §4.3).
 func (h *Hunter) detonate(b, k int) {
@@ -511,9 +513,6 @@ func (h *Hunter) detonate(b, k int) {
 			}
 			h.mark(b, c, k)
 			if o := int(h.bombAt[c]) - 1; o >= 0 && o != b {
-				if ra, rb := h.find(o), h.find(b); ra != rb {
-					h.group[ra] = rb
-				}
 				if h.explodedIn[o] == 0 {
 					h.detonate(o, k)
 				}

@@ -1,6 +1,9 @@
 package bomberman
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 // hunterAct resets a hunter for seat on g and returns its action.
 func hunterAct(g *Game, seat int) Action {
@@ -86,6 +89,18 @@ func TestHunterRules(t *testing.T) {
 		}, nil, func(t *testing.T, g *Game, a Action) {
 			if a == PlaceBomb {
 				t.Errorf("planted in a dead end")
+			}
+		}},
+		{"no_bomb_whose_escape_passes_next_to_an_opponent", []string{
+			"#########",
+			"#+A...B.#",
+			"#+#####.#",
+			"#########",
+		}, nil, func(t *testing.T, g *Game, a Action) {
+			// The only cell out of the blast, (5,2), is two steps from B,
+			// who can step in the way before A gets there.
+			if a == PlaceBomb {
+				t.Errorf("planted with B able to block the escape")
 			}
 		}},
 		{"picks_up_a_nearby_power_up", []string{
@@ -187,5 +202,60 @@ func TestHunterActDoesNotAllocate(t *testing.T) {
 	h.Act(g, 0)
 	if n := testing.AllocsPerRun(20, func() { h.Act(g, 0) }); n != 0 {
 		t.Errorf("Act allocates %v times", n)
+	}
+}
+
+// TestHunterLeavesTriggerableBlastLines starts from round 84 of the
+// 2-player game of seed 10, hunter in seat 0 against reference, where
+// hunter stands on its bomb (radius 16) at (16,8), three moves from any
+// cell outside the blast lines, and reference's bomb at (16,5), radius 4,
+// reaches it: a trigger now blasts column 16 and row 8 in round 86. No
+// plan survives that, so hunter must leave the lines as early as it can,
+// not up column 16 towards the reference, who blocks that way out and
+// triggers (the fallback to fuses only went up, and hunter died in round
+// 88).
+func TestHunterLeavesTriggerableBlastLines(t *testing.T) {
+	state, err := os.ReadFile("testdata/hunter-seed10-round84-state.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(&Config{Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.LoadNative(state); err != nil {
+		t.Fatal(err)
+	}
+	hu, ref := NewHunter(), NewReference()
+	hu.Reset(g, 0, 10)
+	ref.Reset(g, 1, 11)
+	if a := Action(hu.Act(g, 0)); a == MoveUp || a == DoNothing {
+		t.Errorf("first action %v, want a move away from the reference", a)
+	}
+	for range 12 {
+		step(t, g, Action(hu.Act(g, 0)), Action(ref.Act(g, 1)))
+		if g.Player(0).Killed {
+			t.Fatalf("hunter died in round %d", g.Round())
+		}
+	}
+}
+
+func TestHunterPlantsWhenATriggerCannotReachIt(t *testing.T) {
+	// A's bomb (radius 5) at (3,2) would reach B's bomb (radius 1) at
+	// (7,2), but B's bomb, triggered, reaches only (6,2)–(8,2) and (7,3),
+	// not A's bomb: A can plant and leave by (4,2) and (4,3) before its
+	// own fuse runs out, whenever B triggers.
+	g := board(t,
+		"#########",
+		"#+A.....#",
+		"#.#.#.#.#",
+		"#.......#",
+		"#B#######",
+	)
+	g.players[0].BombRadius = 5
+	addBomb(t, g, 1, 7, 2, 1, 9)
+	g.stateChanged()
+	if a := hunterAct(g, 0); a != PlaceBomb {
+		t.Errorf("action %v, want a bomb", a)
 	}
 }
