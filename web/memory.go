@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/botarena/botarena/internal/bytesize"
 )
 
 // The viewer charges what it reads and parses to a memory budget
@@ -74,9 +76,9 @@ func (m *memory) Reserve(client, what string, bytes int64) (func(), error) {
 	defer m.mu.Unlock()
 	switch {
 	case bytes > m.limit:
-		return nil, fmt.Errorf("%s would need %s, more than the viewer's whole memory budget (%s)", what, formatBytes(bytes), formatBytes(m.limit))
+		return nil, fmt.Errorf("%s would need %s, more than the viewer's whole memory budget (%s)", what, bytesize.Format(bytes), bytesize.Format(m.limit))
 	case m.used+bytes > m.limit:
-		return nil, fmt.Errorf("%s would need %s; the viewer's memory budget of %s has %s in use; try again when other requests end", what, formatBytes(bytes), formatBytes(m.limit), formatBytes(m.used))
+		return nil, fmt.Errorf("%s would need %s; the viewer's memory budget of %s has %s in use; try again when other requests end", what, bytesize.Format(bytes), bytesize.Format(m.limit), bytesize.Format(m.used))
 	}
 	m.used += bytes
 	var once sync.Once
@@ -87,19 +89,6 @@ func (m *memory) Reserve(client, what string, bytes int64) (func(), error) {
 			m.mu.Unlock()
 		})
 	}, nil
-}
-
-// formatBytes formats a byte count for messages: "1.7 GiB", "312.0 MiB".
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // clientOf returns the client a request is counted under: the peer's IP

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/botarena/botarena/env/replay"
+	"github.com/botarena/botarena/internal/bytesize"
 	"github.com/botarena/botarena/internal/safefile"
 	"github.com/botarena/botarena/match"
 )
@@ -295,7 +296,7 @@ func (s *Server) uploadReplay(w http.ResponseWriter, r *http.Request) {
 	cost := stateCost(min(n, s.stateCap))
 	if limit := s.mem.Limit(); n+cost > limit {
 		httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("a recording of %s sent to the viewer would need %s to be read (its bytes and %d times its longest possible line), more than the server's whole memory budget (%s, serve --max-memory); put it in the replays folder or send a smaller one",
-			formatBytes(n), formatBytes(n+cost), stateParseFactor, formatBytes(limit)))
+			bytesize.Format(n), bytesize.Format(n+cost), stateParseFactor, bytesize.Format(limit)))
 		return
 	}
 	client := clientOf(r)

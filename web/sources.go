@@ -13,6 +13,7 @@ import (
 
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/env/replay"
+	"github.com/botarena/botarena/internal/bytesize"
 	"github.com/botarena/botarena/internal/safefile"
 	"github.com/botarena/botarena/league"
 	"github.com/botarena/botarena/match"
@@ -419,7 +420,7 @@ func (s *Server) openFolder(p, game string, reserve func(bytes int64) (func(), e
 		}
 		if fi.Size() > s.stateCap {
 			return 0, fmt.Errorf("%s: %s, %w: %s (serve --max-state-bytes, at most --max-memory / %d)",
-				path.Join(p, name), formatBytes(fi.Size()), errStateTooLarge, formatBytes(s.stateCap), stateParseFactor)
+				path.Join(p, name), bytesize.Format(fi.Size()), errStateTooLarge, bytesize.Format(s.stateCap), stateParseFactor)
 		}
 		return fi.Size(), nil
 	}

@@ -125,7 +125,7 @@ var rules = []rule{
 	// (observations/matchdata: Parquet), where they are, rather than
 	// through a converter of its own. It stays beside the services: no
 	// Connect, no rpc package.
-	{pkg: "web", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "match", "league", "observations/matchdata", "internal/safefile"},
+	{pkg: "web", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "match", "league", "observations/matchdata", "internal/safefile", "internal/bytesize"},
 		thirdParty: cat(arrowDeps, parquetDeps, bboltDeps, gonumDeps), never: []string{"rpc/*", "connectrpc.com/"}},
 	// native is the in-process backend (the shared library's Go side):
 	// pools with every game and the agents a local user may name, policy
@@ -147,10 +147,10 @@ var rules = []rule{
 	// rpc/server is what the services share on one port (host, errors,
 	// memory budget, capabilities, metrics, token guard); it measures envs
 	// and agents for the budget.
-	{pkg: "rpc/server", imports: []string{"env", "env/*", "vecenv", "agents"}, thirdParty: cat(connectDeps, promDeps), never: storage},
+	{pkg: "rpc/server", imports: []string{"env", "env/*", "vecenv", "agents", "internal/bytesize"}, thirdParty: cat(connectDeps, promDeps), never: storage},
 	// The env service serves vecenv pools as Arrow batches, without the
 	// league or its storage.
-	{pkg: "rpc/envservice", imports: []string{"env", "env/*", "vecenv", "observations", "agents", "agents/*", "rpc/gen/*", "rpc/envproto", "rpc/server", "rpc/internal/wire"},
+	{pkg: "rpc/envservice", imports: []string{"env", "env/*", "vecenv", "observations", "agents", "agents/*", "rpc/gen/*", "rpc/envproto", "rpc/server", "rpc/internal/wire", "internal/bytesize"},
 		thirdParty: cat(connectDeps, promDeps, arrowDeps), never: storage},
 	// The Go client of the env service decodes batches: no server, no
 	// metrics, no storage.
@@ -165,7 +165,7 @@ var rules = []rule{
 	// The match service plays league games (league's runners and types)
 	// and, as RemoteRunner, sends them to other servers with the client's
 	// options: it brings league and its storage.
-	{pkg: "rpc/matchservice", imports: []string{"env", "env/*", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "rpc/gen/*", "rpc/server", "rpc/client", "internal/safefile"},
+	{pkg: "rpc/matchservice", imports: []string{"env", "env/*", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "rpc/gen/*", "rpc/server", "rpc/client", "internal/safefile", "internal/bytesize"},
 		thirdParty: cat(connectDeps, promDeps, arrowDeps, parquetDeps, bboltDeps, gonumDeps)},
 	// The rpc packages' shared test helpers compose every service.
 	{pkg: "rpc/internal/rpctest", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "rpc/gen/*", "rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client"},
@@ -178,6 +178,8 @@ var rules = []rule{
 	// a FIFO: the standard library only, for every package that reads
 	// such files.
 	{pkg: "internal/safefile"},
+	// Byte counts in the memory budgets' messages (services and viewer).
+	{pkg: "internal/bytesize"},
 	{pkg: "internal/archtest"},
 
 	// deploy/image writes the container image (an OCI layout) with

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/bytesize"
 	"github.com/botarena/botarena/rpc/internal/wire"
 	"github.com/botarena/botarena/rpc/server"
 	"github.com/botarena/botarena/vecenv"
@@ -78,12 +79,12 @@ func (c poolCost) total() int64 { return c.envs + c.buffers + c.batches + c.zstd
 
 // String breaks the cost down, for messages.
 func (c poolCost) String() string {
-	parts := []string{"envs " + server.FormatBytes(c.envs), "buffers " + server.FormatBytes(c.buffers), "batches " + server.FormatBytes(c.batches)}
+	parts := []string{"envs " + bytesize.Format(c.envs), "buffers " + bytesize.Format(c.buffers), "batches " + bytesize.Format(c.batches)}
 	if c.zstd > 0 {
-		parts = append(parts, "zstd "+server.FormatBytes(c.zstd))
+		parts = append(parts, "zstd "+bytesize.Format(c.zstd))
 	}
 	if c.opponents > 0 {
-		parts = append(parts, "opponents "+server.FormatBytes(c.opponents))
+		parts = append(parts, "opponents "+bytesize.Format(c.opponents))
 	}
 	return strings.Join(parts, ", ")
 }

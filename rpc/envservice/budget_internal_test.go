@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	_ "github.com/botarena/botarena/games" // every game
+	"github.com/botarena/botarena/internal/bytesize"
 	"github.com/botarena/botarena/observations"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/server"
@@ -91,9 +92,9 @@ func TestPoolCostBoundsTheHeap(t *testing.T) {
 		est := cost.total()
 		ratio := float64(est) / float64(measured)
 		t.Logf("%s %d envs %s %v %v: estimate %s, measured %s (%.2f×): %v", req.Game, req.NumEnvs, req.ConfigJson,
-			req.AutoReset, req.Compression, server.FormatBytes(est), server.FormatBytes(measured), ratio, cost)
+			req.AutoReset, req.Compression, bytesize.Format(est), bytesize.Format(measured), ratio, cost)
 		if est < measured || ratio > 2 {
-			t.Errorf("%s %d envs %s: estimate %s, measured %s: want an upper bound within 2×", req.Game, req.NumEnvs, req.ConfigJson, server.FormatBytes(est), server.FormatBytes(measured))
+			t.Errorf("%s %d envs %s: estimate %s, measured %s: want an upper bound within 2×", req.Game, req.NumEnvs, req.ConfigJson, bytesize.Format(est), bytesize.Format(measured))
 		}
 	}
 }

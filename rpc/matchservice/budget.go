@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/bytesize"
 	"github.com/botarena/botarena/league"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/server"
@@ -236,7 +237,7 @@ func (s *Server) admitPlay(ctx context.Context, req *botarenav1.PlayRequest, enc
 					req.GetIndex(), mib(int(wire)), enc, recordShape(spec, req), mib(s.host.MaxMessageBytes()))
 			}
 			cost += recordReserve(bound, wire)
-			detail = "recording up to " + server.FormatBytes(wire)
+			detail = "recording up to " + bytesize.Format(wire)
 		}
 	}
 	return s.host.Budget().Reserve(server.ClientKey(ctx), fmt.Sprintf("game %d", req.GetIndex()), detail, cost, false)
@@ -294,7 +295,7 @@ func (s *Server) admitBatch(ctx context.Context, enc encoding, ms []*botarenav1.
 	workers := int64(min(len(valid), s.opts.maxMatches))
 	inFlight := min(int64(len(valid)), workers*(league.DefaultEnvsPerWorker+1))
 	mem, err := s.host.Budget().Reserve(client, fmt.Sprintf("a batch of %d games", len(valid)),
-		fmt.Sprintf("%d at once × %s", inFlight, server.FormatBytes(each)), inFlight*each, false)
+		fmt.Sprintf("%d at once × %s", inFlight, bytesize.Format(each)), inFlight*each, false)
 	if err != nil {
 		for _, i := range at {
 			out[i] = failed(fmt.Errorf("matches[%d]: %w", i, err))
@@ -330,7 +331,7 @@ func (s *Server) admitBatch(ctx context.Context, enc encoding, ms []*botarenav1.
 				continue
 			}
 			if ok {
-				if err := mem.Grow(fmt.Sprintf("matches[%d]: game %d", i, req.GetIndex()), "recording up to "+server.FormatBytes(wire), recordReserve(bound, wire)); err != nil {
+				if err := mem.Grow(fmt.Sprintf("matches[%d]: game %d", i, req.GetIndex()), "recording up to "+bytesize.Format(wire), recordReserve(bound, wire)); err != nil {
 					out[i] = failed(err)
 					continue
 				}

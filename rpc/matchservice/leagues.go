@@ -11,6 +11,7 @@ import (
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"github.com/botarena/botarena/internal/bytesize"
 	"github.com/botarena/botarena/league"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
@@ -364,7 +365,7 @@ func (r *leagueRunner) PlayBatch(ctx context.Context, matches []league.Match, wo
 	want := max(1, min(len(matches), workers, s.opts.maxMatches))
 	inFlight := min(int64(len(matches)), int64(want)*int64(envs+1))
 	mem, err := s.host.Budget().Reserve(r.client, fmt.Sprintf("a league block of %d games", len(matches)),
-		fmt.Sprintf("%d at once × %s", inFlight, server.FormatBytes(each)), inFlight*each, false)
+		fmt.Sprintf("%d at once × %s", inFlight, bytesize.Format(each)), inFlight*each, false)
 	if err != nil {
 		done(0, league.Result{}, err)
 		return

@@ -14,6 +14,7 @@ import (
 	"connectrpc.com/connect"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/bytesize"
 )
 
 // This file makes memory a budget in bytes, shared by a host's services.
@@ -173,19 +174,6 @@ var byteUnits = map[string]int64{
 	"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
 }
 
-// FormatBytes formats a byte count for messages: "1.7 GiB", "312.0 MiB".
-func FormatBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
 // ClientKey returns the identity a request's quota is counted under: the
 // peer's IP address (without the port), "in-process" for calls made
 // without Connect. It is the one place to change when requests carry an
@@ -316,20 +304,20 @@ func (b *Budget) streamsOpen() int {
 // fits checks that bytes more fit the budget and client's quota; the
 // caller holds b.mu.
 func (b *Budget) fits(client string, c *clientUse, what, detail string, bytes int64) error {
-	need := what + " would need " + FormatBytes(bytes)
+	need := what + " would need " + bytesize.Format(bytes)
 	if detail != "" {
 		need += " (" + detail + ")"
 	}
 	switch {
 	case bytes > b.limit:
 		return Markf(ErrLimit, "%s, more than the server's whole memory budget (--max-memory %s); ask for less, or use a server with more memory",
-			need, FormatBytes(b.limit))
+			need, bytesize.Format(b.limit))
 	case b.used+bytes > b.limit:
 		return Markf(ErrLimit, "%s; --max-memory %s has %s in use; close pools (ClosePool), wait for games to end, or ask for less",
-			need, FormatBytes(b.limit), FormatBytes(b.used))
+			need, bytesize.Format(b.limit), bytesize.Format(b.used))
 	case b.clientLimit > 0 && c.bytes+bytes > b.clientLimit:
 		return Markf(ErrLimit, "%s; --max-client-memory %s has %s in use by client %s; close pools (ClosePool), wait for games to end, or ask for less",
-			need, FormatBytes(b.clientLimit), FormatBytes(c.bytes), client)
+			need, bytesize.Format(b.clientLimit), bytesize.Format(c.bytes), client)
 	}
 	return nil
 }
