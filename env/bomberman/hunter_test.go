@@ -27,10 +27,11 @@ func target(g *Game, seat int, a Action) (x, y int) {
 func TestHunterRules(t *testing.T) {
 	type bomb struct{ owner, x, y, radius, timer int }
 	tests := []struct {
-		name  string
-		rows  []string
-		bombs []bomb
-		check func(t *testing.T, g *Game, a Action)
+		name   string
+		rows   []string
+		bombs  []bomb
+		check  func(t *testing.T, g *Game, a Action)
+		radius int // A's blast radius; 0: the board's 1
 	}{
 		{"never_moves_into_next_rounds_blast", []string{
 			"#######",
@@ -44,7 +45,7 @@ func TestHunterRules(t *testing.T) {
 			if x, y := target(g, 0, a); x == 5 && y == 2 || a == PlaceBomb {
 				t.Errorf("action %v walks into the blast", a)
 			}
-		}},
+		}, 0},
 		{"chain_reaction_counts", []string{
 			"#########",
 			"#...A...#",
@@ -57,7 +58,7 @@ func TestHunterRules(t *testing.T) {
 			if x, y := target(g, 0, a); x == 5 && y == 2 || x == 5 && y == 3 {
 				t.Errorf("action %v stays in the chained blast", a)
 			}
-		}},
+		}, 0},
 		{"escapes_own_bomb_from_a_corridor", []string{
 			"#######",
 			"#A...##",
@@ -68,7 +69,7 @@ func TestHunterRules(t *testing.T) {
 			if a != MoveRight {
 				t.Errorf("action %v, want right (out of the dead end)", a)
 			}
-		}},
+		}, 0},
 		{"plants_next_to_destructible_walls", []string{
 			"#######",
 			"#.A+..#",
@@ -79,7 +80,7 @@ func TestHunterRules(t *testing.T) {
 			if a != PlaceBomb {
 				t.Errorf("action %v, want a bomb", a)
 			}
-		}},
+		}, 0},
 		{"no_bomb_without_an_escape", []string{
 			"#####",
 			"#A+.#",
@@ -90,7 +91,7 @@ func TestHunterRules(t *testing.T) {
 			if a == PlaceBomb {
 				t.Errorf("planted in a dead end")
 			}
-		}},
+		}, 0},
 		{"no_bomb_whose_escape_passes_next_to_an_opponent", []string{
 			"#########",
 			"#+A...B.#",
@@ -102,7 +103,23 @@ func TestHunterRules(t *testing.T) {
 			if a == PlaceBomb {
 				t.Errorf("planted with B able to block the escape")
 			}
-		}},
+		}, 0},
+		{"plants_when_a_trigger_cannot_reach_its_bomb", []string{
+			"#########",
+			"#+A.....#",
+			"#.#.#.#.#",
+			"#.......#",
+			"#B#######",
+		}, []bomb{{1, 7, 2, 1, 9}}, func(t *testing.T, g *Game, a Action) {
+			// A's bomb (radius 5) at (3,2) would reach B's bomb (radius
+			// 1) at (7,2), but B's bomb, triggered, reaches only
+			// (6,2)–(8,2) and (7,3), not A's: A can plant and leave by
+			// (4,2) and (4,3) before its own fuse runs out, whenever B
+			// triggers.
+			if a != PlaceBomb {
+				t.Errorf("action %v, want a bomb", a)
+			}
+		}, 5},
 		{"picks_up_a_nearby_power_up", []string{
 			"#########",
 			"#..A.!..#",
@@ -113,11 +130,14 @@ func TestHunterRules(t *testing.T) {
 			if a != MoveRight {
 				t.Errorf("action %v, want right (towards the power-up)", a)
 			}
-		}},
+		}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := board(t, tt.rows...)
+			if tt.radius > 0 {
+				g.players[0].BombRadius = tt.radius
+			}
 			for _, b := range tt.bombs {
 				addBomb(t, g, b.owner, b.x, b.y, b.radius, b.timer)
 			}
@@ -237,25 +257,5 @@ func TestHunterLeavesTriggerableBlastLines(t *testing.T) {
 		if g.Player(0).Killed {
 			t.Fatalf("hunter died in round %d", g.Round())
 		}
-	}
-}
-
-func TestHunterPlantsWhenATriggerCannotReachIt(t *testing.T) {
-	// A's bomb (radius 5) at (3,2) would reach B's bomb (radius 1) at
-	// (7,2), but B's bomb, triggered, reaches only (6,2)–(8,2) and (7,3),
-	// not A's bomb: A can plant and leave by (4,2) and (4,3) before its
-	// own fuse runs out, whenever B triggers.
-	g := board(t,
-		"#########",
-		"#+A.....#",
-		"#.#.#.#.#",
-		"#.......#",
-		"#B#######",
-	)
-	g.players[0].BombRadius = 5
-	addBomb(t, g, 1, 7, 2, 1, 9)
-	g.stateChanged()
-	if a := hunterAct(g, 0); a != PlaceBomb {
-		t.Errorf("action %v, want a bomb", a)
 	}
 }
