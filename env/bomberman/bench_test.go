@@ -12,10 +12,13 @@ import (
 // Reset inline (with a fresh seed), so map generation is part of the
 // figure, amortised over the games.
 func BenchmarkStep(b *testing.B) {
-	b.Run("bomberman", func(b *testing.B) { benchmarkStep(b, false) })
+	b.Run("bomberman", func(b *testing.B) { benchmarkStep(b, 0, false) })
 	// As bomberman, with each seat's observation kept in its own row and
 	// brought up to date by UpdateObs, as vecenv pools do.
-	b.Run("bomberman_rows", func(b *testing.B) { benchmarkStep(b, true) })
+	b.Run("bomberman_rows", func(b *testing.B) { benchmarkStep(b, 0, true) })
+	// As bomberman_rows, with player-centred 21×21 windows (view_radius
+	// 10), which UpdateObs writes in full.
+	b.Run("bomberman_view_rows", func(b *testing.B) { benchmarkStep(b, 10, true) })
 	b.Run("bomberman_sim_only", func(b *testing.B) {
 		// Step alone, without observations, masks or Reset cost: one game
 		// of 4 seats that only moves (nobody dies), capped far away.
@@ -49,12 +52,12 @@ func BenchmarkStep(b *testing.B) {
 	})
 }
 
-// benchmarkStep steps one 4-seat game with pseudo-random actions and
-// writes every seat's observation (with UpdateObs into rows it keeps when
-// rows is set) and mask.
-func benchmarkStep(b *testing.B, rows bool) {
+// benchmarkStep steps one 4-seat game (with view radius view) with
+// pseudo-random actions and writes every seat's observation (with
+// UpdateObs into rows it keeps when rows is set) and mask.
+func benchmarkStep(b *testing.B, view int, rows bool) {
 	const seats = 4
-	g, err := New(&Config{Players: seats})
+	g, err := New(&Config{Players: seats, ViewRadius: view})
 	if err != nil {
 		b.Fatal(err)
 	}

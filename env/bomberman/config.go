@@ -67,6 +67,15 @@ type Config struct {
 	// PointsReward, when non-zero, adds PointsReward × (change in the
 	// seat's points) to each step's reward as shaping. Default 0.
 	PointsReward float32 `json:"points_reward" doc:"reward shaping: adds points_reward × (change in the seat's points) to each step's reward; 0 turns it off"`
+	// ViewRadius, when positive, makes the planes a player-centred window
+	// of (2·ViewRadius+1)² cells instead of the whole map: window cell
+	// (u, v), 0-based, shows map cell (x−R+u, y−R+v) for the seat's player
+	// at (x, y) (its last cell once dead), and cells off the map read as
+	// indestructible walls (1 in PlaneIndestructible, 0 in every other
+	// plane). The scalars are unchanged. It changes the spec's planes
+	// shape to [NumPlanes, 2R+1, 2R+1], so a policy trained with it plays
+	// only with it. Default 0: the planes cover the whole map.
+	ViewRadius int `json:"view_radius" doc:"when positive, the planes are a (2r+1)×(2r+1) window centred on the seat's player, off-map cells reading as indestructible walls; 0 means the whole map" allowed:"0..40"`
 }
 
 // DefaultConfig returns the original's defaults for 4 players.
@@ -84,6 +93,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxRounds < 0 {
 		return bad("max_rounds", c.MaxRounds, "want 0 (the original's cap) or more")
+	}
+	if c.ViewRadius < 0 || c.ViewRadius > MaxSide-1 {
+		return bad("view_radius", c.ViewRadius, fmt.Sprintf("want 0 (the whole map) to %d", MaxSide-1))
 	}
 	switch c.PowerUps {
 	case "", PowerUpsAuto, PowerUpsRandom:

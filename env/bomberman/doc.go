@@ -49,6 +49,16 @@
 // Power-ups under walls or players are hidden, exactly as state.json hides
 // them from bots.
 //
+// With [Config.ViewRadius] r > 0 the planes are instead a player-centred
+// window, H = W = 2r+1: the value for plane c at window cell (u, v),
+// 0-based, is that of map cell (px-r+u, py-r+v), where (px, py) is the
+// seat's player (its last cell once dead), at
+//
+//	index = c*H*W + v*W + u
+//
+// so the own player is always at (r, r). Cells off the map read as
+// indestructible walls: 1 in PlaneIndestructible, 0 in every other plane.
+//
 // Tensor "scalars", float32 [8], little-endian:
 //
 //	0 ScalarRoundFraction   CurrentRound / rounds in the game

@@ -22,7 +22,7 @@ func newGame(name string, cfg *Config) (*Game, error) {
 		g.names[seat] = g.cfg.name(seat)
 	}
 	g.spec = newSpec(name, &g.cfg)
-	g.allocObs(g.spec.Obs[0].Bytes())
+	g.allocObs(NumPlanes * g.cfg.Side() * g.cfg.Side())
 	g.Reset(0)
 	return g, nil
 }

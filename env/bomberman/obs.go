@@ -58,17 +58,24 @@ func newSpec(name string, cfg *Config) *env.Spec {
 	if cfg.MaxRounds > 0 && cfg.MaxRounds < maxSteps {
 		maxSteps = cfg.MaxRounds
 	}
+	planes := env.Tensor{
+		Name:   TensorPlanes,
+		DType:  env.Uint8,
+		Shape:  []int{NumPlanes, side, side},
+		Layout: fmt.Sprintf("[C,H,W] = [%d,%d,%d]: index = c*H*W + (y-1)*W + (x-1) for 1-based cell (x,y); planes from the seat's perspective (own player first), see the bomberman package doc", NumPlanes, side, side),
+		Shared: []int{PlaneIndestructible, PlaneDestructible, PlaneBombRadius, PlaneDanger, PlaneExploding, PlaneBagPowerUp, PlaneRadiusPowerUp, PlaneSuperPowerUp},
+	}
+	if r := cfg.ViewRadius; r > 0 {
+		d := 2*r + 1
+		planes.Shape = []int{NumPlanes, d, d}
+		planes.Layout = fmt.Sprintf("[C,H,W] = [%d,%d,%d]: a window centred on the seat's player at (px,py): index = c*H*W + v*W + u shows cell (px-%d+u, py-%d+v); off the map an indestructible wall; planes from the seat's perspective (own player first), see the bomberman package doc", NumPlanes, d, d, r, r)
+		planes.Shared = nil // every seat's window has its own centre
+	}
 	return &env.Spec{
 		Game:  name,
 		Seats: cfg.Players,
 		Obs: []env.Tensor{
-			{
-				Name:   TensorPlanes,
-				DType:  env.Uint8,
-				Shape:  []int{NumPlanes, side, side},
-				Layout: fmt.Sprintf("[C,H,W] = [%d,%d,%d]: index = c*H*W + (y-1)*W + (x-1) for 1-based cell (x,y); planes from the seat's perspective (own player first), see the bomberman package doc", NumPlanes, side, side),
-				Shared: []int{PlaneIndestructible, PlaneDestructible, PlaneBombRadius, PlaneDanger, PlaneExploding, PlaneBagPowerUp, PlaneRadiusPowerUp, PlaneSuperPowerUp},
-			},
+			planes,
 			{
 				Name:   TensorScalars,
 				DType:  env.Float32,
@@ -88,6 +95,10 @@ func newSpec(name string, cfg *Config) *env.Spec {
 // It never allocates.
 func (g *Game) WriteObs(seat int, dst [][]byte) {
 	g.checkObs(dst)
+	if g.cfg.ViewRadius > 0 {
+		g.writeView(seat, dst)
+		return
+	}
 	g.sharedPlanes(len(dst[0]))
 	copy(dst[0], g.obsShared)
 	g.writeMarks(seat, dst[0])
@@ -111,6 +122,11 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	if have != 0 && have == g.obsVer {
 		return have
 	}
+	if g.cfg.ViewRadius > 0 {
+		// The window moves with the player: it is written in full.
+		g.writeView(seat, dst)
+		return g.obsVer
+	}
 	g.sharedPlanes(len(dst[0]))
 	if have != 0 && have == g.delta.from {
 		g.applyDelta(dst[0])
@@ -125,7 +141,11 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 // checkObs panics unless dst has the spec's tensors; the full check runs
 // only when the cheap one fails.
 func (g *Game) checkObs(dst [][]byte) {
-	if len(dst) != 2 || len(dst[0]) != len(g.obsShared) || len(dst[1]) != 4*NumScalars {
+	planes := len(g.obsShared)
+	if r := g.cfg.ViewRadius; r > 0 {
+		planes = NumPlanes * (2*r + 1) * (2*r + 1)
+	}
+	if len(dst) != 2 || len(dst[0]) != planes || len(dst[1]) != 4*NumScalars {
 		g.spec.CheckObs(dst)
 	}
 }
@@ -141,6 +161,9 @@ func (g *Game) allocObs(n int) {
 	// The dynamic planes have 3 of the NumPlanes planes' cells.
 	g.dyn = make([]uint16, 0, 3*(n/NumPlanes))
 	d.dyn = make([]uint16, 0, 3*(n/NumPlanes))
+	if g.cfg.ViewRadius > 0 {
+		g.view = make([]byte, n)
+	}
 	g.stateChanged()
 }
 

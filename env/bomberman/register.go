@@ -106,8 +106,13 @@ func Rules(cfg *Config) string {
 	}
 	f(".\n\n")
 	f("## botarena\n\n")
-	f("- Observation per seat: uint8 planes [%d,%d,%d] (own player first) and %d float32 scalars; 7 actions in the move.txt order, with a mask of the commands the engine would accept.\n",
-		NumPlanes, side, side, NumScalars)
+	if r := cfg.ViewRadius; r > 0 {
+		f("- Observation per seat: uint8 planes [%d,%d,%d], a window centred on the seat's player (own player first; off-map cells read as indestructible walls), and %d float32 scalars; 7 actions in the move.txt order, with a mask of the commands the engine would accept.\n",
+			NumPlanes, 2*r+1, 2*r+1, NumScalars)
+	} else {
+		f("- Observation per seat: uint8 planes [%d,%d,%d] (own player first) and %d float32 scalars; 7 actions in the move.txt order, with a mask of the commands the engine would accept.\n",
+			NumPlanes, side, side, NumScalars)
+	}
 	f("- Reward: %s\n", RewardDefinition)
 	return b.String()
 }

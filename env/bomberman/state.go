@@ -197,7 +197,10 @@ type Game struct {
 	// so cell by cell (refreshStatic); the dynamic planes (bomb radius,
 	// danger, explosions) are valid while obsFresh, which every Step
 	// clears. See [Game.stateChanged] and [Game.stepped].
-	obsShared   []byte
+	obsShared []byte
+	// view holds one seat's whole-map planes, from which a player-centred
+	// window is cut when Config.ViewRadius is set (see obsview.go).
+	view        []byte
 	obsFresh    bool
 	staticFresh bool
 	// dyn lists the offsets of the non-zero bytes of obsShared's dynamic

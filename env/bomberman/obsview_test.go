@@ -1,0 +1,216 @@
+package bomberman
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/botarena/botarena/env"
+)
+
+// viewPair returns two games of players seats on seed's map, one with
+// view radius r and one without, stepped alike with the same actions
+// (rounds rounds of legal actions drawn from rng, bombs included), so
+// that their states are the same.
+func viewPair(t *testing.T, players, r int, seed uint64, rounds int) (view, full *Game) {
+	t.Helper()
+	view, err := New(&Config{Players: players, ViewRadius: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err = New(&Config{Players: players})
+	if err != nil {
+		t.Fatal(err)
+	}
+	view.Reset(seed)
+	full.Reset(seed)
+	rng := rand.New(rand.NewPCG(seed, 11))
+	acts := make([]int32, players)
+	rewards := make([]float32, players)
+	term, trunc := make([]bool, players), make([]bool, players)
+	mask := make([]uint8, NumActions)
+	for range rounds {
+		if full.Done() {
+			break
+		}
+		for s := range acts {
+			full.WriteMask(s, mask)
+			var legal []int32
+			for a, ok := range mask {
+				if ok != 0 {
+					legal = append(legal, int32(a))
+				}
+			}
+			acts[s] = legal[rng.IntN(len(legal))]
+		}
+		view.Step(acts, rewards, term, trunc)
+		full.Step(acts, rewards, term, trunc)
+	}
+	return view, full
+}
+
+// TestViewShowsTheMapAroundTheSeat checks the player-centred window
+// against the whole-map observation of the same state, cell by cell:
+// window cell (u, v) is map cell (px-r+u, py-r+v), the own player sits
+// at (r, r), off-map cells are indestructible walls (1 in that plane, 0
+// elsewhere), and the scalars are those of the whole-map observation.
+func TestViewShowsTheMapAroundTheSeat(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		players, radius int
+		seed            uint64
+		rounds          int
+	}{
+		{"centred_on_the_seat", 2, 10, 3, 12},
+		{"off_map_is_wall_at_the_start_corner", 2, 10, 5, 0},
+		{"four_player_seats_each_centred_on_themselves", 4, 10, 7, 15},
+		{"small_window", 2, 3, 9, 20},
+		{"window_wider_than_the_map", 2, 25, 4, 8},
+		{"eight_players_on_31x31", 8, 10, 2, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			view, full := viewPair(t, tc.players, tc.radius, tc.seed, tc.rounds)
+			d := 2*tc.radius + 1
+			vObs, fObs := view.Spec().NewObsBuffers(), full.Spec().NewObsBuffers()
+			if got, want := view.Spec().Obs[0].Shape, []int{NumPlanes, d, d}; !slices.Equal(got, want) {
+				t.Fatalf("planes shape %v, want %v", got, want)
+			}
+			w, h := full.Width(), full.Height()
+			for seat := range tc.players {
+				view.WriteObs(seat, vObs)
+				full.WriteObs(seat, fObs)
+				p := full.Player(seat)
+				if !p.Killed && vObs[0][PlaneSelf*d*d+tc.radius*d+tc.radius] != 1 {
+					t.Errorf("seat %d: own player not at the window's centre", seat)
+				}
+				offMap := 0
+				for c := range NumPlanes {
+					for v := range d {
+						for u := range d {
+							x, y := p.X-tc.radius+u, p.Y-tc.radius+v
+							var want byte
+							if x < 1 || x > w || y < 1 || y > h {
+								offMap++
+								want = flag(c == PlaneIndestructible)
+							} else {
+								want = plane(full, fObs[0], c, x, y)
+							}
+							if got := vObs[0][c*d*d+v*d+u]; got != want {
+								t.Fatalf("seat %d plane %d window (%d,%d) = map (%d,%d): got %d, want %d", seat, c, u, v, x, y, got, want)
+							}
+						}
+					}
+				}
+				if tc.radius >= 2 && offMap == 0 {
+					t.Errorf("seat %d at (%d,%d): no window cell off the map; the case checks nothing off it", seat, p.X, p.Y)
+				}
+				if !bytes.Equal(vObs[1], fObs[1]) {
+					t.Errorf("seat %d: scalars differ from the whole-map observation", seat)
+				}
+			}
+		})
+	}
+}
+
+// TestViewUpdateObsWritesWhatWriteObsWrites checks that rows kept from step
+// to step and brought up to date with UpdateObs hold the window WriteObs
+// writes, while the player moves.
+func TestViewUpdateObsWritesWhatWriteObsWrites(t *testing.T) {
+	g, err := New(&Config{Players: 2, ViewRadius: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(12)
+	rows := [][][]byte{g.Spec().NewObsBuffers(), g.Spec().NewObsBuffers()}
+	want := g.Spec().NewObsBuffers()
+	have := make([]uint64, 2)
+	rng := rand.New(rand.NewPCG(3, 4))
+	acts := make([]int32, 2)
+	rewards := make([]float32, 2)
+	term, trunc := make([]bool, 2), make([]bool, 2)
+	for round := range 60 {
+		for s := range rows {
+			have[s] = g.UpdateObs(s, rows[s], have[s])
+			g.WriteObs(s, want)
+			if !bytes.Equal(rows[s][0], want[0]) || !bytes.Equal(rows[s][1], want[1]) {
+				t.Fatalf("round %d seat %d: UpdateObs's row differs from WriteObs", round, s)
+			}
+		}
+		if g.Done() {
+			g.Reset(uint64(round))
+			continue
+		}
+		for s := range acts {
+			acts[s] = int32(rng.IntN(NumActions))
+		}
+		g.Step(acts, rewards, term, trunc)
+	}
+}
+
+// TestViewDefaultIsTheWholeMap checks that without view_radius the spec's
+// planes cover the whole map as before, with the shared planes declared.
+func TestViewDefaultIsTheWholeMap(t *testing.T) {
+	for _, players := range []int{2, 4, 8} {
+		g, err := New(&Config{Players: players})
+		if err != nil {
+			t.Fatal(err)
+		}
+		side := SideFor(players)
+		planes := g.Spec().Obs[0]
+		if !slices.Equal(planes.Shape, []int{NumPlanes, side, side}) || len(planes.Shared) == 0 {
+			t.Errorf("%d players: planes %v shared %v, want [%d %d %d] with shared planes", players, planes.Shape, planes.Shared, NumPlanes, side, side)
+		}
+	}
+	if r := DefaultConfig().ViewRadius; r != 0 {
+		t.Errorf("default view_radius %d, want 0", r)
+	}
+}
+
+// TestViewRadiusOutOfRangeIsRefused checks the config's bounds.
+func TestViewRadiusOutOfRangeIsRefused(t *testing.T) {
+	for _, r := range []int{-1, MaxSide} {
+		_, err := New(&Config{Players: 2, ViewRadius: r})
+		var ce *env.ConfigError
+		if !errors.As(err, &ce) || ce.Field != "view_radius" {
+			t.Errorf("view_radius %d: got %v, want a config error naming view_radius", r, err)
+		}
+	}
+}
+
+// TestViewStepAllocatesNothing: stepping and writing centred observations
+// and masks allocates nothing.
+func TestViewStepAllocatesNothing(t *testing.T) {
+	g, err := New(&Config{Players: 4, ViewRadius: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(3)
+	obs := g.Spec().NewObsBuffers()
+	mask := make([]uint8, NumActions)
+	rng := rand.New(rand.NewPCG(1, 2))
+	acts := make([]int32, 4)
+	rewards := make([]float32, 4)
+	term, trunc := make([]bool, 4), make([]bool, 4)
+	seed := uint64(0)
+	have := uint64(0)
+	allocs := testing.AllocsPerRun(500, func() {
+		for s := range acts {
+			acts[s] = int32(rng.IntN(NumActions))
+		}
+		g.Step(acts, rewards, term, trunc)
+		for s := range 4 {
+			g.WriteObs(s, obs)
+			g.WriteMask(s, mask)
+		}
+		have = g.UpdateObs(0, obs, have)
+		if g.Done() {
+			seed++
+			g.Reset(seed)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per step", allocs)
+	}
+}
