@@ -201,6 +201,23 @@ func TestSpecMismatchNamesBoth(t *testing.T) {
 			}
 		})
 	}
+	t.Run("config_of_the_policy_named", func(t *testing.T) {
+		// A policy trained with a config field that shapes the
+		// observations (bomberman's view_radius) names its config, so
+		// that the caller knows which to play it with.
+		n := bombermanNet
+		n.planes = []int{12, 23, 23}
+		arch, tensors := n.build(1)
+		arch["config"] = map[string]any{"view_radius": 11}
+		path := filepath.Join(t.TempDir(), "centred.policy.safetensors")
+		if err := os.WriteFile(path, encodePolicy(arch, tensors), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := agents.New("bomberman/2p", "policy:"+path, newEnv(t, "bomberman/2p", 1).Spec())
+		if err == nil || !strings.Contains(err.Error(), `trained on bomberman with config {"view_radius":11}`) {
+			t.Errorf("got %v, want the policy's config named", err)
+		}
+	})
 	t.Run("same_shapes_other_preset", func(t *testing.T) {
 		if _, err := agents.New("battlebots/10x10", "policy:"+fixturePath, newEnv(t, "battlebots/10x10", 1).Spec()); err != nil {
 			t.Errorf("a battlebots policy on battlebots/10x10 (same shapes): %v", err)

@@ -470,8 +470,14 @@ func (m *Model) Check(spec *env.Spec) error {
 		problems = append(problems, "the game factors its actions into commands and cells differently from the policy's head")
 	}
 	if len(problems) > 0 {
+		trained := m.arch.Game
+		if c := strings.TrimSpace(string(m.arch.Config)); c != "" && c != "null" && c != "{}" {
+			// A config field may shape the observations (bomberman's
+			// view_radius): the file's config says which to play it with.
+			trained += " with config " + c
+		}
 		return fmt.Errorf("policy %s (trained on %s: planes %v, scalars [%d], %d actions) does not fit %s: %s",
-			m.name, m.arch.Game, shapeString(m.planesShape), m.scalarsLen, m.actions, spec.Game, strings.Join(problems, "; "))
+			m.name, trained, shapeString(m.planesShape), m.scalarsLen, m.actions, spec.Game, strings.Join(problems, "; "))
 	}
 	return nil
 }
