@@ -28,7 +28,7 @@ func init() {
 				return c
 			},
 			New: func(c env.Config) (env.Env, error) { return newGame(preset.name, c.(*Config)) },
-			Kit: kit,
+			Kit: Kit{},
 		})
 	}
 }

@@ -13,9 +13,6 @@ import (
 // kit for; docs/add-a-game.md lists them.
 type Kit struct{}
 
-// kit is the Kit of every registry entry of the game.
-var kit = Kit{}
-
 // builtinAgents are the game's built-in agents ([Kit.Agents]).
 var builtinAgents = []env.AgentInfo{
 	{Name: "dumb", Summary: "the original example_bots/dumb-bot.js: random move (staying in the cube), NOOP or bomb anywhere",

@@ -26,7 +26,7 @@ func init() {
 				return c
 			},
 			New: func(c env.Config) (env.Env, error) { return newGame(preset.name, c.(*Config)) },
-			Kit: kit,
+			Kit: Kit{},
 		})
 	}
 }

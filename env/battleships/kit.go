@@ -15,9 +15,6 @@ import (
 // interface it asks a kit for; docs/add-a-game.md lists them.
 type Kit struct{}
 
-// kit is the Kit of every registry entry of the game.
-var kit = Kit{}
-
 // builtinAgents are the game's built-in agents ([Kit.Agents]).
 var builtinAgents = []env.AgentInfo{
 	{Name: "reference", Summary: "the Entelect 2017 reference bot (C# 1.2.1): even-column scan, shield and vertical double shot from the Destroyer",

@@ -24,7 +24,7 @@ func init() {
 				return c
 			},
 			New: func(c env.Config) (env.Env, error) { return newGame(p.name, c.(*Config)) },
-			Kit: kit,
+			Kit: Kit{},
 		})
 	}
 }

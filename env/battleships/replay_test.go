@@ -15,7 +15,7 @@ func TestReplayStatesReadsTheReplayBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write := kit.ReplayWriter(dir, nil)
+	write := Kit{}.ReplayWriter(dir, nil)
 	g.Reset(4)
 	var states [][]byte
 	acts, r, te, tr := make([]int32, 2), make([]float32, 2), make([]bool, 2), make([]bool, 2)
@@ -31,7 +31,7 @@ func TestReplayStatesReadsTheReplayBack(t *testing.T) {
 		acts[0], acts[1] = int32(round%7), int32(round%5)
 		g.Step(acts, r, te, tr)
 	}
-	paths, err := kit.ReplayStates(os.DirFS(dir))
+	paths, err := Kit{}.ReplayStates(os.DirFS(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestReplayStatesReadsTheReplayBack(t *testing.T) {
 			t.Fatalf("%s: %v", p, err)
 		}
 	}
-	if _, err := kit.ReplayStates(os.DirFS(t.TempDir())); err == nil {
+	if _, err := (Kit{}).ReplayStates(os.DirFS(t.TempDir())); err == nil {
 		t.Error("an empty folder lists states")
 	}
 }

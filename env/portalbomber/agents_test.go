@@ -65,10 +65,10 @@ func TestPortalBomberAgents(t *testing.T) {
 	if allocs := testing.AllocsPerRun(50, func() { gr.Act(g, 0) }); allocs != 0 {
 		t.Errorf("greedy Act allocates %v times", allocs)
 	}
-	i := slices.IndexFunc(kit.Agents(), func(a env.AgentInfo) bool { return a.Name == "greedy" })
+	i := slices.IndexFunc(Kit{}.Agents(), func(a env.AgentInfo) bool { return a.Name == "greedy" })
 	if i < 0 {
 		t.Error("no greedy in the kit")
-	} else if _, err := kit.Agents()[i].New(&env.Spec{Game: "bomberman"}); err == nil {
+	} else if _, err := (Kit{}).Agents()[i].New(&env.Spec{Game: "bomberman"}); err == nil {
 		t.Error("greedy accepts bomberman")
 	}
 }

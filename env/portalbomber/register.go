@@ -25,7 +25,7 @@ func init() {
 			Rules:     func(c env.Config) string { return Rules(c.(*Config)) },
 			NewConfig: func() env.Config { return preset.config() },
 			New:       func(c env.Config) (env.Env, error) { return newGame(preset.name, c.(*Config)) },
-			Kit:       kit,
+			Kit:       Kit{},
 		})
 	}
 }
