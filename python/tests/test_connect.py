@@ -12,9 +12,9 @@ import botarena
 from botarena.errors import InvalidArgumentError, NotFoundError, ServerUnavailableError, from_status
 
 
-def _steps(client: botarena.Client, n: int) -> list[dict[str, bytes]]:
-    """The obs bytes of a reset and n steps of a fixed-seed pool."""
-    with botarena.Pool("bomberman", 8, client=client, seed=5) as pool:
+def _steps(client: botarena.Client, n: int, transport: str = "unary") -> list[dict[str, bytes]]:
+    """The obs bytes of a reset and n steps of a fixed-seed pool stepped over transport."""
+    with botarena.Pool("bomberman", 8, client=client, seed=5, transport=transport) as pool:
         out = []
         obs, _ = pool.reset()
         out.append({k: v.tobytes() for k, v in obs.items()})
@@ -182,23 +182,11 @@ def test_remote_async_send_refused_by_the_server_is_raised_by_recv_which_keeps_i
 # StepStream over Connect (HTTP/2, botarena._connect_stream) -----------------------
 
 
-def _stream_steps(client: botarena.Client, n: int) -> list[dict[str, bytes]]:
-    with botarena.Pool("bomberman", 8, client=client, seed=5, transport="stream") as pool:
-        out = []
-        obs, _ = pool.reset()
-        out.append({k: v.tobytes() for k, v in obs.items()})
-        rng = np.random.default_rng(1)
-        for _ in range(n):
-            obs, *_ = pool.step(rng.integers(0, pool.spec.actions, pool.rows, dtype=np.int32))
-            out.append({k: v.tobytes() for k, v in obs.items()})
-        return out
-
-
 def test_stream_over_connect_gives_the_unary_and_grpc_bytes(address: str) -> None:
     with botarena.Client(address) as c, botarena.Client(address, protocol="grpc") as g:
         unary = _steps(c, 6)
-        assert _stream_steps(c, 6) == unary
-        assert _stream_steps(g, 6) == unary
+        assert _steps(c, 6, "stream") == unary
+        assert _steps(g, 6, "stream") == unary
 
 
 def test_stream_buffers_are_reused_and_views_stay_valid(client: botarena.Client) -> None:

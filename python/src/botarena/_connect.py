@@ -60,7 +60,7 @@ import numpy.typing as npt
 from botarena.batch import BufferRing
 from botarena.errors import BotarenaError, DeadlineExceededError, ServerUnavailableError, from_status
 
-__all__ = ["ConnectUnary", "ATTEMPTS", "BACKOFF_S"]
+__all__ = ["ConnectUnary", "ATTEMPTS", "BACKOFF_S", "dial", "split_address"]
 
 _SERVICE = "/botarena.v1.EnvService/"
 _HEAD_LIMIT = 64 << 10
@@ -69,6 +69,55 @@ _HEAD_LIMIT = 64 << 10
 ATTEMPTS = 3
 #: Seconds to wait before the second and the third attempt.
 BACKOFF_S = (0.05, 0.25)
+
+
+def split_address(address: str) -> tuple[str, int]:
+    """The host (an IPv6 literal without its brackets) and port of ``host:port``.
+
+    Raises ValueError naming the address when it is not of that form.
+    """
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"address {address!r}: want host:port")
+    return host.strip("[]"), int(port)
+
+
+def dial(address: str, timeout: float | None, tls: ssl.SSLContext | None = None, alpn: str | None = None) -> socket.socket:
+    """A new TCP connection to address (``host:port``) with TCP_NODELAY set.
+
+    With tls the socket is wrapped by that context (the handshake done here),
+    and with alpn the server must have selected that protocol. The socket's
+    timeout is timeout (None: blocking). Raises
+    :class:`~botarena.errors.DeadlineExceededError` when the connection or
+    the handshake takes longer than timeout, and
+    :class:`~botarena.errors.ServerUnavailableError` when the connection is
+    refused, reset or closed during the handshake, the certificate is bad or
+    the server does not speak alpn; both name the server. Nothing is left
+    open after an error.
+    """
+    host, port = split_address(address)
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except (socket.timeout, TimeoutError):
+        raise DeadlineExceededError(f"server {address}: cannot connect within {timeout:g}s", grpc.StatusCode.DEADLINE_EXCEEDED) from None
+    except OSError as e:
+        raise ServerUnavailableError(f"server {address}: cannot connect: {e}", grpc.StatusCode.UNAVAILABLE) from None
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if tls is not None:
+            sock = tls.wrap_socket(sock, server_hostname=host)
+            if alpn is not None and sock.selected_alpn_protocol() != alpn:
+                raise OSError(f"the server does not speak {alpn} over TLS (ALPN)")
+    except (socket.timeout, TimeoutError):
+        sock.close()
+        raise DeadlineExceededError(
+            f"server {address}: no TLS handshake within {timeout:g}s", grpc.StatusCode.DEADLINE_EXCEEDED
+        ) from None
+    except OSError as e:  # closed or reset during the handshake (a server at its connection cap), a bad certificate
+        sock.close()
+        raise ServerUnavailableError(f"server {address}: cannot connect: {e}", grpc.StatusCode.UNAVAILABLE) from None
+    sock.settimeout(timeout)
+    return sock
 
 
 class _NotSent(Exception):
@@ -109,12 +158,8 @@ class ConnectUnary:
         max_message_bytes: int = 512 << 20,
         per_thread: bool = True,
     ) -> None:
-        host, _, port = address.rpartition(":")
-        if not host or not port.isdigit():
-            raise ValueError(f"address {address!r}: want host:port")
+        split_address(address)  # a bad address fails here, not at the first call
         self.address = address
-        self._host = host.strip("[]")
-        self._port = int(port)
         self._timeout = timeout
         self._max = max_message_bytes
         self._tls = ssl.create_default_context() if tls else None
@@ -130,28 +175,7 @@ class ConnectUnary:
     # Connections -------------------------------------------------------------
 
     def _connect(self) -> _Conn:
-        try:
-            sock = socket.create_connection((self._host, self._port), timeout=self._timeout)
-        except (socket.timeout, TimeoutError):
-            raise DeadlineExceededError(
-                f"server {self.address}: cannot connect within {self._timeout:g}s", grpc.StatusCode.DEADLINE_EXCEEDED
-            ) from None
-        except OSError as e:
-            raise ServerUnavailableError(f"server {self.address}: cannot connect: {e}", grpc.StatusCode.UNAVAILABLE) from None
-        try:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            if self._tls is not None:
-                sock = self._tls.wrap_socket(sock, server_hostname=self._host)
-        except (socket.timeout, TimeoutError):
-            sock.close()
-            raise DeadlineExceededError(
-                f"server {self.address}: no TLS handshake within {self._timeout:g}s", grpc.StatusCode.DEADLINE_EXCEEDED
-            ) from None
-        except OSError as e:  # closed or reset during the handshake (a server at its connection cap), a bad certificate
-            sock.close()
-            raise ServerUnavailableError(f"server {self.address}: cannot connect: {e}", grpc.StatusCode.UNAVAILABLE) from None
-        sock.settimeout(self._timeout)
-        return _Conn(sock)
+        return _Conn(dial(self.address, self._timeout, self._tls))
 
     def _conn(self) -> _Conn:
         conn: _Conn | None = getattr(self._local, "conn", None)

@@ -51,6 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from botarena._hpack_tables import HUFFMAN_CODES, STATIC_TABLE
+from botarena._connect import dial, split_address
 from botarena.batch import BufferRing
 from botarena.errors import BotarenaError, DeadlineExceededError, ServerUnavailableError, from_status
 
@@ -239,9 +240,7 @@ class ConnectStream:
         max_message_bytes: int = 512 << 20,
         buffers: BufferRing | None = None,
     ) -> None:
-        host, _, port = address.rpartition(":")
-        if not host or not port.isdigit():
-            raise ValueError(f"address {address!r}: want host:port")
+        split_address(address)  # a bad address is a ValueError, not an unreachable server
         self.address = address
         self._procedure = procedure
         self._method = procedure.rsplit("/", 1)[-1]
@@ -263,7 +262,11 @@ class ConnectStream:
         self._deadline: float | None = None
         self._closed = False
         self._tls = tls
-        self._sock = self._connect(host.strip("[]"), int(port), tls)
+        context = None
+        if tls:
+            context = ssl.create_default_context()
+            context.set_alpn_protocols(["h2"])
+        self._sock = dial(address, timeout, context, alpn="h2")
         fields = [
             (b":method", b"POST"),
             (b":scheme", b"https" if tls else b"http"),
@@ -289,33 +292,6 @@ class ConnectStream:
         )
 
     # Connection --------------------------------------------------------------
-
-    def _connect(self, host: str, port: int, tls: bool) -> socket.socket:
-        try:
-            sock = socket.create_connection((host, port), timeout=self._timeout)
-        except (socket.timeout, TimeoutError):
-            raise DeadlineExceededError(
-                f"server {self.address}: cannot connect within {self._timeout:g}s", grpc.StatusCode.DEADLINE_EXCEEDED
-            ) from None
-        except OSError as e:
-            raise ServerUnavailableError(f"server {self.address}: cannot connect: {e}", grpc.StatusCode.UNAVAILABLE) from None
-        try:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            if tls:
-                ctx = ssl.create_default_context()
-                ctx.set_alpn_protocols(["h2"])
-                sock = ctx.wrap_socket(sock, server_hostname=host)
-                if sock.selected_alpn_protocol() != "h2":
-                    raise OSError("the server does not speak HTTP/2 over TLS (ALPN h2)")
-        except (socket.timeout, TimeoutError):
-            sock.close()
-            raise DeadlineExceededError(
-                f"server {self.address}: no TLS handshake within {self._timeout:g}s", grpc.StatusCode.DEADLINE_EXCEEDED
-            ) from None
-        except OSError as e:
-            sock.close()
-            raise ServerUnavailableError(f"server {self.address}: cannot connect: {e}", grpc.StatusCode.UNAVAILABLE) from None
-        return sock
 
     def close(self) -> None:
         """Closes the connection (the server cancels the stream)."""
