@@ -167,10 +167,7 @@ func TestAsyncErrors(t *testing.T) {
 	}
 	acts := func(n int) []byte { return make([]byte, 4*2*n) } // 2 learner seats per env
 	send := func(ids []int32, actions []byte) func() error {
-		return func() error {
-			_, err := raw.Send(ctx, &botarenav1.SendRequest{PoolId: pool, EnvIds: envIDs(ids), Actions: actions})
-			return err
-		}
+		return rpctest.Call(ctx, raw.Send, &botarenav1.SendRequest{PoolId: pool, EnvIds: envIDs(ids), Actions: actions})
 	}
 	for _, tc := range []struct {
 		name string
@@ -178,51 +175,18 @@ func TestAsyncErrors(t *testing.T) {
 		code connect.Code
 		want []string
 	}{
-		{"batch_size_above_num_envs", func() error {
-			_, err := raw.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 4, BatchSize: 5})
-			return err
-		}, connect.CodeInvalidArgument, []string{"batch_size: got 5", "1..4 (num_envs)"}},
-		{"negative_batch_size", func() error {
-			_, err := raw.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 4, BatchSize: -1})
-			return err
-		}, connect.CodeInvalidArgument, []string{"batch_size: got -1"}},
-		{"reset_on_async_pool", func() error {
-			_, err := raw.Reset(ctx, &botarenav1.ResetRequest{PoolId: pool})
-			return err
-		}, connect.CodeFailedPrecondition, []string{"Reset on an async pool", "AsyncReset, Send and Recv"}},
-		{"step_on_async_pool", func() error {
-			_, err := raw.Step(ctx, &botarenav1.StepRequest{PoolId: pool, Actions: acts(4)})
-			return err
-		}, connect.CodeFailedPrecondition, []string{"Step on an async pool"}},
-		{"async_reset_on_sync_pool", func() error {
-			_, err := raw.AsyncReset(ctx, &botarenav1.AsyncResetRequest{PoolId: sync})
-			return err
-		}, connect.CodeFailedPrecondition, []string{"AsyncReset on a synchronous pool", "batch_size"}},
-		{"send_on_sync_pool", func() error {
-			_, err := raw.Send(ctx, &botarenav1.SendRequest{PoolId: sync, EnvIds: envIDs([]int32{0}), Actions: acts(1)})
-			return err
-		}, connect.CodeFailedPrecondition, []string{"Send on a synchronous pool"}},
-		{"recv_on_sync_pool", func() error {
-			_, err := raw.Recv(ctx, &botarenav1.RecvRequest{PoolId: sync})
-			return err
-		}, connect.CodeFailedPrecondition, []string{"Recv on a synchronous pool"}},
-		{"send_before_async_reset", func() error {
-			_, err := raw.Send(ctx, &botarenav1.SendRequest{PoolId: fresh, EnvIds: envIDs([]int32{0}), Actions: acts(1)})
-			return err
-		}, connect.CodeFailedPrecondition, []string{"Send before the first AsyncReset"}},
-		{"recv_before_async_reset", func() error {
-			_, err := raw.Recv(ctx, &botarenav1.RecvRequest{PoolId: fresh})
-			return err
-		}, connect.CodeFailedPrecondition, []string{"Recv before the first AsyncReset"}},
-		{"recv_unknown_pool", func() error {
-			_, err := raw.Recv(ctx, &botarenav1.RecvRequest{PoolId: "p-nope"})
-			return err
-		}, connect.CodeNotFound, []string{`"p-nope"`}},
+		{"batch_size_above_num_envs", rpctest.Call(ctx, raw.CreatePool, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 4, BatchSize: 5}), connect.CodeInvalidArgument, []string{"batch_size: got 5", "1..4 (num_envs)"}},
+		{"negative_batch_size", rpctest.Call(ctx, raw.CreatePool, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 4, BatchSize: -1}), connect.CodeInvalidArgument, []string{"batch_size: got -1"}},
+		{"reset_on_async_pool", rpctest.Call(ctx, raw.Reset, &botarenav1.ResetRequest{PoolId: pool}), connect.CodeFailedPrecondition, []string{"Reset on an async pool", "AsyncReset, Send and Recv"}},
+		{"step_on_async_pool", rpctest.Call(ctx, raw.Step, &botarenav1.StepRequest{PoolId: pool, Actions: acts(4)}), connect.CodeFailedPrecondition, []string{"Step on an async pool"}},
+		{"async_reset_on_sync_pool", rpctest.Call(ctx, raw.AsyncReset, &botarenav1.AsyncResetRequest{PoolId: sync}), connect.CodeFailedPrecondition, []string{"AsyncReset on a synchronous pool", "batch_size"}},
+		{"send_on_sync_pool", rpctest.Call(ctx, raw.Send, &botarenav1.SendRequest{PoolId: sync, EnvIds: envIDs([]int32{0}), Actions: acts(1)}), connect.CodeFailedPrecondition, []string{"Send on a synchronous pool"}},
+		{"recv_on_sync_pool", rpctest.Call(ctx, raw.Recv, &botarenav1.RecvRequest{PoolId: sync}), connect.CodeFailedPrecondition, []string{"Recv on a synchronous pool"}},
+		{"send_before_async_reset", rpctest.Call(ctx, raw.Send, &botarenav1.SendRequest{PoolId: fresh, EnvIds: envIDs([]int32{0}), Actions: acts(1)}), connect.CodeFailedPrecondition, []string{"Send before the first AsyncReset"}},
+		{"recv_before_async_reset", rpctest.Call(ctx, raw.Recv, &botarenav1.RecvRequest{PoolId: fresh}), connect.CodeFailedPrecondition, []string{"Recv before the first AsyncReset"}},
+		{"recv_unknown_pool", rpctest.Call(ctx, raw.Recv, &botarenav1.RecvRequest{PoolId: "p-nope"}), connect.CodeNotFound, []string{`"p-nope"`}},
 		{"empty_send", send(nil, nil), 0, nil}, // fine: it queues nothing
-		{"env_ids_odd_bytes", func() error {
-			_, err := raw.Send(ctx, &botarenav1.SendRequest{PoolId: pool, EnvIds: []byte{0, 0, 0}})
-			return err
-		}, connect.CodeInvalidArgument, []string{"env_ids: got 3 bytes", "at most num_envs = 4"}},
+		{"env_ids_odd_bytes", rpctest.Call(ctx, raw.Send, &botarenav1.SendRequest{PoolId: pool, EnvIds: []byte{0, 0, 0}}), connect.CodeInvalidArgument, []string{"env_ids: got 3 bytes", "at most num_envs = 4"}},
 		{"more_env_ids_than_envs", send([]int32{0, 1, 0, 1, 0}, acts(5)), connect.CodeInvalidArgument, []string{"env_ids: got 20 bytes"}},
 		{"actions_byte_count", send([]int32{0}, acts(2)), connect.CodeInvalidArgument, []string{"actions: got 16 bytes for 1 envs, want 8"}},
 		{"env_out_of_range", send([]int32{4}, acts(1)), connect.CodeInvalidArgument, []string{"envs[0]", "0..3"}},

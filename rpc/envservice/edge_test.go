@@ -31,30 +31,12 @@ func TestErrorsDoNotEchoInput(t *testing.T) {
 		call func() error
 		code connect.Code
 	}{
-		{"reset_pool_id", func() error {
-			_, err := raw.Reset(ctx, &botarenav1.ResetRequest{PoolId: rpctest.Huge})
-			return err
-		}, connect.CodeNotFound},
-		{"step_pool_id", func() error {
-			_, err := raw.Step(ctx, &botarenav1.StepRequest{PoolId: rpctest.Huge})
-			return err
-		}, connect.CodeNotFound},
-		{"render_pool_id", func() error {
-			_, err := raw.Render(ctx, &botarenav1.RenderRequest{PoolId: rpctest.Huge})
-			return err
-		}, connect.CodeNotFound},
-		{"stats_pool_id", func() error {
-			_, err := raw.Stats(ctx, &botarenav1.StatsRequest{PoolId: rpctest.Huge})
-			return err
-		}, connect.CodeNotFound},
-		{"close_pool_id", func() error {
-			_, err := raw.ClosePool(ctx, &botarenav1.ClosePoolRequest{PoolId: rpctest.Huge})
-			return err
-		}, connect.CodeNotFound},
-		{"set_opponents_pool_id", func() error {
-			_, err := raw.SetOpponents(ctx, &botarenav1.SetOpponentsRequest{PoolId: rpctest.Huge})
-			return err
-		}, connect.CodeNotFound},
+		{"reset_pool_id", rpctest.Call(ctx, raw.Reset, &botarenav1.ResetRequest{PoolId: rpctest.Huge}), connect.CodeNotFound},
+		{"step_pool_id", rpctest.Call(ctx, raw.Step, &botarenav1.StepRequest{PoolId: rpctest.Huge}), connect.CodeNotFound},
+		{"render_pool_id", rpctest.Call(ctx, raw.Render, &botarenav1.RenderRequest{PoolId: rpctest.Huge}), connect.CodeNotFound},
+		{"stats_pool_id", rpctest.Call(ctx, raw.Stats, &botarenav1.StatsRequest{PoolId: rpctest.Huge}), connect.CodeNotFound},
+		{"close_pool_id", rpctest.Call(ctx, raw.ClosePool, &botarenav1.ClosePoolRequest{PoolId: rpctest.Huge}), connect.CodeNotFound},
+		{"set_opponents_pool_id", rpctest.Call(ctx, raw.SetOpponents, &botarenav1.SetOpponentsRequest{PoolId: rpctest.Huge}), connect.CodeNotFound},
 		{"stream_first_pool_id", func() error {
 			st, err := raw.StepStream(ctx)
 			if err != nil {
@@ -79,22 +61,10 @@ func TestErrorsDoNotEchoInput(t *testing.T) {
 			_, err = st.Receive()
 			return err
 		}, connect.CodeInvalidArgument},
-		{"create_pool_game", func() error {
-			_, err := raw.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: rpctest.Huge, NumEnvs: 1})
-			return err
-		}, connect.CodeNotFound},
-		{"create_pool_opponent", func() error {
-			_, err := raw.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1, LearnerSeats: []int32{0}, Opponents: map[int32]string{1: rpctest.Huge}})
-			return err
-		}, connect.CodeNotFound},
-		{"create_pool_config_field", func() error {
-			_, err := raw.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1, ConfigJson: `{"` + rpctest.Huge + `": 1}`})
-			return err
-		}, connect.CodeInvalidArgument},
-		{"render_format", func() error {
-			_, err := raw.Render(ctx, &botarenav1.RenderRequest{PoolId: p.ID(), Format: rpctest.Huge})
-			return err
-		}, connect.CodeInvalidArgument},
+		{"create_pool_game", rpctest.Call(ctx, raw.CreatePool, &botarenav1.CreatePoolRequest{Game: rpctest.Huge, NumEnvs: 1}), connect.CodeNotFound},
+		{"create_pool_opponent", rpctest.Call(ctx, raw.CreatePool, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1, LearnerSeats: []int32{0}, Opponents: map[int32]string{1: rpctest.Huge}}), connect.CodeNotFound},
+		{"create_pool_config_field", rpctest.Call(ctx, raw.CreatePool, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1, ConfigJson: `{"` + rpctest.Huge + `": 1}`}), connect.CodeInvalidArgument},
+		{"render_format", rpctest.Call(ctx, raw.Render, &botarenav1.RenderRequest{PoolId: p.ID(), Format: rpctest.Huge}), connect.CodeInvalidArgument},
 		{"set_opponents_name", func() error {
 			mix := &botarenav1.OpponentMix{Choices: []*botarenav1.OpponentChoice{{Name: rpctest.Huge, Spec: "idle", Weight: 1}, {Name: rpctest.Huge, Spec: "random", Weight: 1}}}
 			_, err := raw.SetOpponents(ctx, &botarenav1.SetOpponentsRequest{PoolId: p.ID(), Opponents: map[int32]*botarenav1.OpponentMix{1: mix}})

@@ -434,6 +434,16 @@ func WantCode(t testing.TB, err error, code connect.Code, substrings ...string) 
 	}
 }
 
+// Call returns a function that makes the unary call rpc(ctx, req) and
+// returns its error, for tables of calls that must fail: Call(ctx,
+// raw.Step, &botarenav1.StepRequest{...}).
+func Call[Req, Resp any](ctx context.Context, rpc func(context.Context, *Req) (*Resp, error), req *Req) func() error {
+	return func() error {
+		_, err := rpc(ctx, req)
+		return err
+	}
+}
+
 // Huge is a 1 MiB client-supplied string.
 var Huge = strings.Repeat("x", 1<<20)
 
