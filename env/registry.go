@@ -111,8 +111,48 @@ func (r *Registry) Register(e Entry) {
 	r.entries[e.Name] = e
 }
 
-// Register adds e to the [Default] registry.
-func Register(e Entry) { Default.Register(e) }
+// Register adds each entry to the [Default] registry, in order.
+func Register(entries ...Entry) {
+	for _, e := range entries {
+		Default.Register(e)
+	}
+}
+
+// Preset is one registry name of a game ("bomberman/12p"): the name, its
+// one-line summary and its default config ([Entry.NewConfig]).
+type Preset[C Config] struct {
+	Name    string
+	Summary string
+	// Config returns a new default config for the name.
+	Config func() C
+}
+
+// Presets returns one [Entry] per preset of a game whose registry names
+// differ only in name, summary and default config: every entry takes its
+// rules from rules and its envs from newGame (given the registry name, for
+// the env's Spec), and carries kit. The entries' Rules and New panic on a
+// config of another type than C, as a game's own would; newGame's error
+// is returned as it is, its env as an [Env] (nil with an error).
+func Presets[C Config, E Env](presets []Preset[C], rules func(C) string, newGame func(name string, cfg C) (E, error), kit any) []Entry {
+	entries := make([]Entry, len(presets))
+	for i, p := range presets {
+		entries[i] = Entry{
+			Name:      p.Name,
+			Summary:   p.Summary,
+			Rules:     func(c Config) string { return rules(c.(C)) },
+			NewConfig: func() Config { return p.Config() },
+			New: func(c Config) (Env, error) {
+				e, err := newGame(p.Name, c.(C))
+				if err != nil {
+					return nil, err
+				}
+				return e, nil
+			},
+			Kit: kit,
+		}
+	}
+	return entries
+}
 
 // BaseGame returns the game a registry name belongs to: the part before
 // the first '/' ("bomberman/12p" → "bomberman").

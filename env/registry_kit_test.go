@@ -1,6 +1,9 @@
 package env_test
 
 import (
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,4 +61,51 @@ func wantPanic(t *testing.T, want string, f func()) {
 		}
 	}()
 	f()
+}
+
+func TestPresetsShareRulesConstructorAndKit(t *testing.T) {
+	preset := func(target int) func() *counterConfig {
+		return func() *counterConfig { return &counterConfig{Seats: 2, Target: target} }
+	}
+	var made []string
+	newGame := func(name string, c *counterConfig) (*counter, error) {
+		made = append(made, name)
+		if c.Target > 9 {
+			return nil, errors.New("too far")
+		}
+		return &counter{spec: &env.Spec{Game: name, Seats: c.Seats, Actions: 3}, cfg: *c}, nil
+	}
+	rules := func(c *counterConfig) string { return fmt.Sprintf("reach %d", c.Target) }
+	kit := counterKit{"counter"}
+	entries := env.Presets([]env.Preset[*counterConfig]{
+		{Name: "counter", Summary: "to 5", Config: preset(5)},
+		{Name: "counter/far", Summary: "to 12", Config: preset(12)},
+	}, rules, newGame, kit)
+
+	if len(entries) != 2 {
+		t.Fatalf("%d entries, want 2", len(entries))
+	}
+	for i, want := range []struct {
+		name, summary, rules string
+		err                  bool
+	}{{"counter", "to 5", "reach 5", false}, {"counter/far", "to 12", "reach 12", true}} {
+		e := entries[i]
+		if e.Name != want.name || e.Summary != want.summary || e.Kit != kit {
+			t.Errorf("entry %d: %q %q kit %v, want %q %q %v", i, e.Name, e.Summary, e.Kit, want.name, want.summary, kit)
+		}
+		cfg := e.NewConfig()
+		if got := e.Rules(cfg); got != want.rules {
+			t.Errorf("%s: Rules = %q, want %q", e.Name, got, want.rules)
+		}
+		g, err := e.New(cfg)
+		if (err != nil) != want.err || (g == nil) != want.err {
+			t.Errorf("%s: New = %v, %v; want an error %v and a nil Env with it", e.Name, g, err, want.err)
+		}
+		if g != nil && g.Spec().Game != want.name {
+			t.Errorf("%s: the env's Spec names %q", e.Name, g.Spec().Game)
+		}
+	}
+	if want := []string{"counter", "counter/far"}; !slices.Equal(made, want) {
+		t.Errorf("newGame got the names %q, want %q", made, want)
+	}
 }

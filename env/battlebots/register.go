@@ -12,25 +12,10 @@ var _ env.Env = (*Game)(nil)
 // Registry names: "battlebots" is HEAD's game; "battlebots/10x10" the
 // README's arena.
 func init() {
-	for _, preset := range []struct {
-		name, arena, summary string
-	}{
-		{"battlebots", Arena9x9, "BattleBots (fergcb), exact: 1v1 on HEAD's 9×9 arena, bullets, missiles, landmines, EMP; one bout per episode"},
-		{"battlebots/10x10", Arena10x10, "BattleBots on the README's 10×10 arena"},
-	} {
-		env.Register(env.Entry{
-			Name:    preset.name,
-			Summary: preset.summary,
-			Rules:   func(c env.Config) string { return Rules(c.(*Config)) },
-			NewConfig: func() env.Config {
-				c := DefaultConfig()
-				c.Arena = preset.arena
-				return c
-			},
-			New: func(c env.Config) (env.Env, error) { return newGame(preset.name, c.(*Config)) },
-			Kit: Kit{},
-		})
-	}
+	env.Register(env.Presets([]env.Preset[*Config]{
+		{Name: "battlebots", Summary: "BattleBots (fergcb), exact: 1v1 on HEAD's 9×9 arena, bullets, missiles, landmines, EMP; one bout per episode", Config: func() *Config { c := DefaultConfig(); c.Arena = Arena9x9; return c }},
+		{Name: "battlebots/10x10", Summary: "BattleBots on the README's 10×10 arena", Config: func() *Config { c := DefaultConfig(); c.Arena = Arena10x10; return c }},
+	}, Rules, newGame, Kit{})...)
 }
 
 // Rules returns the rules as botarena implements them for cfg, in Markdown:

@@ -8,27 +8,11 @@ import (
 )
 
 func init() {
-	for _, preset := range []struct {
-		name, summary  string
-		players, tasks int
-	}{
-		{"battlecube", "Battle³, exact: bots in an 8×8×8 cube moving and bombing, 4 players, 1 task per tick (1–64 with players)", 4, 1},
-		{"battlecube/2p", "Battle³, 2 players in an 8×8×8 cube", 2, 1},
-		{"battlecube/tasks3", "Battle³, 4 players, 3 tasks per tick (bots plan three ticks ahead)", 4, 3},
-	} {
-		env.Register(env.Entry{
-			Name:    preset.name,
-			Summary: preset.summary,
-			Rules:   func(c env.Config) string { return Rules(c.(*Config)) },
-			NewConfig: func() env.Config {
-				c := DefaultConfig()
-				c.Players, c.TasksPerTick = preset.players, preset.tasks
-				return c
-			},
-			New: func(c env.Config) (env.Env, error) { return newGame(preset.name, c.(*Config)) },
-			Kit: Kit{},
-		})
-	}
+	env.Register(env.Presets([]env.Preset[*Config]{
+		{Name: "battlecube", Summary: "Battle³, exact: bots in an 8×8×8 cube moving and bombing, 4 players, 1 task per tick (1–64 with players)", Config: func() *Config { c := DefaultConfig(); c.Players, c.TasksPerTick = 4, 1; return c }},
+		{Name: "battlecube/2p", Summary: "Battle³, 2 players in an 8×8×8 cube", Config: func() *Config { c := DefaultConfig(); c.Players, c.TasksPerTick = 2, 1; return c }},
+		{Name: "battlecube/tasks3", Summary: "Battle³, 4 players, 3 tasks per tick (bots plan three ticks ahead)", Config: func() *Config { c := DefaultConfig(); c.Players, c.TasksPerTick = 4, 3; return c }},
+	}, Rules, newGame, Kit{})...)
 }
 
 // Rules returns the rules as botarena implements them for cfg, in Markdown.

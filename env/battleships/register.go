@@ -9,24 +9,11 @@ import (
 
 // Registry names: "battleships" (medium) and one preset per size.
 func init() {
-	for _, p := range []struct{ name, size, summary string }{
-		{"battleships", SizeMedium, "Entelect Challenge 2017 Battleships (1.2.2, shields and special weapons), exact: 10×10 (size small|medium|large)"},
-		{"battleships/small", SizeSmall, "Entelect 2017 Battleships on 7×7"},
-		{"battleships/large", SizeLarge, "Entelect 2017 Battleships on 14×14"},
-	} {
-		env.Register(env.Entry{
-			Name:    p.name,
-			Summary: p.summary,
-			Rules:   func(c env.Config) string { return Rules(c.(*Config)) },
-			NewConfig: func() env.Config {
-				c := DefaultConfig()
-				c.Size = p.size
-				return c
-			},
-			New: func(c env.Config) (env.Env, error) { return newGame(p.name, c.(*Config)) },
-			Kit: Kit{},
-		})
-	}
+	env.Register(env.Presets([]env.Preset[*Config]{
+		{Name: "battleships", Summary: "Entelect Challenge 2017 Battleships (1.2.2, shields and special weapons), exact: 10×10 (size small|medium|large)", Config: func() *Config { c := DefaultConfig(); c.Size = SizeMedium; return c }},
+		{Name: "battleships/small", Summary: "Entelect 2017 Battleships on 7×7", Config: func() *Config { c := DefaultConfig(); c.Size = SizeSmall; return c }},
+		{Name: "battleships/large", Summary: "Entelect 2017 Battleships on 14×14", Config: func() *Config { c := DefaultConfig(); c.Size = SizeLarge; return c }},
+	}, Rules, newGame, Kit{})...)
 }
 
 // Rules returns the rules as botarena implements them for cfg, in Markdown.

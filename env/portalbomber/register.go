@@ -12,22 +12,10 @@ var _ env.Env = (*Game)(nil)
 // Registry names: "portalbomber" is the original (11×11, alternating
 // moves); "portalbomber/variant" is the design document's variant.
 func init() {
-	for _, preset := range []struct {
-		name, summary string
-		config        func() *Config
-	}{
-		{"portalbomber", "UPE 2016 portal Bomberman, exact: 1 v 1 on 11×11, alternating moves, coins, shop, portals, apocalypse", DefaultConfig},
-		{"portalbomber/variant", "UPE portal Bomberman, the design document's variant: 17×17, simultaneous moves, shop codes", VariantConfig},
-	} {
-		env.Register(env.Entry{
-			Name:      preset.name,
-			Summary:   preset.summary,
-			Rules:     func(c env.Config) string { return Rules(c.(*Config)) },
-			NewConfig: func() env.Config { return preset.config() },
-			New:       func(c env.Config) (env.Env, error) { return newGame(preset.name, c.(*Config)) },
-			Kit:       Kit{},
-		})
-	}
+	env.Register(env.Presets([]env.Preset[*Config]{
+		{Name: "portalbomber", Summary: "UPE 2016 portal Bomberman, exact: 1 v 1 on 11×11, alternating moves, coins, shop, portals, apocalypse", Config: DefaultConfig},
+		{Name: "portalbomber/variant", Summary: "UPE portal Bomberman, the design document's variant: 17×17, simultaneous moves, shop codes", Config: VariantConfig},
+	}, Rules, newGame, Kit{})...)
 }
 
 // Rules returns the rules as botarena implements them for cfg, in Markdown.
