@@ -10,8 +10,10 @@ import contextlib
 import csv
 import dataclasses
 import json
+import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,6 +29,16 @@ from botarena.policy import PolicyNet, load_policy  # noqa: E402
 from botarena.server import find_binary  # noqa: E402
 from botarena.train import TrainConfig, evaluate, game_defaults, main, train  # noqa: E402
 from botarena.train.config import parse_opponents  # noqa: E402
+
+
+def _play(game: str, agents: str, seed: int) -> dict[str, Any]:
+    """The result line of ``botarena play game --agents agents --seed seed --json``, which must succeed."""
+    out = subprocess.run(
+        [find_binary(), "play", game, "--agents", agents, "--seed", str(seed), "--json"], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    result: dict[str, Any] = json.loads(out.stdout.splitlines()[0])
+    return result
 
 
 def _small(out: Path, address: str, **kw: object) -> TrainConfig:
@@ -67,14 +79,7 @@ def test_training_writes_the_policy_curve_and_checkpoints_and_go_plays_the_polic
     assert net.arch["game"] == "battlebots" and net.arch["trained"]["env_steps"] == 4096
 
     # Go loads the exported file and plays a match with it.
-    out = subprocess.run(
-        [find_binary(), "play", "battlebots", "--agents", f"policy:{policy},huggy", "--seed", "3", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    game = json.loads(out.stdout.splitlines()[0])
+    game = _play("battlebots", f"policy:{policy},huggy", 3)
     assert game["game"] == "battlebots"
     assert [e["agent"] for e in sorted(game["leaderboard"], key=lambda e: e["seat"])] == [f"policy:{policy}", "huggy"]
 
@@ -120,6 +125,28 @@ def test_a_run_resumes_from_its_checkpoint(tmp_path: Path, address: str) -> None
 def test_the_command_line_rejects_a_run_without_a_budget(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["--game", "battlebots", "--minutes", "0"]) == 2
     assert "--minutes or --total-steps" in capsys.readouterr().err
+
+
+def test_each_train_config_field_is_the_command_line_flag_of_its_name() -> None:
+    """The command line sets every TrainConfig field from the flag of its name, comma lists split."""
+    from botarena.train.cli import _parser, _train_config
+
+    dests = {a.dest for a in _parser()._actions}
+    assert {f.name for f in dataclasses.fields(TrainConfig)} <= dests
+    argv = ["--game", "battlebots", "--lr", "0.01", "--no-anneal-lr", "--channels", "8,16", "--strides", "2, 1", "--hidden", "7"]
+    argv += ["--learner-seats", "1", "--track", "tensorboard, wandb,", "--league-bots", "sniper,huggy", "--imitate", "greedy", "--bf16"]
+    cfg = _train_config(_parser().parse_args(argv), "battlebots", {"players": 2})
+    assert (cfg.game, cfg.config, cfg.lr, cfg.anneal_lr, cfg.channels, cfg.strides, cfg.hidden) == (
+        "battlebots",
+        {"players": 2},
+        0.01,
+        False,
+        (8, 16),
+        (2, 1),
+        7,
+    )
+    assert (cfg.learner_seats, cfg.track, cfg.league_bots, cfg.imitate, cfg.bf16) == ((1,), ("tensorboard", "wandb"), ("sniper", "huggy"), "greedy", True)
+    assert cfg.out == os.path.join("runs", "battlebots") and cfg.num_envs == TrainConfig().num_envs
 
 
 def test_training_defaults_come_from_the_games_spec(address: str) -> None:
@@ -202,14 +229,7 @@ def test_battleships_trains_a_factored_head_that_go_plays(tmp_path: Path, addres
     r = evaluate(policy, "battleships/small", "reference", games=4, address=address, sample=True, temperature=0.5)
     assert r.wins + r.draws + r.losses == 4
     for agent in (f"policy:{policy}", f"policy:{policy}?temp=0.3"):
-        out = subprocess.run(
-            [find_binary(), "play", "battleships/small", "--agents", f"{agent},reference", "--seed", "2", "--json"],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert out.returncode == 0, out.stderr
-        assert json.loads(out.stdout.splitlines()[0])["game"] == "battleships/small"
+        assert _play("battleships/small", f"{agent},reference", 2)["game"] == "battleships/small"
 
 
 @pytest.mark.parametrize("inside", ["update", "rollout"])

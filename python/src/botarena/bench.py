@@ -301,6 +301,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     config = json.loads(args.config) if args.config else {}
+    # The settings run and compare take alike, each the flag of its name.
+    shared = ("game", "envs", "seconds", "address", "actions", "seed", "workers", "compression", "backend", "policy_us_per_row", "shared_planes", "protocol")
+    common: dict[str, Any] = {k: getattr(args, k) for k in shared}
     if args.transport == "both" or args.async_vs_sync:
         if args.async_vs_sync and args.transport == "both":
             p.error("--async-vs-sync takes one transport")
@@ -310,24 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.error("--transport both compares the remote backend's transports")
         vary = "async" if args.async_vs_sync else "transport"
         extra: dict[str, Any] = {"batch_size": args.batch_size, "transport": args.transport} if args.async_vs_sync else {}
-        cmp = compare(
-            args.rounds,
-            vary=vary,
-            game=args.game,
-            envs=args.envs,
-            seconds=args.seconds,
-            address=args.address,
-            actions=args.actions,
-            seed=args.seed,
-            workers=args.workers,
-            compression=args.compression,
-            backend=args.backend,
-            policy_us_per_row=args.policy_us_per_row,
-            shared_planes=args.shared_planes,
-            protocol=args.protocol,
-            **extra,
-            **config,
-        )
+        cmp = compare(args.rounds, vary=vary, **common, **extra, **config)
         if args.json:
             print(json.dumps(cmp))
         else:
@@ -344,23 +330,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     server = "the pool's in the client's (native)" if args.backend == "native" else "server unknown (--address)"
                 print(f"CPU per agent step, {t:<6}  client {c['client']:.1f} ns  {server}")
         return 0
-    res = run(
-        args.game,
-        args.envs,
-        args.seconds,
-        address=args.address,
-        actions=args.actions,
-        transport=args.transport,
-        seed=args.seed,
-        workers=args.workers,
-        compression=args.compression,
-        backend=args.backend,
-        batch_size=args.batch_size,
-        policy_us_per_row=args.policy_us_per_row,
-        shared_planes=args.shared_planes,
-        protocol=args.protocol,
-        **config,
-    )
+    res = run(**common, transport=args.transport, batch_size=args.batch_size, **config)
     if args.json:
         print(json.dumps(res))
     else:

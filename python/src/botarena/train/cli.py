@@ -162,6 +162,30 @@ def _policy_game(policy: str) -> str:
     return TrainConfig().game
 
 
+def _items(flag: str) -> tuple[str, ...]:
+    """The items of a comma-separated flag, spaces stripped, empty ones dropped."""
+    return tuple(k.strip() for k in flag.split(",") if k.strip())
+
+
+def _train_config(args: argparse.Namespace, game: str, config: dict[str, Any]) -> TrainConfig:
+    """The run's settings from the parsed flags: each :class:`TrainConfig` field is the flag of its name
+    (the parser has one for every field), the comma-separated ones split into tuples, the output folder
+    defaulting to ``runs/<game>``."""
+    flags = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig)}
+    ints = {name: tuple(int(c) for c in _items(flags[name])) for name in ("channels", "strides", "learner_seats")}
+    return TrainConfig(
+        **{
+            **flags,
+            **ints,
+            "game": game,
+            "config": config,
+            "out": args.out or os.path.join("runs", game.replace("/", "-")),
+            "track": _items(args.track),
+            "league_bots": _items(args.league_bots),
+        }
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs ``python -m botarena.train`` with ``argv`` (default: sys.argv[1:]) and returns its exit status."""
     args = _parser().parse_args(argv)
@@ -174,60 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("botarena.train: --config must be a JSON object", file=sys.stderr)
         return 2
     game = args.game or _policy_game(args.evaluate)
-    cfg = TrainConfig(
-        game=game,
-        opponent=args.opponent,
-        config=config,
-        minutes=args.minutes,
-        total_steps=args.total_steps,
-        num_envs=args.num_envs,
-        num_steps=args.num_steps,
-        lr=args.lr,
-        anneal_lr=args.anneal_lr,
-        gamma=args.gamma,
-        gae_lambda=args.gae_lambda,
-        update_epochs=args.update_epochs,
-        minibatches=args.minibatches,
-        clip=args.clip,
-        ent_coef=args.ent_coef,
-        vf_coef=args.vf_coef,
-        max_grad_norm=args.max_grad_norm,
-        channels=tuple(int(c) for c in args.channels.split(",") if c),
-        strides=tuple(int(c) for c in args.strides.split(",") if c),
-        hidden=args.hidden,
-        head=args.head,
-        seed=args.seed,
-        device=args.device,
-        threads=args.threads,
-        overlap=args.overlap,
-        bf16=args.bf16,
-        backend=args.backend,
-        skip_forced=args.skip_forced,
-        out=args.out or os.path.join("runs", game.replace("/", "-")),
-        checkpoint_every=args.checkpoint_every,
-        eval_games=args.eval_games,
-        gauntlet_games=args.gauntlet_games,
-        resume=args.resume,
-        init=args.init,
-        address=args.address,
-        quiet=args.quiet,
-        track=tuple(k.strip() for k in args.track.split(",") if k.strip()),
-        learner_seats=tuple(int(x) for x in args.learner_seats.split(",") if x),
-        self_play=args.self_play,
-        snapshot_every=args.snapshot_every,
-        league=args.league,
-        league_games=args.league_games,
-        league_match=args.league_match,
-        league_bots=tuple(b for b in args.league_bots.split(",") if b),
-        pfsp_k=args.pfsp_k,
-        snapshot_keep=args.snapshot_keep,
-        snapshot_share=args.snapshot_share,
-        imitate=args.imitate,
-        imitate_games=args.imitate_games,
-        imitate_epochs=args.imitate_epochs,
-        imitate_lr=args.imitate_lr,
-        imitate_coef=args.imitate_coef,
-    )
+    cfg = _train_config(args, game, config)
     try:
         parse_opponents(args.opponent or "random")
     except ValueError as e:
