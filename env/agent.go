@@ -1,5 +1,7 @@
 package env
 
+import "fmt"
+
 // Agent is a policy for one seat of one env: a game's built-in bot, an
 // external bot behind its original protocol, a frozen neural policy, or a
 // pool's opponent. It is the one agent interface of botarena: play,
@@ -40,4 +42,17 @@ type AgentInfo struct {
 	// New makes the agent for envs of spec; it returns an error for a spec
 	// of another game.
 	New AgentFactory
+}
+
+// GameAgent returns the [AgentFactory] of game's built-in agent name: for a
+// spec of any registry name of game ([BaseGame]), or a nil spec, it
+// returns newAgent(); for a spec of another game it returns an error
+// naming the agent and that game.
+func GameAgent(game, name string, newAgent func() Agent) AgentFactory {
+	return func(spec *Spec) (Agent, error) {
+		if spec != nil && BaseGame(spec.Game) != game {
+			return nil, fmt.Errorf("the %s %s bot cannot play %s", game, name, spec.Game)
+		}
+		return newAgent(), nil
+	}
 }

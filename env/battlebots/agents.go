@@ -6,14 +6,10 @@ import (
 	"github.com/botarena/botarena/env"
 )
 
-// newAgent returns the factory of a built-in agent that make makes.
+// newAgent returns the factory of the built-in agent name that make
+// makes ([env.GameAgent]).
 func newAgent(name string, make func() env.Agent) env.AgentFactory {
-	return func(spec *env.Spec) (env.Agent, error) {
-		if spec != nil && env.BaseGame(spec.Game) != "battlebots" {
-			return nil, fmt.Errorf("the battlebots %s bot cannot play %s", name, spec.Game)
-		}
-		return make(), nil
-	}
+	return env.GameAgent("battlebots", name, make)
 }
 
 // Nop is the original's Nop.java: it always prints NO (action 0). It has

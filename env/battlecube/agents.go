@@ -8,14 +8,10 @@ import (
 	"github.com/botarena/botarena/env"
 )
 
-// newAgent returns the factory of a built-in agent that make makes.
-func newAgent(make func() env.Agent) env.AgentFactory {
-	return func(spec *env.Spec) (env.Agent, error) {
-		if spec != nil && env.BaseGame(spec.Game) != "battlecube" {
-			return nil, fmt.Errorf("the battlecube bots cannot play %s", spec.Game)
-		}
-		return make(), nil
-	}
+// newAgent returns the factory of the built-in agent name that make
+// makes ([env.GameAgent]).
+func newAgent(name string, make func() env.Agent) env.AgentFactory {
+	return env.GameAgent("battlecube", name, make)
 }
 
 func asBattlecube(e env.Env) *Game {

@@ -16,11 +16,11 @@ type Kit struct{}
 // builtinAgents are the game's built-in agents ([Kit.Agents]).
 var builtinAgents = []env.AgentInfo{
 	{Name: "dumb", Summary: "the original example_bots/dumb-bot.js: random move (staying in the cube), NOOP or bomb anywhere",
-		New: newAgent(func() env.Agent { return NewDumb() })},
+		New: newAgent("dumb", func() env.Agent { return NewDumb() })},
 	{Name: "teebot", Summary: "the original example_bots/teebot.js with its default parameters: flee to the most open cell, bomb the most boxed-in bots",
-		New: newAgent(func() env.Agent { return NewTeebot(DefaultTeebotParams()) })},
+		New: newAgent("teebot", func() env.Agent { return NewTeebot(DefaultTeebotParams()) })},
 	{Name: "stalker", Summary: "hunts: predicts each bot (teebot's own planner, or staying) and bombs its next cell, dodges every cell a bot may bomb or reach, fills every task of a cycle",
-		New: newAgent(func() env.Agent { return NewStalker() })},
+		New: newAgent("stalker", func() env.Agent { return NewStalker() })},
 }
 
 // Agents returns the game's built-in agents.

@@ -8,12 +8,7 @@ import (
 )
 
 // newReferenceAgent is the factory of the "reference" agent.
-func newReferenceAgent(spec *env.Spec) (env.Agent, error) {
-	if spec != nil && env.BaseGame(spec.Game) != "battleships" {
-		return nil, fmt.Errorf("the battleships reference bot cannot play %s", spec.Game)
-	}
-	return &Reference{}, nil
-}
+var newReferenceAgent = env.GameAgent("battleships", "reference", func() env.Agent { return &Reference{} })
 
 // Reference is the Entelect Challenge 2017 reference bot
 // ("Reference Bots/C#", v1.2.1; spec §11).

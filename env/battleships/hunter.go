@@ -1,19 +1,13 @@
 package battleships
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/botarena/botarena/env"
 )
 
 // newHunterAgent is the factory of the "hunter" agent.
-func newHunterAgent(spec *env.Spec) (env.Agent, error) {
-	if spec != nil && env.BaseGame(spec.Game) != "battleships" {
-		return nil, fmt.Errorf("the battleships hunter bot cannot play %s", spec.Game)
-	}
-	return &Hunter{}, nil
-}
+var newHunterAgent = env.GameAgent("battleships", "hunter", func() env.Agent { return &Hunter{} })
 
 // Hunter is a Battleships bot that sees what its state.json shows: its own
 // side, and of the opponent's map only the damaged, missed and shield-hit

@@ -8,12 +8,7 @@ import (
 )
 
 // newReferenceAgent is the factory of the "reference" agent.
-func newReferenceAgent(spec *env.Spec) (env.Agent, error) {
-	if spec != nil && env.BaseGame(spec.Game) != "bomberman" {
-		return nil, fmt.Errorf("the bomberman reference bot cannot play %s", spec.Game)
-	}
-	return NewReference(), nil
-}
+var newReferenceAgent = env.GameAgent("bomberman", "reference", func() env.Agent { return NewReference() })
 
 // maxCells is the number of cells of the largest Bomberman map.
 const maxCells = MaxSide * MaxSide

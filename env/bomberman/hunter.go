@@ -1,19 +1,13 @@
 package bomberman
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/botarena/botarena/env"
 )
 
 // newHunterAgent is the factory of the "hunter" agent.
-func newHunterAgent(spec *env.Spec) (env.Agent, error) {
-	if spec != nil && env.BaseGame(spec.Game) != "bomberman" {
-		return nil, fmt.Errorf("the bomberman hunter bot cannot play %s", spec.Game)
-	}
-	return NewHunter(), nil
-}
+var newHunterAgent = env.GameAgent("bomberman", "hunter", func() env.Agent { return NewHunter() })
 
 // hunterHorizon bounds the rounds Hunter simulates ahead: the longest fuse
 // is 10 (spec §5.3), plus the round a new bomb waits before its first

@@ -1,20 +1,15 @@
 package portalbomber
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/botarena/botarena/env"
 )
 
-// newAgent returns the factory of a built-in agent that make makes.
-func newAgent(make func() env.Agent) env.AgentFactory {
-	return func(spec *env.Spec) (env.Agent, error) {
-		if spec != nil && env.BaseGame(spec.Game) != "portalbomber" {
-			return nil, fmt.Errorf("a portalbomber bot cannot play %s", spec.Game)
-		}
-		return make(), nil
-	}
+// newAgent returns the factory of the built-in agent name that make
+// makes ([env.GameAgent]).
+func newAgent(name string, make func() env.Agent) env.AgentFactory {
+	return env.GameAgent("portalbomber", name, make)
 }
 
 // practiceMoves are AI.js's 15 moves, in its order: everything but "b".

@@ -15,9 +15,9 @@ type Kit struct{}
 
 // builtinAgents are the game's built-in agents ([Kit.Agents]).
 var builtinAgents = []env.AgentInfo{
-	{Name: "practice", Summary: "the UPE practice bot (AI.js): uniformly random over its 15 moves, never bombs", New: newAgent(func() env.Agent { return &Practice{} })},
-	{Name: "greedy", Summary: "escapes its own blasts, bombs soft blocks and the opponent, buys upgrades", New: newAgent(func() env.Agent { return &Greedy{} })},
-	{Name: "raider", Summary: "greedy's economy, plus the hunt: closes in, bombs when the blast leaves the opponent no escape, checks its escapes against the opponent's replies, walks and shoots portal shortcuts", New: newAgent(func() env.Agent { return &Raider{} })},
+	{Name: "practice", Summary: "the UPE practice bot (AI.js): uniformly random over its 15 moves, never bombs", New: newAgent("practice", func() env.Agent { return &Practice{} })},
+	{Name: "greedy", Summary: "escapes its own blasts, bombs soft blocks and the opponent, buys upgrades", New: newAgent("greedy", func() env.Agent { return &Greedy{} })},
+	{Name: "raider", Summary: "greedy's economy, plus the hunt: closes in, bombs when the blast leaves the opponent no escape, checks its escapes against the opponent's replies, walks and shoots portal shortcuts", New: newAgent("raider", func() env.Agent { return &Raider{} })},
 }
 
 // Agents returns the game's built-in agents.
