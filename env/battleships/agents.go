@@ -43,6 +43,26 @@ func (a *Reference) Reset(e env.Env, _ int, seed uint64) {
 	a.rng = rand.New(&a.pcg)
 }
 
+// placeNext returns a built-in bot's action in a phase-1 step: with the
+// learn placement, the next ship of fleet, which draw redraws from rng at
+// the first step of each phase-1 round; else, or once the five ships are
+// chosen, 0 (nothing). It does not allocate.
+func placeNext(g *Game, seat int, fleet *[NumShips]Ship, draw func(r *rand.Rand, n int) [NumShips]Ship, rng *rand.Rand) int32 {
+	if !g.Learn() {
+		return 0
+	}
+	n := g.Size()
+	k := g.PendingShips(seat)
+	if k == 0 {
+		*fleet = draw(rng, n)
+	}
+	if k >= NumShips {
+		return 0
+	}
+	s := fleet[k]
+	return PlaceAction(n, int(s.X), int(s.Y), s.Dir)
+}
+
 func mustBattleships(e env.Env) *Game {
 	g, ok := e.(*Game)
 	if !ok {
@@ -63,18 +83,7 @@ func (a *Reference) Act(e env.Env, seat int) int32 {
 	}
 	n := g.Size()
 	if g.Phase() == 1 {
-		if !g.Learn() {
-			return 0
-		}
-		k := g.PendingShips(seat)
-		if k == 0 {
-			a.fleet = ReferenceFleet(a.rng, n)
-		}
-		if k >= NumShips {
-			return 0
-		}
-		s := a.fleet[k]
-		return PlaceAction(n, int(s.X), int(s.Y), s.Dir)
+		return placeNext(g, seat, &a.fleet, ReferenceFleet, a.rng)
 	}
 	lx, ly := -1, -1
 	for x := range n {

@@ -116,20 +116,8 @@ func (a *Hunter) Act(e env.Env, seat int) int32 {
 	if g.Done() || p.Killed {
 		return 0
 	}
-	n := g.Size()
 	if g.Phase() == 1 {
-		if !g.Learn() {
-			return 0
-		}
-		k := g.PendingShips(seat)
-		if k == 0 {
-			a.fleet = HunterFleet(a.rng, n)
-		}
-		if k >= NumShips {
-			return 0
-		}
-		s := a.fleet[k]
-		return PlaceAction(n, int(s.X), int(s.Y), s.Dir)
+		return placeNext(g, seat, &a.fleet, HunterFleet, a.rng)
 	}
 	if sh := a.shield(g, seat); sh != 0 {
 		return sh
