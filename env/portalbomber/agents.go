@@ -100,7 +100,7 @@ func (a *Greedy) Act(e env.Env, seat int) int32 {
 		return int32(PlaceBomb)
 	}
 	// Shortest paths from here over walkable cells; pick the best target.
-	a.paths(g, seat, here)
+	a.paths(g, seat, here, false)
 	best, bestScore := -1, 0
 	for i := range n * n {
 		if a.dist[i] < 0 || i == here {
@@ -156,8 +156,9 @@ func walkable(g *Game, seat, x, y int) bool {
 
 // paths fills dist and first (the first step's direction) by breadth-first
 // search from cell from, through cells the forecast does not mark deadly at
-// the next round end.
-func (a *Greedy) paths(g *Game, seat, from int) {
+// the next round end; with portals, a step into a portal lands where the
+// partner portal lets out ([step]).
+func (a *Greedy) paths(g *Game, seat, from int, portals bool) {
 	n := g.Size()
 	for i := range n * n {
 		a.dist[i] = -1
@@ -170,12 +171,8 @@ func (a *Greedy) paths(g *Game, seat, from int) {
 		c := int(a.queue[head])
 		head++
 		for d := range 4 {
-			x, y := c%n+dirDX[d], c/n+dirDY[d]
-			if !walkable(g, seat, x, y) {
-				continue
-			}
-			i := y*n + x
-			if a.dist[i] >= 0 || a.fc[i]&1 != 0 {
+			i := step(g, seat, c, d, portals)
+			if i < 0 || a.dist[i] >= 0 || a.fc[i]&1 != 0 {
 				continue
 			}
 			a.dist[i] = a.dist[c] + 1
@@ -269,15 +266,8 @@ func (a *Greedy) canEscape(s *Game, seat int, throughPortals bool) bool {
 			next[i] = true
 			if k > 0 || free {
 				for d := range 4 {
-					if throughPortals {
-						if j := step(s, seat, i, d); j >= 0 {
-							next[j] = true
-						}
-						continue
-					}
-					x, y := i%n+dirDX[d], i/n+dirDY[d]
-					if walkable(s, seat, x, y) {
-						next[y*n+x] = true
+					if j := step(s, seat, i, d, throughPortals); j >= 0 {
+						next[j] = true
 					}
 				}
 			}

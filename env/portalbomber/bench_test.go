@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/botarena/botarena/env"
 )
 
 // BenchmarkStep measures one env step plus both seats' observations and
@@ -50,6 +52,43 @@ func BenchmarkStep(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
 			b.ReportMetric(float64(Seats*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+		})
+	}
+}
+
+// BenchmarkAct measures one built-in bot's Act per move, the bot playing
+// both seats of games that reset at their end (the bots' searches run on
+// every move).
+func BenchmarkAct(b *testing.B) {
+	for _, bot := range []struct {
+		name string
+		make func() env.Agent
+	}{{"greedy", func() env.Agent { return &Greedy{} }}, {"raider", func() env.Agent { return &Raider{} }}} {
+		b.Run(bot.name, func(b *testing.B) {
+			g, _ := New(DefaultConfig())
+			bots := [Seats]env.Agent{bot.make(), bot.make()}
+			acts := make([]int32, Seats)
+			r := make([]float32, Seats)
+			te, tr := make([]bool, Seats), make([]bool, Seats)
+			seed := uint64(0)
+			reset := func() {
+				seed++
+				g.Reset(seed)
+				for s, a := range bots {
+					a.Reset(g, s, seed)
+				}
+			}
+			reset()
+			b.ReportAllocs()
+			for b.Loop() {
+				if g.Done() {
+					reset()
+				}
+				s := g.ToMove()
+				acts[0], acts[1] = 0, 0
+				acts[s] = bots[s].Act(g, s)
+				g.Step(acts, r, te, tr)
+			}
 		})
 	}
 }

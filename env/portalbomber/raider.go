@@ -69,7 +69,7 @@ func (a *Raider) Act(e env.Env, seat int) int32 {
 	}
 	n := g.Size()
 	here := p.Y*n + p.X
-	a.routes(g, seat, here)
+	a.paths(g, seat, here, true)
 	best, bestScore := -1, 0
 	for i := range n * n {
 		if a.dist[i] < 0 || i == here {
@@ -192,7 +192,7 @@ func (a *Raider) safe(g *Game, seat int, m Action) bool {
 
 // portalShot returns the move that starts a portal shortcut to cell
 // target, or Wait for none: a shot of one colour, the other being placed,
-// that shortens the route (through portals, as [Raider.routes]) by more
+// that shortens the route (through portals, as [Greedy.paths] with portals) by more
 // than the moves it costs (the shot, and a turn first where the raider
 // faces elsewhere: then the turn is returned). It uses a.dist, which must
 // hold the routes from the raider's cell, and leaves it changed.
@@ -214,7 +214,7 @@ func (a *Raider) portalShot(g *Game, seat, target int) Action {
 			*t = *g
 			t.players[seat].Orientation = d
 			t.shootPortal(seat, c)
-			a.routes(t, seat, here)
+			a.paths(t, seat, here, true)
 			cost := 1
 			if d != p.Orientation {
 				cost++
@@ -317,53 +317,21 @@ func (a *Raider) escapes(s *Game, seat int) bool {
 }
 
 // step returns the cell seat reaches by stepping from cell i in direction
-// d in g, walking through portals (spec §5.1), or -1 when it cannot step.
-func step(g *Game, seat, i, d int) int {
+// d in g, with portals walking through them (spec §5.1), or -1 when it
+// cannot step.
+func step(g *Game, seat, i, d int, portals bool) int {
 	n := g.Size()
 	x, y := i%n+dirDX[d], i/n+dirDY[d]
 	if walkable(g, seat, x, y) {
 		return y*n + x
 	}
-	if !g.Hard(x, y) && !g.Soft(x, y) {
+	if !portals || !g.Hard(x, y) && !g.Soft(x, y) {
 		return -1
 	}
 	if px, py, _ := g.simulateMovement(i%n, i/n, d, 0); px != i%n || py != i/n {
 		return py*n + px
 	}
 	return -1
-}
-
-// routes is [Greedy.paths] through portals: it fills dist and first by
-// breadth-first search from cell from, a step into a portal landing where
-// the partner portal lets out, through cells the forecast does not mark
-// deadly at the next round end.
-func (a *Raider) routes(g *Game, seat, from int) {
-	n := g.Size()
-	for i := range n * n {
-		a.dist[i] = -1
-	}
-	g.Forecast(a.fc[:], 2)
-	a.dist[from] = 0
-	a.queue[0] = uint16(from)
-	head, tail := 0, 1
-	for head < tail {
-		c := int(a.queue[head])
-		head++
-		for d := range 4 {
-			i := step(g, seat, c, d)
-			if i < 0 || a.dist[i] >= 0 || a.fc[i]&1 != 0 {
-				continue
-			}
-			a.dist[i] = a.dist[c] + 1
-			if c == from {
-				a.first[i] = int8(d)
-			} else {
-				a.first[i] = a.first[c]
-			}
-			a.queue[tail] = uint16(i)
-			tail++
-		}
-	}
 }
 
 func abs(x int) int {
