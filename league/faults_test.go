@@ -40,13 +40,13 @@ func TestLocalRunnerStoresFaultsPerSeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := match.Faults{TimedOut: 1, Crashed: 1, Invalid: 1}
-	for _, s := range res.Standings {
+	for _, s := range res.Leaderboard {
 		w := match.Faults{}
 		if s.Seat == 1 {
 			w = want
 		}
-		if s.Faults != w {
-			t.Errorf("seat %d (%s): faults %+v, want %+v", s.Seat, s.Agent, s.Faults, w)
+		if f := res.SeatFaultsOf(s.Seat); f != w {
+			t.Errorf("seat %d (%s): faults %+v, want %+v", s.Seat, s.Agent, f, w)
 		}
 	}
 	data, err := json.Marshal(GameRecord{Result: res, Seats: m.Seats})
@@ -57,16 +57,65 @@ func TestLocalRunnerStoresFaultsPerSeat(t *testing.T) {
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range back.Standings {
+	if f := back.SeatFaultsOf(1); f != want {
+		t.Errorf("stored faults %+v, want %+v in %s", f, want, data)
+	}
+	for _, s := range back.Line().Standings {
 		if s.Seat == 1 && s.Faults != want {
-			t.Errorf("stored faults %+v, want %+v in %s", s.Faults, want, data)
+			t.Errorf("compact form: faults %+v, want %+v", s.Faults, want)
 		}
 	}
 	var old GameRecord
 	if err := json.Unmarshal([]byte(`{"index":0,"seed":1,"rounds":4,"winner":-1,"draw":true,"standings":[{"seat":0,"agent":"nop","rank":1,"score":10,"alive":true}],"forfeit":-1,"run":0,"seats":[]}`), &old); err != nil {
 		t.Fatal(err)
 	}
-	if f := old.Standings[0].Faults; f.Total() != 0 {
+	if f := old.SeatFaultsOf(0); f.Total() != 0 {
 		t.Errorf("an old game's faults %+v, want none", f)
+	}
+}
+
+// TestStoreOfTheOldFormatLoads: a league stored before the league kept
+// match.Result (testdata/store-v1: 4 games of BattleBots, written by the
+// version before, with games.jsonl what its `league games --json`
+// printed) opens, and its games read as records whose compact form is
+// what that version printed, with the league's game filled in.
+func TestStoreOfTheOldFormatLoads(t *testing.T) {
+	dir := t.TempDir()
+	db, err := os.ReadFile(filepath.Join("testdata", "store-v1", StoreFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, StoreFile), db, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "store-v1", "games.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Open(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	games, err := l.Games(0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	for _, g := range games {
+		if g.Game != "battlebots" || len(g.Leaderboard) != 2 || g.Leaderboard[0].Actions.IsZero() {
+			t.Errorf("game %d: %+v, want battlebots with a leaderboard of 2 seats and their actions", g.Index, g.Result)
+		}
+		line, err := json.Marshal(g.Line())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(append(got, line...), '\n')
+	}
+	if len(games) != 4 || string(got) != string(want) {
+		t.Errorf("games of the old store:\n%s\nwant\n%s", got, want)
+	}
+	if rows, err := l.Table(); err != nil || len(rows) != 2 || rows[0].Games != 4 {
+		t.Errorf("table %+v, %v; want 2 agents of 4 games", rows, err)
 	}
 }

@@ -396,17 +396,17 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result, finished 
 					pair.Sides[winner].Wins++
 					pair.Sides[1-winner].Losses++
 				}
-				for _, s := range r.Standings {
+				for _, s := range r.Leaderboard {
 					if s.Seat >= 0 && s.Seat < seats {
 						side := seating[s.Seat]
 						points[side] += s.Score
 						actions[side] = actions[side].Add(s.Actions)
 						seatsPlayed[side]++
-						pair.Sides[side].FaultKinds = pair.Sides[side].FaultKinds.Add(s.Faults)
+						pair.Sides[side].FaultKinds = pair.Sides[side].FaultKinds.Add(r.SeatFaultsOf(s.Seat))
 					}
 				}
-				if r.Forfeit >= 0 && r.Forfeit < seats {
-					pair.Sides[seating[r.Forfeit]].Forfeits++
+				if f := r.ForfeitSeat(); f >= 0 && f < seats {
+					pair.Sides[seating[f]].Forfeits++
 				}
 			}
 			st.DistinctEndings = len(seatingEndings)
@@ -445,14 +445,14 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result, finished 
 // if one side holds them all, as in a game of more than 2 seats where both
 // of an agent's seats share the top.
 func winningSide(r Result, seating []int) int {
-	if !r.Draw && r.Winner >= 0 && r.Winner < len(seating) {
-		return seating[r.Winner]
+	if w := int(r.Winner); !r.Draw && w >= 0 && w < len(seating) {
+		return seating[w]
 	}
-	if len(r.Standings) == 0 {
+	if len(r.Leaderboard) == 0 {
 		return -1
 	}
-	top, side := r.Standings[0], -1
-	for _, s := range r.Standings {
+	top, side := r.Leaderboard[0], -1
+	for _, s := range r.Leaderboard {
 		if s.Score != top.Score || s.Alive != top.Alive {
 			continue
 		}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/match"
 )
 
 func TestGauntletSeatingsRotateThePairThroughEverySeat(t *testing.T) {
@@ -150,8 +152,8 @@ func TestPlayGauntletRejectsBadGauntlets(t *testing.T) {
 }
 
 func TestGauntletGameGoesToTheSideOfTheWinnerOrOfEveryTiedTopSeat(t *testing.T) {
-	st := func(seat int, score float64, alive bool) Standing {
-		return Standing{Seat: seat, Score: score, Alive: alive}
+	st := func(seat int, score float64, alive bool) match.Standing {
+		return match.Standing{Seat: seat, Score: score, Alive: alive}
 	}
 	for _, tc := range []struct {
 		name    string
@@ -159,13 +161,13 @@ func TestGauntletGameGoesToTheSideOfTheWinnerOrOfEveryTiedTopSeat(t *testing.T) 
 		seating []int
 		want    int
 	}{
-		{"winner_seat_1", Result{Winner: 1, Standings: []Standing{st(1, 5, true), st(0, 3, true)}}, []int{0, 1}, 1},
-		{"winner_seat_1_swapped", Result{Winner: 1, Standings: []Standing{st(1, 5, true), st(0, 3, true)}}, []int{1, 0}, 0},
-		{"two_player_draw", Result{Winner: -1, Draw: true, Standings: []Standing{st(0, 5, true), st(1, 5, true)}}, []int{0, 1}, -1},
-		{"tie_between_one_agents_seats", Result{Winner: -1, Draw: true, Standings: []Standing{st(0, 9, true), st(2, 9, true), st(1, 3, false), st(3, 1, false)}}, []int{0, 1, 0, 1}, 0},
-		{"tie_across_agents", Result{Winner: 0, Draw: true, Standings: []Standing{st(0, 9, true), st(1, 9, true), st(2, 3, false), st(3, 1, false)}}, []int{0, 1, 0, 1}, -1},
-		{"no_winner_no_tie", Result{Winner: -1, Standings: []Standing{st(3, 9, true), st(1, 3, true)}}, []int{0, 1, 0, 1}, 1},
-		{"no_standings", Result{Winner: -1, Draw: true}, []int{0, 1}, -1},
+		{"winner_seat_1", outcome(1, false, st(1, 5, true), st(0, 3, true)), []int{0, 1}, 1},
+		{"winner_seat_1_swapped", outcome(1, false, st(1, 5, true), st(0, 3, true)), []int{1, 0}, 0},
+		{"two_player_draw", outcome(-1, true, st(0, 5, true), st(1, 5, true)), []int{0, 1}, -1},
+		{"tie_between_one_agents_seats", outcome(-1, true, st(0, 9, true), st(2, 9, true), st(1, 3, false), st(3, 1, false)), []int{0, 1, 0, 1}, 0},
+		{"tie_across_agents", outcome(0, true, st(0, 9, true), st(1, 9, true), st(2, 3, false), st(3, 1, false)), []int{0, 1, 0, 1}, -1},
+		{"no_winner_no_tie", outcome(-1, false, st(3, 9, true), st(1, 3, true)), []int{0, 1, 0, 1}, 1},
+		{"no_standings", outcome(-1, true), []int{0, 1}, -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := winningSide(tc.r, tc.seating); got != tc.want {

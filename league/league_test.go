@@ -19,6 +19,7 @@ import (
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/env/battlebots" // registers battlebots
 	_ "github.com/botarena/botarena/env/bomberman"  // registers bomberman
+	"github.com/botarena/botarena/match"
 )
 
 func init() {
@@ -217,6 +218,12 @@ func TestGlicko2MatchesGlickmansExample(t *testing.T) {
 	}
 }
 
+// outcome returns a game's result with winner (-1: none), draw and the
+// leaderboard st, best first.
+func outcome(winner int, draw bool, st ...match.Standing) Result {
+	return Result{Result: match.Result{Winner: match.Seat(winner), Draw: draw, Leaderboard: st}}
+}
+
 func TestRatePeriodCountsWinsDrawsAndLosses(t *testing.T) {
 	tests := []struct {
 		name         string
@@ -224,9 +231,9 @@ func TestRatePeriodCountsWinsDrawsAndLosses(t *testing.T) {
 		wantA, wantB [3]int // wins, draws, losses
 		aUp          bool
 	}{
-		{"win", Result{Winner: 0, Standings: []Standing{{Seat: 0, Agent: "a"}, {Seat: 1, Agent: "b"}}}, [3]int{1, 0, 0}, [3]int{0, 0, 1}, true},
-		{"loss", Result{Winner: 1, Standings: []Standing{{Seat: 1, Agent: "b"}, {Seat: 0, Agent: "a"}}}, [3]int{0, 0, 1}, [3]int{1, 0, 0}, false},
-		{"draw", Result{Winner: -1, Draw: true, Standings: []Standing{{Seat: 0, Agent: "a", Score: 3}, {Seat: 1, Agent: "b", Score: 3}}}, [3]int{0, 1, 0}, [3]int{0, 1, 0}, false},
+		{"win", outcome(0, false, match.Standing{Seat: 0, Agent: "a"}, match.Standing{Seat: 1, Agent: "b"}), [3]int{1, 0, 0}, [3]int{0, 0, 1}, true},
+		{"loss", outcome(1, false, match.Standing{Seat: 1, Agent: "b"}, match.Standing{Seat: 0, Agent: "a"}), [3]int{0, 0, 1}, [3]int{1, 0, 0}, false},
+		{"draw", outcome(-1, true, match.Standing{Seat: 0, Agent: "a", Score: 3}, match.Standing{Seat: 1, Agent: "b", Score: 3}), [3]int{0, 1, 0}, [3]int{0, 1, 0}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -259,7 +266,7 @@ func TestRatePeriodRatesEveryGameAgainstTheRatingsBeforeThePeriod(t *testing.T) 
 		"d": {Rating: 1700, RD: 300, Volatility: 0.06},
 	}
 	game := func(winner, loser string) Result {
-		return Result{Winner: 0, Standings: []Standing{{Seat: 0, Agent: winner}, {Seat: 1, Agent: loser}}}
+		return outcome(0, false, match.Standing{Seat: 0, Agent: winner}, match.Standing{Seat: 1, Agent: loser})
 	}
 	changed := RatePeriod(r, []Result{game("a", "b"), game("c", "a"), game("d", "a")})
 	a := r["a"]
@@ -502,8 +509,8 @@ func TestForfeitingAgentLosesTheGame(t *testing.T) {
 		if g.Seats[1].Name == "bad" {
 			bad = 1
 		}
-		if g.Forfeit != bad || g.Winner != 1-bad || g.Standings[1].Agent != "bad" {
-			t.Errorf("game %d: forfeit %d winner %d standings %+v; want bad (seat %d) to forfeit and lose", g.Index, g.Forfeit, g.Winner, g.Standings, bad)
+		if g.ForfeitSeat() != bad || int(g.Winner) != 1-bad || g.Leaderboard[1].Agent != "bad" {
+			t.Errorf("game %d: forfeit %+v winner %d leaderboard %+v; want bad (seat %d) to forfeit and lose", g.Index, g.Forfeit, g.Winner, g.Leaderboard, bad)
 		}
 	}
 }

@@ -115,7 +115,7 @@ func (m *matchmaker) observe(res Result) {
 	}
 	target := m.agents[m.target].Name
 	seats := map[int]string{}
-	for _, s := range res.Standings {
+	for _, s := range res.Leaderboard {
 		seats[s.Seat] = s.Agent
 	}
 	for _, p := range pairScores(res) {

@@ -427,7 +427,8 @@ func (p *pooledGames) run(ctx context.Context, pool *vecenv.Pool, report func(in
 				}
 				continue
 			}
-			res := result(p.matches[j], match.ResultOf(pool.Env(i), p.matches[j].Seed, nil, p.counters[i]))
+			m := p.matches[j]
+			res := m.result(match.ResultOf(pool.Env(i), m.Seed, m.names(), p.counters[i]))
 			if p.matches[j].Fingerprint {
 				res.Fingerprint = match.Fingerprint(pool.Env(i))
 			}

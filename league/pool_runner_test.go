@@ -145,7 +145,7 @@ func TestPoolRunnerReplaysTheGamesOfAPanickingAgentAsForfeits(t *testing.T) {
 		if !sameResult(got[j], want) {
 			t.Fatalf("match %d %v:\npool  %+v\nlocal %+v", j, m.Seats, got[j], want)
 		}
-		if got[j].Forfeit >= 0 {
+		if got[j].Forfeit != nil {
 			forfeits++
 		}
 	}

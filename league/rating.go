@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/botarena/botarena/match"
 )
 
 // Glicko-2 constants (Glickman, "Example of the Glicko-2 system", 2013).
@@ -132,14 +134,14 @@ func EloExpected(a, b float64) float64 { return 1 / (1 + math.Pow(10, (b-a)/400)
 // seat, score).
 func pairScores(res Result) [][3]float64 {
 	top := map[int]bool{}
-	if res.Draw && len(res.Standings) > 0 {
-		for _, s := range res.Standings[:tiedTop(res.Standings)] {
+	if res.Draw && len(res.Leaderboard) > 0 {
+		for _, s := range res.Leaderboard[:tiedTop(res.Leaderboard)] {
 			top[s.Seat] = true
 		}
 	}
 	var out [][3]float64
-	for i, a := range res.Standings {
-		for j, b := range res.Standings {
+	for i, a := range res.Leaderboard {
+		for j, b := range res.Leaderboard {
 			if i == j || a.Agent == b.Agent {
 				continue
 			}
@@ -171,7 +173,7 @@ func pairScores(res Result) [][3]float64 {
 func RatePeriod(ratings map[string]Rating, games []Result) map[string]Rating {
 	cur := map[string]Rating{}
 	for _, res := range games {
-		for _, s := range res.Standings {
+		for _, s := range res.Leaderboard {
 			if _, ok := cur[s.Agent]; ok {
 				continue
 			}
@@ -187,7 +189,7 @@ func RatePeriod(ratings map[string]Rating, games []Result) map[string]Rating {
 	for _, res := range games {
 		agentOf := map[int]string{}
 		elo := map[int]float64{} // Elo before the game, by seat
-		for _, s := range res.Standings {
+		for _, s := range res.Leaderboard {
 			agentOf[s.Seat] = s.Agent
 			elo[s.Seat] = cur[s.Agent].Elo
 		}
@@ -201,10 +203,10 @@ func RatePeriod(ratings map[string]Rating, games []Result) map[string]Rating {
 			opponents[seat]++
 		}
 		top := 0
-		if res.Draw && len(res.Standings) > 0 {
-			top = tiedTop(res.Standings)
+		if res.Draw && len(res.Leaderboard) > 0 {
+			top = tiedTop(res.Leaderboard)
 		}
-		for rank, s := range res.Standings {
+		for rank, s := range res.Leaderboard {
 			r := cur[s.Agent]
 			if opponents[s.Seat] > 0 {
 				r.Elo += EloK * gain[s.Seat] / float64(opponents[s.Seat])
@@ -234,7 +236,7 @@ func RatePeriod(ratings map[string]Rating, games []Result) map[string]Rating {
 
 // tiedTop returns how many of st, best first, share the first's score and
 // alive flag.
-func tiedTop(st []Standing) int {
+func tiedTop(st []match.Standing) int {
 	n := 0
 	for _, s := range st {
 		if s.Score == st[0].Score && s.Alive == st[0].Alive {

@@ -41,48 +41,21 @@ type Match struct {
 	Fingerprint bool
 }
 
-// Standing is one seat's place in a finished game.
-type Standing struct {
-	Seat  int     `json:"seat"`
-	Agent string  `json:"agent"`
-	Rank  int     `json:"rank"` // 1 is first; ranks are distinct even for ties (see Result.Draw)
-	Score float64 `json:"score"`
-	Alive bool    `json:"alive"`
-	// Faults counts, by kind, the rounds in which the seat's agent, an
-	// external bot, faulted and took the original's penalty
-	// (match.Result.Faults): {"timed_out":N,"crashed":N,"invalid":N},
-	// absent when all are 0 (built-in agents and policies never fault;
-	// games stored before faults were kept have none).
-	Faults match.Faults `json:"faults,omitzero"`
-	// Actions counts the seat's actions by kind (match.Standing.Actions),
-	// absent for a game that does not sort its actions into kinds and in
-	// games stored before they were counted.
-	Actions match.Actions `json:"actions,omitzero"`
-}
-
-// Result is the outcome of a played [Match].
+// Result is the outcome of a played [Match]: the match runner's result
+// ([match.Result], the one result type: the game, seed, rounds, winner,
+// draw, the leaderboard with each seat's league name (Standing.Agent; the
+// players' in-game names are not kept, see [Match.result]) and
+// actions by kind, the forfeit, the external bots' faults and, when asked,
+// the fingerprint) with what the league keeps beside it: the game's index
+// in the league and its per-step data. Its JSON form, which the store
+// keeps, is match.Result's with "index" added; see [GameRecord].
 type Result struct {
-	Index  int64  `json:"index"`
-	Seed   uint64 `json:"seed"`
-	Rounds int    `json:"rounds"`
-	// Winner is the winning seat, or -1 for none.
-	Winner int `json:"winner"`
-	// Draw reports that the top of the standings is tied: the seats whose
-	// score and alive flag equal those of rank 1 share the result.
-	Draw bool `json:"draw"`
-	// Standings lists every seat, best first.
-	Standings []Standing `json:"standings"`
-	// Forfeit is the seat whose agent failed (a built-in agent's panic) and
-	// lost the game, or -1.
-	Forfeit int `json:"forfeit"`
+	match.Result
+	// Index is the game's index in the league (Match.Index).
+	Index int64 `json:"index"`
 	// Data is the per-step data when the match asked for it (Record), else
 	// nil. It is not stored in the league.
 	Data *matchdata.Rows `json:"-"`
-	// Fingerprint is match.Fingerprint of the final state when the match
-	// asked for it (Fingerprint), else 0: equal for games that ended the
-	// same way (a gauntlet counts its distinct endings with it). It is not
-	// stored in the league.
-	Fingerprint uint64 `json:"-"`
 }
 
 // Runner plays matches: where a game is played. [LocalRunner] plays them in
@@ -97,7 +70,8 @@ type Result struct {
 // cancelled before the game ends, and an error naming the agent or game for
 // a match it cannot play (an unknown agent, a bad config). A failure of one
 // agent during play is not an error: that seat forfeits (Result.Forfeit).
-// When m.Record is set, Result.Data holds the per-step data.
+// When m.Record is set, Result.Data holds the per-step data; when
+// m.Fingerprint is set, Result.Fingerprint the final state's fingerprint.
 type Runner interface {
 	Play(ctx context.Context, m Match) (Result, error)
 }
@@ -168,7 +142,7 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 		errors.As(err, &ae)
 		return Result{}, badMatch{fmt.Errorf("league: agent %s: %w", m.Seats[ae.Seat].Name, ae.Err)}
 	}
-	g := &match.Match{Env: e, Agents: ags, Seed: m.Seed, MaxRounds: m.MaxRounds, Fingerprint: m.Fingerprint}
+	g := &match.Match{Env: e, Agents: ags, Seed: m.Seed, MaxRounds: m.MaxRounds, Fingerprint: m.Fingerprint, Names: m.names()}
 	defer g.Close()
 	var rec *recorder
 	if m.Record {
@@ -189,7 +163,7 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 		}
 		return Result{}, err
 	}
-	res := result(m, mr)
+	res := m.result(mr)
 	if rec != nil {
 		res.Data = &rec.rows
 	}
@@ -205,20 +179,26 @@ func markBad(err error) error {
 	return badMatch{err}
 }
 
-// result converts the match runner's result (the failure policy applied:
-// a forfeiting seat last) to the league's record of m's game, naming each
-// seat's agent and giving it its faults and actions.
-func result(m Match, r match.Result) Result {
-	out := Result{Index: m.Index, Seed: m.Seed, Rounds: r.Rounds, Winner: int(r.Winner), Draw: r.Draw, Forfeit: -1, Fingerprint: r.Fingerprint}
-	if r.Forfeit != nil {
-		out.Forfeit = r.Forfeit.Seat
+// result returns the league's record of m's game from the match runner's
+// result r: r with the game's index, its players' in-game names
+// (match.Standing.Name) cleared. Those names depend on where the game was
+// played (a [PoolRunner] plays every game of a pool with one config, a
+// [LocalRunner] each with its agents' names, as [MatchConfig] sets them),
+// and a league's results must not; the agents' league names are in
+// match.Standing.Agent.
+func (m Match) result(r match.Result) Result {
+	for i := range r.Leaderboard {
+		r.Leaderboard[i].Name = ""
 	}
-	for _, s := range r.Leaderboard {
-		st := Standing{Seat: s.Seat, Rank: s.Rank, Score: s.Score, Alive: s.Alive, Faults: r.SeatFaultsOf(s.Seat), Actions: s.Actions}
-		if s.Seat >= 0 && s.Seat < len(m.Seats) {
-			st.Agent = m.Seats[s.Seat].Name
-		}
-		out.Standings = append(out.Standings, st)
+	return Result{Result: r, Index: m.Index}
+}
+
+// names returns the league names of m's seats' agents, seat 0 first: the
+// agents a result's standings name.
+func (m Match) names() []string {
+	out := make([]string, len(m.Seats))
+	for i, s := range m.Seats {
+		out[i] = s.Name
 	}
 	return out
 }
@@ -257,10 +237,8 @@ func MatchConfig(reg *env.Registry, m Match) ([]byte, error) {
 	if m.MaxRounds > 0 {
 		set("max_rounds", m.MaxRounds)
 	}
-	names := make([]string, len(m.Seats))
 	var urls []string
 	for i, s := range m.Seats {
-		names[i] = s.Name
 		if u := httpbot.URL(s.Spec); u != "" {
 			if urls == nil {
 				urls = make([]string, len(m.Seats))
@@ -268,7 +246,7 @@ func MatchConfig(reg *env.Registry, m Match) ([]byte, error) {
 			urls[i] = u
 		}
 	}
-	set("names", agents.PlayerNames(names))
+	set("names", agents.PlayerNames(m.names()))
 	if urls != nil {
 		set("urls", urls)
 	}
@@ -286,9 +264,7 @@ type recorder struct {
 func newRecorder(spec *env.Spec, m Match) *recorder {
 	r := &recorder{spec: spec, obs: spec.NewObsBuffers(), mask: make([]byte, spec.Actions)}
 	r.rows = matchdata.Rows{Game: m.Index, Seed: m.Seed, Obs: make([][]byte, len(spec.Obs))}
-	for _, s := range m.Seats {
-		r.rows.Agents = append(r.rows.Agents, s.Name)
-	}
+	r.rows.Agents = m.names()
 	return r
 }
 

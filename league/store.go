@@ -20,6 +20,7 @@ import (
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/internal/safefile"
+	"github.com/botarena/botarena/match"
 )
 
 // StoreFile is the name of the store file in a league directory.
@@ -99,13 +100,118 @@ type Agent struct {
 	Tag   string    `json:"tag,omitempty"`
 }
 
-// GameRecord is one finished game as stored: the [Result] with the seats'
-// specs and the run it belongs to.
+// GameRecord is one finished game as stored: the [Result] with the run it
+// belongs to, the seats' agents and specs, and when it was stored. Its JSON
+// form, the store's, is match.Result's (docs/recording-format.md) with
+// "index", "run", "seats" and "time" added; a game stored in the form the
+// league kept before it kept match.Result ([GameLine]) reads as the
+// record it describes.
 type GameRecord struct {
 	Result
 	Run   int       `json:"run"`
 	Seats []Entrant `json:"seats"`
 	Time  time.Time `json:"time"`
+}
+
+// UnmarshalJSON reads a stored game in either form: match.Result's, or
+// [GameLine]'s (it has "standings").
+func (g *GameRecord) UnmarshalJSON(data []byte) error {
+	var form struct {
+		Standings json.RawMessage `json:"standings"`
+	}
+	if err := json.Unmarshal(data, &form); err != nil {
+		return err
+	}
+	if form.Standings != nil {
+		var line GameLine
+		if err := json.Unmarshal(data, &line); err != nil {
+			return err
+		}
+		*g = line.Record()
+		return nil
+	}
+	type record GameRecord // without this method
+	return json.Unmarshal(data, (*record)(g))
+}
+
+// GameLine is a stored game in the league's compact form: what `botarena
+// league games --json` prints (and Python's League.games reads from the
+// LeagueGames RPC, whose LeagueGame has the same fields), and how the store
+// kept games before it kept match.Result:
+//
+//	{"index","seed","rounds","winner","draw","standings":[StandingLine...],"forfeit","run","seats","time"}
+//
+// with winner and forfeit -1 for none. It drops what match.Result has
+// beyond it (the game, the players' names, the forfeit's round and reason,
+// the game's own leaderboard fields, the fingerprint).
+type GameLine struct {
+	Index     int64          `json:"index"`
+	Seed      uint64         `json:"seed"`
+	Rounds    int            `json:"rounds"`
+	Winner    int            `json:"winner"`
+	Draw      bool           `json:"draw"`
+	Standings []StandingLine `json:"standings"`
+	Forfeit   int            `json:"forfeit"`
+	Run       int            `json:"run"`
+	Seats     []Entrant      `json:"seats"`
+	Time      time.Time      `json:"time"`
+}
+
+// StandingLine is one seat's standing in a [GameLine] (and MatchService's
+// MatchStanding): match.Standing's seat, agent, rank, score, alive flag and
+// actions, with the seat's faults (match.Result.Faults) beside them,
+// absent when all are 0.
+type StandingLine struct {
+	Seat    int           `json:"seat"`
+	Agent   string        `json:"agent"`
+	Rank    int           `json:"rank"`
+	Score   float64       `json:"score"`
+	Alive   bool          `json:"alive"`
+	Faults  match.Faults  `json:"faults,omitzero"`
+	Actions match.Actions `json:"actions,omitzero"`
+}
+
+// Line returns g in the league's compact form.
+func (g GameRecord) Line() GameLine {
+	return GameLine{Index: g.Index, Seed: g.Seed, Rounds: g.Rounds, Winner: int(g.Winner), Draw: g.Draw,
+		Standings: g.StandingLines(), Forfeit: g.ForfeitSeat(), Run: g.Run, Seats: g.Seats, Time: g.Time}
+}
+
+// StandingLines returns r's leaderboard in the league's compact form, best
+// first.
+func (r Result) StandingLines() []StandingLine {
+	out := make([]StandingLine, len(r.Leaderboard))
+	for i, s := range r.Leaderboard {
+		out[i] = StandingLine{Seat: s.Seat, Agent: s.Agent, Rank: s.Rank, Score: s.Score, Alive: s.Alive,
+			Faults: r.SeatFaultsOf(s.Seat), Actions: s.Actions}
+	}
+	return out
+}
+
+// Record returns the record l describes: its standings as the leaderboard,
+// their faults as the result's (in seat order), its forfeit as a
+// match.Forfeit without round or reason.
+func (l GameLine) Record() GameRecord {
+	return GameRecord{Result: LineResult(l.Index, l.Seed, l.Rounds, l.Winner, l.Draw, l.Forfeit, l.Standings), Run: l.Run, Seats: l.Seats, Time: l.Time}
+}
+
+// LineResult returns the result of game index that a [GameLine] (or a
+// MatchService PlayResponse) describes: seed, rounds, winner (-1: none),
+// draw, forfeit (-1: none) and standings, best first.
+func LineResult(index int64, seed uint64, rounds, winner int, draw bool, forfeit int, standings []StandingLine) Result {
+	r := Result{Index: index, Result: match.Result{Seed: seed, Rounds: rounds, Winner: match.Seat(max(winner, -1)), Draw: draw,
+		Leaderboard: make([]match.Standing, len(standings))}}
+	for i, s := range standings {
+		r.Leaderboard[i] = match.Standing{Rank: s.Rank, Seat: s.Seat, Agent: s.Agent, Score: s.Score, Alive: s.Alive, Actions: s.Actions}
+		if s.Faults != (match.Faults{}) {
+			r.Faults = append(r.Faults, match.SeatFaults{Seat: s.Seat, Agent: s.Agent, Faults: s.Faults})
+		}
+		if s.Seat == forfeit {
+			r.Forfeit = &match.Forfeit{Seat: s.Seat, Agent: s.Agent}
+		}
+	}
+	slices.SortFunc(r.Faults, func(a, b match.SeatFaults) int { return cmp.Compare(a.Seat, b.Seat) })
+	return r
 }
 
 // RunRecord is one `league run`: its games are the indices Start ..
@@ -358,6 +464,9 @@ func (l *League) Games(from, to int64) ([]GameRecord, error) {
 			var g GameRecord
 			if err := json.Unmarshal(v, &g); err != nil {
 				return fmt.Errorf("game %d: %w", binary.BigEndian.Uint64(k), err)
+			}
+			if g.Game == "" {
+				g.Game = l.settings.Game // stored as a GameLine, without it
 			}
 			out = append(out, g)
 		}

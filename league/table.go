@@ -90,7 +90,7 @@ func (l *League) recentActions(n int64) (map[string]match.Actions, error) {
 	sums := map[string]match.Actions{}
 	seats := map[string]int{}
 	for _, g := range games {
-		for _, s := range g.Standings {
+		for _, s := range g.Leaderboard {
 			if !s.Actions.IsZero() {
 				sums[s.Agent] = sums[s.Agent].Add(s.Actions)
 				seats[s.Agent]++

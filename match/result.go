@@ -169,6 +169,14 @@ type SeatFaults struct {
 	Faults
 }
 
+// ForfeitSeat returns the seat that forfeited, or -1 when none did.
+func (r *Result) ForfeitSeat() int {
+	if r.Forfeit == nil {
+		return -1
+	}
+	return r.Forfeit.Seat
+}
+
 // SeatFaultsOf returns the faults of seat's agent, zero when it does not
 // count faults.
 func (r *Result) SeatFaultsOf(seat int) Faults {

@@ -440,7 +440,7 @@ func TestWebLeaguePage(t *testing.T) {
 	}
 	frames, _ := readFrames(t, ts.URL+"/api/matches/"+id+"/events?speed=0", 10000)
 	last := frames[len(frames)-1]
-	if !last.Done || int(last.Result.Winner) != g.Winner || len(frames)-1 != g.Rounds {
+	if !last.Done || last.Result.Winner != g.Winner || len(frames)-1 != g.Rounds {
 		t.Errorf("watched: %d rounds, winner %d; the league's game: %d rounds, winner %d", len(frames)-1, last.Result.Winner, g.Rounds, g.Winner)
 	}
 	for _, name := range []string{"", "..", "../x", "/etc", "team", "nope"} {

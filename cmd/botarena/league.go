@@ -488,7 +488,7 @@ func newLeagueGamesCmd(c *cli) *cobra.Command {
 			if asJSON {
 				enc := json.NewEncoder(c.stdout)
 				for _, g := range games {
-					if err := enc.Encode(g); err != nil {
+					if err := enc.Encode(g.Line()); err != nil {
 						return err
 					}
 				}
@@ -515,27 +515,33 @@ func newLeagueGamesCmd(c *cli) *cobra.Command {
 // seat's external bot lost to faults, if any.
 func gameOutcome(g league.GameRecord) string {
 	out := gameWinner(g)
-	for _, s := range g.Standings {
-		if n := s.Faults.Total(); n > 0 {
-			name := s.Agent
-			if s.Seat >= 0 && s.Seat < len(g.Seats) {
-				name = g.Seats[s.Seat].Name
-			}
-			out += fmt.Sprintf("; %s lost %d rounds (%v)", name, n, s.Faults)
+	for _, f := range g.Faults {
+		if n := f.Total(); n > 0 {
+			out += fmt.Sprintf("; %s lost %d rounds (%v)", seatName(g, f.Seat, f.Agent), n, f.Faults)
 		}
 	}
 	return out
 }
 
+// seatName returns the league name of the agent in seat, or name when the
+// record has no such seat.
+func seatName(g league.GameRecord, seat int, name string) string {
+	if seat >= 0 && seat < len(g.Seats) {
+		return g.Seats[seat].Name
+	}
+	return name
+}
+
 // gameWinner describes who won a game.
 func gameWinner(g league.GameRecord) string {
+	w := int(g.Winner)
 	switch {
-	case g.Forfeit >= 0 && g.Winner >= 0:
-		return fmt.Sprintf("%s wins (%s forfeits)", g.Seats[g.Winner].Name, g.Seats[g.Forfeit].Name)
+	case g.Forfeit != nil && w >= 0:
+		return fmt.Sprintf("%s wins (%s forfeits)", seatName(g, w, ""), seatName(g, g.Forfeit.Seat, g.Forfeit.Agent))
 	case g.Draw:
 		return "draw"
-	case g.Winner >= 0 && g.Winner < len(g.Seats):
-		return g.Seats[g.Winner].Name + " wins"
+	case w >= 0 && w < len(g.Seats):
+		return g.Seats[w].Name + " wins"
 	}
 	return "no winner"
 }

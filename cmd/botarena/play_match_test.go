@@ -159,8 +159,8 @@ func TestPlaySeedIsThePoolsAndTheLeaguesSeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := env.Result{Rounds: g.Rounds, Winner: g.Winner}
-	for _, s := range g.Standings {
+	r := env.Result{Rounds: g.Rounds, Winner: int(g.Winner)}
+	for _, s := range g.Leaderboard {
 		r.Standings = append(r.Standings, env.Standing{Seat: s.Seat, Score: s.Score, Alive: s.Alive})
 	}
 	same("league game of seed 4242", r)

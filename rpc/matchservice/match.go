@@ -285,15 +285,13 @@ func playRequest(m league.Match) *botarenav1.PlayRequest {
 // it has some. The response aliases Data's slices.
 func playResponse(r league.Result) *botarenav1.PlayResponse {
 	resp := &botarenav1.PlayResponse{
-		Index:   r.Index,
-		Seed:    r.Seed,
-		Rounds:  int32(r.Rounds),
-		Winner:  int32(r.Winner),
-		Draw:    r.Draw,
-		Forfeit: int32(r.Forfeit),
-	}
-	for _, st := range r.Standings {
-		resp.Standings = append(resp.Standings, standingProto(st))
+		Index:     r.Index,
+		Seed:      r.Seed,
+		Rounds:    int32(r.Rounds),
+		Winner:    int32(r.Winner),
+		Draw:      r.Draw,
+		Forfeit:   int32(r.ForfeitSeat()),
+		Standings: standingsProto(r.StandingLines()),
 	}
 	if d := r.Data; d != nil {
 		resp.Data = &botarenav1.MatchData{
@@ -311,44 +309,42 @@ func playResponse(r league.Result) *botarenav1.PlayResponse {
 }
 
 // leagueResult converts a PlayResponse back to a league.Result without its
-// Data (see [matchRows]); it is the inverse of [playResponse].
+// Data (see [matchRows]): [playResponse]'s inverse for what the response
+// carries (league.LineResult: not the game, the players' names, the
+// forfeit's round and reason or the game's own leaderboard fields).
 func leagueResult(resp *botarenav1.PlayResponse) league.Result {
-	r := league.Result{
-		Index:   resp.GetIndex(),
-		Seed:    resp.GetSeed(),
-		Rounds:  int(resp.GetRounds()),
-		Winner:  int(resp.GetWinner()),
-		Draw:    resp.GetDraw(),
-		Forfeit: int(resp.GetForfeit()),
-	}
-	for _, st := range resp.GetStandings() {
-		f := st.GetFaults()
-		s := league.Standing{
-			Seat: int(st.GetSeat()), Agent: st.GetAgent(), Rank: int(st.GetRank()), Score: st.GetScore(), Alive: st.GetAlive(),
+	st := make([]league.StandingLine, len(resp.GetStandings()))
+	for i, p := range resp.GetStandings() {
+		f := p.GetFaults()
+		st[i] = league.StandingLine{
+			Seat: int(p.GetSeat()), Agent: p.GetAgent(), Rank: int(p.GetRank()), Score: p.GetScore(), Alive: p.GetAlive(),
 			Faults: match.Faults{TimedOut: int(f.GetTimedOut()), Crashed: int(f.GetCrashed()), Invalid: int(f.GetInvalid())},
 		}
-		for _, a := range st.GetActions() {
-			s.Actions.Kinds, s.Actions.N = append(s.Actions.Kinds, a.GetKind()), append(s.Actions.N, float64(a.GetCount()))
+		for _, a := range p.GetActions() {
+			st[i].Actions.Kinds, st[i].Actions.N = append(st[i].Actions.Kinds, a.GetKind()), append(st[i].Actions.N, float64(a.GetCount()))
 		}
-		r.Standings = append(r.Standings, s)
 	}
-	return r
+	return league.LineResult(resp.GetIndex(), resp.GetSeed(), int(resp.GetRounds()), int(resp.GetWinner()), resp.GetDraw(), int(resp.GetForfeit()), st)
 }
 
-// standingProto converts a seat's standing to its protobuf form, with its
+// standingsProto converts standings to their protobuf form, each with its
 // fault counts when it has some and its actions by kind; [leagueResult]
-// converts it back.
-func standingProto(st league.Standing) *botarenav1.MatchStanding {
-	p := &botarenav1.MatchStanding{
-		Seat: int32(st.Seat), Agent: st.Agent, Rank: int32(st.Rank), Score: st.Score, Alive: st.Alive,
+// converts them back.
+func standingsProto(st []league.StandingLine) []*botarenav1.MatchStanding {
+	out := make([]*botarenav1.MatchStanding, len(st))
+	for i, s := range st {
+		p := &botarenav1.MatchStanding{
+			Seat: int32(s.Seat), Agent: s.Agent, Rank: int32(s.Rank), Score: s.Score, Alive: s.Alive,
+		}
+		if f := s.Faults; f != (match.Faults{}) {
+			p.Faults = &botarenav1.SeatFaults{TimedOut: int32(f.TimedOut), Crashed: int32(f.Crashed), Invalid: int32(f.Invalid)}
+		}
+		for k, kind := range s.Actions.Kinds {
+			p.Actions = append(p.Actions, &botarenav1.ActionCount{Kind: kind, Count: int32(s.Actions.N[k])})
+		}
+		out[i] = p
 	}
-	if f := st.Faults; f != (match.Faults{}) {
-		p.Faults = &botarenav1.SeatFaults{TimedOut: int32(f.TimedOut), Crashed: int32(f.Crashed), Invalid: int32(f.Invalid)}
-	}
-	for i, k := range st.Actions.Kinds {
-		p.Actions = append(p.Actions, &botarenav1.ActionCount{Kind: k, Count: int32(st.Actions.N[i])})
-	}
-	return p
+	return out
 }
 
 // matchError turns a batch outcome's error back into the *connect.Error

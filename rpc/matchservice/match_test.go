@@ -109,13 +109,26 @@ func localResult(t *testing.T, req *botarenav1.PlayRequest) league.Result {
 	return res
 }
 
-// standings converts a response's standings for comparison.
-func standings(resp *botarenav1.PlayResponse) league.Result {
-	r := league.Result{Index: resp.GetIndex(), Seed: resp.GetSeed(), Rounds: int(resp.GetRounds()), Winner: int(resp.GetWinner()), Draw: resp.GetDraw(), Forfeit: int(resp.GetForfeit())}
-	for _, s := range resp.GetStandings() {
-		r.Standings = append(r.Standings, league.Standing{Seat: int(s.GetSeat()), Agent: s.GetAgent(), Rank: int(s.GetRank()), Score: s.GetScore(), Alive: s.GetAlive(), Actions: actionsOf(s)})
+// standings converts a response's result, in the league's compact form
+// (what a PlayResponse carries), for comparison with [lineOf].
+func standings(resp *botarenav1.PlayResponse) league.GameLine {
+	return wireLine(resp.GetIndex(), resp.GetSeed(), resp.GetRounds(), resp.GetWinner(), resp.GetDraw(), resp.GetForfeit(), resp.GetStandings())
+}
+
+// lineOf returns a result in the league's compact form, for comparison
+// with what the wire carries.
+func lineOf(r league.Result) league.GameLine { return league.GameRecord{Result: r}.Line() }
+
+// wireLine returns the league's compact form of a result sent as a
+// PlayResponse's or LeagueGame's fields.
+func wireLine(index int64, seed uint64, rounds, winner int32, draw bool, forfeit int32, st []*botarenav1.MatchStanding) league.GameLine {
+	l := league.GameLine{Index: index, Seed: seed, Rounds: int(rounds), Winner: int(winner), Draw: draw, Forfeit: int(forfeit)}
+	for _, s := range st {
+		f := s.GetFaults()
+		l.Standings = append(l.Standings, league.StandingLine{Seat: int(s.GetSeat()), Agent: s.GetAgent(), Rank: int(s.GetRank()), Score: s.GetScore(), Alive: s.GetAlive(),
+			Faults: match.Faults{TimedOut: int(f.GetTimedOut()), Crashed: int(f.GetCrashed()), Invalid: int(f.GetInvalid())}, Actions: actionsOf(s)})
 	}
-	return r
+	return l
 }
 
 // actionsOf returns a standing's actions by kind, in order.
@@ -180,10 +193,10 @@ func TestPlayGivesTheLocalRunnersResult(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r := standings(resp); !reflect.DeepEqual(r, want) {
+			if r := standings(resp); !reflect.DeepEqual(r, lineOf(want)) {
 				t.Errorf("Play:\n got %+v\nwant %+v", r, want)
 			}
-			if r := standings(got.GetOutcomes()[i].GetResult()); !reflect.DeepEqual(r, want) {
+			if r := standings(got.GetOutcomes()[i].GetResult()); !reflect.DeepEqual(r, lineOf(want)) {
 				t.Errorf("PlayBatch outcome %d:\n got %+v\nwant %+v", i, r, want)
 			}
 		})
@@ -453,7 +466,7 @@ func TestPlayBatchPlaysTheOtherGamesWhenAnAgentCannotStart(t *testing.T) {
 			}
 			continue
 		}
-		if got, want := standings(o.GetResult()), localResult(t, req.Matches[i]); !reflect.DeepEqual(got, want) {
+		if got, want := standings(o.GetResult()), lineOf(localResult(t, req.Matches[i])); !reflect.DeepEqual(got, want) {
 			t.Errorf("outcome %d: %+v, want the local runner's %+v", i, got, want)
 		}
 	}

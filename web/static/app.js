@@ -666,7 +666,7 @@ async function showLeague(name) {
     games.textContent = "";
     for (const g of p.recent || []) {
       const seats = g.seats.map((s) => s.agent).join(" vs ");
-      const winner = g.draw ? "draw" : g.winner >= 0 ? g.seats[g.winner].agent : "none";
+      const winner = g.draw ? "draw" : g.winner != null ? g.seats[g.winner].agent : "none";
       row(games, [g.index, g.seed, seats, g.rounds, winner, g.watch ? button("Watch", () => startMatch(g.watch)) : "not built in"]);
     }
     $("recentbox").hidden = !(p.recent && p.recent.length);
