@@ -114,21 +114,28 @@ func (a *Greedy) Act(e env.Env, seat int) int32 {
 			best, bestScore = i, score
 		}
 	}
-	if best >= 0 {
-		m := MoveLeft + Action(a.first[best])
-		if a.safeAfter(g, seat, m) {
-			return int32(m)
+	m, _ := a.firstOf(best, func(m Action) bool { return a.safeAfter(g, seat, m) })
+	return int32(m)
+}
+
+// firstOf returns the first move that ok accepts among: the first step
+// towards cell target (from a.first; none when target < 0), waiting, and
+// the four moves in direction order; Wait and false when ok accepts none.
+func (a *Greedy) firstOf(target int, ok func(Action) bool) (Action, bool) {
+	if target >= 0 {
+		if m := MoveLeft + Action(a.first[target]); ok(m) {
+			return m, true
 		}
 	}
-	if a.safeAfter(g, seat, Wait) {
-		return 0
+	if ok(Wait) {
+		return Wait, true
 	}
 	for m := MoveLeft; m <= MoveDown; m++ {
-		if a.safeAfter(g, seat, m) {
-			return int32(m)
+		if ok(m) {
+			return m, true
 		}
 	}
-	return 0
+	return Wait, false
 }
 
 func (a *Greedy) nextBuy(p Player) Action {

@@ -131,35 +131,13 @@ func (a *Raider) Act(e env.Env, seat int) int32 {
 			return int32(m)
 		}
 	}
-	if best >= 0 {
-		if m := MoveLeft + Action(a.first[best]); a.safe(g, seat, m) {
-			return int32(m)
-		}
-	}
-	if a.safe(g, seat, Wait) {
-		return 0
-	}
-	for m := MoveLeft; m <= MoveDown; m++ {
-		if a.safe(g, seat, m) {
-			return int32(m)
-		}
+	if m, ok := a.firstOf(best, func(m Action) bool { return a.safe(g, seat, m) }); ok {
+		return int32(m)
 	}
 	// No move survives an answering bomb: any move that escapes the
 	// bombs there are.
-	if best >= 0 {
-		if m := MoveLeft + Action(a.first[best]); a.safeAfter(g, seat, m) {
-			return int32(m)
-		}
-	}
-	if a.safeAfter(g, seat, Wait) {
-		return 0
-	}
-	for m := MoveLeft; m <= MoveDown; m++ {
-		if a.safeAfter(g, seat, m) {
-			return int32(m)
-		}
-	}
-	return 0
+	m, _ := a.firstOf(best, func(m Action) bool { return a.safeAfter(g, seat, m) })
+	return int32(m)
 }
 
 // safe reports whether seat keeps an escape after playing m now (as
