@@ -13,7 +13,7 @@ import pytest
 
 import botarena
 from botarena.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError, PermissionDeniedError
-from botarena.league import League, LeagueError, RunProgress
+from botarena.league import League, LeagueError, LeagueRow, RunProgress
 from botarena.server import find_binary
 
 
@@ -82,6 +82,10 @@ def test_local_league_plays_what_the_command_line_plays(tmp_path: Path) -> None:
     got = league.games()
     assert [{k: g[k] for k in keys} for g in got] == [{k: g[k] for k in keys} for g in want]
     assert league.table_text() == _cli("league", "table", str(cli))
+    # The rows carry each agent's mean actions by kind (BattleBots' kinds, in order), as the command line's do.
+    rows = league.table()
+    assert rows == [LeagueRow.from_json(json.loads(line)) for line in _cli("league", "table", str(cli), "--json").splitlines()]
+    assert all(list(r.mean_actions)[:2] == ["nothing", "move"] for r in rows)
     # The league directory is an ordinary league: the command line reads it too.
     assert _cli("league", "table", str(tmp_path / "svc")) == league.table_text()
     league.close()

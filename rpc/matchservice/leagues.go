@@ -192,12 +192,16 @@ func (s *Server) LeagueTable(ctx context.Context, req *botarenav1.LeagueTableReq
 		Game: snap.Game, Games: snap.Games, Text: text.String(), Live: snap.Live, AsOf: timestamppb.New(snap.Time),
 	}
 	for _, r := range snap.Rows {
-		resp.Rows = append(resp.Rows, &botarenav1.LeagueRow{
+		row := &botarenav1.LeagueRow{
 			Rank: int32(r.Rank), Agent: r.Agent, Spec: r.Spec, Tag: r.Tag,
 			Rating: r.Rating.Rating, Rd: r.RD, Volatility: r.Volatility, Elo: r.Elo,
 			Games: int32(r.Games), Wins: int32(r.Wins), Draws: int32(r.Draws), Losses: int32(r.Losses),
 			Lower: r.Lower, Upper: r.Upper, WinRate: r.WinRate,
-		})
+		}
+		for i, k := range r.MeanActions.Kinds {
+			row.MeanActions = append(row.MeanActions, &botarenav1.ActionMean{Kind: k, Mean: r.MeanActions.N[i]})
+		}
+		resp.Rows = append(resp.Rows, row)
 	}
 	if req.GetPng() && len(snap.Rows) > 0 {
 		var png bytes.Buffer
@@ -222,14 +226,12 @@ func (s *Server) LeagueGames(ctx context.Context, req *botarenav1.LeagueGamesReq
 	}
 	resp := &botarenav1.LeagueGamesResponse{Total: total}
 	for _, g := range games {
+		line := g.Line()
 		lg := &botarenav1.LeagueGame{
-			Index: g.Index, Seed: g.Seed, Rounds: int32(g.Rounds), Winner: int32(g.Winner), Draw: g.Draw,
-			Forfeit: int32(g.Forfeit), Run: int32(g.Run), Time: timestamppb.New(g.Time),
+			Index: line.Index, Seed: line.Seed, Rounds: int32(line.Rounds), Winner: int32(line.Winner), Draw: line.Draw,
+			Standings: standingsProto(line.Standings), Forfeit: int32(line.Forfeit), Run: int32(line.Run), Time: timestamppb.New(line.Time),
 		}
-		for _, st := range g.Standings {
-			lg.Standings = append(lg.Standings, standingProto(st))
-		}
-		for _, e := range g.Seats {
+		for _, e := range line.Seats {
 			lg.Seats = append(lg.Seats, &botarenav1.MatchSeat{Name: e.Name, Spec: e.Spec})
 		}
 		resp.Games = append(resp.Games, lg)

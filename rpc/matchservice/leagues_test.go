@@ -14,6 +14,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/league"
+	"github.com/botarena/botarena/match"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
 	"github.com/botarena/botarena/rpc/internal/rpctest"
@@ -146,12 +147,9 @@ func TestRunLeagueStreamsProgressAndGivesTheLocalRunsResults(t *testing.T) {
 		t.Fatalf("%d games served, %d played locally", len(got), len(want))
 	}
 	for i, g := range got {
-		r := league.Result{Index: g.GetIndex(), Seed: g.GetSeed(), Rounds: int(g.GetRounds()), Winner: int(g.GetWinner()), Draw: g.GetDraw(), Forfeit: int(g.GetForfeit())}
-		for _, s := range g.GetStandings() {
-			r.Standings = append(r.Standings, league.Standing{Seat: int(s.GetSeat()), Agent: s.GetAgent(), Rank: int(s.GetRank()), Score: s.GetScore(), Alive: s.GetAlive(), Actions: actionsOf(s)})
-		}
-		if !reflect.DeepEqual(r, want[i].Result) || len(g.GetSeats()) != 2 || g.GetSeats()[0].GetName() != want[i].Seats[0].Name {
-			t.Fatalf("game %d:\n got %+v %v\nwant %+v %v", i, r, g.GetSeats(), want[i].Result, want[i].Seats)
+		r := wireLine(g.GetIndex(), g.GetSeed(), g.GetRounds(), g.GetWinner(), g.GetDraw(), g.GetForfeit(), g.GetStandings())
+		if w := lineOf(want[i].Result); !reflect.DeepEqual(r, w) || int(g.GetRun()) != want[i].Run || len(g.GetSeats()) != 2 || g.GetSeats()[0].GetName() != want[i].Seats[0].Name {
+			t.Fatalf("game %d:\n got %+v %v\nwant %+v %v", i, r, g.GetSeats(), w, want[i].Seats)
 		}
 	}
 	table, err := c.LeagueTable(t.Context(), &botarenav1.LeagueTableRequest{League: "team/bb", Png: true})
@@ -170,6 +168,13 @@ func TestRunLeagueStreamsProgressAndGivesTheLocalRunsResults(t *testing.T) {
 		if r.GetAgent() != w.Agent || r.GetRank() != int32(w.Rank) || r.GetRating() != w.Rating.Rating || r.GetRd() != w.RD || r.GetElo() != w.Elo ||
 			r.GetGames() != int32(w.Games) || r.GetWins() != int32(w.Wins) || r.GetWinRate() != w.WinRate {
 			t.Errorf("row %d: %v, want %+v", i, r, w)
+		}
+		var means match.Actions
+		for _, a := range r.GetMeanActions() {
+			means.Kinds, means.N = append(means.Kinds, a.GetKind()), append(means.N, a.GetMean())
+		}
+		if w.MeanActions.IsZero() || !reflect.DeepEqual(means, w.MeanActions) {
+			t.Errorf("row %d: mean actions %v, want %v (BattleBots counts its actions)", i, means, w.MeanActions)
 		}
 	}
 	var text strings.Builder

@@ -29,7 +29,7 @@ import pathlib
 import random
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
@@ -168,6 +168,10 @@ class LeagueRow:
     losses: int
     win_rate: float  # draws count half
     tag: str = ""
+    #: How the agent played of late: its mean actions per game and seat by the game's kinds, in the
+    #: game's order (the do-nothing kind first), over its seats in the league's last 1000 games, as
+    #: ``botarena league table`` prints them; empty for a game without action kinds.
+    mean_actions: Mapping[str, float] = field(default_factory=dict, hash=False)
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> LeagueRow:
@@ -185,6 +189,7 @@ class LeagueRow:
             losses=int(d.get("losses", 0)),
             win_rate=float(d.get("win_rate", 0.0)),
             tag=str(d.get("tag", "")),
+            mean_actions={str(k): float(v) for k, v in (d.get("mean_actions") or {}).items()},
         )
 
     @classmethod
@@ -203,6 +208,7 @@ class LeagueRow:
             losses=r.losses,
             win_rate=r.win_rate,
             tag=r.tag,
+            mean_actions={a.kind: a.mean for a in r.mean_actions},
         )
 
 

@@ -61,6 +61,14 @@ class ActionCount(_message.Message):
     count: int
     def __init__(self, kind: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...
 
+class ActionMean(_message.Message):
+    __slots__ = ("kind", "mean")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    MEAN_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    mean: float
+    def __init__(self, kind: _Optional[str] = ..., mean: _Optional[float] = ...) -> None: ...
+
 class SeatFaults(_message.Message):
     __slots__ = ("timed_out", "crashed", "invalid")
     TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
@@ -246,7 +254,7 @@ class ListLeagueAgentsResponse(_message.Message):
     def __init__(self, agents: _Optional[_Iterable[_Union[LeagueAgent, _Mapping]]] = ...) -> None: ...
 
 class LeagueRow(_message.Message):
-    __slots__ = ("rank", "agent", "spec", "tag", "rating", "rd", "volatility", "elo", "games", "wins", "draws", "losses", "lower", "upper", "win_rate")
+    __slots__ = ("rank", "agent", "spec", "tag", "rating", "rd", "volatility", "elo", "games", "wins", "draws", "losses", "lower", "upper", "win_rate", "mean_actions")
     RANK_FIELD_NUMBER: _ClassVar[int]
     AGENT_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
@@ -262,6 +270,7 @@ class LeagueRow(_message.Message):
     LOWER_FIELD_NUMBER: _ClassVar[int]
     UPPER_FIELD_NUMBER: _ClassVar[int]
     WIN_RATE_FIELD_NUMBER: _ClassVar[int]
+    MEAN_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     rank: int
     agent: str
     spec: str
@@ -277,7 +286,8 @@ class LeagueRow(_message.Message):
     lower: float
     upper: float
     win_rate: float
-    def __init__(self, rank: _Optional[int] = ..., agent: _Optional[str] = ..., spec: _Optional[str] = ..., tag: _Optional[str] = ..., rating: _Optional[float] = ..., rd: _Optional[float] = ..., volatility: _Optional[float] = ..., elo: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ..., lower: _Optional[float] = ..., upper: _Optional[float] = ..., win_rate: _Optional[float] = ...) -> None: ...
+    mean_actions: _containers.RepeatedCompositeFieldContainer[ActionMean]
+    def __init__(self, rank: _Optional[int] = ..., agent: _Optional[str] = ..., spec: _Optional[str] = ..., tag: _Optional[str] = ..., rating: _Optional[float] = ..., rd: _Optional[float] = ..., volatility: _Optional[float] = ..., elo: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ..., lower: _Optional[float] = ..., upper: _Optional[float] = ..., win_rate: _Optional[float] = ..., mean_actions: _Optional[_Iterable[_Union[ActionMean, _Mapping]]] = ...) -> None: ...
 
 class LeagueTableRequest(_message.Message):
     __slots__ = ("league", "png")

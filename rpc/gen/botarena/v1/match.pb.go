@@ -353,6 +353,60 @@ func (x *ActionCount) GetCount() int32 {
 	return 0
 }
 
+// ActionMean is the mean number of actions of one kind an agent chose per
+// game and seat.
+type ActionMean struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Mean          float64                `protobuf:"fixed64,2,opt,name=mean,proto3" json:"mean,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ActionMean) Reset() {
+	*x = ActionMean{}
+	mi := &file_botarena_v1_match_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ActionMean) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ActionMean) ProtoMessage() {}
+
+func (x *ActionMean) ProtoReflect() protoreflect.Message {
+	mi := &file_botarena_v1_match_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ActionMean.ProtoReflect.Descriptor instead.
+func (*ActionMean) Descriptor() ([]byte, []int) {
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ActionMean) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *ActionMean) GetMean() float64 {
+	if x != nil {
+		return x.Mean
+	}
+	return 0
+}
+
 // SeatFaults counts, by kind, the rounds in which a seat's external bot
 // lost its move and the game's penalty (usually doing nothing) was played
 // instead. A round counts once, as its gravest fault.
@@ -372,7 +426,7 @@ type SeatFaults struct {
 
 func (x *SeatFaults) Reset() {
 	*x = SeatFaults{}
-	mi := &file_botarena_v1_match_proto_msgTypes[4]
+	mi := &file_botarena_v1_match_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -384,7 +438,7 @@ func (x *SeatFaults) String() string {
 func (*SeatFaults) ProtoMessage() {}
 
 func (x *SeatFaults) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[4]
+	mi := &file_botarena_v1_match_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -397,7 +451,7 @@ func (x *SeatFaults) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatFaults.ProtoReflect.Descriptor instead.
 func (*SeatFaults) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{4}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *SeatFaults) GetTimedOut() int32 {
@@ -444,7 +498,7 @@ type PlayResponse struct {
 
 func (x *PlayResponse) Reset() {
 	*x = PlayResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[5]
+	mi := &file_botarena_v1_match_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -456,7 +510,7 @@ func (x *PlayResponse) String() string {
 func (*PlayResponse) ProtoMessage() {}
 
 func (x *PlayResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[5]
+	mi := &file_botarena_v1_match_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -469,7 +523,7 @@ func (x *PlayResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayResponse.ProtoReflect.Descriptor instead.
 func (*PlayResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{5}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *PlayResponse) GetIndex() int64 {
@@ -559,7 +613,7 @@ type MatchData struct {
 
 func (x *MatchData) Reset() {
 	*x = MatchData{}
-	mi := &file_botarena_v1_match_proto_msgTypes[6]
+	mi := &file_botarena_v1_match_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -571,7 +625,7 @@ func (x *MatchData) String() string {
 func (*MatchData) ProtoMessage() {}
 
 func (x *MatchData) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[6]
+	mi := &file_botarena_v1_match_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -584,7 +638,7 @@ func (x *MatchData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchData.ProtoReflect.Descriptor instead.
 func (*MatchData) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{6}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *MatchData) GetSteps() int32 {
@@ -653,7 +707,7 @@ type PlayBatchRequest struct {
 
 func (x *PlayBatchRequest) Reset() {
 	*x = PlayBatchRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[7]
+	mi := &file_botarena_v1_match_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -665,7 +719,7 @@ func (x *PlayBatchRequest) String() string {
 func (*PlayBatchRequest) ProtoMessage() {}
 
 func (x *PlayBatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[7]
+	mi := &file_botarena_v1_match_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -678,7 +732,7 @@ func (x *PlayBatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayBatchRequest.ProtoReflect.Descriptor instead.
 func (*PlayBatchRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{7}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *PlayBatchRequest) GetMatches() []*PlayRequest {
@@ -701,7 +755,7 @@ type MatchError struct {
 
 func (x *MatchError) Reset() {
 	*x = MatchError{}
-	mi := &file_botarena_v1_match_proto_msgTypes[8]
+	mi := &file_botarena_v1_match_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -713,7 +767,7 @@ func (x *MatchError) String() string {
 func (*MatchError) ProtoMessage() {}
 
 func (x *MatchError) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[8]
+	mi := &file_botarena_v1_match_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -726,7 +780,7 @@ func (x *MatchError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchError.ProtoReflect.Descriptor instead.
 func (*MatchError) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{8}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *MatchError) GetCode() string {
@@ -757,7 +811,7 @@ type PlayOutcome struct {
 
 func (x *PlayOutcome) Reset() {
 	*x = PlayOutcome{}
-	mi := &file_botarena_v1_match_proto_msgTypes[9]
+	mi := &file_botarena_v1_match_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -769,7 +823,7 @@ func (x *PlayOutcome) String() string {
 func (*PlayOutcome) ProtoMessage() {}
 
 func (x *PlayOutcome) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[9]
+	mi := &file_botarena_v1_match_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -782,7 +836,7 @@ func (x *PlayOutcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayOutcome.ProtoReflect.Descriptor instead.
 func (*PlayOutcome) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{9}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *PlayOutcome) GetOutcome() isPlayOutcome_Outcome {
@@ -836,7 +890,7 @@ type PlayBatchResponse struct {
 
 func (x *PlayBatchResponse) Reset() {
 	*x = PlayBatchResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[10]
+	mi := &file_botarena_v1_match_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -848,7 +902,7 @@ func (x *PlayBatchResponse) String() string {
 func (*PlayBatchResponse) ProtoMessage() {}
 
 func (x *PlayBatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[10]
+	mi := &file_botarena_v1_match_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -861,7 +915,7 @@ func (x *PlayBatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayBatchResponse.ProtoReflect.Descriptor instead.
 func (*PlayBatchResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{10}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *PlayBatchResponse) GetOutcomes() []*PlayOutcome {
@@ -893,7 +947,7 @@ type LeagueInfo struct {
 
 func (x *LeagueInfo) Reset() {
 	*x = LeagueInfo{}
-	mi := &file_botarena_v1_match_proto_msgTypes[11]
+	mi := &file_botarena_v1_match_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -905,7 +959,7 @@ func (x *LeagueInfo) String() string {
 func (*LeagueInfo) ProtoMessage() {}
 
 func (x *LeagueInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[11]
+	mi := &file_botarena_v1_match_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -918,7 +972,7 @@ func (x *LeagueInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueInfo.ProtoReflect.Descriptor instead.
 func (*LeagueInfo) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{11}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *LeagueInfo) GetLeague() string {
@@ -996,7 +1050,7 @@ type CreateLeagueRequest struct {
 
 func (x *CreateLeagueRequest) Reset() {
 	*x = CreateLeagueRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[12]
+	mi := &file_botarena_v1_match_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1008,7 +1062,7 @@ func (x *CreateLeagueRequest) String() string {
 func (*CreateLeagueRequest) ProtoMessage() {}
 
 func (x *CreateLeagueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[12]
+	mi := &file_botarena_v1_match_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1021,7 +1075,7 @@ func (x *CreateLeagueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateLeagueRequest.ProtoReflect.Descriptor instead.
 func (*CreateLeagueRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{12}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CreateLeagueRequest) GetLeague() string {
@@ -1071,7 +1125,7 @@ type CreateLeagueResponse struct {
 
 func (x *CreateLeagueResponse) Reset() {
 	*x = CreateLeagueResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[13]
+	mi := &file_botarena_v1_match_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1083,7 +1137,7 @@ func (x *CreateLeagueResponse) String() string {
 func (*CreateLeagueResponse) ProtoMessage() {}
 
 func (x *CreateLeagueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[13]
+	mi := &file_botarena_v1_match_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1096,7 +1150,7 @@ func (x *CreateLeagueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateLeagueResponse.ProtoReflect.Descriptor instead.
 func (*CreateLeagueResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{13}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CreateLeagueResponse) GetLeague() *LeagueInfo {
@@ -1123,7 +1177,7 @@ type GetLeagueRequest struct {
 
 func (x *GetLeagueRequest) Reset() {
 	*x = GetLeagueRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[14]
+	mi := &file_botarena_v1_match_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1135,7 +1189,7 @@ func (x *GetLeagueRequest) String() string {
 func (*GetLeagueRequest) ProtoMessage() {}
 
 func (x *GetLeagueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[14]
+	mi := &file_botarena_v1_match_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1148,7 +1202,7 @@ func (x *GetLeagueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeagueRequest.ProtoReflect.Descriptor instead.
 func (*GetLeagueRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{14}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetLeagueRequest) GetLeague() string {
@@ -1168,7 +1222,7 @@ type GetLeagueResponse struct {
 
 func (x *GetLeagueResponse) Reset() {
 	*x = GetLeagueResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[15]
+	mi := &file_botarena_v1_match_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1180,7 +1234,7 @@ func (x *GetLeagueResponse) String() string {
 func (*GetLeagueResponse) ProtoMessage() {}
 
 func (x *GetLeagueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[15]
+	mi := &file_botarena_v1_match_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1193,7 +1247,7 @@ func (x *GetLeagueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLeagueResponse.ProtoReflect.Descriptor instead.
 func (*GetLeagueResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{15}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GetLeagueResponse) GetLeague() *LeagueInfo {
@@ -1225,7 +1279,7 @@ type LeagueAgent struct {
 
 func (x *LeagueAgent) Reset() {
 	*x = LeagueAgent{}
-	mi := &file_botarena_v1_match_proto_msgTypes[16]
+	mi := &file_botarena_v1_match_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1237,7 +1291,7 @@ func (x *LeagueAgent) String() string {
 func (*LeagueAgent) ProtoMessage() {}
 
 func (x *LeagueAgent) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[16]
+	mi := &file_botarena_v1_match_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1250,7 +1304,7 @@ func (x *LeagueAgent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueAgent.ProtoReflect.Descriptor instead.
 func (*LeagueAgent) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{16}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *LeagueAgent) GetName() string {
@@ -1300,7 +1354,7 @@ type AddLeagueAgentRequest struct {
 
 func (x *AddLeagueAgentRequest) Reset() {
 	*x = AddLeagueAgentRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[17]
+	mi := &file_botarena_v1_match_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1312,7 +1366,7 @@ func (x *AddLeagueAgentRequest) String() string {
 func (*AddLeagueAgentRequest) ProtoMessage() {}
 
 func (x *AddLeagueAgentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[17]
+	mi := &file_botarena_v1_match_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1325,7 +1379,7 @@ func (x *AddLeagueAgentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddLeagueAgentRequest.ProtoReflect.Descriptor instead.
 func (*AddLeagueAgentRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{17}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *AddLeagueAgentRequest) GetLeague() string {
@@ -1366,7 +1420,7 @@ type AddLeagueAgentResponse struct {
 
 func (x *AddLeagueAgentResponse) Reset() {
 	*x = AddLeagueAgentResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[18]
+	mi := &file_botarena_v1_match_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1378,7 +1432,7 @@ func (x *AddLeagueAgentResponse) String() string {
 func (*AddLeagueAgentResponse) ProtoMessage() {}
 
 func (x *AddLeagueAgentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[18]
+	mi := &file_botarena_v1_match_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1391,7 +1445,7 @@ func (x *AddLeagueAgentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddLeagueAgentResponse.ProtoReflect.Descriptor instead.
 func (*AddLeagueAgentResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{18}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *AddLeagueAgentResponse) GetAgent() *LeagueAgent {
@@ -1412,7 +1466,7 @@ type RemoveLeagueAgentRequest struct {
 
 func (x *RemoveLeagueAgentRequest) Reset() {
 	*x = RemoveLeagueAgentRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[19]
+	mi := &file_botarena_v1_match_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1424,7 +1478,7 @@ func (x *RemoveLeagueAgentRequest) String() string {
 func (*RemoveLeagueAgentRequest) ProtoMessage() {}
 
 func (x *RemoveLeagueAgentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[19]
+	mi := &file_botarena_v1_match_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1437,7 +1491,7 @@ func (x *RemoveLeagueAgentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RemoveLeagueAgentRequest.ProtoReflect.Descriptor instead.
 func (*RemoveLeagueAgentRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{19}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *RemoveLeagueAgentRequest) GetLeague() string {
@@ -1463,7 +1517,7 @@ type RemoveLeagueAgentResponse struct {
 
 func (x *RemoveLeagueAgentResponse) Reset() {
 	*x = RemoveLeagueAgentResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[20]
+	mi := &file_botarena_v1_match_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1475,7 +1529,7 @@ func (x *RemoveLeagueAgentResponse) String() string {
 func (*RemoveLeagueAgentResponse) ProtoMessage() {}
 
 func (x *RemoveLeagueAgentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[20]
+	mi := &file_botarena_v1_match_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1488,7 +1542,7 @@ func (x *RemoveLeagueAgentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RemoveLeagueAgentResponse.ProtoReflect.Descriptor instead.
 func (*RemoveLeagueAgentResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{20}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{21}
 }
 
 // ListLeagueAgentsRequest names a league.
@@ -1501,7 +1555,7 @@ type ListLeagueAgentsRequest struct {
 
 func (x *ListLeagueAgentsRequest) Reset() {
 	*x = ListLeagueAgentsRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[21]
+	mi := &file_botarena_v1_match_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1513,7 +1567,7 @@ func (x *ListLeagueAgentsRequest) String() string {
 func (*ListLeagueAgentsRequest) ProtoMessage() {}
 
 func (x *ListLeagueAgentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[21]
+	mi := &file_botarena_v1_match_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1526,7 +1580,7 @@ func (x *ListLeagueAgentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeagueAgentsRequest.ProtoReflect.Descriptor instead.
 func (*ListLeagueAgentsRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{21}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListLeagueAgentsRequest) GetLeague() string {
@@ -1546,7 +1600,7 @@ type ListLeagueAgentsResponse struct {
 
 func (x *ListLeagueAgentsResponse) Reset() {
 	*x = ListLeagueAgentsResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[22]
+	mi := &file_botarena_v1_match_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1558,7 +1612,7 @@ func (x *ListLeagueAgentsResponse) String() string {
 func (*ListLeagueAgentsResponse) ProtoMessage() {}
 
 func (x *ListLeagueAgentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[22]
+	mi := &file_botarena_v1_match_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1571,7 +1625,7 @@ func (x *ListLeagueAgentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeagueAgentsResponse.ProtoReflect.Descriptor instead.
 func (*ListLeagueAgentsResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{22}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ListLeagueAgentsResponse) GetAgents() []*LeagueAgent {
@@ -1606,14 +1660,20 @@ type LeagueRow struct {
 	Lower  float64 `protobuf:"fixed64,13,opt,name=lower,proto3" json:"lower,omitempty"`
 	Upper  float64 `protobuf:"fixed64,14,opt,name=upper,proto3" json:"upper,omitempty"`
 	// win_rate is (wins + draws/2) / games; 0 without games.
-	WinRate       float64 `protobuf:"fixed64,15,opt,name=win_rate,json=winRate,proto3" json:"win_rate,omitempty"`
+	WinRate float64 `protobuf:"fixed64,15,opt,name=win_rate,json=winRate,proto3" json:"win_rate,omitempty"`
+	// mean_actions is how the agent played of late: its mean actions per game
+	// and seat by the game's kinds, in the game's order of kinds, the
+	// do-nothing kind first (see MatchStanding.actions), over its seats in the
+	// league's last 1000 games, as botarena league table prints them; empty
+	// for a game without action kinds and for an agent without recent games.
+	MeanActions   []*ActionMean `protobuf:"bytes,16,rep,name=mean_actions,json=meanActions,proto3" json:"mean_actions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *LeagueRow) Reset() {
 	*x = LeagueRow{}
-	mi := &file_botarena_v1_match_proto_msgTypes[23]
+	mi := &file_botarena_v1_match_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1625,7 +1685,7 @@ func (x *LeagueRow) String() string {
 func (*LeagueRow) ProtoMessage() {}
 
 func (x *LeagueRow) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[23]
+	mi := &file_botarena_v1_match_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1638,7 +1698,7 @@ func (x *LeagueRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueRow.ProtoReflect.Descriptor instead.
 func (*LeagueRow) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{23}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *LeagueRow) GetRank() int32 {
@@ -1746,6 +1806,13 @@ func (x *LeagueRow) GetWinRate() float64 {
 	return 0
 }
 
+func (x *LeagueRow) GetMeanActions() []*ActionMean {
+	if x != nil {
+		return x.MeanActions
+	}
+	return nil
+}
+
 // LeagueTableRequest asks for a league's leaderboard.
 type LeagueTableRequest struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
@@ -1759,7 +1826,7 @@ type LeagueTableRequest struct {
 
 func (x *LeagueTableRequest) Reset() {
 	*x = LeagueTableRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[24]
+	mi := &file_botarena_v1_match_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1771,7 +1838,7 @@ func (x *LeagueTableRequest) String() string {
 func (*LeagueTableRequest) ProtoMessage() {}
 
 func (x *LeagueTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[24]
+	mi := &file_botarena_v1_match_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1784,7 +1851,7 @@ func (x *LeagueTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueTableRequest.ProtoReflect.Descriptor instead.
 func (*LeagueTableRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{24}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *LeagueTableRequest) GetLeague() string {
@@ -1826,7 +1893,7 @@ type LeagueTableResponse struct {
 
 func (x *LeagueTableResponse) Reset() {
 	*x = LeagueTableResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[25]
+	mi := &file_botarena_v1_match_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1838,7 +1905,7 @@ func (x *LeagueTableResponse) String() string {
 func (*LeagueTableResponse) ProtoMessage() {}
 
 func (x *LeagueTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[25]
+	mi := &file_botarena_v1_match_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1851,7 +1918,7 @@ func (x *LeagueTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueTableResponse.ProtoReflect.Descriptor instead.
 func (*LeagueTableResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{25}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *LeagueTableResponse) GetGame() string {
@@ -1920,7 +1987,7 @@ type LeagueGamesRequest struct {
 
 func (x *LeagueGamesRequest) Reset() {
 	*x = LeagueGamesRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[26]
+	mi := &file_botarena_v1_match_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1932,7 +1999,7 @@ func (x *LeagueGamesRequest) String() string {
 func (*LeagueGamesRequest) ProtoMessage() {}
 
 func (x *LeagueGamesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[26]
+	mi := &file_botarena_v1_match_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1945,7 +2012,7 @@ func (x *LeagueGamesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueGamesRequest.ProtoReflect.Descriptor instead.
 func (*LeagueGamesRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{26}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *LeagueGamesRequest) GetLeague() string {
@@ -2003,7 +2070,7 @@ type LeagueGame struct {
 
 func (x *LeagueGame) Reset() {
 	*x = LeagueGame{}
-	mi := &file_botarena_v1_match_proto_msgTypes[27]
+	mi := &file_botarena_v1_match_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2015,7 +2082,7 @@ func (x *LeagueGame) String() string {
 func (*LeagueGame) ProtoMessage() {}
 
 func (x *LeagueGame) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[27]
+	mi := &file_botarena_v1_match_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2028,7 +2095,7 @@ func (x *LeagueGame) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueGame.ProtoReflect.Descriptor instead.
 func (*LeagueGame) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{27}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *LeagueGame) GetIndex() int64 {
@@ -2113,7 +2180,7 @@ type LeagueGamesResponse struct {
 
 func (x *LeagueGamesResponse) Reset() {
 	*x = LeagueGamesResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[28]
+	mi := &file_botarena_v1_match_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2125,7 +2192,7 @@ func (x *LeagueGamesResponse) String() string {
 func (*LeagueGamesResponse) ProtoMessage() {}
 
 func (x *LeagueGamesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[28]
+	mi := &file_botarena_v1_match_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2138,7 +2205,7 @@ func (x *LeagueGamesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueGamesResponse.ProtoReflect.Descriptor instead.
 func (*LeagueGamesResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{28}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *LeagueGamesResponse) GetGames() []*LeagueGame {
@@ -2195,7 +2262,7 @@ type RunLeagueRequest struct {
 
 func (x *RunLeagueRequest) Reset() {
 	*x = RunLeagueRequest{}
-	mi := &file_botarena_v1_match_proto_msgTypes[29]
+	mi := &file_botarena_v1_match_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2207,7 +2274,7 @@ func (x *RunLeagueRequest) String() string {
 func (*RunLeagueRequest) ProtoMessage() {}
 
 func (x *RunLeagueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[29]
+	mi := &file_botarena_v1_match_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2220,7 +2287,7 @@ func (x *RunLeagueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunLeagueRequest.ProtoReflect.Descriptor instead.
 func (*RunLeagueRequest) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{29}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *RunLeagueRequest) GetLeague() string {
@@ -2311,7 +2378,7 @@ type LeagueRunProgress struct {
 
 func (x *LeagueRunProgress) Reset() {
 	*x = LeagueRunProgress{}
-	mi := &file_botarena_v1_match_proto_msgTypes[30]
+	mi := &file_botarena_v1_match_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2323,7 +2390,7 @@ func (x *LeagueRunProgress) String() string {
 func (*LeagueRunProgress) ProtoMessage() {}
 
 func (x *LeagueRunProgress) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[30]
+	mi := &file_botarena_v1_match_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2336,7 +2403,7 @@ func (x *LeagueRunProgress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueRunProgress.ProtoReflect.Descriptor instead.
 func (*LeagueRunProgress) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{30}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *LeagueRunProgress) GetRun() int32 {
@@ -2403,7 +2470,7 @@ type LeagueRunSummary struct {
 
 func (x *LeagueRunSummary) Reset() {
 	*x = LeagueRunSummary{}
-	mi := &file_botarena_v1_match_proto_msgTypes[31]
+	mi := &file_botarena_v1_match_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2415,7 +2482,7 @@ func (x *LeagueRunSummary) String() string {
 func (*LeagueRunSummary) ProtoMessage() {}
 
 func (x *LeagueRunSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[31]
+	mi := &file_botarena_v1_match_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2428,7 +2495,7 @@ func (x *LeagueRunSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeagueRunSummary.ProtoReflect.Descriptor instead.
 func (*LeagueRunSummary) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{31}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *LeagueRunSummary) GetRun() int32 {
@@ -2523,7 +2590,7 @@ type RunLeagueResponse struct {
 
 func (x *RunLeagueResponse) Reset() {
 	*x = RunLeagueResponse{}
-	mi := &file_botarena_v1_match_proto_msgTypes[32]
+	mi := &file_botarena_v1_match_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2535,7 +2602,7 @@ func (x *RunLeagueResponse) String() string {
 func (*RunLeagueResponse) ProtoMessage() {}
 
 func (x *RunLeagueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_botarena_v1_match_proto_msgTypes[32]
+	mi := &file_botarena_v1_match_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2548,7 +2615,7 @@ func (x *RunLeagueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunLeagueResponse.ProtoReflect.Descriptor instead.
 func (*RunLeagueResponse) Descriptor() ([]byte, []int) {
-	return file_botarena_v1_match_proto_rawDescGZIP(), []int{32}
+	return file_botarena_v1_match_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *RunLeagueResponse) GetEvent() isRunLeagueResponse_Event {
@@ -2620,7 +2687,11 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	"\aactions\x18\a \x03(\v2\x18.botarena.v1.ActionCountR\aactions\"7\n" +
 	"\vActionCount\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
-	"\x05count\x18\x02 \x01(\x05R\x05count\"]\n" +
+	"\x05count\x18\x02 \x01(\x05R\x05count\"4\n" +
+	"\n" +
+	"ActionMean\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
+	"\x04mean\x18\x02 \x01(\x01R\x04mean\"]\n" +
 	"\n" +
 	"SeatFaults\x12\x1b\n" +
 	"\ttimed_out\x18\x01 \x01(\x05R\btimedOut\x12\x18\n" +
@@ -2702,7 +2773,7 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	"\x17ListLeagueAgentsRequest\x12\x16\n" +
 	"\x06league\x18\x01 \x01(\tR\x06league\"L\n" +
 	"\x18ListLeagueAgentsResponse\x120\n" +
-	"\x06agents\x18\x01 \x03(\v2\x18.botarena.v1.LeagueAgentR\x06agents\"\xd4\x02\n" +
+	"\x06agents\x18\x01 \x03(\v2\x18.botarena.v1.LeagueAgentR\x06agents\"\x90\x03\n" +
 	"\tLeagueRow\x12\x12\n" +
 	"\x04rank\x18\x01 \x01(\x05R\x04rank\x12\x14\n" +
 	"\x05agent\x18\x02 \x01(\tR\x05agent\x12\x12\n" +
@@ -2721,7 +2792,8 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	"\x06losses\x18\f \x01(\x05R\x06losses\x12\x14\n" +
 	"\x05lower\x18\r \x01(\x01R\x05lower\x12\x14\n" +
 	"\x05upper\x18\x0e \x01(\x01R\x05upper\x12\x19\n" +
-	"\bwin_rate\x18\x0f \x01(\x01R\awinRate\">\n" +
+	"\bwin_rate\x18\x0f \x01(\x01R\awinRate\x12:\n" +
+	"\fmean_actions\x18\x10 \x03(\v2\x17.botarena.v1.ActionMeanR\vmeanActions\">\n" +
 	"\x12LeagueTableRequest\x12\x16\n" +
 	"\x06league\x18\x01 \x01(\tR\x06league\x12\x10\n" +
 	"\x03png\x18\x02 \x01(\bR\x03png\"\xd6\x01\n" +
@@ -2815,92 +2887,94 @@ func file_botarena_v1_match_proto_rawDescGZIP() []byte {
 	return file_botarena_v1_match_proto_rawDescData
 }
 
-var file_botarena_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
+var file_botarena_v1_match_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_botarena_v1_match_proto_goTypes = []any{
 	(*MatchSeat)(nil),                 // 0: botarena.v1.MatchSeat
 	(*PlayRequest)(nil),               // 1: botarena.v1.PlayRequest
 	(*MatchStanding)(nil),             // 2: botarena.v1.MatchStanding
 	(*ActionCount)(nil),               // 3: botarena.v1.ActionCount
-	(*SeatFaults)(nil),                // 4: botarena.v1.SeatFaults
-	(*PlayResponse)(nil),              // 5: botarena.v1.PlayResponse
-	(*MatchData)(nil),                 // 6: botarena.v1.MatchData
-	(*PlayBatchRequest)(nil),          // 7: botarena.v1.PlayBatchRequest
-	(*MatchError)(nil),                // 8: botarena.v1.MatchError
-	(*PlayOutcome)(nil),               // 9: botarena.v1.PlayOutcome
-	(*PlayBatchResponse)(nil),         // 10: botarena.v1.PlayBatchResponse
-	(*LeagueInfo)(nil),                // 11: botarena.v1.LeagueInfo
-	(*CreateLeagueRequest)(nil),       // 12: botarena.v1.CreateLeagueRequest
-	(*CreateLeagueResponse)(nil),      // 13: botarena.v1.CreateLeagueResponse
-	(*GetLeagueRequest)(nil),          // 14: botarena.v1.GetLeagueRequest
-	(*GetLeagueResponse)(nil),         // 15: botarena.v1.GetLeagueResponse
-	(*LeagueAgent)(nil),               // 16: botarena.v1.LeagueAgent
-	(*AddLeagueAgentRequest)(nil),     // 17: botarena.v1.AddLeagueAgentRequest
-	(*AddLeagueAgentResponse)(nil),    // 18: botarena.v1.AddLeagueAgentResponse
-	(*RemoveLeagueAgentRequest)(nil),  // 19: botarena.v1.RemoveLeagueAgentRequest
-	(*RemoveLeagueAgentResponse)(nil), // 20: botarena.v1.RemoveLeagueAgentResponse
-	(*ListLeagueAgentsRequest)(nil),   // 21: botarena.v1.ListLeagueAgentsRequest
-	(*ListLeagueAgentsResponse)(nil),  // 22: botarena.v1.ListLeagueAgentsResponse
-	(*LeagueRow)(nil),                 // 23: botarena.v1.LeagueRow
-	(*LeagueTableRequest)(nil),        // 24: botarena.v1.LeagueTableRequest
-	(*LeagueTableResponse)(nil),       // 25: botarena.v1.LeagueTableResponse
-	(*LeagueGamesRequest)(nil),        // 26: botarena.v1.LeagueGamesRequest
-	(*LeagueGame)(nil),                // 27: botarena.v1.LeagueGame
-	(*LeagueGamesResponse)(nil),       // 28: botarena.v1.LeagueGamesResponse
-	(*RunLeagueRequest)(nil),          // 29: botarena.v1.RunLeagueRequest
-	(*LeagueRunProgress)(nil),         // 30: botarena.v1.LeagueRunProgress
-	(*LeagueRunSummary)(nil),          // 31: botarena.v1.LeagueRunSummary
-	(*RunLeagueResponse)(nil),         // 32: botarena.v1.RunLeagueResponse
-	(*timestamppb.Timestamp)(nil),     // 33: google.protobuf.Timestamp
+	(*ActionMean)(nil),                // 4: botarena.v1.ActionMean
+	(*SeatFaults)(nil),                // 5: botarena.v1.SeatFaults
+	(*PlayResponse)(nil),              // 6: botarena.v1.PlayResponse
+	(*MatchData)(nil),                 // 7: botarena.v1.MatchData
+	(*PlayBatchRequest)(nil),          // 8: botarena.v1.PlayBatchRequest
+	(*MatchError)(nil),                // 9: botarena.v1.MatchError
+	(*PlayOutcome)(nil),               // 10: botarena.v1.PlayOutcome
+	(*PlayBatchResponse)(nil),         // 11: botarena.v1.PlayBatchResponse
+	(*LeagueInfo)(nil),                // 12: botarena.v1.LeagueInfo
+	(*CreateLeagueRequest)(nil),       // 13: botarena.v1.CreateLeagueRequest
+	(*CreateLeagueResponse)(nil),      // 14: botarena.v1.CreateLeagueResponse
+	(*GetLeagueRequest)(nil),          // 15: botarena.v1.GetLeagueRequest
+	(*GetLeagueResponse)(nil),         // 16: botarena.v1.GetLeagueResponse
+	(*LeagueAgent)(nil),               // 17: botarena.v1.LeagueAgent
+	(*AddLeagueAgentRequest)(nil),     // 18: botarena.v1.AddLeagueAgentRequest
+	(*AddLeagueAgentResponse)(nil),    // 19: botarena.v1.AddLeagueAgentResponse
+	(*RemoveLeagueAgentRequest)(nil),  // 20: botarena.v1.RemoveLeagueAgentRequest
+	(*RemoveLeagueAgentResponse)(nil), // 21: botarena.v1.RemoveLeagueAgentResponse
+	(*ListLeagueAgentsRequest)(nil),   // 22: botarena.v1.ListLeagueAgentsRequest
+	(*ListLeagueAgentsResponse)(nil),  // 23: botarena.v1.ListLeagueAgentsResponse
+	(*LeagueRow)(nil),                 // 24: botarena.v1.LeagueRow
+	(*LeagueTableRequest)(nil),        // 25: botarena.v1.LeagueTableRequest
+	(*LeagueTableResponse)(nil),       // 26: botarena.v1.LeagueTableResponse
+	(*LeagueGamesRequest)(nil),        // 27: botarena.v1.LeagueGamesRequest
+	(*LeagueGame)(nil),                // 28: botarena.v1.LeagueGame
+	(*LeagueGamesResponse)(nil),       // 29: botarena.v1.LeagueGamesResponse
+	(*RunLeagueRequest)(nil),          // 30: botarena.v1.RunLeagueRequest
+	(*LeagueRunProgress)(nil),         // 31: botarena.v1.LeagueRunProgress
+	(*LeagueRunSummary)(nil),          // 32: botarena.v1.LeagueRunSummary
+	(*RunLeagueResponse)(nil),         // 33: botarena.v1.RunLeagueResponse
+	(*timestamppb.Timestamp)(nil),     // 34: google.protobuf.Timestamp
 }
 var file_botarena_v1_match_proto_depIdxs = []int32{
 	0,  // 0: botarena.v1.PlayRequest.seats:type_name -> botarena.v1.MatchSeat
-	4,  // 1: botarena.v1.MatchStanding.faults:type_name -> botarena.v1.SeatFaults
+	5,  // 1: botarena.v1.MatchStanding.faults:type_name -> botarena.v1.SeatFaults
 	3,  // 2: botarena.v1.MatchStanding.actions:type_name -> botarena.v1.ActionCount
 	2,  // 3: botarena.v1.PlayResponse.standings:type_name -> botarena.v1.MatchStanding
-	6,  // 4: botarena.v1.PlayResponse.data:type_name -> botarena.v1.MatchData
+	7,  // 4: botarena.v1.PlayResponse.data:type_name -> botarena.v1.MatchData
 	1,  // 5: botarena.v1.PlayBatchRequest.matches:type_name -> botarena.v1.PlayRequest
-	5,  // 6: botarena.v1.PlayOutcome.result:type_name -> botarena.v1.PlayResponse
-	8,  // 7: botarena.v1.PlayOutcome.error:type_name -> botarena.v1.MatchError
-	9,  // 8: botarena.v1.PlayBatchResponse.outcomes:type_name -> botarena.v1.PlayOutcome
-	33, // 9: botarena.v1.LeagueInfo.created:type_name -> google.protobuf.Timestamp
-	11, // 10: botarena.v1.CreateLeagueResponse.league:type_name -> botarena.v1.LeagueInfo
-	11, // 11: botarena.v1.GetLeagueResponse.league:type_name -> botarena.v1.LeagueInfo
-	33, // 12: botarena.v1.LeagueAgent.added:type_name -> google.protobuf.Timestamp
-	16, // 13: botarena.v1.AddLeagueAgentResponse.agent:type_name -> botarena.v1.LeagueAgent
-	16, // 14: botarena.v1.ListLeagueAgentsResponse.agents:type_name -> botarena.v1.LeagueAgent
-	23, // 15: botarena.v1.LeagueTableResponse.rows:type_name -> botarena.v1.LeagueRow
-	33, // 16: botarena.v1.LeagueTableResponse.as_of:type_name -> google.protobuf.Timestamp
-	2,  // 17: botarena.v1.LeagueGame.standings:type_name -> botarena.v1.MatchStanding
-	0,  // 18: botarena.v1.LeagueGame.seats:type_name -> botarena.v1.MatchSeat
-	33, // 19: botarena.v1.LeagueGame.time:type_name -> google.protobuf.Timestamp
-	27, // 20: botarena.v1.LeagueGamesResponse.games:type_name -> botarena.v1.LeagueGame
-	30, // 21: botarena.v1.RunLeagueResponse.progress:type_name -> botarena.v1.LeagueRunProgress
-	31, // 22: botarena.v1.RunLeagueResponse.summary:type_name -> botarena.v1.LeagueRunSummary
-	1,  // 23: botarena.v1.MatchService.Play:input_type -> botarena.v1.PlayRequest
-	7,  // 24: botarena.v1.MatchService.PlayBatch:input_type -> botarena.v1.PlayBatchRequest
-	12, // 25: botarena.v1.MatchService.CreateLeague:input_type -> botarena.v1.CreateLeagueRequest
-	14, // 26: botarena.v1.MatchService.GetLeague:input_type -> botarena.v1.GetLeagueRequest
-	17, // 27: botarena.v1.MatchService.AddLeagueAgent:input_type -> botarena.v1.AddLeagueAgentRequest
-	19, // 28: botarena.v1.MatchService.RemoveLeagueAgent:input_type -> botarena.v1.RemoveLeagueAgentRequest
-	21, // 29: botarena.v1.MatchService.ListLeagueAgents:input_type -> botarena.v1.ListLeagueAgentsRequest
-	24, // 30: botarena.v1.MatchService.LeagueTable:input_type -> botarena.v1.LeagueTableRequest
-	26, // 31: botarena.v1.MatchService.LeagueGames:input_type -> botarena.v1.LeagueGamesRequest
-	29, // 32: botarena.v1.MatchService.RunLeague:input_type -> botarena.v1.RunLeagueRequest
-	5,  // 33: botarena.v1.MatchService.Play:output_type -> botarena.v1.PlayResponse
-	10, // 34: botarena.v1.MatchService.PlayBatch:output_type -> botarena.v1.PlayBatchResponse
-	13, // 35: botarena.v1.MatchService.CreateLeague:output_type -> botarena.v1.CreateLeagueResponse
-	15, // 36: botarena.v1.MatchService.GetLeague:output_type -> botarena.v1.GetLeagueResponse
-	18, // 37: botarena.v1.MatchService.AddLeagueAgent:output_type -> botarena.v1.AddLeagueAgentResponse
-	20, // 38: botarena.v1.MatchService.RemoveLeagueAgent:output_type -> botarena.v1.RemoveLeagueAgentResponse
-	22, // 39: botarena.v1.MatchService.ListLeagueAgents:output_type -> botarena.v1.ListLeagueAgentsResponse
-	25, // 40: botarena.v1.MatchService.LeagueTable:output_type -> botarena.v1.LeagueTableResponse
-	28, // 41: botarena.v1.MatchService.LeagueGames:output_type -> botarena.v1.LeagueGamesResponse
-	32, // 42: botarena.v1.MatchService.RunLeague:output_type -> botarena.v1.RunLeagueResponse
-	33, // [33:43] is the sub-list for method output_type
-	23, // [23:33] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	6,  // 6: botarena.v1.PlayOutcome.result:type_name -> botarena.v1.PlayResponse
+	9,  // 7: botarena.v1.PlayOutcome.error:type_name -> botarena.v1.MatchError
+	10, // 8: botarena.v1.PlayBatchResponse.outcomes:type_name -> botarena.v1.PlayOutcome
+	34, // 9: botarena.v1.LeagueInfo.created:type_name -> google.protobuf.Timestamp
+	12, // 10: botarena.v1.CreateLeagueResponse.league:type_name -> botarena.v1.LeagueInfo
+	12, // 11: botarena.v1.GetLeagueResponse.league:type_name -> botarena.v1.LeagueInfo
+	34, // 12: botarena.v1.LeagueAgent.added:type_name -> google.protobuf.Timestamp
+	17, // 13: botarena.v1.AddLeagueAgentResponse.agent:type_name -> botarena.v1.LeagueAgent
+	17, // 14: botarena.v1.ListLeagueAgentsResponse.agents:type_name -> botarena.v1.LeagueAgent
+	4,  // 15: botarena.v1.LeagueRow.mean_actions:type_name -> botarena.v1.ActionMean
+	24, // 16: botarena.v1.LeagueTableResponse.rows:type_name -> botarena.v1.LeagueRow
+	34, // 17: botarena.v1.LeagueTableResponse.as_of:type_name -> google.protobuf.Timestamp
+	2,  // 18: botarena.v1.LeagueGame.standings:type_name -> botarena.v1.MatchStanding
+	0,  // 19: botarena.v1.LeagueGame.seats:type_name -> botarena.v1.MatchSeat
+	34, // 20: botarena.v1.LeagueGame.time:type_name -> google.protobuf.Timestamp
+	28, // 21: botarena.v1.LeagueGamesResponse.games:type_name -> botarena.v1.LeagueGame
+	31, // 22: botarena.v1.RunLeagueResponse.progress:type_name -> botarena.v1.LeagueRunProgress
+	32, // 23: botarena.v1.RunLeagueResponse.summary:type_name -> botarena.v1.LeagueRunSummary
+	1,  // 24: botarena.v1.MatchService.Play:input_type -> botarena.v1.PlayRequest
+	8,  // 25: botarena.v1.MatchService.PlayBatch:input_type -> botarena.v1.PlayBatchRequest
+	13, // 26: botarena.v1.MatchService.CreateLeague:input_type -> botarena.v1.CreateLeagueRequest
+	15, // 27: botarena.v1.MatchService.GetLeague:input_type -> botarena.v1.GetLeagueRequest
+	18, // 28: botarena.v1.MatchService.AddLeagueAgent:input_type -> botarena.v1.AddLeagueAgentRequest
+	20, // 29: botarena.v1.MatchService.RemoveLeagueAgent:input_type -> botarena.v1.RemoveLeagueAgentRequest
+	22, // 30: botarena.v1.MatchService.ListLeagueAgents:input_type -> botarena.v1.ListLeagueAgentsRequest
+	25, // 31: botarena.v1.MatchService.LeagueTable:input_type -> botarena.v1.LeagueTableRequest
+	27, // 32: botarena.v1.MatchService.LeagueGames:input_type -> botarena.v1.LeagueGamesRequest
+	30, // 33: botarena.v1.MatchService.RunLeague:input_type -> botarena.v1.RunLeagueRequest
+	6,  // 34: botarena.v1.MatchService.Play:output_type -> botarena.v1.PlayResponse
+	11, // 35: botarena.v1.MatchService.PlayBatch:output_type -> botarena.v1.PlayBatchResponse
+	14, // 36: botarena.v1.MatchService.CreateLeague:output_type -> botarena.v1.CreateLeagueResponse
+	16, // 37: botarena.v1.MatchService.GetLeague:output_type -> botarena.v1.GetLeagueResponse
+	19, // 38: botarena.v1.MatchService.AddLeagueAgent:output_type -> botarena.v1.AddLeagueAgentResponse
+	21, // 39: botarena.v1.MatchService.RemoveLeagueAgent:output_type -> botarena.v1.RemoveLeagueAgentResponse
+	23, // 40: botarena.v1.MatchService.ListLeagueAgents:output_type -> botarena.v1.ListLeagueAgentsResponse
+	26, // 41: botarena.v1.MatchService.LeagueTable:output_type -> botarena.v1.LeagueTableResponse
+	29, // 42: botarena.v1.MatchService.LeagueGames:output_type -> botarena.v1.LeagueGamesResponse
+	33, // 43: botarena.v1.MatchService.RunLeague:output_type -> botarena.v1.RunLeagueResponse
+	34, // [34:44] is the sub-list for method output_type
+	24, // [24:34] is the sub-list for method input_type
+	24, // [24:24] is the sub-list for extension type_name
+	24, // [24:24] is the sub-list for extension extendee
+	0,  // [0:24] is the sub-list for field type_name
 }
 
 func init() { file_botarena_v1_match_proto_init() }
@@ -2908,12 +2982,12 @@ func file_botarena_v1_match_proto_init() {
 	if File_botarena_v1_match_proto != nil {
 		return
 	}
-	file_botarena_v1_match_proto_msgTypes[9].OneofWrappers = []any{
+	file_botarena_v1_match_proto_msgTypes[10].OneofWrappers = []any{
 		(*PlayOutcome_Result)(nil),
 		(*PlayOutcome_Error)(nil),
 	}
-	file_botarena_v1_match_proto_msgTypes[12].OneofWrappers = []any{}
-	file_botarena_v1_match_proto_msgTypes[32].OneofWrappers = []any{
+	file_botarena_v1_match_proto_msgTypes[13].OneofWrappers = []any{}
+	file_botarena_v1_match_proto_msgTypes[33].OneofWrappers = []any{
 		(*RunLeagueResponse_Progress)(nil),
 		(*RunLeagueResponse_Summary)(nil),
 	}
@@ -2923,7 +2997,7 @@ func file_botarena_v1_match_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_botarena_v1_match_proto_rawDesc), len(file_botarena_v1_match_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   33,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
