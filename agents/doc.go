@@ -46,9 +46,8 @@
 //   - agents/policy: "policy:PATH", a trained policy file (not an external
 //     bot: it plays inside the process).
 //
-// Package agents/all links these schemes (but upe://, which only the
-// botarena command hosts) into a program, as package games links the
-// games: a program that resolves agent specs imports it.
+// Package agents/all links these schemes into a program, as package games
+// links the games: a program that resolves agent specs imports it.
 // This package holds what those packages share: the registry, the fault
 // counts ([Faults]), the harness settings ([ExternalOptions]) and the
 // interfaces through which botarena play and match talk to external bots

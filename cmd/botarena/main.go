@@ -18,7 +18,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	_ "github.com/botarena/botarena/agents/all" // links every agent scheme but upe:// (upe.go imports it)
+	_ "github.com/botarena/botarena/agents/all" // links every agent scheme
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/games" // links every game
 )

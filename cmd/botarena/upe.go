@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/botarena/botarena/agents"
-	"github.com/botarena/botarena/agents/upe" // registers the upe:// agent scheme
+	"github.com/botarena/botarena/agents/upe"
 )
 
 // upeListenAgent is the --agents name of the seats UPE clients play with

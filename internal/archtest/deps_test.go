@@ -105,7 +105,7 @@ var rules = []rule{
 	{pkg: "agents/internal/proctree"},
 	// agents/all is the one list that links the schemes into a program, as
 	// games links the games.
-	{pkg: "agents/all", imports: []string{"agents/cmdbot", "agents/entelect", "agents/httpbot", "agents/policy"}, thirdParty: gonumDeps},
+	{pkg: "agents/all", imports: []string{"agents/cmdbot", "agents/entelect", "agents/httpbot", "agents/policy", "agents/upe"}, thirdParty: gonumDeps},
 	// match is the one match runner: it makes agents (agents) and plays
 	// them in the games (env), with recording for league data.
 	{pkg: "match", imports: []string{"env", "env/*", "vecenv", "agents"}},
