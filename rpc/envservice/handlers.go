@@ -164,19 +164,9 @@ func (s *Server) poolConfig(req *botarenav1.CreatePoolRequest) (vecenv.Config, e
 // batch. The batch bytes are the pool's recycled buffer, handed back once
 // the response is written (see Server.Handler).
 func (s *Server) Reset(ctx context.Context, req *botarenav1.ResetRequest) (*botarenav1.ResetResponse, error) {
-	const proc = botarenav1connect.EnvServiceResetProcedure
-	p, err := s.lookup(req.GetPoolId())
-	if err != nil {
-		return nil, server.ConnectError(s.log, proc, err)
-	}
-	b := p.getBuf()
-	if err := p.reset(b); err != nil {
-		p.putBuf(b)
-		return nil, s.poolError(proc, p, err)
-	}
-	resp := &botarenav1.ResetResponse{Batch: b.batch}
-	s.respond(ctx, p, b, resp)
-	return resp, nil
+	return onBatch(s, ctx, botarenav1connect.EnvServiceResetProcedure, req.GetPoolId(),
+		func(p *servedPool, b *batchBuf) error { return p.reset(b) },
+		func(b *batchBuf) *botarenav1.ResetResponse { return &botarenav1.ResetResponse{Batch: b.batch} })
 }
 
 // Step applies one action per row (little-endian int32s, 4 × rows bytes)
@@ -185,34 +175,20 @@ func (s *Server) Reset(ctx context.Context, req *botarenav1.ResetRequest) (*bota
 // 0..actions-1 is InvalidArgument naming the row; a Step before the first
 // Reset is FailedPrecondition.
 func (s *Server) Step(ctx context.Context, req *botarenav1.StepRequest) (*botarenav1.StepResponse, error) {
-	const proc = botarenav1connect.EnvServiceStepProcedure
-	p, err := s.lookup(req.GetPoolId())
-	if err != nil {
-		return nil, server.ConnectError(s.log, proc, err)
-	}
-	b := p.getBuf()
-	if err := p.step(req.GetActions(), b); err != nil {
-		p.putBuf(b)
-		return nil, s.poolError(proc, p, err)
-	}
-	resp := &botarenav1.StepResponse{Batch: b.batch, Ended: b.ended, FinalBatch: b.final}
-	s.respond(ctx, p, b, resp)
-	return resp, nil
+	return onBatch(s, ctx, botarenav1connect.EnvServiceStepProcedure, req.GetPoolId(),
+		func(p *servedPool, b *batchBuf) error { return p.step(req.GetActions(), b) },
+		func(b *batchBuf) *botarenav1.StepResponse {
+			return &botarenav1.StepResponse{Batch: b.batch, Ended: b.ended, FinalBatch: b.final}
+		})
 }
 
 // AsyncReset starts a new episode in every env of an async pool in the
 // background (see vecenv.Async.Reset); the next Recv calls return the
 // first observations. On a synchronous pool it is FailedPrecondition.
 func (s *Server) AsyncReset(ctx context.Context, req *botarenav1.AsyncResetRequest) (*botarenav1.AsyncResetResponse, error) {
-	const proc = botarenav1connect.EnvServiceAsyncResetProcedure
-	p, err := s.lookup(req.GetPoolId())
-	if err != nil {
-		return nil, server.ConnectError(s.log, proc, err)
-	}
-	if err := p.asyncReset(); err != nil {
-		return nil, s.poolError(proc, p, err)
-	}
-	return &botarenav1.AsyncResetResponse{}, nil
+	return onPool(s, botarenav1connect.EnvServiceAsyncResetProcedure, req.GetPoolId(), func(p *servedPool) (*botarenav1.AsyncResetResponse, error) {
+		return &botarenav1.AsyncResetResponse{}, p.asyncReset()
+	})
 }
 
 // Send queues envs of an async pool (little-endian int32 env ids) with
@@ -223,15 +199,9 @@ func (s *Server) AsyncReset(ctx context.Context, req *botarenav1.AsyncResetReque
 // InvalidArgument; a Send before the first AsyncReset, or on a
 // synchronous pool, is FailedPrecondition.
 func (s *Server) Send(ctx context.Context, req *botarenav1.SendRequest) (*botarenav1.SendResponse, error) {
-	const proc = botarenav1connect.EnvServiceSendProcedure
-	p, err := s.lookup(req.GetPoolId())
-	if err != nil {
-		return nil, server.ConnectError(s.log, proc, err)
-	}
-	if err := p.send(req.GetEnvIds(), req.GetActions()); err != nil {
-		return nil, s.poolError(proc, p, err)
-	}
-	return &botarenav1.SendResponse{}, nil
+	return onPool(s, botarenav1connect.EnvServiceSendProcedure, req.GetPoolId(), func(p *servedPool) (*botarenav1.SendResponse, error) {
+		return &botarenav1.SendResponse{}, p.send(req.GetEnvIds(), req.GetActions())
+	})
 }
 
 // Recv waits for the next batch of an async pool (see vecenv.Async.Recv)
@@ -241,19 +211,44 @@ func (s *Server) Send(ctx context.Context, req *botarenav1.SendRequest) (*botare
 // AsyncReset, or on a synchronous pool it is FailedPrecondition. The
 // batch bytes are the pool's recycled buffer, as Step's.
 func (s *Server) Recv(ctx context.Context, req *botarenav1.RecvRequest) (*botarenav1.RecvResponse, error) {
-	const proc = botarenav1connect.EnvServiceRecvProcedure
-	p, err := s.lookup(req.GetPoolId())
+	return onBatch(s, ctx, botarenav1connect.EnvServiceRecvProcedure, req.GetPoolId(),
+		func(p *servedPool, b *batchBuf) error { return p.recv(b) },
+		func(b *batchBuf) *botarenav1.RecvResponse {
+			return &botarenav1.RecvResponse{Batch: b.batch, Ended: b.ended, FinalBatch: b.final}
+		})
+}
+
+// onPool runs call on the pool named id and returns its response. An
+// unknown id, and an error of call (through [Server.poolError]), are
+// mapped to Connect errors of proc; the response of a call that failed is
+// dropped.
+func onPool[R any](s *Server, proc, id string, call func(*servedPool) (*R, error)) (*R, error) {
+	p, err := s.lookup(id)
 	if err != nil {
 		return nil, server.ConnectError(s.log, proc, err)
 	}
-	b := p.getBuf()
-	if err := p.recv(b); err != nil {
-		p.putBuf(b)
+	resp, err := call(p)
+	if err != nil {
 		return nil, s.poolError(proc, p, err)
 	}
-	resp := &botarenav1.RecvResponse{Batch: b.batch, Ended: b.ended, FinalBatch: b.final}
-	s.respond(ctx, p, b, resp)
 	return resp, nil
+}
+
+// onBatch is [onPool] for a call that returns a batch: fill writes it into
+// one of the pool's buffers, which goes back at once if fill fails and
+// otherwise once the response, made by wrap from the buffer, is written
+// (see [Server.respond]).
+func onBatch[R any](s *Server, ctx context.Context, proc, id string, fill func(*servedPool, *batchBuf) error, wrap func(*batchBuf) *R) (*R, error) {
+	return onPool(s, proc, id, func(p *servedPool) (*R, error) {
+		b := p.getBuf()
+		if err := fill(p, b); err != nil {
+			p.putBuf(b)
+			return nil, err
+		}
+		resp := wrap(b)
+		s.respond(ctx, p, b, resp)
+		return resp, nil
+	})
 }
 
 // respond arranges for the unary response resp, whose fields are slices of
@@ -380,32 +375,22 @@ func (s *Server) streamIdleError() error {
 // sees it (-1: the full state), or its picture as RGB pixels with format
 // "rgb_array"; an empty format means the first text format.
 func (s *Server) Render(ctx context.Context, req *botarenav1.RenderRequest) (*botarenav1.RenderResponse, error) {
-	const proc = botarenav1connect.EnvServiceRenderProcedure
-	p, err := s.lookup(req.GetPoolId())
-	if err != nil {
-		return nil, server.ConnectError(s.log, proc, err)
-	}
-	resp, err := p.render(int(req.GetEnv()), int(req.GetSeat()), req.GetFormat())
-	if err != nil {
-		return nil, s.poolError(proc, p, err)
-	}
-	return resp, nil
+	return onPool(s, botarenav1connect.EnvServiceRenderProcedure, req.GetPoolId(), func(p *servedPool) (*botarenav1.RenderResponse, error) {
+		return p.render(int(req.GetEnv()), int(req.GetSeat()), req.GetFormat())
+	})
 }
 
 // Stats returns the pool's episode statistics per learner seat and its
 // number of Step calls; with reset set it clears the statistics after
 // reading them (the Step count keeps counting).
 func (s *Server) Stats(ctx context.Context, req *botarenav1.StatsRequest) (*botarenav1.StatsResponse, error) {
-	const proc = botarenav1connect.EnvServiceStatsProcedure
-	p, err := s.lookup(req.GetPoolId())
-	if err != nil {
-		return nil, server.ConnectError(s.log, proc, err)
-	}
-	st, steps, err := p.stats(req.GetReset_())
-	if err != nil {
-		return nil, s.poolError(proc, p, err)
-	}
-	return envproto.Stats(st, steps), nil
+	return onPool(s, botarenav1connect.EnvServiceStatsProcedure, req.GetPoolId(), func(p *servedPool) (*botarenav1.StatsResponse, error) {
+		st, steps, err := p.stats(req.GetReset_())
+		if err != nil {
+			return nil, err
+		}
+		return envproto.Stats(st, steps), nil
+	})
 }
 
 // ClosePool closes the pool, waiting for a call running on it, and frees
@@ -462,19 +447,13 @@ func (s *Server) opponentFactory(game, field, name string) (env.AgentFactory, er
 // the pool's config (InvalidArgument) stops there, leaving the seats
 // before it set.
 func (s *Server) SetOpponents(ctx context.Context, req *botarenav1.SetOpponentsRequest) (*botarenav1.SetOpponentsResponse, error) {
-	const proc = botarenav1connect.EnvServiceSetOpponentsProcedure
-	p, err := s.lookup(req.GetPoolId())
-	if err != nil {
-		return nil, server.ConnectError(s.log, proc, err)
-	}
-	mixes, err := s.opponentMixes(p, req.GetOpponents())
-	if err != nil {
-		return nil, server.ConnectError(s.log, proc, err)
-	}
-	if err := p.setOpponents(mixes); err != nil {
-		return nil, s.poolError(proc, p, err)
-	}
-	return &botarenav1.SetOpponentsResponse{}, nil
+	return onPool(s, botarenav1connect.EnvServiceSetOpponentsProcedure, req.GetPoolId(), func(p *servedPool) (*botarenav1.SetOpponentsResponse, error) {
+		mixes, err := s.opponentMixes(p, req.GetOpponents())
+		if err != nil {
+			return nil, err
+		}
+		return &botarenav1.SetOpponentsResponse{}, p.setOpponents(mixes)
+	})
 }
 
 // opponentMixes checks a SetOpponents request's mixtures for pool p
