@@ -125,21 +125,15 @@ func (o *serveFlags) logger(w io.Writer) (*slog.Logger, error) {
 }
 
 func (o *serveFlags) check() error {
-	for _, v := range []struct {
-		flag string
-		n    int
-		min  int
-	}{
-		{"--max-envs-per-pool", o.maxEnvsPerPool, 1},
-		{"--max-pools", o.maxPools, 1},
-		{"--max-total-envs", o.maxTotalEnvs, 1},
-		{"--max-workers", o.maxWorkers, 0},
-		{"--max-matches", o.maxMatches, 0},
-		{"--max-message-bytes", o.maxMessageBytes, 1 << 10},
-	} {
-		if v.n < v.min {
-			return fmt.Errorf("%s: want at least %d, got %d", v.flag, v.min, v.n)
-		}
+	if err := checkAtLeast(
+		intFlag{"--max-envs-per-pool", o.maxEnvsPerPool, 1},
+		intFlag{"--max-pools", o.maxPools, 1},
+		intFlag{"--max-total-envs", o.maxTotalEnvs, 1},
+		intFlag{"--max-workers", o.maxWorkers, 0},
+		intFlag{"--max-matches", o.maxMatches, 0},
+		intFlag{"--max-message-bytes", o.maxMessageBytes, 1 << 10},
+	); err != nil {
+		return err
 	}
 	if o.idleTimeout < 0 {
 		return fmt.Errorf("--idle-timeout: want 0 (never) or more, got %v", o.idleTimeout)
@@ -148,6 +142,24 @@ func (o *serveFlags) check() error {
 		return fmt.Errorf("--shutdown-timeout: want 0 or more, got %v", o.shutdownTimeout)
 	}
 	return o.edge.check()
+}
+
+// intFlag is an integer flag's name, its value and the least value it
+// may have.
+type intFlag struct {
+	flag   string
+	n, min int
+}
+
+// checkAtLeast returns an error naming the first of flags whose value is
+// below its least, or nil.
+func checkAtLeast(flags ...intFlag) error {
+	for _, v := range flags {
+		if v.n < v.min {
+			return fmt.Errorf("%s: want at least %d, got %d", v.flag, v.min, v.n)
+		}
+	}
+	return nil
 }
 
 func (c *cli) serve(o *serveFlags) error {
@@ -345,18 +357,12 @@ func (e *edgeServeFlags) check() error {
 	if e.connIdleTimeout <= 0 {
 		return fmt.Errorf("--conn-idle-timeout: want more than 0, got %v", e.connIdleTimeout)
 	}
-	for _, v := range []struct {
-		flag string
-		n    int
-		min  int
-	}{
-		{"--max-client-connections", e.maxClientConns, 0},
-		{"--max-client-streams", e.maxClientStreams, 1},
-		{"--max-conn-streams", e.maxConnStreams, 1},
-	} {
-		if v.n < v.min {
-			return fmt.Errorf("%s: want at least %d, got %d", v.flag, v.min, v.n)
-		}
+	if err := checkAtLeast(
+		intFlag{"--max-client-connections", e.maxClientConns, 0},
+		intFlag{"--max-client-streams", e.maxClientStreams, 1},
+		intFlag{"--max-conn-streams", e.maxConnStreams, 1},
+	); err != nil {
+		return err
 	}
 	if e.streamIdleTimeout < 0 {
 		return fmt.Errorf("--stream-idle-timeout: want 0 (--conn-idle-timeout) or more, got %v", e.streamIdleTimeout)
