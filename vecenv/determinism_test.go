@@ -1,8 +1,6 @@
 package vecenv_test
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -10,6 +8,7 @@ import (
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/env/bomberman"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -62,31 +61,6 @@ func actionStream(rows, actions int, seed uint64) func() []int32 {
 	}
 }
 
-// digest hashes every per-row output of a step.
-func digest(b *env.Buffers, ended []bool, final [][]byte) [32]byte {
-	h := sha256.New()
-	for _, o := range b.Obs {
-		h.Write(o)
-	}
-	h.Write(b.Mask)
-	binary.Write(h, binary.LittleEndian, b.Rewards)
-	binary.Write(h, binary.LittleEndian, b.Terminated)
-	binary.Write(h, binary.LittleEndian, b.Truncated)
-	binary.Write(h, binary.LittleEndian, b.Env)
-	binary.Write(h, binary.LittleEndian, b.Seat)
-	binary.Write(h, binary.LittleEndian, b.Episode)
-	binary.Write(h, binary.LittleEndian, ended)
-	for r, e := range ended {
-		if e { // only the rows where FinalObs is valid
-			for t, f := range final {
-				n := b.Spec.Obs[t].Bytes()
-				h.Write(f[r*n : (r+1)*n])
-			}
-		}
-	}
-	return [32]byte(h.Sum(nil))
-}
-
 // trace runs cfg for steps steps and returns the digest of every step
 // (index 0 is the Reset), the final stats and the number of episode ends.
 func trace(t *testing.T, cfg vecenv.Config, steps int) ([][32]byte, vecenv.Stats, int) {
@@ -101,7 +75,7 @@ func traceOf(t *testing.T, p *vecenv.Pool, steps int) ([][32]byte, vecenv.Stats,
 		t.Fatal(err)
 	}
 	b := p.Buffers()
-	out := [][32]byte{digest(b, p.Ended(), p.FinalObs())}
+	out := [][32]byte{testutil.Digest(b, p.Ended(), p.FinalObs())}
 	next := actionStream(p.Rows(), p.Spec().Actions, 5)
 	ends := 0
 	for range steps {
@@ -113,7 +87,7 @@ func traceOf(t *testing.T, p *vecenv.Pool, steps int) ([][32]byte, vecenv.Stats,
 				ends++
 			}
 		}
-		out = append(out, digest(b, p.Ended(), p.FinalObs()))
+		out = append(out, testutil.Digest(b, p.Ended(), p.FinalObs()))
 	}
 	return out, p.Stats(), ends
 }
@@ -389,7 +363,7 @@ func TestMatchesReference(t *testing.T) {
 			ref.reset()
 			next := actionStream(p.Rows(), p.Spec().Actions, 11)
 			for s := range steps + 1 {
-				if got, want := digest(p.Buffers(), p.Ended(), p.FinalObs()), digest(ref.buf, ref.ended, ref.final); got != want {
+				if got, want := testutil.Digest(p.Buffers(), p.Ended(), p.FinalObs()), testutil.Digest(ref.buf, ref.ended, ref.final); got != want {
 					t.Fatalf("step %d: pool buffers differ from the reference", s)
 				}
 				if s == steps {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -64,7 +65,7 @@ func mixTrace(t *testing.T, cfg vecenv.Config, b *countingBatcher) ([][32]byte, 
 		t.Fatal(err)
 	}
 	buf := p.Buffers()
-	out := [][32]byte{digest(buf, p.Ended(), p.FinalObs())}
+	out := [][32]byte{testutil.Digest(buf, p.Ended(), p.FinalObs())}
 	next := actionStream(p.Rows(), p.Spec().Actions, 7)
 	for s := 1; s <= 60; s++ {
 		switch s {
@@ -78,7 +79,7 @@ func mixTrace(t *testing.T, cfg vecenv.Config, b *countingBatcher) ([][32]byte, 
 		if err := p.Step(next()); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, digest(buf, p.Ended(), p.FinalObs()))
+		out = append(out, testutil.Digest(buf, p.Ended(), p.FinalObs()))
 	}
 	return out, p.Stats()
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -38,7 +39,7 @@ func TestSetOutput(t *testing.T) {
 						}
 					}
 				}
-				if digest(ref.Buffers(), ref.Ended(), ref.FinalObs()) != digest(out.Buffers, out.Ended, out.FinalObs) {
+				if testutil.Digest(ref.Buffers(), ref.Ended(), ref.FinalObs()) != testutil.Digest(out.Buffers, out.Ended, out.FinalObs) {
 					t.Fatalf("step %d: the Output differs from the default buffers", s)
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -357,7 +358,7 @@ func TestConfigErrors(t *testing.T) {
 func TestStepErrors(t *testing.T) {
 	p := toyPool(t, vecenv.Config{NumEnvs: 2}) // 4 rows, 3 actions
 	p.Reset()
-	before := digest(p.Buffers(), p.Ended(), p.FinalObs())
+	before := testutil.Digest(p.Buffers(), p.Ended(), p.FinalObs())
 	for _, tc := range []struct {
 		name    string
 		actions []int32
@@ -376,7 +377,7 @@ func TestStepErrors(t *testing.T) {
 			}
 		})
 	}
-	if digest(p.Buffers(), p.Ended(), p.FinalObs()) != before || p.Env(0).Steps() != 0 {
+	if testutil.Digest(p.Buffers(), p.Ended(), p.FinalObs()) != before || p.Env(0).Steps() != 0 {
 		t.Error("a rejected Step changed the pool")
 	}
 }
@@ -398,7 +399,7 @@ func TestDispatchStress(t *testing.T) {
 			if err := p.Step(next()); err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, digest(p.Buffers(), p.Ended(), p.FinalObs()))
+			out = append(out, testutil.Digest(p.Buffers(), p.Ended(), p.FinalObs()))
 		}
 		return out
 	}

@@ -1,8 +1,6 @@
 package policy
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -76,21 +75,12 @@ func poolTrace(t *testing.T, cfg vecenv.Config, steps int) [][32]byte {
 		if err := p.Step(acts); err != nil {
 			t.Fatal(err)
 		}
-		h := sha256.New()
-		for _, o := range b.Obs {
-			h.Write(o)
-		}
-		h.Write(b.Mask)
-		binary.Write(h, binary.LittleEndian, b.Rewards)
-		binary.Write(h, binary.LittleEndian, b.Terminated)
-		binary.Write(h, binary.LittleEndian, b.Truncated)
-		binary.Write(h, binary.LittleEndian, b.Episode)
 		for _, e := range p.Ended() {
 			if e {
 				ends++
 			}
 		}
-		out = append(out, [32]byte(h.Sum(nil)))
+		out = append(out, testutil.Digest(b, p.Ended(), p.FinalObs()))
 	}
 	if ends == 0 {
 		t.Fatal("no episode ended; the test wants resets")
