@@ -101,7 +101,19 @@ func (a *Greedy) Act(e env.Env, seat int) int32 {
 	}
 	// Shortest paths from here over walkable cells; pick the best target.
 	a.paths(g, seat, here, false)
-	best, bestScore := -1, 0
+	best, _ := a.target(g, seat, here, nil)
+	m, _ := a.firstOf(best, func(m Action) bool { return a.safeAfter(g, seat, m) })
+	return int32(m)
+}
+
+// target returns the cell, other than here and reached by the last
+// [Greedy.paths], where seat's bomb scores best, and its score: 100 for
+// each point of [Greedy.blastValue], less 10 a step of the way, plus
+// bonus(cell, value) when bonus is not nil. It returns -1 when no bomb in
+// reach scores.
+func (a *Greedy) target(g *Game, seat, here int, bonus func(i, v int) int) (best, bestScore int) {
+	n := g.Size()
+	best = -1
 	for i := range n * n {
 		if a.dist[i] < 0 || i == here {
 			continue
@@ -110,12 +122,15 @@ func (a *Greedy) Act(e env.Env, seat int) int32 {
 		if v == 0 {
 			continue
 		}
-		if score := 100*v - 10*int(a.dist[i]); best < 0 || score > bestScore {
+		score := 100*v - 10*int(a.dist[i])
+		if bonus != nil {
+			score += bonus(i, v)
+		}
+		if best < 0 || score > bestScore {
 			best, bestScore = i, score
 		}
 	}
-	m, _ := a.firstOf(best, func(m Action) bool { return a.safeAfter(g, seat, m) })
-	return int32(m)
+	return best, bestScore
 }
 
 // firstOf returns the first move that ok accepts among: the first step

@@ -70,24 +70,13 @@ func (a *Raider) Act(e env.Env, seat int) int32 {
 	n := g.Size()
 	here := p.Y*n + p.X
 	a.paths(g, seat, here, true)
-	best, bestScore := -1, 0
-	for i := range n * n {
-		if a.dist[i] < 0 || i == here {
-			continue
-		}
-		v := a.blastValue(g, seat, i%n, i/n)
-		if v == 0 {
-			continue
-		}
-		// The opponent's line counts most, nearer the opponent more.
-		score := 100*v - 10*int(a.dist[i])
+	// The opponent's line counts most, nearer the opponent more.
+	best, bestScore := a.target(g, seat, here, func(i, v int) int {
 		if v >= 10 && o.Alive {
-			score += 400 - 20*(abs(i%n-o.X)+abs(i/n-o.Y))
+			return 400 - 20*(abs(i%n-o.X)+abs(i/n-o.Y))
 		}
-		if best < 0 || score > bestScore {
-			best, bestScore = i, score
-		}
-	}
+		return 0
+	})
 	if best < 0 && o.Alive {
 		// Nothing to bomb in reach: close in on the opponent.
 		for i := range n * n {
