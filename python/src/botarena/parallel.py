@@ -27,6 +27,19 @@ AgentObs = dict[str, Any]
 class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
     """One game with every seat a learner: agents ``player_0`` .. ``player_{seats-1}``.
 
+    Args:
+        game: registry name (``"bomberman"``, ``"bomberman/2p"``, ...).
+        seed: pool seed; None lets the server choose.
+        address: ``host:port`` of a running server; None starts a local one.
+        render_mode: None, ``"human"``, ``"rgb_array"`` or ``"ansi"``.
+        observation: ``"dict"`` (tensors and action mask, PettingZoo's
+            action-mask convention) or ``"flat"`` (one float32 vector).
+        backend: ``"auto"``, ``"native"`` or ``"remote"`` (see :class:`botarena.Pool`).
+        max_cycles: truncate every live agent after this many steps of an
+            episode (PettingZoo's convention); None: the game's own cap.
+        **config: game config fields, e.g. ``players=2``; a name that is
+            not one raises TypeError.
+
     Each agent's observation follows the PettingZoo action-mask convention:
     ``{"observation": {tensor name: array}, "action_mask": int8 array}``,
     whose space is ``Dict(observation=Dict(Box...), action_mask=Box(0, 1,
@@ -217,42 +230,14 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
             pool.close()
 
 
-def parallel_env(
-    game: str,
-    *,
-    seed: int | None = None,
-    address: str | None = None,
-    render_mode: str | None = None,
-    observation: str = "dict",
-    backend: str = "auto",
-    max_cycles: int | None = None,
-    **config: Any,
-) -> BotarenaParallelEnv:
+def parallel_env(game: str, **kwargs: Any) -> BotarenaParallelEnv:
     """A PettingZoo parallel env of one game, every seat a learner.
 
-    Args:
-        game: registry name (``"bomberman"``, ``"bomberman/2p"``, ...).
-        seed: pool seed; None lets the server choose.
-        address: ``host:port`` of a running server; None starts a local one.
-        render_mode: None, ``"human"``, ``"rgb_array"`` or ``"ansi"``.
-        observation: ``"dict"`` (tensors and action mask, PettingZoo's
-            action-mask convention) or ``"flat"`` (one float32 vector).
-        backend: ``"auto"``, ``"native"`` or ``"remote"`` (see :class:`botarena.Pool`).
-        max_cycles: truncate every live agent after this many steps of an
-            episode (PettingZoo's convention); None: the game's own cap.
-        **config: game config fields, e.g. ``players=2``; a name that is
-            not one raises TypeError.
+    It is ``BotarenaParallelEnv(game, **kwargs)``, PettingZoo's name for
+    the constructor; the keyword arguments are the class's (see
+    :class:`BotarenaParallelEnv`).
     """
-    return BotarenaParallelEnv(
-        game,
-        seed=seed,
-        address=address,
-        render_mode=render_mode,
-        observation=observation,
-        backend=backend,
-        max_cycles=max_cycles,
-        **config,
-    )
+    return BotarenaParallelEnv(game, **kwargs)
 
 
 def aec_env(game: str, **kwargs: Any) -> AECEnv[str, Any, int]:

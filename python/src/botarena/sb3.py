@@ -69,38 +69,18 @@ def _float_dict(space: spaces.Space[Any]) -> spaces.Space[Any]:
 class BotarenaVecEnv(VecEnv):
     """A botarena pool as an SB3 ``VecEnv``: ``n_envs`` games, the learner in ``learner_seat``.
 
-    Arguments are those of :func:`botarena.make_vec` (the pool always runs
-    with same-step autoreset). Observations are dicts of float32 arrays (new
-    arrays each step); with ``observation="flat"`` one float32 array of
-    ``(n_envs, size)`` (``MlpPolicy``). ``env_method("action_masks")`` and
+    Arguments are those of :class:`botarena.BotarenaVectorEnv` but
+    ``autoreset_mode`` (the pool always runs with same-step autoreset).
+    Observations are dicts of float32 arrays (new arrays each step); with
+    ``observation="flat"`` one float32 array of ``(n_envs, size)``
+    (``MlpPolicy``). ``env_method("action_masks")`` and
     :meth:`action_masks` give the legal actions (bool). Seeding follows SB3:
     ``seed(s)`` makes the next ``reset()`` recreate the pool from seed ``s``.
     Pickles by its settings, reconnecting (or starting a new local server).
     """
 
-    def __init__(
-        self,
-        game: str,
-        n_envs: int,
-        *,
-        opponents: str | Mapping[int, str] = "random",
-        seed: int | None = None,
-        address: str | None = None,
-        render_mode: str | None = None,
-        learner_seat: int = 0,
-        **config: Any,
-    ) -> None:
-        venv = BotarenaVectorEnv(
-            game,
-            n_envs,
-            opponents=opponents,
-            seed=seed,
-            address=address,
-            render_mode=render_mode,
-            autoreset_mode=AutoresetMode.SAME_STEP,
-            learner_seat=learner_seat,
-            **config,
-        )
+    def __init__(self, game: str, n_envs: int, **kwargs: Any) -> None:
+        venv = BotarenaVectorEnv(game, n_envs, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs)
         self._wrap(venv)
 
     def _wrap(self, venv: BotarenaVectorEnv) -> None:
@@ -191,26 +171,14 @@ class BotarenaVecEnv(VecEnv):
         self._seeds = list(state["seeds"])
 
 
-def make_vec_env(
-    game: str,
-    n_envs: int,
-    *,
-    opponents: str | Mapping[int, str] = "random",
-    seed: int | None = None,
-    address: str | None = None,
-    render_mode: str | None = None,
-    monitor: bool = True,
-    **config: Any,
-) -> VecEnv:
-    """An SB3 ``VecEnv`` of ``n_envs`` games of game (see :class:`BotarenaVecEnv`).
+def make_vec_env(game: str, n_envs: int, *, monitor: bool = True, **kwargs: Any) -> VecEnv:
+    """An SB3 ``VecEnv`` of ``n_envs`` games of game: ``BotarenaVecEnv(game, n_envs, **kwargs)``.
 
     With monitor (the default) it is wrapped in SB3's ``VecMonitor``, so that
     PPO logs ``rollout/ep_rew_mean`` and ``ep_len_mean``; ``action_masks``
     still reach MaskablePPO through it.
     """
-    env: VecEnv = BotarenaVecEnv(
-        game, n_envs, opponents=opponents, seed=seed, address=address, render_mode=render_mode, **config
-    )
+    env: VecEnv = BotarenaVecEnv(game, n_envs, **kwargs)
     return VecMonitor(env) if monitor else env
 
 

@@ -50,7 +50,29 @@ def check_render_mode(render_mode: str | None, *, human: bool = False) -> None:
 
 
 class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
-    """``num_envs`` games with one learner seat each (seat 0); the server plays the others.
+    """``num_envs`` games with one learner seat each (``learner_seat``); the server plays the others.
+
+    Args:
+        game: registry name (``"bomberman"``, ``"bomberman/2p"``, ...).
+        num_envs: number of games.
+        opponents: built-in agent for every other seat (``"random"``,
+            ``"idle"``, ``"reference"``) or a dict seat → agent.
+        seed: pool seed; None lets the server choose.
+        address: ``host:port`` of a running server; None runs the pool in
+            this process (native backend) or starts a local ``botarena
+            serve``, stopped when the env is closed.
+        render_mode: None, ``"rgb_array"`` or ``"ansi"``.
+        autoreset_mode: Gymnasium's ``AutoresetMode.NEXT_STEP`` (default) or
+            ``SAME_STEP``, or their names (``"next_step"``, ``"same_step"``).
+        backend: ``"auto"`` (default), ``"native"`` (the Go pool in this
+            process) or ``"remote"`` (a server); see :class:`botarena.Pool`.
+        learner_seat: the seat the learner plays in every env (default 0).
+        observation: ``"dict"`` (default: the tensors, uint8 planes without
+            a copy) or ``"flat"`` (one float32 vector per env).
+        max_episode_steps: what ``gym.make_vec`` passes (see below); None
+            (the default) for the game's own cap.
+        **config: game config fields, e.g. ``players=2``; a name that is
+            not one raises TypeError.
 
     * ``single_observation_space``: ``Dict`` of one ``Box`` per observation
       tensor in the wire's dtypes (Bomberman: ``planes`` uint8 [12,21,21],
@@ -296,49 +318,10 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
 _autoreset_mode = autoreset_mode
 
 
-def make_vec(
-    game: str,
-    num_envs: int,
-    *,
-    opponents: str | Mapping[int, str] = "random",
-    seed: int | None = None,
-    address: str | None = None,
-    render_mode: str | None = None,
-    autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-    backend: str = "auto",
-    observation: str = "dict",
-    **config: Any,
-) -> BotarenaVectorEnv:
-    """A Gymnasium vector env of ``num_envs`` games, the learner in seat 0.
+def make_vec(game: str, num_envs: int, **kwargs: Any) -> BotarenaVectorEnv:
+    """A Gymnasium vector env of ``num_envs`` games, the learner in seat 0 unless ``learner_seat`` says otherwise.
 
-    Args:
-        game: registry name (``"bomberman"``, ``"bomberman/2p"``, ...).
-        num_envs: number of games.
-        opponents: built-in agent for every other seat (``"random"``,
-            ``"idle"``, ``"reference"``) or a dict seat → agent.
-        seed: pool seed; None lets the server choose.
-        address: ``host:port`` of a running server; None runs the pool in
-            this process (native backend) or starts a local ``botarena
-            serve``, stopped when the env is closed.
-        render_mode: None, ``"rgb_array"`` or ``"ansi"``.
-        autoreset_mode: Gymnasium's ``AutoresetMode.NEXT_STEP`` (default) or
-            ``SAME_STEP``, or their names (``"next_step"``, ``"same_step"``).
-        backend: ``"auto"`` (default), ``"native"`` (the Go pool in this
-            process) or ``"remote"`` (a server); see :class:`botarena.Pool`.
-        observation: ``"dict"`` (default: the tensors, uint8 planes without
-            a copy) or ``"flat"`` (one float32 vector per env).
-        **config: game config fields, e.g. ``players=2``; a name that is
-            not one raises TypeError.
+    It is ``BotarenaVectorEnv(game, num_envs, **kwargs)``; the keyword
+    arguments are the class's (see :class:`BotarenaVectorEnv`).
     """
-    return BotarenaVectorEnv(
-        game,
-        num_envs,
-        opponents=opponents,
-        seed=seed,
-        address=address,
-        render_mode=render_mode,
-        autoreset_mode=autoreset_mode,
-        backend=backend,
-        observation=observation,
-        **config,
-    )
+    return BotarenaVectorEnv(game, num_envs, **kwargs)
