@@ -120,8 +120,8 @@ func botDirForms(d string) []string {
 	return forms
 }
 
-// rewordedError is an error with another text that still wraps the
-// original.
+// rewordedError is an error with another text (paths hidden, a text
+// bounded) that still wraps the original: errors.Is and errors.As see err.
 type rewordedError struct {
 	text string
 	err  error

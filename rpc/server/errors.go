@@ -156,7 +156,7 @@ func ConnectError(log *slog.Logger, procedure string, err error) error {
 	}
 	if msg := err.Error(); len(msg) > maxQuoteBytes {
 		if b := boundText(msg, maxErrorBytes); b != msg {
-			err = &boundedError{text: b, err: err}
+			err = &rewordedError{text: b, err: err} // the client reads the bounded text
 		}
 	}
 	return connect.NewError(code, err)
@@ -218,13 +218,3 @@ func boundText(msg string, limit int) string {
 	}
 	return msg
 }
-
-// boundedError is err with the bounded text of [boundText]: the client
-// reads the text, errors.Is and errors.As see err.
-type boundedError struct {
-	text string
-	err  error
-}
-
-func (e *boundedError) Error() string { return e.text }
-func (e *boundedError) Unwrap() error { return e.err }
