@@ -384,8 +384,18 @@ func (t *Teebot) shuffle(n int, swap func(i, j int)) {
 	}
 }
 
-// push appends nodes to the queue; false when the search grows too large.
-func (t *Teebot) push(nb []tbNode) bool {
+// enqueue appends the first k nodes of t.nbr to the queue, ordered by
+// their desirability for t's bot (descending when desc, stably) or
+// shuffled when random ([Teebot.prioritize]); false when the search grows
+// too large.
+func (t *Teebot) enqueue(k int, random, desc bool) bool {
+	nb := t.nbr[:k]
+	if !random {
+		for i := range nb {
+			nb[i].score = t.desirability(nb[i].x, nb[i].y, nb[i].z, t.me)
+		}
+	}
+	t.prioritize(nb, random, desc)
 	if len(t.nodes)+len(nb) > cap(t.nodes) {
 		return false
 	}
@@ -406,14 +416,7 @@ func (t *Teebot) moveDistance(n float64) (int, bool) {
 			return t.pathTo(head, int(n)), true
 		}
 		k := t.neighbours(head, func(x, y, z int) bool { return !t.g.HasBomb(x, y, z) && !t.hasPlayer(x, y, z) })
-		nb := t.nbr[:k]
-		if !t.P.RandomMovement {
-			for i := range nb {
-				nb[i].score = t.desirability(nb[i].x, nb[i].y, nb[i].z, t.me)
-			}
-		}
-		t.prioritize(nb, t.P.RandomMovement, true)
-		if !t.push(nb) {
+		if !t.enqueue(k, t.P.RandomMovement, true) {
 			return 0, false
 		}
 		t.markDone(pos.x, pos.y, pos.z)
@@ -492,14 +495,7 @@ func (t *Teebot) explode(tx, ty, tz, n int) bool {
 		}
 		if placed < n {
 			k := t.neighbours(head, func(x, y, z int) bool { return x != me.X || y != me.Y || z != me.Z })
-			nb := t.nbr[:k]
-			if !t.P.RandomSpread {
-				for i := range nb {
-					nb[i].score = t.desirability(nb[i].x, nb[i].y, nb[i].z, t.me)
-				}
-			}
-			t.prioritize(nb, t.P.RandomSpread, false)
-			if !t.push(nb) {
+			if !t.enqueue(k, t.P.RandomSpread, false) {
 				return false
 			}
 		}
@@ -522,14 +518,7 @@ func (t *Teebot) implode(tx, ty, tz, n int) bool {
 			k := t.neighbours(head, func(x, y, z int) bool {
 				return (x != me.X || y != me.Y || z != me.Z) && !t.g.HasBomb(x, y, z)
 			})
-			nb := t.nbr[:k]
-			if !t.P.RandomSpread {
-				for i := range nb {
-					nb[i].score = t.desirability(nb[i].x, nb[i].y, nb[i].z, t.me)
-				}
-			}
-			t.prioritize(nb, t.P.RandomSpread, false)
-			if !t.push(nb) {
+			if !t.enqueue(k, t.P.RandomSpread, false) {
 				return false
 			}
 		}

@@ -3,6 +3,9 @@ package battlecube
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // BenchmarkStep measures one env of 4 seats in the 8×8×8 cube: each
@@ -55,4 +58,18 @@ func BenchmarkStep(b *testing.B) {
 		}
 		b.ReportMetric(float64(seats*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
 	})
+}
+
+// BenchmarkAct measures a tick of a built-in bot in self-play in the
+// default 4-player cube ([testutil.BenchAct]: every seat acts each tick).
+func BenchmarkAct(b *testing.B) {
+	for _, bot := range []struct {
+		name string
+		make func() env.Agent
+	}{{"teebot", func() env.Agent { return NewTeebot(DefaultTeebotParams()) }}, {"stalker", func() env.Agent { return NewStalker() }}} {
+		b.Run(bot.name, func(b *testing.B) {
+			g, _ := New(DefaultConfig())
+			testutil.BenchAct(b, g, bot.make)
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // BenchmarkStep measures one env step plus both seats' observations and
@@ -56,9 +57,8 @@ func BenchmarkStep(b *testing.B) {
 	}
 }
 
-// BenchmarkAct measures one built-in bot's Act per move, the bot playing
-// both seats of games that reset at their end (the bots' searches run on
-// every move).
+// BenchmarkAct measures a move of a built-in bot in self-play
+// ([testutil.BenchAct]; the seat not to move answers at once).
 func BenchmarkAct(b *testing.B) {
 	for _, bot := range []struct {
 		name string
@@ -66,29 +66,7 @@ func BenchmarkAct(b *testing.B) {
 	}{{"greedy", func() env.Agent { return &Greedy{} }}, {"raider", func() env.Agent { return &Raider{} }}} {
 		b.Run(bot.name, func(b *testing.B) {
 			g, _ := New(DefaultConfig())
-			bots := [Seats]env.Agent{bot.make(), bot.make()}
-			acts := make([]int32, Seats)
-			r := make([]float32, Seats)
-			te, tr := make([]bool, Seats), make([]bool, Seats)
-			seed := uint64(0)
-			reset := func() {
-				seed++
-				g.Reset(seed)
-				for s, a := range bots {
-					a.Reset(g, s, seed)
-				}
-			}
-			reset()
-			b.ReportAllocs()
-			for b.Loop() {
-				if g.Done() {
-					reset()
-				}
-				s := g.ToMove()
-				acts[0], acts[1] = 0, 0
-				acts[s] = bots[s].Act(g, s)
-				g.Step(acts, r, te, tr)
-			}
+			testutil.BenchAct(b, g, bot.make)
 		})
 	}
 }
