@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // match plays one game of a (seat 0) against b (seat 1) on size with
@@ -14,20 +15,8 @@ func match(t testing.TB, size, placement string, a, b env.Agent, seed uint64) (i
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.Reset(seed)
-	a.Reset(g, 0, seed*2+1)
-	b.Reset(g, 1, seed*2+2)
-	acts, rew := make([]int32, 2), make([]float32, 2)
-	term, trunc := make([]bool, 2), make([]bool, 2)
-	for !g.Done() {
-		acts[0], acts[1] = a.Act(g, 0), b.Act(g, 1)
-		g.Step(acts, rew, term, trunc)
-	}
-	w, draw := g.Outcome()
-	if draw {
-		w = -1
-	}
-	return w, g
+	// Agent seeds seed*2+1 and seed*2+2.
+	return testutil.Winner(g, []env.Agent{a, b}, seed, func(s int) uint64 { return seed*2 + uint64(s) + 1 }), g
 }
 
 var sizes = []string{SizeSmall, SizeMedium, SizeLarge}

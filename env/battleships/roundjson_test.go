@@ -1,16 +1,12 @@
 package battleships
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var updateGolden = flag.Bool("update", false, "rewrite the golden files in testdata")
+	"github.com/botarena/botarena/internal/testutil"
+)
 
 // rjFleet is a legal small-map fleet: every ship at x = k, y = 0, North.
 var rjFleet = [NumShips]Ship{{X: 0, Dir: North}, {X: 1, Dir: North}, {X: 2, Dir: North}, {X: 3, Dir: North}, {X: 4, Dir: North}}
@@ -141,20 +137,7 @@ func rjShieldGame(t *testing.T) *rjGame {
 func TestRoundJSONGolden(t *testing.T) {
 	h := rjShieldGame(t)
 	for _, f := range []string{FormatRoundInfo, FormatRoundCommand} {
-		got := []byte(h.native(f))
-		path := filepath.Join("testdata", "golden_"+f)
-		if *updateGolden {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s:\n got %s\nwant %s", f, got, want)
-		}
+		testutil.Golden(t, "golden_"+f, []byte(h.native(f)))
 	}
 }
 

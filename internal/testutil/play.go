@@ -53,3 +53,13 @@ func Agent(t testing.TB, game, name string, spec *env.Spec) env.Agent {
 	}
 	return a
 }
+
+// Winner plays e to its end as [Play] does and returns the winning seat
+// by e's Outcome, -1 for a draw.
+func Winner(e env.Env, seats []env.Agent, seed uint64, agentSeed func(seat int) uint64) int {
+	Play(e, seats, seed, agentSeed)
+	if w, draw := e.Outcome(); !draw {
+		return w
+	}
+	return -1
+}
