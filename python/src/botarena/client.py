@@ -24,11 +24,11 @@ import os
 import queue
 import threading
 import time
-from types import TracebackType
 from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
 import grpc
 
+from botarena._closing import Closing
 from botarena._connect import ATTEMPTS, BACKOFF_S, ConnectUnary
 from botarena._connect_stream import ConnectStream
 from botarena.batch import BufferRing, StepMessage, encode_send_request, encode_step_request, parse_step_message
@@ -64,7 +64,7 @@ KEEPALIVE_OPTIONS: tuple[tuple[str, int], ...] = (
 )
 
 
-class Client:
+class Client(Closing):
     """A connection to a botarena server.
 
     No call waits forever: unary calls have a deadline (``timeout``, default
@@ -307,14 +307,6 @@ class Client:
         if self._connect is not None:
             self._connect.close()
         self.channel.close()
-
-    def __enter__(self) -> Client:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"Client({self.address!r})"

@@ -17,12 +17,12 @@ from __future__ import annotations
 import abc
 import json
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any, Mapping, Sequence, TypeAlias, Union
 
 import numpy as np
 import numpy.typing as npt
 
+from botarena._closing import Closing
 from botarena.errors import FailedPreconditionError, InvalidArgumentError
 from botarena.spec import GameSpec
 from botarena.v1 import env_pb2
@@ -228,7 +228,7 @@ class Opponent:
 #: A seat's mixture: one agent spec, ``{spec: weight}``, or :class:`Opponent` choices.
 Mixture: TypeAlias = Union[str, Mapping[str, float], Sequence[Opponent]]
 
-class Pool(abc.ABC):
+class Pool(Closing, abc.ABC):
     """A pool of ``num_envs`` envs of one game, numpy in and out: the interface of every backend.
 
     Make one with :func:`botarena.make_pool` (or ``botarena.Pool(...)``, the
@@ -511,14 +511,6 @@ class Pool(abc.ABC):
     @abc.abstractmethod
     def close(self) -> None:
         """Closes the pool (and what it started). Safe to call twice."""
-
-    def __enter__(self) -> Pool:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return (

@@ -32,6 +32,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from botarena._closing import Closing
 from botarena.backend import make_pool
 from botarena.pool import Obs, PoolStats
 from botarena.spec import GameSpec
@@ -163,7 +164,7 @@ class Rollout:
         return all(a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes() for a, b in pairs)
 
 
-class PoolSampler:
+class PoolSampler(Closing):
     """A :class:`~botarena.Pool` and a policy making :class:`Rollout` batches.
 
     Args:
@@ -284,12 +285,6 @@ class PoolSampler:
     def close(self) -> None:
         """Closes the pool (and the server it started). Safe to call twice."""
         self.pool.close()
-
-    def __enter__(self) -> PoolSampler:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"PoolSampler({self.pool.game!r}, num_envs={self.pool.num_envs}, index={self.index})"

@@ -18,6 +18,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from botarena._closing import Closing
 from botarena.pool import Obs, PoolStats
 from botarena.rollout import Policy, PoolSampler, Rollout, sampler_seeds
 from botarena.spec import GameSpec, mask_space, observation_space
@@ -76,7 +77,7 @@ class _SamplerActor(PoolSampler):
         return self.sample(steps)
 
 
-class RaySampler:
+class RaySampler(Closing):
     """``num_actors`` Ray actors, each a :class:`~botarena.rollout.PoolSampler` of ``envs_per_actor`` envs.
 
     Actor ``k`` samples exactly what ``PoolSampler(game, envs_per_actor,
@@ -178,12 +179,6 @@ class RaySampler:
         """Closes the pools and ends the actors. Safe to call twice."""
         actors, self.actors = getattr(self, "actors", []), []
         _end(actors)
-
-    def __enter__(self) -> RaySampler:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"RaySampler({self.game!r}, actors={len(self.actors)}, rows={self.rows if self.actors else 0})"
