@@ -378,10 +378,7 @@ type createRequest struct {
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	var req createRequest
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		httpError(w, http.StatusBadRequest, "bad request body: "+err.Error())
+	if !decodeBody(w, r, &req) {
 		return
 	}
 	if _, err := s.opt.Registry.Lookup(req.Game); err != nil {
@@ -865,4 +862,17 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 // httpError answers code with {"error": msg}.
 func httpError(w http.ResponseWriter, code int, msg string) {
 	writeJSON(w, code, map[string]string{"error": msg})
+}
+
+// decodeBody decodes r's JSON body, of at most 64 KiB and without unknown
+// fields, into v; when it cannot, it answers 400 with the reason and
+// returns false.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		httpError(w, http.StatusBadRequest, "bad request body: "+err.Error())
+		return false
+	}
+	return true
 }
