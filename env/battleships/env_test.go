@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // playRandom plays a game with uniformly random legal actions and returns
@@ -29,13 +30,7 @@ func playRandom(t testing.TB, cfg *Config, seed uint64) (*Game, []byte) {
 	for !g.done {
 		for s := range 2 {
 			g.WriteMask(s, mask)
-			var legal []int32
-			for i, m := range mask {
-				if m != 0 {
-					legal = append(legal, int32(i))
-				}
-			}
-			acts[s] = legal[rng.IntN(len(legal))]
+			acts[s] = testutil.RandomLegal(rng, mask)
 		}
 		g.Step(acts, r[:], te[:], tr[:])
 		out, _ = g.AppendNative(out, FormatStateJSON, 0)

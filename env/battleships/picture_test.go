@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	pic "github.com/botarena/botarena/env/picture"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // paintCellRect returns the pixel rectangle of cell (x, y) of seat's map in
@@ -81,13 +82,7 @@ func paintRandomly(t *testing.T, g *Game, seed uint64, steps int, visit func()) 
 	for range steps {
 		for s := range Seats {
 			g.WriteMask(s, mask)
-			var legal []int32
-			for a, m := range mask {
-				if m != 0 {
-					legal = append(legal, int32(a))
-				}
-			}
-			acts[s] = legal[rng.IntN(len(legal))]
+			acts[s] = testutil.RandomLegal(rng, mask)
 		}
 		paintStep(t, g, acts[0], acts[1])
 		if g.Done() {

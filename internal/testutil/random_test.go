@@ -1,0 +1,41 @@
+package testutil
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+func TestRandomLegalDrawsOnlyAllowedActionsUniformly(t *testing.T) {
+	mask := []uint8{0, 1, 0, 0, 1, 1, 0}
+	rng := rand.New(rand.NewPCG(1, 2))
+	counts := map[int32]int{}
+	for range 3000 {
+		counts[RandomLegal(rng, mask)]++
+	}
+	for a, m := range mask {
+		c := counts[int32(a)]
+		if m == 0 && c != 0 {
+			t.Errorf("action %d, masked out, drawn %d times", a, c)
+		}
+		if m != 0 && (c < 800 || c > 1200) {
+			t.Errorf("action %d drawn %d times in 3000, want about 1000", a, c)
+		}
+	}
+	// The same draw as indexing the list of allowed actions.
+	a, b := rand.New(rand.NewPCG(3, 4)), rand.New(rand.NewPCG(3, 4))
+	legal := []int32{1, 4, 5}
+	for range 100 {
+		if got, want := RandomLegal(a, mask), legal[b.IntN(len(legal))]; got != want {
+			t.Fatalf("RandomLegal = %d, want %d", got, want)
+		}
+	}
+}
+
+func TestRandomLegalPanicsOnAnEmptyMask(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic")
+		}
+	}()
+	RandomLegal(rand.New(rand.NewPCG(1, 1)), []uint8{0, 0})
+}
