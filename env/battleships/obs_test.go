@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // TestUpdateObsEqualsWriteObs drives games the way a pool does, with a row
@@ -23,12 +25,7 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 			var rows [Seats][][]byte
 			var have [Seats]uint64
 			for s := range rows {
-				rows[s] = g.spec.NewObsBuffers()
-				for _, b := range rows[s] {
-					for i := range b {
-						b[i] = byte(rng.Uint32()) // garbage a full write must overwrite
-					}
-				}
+				rows[s] = testutil.GarbageObs(g.spec, rng)
 			}
 			want := g.spec.NewObsBuffers()
 			step, deltas := 0, 0
