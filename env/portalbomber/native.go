@@ -58,26 +58,23 @@ func (g *Game) ParseCommand(seat int, text []byte) (action int32, ok bool) {
 		}
 	}
 	if g.cfg.VariantCommands {
-		switch s {
-		case "buy 00":
-			return int32(BuyRange), true
-		case "buy 01":
-			return int32(BuyCount), true
-		case "buy 02":
-			return int32(BuyPierce), true
-		case "buy 03":
-			return int32(BuyBlock), true
-		case "l":
-			return int32(MoveLeft), true
-		case "u":
-			return int32(MoveUp), true
-		case "r":
-			return int32(MoveRight), true
-		case "d":
-			return int32(MoveDown), true
+		for _, c := range variantCommands {
+			if s == c.text {
+				return int32(c.action), true
+			}
 		}
 	}
 	return int32(InvalidMove), false
+}
+
+// variantCommands are the design document's move strings, read with
+// [Config.VariantCommands].
+var variantCommands = [...]struct {
+	text   string
+	action Action
+}{
+	{"buy 00", BuyRange}, {"buy 01", BuyCount}, {"buy 02", BuyPierce}, {"buy 03", BuyBlock},
+	{"l", MoveLeft}, {"u", MoveUp}, {"r", MoveRight}, {"d", MoveDown},
 }
 
 // AppendCommand appends action's move string: "" for Wait and for actions
