@@ -21,12 +21,7 @@ func TestDownloadedRecordingEndsWithTheMatchRunnersResult(t *testing.T) {
 	if frames, _ := readFrames(t, ts.URL+"/api/matches/"+id+"/events?speed=0", 1000); len(frames) == 0 || !frames[len(frames)-1].Done {
 		t.Fatal("the match did not end")
 	}
-	resp, err := http.Get(ts.URL + "/api/matches/" + id + "/record")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	_, rounds, raw := readRecording(t, resp.Body)
+	_, rounds, raw := getRecording(t, ts.URL, id)
 	res, err := match.ParseResult(raw)
 	if err != nil {
 		t.Fatal(err)

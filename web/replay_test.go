@@ -248,12 +248,7 @@ func TestWebReplayRecordingOfStates(t *testing.T) {
 		t.Errorf("round 7 is not the recorded state")
 	}
 	// Its record is a recording again, with the recorded actions.
-	resp, err := http.Get(ts.URL + "/api/matches/" + r.ID + "/record")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	h, rounds, result := readRecording(t, resp.Body)
+	h, rounds, result := getRecording(t, ts.URL, r.ID)
 	if h.Game != "battlebots" || len(rounds) != len(states) || rounds[0].Actions == nil || result == nil {
 		t.Errorf("record: %+v, %d rounds, result %s", h, len(rounds), result)
 	}

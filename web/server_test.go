@@ -188,12 +188,7 @@ func TestWebMatchEachGame(t *testing.T) {
 				t.Errorf("stream from 2 differs from the stream's round 2")
 			}
 			// The record is a recording of the rounds played so far.
-			resp, err := http.Get(ts.URL + "/api/matches/" + id + "/record")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			h, rounds, result := readRecording(t, resp.Body)
+			h, rounds, result := getRecording(t, ts.URL, id)
 			if h.Game != game || h.Seed != 7 || len(h.Agents) != frames[0].Seats {
 				t.Errorf("recording header %+v", h)
 			}
@@ -209,10 +204,15 @@ func TestWebMatchEachGame(t *testing.T) {
 	}
 }
 
-// readRecording reads a whole recording.
-func readRecording(t *testing.T, r io.Reader) (match.RecordingHeader, []match.RecordedRound, json.RawMessage) {
+// getRecording downloads the recording of match id from the server at url.
+func getRecording(t *testing.T, url, id string) (match.RecordingHeader, []match.RecordedRound, json.RawMessage) {
 	t.Helper()
-	rec, err := match.ReadRecording(r, 0)
+	resp, err := http.Get(url + "/api/matches/" + id + "/record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	rec, err := match.ReadRecording(resp.Body, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
