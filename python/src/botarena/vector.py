@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +40,21 @@ def autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
     if m not in _POOL_AUTORESET:
         raise ValueError(f"botarena envs always autoreset: autoreset_mode must be NEXT_STEP or SAME_STEP, got {m}")
     return m
+
+
+#: What a vector env's step returns: observations, rewards, terminations, truncations, infos.
+VectorStep: TypeAlias = tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]
+
+
+def env_actions(actions: npt.ArrayLike, num_envs: int) -> npt.NDArray[Any]:
+    """The actions of a vector env's step as an array, one per env.
+
+    Raises ValueError unless their shape is ``(num_envs,)``.
+    """
+    a = np.asarray(actions)
+    if a.shape != (num_envs,):
+        raise ValueError(f"expected actions of shape ({num_envs},), got {a.shape}")
+    return a
 
 
 def check_render_mode(render_mode: str | None, *, human: bool = False) -> None:
@@ -235,13 +250,9 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
     def _obs(self, obs: Obs) -> Any:
         return flatten_rows(obs, self._names, self.num_envs) if self._flat else obs
 
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
+    def step(self, actions: npt.ArrayLike) -> VectorStep:
         """Steps every env with one action each (shape ``(num_envs,)``)."""
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"expected actions of shape ({self.num_envs},), got {a.shape}")
+        a = env_actions(actions, self.num_envs)
         self._fresh = False
         obs, reward, terminated, truncated, info = self.pool.step(a)
         infos = self._infos(info)

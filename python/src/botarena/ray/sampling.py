@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -22,7 +22,7 @@ from botarena._closing import Closing
 from botarena.pool import Obs, PoolStats
 from botarena.rollout import Policy, PoolSampler, Rollout, sampler_seeds
 from botarena.spec import GameSpec, mask_space, observation_space
-from botarena.vector import BotarenaVectorEnv, autoreset_mode
+from botarena.vector import BotarenaVectorEnv, VectorStep, autoreset_mode, env_actions
 
 __all__ = ["RaySampler", "RayVectorEnv", "node_address"]
 
@@ -39,6 +39,24 @@ def node_address() -> str:
 def _limit_cores(num_cpus: float) -> None:
     """Makes the servers this actor starts use the cores Ray gave it (GOMAXPROCS), at least one."""
     os.environ["GOMAXPROCS"] = str(max(1, int(num_cpus)))
+
+
+def _spread(
+    actor: type,
+    num_actors: int,
+    num_cpus: float,
+    game: str,
+    envs_per_actor: int,
+    options: Callable[[int], dict[str, Any]],
+    config: Mapping[str, Any],
+) -> list[Any]:
+    """Starts num_actors Ray actors of class actor, spread over the nodes, num_cpus each.
+
+    The k-th is ``actor(game, envs_per_actor, num_cpus=num_cpus,
+    **options(k), **config)``; options gives each its seed (and index).
+    """
+    cls: Any = ray.remote(actor).options(num_cpus=num_cpus, scheduling_strategy="SPREAD")
+    return [cls.remote(game, envs_per_actor, num_cpus=num_cpus, **options(k), **config) for k in range(num_actors)]
 
 
 def _describe(actors: list[Any]) -> list[Any]:
@@ -119,23 +137,8 @@ class RaySampler(Closing):
     ) -> None:
         if num_actors < 1 or envs_per_actor < 1:
             raise ValueError(f"num_actors and envs_per_actor must be at least 1, got {num_actors} and {envs_per_actor}")
-        cls = ray.remote(_SamplerActor).options(num_cpus=num_cpus, scheduling_strategy="SPREAD")
-        self.actors: list[Any] = [
-            cls.remote(
-                game,
-                envs_per_actor,
-                num_cpus=num_cpus,
-                seed=seed,
-                index=k,
-                learner_seats=learner_seats,
-                opponents=opponents,
-                workers=workers,
-                backend=backend,
-                policy=policy,
-                **config,
-            )
-            for k in range(num_actors)
-        ]
+        opts = dict(seed=seed, learner_seats=learner_seats, opponents=opponents, workers=workers, backend=backend, policy=policy)
+        self.actors: list[Any] = _spread(_SamplerActor, num_actors, num_cpus, game, envs_per_actor, lambda k: {**opts, "index": k}, config)
         described = _describe(self.actors)
         self.spec: GameSpec = described[0][0]
         self.rows_per_actor: int = described[0][1]
@@ -272,21 +275,10 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         **config: Any,
     ) -> None:
         mode = _autoreset(autoreset_mode)
-        cls = ray.remote(_VectorEnvActor).options(num_cpus=num_cpus, scheduling_strategy="SPREAD")
-        self.actors: list[Any] = [
-            cls.remote(
-                game,
-                envs_per_actor,
-                num_cpus=num_cpus,
-                opponents=opponents,
-                seed=None if seed is None else sampler_seeds(seed, k)[0],
-                autoreset_mode=mode,
-                learner_seat=learner_seat,
-                render_mode=render_mode,
-                **config,
-            )
-            for k in range(num_actors)
-        ]
+        opts = dict(opponents=opponents, autoreset_mode=mode, learner_seat=learner_seat, render_mode=render_mode)
+        self.actors: list[Any] = _spread(
+            _VectorEnvActor, num_actors, num_cpus, game, envs_per_actor, lambda k: {**opts, "seed": None if seed is None else sampler_seeds(seed, k)[0]}, config
+        )
         described = _describe(self.actors)
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.game = game
@@ -316,13 +308,9 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self._mask = info["action_mask"]
         return obs, info
 
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
+    def step(self, actions: npt.ArrayLike) -> VectorStep:
         """Steps every env with one action each (shape ``(num_envs,)``)."""
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"expected actions of shape ({self.num_envs},), got {a.shape}")
+        a = env_actions(actions, self.num_envs)
         n = self.envs_per_actor
         parts = ray.get([actor.step.remote(a[k * n : (k + 1) * n]) for k, actor in enumerate(self.actors)])
         sizes = [n] * len(parts)
