@@ -85,8 +85,7 @@ func (g *Game) Paint(seat int) *image.RGBA {
 	}
 	p := g.picture()
 	w, h := p.size()
-	c := &pic.Canvas{Img: image.NewRGBA(image.Rect(0, 0, w, h)), Cell: paintCell, Border: paintBorder}
-	c.Rect(c.Img.Rect, pic.ColorFloor)
+	c := pic.NewCanvasSize(image.Pt(w, h), paintCell, paintBorder, pic.ColorFloor)
 	for row := range p.side {
 		for col := range p.side {
 			colour := pic.ColorFloor
@@ -195,21 +194,11 @@ func (g *Game) paintStrip(c *pic.Canvas, p picture, seat int) {
 	}
 	// Right-aligned: the rounds played, and the EMP counter before them.
 	right := c.Img.Rect.Max.X - paintBorder
-	x = right - numberWidth(g.round, 2)
+	x = right - pic.NumberWidth(g.round, 2)
 	c.Number(x, y+3, 2, g.round, pic.ColorText)
 	if g.paralysed > 0 {
-		x -= 12 + 16 + 4 + numberWidth(g.paralysed, 2)
+		x -= 12 + 16 + 4 + pic.NumberWidth(g.paralysed, 2)
 		c.Rect(image.Rect(x, y, x+16, y+16), colorEMP)
 		c.Number(x+20, y+3, 2, g.paralysed, colorEMP)
 	}
-}
-
-// numberWidth returns the width in pixels of n as [pic.Canvas.Number]
-// draws it at scale.
-func numberWidth(n, scale int) int {
-	d := 1
-	for ; n >= 10; n /= 10 {
-		d++
-	}
-	return (4*d - 1) * scale
 }

@@ -53,7 +53,7 @@ func (g *Game) picture() picture {
 	p.w = max(gridCols*p.cell+2*paintBorder, paintMinWidth)
 	p.w += p.w & 1
 	p.stripY = paintBorder + gridRows*p.cell + 2
-	p.swatchX = paintBorder + numberWidth(g.maxTicks, 2) + 10
+	p.swatchX = paintBorder + pic.NumberWidth(g.maxTicks, 2) + 10
 	p.perRow = max((p.w-paintBorder-p.swatchX)/(paintSwatch+paintSwatchGap), 1)
 	stripRows := (g.n + p.perRow - 1) / p.perRow
 	p.h = p.stripY + stripRows*paintStripRow + paintBorder
@@ -120,8 +120,7 @@ func (g *Game) Paint(seat int) *image.RGBA {
 		seat = -1
 	}
 	p := g.picture()
-	c := &pic.Canvas{Img: image.NewRGBA(image.Rect(0, 0, p.w, p.h)), Cell: p.cell, Border: paintBorder}
-	c.Rect(c.Img.Rect, pic.ColorHidden)
+	c := pic.NewCanvasSize(image.Pt(p.w, p.h), p.cell, paintBorder, pic.ColorHidden)
 	big := p.cell >= 6
 	e := p.edge
 	for z := range e {
@@ -207,14 +206,4 @@ func (g *Game) paintStrip(c *pic.Canvas, p picture, seat int) {
 			c.Rect(image.Rect(x, y+paintSwatch+1, x+paintSwatch, y+paintSwatch+3), pic.ColorText)
 		}
 	}
-}
-
-// numberWidth returns the width in pixels of n as [pic.Canvas.Number]
-// draws it at scale.
-func numberWidth(n, scale int) int {
-	d := 1
-	for ; n >= 10; n /= 10 {
-		d++
-	}
-	return (4*d - 1) * scale
 }

@@ -70,9 +70,7 @@ func (g *Game) Paint(seat int) *image.RGBA {
 	if seat < 0 || seat >= Seats {
 		seat = -1
 	}
-	size := PictureSize(&g.cfg)
-	c := &pic.Canvas{Img: image.NewRGBA(image.Rect(0, 0, size.X, size.Y)), Cell: pictureCell, Border: pictureBorder}
-	c.Rect(c.Img.Rect, pic.ColorFloor)
+	c := pic.NewCanvasSize(PictureSize(&g.cfg), pictureCell, pictureBorder, pic.ColorFloor)
 	g.paintHeader(c)
 	for s := range Seats {
 		full := seat < 0 || seat == s

@@ -100,9 +100,20 @@ func NewCanvas(cols, rows, cell, border int) *Canvas {
 	if cols <= 0 || rows <= 0 || cell <= 0 || border < 0 {
 		panic("picture: NewCanvas: sizes must be positive")
 	}
-	img := image.NewRGBA(image.Rect(0, 0, cols*cell+2*border, rows*cell+2*border))
+	return NewCanvasSize(image.Pt(cols*cell+2*border, rows*cell+2*border), cell, border, ColorFloor)
+}
+
+// NewCanvasSize returns a canvas of size pixels, filled with background,
+// whose cells are cell pixels with a border of border pixels: for pictures
+// with more than the grid (a status strip under the board). It panics if
+// the size or cell is not positive or border is negative.
+func NewCanvasSize(size image.Point, cell, border int, background color.RGBA) *Canvas {
+	if size.X <= 0 || size.Y <= 0 || cell <= 0 || border < 0 {
+		panic("picture: NewCanvasSize: sizes must be positive")
+	}
+	img := image.NewRGBA(image.Rectangle{Max: size})
 	c := &Canvas{Img: img, Cell: cell, Border: border}
-	c.Rect(img.Rect, ColorFloor)
+	c.Rect(img.Rect, background)
 	return c
 }
 
@@ -211,16 +222,26 @@ func (c *Canvas) Number(x, y, scale, n int, colour color.RGBA) int {
 	return x
 }
 
+// NumberWidth returns the width in pixels of n as [Canvas.Number] draws it
+// at scale (a negative n as 0).
+func NumberWidth(n, scale int) int {
+	digits := 1
+	for ; n >= 10; n /= 10 {
+		digits++
+	}
+	return (4*digits - 1) * scale
+}
+
 // NumberIn writes n centred in cell (col, row), as large as fits.
 func (c *Canvas) NumberIn(col, row, n int, colour color.RGBA) {
-	digitsN := 1
-	for m := n; m >= 10; m /= 10 {
-		digitsN++
-	}
-	scale := max(1, min(c.Cell*6/10/5, c.Cell*8/10/(4*digitsN-1)))
-	w, h := (4*digitsN-1)*scale, 5*scale
+	scale := max(1, min(c.Cell*6/10/5, c.Cell*8/10/NumberWidth(n, 1)))
+	c.NumberAt(col, row, scale, n, colour)
+}
+
+// NumberAt writes n centred in cell (col, row) at scale ([Canvas.Number]).
+func (c *Canvas) NumberAt(col, row, scale, n int, colour color.RGBA) {
 	r := c.CellRect(col, row)
-	c.Number(r.Min.X+(c.Cell-w)/2, r.Min.Y+(c.Cell-h)/2, scale, n, colour)
+	c.Number(r.Min.X+(c.Cell-NumberWidth(n, scale))/2, r.Min.Y+(c.Cell-5*scale)/2, scale, n, colour)
 }
 
 // RGB returns img's pixels without alpha: height*width*3 bytes, row-major,

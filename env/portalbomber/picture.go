@@ -91,8 +91,7 @@ func (g *Game) Paint(seat int) *image.RGBA {
 		seat = -1
 	}
 	p := g.picture()
-	c := &pic.Canvas{Img: image.NewRGBA(image.Rect(0, 0, p.w, p.h)), Cell: p.cell, Border: paintBorder}
-	c.Rect(c.Img.Rect, pic.ColorFloor)
+	c := pic.NewCanvasSize(image.Pt(p.w, p.h), p.cell, paintBorder, pic.ColorFloor)
 	n := g.n
 	for y := range n {
 		for x := range n {
@@ -149,10 +148,7 @@ func paintBomb(c *pic.Canvas, x, y, owner, tick int, frac float64) {
 		c.NumberIn(x, y, tick, pic.ColorText)
 		return
 	}
-	r := c.CellRect(x, y)
-	scale := max(1, c.Cell/14)
-	w, h := numberWidth(tick, scale), 5*scale
-	c.Number(r.Min.X+(c.Cell-w)/2, r.Min.Y+(c.Cell-h)/2, scale, tick, pic.ColorText)
+	c.NumberAt(x, y, max(1, c.Cell/14), tick, pic.ColorText)
 }
 
 // playerAt returns the seat of the player on (x, y), or -1.
@@ -253,7 +249,7 @@ func (g *Game) paintStrip(c *pic.Canvas, p picture, seat int) {
 			x = c.Number(x+paintIcon+3, y+1, 2, v, pic.ColorText) + 8
 		}
 	}
-	c.Number(p.w-paintBorder-numberWidth(g.moveNumber, 2), p.stripY+1, 2, g.moveNumber, pic.ColorWall)
+	c.Number(p.w-paintBorder-pic.NumberWidth(g.moveNumber, 2), p.stripY+1, 2, g.moveNumber, pic.ColorWall)
 }
 
 // icon draws the strip's icon k at (x, y): 0 a coin, 1 a bomb, 2 range (a
@@ -277,14 +273,4 @@ func icon(c *pic.Canvas, x, y, k int) {
 			c.Rect(image.Rect(x+6+i, y+i, x+7+i, y+paintIcon-i), pic.ColorPowerUp)
 		}
 	}
-}
-
-// numberWidth returns the width in pixels of n as [pic.Canvas.Number]
-// draws it at scale.
-func numberWidth(n, scale int) int {
-	d := 1
-	for ; n >= 10; n /= 10 {
-		d++
-	}
-	return (4*d - 1) * scale
 }

@@ -1,0 +1,52 @@
+package picture
+
+import (
+	"bytes"
+	"image"
+	"testing"
+)
+
+func TestNumberWidthIsWhatNumberDraws(t *testing.T) {
+	for _, tc := range []struct {
+		n, scale, want int
+	}{{0, 1, 3}, {9, 1, 3}, {10, 1, 7}, {123, 2, 22}, {-5, 1, 3}} {
+		c := NewCanvasSize(image.Pt(100, 20), 10, 0, ColorFloor)
+		if got := NumberWidth(tc.n, tc.scale); got != tc.want {
+			t.Errorf("NumberWidth(%d, %d) = %d, want %d", tc.n, tc.scale, got, tc.want)
+		}
+		// Number returns the x after the last digit's blank column.
+		if end := c.Number(0, 0, tc.scale, tc.n, ColorText); end != tc.want+tc.scale {
+			t.Errorf("Number(%d) at scale %d ends at %d, want %d", tc.n, tc.scale, end, tc.want+tc.scale)
+		}
+	}
+}
+
+func TestNewCanvasSizeFillsTheBackground(t *testing.T) {
+	c := NewCanvasSize(image.Pt(30, 18), 8, 2, ColorHidden)
+	if c.Img.Rect != image.Rect(0, 0, 30, 18) || c.Cell != 8 || c.Border != 2 {
+		t.Fatalf("canvas %v cell %d border %d", c.Img.Rect, c.Cell, c.Border)
+	}
+	for _, p := range []image.Point{{0, 0}, {29, 17}, {15, 9}} {
+		if got := c.Img.RGBAAt(p.X, p.Y); got != ColorHidden {
+			t.Errorf("pixel %v is %v, want the background %v", p, got, ColorHidden)
+		}
+	}
+	if got, want := NewCanvas(3, 2, 8, 2).Img.Rect, image.Rect(0, 0, 28, 20); got != want {
+		t.Errorf("NewCanvas(3, 2, 8, 2) is %v, want %v", got, want)
+	}
+}
+
+func TestNumberInIsNumberAtItsScale(t *testing.T) {
+	for _, n := range []int{0, 7, 42, 1000} {
+		a, b := NewCanvas(2, 1, 32, 4), NewCanvas(2, 1, 32, 4)
+		a.NumberIn(1, 0, n, ColorText)
+		scale := max(1, min(32*6/10/5, 32*8/10/NumberWidth(n, 1)))
+		b.NumberAt(1, 0, scale, n, ColorText)
+		if !bytes.Equal(a.Img.Pix, b.Img.Pix) {
+			t.Errorf("%d: NumberIn differs from NumberAt at scale %d", n, scale)
+		}
+		if bytes.Equal(a.Img.Pix, NewCanvas(2, 1, 32, 4).Img.Pix) {
+			t.Errorf("%d: nothing drawn", n)
+		}
+	}
+}
