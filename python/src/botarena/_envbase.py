@@ -1,5 +1,5 @@
 """What botarena's env classes share: pickling by settings, rendering one env of a pool, checking
-keyword arguments and the observation forms ("dict" and "flat")."""
+keyword arguments, the render modes and the observation forms ("dict" and "flat")."""
 
 from __future__ import annotations
 
@@ -16,6 +16,12 @@ from botarena.spec import GameSpec, observation_space
 #: The observation forms of the env classes: a Dict of tensors, or one float32 vector.
 OBSERVATIONS = ("dict", "flat")
 
+#: The render modes of every botarena env: the game's picture and its native text.
+RENDER_MODES = ["rgb_array", "ansi"]
+
+#: The render modes of the PettingZoo and single-agent envs: "human" prints the native text.
+HUMAN_RENDER_MODES = ["human", *RENDER_MODES]
+
 
 class SettingsPickle:
     """Pickles an env by its constructor arguments (``self._args``), not its state.
@@ -29,6 +35,20 @@ class SettingsPickle:
 
     _args: dict[str, Any]
     pool: Pool
+
+    def _keep_settings(self, settings: dict[str, Any], config: Mapping[str, Any], *, human: bool = False) -> None:
+        """Checks an env constructor's arguments and keeps them as the settings a copy is made with.
+
+        settings holds the named arguments (``game``, ``render_mode`` and
+        ``observation`` among them), config the other keywords. Raises
+        ValueError for a render mode (``human`` allowed with human) or an
+        observation form the env lacks, and TypeError for a config key that
+        is not one of the game's (:func:`check_config`).
+        """
+        check_render_mode(settings["render_mode"], human=human)
+        check_observation(settings["observation"])
+        check_config(type(self).__name__, settings["game"], config)
+        self._args = {**settings, **config}
 
     def __getstate__(self) -> dict[str, Any]:
         own, token = self.pool._copy_state()
@@ -57,6 +77,13 @@ def render_env(pool: Pool, render_mode: str | None, env: int = 0) -> Any:
     if render_mode == "human":
         print(pool.render(env), flush=True)
     return None
+
+
+def check_render_mode(render_mode: str | None, *, human: bool = False) -> None:
+    """Raises ValueError unless render_mode is None or one of :data:`RENDER_MODES` (or "human" if allowed)."""
+    modes = (["human"] if human else []) + RENDER_MODES
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode must be None or one of {', '.join(map(repr, modes))}, got {render_mode!r}")
 
 
 def check_observation(observation: str) -> None:

@@ -32,12 +32,10 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from botarena._envbase import SettingsPickle, check_config, check_observation, flatten_rows, render_env, tensor_names
+from botarena._envbase import HUMAN_RENDER_MODES, SettingsPickle, check_observation, flatten_rows, render_env, tensor_names
 from botarena.backend import make_pool
 from botarena.pool import int32_action
 from botarena.spec import flat_space, mask_space, observation_space
-from botarena.parallel import HUMAN_RENDER_MODES
-from botarena.vector import check_render_mode
 
 __all__ = ["BotarenaEnv", "env_id", "register_envs"]
 
@@ -110,20 +108,17 @@ class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
         observation: str = "dict",
         **config: Any,
     ) -> None:
-        check_render_mode(render_mode, human=True)
-        check_observation(observation)
-        check_config(type(self).__name__, game, config)
-        self._args: dict[str, Any] = {
-            "game": game,
-            "opponents": opponents,
-            "seed": seed,
-            "address": address,
-            "render_mode": render_mode,
-            "learner_seat": learner_seat,
-            "backend": backend,
-            "observation": observation,
-            **config,
-        }
+        settings = dict(
+            game=game,
+            opponents=opponents,
+            seed=seed,
+            address=address,
+            render_mode=render_mode,
+            learner_seat=learner_seat,
+            backend=backend,
+            observation=observation,
+        )
+        self._keep_settings(settings, config, human=True)
         self.render_mode = render_mode
         self.game = game
         self.learner_seat = learner_seat

@@ -10,14 +10,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from botarena._envbase import SettingsPickle, check_config, check_observation, flatten_rows, render_env, tensor_names
+from botarena._envbase import HUMAN_RENDER_MODES, SettingsPickle, flatten_rows, render_env, tensor_names
 from botarena.backend import make_pool
 from botarena.pool import int32_action
 from botarena.spec import flat_space, mask_space, observation_space
-from botarena.vector import check_render_mode
-
-#: The render modes of the PettingZoo and single-agent envs: "human" prints the native text.
-HUMAN_RENDER_MODES = ["human", "rgb_array", "ansi"]
 
 __all__ = ["BotarenaParallelEnv", "parallel_env", "aec_env"]
 
@@ -89,21 +85,12 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
         max_cycles: int | None = None,
         **config: Any,
     ) -> None:
-        check_render_mode(render_mode, human=True)
-        check_observation(observation)
         if max_cycles is not None and max_cycles < 1:
             raise ValueError(f"max_cycles must be None or at least 1, got {max_cycles}")
-        check_config(type(self).__name__, game, config)
-        self._args: dict[str, Any] = {
-            "game": game,
-            "seed": seed,
-            "address": address,
-            "render_mode": render_mode,
-            "observation": observation,
-            "backend": backend,
-            "max_cycles": max_cycles,
-            **config,
-        }
+        settings = dict(
+            game=game, seed=seed, address=address, render_mode=render_mode, observation=observation, backend=backend, max_cycles=max_cycles
+        )
+        self._keep_settings(settings, config, human=True)
         self._flat = observation == "flat"
         self.max_cycles = max_cycles
         self._cycles = 0

@@ -10,15 +10,12 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from botarena._envbase import SettingsPickle, check_config, check_observation, flatten_rows, render_env, tensor_names
+from botarena._envbase import RENDER_MODES, SettingsPickle, flatten_rows, render_env, tensor_names
 from botarena.backend import make_pool
 from botarena.pool import Info, Obs
 from botarena.spec import flat_space, mask_space, observation_space
 
 __all__ = ["BotarenaVectorEnv", "make_vec", "autoreset_mode"]
-
-#: The render modes of every botarena env: the game's picture and its native text.
-RENDER_MODES = ["rgb_array", "ansi"]
 
 _POOL_AUTORESET = {AutoresetMode.NEXT_STEP: "next_step", AutoresetMode.SAME_STEP: "same_step"}
 
@@ -55,13 +52,6 @@ def env_actions(actions: npt.ArrayLike, num_envs: int) -> npt.NDArray[Any]:
     if a.shape != (num_envs,):
         raise ValueError(f"expected actions of shape ({num_envs},), got {a.shape}")
     return a
-
-
-def check_render_mode(render_mode: str | None, *, human: bool = False) -> None:
-    """Raises ValueError unless render_mode is None or one of :data:`RENDER_MODES` (or "human" if allowed)."""
-    modes = (["human"] if human else []) + RENDER_MODES
-    if render_mode is not None and render_mode not in modes:
-        raise ValueError(f"render_mode must be None or one of {', '.join(map(repr, modes))}, got {render_mode!r}")
 
 
 class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
@@ -157,24 +147,21 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
         max_episode_steps: int | None = None,
         **config: Any,
     ) -> None:
-        check_render_mode(render_mode)
-        check_observation(observation)
-        check_config(type(self).__name__, game, config)
         mode = _autoreset_mode(autoreset_mode)
-        self._args: dict[str, Any] = {
-            "game": game,
-            "num_envs": num_envs,
-            "opponents": opponents,
-            "seed": seed,
-            "address": address,
-            "render_mode": render_mode,
-            "autoreset_mode": mode,
-            "learner_seat": learner_seat,
-            "backend": backend,
-            "observation": observation,
-            "max_episode_steps": max_episode_steps,
-            **config,
-        }
+        settings = dict(
+            game=game,
+            num_envs=num_envs,
+            opponents=opponents,
+            seed=seed,
+            address=address,
+            render_mode=render_mode,
+            autoreset_mode=mode,
+            learner_seat=learner_seat,
+            backend=backend,
+            observation=observation,
+            max_episode_steps=max_episode_steps,
+        )
+        self._keep_settings(settings, config)
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.render_mode = render_mode
         self.pool = make_pool(

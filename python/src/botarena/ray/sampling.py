@@ -19,6 +19,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from botarena._closing import Closing
+from botarena._envbase import RENDER_MODES
 from botarena.pool import Obs, PoolStats
 from botarena.rollout import Policy, PoolSampler, Rollout, sampler_seeds
 from botarena.spec import GameSpec, mask_space, observation_space
@@ -258,7 +259,7 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     ``ray.init`` must have been called. Not safe for concurrent use.
     """
 
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array", "ansi"]}
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": RENDER_MODES}
 
     def __init__(
         self,
