@@ -16,6 +16,7 @@ import (
 	_ "github.com/botarena/botarena/env/battlecube"
 	_ "github.com/botarena/botarena/env/battleships"
 	_ "github.com/botarena/botarena/env/bomberman"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 func TestProbabilitiesMaskRules(t *testing.T) {
@@ -125,7 +126,7 @@ func TestFactoredHeadPlaysBattleships(t *testing.T) {
 	if !m.Factored() || m.Outputs() != 13+13*13 {
 		t.Fatalf("Factored() %v, Outputs() %d; want a factored head of 13 commands and 169 cells", m.Factored(), m.Outputs())
 	}
-	spec := newEnv(t, "battleships/small", 1).Spec()
+	spec := testutil.NewEnv(t, "battleships/small", 1).Spec()
 	if err := m.Check(spec); err != nil {
 		t.Fatal(err)
 	}
@@ -168,17 +169,6 @@ func TestSampleRules(t *testing.T) {
 	})
 }
 
-// newEnv returns a reset env of game.
-func newEnv(t testing.TB, game string, seed uint64) env.Env {
-	t.Helper()
-	e, err := env.Default.Make(game, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Reset(seed)
-	return e
-}
-
 func TestSpecMismatchNamesBoth(t *testing.T) {
 	for _, tc := range []struct {
 		name, policy, game string
@@ -189,7 +179,7 @@ func TestSpecMismatchNamesBoth(t *testing.T) {
 		{"other_shapes", "battlebots", "bomberman", []string{"does not fit bomberman", "scalars float32[8], policy wants float32[4]", "7 actions, policy has 34"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			spec := newEnv(t, tc.game, 1).Spec()
+			spec := testutil.NewEnv(t, tc.game, 1).Spec()
 			_, err := agents.New(tc.game, "policy:"+filepath.Join("testdata", tc.policy+".policy.safetensors"), spec)
 			if err == nil {
 				t.Fatal("no error")
@@ -213,20 +203,20 @@ func TestSpecMismatchNamesBoth(t *testing.T) {
 		if err := os.WriteFile(path, encodePolicy(arch, tensors), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := agents.New("bomberman/2p", "policy:"+path, newEnv(t, "bomberman/2p", 1).Spec())
+		_, err := agents.New("bomberman/2p", "policy:"+path, testutil.NewEnv(t, "bomberman/2p", 1).Spec())
 		if err == nil || !strings.Contains(err.Error(), `trained on bomberman with config {"view_radius":11}`) {
 			t.Errorf("got %v, want the policy's config named", err)
 		}
 	})
 	t.Run("same_shapes_other_preset", func(t *testing.T) {
-		if _, err := agents.New("battlebots/10x10", "policy:"+fixturePath, newEnv(t, "battlebots/10x10", 1).Spec()); err != nil {
+		if _, err := agents.New("battlebots/10x10", "policy:"+fixturePath, testutil.NewEnv(t, "battlebots/10x10", 1).Spec()); err != nil {
 			t.Errorf("a battlebots policy on battlebots/10x10 (same shapes): %v", err)
 		}
 	})
 }
 
 func TestSchemeSpecs(t *testing.T) {
-	spec := newEnv(t, "battlebots", 1).Spec()
+	spec := testutil.NewEnv(t, "battlebots", 1).Spec()
 	for _, tc := range []struct {
 		name, spec string
 		temp       float64
@@ -332,7 +322,7 @@ func TestCacheLoadsAFileOnce(t *testing.T) {
 	})
 
 	t.Run("agents_share_the_model", func(t *testing.T) {
-		spec := newEnv(t, "battlebots", 1).Spec()
+		spec := testutil.NewEnv(t, "battlebots", 1).Spec()
 		a1, err := agents.New("battlebots", "policy:"+fixturePath, spec)
 		if err != nil {
 			t.Fatal(err)
@@ -351,7 +341,7 @@ func TestCacheLoadsAFileOnce(t *testing.T) {
 // returns seat 0's actions.
 func play(t *testing.T, a env.Agent, seed uint64) []int32 {
 	t.Helper()
-	e := newEnv(t, "battlebots", seed)
+	e := testutil.NewEnv(t, "battlebots", seed)
 	huggy, err := agents.New("battlebots", "huggy", e.Spec())
 	if err != nil {
 		t.Fatal(err)
@@ -372,7 +362,7 @@ func play(t *testing.T, a env.Agent, seed uint64) []int32 {
 }
 
 func TestSamplingDependsOnlyOnTheSeed(t *testing.T) {
-	spec := newEnv(t, "battlebots", 1).Spec()
+	spec := testutil.NewEnv(t, "battlebots", 1).Spec()
 	newAgent := func(s string) env.Agent {
 		a, err := agents.New("battlebots", s, spec)
 		if err != nil {
@@ -397,7 +387,7 @@ func TestSamplingDependsOnlyOnTheSeed(t *testing.T) {
 	t.Run("other_seed_other_actions", func(t *testing.T) {
 		differ := false
 		for seed := uint64(100); seed < 104 && !differ; seed++ {
-			e := newEnv(t, "battlebots", 5)
+			e := testutil.NewEnv(t, "battlebots", 5)
 			a1, a2 := newAgent(sampler), newAgent(sampler)
 			a1.Reset(e, 0, 5)
 			a2.Reset(e, 0, seed)
@@ -410,7 +400,7 @@ func TestSamplingDependsOnlyOnTheSeed(t *testing.T) {
 		}
 	})
 	t.Run("arg_max_ignores_the_seed", func(t *testing.T) {
-		e := newEnv(t, "battlebots", 5)
+		e := testutil.NewEnv(t, "battlebots", 5)
 		a := newAgent("policy:" + fixturePath)
 		a.Reset(e, 0, 1)
 		want := a.Act(e, 0)
@@ -439,7 +429,7 @@ func TestActIsLegalAndAllocationFree(t *testing.T) {
 	for _, tc := range []struct{ game, fixture string }{{"battlebots", "battlebots"}, {"battlecube", "battlecube"}, {"battleships/small", "battleships"}} {
 		game := tc.game
 		t.Run(tc.fixture, func(t *testing.T) {
-			e := newEnv(t, game, 3)
+			e := testutil.NewEnv(t, game, 3)
 			spec := e.Spec()
 			for _, suffix := range []string{"", "?sample", "?temp=0.5"} {
 				a, err := agents.New(game, "policy:"+filepath.Join("testdata", tc.fixture+".policy.safetensors")+suffix, spec)

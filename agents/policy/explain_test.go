@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/agents"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // TestExplainReportsTheActionPlayed: in every state of a game, the
@@ -19,7 +20,7 @@ func TestExplainReportsTheActionPlayed(t *testing.T) {
 			t.Run(tc.fixture+suffix, func(t *testing.T) {
 				spec := "policy:" + filepath.Join("testdata", tc.fixture+".policy.safetensors") + suffix
 				run := func(explain bool) []int32 {
-					e := newEnv(t, tc.game, 5)
+					e := testutil.NewEnv(t, tc.game, 5)
 					a, err := agents.New(tc.game, spec, e.Spec())
 					if err != nil {
 						t.Fatal(err)
@@ -80,7 +81,7 @@ func TestExplainValueIsTheValueHead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEnv(t, "battlebots", 3)
+	e := testutil.NewEnv(t, "battlebots", 3)
 	a, err := NewAgent(m, e.Spec(), false)
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,6 @@ import (
 	"github.com/botarena/botarena/agents/cmdbot"
 	"github.com/botarena/botarena/agents/entelect"
 	"github.com/botarena/botarena/agents/internal/proctree"
-	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/env/battlebots" // the games the bots play
 	_ "github.com/botarena/botarena/env/bomberman"
 	"github.com/botarena/botarena/internal/testutil"
@@ -142,7 +141,7 @@ func TestCmdBotKillsEverythingItStarted(t *testing.T) {
 				}
 				var log bytes.Buffer
 				bot.Log = &log
-				g := game(t, "battlebots", 1)
+				g := testutil.NewEnv(t, "battlebots", 1)
 				act := bot.Act(g, 0)
 				if hang && !strings.Contains(log.String(), "no answer within 3s (killed)") {
 					t.Errorf("log: %q", log.String())
@@ -192,7 +191,7 @@ func TestEntelectBotKillsEverythingItStarted(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer bot.Close()
-				g := game(t, "bomberman/2p", 5)
+				g := testutil.NewEnv(t, "bomberman/2p", 5)
 				bot.Reset(g, 0, 0)
 				act := bot.Act(g, 0)
 				if !hang && act != 3 {
@@ -216,7 +215,7 @@ func TestRunCgroupsAreRemoved(t *testing.T) {
 	}
 	before, _ := os.ReadDir(base)
 	bot, _ := cmdbot.Parse("cmd:" + testutil.ShScript(t, "nop.sh", "echo NO"))
-	g := game(t, "battlebots", 1)
+	g := testutil.NewEnv(t, "battlebots", 1)
 	for range 3 {
 		if a, err := bot.Ask(g, 0); err != nil || a != 0 {
 			t.Fatalf("Ask = %d, %v", a, err)
@@ -244,15 +243,4 @@ func withOptions(t *testing.T, o agents.ExternalSettings) {
 	old := agents.ExternalOptions
 	agents.ExternalOptions = o
 	t.Cleanup(func() { agents.ExternalOptions = old })
-}
-
-// game is a fresh game of the registry name name, reset with seed.
-func game(t *testing.T, name string, seed uint64) env.Env {
-	t.Helper()
-	g, err := env.Default.Make(name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Reset(seed)
-	return g
 }
