@@ -173,14 +173,7 @@ func (g *Game) paintStrip(c *pic.Canvas, p picture, seat int) {
 	y, x := p.stripTop(), paintBorder
 	for s := range 2 {
 		b := g.bots[s]
-		sw := image.Rect(x, y, x+16, y+16)
-		c.Rect(sw, pic.SeatColor(s))
-		if b.HP < 1 {
-			c.Rect(sw.Inset(3), pic.ColorDeadShade)
-		}
-		if s == seat {
-			c.Rect(image.Rect(x, y+17, x+16, y+19), pic.ColorText)
-		}
+		c.Swatch(x, y, 16, 3, s, b.HP < 1, s == seat)
 		x += 20
 		for k := range StartHP {
 			seg := pic.ColorGrid

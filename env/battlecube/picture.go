@@ -197,13 +197,6 @@ func (g *Game) paintStrip(c *pic.Canvas, p picture, seat int) {
 	for s := range g.n {
 		x := p.swatchX + s%p.perRow*(paintSwatch+paintSwatchGap)
 		y := p.stripY + s/p.perRow*paintStripRow
-		sw := image.Rect(x, y, x+paintSwatch, y+paintSwatch)
-		c.Rect(sw, pic.SeatColor(s))
-		if !g.players[s].InPlay {
-			c.Rect(sw.Inset(2), pic.ColorDeadShade)
-		}
-		if s == seat {
-			c.Rect(image.Rect(x, y+paintSwatch+1, x+paintSwatch, y+paintSwatch+3), pic.ColorText)
-		}
+		c.Swatch(x, y, paintSwatch, 2, s, !g.players[s].InPlay, s == seat)
 	}
 }

@@ -146,6 +146,21 @@ func (c *Canvas) Fill(col, row int, colour color.RGBA) {
 	c.Rect(r, colour)
 }
 
+// Swatch draws seat's square of size pixels at pixel (x, y) (top left),
+// as the games' status strips show each seat: in [SeatColor], grey
+// ([ColorDeadShade]) from inset pixels in once the seat is out, and for
+// the viewing seat a [ColorText] bar two pixels high one pixel under it.
+func (c *Canvas) Swatch(x, y, size, inset, seat int, out, viewing bool) {
+	sw := image.Rect(x, y, x+size, y+size)
+	c.Rect(sw, SeatColor(seat))
+	if out {
+		c.Rect(sw.Inset(inset), ColorDeadShade)
+	}
+	if viewing {
+		c.Rect(image.Rect(x, y+size+1, x+size, y+size+3), ColorText)
+	}
+}
+
 // Inset fills a square inside cell (col, row), margin pixels in from each
 // edge.
 func (c *Canvas) Inset(col, row, margin int, colour color.RGBA) {

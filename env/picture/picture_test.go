@@ -3,6 +3,7 @@ package picture
 import (
 	"bytes"
 	"image"
+	"image/color"
 	"testing"
 )
 
@@ -48,5 +49,33 @@ func TestNumberInIsNumberAtItsScale(t *testing.T) {
 		if bytes.Equal(a.Img.Pix, NewCanvas(2, 1, 32, 4).Img.Pix) {
 			t.Errorf("%d: nothing drawn", n)
 		}
+	}
+}
+
+func TestSwatchShowsOutAndViewingSeats(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		out, viewing bool
+	}{{"in_play", false, false}, {"out", true, false}, {"viewing", false, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewCanvasSize(image.Pt(20, 20), 4, 0, ColorFloor)
+			c.Swatch(2, 2, 10, 3, 1, tc.out, tc.viewing)
+			centre := ColorDeadShade
+			if !tc.out {
+				centre = SeatColor(1)
+			}
+			under := ColorFloor
+			if tc.viewing {
+				under = ColorText
+			}
+			for _, ch := range []struct {
+				p    image.Point
+				want color.RGBA
+			}{{image.Pt(2, 2), SeatColor(1)}, {image.Pt(7, 7), centre}, {image.Pt(6, 13), under}, {image.Pt(6, 12), ColorFloor}} {
+				if got := c.Img.RGBAAt(ch.p.X, ch.p.Y); got != ch.want {
+					t.Errorf("pixel %v is %v, want %v", ch.p, got, ch.want)
+				}
+			}
+		})
 	}
 }

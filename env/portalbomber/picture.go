@@ -235,14 +235,7 @@ func (g *Game) paintStrip(c *pic.Canvas, p picture, seat int) {
 		if s == toMove {
 			c.Rect(image.Rect(paintBorder, y, paintBorder+3, y+paintIcon), pic.ColorText)
 		}
-		sw := image.Rect(x, y, x+paintIcon, y+paintIcon)
-		c.Rect(sw, pic.SeatColor(s))
-		if !pl.Alive {
-			c.Rect(sw.Inset(3), pic.ColorDeadShade)
-		}
-		if s == seat {
-			c.Rect(image.Rect(x, y+paintIcon+1, x+paintIcon, y+paintIcon+3), pic.ColorText)
-		}
+		c.Swatch(x, y, paintIcon, 3, s, !pl.Alive, s == seat)
 		x += paintIcon + 8
 		for k, v := range [4]int{pl.Coins, pl.BombCount, pl.BombRange, pl.BombPierce} {
 			icon(c, x, y, k)
