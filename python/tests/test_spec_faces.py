@@ -1,4 +1,4 @@
-"""The game spec has one schema, the proto's: Python's GameSpec carries every field of its message.
+"""The game spec and the pool statistics have one schema, the proto's: Python's dataclasses carry every field of their messages.
 
 The Go side checks that every field of env.Spec reaches the proto's GameSpec
 (rpc/envproto's TestEveryFieldOfSpecReachesTheProto) and that the native
@@ -14,14 +14,22 @@ from typing import Any
 import numpy as np
 import pytest
 
+from botarena.pool import OpponentStats, PoolStats, SeatStats
 from botarena.spec import ActionFactors, GameSpec, TensorSpec
 from botarena.v1 import env_pb2
 
 
 @pytest.mark.parametrize(
     "cls, message",
-    [(GameSpec, env_pb2.GameSpec), (TensorSpec, env_pb2.TensorSpec), (ActionFactors, env_pb2.ActionFactors)],
-    ids=["GameSpec", "TensorSpec", "ActionFactors"],
+    [
+        (GameSpec, env_pb2.GameSpec),
+        (TensorSpec, env_pb2.TensorSpec),
+        (ActionFactors, env_pb2.ActionFactors),
+        (PoolStats, env_pb2.StatsResponse),
+        (SeatStats, env_pb2.SeatStats),
+        (OpponentStats, env_pb2.OpponentStats),
+    ],
+    ids=["GameSpec", "TensorSpec", "ActionFactors", "PoolStats", "SeatStats", "OpponentStats"],
 )
 def test_every_proto_field_has_a_dataclass_field(cls: Any, message: Any) -> None:
     proto_fields = [f.name for f in message.DESCRIPTOR.fields]
@@ -57,3 +65,15 @@ def test_from_proto_carries_every_field() -> None:
     t = spec.observations[0]
     assert (t.dtype, t.shape, t.shared) == (np.dtype("float32"), (3, 4, 5), (1,))
     assert spec.action_factors == ActionFactors(("noop", "fire"), 3, (0, 1, 1, 1), (0, 0, 1, 2))
+
+
+def test_pool_stats_from_proto_carries_every_field() -> None:
+    seat = env_pb2.SeatStats(seat=1, episodes=2, steps=3, return_sum=4.5, wins=5, draws=6, losses=7)
+    opp = env_pb2.OpponentStats(seat=2, name="sniper", weight=0.5, episodes=8, wins=9, draws=10, losses=11, invalid=12)
+    msg = env_pb2.StatsResponse(seats=[seat], steps=13, opponents=[opp], invalid=14)
+    for m in (msg, seat, opp):
+        for f in m.DESCRIPTOR.fields:
+            assert getattr(m, f.name), f"{f.full_name} not set"
+    assert PoolStats.from_proto(msg) == PoolStats(
+        seats=(SeatStats(1, 2, 3, 4.5, 5, 6, 7),), steps=13, opponents=(OpponentStats(2, "sniper", 0.5, 8, 9, 10, 11, 12),), invalid=14
+    )

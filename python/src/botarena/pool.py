@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import abc
 import json
-from dataclasses import dataclass
-from typing import Any, Mapping, Sequence, TypeAlias, Union
+from dataclasses import dataclass, fields
+from typing import Any, Mapping, Sequence, TypeAlias, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -110,6 +110,14 @@ def pool_request(
     return req
 
 
+_Stats = TypeVar("_Stats", "SeatStats", "OpponentStats")
+
+
+def _from_fields(cls: type[_Stats], msg: Any) -> _Stats:
+    """cls built from the protobuf message's fields of the same names (the dataclass mirrors the message)."""
+    return cls(**{f.name: getattr(msg, f.name) for f in fields(cls)})
+
+
 @dataclass(frozen=True)
 class SeatStats:
     """Completed-episode statistics of one learner seat, summed over the pool's envs."""
@@ -188,11 +196,9 @@ class PoolStats:
     def from_proto(cls, msg: env_pb2.StatsResponse) -> PoolStats:
         """Builds PoolStats from its protobuf message (the Stats call of either backend)."""
         return cls(
-            seats=tuple(SeatStats(s.seat, s.episodes, s.steps, s.return_sum, s.wins, s.draws, s.losses) for s in msg.seats),
+            seats=tuple(_from_fields(SeatStats, s) for s in msg.seats),
             steps=int(msg.steps),
-            opponents=tuple(
-                OpponentStats(o.seat, o.name, o.weight, o.episodes, o.wins, o.draws, o.losses, o.invalid) for o in msg.opponents
-            ),
+            opponents=tuple(_from_fields(OpponentStats, o) for o in msg.opponents),
             invalid=int(msg.invalid),
         )
 
