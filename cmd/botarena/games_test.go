@@ -130,11 +130,7 @@ func TestGamesJSONListsConfigFields(t *testing.T) {
 }
 
 func TestGamesOneGame(t *testing.T) {
-	stdout, stderr, code := runCLI(t, "", "games", "bomberman")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	testutil.WantContains(t, "games bomberman", stdout,
+	testutil.WantContains(t, "games bomberman", runOK(t, "games", "bomberman"),
 		"game          bomberman\n",
 		"seats         4\n",
 		"observations  planes uint8[12,21,21]",
@@ -144,7 +140,7 @@ func TestGamesOneGame(t *testing.T) {
 		"\npowerups        string   \"auto\"   auto, random, distance",
 		"\npoints_reward   number   0        any number ",
 	)
-	stdout, _, code = runCLI(t, "", "games", "testgame", "--json")
+	stdout, _, code := runCLI(t, "", "games", "testgame", "--json")
 	if code != 0 || strings.Count(stdout, "\n") != 1 {
 		t.Fatalf("games testgame --json: exit %d:\n%s", code, stdout)
 	}
