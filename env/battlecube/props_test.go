@@ -183,27 +183,7 @@ func FuzzStep(f *testing.F) {
 			}
 			acts = acts[n:]
 			g.Step(a, rew, term, trunc)
-			inPlay := 0
-			for s := range n {
-				p := g.Player(s)
-				if p.InPlay {
-					inPlay++
-					if !g.inCube(p.X, p.Y, p.Z) || p.Lost {
-						t.Fatalf("seat %d in play at (%d,%d,%d) lost=%v", s, p.X, p.Y, p.Z, p.Lost)
-					}
-				} else if !p.Lost {
-					t.Fatalf("seat %d out of play but not lost", s)
-				}
-				if term[s] && trunc[s] {
-					t.Fatalf("seat %d terminated and truncated", s)
-				}
-				if p.Lost && !term[s] {
-					t.Fatalf("lost seat %d not terminated", s)
-				}
-			}
-			if inPlay+g.nLost != n {
-				t.Fatalf("%d in play + %d lost != %d", inPlay, g.nLost, n)
-			}
+			inPlay := checkSeats(t, g, term, trunc)
 			if g.Done() {
 				if inPlay > 1 && g.Tick() != g.MaxTicks() {
 					t.Fatalf("done at tick %d with %d in play", g.Tick(), inPlay)
@@ -246,4 +226,35 @@ func FuzzLoadNative(f *testing.F) {
 		}
 		play(h, 1, 20)
 	})
+}
+
+// checkSeats fails t unless the seats of g are consistent after a step
+// that returned term and trunc: a seat in play is in the cube and not
+// lost, a seat out of play is lost and terminated, no seat is both
+// terminated and truncated, and the seats in play and the lost ones are
+// all of them. It returns the seats in play.
+func checkSeats(t *testing.T, g *Game, term, trunc []bool) int {
+	t.Helper()
+	inPlay := 0
+	for s := range g.Players() {
+		p := g.Player(s)
+		if p.InPlay {
+			inPlay++
+			if !g.inCube(p.X, p.Y, p.Z) || p.Lost {
+				t.Fatalf("seat %d in play at (%d,%d,%d) lost=%v", s, p.X, p.Y, p.Z, p.Lost)
+			}
+		} else if !p.Lost {
+			t.Fatalf("seat %d out of play but not lost", s)
+		}
+		if term[s] && trunc[s] {
+			t.Fatalf("seat %d terminated and truncated", s)
+		}
+		if p.Lost && !term[s] {
+			t.Fatalf("lost seat %d not terminated", s)
+		}
+	}
+	if inPlay+g.nLost != g.Players() {
+		t.Fatalf("%d in play + %d lost != %d", inPlay, g.nLost, g.Players())
+	}
+	return inPlay
 }
