@@ -53,8 +53,8 @@ func TestLocalRunnerStoresFaultsPerSeat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back GameRecord
-	if err := json.Unmarshal(data, &back); err != nil {
+	back, err := readGame(data, "battlebots")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if f := back.SeatFaultsOf(1); f != want {
@@ -65,8 +65,8 @@ func TestLocalRunnerStoresFaultsPerSeat(t *testing.T) {
 			t.Errorf("compact form: faults %+v, want %+v", s.Faults, want)
 		}
 	}
-	var old GameRecord
-	if err := json.Unmarshal([]byte(`{"index":0,"seed":1,"rounds":4,"winner":-1,"draw":true,"standings":[{"seat":0,"agent":"nop","rank":1,"score":10,"alive":true}],"forfeit":-1,"run":0,"seats":[]}`), &old); err != nil {
+	old, err := readGame([]byte(`{"index":0,"seed":1,"rounds":4,"winner":-1,"draw":true,"standings":[{"seat":0,"agent":"nop","rank":1,"score":10,"alive":true}],"forfeit":-1,"run":0,"seats":[]}`), "battlebots")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if f := old.SeatFaultsOf(0); f.Total() != 0 {

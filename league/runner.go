@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/agents/httpbot"
@@ -180,15 +181,20 @@ func markBad(err error) error {
 }
 
 // result returns the league's record of m's game from the match runner's
-// result r: r with the game's index, its players' in-game names
-// (match.Standing.Name) cleared. Those names depend on where the game was
-// played (a [PoolRunner] plays every game of a pool with one config, a
-// [LocalRunner] each with its agents' names, as [MatchConfig] sets them),
-// and a league's results must not; the agents' league names are in
-// match.Standing.Agent.
+// result r: r with the game's index, without its players' in-game names
+// (match.Standing.Name) and without the fault counts that are all 0. Both
+// depend on where the game was played (a [PoolRunner] plays every game of
+// a pool with one config, a [LocalRunner] each with its agents' names, as
+// [MatchConfig] sets them; a remote runner's results carry only the
+// faults a seat had), and a league's results must not; the agents' league
+// names are in match.Standing.Agent.
 func (m Match) result(r match.Result) Result {
 	for i := range r.Leaderboard {
 		r.Leaderboard[i].Name = ""
+	}
+	r.Faults = slices.DeleteFunc(r.Faults, func(f match.SeatFaults) bool { return f.Total() == 0 })
+	if len(r.Faults) == 0 {
+		r.Faults = nil
 	}
 	return Result{Result: r, Index: m.Index}
 }

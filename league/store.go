@@ -103,9 +103,9 @@ type Agent struct {
 // GameRecord is one finished game as stored: the [Result] with the run it
 // belongs to, the seats' agents and specs, and when it was stored. Its JSON
 // form, the store's, is match.Result's (docs/recording-format.md) with
-// "index", "run", "seats" and "time" added; a game stored in the form the
-// league kept before it kept match.Result ([GameLine]) reads as the
-// record it describes.
+// "index", "run", "seats" and "time" added; the store reads a game stored
+// in the form the league kept before it kept match.Result ([GameLine]) as
+// the record it describes.
 type GameRecord struct {
 	Result
 	Run   int       `json:"run"`
@@ -113,25 +113,29 @@ type GameRecord struct {
 	Time  time.Time `json:"time"`
 }
 
-// UnmarshalJSON reads a stored game in either form: match.Result's, or
-// [GameLine]'s (it has "standings").
-func (g *GameRecord) UnmarshalJSON(data []byte) error {
+// readGame reads a stored game in either form: a [GameRecord]'s, or a
+// [GameLine]'s (it has "standings"), in which stores kept games before
+// they kept match.Result; the game's name, which a GameLine lacks, is
+// game.
+func readGame(data []byte, game string) (GameRecord, error) {
 	var form struct {
 		Standings json.RawMessage `json:"standings"`
 	}
 	if err := json.Unmarshal(data, &form); err != nil {
-		return err
+		return GameRecord{}, err
 	}
-	if form.Standings != nil {
-		var line GameLine
-		if err := json.Unmarshal(data, &line); err != nil {
-			return err
-		}
-		*g = line.Record()
-		return nil
+	if form.Standings == nil {
+		var g GameRecord
+		err := json.Unmarshal(data, &g)
+		return g, err
 	}
-	type record GameRecord // without this method
-	return json.Unmarshal(data, (*record)(g))
+	var line GameLine
+	if err := json.Unmarshal(data, &line); err != nil {
+		return GameRecord{}, err
+	}
+	g := line.Record()
+	g.Game = game
+	return g, nil
 }
 
 // GameLine is a stored game in the league's compact form: what `botarena
@@ -461,12 +465,9 @@ func (l *League) Games(from, to int64) ([]GameRecord, error) {
 			if to >= 0 && int64(binary.BigEndian.Uint64(k)) >= to {
 				break
 			}
-			var g GameRecord
-			if err := json.Unmarshal(v, &g); err != nil {
+			g, err := readGame(v, l.settings.Game)
+			if err != nil {
 				return fmt.Errorf("game %d: %w", binary.BigEndian.Uint64(k), err)
-			}
-			if g.Game == "" {
-				g.Game = l.settings.Game // stored as a GameLine, without it
 			}
 			out = append(out, g)
 		}

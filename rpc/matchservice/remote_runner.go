@@ -410,6 +410,7 @@ func (r *RemoteRunner) playBatch(srv *remoteServer, jobs []*remoteJob) error {
 		switch {
 		case o.GetResult() != nil:
 			res := leagueResult(o.GetResult())
+			res.Game = j.m.Game // the registry name, which the response does not repeat
 			if j.m.Record {
 				data, err := matchRows(j.spec, j.m, o.GetResult())
 				if err != nil {
