@@ -25,21 +25,16 @@ type fakeTimer struct {
 	log   []string
 }
 
-func (f *fakeTimer) Stop() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	was := f.armed
-	f.armed = false
-	f.log = append(f.log, "stop")
-	return was
-}
+func (f *fakeTimer) Stop() bool               { return f.arm(false, "stop") }
+func (f *fakeTimer) Reset(time.Duration) bool { return f.arm(true, "run") }
 
-func (f *fakeTimer) Reset(time.Duration) bool {
+// arm sets armed, logs what, and returns whether the timer was armed.
+func (f *fakeTimer) arm(armed bool, what string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	was := f.armed
-	f.armed = true
-	f.log = append(f.log, "run")
+	f.armed = armed
+	f.log = append(f.log, what)
 	return was
 }
 
