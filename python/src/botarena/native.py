@@ -535,29 +535,6 @@ class NativePool(Pool):
 
     # Lifetime ----------------------------------------------------------------
 
-    def __getstate__(self) -> dict[str, Any]:
-        """The constructor's arguments and the opponent mixtures: unpickling makes an equal native pool (not reset)."""
-        return {
-            "game": self.game,
-            "num_envs": self.num_envs,
-            "learner_seats": self._learner_seats_arg,
-            "opponents": self._opponents_arg,
-            "seed": getattr(self, "seed", None),
-            "autoreset": self._autoreset,
-            "workers": self._workers,
-            "batch_size": self.batch_size,
-            "config": self.config,
-            "mixtures": self._mixtures,
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        mixtures = state.pop("mixtures")
-        config = state.pop("config")
-        self.__init__(**state, **config)  # type: ignore[misc]
-        if mixtures:
-            self._set_mixtures(mixtures)
-            self._mixtures = dict(mixtures)
-
     def _close_pool(self) -> None:
         if self._pool_id is not None:
             pool_id, self._pool_id = self._pool_id, None

@@ -509,6 +509,40 @@ class Pool(Closing, abc.ABC):
 
     # Lifetime ----------------------------------------------------------------
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy needs to make an equal pool: the constructor's arguments and the opponent mixtures.
+
+        A pool pickles by its settings, not its state: unpickling creates a
+        new pool with them (on the remote backend on the same server, which
+        :meth:`_copy_state` and the backend's additions to this state say how
+        to reach), which must be reset before its first step. Used by
+        copy.deepcopy, multiprocessing, SuperSuit and Ray.
+        """
+        return {
+            "game": self.game,
+            "num_envs": self.num_envs,
+            "learner_seats": self._learner_seats_arg,
+            "opponents": self._opponents_arg,
+            "seed": getattr(self, "seed", None),
+            "autoreset": self._autoreset,
+            "compression": self._compression,
+            "workers": self._workers,
+            "shared_planes": self._shared_planes,
+            "batch_size": self.batch_size,
+            "transport": self.transport,
+            "config": self.config,
+            "mixtures": self._mixtures,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        mixtures = state.pop("mixtures")
+        config = state.pop("config")
+        self.__init__(**state, **config)  # type: ignore[misc]
+        if mixtures:
+            self._set_mixtures(mixtures)
+            self._mixtures = dict(mixtures)
+
     def _copy_state(self) -> tuple[bool, str | None]:
         """What a copy in another process needs besides the settings: whether this pool started its
         own server (the copy starts its own too), and the token of its server (None for none)."""

@@ -318,45 +318,23 @@ class RemotePool(Pool):
         return own, None if own or client is None else client._token
 
     def __getstate__(self) -> dict[str, Any]:
-        """What a copy needs to make an equal pool: the constructor's arguments and the opponent mixtures.
+        """Pool's state (the settings and mixtures), the server's address and the client's token.
 
-        A pool pickles by its settings, not its state: unpickling creates a
-        new pool on the same server (or, for a pool that started its own
-        server, on a new local server), which must be reset before its first
-        step. Used by copy.deepcopy, multiprocessing, SuperSuit and Ray.
-        The state holds the client's token for another server, so that a
-        copy in another process reaches a server this process started.
+        The address is None for a pool that started its own server (the copy
+        starts a new local one). The token for another server travels with
+        the state, so that a copy in another process reaches a server this
+        process started.
         """
         own_server, token = self._copy_state()
-        return {
-            "token": token,
-            "game": self.game,
-            "num_envs": self.num_envs,
-            "learner_seats": self._learner_seats_arg,
-            "opponents": self._opponents_arg,
-            "seed": getattr(self, "seed", None),
-            "address": None if own_server else self.client.address,
-            "autoreset": self._autoreset,
-            "compression": self._compression,
-            "workers": self._workers,
-            "shared_planes": self._shared_planes,
-            "batch_size": self.batch_size,
-            "transport": self.transport,
-            "config": self.config,
-            "mixtures": self._mixtures,
-        }
+        return {**super().__getstate__(), "token": token, "address": None if own_server else self.client.address}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
         token = state.pop("token", None)
         if state.get("address"):
             remember_token(state["address"], token)
-        mixtures = state.pop("mixtures")
-        config = state.pop("config")
         state.pop("backend", None)
-        self.__init__(**state, **config)  # type: ignore[misc]
-        if mixtures:
-            self.client.set_opponents(self.pool_id, mixtures)
-            self._mixtures = dict(mixtures)
+        super().__setstate__(state)
 
     def _close_pool(self) -> None:
         if self._stream is not None:
