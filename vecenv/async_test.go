@@ -315,25 +315,12 @@ func TestAsyncErrors(t *testing.T) {
 	if err := a.Reset(); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		name    string
-		envs    []int32
-		actions []int32
-		is      error
-		want    string
-	}{
+	wantRefused(t, a, []refusedSend{
 		{"in_flight", []int32{1}, []int32{0, 0}, vecenv.ErrInFlight, "in flight"},
 		{"out_of_range", []int32{4}, []int32{0, 0}, nil, "envs[0]"},
 		{"negative", []int32{-1}, []int32{0, 0}, nil, "envs[0]"},
 		{"action_count", []int32{0}, []int32{0}, vecenv.ErrActions, "got 1 actions for 1 envs, want 2"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			err := a.Send(tc.envs, tc.actions)
-			if err == nil || (tc.is != nil && !errors.Is(err, tc.is)) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("Send: %v, want an error containing %q", err, tc.want)
-			}
-		})
-	}
+	})
 	for range 2 {
 		if _, err := a.Recv(); err != nil {
 			t.Fatal(err)
@@ -342,26 +329,10 @@ func TestAsyncErrors(t *testing.T) {
 	if a.InFlight() != 0 {
 		t.Fatalf("%d in flight, want 0", a.InFlight())
 	}
-	for _, tc := range []struct {
-		name    string
-		envs    []int32
-		actions []int32
-		is      error
-		want    string
-	}{
+	wantRefused(t, a, []refusedSend{
 		{"twice", []int32{2, 2}, []int32{0, 0, 0, 0}, vecenv.ErrInFlight, "named twice"},
 		{"action_range", []int32{0, 1}, []int32{0, 0, 0, 3}, vecenv.ErrActions, "action 3 of env 1 (seat 1)"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			err := a.Send(tc.envs, tc.actions)
-			if !errors.Is(err, tc.is) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("Send: %v, want %v containing %q", err, tc.is, tc.want)
-			}
-			if a.InFlight() != 0 {
-				t.Errorf("a refused Send left %d envs in flight", a.InFlight())
-			}
-		})
-	}
+	})
 	if err := a.Send([]int32{3}, []int32{1, 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -378,6 +349,33 @@ func TestAsyncErrors(t *testing.T) {
 	// The pool steps synchronously again.
 	if err := p.Step(make([]int32, p.Rows())); err != nil {
 		t.Errorf("Step after the Async closed: %v", err)
+	}
+}
+
+// refusedSend is a Send that a pool must refuse: an error matching is
+// (when set) whose text contains want.
+type refusedSend struct {
+	name          string
+	envs, actions []int32
+	is            error
+	want          string
+}
+
+// wantRefused checks that a refuses each Send of cases as it says, leaving
+// the envs in flight as they were.
+func wantRefused(t *testing.T, a *vecenv.Async, cases []refusedSend) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before := a.InFlight()
+			err := a.Send(tc.envs, tc.actions)
+			if err == nil || (tc.is != nil && !errors.Is(err, tc.is)) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Send: %v, want %v containing %q", err, tc.is, tc.want)
+			}
+			if a.InFlight() != before {
+				t.Errorf("a refused Send changed the envs in flight from %d to %d", before, a.InFlight())
+			}
+		})
 	}
 }
 
