@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/botarena/botarena/match"
@@ -52,6 +53,9 @@ func TestLocalRunnerStoresFaultsPerSeat(t *testing.T) {
 	data, err := json.Marshal(GameRecord{Result: res, Seats: m.Seats})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"leaderboard":[`) || strings.Contains(string(data), `"standings"`) {
+		t.Errorf("stored as %s, want match.Result's form", data)
 	}
 	back, err := readGame(data, "battlebots")
 	if err != nil {

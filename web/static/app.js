@@ -647,6 +647,12 @@ async function loadLeagues() {
   }
 }
 
+// meanActions formats a league row's mean actions per game by kind (an
+// object from kind to mean, in the game's order), the kinds chosen only.
+function meanActions(m) {
+  return Object.entries(m || {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n.toFixed(1)}`).join(", ");
+}
+
 async function showLeague(name) {
   tab("leagues");
   try {
@@ -659,7 +665,7 @@ async function showLeague(name) {
     tbody.textContent = "";
     for (const r of p.rows) {
       row(tbody, [r.rank, r.agent, Math.round(r.rating), "± " + Math.round(2 * r.rd), Math.round(r.elo), r.games,
-        `${r.wins}/${r.draws}/${r.losses}`, (100 * r.win_rate).toFixed(1) + "%", r.tag || ""]);
+        `${r.wins}/${r.draws}/${r.losses}`, (100 * r.win_rate).toFixed(1) + "%", meanActions(r.mean_actions), r.tag || ""]);
     }
     ratingsChart($("chart"), p);
     const games = $("recent").querySelector("tbody");
