@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	pic "github.com/botarena/botarena/env/picture"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // paintBout plays a bout of random actions (seeded) and calls f after
@@ -42,13 +43,7 @@ func TestPaintSizeDependsOnlyOnConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			paintBout(t, g, 5, func() {
-				for seat := -2; seat <= 2; seat++ {
-					if got := g.Paint(seat).Rect.Size(); got != tt.want {
-						t.Fatalf("round %d seat %d: size %v, want %v", g.Round(), seat, got, tt.want)
-					}
-				}
-			})
+			paintBout(t, g, 5, func() { testutil.PaintSize(t, g, 2, tt.want, g.Round()) })
 		})
 	}
 }

@@ -112,19 +112,11 @@ func TestPictureSizeDependsOnlyOnTheConfig(t *testing.T) {
 			if tc.want.X%2 != 0 || tc.want.Y%2 != 0 {
 				t.Errorf("size %v is not even", tc.want)
 			}
-			check := func() {
-				t.Helper()
-				for seat := -2; seat <= Seats; seat++ {
-					if got := g.Paint(seat).Rect; got != (image.Rectangle{Max: tc.want}) {
-						t.Fatalf("round %d: Paint(%d) is %v, want %v", g.Round(), seat, got, tc.want)
-					}
-				}
-			}
-			check()
+			testutil.PaintSize(t, g, Seats, tc.want, 0)
 			steps := 0
 			paintRandomly(t, g, 1, 150, func() {
 				if steps++; steps%25 == 0 {
-					check()
+					testutil.PaintSize(t, g, Seats, tc.want, steps)
 				}
 			})
 		})

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	pic "github.com/botarena/botarena/env/picture"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // pictureCellRect returns the pixel rectangle of map cell (x, y), 1-based,
@@ -90,18 +91,10 @@ func TestPictureSizeDependsOnlyOnTheConfig(t *testing.T) {
 			if tc.want.X%2 != 0 || tc.want.Y%2 != 0 {
 				t.Errorf("size %v is not even", tc.want)
 			}
-			check := func() {
-				t.Helper()
-				for seat := -2; seat <= tc.players; seat++ {
-					if got := g.Paint(seat).Rect; got != (image.Rectangle{Max: tc.want}) {
-						t.Fatalf("round %d: Paint(%d) is %v, want %v", g.Round(), seat, got, tc.want)
-					}
-				}
-			}
-			check()
+			testutil.PaintSize(t, g, tc.players, tc.want, 0)
 			playRandomly(t, g, 3, 120, func() {
 				if g.Round()%40 == 0 {
-					check()
+					testutil.PaintSize(t, g, tc.players, tc.want, g.Round())
 				}
 			})
 		})

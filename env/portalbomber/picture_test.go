@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	pic "github.com/botarena/botarena/env/picture"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // paintGame plays up to steps random legal moves (seeded) and calls f after
@@ -65,13 +66,7 @@ func TestPaintSizeDependsOnlyOnConfig(t *testing.T) {
 			if tt.want != (image.Point{}) && size != tt.want {
 				t.Errorf("size %v, want %v", size, tt.want)
 			}
-			paintGame(t, g, 4, 40, func() {
-				for seat := -2; seat <= Seats; seat++ {
-					if got := g.Paint(seat).Rect.Size(); got != size {
-						t.Fatalf("move %d seat %d: size %v, want %v", g.MoveNumber(), seat, got, size)
-					}
-				}
-			})
+			paintGame(t, g, 4, 40, func() { testutil.PaintSize(t, g, Seats, size, g.MoveNumber()) })
 		})
 	}
 }
