@@ -10,7 +10,7 @@
 //
 //	meta     "settings" → Settings (game, JSON config, seed, created)
 //	agents   name → Agent (spec, added, tag)
-//	games    index (8 bytes, big-endian) → GameRecord (seed, seats' agents and specs, ranks, scores, winner, draw, rounds, run)
+//	games    index (8 bytes, big-endian) → GameRecord (match.Result's JSON with index, run, seats' agents and specs, time; older stores' GameLine form is read too)
 //	ratings  name → Rating (Glicko-2 rating, RD, volatility; Elo; games, wins, draws, losses)
 //	runs     id (8 bytes, big-endian) → RunRecord (first index, games, matchmaking, target, max rounds, request id)
 //	requests request id → run id (8 bytes, big-endian): the runs that calls with a RunOptions.RequestID started or resumed
