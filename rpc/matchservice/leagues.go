@@ -79,164 +79,155 @@ func (s *Server) leagues() (*league.Leagues, error) {
 	return s.opts.leagues, nil
 }
 
+// leagueCall answers a unary league RPC of procedure proc: f's response
+// with the server's leagues, or f's error (or that of a server without
+// leagues) as the procedure's connect error.
+func leagueCall[Resp any](s *Server, proc string, f func(ls *league.Leagues) (*Resp, error)) (*Resp, error) {
+	ls, err := s.leagues()
+	if err == nil {
+		var resp *Resp
+		if resp, err = f(ls); err == nil {
+			return resp, nil
+		}
+	}
+	return nil, s.connectError(proc, err)
+}
+
 // CreateLeague makes a league (or, with open_existing, opens one).
 func (s *Server) CreateLeague(ctx context.Context, req *botarenav1.CreateLeagueRequest) (*botarenav1.CreateLeagueResponse, error) {
-	proc := botarenav1connect.MatchServiceCreateLeagueProcedure
-	ls, err := s.leagues()
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	if req.GetGame() == "" {
-		return nil, s.connectError(proc, server.Invalidf("game: required (games: %s)", strings.Join(s.host.Registry().Names(), ", ")))
-	}
-	st := league.Settings{Game: req.GetGame(), Config: []byte(req.GetConfigJson()), Seed: league.NewSeed()}
-	if req.Seed != nil {
-		st.Seed = req.GetSeed()
-	}
-	info, made, err := ls.Create(ctx, req.GetLeague(), st, req.GetOpenExisting())
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	return &botarenav1.CreateLeagueResponse{League: leagueInfo(info), Created: made}, nil
+	return leagueCall(s, botarenav1connect.MatchServiceCreateLeagueProcedure, func(ls *league.Leagues) (*botarenav1.CreateLeagueResponse, error) {
+		if req.GetGame() == "" {
+			return nil, server.Invalidf("game: required (games: %s)", strings.Join(s.host.Registry().Names(), ", "))
+		}
+		st := league.Settings{Game: req.GetGame(), Config: []byte(req.GetConfigJson()), Seed: league.NewSeed()}
+		if req.Seed != nil {
+			st.Seed = req.GetSeed()
+		}
+		info, made, err := ls.Create(ctx, req.GetLeague(), st, req.GetOpenExisting())
+		if err != nil {
+			return nil, err
+		}
+		return &botarenav1.CreateLeagueResponse{League: leagueInfo(info), Created: made}, nil
+	})
 }
 
 // GetLeague describes a league.
 func (s *Server) GetLeague(ctx context.Context, req *botarenav1.GetLeagueRequest) (*botarenav1.GetLeagueResponse, error) {
-	proc := botarenav1connect.MatchServiceGetLeagueProcedure
-	ls, err := s.leagues()
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	info, err := ls.Info(req.GetLeague())
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	return &botarenav1.GetLeagueResponse{League: leagueInfo(info)}, nil
+	return leagueCall(s, botarenav1connect.MatchServiceGetLeagueProcedure, func(ls *league.Leagues) (*botarenav1.GetLeagueResponse, error) {
+		info, err := ls.Info(req.GetLeague())
+		if err != nil {
+			return nil, err
+		}
+		return &botarenav1.GetLeagueResponse{League: leagueInfo(info)}, nil
+	})
 }
 
 // AddLeagueAgent adds an agent the server's capabilities allow, its path
 // resolved in the bots folders. Its name, spec and tag are checked
 // (league.CheckAgent) before anything else.
 func (s *Server) AddLeagueAgent(ctx context.Context, req *botarenav1.AddLeagueAgentRequest) (*botarenav1.AddLeagueAgentResponse, error) {
-	proc := botarenav1connect.MatchServiceAddLeagueAgentProcedure
-	ls, err := s.leagues()
-	if err == nil {
-		err = league.CheckAgent(league.Agent{Name: req.GetName(), Spec: req.GetSpec(), Tag: req.GetTag()})
-	}
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	info, err := ls.Info(req.GetLeague())
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	spec, err := s.host.AllowAgent(info.Game, "spec", req.GetSpec())
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	a, err := ls.AddAgent(ctx, req.GetLeague(), league.Agent{Name: req.GetName(), Spec: spec, Tag: req.GetTag()})
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	return &botarenav1.AddLeagueAgentResponse{Agent: leagueAgent(a)}, nil
+	return leagueCall(s, botarenav1connect.MatchServiceAddLeagueAgentProcedure, func(ls *league.Leagues) (*botarenav1.AddLeagueAgentResponse, error) {
+		if err := league.CheckAgent(league.Agent{Name: req.GetName(), Spec: req.GetSpec(), Tag: req.GetTag()}); err != nil {
+			return nil, err
+		}
+		info, err := ls.Info(req.GetLeague())
+		if err != nil {
+			return nil, err
+		}
+		spec, err := s.host.AllowAgent(info.Game, "spec", req.GetSpec())
+		if err != nil {
+			return nil, err
+		}
+		a, err := ls.AddAgent(ctx, req.GetLeague(), league.Agent{Name: req.GetName(), Spec: spec, Tag: req.GetTag()})
+		if err != nil {
+			return nil, err
+		}
+		return &botarenav1.AddLeagueAgentResponse{Agent: leagueAgent(a)}, nil
+	})
 }
 
 // RemoveLeagueAgent removes an agent.
 func (s *Server) RemoveLeagueAgent(ctx context.Context, req *botarenav1.RemoveLeagueAgentRequest) (*botarenav1.RemoveLeagueAgentResponse, error) {
-	proc := botarenav1connect.MatchServiceRemoveLeagueAgentProcedure
-	ls, err := s.leagues()
-	if err == nil {
-		err = ls.RemoveAgent(ctx, req.GetLeague(), req.GetName())
-	}
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	return &botarenav1.RemoveLeagueAgentResponse{}, nil
+	return leagueCall(s, botarenav1connect.MatchServiceRemoveLeagueAgentProcedure, func(ls *league.Leagues) (*botarenav1.RemoveLeagueAgentResponse, error) {
+		return &botarenav1.RemoveLeagueAgentResponse{}, ls.RemoveAgent(ctx, req.GetLeague(), req.GetName())
+	})
 }
 
 // ListLeagueAgents lists a league's agents.
 func (s *Server) ListLeagueAgents(ctx context.Context, req *botarenav1.ListLeagueAgentsRequest) (*botarenav1.ListLeagueAgentsResponse, error) {
-	proc := botarenav1connect.MatchServiceListLeagueAgentsProcedure
-	ls, err := s.leagues()
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	ags, err := ls.Agents(req.GetLeague())
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	resp := &botarenav1.ListLeagueAgentsResponse{}
-	for _, a := range ags {
-		resp.Agents = append(resp.Agents, leagueAgent(a))
-	}
-	return resp, nil
+	return leagueCall(s, botarenav1connect.MatchServiceListLeagueAgentsProcedure, func(ls *league.Leagues) (*botarenav1.ListLeagueAgentsResponse, error) {
+		ags, err := ls.Agents(req.GetLeague())
+		if err != nil {
+			return nil, err
+		}
+		resp := &botarenav1.ListLeagueAgentsResponse{}
+		for _, a := range ags {
+			resp.Agents = append(resp.Agents, leagueAgent(a))
+		}
+		return resp, nil
+	})
 }
 
 // LeagueTable returns a league's leaderboard, its text and, when asked,
 // its chart.
 func (s *Server) LeagueTable(ctx context.Context, req *botarenav1.LeagueTableRequest) (*botarenav1.LeagueTableResponse, error) {
-	proc := botarenav1connect.MatchServiceLeagueTableProcedure
-	ls, err := s.leagues()
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	snap, err := ls.Table(req.GetLeague())
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	var text bytes.Buffer
-	if err := league.WriteTable(&text, snap.Rows); err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	resp := &botarenav1.LeagueTableResponse{
-		Game: snap.Game, Games: snap.Games, Text: text.String(), Live: snap.Live, AsOf: timestamppb.New(snap.Time),
-	}
-	for _, r := range snap.Rows {
-		row := &botarenav1.LeagueRow{
-			Rank: int32(r.Rank), Agent: r.Agent, Spec: r.Spec, Tag: r.Tag,
-			Rating: r.Rating.Rating, Rd: r.RD, Volatility: r.Volatility, Elo: r.Elo,
-			Games: int32(r.Games), Wins: int32(r.Wins), Draws: int32(r.Draws), Losses: int32(r.Losses),
-			Lower: r.Lower, Upper: r.Upper, WinRate: r.WinRate,
+	return leagueCall(s, botarenav1connect.MatchServiceLeagueTableProcedure, func(ls *league.Leagues) (*botarenav1.LeagueTableResponse, error) {
+		snap, err := ls.Table(req.GetLeague())
+		if err != nil {
+			return nil, err
 		}
-		for i, k := range r.MeanActions.Kinds {
-			row.MeanActions = append(row.MeanActions, &botarenav1.ActionMean{Kind: k, Mean: r.MeanActions.N[i]})
+		var text bytes.Buffer
+		if err := league.WriteTable(&text, snap.Rows); err != nil {
+			return nil, err
 		}
-		resp.Rows = append(resp.Rows, row)
-	}
-	if req.GetPng() && len(snap.Rows) > 0 {
-		var png bytes.Buffer
-		if err := ls.Chart(&png, req.GetLeague(), snap); err != nil {
-			return nil, s.connectError(proc, err)
+		resp := &botarenav1.LeagueTableResponse{
+			Game: snap.Game, Games: snap.Games, Text: text.String(), Live: snap.Live, AsOf: timestamppb.New(snap.Time),
 		}
-		resp.Png = png.Bytes()
-	}
-	return resp, nil
+		for _, r := range snap.Rows {
+			row := &botarenav1.LeagueRow{
+				Rank: int32(r.Rank), Agent: r.Agent, Spec: r.Spec, Tag: r.Tag,
+				Rating: r.Rating.Rating, Rd: r.RD, Volatility: r.Volatility, Elo: r.Elo,
+				Games: int32(r.Games), Wins: int32(r.Wins), Draws: int32(r.Draws), Losses: int32(r.Losses),
+				Lower: r.Lower, Upper: r.Upper, WinRate: r.WinRate,
+			}
+			for i, k := range r.MeanActions.Kinds {
+				row.MeanActions = append(row.MeanActions, &botarenav1.ActionMean{Kind: k, Mean: r.MeanActions.N[i]})
+			}
+			resp.Rows = append(resp.Rows, row)
+		}
+		if req.GetPng() && len(snap.Rows) > 0 {
+			var png bytes.Buffer
+			if err := ls.Chart(&png, req.GetLeague(), snap); err != nil {
+				return nil, err
+			}
+			resp.Png = png.Bytes()
+		}
+		return resp, nil
+	})
 }
 
-// LeagueGames returns stored games.
+// LeagueGames returns stored games, in the league's compact form
+// (league.GameLine).
 func (s *Server) LeagueGames(ctx context.Context, req *botarenav1.LeagueGamesRequest) (*botarenav1.LeagueGamesResponse, error) {
-	proc := botarenav1connect.MatchServiceLeagueGamesProcedure
-	ls, err := s.leagues()
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	games, total, err := ls.Games(req.GetLeague(), req.GetLast(), req.GetStart(), int(req.GetLimit()))
-	if err != nil {
-		return nil, s.connectError(proc, err)
-	}
-	resp := &botarenav1.LeagueGamesResponse{Total: total}
-	for _, g := range games {
-		line := g.Line()
-		lg := &botarenav1.LeagueGame{
-			Index: line.Index, Seed: line.Seed, Rounds: int32(line.Rounds), Winner: int32(line.Winner), Draw: line.Draw,
-			Standings: standingsProto(line.Standings), Forfeit: int32(line.Forfeit), Run: int32(line.Run), Time: timestamppb.New(line.Time),
+	return leagueCall(s, botarenav1connect.MatchServiceLeagueGamesProcedure, func(ls *league.Leagues) (*botarenav1.LeagueGamesResponse, error) {
+		games, total, err := ls.Games(req.GetLeague(), req.GetLast(), req.GetStart(), int(req.GetLimit()))
+		if err != nil {
+			return nil, err
 		}
-		for _, e := range line.Seats {
-			lg.Seats = append(lg.Seats, &botarenav1.MatchSeat{Name: e.Name, Spec: e.Spec})
+		resp := &botarenav1.LeagueGamesResponse{Total: total}
+		for _, g := range games {
+			line := g.Line()
+			lg := &botarenav1.LeagueGame{
+				Index: line.Index, Seed: line.Seed, Rounds: int32(line.Rounds), Winner: int32(line.Winner), Draw: line.Draw,
+				Standings: standingsProto(line.Standings), Forfeit: int32(line.Forfeit), Run: int32(line.Run), Time: timestamppb.New(line.Time),
+			}
+			for _, e := range line.Seats {
+				lg.Seats = append(lg.Seats, &botarenav1.MatchSeat{Name: e.Name, Spec: e.Spec})
+			}
+			resp.Games = append(resp.Games, lg)
 		}
-		resp.Games = append(resp.Games, lg)
-	}
-	return resp, nil
+		return resp, nil
+	})
 }
 
 // RunLeague plays a run of a league and streams its progress, then its
