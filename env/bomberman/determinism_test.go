@@ -12,10 +12,17 @@ import (
 // resetting with seed+1, seed+2, ... when a game ends.
 func play(t testing.TB, players int, seed, actionSeed uint64, rounds int) *Game {
 	t.Helper()
-	g, err := New(&Config{Players: players})
+	return playConfig(t, &Config{Players: players}, seed, actionSeed, rounds)
+}
+
+// playConfig is play with a game of cfg.
+func playConfig(t testing.TB, cfg *Config, seed, actionSeed uint64, rounds int) *Game {
+	t.Helper()
+	g, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	players := cfg.Players
 	g.Reset(seed)
 	rng := rand.New(rand.NewPCG(actionSeed, 0))
 	acts := make([]int32, players)

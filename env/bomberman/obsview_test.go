@@ -10,44 +10,13 @@ import (
 	"github.com/botarena/botarena/env"
 )
 
-// viewPair returns two games of players seats on seed's map, one with
-// view radius r and one without, stepped alike with the same actions
-// (rounds rounds of legal actions drawn from rng, bombs included), so
+// viewPair returns two games of players seats played alike from seed for
+// rounds steps (see play), one with view radius r and one without, so
 // that their states are the same.
 func viewPair(t *testing.T, players, r int, seed uint64, rounds int) (view, full *Game) {
 	t.Helper()
-	view, err := New(&Config{Players: players, ViewRadius: r})
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err = New(&Config{Players: players})
-	if err != nil {
-		t.Fatal(err)
-	}
-	view.Reset(seed)
-	full.Reset(seed)
-	rng := rand.New(rand.NewPCG(seed, 11))
-	acts := make([]int32, players)
-	rewards := make([]float32, players)
-	term, trunc := make([]bool, players), make([]bool, players)
-	mask := make([]uint8, NumActions)
-	for range rounds {
-		if full.Done() {
-			break
-		}
-		for s := range acts {
-			full.WriteMask(s, mask)
-			var legal []int32
-			for a, ok := range mask {
-				if ok != 0 {
-					legal = append(legal, int32(a))
-				}
-			}
-			acts[s] = legal[rng.IntN(len(legal))]
-		}
-		view.Step(acts, rewards, term, trunc)
-		full.Step(acts, rewards, term, trunc)
-	}
+	view = playConfig(t, &Config{Players: players, ViewRadius: r}, seed, 11, rounds)
+	full = playConfig(t, &Config{Players: players}, seed, 11, rounds)
 	return view, full
 }
 
