@@ -153,11 +153,7 @@ func TestServeShutdownEndsStreams(t *testing.T) {
 
 func TestServeEdgeFlagErrors(t *testing.T) {
 	t.Setenv(authTokenEnv, "")
-	for _, tc := range []struct {
-		name string
-		args []string
-		want string
-	}{
+	wantServeRefuses(t, []serveRefusal{
 		{"cert_without_key", []string{"--tls-cert", "cert.pem"}, "--tls-cert and --tls-key: give both or neither"},
 		{"missing_cert", []string{"--tls-cert", "nope.pem", "--tls-key", "nope.key"}, "--tls-cert, --tls-key: stat nope.pem"},
 		{"max_connections", []string{"--max-connections", "0"}, "--max-connections: want at least 1, got 0"},
@@ -168,14 +164,7 @@ func TestServeEdgeFlagErrors(t *testing.T) {
 		{"max_conn_streams", []string{"--max-conn-streams", "0"}, "--max-conn-streams: want at least 1, got 0"},
 		{"stream_idle_timeout", []string{"--stream-idle-timeout", "-1s"}, "--stream-idle-timeout: want 0 (--conn-idle-timeout) or more"},
 		{"allowed_hosts_url", []string{"--allowed-hosts", "http://arena.lan/"}, "--allowed-hosts: want host names"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := runCLI(t, "", append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)...)
-			if code == 0 || !strings.Contains(stderr, tc.want) {
-				t.Errorf("exit %d, stderr %q; want non-zero and %q", code, stderr, tc.want)
-			}
-		})
-	}
+	})
 }
 
 // TestLeagueServersSendTheToken: league run --servers sends the token of

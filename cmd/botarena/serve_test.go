@@ -65,24 +65,7 @@ func startServe(t *testing.T, args ...string) (addr string, stderr *testutil.Syn
 	go func() {
 		done <- runContext(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), strings.NewReader(""), io.Discard, stderr)
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if m := listeningRE.FindStringSubmatch(stderr.String()); m != nil {
-			addr = m[1]
-			break
-		}
-		select {
-		case code := <-done:
-			cancel()
-			t.Fatalf("serve exited with %d: %s", code, stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("serve did not print its address: %s", stderr.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	addr = awaitAddress(t, "serve", listeningRE, stderr, done, cancel)
 	stopped := false
 	var code int
 	stop = func() int {
@@ -95,6 +78,31 @@ func startServe(t *testing.T, args ...string) (addr string, stderr *testutil.Syn
 	}
 	t.Cleanup(func() { stop() })
 	return addr, stderr, stop
+}
+
+// awaitAddress waits until stderr, the log of the in-process command
+// what, shows the address re captures, and returns it. It fails t, after
+// calling cancel, if the command exits (its status on done) or shows none
+// within 10 seconds.
+func awaitAddress(t *testing.T, what string, re *regexp.Regexp, stderr *testutil.SyncBuffer, done <-chan int, cancel func()) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if m := re.FindStringSubmatch(stderr.String()); m != nil {
+			return m[1]
+		}
+		select {
+		case code := <-done:
+			cancel()
+			t.Fatalf("%s exited with %d: %s", what, code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("%s did not print its address: %s", what, stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func TestServe(t *testing.T) {
@@ -165,20 +173,31 @@ func TestServe(t *testing.T) {
 }
 
 func TestServeErrors(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		args []string
-		want string
-	}{
+	wantServeRefuses(t, []serveRefusal{
 		{"log_format", []string{"--log-format", "xml"}, `--log-format: want text or json, got "xml"`},
 		{"log_level", []string{"--log-level", "loud"}, `--log-level: want debug, info, warn or error, got "loud"`},
 		{"max_pools", []string{"--max-pools", "0"}, "--max-pools: want at least 1, got 0"},
 		{"idle_timeout", []string{"--idle-timeout", "-1s"}, "--idle-timeout: want 0 (never) or more"},
 		{"addr", []string{"--addr", "127.0.0.1:notaport"}, "--addr: listen tcp"},
 		{"args", []string{"extra"}, `unknown command "extra"`},
-	} {
+	})
+}
+
+// serveRefusal is a serve command line (after `serve --addr 127.0.0.1:0`)
+// that must fail with an error containing want.
+type serveRefusal struct {
+	name string
+	args []string
+	want string
+}
+
+// wantServeRefuses checks that serve exits non-zero on each of cases,
+// printing its error after "botarena: ".
+func wantServeRefuses(t *testing.T, cases []serveRefusal) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := runCLI(t, "", append([]string{"serve"}, tc.args...)...)
+			_, stderr, code := runCLI(t, "", append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)...)
 			if code == 0 || !strings.HasPrefix(stderr, "botarena: ") || !strings.Contains(stderr, tc.want) {
 				t.Errorf("exit %d, stderr %q; want non-zero and %q", code, stderr, tc.want)
 			}

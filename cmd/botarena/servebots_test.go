@@ -101,22 +101,11 @@ func TestServeBotFlagErrors(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		name string
-		args []string
-		want string
-	}{
+	wantServeRefuses(t, []serveRefusal{
 		{"missing_bots_dir", []string{"--bots-dir", filepath.Join(file, "nope")}, "--bots-dir: bots folder"},
 		{"bots_dir_is_a_file", []string{"--bots-dir", file}, "not a folder"},
 		{"deprecated_with_new_flags", []string{"--allow-external-bots", "--allow-cmd-bots"}, "--allow-external-bots (deprecated) allows every external bot and any path already"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := runCLI(t, "", append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)...)
-			if code == 0 || !strings.Contains(stderr, tc.want) {
-				t.Errorf("exit %d, stderr %q; want non-zero and %q", code, stderr, tc.want)
-			}
-		})
-	}
+	})
 }
 
 // A server logs external bots' problem lines through its own logger, one

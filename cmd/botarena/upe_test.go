@@ -66,22 +66,7 @@ func startPlayListen(t *testing.T, args ...string) (addr string, wait func() (in
 		done <- runContext(t.Context(), append([]string{"play", "portalbomber", "--listen", "127.0.0.1:0", "--json"}, args...),
 			strings.NewReader(""), stdout, stderr)
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if m := upeListeningRE.FindStringSubmatch(stderr.String()); m != nil {
-			addr = m[1]
-			break
-		}
-		select {
-		case code := <-done:
-			t.Fatalf("play exited with %d: %s", code, stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("play did not print its UPE address: %s", stderr.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	addr = awaitAddress(t, "play", upeListeningRE, stderr, done, func() {})
 	return addr, func() (int, string, string) {
 		select {
 		case code := <-done:
