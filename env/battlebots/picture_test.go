@@ -142,20 +142,5 @@ func TestPaintColours(t *testing.T) {
 // TestPaintLeavesStateUnchanged: painting every seat changes no view.
 func TestPaintLeavesStateUnchanged(t *testing.T) {
 	g, _ := New(&Config{MaxRounds: 15})
-	native := func() []byte {
-		var b []byte
-		for seat := -1; seat <= 1; seat++ {
-			b, _ = g.AppendNative(b, FormatArena, seat)
-		}
-		return b
-	}
-	paintBout(t, g, 9, func() {
-		before := native()
-		for seat := -2; seat <= 2; seat++ {
-			g.Paint(seat)
-		}
-		if after := native(); !bytes.Equal(before, after) {
-			t.Fatalf("round %d: Paint changed the state:\n%s\nwant:\n%s", g.Round(), after, before)
-		}
-	})
+	paintBout(t, g, 9, func() { testutil.PaintKeepsState(t, g, g.Round()) })
 }

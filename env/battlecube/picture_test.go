@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	pic "github.com/botarena/botarena/env/picture"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // paintSteps plays up to steps ticks of random legal actions (the safe
@@ -174,22 +175,11 @@ func TestPaintLeavesStateUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	native := func() []byte {
-		var b []byte
-		for _, f := range g.NativeFormats() {
-			for seat := -1; seat < g.Players(); seat++ {
-				b, _ = g.AppendNative(b, f, seat)
-			}
-		}
-		return b
-	}
 	paintSteps(t, g, 3, 10, func() {
-		before, tick := native(), g.Tick()
-		for seat := -2; seat <= g.Players(); seat++ {
-			g.Paint(seat)
-		}
-		if after := native(); !bytes.Equal(before, after) || g.Tick() != tick {
-			t.Fatalf("tick %d: Paint changed the state:\n%s\nwant:\n%s", tick, after, before)
+		tick := g.Tick()
+		testutil.PaintKeepsState(t, g, tick)
+		if g.Tick() != tick {
+			t.Fatalf("Paint changed the tick %d to %d", tick, g.Tick())
 		}
 	})
 }

@@ -260,18 +260,7 @@ func TestPaintDoesNotChangeTheGame(t *testing.T) {
 	g.Reset(9)
 	playRandomly(t, g, 9, 30, func() {})
 	copyBefore := *g
-	var before [][]byte
-	for _, f := range g.NativeFormats() {
-		before = append(before, native(t, g, f))
-	}
-	for seat := -1; seat < g.Players(); seat++ {
-		g.Paint(seat)
-	}
-	for i, f := range g.NativeFormats() {
-		if after := native(t, g, f); !bytes.Equal(before[i], after) {
-			t.Errorf("%s changed", f)
-		}
-	}
+	testutil.PaintKeepsState(t, g, 30)
 	if !reflect.DeepEqual(copyBefore, *g) {
 		t.Error("the Game value changed")
 	}

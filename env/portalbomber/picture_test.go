@@ -216,22 +216,5 @@ func TestPaintLeavesStateUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	native := func() []byte {
-		var b []byte
-		for _, f := range g.NativeFormats() {
-			for seat := -1; seat < Seats; seat++ {
-				b, _ = g.AppendNative(b, f, seat)
-			}
-		}
-		return b
-	}
-	paintGame(t, g, 6, 30, func() {
-		before := native()
-		for seat := -2; seat <= Seats; seat++ {
-			g.Paint(seat)
-		}
-		if after := native(); !bytes.Equal(before, after) {
-			t.Fatalf("move %d: Paint changed the state:\n%s\nwant:\n%s", g.MoveNumber(), after, before)
-		}
-	})
+	paintGame(t, g, 6, 30, func() { testutil.PaintKeepsState(t, g, g.MoveNumber()) })
 }

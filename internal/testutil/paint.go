@@ -1,8 +1,11 @@
 package testutil
 
 import (
+	"bytes"
 	"image"
 	"testing"
+
+	"github.com/botarena/botarena/env"
 )
 
 // PaintSize fails t unless g paints a picture whose bounds are
@@ -15,5 +18,38 @@ func PaintSize(t testing.TB, g interface{ Paint(seat int) *image.RGBA }, seats i
 		if got := g.Paint(seat).Rect; got != (image.Rectangle{Max: size}) {
 			t.Fatalf("step %d: Paint(%d) is %v, want %v", step, seat, got, image.Rectangle{Max: size})
 		}
+	}
+}
+
+// NativeFiles returns every native file of c for seat -1 and each of
+// seats seats, format after format in c's order, concatenated: the state
+// as its formats show it, to compare before and after something that must
+// not change it.
+func NativeFiles(c env.Codec, seats int) []byte {
+	var b []byte
+	for _, f := range c.NativeFormats() {
+		for seat := -1; seat < seats; seat++ {
+			b, _ = c.AppendNative(b, f, seat)
+		}
+	}
+	return b
+}
+
+// PaintKeepsState fails t if painting g for every seat from -2 to its
+// Spec's Seats changes any of its [NativeFiles]. step names the state in
+// the message.
+func PaintKeepsState(t testing.TB, g interface {
+	env.Env
+	env.Codec
+	Paint(seat int) *image.RGBA
+}, step int) {
+	t.Helper()
+	seats := g.Spec().Seats
+	before := NativeFiles(g, seats)
+	for seat := -2; seat <= seats; seat++ {
+		g.Paint(seat)
+	}
+	if after := NativeFiles(g, seats); !bytes.Equal(before, after) {
+		t.Fatalf("step %d: Paint changed the state:\n%s\nwant:\n%s", step, after, before)
 	}
 }
