@@ -168,6 +168,22 @@ class DummyEnv(gym.Env[npt.NDArray[np.uint8], np.int64]):
         return self._obs, 0.0, False, False, {}
 
 
+def timed_dummy_vector(vec: Any, envs: int, seconds: float, seed: int) -> tuple[Any, float]:
+    """Resets a vector env of envs DummyEnvs with seed, steps it with random actions (of its six) under :func:`timed`, and
+    closes it, even when a call fails. Returns what reset returned and the env steps per second."""
+    rng = np.random.default_rng(seed)
+    try:
+        first = vec.reset(seed=seed)
+
+        def step() -> None:
+            vec.step(rng.integers(0, 6, envs))
+
+        steps, elapsed = timed(step, seconds)
+    finally:
+        vec.close()
+    return first, steps * envs / elapsed
+
+
 def gymnasium_vector(game: str, obs_bytes: int, envs: int, seconds: float, mode: str, seed: int = 1) -> dict[str, Any]:
     """Gymnasium's SyncVectorEnv (mode "sync") or AsyncVectorEnv ("async", one spawned subprocess per env) over envs DummyEnvs.
 
@@ -181,19 +197,10 @@ def gymnasium_vector(game: str, obs_bytes: int, envs: int, seconds: float, mode:
         vec, parallel = gym.vector.AsyncVectorEnv(fns, context="spawn"), envs
     else:
         raise ValueError(f"mode must be 'sync' or 'async', got {mode!r}")
-    rng = np.random.default_rng(seed)
-    try:
-        obs: npt.NDArray[np.uint8] = vec.reset(seed=seed)[0]
-        obs_bytes = int(obs[0].nbytes)
-
-        def step() -> None:
-            vec.step(rng.integers(0, 6, envs))
-
-        steps, elapsed = timed(step, seconds)
-    finally:
-        vec.close()
+    first, rate = timed_dummy_vector(vec, envs, seconds, seed)
+    obs: npt.NDArray[np.uint8] = first[0]
     note = f"{envs} envs, one subprocess each" if mode == "async" else ""
-    return rate_row(game, f"gymnasium_{mode}", envs, steps * envs / elapsed, parallel, obs_bytes, note)
+    return rate_row(game, f"gymnasium_{mode}", envs, rate, parallel, int(obs[0].nbytes), note)
 
 
 def envpool_env(task: str, envs: int, seconds: float, threads: int, seed: int = 1, note: str = "") -> dict[str, Any]:
@@ -259,17 +266,8 @@ def pufferlib_vector(game: str, obs_bytes: int, envs: int, seconds: float, mode:
         vec = pufferlib.vector.make(make, backend=pufferlib.vector.Multiprocessing, num_envs=envs, num_workers=parallel)
     else:
         raise ValueError(f"mode must be 'serial' or 'multiprocessing', got {mode!r}")
-    rng = np.random.default_rng(seed)
-    try:
-        vec.reset(seed=seed)
-
-        def step() -> None:
-            vec.step(rng.integers(0, 6, envs))
-
-        steps, elapsed = timed(step, seconds)
-    finally:
-        vec.close()
-    return rate_row(game, f"pufferlib_{mode}", envs, steps * envs / elapsed, parallel, obs_bytes)
+    _, rate = timed_dummy_vector(vec, envs, seconds, seed)
+    return rate_row(game, f"pufferlib_{mode}", envs, rate, parallel, obs_bytes)
 
 
 #: The observation bytes of one agent per game, as the native backend measures
