@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from typing import Iterator
+from typing import Any, Iterator
 
 import numpy as np
 import pytest
 
 import botarena
 from botarena.errors import InvalidArgumentError, NotFoundError, ServerUnavailableError, from_status
+
+
+@contextlib.contextmanager
+def _created(client: botarena.Client, game: str, num_envs: int, **settings: Any) -> Iterator[Any]:
+    """A pool created on client (its CreatePoolResponse) for the with block, closed after it."""
+    resp = client.create_pool(game, num_envs, **settings)
+    try:
+        yield resp
+    finally:
+        client.close_pool(resp.pool_id)
 
 
 def _steps(client: botarena.Client, n: int, transport: str = "unary") -> list[dict[str, bytes]]:
@@ -37,8 +48,7 @@ def test_unknown_protocol() -> None:
 
 
 def test_receive_buffers_are_reused_and_views_stay_valid(client: botarena.Client) -> None:
-    resp = client.create_pool("bomberman", 16, seed=3)
-    try:
+    with _created(client, "bomberman", 16, seed=3) as resp:
         client.reset(resp.pool_id)
         actions = np.zeros(resp.rows, dtype=np.int32).tobytes()
         kept = client.step(resp.pool_id, actions)
@@ -52,13 +62,10 @@ def test_receive_buffers_are_reused_and_views_stay_valid(client: botarena.Client
         assert bytes(kept.raw) == kept_bytes
         assert id(kept.raw.base) not in bases
         assert len(bases) <= 2
-    finally:
-        client.close_pool(resp.pool_id)
 
 
 def test_batches_are_aligned(client: botarena.Client) -> None:
-    resp = client.create_pool("battlebots", 4, seed=3)
-    try:
+    with _created(client, "battlebots", 4, seed=3) as resp:
         msg = client.reset(resp.pool_id)
         assert msg.batch.address % 8 == 0
         decoder = botarena.batch.BatchDecoder(resp.arrow_schema)
@@ -66,20 +73,15 @@ def test_batches_are_aligned(client: botarena.Client) -> None:
         # float32 and int32 columns are views, not copies.
         for a in (b.reward, b.env, b.obs["scalars"] if "scalars" in b.obs else b.reward):
             assert a.base is not None and not a.flags.owndata
-    finally:
-        client.close_pool(resp.pool_id)
 
 
 def test_errors_have_their_codes(client: botarena.Client) -> None:
-    resp = client.create_pool("battlebots", 2, seed=1)
-    try:
+    with _created(client, "battlebots", 2, seed=1) as resp:
         client.reset(resp.pool_id)
         with pytest.raises(InvalidArgumentError, match="actions: got 4 bytes"):
             client.step(resp.pool_id, b"\0\0\0\0")
         # The connection is usable after an error.
         client.step(resp.pool_id, bytes(4 * resp.rows))
-    finally:
-        client.close_pool(resp.pool_id)
     with pytest.raises(NotFoundError, match="Step: pool"):
         client.step(resp.pool_id, bytes(4 * resp.rows))
 
@@ -126,10 +128,10 @@ def test_posted_requests_are_answered_in_order_and_an_error_keeps_the_connection
     from botarena._connect import ConnectUnary
     from botarena.batch import encode_send_request, encode_step_request, parse_step_message
 
-    resp = client.create_pool("battlebots", 4, seed=2, batch_size=2, learner_seats=[0], opponents={1: "huggy"})
-    conn = ConnectUnary(client.address, timeout=30, token=client._token, per_thread=False)
-    pid = resp.pool_id.encode()
-    try:
+    settings: dict[str, Any] = {"seed": 2, "batch_size": 2, "learner_seats": [0], "opponents": {1: "huggy"}}
+    unary = ConnectUnary(client.address, timeout=30, token=client._token, per_thread=False)
+    with _created(client, "battlebots", 4, **settings) as resp, contextlib.closing(unary) as conn:
+        pid = resp.pool_id.encode()
         assert conn.collect() == []
         conn.call("AsyncReset", encode_step_request(pid, b""))
         first = parse_step_message(conn.call("Recv", encode_step_request(pid, b"")))
@@ -150,9 +152,6 @@ def test_posted_requests_are_answered_in_order_and_an_error_keeps_the_connection
             conn.call("Recv", encode_step_request(pid, b""))
         assert conn.collect() == []
         parse_step_message(conn.call("Recv", encode_step_request(pid, b"")))  # the connection is in step
-    finally:
-        conn.close()
-        client.close_pool(resp.pool_id)
 
 
 def test_remote_async_send_refused_by_the_server_is_raised_by_recv_which_keeps_its_batch(client: botarena.Client) -> None:
@@ -190,9 +189,7 @@ def test_stream_over_connect_gives_the_unary_and_grpc_bytes(address: str) -> Non
 
 
 def test_stream_buffers_are_reused_and_views_stay_valid(client: botarena.Client) -> None:
-    resp = client.create_pool("bomberman", 16, seed=3)
-    stream = client.step_stream(resp.pool_id)
-    try:
+    with _created(client, "bomberman", 16, seed=3) as resp, contextlib.closing(client.step_stream(resp.pool_id)) as stream:
         stream.send(b"", reset=True)
         actions = np.zeros(resp.rows, dtype=np.int32).tobytes()
         kept = stream.send(actions)
@@ -205,9 +202,6 @@ def test_stream_buffers_are_reused_and_views_stay_valid(client: botarena.Client)
         assert bytes(kept.raw) == kept_bytes
         assert id(kept.raw.base) not in bases
         assert len(bases) <= 2
-    finally:
-        stream.close()
-        client.close_pool(resp.pool_id)
 
 
 def test_stream_errors_have_their_codes_and_the_next_send_reopens(client: botarena.Client) -> None:
@@ -217,16 +211,11 @@ def test_stream_errors_have_their_codes_and_the_next_send_reopens(client: botare
     with pytest.raises(NotFoundError):  # a new stream, the same answer
         stream.send(b"", reset=True)
     stream.close()
-    resp = client.create_pool("bomberman", 4, seed=3)
-    stream = client.step_stream(resp.pool_id)
-    try:
+    with _created(client, "bomberman", 4, seed=3) as resp, contextlib.closing(client.step_stream(resp.pool_id)) as stream:
         stream.send(b"", reset=True)
         with pytest.raises(InvalidArgumentError):
             stream.send(b"\x00\x00")  # not a whole int32 per row
         stream.send(b"", reset=True)  # reopened: the pool id goes again
-    finally:
-        stream.close()
-        client.close_pool(resp.pool_id)
 
 
 def test_hpack_decodes_huffman_and_the_dynamic_table() -> None:
