@@ -182,12 +182,14 @@ func markBad(err error) error {
 
 // result returns the league's record of m's game from the match runner's
 // result r: r with the game's index, without its players' in-game names
-// (match.Standing.Name) and without the fault counts that are all 0. Both
-// depend on where the game was played (a [PoolRunner] plays every game of
-// a pool with one config, a [LocalRunner] each with its agents' names, as
-// [MatchConfig] sets them; a remote runner's results carry only the
-// faults a seat had), and a league's results must not; the agents' league
-// names are in match.Standing.Agent.
+// (match.Standing.Name), without the fault counts that are all 0, and with
+// the forfeit's seat and agent only (not its round, reason or error). All
+// of these depend on where the game was played (a [PoolRunner] plays every
+// game of a pool with one config, a [LocalRunner] each with its agents'
+// names, as [MatchConfig] sets them; a remote runner's results carry only
+// the faults a seat had and the forfeiting seat, and a server sends no
+// panic's text), and a league's results must not; the agents' league names
+// are in match.Standing.Agent.
 func (m Match) result(r match.Result) Result {
 	for i := range r.Leaderboard {
 		r.Leaderboard[i].Name = ""
@@ -195,6 +197,9 @@ func (m Match) result(r match.Result) Result {
 	r.Faults = slices.DeleteFunc(r.Faults, func(f match.SeatFaults) bool { return f.Total() == 0 })
 	if len(r.Faults) == 0 {
 		r.Faults = nil
+	}
+	if f := r.Forfeit; f != nil {
+		r.Forfeit = &match.Forfeit{Seat: f.Seat, Agent: f.Agent}
 	}
 	return Result{Result: r, Index: m.Index}
 }

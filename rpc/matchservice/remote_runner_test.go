@@ -290,3 +290,32 @@ func TestRemoteRunnerReturnsAGamesOwnError(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoteRunnerGivesTheLocalRunnersForfeits: a game whose
+// agent panics, played on a server, is the record the local runner makes
+// of it: the same forfeiting seat and agent and the same leaderboard, so
+// that a league stores the same games wherever they were played.
+func TestRemoteRunnerGivesTheLocalRunnersForfeits(t *testing.T) {
+	t.Parallel()
+	r := remoteRunner(t, []*tcpServer{startTCPServer(t, never, 0)})
+	for _, seats := range [][]string{{"zz-unplayable", "nop"}, {"sniper", "zz-unplayable"}, {"huggy", "sniper"}} {
+		m := league.Match{Index: 5, Seed: 77, Game: "battlebots", MaxRounds: 30}
+		for _, s := range seats {
+			m.Seats = append(m.Seats, league.Entrant{Name: s, Spec: s})
+		}
+		want, err := (&league.LocalRunner{}).Play(t.Context(), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.Play(t.Context(), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%v: remote\n%+v\nlocal\n%+v", seats, got, want)
+		}
+		if forfeits := seats[0] == "zz-unplayable" || seats[1] == "zz-unplayable"; forfeits != (want.Forfeit != nil) {
+			t.Errorf("%v: forfeit %+v", seats, want.Forfeit)
+		}
+	}
+}
