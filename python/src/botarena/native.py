@@ -65,17 +65,7 @@ import numpy as np
 import numpy.typing as npt
 
 from botarena.errors import BotarenaError, FailedPreconditionError, InvalidArgumentError
-from botarena.pool import (
-    _INT32,
-    Info,
-    Obs,
-    Pool,
-    PoolStats,
-    Step,
-    _wider_than_int32,
-    check_int32_range,
-    int32_values,
-)
+from botarena.pool import Info, Obs, Pool, PoolStats, Step, checked_ints, int32_values
 from botarena.server import _cache_dir, checkout_key, go_build, repo_root
 from botarena.v1 import env_pb2
 
@@ -390,14 +380,9 @@ class NativePool(Pool):
     # Stepping --------------------------------------------------------------
 
     def _actions(self, actions: npt.ArrayLike, n: int) -> None:
-        a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
-        if a.dtype != _INT32:
-            if a.dtype.kind not in "iub":
-                raise TypeError(f"actions must be integers, got dtype {a.dtype}")
-            if _wider_than_int32(a.dtype):
-                # The cast below would wrap 2**32 + 5 to 5: refuse it here (an int32
-                # array's values are the Go pool's to check).
-                check_int32_range(a, "action", self.spec.actions)
+        # The cast below would wrap 2**32 + 5 to 5: a wider dtype's values are
+        # checked here (an int32 array's values are the Go pool's to check).
+        a = checked_ints(actions, "action", self.spec.actions)
         if a.size != n:
             raise InvalidArgumentError(f"actions: got {a.size}, want {n} (one per row)")
         np.copyto(self._acts[:n], a.reshape(n), casting="unsafe")

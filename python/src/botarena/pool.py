@@ -624,14 +624,27 @@ def int32_values(values: npt.ArrayLike, what: str = "action", high: int | None =
     an error naming its index instead of action 5. TypeError for
     non-integers.
     """
+    a = checked_ints(values, what, high, at)
+    if a.dtype != _INT32:
+        a = a.astype(_INT32)
+    return np.ascontiguousarray(a).reshape(-1)
+
+
+def checked_ints(values: npt.ArrayLike, what: str = "action", high: int | None = None, at: str = "row") -> npt.NDArray[Any]:
+    """values as an integer (or bool) array that casts to int32 without wrapping, not converted.
+
+    The checks of :func:`int32_values` without its copy, for a caller that
+    casts into a buffer of its own: TypeError for non-integers, and for a
+    dtype wider than int32 :func:`check_int32_range` against 0..high-1 (int32
+    when high is None). An int32 array is returned unread.
+    """
     a = values if isinstance(values, np.ndarray) else np.asarray(values)
     if a.dtype != _INT32:
         if a.dtype.kind not in "iub":
             raise TypeError(f"{what}s must be integers, got dtype {a.dtype}")
         if _wider_than_int32(a.dtype):
             check_int32_range(a, what, high, at)
-        a = a.astype(_INT32)
-    return np.ascontiguousarray(a).reshape(-1)
+    return a
 
 
 def _choices(mix: Mixture) -> list[tuple[str, float, str]]:
