@@ -16,15 +16,9 @@ import (
 func paintBout(t *testing.T, g *Game, seed uint64, f func()) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 2))
-	acts, rew := make([]int32, 2), make([]float32, 2)
-	term, trunc := make([]bool, 2), make([]bool, 2)
 	g.Reset(seed)
 	f()
-	for !g.Done() {
-		acts[0], acts[1] = int32(r.IntN(NumActions)), int32(r.IntN(NumActions))
-		g.Step(acts, rew, term, trunc)
-		f()
-	}
+	testutil.StepRandomly(g, g.Spec().MaxSteps, func(int, []uint8) int32 { return int32(r.IntN(NumActions)) }, nil, f)
 }
 
 // TestPaintSizeDependsOnlyOnConfig: every picture of a bout, for every

@@ -16,32 +16,19 @@ import (
 func paintSteps(t *testing.T, g *Game, seed uint64, steps int, f func()) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 1))
-	n := g.Players()
-	acts, rew := make([]int32, n), make([]float32, n)
-	term, trunc := make([]bool, n), make([]bool, n)
-	mask := make([]uint8, g.Spec().Actions)
 	g.Reset(seed)
 	f()
-	for range steps {
-		if g.Done() {
-			return
-		}
-		for s := range n {
-			g.WriteMask(s, mask)
-			for {
-				a := r.IntN(len(mask))
-				if r.IntN(3) == 0 {
-					a = r.IntN(int(NumFixedActions))
-				}
-				if mask[a] != 0 {
-					acts[s] = int32(a)
-					break
-				}
+	testutil.StepRandomly(g, steps, func(_ int, mask []uint8) int32 {
+		for {
+			a := r.IntN(len(mask))
+			if r.IntN(3) == 0 {
+				a = r.IntN(int(NumFixedActions))
+			}
+			if mask[a] != 0 {
+				return int32(a)
 			}
 		}
-		g.Step(acts, rew, term, trunc)
-		f()
-	}
+	}, nil, f)
 }
 
 // pixel returns img's colour at p.

@@ -77,20 +77,8 @@ func paintCells(g *Game, seat int) (ships, water [][2]int) {
 func paintRandomly(t *testing.T, g *Game, seed uint64, steps int, visit func()) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 11))
-	mask := make([]uint8, g.spec.Actions)
-	var acts [Seats]int32
-	for range steps {
-		for s := range Seats {
-			g.WriteMask(s, mask)
-			acts[s] = testutil.RandomLegal(rng, mask)
-		}
-		paintStep(t, g, acts[0], acts[1])
-		if g.Done() {
-			seed++
-			g.Reset(seed)
-		}
-		visit()
-	}
+	testutil.StepRandomly(g, steps, func(_ int, mask []uint8) int32 { return testutil.RandomLegal(rng, mask) },
+		func() { seed++; g.Reset(seed) }, visit)
 }
 
 func TestPictureSizeDependsOnlyOnTheConfig(t *testing.T) {

@@ -48,27 +48,12 @@ func countColour(img *image.RGBA, r image.Rectangle, want color.RGBA) int {
 func playRandomly(t *testing.T, g *Game, seed uint64, rounds int, visit func()) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
-	n := g.Players()
-	acts := make([]int32, n)
-	rewards := make([]float32, n)
-	term, trunc := make([]bool, n), make([]bool, n)
-	mask := make([]uint8, NumActions)
-	for range rounds {
-		for s := range n {
-			g.WriteMask(s, mask)
-			a := rng.IntN(NumActions)
-			if mask[a] == 0 || (Action(a) == PlaceBomb && rng.IntN(3) != 0) {
-				a = int(DoNothing)
-			}
-			acts[s] = int32(a)
+	testutil.StepRandomly(g, rounds, func(_ int, mask []uint8) int32 {
+		if a := rng.IntN(NumActions); mask[a] != 0 && (Action(a) != PlaceBomb || rng.IntN(3) == 0) {
+			return int32(a)
 		}
-		g.Step(acts, rewards, term, trunc)
-		if g.Done() {
-			seed++
-			g.Reset(seed)
-		}
-		visit()
-	}
+		return int32(DoNothing)
+	}, func() { seed++; g.Reset(seed) }, visit)
 }
 
 func TestPictureSizeDependsOnlyOnTheConfig(t *testing.T) {

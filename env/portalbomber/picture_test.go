@@ -16,26 +16,14 @@ import (
 func paintGame(t *testing.T, g *Game, seed uint64, steps int, f func()) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 3))
-	var acts [Seats]int32
-	var rew [Seats]float32
-	var term, trunc [Seats]bool
-	mask := make([]uint8, NumActions)
 	g.Reset(seed)
 	f()
-	for range steps {
-		if g.Done() {
-			return
+	testutil.StepRandomly(g, steps, func(_ int, mask []uint8) int32 {
+		if a := r.IntN(NumActions); mask[a] != 0 && r.IntN(2) == 0 {
+			return int32(a)
 		}
-		for s := range Seats {
-			g.WriteMask(s, mask)
-			acts[s] = 0
-			if a := r.IntN(NumActions); mask[a] != 0 && r.IntN(2) == 0 {
-				acts[s] = int32(a)
-			}
-		}
-		g.Step(acts[:], rew[:], term[:], trunc[:])
-		f()
-	}
+		return 0
+	}, nil, f)
 }
 
 // TestPaintSizeDependsOnlyOnConfig: every picture of a game, for every

@@ -1,6 +1,10 @@
 package testutil
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/botarena/botarena/env"
+)
 
 // RandomLegal returns an action drawn uniformly by rng from those mask
 // allows (mask[a] != 0): the k-th allowed action in order, k =
@@ -24,4 +28,30 @@ func RandomLegal(rng *rand.Rand, mask []uint8) int32 {
 		k--
 	}
 	panic("unreachable")
+}
+
+// StepRandomly steps e up to steps times, each seat's action chosen by act
+// from the seat's mask (written just before, seat after seat), and calls
+// visit after every step. When a game ends, play stops if reset is nil;
+// otherwise reset starts another game (before visit) and play goes on.
+func StepRandomly(e env.Env, steps int, act func(seat int, mask []uint8) int32, reset, visit func()) {
+	spec := e.Spec()
+	n := spec.Seats
+	mask := make([]uint8, spec.Actions)
+	actions, rewards := make([]int32, n), make([]float32, n)
+	terminated, truncated := make([]bool, n), make([]bool, n)
+	for range steps {
+		if e.Done() {
+			return
+		}
+		for s := range n {
+			e.WriteMask(s, mask)
+			actions[s] = act(s, mask)
+		}
+		e.Step(actions, rewards, terminated, truncated)
+		if reset != nil && e.Done() {
+			reset()
+		}
+		visit()
+	}
 }

@@ -1,3 +1,5 @@
+// The tests of the helpers that need a game: internal/testgame.
+
 package testutil_test
 
 import (
@@ -55,6 +57,46 @@ func TestPaintKeepsStateFailsOnlyWhenPaintChangesTheState(t *testing.T) {
 			wg.Wait()
 			if r.failed != tc.scribble {
 				t.Errorf("failed %v, want %v", r.failed, tc.scribble)
+			}
+		})
+	}
+}
+
+func TestStepRandomlyStopsOrResetsAtTheEnd(t *testing.T) {
+	for _, tc := range []struct {
+		name                  string
+		reset                 bool
+		steps, visits, resets int
+	}{
+		{"stops_without_reset", false, 100, 3, 0},
+		{"resets_and_goes_on", true, 10, 10, 3},
+		{"fewer_steps_than_a_game", false, 2, 2, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := testgame.New(&testgame.Config{Players: 2, MaxRounds: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.Reset(1)
+			var seats []int
+			visits, resets := 0, 0
+			act := func(seat int, mask []uint8) int32 {
+				if len(mask) != g.Spec().Actions {
+					t.Fatalf("mask of %d actions, want %d", len(mask), g.Spec().Actions)
+				}
+				seats = append(seats, seat)
+				return 1
+			}
+			var reset func()
+			if tc.reset {
+				reset = func() { resets++; g.Reset(uint64(resets)) }
+			}
+			testutil.StepRandomly(g, tc.steps, act, reset, func() { visits++ })
+			if visits != tc.visits || resets != tc.resets {
+				t.Errorf("%d visits, %d resets; want %d, %d", visits, resets, tc.visits, tc.resets)
+			}
+			if len(seats) != 2*visits || (len(seats) > 1 && (seats[0] != 0 || seats[1] != 1)) {
+				t.Errorf("act asked for seats %v", seats)
 			}
 		})
 	}
