@@ -466,7 +466,9 @@ func newLeagueGamesCmd(c *cli) *cobra.Command {
 		Use:   "games DIR [--last N] [--json]",
 		Short: "List a league's most recent games",
 		Long: "games lists the last N finished games, oldest first: index, seed, rounds, the agents by seat and\n" +
-			"the result. --json prints each stored game as one JSON object (JSON Lines).",
+			"the result. --json prints each game as one JSON object (JSON Lines) in the league's compact form:\n" +
+			"index, seed, rounds, winner, draw, standings (seat, agent, rank, score, alive, faults, actions),\n" +
+			"forfeit, run, seats, time; winner and forfeit are -1 for none (docs/recording-format.md).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if last < 1 {
@@ -507,7 +509,7 @@ func newLeagueGamesCmd(c *cli) *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVar(&last, "last", 20, "how many of the most recent games")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one stored game per line")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one game per line in the league's compact form")
 	return cmd
 }
 
