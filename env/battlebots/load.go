@@ -136,11 +136,7 @@ func (g *Game) loadProjectile(f [][]byte) error {
 	if len(f) != 4 {
 		return fmt.Errorf("want %q", string(f[0])+" x=<x> y=<y> dir=<DIR>")
 	}
-	x, err := keyInt(f[1], "x", g.lo, Side-1)
-	if err != nil {
-		return err
-	}
-	y, err := keyInt(f[2], "y", g.lo, Side-1)
+	x, y, err := g.keyCell(f[1], f[2])
 	if err != nil {
 		return err
 	}
@@ -170,11 +166,7 @@ func (g *Game) loadMine(f [][]byte) error {
 	if len(f) < 3 || len(f) > 5 {
 		return fmt.Errorf("want \"L x=<x> y=<y> [by=Y|X] [dead]\"")
 	}
-	x, err := keyInt(f[1], "x", g.lo, Side-1)
-	if err != nil {
-		return err
-	}
-	y, err := keyInt(f[2], "y", g.lo, Side-1)
+	x, y, err := g.keyCell(f[1], f[2])
 	if err != nil {
 		return err
 	}
@@ -196,6 +188,18 @@ func (g *Game) loadMine(f [][]byte) error {
 	}
 	g.setMine(i, flags)
 	return nil
+}
+
+// keyCell reads the fields "x=<x>" and "y=<y>" of a projectile or mine
+// line, each a coordinate of the arena.
+func (g *Game) keyCell(fx, fy []byte) (x, y int, err error) {
+	if x, err = keyInt(fx, "x", g.lo, Side-1); err != nil {
+		return 0, 0, err
+	}
+	if y, err = keyInt(fy, "y", g.lo, Side-1); err != nil {
+		return 0, 0, err
+	}
+	return x, y, nil
 }
 
 // keyInt parses "key=<int>" with lo ≤ value ≤ hi.
