@@ -25,7 +25,8 @@ require("matplotlib")
 
 import torch  # noqa: E402
 
-from botarena.policy import PolicyNet, load_policy  # noqa: E402
+import botarena  # noqa: E402
+from botarena.policy import PolicyNet, default_architecture, load_policy, save_policy  # noqa: E402
 from botarena.server import find_binary  # noqa: E402
 from botarena.train import TrainConfig, evaluate, game_defaults, main, train  # noqa: E402
 from botarena.train.config import parse_opponents  # noqa: E402
@@ -309,6 +310,18 @@ def test_the_command_line_evaluates_eval_games_from_each_seat(tmp_path: Path, ad
     for mode in ("sample", "argmax"):
         assert report[mode]["games"] == 6
         assert {k: sum(v) for k, v in report[mode]["by_seat"].items()} == {"0": 3, "1": 3}
+
+
+def test_evaluate_plays_a_policy_with_the_config_it_was_trained_with(tmp_path: Path, address: str, client: botarena.Client) -> None:
+    """--evaluate without --config plays the policy on its own config: a centred-view Bomberman policy
+    (view_radius 11, planes [12,23,23]) fits only the game with that view."""
+    config = {"view_radius": 11, "points_reward": 0.002}
+    spec = client.game_spec("bomberman/2p", config)
+    assert list(spec.observations[0].shape) == [12, 23, 23]
+    path = tmp_path / "centred.policy.safetensors"
+    save_policy(PolicyNet(default_architecture(spec, config=config, channels=(4,), hidden=8)), path)
+    assert main(["--evaluate", str(path), "--eval-games", "1", "--gauntlet-games", "0", "--address", address, "--out", str(tmp_path)]) == 0
+    assert json.loads((tmp_path / "eval.json").read_text())["sample"]["games"] == 2
 
 
 def test_an_overlapped_run_ends_on_its_time_budget_without_an_empty_update(tmp_path: Path, address: str) -> None:

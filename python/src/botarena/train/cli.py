@@ -36,7 +36,9 @@ def _parser() -> argparse.ArgumentParser:
         "drawn at each episode start, AGENT[*WEIGHT],... (sniper*2,nop,huggy); after training the policy is evaluated "
         "against each",
     )
-    p.add_argument("--config", default="{}", help="game config as JSON, e.g. '{\"hp_reward\": 0.1}'")
+    p.add_argument(
+        "--config", default="{}", help="game config as JSON, e.g. '{\"hp_reward\": 0.1}' (with --evaluate and neither --game nor --config: the policy's)"
+    )
     p.add_argument("--minutes", type=float, default=d.minutes, help="training time budget (0: none)")
     p.add_argument("--total-steps", type=int, default=d.total_steps, help="learner steps budget (0: none)")
     p.add_argument("--num-envs", type=int, default=d.num_envs)
@@ -198,6 +200,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("botarena.train: --config must be a JSON object", file=sys.stderr)
         return 2
     game = args.game or _policy_game(args.evaluate)
+    if args.evaluate and not config and not args.game:
+        # The policy's own config: a field may shape its observations (bomberman's view_radius).
+        config = dict(load_policy(args.evaluate).arch.get("config") or {})
     cfg = _train_config(args, game, config)
     try:
         parse_opponents(args.opponent or "random")
