@@ -58,6 +58,14 @@ func (g *Game) placeAt(seat, x, y int) {
 	g.players[seat].X, g.players[seat].Y = x, y
 }
 
+// shootFrom moves seat's player to (x, y), facing, and shoots its portal
+// of colour from there: it stays there, facing that way.
+func (g *Game) shootFrom(seat, x, y, facing, colour int) {
+	g.placeAt(seat, x, y)
+	g.players[seat].Orientation = facing
+	g.shootPortal(seat, colour)
+}
+
 func trailOwners(g *Game, x, y int) (owners []int) {
 	for _, o := range []int{0, 1, FireOwner} {
 		if g.TrailOf(x, y, o).Type != NoTrail {

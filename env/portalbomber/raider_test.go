@@ -99,12 +99,8 @@ func TestRaiderDeterministicAndAllocationFree(t *testing.T) {
 func TestRaiderWalksThroughPortals(t *testing.T) {
 	g := bare(t)
 	g.placeAt(1, 5, 5)
-	g.placeAt(0, 9, 5)
-	g.players[0].Orientation = Down
-	g.shootPortal(0, Blue)
-	g.placeAt(0, 1, 1)
-	g.players[0].Orientation = Right
-	g.shootPortal(0, Orange)
+	g.shootFrom(0, 9, 5, Down, Blue)
+	g.shootFrom(0, 1, 1, Right, Orange)
 	g.players[0].BombCount = 0
 	if q, ok := g.partner(3, 1, Left); !ok || q.X != 9 || q.Y != 7 || q.Dir != Up {
 		t.Fatalf("portal pair not set up: %+v %v", q, ok)
@@ -132,9 +128,7 @@ func TestRaiderWalksThroughPortals(t *testing.T) {
 func TestRaiderShootsAShortcut(t *testing.T) {
 	g := bare(t)
 	g.placeAt(1, 9, 3)
-	g.placeAt(0, 9, 5)
-	g.players[0].Orientation = Down
-	g.shootPortal(0, Orange)
+	g.shootFrom(0, 9, 5, Down, Orange)
 	g.placeAt(0, 1, 9)
 	g.players[0].Orientation = Right
 	g.players[0].BombCount = 0
