@@ -13,8 +13,9 @@ import pytest
 
 import botarena
 from botarena.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError, PermissionDeniedError
-from botarena.league import League, LeagueError, LeagueRow, RunProgress
+from botarena.league import League, LeagueError, LeagueRow, RunProgress, _standing_dict
 from botarena.server import find_binary
+from botarena.v1 import match_pb2
 
 
 def _cli(*args: str) -> str:
@@ -106,3 +107,16 @@ def test_a_run_repeated_with_its_request_id_is_played_once(tmp_path: Path) -> No
         assert not other.duplicate and other.run != first.run and len(league.games()) == 8
     finally:
         league.close()
+
+
+def test_a_standing_reads_as_the_command_line_prints_it() -> None:
+    """A LeagueGame standing becomes the dict ``league games --json`` prints: faults only when the seat had some."""
+    bot = match_pb2.MatchStanding(
+        seat=1, agent="bot", rank=2, score=3.0, faults=match_pb2.SeatFaults(timed_out=2, invalid=1),
+        actions=[match_pb2.ActionCount(kind="nothing", count=4), match_pb2.ActionCount(kind="move", count=6)],
+    )
+    assert _standing_dict(bot) == {
+        "seat": 1, "agent": "bot", "rank": 2, "score": 3.0, "alive": False,
+        "faults": {"timed_out": 2, "crashed": 0, "invalid": 1}, "actions": {"nothing": 4, "move": 6},
+    }
+    assert "faults" not in _standing_dict(match_pb2.MatchStanding(seat=0, agent="nop", rank=1, alive=True))
