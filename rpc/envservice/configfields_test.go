@@ -21,11 +21,7 @@ import (
 // default config, each with a JSON type and a doc.
 func TestListGamesReportsConfigFields(t *testing.T) {
 	t.Parallel()
-	ts := rpctest.New(t)
-	games, err := ts.Client(t).ListGames(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := rpctest.ListGames(t, rpctest.New(t).Client(t))
 	if len(games) != len(env.Default.Names()) {
 		t.Fatalf("%d games, the registry has %d", len(games), len(env.Default.Names()))
 	}
@@ -61,11 +57,7 @@ func TestListGamesReportsConfigFields(t *testing.T) {
 // every name of the game.
 func TestListGamesSendsEachGamesKit(t *testing.T) {
 	t.Parallel()
-	ts := rpctest.New(t)
-	games, err := ts.Client(t).ListGames(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := rpctest.ListGames(t, rpctest.New(t).Client(t))
 	for _, g := range games {
 		entry, err := env.Default.Lookup(g.GetName())
 		if err != nil {

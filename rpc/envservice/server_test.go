@@ -551,11 +551,7 @@ func TestStats(t *testing.T) {
 
 func TestListGames(t *testing.T) {
 	t.Parallel()
-	ts := rpctest.New(t)
-	games, err := ts.Client(t).ListGames(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := rpctest.ListGames(t, rpctest.New(t).Client(t))
 	names := make([]string, 0, len(games))
 	for _, g := range games {
 		names = append(names, g.GetName())

@@ -41,10 +41,7 @@ func TestSharedPlanesOnlyWhereTheySave(t *testing.T) {
 			}
 		})
 	}
-	games, err := c.ListGames(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := rpctest.ListGames(t, c)
 	for _, g := range games {
 		if g.GetName() == "bomberman" {
 			if got := g.GetSpec().GetObservations()[0].GetShared(); !slices.Equal(got, []int32{2, 3, 6, 7, 8, 9, 10, 11}) {

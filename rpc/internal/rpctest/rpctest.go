@@ -305,6 +305,16 @@ func Seats(specs ...string) []*botarenav1.MatchSeat {
 	return out
 }
 
+// ListGames returns the games c's server lists, failing t on an error.
+func ListGames(t testing.TB, c *client.Client) []*botarenav1.GameInfo {
+	t.Helper()
+	games, err := c.ListGames(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return games
+}
+
 // CreatePool creates a pool and registers its closing with t.Cleanup.
 func CreatePool(t testing.TB, c *client.Client, req *botarenav1.CreatePoolRequest) *client.Pool {
 	t.Helper()
