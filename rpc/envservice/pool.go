@@ -161,6 +161,39 @@ func (p *servedPool) unlock() {
 	p.mu.Unlock()
 }
 
+// poolKind is the kind of pool a call takes.
+type poolKind uint8
+
+const (
+	anyPool   poolKind = iota // any pool
+	syncPool                  // a synchronous pool (Reset, Step)
+	asyncPool                 // an async pool (AsyncReset, Send, Recv)
+)
+
+// enter is lock for call, which takes a pool of kind and, when first names
+// a call, only a pool that call has reset (else FailedPrecondition). On
+// success the caller must call unlock.
+func (p *servedPool) enter(call string, kind poolKind, first string) error {
+	if err := p.lock(); err != nil {
+		return err
+	}
+	var err error
+	switch kind {
+	case syncPool:
+		err = p.needSync(call)
+	case asyncPool:
+		err = p.needAsync(call)
+	}
+	if err == nil && first != "" && !p.wasReset {
+		err = server.Markf(server.ErrNotReady, "pool %q: %s before the first %s; call %s first", p.id, call, first, first)
+	}
+	if err != nil {
+		p.unlock()
+		return err
+	}
+	return nil
+}
+
 // close closes the pool (waiting for a running call) and records why.
 func (p *servedPool) close(why string) {
 	p.mu.Lock()
@@ -221,13 +254,10 @@ func guard(err *error) {
 
 // reset resets every env and encodes the first batch into b.batch.
 func (p *servedPool) reset(b *batchBuf) (err error) {
-	if err := p.lock(); err != nil {
+	if err := p.enter("Reset", syncPool, ""); err != nil {
 		return err
 	}
 	defer p.unlock()
-	if err := p.needSync("Reset"); err != nil {
-		return err
-	}
 	defer guard(&err)
 	if err := p.pool.Reset(); err != nil {
 		return fmt.Errorf("pool %q: %w", p.id, err)
@@ -241,16 +271,10 @@ func (p *servedPool) reset(b *batchBuf) (err error) {
 // SAME_STEP mode when a row ended, the final batch into b.final (else it is
 // empty).
 func (p *servedPool) step(raw []byte, b *batchBuf) (err error) {
-	if err := p.lock(); err != nil {
+	if err := p.enter("Step", syncPool, "Reset"); err != nil {
 		return err
 	}
 	defer p.unlock()
-	if err := p.needSync("Step"); err != nil {
-		return err
-	}
-	if !p.wasReset {
-		return server.Markf(server.ErrNotReady, "pool %q: Step before the first Reset; call Reset first", p.id)
-	}
 	if err := p.parseActions(raw); err != nil {
 		return err
 	}
@@ -330,13 +354,10 @@ func (p *servedPool) quiet() {
 
 // asyncReset resets every env of an async pool in the background.
 func (p *servedPool) asyncReset() (err error) {
-	if err := p.lock(); err != nil {
+	if err := p.enter("AsyncReset", asyncPool, ""); err != nil {
 		return err
 	}
 	defer p.unlock()
-	if err := p.needAsync("AsyncReset"); err != nil {
-		return err
-	}
 	defer guard(&err)
 	if err := p.async.Reset(); err != nil {
 		return fmt.Errorf("pool %q: %w", p.id, err)
@@ -350,16 +371,10 @@ func (p *servedPool) asyncReset() (err error) {
 // async pool. vecenv.Async.Send checks the values: env ids in range, not
 // in flight and not repeated, actions in range.
 func (p *servedPool) send(rawEnvs, rawActions []byte) (err error) {
-	if err := p.lock(); err != nil {
+	if err := p.enter("Send", asyncPool, "AsyncReset"); err != nil {
 		return err
 	}
 	defer p.unlock()
-	if err := p.needAsync("Send"); err != nil {
-		return err
-	}
-	if !p.wasReset {
-		return server.Markf(server.ErrNotReady, "pool %q: Send before the first AsyncReset; call AsyncReset first", p.id)
-	}
 	L := len(p.learners)
 	switch n := len(rawEnvs) / 4; {
 	case len(rawEnvs)%4 != 0 || n > p.numEnvs:
@@ -387,16 +402,10 @@ func (p *servedPool) send(rawEnvs, rawActions []byte) (err error) {
 // recv waits for the next batch of an async pool and encodes it into b as
 // a step's batch (batch, final_batch, ended).
 func (p *servedPool) recv(b *batchBuf) (err error) {
-	if err := p.lock(); err != nil {
+	if err := p.enter("Recv", asyncPool, "AsyncReset"); err != nil {
 		return err
 	}
 	defer p.unlock()
-	if err := p.needAsync("Recv"); err != nil {
-		return err
-	}
-	if !p.wasReset {
-		return server.Markf(server.ErrNotReady, "pool %q: Recv before the first AsyncReset; call AsyncReset first", p.id)
-	}
 	defer guard(&err)
 	k, err := p.async.Recv()
 	if err != nil {
@@ -445,13 +454,10 @@ const PictureFormat = envproto.PictureFormat
 // render returns env i's state in format as seat sees it (see
 // envproto.Render) once the pool was reset.
 func (p *servedPool) render(i, seat int, format string) (_ *botarenav1.RenderResponse, err error) {
-	if err := p.lock(); err != nil {
+	if err := p.enter("Render", anyPool, "Reset"); err != nil {
 		return nil, err
 	}
 	defer p.unlock()
-	if !p.wasReset {
-		return nil, server.Markf(server.ErrNotReady, "pool %q: Render before the first Reset; call Reset first", p.id)
-	}
 	defer guard(&err)
 	p.quiet()
 	resp, err := envproto.Render(p.pool, i, seat, format)
