@@ -36,21 +36,8 @@ func playLayout(t *testing.T, seats []env.Agent) *bomberman.Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.Reset(777)
-	for seat, a := range seats {
-		a.Reset(g, seat, 0)
-	}
-	actions := make([]int32, 3)
-	rewards := make([]float32, 3)
-	term, trunc := make([]bool, 3), make([]bool, 3)
-	for round := 0; !g.Done(); round++ {
-		if round > 100 {
-			t.Fatal("the game did not end in 100 rounds")
-		}
-		for seat, a := range seats {
-			actions[seat] = a.Act(g, seat)
-		}
-		g.Step(actions, rewards, term, trunc)
+	if rounds := len(testutil.Play(g, seats, 777, func(int) uint64 { return 0 })) / 3; rounds > 101 {
+		t.Fatalf("the game took %d rounds, want at most 101", rounds)
 	}
 	for seat, a := range seats {
 		if e, ok := a.(agents.GameEnder); ok {
