@@ -192,30 +192,25 @@ func (r Result) StandingLines() []StandingLine {
 	return out
 }
 
-// Record returns the record l describes: its standings as the leaderboard,
-// their faults as the result's (in seat order), its forfeit as a
-// match.Forfeit without round or reason.
+// Record returns the record l describes (a MatchService PlayResponse
+// describes one too, without run, seats and time): its standings as the
+// leaderboard, their faults as the result's (in seat order), its forfeit
+// as a match.Forfeit without round or reason, as the league keeps them;
+// not the game's name, which l does not hold.
 func (l GameLine) Record() GameRecord {
-	return GameRecord{Result: LineResult(l.Index, l.Seed, l.Rounds, l.Winner, l.Draw, l.Forfeit, l.Standings), Run: l.Run, Seats: l.Seats, Time: l.Time}
-}
-
-// LineResult returns the result of game index that a [GameLine] (or a
-// MatchService PlayResponse) describes: seed, rounds, winner (-1: none),
-// draw, forfeit (-1: none) and standings, best first.
-func LineResult(index int64, seed uint64, rounds, winner int, draw bool, forfeit int, standings []StandingLine) Result {
-	r := Result{Index: index, Result: match.Result{Seed: seed, Rounds: rounds, Winner: match.Seat(max(winner, -1)), Draw: draw,
-		Leaderboard: make([]match.Standing, len(standings))}}
-	for i, s := range standings {
+	r := Result{Index: l.Index, Result: match.Result{Seed: l.Seed, Rounds: l.Rounds, Winner: match.Seat(max(l.Winner, -1)), Draw: l.Draw,
+		Leaderboard: make([]match.Standing, len(l.Standings))}}
+	for i, s := range l.Standings {
 		r.Leaderboard[i] = match.Standing{Rank: s.Rank, Seat: s.Seat, Agent: s.Agent, Score: s.Score, Alive: s.Alive, Actions: s.Actions}
 		if s.Faults != (match.Faults{}) {
 			r.Faults = append(r.Faults, match.SeatFaults{Seat: s.Seat, Agent: s.Agent, Faults: s.Faults})
 		}
-		if s.Seat == forfeit {
+		if s.Seat == l.Forfeit {
 			r.Forfeit = &match.Forfeit{Seat: s.Seat, Agent: s.Agent}
 		}
 	}
 	slices.SortFunc(r.Faults, func(a, b match.SeatFaults) int { return cmp.Compare(a.Seat, b.Seat) })
-	return r
+	return GameRecord{Result: r, Run: l.Run, Seats: l.Seats, Time: l.Time}
 }
 
 // RunRecord is one `league run`: its games are the indices Start ..

@@ -310,8 +310,7 @@ func playResponse(r league.Result) *botarenav1.PlayResponse {
 
 // leagueResult converts a PlayResponse back to a league.Result without its
 // Data (see [matchRows]): [playResponse]'s inverse for what the response
-// carries (league.LineResult: not the game, the players' names, the
-// forfeit's round and reason or the game's own leaderboard fields).
+// carries (league.GameLine.Record: not the game's name).
 func leagueResult(resp *botarenav1.PlayResponse) league.Result {
 	st := make([]league.StandingLine, len(resp.GetStandings()))
 	for i, p := range resp.GetStandings() {
@@ -324,7 +323,9 @@ func leagueResult(resp *botarenav1.PlayResponse) league.Result {
 			st[i].Actions.Kinds, st[i].Actions.N = append(st[i].Actions.Kinds, a.GetKind()), append(st[i].Actions.N, float64(a.GetCount()))
 		}
 	}
-	return league.LineResult(resp.GetIndex(), resp.GetSeed(), int(resp.GetRounds()), int(resp.GetWinner()), resp.GetDraw(), int(resp.GetForfeit()), st)
+	line := league.GameLine{Index: resp.GetIndex(), Seed: resp.GetSeed(), Rounds: int(resp.GetRounds()), Winner: int(resp.GetWinner()),
+		Draw: resp.GetDraw(), Standings: st, Forfeit: int(resp.GetForfeit())}
+	return line.Record().Result
 }
 
 // standingsProto converts standings to their protobuf form, each with its

@@ -21,10 +21,10 @@ func TestResultsKeepFaultsOverTheWire(t *testing.T) {
 		{"timed_out_only", match.Faults{TimedOut: 7}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := league.LineResult(4, 9, 30, 0, false, -1, []league.StandingLine{
+			r := league.GameLine{Index: 4, Seed: 9, Rounds: 30, Winner: 0, Forfeit: -1, Standings: []league.StandingLine{
 				{Seat: 0, Agent: "sniper", Rank: 1, Score: 10, Alive: true},
 				{Seat: 1, Agent: "bot", Rank: 2, Score: 3, Faults: tc.faults},
-			})
+			}}.Record().Result
 			if got := r.SeatFaultsOf(1); got != tc.faults {
 				t.Fatalf("seat 1's faults %+v, want %+v", got, tc.faults)
 			}
