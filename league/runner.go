@@ -44,12 +44,14 @@ type Match struct {
 
 // Result is the outcome of a played [Match]: the match runner's result
 // ([match.Result], the one result type: the game, seed, rounds, winner,
-// draw, the leaderboard with each seat's league name (Standing.Agent; the
-// players' in-game names are not kept, see [Match.result]) and
+// draw, the leaderboard with each seat's league name (Standing.Agent) and
 // actions by kind, the forfeit, the external bots' faults and, when asked,
 // the fingerprint) with what the league keeps beside it: the game's index
-// in the league and its per-step data. Its JSON form, which the store
-// keeps, is match.Result's with "index" added; see [GameRecord].
+// in the league and its per-step data. Every [Runner] leaves out what
+// depends on where the game was played: the players' in-game names
+// (Standing.Name), fault counts that are all 0, and the forfeit's round,
+// reason and error (a server sends only the seat). Its JSON form, which
+// the store keeps, is match.Result's with "index" added; see [GameRecord].
 type Result struct {
 	match.Result
 	// Index is the game's index in the league (Match.Index).

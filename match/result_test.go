@@ -42,3 +42,24 @@ func TestResultReadsTheLeaguesNoWinner(t *testing.T) {
 		t.Errorf("winner %d, %v; want -1", r.Winner, err)
 	}
 }
+
+// TestForfeitSeatIsTheForfeitingSeatOrNone: ForfeitSeat is the seat of
+// the result's forfeit, -1 without one.
+func TestForfeitSeatIsTheForfeitingSeatOrNone(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		forfeit *match.Forfeit
+		want    int
+	}{
+		{"no_forfeit", nil, -1},
+		{"seat_0", &match.Forfeit{Seat: 0}, 0},
+		{"seat_3", &match.Forfeit{Seat: 3, Agent: "panics", Round: 7}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := match.Result{Forfeit: tc.forfeit}
+			if got := r.ForfeitSeat(); got != tc.want {
+				t.Errorf("ForfeitSeat = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
