@@ -8,24 +8,15 @@ import (
 	"github.com/botarena/botarena/internal/testutil"
 )
 
-// BenchmarkStep measures one env of 4 seats in the 8×8×8 cube: each
-// iteration steps once with pseudo-random actions (moves mostly, some
-// bombs) and writes the observations and masks of all 4 seats; a finished
-// game is Reset inline.
+// BenchmarkStep measures one env of 4 seats in the 8×8×8 cube
+// ([testutil.BenchStep]): each iteration steps once with pseudo-random
+// actions (moves mostly, some bombs) and writes the observations and masks
+// of all 4 seats; a finished game is Reset inline.
 func BenchmarkStep(b *testing.B) {
 	b.Run("battlecube", func(b *testing.B) {
-		const seats = 4
 		g, err := New(DefaultConfig())
 		if err != nil {
 			b.Fatal(err)
-		}
-		g.Reset(1)
-		spec := g.Spec()
-		obs := make([][][]byte, seats)
-		masks := make([][]uint8, seats)
-		for s := range seats {
-			obs[s] = spec.NewObsBuffers()
-			masks[s] = make([]uint8, spec.Actions)
 		}
 		rng := rand.New(rand.NewPCG(7, 7))
 		table := make([]int32, 1<<14)
@@ -36,27 +27,7 @@ func BenchmarkStep(b *testing.B) {
 				table[i] = int32(rng.IntN(int(NumFixedActions)))
 			}
 		}
-		acts := make([]int32, seats)
-		rewards := make([]float32, seats)
-		term, trunc := make([]bool, seats), make([]bool, seats)
-		k, seed := 0, uint64(1)
-		b.ReportAllocs()
-		for b.Loop() {
-			for s := range seats {
-				acts[s] = table[k&(len(table)-1)]
-				k++
-			}
-			g.Step(acts, rewards, term, trunc)
-			for s := range seats {
-				g.WriteObs(s, obs[s])
-				g.WriteMask(s, masks[s])
-			}
-			if g.Done() {
-				seed++
-				g.Reset(seed)
-			}
-		}
-		b.ReportMetric(float64(seats*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+		testutil.BenchStep(b, g, table, true, false)
 	})
 }
 

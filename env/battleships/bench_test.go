@@ -3,6 +3,8 @@ package battleships
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // BenchmarkStep measures one env of 2 seats on the medium map: each
@@ -34,32 +36,7 @@ func BenchmarkStep(b *testing.B) {
 				}
 				table[i] = CommandAction(n, code, rng.IntN(n), rng.IntN(n))
 			}
-			obs := [2][][]byte{g.spec.NewObsBuffers(), g.spec.NewObsBuffers()}
-			var have [2]uint64
-			masks := [2][]uint8{make([]uint8, g.spec.Actions), make([]uint8, g.spec.Actions)}
-			acts := make([]int32, 2)
-			r := make([]float32, 2)
-			te, tr := make([]bool, 2), make([]bool, 2)
-			k, seed := 0, uint64(1)
-			b.ReportAllocs()
-			for b.Loop() {
-				acts[0], acts[1] = table[k&(len(table)-1)], table[(k+1)&(len(table)-1)]
-				k += 2
-				g.Step(acts, r, te, tr)
-				for s := range 2 {
-					if rows {
-						have[s] = g.UpdateObs(s, obs[s], have[s])
-					} else {
-						g.WriteObs(s, obs[s])
-					}
-					g.WriteMask(s, masks[s])
-				}
-				if g.done {
-					seed++
-					g.Reset(seed)
-				}
-			}
-			b.ReportMetric(float64(2*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+			testutil.BenchStep(b, g, table, true, rows)
 		})
 	}
 }

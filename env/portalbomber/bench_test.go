@@ -21,38 +21,12 @@ func BenchmarkStep(b *testing.B) {
 	}{{"portalbomber", DefaultConfig(), false}, {"portalbomber-variant", VariantConfig(), false}, {"portalbomber_rows", DefaultConfig(), true}} {
 		b.Run(fmt.Sprintf("%s/envs=1", c.name), func(b *testing.B) {
 			g, _ := New(c.cfg)
-			obs := [Seats][][]byte{g.Spec().NewObsBuffers(), g.Spec().NewObsBuffers()}
-			var have [Seats]uint64
-			mask := make([]uint8, NumActions)
 			rng := rand.New(rand.NewPCG(1, 2))
 			table := make([]int32, 4096)
 			for i := range table {
 				table[i] = int32(rng.IntN(NumActions))
 			}
-			acts := make([]int32, Seats)
-			r := make([]float32, Seats)
-			te, tr := make([]bool, Seats), make([]bool, Seats)
-			k, seed := 0, uint64(0)
-			b.ReportAllocs()
-			for b.Loop() {
-				if g.Done() {
-					seed++
-					g.Reset(seed)
-				}
-				acts[0], acts[1] = table[k&4095], table[(k+1)&4095]
-				k += 2
-				g.Step(acts, r, te, tr)
-				for s := range Seats {
-					if c.rows {
-						have[s] = g.UpdateObs(s, obs[s], have[s])
-					} else {
-						g.WriteObs(s, obs[s])
-					}
-					g.WriteMask(s, mask)
-				}
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
-			b.ReportMetric(float64(Seats*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+			testutil.BenchStep(b, g, table, true, c.rows)
 		})
 	}
 }

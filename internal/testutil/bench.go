@@ -39,3 +39,64 @@ func BenchAct(b *testing.B, e env.Env, newAgent func() env.Agent) {
 		e.Step(actions, rewards, terminated, truncated)
 	}
 }
+
+// BenchStep runs b's loop over e, the figure of a game's BenchmarkStep:
+// each iteration steps e once with the next actions of table (seat after
+// seat, cycling; its length must be a power of two), then, with obs,
+// writes every seat's observation and mask (with rows, into a row per seat
+// brought up to date by UpdateObs, as vecenv pools do; e must have it); a
+// finished game is Reset inline with the next seed. It reports allocations,
+// steps/s and agent-steps/s. It panics if table's length is not a power of
+// two or rows is asked of an env without UpdateObs.
+func BenchStep(b *testing.B, e env.Env, table []int32, obs, rows bool) {
+	if len(table) == 0 || len(table)&(len(table)-1) != 0 {
+		panic("testutil: BenchStep: the table's length must be a power of two")
+	}
+	var upd obsUpdater
+	if rows {
+		upd = e.(obsUpdater)
+	}
+	spec := e.Spec()
+	n := spec.Seats
+	buf := make([][][]byte, n)
+	masks := make([][]uint8, n)
+	for s := range n {
+		buf[s] = spec.NewObsBuffers()
+		masks[s] = make([]uint8, spec.Actions)
+	}
+	have := make([]uint64, n)
+	actions, rewards := make([]int32, n), make([]float32, n)
+	terminated, truncated := make([]bool, n), make([]bool, n)
+	k, seed := 0, uint64(1)
+	e.Reset(seed)
+	b.ReportAllocs()
+	for b.Loop() {
+		for s := range n {
+			actions[s] = table[k&(len(table)-1)]
+			k++
+		}
+		e.Step(actions, rewards, terminated, truncated)
+		if obs {
+			for s := range n {
+				if rows {
+					have[s] = upd.UpdateObs(s, buf[s], have[s])
+				} else {
+					e.WriteObs(s, buf[s])
+				}
+				e.WriteMask(s, masks[s])
+			}
+		}
+		if e.Done() {
+			seed++
+			e.Reset(seed)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+}
+
+// obsUpdater is an env that brings a seat's observation row up to date
+// (vecenv.ObsUpdater, which testutil may not import).
+type obsUpdater interface {
+	UpdateObs(seat int, dst [][]byte, have uint64) uint64
+}

@@ -101,3 +101,18 @@ func TestStepRandomlyStopsOrResetsAtTheEnd(t *testing.T) {
 		})
 	}
 }
+
+func TestBenchStepStepsTheGameWithoutAllocating(t *testing.T) {
+	g, err := testgame.New(&testgame.Config{Players: 3, MaxRounds: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := []int32{0, 1, 2, 1}
+	r := testing.Benchmark(func(b *testing.B) { testutil.BenchStep(b, g, table, true, false) })
+	if r.N == 0 || r.AllocsPerOp() != 0 {
+		t.Errorf("%d iterations, %d allocations per step; want some, none", r.N, r.AllocsPerOp())
+	}
+	if r.Extra["agent-steps/s"] != 3*r.Extra["steps/s"] || r.Extra["steps/s"] <= 0 {
+		t.Errorf("metrics %v: want agent-steps/s three times steps/s", r.Extra)
+	}
+}
