@@ -217,14 +217,9 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
             pool.close()
 
 
-def parallel_env(game: str, **kwargs: Any) -> BotarenaParallelEnv:
-    """A PettingZoo parallel env of one game, every seat a learner.
-
-    It is ``BotarenaParallelEnv(game, **kwargs)``, PettingZoo's name for
-    the constructor; the keyword arguments are the class's (see
-    :class:`BotarenaParallelEnv`).
-    """
-    return BotarenaParallelEnv(game, **kwargs)
+parallel_env = BotarenaParallelEnv
+"""A PettingZoo parallel env of one game, every seat a learner: :class:`BotarenaParallelEnv`
+under PettingZoo's name for the constructor, so that its typed keyword arguments are the one list."""
 
 
 def aec_env(game: str, **kwargs: Any) -> AECEnv[str, Any, int]:

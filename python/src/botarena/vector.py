@@ -316,10 +316,6 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
 _autoreset_mode = autoreset_mode
 
 
-def make_vec(game: str, num_envs: int, **kwargs: Any) -> BotarenaVectorEnv:
-    """A Gymnasium vector env of ``num_envs`` games, the learner in seat 0 unless ``learner_seat`` says otherwise.
-
-    It is ``BotarenaVectorEnv(game, num_envs, **kwargs)``; the keyword
-    arguments are the class's (see :class:`BotarenaVectorEnv`).
-    """
-    return BotarenaVectorEnv(game, num_envs, **kwargs)
+make_vec = BotarenaVectorEnv
+"""A Gymnasium vector env of ``num_envs`` games: :class:`BotarenaVectorEnv` under
+Gymnasium's functional name, so that its typed keyword arguments are the one list."""
