@@ -56,11 +56,7 @@ func roundTrip(t *testing.T, envs int32, stream, shared bool) {
 	reset := func() (*env.Buffers, error) { return p.Reset(t.Context()) }
 	step := func(a []int32) (*client.StepResult, error) { return p.Step(t.Context(), a) }
 	if stream {
-		s, err := p.Stream(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
+		s := rpctest.OpenStream(t, t.Context(), p)
 		reset, step = s.Reset, s.Step
 	}
 	got, err := reset()

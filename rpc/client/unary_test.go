@@ -126,11 +126,7 @@ func TestPathsGiveIdenticalResults(t *testing.T) {
 					steps = append(steps, func(a []int32) (*client.StepResult, error) { return p.Step(t.Context(), a) })
 					continue
 				}
-				s, err := p.Stream(t.Context())
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { s.Close() })
+				s := rpctest.OpenStream(t, t.Context(), p)
 				resets, steps = append(resets, s.Reset), append(steps, s.Step)
 			}
 			want, err := resets[0]()
@@ -183,17 +179,6 @@ func TestPathsGiveIdenticalResults(t *testing.T) {
 			}
 		})
 	}
-}
-
-// openStream opens a StepStream of p, closed by t.Cleanup.
-func openStream(t *testing.T, p *client.Pool) *client.Stream {
-	t.Helper()
-	s, err := p.Stream(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
 }
 
 // poolID matches the server's pool ids, which differ between the paths'
@@ -259,13 +244,13 @@ func TestPathsMapErrorsAlike(t *testing.T) {
 			if err := p.Close(t.Context()); err != nil {
 				t.Fatal(err)
 			}
-			_, err := openStream(t, p).Step(make([]int32, p.Rows()))
+			_, err := rpctest.OpenStream(t, t.Context(), p).Step(make([]int32, p.Rows()))
 			return err
 		}},
 		{"stream_bad_actions_are_invalid_argument", connect.CodeInvalidArgument, func(t *testing.T, opts []client.Option) error {
 			c := guarded.Client(t, append(opts, client.WithToken(token))...)
 			p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 2})
-			s := openStream(t, p)
+			s := rpctest.OpenStream(t, t.Context(), p)
 			if _, err := s.Reset(); err != nil {
 				t.Fatal(err)
 			}
@@ -275,13 +260,13 @@ func TestPathsMapErrorsAlike(t *testing.T) {
 		{"stream_missing_token_is_unauthenticated", connect.CodeUnauthenticated, func(t *testing.T, opts []client.Option) error {
 			c := guarded.Client(t, append(opts, client.WithToken("wrong"))...)
 			p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 2})
-			_, err := openStream(t, p).Reset()
+			_, err := rpctest.OpenStream(t, t.Context(), p).Reset()
 			return err
 		}},
 		{"stream_response_over_the_limit_is_resource_exhausted", connect.CodeResourceExhausted, func(t *testing.T, opts []client.Option) error {
 			c := guarded.Client(t, append(opts, client.WithToken(token), client.WithMaxMessageBytes(32<<10))...)
 			p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 16})
-			_, err := openStream(t, p).Reset()
+			_, err := rpctest.OpenStream(t, t.Context(), p).Reset()
 			return err
 		}},
 	} {

@@ -123,11 +123,7 @@ func TestStreamAfterClose(t *testing.T) {
 	c := ts.Client(t)
 	p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1, Seed: rpctest.Seed(2)})
 	ts.Close()
-	st, err := p.Stream(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	_, err = st.Reset()
+	st := rpctest.OpenStream(t, t.Context(), p)
+	_, err := st.Reset()
 	rpctest.WantCode(t, err, connect.CodeUnavailable, "shutting down")
 }

@@ -362,11 +362,7 @@ func TestStepStream(t *testing.T) {
 	req := &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 2, Seed: rpctest.Seed(21), ConfigJson: `{"max_rounds": 5}`}
 	p := rpctest.CreatePool(t, c, req)
 	local := rpctest.LocalPool(t, req, nil)
-	s, err := p.Stream(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := rpctest.OpenStream(t, t.Context(), p)
 	rng := rand.New(rand.NewPCG(5, 6))
 	actions := make([]int32, p.Rows())
 	for round := range 2 {
@@ -394,7 +390,7 @@ func TestStepStream(t *testing.T) {
 		}
 	}
 	// A bad request ends the stream with its code.
-	_, err = s.Step(actions[:1])
+	_, err := s.Step(actions[:1])
 	rpctest.WantCode(t, err, connect.CodeInvalidArgument, "actions: got 4 bytes")
 	// The unary API still serves the pool where the stream left it.
 	if _, err := p.Step(t.Context(), actions); err != nil {
@@ -467,11 +463,7 @@ func TestStreamClientVanishes(t *testing.T) {
 	if _, err := p.Step(t.Context(), make([]int32, p.Rows())); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := p.Stream(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := rpctest.OpenStream(t, t.Context(), p)
 	if _, err := s2.Step(make([]int32, p.Rows())); err != nil {
 		t.Fatal(err)
 	}

@@ -349,15 +349,22 @@ func ServedAndLocal(t testing.TB, req *botarenav1.CreatePoolRequest, opps map[in
 	return raw, CreateRawPool(t, raw, req), LocalPool(t, req, opps)
 }
 
-// ResetStream opens a StepStream on p under ctx, registers its closing
-// with t.Cleanup, and resets the pool through it.
-func ResetStream(t testing.TB, ctx context.Context, p *client.Pool) *client.Stream {
+// OpenStream opens a StepStream of p, closed when the test ends.
+func OpenStream(t testing.TB, ctx context.Context, p *client.Pool) *client.Stream {
 	t.Helper()
 	st, err := p.Stream(ctx)
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// ResetStream opens a StepStream on p under ctx, registers its closing
+// with t.Cleanup, and resets the pool through it.
+func ResetStream(t testing.TB, ctx context.Context, p *client.Pool) *client.Stream {
+	t.Helper()
+	st := OpenStream(t, ctx, p)
 	if _, err := st.Reset(); err != nil {
 		t.Fatalf("stream Reset: %v", err)
 	}
