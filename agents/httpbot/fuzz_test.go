@@ -23,29 +23,26 @@ var replyEncodings = []struct {
 	encode func([]byte) []byte
 }{
 	{"", func(b []byte) []byte { return b }},
-	{"gzip", func(b []byte) []byte {
-		var buf bytes.Buffer
-		w := gzip.NewWriter(&buf)
-		w.Write(b)
-		w.Close()
-		return buf.Bytes()
-	}},
-	{"deflate", func(b []byte) []byte {
-		var buf bytes.Buffer
-		w := zlib.NewWriter(&buf)
-		w.Write(b)
-		w.Close()
-		return buf.Bytes()
-	}},
-	{"deflate", func(b []byte) []byte { // raw deflate, as some servers send it
-		var buf bytes.Buffer
-		w, _ := flate.NewWriter(&buf, flate.BestSpeed)
-		w.Write(b)
-		w.Close()
-		return buf.Bytes()
-	}},
+	{"gzip", compressed(func(w io.Writer) io.WriteCloser { return gzip.NewWriter(w) })},
+	{"deflate", compressed(func(w io.Writer) io.WriteCloser { return zlib.NewWriter(w) })},
+	{"deflate", compressed(func(w io.Writer) io.WriteCloser { // raw deflate, as some servers send it
+		fw, _ := flate.NewWriter(w, flate.BestSpeed)
+		return fw
+	})},
 	{"gzip", func(b []byte) []byte { return b }},
 	{"deflate", func(b []byte) []byte { return b }},
+}
+
+// compressed returns an encoding that writes its input through the
+// compressor newWriter makes.
+func compressed(newWriter func(io.Writer) io.WriteCloser) func([]byte) []byte {
+	return func(b []byte) []byte {
+		var buf bytes.Buffer
+		w := newWriter(&buf)
+		w.Write(b)
+		w.Close()
+		return buf.Bytes()
+	}
 }
 
 // FuzzBattlecubeReply feeds arbitrary Battle³ bot replies to the server's
