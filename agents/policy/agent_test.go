@@ -373,14 +373,14 @@ func TestSamplingDependsOnlyOnTheSeed(t *testing.T) {
 	sampler := "policy:" + fixturePath + "?sample"
 	first := play(t, newAgent(sampler), 5)
 	t.Run("same_seed_same_actions", func(t *testing.T) {
-		if got := play(t, newAgent(sampler), 5); !equal(got, first) {
+		if got := play(t, newAgent(sampler), 5); !slices.Equal(got, first) {
 			t.Errorf("same seed: %v, want %v", got, first)
 		}
 	})
 	t.Run("reset_restarts_the_stream", func(t *testing.T) {
 		a := newAgent(sampler)
 		play(t, a, 9)
-		if got := play(t, a, 5); !equal(got, first) {
+		if got := play(t, a, 5); !slices.Equal(got, first) {
 			t.Errorf("after another game: %v, want %v", got, first)
 		}
 	})
@@ -411,18 +411,6 @@ func TestSamplingDependsOnlyOnTheSeed(t *testing.T) {
 			}
 		}
 	})
-}
-
-func equal(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestActIsLegalAndAllocationFree(t *testing.T) {

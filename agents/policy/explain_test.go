@@ -3,6 +3,7 @@ package policy
 import (
 	"math"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/botarena/botarena/agents"
@@ -61,7 +62,7 @@ func TestExplainReportsTheActionPlayed(t *testing.T) {
 					}
 					return played
 				}
-				if with, without := run(true), run(false); !equal(with, without) {
+				if with, without := run(true), run(false); !slices.Equal(with, without) {
 					t.Errorf("the explained agent played %v, alone %v", with, without)
 				}
 			})
