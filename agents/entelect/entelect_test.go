@@ -149,16 +149,17 @@ func TestEntelectBotMeta(t *testing.T) {
 	}
 }
 
-// bombermanGame is a 2-player Bomberman game at round 0.
-func bombermanGame(t *testing.T) *bomberman.Game {
+// bombermanGame is a Bomberman game of players players at round 0 of
+// seed.
+func bombermanGame(t *testing.T, players int, seed uint64) *bomberman.Game {
 	t.Helper()
 	cfg := bomberman.DefaultConfig()
-	cfg.Players = 2
+	cfg.Players = players
 	g, err := bomberman.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.Reset(5)
+	g.Reset(seed)
 	return g
 }
 
@@ -199,7 +200,7 @@ func TestEntelectBombermanPenalties(t *testing.T) {
 			withOptions(t, o)
 			root := t.TempDir()
 			b := newPyBot(t, "bomberman", tc.script, root)
-			g := bombermanGame(t)
+			g := bombermanGame(t, 2, 5)
 			b.Reset(g, 1, 0)
 			if got := b.Act(g, 1); got != tc.want {
 				t.Errorf("action %d, want %d", got, tc.want)
@@ -251,7 +252,7 @@ func TestEntelectKill(t *testing.T) {
 		"time.sleep(600)\n"
 	root := t.TempDir()
 	b := newPyBot(t, "bomberman", script, root)
-	g := bombermanGame(t)
+	g := bombermanGame(t, 2, 5)
 	b.Reset(g, 0, 0)
 	if got := b.Act(g, 0); got != 0 {
 		t.Errorf("action %d, want 0 (time-out)", got)
@@ -285,7 +286,7 @@ func TestEntelectKill(t *testing.T) {
 func TestEntelectNoLimit(t *testing.T) {
 	withOptions(t, agents.ExternalSettings{TimeLimit: 100 * time.Millisecond, NoLimit: true})
 	b := newPyBot(t, "bomberman", movePy("2", "time.sleep(0.4)\n"), "")
-	g := bombermanGame(t)
+	g := bombermanGame(t, 2, 5)
 	b.Reset(g, 0, 0)
 	if got := b.Act(g, 0); got != 2 {
 		t.Errorf("action %d, want 2", got)
@@ -308,7 +309,7 @@ func TestEntelectTempDir(t *testing.T) {
 		"open(sys.argv[5], 'w').write(sys.argv[2] + '\\n' + os.getcwd())\n"
 	dir := writeBot(t, meta, script)
 	b := openBot(t, "bomberman", dir)
-	g := bombermanGame(t)
+	g := bombermanGame(t, 2, 5)
 	b.Reset(g, 0, 0)
 	if got := b.Act(g, 0); got != 1 {
 		t.Fatalf("action %d, want 1", got)
@@ -463,7 +464,7 @@ func TestEntelectBombermanRoundFoldersAsBotHarness(t *testing.T) {
 	withOptions(t, agents.ExternalSettings{NoLimit: true})
 	root := t.TempDir()
 	b := newPyBot(t, "bomberman", "print('idle')\n", root)
-	g := bombermanGame(t)
+	g := bombermanGame(t, 2, 5)
 	b.Reset(g, 0, 0)
 	var rewards [2]float32
 	var term, trunc [2]bool

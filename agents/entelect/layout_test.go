@@ -30,12 +30,7 @@ func roundBot(bombRound int) string {
 // for every seat), and returns the game.
 func playLayout(t *testing.T, seats []env.Agent) *bomberman.Game {
 	t.Helper()
-	cfg := bomberman.DefaultConfig()
-	cfg.Players = 3
-	g, err := bomberman.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := bombermanGame(t, 3, 777)
 	if rounds := len(testutil.Play(g, seats, 777, func(int) uint64 { return 0 })) / 3; rounds > 101 {
 		t.Fatalf("the game took %d rounds, want at most 101", rounds)
 	}

@@ -48,7 +48,7 @@ func TestEntelectHugeCommandFiles(t *testing.T) {
 			var got int32
 			var logTxt string
 			if tc.game == "bomberman" {
-				g := bombermanGame(t)
+				g := bombermanGame(t, 2, 5)
 				b.Reset(g, 0, 0)
 				got = b.Act(g, 0)
 				// The game goes on: the next round runs the bot again.
@@ -94,7 +94,7 @@ func TestEntelectReadsOnlyRegularFiles(t *testing.T) {
 			var logw testutil.SyncBuffer
 			withOptions(t, agents.ExternalSettings{NoLimit: true, Log: &logw})
 			b := newPyBot(t, "bomberman", tc.script, "")
-			g := bombermanGame(t)
+			g := bombermanGame(t, 2, 5)
 			b.Reset(g, 0, 0)
 			done := make(chan int32, 1)
 			go func() { done <- b.Act(g, 0) }()

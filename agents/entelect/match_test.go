@@ -35,7 +35,7 @@ func TestEntelectRoundFilesWithoutReplays(t *testing.T) {
 	t.Run("bomberman", func(t *testing.T) {
 		var logw testutil.SyncBuffer
 		withOptions(t, agents.ExternalSettings{NoLimit: true, Log: &logw})
-		g := bombermanGame(t)
+		g := bombermanGame(t, 2, 5)
 		bots := seatBots(t, "bomberman", g, dir)
 		var rewards [2]float32
 		var term, trunc [2]bool
@@ -115,7 +115,7 @@ func TestEntelectBotFolderPerMatch(t *testing.T) {
 	x := openBot(t, "bomberman", dir)
 	y := openBot(t, "bomberman", dir)
 	for match := range 2 {
-		gx, gy := bombermanGame(t), bombermanGame(t)
+		gx, gy := bombermanGame(t, 2, 5), bombermanGame(t, 2, 5)
 		x.Reset(gx, 0, 0)
 		y.Reset(gy, 0, 0)
 		var rewards [2]float32
@@ -161,7 +161,7 @@ func TestEntelectCrashShowsOutput(t *testing.T) {
 			if where == "replays" {
 				b.SetReplayDir(root)
 			}
-			g := bombermanGame(t)
+			g := bombermanGame(t, 2, 5)
 			b.Reset(g, 0, 0)
 			if got := b.Act(g, 0); got != 0 {
 				t.Errorf("action %d, want 0", got)
@@ -215,7 +215,7 @@ func TestEntelectRelativeReplayDir(t *testing.T) {
 	cwd := t.TempDir()
 	t.Chdir(cwd)
 	b.SetReplayDir(filepath.Join("replays", "7"))
-	g := bombermanGame(t)
+	g := bombermanGame(t, 2, 5)
 	b.Reset(g, 0, 0)
 	if got := b.Act(g, 0); got != 4 {
 		t.Errorf("action %d, want 4", got)
@@ -330,7 +330,7 @@ func TestEntelectBotFolderLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := openBot(t, "bomberman", dir)
-	g := bombermanGame(t)
+	g := bombermanGame(t, 2, 5)
 	b.Reset(g, 0, 0)
 	if got := b.Act(g, 0); got != 2 {
 		t.Errorf("action %d, want 2 (move.txt \"22\")", got)
