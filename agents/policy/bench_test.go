@@ -57,16 +57,11 @@ func BenchmarkPool(b *testing.B) {
 	spec := "policy:" + writePolicy(b, battlebotsNet, 1)
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("battlebots/envs=256/workers=%d", workers), func(b *testing.B) {
-			p, err := vecenv.New(vecenv.Config{
+			p := newPool(b, vecenv.Config{
 				Game: "battlebots", NumEnvs: 256, Seed: 1, Workers: workers,
 				LearnerSeats: []int{0},
 				Opponents:    map[int]env.AgentFactory{1: opponent(spec, true)},
 			})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer p.Close()
-			p.Reset()
 			rng := rand.New(rand.NewPCG(1, 2))
 			const batches = 64
 			acts := make([][]int32, batches)
