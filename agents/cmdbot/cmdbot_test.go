@@ -5,7 +5,6 @@ import (
 	"errors"
 	"github.com/botarena/botarena/agents"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -228,14 +227,7 @@ func TestBotLogsWhereTheProgramSays(t *testing.T) {
 // samplePython returns the command of the sample Python bot, or skips.
 func samplePython(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
-	path, err := filepath.Abs("../examples/battlebots-python/bot.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return "cmd:timeout=10m:python3 " + path // no limit to meet on a loaded machine
+	return "cmd:timeout=10m:python3 " + testutil.PythonScript(t, "../examples/battlebots-python/bot.py") // no limit to meet on a loaded machine
 }
 
 func TestSamplePythonBot(t *testing.T) {
