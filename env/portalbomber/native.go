@@ -131,36 +131,22 @@ func (g *Game) appendStateJSON(b []byte, seat int) []byte {
 		}
 		b = append(b, ']')
 	}
-	var order [MaxCells]uint16
 	b = append(b, `,"trailMap":{`...)
-	cells := g.sortedCells(order[:0], func(c *cell) uint32 { return c.trailSeq })
-	for k, i := range cells {
-		if k > 0 {
-			b = append(b, ',')
-		}
-		b = g.appendKey(b, int(i))
-		b = append(b, '{')
-		c := &g.cells[i]
-		first := true
+	b = g.appendCellObjects(b, func(c *cell) uint32 { return c.trailSeq }, func(b []byte, c *cell) []byte {
 		for slot, owner := range [3]string{"0", "1", "-1"} {
 			t := c.trails[slot]
 			if t.Type == NoTrail {
 				continue
 			}
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = append(b, '"')
-			b = append(b, owner...)
-			b = append(b, `":{"tick":`...)
+			b = appendMember(b, owner)
+			b = append(b, `{"tick":`...)
 			b = strconv.AppendInt(b, int64(t.Tick), 10)
 			b = append(b, `,"type":"`...)
 			b = append(b, t.Type.String()...)
 			b = append(b, `"}`...)
 		}
-		b = append(b, '}')
-	}
+		return b
+	})
 	b = append(b, `},"bombMap":{`...)
 	for k := range g.nBombs {
 		i := int(g.bombs[k])
@@ -176,33 +162,21 @@ func (g *Game) appendStateJSON(b []byte, seat int) []byte {
 		b = append(b, '}')
 	}
 	b = append(b, `},"portalMap":{`...)
-	cells = g.sortedCells(order[:0], func(c *cell) uint32 { return c.portalSeq })
-	for k, i := range cells {
-		if k > 0 {
-			b = append(b, ',')
-		}
-		b = g.appendKey(b, int(i))
-		b = append(b, '{')
-		c := &g.cells[i]
-		first := true
-		for f := range 4 {
+	b = g.appendCellObjects(b, func(c *cell) uint32 { return c.portalSeq }, func(b []byte, c *cell) []byte {
+		for f, face := range [4]string{"0", "1", "2", "3"} {
 			p := c.portals[f]
 			if p.owner == 0 {
 				continue
 			}
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = append(b, '"', byte('0'+f))
-			b = append(b, `":{"owner":`...)
+			b = appendMember(b, face)
+			b = append(b, `{"owner":`...)
 			b = strconv.AppendInt(b, int64(p.owner-1), 10)
 			b = append(b, `,"portalColor":"`...)
 			b = append(b, colorNames[p.color]...)
 			b = append(b, `"}`...)
 		}
-		b = append(b, '}')
-	}
+		return b
+	})
 	// moveNumber last: the commit that added it (340cac8) appended it to
 	// sanitizedForm, after portalMap.
 	b = append(b, `},"moveNumber":`...)
@@ -211,6 +185,34 @@ func (g *Game) appendStateJSON(b []byte, seat int) []byte {
 }
 
 var colorNames = [2]string{"orange", "blue"}
+
+// appendCellObjects appends the original's map of the cells whose seq is
+// non-zero, in seq order: "x,y":{...} members separated by commas, each
+// object's members appended by members ([appendMember]).
+func (g *Game) appendCellObjects(b []byte, seq func(*cell) uint32, members func(b []byte, c *cell) []byte) []byte {
+	var order [MaxCells]uint16
+	for k, i := range g.sortedCells(order[:0], seq) {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = g.appendKey(b, int(i))
+		b = append(b, '{')
+		b = members(b, &g.cells[i])
+		b = append(b, '}')
+	}
+	return b
+}
+
+// appendMember appends the start of an object member "key": after a comma,
+// unless it is the object's first (b ends with its '{').
+func appendMember(b []byte, key string) []byte {
+	if b[len(b)-1] != '{' {
+		b = append(b, ',')
+	}
+	b = append(b, '"')
+	b = append(b, key...)
+	return append(b, `":`...)
+}
 
 // appendKey appends the original's map key "x,y": for cell i.
 func (g *Game) appendKey(b []byte, i int) []byte {
