@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -66,7 +67,7 @@ func TestBombermanStepAllocations(t *testing.T) {
 	}
 	for _, workers := range []int{1, 2} {
 		for _, mode := range []vecenv.AutoReset{vecenv.NextStep, vecenv.SameStep} {
-			p := newPool(t, mixedConfig(16, workers, 3, mode))
+			p := testutil.NewPool(t, mixedConfig(16, workers, 3, mode))
 			p.Reset()
 			next := actionStream(p.Rows(), p.Spec().Actions, 1)
 			for range 1000 { // warm-up

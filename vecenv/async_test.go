@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -68,7 +69,7 @@ func envDigest(out vecenv.Output, row0, L int) [32]byte {
 func syncTrajectories(t *testing.T, cfg vecenv.Config, steps int) ([][][32]byte, vecenv.Stats) {
 	t.Helper()
 	cfg.Workers = 1
-	p := newPool(t, cfg)
+	p := testutil.NewPool(t, cfg)
 	if err := p.Reset(); err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func syncTrajectories(t *testing.T, cfg vecenv.Config, steps int) ([][][32]byte,
 //     some envs take extra steps, and the stats are not comparable.
 func asyncTrajectories(t *testing.T, cfg vecenv.Config, batch, steps int, want [][][32]byte, chaos bool) vecenv.Stats {
 	t.Helper()
-	p := newPool(t, cfg)
+	p := testutil.NewPool(t, cfg)
 	a := startAsync(t, p, batch)
 	n, L := p.NumEnvs(), len(p.LearnerSeats())
 	rng := rand.New(rand.NewPCG(uint64(batch), 3))
@@ -238,7 +239,7 @@ func TestAsyncDeterminism(t *testing.T) {
 func TestAsyncAfterPoolReset(t *testing.T) {
 	cfg := mixedConfig(6, 2, 5, vecenv.NextStep)
 	want, _ := syncTrajectories(t, cfg, 2)
-	p := newPool(t, cfg)
+	p := testutil.NewPool(t, cfg)
 	if err := p.Reset(); err != nil {
 		t.Fatal(err)
 	}
@@ -421,7 +422,7 @@ func TestAsyncPanicReachesCaller(t *testing.T) {
 // TestAsyncSetOpponents: after Wait, SetOpponents changes the opponents of
 // the envs' next episodes, and their stats show it.
 func TestAsyncSetOpponents(t *testing.T) {
-	p := newPool(t, mixConfig(2, vecenv.NextStep))
+	p := testutil.NewPool(t, mixConfig(2, vecenv.NextStep))
 	a := startAsync(t, p, 4)
 	b := &countingBatcher{}
 	acts := []int32{0, 0, 0, 0}
@@ -455,7 +456,7 @@ func TestAsyncSetOpponents(t *testing.T) {
 // TestAsyncCloseStopsWorkers: Close waits for the envs in flight and
 // leaves no goroutine behind.
 func TestAsyncCloseStopsWorkers(t *testing.T) {
-	p := newPool(t, mixedConfig(8, 2, 1, vecenv.NextStep))
+	p := testutil.NewPool(t, mixedConfig(8, 2, 1, vecenv.NextStep))
 	before := runtime.NumGoroutine()
 	a, err := vecenv.NewAsync(p, 3, nil)
 	if err != nil {

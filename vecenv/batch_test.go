@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -108,7 +109,7 @@ func TestBatchOpponentsMatchAct(t *testing.T) {
 			for _, workers := range []int{1, 2, 3, 10} {
 				b := &countingBatcher{}
 				got, _, _ := trace(t, batchConfig(workers, mode, b), steps)
-				chunks := vecenv.Chunks(newPool(t, batchConfig(workers, mode, nil)))
+				chunks := vecenv.Chunks(testutil.NewPool(t, batchConfig(workers, mode, nil)))
 				for s := range want {
 					if got[s] != want[s] {
 						t.Fatalf("%d workers: batched buffers differ from Act at step %d", workers, s)
@@ -137,7 +138,7 @@ func TestBatchOpponentsDoNotAllocate(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	p := newPool(t, batchConfig(1, vecenv.NextStep, &countingBatcher{}))
+	p := testutil.NewPool(t, batchConfig(1, vecenv.NextStep, &countingBatcher{}))
 	p.Reset()
 	acts := make([]int32, p.Rows())
 	p.Step(acts)

@@ -38,16 +38,6 @@ func mixedConfig(numEnvs, workers int, seed uint64, mode vecenv.AutoReset) vecen
 	}
 }
 
-func newPool(t testing.TB, cfg vecenv.Config) *vecenv.Pool {
-	t.Helper()
-	p, err := vecenv.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
-
 // actionStream returns a function giving the actions of each step: random
 // values in 0..actions-1 (many of them illegal moves) from a fixed seed.
 func actionStream(rows, actions int, seed uint64) func() []int32 {
@@ -65,7 +55,7 @@ func actionStream(rows, actions int, seed uint64) func() []int32 {
 // (index 0 is the Reset), the final stats and the number of episode ends.
 func trace(t *testing.T, cfg vecenv.Config, steps int) ([][32]byte, vecenv.Stats, int) {
 	t.Helper()
-	return traceOf(t, newPool(t, cfg), steps)
+	return traceOf(t, testutil.NewPool(t, cfg), steps)
 }
 
 // traceOf is trace on a pool already made.
@@ -132,7 +122,7 @@ func TestDeterminismAcrossChunks(t *testing.T) {
 	for _, mode := range []vecenv.AutoReset{vecenv.NextStep, vecenv.SameStep} {
 		t.Run(mode.String(), func(t *testing.T) {
 			want, wantStats, _ := trace(t, mixedConfig(numEnvs, 1, 42, mode), steps)
-			forced := newPool(t, mixedConfig(numEnvs, 4, 42, mode))
+			forced := testutil.NewPool(t, mixedConfig(numEnvs, 4, 42, mode))
 			if c := vecenv.Chunks(forced); c <= forced.Workers() {
 				t.Fatalf("%d chunks for %d workers; the test needs more chunks than workers", c, forced.Workers())
 			}
@@ -143,7 +133,7 @@ func TestDeterminismAcrossChunks(t *testing.T) {
 				seen[k] = true
 				return k
 			})
-			for name, p := range map[string]*vecenv.Pool{"forced": forced, "auto": newPool(t, mixedConfig(numEnvs, 0, 42, mode))} {
+			for name, p := range map[string]*vecenv.Pool{"forced": forced, "auto": testutil.NewPool(t, mixedConfig(numEnvs, 0, 42, mode))} {
 				got, gotStats, _ := traceOf(t, p, steps)
 				for s := range want {
 					if got[s] != want[s] {
@@ -355,7 +345,7 @@ func TestMatchesReference(t *testing.T) {
 			if tc.all {
 				cfg.LearnerSeats, cfg.Opponents, opps = []int{0, 1, 2, 3}, nil, nil
 			}
-			p := newPool(t, cfg)
+			p := testutil.NewPool(t, cfg)
 			ref := newReference(t, cfg, opps)
 			if err := p.Reset(); err != nil {
 				t.Fatal(err)

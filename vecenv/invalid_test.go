@@ -5,6 +5,7 @@ import (
 
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/env/battlebots"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -41,7 +42,7 @@ func TestStatsCountOpponentInvalid(t *testing.T) {
 func TestStatsInvalidIsTheEnvsCount(t *testing.T) {
 	for _, game := range []string{"bomberman/2p", "battlebots"} {
 		t.Run(game, func(t *testing.T) {
-			p := newPool(t, vecenv.Config{
+			p := testutil.NewPool(t, vecenv.Config{
 				Game: game, NumEnvs: 4, Workers: 2, Seed: 5, MaxEpisodeSteps: 12,
 				LearnerSeats: []int{0},
 				Opponents:    map[int]env.AgentFactory{1: fixed(1)},

@@ -53,7 +53,7 @@ func mixConfig(workers int, mode vecenv.AutoReset) vecenv.Config {
 // digest and the final stats. b batches the random choices.
 func mixTrace(t *testing.T, cfg vecenv.Config, b *countingBatcher) ([][32]byte, vecenv.Stats) {
 	t.Helper()
-	p := newPool(t, cfg)
+	p := testutil.NewPool(t, cfg)
 	set := func(seat int, cs ...vecenv.OpponentChoice) {
 		t.Helper()
 		if err := p.SetOpponents(seat, cs); err != nil {
@@ -303,7 +303,7 @@ func TestMixStepDoesNotAllocate(t *testing.T) {
 		t.Skip("the race detector allocates")
 	}
 	for _, mode := range []vecenv.AutoReset{vecenv.NextStep, vecenv.SameStep} {
-		p := newPool(t, mixConfig(1, mode))
+		p := testutil.NewPool(t, mixConfig(1, mode))
 		b := &countingBatcher{}
 		for _, seat := range []int{0, 2} {
 			if err := p.SetOpponents(seat, []vecenv.OpponentChoice{

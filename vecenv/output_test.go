@@ -16,7 +16,7 @@ func TestSetOutput(t *testing.T) {
 	for _, mode := range []vecenv.AutoReset{vecenv.NextStep, vecenv.SameStep} {
 		t.Run(mode.String(), func(t *testing.T) {
 			cfg := mixedConfig(5, 2, 11, mode)
-			ref, other := newPool(t, cfg), newPool(t, cfg)
+			ref, other := testutil.NewPool(t, cfg), testutil.NewPool(t, cfg)
 			for _, p := range []*vecenv.Pool{ref, other} {
 				if err := p.Reset(); err != nil {
 					t.Fatal(err)
@@ -48,8 +48,8 @@ func TestSetOutput(t *testing.T) {
 }
 
 func TestSetOutputErrors(t *testing.T) {
-	p := newPool(t, mixedConfig(3, 1, 1, vecenv.NextStep))
-	same := newPool(t, mixedConfig(3, 1, 1, vecenv.SameStep))
+	p := testutil.NewPool(t, mixedConfig(3, 1, 1, vecenv.NextStep))
+	same := testutil.NewPool(t, mixedConfig(3, 1, 1, vecenv.SameStep))
 	for _, tc := range []struct {
 		name string
 		out  func() vecenv.Output

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -107,7 +108,7 @@ func playSerially(t *testing.T, m scheduled, maxSteps int) transcript {
 func playScheduled(t *testing.T, sched []scheduled, numEnvs, workers, maxSteps int, b *countingBatcher) []transcript {
 	t.Helper()
 	obs := &recordingObserver{lines: make([][]string, numEnvs)}
-	p := newPool(t, vecenv.Config{
+	p := testutil.NewPool(t, vecenv.Config{
 		Game: "toy", Registry: toyRegistry(), GameConfig: []byte(`{"seats": 3, "length": 6}`),
 		NumEnvs: numEnvs, Workers: workers, LearnerSeats: []int{}, MaxEpisodeSteps: maxSteps,
 		Opponents: map[int]env.AgentFactory{0: fixed(0), 1: fixed(0), 2: fixed(0)},
@@ -202,7 +203,7 @@ func TestPlannedEpisodesPlayLikeASerialLoopForAnyWorkerCount(t *testing.T) {
 }
 
 func TestPlanSetsTheSeedOfALearnersNextEpisode(t *testing.T) {
-	p := newPool(t, vecenv.Config{
+	p := testutil.NewPool(t, vecenv.Config{
 		Game: "toy", Registry: toyRegistry(), NumEnvs: 2, Seed: 3, LearnerSeats: []int{0},
 		Opponents: map[int]env.AgentFactory{1: fixed(0)}, OpponentNames: map[int]string{1: "zero"},
 	})
@@ -232,7 +233,7 @@ func TestPlanSetsTheSeedOfALearnersNextEpisode(t *testing.T) {
 }
 
 func TestPlanRejectsBadPlansAndLeavesThePoolUnchanged(t *testing.T) {
-	p := newPool(t, vecenv.Config{
+	p := testutil.NewPool(t, vecenv.Config{
 		Game: "toy", Registry: toyRegistry(), NumEnvs: 2, LearnerSeats: []int{},
 		Opponents:     map[int]env.AgentFactory{0: fixed(0), 1: fixed(1)},
 		OpponentNames: map[int]string{0: "zero", 1: "one"},
@@ -270,7 +271,7 @@ func TestPlanRejectsBadPlansAndLeavesThePoolUnchanged(t *testing.T) {
 
 func TestSetOpponentsKeepsPlannedChoicesItKeepsAndDrawsForThoseItRemoves(t *testing.T) {
 	obs := &recordingObserver{lines: make([][]string, 2)}
-	p := newPool(t, vecenv.Config{
+	p := testutil.NewPool(t, vecenv.Config{
 		Game: "toy", Registry: toyRegistry(), NumEnvs: 2, LearnerSeats: []int{},
 		Opponents:     map[int]env.AgentFactory{0: fixed(0), 1: fixed(0)},
 		OpponentNames: map[int]string{0: "zero", 1: "zero"},
@@ -312,7 +313,7 @@ func TestSetOpponentsKeepsPlannedChoicesItKeepsAndDrawsForThoseItRemoves(t *test
 }
 
 func TestMaxEpisodeStepsTruncatesTheSeatsInPlay(t *testing.T) {
-	p := newPool(t, vecenv.Config{
+	p := testutil.NewPool(t, vecenv.Config{
 		Game: "toy", Registry: toyRegistry(), GameConfig: []byte(`{"seats": 2, "length": 9}`),
 		NumEnvs: 1, MaxEpisodeSteps: 2,
 	})

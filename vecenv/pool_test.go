@@ -21,7 +21,7 @@ func toyPool(t *testing.T, cfg vecenv.Config) *vecenv.Pool {
 	if cfg.NumEnvs == 0 {
 		cfg.NumEnvs = 3
 	}
-	return newPool(t, cfg)
+	return testutil.NewPool(t, cfg)
 }
 
 // obsOf returns row r's toy observation: [seat, steps, last action, seed].
@@ -282,7 +282,7 @@ func TestCloseTwice(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
-	p := newPool(t, vecenv.Config{Game: "toy", Registry: toyRegistry(), NumEnvs: 1000})
+	p := testutil.NewPool(t, vecenv.Config{Game: "toy", Registry: toyRegistry(), NumEnvs: 1000})
 	if want := runtime.GOMAXPROCS(0); p.Workers() != want {
 		t.Errorf("Workers() = %d, want GOMAXPROCS = %d", p.Workers(), want)
 	}
@@ -292,7 +292,7 @@ func TestDefaults(t *testing.T) {
 	if err := p.Buffers().Check(); err != nil {
 		t.Error(err)
 	}
-	q := newPool(t, vecenv.Config{Game: "toy", Registry: toyRegistry(), NumEnvs: 3, Workers: 16})
+	q := testutil.NewPool(t, vecenv.Config{Game: "toy", Registry: toyRegistry(), NumEnvs: 3, Workers: 16})
 	if q.Workers() != 3 {
 		t.Errorf("Workers() = %d with 3 envs, want 3", q.Workers())
 	}

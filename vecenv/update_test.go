@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -30,7 +31,7 @@ func TestRowsUpdatedInPlaceEqualWriteObs(t *testing.T) {
 			if tc.all {
 				cfg.LearnerSeats, cfg.Opponents = []int{0, 1, 2, 3}, nil
 			}
-			p := newPool(t, cfg)
+			p := testutil.NewPool(t, cfg)
 			if _, ok := p.Env(0).(vecenv.ObsUpdater); !ok {
 				t.Fatal("bomberman does not implement vecenv.ObsUpdater")
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/vecenv"
 )
 
@@ -57,11 +58,12 @@ func BenchmarkPool(b *testing.B) {
 	spec := "policy:" + writePolicy(b, battlebotsNet, 1)
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("battlebots/envs=256/workers=%d", workers), func(b *testing.B) {
-			p := newPool(b, vecenv.Config{
+			p := testutil.NewPool(b, vecenv.Config{
 				Game: "battlebots", NumEnvs: 256, Seed: 1, Workers: workers,
 				LearnerSeats: []int{0},
 				Opponents:    map[int]env.AgentFactory{1: opponent(spec, true)},
 			})
+			p.Reset()
 			rng := rand.New(rand.NewPCG(1, 2))
 			const batches = 64
 			acts := make([][]int32, batches)

@@ -53,23 +53,12 @@ func policyPools(workers int, batched bool) map[string]vecenv.Config {
 	}
 }
 
-// newPool makes the pool of cfg, closed when the test ends, and resets it.
-func newPool(tb testing.TB, cfg vecenv.Config) *vecenv.Pool {
-	tb.Helper()
-	p, err := vecenv.New(cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { p.Close() })
-	p.Reset()
-	return p
-}
-
 // poolTrace runs cfg for steps steps with random learner actions and
 // returns a digest of every step's buffers.
 func poolTrace(t *testing.T, cfg vecenv.Config, steps int) [][32]byte {
 	t.Helper()
-	p := newPool(t, cfg)
+	p := testutil.NewPool(t, cfg)
+	p.Reset()
 	rng := rand.New(rand.NewPCG(3, 4))
 	acts := make([]int32, p.Rows())
 	b := p.Buffers()
@@ -134,11 +123,12 @@ func TestPoolStepDoesNotAllocate(t *testing.T) {
 	}
 	for _, workers := range []int{1, 2} {
 		for _, spec := range []string{"policy:" + fixturePath, "policy:" + fixturePath + "?sample"} {
-			p := newPool(t, vecenv.Config{
+			p := testutil.NewPool(t, vecenv.Config{
 				Game: "battlebots", GameConfig: []byte(`{"max_rounds": 5}`), NumEnvs: 40, Seed: 1, Workers: workers,
 				LearnerSeats: []int{0},
 				Opponents:    map[int]env.AgentFactory{1: opponent(spec, true)},
 			})
+			p.Reset()
 			acts := make([]int32, p.Rows())
 			for range 20 {
 				p.Step(acts)

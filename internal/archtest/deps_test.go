@@ -171,9 +171,10 @@ var rules = []rule{
 	{pkg: "rpc/internal/rpctest", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "rpc/gen/*", "rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client"},
 		thirdParty: cat(connectDeps, promDeps, arrowDeps, parquetDeps, bboltDeps, gonumDeps)},
 
-	// Test helpers: the game contract (a codec-less wrapper), else the
-	// standard library; this package: the standard library only.
-	{pkg: "internal/testutil", imports: []string{"env"}},
+	// Test helpers: the game contract (a codec-less wrapper) and pools of
+	// envs (vecenv), else the standard library; this package: the
+	// standard library only.
+	{pkg: "internal/testutil", imports: []string{"env", "vecenv"}},
 	// Opening files a user, a client or a bot named, without blocking on
 	// a FIFO: the standard library only, for every package that reads
 	// such files.
