@@ -3,8 +3,8 @@
 package testutil_test
 
 import (
-	"math"
 	"image"
+	"math"
 	"runtime"
 	"sync"
 	"testing"
