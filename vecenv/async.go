@@ -416,7 +416,7 @@ func (a *Async) Close() error {
 	a.wg.Wait()
 	// The envs stepped without writing the pool's own rows: their next
 	// write there is a full one (see rows.ver).
-	clear(a.p.out.ver)
+	a.p.out.forget()
 	return nil
 }
 

@@ -113,7 +113,7 @@ func (p *Pool) SetOutput(out Output) error {
 		copy(out.FinalObs[t], old.final[t])
 	}
 	// The new rows' observations are written in full at the next step
-	// (rows.ver all 0: unknown).
-	p.out = rows{Buffers: b, final: out.FinalObs, ended: out.Ended, ver: make([]uint64, len(b.Env))}
+	// and masks (rows.ver and maskVer all 0: unknown).
+	p.out = versioned(b, out.FinalObs, out.Ended)
 	return nil
 }

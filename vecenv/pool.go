@@ -69,12 +69,13 @@ type Pool struct {
 // during a batch.
 type slot struct {
 	e       env.Env
-	upd     ObsUpdater // e, when it implements ObsUpdater
-	seed    uint64     // EnvSeed
-	episode int32      // -1 before the first Reset
-	steps   int32      // steps of the current episode
-	pending bool       // the episode ended; reset at the next Step (unless held)
-	hold    bool       // Hold: start no episode until Plan
+	upd     ObsUpdater  // e, when it implements ObsUpdater
+	mupd    MaskUpdater // e, when it implements MaskUpdater
+	seed    uint64      // EnvSeed
+	episode int32       // -1 before the first Reset
+	steps   int32       // steps of the current episode
+	pending bool        // the episode ended; reset at the next Step (unless held)
+	hold    bool        // Hold: start no episode until Plan
 	// planned: Plan fixed the next episode's seed (planSeed) and, when
 	// planOpps, its opponents (in Pool.next) and their seeds (planOppSeeds,
 	// when not nil).
@@ -94,12 +95,29 @@ type slot struct {
 // It may be set only for rows that keep their env and seat from step to
 // step and that nothing else writes; whoever else writes a row's
 // observation, or gives the row to another env, sets its entry to 0. With
-// ver nil every observation is written in full.
+// ver nil every observation is written in full. maskVer is the same for the
+// rows' masks (see [MaskUpdater]), under the same rules, and is nil exactly
+// when ver is.
 type rows struct {
 	*env.Buffers
-	final [][]byte // SameStep only
-	ended []bool
-	ver   []uint64
+	final   [][]byte // SameStep only
+	ended   []bool
+	ver     []uint64
+	maskVer []uint64
+}
+
+// versioned returns rows over b with every row's observation and mask
+// version unknown (0): their next writes are full ones.
+func versioned(b *env.Buffers, final [][]byte, ended []bool) rows {
+	n := len(b.Env)
+	return rows{Buffers: b, final: final, ended: ended, ver: make([]uint64, n), maskVer: make([]uint64, n)}
+}
+
+// forget makes every row's observation and mask version unknown, when
+// something other than the row's env wrote the rows or will.
+func (r *rows) forget() {
+	clear(r.ver)
+	clear(r.maskVer)
 }
 
 // New makes a pool from cfg: it validates cfg, makes NumEnvs envs and their
@@ -133,9 +151,10 @@ func New(cfg Config) (*Pool, error) {
 	}
 	for i, e := range v.envs {
 		upd, _ := e.(ObsUpdater)
-		p.slots[i] = slot{e: e, upd: upd, seed: EnvSeed(v.Seed, i), episode: -1}
+		mupd, _ := e.(MaskUpdater)
+		p.slots[i] = slot{e: e, upd: upd, mupd: mupd, seed: EnvSeed(v.Seed, i), episode: -1}
 	}
-	p.out = rows{Buffers: env.NewBuffers(p.spec, p.rows), ended: make([]bool, p.rows), ver: make([]uint64, p.rows)}
+	p.out = versioned(env.NewBuffers(p.spec, p.rows), nil, make([]bool, p.rows))
 	if p.mode == SameStep {
 		p.out.final = make([][]byte, len(p.spec.Obs))
 		for t, n := range p.tensorLen {
@@ -237,7 +256,7 @@ func (p *Pool) Reset() error {
 	if err := p.prepare(); err != nil {
 		return err
 	}
-	clear(p.out.ver) // Reset rewrites every row in full
+	p.out.forget() // Reset rewrites every row in full
 	p.d.run(opReset)
 	p.started = true
 	return nil
@@ -458,10 +477,23 @@ func (p *Pool) writeRows(w *worker, out *rows, i, row0 int) {
 		ver = out.ver[row0 : row0+len(p.learners)]
 	}
 	p.writeObs(w, s, row0, out.Obs, ver)
+	var mver []uint64
+	if out.maskVer != nil {
+		mver = out.maskVer[row0 : row0+len(p.learners)]
+	}
 	n := p.spec.Actions
 	for k, seat := range p.learners {
 		r := row0 + k
-		s.e.WriteMask(seat, out.Mask[r*n:(r+1)*n:(r+1)*n])
+		m := out.Mask[r*n : (r+1)*n : (r+1)*n]
+		switch {
+		case mver == nil:
+			s.e.WriteMask(seat, m)
+		case s.mupd != nil:
+			mver[k] = s.mupd.UpdateMask(seat, m, mver[k])
+		default:
+			s.e.WriteMask(seat, m)
+			mver[k] = 0
+		}
 	}
 }
 

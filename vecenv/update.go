@@ -25,3 +25,18 @@ package vecenv
 type ObsUpdater interface {
 	UpdateObs(seat int, dst [][]byte, have uint64) uint64
 }
+
+// MaskUpdater is to action masks what [ObsUpdater] is to observations:
+// implemented by envs whose masks are large and change little from one
+// step to the next (Battleships: a block of every target cell per weapon,
+// rewritten only when a weapon's legality changes). UpdateMask writes
+// seat's mask into dst, as env.Env.WriteMask does, and returns a version,
+// never 0; have is 0 or a version an earlier UpdateMask of this env
+// returned for this seat when it wrote the same dst, which nothing has
+// written since. Whatever have is, dst ends up holding exactly the bytes
+// WriteMask would write. The pool keeps and passes masks' versions under
+// the same rules as observations' (rows that keep their env and seat, a
+// Reset writing every row in full).
+type MaskUpdater interface {
+	UpdateMask(seat int, dst []uint8, have uint64) uint64
+}

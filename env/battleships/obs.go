@@ -196,34 +196,105 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	if len(dst) != g.spec.Actions {
 		panic("battleships: WriteMask: wrong mask length")
 	}
+	codes, placing := g.maskContent(seat)
 	clear(dst)
 	dst[0] = 1
-	p := &g.players[seat]
-	if g.done || p.Killed {
+	if placing {
+		g.writePlacements(seat, dst)
 		return
 	}
-	n := g.n
+	g.writeCommands(dst, 0, codes)
+}
+
+// UpdateMask writes seat's mask as WriteMask does, rewriting only the
+// command blocks whose legality changed when have says what dst holds,
+// and returns the version of what it wrote, for the pool (vecenv's
+// MaskUpdater). A version names the mask's content, not a state: in phase
+// 2 (and whenever do-nothing is the only legal action) it is maskVerCodes
+// with the set of legal command codes in its low bits, the same for every
+// seat and state with that set; phase-1 placements, written in full, are
+// maskVerPlacing, which no later call takes as a known content. have 0 or
+// anything else is unknown: the mask is written in full. It never
+// allocates.
+func (g *Game) UpdateMask(seat int, dst []uint8, have uint64) uint64 {
+	if len(dst) != g.spec.Actions {
+		panic("battleships: UpdateMask: wrong mask length")
+	}
+	codes, placing := g.maskContent(seat)
+	if placing {
+		g.WriteMask(seat, dst)
+		return maskVerPlacing
+	}
+	if have&^maskCodesBits != maskVerCodes {
+		clear(dst)
+		dst[0] = 1
+		g.writeCommands(dst, 0, codes)
+	} else {
+		g.writeCommands(dst, have&maskCodesBits, codes)
+	}
+	return maskVerCodes | codes
+}
+
+// Mask versions of UpdateMask: maskVerCodes | the legal command codes
+// (bit code), or maskVerPlacing. Neither is 0.
+const (
+	maskVerCodes   uint64 = 1 << 63
+	maskVerPlacing uint64 = 1 << 62
+	maskCodesBits  uint64 = 1<<(CodeShield+1) - 1
+)
+
+// maskContent returns what seat's mask holds: placing when it is phase
+// 1's placements of a learning seat's next ship, otherwise the set of
+// legal command codes (bit code; none once the game is over, the seat is
+// dead, or in phase 1).
+func (g *Game) maskContent(seat int) (codes uint64, placing bool) {
+	p := &g.players[seat]
+	if g.done || p.Killed {
+		return 0, false
+	}
 	if g.phase == 1 {
-		pd := &g.pend[seat]
-		if !g.learn || pd.state != pendOpen {
-			return
+		return 0, g.learn && g.pend[seat].state == pendOpen
+	}
+	for code := CodeSingle; code <= CodeShield; code++ {
+		if g.commandLegal(seat, code) {
+			codes |= 1 << code
 		}
-		for x := range n {
-			for y := range n {
-				for d := range Direction(4) {
-					if legalNext(&pd.ships, int(pd.n), Ship{X: int8(x), Y: int8(y), Dir: d}, n) {
-						dst[PlaceAction(n, x, y, d)] = 1
-					}
+	}
+	return codes, false
+}
+
+// writePlacements sets the placements of seat's next ship that fit on the
+// map without overlapping its earlier choices (dst cleared before).
+func (g *Game) writePlacements(seat int, dst []uint8) {
+	n := g.n
+	pd := &g.pend[seat]
+	for x := range n {
+		for y := range n {
+			for d := range Direction(4) {
+				if legalNext(&pd.ships, int(pd.n), Ship{X: int8(x), Y: int8(y), Dir: d}, n) {
+					dst[PlaceAction(n, x, y, d)] = 1
 				}
 			}
 		}
-		return
 	}
-	block := onMapBlocks[n]
+}
+
+// writeCommands brings the command blocks of dst from the set of legal
+// codes was to codes: a code that became legal gets its on-map block, one
+// that stopped being legal a cleared block; the others are left as they
+// are.
+func (g *Game) writeCommands(dst []uint8, was, codes uint64) {
+	block := onMapBlocks[g.n]
 	for code := CodeSingle; code <= CodeShield; code++ {
-		if g.commandLegal(seat, code) {
-			base := 1 + (code-1)*len(block)
+		bit := uint64(1) << code
+		if (was^codes)&bit == 0 {
+			continue
+		}
+		base := 1 + (code-1)*len(block)
+		if codes&bit != 0 {
 			copy(dst[base:base+len(block)], block)
+		} else {
+			clear(dst[base : base+len(block)])
 		}
 	}
 }
