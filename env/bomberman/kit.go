@@ -13,9 +13,6 @@ import (
 // kit for; docs/add-a-game.md lists them.
 type Kit struct{}
 
-// kit is the Kit of every registry entry of the game.
-var kit = Kit{}
-
 // builtinAgents are the game's built-in agents ([Kit.Agents]).
 var builtinAgents = []env.AgentInfo{
 	{Name: "reference", Summary: "the Entelect 2016 reference bot (C# AStarStrategy), quirks included", New: newReferenceAgent},

@@ -12,29 +12,15 @@ var _ env.Env = (*Game)(nil)
 // Registry names: "bomberman" is the 4-player tournament game; the presets
 // change only the default player count (and with it the map side).
 func init() {
-	for _, preset := range []struct {
-		name    string
-		players int
-		summary string
-	}{
-		{"bomberman", 4, "Entelect Challenge 2016 Bomberman, exact: 4 players on 21×21 (2–12 with players)"},
-		{"bomberman/2p", 2, "Entelect 2016 Bomberman, 2 players on 21×21"},
-		{"bomberman/8p", 8, "Entelect 2016 Bomberman, 8 players on 31×31"},
-		{"bomberman/12p", 12, "Entelect 2016 Bomberman, 12 players on 41×41"},
-	} {
-		env.Register(env.Entry{
-			Name:    preset.name,
-			Summary: preset.summary,
-			Rules:   func(c env.Config) string { return Rules(c.(*Config)) },
-			NewConfig: func() env.Config {
-				c := DefaultConfig()
-				c.Players = preset.players
-				return c
-			},
-			New: func(c env.Config) (env.Env, error) { return newGame(preset.name, c.(*Config)) },
-			Kit: kit,
-		})
+	players := func(n int) func() *Config {
+		return func() *Config { c := DefaultConfig(); c.Players = n; return c }
 	}
+	env.Register(env.Presets([]env.Preset[*Config]{
+		{Name: "bomberman", Summary: "Entelect Challenge 2016 Bomberman, exact: 4 players on 21×21 (2–12 with players)", Config: players(4)},
+		{Name: "bomberman/2p", Summary: "Entelect 2016 Bomberman, 2 players on 21×21", Config: players(2)},
+		{Name: "bomberman/8p", Summary: "Entelect 2016 Bomberman, 8 players on 31×31", Config: players(8)},
+		{Name: "bomberman/12p", Summary: "Entelect 2016 Bomberman, 12 players on 41×41", Config: players(12)},
+	}, Rules, newGame, Kit{})...)
 }
 
 // Rules returns the rules as botarena implements them for cfg, in Markdown:
