@@ -104,18 +104,25 @@ func TestMaskUpdatersEqualWriteMask(t *testing.T) {
 		found = true
 		t.Run(game, func(t *testing.T) {
 			for seed := range uint64(8) {
-				checkMaskUpdater(t, game, seed)
+				checkMaskUpdater(t, game, nil, seed)
 			}
 		})
 	}
+	// Battle³'s safe mask masks moves out of the cube and the own cell's
+	// bomb, which change as the seat moves.
+	t.Run("battlecube/safe_mask", func(t *testing.T) {
+		for seed := range uint64(8) {
+			checkMaskUpdater(t, "battlecube", []byte(`{"safe_mask": true}`), seed)
+		}
+	})
 	if !found {
 		t.Fatal("no registered game implements vecenv.MaskUpdater (battleships should)")
 	}
 }
 
-func checkMaskUpdater(t *testing.T, game string, seed uint64) {
+func checkMaskUpdater(t *testing.T, game string, config []byte, seed uint64) {
 	t.Helper()
-	e, err := env.Make(game, nil)
+	e, err := env.Make(game, config)
 	if err != nil {
 		t.Fatal(err)
 	}

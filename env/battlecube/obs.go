@@ -200,25 +200,95 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	if len(dst) != g.spec.Actions {
 		panic(fmt.Sprintf("battlecube: WriteMask: got %d mask entries, want %d", len(dst), g.spec.Actions))
 	}
+	g.writeMaskContent(dst, g.maskContent(seat))
+}
+
+// UpdateMask writes seat's mask as WriteMask does, changing only the
+// entries that differ from what have says dst holds, and returns the
+// version of what it wrote, for the pool (vecenv's MaskUpdater). A
+// version names the mask's content, not a state (see maskContent): every
+// action but the listed ones, or NOOP alone. have 0 or unknown: the mask is
+// written in full. It never allocates.
+func (g *Game) UpdateMask(seat int, dst []uint8, have uint64) uint64 {
+	if len(dst) != g.spec.Actions {
+		panic(fmt.Sprintf("battlecube: UpdateMask: got %d mask entries, want %d", len(dst), g.spec.Actions))
+	}
+	now := g.maskContent(seat)
+	switch {
+	case have == now:
+	case have&maskVerAllBut != 0 && now&maskVerAllBut != 0:
+		// Both are "every action but a few": legal again what was not,
+		// then illegal what is not now.
+		setMaskExceptions(dst, have, 1)
+		setMaskExceptions(dst, now, 0)
+	default:
+		g.writeMaskContent(dst, now)
+	}
+	return now
+}
+
+// Mask contents, which are UpdateMask's versions (never 0):
+// maskVerNoopOnly, or maskVerAllBut with the moves masked out (bit a for
+// move action a) and, when the bomb on the seat's own cell is masked out,
+// its cell index + 1 in the bits from maskBombShift.
+const (
+	maskVerNoopOnly uint64 = 1 << 62
+	maskVerAllBut   uint64 = 1 << 63
+	maskBombShift          = 8
+)
+
+// maskContent returns seat's mask content (see maskVerAllBut).
+func (g *Game) maskContent(seat int) uint64 {
 	p := &g.players[seat]
 	if g.done || !p.InPlay {
-		clear(dst)
-		dst[Noop] = 1
-		return
+		return maskVerNoopOnly
 	}
-	for i := range dst {
-		dst[i] = 1
-	}
+	v := maskVerAllBut
 	if !g.cfg.SafeMask {
-		return
+		return v
 	}
 	for a := MovePlusX; a < NumFixedActions; a++ {
 		d := moveDelta[a]
 		if !g.inCube(p.X+d[0], p.Y+d[1], p.Z+d[2]) {
-			dst[a] = 0
+			v |= 1 << a
 		}
 	}
 	if g.inCube(p.X, p.Y, p.Z) {
-		dst[BombAction(g.edge, p.X, p.Y, p.Z)] = 0
+		v |= uint64(g.index(p.X, p.Y, p.Z)+1) << maskBombShift
+	}
+	return v
+}
+
+// writeMaskContent writes the whole mask of content v into dst.
+func (g *Game) writeMaskContent(dst []uint8, v uint64) {
+	if v == maskVerNoopOnly {
+		clear(dst)
+		dst[Noop] = 1
+		return
+	}
+	copy(dst, allLegal[:len(dst)])
+	setMaskExceptions(dst, v, 0)
+}
+
+// setMaskExceptions sets the entries that content v (maskVerAllBut) masks
+// out to b.
+func setMaskExceptions(dst []uint8, v uint64, b uint8) {
+	for a := MovePlusX; a < NumFixedActions; a++ {
+		if v&(1<<a) != 0 {
+			dst[a] = b
+		}
+	}
+	if cell := (v &^ (maskVerAllBut | maskVerNoopOnly)) >> maskBombShift; cell != 0 {
+		dst[NumFixedActions+Action(cell-1)] = b
 	}
 }
+
+// allLegal is a mask with every action of the largest cube legal, copied
+// from rather than written byte by byte.
+var allLegal = func() []uint8 {
+	m := make([]uint8, NumActions(MaxEdge))
+	for i := range m {
+		m[i] = 1
+	}
+	return m
+}()
