@@ -207,6 +207,27 @@ func (s *Spec) NewObsBuffers() [][]byte {
 // CheckObs panics unless dst holds one slice per tensor of s.Obs, each of the
 // tensor's size. Games call it at the top of WriteObs.
 func (s *Spec) CheckObs(dst [][]byte) {
+	// Games call it for every row they write: the sizes are compared
+	// without copying the tensors, and the message is made only on failure.
+	if len(dst) != len(s.Obs) {
+		s.badObs(dst)
+	}
+	for i := range s.Obs {
+		t := &s.Obs[i]
+		n := t.DType.Size()
+		for _, d := range t.Shape {
+			n *= d
+		}
+		if len(dst[i]) != n {
+			s.badObs(dst)
+		}
+	}
+}
+
+// badObs panics with what is wrong with dst (see [Spec.CheckObs]).
+//
+//go:noinline
+func (s *Spec) badObs(dst [][]byte) {
 	if len(dst) != len(s.Obs) {
 		panic(fmt.Sprintf("%s: WriteObs: got %d destination tensors, want %d", s.Game, len(dst), len(s.Obs)))
 	}
