@@ -59,7 +59,7 @@ func (g *Game) Reset(seed uint64) {
 // clearBoard empties every cell of the current size and the bomb list.
 func (g *Game) clearBoard() {
 	clear(g.cells[:g.n*g.n])
-	g.nBombs = 0
+	g.nBombs, g.nMarked = 0, 0
 	g.seq = 0
 }
 

@@ -369,6 +369,7 @@ func (g *Game) loadTrails(raw json.RawMessage) error {
 		c := &g.cells[i]
 		g.seq++
 		c.trailSeq = g.seq
+		g.listCell(i)
 		for _, o := range owners {
 			opath := fmt.Sprintf("%s[%q]", path, o.key)
 			var jt struct {
@@ -470,6 +471,7 @@ func (g *Game) loadPortals(raw json.RawMessage) error {
 		c := &g.cells[i]
 		g.seq++
 		c.portalSeq = g.seq
+		g.listCell(i)
 		for _, f := range faces {
 			fpath := fmt.Sprintf("%s[%q]", path, f.key)
 			if len(f.key) != 1 || f.key[0] < '0' || f.key[0] > '3' {

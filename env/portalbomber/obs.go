@@ -230,18 +230,20 @@ func (g *Game) writeMarks(seat int, dst []byte, at []uint16) int {
 	}
 	hw := g.n * g.n
 	opp := 1 - seat
-	for i := range hw {
+	// Bombs are listed in g.bombs, and trails and portals lie only on the
+	// cells of g.marked.
+	for _, b := range g.bombs[:g.nBombs] {
+		i := int(b)
 		c := &g.cells[i]
-		if c.bombSeq|c.trailSeq|c.portalSeq == 0 {
-			continue
+		pl := PlaneOwnBombs
+		if int(c.bombOwner) != seat {
+			pl = PlaneOpponentBombs
 		}
-		if c.bombSeq != 0 {
-			pl := PlaneOwnBombs
-			if int(c.bombOwner) != seat {
-				pl = PlaneOpponentBombs
-			}
-			mark(pl*hw+i, clamp8(int(c.bombTick)))
-		}
+		mark(pl*hw+i, clamp8(int(c.bombTick)))
+	}
+	for _, m := range g.marked[:g.nMarked] {
+		i := int(m)
+		c := &g.cells[i]
 		if c.trailSeq != 0 {
 			mark(PlaneOwnTrails*hw+i, clamp8(int(c.trails[seat].Tick)))
 			mark(PlaneOpponentTrails*hw+i, clamp8(int(c.trails[opp].Tick)))

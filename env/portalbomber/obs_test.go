@@ -124,6 +124,7 @@ func TestUpdateObsOutgrowingTheRecord(t *testing.T) {
 		c.trails = [3]Trail{{1, TrailH}, {2, TrailV}, {1, TrailFire}}
 		g.seq++
 		c.trailSeq = g.seq
+		g.listCell(i)
 	}
 	v := g.UpdateObs(1, row, 0)
 	if g.marks.n[1] >= 0 {
@@ -132,6 +133,7 @@ func TestUpdateObsOutgrowingTheRecord(t *testing.T) {
 	for i := range g.n * g.n {
 		g.cells[i] = cell{hard: g.cells[i].hard, soft: g.cells[i].soft}
 	}
+	g.nMarked = 0 // as clearBoard leaves it
 	g.UpdateObs(1, row, v)
 	g.WriteObs(1, want)
 	if !bytes.Equal(row[0], want[0]) {

@@ -102,6 +102,20 @@ func checkInvariants(t testing.TB, g *Game) {
 	if bombs != g.nBombs {
 		t.Fatalf("%d bombs on cells, %d listed", bombs, g.nBombs)
 	}
+	// Every cell with a trail or portal entry is in marked, once.
+	seen := make(map[uint16]bool, g.nMarked)
+	for _, m := range g.marked[:g.nMarked] {
+		if seen[m] || !g.cells[m].listed {
+			t.Fatalf("cell %d in marked twice or not flagged listed", m)
+		}
+		seen[m] = true
+	}
+	for i := range n * n {
+		c := &g.cells[i]
+		if c.listed != seen[uint16(i)] || (c.trailSeq|c.portalSeq != 0 && !c.listed) {
+			t.Fatalf("cell %d: trailSeq %d, portalSeq %d, listed %v, in marked %v", i, c.trailSeq, c.portalSeq, c.listed, seen[uint16(i)])
+		}
+	}
 	for seat := range Seats {
 		js, err := g.AppendNative(nil, FormatStateJSON, seat)
 		if err != nil {

@@ -149,6 +149,8 @@ type cell struct {
 	bombTick  int8
 	bombOwner uint8
 	bombSeq   uint32
+	// listed: the cell is in Game.marked.
+	listed bool
 }
 
 // Player is one seat's player.
@@ -185,6 +187,12 @@ type Game struct {
 	bombs  [MaxCells]uint16
 	nBombs int
 	seq    uint32
+	// marked lists, in no particular order, every cell that has had a
+	// trail or portal entry since the board was cleared (entries that
+	// emptied since stay listed), so that observations visit those cells
+	// only (see Game.listCell).
+	marked  [MaxCells]uint16
+	nMarked int
 
 	players      [Seats]Player
 	moveOrder    [Seats]int
@@ -213,6 +221,16 @@ type Game struct {
 	// marks' counter: 0 when they changed since it was last numbered.
 	marks *obsMarks
 	board uint64
+}
+
+// listCell adds cell i to Game.marked unless it is there: every place
+// that gives a cell a trail or portal entry calls it.
+func (g *Game) listCell(i int) {
+	if c := &g.cells[i]; !c.listed {
+		c.listed = true
+		g.marked[g.nMarked] = uint16(i)
+		g.nMarked++
+	}
 }
 
 // idx returns the cell index of (x, y): row-major, y*n + x.

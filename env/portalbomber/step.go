@@ -332,6 +332,7 @@ func (g *Game) placeTrail(owner, x, y int, t TrailType) {
 	if c.trailSeq == 0 {
 		g.seq++
 		c.trailSeq = g.seq
+		g.listCell(g.idx(x, y))
 	}
 	tick := int8(TrailTicks)
 	if t == TrailFire {
@@ -459,6 +460,7 @@ func (g *Game) shootPortal(seat, color int) {
 	if c.portalSeq == 0 {
 		g.seq++
 		c.portalSeq = g.seq
+		g.listCell(g.idx(x, y))
 	} else {
 		g.deletePortals(x, y, nd)
 	}
