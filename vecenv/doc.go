@@ -163,7 +163,7 @@
 // Battleships round changes the cells it shot at), so a step costs a
 // fraction of the bytes it produces. Masks likewise for envs that
 // implement [MaskUpdater] (Battleships: a weapon's block of target cells is
-// rewritten only when its legality changes). The rows then hold
+// rewritten only when its legality changes; Battle³). The rows then hold
 // exactly what a full write would; callers that modify them would see the
 // modification kept in the bytes that did not change, until the next
 // [Pool.Reset], which rewrites every row in full.

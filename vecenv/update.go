@@ -29,7 +29,8 @@ type ObsUpdater interface {
 // MaskUpdater is to action masks what [ObsUpdater] is to observations:
 // implemented by envs whose masks are large and change little from one
 // step to the next (Battleships: a block of every target cell per weapon,
-// rewritten only when a weapon's legality changes). UpdateMask writes
+// rewritten only when a weapon's legality changes; Battle³: every action
+// legal but a few moves and the own cell's bomb). UpdateMask writes
 // seat's mask into dst, as env.Env.WriteMask does, and returns a version,
 // never 0; have is 0 or a version an earlier UpdateMask of this env
 // returned for this seat when it wrote the same dst, which nothing has
