@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // BenchmarkStep measures one env of 4 seats on the 21×21 map: each
@@ -54,21 +56,12 @@ func BenchmarkStep(b *testing.B) {
 
 // benchmarkStep steps one 4-seat game (with view radius view) with
 // pseudo-random actions and writes every seat's observation (with
-// UpdateObs into rows it keeps when rows is set) and mask.
+// UpdateObs into rows it keeps when rows is set) and mask
+// (testutil.BenchStep).
 func benchmarkStep(b *testing.B, view int, rows bool) {
-	const seats = 4
-	g, err := New(&Config{Players: seats, ViewRadius: view})
+	g, err := New(&Config{Players: 4, ViewRadius: view})
 	if err != nil {
 		b.Fatal(err)
-	}
-	g.Reset(1)
-	spec := g.Spec()
-	obs := make([][][]byte, seats)
-	have := make([]uint64, seats)
-	masks := make([][]uint8, seats)
-	for s := range seats {
-		obs[s] = spec.NewObsBuffers()
-		masks[s] = make([]uint8, NumActions)
 	}
 	// Legal-ish actions: moves most often, some plants and triggers.
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -77,31 +70,7 @@ func benchmarkStep(b *testing.B, view int, rows bool) {
 	for i := range table {
 		table[i] = int32(weights[rng.IntN(len(weights))])
 	}
-	acts := make([]int32, seats)
-	rewards := make([]float32, seats)
-	term, trunc := make([]bool, seats), make([]bool, seats)
-	k, seed := 0, uint64(1)
-	b.ReportAllocs()
-	for b.Loop() {
-		for s := range seats {
-			acts[s] = table[k&(len(table)-1)]
-			k++
-		}
-		g.Step(acts, rewards, term, trunc)
-		for s := range seats {
-			if rows {
-				have[s] = g.UpdateObs(s, obs[s], have[s])
-			} else {
-				g.WriteObs(s, obs[s])
-			}
-			g.WriteMask(s, masks[s])
-		}
-		if g.Done() {
-			seed++
-			g.Reset(seed)
-		}
-	}
-	b.ReportMetric(float64(seats*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+	testutil.BenchStep(b, g, table, true, rows)
 }
 
 // BenchmarkReset measures map generation, which dominates short episodes:
