@@ -161,9 +161,6 @@ func (g *Game) allocObs(n int) {
 	// The dynamic planes have 3 of the NumPlanes planes' cells.
 	g.dyn = make([]uint16, 0, 3*(n/NumPlanes))
 	d.dyn = make([]uint16, 0, 3*(n/NumPlanes))
-	if g.cfg.ViewRadius > 0 {
-		g.view = make([]byte, n)
-	}
 	g.stateChanged()
 }
 
@@ -372,19 +369,27 @@ func (g *Game) writeMarks(seat int, dst []byte) {
 	hw := g.width * g.height
 	m := &g.marks
 	for _, p := range m.players[:m.nPlayers] {
-		plane := PlaneOpponents
-		if int(p.seat) == seat {
-			plane = PlaneSelf
-		}
-		dst[plane*hw+int(p.cell)] = 1
+		dst[p.plane(seat)*hw+int(p.cell)] = 1
 	}
 	for _, b := range m.bombs[:m.nBombs] {
-		plane := PlaneOpponentBombs
-		if int(b.owner) == seat {
-			plane = PlaneOwnBombs
-		}
-		dst[plane*hw+int(b.cell)] = b.timer
+		dst[b.plane(seat)*hw+int(b.cell)] = b.timer
 	}
+}
+
+// plane is the plane the player shows in seat's observation.
+func (p playerMark) plane(seat int) int {
+	if int(p.seat) == seat {
+		return PlaneSelf
+	}
+	return PlaneOpponents
+}
+
+// plane is the plane the bomb shows in seat's observation.
+func (b bombMark) plane(seat int) int {
+	if int(b.owner) == seat {
+		return PlaneOwnBombs
+	}
+	return PlaneOpponentBombs
 }
 
 // staticPlanes are the planes that change only when a wall is destroyed or

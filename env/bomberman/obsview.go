@@ -1,22 +1,70 @@
 package bomberman
 
 // writeView writes seat's player-centred observation into dst
-// ([Config.ViewRadius] > 0): the whole-map planes as [Game.WriteObs]
-// writes them without the option, in g.view, cut to the window around
-// the seat's player (its last cell once dead); then the scalars. It never
-// allocates.
+// ([Config.ViewRadius] > 0): the window around the seat's player (its last
+// cell once dead) of the whole-map planes as [Game.WriteObs] writes them
+// without the option: the shared planes cut to the window, then the seat's
+// own marks (players, bombs) that fall inside it; then the scalars. It
+// never allocates.
 func (g *Game) writeView(seat int, dst [][]byte) {
-	n := NumPlanes * g.width * g.height
-	g.sharedPlanes(n)
-	if len(g.view) != n {
-		// Only a state loaded with another map size gets here.
-		g.view = make([]byte, n)
-	}
-	copy(g.view, g.obsShared)
-	g.writeMarks(seat, g.view)
+	w, h, r := g.width, g.height, g.cfg.ViewRadius
+	g.sharedPlanes(NumPlanes * w * h)
 	p := &g.players[seat]
-	cropView(dst[0], g.view, g.width, g.height, p.X, p.Y, g.cfg.ViewRadius)
+	d := 2*r + 1
+	if p.X >= 1 && p.X <= w && p.Y >= 1 && p.Y <= h {
+		g.refreshPadded()
+		pw := w + 2*r // a padded plane's width; the window's top left is (X-1, Y-1)
+		for c := range NumPlanes {
+			src := g.padded[c*pw*(h+2*r):]
+			out := dst[0][c*d*d : (c+1)*d*d]
+			for v := range d {
+				o := (p.Y-1+v)*pw + p.X - 1
+				copy(out[v*d:(v+1)*d], src[o:o+d])
+			}
+		}
+	} else {
+		cropView(dst[0], g.obsShared, w, h, p.X, p.Y, r)
+	}
+	// put sets plane's byte of map cell i (an index of Game.cells) to v
+	// when the cell is inside the window.
+	put := func(plane, i int, v byte) {
+		u, vv := i%w+1-(p.X-r), i/w+1-(p.Y-r)
+		if u >= 0 && u < d && vv >= 0 && vv < d {
+			dst[0][(plane*d+vv)*d+u] = v
+		}
+	}
+	m := &g.marks
+	for _, pm := range m.players[:m.nPlayers] {
+		put(pm.plane(seat), int(pm.cell), 1)
+	}
+	for _, bm := range m.bombs[:m.nBombs] {
+		put(bm.plane(seat), int(bm.cell), bm.timer)
+	}
 	g.writeScalars(seat, dst[1])
+}
+
+// refreshPadded brings g.padded up to the current shared planes: made
+// with its border the first time, then the map's rows copied in once per
+// state (every seat's window is cut from it).
+func (g *Game) refreshPadded() {
+	w, h, r := g.width, g.height, g.cfg.ViewRadius
+	pw, ph := w+2*r, h+2*r
+	if len(g.padded) != NumPlanes*pw*ph {
+		g.padded = make([]byte, NumPlanes*pw*ph)
+		fill(g.padded[PlaneIndestructible*pw*ph:(PlaneIndestructible+1)*pw*ph], 1)
+		g.paddedVer = 0
+	}
+	if g.paddedVer == g.obsVer && g.paddedVer != 0 {
+		return
+	}
+	for c := range NumPlanes {
+		plane := g.padded[c*pw*ph : (c+1)*pw*ph]
+		for y := range h {
+			o := (y+r)*pw + r
+			copy(plane[o:o+w], g.obsShared[(c*h+y)*w:(c*h+y+1)*w])
+		}
+	}
+	g.paddedVer = g.obsVer
 }
 
 // cropView writes into dst, [NumPlanes, 2r+1, 2r+1], the window of the

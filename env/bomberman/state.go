@@ -197,12 +197,15 @@ type Game struct {
 	// so cell by cell (refreshStatic); the dynamic planes (bomb radius,
 	// danger, explosions) are valid while obsFresh, which every Step
 	// clears. See [Game.stateChanged] and [Game.stepped].
-	obsShared []byte
-	// view holds one seat's whole-map planes, from which a player-centred
-	// window is cut when Config.ViewRadius is set (see obsview.go).
-	view        []byte
+	obsShared   []byte
 	obsFresh    bool
 	staticFresh bool
+	// padded is obsShared with a border of ViewRadius cells around every
+	// plane (indestructible walls off the map), from which player-centred
+	// windows are copied row by row (see obsview.go); it shows the state
+	// of version paddedVer.
+	padded    []byte
+	paddedVer uint64
 	// dyn lists the offsets of the non-zero bytes of obsShared's dynamic
 	// planes (bomb radius, danger, explosions), valid while obsFresh.
 	dyn []uint16
