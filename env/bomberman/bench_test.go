@@ -22,35 +22,18 @@ func BenchmarkStep(b *testing.B) {
 	// 10), which UpdateObs writes in full.
 	b.Run("bomberman_view_rows", func(b *testing.B) { benchmarkStep(b, 10, true) })
 	b.Run("bomberman_sim_only", func(b *testing.B) {
-		// Step alone, without observations, masks or Reset cost: one game
-		// of 4 seats that only moves (nobody dies), capped far away.
-		const seats = 4
-		g, err := New(&Config{Players: seats})
+		// Step alone, without observations or masks: one game of 4 seats
+		// that only moves (nobody dies, so Reset is rare).
+		g, err := New(&Config{Players: 4})
 		if err != nil {
 			b.Fatal(err)
 		}
-		g.Reset(1)
 		rng := rand.New(rand.NewPCG(7, 7))
 		table := make([]int32, 1<<14)
 		for i := range table {
 			table[i] = int32(MoveUp + Action(rng.IntN(4)))
 		}
-		acts := make([]int32, seats)
-		rewards := make([]float32, seats)
-		term, trunc := make([]bool, seats), make([]bool, seats)
-		k := 0
-		b.ReportAllocs()
-		for b.Loop() {
-			for s := range seats {
-				acts[s] = table[k&(len(table)-1)]
-				k++
-			}
-			g.Step(acts, rewards, term, trunc)
-			if g.Done() {
-				g.Reset(1)
-			}
-		}
-		b.ReportMetric(float64(seats*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+		testutil.BenchStep(b, g, table, false, false)
 	})
 }
 
