@@ -83,6 +83,13 @@ func headless(t *testing.T, bin, url string, args ...string) string {
 		}
 		t.Logf("%s: no answer in %s (attempt %d of %d); starting it again", bin, browserHang, attempt, browserAttempts)
 	}
+	if os.Getenv("BOTARENA_REQUIRE_EXTRAS") == "" {
+		// The browser is an extra: one that cannot answer on this machine
+		// (a 2-core machine with both cores busy) is treated like one that
+		// is not installed, so that make test's verdict does not depend on
+		// the load. CI's extras stage sets BOTARENA_REQUIRE_EXTRAS and fails.
+		t.Skipf("%s hung %d times on %s (BOTARENA_REQUIRE_EXTRAS unset: skipped)\n%s", bin, browserAttempts, url, stderr.String())
+	}
 	t.Fatalf("%s hung %d times on %s\n%s", bin, browserAttempts, url, stderr.String())
 	return ""
 }
