@@ -19,6 +19,10 @@ PyTorch (with ``--torch``), in this order:
    empty) is pip's default index; anything else is an index URL
    (https://download.pytorch.org/whl/cu126).
 
+PyPI's Linux build (steps 3's pip default) is installed with ``--no-cache-dir``: its CUDA libraries
+(about 4 GB of wheels, 7 GB unpacked) are not kept a second time in pip's cache, and the free disk
+space is said first, with a warning where it looks too small.
+
 Then ``pip install -e 'python[EXTRAS]'``. pip runs with its normal output (no --quiet): on a
 terminal its download bars, and wherever pip says nothing for a while (its install step unpacks
 wheels silently, minutes for PyTorch's), a line every 30 s says it still works. Needs no stdin.
@@ -39,6 +43,9 @@ import time
 from typing import Callable, Sequence
 
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
+# What PyPI's Linux build of PyTorch (with its CUDA libraries) takes on disk while pip installs it:
+# the downloaded wheels in pip's temporary folder plus the unpacked venv, measured at about 11 GB.
+CUDA_BUILD_GB = 12.0
 HEARTBEAT_S = 30.0
 # Terminal control sequences (colours, cursor moves of pip's bars), left out of the "last:" note.
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -127,6 +134,21 @@ def choose_index(
     if value.lower() in ("", "pypi", "default"):
         return "", "TORCH_INDEX=pypi: pip's default index (on Linux, PyPI's CUDA build: several GB)"
     return value, f"TORCH_INDEX={value}"
+
+
+def disk_note(venv: pathlib.Path, need_gb: float, *, usage: Callable[[str], tuple[int, int, int]] | None = None) -> str:
+    """A line on the free space where the venv and pip's temporary folder are, warning when it is under need_gb."""
+    usage = usage or shutil.disk_usage
+    places = {os.fspath(venv.resolve()), os.environ.get("TMPDIR") or "/tmp"}
+    free = {p: usage(p)[2] / 1e9 for p in sorted(places) if os.path.exists(p)}
+    least = min(free.values(), default=float("inf"))
+    said = ", ".join(f"{gb:.1f} GB free at {p}" for p, gb in free.items())
+    if least < need_gb:
+        return (
+            f"warning: {said}; this build needs about {need_gb:.0f} GB while pip installs it and may fail with "
+            f"'No space left on device': free some space, or set TORCH_INDEX to a CPU index ({CPU_INDEX})"
+        )
+    return f"{said} (this build needs about {need_gb:.0f} GB while pip installs it)"
 
 
 def run(cmd: Sequence[str], *, heartbeat: float = HEARTBEAT_S, what: str = "pip") -> int:
@@ -251,6 +273,8 @@ def ensure_torch(venv: pathlib.Path, index: str) -> int:
     say(f"installing PyTorch into {venv} from {where} ({why}) ...")
     say("pip downloads it, then unpacks and installs it without output of its own (minutes for a big build)")
     cmd = [os.fspath(py), "-m", "pip", "install", "--disable-pip-version-check", "torch"]
+    # PyPI's Linux build brings GBs of CUDA wheels: not kept twice (pip's cache and the venv).
+    pypi = [*cmd, "--no-cache-dir"] if sys.platform.startswith("linux") else cmd
     start = time.monotonic()
     if url:
         auto = index.strip().lower() == "auto"
@@ -262,12 +286,18 @@ def ensure_torch(venv: pathlib.Path, index: str) -> int:
                 f"installing from {url} failed (pip exited {code}, above): installing PyTorch from pip's default "
                 "index instead (on Linux the CUDA build, several GB); TORCH_INDEX=URL names another index"
             )
-            code = run(cmd, what="pip install torch")
+            code = _install_pypi(venv, pypi)
     else:
-        code = run(cmd, what="pip install torch")
+        code = _install_pypi(venv, pypi)
     if code == 0:
         say(f"installed PyTorch ({probe_torch(py) or '?'}) in {_clock(time.monotonic() - start)}")
     return code
+
+
+def _install_pypi(venv: pathlib.Path, cmd: Sequence[str]) -> int:
+    if sys.platform.startswith("linux"):
+        say(disk_note(venv, CUDA_BUILD_GB))
+    return run(cmd, what="pip install torch")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
