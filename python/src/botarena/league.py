@@ -30,11 +30,11 @@ import random
 import secrets
 import time
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 import grpc
 
+from botarena._closing import Closing, release_quietly
 from botarena.client import Client
 from botarena.errors import (
     AlreadyExistsError,
@@ -298,7 +298,7 @@ def _absolute_spec(spec: str) -> str:
 _READS = frozenset({"GetLeague", "ListLeagueAgents", "LeagueTable", "LeagueGames"})
 
 
-class League:
+class League(Closing):
     """A league kept by a botarena server, through MatchService's league RPCs.
 
     Args:
@@ -698,19 +698,8 @@ class League:
         if server is not None:
             server.stop()
 
-    def __enter__(self) -> League:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
-
     def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
+        release_quietly(self.close)
 
     def __repr__(self) -> str:
         if self.directory is not None:

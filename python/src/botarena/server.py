@@ -15,7 +15,6 @@ import sys
 import tempfile
 import threading
 import time
-from types import TracebackType
 from typing import Iterable, Iterator, Mapping
 
 try:
@@ -23,6 +22,7 @@ try:
 except ImportError:  # Windows: msvcrt instead (_file_lock)
     fcntl = None  # type: ignore[assignment]
 
+from botarena._closing import Running, release_quietly
 from botarena.errors import ServerError
 
 __all__ = [
@@ -492,7 +492,7 @@ def absolute_spec(spec: str) -> str:
     return sp[0] + sp[1] + sep + query
 
 
-class Server:
+class Server(Running):
     """A local ``botarena serve --addr 127.0.0.1:0`` process.
 
     Use it as a context manager; ``address`` is the ``host:port`` it listens
@@ -652,19 +652,8 @@ class Server:
         if proc.stderr is not None and reader_done:
             proc.stderr.close()
 
-    def __enter__(self) -> Server:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
-
     def __del__(self) -> None:
-        try:
-            self.stop()
-        except Exception:
-            pass
+        release_quietly(self.stop)
 
     def __repr__(self) -> str:
         return f"Server(address={self._address!r}, running={self._proc is not None})"

@@ -23,8 +23,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from types import TracebackType
 from typing import Any, Mapping
+
+from botarena._closing import Running
 
 __all__ = ["LocalCluster", "ray_executable"]
 
@@ -59,7 +60,7 @@ def _free_port() -> int:
         return port
 
 
-class LocalCluster:
+class LocalCluster(Running):
     """A head node and ``nodes - 1`` worker nodes on this machine, started by ``ray start``.
 
     Args:
@@ -230,14 +231,6 @@ class LocalCluster:
         self._groups.clear()
         self._killed.clear()
         shutil.rmtree(self.temp_dir, ignore_errors=True)
-
-    def __enter__(self) -> LocalCluster:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     def __repr__(self) -> str:
         return f"LocalCluster(nodes={self.nodes}, address={self.address if self.port else None!r})"

@@ -26,12 +26,12 @@ import subprocess
 import threading
 import urllib.request
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any, Callable, Sequence
 
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
+from botarena._closing import Running
 from botarena.league import League, LeagueError, RunSummary
 from botarena.ray.sampling import _limit_cores, node_address
 from botarena.server import Server, find_binary
@@ -68,7 +68,7 @@ class _ServerActor:
         self.server.stop()
 
 
-class ServerGroup:
+class ServerGroup(Running):
     """``botarena serve`` processes on the nodes of a Ray cluster, one Ray actor each (see :func:`start_servers`).
 
     ``addresses`` are their ``host:port``s, ``nodes`` the node address of
@@ -117,14 +117,6 @@ class ServerGroup:
                 ray.kill(a)
             except Exception:
                 pass
-
-    def __enter__(self) -> ServerGroup:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     def __repr__(self) -> str:
         return f"ServerGroup({self.addresses})"
