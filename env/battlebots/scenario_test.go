@@ -2,17 +2,12 @@ package battlebots
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/internal/testutil"
 )
-
-// update is the -update flag: rewrite the scenario golden files in testdata.
-var update = testutil.Update
 
 // TestScenarioFiles runs every testdata/*.json scenario through the shared
 // runner (bot1's view with L lines in, [bot1, bot2] commands per round, one
@@ -26,36 +21,12 @@ func TestScenarioFiles(t *testing.T) {
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := env.ParseScenario(data)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var out bytes.Buffer
-			if err := env.RunScenario(s, func(state []byte) error {
+			for _, state := range testutil.ScenarioFile(t, file) {
 				out.Write(state)
 				out.WriteByte('\n')
-				return nil
-			}); err != nil {
-				t.Fatal(err)
 			}
-			golden := strings.TrimSuffix(file, ".json") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(out.Bytes(), want) {
-				t.Errorf("output:\n%s\nwant:\n%s", out.Bytes(), want)
-			}
+			testutil.Golden(t, name+".golden", out.Bytes())
 		})
 	}
 }

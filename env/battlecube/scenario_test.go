@@ -1,11 +1,11 @@
 package battlecube
 
 import (
-	"os"
+	"bytes"
 	"strings"
 	"testing"
 
-	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // TestScenarios runs the scenario files of testdata through the shared
@@ -26,20 +26,9 @@ func TestScenarios(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.TrimSuffix(strings.TrimPrefix(tt.file, "testdata/"), ".json"), func(t *testing.T) {
-			data, err := os.ReadFile(tt.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := env.ParseScenario(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			if err := env.RunScenario(s, func(state []byte) error { got = append(got, string(state)); return nil }); err != nil {
-				t.Fatal(err)
-			}
-			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
-				t.Errorf("states:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			got := string(bytes.Join(testutil.ScenarioFile(t, tt.file), []byte("\n")))
+			if want := strings.Join(tt.want, "\n"); got != want {
+				t.Errorf("states:\n%s\nwant:\n%s", got, want)
 			}
 		})
 	}

@@ -200,18 +200,7 @@ func TestLoadNativeErrors(t *testing.T) {
 }
 
 func TestScenario(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "scenario_cross_shot_kill.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := env.ParseScenario(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var states []string
-	if err := env.RunScenario(s, func(b []byte) error { states = append(states, string(b)); return nil }); err != nil {
-		t.Fatal(err)
-	}
+	states := testutil.ScenarioFile(t, filepath.Join("testdata", "scenario_cross_shot_kill.json"))
 	if len(states) != 2 {
 		t.Fatalf("%d states", len(states))
 	}
@@ -223,7 +212,7 @@ func TestScenario(t *testing.T) {
 			Ships []struct{ Destroyed bool }
 		}
 	}
-	json.Unmarshal([]byte(states[1]), &st)
+	json.Unmarshal(states[1], &st)
 	if o := st.PlayerMap.Owner; o.Points != 50 || o.ShotsHit != 2 || !st.OpponentMap.Ships[Destroyer].Destroyed {
 		t.Errorf("after the double shot: %+v %+v", o, st.OpponentMap.Ships)
 	}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // TestScenarioFromTheOfficialSample replays rounds from the official
@@ -23,24 +23,16 @@ func TestScenarioFromTheOfficialSample(t *testing.T) {
 		"state":  json.RawMessage(state),
 		"rounds": [][]string{{"0", "7"}, {"4", "2"}, {"x", "3"}},
 	})
-	s, err := env.ParseScenario(file)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rounds []*Game
-	err = env.RunScenario(s, func(out []byte) error {
+	for _, out := range testutil.Scenario(t, file) {
 		g, err := New(&Config{Players: 2})
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		if err := g.LoadNative(out); err != nil {
-			return fmt.Errorf("emitted state does not load: %w", err)
+			t.Fatalf("emitted state does not load: %v", err)
 		}
 		rounds = append(rounds, g)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if len(rounds) != 3 {
 		t.Fatalf("got %d states, want 3", len(rounds))

@@ -1,11 +1,10 @@
 package portalbomber
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // TestScenarioFiles replays testdata/*.json (spec §11 rows as scenario
@@ -49,18 +48,11 @@ func TestScenarioFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("testdata", tt.file))
-			if err != nil {
-				t.Fatal(err)
+			states := testutil.ScenarioFile(t, filepath.Join("testdata", tt.file))
+			if len(states) == 0 {
+				t.Fatal("no states")
 			}
-			s, err := env.ParseScenario(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var last []byte
-			if err := env.RunScenario(s, func(st []byte) error { last = append(last[:0], st...); return nil }); err != nil {
-				t.Fatal(err)
-			}
+			last := states[len(states)-1]
 			cfg := DefaultConfig()
 			cfg.SoftDensity = 0
 			g, _ := New(cfg)
