@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/botarena/botarena/env"
@@ -104,15 +105,22 @@ type Field struct {
 	Value any // a value encoding/json can write
 }
 
+// ownFields are the standing's own fields in their JSON order, the actions
+// last, each Value pointing into s: what MarshalJSON writes and
+// UnmarshalJSON reads into.
+func (s *Standing) ownFields() [7]Field {
+	return [7]Field{{"rank", &s.Rank}, {"seat", &s.Seat}, {"agent", &s.Agent}, {"name", &s.Name},
+		{"score", &s.Score}, {"alive", &s.Alive}, {"actions", &s.Actions}}
+}
+
 // MarshalJSON writes the standing's fields in order, the game's extra
 // fields after the common ones and the actions last.
 func (s Standing) MarshalJSON() ([]byte, error) {
-	fields := append(make([]Field, 0, 7+len(s.Extra)),
-		Field{Name: "rank", Value: s.Rank}, Field{Name: "seat", Value: s.Seat}, Field{Name: "agent", Value: s.Agent},
-		Field{Name: "name", Value: s.Name}, Field{Name: "score", Value: s.Score}, Field{Name: "alive", Value: s.Alive})
+	own := s.ownFields()
+	fields := append(make([]Field, 0, len(own)+len(s.Extra)), own[:len(own)-1]...)
 	fields = append(fields, s.Extra...)
 	if !s.Actions.IsZero() {
-		fields = append(fields, Field{Name: "actions", Value: s.Actions})
+		fields = append(fields, own[len(own)-1])
 	}
 	return appendObject(nil, fields)
 }
@@ -121,27 +129,14 @@ func (s Standing) MarshalJSON() ([]byte, error) {
 // Extra, in order.
 func (s *Standing) UnmarshalJSON(data []byte) error {
 	*s = Standing{}
+	own := s.ownFields()
 	return readObject(data, func(key string, raw json.RawMessage) error {
-		var err error
-		switch key {
-		case "rank":
-			err = json.Unmarshal(raw, &s.Rank)
-		case "seat":
-			err = json.Unmarshal(raw, &s.Seat)
-		case "agent":
-			err = json.Unmarshal(raw, &s.Agent)
-		case "name":
-			err = json.Unmarshal(raw, &s.Name)
-		case "score":
-			err = json.Unmarshal(raw, &s.Score)
-		case "alive":
-			err = json.Unmarshal(raw, &s.Alive)
-		case "actions":
-			err = json.Unmarshal(raw, &s.Actions)
-		default:
+		i := slices.IndexFunc(own[:], func(f Field) bool { return f.Name == key })
+		if i < 0 {
 			s.Extra = append(s.Extra, Field{Name: key, Value: raw})
+			return nil
 		}
-		if err != nil {
+		if err := json.Unmarshal(raw, own[i].Value); err != nil {
 			return fmt.Errorf("standing: %s: %w", key, err)
 		}
 		return nil

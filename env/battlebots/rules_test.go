@@ -36,28 +36,26 @@ func hp(h1, h2 int) check {
 	}
 }
 
+// bullets checks the bullets in flight, in order.
 func bullets(cells ...pos) check {
-	return func(g *Game) error {
-		if g.NumBullets() != len(cells) {
-			return fmt.Errorf("%d bullets, want %d", g.NumBullets(), len(cells))
-		}
-		for i, c := range cells {
-			if p := g.BulletAt(i); p.X != c.x || p.Y != c.y {
-				return fmt.Errorf("bullet %d at (%d,%d), want (%d,%d)", i, p.X, p.Y, c.x, c.y)
-			}
-		}
-		return nil
-	}
+	return projectiles("bullet", (*Game).NumBullets, (*Game).BulletAt, cells)
 }
 
+// missiles checks the missiles in flight, in order.
 func missiles(cells ...pos) check {
+	return projectiles("missile", (*Game).NumMissiles, (*Game).MissileAt, cells)
+}
+
+// projectiles checks that the projectiles of one kind in flight (num of
+// them, the i-th at(i)) stand on cells, in order.
+func projectiles(kind string, num func(*Game) int, at func(*Game, int) Projectile, cells []pos) check {
 	return func(g *Game) error {
-		if g.NumMissiles() != len(cells) {
-			return fmt.Errorf("%d missiles, want %d", g.NumMissiles(), len(cells))
+		if n := num(g); n != len(cells) {
+			return fmt.Errorf("%d %ss, want %d", n, kind, len(cells))
 		}
 		for i, c := range cells {
-			if p := g.MissileAt(i); p.X != c.x || p.Y != c.y {
-				return fmt.Errorf("missile %d at (%d,%d), want (%d,%d)", i, p.X, p.Y, c.x, c.y)
+			if p := at(g, i); p.X != c.x || p.Y != c.y {
+				return fmt.Errorf("%s %d at (%d,%d), want (%d,%d)", kind, i, p.X, p.Y, c.x, c.y)
 			}
 		}
 		return nil

@@ -297,82 +297,71 @@ func (p *jsonParser) string() ([]uint16, bool) {
 }
 
 func (p *jsonParser) array() (jsVal, bool) {
-	if p.depth++; p.depth > maxJSONDepth {
-		return jsVal{}, false
-	}
-	defer func() { p.depth-- }()
-	p.i++ // [
 	v := jsVal{kind: jsArray, elems: []jsVal{}}
-	p.ws()
-	if p.i < len(p.s) && p.s[p.i] == ']' {
-		p.i++
-		return v, true
-	}
-	for {
-		p.ws()
+	ok := p.members(']', func() bool {
 		el, ok := p.value()
-		if !ok {
-			return jsVal{}, false
-		}
 		v.elems = append(v.elems, el)
-		p.ws()
-		if p.i >= len(p.s) {
-			return jsVal{}, false
-		}
-		c := p.s[p.i]
-		p.i++
-		if c == ']' {
-			return v, true
-		}
-		if c != ',' {
-			return jsVal{}, false
-		}
-	}
+		return ok
+	})
+	return v, ok
 }
 
 func (p *jsonParser) object() (jsVal, bool) {
-	if p.depth++; p.depth > maxJSONDepth {
-		return jsVal{}, false
-	}
-	defer func() { p.depth-- }()
-	p.i++ // {
 	v := jsVal{kind: jsObject}
-	p.ws()
-	if p.i < len(p.s) && p.s[p.i] == '}' {
-		p.i++
-		return v, true
-	}
-	for {
-		p.ws()
+	ok := p.members('}', func() bool {
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
-			return jsVal{}, false
+			return false
 		}
 		k, ok := p.string()
 		if !ok {
-			return jsVal{}, false
+			return false
 		}
 		p.ws()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return jsVal{}, false
+			return false
 		}
 		p.i++
 		p.ws()
 		el, ok := p.value()
-		if !ok {
-			return jsVal{}, false
-		}
 		v.set(k, el)
+		return ok
+	})
+	return v, ok
+}
+
+// members parses the comma-separated members of the array or object whose
+// opening bracket is at p.i, up to and including its closing bracket end.
+// member parses one member (an element; a key, a colon and a value) from
+// its first character, white space skipped, and reports whether it is
+// well-formed. Nesting deeper than maxJSONDepth fails.
+func (p *jsonParser) members(end uint16, member func() bool) bool {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxJSONDepth {
+		return false
+	}
+	p.i++ // [ or {
+	p.ws()
+	if p.i < len(p.s) && p.s[p.i] == end {
+		p.i++
+		return true
+	}
+	for {
+		p.ws()
+		if !member() {
+			return false
+		}
 		p.ws()
 		if p.i >= len(p.s) {
-			return jsVal{}, false
+			return false
 		}
 		c := p.s[p.i]
 		p.i++
-		if c == '}' {
-			return v, true
+		if c == end {
+			return true
 		}
 		if c != ',' {
-			return jsVal{}, false
+			return false
 		}
 	}
 }

@@ -43,27 +43,10 @@ func FuzzLoadNativeStep(f *testing.F) {
 		checkLoadedRoundTrip(t, g)
 		obs := g.Spec().NewObsBuffers()
 		mask := make([]uint8, NumActions)
-		acts := make([]int32, n)
-		rewards := make([]float32, n)
-		term, trunc := make([]bool, n), make([]bool, n)
-		for len(actions) >= n && !g.Done() {
-			for s := range n {
-				acts[s] = int32(int8(actions[s])) % 10
-			}
-			actions = actions[n:]
-			g.Step(acts, rewards, term, trunc)
-			checkInvariants(t, g)
-			for s := range n {
-				if rewards[s] < -1 || rewards[s] > 1 || (term[s] && trunc[s]) {
-					t.Fatalf("seat %d: reward %v, terminated %v, truncated %v", s, rewards[s], term[s], trunc[s])
-				}
-				if g.players[s].Killed && !term[s] {
-					t.Fatalf("dead seat %d not terminated", s)
-				}
-				g.WriteObs(s, obs)
-				g.WriteMask(s, mask)
-			}
-		}
+		fuzzPlay(t, g, actions, func(s int) {
+			g.WriteObs(s, obs)
+			g.WriteMask(s, mask)
+		})
 		g.Result()
 		checkLoadedRoundTrip(t, g)
 	})

@@ -24,33 +24,40 @@ func FuzzStep(f *testing.F) {
 			t.Fatal(err)
 		}
 		g.Reset(seed)
-		acts := make([]int32, n)
-		rewards := make([]float32, n)
-		term, trunc := make([]bool, n), make([]bool, n)
-		for len(actions) >= n {
-			for s := range n {
-				// 0..6 mostly; the rest out of range, negative included.
-				acts[s] = int32(int8(actions[s])) % 10
+		fuzzPlay(t, g, actions, nil)
+	})
+}
+
+// fuzzPlay steps g with the fuzzer's actions, one byte a seat a step
+// (0..6 mostly; the rest out of range, negative included), until they run
+// out or the game ends. After every step it checks the state's invariants
+// and each seat's reward (-1..1) and flags (not both set; a dead seat
+// terminated), then calls seat, if not nil, for every seat.
+func fuzzPlay(t *testing.T, g *Game, actions []byte, seat func(s int)) {
+	t.Helper()
+	n := g.nPlayers
+	acts := make([]int32, n)
+	rewards := make([]float32, n)
+	term, trunc := make([]bool, n), make([]bool, n)
+	for len(actions) >= n && !g.Done() {
+		for s := range n {
+			acts[s] = int32(int8(actions[s])) % 10
+		}
+		actions = actions[n:]
+		g.Step(acts, rewards, term, trunc)
+		checkInvariants(t, g)
+		for s := range n {
+			if rewards[s] < -1 || rewards[s] > 1 || (term[s] && trunc[s]) {
+				t.Fatalf("seat %d: reward %v, terminated %v, truncated %v", s, rewards[s], term[s], trunc[s])
 			}
-			actions = actions[n:]
-			g.Step(acts, rewards, term, trunc)
-			checkInvariants(t, g)
-			for s := range n {
-				if rewards[s] < -1 || rewards[s] > 1 {
-					t.Fatalf("seat %d reward %v", s, rewards[s])
-				}
-				if term[s] && trunc[s] {
-					t.Fatalf("seat %d both terminated and truncated", s)
-				}
-				if g.players[s].Killed && !term[s] {
-					t.Fatalf("dead seat %d not terminated", s)
-				}
+			if g.players[s].Killed && !term[s] {
+				t.Fatalf("dead seat %d not terminated", s)
 			}
-			if g.Done() {
-				return
+			if seat != nil {
+				seat(s)
 			}
 		}
-	})
+	}
 }
 
 // checkInvariants fails the test if the state of g is inconsistent.

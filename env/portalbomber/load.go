@@ -339,6 +339,33 @@ func (g *Game) cellKey(k, path string) (int, error) {
 	return g.idx(x, y), nil
 }
 
+// cellMember is a member of one of the original's cell maps (trailMap,
+// bombMap, portalMap): the cell's index, the member's path for errors
+// (name["x,y"]) and its value.
+type cellMember struct {
+	i    int
+	path string
+	val  json.RawMessage
+}
+
+// cellMembers reads the cell map name, whose keys are "x,y" cells of the
+// board, in order.
+func (g *Game) cellMembers(raw json.RawMessage, name string) ([]cellMember, error) {
+	ms, err := members(raw, name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]cellMember, len(ms))
+	for k, m := range ms {
+		i, err := g.cellKey(m.key, name)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = cellMember{i: i, path: fmt.Sprintf("%s[%q]", name, m.key), val: m.val}
+	}
+	return out, nil
+}
+
 func strictDecode(raw json.RawMessage, v any, path string) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
@@ -349,16 +376,12 @@ func strictDecode(raw json.RawMessage, v any, path string) error {
 }
 
 func (g *Game) loadTrails(raw json.RawMessage) error {
-	cells, err := members(raw, "trailMap")
+	cells, err := g.cellMembers(raw, "trailMap")
 	if err != nil {
 		return err
 	}
 	for _, m := range cells {
-		path := fmt.Sprintf("trailMap[%q]", m.key)
-		i, err := g.cellKey(m.key, "trailMap")
-		if err != nil {
-			return err
-		}
+		i, path := m.i, m.path
 		owners, err := members(m.val, path)
 		if err != nil {
 			return err
@@ -417,16 +440,12 @@ func (g *Game) loadTrails(raw json.RawMessage) error {
 }
 
 func (g *Game) loadBombs(raw json.RawMessage) error {
-	bombs, err := members(raw, "bombMap")
+	bombs, err := g.cellMembers(raw, "bombMap")
 	if err != nil {
 		return err
 	}
 	for _, m := range bombs {
-		path := fmt.Sprintf("bombMap[%q]", m.key)
-		i, err := g.cellKey(m.key, "bombMap")
-		if err != nil {
-			return err
-		}
+		i, path := m.i, m.path
 		var jb struct {
 			Owner *int `json:"owner"`
 			Tick  *int `json:"tick"`
@@ -453,17 +472,13 @@ func (g *Game) loadBombs(raw json.RawMessage) error {
 }
 
 func (g *Game) loadPortals(raw json.RawMessage) error {
-	blocks, err := members(raw, "portalMap")
+	blocks, err := g.cellMembers(raw, "portalMap")
 	if err != nil {
 		return err
 	}
 	var found [Seats][2]bool
 	for _, m := range blocks {
-		path := fmt.Sprintf("portalMap[%q]", m.key)
-		i, err := g.cellKey(m.key, "portalMap")
-		if err != nil {
-			return err
-		}
+		i, path := m.i, m.path
 		faces, err := members(m.val, path)
 		if err != nil {
 			return err
