@@ -70,7 +70,7 @@ func TestNewErrors(t *testing.T) {
 	if !errors.Is(err, ErrUnknownAgent) {
 		t.Fatalf("New(unknown): err = %v, want ErrUnknownAgent", err)
 	}
-	if want := `unknown agent "x" for bomberman (valid: console, hunter, idle, random, reference, dir:...)`; err.Error() != want {
+	if want := `unknown agent "x" for bomberman (valid: console, hunter, idle, random, reference, dagger:..., dir:...)`; err.Error() != want {
 		t.Errorf("New(unknown): err = %q, want %q", err, want)
 	}
 	if _, err := New("testgame", "reference", fakeSpec); err == nil || !strings.Contains(err.Error(), "valid: console, idle, random") {

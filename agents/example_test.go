@@ -17,6 +17,6 @@ func ExampleNew() {
 	fmt.Println(a.Act(nil, 0))
 	// Output:
 	// [console hunter idle random reference]
-	// unknown agent "smart" for bomberman (valid: console, hunter, idle, random, reference, dir:...)
+	// unknown agent "smart" for bomberman (valid: console, hunter, idle, random, reference, dagger:..., dir:...)
 	// 0
 }

@@ -185,3 +185,41 @@ func mustSpec(t *testing.T) *env.Spec {
 	}
 	return e.Spec()
 }
+
+// TestMatchDataLabelsAreTheTeachersActions checks the label column: a
+// "dagger:TEACHER:STUDENT" seat plays its student (idle: always 0) and is
+// labelled with its teacher's choices; any other seat's label is its
+// action.
+func TestMatchDataLabelsAreTheTeachersActions(t *testing.T) {
+	l := newLeague(t, 5, "student", "dagger:sniper:idle", "huggy", "huggy")
+	data := filepath.Join(t.TempDir(), "data")
+	sum, err := l.Run(context.Background(), RunOptions{Games: 4, Match: RoundRobin, Workers: 2, MaxRounds: 30, DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var student, taught int
+	for _, path := range sum.DataFiles {
+		tbl, _ := readParquet(t, path)
+		agent := column(t, tbl, "agent").(*array.String)
+		action := column(t, tbl, "action").(*array.Int32)
+		label := column(t, tbl, "label").(*array.Int32)
+		for i := range action.Len() {
+			switch a, lb := action.Value(i), label.Value(i); {
+			case agent.Value(i) != "student":
+				if lb != a {
+					t.Fatalf("row %d (%s): label %d, want its action %d", i, agent.Value(i), lb, a)
+				}
+			case a != 0:
+				t.Fatalf("row %d: the student (idle) played %d", i, a)
+			default:
+				student++
+				if lb != 0 {
+					taught++
+				}
+			}
+		}
+	}
+	if student == 0 || taught == 0 {
+		t.Errorf("%d rows of the student, %d with a label other than 0: the teacher's choices are not recorded", student, taught)
+	}
+}

@@ -502,7 +502,7 @@ func (p *pooledGames) Stepped(i int, e env.Env, actions []int32, rewards []float
 	if r == nil {
 		return
 	}
-	r.step(actions, rewards, terminated, truncated)
+	r.step(actions, actions, rewards, terminated, truncated) // pooled agents play in process: none is a Labeller
 	if !e.Done() && (p.maxRounds == 0 || r.rows.Steps < p.maxRounds) {
 		r.observe(e)
 	}

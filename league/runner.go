@@ -150,12 +150,14 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 	var rec *recorder
 	if m.Record {
 		rec = newRecorder(spec, m)
-		g.Hooks.Acted = func(e env.Env, _ int, _ []int32) error {
+		labels := make([]int32, spec.Seats)
+		g.Hooks.Acted = func(e env.Env, _ int, actions []int32) error {
 			rec.observe(e)
+			agents.Labels(ags, actions, labels)
 			return nil
 		}
 		g.Hooks.Stepped = func(_ env.Env, _ int, s match.Step) error {
-			rec.step(s.Actions, s.Rewards, s.Terminated, s.Truncated)
+			rec.step(s.Actions, labels, s.Rewards, s.Terminated, s.Truncated)
 			return nil
 		}
 	}
@@ -293,9 +295,12 @@ func (r *recorder) observe(e env.Env) {
 	}
 }
 
-// step appends the step's actions and outcomes.
-func (r *recorder) step(actions []int32, rewards []float32, terminated, truncated []bool) {
+// step appends the step's actions, the seats' labels (the teachers'
+// actions of agents.Labeller agents, else the actions themselves) and
+// outcomes.
+func (r *recorder) step(actions, labels []int32, rewards []float32, terminated, truncated []bool) {
 	r.rows.Action = append(r.rows.Action, actions...)
+	r.rows.Label = append(r.rows.Label, labels...)
 	r.rows.Reward = append(r.rows.Reward, rewards...)
 	r.rows.Terminated = append(r.rows.Terminated, terminated...)
 	r.rows.Truncated = append(r.rows.Truncated, truncated...)

@@ -18,12 +18,12 @@ func TestAllLinksEveryScheme(t *testing.T) {
 		game string
 		want []string
 	}{
-		{"bomberman", []string{"dir:...", "policy:..."}},
-		{"battleships", []string{"dir:...", "policy:..."}},
-		{"battlecube", []string{"http://...", "https://...", "policy:..."}},
-		{"battlebots", []string{"cmd:...", "policy:..."}},
-		{"portalbomber", []string{"policy:...", "upe://..."}},
-		{"portalbomber/2p", []string{"policy:...", "upe://..."}}, // a variant plays its base game's schemes
+		{"bomberman", []string{"dagger:...", "dir:...", "policy:..."}},
+		{"battleships", []string{"dagger:...", "dir:...", "policy:..."}},
+		{"battlecube", []string{"dagger:...", "http://...", "https://...", "policy:..."}},
+		{"battlebots", []string{"cmd:...", "dagger:...", "policy:..."}},
+		{"portalbomber", []string{"dagger:...", "policy:...", "upe://..."}},
+		{"portalbomber/2p", []string{"dagger:...", "policy:...", "upe://..."}}, // a variant plays its base game's schemes
 	} {
 		t.Run(tc.game, func(t *testing.T) {
 			if got := agents.Schemes(tc.game); !slices.Equal(got, tc.want) {

@@ -159,7 +159,8 @@ func newLeagueRunCmd(c *cli) *cobra.Command {
 			"--data DIR records every step as Parquet files DIR/games-FIRST-LAST.parquet (one per block of 64\n" +
 			"game indices, each written atomically), one row per (game, step, seat), in that order:\n" +
 			"  game int64, seed uint64, step int32, seat int32, agent string, action int32, reward float32,\n" +
-			"  terminated bool, truncated bool (after the step), then one fixed_size_list column per\n" +
+			"  terminated bool, truncated bool (after the step), label int32 (the action the seat's teacher\n" +
+			"  would have taken, for a dagger:TEACHER:STUDENT agent, else the action), then one fixed_size_list column per\n" +
 			"  observation tensor (the seat's view before the step; BattleBots: planes uint8 [19,10,10],\n" +
 			"  scalars float32 [4]) and mask fixed_size_list<uint8>[actions]; tensor fields carry shape,\n" +
 			"  dtype and layout metadata, the schema the game's (see the league package doc).\n\n" +

@@ -33,11 +33,19 @@ const (
 	StepColumn      = "step"   // int32: the step (round) index, from 0
 	AgentColumn     = "agent"  // utf8: the name of the agent in the seat
 	ActionColumn    = "action" // int32: the action the seat took at this step
+	// LabelColumn follows the flags: the action the seat's teacher would
+	// have taken at this step (agents.Labeller agents, "dagger:"), else
+	// the action itself. Files written before it have no such column.
+	LabelColumn = "label" // int32
 )
 
 // matchColumns are the non-tensor columns of match data, in schema order
 // (the mask comes last, after the tensors).
-var matchColumns = [...]string{GameIndexColumn, SeedColumn, StepColumn, observations.SeatColumn, AgentColumn, ActionColumn, observations.RewardColumn, observations.TerminatedColumn, observations.TruncatedColumn, observations.MaskColumn}
+var matchColumns = [...]string{GameIndexColumn, SeedColumn, StepColumn, observations.SeatColumn, AgentColumn, ActionColumn, observations.RewardColumn, observations.TerminatedColumn, observations.TruncatedColumn, LabelColumn, observations.MaskColumn}
+
+// readColumns are the columns [ReadFile] reads, the first of matchColumns:
+// every file of match data has them.
+var readColumns = matchColumns[:9]
 
 // Schema returns the Arrow schema of match data of spec's game: one row
 // per (game, step, seat), in game, step and seat order, with the columns
@@ -51,6 +59,7 @@ var matchColumns = [...]string{GameIndexColumn, SeedColumn, StepColumn, observat
 //	reward      float32                                          the seat's reward for this step
 //	terminated  bool                                             after this step
 //	truncated   bool                                             after this step
+//	label       int32                                            the seat's teacher's action at this step (agents.Labeller), else the action
 //	<tensor>    FixedSizeList<uint8|float32|int32>[Tensor.Len()] the seat's observation before this step, one per Spec.Obs tensor
 //	mask        FixedSizeList<uint8>[Spec.Actions]               the seat's legal actions before this step
 //
@@ -79,6 +88,7 @@ func Schema(spec *env.Spec) (*arrow.Schema, error) {
 		{Name: observations.RewardColumn, Type: arrow.PrimitiveTypes.Float32},
 		{Name: observations.TerminatedColumn, Type: arrow.FixedWidthTypes.Boolean},
 		{Name: observations.TruncatedColumn, Type: arrow.FixedWidthTypes.Boolean},
+		{Name: LabelColumn, Type: arrow.PrimitiveTypes.Int32},
 	}
 	// The tensors and the mask, with their metadata, as in a step batch.
 	fields = append(fields, step.Fields()[:len(spec.Obs)+1]...)
@@ -99,6 +109,9 @@ type Rows struct {
 	Obs    [][]byte
 	Mask   []byte
 	Action []int32
+	// Label is the action the seat's teacher would have taken
+	// (agents.Labeller), one per row; nil means the actions themselves.
+	Label  []int32
 	Reward []float32
 	// Terminated and Truncated are the seat's flags after the step.
 	Terminated, Truncated []bool
@@ -152,8 +165,12 @@ func (w *Writer) Append(g *Rows) error {
 			return fmt.Errorf("matchdata: match data of game %d: tensor %q has %d bytes, want %d", g.Game, t.Name, len(g.Obs[i]), n*t.Bytes())
 		}
 	}
-	if len(g.Mask) != n*w.spec.Actions || len(g.Action) != n || len(g.Reward) != n || len(g.Terminated) != n || len(g.Truncated) != n {
-		return fmt.Errorf("matchdata: match data of game %d: want %d rows in mask, action, reward, terminated and truncated", g.Game, n)
+	if len(g.Mask) != n*w.spec.Actions || len(g.Action) != n || len(g.Reward) != n || len(g.Terminated) != n || len(g.Truncated) != n || (g.Label != nil && len(g.Label) != n) {
+		return fmt.Errorf("matchdata: match data of game %d: want %d rows in mask, action, label (or none), reward, terminated and truncated", g.Game, n)
+	}
+	label := g.Label
+	if label == nil {
+		label = g.Action
 	}
 	seats := w.spec.Seats
 	for r := range n {
@@ -167,10 +184,11 @@ func (w *Writer) Append(g *Rows) error {
 	w.b.Field(6).(*array.Float32Builder).AppendValues(g.Reward, nil)
 	w.b.Field(7).(*array.BooleanBuilder).AppendValues(g.Terminated, nil)
 	w.b.Field(8).(*array.BooleanBuilder).AppendValues(g.Truncated, nil)
+	w.b.Field(9).(*array.Int32Builder).AppendValues(label, nil)
 	for i, t := range w.spec.Obs {
-		appendList(w.b.Field(9+i).(*array.FixedSizeListBuilder), t.DType, n, g.Obs[i])
+		appendList(w.b.Field(10+i).(*array.FixedSizeListBuilder), t.DType, n, g.Obs[i])
 	}
-	appendList(w.b.Field(9+len(w.spec.Obs)).(*array.FixedSizeListBuilder), env.Uint8, n, g.Mask)
+	appendList(w.b.Field(10+len(w.spec.Obs)).(*array.FixedSizeListBuilder), env.Uint8, n, g.Mask)
 	w.rows += n
 	return nil
 }

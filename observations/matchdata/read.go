@@ -23,15 +23,15 @@ type File struct {
 	Seats int
 	// Games are the file's games in file order, each without its rows'
 	// data (Steps, Seed and Agents set), except the one ReadFile was asked
-	// for, which also has Action, Reward, Terminated and Truncated (never
-	// Obs or Mask).
+	// for, which also has Action, Reward, Terminated and Truncated, and
+	// Label where the file has labels (never Obs or Mask).
 	Games []Rows
 }
 
 // ReadFile reads the match data file r of size bytes, written by
 // [Writer.WriteFile]: its game and, from the columns before the tensors
 // only (game, seed, step, seat, agent, action, reward, terminated,
-// truncated), a summary of each game and the actions and outcomes of the
+// truncated, and label where the file has it), a summary of each game and the actions and outcomes of the
 // game whose index is want (none when want is negative). It reads one row
 // group at a time, so its memory is bounded by the row group (64k rows) and
 // the games' summaries, whatever the file's size.
@@ -60,12 +60,14 @@ func ReadFile(r io.ReaderAt, size int64, want int64) (*File, error) {
 	if out.Game == "" || out.Seats < 1 {
 		return nil, fmt.Errorf("matchdata: the file's schema does not name its game and seats: not botarena match data")
 	}
-	names := matchColumns[:len(matchColumns)-1] // all but the mask
-	cols := make([]int, len(names))
-	for i, name := range names {
+	cols := make([]int, len(readColumns))
+	for i, name := range readColumns {
 		if cols[i] = pf.MetaData().Schema.ColumnIndexByName(name); cols[i] < 0 {
 			return nil, fmt.Errorf("matchdata: the file has no column %q: not botarena match data", name)
 		}
+	}
+	if c := pf.MetaData().Schema.ColumnIndexByName(LabelColumn); c >= 0 { // files from before labels have none
+		cols = append(cols, c)
 	}
 	ctx := context.Background()
 	rd := &fileReader{out: out, want: want}
@@ -91,8 +93,8 @@ type fileReader struct {
 	rows int   // of cur, read so far
 }
 
-// table adds the rows of tbl (the columns of matchColumns but the mask, in
-// order) to r.out.
+// table adds the rows of tbl (the columns of readColumns, in order) to
+// r.out.
 func (r *fileReader) table(tbl arrow.Table) error {
 	out := r.out
 	rd := array.NewTableReader(tbl, 1<<16)
@@ -108,7 +110,12 @@ func (r *fileReader) table(tbl arrow.Table) error {
 		reward, ok6 := rec.Column(6).(*array.Float32)
 		term, ok7 := rec.Column(7).(*array.Boolean)
 		trunc, ok8 := rec.Column(8).(*array.Boolean)
-		if !(ok0 && ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8) {
+		var label *array.Int32
+		ok9 := true
+		if rec.NumCols() > 9 {
+			label, ok9 = rec.Column(9).(*array.Int32)
+		}
+		if !(ok0 && ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9) {
 			return fmt.Errorf("matchdata: the columns do not have match data's types")
 		}
 		for i := range int(rec.NumRows()) {
@@ -134,6 +141,9 @@ func (r *fileReader) table(tbl arrow.Table) error {
 				g.Reward = append(g.Reward, reward.Value(i))
 				g.Terminated = append(g.Terminated, term.Value(i))
 				g.Truncated = append(g.Truncated, trunc.Value(i))
+				if label != nil {
+					g.Label = append(g.Label, label.Value(i))
+				}
 			}
 		}
 	}

@@ -20,6 +20,7 @@ func rows(game int64, steps int) *matchdata.Rows {
 	for st := range steps {
 		for s := range 3 {
 			r.Action = append(r.Action, int32(st*10+s))
+			r.Label = append(r.Label, int32(st*10+s+1))
 			r.Reward = append(r.Reward, float32(s))
 			r.Terminated = append(r.Terminated, st == steps-1)
 			r.Truncated = append(r.Truncated, false)
@@ -68,12 +69,46 @@ func TestReadFile(t *testing.T) {
 				}
 				continue
 			}
-			if !slices.Equal(g.Action, w.Action) || !slices.Equal(g.Reward, w.Reward) || !slices.Equal(g.Terminated, w.Terminated) || !slices.Equal(g.Truncated, w.Truncated) {
+			if !slices.Equal(g.Action, w.Action) || !slices.Equal(g.Label, w.Label) || !slices.Equal(g.Reward, w.Reward) || !slices.Equal(g.Terminated, w.Terminated) || !slices.Equal(g.Truncated, w.Truncated) {
 				t.Errorf("game %d: the actions and outcomes differ", g.Game)
 			}
 		}
 	}
 	if _, err := matchdata.ReadFile(strings.NewReader("not parquet at all"), 18, -1); err == nil {
 		t.Error("read a file that is not Parquet")
+	}
+}
+
+func TestLabelsDefaultToTheActions(t *testing.T) {
+	w, err := matchdata.NewWriter(spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Release()
+	r := rows(1, 4)
+	r.Label = nil
+	if err := w.Append(r); err != nil {
+		t.Fatal(err)
+	}
+	r.Label = []int32{1, 2} // neither none nor one per row
+	if err := w.Append(r); err == nil {
+		t.Error("Append took labels of the wrong length")
+	}
+	path := filepath.Join(t.TempDir(), "games.parquet")
+	if err := w.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	got, err := matchdata.ReadFile(f, st.Size(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Games) != 1 || !slices.Equal(got.Games[0].Label, got.Games[0].Action) || len(got.Games[0].Label) != 12 {
+		t.Errorf("labels %v, want the actions %v", got.Games[0].Label, got.Games[0].Action)
 	}
 }

@@ -300,6 +300,7 @@ func playResponse(r league.Result) *botarenav1.PlayResponse {
 			Obs:        d.Obs,
 			Mask:       d.Mask,
 			Action:     d.Action,
+			Label:      d.Label,
 			Reward:     d.Reward,
 			Terminated: d.Terminated,
 			Truncated:  d.Truncated,

@@ -532,6 +532,9 @@ func matchRows(spec *env.Spec, m league.Match, resp *botarenav1.PlayResponse) (*
 			return nil, fmt.Errorf("%w: %s has %d values, want %d (%d steps × %d seats)", ErrMatchData, f.name, f.n, rows, steps, spec.Seats)
 		}
 	}
+	if n := len(d.GetLabel()); n != 0 && n != rows {
+		return nil, fmt.Errorf("%w: label has %d values, want %d (%d steps × %d seats) or none", ErrMatchData, n, rows, steps, spec.Seats)
+	}
 	return &matchdata.Rows{
 		Game:       resp.GetIndex(),
 		Seed:       resp.GetSeed(),
@@ -540,6 +543,7 @@ func matchRows(spec *env.Spec, m league.Match, resp *botarenav1.PlayResponse) (*
 		Obs:        d.GetObs(),
 		Mask:       d.GetMask(),
 		Action:     d.GetAction(),
+		Label:      d.GetLabel(), // nil from a server from before labels: the actions
 		Reward:     d.GetReward(),
 		Terminated: d.GetTerminated(),
 		Truncated:  d.GetTruncated(),

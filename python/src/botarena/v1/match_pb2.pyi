@@ -100,7 +100,7 @@ class PlayResponse(_message.Message):
     def __init__(self, index: _Optional[int] = ..., seed: _Optional[int] = ..., rounds: _Optional[int] = ..., winner: _Optional[int] = ..., draw: _Optional[bool] = ..., standings: _Optional[_Iterable[_Union[MatchStanding, _Mapping]]] = ..., forfeit: _Optional[int] = ..., data: _Optional[_Union[MatchData, _Mapping]] = ...) -> None: ...
 
 class MatchData(_message.Message):
-    __slots__ = ("steps", "agents", "obs", "mask", "action", "reward", "terminated", "truncated")
+    __slots__ = ("steps", "agents", "obs", "mask", "action", "reward", "terminated", "truncated", "label")
     STEPS_FIELD_NUMBER: _ClassVar[int]
     AGENTS_FIELD_NUMBER: _ClassVar[int]
     OBS_FIELD_NUMBER: _ClassVar[int]
@@ -109,6 +109,7 @@ class MatchData(_message.Message):
     REWARD_FIELD_NUMBER: _ClassVar[int]
     TERMINATED_FIELD_NUMBER: _ClassVar[int]
     TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
     steps: int
     agents: _containers.RepeatedScalarFieldContainer[str]
     obs: _containers.RepeatedScalarFieldContainer[bytes]
@@ -117,7 +118,8 @@ class MatchData(_message.Message):
     reward: _containers.RepeatedScalarFieldContainer[float]
     terminated: _containers.RepeatedScalarFieldContainer[bool]
     truncated: _containers.RepeatedScalarFieldContainer[bool]
-    def __init__(self, steps: _Optional[int] = ..., agents: _Optional[_Iterable[str]] = ..., obs: _Optional[_Iterable[bytes]] = ..., mask: _Optional[bytes] = ..., action: _Optional[_Iterable[int]] = ..., reward: _Optional[_Iterable[float]] = ..., terminated: _Optional[_Iterable[bool]] = ..., truncated: _Optional[_Iterable[bool]] = ...) -> None: ...
+    label: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, steps: _Optional[int] = ..., agents: _Optional[_Iterable[str]] = ..., obs: _Optional[_Iterable[bytes]] = ..., mask: _Optional[bytes] = ..., action: _Optional[_Iterable[int]] = ..., reward: _Optional[_Iterable[float]] = ..., terminated: _Optional[_Iterable[bool]] = ..., truncated: _Optional[_Iterable[bool]] = ..., label: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PlayBatchRequest(_message.Message):
     __slots__ = ("matches",)

@@ -603,10 +603,15 @@ type MatchData struct {
 	// action, reward, terminated and truncated have one element per row: the
 	// seat's action at the step, its reward for the step and its flags after
 	// it. (Packed, as repeated scalars are in proto3.)
-	Action        []int32   `protobuf:"varint,5,rep,packed,name=action,proto3" json:"action,omitempty"`
-	Reward        []float32 `protobuf:"fixed32,6,rep,packed,name=reward,proto3" json:"reward,omitempty"`
-	Terminated    []bool    `protobuf:"varint,7,rep,packed,name=terminated,proto3" json:"terminated,omitempty"`
-	Truncated     []bool    `protobuf:"varint,8,rep,packed,name=truncated,proto3" json:"truncated,omitempty"`
+	Action     []int32   `protobuf:"varint,5,rep,packed,name=action,proto3" json:"action,omitempty"`
+	Reward     []float32 `protobuf:"fixed32,6,rep,packed,name=reward,proto3" json:"reward,omitempty"`
+	Terminated []bool    `protobuf:"varint,7,rep,packed,name=terminated,proto3" json:"terminated,omitempty"`
+	Truncated  []bool    `protobuf:"varint,8,rep,packed,name=truncated,proto3" json:"truncated,omitempty"`
+	// label has one element per row, or none: the action the seat's teacher
+	// would have taken at the step, for agents that play under one
+	// ("dagger:TEACHER:STUDENT"), else the seat's action. Empty (a server
+	// from before labels) means the actions themselves.
+	Label         []int32 `protobuf:"varint,9,rep,packed,name=label,proto3" json:"label,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -693,6 +698,13 @@ func (x *MatchData) GetTerminated() []bool {
 func (x *MatchData) GetTruncated() []bool {
 	if x != nil {
 		return x.Truncated
+	}
+	return nil
+}
+
+func (x *MatchData) GetLabel() []int32 {
+	if x != nil {
+		return x.Label
 	}
 	return nil
 }
@@ -2705,7 +2717,7 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	"\x04draw\x18\x05 \x01(\bR\x04draw\x128\n" +
 	"\tstandings\x18\x06 \x03(\v2\x1a.botarena.v1.MatchStandingR\tstandings\x12\x18\n" +
 	"\aforfeit\x18\a \x01(\x05R\aforfeit\x12*\n" +
-	"\x04data\x18\b \x01(\v2\x16.botarena.v1.MatchDataR\x04data\"\xcd\x01\n" +
+	"\x04data\x18\b \x01(\v2\x16.botarena.v1.MatchDataR\x04data\"\xe3\x01\n" +
 	"\tMatchData\x12\x14\n" +
 	"\x05steps\x18\x01 \x01(\x05R\x05steps\x12\x16\n" +
 	"\x06agents\x18\x02 \x03(\tR\x06agents\x12\x10\n" +
@@ -2716,7 +2728,8 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	"\n" +
 	"terminated\x18\a \x03(\bR\n" +
 	"terminated\x12\x1c\n" +
-	"\ttruncated\x18\b \x03(\bR\ttruncated\"F\n" +
+	"\ttruncated\x18\b \x03(\bR\ttruncated\x12\x14\n" +
+	"\x05label\x18\t \x03(\x05R\x05label\"F\n" +
 	"\x10PlayBatchRequest\x122\n" +
 	"\amatches\x18\x01 \x03(\v2\x18.botarena.v1.PlayRequestR\amatches\":\n" +
 	"\n" +
