@@ -2,10 +2,8 @@ package env
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"reflect"
 	"regexp"
@@ -196,14 +194,9 @@ func (r *Registry) Config(name string, config []byte) (Config, error) {
 	cfg := e.NewConfig()
 	config = bytes.TrimSpace(config)
 	if len(config) > 0 && !bytes.Equal(config, []byte("null")) {
-		dec := json.NewDecoder(bytes.NewReader(config))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(cfg); err != nil {
+		if err := DecodeJSON(config, cfg); err != nil {
 			msg := strings.TrimPrefix(err.Error(), "json: ")
 			return nil, fmt.Errorf("%s: config: %s%s", name, msg, unknownFieldHint(cfg, config, msg))
-		}
-		if _, err := dec.Token(); err != io.EOF {
-			return nil, fmt.Errorf("%s: config: trailing data after the JSON object", name)
 		}
 	}
 	if err := cfg.Validate(); err != nil {

@@ -26,9 +26,7 @@ type Scenario struct {
 // ParseScenario decodes a scenario file, reporting where it is malformed.
 func ParseScenario(data []byte) (*Scenario, error) {
 	var s Scenario
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := DecodeJSON(data, &s); err != nil {
 		return nil, jsonError("scenario", data, err)
 	}
 	if s.Game == "" {

@@ -1,7 +1,6 @@
 package battlecube
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/botarena/botarena/env"
 )
 
 // Native format names.
@@ -432,13 +433,12 @@ func parsePlayer(raw []byte) (loadedPlayer, error) {
 // bots in play: when every name is a configured name they keep their
 // seats (listed in seat order); otherwise they take seats 0, 1, ... with
 // the names given. Seats not listed are lost before the loaded tick
-// (highScore 0). The loaded tick's events are empty. On error the game is
+// (highScore 0). The loaded tick's events are empty. Unknown keys and data
+// after the object are errors ([env.DecodeJSON]). On error the game is
 // unchanged.
 func (g *Game) LoadNative(data []byte) error {
 	var r request
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
+	if err := env.DecodeJSON(data, &r); err != nil {
 		return fmt.Errorf("battlecube: request.json: %v", err)
 	}
 	if r.GameInfo == nil {

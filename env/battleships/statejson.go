@@ -1,10 +1,11 @@
 package battleships
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/botarena/botarena/env"
 )
 
 func appendBool(dst []byte, b bool) []byte {
@@ -264,13 +265,12 @@ type (
 // again). The map size must match the config. What the file does not hold
 // starts fresh: no do-nothing streak, no learn-mode choices, and the first
 // landed hit at round 0 for a player with hits (never otherwise). The
-// whole file is checked and the first problem is reported with its JSON
-// path; on error the game is unchanged.
+// whole file is checked (unknown keys and data after the object are errors,
+// [env.DecodeJSON]) and the first problem is reported with its JSON path;
+// on error the game is unchanged.
 func (g *Game) LoadNative(data []byte) error {
 	var js jsonState
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&js); err != nil {
+	if err := env.DecodeJSON(data, &js); err != nil {
 		return fmt.Errorf("battleships: state.json: %v", err)
 	}
 	bad := func(path, format string, args ...any) error {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -66,13 +65,8 @@ const statLimit = 1 << 20
 // path; on error the game is unchanged.
 func (g *Game) LoadNative(data []byte) error {
 	var js jsonState
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&js); err != nil {
+	if err := env.DecodeJSON(data, &js); err != nil {
 		return fmt.Errorf("portalbomber: state: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("portalbomber: state: trailing data after the JSON object")
 	}
 	t := *g // work on a copy; commit at the end
 	if err := t.load(&js); err != nil {
@@ -367,9 +361,7 @@ func (g *Game) cellMembers(raw json.RawMessage, name string) ([]cellMember, erro
 }
 
 func strictDecode(raw json.RawMessage, v any, path string) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := env.DecodeJSON(raw, v); err != nil {
 		return fmt.Errorf("%s: %v", path, err)
 	}
 	return nil

@@ -7,7 +7,6 @@
 package training
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -124,9 +123,7 @@ func Check(d Defaults, e env.Entry, agents []string) error {
 		return fmt.Errorf("config: %w", err)
 	}
 	cfg := e.NewConfig()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(cfg); err != nil {
+	if err := env.DecodeJSON(data, cfg); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
 	if err := cfg.Validate(); err != nil {
