@@ -61,6 +61,12 @@ func (g *Game) appendRequest(dst []byte, seat int) []byte {
 
 // appendSetup writes seat's playerSetup {name, url}.
 func (g *Game) appendSetup(dst []byte, seat int) []byte {
+	return append(g.appendNameURL(dst, seat), '}')
+}
+
+// appendNameURL opens seat's object with its name and, when it has one,
+// its url: {"name":N[,"url":U] (the object left open for more members).
+func (g *Game) appendNameURL(dst []byte, seat int) []byte {
 	p := &g.players[seat]
 	dst = append(dst, `{"name":`...)
 	dst = appendString(dst, p.Name)
@@ -68,7 +74,7 @@ func (g *Game) appendSetup(dst []byte, seat int) []byte {
 		dst = append(dst, `,"url":`...)
 		dst = appendString(dst, p.URL)
 	}
-	return append(dst, '}')
+	return dst
 }
 
 // appendTickInfo writes "gameInfo":{...},"players":[...],"items":[...]
@@ -266,13 +272,7 @@ func appendCause(dst []byte, c Cause) []byte {
 
 // appendScore writes {name, url, highScore}.
 func (g *Game) appendScore(dst []byte, s, score int) []byte {
-	p := &g.players[s]
-	dst = append(dst, `{"name":`...)
-	dst = appendString(dst, p.Name)
-	if p.URL != "" {
-		dst = append(dst, `,"url":`...)
-		dst = appendString(dst, p.URL)
-	}
+	dst = g.appendNameURL(dst, s)
 	dst = append(dst, `,"highScore":`...)
 	dst = strconv.AppendInt(dst, int64(score), 10)
 	return append(dst, '}')
