@@ -73,3 +73,27 @@ def test_fit_scales_bring_the_teachers_observations_within_one_and_into_the_arch
     rebuilt.load_state_dict(net.state_dict())
     inputs = [torch.from_numpy(demos.obs[n][:32]) for n in net.input_names]
     torch.testing.assert_close(rebuilt(*inputs), net(*inputs))
+
+
+def test_a_dagger_seats_decisions_are_its_teachers_choices_in_the_students_states(tmp_path: Path) -> None:
+    """dagger:TEACHER:STUDENT plays the student and labels its states with the teacher's choices:
+    the demonstrations learn the labels (here sniper's), not what was played (idle's 0), and data
+    without a label column (files from before it) learns the actions played."""
+    data = record_demonstrations(find_binary(), "battlebots", "dagger:sniper:idle", "huggy", 6, tmp_path, seed=2)
+    (path,) = sorted(data.glob("*.parquet"))
+    table = pq.read_table(path)
+    spec = GameSpec.from_schema_metadata(table.schema)
+    demos = load_demonstrations(data, spec, 0.99)
+    assert demos.games == 6 and len(demos) > 20
+    assert demos.played is not None and (demos.played == 0).all(), "the student (idle) played something else"
+    assert (demos.actions != 0).mean() > 0.5, "the labels are not sniper's choices"
+    assert demos.agreement() == float((demos.actions == 0).mean())
+    assert np.all(demos.masks[np.arange(len(demos)), demos.actions] == 1), "a label is illegal under its mask"
+
+    pq.write_table(table.drop_columns(["label"]), path)
+    unlabelled = load_demonstrations(data, spec, 0.99)
+    assert (unlabelled.actions == 0).all() and unlabelled.agreement() == 1.0
+
+    both = demos + unlabelled
+    assert len(both) == len(demos) + len(unlabelled) and both.games == 12
+    assert (both.actions[: len(demos)] == demos.actions).all() and (both.obs["planes"][len(demos) :] == unlabelled.obs["planes"]).all()

@@ -11,6 +11,7 @@ import csv
 import dataclasses
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -422,6 +423,31 @@ def test_imitation_fits_the_network_to_a_built_in_agents_decisions_before_ppo(tm
     first = clone(fresh, opt, demos, epochs=1, minibatch=64, vf_coef=0.5, max_grad_norm=0.5, lr=1e-3, device=torch.device("cpu"), seed=0)
     last = clone(fresh, opt, demos, epochs=60, minibatch=64, vf_coef=0.5, max_grad_norm=0.5, lr=1e-3, device=torch.device("cpu"), seed=1)
     assert last["accuracy"] > first["accuracy"] + 0.2 and last["policy_loss"] < first["policy_loss"] - 0.5, (first, last)
+
+
+def test_dagger_rounds_refit_the_clone_on_its_own_states_labelled_by_the_teacher(tmp_path: Path, address: str) -> None:
+    """--dagger-rounds R: after the clone, R rounds in which the clone plays (dagger:AGENT:policy:CLONE),
+    AGENT labels its states, and the clone is refitted on every decision so far; a resumed run reads
+    the rounds' data back for --imitate-coef."""
+    cfg = _small(
+        tmp_path / "run", address, opponent="huggy", imitate="sniper", imitate_games=6, imitate_epochs=1, imitate_coef=0.5,
+        dagger_rounds=2, dagger_games=4, dagger_epochs=1, total_steps=1024,
+    )
+    log = tmp_path / "log.txt"
+    with open(log, "w") as f, contextlib.redirect_stdout(f):
+        train(dataclasses.replace(cfg, quiet=False))
+    text = log.read_text()
+    for r in (1, 2):
+        assert f"dagger round {r}/2: the clone won" in text and "played sniper's choice on" in text, text
+        assert (tmp_path / "run" / "imitation" / "dagger" / f"round_{r:02d}" / "student.policy.safetensors").exists()
+    assert text.count("imitation epoch 1/1: policy loss") == 3  # the clone, then a refit after each round
+    decisions = [int(m.replace(",", "")) for m in re.findall(r"refitting on all ([\d,]+) decisions", text)]
+    assert len(decisions) == 2 and decisions[1] > decisions[0], decisions
+    log.write_text("")
+    with open(log, "a") as f, contextlib.redirect_stdout(f):
+        train(dataclasses.replace(cfg, quiet=False, total_steps=2048, resume="auto"))
+    text = log.read_text()
+    assert "dagger round" not in text and "imitation epoch" not in text and "decisions of sniper in 6 games" in text
 
 
 def test_imitating_an_unknown_agent_fails_with_the_leagues_error(tmp_path: Path) -> None:

@@ -138,6 +138,15 @@ def _parser() -> argparse.ArgumentParser:
     im.add_argument("--imitate-epochs", type=int, default=d.imitate_epochs, help="passes over its decisions")
     im.add_argument("--imitate-lr", type=float, default=d.imitate_lr, help="learning rate while imitating")
     im.add_argument(
+        "--dagger-rounds",
+        type=int,
+        default=d.dagger_rounds,
+        help="after the clone, rounds of DAgger: the clone plays --dagger-games games (dagger:AGENT:policy:CLONE), "
+        "AGENT labels each of its states with what it would have done, and the clone is refitted on all decisions so far",
+    )
+    im.add_argument("--dagger-games", type=int, default=d.dagger_games, help="the clone's games a DAgger round, over every seat")
+    im.add_argument("--dagger-epochs", type=int, default=d.dagger_epochs, help="passes over all decisions so far after each DAgger round")
+    im.add_argument(
         "--imitate-coef",
         type=float,
         default=d.imitate_coef,
@@ -214,6 +223,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "botarena.train: --imitate-games and --imitate-epochs must be at least 1, --imitate-lr above 0, --imitate-coef 0 or more",
             file=sys.stderr,
         )
+        return 2
+    if args.dagger_rounds < 0 or (args.dagger_rounds and (not args.imitate or args.dagger_games < 1 or args.dagger_epochs < 1)):
+        print("botarena.train: --dagger-rounds needs --imitate AGENT, and --dagger-games and --dagger-epochs at least 1", file=sys.stderr)
         return 2
     if args.evaluate:
         cfg = dataclasses.replace(cfg, out=args.out or str(pathlib.Path(args.evaluate).parent))

@@ -8,6 +8,13 @@ actions and action, as ``botarena league run --help`` lists the columns), and th
 fitted to AGENT's choices (cross-entropy over the legal actions) and its value
 head to the discounted returns of those games. PPO then goes on from there.
 
+``--dagger-rounds R`` then goes on as DAgger (Ross, Gordon and Bagnell, 2011): R times the clone
+plays ``--dagger-games`` games as ``dagger:AGENT:policy:CLONE?sample``, which plays the clone and
+records, in the match data's ``label`` column, what AGENT would have done in each state the clone
+reached; the clone is refitted on every decision so far. A clone alone only ever sees the teacher's
+states and, one mistake away from them, has nothing to go by (a Bomberman escape one cell short);
+these rounds teach it the way back from its own.
+
 Why: some games hide their winning play behind a sequence that random
 exploration almost never finds and that costs the game when it goes wrong.
 portal Bomberman's first safe bomb is one: step out of the start cell, bomb,
@@ -45,14 +52,35 @@ class Demonstrations:
 
     obs: dict[str, np.ndarray]  # tensor name → [N, *shape], each observation tensor of the spec, in its dtype
     masks: np.ndarray  # [N, actions] uint8
-    actions: np.ndarray  # [N] int64
+    actions: np.ndarray  # [N] int64: the teacher's choice (the match data's label: for a dagger: seat, not what was played)
     returns: np.ndarray  # [N] float32: the discounted return from this step, γ per env step
     games: int  # games the rows come from
-    wins: int  # of those, games the teacher won
+    wins: int  # of those, games the teacher's seat won (a dagger: seat's: the student's)
     draws: int
+    played: np.ndarray | None = None  # [N] int64: the action the seat played (differs from actions for a dagger: seat)
 
     def __len__(self) -> int:
         return int(self.actions.shape[0])
+
+    def agreement(self) -> float:
+        """How often the seat played the teacher's choice (1 for the teacher's own games)."""
+        if self.played is None or not len(self):
+            return 1.0
+        return float((self.played == self.actions).mean())
+
+    def __add__(self, other: Demonstrations) -> Demonstrations:
+        """Both sets of decisions, self's first (so that a fit's held-out tail is other's)."""
+        played = [d.played if d.played is not None else d.actions for d in (self, other)]
+        return Demonstrations(
+            obs={k: np.concatenate([v, other.obs[k]]) for k, v in self.obs.items()},
+            masks=np.concatenate([self.masks, other.masks]),
+            actions=np.concatenate([self.actions, other.actions]),
+            returns=np.concatenate([self.returns, other.returns]),
+            games=self.games + other.games,
+            wins=self.wins + other.wins,
+            draws=self.draws + other.draws,
+            played=np.concatenate(played),
+        )
 
 
 def record_demonstrations(
@@ -101,7 +129,7 @@ def load_demonstrations(data: pathlib.Path, spec: GameSpec, gamma: float) -> Dem
     if not files:
         raise FileNotFoundError(f"no match data (*.parquet) in {data}")
     names = [t.name for t in spec.observations]
-    parts: dict[str, list[np.ndarray]] = {k: [] for k in [*names, "mask", "action", "return"]}
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in [*names, "mask", "action", "played", "return"]}
     games = wins = draws = 0
     for f in files:
         table = pq.read_table(f)
@@ -122,7 +150,10 @@ def load_demonstrations(data: pathlib.Path, spec: GameSpec, gamma: float) -> Dem
         wins += int((reward[end] > 0.5).sum())
         draws += int((np.abs(reward[end]) < 0.5).sum())
         mask = _fixed(table["mask"], np.uint8).reshape(len(game), spec.actions)
-        action = table["action"].to_numpy().astype(np.int64)
+        played = table["action"].to_numpy().astype(np.int64)
+        # The teacher's choice: the label where the data has one (a dagger: seat's teacher, who did
+        # not play it), else the action played (files from before labels, and the teacher's games).
+        action = table["label"].to_numpy().astype(np.int64) if "label" in table.column_names else played
         # A decision is a step with a choice on which the teacher took a legal action. A command the
         # mask rules out (a Bomberman trigger of a bomb chained to one at timer 1) is one the engine
         # ignores; the policy can never take it, and its masked log-probability (about -1e9) would
@@ -130,6 +161,7 @@ def load_demonstrations(data: pathlib.Path, spec: GameSpec, gamma: float) -> Dem
         choice = (mask.sum(axis=1) > 1) & (np.take_along_axis(mask, action[:, None], axis=1)[:, 0] > 0)
         parts["mask"].append(mask[choice])
         parts["action"].append(action[choice])
+        parts["played"].append(played[choice])
         parts["return"].append(ret.astype(np.float32)[choice])
         for t in spec.observations:
             arr = _fixed(table[t.name], t.dtype).reshape(len(game), *t.shape)
@@ -143,6 +175,7 @@ def load_demonstrations(data: pathlib.Path, spec: GameSpec, gamma: float) -> Dem
         games=games,
         wins=wins,
         draws=draws,
+        played=cat["played"],
     )
 
 

@@ -24,7 +24,7 @@ from botarena.pool import Opponent
 from botarena.server import Server, absolute_spec, find_binary
 from botarena.train.config import TrainConfig, auto_threads, member_name
 from botarena.train.curve import plot_curve, read_curve, write_curve
-from botarena.train.imitate import clone, fit_scales, imitation_loss, load_demonstrations, record_demonstrations
+from botarena.train.imitate import Demonstrations, clone, fit_scales, imitation_loss, load_demonstrations, record_demonstrations
 from botarena.train.rollout import Rollout, SeatSplitEnv, scales
 from botarena.train.track import Tracker, open_tracker
 
@@ -416,15 +416,16 @@ class Trainer:
         return min(fr, 1.0)
 
     def imitate(self) -> None:
-        """--imitate: plays the teacher's games and fits the network to them (see botarena.train.imitate);
-        the time it takes counts against the run's budget. A resumed run (its checkpoint already
-        imitated) only reads the match data back, for --imitate-coef."""
+        """--imitate: plays the teacher's games and fits the network to them, then --dagger-rounds
+        rounds of DAgger (see botarena.train.imitate); the time it takes counts against the run's
+        budget. A resumed run (its checkpoint already imitated) only reads the match data back, for
+        --imitate-coef."""
         cfg = self.cfg
         t0 = time.monotonic()
         resumed = self.start_update > 0
         data = self.out / "imitation" / "data"
+        opponent = self.mixture[0][0]
         if not resumed:
-            opponent = self.mixture[0][0]
             self.log(f"imitation: {cfg.imitate_games} games of {cfg.imitate} against {opponent} (match data in {data.parent}) ...")
             data = record_demonstrations(
                 find_binary(), cfg.game, cfg.imitate, opponent, cfg.imitate_games, data.parent, seed=cfg.seed, config=cfg.config
@@ -437,24 +438,14 @@ class Trainer:
             f"imitation: {len(demos):,} decisions of {cfg.imitate} in {demos.games} games "
             f"({demos.wins} won, {demos.draws} drawn), read in {time.monotonic() - t0:.0f} s"
         )
+        deadline = t0 + cfg.minutes * 60 - self.elapsed_before if cfg.minutes else math.inf
         if not resumed:
             fit_scales(self.net, demos)  # the warm-up's scales miss what the teacher reaches (radii of 8-32)
-            deadline = t0 + cfg.minutes * 60 - self.elapsed_before if cfg.minutes else math.inf
-            clone(
-                self.net,
-                self.opt,
-                demos,
-                epochs=cfg.imitate_epochs,
-                minibatch=512,
-                vf_coef=cfg.vf_coef,
-                max_grad_norm=cfg.max_grad_norm,
-                lr=cfg.imitate_lr,
-                device=self.device,
-                seed=cfg.seed,
-                deadline=deadline,
-                log=self.log,
-                holdout=0.05,  # the latest games' decisions, to log how well the clone generalises
-            )
+            self._clone(demos, cfg.imitate_epochs, deadline)
+            demos = self._dagger(demos, opponent, deadline)
+        else:
+            for d in sorted((self.out / "imitation" / "dagger").glob("round_*/data")):
+                demos = demos + load_demonstrations(d, self.spec, cfg.gamma)
         self.elapsed_before += time.monotonic() - t0
         if cfg.imitate_coef > 0:
             # Keep imitating during PPO: each minibatch adds imitate_coef × the cross-entropy on a
@@ -462,6 +453,54 @@ class Trainer:
             gen = np.random.default_rng(cfg.seed + 17 + self.start_update)
             mb = max(2, cfg.num_steps * cfg.num_envs // cfg.minibatches)
             self.aux = lambda: cfg.imitate_coef * imitation_loss(self.net, demos, mb, gen, self.device)
+
+    def _clone(self, demos: Demonstrations, epochs: int, deadline: float) -> dict[str, float]:
+        """Fits the network to demos (botarena.train.imitate.clone), the latest 5% held out."""
+        cfg = self.cfg
+        return clone(
+            self.net,
+            self.opt,
+            demos,
+            epochs=epochs,
+            minibatch=512,
+            vf_coef=cfg.vf_coef,
+            max_grad_norm=cfg.max_grad_norm,
+            lr=cfg.imitate_lr,
+            device=self.device,
+            seed=cfg.seed,
+            deadline=deadline,
+            log=self.log,
+            holdout=0.05,  # the latest games' decisions, to log how well the clone generalises
+        )
+
+    def _dagger(self, demos: Demonstrations, opponent: str, deadline: float) -> Demonstrations:
+        """--dagger-rounds: each round the clone plays --dagger-games games against opponent as
+        dagger:TEACHER:policy:CLONE?sample, the teacher labels the clone's states, and the clone is
+        refitted on every decision so far. Returns all the decisions."""
+        cfg = self.cfg
+        assert cfg.gamma is not None
+        for r in range(1, cfg.dagger_rounds + 1):
+            if time.monotonic() >= deadline:
+                self.log(f"dagger: the time budget ended before round {r}")
+                break
+            t0 = time.monotonic()
+            folder = self.out / "imitation" / "dagger" / f"round_{r:02d}"
+            folder.mkdir(parents=True, exist_ok=True)
+            student = (folder / "student.policy.safetensors").absolute()
+            save_policy(self.net, student, trained=self._provenance(0.0))
+            spec = f"dagger:{cfg.imitate}:policy:{student}?sample"
+            data = record_demonstrations(
+                find_binary(), cfg.game, spec, opponent, cfg.dagger_games, folder, seed=cfg.seed + 7919 * r, config=cfg.config
+            )
+            new = load_demonstrations(data, self.spec, cfg.gamma)
+            self.log(
+                f"dagger round {r}/{cfg.dagger_rounds}: the clone won {new.wins} of {new.games} games against {opponent} "
+                f"({new.draws} drawn) and played {cfg.imitate}'s choice on {new.agreement():.1%} of its {len(new):,} decisions "
+                f"({time.monotonic() - t0:.0f} s); refitting on all {len(demos) + len(new):,} decisions"
+            )
+            demos = demos + new
+            self._clone(demos, cfg.dagger_epochs, deadline)
+        return demos
 
     def run(self) -> pathlib.Path:
         if self.cfg.imitate:
