@@ -155,10 +155,9 @@ func (g *Game) appendStateJSON(b []byte, seat int) []byte {
 			b = append(b, ',')
 		}
 		b = g.appendKey(b, i)
-		b = append(b, `{"owner":`...)
-		b = strconv.AppendInt(b, int64(c.bombOwner), 10)
-		b = append(b, `,"tick":`...)
-		b = strconv.AppendInt(b, int64(c.bombTick), 10)
+		b = append(b, '{')
+		b = appendIntMember(b, "owner", int(c.bombOwner))
+		b = appendIntMember(b, "tick", int(c.bombTick))
 		b = append(b, '}')
 	}
 	b = append(b, `},"portalMap":{`...)
@@ -214,6 +213,11 @@ func appendMember(b []byte, key string) []byte {
 	return append(b, `":`...)
 }
 
+// appendIntMember appends the member "key": v (see [appendMember]).
+func appendIntMember(b []byte, key string, v int) []byte {
+	return strconv.AppendInt(appendMember(b, key), int64(v), 10)
+}
+
 // appendKey appends the original's map key "x,y": for cell i.
 func (g *Game) appendKey(b []byte, i int) []byte {
 	b = append(b, '"')
@@ -240,22 +244,15 @@ func (g *Game) sortedCells(dst []uint16, seq func(*cell) uint32) []uint16 {
 
 func (g *Game) appendPlayer(b []byte, s int) []byte {
 	p := &g.players[s]
-	b = append(b, `{"x":`...)
-	b = strconv.AppendInt(b, int64(p.X), 10)
-	b = append(b, `,"y":`...)
-	b = strconv.AppendInt(b, int64(p.Y), 10)
-	b = append(b, `,"orientation":`...)
-	b = strconv.AppendInt(b, int64(p.Orientation), 10)
-	b = append(b, `,"bombCount":`...)
-	b = strconv.AppendInt(b, int64(p.BombCount), 10)
-	b = append(b, `,"bombRange":`...)
-	b = strconv.AppendInt(b, int64(p.BombRange), 10)
-	b = append(b, `,"bombPierce":`...)
-	b = strconv.AppendInt(b, int64(p.BombPierce), 10)
-	b = append(b, `,"alive":`...)
-	b = strconv.AppendBool(b, p.Alive)
-	b = append(b, `,"coins":`...)
-	b = strconv.AppendInt(b, int64(p.Coins), 10)
+	b = append(b, '{')
+	b = appendIntMember(b, "x", p.X)
+	b = appendIntMember(b, "y", p.Y)
+	b = appendIntMember(b, "orientation", p.Orientation)
+	b = appendIntMember(b, "bombCount", p.BombCount)
+	b = appendIntMember(b, "bombRange", p.BombRange)
+	b = appendIntMember(b, "bombPierce", p.BombPierce)
+	b = strconv.AppendBool(appendMember(b, "alive"), p.Alive)
+	b = appendIntMember(b, "coins", p.Coins)
 	for c, name := range [2]string{`,"orangePortal":`, `,"bluePortal":`} {
 		b = append(b, name...)
 		q := p.Portals[c]
@@ -263,12 +260,10 @@ func (g *Game) appendPlayer(b []byte, s int) []byte {
 			b = append(b, "null"...)
 			continue
 		}
-		b = append(b, `{"x":`...)
-		b = strconv.AppendInt(b, int64(q.X), 10)
-		b = append(b, `,"y":`...)
-		b = strconv.AppendInt(b, int64(q.Y), 10)
-		b = append(b, `,"direction":`...)
-		b = strconv.AppendInt(b, int64(q.Dir), 10)
+		b = append(b, '{')
+		b = appendIntMember(b, "x", q.X)
+		b = appendIntMember(b, "y", q.Y)
+		b = appendIntMember(b, "direction", q.Dir)
 		b = append(b, '}')
 	}
 	return append(b, '}')
