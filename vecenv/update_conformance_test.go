@@ -18,63 +18,39 @@ import (
 // the middle of one, over random play. (Bomberman's own test goes deeper
 // into its deltas.)
 func TestObsUpdatersEqualWriteObs(t *testing.T) {
+	eachGame(t, func(e env.Env) bool { _, ok := e.(vecenv.ObsUpdater); return ok }, checkObsUpdater)
+}
+
+// eachGame runs check in a subtest for seeds 0 to 7 of every registered
+// game whose env, made with its default config, has(e); it returns how
+// many games it checked.
+func eachGame(t *testing.T, has func(e env.Env) bool, check func(t *testing.T, game string, seed uint64)) int {
+	n := 0
 	for _, game := range env.Default.Names() {
-		e, err := env.Make(game, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := e.(vecenv.ObsUpdater); !ok {
+		if !has(testutil.NewEnv(t, game, 0)) {
 			continue
 		}
+		n++
 		t.Run(game, func(t *testing.T) {
 			for seed := range uint64(8) {
-				checkObsUpdater(t, game, seed)
+				check(t, game, seed)
 			}
 		})
 	}
+	return n
 }
 
 func checkObsUpdater(t *testing.T, game string, seed uint64) {
 	t.Helper()
-	e, err := env.Make(game, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Reset(seed)
-	u := e.(vecenv.ObsUpdater)
+	e := testutil.NewEnv(t, game, seed)
 	spec := e.Spec()
 	n := spec.Seats
 	rng := rand.New(rand.NewPCG(seed, 5))
-	rows := make([][][]byte, n)
-	for s := range rows {
-		rows[s] = spec.NewObsBuffers()
-		for _, b := range rows[s] {
-			for i := range b {
-				b[i] = byte(rng.Uint32()) // garbage a full write must overwrite
-			}
-		}
-	}
-	have := make([]uint64, n)
-	want := spec.NewObsBuffers()
+	rows := testutil.NewObsRows(e, rng)
 	acts := make([]int32, n)
 	rewards, term, trunc := make([]float32, n), make([]bool, n), make([]bool, n)
 	for step := range 300 {
-		for s := range n {
-			if rng.IntN(10) == 0 {
-				continue // this row misses the step
-			}
-			before := have[s]
-			have[s] = u.UpdateObs(s, rows[s], have[s])
-			if rng.IntN(10) == 0 {
-				have[s] = u.UpdateObs(s, rows[s], have[s]) // twice in a row
-			}
-			e.WriteObs(s, want)
-			for k := range want {
-				if !bytes.Equal(rows[s][k], want[k]) {
-					t.Fatalf("seed %d step %d seat %d: UpdateObs (from version %d) differs from WriteObs in tensor %s", seed, step, s, before, spec.Obs[k].Name)
-				}
-			}
-		}
+		rows.Sync(t, "seed %d step %d", seed, step)
 		if e.Done() || rng.IntN(100) == 0 {
 			e.Reset(rng.Uint64())
 			continue
@@ -92,22 +68,9 @@ func checkObsUpdater(t *testing.T, game string, seed uint64) {
 // garbage, with rows that miss steps or are updated twice, over play that
 // takes legal actions (so that weapons and moves change legality).
 func TestMaskUpdatersEqualWriteMask(t *testing.T) {
-	found := false
-	for _, game := range env.Default.Names() {
-		e, err := env.Make(game, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := e.(vecenv.MaskUpdater); !ok {
-			continue
-		}
-		found = true
-		t.Run(game, func(t *testing.T) {
-			for seed := range uint64(8) {
-				checkMaskUpdater(t, game, nil, seed)
-			}
-		})
-	}
+	found := eachGame(t, func(e env.Env) bool { _, ok := e.(vecenv.MaskUpdater); return ok }, func(t *testing.T, game string, seed uint64) {
+		checkMaskUpdater(t, game, nil, seed)
+	})
 	// Battle³'s safe mask masks moves out of the cube and the own cell's
 	// bomb, which change as the seat moves.
 	t.Run("battlecube/safe_mask", func(t *testing.T) {
@@ -115,7 +78,7 @@ func TestMaskUpdatersEqualWriteMask(t *testing.T) {
 			checkMaskUpdater(t, "battlecube", []byte(`{"safe_mask": true}`), seed)
 		}
 	})
-	if !found {
+	if found == 0 {
 		t.Fatal("no registered game implements vecenv.MaskUpdater (battleships should)")
 	}
 }

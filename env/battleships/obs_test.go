@@ -16,40 +16,19 @@ import (
 func TestUpdateObsEqualsWriteObs(t *testing.T) {
 	for _, cfg := range []*Config{{Size: SizeSmall}, {Size: SizeMedium, Placement: PlacementLearn}, {Size: SizeLarge, Placement: PlacementReference}} {
 		for seed := range uint64(6) {
-			g, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.Reset(seed)
+			g := paintNew(t, cfg, seed)
 			rng := rand.New(rand.NewPCG(seed, 13))
-			var rows [Seats][][]byte
-			var have [Seats]uint64
-			for s := range rows {
-				rows[s] = testutil.GarbageObs(g.spec, rng)
+			rows := testutil.NewObsRows(g, rng)
+			deltas := 0
+			rows.Before = func(_ int, have uint64) {
+				if have != 0 && have == g.obsFrom {
+					deltas++
+				}
 			}
-			want := g.spec.NewObsBuffers()
-			step, deltas := 0, 0
+			step := 0
 			paintRandomly(t, g, seed, 200, func() {
 				step++
-				for s := range Seats {
-					if rng.IntN(10) == 0 {
-						continue // this row misses the step
-					}
-					before := have[s]
-					if before != 0 && before == g.obsFrom {
-						deltas++
-					}
-					have[s] = g.UpdateObs(s, rows[s], have[s])
-					if rng.IntN(10) == 0 {
-						have[s] = g.UpdateObs(s, rows[s], have[s])
-					}
-					g.WriteObs(s, want)
-					for k := range want {
-						if !bytes.Equal(rows[s][k], want[k]) {
-							t.Fatalf("%+v seed %d step %d seat %d: UpdateObs (from version %d) differs from WriteObs in tensor %d", cfg, seed, step, s, before, k)
-						}
-					}
-				}
+				rows.Sync(t, "%+v seed %d step %d", cfg, seed, step)
 				if rng.IntN(150) == 0 {
 					g.Reset(rng.Uint64())
 				}

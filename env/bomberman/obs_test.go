@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 func newTestGame(t *testing.T, players int, seed uint64) *Game {
@@ -323,41 +325,19 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 		players := []int{4, 2, 8, 12}[seed%4]
 		g := newTestGame(t, players, seed)
 		rng := rand.New(rand.NewPCG(seed, 3))
-		spec := g.Spec()
-		rows := make([][][]byte, players)
-		have := make([]uint64, players)
-		for s := range rows {
-			rows[s] = spec.NewObsBuffers()
-			// Garbage that a full write must overwrite.
-			for _, t := range rows[s] {
-				for i := range t {
-					t[i] = byte(rng.Uint32())
-				}
-			}
-		}
-		want := spec.NewObsBuffers()
+		rows := testutil.NewObsRows(g, rng)
 		acts := make([]int32, players)
 		rewards, term, trunc := make([]float32, players), make([]bool, players), make([]bool, players)
 		deltas := 0
-		for step := range 400 {
-			for s := range players {
-				if rng.IntN(10) == 0 {
-					continue // this row misses the step
-				}
-				before := have[s]
-				have[s] = g.UpdateObs(s, rows[s], have[s])
-				if before != 0 && before != have[s] && before == g.delta.from {
-					deltas++
-				}
-				if rng.IntN(10) == 0 {
-					have[s] = g.UpdateObs(s, rows[s], have[s]) // twice: writes nothing
-				}
-				g.WriteObs(s, want)
-				if !bytes.Equal(rows[s][0], want[0]) || !bytes.Equal(rows[s][1], want[1]) {
-					t.Fatalf("seed %d step %d seat %d: UpdateObs (from version %d, delta from %d, full %v) differs from WriteObs",
-						seed, step, s, before, g.delta.from, g.delta.full)
-				}
+		rows.Before = func(_ int, have uint64) {
+			// The row holds the version the step's delta starts from
+			// (never the current one), so UpdateObs applies the delta.
+			if have != 0 && have == g.delta.from {
+				deltas++
 			}
+		}
+		for step := range 400 {
+			rows.Sync(t, "seed %d step %d (delta from %d, full %v)", seed, step, g.delta.from, g.delta.full)
 			switch {
 			case g.Done() || rng.IntN(60) == 0:
 				g.Reset(rng.Uint64())

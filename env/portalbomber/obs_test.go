@@ -26,41 +26,26 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 			}
 			g.Reset(seed)
 			rng := rand.New(rand.NewPCG(seed, 13))
-			var rows [Seats][][]byte
-			var have [Seats]uint64
-			for s := range rows {
-				rows[s] = testutil.GarbageObs(g.spec, rng)
-			}
-			want, other := g.spec.NewObsBuffers(), g.spec.NewObsBuffers()
+			rows := testutil.NewObsRows(g, rng)
+			other := g.spec.NewObsBuffers()
 			acts := make([]int32, Seats)
 			var r [Seats]float32
 			var te, tr [Seats]bool
 			inPlace := 0
-			randomGame(t, g, seed, 300, func(step int) {
-				for s := range Seats {
-					if rng.IntN(10) == 0 {
-						continue // this row misses the step
-					}
-					before := have[s]
-					if before != 0 && before == g.marks.ver[s] {
-						inPlace++
-					}
-					have[s] = g.UpdateObs(s, rows[s], have[s])
-					if rng.IntN(10) == 0 {
-						have[s] = g.UpdateObs(s, rows[s], have[s])
-					}
-					if rng.IntN(20) == 0 {
-						c := *g // a look-ahead steps and writes through the shared record
-						c.Step(acts, r[:], te[:], tr[:])
-						c.UpdateObs(s, other, 0)
-					}
-					g.WriteObs(s, want)
-					for k := range want {
-						if !bytes.Equal(rows[s][k], want[k]) {
-							t.Fatalf("%+v seed %d step %d seat %d: UpdateObs (from version %d) differs from WriteObs in tensor %d", cfg, seed, step, s, before, k)
-						}
-					}
+			rows.Before = func(s int, have uint64) {
+				if have != 0 && have == g.marks.ver[s] {
+					inPlace++
 				}
+			}
+			rows.Between = func(s int) {
+				if rng.IntN(20) == 0 {
+					c := *g // a look-ahead steps and writes through the shared record
+					c.Step(acts, r[:], te[:], tr[:])
+					c.UpdateObs(s, other, 0)
+				}
+			}
+			randomGame(t, g, seed, 300, func(step int) {
+				rows.Sync(t, "%+v seed %d step %d", cfg, seed, step)
 				switch rng.IntN(100) {
 				case 0:
 					g.Reset(rng.Uint64())
