@@ -29,6 +29,26 @@ func rows(game int64, steps int) *matchdata.Rows {
 	return r
 }
 
+// writeFile writes w's games to a file in a temporary folder and returns
+// the file, open for reading until the test ends, and its size.
+func writeFile(t *testing.T, w *matchdata.Writer) (*os.File, int64) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "games.parquet")
+	if err := w.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, st.Size()
+}
+
 func TestReadFile(t *testing.T) {
 	w, err := matchdata.NewWriter(spec, nil)
 	if err != nil {
@@ -40,18 +60,9 @@ func TestReadFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	path := filepath.Join(t.TempDir(), "games.parquet")
-	if err := w.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
+	f, size := writeFile(t, w)
 	for _, want := range []int64{-1, 5, 7} {
-		got, err := matchdata.ReadFile(f, st.Size(), want)
+		got, err := matchdata.ReadFile(f, size, want)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,17 +105,8 @@ func TestLabelsDefaultToTheActions(t *testing.T) {
 	if err := w.Append(r); err == nil {
 		t.Error("Append took labels of the wrong length")
 	}
-	path := filepath.Join(t.TempDir(), "games.parquet")
-	if err := w.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	got, err := matchdata.ReadFile(f, st.Size(), 1)
+	f, size := writeFile(t, w)
+	got, err := matchdata.ReadFile(f, size, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
