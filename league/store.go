@@ -415,15 +415,9 @@ func (l *League) RemoveAgent(name string) error {
 // name for equal times): the order matchmaking uses.
 func (l *League) Agents() ([]Agent, error) {
 	var out []Agent
-	err := l.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(agentsBucket).ForEach(func(k, v []byte) error {
-			var a Agent
-			if err := json.Unmarshal(v, &a); err != nil {
-				return fmt.Errorf("agent %s: %w", k, err)
-			}
-			out = append(out, a)
-			return nil
-		})
+	err := l.db.View(func(tx *bolt.Tx) (err error) {
+		out, err = allJSON[Agent](tx.Bucket(agentsBucket), func(k []byte) string { return "agent " + string(k) })
+		return err
 	})
 	slices.SortFunc(out, func(a, b Agent) int {
 		return cmp.Or(a.Added.Compare(b.Added), cmp.Compare(a.Name, b.Name))
@@ -433,10 +427,13 @@ func (l *League) Agents() ([]Agent, error) {
 
 // NumGames returns the number of finished games: their indices are 0 ..
 // NumGames-1, since games are stored in index order.
-func (l *League) NumGames() (int64, error) {
+func (l *League) NumGames() (int64, error) { return l.viewCount(numGames) }
+
+// viewCount returns count(tx) of a read transaction.
+func (l *League) viewCount(count func(tx *bolt.Tx) int64) (int64, error) {
 	var n int64
 	err := l.db.View(func(tx *bolt.Tx) error {
-		n = numGames(tx)
+		n = count(tx)
 		return nil
 	})
 	return n, err
@@ -522,14 +519,7 @@ func (l *League) periodRatings() (map[string]Rating, int64, error) {
 }
 
 // rated returns the number of games the stored ratings include.
-func (l *League) rated() (int64, error) {
-	var n int64
-	err := l.db.View(func(tx *bolt.Tx) error {
-		n = ratedGames(tx)
-		return nil
-	})
-	return n, err
-}
+func (l *League) rated() (int64, error) { return l.viewCount(ratedGames) }
 
 // ratedGames returns the number of games the stored ratings include.
 func ratedGames(tx *bolt.Tx) int64 {
@@ -542,15 +532,11 @@ func ratedGames(tx *bolt.Tx) int64 {
 // Runs returns the run records, oldest first.
 func (l *League) Runs() ([]RunRecord, error) {
 	var out []RunRecord
-	err := l.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(runsBucket).ForEach(func(k, v []byte) error {
-			var r RunRecord
-			if err := json.Unmarshal(v, &r); err != nil {
-				return err
-			}
-			out = append(out, r)
-			return nil
+	err := l.db.View(func(tx *bolt.Tx) (err error) {
+		out, err = allJSON[RunRecord](tx.Bucket(runsBucket), func(k []byte) string {
+			return fmt.Sprintf("run %d", binary.BigEndian.Uint64(k))
 		})
+		return err
 	})
 	return out, err
 }
@@ -647,6 +633,21 @@ func putJSON(b *bolt.Bucket, k []byte, v any) error {
 		return err
 	}
 	return b.Put(k, data)
+}
+
+// allJSON returns the values of b decoded from JSON, in key order; an
+// error names the value with name(key).
+func allJSON[T any](b *bolt.Bucket, name func(k []byte) string) ([]T, error) {
+	var out []T
+	err := b.ForEach(func(k, v []byte) error {
+		var x T
+		if err := json.Unmarshal(v, &x); err != nil {
+			return fmt.Errorf("%s: %w", name(k), err)
+		}
+		out = append(out, x)
+		return nil
+	})
+	return out, err
 }
 
 func getJSON(b *bolt.Bucket, k []byte, v any) error {
