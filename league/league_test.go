@@ -19,24 +19,15 @@ import (
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/env/battlebots" // registers battlebots
 	_ "github.com/botarena/botarena/env/bomberman"  // registers bomberman
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/match"
 )
 
 func init() {
 	// An agent that panics in its second round, to test forfeits.
 	agents.Register("league-test-panics", "panics in round 2 (league tests)", func(*env.Spec) (env.Agent, error) {
-		return panicky{}, nil
+		return testutil.Panicky{From: 1, Msg: "league-test-panics"}, nil
 	})
-}
-
-type panicky struct{}
-
-func (panicky) Reset(env.Env, int, uint64) {}
-func (panicky) Act(e env.Env, seat int) int32 {
-	if e.Steps() >= 1 {
-		panic("league-test-panics")
-	}
-	return 0
 }
 
 // newLeague makes a BattleBots league in a temporary directory with the

@@ -63,3 +63,23 @@ func Winner(e env.Env, seats []env.Agent, seed uint64, agentSeed func(seat int) 
 	}
 	return -1
 }
+
+// Panicky is an agent that plays Action until its env has played From
+// steps and then panics with Msg: a bot that crashes in a given round,
+// for the tests of forfeits.
+type Panicky struct {
+	From   int
+	Action int32
+	Msg    string
+}
+
+// Reset does nothing.
+func (Panicky) Reset(env.Env, int, uint64) {}
+
+// Act returns p.Action before step p.From and panics from then on.
+func (p Panicky) Act(e env.Env, _ int) int32 {
+	if e.Steps() >= p.From {
+		panic(p.Msg)
+	}
+	return p.Action
+}
