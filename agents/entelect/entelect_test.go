@@ -115,14 +115,8 @@ func TestEntelectBotMeta(t *testing.T) {
 			os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
 			os.WriteFile(filepath.Join(dir, "sub", "bot.py"), []byte("print(1)\n"), 0o644)
 			b, err := NewBot("bomberman", dir)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tc.wantErr)
-				}
+			if testutil.WantErr(t, err, tc.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if b.PlayerName() != tc.wantName || b.BotType() != tc.wantType {
 				t.Errorf("name %q type %q, want %q %q", b.PlayerName(), b.BotType(), tc.wantName, tc.wantType)

@@ -237,14 +237,8 @@ func TestSchemeSpecs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, err := agents.New("battlebots", tc.spec, spec)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("error %v, want one containing %q", err, tc.err)
-				}
+			if testutil.WantErr(t, err, tc.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got := a.(*Agent); got.Temperature() != tc.temp || got.Sampling() != (tc.temp > 0) {
 				t.Errorf("Temperature() = %v, Sampling() = %v, want temperature %v", got.Temperature(), got.Sampling(), tc.temp)

@@ -16,3 +16,22 @@ func WantContains(t testing.TB, what, got string, wants ...string) {
 		}
 	}
 }
+
+// WantErr fails t (Fatal) unless err is what a case of a table test wants:
+// nil when want is "", otherwise an error whose text contains want. It
+// reports whether an error was wanted, when the case has nothing more to
+// check:
+//
+//	if testutil.WantErr(t, err, tc.err) {
+//		return
+//	}
+func WantErr(t testing.TB, err error, want string) bool {
+	t.Helper()
+	switch {
+	case want == "" && err != nil:
+		t.Fatal(err)
+	case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+		t.Fatalf("error %v, want one containing %q", err, want)
+	}
+	return want != ""
+}
