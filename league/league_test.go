@@ -48,6 +48,24 @@ func newLeague(t *testing.T, seed uint64, specs ...string) *League {
 	return l
 }
 
+// mustRun runs l with o and fails t on an error.
+func mustRun(t *testing.T, l *League, o RunOptions) {
+	t.Helper()
+	if _, err := l.Run(t.Context(), o); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mustTable returns l's table and fails t on an error.
+func mustTable(t *testing.T, l *League) []Row {
+	t.Helper()
+	rows, err := l.Table()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
 var fourBots = []string{"huggy", "huggy", "nop", "nop", "sniper", "sniper", "random", "random"}
 
 // results returns the stored games without their wall-clock times.
@@ -273,9 +291,7 @@ func TestAnUnbeatenAgentsDeviationShrinksOverPeriods(t *testing.T) {
 	l := newLeague(t, 4, "sniper", "sniper", "nop", "nop", "random", "random")
 	var rd []float64
 	for range 4 {
-		if _, err := l.Run(context.Background(), RunOptions{Games: 256, MaxRounds: 60, Fresh: true}); err != nil {
-			t.Fatal(err)
-		}
+		mustRun(t, l, RunOptions{Games: 256, MaxRounds: 60, Fresh: true})
 		r := ratings(t, l)["sniper"]
 		if r.Losses > 0 {
 			t.Skipf("sniper lost %d games: the test wants an unbeaten agent", r.Losses)
@@ -345,9 +361,7 @@ func TestRunGivesTheSameResultsForAnyWorkerCount(t *testing.T) {
 			for _, w := range []int{1, 3} {
 				l := newLeague(t, 42, fourBots...)
 				o.Workers = w
-				if _, err := l.Run(context.Background(), o); err != nil {
-					t.Fatal(err)
-				}
+				mustRun(t, l, o)
 				got, gotR := results(t, l), ratings(t, l)
 				if len(got) != o.Games {
 					t.Fatalf("workers=%d: %d games stored, want %d", w, len(got), o.Games)
@@ -478,13 +492,8 @@ func TestRunRefusesToMixAnUnfinishedRunWithOtherOptions(t *testing.T) {
 
 func TestRunRatesTheStrongerAgentHigher(t *testing.T) {
 	l := newLeague(t, 3, "sniper", "sniper", "nop", "nop")
-	if _, err := l.Run(context.Background(), RunOptions{Games: 20, MaxRounds: 100}); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := l.Table()
-	if err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, l, RunOptions{Games: 20, MaxRounds: 100})
+	rows := mustTable(t, l)
 	if rows[0].Agent != "sniper" || rows[0].Wins != 20 || rows[1].Losses != 20 || rows[0].Elo <= rows[1].Elo || rows[0].RD >= InitialRD {
 		t.Errorf("table %+v, want sniper first with 20 wins", rows)
 	}
@@ -492,9 +501,7 @@ func TestRunRatesTheStrongerAgentHigher(t *testing.T) {
 
 func TestForfeitingAgentLosesTheGame(t *testing.T) {
 	l := newLeague(t, 3, "idle", "idle", "bad", "league-test-panics")
-	if _, err := l.Run(context.Background(), RunOptions{Games: 2, MaxRounds: 50}); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, l, RunOptions{Games: 2, MaxRounds: 50})
 	for _, g := range results(t, l) {
 		bad := 0
 		if g.Seats[1].Name == "bad" {
@@ -529,18 +536,14 @@ func TestOpenReportsMissingAndBusyLeagues(t *testing.T) {
 
 func TestALeagueMadeBeforeRatingPeriodsKeepsItsRatings(t *testing.T) {
 	l := newLeague(t, 2, fourBots...)
-	if _, err := l.Run(context.Background(), RunOptions{Games: 64, MaxRounds: 50}); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, l, RunOptions{Games: 64, MaxRounds: 50})
 	// Stores made before rating periods had no rated count: their ratings
 	// included every stored game.
 	if err := l.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(metaBucket).Delete(ratedKey) }); err != nil {
 		t.Fatal(err)
 	}
 	before := ratings(t, l)
-	if _, err := l.Run(context.Background(), RunOptions{Games: 10, MaxRounds: 50}); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, l, RunOptions{Games: 10, MaxRounds: 50})
 	if rated, err := l.rated(); err != nil || rated != 64 {
 		t.Fatalf("rated %d (%v), want 64: the old ratings' games", rated, err)
 	}

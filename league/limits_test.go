@@ -383,9 +383,7 @@ func TestRunRequestIDMakesRetriesIdempotent(t *testing.T) {
 	}
 	fresh := opts("r6", 3)
 	fresh.Fresh = true
-	if _, err := l.Run(t.Context(), fresh); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, l, fresh)
 	if _, err := l.Run(t.Context(), opts("r5", 8)); !errors.Is(err, ErrUnfinishedRun) || !strings.Contains(err.Error(), "abandoned") {
 		t.Errorf("retry of an abandoned run: %v, want ErrUnfinishedRun", err)
 	}

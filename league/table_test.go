@@ -2,7 +2,6 @@ package league
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 )
@@ -12,13 +11,8 @@ import (
 // fires missiles, and the text table lists them under the ratings.
 func TestTableShowsHowEachAgentPlays(t *testing.T) {
 	l := newLeague(t, 5, "nop", "nop", "sniper", "sniper")
-	if _, err := l.Run(context.Background(), RunOptions{Games: 6, Workers: 1}); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := l.Table()
-	if err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, l, RunOptions{Games: 6, Workers: 1})
+	rows := mustTable(t, l)
 	var rounds float64
 	for _, g := range results(t, l) {
 		rounds += float64(g.Rounds)
