@@ -118,7 +118,7 @@ func TestEntelectBombermanDeadFirstLayout(t *testing.T) {
 	withOptions(t, agents.ExternalSettings{NoLimit: true})
 	root := t.TempDir()
 	b := newPyBot(t, "bomberman", roundBot(13), root)
-	g := playLayout(t, []env.Agent{b, idleAgent{}, idleAgent{}})
+	g := playLayout(t, []env.Agent{b, agents.Idle{}, agents.Idle{}})
 	if a := g.Player(0); !a.Killed || a.KilledRound != 17 || g.Round() != 23 {
 		t.Fatalf("A killed %v in round %d, game ended at round %d; want killed in round 17, end at round 23", a.Killed, a.KilledRound, g.Round())
 	}
@@ -137,9 +137,3 @@ func TestEntelectBombermanDeadFirstLayout(t *testing.T) {
 		t.Errorf("player folders:\n%s\nwant:\n%s", got, want.String())
 	}
 }
-
-// idleAgent does nothing.
-type idleAgent struct{}
-
-func (idleAgent) Reset(env.Env, int, uint64) {}
-func (idleAgent) Act(env.Env, int) int32     { return 0 }
