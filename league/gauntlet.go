@@ -40,6 +40,14 @@ import (
 // in the same seats), and the table depends on nothing but the gauntlet:
 // not on the worker count, nor on where a game was played.
 //
+// With Lone set, a seating puts one agent of the pairing alone in one seat
+// and the other in every other seat, the lone agent in each seat in turn
+// ([LoneSeatings]: one seating per seat), so that its wins are its first
+// places against a full table of the other (`botarena tournament --lone`:
+// one policy against three hunters in 4-player Bomberman). The lone agent
+// is the one named in Focus when exactly one of the pair is, else the
+// pairing's first. With 2 seats Lone changes nothing.
+//
 // With Focus set, only the pairings that involve an agent named in Focus
 // are played (`botarena tournament --focus NAME`: one agent against the rest);
 // the others are skipped, but every game keeps its index, and so its seed,
@@ -62,6 +70,9 @@ type Gauntlet struct {
 	// Focus, when not empty, names the agents whose pairings alone are
 	// played; each must be one of Agents.
 	Focus []string
+	// Lone plays one agent of each pairing against a full table of the
+	// other (see above) instead of the alternating seatings.
+	Lone bool
 }
 
 // GauntletSeatings returns the seatings of a pairing in a game of seats
@@ -88,16 +99,51 @@ func GauntletSeatings(seats int) [][]int {
 	return out
 }
 
+// LoneSeatings returns the seatings of a pairing whose agent lone (0 for
+// the first, 1 for the second) plays alone, as [Gauntlet] describes them
+// with Lone: seating k puts lone in seat k and the other agent in every
+// other seat. For 4 seats and lone 0: [[0 1 1 1] [1 0 1 1] [1 1 0 1]
+// [1 1 1 0]]. It panics if seats is below 2 or lone is not 0 or 1.
+func LoneSeatings(seats, lone int) [][]int {
+	if seats < 2 || lone < 0 || lone > 1 {
+		panic(fmt.Sprintf("league: LoneSeatings(%d, %d): want 2 seats or more and lone 0 or 1", seats, lone))
+	}
+	out := make([][]int, seats)
+	for k := range out {
+		out[k] = make([]int, seats)
+		for seat := range out[k] {
+			out[k][seat] = 1 - lone
+		}
+		out[k][k] = lone
+	}
+	return out
+}
+
+// Seatings returns the seatings of pairing p (indices into Agents) in a
+// game of seats seats: [GauntletSeatings], or with Lone and more than 2
+// seats [LoneSeatings] of the pairing's lone agent. Every pairing has the
+// same number of seatings.
+func (g *Gauntlet) Seatings(seats int, p [2]int) [][]int {
+	if !g.Lone || seats == 2 {
+		return GauntletSeatings(seats)
+	}
+	lone := 0
+	if in := func(a int) bool { return slices.Contains(g.Focus, g.Agents[a].Name) }; in(p[1]) && !in(p[0]) {
+		lone = 1
+	}
+	return LoneSeatings(seats, lone)
+}
+
 // Matches returns the gauntlet's games for a game of seats seats, in index
 // order (see [Gauntlet]): the matches of pairing 0, seating 0 first. Every
 // match asks for its fingerprint (Match.Fingerprint).
 func (g *Gauntlet) Matches(seats int) []Match {
-	seatings := GauntletSeatings(seats)
 	var out []Match
 	for pi, p := range gauntletPairs(len(g.Agents)) {
 		if !g.plays(p) {
 			continue
 		}
+		seatings := g.Seatings(seats, p)
 		for si, seating := range seatings {
 			for k := range g.Games {
 				i := int64((pi*len(seatings)+si)*g.Games + k)
@@ -172,6 +218,9 @@ type GauntletTable struct {
 	// Focus names the agents whose pairings alone were played (--focus),
 	// none when every pairing was.
 	Focus []string `json:"focus,omitempty"`
+	// Lone is set when each pairing played one agent against a full table
+	// of the other (--lone; [Gauntlet]).
+	Lone bool `json:"lone,omitempty"`
 	// Partial is set on the table of an interrupted tournament: some
 	// games were not finished, and each seating's Games counts those that
 	// were (fewer than GamesPerSeating).
@@ -199,7 +248,7 @@ type GauntletPair struct {
 	// (env.Result.Rounds).
 	MeanRounds float64 `json:"mean_rounds"`
 	// Seatings holds the games of each seating, in the order of
-	// [GauntletSeatings].
+	// [Gauntlet.Seatings].
 	Seatings []GauntletSeating `json:"seatings"`
 }
 
@@ -355,13 +404,13 @@ func isCtxErr(err error) bool {
 // table sums the finished results (of matches, in index order) up; a
 // table with a game not finished is Partial.
 func (g *Gauntlet) table(seats int, matches []Match, results []Result, finished []bool) *GauntletTable {
-	t := &GauntletTable{Game: g.Game, Seed: g.Seed, Seats: seats, GamesPerSeating: g.Games, MaxRounds: g.MaxRounds, Focus: g.Focus, Agents: g.Agents}
-	seatings := GauntletSeatings(seats)
+	t := &GauntletTable{Game: g.Game, Seed: g.Seed, Seats: seats, GamesPerSeating: g.Games, MaxRounds: g.MaxRounds, Focus: g.Focus, Lone: g.Lone && seats > 2, Agents: g.Agents}
 	j := 0
 	for _, p := range gauntletPairs(len(g.Agents)) {
 		if !g.plays(p) {
 			continue
 		}
+		seatings := g.Seatings(seats, p)
 		pair := GauntletPair{Agents: [2]string{g.Agents[p[0]].Name, g.Agents[p[1]].Name}}
 		endings := map[uint64]bool{}
 		var rounds float64

@@ -3,6 +3,7 @@ package league
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -87,6 +88,43 @@ func TestGauntletMatchesHaveFreshSeedsAndRotatedSeats(t *testing.T) {
 	want := []string{"ab", "ab", "ba", "ba", "ac", "ac", "ca", "ca", "bc", "bc", "cb", "cb"}
 	if !slices.Equal(seatings, want) {
 		t.Errorf("seatings %v, want %v", seatings, want)
+	}
+}
+
+func TestLoneSeatingsPutTheLoneAgentInEachSeatAgainstAFullTable(t *testing.T) {
+	agents := []Entrant{{"a", "x"}, {"b", "y"}, {"c", "z"}}
+	for _, tc := range []struct {
+		name  string
+		g     Gauntlet
+		seats int
+		want  map[[2]int]string // pairing -> its seatings, seat by seat
+	}{
+		{"two seats: the usual seatings", Gauntlet{Agents: agents, Lone: true}, 2,
+			map[[2]int]string{{0, 1}: "[[0 1] [1 0]]", {1, 2}: "[[0 1] [1 0]]"}},
+		{"the first agent alone", Gauntlet{Agents: agents, Lone: true}, 3,
+			map[[2]int]string{{0, 1}: "[[0 1 1] [1 0 1] [1 1 0]]", {1, 2}: "[[0 1 1] [1 0 1] [1 1 0]]"}},
+		{"the focus agent alone, first or second", Gauntlet{Agents: agents, Lone: true, Focus: []string{"b"}}, 4,
+			map[[2]int]string{{0, 1}: "[[1 0 0 0] [0 1 0 0] [0 0 1 0] [0 0 0 1]]", {1, 2}: "[[0 1 1 1] [1 0 1 1] [1 1 0 1] [1 1 1 0]]"}},
+		{"without Lone: alternating", Gauntlet{Agents: agents}, 4,
+			map[[2]int]string{{0, 1}: "[[0 1 0 1] [1 0 1 0]]"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for p, want := range tc.want {
+				if got := fmt.Sprint(tc.g.Seatings(tc.seats, p)); got != want {
+					t.Errorf("pairing %v: seatings %s, want %s", p, got, want)
+				}
+			}
+		})
+	}
+	g := Gauntlet{Game: "bomberman", Agents: []Entrant{{"mine", "hunter"}, {"ref", "reference"}}, Games: 2, Seed: 4, Lone: true}
+	ms := g.Matches(4)
+	if len(ms) != 4*2 {
+		t.Fatalf("%d matches, want 4 seatings × 2 games", len(ms))
+	}
+	for i, m := range ms {
+		if n := slices.IndexFunc(m.Seats, func(e Entrant) bool { return e.Name == "mine" }); n != i/2 || slices.ContainsFunc(m.Seats[n+1:], func(e Entrant) bool { return e.Name == "mine" }) {
+			t.Errorf("match %d: seats %v, want mine alone in seat %d", i, m.Seats, i/2)
+		}
 	}
 }
 

@@ -44,6 +44,7 @@ type tournamentFlags struct {
 	public    bool      // add the game's public bots built by recipe
 	bots      botsFlags // their recipes and cache
 	focus     string
+	lone      bool
 	games     int
 	workers   int
 	png       string
@@ -71,7 +72,9 @@ func newTournamentCmd(c *cli) *cobra.Command {
 		Long: "tournament plays a gauntlet of any game: every pairing of two of the agents, in every seating of\n" +
 			"the pair, --games games each (100 by default). With 2 seats a pairing plays both orders, A,B and\n" +
 			"B,A; with more, the pair fills every seat, alternately, and plays the distinct rotations of\n" +
-			"A,B,A,B,... and B,A,B,A,... (2 seatings for an even number of seats). A game goes to the agent\n" +
+			"A,B,A,B,... and B,A,B,A,... (2 seatings for an even number of seats); with --lone, one agent of\n" +
+			"the pair (the --focus one, else the first) plays one seat and the other all the rest, the lone\n" +
+			"agent in every seat in turn (first places against a full table). A game goes to the agent\n" +
 			"of the winning seat, or of every seat tied at the top; else it is a draw. Game i of the tournament\n" +
 			"(pairing by pairing, seating by seating) has a fresh seed derived from --seed and i as a league's\n" +
 			"games have, so the same --seed gives the same table for any --workers. Games of built-in agents\n" +
@@ -115,7 +118,7 @@ func newTournamentCmd(c *cli) *cobra.Command {
 				return fmt.Errorf("--timeout: want a positive duration, got %v", o.timeout)
 			}
 			if o.original || cmd.Flags().Changed("bouts") {
-				for _, name := range []string{"gauntlet", "public", "focus", "games", "workers", "png", "players", "config"} {
+				for _, name := range []string{"gauntlet", "public", "focus", "lone", "games", "workers", "png", "players", "config"} {
 					if cmd.Flags().Changed(name) {
 						return fmt.Errorf("--%s is for the gauntlet, not the original round robin (--original, --bouts)", name)
 					}
@@ -163,6 +166,7 @@ func newTournamentCmd(c *cli) *cobra.Command {
 	f.StringVar(&o.bots.cache, "bots-cache", "", "with --public: where the bots are built (default: botarena bots build's default cache)")
 	f.StringVar(&o.bots.recipes, "recipes", "", "with --public: a folder of more recipes (NAME.json), as botarena bots build takes")
 	f.StringVar(&o.focus, "focus", "", "comma-separated agent names (as in the tables): play only the pairings that involve one of them")
+	f.BoolVar(&o.lone, "lone", false, "with more than 2 seats: one agent of each pairing (the --focus one, else the first) plays one seat and the other every other seat, the lone agent in each seat in turn; its wins are its first places against a full table")
 	f.IntVar(&o.games, "games", 100, "games per pairing and seating")
 	f.IntVar(&o.workers, "workers", 0, "worker goroutines (default GOMAXPROCS)")
 	f.StringVar(&o.png, "png", "", "also draw the win-rate matrix into this PNG file")
@@ -479,7 +483,8 @@ func (c *cli) gauntlet(game string, o *tournamentFlags, setPlayers bool) error {
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	seatings := len(league.GauntletSeatings(spec.Seats))
+	g.Lone = o.lone
+	seatings := len(g.Seatings(spec.Seats, [2]int{0, 1}))
 	total := pairs * seatings * o.games
 	fmt.Fprintf(c.stderr, "botarena: tournament %s seed %d: %d agents, %d pairings × %d seatings × %d games = %d games on %d workers\n",
 		game, o.seed, len(g.Agents), pairs, seatings, o.games, total, workers)
