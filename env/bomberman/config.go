@@ -76,6 +76,13 @@ type Config struct {
 	// shape to [NumPlanes, 2R+1, 2R+1], so a policy trained with it plays
 	// only with it. Default 0: the planes cover the whole map.
 	ViewRadius int `json:"view_radius" doc:"when positive, the planes are a (2r+1)×(2r+1) window centred on the seat's player, off-map cells reading as indestructible walls; 0 means the whole map" allowed:"0..40"`
+	// SafeMask, when true, also clears from the action mask the legal
+	// actions after which no sequence of moves survives the bombs on the
+	// map as their fuses and chains stand (safemask.go): certain deaths
+	// by the player's own hand. It changes only the mask (Step carries out
+	// a masked action as before) and costs a simulation of the bombs per
+	// seat and WriteMask. Default false: the mask is the legal actions.
+	SafeMask bool `json:"safe_mask" doc:"also mask out the legal actions after which no sequence of moves survives the bombs on the map (certain deaths; the engine still carries a masked action out); false means the mask is the legal actions"`
 }
 
 // DefaultConfig returns the original's defaults for 4 players.

@@ -84,6 +84,13 @@
 // kills before commands (danger 1 on its cell: the engine ignores its
 // command), and of a finished game.
 //
+// With [Config.SafeMask] the mask also leaves out the moves, bombs and
+// triggers after which no sequence of moves survives the bombs on the map
+// as their fuses and chains stand (hunter's simulation; opponents'
+// triggers are not foreseen), unless nothing else is left: certain deaths
+// by the player's own hand, which a learner then never explores. Do
+// nothing stays legal. Only the mask changes; the engine is the same.
+//
 // # Rewards and flags
 //
 // See [RewardDefinition]. A seat is terminated when its player dies or the

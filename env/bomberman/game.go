@@ -21,6 +21,9 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	for seat := range g.nPlayers {
 		g.names[seat] = g.cfg.name(seat)
 	}
+	if g.cfg.SafeMask {
+		g.safety = NewHunter() // WriteMask's scratch
+	}
 	g.spec = newSpec(name, &g.cfg)
 	g.allocObs(NumPlanes * g.cfg.Side() * g.cfg.Side())
 	g.Reset(0)

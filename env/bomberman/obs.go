@@ -678,6 +678,9 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 			}
 		}
 	}
+	if g.safety != nil {
+		g.safety.safeMask(g, seat, dst)
+	}
 }
 
 // walkable reports whether a move may target cell i: no wall (a player is

@@ -156,6 +156,8 @@ func (p Player) Points() int { return p.Counter + p.Coverage }
 type Game struct {
 	cfg  Config
 	spec *env.Spec
+	// safety is WriteMask's scratch with Config.SafeMask (nil without).
+	safety *Hunter
 
 	// width and height are equal on generated maps (the side); the
 	// engine's unit-test fixtures use others, such as 3×1.

@@ -1,0 +1,147 @@
+package bomberman
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// playSafely plays games of 2 players in which seat 0 picks uniformly among
+// its mask's actions other than Do Nothing (always legal, safe or not)
+// while there are any, and seat 1 (a console seat, exempt from the
+// do-nothing rule) never moves, and returns how many games seat 0 died in
+// and how many bombs it placed.
+func playSafely(t *testing.T, safe bool, games, rounds int) (deaths, bombs int) {
+	t.Helper()
+	g, err := New(&Config{Players: 2, ConsoleSeats: []int{1}, SafeMask: safe, MaxRounds: rounds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mask := make([]uint8, NumActions)
+	acts, rew := make([]int32, 2), make([]float32, 2)
+	term, trunc := make([]bool, 2), make([]bool, 2)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var legal []int32
+	for seed := range uint64(games) {
+		g.Reset(seed)
+		for !g.Done() {
+			g.WriteMask(0, mask)
+			legal = legal[:0]
+			for a, ok := range mask {
+				if ok != 0 && a != int(DoNothing) {
+					legal = append(legal, int32(a))
+				}
+			}
+			if len(legal) == 0 {
+				legal = append(legal, int32(DoNothing))
+			}
+			acts[0] = legal[rng.IntN(len(legal))]
+			if acts[0] == int32(PlaceBomb) {
+				bombs++
+			}
+			g.Step(acts, rew, term, trunc)
+		}
+		if g.Player(0).Killed {
+			deaths++
+		}
+	}
+	return deaths, bombs
+}
+
+func TestSafeMaskLeavesNoCertainDeath(t *testing.T) {
+	deaths, bombs := playSafely(t, true, 200, 150)
+	if deaths != 0 {
+		t.Errorf("choosing among the safe mask's actions, the player died in %d of 200 games against a player who never moves", deaths)
+	}
+	if bombs < 200 {
+		t.Errorf("%d bombs in 200 games: the safe mask rules out planting", bombs)
+	}
+	// The same choice among the legal actions dies: the test can fail.
+	if deaths, _ := playSafely(t, false, 60, 150); deaths < 20 {
+		t.Errorf("choosing among the legal actions, the player died in only %d of 60 games: the test shows nothing", deaths)
+	}
+}
+
+func TestSafeMaskKeepsTheLegalMaskWhenNothingIsSafe(t *testing.T) {
+	g, err := New(&Config{Players: 2, SafeMask: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(1)
+	p := g.Player(0)
+	// Walls all around but one step right, a long-fused bomb of radius 9
+	// under the player: the ray covers the only cell it can reach.
+	for _, d := range [][2]int{{0, 1}, {-1, 0}, {0, -1}} {
+		g.cells[g.index(p.X+d[0], p.Y+d[1])].Entity = IndestructibleWall
+	}
+	g.cells[g.index(p.X+1, p.Y)].Entity = NoEntity
+	g.cells[g.index(p.X+2, p.Y)].Entity = IndestructibleWall
+	g.cells[g.index(p.X+1, p.Y+1)].Entity = IndestructibleWall
+	g.cells[g.index(p.X+1, p.Y-1)].Entity = IndestructibleWall
+	plantForTest(t, g, 0, p.X, p.Y, 3, 9)
+	got := make([]uint8, NumActions)
+	g.WriteMask(0, got)
+	g.safety, g.cfg.SafeMask = nil, false
+	want := make([]uint8, NumActions)
+	g.WriteMask(0, want)
+	if !slices.Equal(got, want) {
+		t.Errorf("safe mask %v, want the legal mask %v when no action is safe", got, want)
+	}
+	if want[MoveRight] != 1 || want[TriggerBomb] != 1 {
+		t.Fatalf("legal mask %v: the scenario is not the one meant", want)
+	}
+}
+
+func TestSafeMaskRulesOutTriggeringUnderfoot(t *testing.T) {
+	g, err := New(&Config{Players: 2, SafeMask: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(1)
+	p := g.Player(0) // at (2,2): walls up and left
+	// Right is a dead end inside the blast ((3,2), then a wall); down
+	// leads out of it ((2,3), then (2,4)).
+	g.cells[g.index(4, 2)].Entity = DestructibleWall
+	g.cells[g.index(2, 3)].Entity = NoEntity
+	g.cells[g.index(2, 4)].Entity = NoEntity
+	g.stateChanged()
+	plantForTest(t, g, 0, p.X, p.Y, 5, 1)
+	mask := make([]uint8, NumActions)
+	g.WriteMask(0, mask)
+	// Do Nothing stays legal whatever it costs (env.Env's contract).
+	if want := []uint8{DoNothing: 1, MoveUp: 0, MoveLeft: 0, MoveRight: 0, MoveDown: 1, PlaceBomb: 0, TriggerBomb: 0}; !slices.Equal(mask, want) {
+		t.Errorf("mask %v, want %v: a trigger underfoot and the dead end right are certain deaths, down is a way out", mask, want)
+	}
+	g.safety = nil
+	g.WriteMask(0, mask)
+	if mask[TriggerBomb] != 1 || mask[MoveRight] != 1 {
+		t.Fatalf("legal mask %v: the scenario is not the one meant", mask)
+	}
+	g.safety = NewHunter()
+	if n := testing.AllocsPerRun(50, func() { g.WriteMask(0, mask) }); n != 0 {
+		t.Errorf("WriteMask with a safe mask allocates %v times", n)
+	}
+}
+
+// BenchmarkWriteMask measures a mask with and without the safe mask's
+// simulation, for the 4 players of a game with a bomb under each.
+func BenchmarkWriteMask(b *testing.B) {
+	for _, safe := range []bool{false, true} {
+		b.Run(map[bool]string{false: "legal", true: "safe"}[safe], func(b *testing.B) {
+			g, err := New(&Config{Players: 4, SafeMask: safe})
+			if err != nil {
+				b.Fatal(err)
+			}
+			g.Reset(3)
+			for s := range 4 {
+				p := g.Player(s)
+				plantForTest(b, g, s, p.X, p.Y, 5, 3)
+			}
+			mask := make([]uint8, NumActions)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				g.WriteMask(i%4, mask)
+			}
+		})
+	}
+}
