@@ -11,8 +11,8 @@ import (
 
 // TestCommittedPoliciesPlayTheirGameAgainstItsReference loads every
 // trained policy committed in policies/ (docs/training.md) and plays a few
-// games of its game with it, sampling as trained, against the game's
-// reference bot, from every seat: the file must load, match its game's
+// games of its game with it, sampling as trained, with the config it was
+// trained with, against the game's reference bot, from every seat: the file must load, match its game's
 // spec and play to the end without a forfeit. (How often it wins is
 // measured by the evaluations in docs/training/, not here.)
 func TestCommittedPoliciesPlayTheirGameAgainstItsReference(t *testing.T) {
@@ -54,7 +54,11 @@ func TestCommittedPoliciesPlayTheirGameAgainstItsReference(t *testing.T) {
 					agents[s] = info.Reference
 				}
 				agents[seat] = "policy:" + abs + "?sample"
-				out, errOut, code := runCLI(t, "", "play", game, "--agents", strings.Join(agents, ","), "--games", "2", "--seed", "11", "--json")
+				args := []string{"play", game, "--agents", strings.Join(agents, ","), "--games", "2", "--seed", "11", "--json"}
+				if cfg := m.Architecture().Config; len(cfg) > 0 && string(cfg) != "null" {
+					args = append(args, "--config", string(cfg)) // the config it was trained with (its view, its mask)
+				}
+				out, errOut, code := runCLI(t, "", args...)
 				if code != 0 || strings.Contains(out, `"forfeit"`) {
 					t.Errorf("seat %d: exit %d, stderr %q, result %.300s", seat, code, errOut, out)
 				}

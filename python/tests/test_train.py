@@ -450,6 +450,18 @@ def test_dagger_rounds_refit_the_clone_on_its_own_states_labelled_by_the_teacher
     assert "dagger round" not in text and "imitation epoch" not in text and "decisions of sniper in 6 games" in text
 
 
+def test_init_starts_from_a_policys_weights_and_records_this_runs_config(tmp_path: Path, address: str) -> None:
+    """--init POLICY: the run starts from the file's weights, and its policy records the config it was
+    trained with, not the file's (a run may change a field such as bomberman's safe_mask)."""
+    first = train(_small(tmp_path / "a", address, opponent="huggy", config={"hp_reward": 0.0}, total_steps=1024))
+    log = tmp_path / "log.txt"
+    with open(log, "w") as f, contextlib.redirect_stdout(f):
+        second = train(_small(tmp_path / "b", address, opponent="huggy", config={"hp_reward": 0.5}, total_steps=1024, init=str(first), quiet=False))
+    assert f"starting from the weights of {first}" in log.read_text()
+    assert load_policy(first).arch["config"]["hp_reward"] == 0.0
+    assert load_policy(second).arch["config"]["hp_reward"] == 0.5
+
+
 def test_imitating_an_unknown_agent_fails_with_the_leagues_error(tmp_path: Path) -> None:
     from botarena.train.imitate import record_demonstrations
 

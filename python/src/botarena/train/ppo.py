@@ -210,9 +210,11 @@ class Trainer:
             self.log(f"resuming from {cfg.resume} (update {ckpt['update']}, {ckpt['env_steps']} steps)")
         elif cfg.init:
             start = load_policy(cfg.init)
-            arch = start.arch
-            if arch.get("game") != cfg.game:
-                raise ValueError(f"--init {cfg.init}: a policy for {arch.get('game')!r}, not {cfg.game!r}")
+            if start.arch.get("game") != cfg.game:
+                raise ValueError(f"--init {cfg.init}: a policy for {start.arch.get('game')!r}, not {cfg.game!r}")
+            # The weights and layers are the file's; the config is this run's (a field such as
+            # bomberman's safe_mask may differ), which the policy then records as trained with.
+            arch = {**start.arch, "config": dict(cfg.config) if cfg.config else None}
             self.log(f"starting from the weights of {cfg.init}")
         else:
             input_scales = scales(self.env, 32, np.random.default_rng(cfg.seed))
