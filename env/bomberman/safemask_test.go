@@ -62,13 +62,20 @@ func TestSafeMaskLeavesNoCertainDeath(t *testing.T) {
 	}
 }
 
-func TestSafeMaskKeepsTheLegalMaskWhenNothingIsSafe(t *testing.T) {
+// newSafeGame returns a 2-player game with the safe mask, on the map of
+// seed 1, and its seat 0's player.
+func newSafeGame(t *testing.T) (*Game, Player) {
+	t.Helper()
 	g, err := New(&Config{Players: 2, SafeMask: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.Reset(1)
-	p := g.Player(0)
+	return g, g.Player(0)
+}
+
+func TestSafeMaskKeepsTheLegalMaskWhenNothingIsSafe(t *testing.T) {
+	g, p := newSafeGame(t)
 	// Walls all around but one step right, a long-fused bomb of radius 9
 	// under the player: the ray covers the only cell it can reach.
 	for _, d := range [][2]int{{0, 1}, {-1, 0}, {0, -1}} {
@@ -93,12 +100,7 @@ func TestSafeMaskKeepsTheLegalMaskWhenNothingIsSafe(t *testing.T) {
 }
 
 func TestSafeMaskRulesOutTriggeringUnderfoot(t *testing.T) {
-	g, err := New(&Config{Players: 2, SafeMask: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Reset(1)
-	p := g.Player(0) // at (2,2): walls up and left
+	g, p := newSafeGame(t) // p at (2,2): walls up and left
 	// Right is a dead end inside the blast ((3,2), then a wall); down
 	// leads out of it ((2,3), then (2,4)).
 	g.cells[g.index(4, 2)].Entity = DestructibleWall
