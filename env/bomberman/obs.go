@@ -668,11 +668,9 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 		dst[PlaceBomb] = 1
 	}
 	if onMap > 0 {
-		// Bombs that explode before commands are processed (timer 1, or
-		// detonated by such a bomb's chain) can no longer be triggered.
 		fuse := g.chainFuses()
 		for b := range g.bombHigh {
-			if bb := &g.bombs[b]; bb.live && bb.Owner == seat && !bb.Exploding && fuse[b] > 1 {
+			if g.triggerable(b, seat, fuse) {
 				dst[TriggerBomb] = 1
 				break
 			}
@@ -681,6 +679,34 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	if g.safety != nil {
 		g.safety.safeMask(g, seat, dst)
 	}
+}
+
+// triggerable reports whether a trigger by seat this round may set off
+// bomb slot b (fuse from chainFuses): seat's bomb, still there when
+// commands are processed. Bombs that explode before commands (timer 1, or
+// detonated by such a bomb's chain) can no longer be triggered.
+func (g *Game) triggerable(b, seat int, fuse *[MaxBombs]int) bool {
+	bb := &g.bombs[b]
+	return bb.live && bb.Owner == seat && !bb.Exploding && fuse[b] > 1
+}
+
+// triggerTarget returns the slot of the bomb a trigger by seat this round
+// sets off, as the engine chooses it (triggerBomb: the lowest timer, then
+// the lowest cell index) among the [Game.triggerable] ones, or -1 when
+// there is none.
+func (g *Game) triggerTarget(seat int) int {
+	fuse := g.chainFuses()
+	best, bestIdx := -1, 0
+	for b := range g.bombHigh {
+		if !g.triggerable(b, seat, fuse) {
+			continue
+		}
+		bb := &g.bombs[b]
+		if idx := g.index(bb.X, bb.Y); best < 0 || bb.Timer < g.bombs[best].Timer || bb.Timer == g.bombs[best].Timer && idx < bestIdx {
+			best, bestIdx = b, idx
+		}
+	}
+	return best
 }
 
 // walkable reports whether a move may target cell i: no wall (a player is

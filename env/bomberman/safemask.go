@@ -8,8 +8,8 @@ package bomberman
 // out certain deaths, not risks). A move is safe when a plan survives from
 // its target (or, when another player stands there and the move may fail,
 // from both cells); a bomb when one survives with that bomb on the cell, as
-// hunter plants; a trigger when one survives with the player's lowest-fuse
-// bomb exploding next round. Do Nothing stays legal whatever it costs
+// hunter plants; a trigger when one survives with the bomb it sets off
+// (the engine's choice, triggerTarget) exploding next round. Do Nothing stays legal whatever it costs
 // (every env's action 0 is); when no other action is safe and waiting is
 // not either, the mask is left as it is.
 //
@@ -41,23 +41,10 @@ func (h *Hunter) safeMask(g *Game, seat int, mask []uint8) {
 		}
 	}
 	if mask[TriggerBomb] != 0 {
-		// The bomb a trigger sets off: the engine's choice (triggerBomb),
-		// among those that do not explode before commands (WriteMask).
-		fuse := g.chainFuses()
-		best, bestIdx := -1, 0
-		for b := range g.bombHigh {
-			bb := &g.bombs[b]
-			if !bb.live || bb.Owner != seat || bb.Exploding || fuse[b] <= 1 {
-				continue
-			}
-			if idx := g.index(bb.X, bb.Y); best < 0 || bb.Timer < g.bombs[best].Timer || bb.Timer == g.bombs[best].Timer && idx < bestIdx {
-				best, bestIdx = b, idx
-			}
-		}
-		if best >= 0 {
+		if b := g.triggerTarget(seat); b >= 0 {
 			h.reset(0)
 			for k := range h.nMap {
-				if h.bx[k] == g.bombs[best].X && h.by[k] == g.bombs[best].Y {
+				if h.bx[k] == g.bombs[b].X && h.by[k] == g.bombs[b].Y {
 					h.bt[k] = triggerNext
 				}
 			}
@@ -69,11 +56,11 @@ func (h *Hunter) safeMask(g *Game, seat int, mask []uint8) {
 		fuse := min(9, 3*p.BombBag) + 1
 		safe[PlaceBomb] = h.plantSafe(me, p.BombRadius, fuse+1, 0, false)
 	}
-	any := false
+	anySafe := false
 	for a, ok := range safe {
-		any = any || ok && mask[a] != 0
+		anySafe = anySafe || ok && mask[a] != 0
 	}
-	if !any {
+	if !anySafe {
 		return
 	}
 	for a, ok := range safe {
