@@ -39,9 +39,13 @@ import torch.nn.functional as F
 from botarena.policy import PolicyNet
 from botarena.spec import GameSpec
 
-__all__ = ["Demonstrations", "clone", "fit_scales", "imitation_loss", "load_demonstrations", "record_demonstrations"]
+__all__ = ["DAGGER_SEED_STRIDE", "Demonstrations", "clone", "fit_scales", "imitation_loss", "load_demonstrations", "record_demonstrations"]
 
-TEACHER = "teacher"  # the league name of the agent imitated
+TEACHER = "teacher"  # the league name of the agent imitated (or, in a DAgger round, of the dagger: student)
+# DAgger round r's league is seeded with the run's seed + r × this (mod 2⁶⁴), apart from the
+# teacher's own games (the run's seed) and from each other; the league derives each game's seed
+# from its own seed and the game's index (league.GameSeed).
+DAGGER_SEED_STRIDE = 7919
 OPPONENT = "opponent"  # the league name of the agent it plays against
 
 

@@ -24,7 +24,7 @@ from botarena.pool import Opponent
 from botarena.server import Server, absolute_spec, find_binary
 from botarena.train.config import TrainConfig, auto_threads, member_name
 from botarena.train.curve import plot_curve, read_curve, write_curve
-from botarena.train.imitate import Demonstrations, clone, fit_scales, imitation_loss, load_demonstrations, record_demonstrations
+from botarena.train.imitate import DAGGER_SEED_STRIDE, Demonstrations, clone, fit_scales, imitation_loss, load_demonstrations, record_demonstrations
 from botarena.train.rollout import Rollout, SeatSplitEnv, scales
 from botarena.train.track import Tracker, open_tracker
 
@@ -492,7 +492,7 @@ class Trainer:
             save_policy(self.net, student, trained=self._provenance(0.0))
             spec = f"dagger:{cfg.imitate}:policy:{student}?sample"
             data = record_demonstrations(
-                find_binary(), cfg.game, spec, opponent, cfg.dagger_games, folder, seed=cfg.seed + 7919 * r, config=cfg.config
+                find_binary(), cfg.game, spec, opponent, cfg.dagger_games, folder, seed=(cfg.seed + DAGGER_SEED_STRIDE * r) % 2**64, config=cfg.config
             )
             new = load_demonstrations(data, self.spec, cfg.gamma)
             self.log(
