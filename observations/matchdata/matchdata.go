@@ -43,9 +43,10 @@ const (
 // (the mask comes last, after the tensors).
 var matchColumns = [...]string{GameIndexColumn, SeedColumn, StepColumn, observations.SeatColumn, AgentColumn, ActionColumn, observations.RewardColumn, observations.TerminatedColumn, observations.TruncatedColumn, LabelColumn, observations.MaskColumn}
 
-// readColumns are the columns [ReadFile] reads, the first of matchColumns:
-// every file of match data has them.
-var readColumns = matchColumns[:9]
+// readColumns are the columns [ReadFile] reads and every file of match
+// data has: all of matchColumns but the label (files from before it lack
+// it: ReadFile reads it where there is one) and the mask.
+var readColumns = matchColumns[:len(matchColumns)-2]
 
 // Schema returns the Arrow schema of match data of spec's game: one row
 // per (game, step, seat), in game, step and seat order, with the columns

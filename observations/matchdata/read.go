@@ -112,8 +112,8 @@ func (r *fileReader) table(tbl arrow.Table) error {
 		trunc, ok8 := rec.Column(8).(*array.Boolean)
 		var label *array.Int32
 		ok9 := true
-		if rec.NumCols() > 9 {
-			label, ok9 = rec.Column(9).(*array.Int32)
+		if int(rec.NumCols()) > len(readColumns) { // the label column, after them
+			label, ok9 = rec.Column(len(readColumns)).(*array.Int32)
 		}
 		if !(ok0 && ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9) {
 			return fmt.Errorf("matchdata: the columns do not have match data's types")
