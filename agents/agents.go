@@ -3,6 +3,7 @@ package agents
 import (
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -217,6 +218,17 @@ func New(game, name string, spec *env.Spec) (env.Agent, error) {
 		return nil, fmt.Errorf("agent %q: %w", name, err)
 	}
 	return a, nil
+}
+
+// Close closes a if it holds resources (implements io.Closer: external
+// bots' processes and connections) and returns its error; other agents
+// hold none, and Close returns nil for them. Owners of agents call it once,
+// when the agent's games are over.
+func Close(a env.Agent) error {
+	if c, ok := a.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
 }
 
 // Names returns the names of the agents that can play game (generic and

@@ -3,7 +3,6 @@ package agents
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/botarena/botarena/env"
@@ -65,7 +64,7 @@ func newDagger(game, spec string, envSpec *env.Spec) (env.Agent, error) {
 	}
 	s, err := New(game, student, envSpec)
 	if err != nil {
-		closeAgent(t)
+		Close(t)
 		return nil, fmt.Errorf("student: %w", err)
 	}
 	return &dagger{teacher: t, student: s}, nil
@@ -95,12 +94,5 @@ func (d *dagger) Label() int32 { return d.label }
 
 // Close closes whichever of the two holds resources.
 func (d *dagger) Close() error {
-	return errors.Join(closeAgent(d.teacher), closeAgent(d.student))
-}
-
-func closeAgent(a env.Agent) error {
-	if c, ok := a.(io.Closer); ok {
-		return c.Close()
-	}
-	return nil
+	return errors.Join(Close(d.teacher), Close(d.student))
 }

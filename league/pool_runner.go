@@ -207,9 +207,7 @@ func (r *PoolRunner) playPooled(ctx context.Context, matches []Match, js []int, 
 				fail(j, badMatch{fmt.Errorf("league: agent %s: %w", ent.Name, err)})
 				return
 			}
-			if c, ok := a.(io.Closer); ok {
-				c.Close()
-			}
+			agents.Close(a)
 			made[choiceName(ent)] = true
 		}
 	}

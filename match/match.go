@@ -128,9 +128,7 @@ func (m *Match) Close() { closeAll(m.Agents) }
 
 func closeAll(ags []env.Agent) {
 	for _, a := range ags {
-		if c, ok := a.(io.Closer); ok {
-			c.Close()
-		}
+		agents.Close(a)
 	}
 }
 
