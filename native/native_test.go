@@ -15,6 +15,7 @@ import (
 
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/native"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/vecenv"
@@ -22,13 +23,10 @@ import (
 
 func init() {
 	// An agent that panics on its first move, for the Internal path.
-	agents.Register("nativetest-panic", "panics (native tests)", func(*env.Spec) (env.Agent, error) { return panicky{}, nil })
+	agents.Register("nativetest-panic", "panics (native tests)", func(*env.Spec) (env.Agent, error) {
+		return testutil.Panicky{From: 0, Msg: "nativetest: boom"}, nil
+	})
 }
-
-type panicky struct{}
-
-func (panicky) Reset(env.Env, int, uint64) {}
-func (panicky) Act(env.Env, int) int32     { panic("nativetest: boom") }
 
 func seed(s uint64) *uint64 { return &s }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/botarena/botarena/agents"
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/internal/testgame"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/league"
 	"github.com/botarena/botarena/vecenv"
 )
@@ -27,7 +28,7 @@ func init() {
 	// game, as an agent scheme (a game's agents live in its kit).
 	agents.RegisterScheme(agents.Scheme{Prefix: "zz-test-panics", Games: []string{"battlebots"}, Summary: "panics in round 2 (tournament tests)",
 		InProcess: true,
-		New:       func(string, string, *env.Spec) (env.Agent, error) { return panicsInRound2{}, nil }})
+		New:       func(string, string, *env.Spec) (env.Agent, error) { return panicsInRound2, nil }})
 }
 
 // forfeitKit is testgame's kit with one more agent, "panics".
@@ -35,18 +36,11 @@ type forfeitKit struct{ testgame.Kit }
 
 func (k forfeitKit) Agents() []env.AgentInfo {
 	return append(slices.Clone(k.Kit.Agents()), env.AgentInfo{Name: "panics", Summary: "plays 2, then panics in round 2 (play tests)",
-		New: func(*env.Spec) (env.Agent, error) { return panicsInRound2{}, nil }})
+		New: func(*env.Spec) (env.Agent, error) { return panicsInRound2, nil }})
 }
 
-type panicsInRound2 struct{}
-
-func (panicsInRound2) Reset(env.Env, int, uint64) {}
-func (panicsInRound2) Act(e env.Env, _ int) int32 {
-	if e.Steps() >= 2 {
-		panic("forfeitgame-panics")
-	}
-	return 2
-}
+// panicsInRound2 plays 2 in rounds 0 and 1 and panics from round 2 on.
+var panicsInRound2 = testutil.Panicky{From: 2, Action: 2, Msg: "forfeitgame-panics"}
 
 // TestPlayForfeit: play applies the match runner's failure policy: the
 // agent that panics (leading 4 to 0) forfeits and drops to last place, and
