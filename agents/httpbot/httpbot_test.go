@@ -471,19 +471,8 @@ func TestHTTPBotSpecs(t *testing.T) {
 // New makes from names and returns it with its trace of actions.
 func playBattlecube(t *testing.T, cfg string, names ...string) (env.Env, []int32) {
 	t.Helper()
-	e, err := env.Make("battlecube", []byte(cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var as []env.Agent
-	for _, n := range names {
-		a, err := agents.New("battlecube", n, e.Spec())
-		if err != nil {
-			t.Fatal(err)
-		}
-		as = append(as, a)
-	}
-	return e, testutil.Play(e, as, 5, func(seat int) uint64 { return uint64(100 + seat) })
+	newAgent := func(name string, spec *env.Spec) (env.Agent, error) { return agents.New("battlecube", name, spec) }
+	return testutil.PlayNamed(t, "battlecube", cfg, newAgent, names, 5, func(seat int) uint64 { return uint64(100 + seat) })
 }
 
 // startNodeBot starts the sample node bot and returns its URL; it skips

@@ -11,15 +11,7 @@ import (
 // agents and returns it with its trace of actions.
 func playBattlecube(t *testing.T, cfg string, names ...string) (env.Env, []int32) {
 	t.Helper()
-	e, err := env.Make("battlecube", []byte(cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var as []env.Agent
-	for _, n := range names {
-		as = append(as, testutil.Agent(t, "battlecube", n, e.Spec()))
-	}
-	return e, testutil.Play(e, as, 5, func(seat int) uint64 { return uint64(100 + seat) })
+	return testutil.PlayNamed(t, "battlecube", cfg, nil, names, 5, func(seat int) uint64 { return uint64(100 + seat) })
 }
 
 func TestBattlecubeAgentsDeterministic(t *testing.T) {

@@ -29,6 +29,32 @@ func Play(e env.Env, seats []env.Agent, seed uint64, agentSeed func(seat int) ui
 	return trace
 }
 
+// PlayNamed makes the env game with the JSON config cfg and one agent a
+// seat with newAgent(name, spec), for each of names in turn, and plays it
+// to its end as [Play] does with seed and agentSeed. It returns the env,
+// played, and Play's trace of actions. newAgent nil means the game's
+// built-in agents ([Agent]); an agent scheme's test passes its registry's
+// maker (agents.New) to play bots that are no game's. It fails t when the
+// env or an agent cannot be made.
+func PlayNamed(t testing.TB, game, cfg string, newAgent func(name string, spec *env.Spec) (env.Agent, error), names []string, seed uint64, agentSeed func(seat int) uint64) (env.Env, []int32) {
+	t.Helper()
+	e, err := env.Make(game, []byte(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats := make([]env.Agent, len(names))
+	for seat, name := range names {
+		if newAgent == nil {
+			seats[seat] = Agent(t, game, name, e.Spec())
+			continue
+		}
+		if seats[seat], err = newAgent(name, e.Spec()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e, Play(e, seats, seed, agentSeed)
+}
+
 // Agent makes the built-in agent name of the registry name game (from the
 // agents its kit lists in [env.Default]) for spec; it fails t when there
 // is none.
