@@ -135,7 +135,7 @@ func EloExpected(a, b float64) float64 { return 1 / (1 + math.Pow(10, (b-a)/400)
 func pairScores(res Result) [][3]float64 {
 	top := map[int]bool{}
 	if res.Draw && len(res.Leaderboard) > 0 {
-		for _, s := range res.Leaderboard[:tiedTop(res.Leaderboard)] {
+		for _, s := range res.Leaderboard[:match.TiedTop(res.Leaderboard)] {
 			top[s.Seat] = true
 		}
 	}
@@ -204,7 +204,7 @@ func RatePeriod(ratings map[string]Rating, games []Result) map[string]Rating {
 		}
 		top := 0
 		if res.Draw && len(res.Leaderboard) > 0 {
-			top = tiedTop(res.Leaderboard)
+			top = match.TiedTop(res.Leaderboard)
 		}
 		for rank, s := range res.Leaderboard {
 			r := cur[s.Agent]
@@ -232,16 +232,4 @@ func RatePeriod(ratings map[string]Rating, games []Result) map[string]Rating {
 		ratings[name] = r
 	}
 	return cur
-}
-
-// tiedTop returns how many of st, best first, share the first's score and
-// alive flag.
-func tiedTop(st []match.Standing) int {
-	n := 0
-	for _, s := range st {
-		if s.Score == st[0].Score && s.Alive == st[0].Alive {
-			n++
-		}
-	}
-	return n
 }

@@ -216,7 +216,7 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 			}
 		}
 	}
-	res := newResult(spec, m.Seed, forfeited(e.Result(), forfeit), m.Names)
+	res := forfeited(newResult(spec, m.Seed, e.Result(), m.Names), forfeit)
 	counter.Fill(&res)
 	if forfeit >= 0 {
 		res.Forfeit = &Forfeit{Seat: forfeit, Agent: nameOf(m.Names, forfeit), Round: res.Rounds,
@@ -261,9 +261,9 @@ func action(e env.Env, a env.Agent, seat int) (act int32, err error) {
 // forfeited applies the failure policy to r: the forfeit seat (none when
 // -1) drops to last place, the ranks are renumbered, and the first of the
 // others wins unless the top of the others is tied, a draw.
-func forfeited(r env.Result, forfeit int) env.Result {
+func forfeited(r Result, forfeit int) Result {
 	i := -1
-	for k, s := range r.Standings {
+	for k, s := range r.Leaderboard {
 		if s.Seat == forfeit {
 			i = k
 		}
@@ -271,29 +271,17 @@ func forfeited(r env.Result, forfeit int) env.Result {
 	if forfeit < 0 || i < 0 {
 		return r
 	}
-	st := make([]env.Standing, 0, len(r.Standings))
-	st = append(st, r.Standings[:i]...)
-	st = append(st, r.Standings[i+1:]...)
-	st = append(st, r.Standings[i])
-	for k := range st {
-		st[k].Rank = k + 1
+	lb := make([]Standing, 0, len(r.Leaderboard))
+	lb = append(lb, r.Leaderboard[:i]...)
+	lb = append(lb, r.Leaderboard[i+1:]...)
+	lb = append(lb, r.Leaderboard[i])
+	for k := range lb {
+		lb[k].Rank = k + 1
 	}
-	r.Standings = st
-	r.Winner, r.Draw = st[0].Seat, false
-	if len(st) > 2 && tiedTop(st[:len(st)-1]) > 1 {
+	r.Leaderboard = lb
+	r.Winner, r.Draw = Seat(lb[0].Seat), false
+	if len(lb) > 2 && TiedTop(lb[:len(lb)-1]) > 1 {
 		r.Winner, r.Draw = -1, true
 	}
 	return r
-}
-
-// tiedTop returns how many of st, best first, share the first's score and
-// alive flag.
-func tiedTop(st []env.Standing) int {
-	n := 0
-	for _, s := range st {
-		if s.Score == st[0].Score && s.Alive == st[0].Alive {
-			n++
-		}
-	}
-	return n
 }

@@ -98,6 +98,21 @@ type Standing struct {
 	Actions Actions `json:"-"`
 }
 
+// TiedTop returns how many entries of lb, a leaderboard best first, share
+// the first's score and alive flag. These are the top the failure policy
+// declares drawn (when more than one of the seats left is in it) and the
+// seats the league's ratings count as drawn in a result that is a draw
+// ([Result.Draw]). It returns 0 for an empty lb.
+func TiedTop(lb []Standing) int {
+	n := 0
+	for _, s := range lb {
+		if s.Score == lb[0].Score && s.Alive == lb[0].Alive {
+			n++
+		}
+	}
+	return n
+}
+
 // Field is one field of a JSON object this package writes in order: a
 // leaderboard entry's extra field, or an action count.
 type Field struct {
