@@ -9,7 +9,6 @@ import (
 
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
-	"github.com/botarena/botarena/rpc/server"
 )
 
 // This file holds the service's Prometheus metrics, registered in its
@@ -36,26 +35,23 @@ type metrics struct {
 // newMetrics makes the metrics of s and registers them in its host's
 // registry.
 func newMetrics(s *Server) *metrics {
-	f := server.MetricOpts
+	h := s.host
 	m := &metrics{
-		poolsCreated: prometheus.NewCounter(prometheus.CounterOpts(f("pools_created_total", "Pools made by CreatePool."))),
-		steps:        prometheus.NewCounter(prometheus.CounterOpts(f("steps_total", "Batches stepped: Step calls, StepStream steps and async Send calls."))),
-		envSteps:     prometheus.NewCounter(prometheus.CounterOpts(f("env_steps_total", "Envs stepped: each batch steps every env of its pool, each Send its envs."))),
-		agentSteps:   prometheus.NewCounter(prometheus.CounterOpts(f("agent_steps_total", "Seats stepped: envs stepped times the game's seats, opponents included."))),
+		poolsCreated: h.NewCounter("pools_created_total", "Pools made by CreatePool."),
+		steps:        h.NewCounter("steps_total", "Batches stepped: Step calls, StepStream steps and async Send calls."),
+		envSteps:     h.NewCounter("env_steps_total", "Envs stepped: each batch steps every env of its pool, each Send its envs."),
+		agentSteps:   h.NewCounter("agent_steps_total", "Seats stepped: envs stepped times the game's seats, opponents included."),
 	}
-	s.host.Metrics().MustRegister(
-		m.poolsCreated, m.steps, m.envSteps, m.agentSteps,
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts(f("pools_open", "Pools open, and pools being made.")), func() float64 {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			return float64(s.poolsSlots)
-		}),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts(f("envs_open", "Envs of the pools open and being made.")), func() float64 {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			return float64(s.totalEnvs)
-		}),
-	)
+	h.NewGaugeFunc("pools_open", "Pools open, and pools being made.", func() float64 {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return float64(s.poolsSlots)
+	})
+	h.NewGaugeFunc("envs_open", "Envs of the pools open and being made.", func() float64 {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return float64(s.totalEnvs)
+	})
 	return m
 }
 

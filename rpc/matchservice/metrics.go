@@ -1,9 +1,6 @@
 package matchservice
 
-import (
-	"github.com/botarena/botarena/rpc/server"
-	"github.com/prometheus/client_golang/prometheus"
-)
+import "github.com/prometheus/client_golang/prometheus"
 
 // This file holds the service's Prometheus metrics, registered in its
 // host's registry (see package server's metrics.go for the host's own).
@@ -20,13 +17,10 @@ type metrics struct {
 // newMetrics makes the metrics of s and registers them in its host's
 // registry.
 func newMetrics(s *Server) *metrics {
-	f := server.MetricOpts
-	m := &metrics{
-		matchGames:  prometheus.NewGauge(prometheus.GaugeOpts(f("match_games_in_flight", "MatchService games being played."))),
-		matchPlayed: prometheus.NewCounter(prometheus.CounterOpts(f("match_games_total", "MatchService games finished, with a result or an error."))),
+	return &metrics{
+		matchGames:  s.host.NewGauge("match_games_in_flight", "MatchService games being played."),
+		matchPlayed: s.host.NewCounter("match_games_total", "MatchService games finished, with a result or an error."),
 	}
-	s.host.Metrics().MustRegister(m.matchGames, m.matchPlayed)
-	return m
 }
 
 // gamesStarted counts n games in flight, gameFinished one of them finished

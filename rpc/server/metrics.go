@@ -42,9 +42,37 @@ type metrics struct {
 }
 
 // MetricOpts returns the options of the metric botarena_<name>, for the
-// services' metrics in a host's registry ([Host.Metrics]).
+// metrics in a host's registry ([Host.Metrics]): those of
+// [Host.NewCounter], [Host.NewGauge] and [Host.NewGaugeFunc], and of the
+// other kinds a caller makes itself.
 func MetricOpts(name, help string) prometheus.Opts {
 	return prometheus.Opts{Namespace: "botarena", Name: name, Help: help}
+}
+
+// NewCounter makes the counter botarena_<name> with help and registers it
+// in the host's registry ([Host.Metrics]): a service's own counter. It
+// panics, as prometheus.Registry.MustRegister does, when the registry
+// holds a metric of that name already.
+func (h *Host) NewCounter(name, help string) prometheus.Counter {
+	c := prometheus.NewCounter(prometheus.CounterOpts(MetricOpts(name, help)))
+	h.metrics.reg.MustRegister(c)
+	return c
+}
+
+// NewGauge makes the gauge botarena_<name> with help and registers it in
+// the host's registry, as [Host.NewCounter] does a counter.
+func (h *Host) NewGauge(name, help string) prometheus.Gauge {
+	g := prometheus.NewGauge(prometheus.GaugeOpts(MetricOpts(name, help)))
+	h.metrics.reg.MustRegister(g)
+	return g
+}
+
+// NewGaugeFunc registers in the host's registry the gauge botarena_<name>
+// with help, whose value is value() at each scrape, as [Host.NewCounter]
+// does a counter. value is called from the scraping goroutine, so it must
+// be safe for concurrent use.
+func (h *Host) NewGaugeFunc(name, help string, value func() float64) {
+	h.metrics.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts(MetricOpts(name, help)), value))
 }
 
 // newMetrics makes the metrics of h and registers them, with the Go and
