@@ -3,9 +3,10 @@ package agents
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/botarena/botarena/internal/safefile"
 )
 
 // Capability is what an agent scheme needs of the machine it plays on,
@@ -232,23 +233,15 @@ func within(dir, path string) bool {
 }
 
 // ResolveBotDirs returns dirs made absolute with symbolic links resolved,
-// or an error naming the first that is not an existing folder: for a
-// server to check its --bots-dir flags at start.
+// or an error naming the first that is not an existing folder
+// ([safefile.ResolveDir], "bots folder ..."): for a server to check its
+// --bots-dir flags at start.
 func ResolveBotDirs(dirs []string) ([]string, error) {
 	out := make([]string, 0, len(dirs))
 	for _, d := range dirs {
-		if d == "" {
-			return nil, errors.New("bots folder: empty path")
-		}
-		abs, err := filepath.Abs(d)
-		if err == nil {
-			abs, err = filepath.EvalSymlinks(abs)
-		}
+		abs, err := safefile.ResolveDir("bots folder", d)
 		if err != nil {
-			return nil, fmt.Errorf("bots folder %s: %w", d, err)
-		}
-		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return nil, fmt.Errorf("bots folder %s: not a folder", d)
+			return nil, err
 		}
 		out = append(out, abs)
 	}

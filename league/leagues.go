@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/safefile"
 )
 
 // Leagues serves the leagues kept in one folder, the leagues folder, to
@@ -116,21 +117,12 @@ type servedLeague struct {
 
 // NewLeagues returns the leagues kept in root, an existing folder.
 func NewLeagues(root string, o LeaguesOptions) (*Leagues, error) {
-	if root == "" {
-		return nil, errors.New("leagues folder: empty path")
-	}
 	if o.Chart == nil {
 		return nil, errors.New("league.NewLeagues: LeaguesOptions.Chart is nil")
 	}
-	abs, err := filepath.Abs(root)
-	if err == nil {
-		abs, err = filepath.EvalSymlinks(abs)
-	}
+	abs, err := safefile.ResolveDir("leagues folder", root)
 	if err != nil {
-		return nil, fmt.Errorf("leagues folder %s: %w", root, err)
-	}
-	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("leagues folder %s: not a folder", root)
+		return nil, err
 	}
 	reg := o.Registry
 	if reg == nil {

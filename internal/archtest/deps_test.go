@@ -93,9 +93,10 @@ var rules = []rule{
 	{pkg: "observations/matchdata", imports: []string{"env", "observations"}, thirdParty: cat(arrowDeps, parquetDeps)},
 	// agents is the registry of agents and schemes and what the external-bot
 	// protocols share (faults, harness settings, capabilities, the generic
-	// agents and the console): the game contract only. A game's agents live
-	// in its package; a protocol's code in its own package below agents.
-	{pkg: "agents", imports: []string{"env"}},
+	// agents and the console): the game contract only, and safefile's
+	// check of the bots folders. A game's agents live in its package; a
+	// protocol's code in its own package below agents.
+	{pkg: "agents", imports: []string{"env", "internal/safefile"}},
 	// One package per scheme: the external-bot protocols (agents/entelect,
 	// agents/cmdbot, agents/httpbot, agents/upe) read the games' states and
 	// formats; policy files (agents/policy) run their networks with gonum's
@@ -176,8 +177,8 @@ var rules = []rule{
 	// standard library only.
 	{pkg: "internal/testutil", imports: []string{"env", "vecenv"}},
 	// Opening files a user, a client or a bot named, without blocking on
-	// a FIFO: the standard library only, for every package that reads
-	// such files.
+	// a FIFO, and resolving the folders a server serves them from: the
+	// standard library only, for every package that reads such files.
 	{pkg: "internal/safefile"},
 	// Byte counts in the memory budgets' messages (services and viewer).
 	{pkg: "internal/bytesize"},

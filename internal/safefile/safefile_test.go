@@ -68,3 +68,35 @@ func TestReadFileReadsARegularFileWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveDir: a folder reached through a symbolic link resolves to its
+// real absolute path; an empty path, a file and a missing path are refused
+// with errors naming the folder by what and by the path as given.
+func TestResolveDir(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, link, file := filepath.Join(dir, "real"), filepath.Join(dir, "link"), filepath.Join(dir, "file")
+	if err := os.Mkdir(real, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := safefile.ResolveDir("bots folder", link); err != nil || got != real {
+		t.Errorf("ResolveDir(link) = %q, %v; want %q", got, err, real)
+	}
+	for _, tc := range []struct{ path, want string }{
+		{"", "bots folder: empty path"},
+		{file, "bots folder " + file + ": not a folder"},
+		{filepath.Join(dir, "missing"), "bots folder " + filepath.Join(dir, "missing") + ": "},
+	} {
+		if _, err := safefile.ResolveDir("bots folder", tc.path); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("ResolveDir(%q): %v, want an error starting %q", tc.path, err, tc.want)
+		}
+	}
+}
