@@ -8,7 +8,7 @@
 #             gymnasium env (gymnasium.make("botarena/battlebots-flat-v0", observation flat,
 #             backend native) and to the same network: CLEANRL=/path/to/that ppo.py
 #   before    python -m botarena.train from the commit BEFORE (default: the parent of the trainer's
-#             speed work), default flags
+#             speed work), with BEFORE_FLAGS (default: none, the default flags)
 #   after     python -m botarena.train of this checkout, default flags
 #   after-x   the same with AFTER_FLAGS (default: --bf16 --overlap)
 #
@@ -22,6 +22,7 @@ ROUNDS=${1:-2}
 UPDATES=${2:-4}
 BEFORE=${BEFORE:-7dd5fe9}
 AFTER_FLAGS=${AFTER_FLAGS:---bf16 --overlap}
+BEFORE_FLAGS=${BEFORE_FLAGS:-}
 PY=${PY:-/tmp/sb3venv/bin/python}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export BOTARENA_BIN=${BOTARENA_BIN:-$ROOT/bin/botarena} BOTARENA_LIB=${BOTARENA_LIB:-$ROOT/bin/libbotarena.so}
@@ -51,7 +52,8 @@ for r in $(seq "$ROUNDS"); do
     cat "$WORK/cur.sps" >> "$WORK/cleanrl.sps"
     echo "round $r cleanrl $(median < "$WORK/cur.sps") (load $(cut -d' ' -f1 /proc/loadavg))"
   fi
-  [ "$BEFORE" = none ] || echo "round $r before $(train before "$WORK/before-src") (load $(cut -d' ' -f1 /proc/loadavg))"
+  # shellcheck disable=SC2086
+  [ "$BEFORE" = none ] || echo "round $r before $(train before "$WORK/before-src" $BEFORE_FLAGS) (load $(cut -d' ' -f1 /proc/loadavg))"
   echo "round $r after $(train after "$ROOT/python/src") (load $(cut -d' ' -f1 /proc/loadavg))"
   # shellcheck disable=SC2086
   echo "round $r after-x $(train after-x "$ROOT/python/src" $AFTER_FLAGS) (load $(cut -d' ' -f1 /proc/loadavg))"

@@ -208,3 +208,50 @@ def test_bad_factored_heads_are_rejected() -> None:
         PolicyNet(arch)
     with pytest.raises(ValueError, match="has no action factors"):
         default_architecture(SPECS["2d"], head="factored")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_prepared_inputs_are_the_scaled_observations_and_take_picks_their_rows(dtype: str) -> None:
+    spec = SPECS["2d"]
+    C = spec.observation("planes").shape[0]
+    scale = [0.5 + 0.25 * c for c in range(C)]
+    net = PolicyNet(default_architecture(spec, channels=(4, 8), strides=(1, 2), hidden=16, planes_scale=scale))
+    planes, scalars, _ = _batch(spec, 300, 2)  # more rows than prepare's block, and not a multiple of it
+    dt = getattr(torch, dtype)
+    got = net.prepare(torch.from_numpy(planes), torch.from_numpy(scalars), dtype=dt)
+    want_planes = (torch.from_numpy(planes).to(torch.float32) * torch.tensor(scale).view(-1, 1, 1)).to(dt)
+    assert got[0].dtype == dt and got[0].is_contiguous(memory_format=torch.channels_last)
+    assert torch.equal(got[0], want_planes)
+    assert torch.equal(got[1], torch.from_numpy(scalars).to(dt))
+    idx = torch.tensor([299, 0, 17, 17, 150])
+    picked = PolicyNet.take(got, idx)
+    assert picked[0].is_contiguous(memory_format=torch.channels_last)
+    assert torch.equal(picked[0], want_planes[idx]) and torch.equal(picked[1], got[1][idx])
+
+
+def test_channels_last_training_layout_gives_the_same_numbers_as_the_plain_one() -> None:
+    # The trainer lays the convolution weights out channels-last on the CPU, and the last
+    # convolution before flatten converts its output back (policy._Conv2d): the logits, values
+    # and gradients are those of the plain layout.
+    spec = SPECS["2d"]
+    torch.manual_seed(3)
+    plain = PolicyNet(default_architecture(spec, channels=(4, 8), strides=(1, 2), hidden=16))
+    fast = PolicyNet(plain.arch)
+    fast.load_state_dict(plain.state_dict())
+    with torch.no_grad():
+        for p in fast.parameters():
+            if p.dim() == 4:
+                p.data = p.data.contiguous(memory_format=torch.channels_last)
+    flags = [m.flat_after for m in fast.planes if hasattr(m, "flat_after")]
+    assert flags == [False, True]  # the last convolution before flatten only
+    planes, scalars, _ = _batch(spec, 64, 4)
+    outs = []
+    for net in (plain, fast):
+        net.zero_grad()
+        logits, value = net.forward_prepared(net.prepare(torch.from_numpy(planes), torch.from_numpy(scalars)))
+        (logits.square().sum() + value.sum()).backward()
+        outs.append((logits.detach(), value.detach(), [p.grad.clone() for p in net.parameters()]))
+    torch.testing.assert_close(outs[1][0], outs[0][0])
+    torch.testing.assert_close(outs[1][1], outs[0][1])
+    for g_fast, g_plain in zip(outs[1][2], outs[0][2]):
+        torch.testing.assert_close(g_fast, g_plain, rtol=1e-4, atol=1e-5)

@@ -171,9 +171,32 @@ def default_architecture(
     return arch
 
 
+class _Conv2d(nn.Conv2d):
+    """``nn.Conv2d`` that, as the last convolution before a ``flatten``, gives its output in the
+    standard (contiguous, channels-first) layout.
+
+    On the CPU the trainer lays the inputs and convolution weights out channels-last
+    (:meth:`PolicyNet.prepare`), so oneDNN's convolutions give channels-last outputs, while
+    ``flatten`` reads the channels-first order of docs/policy-format.md and so copies. Left there,
+    that copy's backward hands the ReLU between them a channels-first gradient for a channels-last
+    output: its backward pass and the convolution's then ran on mixed layouts, several times
+    slower (half of a BattleBots update's CPU time; docs/training.md). Converting right after the
+    convolution keeps every elementwise layer after it in one layout. The numbers are the same
+    either way; on a GPU, or with channels-first inputs, the output is already contiguous and
+    nothing is copied.
+    """
+
+    flat_after = False  # set by _build on the last convolution before a flatten
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = super().forward(x)
+        return y.contiguous() if self.flat_after else y
+
+
 def _build(layers: Sequence[Mapping[str, Any]], prefix: str, in_shape: tuple[int, ...]) -> tuple[nn.Sequential, tuple[int, ...]]:
     """Builds a layer list as an ``nn.Sequential`` whose parameter names are those the list gives."""
     mods: list[nn.Module] = []
+    last_conv2d: _Conv2d | None = None  # since the last flatten
     shape = in_shape
     for i, layer in enumerate(layers):
         op = layer["op"]
@@ -186,8 +209,10 @@ def _build(layers: Sequence[Mapping[str, Any]], prefix: str, in_shape: tuple[int
             if len(shape) != dims + 1:
                 raise ValueError(f"{prefix}[{i}]: {op} needs a [C,{'D,' if dims == 3 else ''}H,W] input, got {list(shape)}")
             k, s, p = int(layer.get("kernel", 3)), int(layer.get("stride", 1)), int(layer.get("padding", 1))
-            cls = nn.Conv2d if dims == 2 else nn.Conv3d
-            mod = cls(shape[0], int(layer["out"]), k, stride=s, padding=p)
+            if dims == 2:
+                mod = last_conv2d = _Conv2d(shape[0], int(layer["out"]), k, stride=s, padding=p)
+            else:
+                mod = nn.Conv3d(shape[0], int(layer["out"]), k, stride=s, padding=p)
             shape = (int(layer["out"]), *[(d + 2 * p - k) // s + 1 for d in shape[1:]])
         elif op == "linear":
             if layer["weight"] != f"{prefix}.{i}.weight" or layer["bias"] != f"{prefix}.{i}.bias":
@@ -201,6 +226,9 @@ def _build(layers: Sequence[Mapping[str, Any]], prefix: str, in_shape: tuple[int
         elif op == "tanh":
             mod = nn.Tanh()
         elif op == "flatten":
+            if last_conv2d is not None:
+                last_conv2d.flat_after = True
+                last_conv2d = None
             mod = nn.Flatten()
             shape = (int(np.prod(shape)),)
         else:
@@ -319,21 +347,44 @@ class PolicyNet(nn.Module):
             raise ValueError(f"{len(inputs)} inputs given, the network takes {len(self.input_names)}: {self.input_names}")
         out = []
         for k, x in enumerate(inputs):
+            if x.dim() == 4 and x.device.type == "cpu":
+                out.append(self._prepare_channels_last(x, self._scale(k), dtype))
+                continue
             y = x.to(torch.float32) * self._scale(k)
             if dtype != torch.float32:
                 y = y.to(dtype)
-            if y.dim() == 4 and y.device.type == "cpu":
-                y = y.contiguous(memory_format=torch.channels_last)
             out.append(y)
         return out
 
     @staticmethod
+    def _prepare_channels_last(x: torch.Tensor, scale: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+        """``(x * scale)`` in ``dtype``, channels-last, for a [B,C,H,W] batch on the CPU: one
+        transposing pass in blocks of rows (the float32 products of a block stay in the cache
+        until they are rounded to ``dtype``), rather than three passes over the whole batch. The
+        values are those of ``(x.float() * scale).to(dtype)``."""
+        rows = x.permute(0, 2, 3, 1)  # [B,H,W,C], a view
+        per_channel = scale.reshape(-1)  # broadcasts along the last (channel) dimension
+        y = torch.empty(rows.shape, dtype=dtype)
+        block = max(1, (1 << 18) // max(1, rows[0].numel()))  # about 1 MiB of float32 a block
+        for lo in range(0, rows.shape[0], block):
+            y[lo : lo + block] = rows[lo : lo + block] * per_channel
+        return y.permute(0, 3, 1, 2)
+
+    @staticmethod
     def take(prepared: Sequence[torch.Tensor], idx: torch.Tensor) -> list[torch.Tensor]:
-        """Rows ``idx`` of prepared inputs (:meth:`prepare`), channels-last ones kept channels-last."""
+        """Rows ``idx`` of prepared inputs (:meth:`prepare`), channels-last ones kept channels-last.
+
+        Rows are gathered from a two-dimensional view (one row per observation) where there is
+        one: index_select copies whole rows there, 4× faster than on the 4-D tensor on the CPU.
+        """
         out = []
         for x in prepared:
             if x.dim() == 4 and x.is_contiguous(memory_format=torch.channels_last) and not x.is_contiguous():
-                out.append(x.permute(0, 2, 3, 1).index_select(0, idx).permute(0, 3, 1, 2))
+                rows = x.permute(0, 2, 3, 1)  # contiguous [B,H,W,C]
+                picked = rows.reshape(rows.shape[0], -1).index_select(0, idx).view(-1, *rows.shape[1:])
+                out.append(picked.permute(0, 3, 1, 2))
+            elif x.dim() > 2 and x.is_contiguous():
+                out.append(x.reshape(x.shape[0], -1).index_select(0, idx).view(-1, *x.shape[1:]))
             else:
                 out.append(x.index_select(0, idx))
         return out
