@@ -237,7 +237,8 @@ func benchmarkCopy(b *testing.B, rows, rowBytes, workers int) {
 // BenchmarkAsync measures an Async over 1024 envs of each game in
 // benchGames, every seat a learner, with a caller that receives a batch and
 // sends its envs back at once (no policy time to overlap): the cost of
-// async stepping against BenchmarkPool's. One op is one batch.
+// async stepping against BenchmarkPool's (both report cpu-ns/agent-step,
+// the process's CPU time). One op is one batch.
 func BenchmarkAsync(b *testing.B) {
 	for _, game := range benchGames {
 		for _, batch := range []int{256, 1024} {
@@ -264,6 +265,7 @@ func BenchmarkAsync(b *testing.B) {
 					}
 					envs := make([]int32, batch)
 					b.ReportAllocs()
+					cpu := processCPU()
 					for b.Loop() {
 						k, err := a.Recv()
 						if err != nil {
@@ -278,6 +280,7 @@ func BenchmarkAsync(b *testing.B) {
 						}
 					}
 					b.ReportMetric(float64(batch*L*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+					reportCPU(b, cpu, batch*L)
 				})
 			}
 		}
