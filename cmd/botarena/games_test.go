@@ -163,7 +163,7 @@ func TestGamesOneGame(t *testing.T) {
 
 func TestUnknownConfigFieldListsTheValidOnes(t *testing.T) {
 	_, stderr, code := runCLI(t, "", "play", "bomberman", "--config", `{"player":3}`)
-	want := `bomberman: config: unknown field "player" (valid: players, max_rounds, powerups, legacy_seeding, names, console_seats, map_crlf, points_reward, view_radius, safe_mask)`
+	want := `bomberman: config: unknown field "player" (valid: players, max_rounds, powerups, legacy_seeding, names, console_seats, map_crlf, points_reward, view_radius, safe_mask, safe_mask_wary)`
 	if code == 0 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr %q, want it to contain %q", code, stderr, want)
 	}

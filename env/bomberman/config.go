@@ -83,6 +83,14 @@ type Config struct {
 	// a masked action as before) and costs a simulation of the bombs per
 	// seat and WriteMask. Default false: the mask is the legal actions.
 	SafeMask bool `json:"safe_mask" doc:"also mask out the legal actions after which no sequence of moves survives the bombs on the map (certain deaths; the engine still carries a masked action out); false means the mask is the legal actions"`
+	// SafeMaskWary, with SafeMask, makes the safe mask foresee the
+	// opponents' next two rounds (safemask.go): it first judges the
+	// actions with every opponent's bombs triggered now and a bomb planted
+	// where each opponent stands, triggered next round (how hunter traps),
+	// and falls back to fewer assumptions when nothing is safe under them.
+	// It costs up to three times the plain safe mask's simulations.
+	// Default false. It needs SafeMask.
+	SafeMaskWary bool `json:"safe_mask_wary" doc:"with safe_mask: judge first with every opponent's bombs triggered now and a bomb planted where each opponent stands, triggered next round, falling back to fewer assumptions when nothing is safe; false means the plain safe mask"`
 }
 
 // DefaultConfig returns the original's defaults for 4 players.
@@ -103,6 +111,9 @@ func (c *Config) Validate() error {
 	}
 	if c.ViewRadius < 0 || c.ViewRadius > MaxSide-1 {
 		return bad("view_radius", c.ViewRadius, fmt.Sprintf("want 0 (the whole map) to %d", MaxSide-1))
+	}
+	if c.SafeMaskWary && !c.SafeMask {
+		return bad("safe_mask_wary", c.SafeMaskWary, "needs safe_mask: true (it changes how the safe mask judges)")
 	}
 	switch c.PowerUps {
 	case "", PowerUpsAuto, PowerUpsRandom:

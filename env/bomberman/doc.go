@@ -90,6 +90,10 @@
 // triggers are not foreseen), unless nothing else is left: certain deaths
 // by the player's own hand, which a learner then never explores. Do
 // nothing stays legal. Only the mask changes; the engine is the same.
+// [Config.SafeMaskWary] makes it foresee the opponents too: it judges
+// first with their bombs triggered now and a bomb planted where each of
+// them stands, triggered next round (how hunter traps a player), and
+// falls back to fewer assumptions when nothing survives them.
 //
 // # Rewards and flags
 //

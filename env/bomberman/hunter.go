@@ -17,6 +17,11 @@ const hunterHorizon = 24
 // hunterNever is a round beyond the horizon ("not in this simulation").
 const hunterNever = hunterHorizon + 2
 
+// hunterSlots is the bombs a simulation holds: the map's, and one
+// hypothetical plant per player (the bot's own; a wary safe mask's
+// opponents').
+const hunterSlots = MaxBombs + MaxPlayers
+
 // Hunter is a built-in Bomberman bot that plays the game's objective, not a
 // port of an original bot:
 //
@@ -64,12 +69,14 @@ type Hunter struct {
 
 	wall [maxCells]uint8 // 0 none, 1 indestructible, 2 destructible
 
-	// The bombs of the simulation: the map's, plus one hypothetical.
-	bx, by, br, bt, bo [MaxBombs + 1]int
+	// The bombs of the simulation: the map's, then hypothetical ones (the
+	// bot's own plant; a wary safe mask's opponents' plants).
+	bx, by, br, bt, bo [hunterSlots]int
 	nb                 int
-	nMap               int               // the map's bombs come first
-	btMap              [MaxBombs + 1]int // their timers
-	trigFrom           int               // first round an opponent's trigger blasts (see simulate); 0: none
+	nMap               int              // the map's bombs come first
+	btMap              [hunterSlots]int // their timers
+	trigFrom           int              // first round an opponent's trigger blasts (see simulate); 0: none
+	trigAt             [hunterSlots]int // per bomb: first round a trigger of it blasts (trigFrom, or later for a plant)
 
 	// Simulation output.
 	blast      [maxCells]uint32 // bit k: a blast reaches the cell in round k
@@ -77,15 +84,15 @@ type Hunter struct {
 	bombUntil  [maxCells]uint8  // last round whose commands see a bomb
 	last       int              // last round with an explosion (0: none)
 	bombAt     [maxCells]uint8  // slot+1 of the live simulated bomb
-	timer      [MaxBombs + 1]int
-	explodedIn [MaxBombs + 1]int
-	cells      [MaxBombs + 1][4*MaxSide + 1]int16
-	nCells     [MaxBombs + 1]int
+	timer      [hunterSlots]int
+	explodedIn [hunterSlots]int
+	cells      [hunterSlots][4*MaxSide + 1]int16
+	nCells     [hunterSlots]int
 	destroyed  [maxCells]int16
 	nDestroyed int
-	slotAt     [maxCells]uint8   // slot+1 of the bomb planted on the cell
-	reached    [MaxBombs + 1]int // epoch in which trigger reached the bomb
-	stack      [MaxBombs + 1]int // bombs to visit in trigger
+	slotAt     [maxCells]uint8  // slot+1 of the bomb planted on the cell
+	reached    [hunterSlots]int // epoch in which trigger reached the bomb
+	stack      [hunterSlots]int // bombs to visit in trigger
 	epoch      int
 
 	// safe[k][c]: at cell c after round k's commands, some plan survives.
@@ -302,6 +309,9 @@ func (h *Hunter) reset(trigFrom int) {
 	h.nb = h.nMap
 	copy(h.bt[:h.nMap], h.btMap[:h.nMap])
 	h.trigFrom = trigFrom
+	for b := range h.nMap {
+		h.trigAt[b] = trigFrom
+	}
 	h.blockAll = false
 }
 
@@ -312,10 +322,7 @@ func (h *Hunter) reset(trigFrom int) {
 func (h *Hunter) plantSafe(c, radius, t, trigFrom int, blockAll bool) bool {
 	h.reset(trigFrom)
 	h.blockAll = blockAll
-	x, y := h.xy(c)
-	k := h.nb
-	h.bx[k], h.by[k], h.br[k], h.bt[k], h.bo[k] = x, y, radius, t, h.seat
-	h.nb++
+	h.addPlant(c, radius, t, h.seat, 0)
 	h.simulate()
 	return h.safe[1][c]
 }
@@ -458,7 +465,7 @@ func (h *Hunter) simulate() {
 }
 
 // trigger marks the rounds in which a trigger of bomb b, pulled from now
-// until its own explosion, blasts a cell: from trigFrom on, b and every
+// until its own explosion, blasts a cell: from b's trigAt on, b and every
 // bomb its blast reaches, transitively, each until it would have exploded
 // anyway. The blast of each is the one the simulation gave it.
 func (h *Hunter) trigger(b int) {
@@ -470,7 +477,7 @@ func (h *Hunter) trigger(b int) {
 		n--
 		o := h.stack[n]
 		var mask uint32
-		for j := min(h.trigFrom, kb); j <= min(kb, h.explodedIn[o]); j++ {
+		for j := min(h.trigAt[b], kb); j <= min(kb, h.explodedIn[o]); j++ {
 			mask |= 1 << j
 		}
 		for _, c := range h.cells[o][:h.nCells[o]] {

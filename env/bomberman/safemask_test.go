@@ -3,6 +3,7 @@ package bomberman
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -125,12 +126,13 @@ func TestSafeMaskRulesOutTriggeringUnderfoot(t *testing.T) {
 	}
 }
 
-// BenchmarkWriteMask measures a mask with and without the safe mask's
-// simulation, for the 4 players of a game with a bomb under each.
+// BenchmarkWriteMask measures a mask without and with the safe mask's
+// simulations (plain and wary), for the 4 players of a game with a bomb
+// under each.
 func BenchmarkWriteMask(b *testing.B) {
-	for _, safe := range []bool{false, true} {
-		b.Run(map[bool]string{false: "legal", true: "safe"}[safe], func(b *testing.B) {
-			g, err := New(&Config{Players: 4, SafeMask: safe})
+	for _, mode := range []string{"legal", "safe", "wary"} {
+		b.Run(mode, func(b *testing.B) {
+			g, err := New(&Config{Players: 4, SafeMask: mode != "legal", SafeMaskWary: mode == "wary"})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -145,5 +147,90 @@ func BenchmarkWriteMask(b *testing.B) {
 				g.WriteMask(i%4, mask)
 			}
 		})
+	}
+}
+
+// newTrapScene returns a 2-player game with the safe mask (wary or not) on
+// the map of seed 1, its player 0 at (2,2) in the corner (walls up and
+// left), a dead end to the right ((3,2) between walls above and below,
+// then the opponent at (4,2) with a bomb of radius 3 in its bag) and a way
+// out down the column ((2,3) to (2,5)). No bomb is on the map.
+func newTrapScene(t *testing.T, wary bool) *Game {
+	t.Helper()
+	g, err := New(&Config{Players: 2, SafeMask: true, SafeMaskWary: wary})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(1)
+	for x := 2; x <= 6; x++ {
+		g.cells[g.index(x, 2)].Entity = NoEntity
+	}
+	g.cells[g.index(3, 3)].Entity = IndestructibleWall
+	g.cells[g.index(3, 1)].Entity = IndestructibleWall
+	for y := 3; y <= 5; y++ {
+		g.cells[g.index(2, y)].Entity = NoEntity
+	}
+	movePlayer(g, 0, 2, 2)
+	movePlayer(g, 1, 4, 2)
+	g.players[1].BombRadius = 3
+	g.stateChanged()
+	return g
+}
+
+func TestWarySafeMaskRulesOutAnOpponentsPlantAndTrigger(t *testing.T) {
+	mask := make([]uint8, NumActions)
+	g := newTrapScene(t, false)
+	g.WriteMask(0, mask)
+	if mask[MoveRight] != 1 || mask[MoveDown] != 1 {
+		t.Fatalf("plain safe mask %v: with no bomb on the map, right and down are safe; the scene is not the one meant", mask)
+	}
+	g = newTrapScene(t, true)
+	g.WriteMask(0, mask)
+	// Right is a dead end in line with an opponent that can plant now and
+	// trigger next round; staying and going down leave the line in time.
+	if want := []uint8{DoNothing: 1, MoveUp: 0, MoveLeft: 0, MoveRight: 0, MoveDown: 1, PlaceBomb: mask[PlaceBomb], TriggerBomb: 0}; !slices.Equal(mask, want) {
+		t.Errorf("wary safe mask %v, want %v", mask, want)
+	}
+	// With no bomb left in the opponent's bag there is no plant to fear.
+	g.players[1].BombBag = 0
+	g.stateChanged()
+	g.WriteMask(0, mask)
+	if mask[MoveRight] != 1 {
+		t.Errorf("wary safe mask %v: right ruled out against an opponent with an empty bag", mask)
+	}
+	if n := testing.AllocsPerRun(50, func() { g.WriteMask(0, mask) }); n != 0 {
+		t.Errorf("WriteMask with a wary safe mask allocates %v times", n)
+	}
+}
+
+func TestWarySafeMaskFallsBackWhenNothingSurvivesItsAssumptions(t *testing.T) {
+	// The player at (3,2), between the opponent and its own long-fused
+	// bomb of radius 2 at (2,2): were the opponent to plant and trigger,
+	// nothing would survive, so the wary mask falls back to the plain one,
+	// which rules out only the trigger (the player could not leave the
+	// blast in one round).
+	g := newTrapScene(t, true)
+	movePlayer(g, 0, 3, 2)
+	plantForTest(t, g, 0, 2, 2, 9, 2)
+	wary := make([]uint8, NumActions)
+	g.WriteMask(0, wary)
+	g.cfg.SafeMaskWary = false
+	plain := make([]uint8, NumActions)
+	g.WriteMask(0, plain)
+	if !slices.Equal(wary, plain) {
+		t.Errorf("wary safe mask %v, want the plain safe mask %v when nothing survives the opponents' plants", wary, plain)
+	}
+	g.safety, g.cfg.SafeMask = nil, false
+	legal := make([]uint8, NumActions)
+	g.WriteMask(0, legal)
+	if plain[TriggerBomb] != 0 || legal[TriggerBomb] != 1 {
+		t.Fatalf("plain safe mask %v, legal mask %v: the scene is not the one meant", plain, legal)
+	}
+}
+
+func TestSafeMaskWaryNeedsSafeMask(t *testing.T) {
+	_, err := New(&Config{Players: 2, SafeMaskWary: true})
+	if err == nil || !strings.Contains(err.Error(), "safe_mask_wary") {
+		t.Errorf("New with safe_mask_wary alone: err %v, want one naming safe_mask_wary", err)
 	}
 }
