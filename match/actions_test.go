@@ -140,3 +140,65 @@ func TestCounterCountsWithoutAllocating(t *testing.T) {
 		t.Errorf("seat 1 moved %v times, want 101 (100 runs and the warm-up)", got)
 	}
 }
+
+// dying is a game that says how its players ended: seat s by causes[cause[s]].
+type dying struct {
+	env.Env
+	causes []string
+	cause  []int
+}
+
+func (d *dying) DeathCauses() []string   { return d.causes }
+func (d *dying) DeathCause(seat int) int { return d.cause[seat] }
+
+// TestRunAndResultOfSayHowEachSeatEnded: a game that says how its players
+// ended has each seat's cause in its standing, from Run and from ResultOf
+// alike; a game that does not leaves it empty; a cause out of range is
+// the game's bug and panics.
+func TestRunAndResultOfSayHowEachSeatEnded(t *testing.T) {
+	causes := []string{"alive", "own bomb", "opponent's bomb"}
+	for _, tc := range []struct {
+		name  string
+		cause []int // nil: the game does not say
+		want  []string
+	}{
+		{"game_that_does_not_say", nil, []string{"", ""}},
+		{"both_alive", []int{0, 0}, []string{"alive", "alive"}},
+		{"seat_0_own_bomb", []int{1, 0}, []string{"own bomb", "alive"}},
+		{"seat_1_opponents_bomb", []int{0, 2}, []string{"alive", "opponent's bomb"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := env.Make("battlebots", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.cause != nil {
+				e = &dying{Env: e, causes: causes, cause: tc.cause}
+			}
+			m := &match.Match{Env: e, Agents: []env.Agent{&always{0}, &always{0}}, Seed: 3, MaxRounds: 2}
+			res, err := m.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, r := range map[string]match.Result{"Run": res, "ResultOf": match.ResultOf(e, 3, nil, nil)} {
+				for _, s := range r.Leaderboard {
+					if s.Death != tc.want[s.Seat] {
+						t.Errorf("%s: seat %d died by %q, want %q", name, s.Seat, s.Death, tc.want[s.Seat])
+					}
+				}
+			}
+		})
+	}
+	t.Run("cause_out_of_range_panics", func(t *testing.T) {
+		e, err := env.Make("battlebots", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			if recover() == nil {
+				t.Error("no panic for cause 3 of 3 causes")
+			}
+		}()
+		match.ResultOf(&dying{Env: e, causes: causes, cause: []int{3, 0}}, 1, nil, nil)
+	})
+}

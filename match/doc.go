@@ -74,6 +74,12 @@
 // them per game, so that a bot that never bombs or never moves shows
 // beside its win rate.
 //
+// A game whose env implements [DeathCauser] says how each player ended
+// (Bomberman: alive, own bomb, opponent's bomb, own and opponent's bomb):
+// Run and [ResultOf] put it in [Standing.Death], and a tournament counts
+// each agent's deaths by cause, so that wins by the opponent's own bomb
+// show beside the wins won.
+//
 // # Fingerprints
 //
 // [Fingerprint] hashes where a game stands (the step count, every seat's

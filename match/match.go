@@ -218,6 +218,7 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 	}
 	res := forfeited(newResult(spec, m.Seed, e.Result(), m.Names), forfeit)
 	counter.Fill(&res)
+	fillDeaths(e, &res)
 	if forfeit >= 0 {
 		res.Forfeit = &Forfeit{Seat: forfeit, Agent: nameOf(m.Names, forfeit), Round: res.Rounds,
 			Reason: strings.TrimPrefix(why.Error(), ErrForfeit.Error()+": "), Err: why}

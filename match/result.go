@@ -77,8 +77,9 @@ func (s *Seat) UnmarshalJSON(data []byte) error {
 }
 
 // Standing is one seat's entry of a [Result]'s leaderboard. Its JSON form
-// is {"rank","seat","agent","name","score","alive"}, then the game's own
-// fields (Extra), then "actions" where the game counts them.
+// is {"rank","seat","agent","name","score","alive"}, then "death" where the
+// game says how its players ended, then the game's own fields (Extra),
+// then "actions" where the game counts them.
 type Standing struct {
 	Rank int `json:"rank"` // 1 for the first entry; tied entries still get distinct ranks
 	Seat int `json:"seat"`
@@ -88,6 +89,11 @@ type Standing struct {
 	Name  string  `json:"name"`  // the player's name in the game
 	Score float64 `json:"score"` // the game's own points
 	Alive bool    `json:"alive"`
+	// Death says how the seat's player ended, in the game's words
+	// ([DeathCauser]): "alive" for a survivor, else what killed it
+	// (Bomberman: "own bomb", "opponent's bomb", ...); "" (absent in JSON)
+	// for a game that does not say.
+	Death string `json:"-"`
 	// Extra holds the game's own leaderboard fields (its kit's, asked by
 	// `botarena play`), in order; play fills them. Read back from JSON, they hold
 	// the fields this type does not know, their values as json.RawMessage.
@@ -120,22 +126,27 @@ type Field struct {
 	Value any // a value encoding/json can write
 }
 
-// ownFields are the standing's own fields in their JSON order, the actions
-// last, each Value pointing into s: what MarshalJSON writes and
-// UnmarshalJSON reads into.
-func (s *Standing) ownFields() [7]Field {
-	return [7]Field{{"rank", &s.Rank}, {"seat", &s.Seat}, {"agent", &s.Agent}, {"name", &s.Name},
-		{"score", &s.Score}, {"alive", &s.Alive}, {"actions", &s.Actions}}
+// ownFields are the standing's own fields in their JSON order, the death
+// cause and the actions last, each Value pointing into s: what
+// MarshalJSON writes and UnmarshalJSON reads into.
+func (s *Standing) ownFields() [8]Field {
+	return [8]Field{{"rank", &s.Rank}, {"seat", &s.Seat}, {"agent", &s.Agent}, {"name", &s.Name},
+		{"score", &s.Score}, {"alive", &s.Alive}, {"death", &s.Death}, {"actions", &s.Actions}}
 }
 
-// MarshalJSON writes the standing's fields in order, the game's extra
-// fields after the common ones and the actions last.
+// MarshalJSON writes the standing's fields in order: the common ones, the
+// death cause when there is one, the game's extra fields, and the actions
+// last when there are some.
 func (s Standing) MarshalJSON() ([]byte, error) {
 	own := s.ownFields()
-	fields := append(make([]Field, 0, len(own)+len(s.Extra)), own[:len(own)-1]...)
+	n := len(own)
+	fields := append(make([]Field, 0, n+len(s.Extra)), own[:n-2]...)
+	if s.Death != "" {
+		fields = append(fields, own[n-2])
+	}
 	fields = append(fields, s.Extra...)
 	if !s.Actions.IsZero() {
-		fields = append(fields, own[len(own)-1])
+		fields = append(fields, own[n-1])
 	}
 	return appendObject(nil, fields)
 }
@@ -211,12 +222,14 @@ func (r *Result) Env() env.Result {
 
 // ResultOf returns the result of the game in e as it stands (env.Result,
 // without a forfeit or faults), of seed, its seats' agents named by names
-// (none when short), with the actions c counted (none for a nil c): what
+// (none when short), with the actions c counted (none for a nil c) and
+// each seat's death cause where the game says it ([DeathCauser]): what
 // [Match.Run] returns for a game played elsewhere, such as on a vecenv
 // pool.
 func ResultOf(e env.Env, seed uint64, names []string, c *Counter) Result {
 	r := newResult(e.Spec(), seed, e.Result(), names)
 	c.Fill(&r)
+	fillDeaths(e, &r)
 	return r
 }
 
