@@ -58,6 +58,7 @@ func (g *Game) Reset(seed uint64) {
 	g.rng.Seed(seed, seed^0x9e3779b97f4a7c15)
 	clear(g.invalid[:])
 	clear(g.players[:])
+	clear(g.killedBy[:])
 	g.generateMap(g.mapSeed)
 	g.setMaxRound()
 	g.remapped()

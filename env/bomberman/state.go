@@ -218,6 +218,11 @@ type Game struct {
 	obsVer uint64
 
 	players [MaxPlayers]Player
+	// killedBy records, per seat, the cause of its player's death (an
+	// index into deathCauses) when a blast of this game killed it, 0
+	// otherwise (alive, or loaded dead): see [Game.DeathCause]. It is
+	// kept outside Player, which state files describe.
+	killedBy [MaxPlayers]uint8
 
 	// invalid counts, per seat, commands the original rejected or ignored
 	// (walking into walls, a plant with an empty bag, out-of-range

@@ -370,6 +370,7 @@ func (g *Game) loadState(st *jsonState) error {
 	clear(g.cells[:])
 	clear(g.bombs[:])
 	clear(g.players[:])
+	clear(g.killedBy[:]) // a player loaded dead died of an unknown cause
 	clear(g.invalid[:])
 
 	// Players.

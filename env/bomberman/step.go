@@ -517,8 +517,10 @@ func (g *Game) applyPowerUps() {
 }
 
 // destroyMarked removes the marked entities row-major (spec §4.2 step 8): a
-// player is killed and loses the bounty; every bomb whose blast reached the
-// cell earns the bounty for a player or 10 for a destructible wall.
+// player is killed and loses the bounty, and the owners of the bombs whose
+// blasts reached it are its cause of death ([Game.DeathCause]); every bomb
+// whose blast reached the cell earns the bounty for a player or 10 for a
+// destructible wall.
 func (g *Game) destroyMarked() {
 	marked := g.scratch.marked[:g.scratch.nMarked]
 	slices.Sort(marked) // row-major: a handful of cells
@@ -532,6 +534,7 @@ func (g *Game) destroyMarked() {
 			p := &g.players[s]
 			p.Killed = true
 			p.Counter -= g.bounty
+			g.killedBy[s] = g.killCause(s, c.reached)
 			g.scratch.killed[g.scratch.nKilled] = uint8(s)
 			g.scratch.nKilled++
 			pts = g.bounty

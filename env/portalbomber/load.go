@@ -106,6 +106,7 @@ func (g *Game) load(js *jsonState) error {
 		return fmt.Errorf("boardSize: want %d (the config's size), got %d", n, *js.BoardSize)
 	}
 	g.n = n
+	g.killedBy = [Seats]uint8{} // a player loaded dead died of an unknown cause
 	if js.PlayerIndex == nil {
 		return missing("playerIndex")
 	}

@@ -194,7 +194,12 @@ type Game struct {
 	marked  [MaxCells]uint16
 	nMarked int
 
-	players      [Seats]Player
+	players [Seats]Player
+	// killedBy records, per seat, the cause of its player's death (an
+	// index into deathCauses) when a trail of this game killed it, 0
+	// otherwise (alive, or loaded dead): see [Game.DeathCause]. It is
+	// kept outside Player, which state files describe.
+	killedBy     [Seats]uint8
 	moveOrder    [Seats]int
 	moveIterator int
 	moveNumber   int

@@ -667,7 +667,7 @@ func (g *Game) trailStep() {
 
 // resolve applies a cell's trails: a soft block is destroyed, its portals
 // removed and its value paid to every seat with a trail there; a player not
-// on a bomb dies.
+// on a bomb dies, by the owners of the trails there ([Game.DeathCause]).
 func (g *Game) resolve(i int) {
 	x, y := i%g.n, i/g.n
 	c := &g.cells[i]
@@ -684,7 +684,9 @@ func (g *Game) resolve(i int) {
 			}
 		}
 	case q >= cPlayer:
-		p := &g.players[q-cPlayer]
+		s := int(q - cPlayer)
+		g.killedBy[s] = killCause(s, c)
+		p := &g.players[s]
 		p.Alive = false
 		p.X, p.Y = -1, -1
 	}
