@@ -286,6 +286,20 @@ type GauntletSide struct {
 	// "bomb":0,...}, so that an agent that never bombs or never moves
 	// shows. Absent for a game that does not sort its actions into kinds.
 	MeanActions match.Actions `json:"mean_actions,omitzero"`
+	// SeatGames is the number of seats the agent played in the pairing's
+	// games: Games with 2 seats.
+	SeatGames int `json:"seat_games"`
+	// Deaths counts the agent's seats in all the pairing's games by how
+	// its player died (match.Standing.Death), every cause of the game in
+	// its order, 0s included: {"own bomb":14,"opponent's bomb":3,...};
+	// SeatGames less Deaths.Total() survived. Absent for a game that does
+	// not say how its players end.
+	Deaths match.Deaths `json:"deaths,omitzero"`
+	// LoserDeaths counts, in the games the agent won, the other agent's
+	// seats by how they died, in the losers' words: "own bomb" there is a
+	// win by the opponent's own bomb, "opponent's bomb" one by the agent's
+	// bomb. Absent as Deaths is.
+	LoserDeaths match.Deaths `json:"loser_deaths,omitzero"`
 }
 
 // GauntletSeating is the record of one seating of a pairing.
@@ -354,6 +368,10 @@ func PlayGauntlet(ctx context.Context, g Gauntlet, runner BatchRunner, reg *env.
 		return nil, markBad(err)
 	}
 	seats := probe.Spec().Seats
+	var causes []string
+	if d, ok := probe.(match.DeathCauser); ok {
+		causes = d.DeathCauses()
+	}
 	matches := g.Matches(seats)
 	results := make([]Result, len(matches))
 	finished := make([]bool, len(matches))
@@ -385,7 +403,7 @@ func PlayGauntlet(ctx context.Context, g Gauntlet, runner BatchRunner, reg *env.
 		if done == 0 {
 			return nil, err
 		}
-		return g.table(seats, matches, results, finished), err
+		return g.table(seats, causes, matches, results, finished), err
 	}
 	if firstErr != nil {
 		return nil, firstErr
@@ -393,7 +411,7 @@ func PlayGauntlet(ctx context.Context, g Gauntlet, runner BatchRunner, reg *env.
 	if done != len(matches) {
 		return nil, fmt.Errorf("league: gauntlet: %d of %d games were played", done, len(matches))
 	}
-	return g.table(seats, matches, results, finished), nil
+	return g.table(seats, causes, matches, results, finished), nil
 }
 
 // isCtxErr reports whether err is a context's error.
@@ -402,8 +420,9 @@ func isCtxErr(err error) bool {
 }
 
 // table sums the finished results (of matches, in index order) up; a
-// table with a game not finished is Partial.
-func (g *Gauntlet) table(seats int, matches []Match, results []Result, finished []bool) *GauntletTable {
+// table with a game not finished is Partial. causes are the game's death
+// causes (match.DeathCauser), nil when it does not say them.
+func (g *Gauntlet) table(seats int, causes []string, matches []Match, results []Result, finished []bool) *GauntletTable {
 	t := &GauntletTable{Game: g.Game, Seed: g.Seed, Seats: seats, GamesPerSeating: g.Games, MaxRounds: g.MaxRounds, Focus: g.Focus, Lone: g.Lone && seats > 2, Agents: g.Agents}
 	j := 0
 	for _, p := range gauntletPairs(len(g.Agents)) {
@@ -417,6 +436,11 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result, finished 
 		var points [2]float64
 		var actions [2]match.Actions
 		var seatsPlayed [2]int
+		var deaths, loserDeaths [2]match.Deaths
+		if causes != nil {
+			deaths = [2]match.Deaths{match.NewDeaths(causes), match.NewDeaths(causes)}
+			loserDeaths = [2]match.Deaths{match.NewDeaths(causes), match.NewDeaths(causes)}
+		}
 		for _, seating := range seatings {
 			st := GauntletSeating{FirstIndex: matches[j].Index, FirstSeed: matches[j].Seed}
 			seatingEndings := map[uint64]bool{}
@@ -434,7 +458,8 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result, finished 
 				endings[r.Fingerprint] = true
 				seatingEndings[r.Fingerprint] = true
 				rounds += float64(r.Rounds)
-				switch winner := winningSide(r, seating); winner {
+				winner := winningSide(r, seating)
+				switch winner {
 				case -1:
 					st.Draws++
 					for s := range pair.Sides {
@@ -451,6 +476,10 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result, finished 
 						points[side] += s.Score
 						actions[side] = actions[side].Add(s.Actions)
 						seatsPlayed[side]++
+						deaths[side].Add(s.Death)
+						if winner == 1-side {
+							loserDeaths[winner].Add(s.Death)
+						}
 						pair.Sides[side].FaultKinds = pair.Sides[side].FaultKinds.Add(r.SeatFaultsOf(s.Seat))
 					}
 				}
@@ -471,6 +500,7 @@ func (g *Gauntlet) table(seats int, matches []Match, results []Result, finished 
 				side.WinRate = float64(side.Wins) / float64(pair.Games)
 			}
 			side.WinRate95[0], side.WinRate95[1] = WilsonInterval(side.Wins, pair.Games)
+			side.SeatGames, side.Deaths, side.LoserDeaths = seatsPlayed[s], deaths[s], loserDeaths[s]
 			if seatsPlayed[s] > 0 {
 				side.MeanPoints = points[s] / float64(seatsPlayed[s])
 				if !actions[s].IsZero() {
@@ -515,8 +545,11 @@ func winningSide(r Result, seating []int) int {
 
 // WriteText writes t as text: per pairing a header line (games, distinct
 // endings, mean length), one line per agent (W/D/L, win rate with its 95%
-// interval, mean points, faults, forfeits, and its mean actions per game
-// by kind where the game counts them) and one line per seating (its first
+// interval, mean points, faults, forfeits, its mean actions per game by
+// kind where the game counts them, and where the game says how its players
+// end, its deaths out of its seats by cause, "14 of 60: own bomb 14", and
+// how the losers of its wins died, "own bomb 9, opponent's bomb 2": wins by
+// the opponent's own bomb and by the agent's) and one line per seating (its first
 // game's seed, wins, draws, distinct endings); then, with more than two
 // agents, the matrix of win rates, row against column.
 func (t *GauntletTable) WriteText(w io.Writer) error {
@@ -526,10 +559,23 @@ func (t *GauntletTable) WriteText(w io.Writer) error {
 			fmt.Fprintln(tw)
 		}
 		fmt.Fprintf(tw, "%s vs %s: %d games, distinct endings %d, mean length %.1f rounds\n", p.Agents[0], p.Agents[1], p.Games, p.DistinctEndings, p.MeanRounds)
-		fmt.Fprintln(tw, "agent\tW/D/L\twin rate\t95% interval\tmean points\tfaults\tforfeits\tactions per game")
+		deaths := !p.Sides[0].Deaths.IsZero() || !p.Sides[1].Deaths.IsZero()
+		header := "agent\tW/D/L\twin rate\t95% interval\tmean points\tfaults\tforfeits\tactions per game"
+		if deaths {
+			header += "\tdied\tits wins' losers died by"
+		}
+		fmt.Fprintln(tw, header)
 		for _, s := range p.Sides {
-			fmt.Fprintf(tw, "%s\t%d/%d/%d\t%.1f%%\t[%.1f%%, %.1f%%]\t%.2f\t%d\t%d\t%s\n", s.Agent, s.Wins, s.Draws, s.Losses,
+			fmt.Fprintf(tw, "%s\t%d/%d/%d\t%.1f%%\t[%.1f%%, %.1f%%]\t%.2f\t%d\t%d\t%s", s.Agent, s.Wins, s.Draws, s.Losses,
 				100*s.WinRate, 100*s.WinRate95[0], 100*s.WinRate95[1], s.MeanPoints, s.Faults, s.Forfeits, s.MeanActions)
+			if deaths {
+				losers := "-"
+				if s.Wins > 0 {
+					losers = s.LoserDeaths.String()
+				}
+				fmt.Fprintf(tw, "\t%d of %d: %s\t%s", s.Deaths.Total(), s.SeatGames, s.Deaths, losers)
+			}
+			fmt.Fprintln(tw)
 		}
 		for _, st := range p.Seatings {
 			fmt.Fprintf(tw, "  seats %s: %d games (first seed %d): %s %d, %s %d, draws %d, distinct endings %d\n", strings.Join(st.Seats, ","), st.Games,

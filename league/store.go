@@ -162,15 +162,16 @@ type GameLine struct {
 }
 
 // StandingLine is one seat's standing in a [GameLine] (and MatchService's
-// MatchStanding): match.Standing's seat, agent, rank, score, alive flag and
-// actions, with the seat's faults (match.Result.Faults) beside them,
-// absent when all are 0.
+// MatchStanding): match.Standing's seat, agent, rank, score, alive flag,
+// death cause (absent when the game does not say) and actions, with the
+// seat's faults (match.Result.Faults) beside them, absent when all are 0.
 type StandingLine struct {
 	Seat    int           `json:"seat"`
 	Agent   string        `json:"agent"`
 	Rank    int           `json:"rank"`
 	Score   float64       `json:"score"`
 	Alive   bool          `json:"alive"`
+	Death   string        `json:"death,omitempty"`
 	Faults  match.Faults  `json:"faults,omitzero"`
 	Actions match.Actions `json:"actions,omitzero"`
 }
@@ -186,7 +187,7 @@ func (g GameRecord) Line() GameLine {
 func (r Result) StandingLines() []StandingLine {
 	out := make([]StandingLine, len(r.Leaderboard))
 	for i, s := range r.Leaderboard {
-		out[i] = StandingLine{Seat: s.Seat, Agent: s.Agent, Rank: s.Rank, Score: s.Score, Alive: s.Alive,
+		out[i] = StandingLine{Seat: s.Seat, Agent: s.Agent, Rank: s.Rank, Score: s.Score, Alive: s.Alive, Death: s.Death,
 			Faults: r.SeatFaultsOf(s.Seat), Actions: s.Actions}
 	}
 	return out
@@ -201,7 +202,7 @@ func (l GameLine) Record() GameRecord {
 	r := Result{Index: l.Index, Result: match.Result{Seed: l.Seed, Rounds: l.Rounds, Winner: match.Seat(max(l.Winner, -1)), Draw: l.Draw,
 		Leaderboard: make([]match.Standing, len(l.Standings))}}
 	for i, s := range l.Standings {
-		r.Leaderboard[i] = match.Standing{Rank: s.Rank, Seat: s.Seat, Agent: s.Agent, Score: s.Score, Alive: s.Alive, Actions: s.Actions}
+		r.Leaderboard[i] = match.Standing{Rank: s.Rank, Seat: s.Seat, Agent: s.Agent, Score: s.Score, Alive: s.Alive, Death: s.Death, Actions: s.Actions}
 		if s.Faults != (match.Faults{}) {
 			r.Faults = append(r.Faults, match.SeatFaults{Seat: s.Seat, Agent: s.Agent, Faults: s.Faults})
 		}

@@ -79,26 +79,35 @@ func TestRunCountsEverySeatsActionsByKind(t *testing.T) {
 	}
 }
 
-// TestEveryActionHasAKind: every game that sorts its actions into kinds
-// gives every action of every registry name (and actions out of range) a
-// kind in range, action 0 the first.
-func TestEveryActionHasAKind(t *testing.T) {
+// TestEveryGamesFiguresAreInRange: every game that sorts its actions into
+// kinds gives every action of every registry name (and actions out of
+// range) a kind in range, action 0 the first; every game that says how its
+// players end names "alive" first and has every seat alive at the start.
+func TestEveryGamesFiguresAreInRange(t *testing.T) {
 	for _, name := range env.Default.Names() {
 		e, err := env.Make(name, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, ok := e.(match.ActionKinder)
-		if !ok {
-			continue
+		if k, ok := e.(match.ActionKinder); ok {
+			n := len(k.ActionKinds())
+			if k.ActionKind(0) != 0 {
+				t.Errorf("%s: action 0 has kind %d, want 0 (do nothing)", name, k.ActionKind(0))
+			}
+			for a := int32(-1); a <= int32(e.Spec().Actions); a++ {
+				if kind := k.ActionKind(a); kind < 0 || kind >= n {
+					t.Errorf("%s: action %d has kind %d of %d", name, a, kind, n)
+				}
+			}
 		}
-		n := len(k.ActionKinds())
-		if k.ActionKind(0) != 0 {
-			t.Errorf("%s: action 0 has kind %d, want 0 (do nothing)", name, k.ActionKind(0))
-		}
-		for a := int32(-1); a <= int32(e.Spec().Actions); a++ {
-			if kind := k.ActionKind(a); kind < 0 || kind >= n {
-				t.Errorf("%s: action %d has kind %d of %d", name, a, kind, n)
+		if d, ok := e.(match.DeathCauser); ok {
+			if c := d.DeathCauses(); len(c) < 2 || c[0] != "alive" {
+				t.Errorf("%s: causes %q, want \"alive\" first and a cause of death", name, c)
+			}
+			for seat := range e.Spec().Seats {
+				if c := d.DeathCause(seat); c != 0 {
+					t.Errorf("%s: seat %d starts with cause %d, want 0 (alive)", name, seat, c)
+				}
 			}
 		}
 	}
@@ -201,4 +210,25 @@ func TestRunAndResultOfSayHowEachSeatEnded(t *testing.T) {
 		}()
 		match.ResultOf(&dying{Env: e, causes: causes, cause: []int{3, 0}}, 1, nil, nil)
 	})
+}
+
+// TestDeathsCountByCauseInTheGamesOrder: Deaths counts every cause but
+// "alive" (and a game's silence), in the game's order with 0s, a new cause
+// last, and reads back from JSON in that order.
+func TestDeathsCountByCauseInTheGamesOrder(t *testing.T) {
+	d := match.NewDeaths([]string{"alive", "own bomb", "opponent's bomb"})
+	for _, c := range []string{"own bomb", "alive", "", "own bomb", "unknown"} {
+		d.Add(c)
+	}
+	data, err := json.Marshal(d)
+	if err != nil || string(data) != `{"own bomb":2,"opponent's bomb":0,"unknown":1}` {
+		t.Fatalf("Marshal = %s, %v", data, err)
+	}
+	var back match.Deaths
+	if err := json.Unmarshal(data, &back); err != nil || back.String() != "own bomb 2, unknown 1" || back.Total() != 3 || back.Get("own bomb") != 2 {
+		t.Errorf("Unmarshal = %s (total %d), %v", back, back.Total(), err)
+	}
+	if s := match.NewDeaths([]string{"alive", "own bomb"}).String(); s != "none" {
+		t.Errorf("no deaths print as %q, want none", s)
+	}
 }

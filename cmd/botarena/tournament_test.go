@@ -349,7 +349,7 @@ func TestTournamentJSONHasTheDocumentedFields(t *testing.T) {
 		{"table", raw, []string{"agents", "game", "games_per_seating", "max_rounds", "pairs", "seats", "seed"}},
 		{"agent", raw["agents"].([]any)[0], []string{"agent", "spec"}},
 		{"pair", pair, []string{"agents", "distinct_endings", "draws", "games", "mean_rounds", "seatings", "sides"}},
-		{"side", pair.(map[string]any)["sides"].([]any)[0], []string{"agent", "draws", "fault_kinds", "faults", "forfeits", "losses", "mean_actions", "mean_points", "win_rate", "win_rate_95", "wins"}},
+		{"side", pair.(map[string]any)["sides"].([]any)[0], []string{"agent", "draws", "fault_kinds", "faults", "forfeits", "losses", "mean_actions", "mean_points", "seat_games", "win_rate", "win_rate_95", "wins"}},
 		{"seating", pair.(map[string]any)["seatings"].([]any)[0], []string{"distinct_endings", "draws", "first_index", "first_seed", "games", "seats", "wins"}},
 	} {
 		if got := keys(tc.obj); !slices.Equal(got, tc.want) {
@@ -396,6 +396,24 @@ func TestTournamentTextTable(t *testing.T) {
 	)
 	if !strings.HasPrefix(stderr, "botarena: tournament battlebots seed 1: 3 agents, 3 pairings × 2 seatings × 2 games = 12 games") {
 		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// TestTournamentTextTableCountsDeathsByCause: in a game that says how its
+// players end, each agent's line says how many of its seats died, by
+// cause, and how the losers of its wins died; the JSON has them by cause.
+func TestTournamentTextTableCountsDeathsByCause(t *testing.T) {
+	out := runOK(t, "tournament", "bomberman/2p", "--agents", "hunter,reference", "--games", "2", "--seed", "5")
+	testutil.WantContains(t, "output", out, "actions per game", "died", "its wins' losers died by", " of 4: ")
+	out = runOK(t, "tournament", "bomberman/2p", "--agents", "hunter,reference", "--games", "2", "--seed", "5", "--json")
+	var table league.GauntletTable
+	if err := json.Unmarshal([]byte(out), &table); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range table.Pairs[0].Sides {
+		if s.SeatGames != 4 || !slices.Equal(s.Deaths.Causes, []string{"own bomb", "opponent's bomb", "own and opponent's bomb", "unknown"}) {
+			t.Errorf("%s: %d seats, deaths %v; want 4 seats and every cause of Bomberman", s.Agent, s.SeatGames, s.Deaths)
+		}
 	}
 }
 
