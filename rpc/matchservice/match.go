@@ -317,7 +317,7 @@ func leagueResult(resp *botarenav1.PlayResponse) league.Result {
 	for i, p := range resp.GetStandings() {
 		f := p.GetFaults()
 		st[i] = league.StandingLine{
-			Seat: int(p.GetSeat()), Agent: p.GetAgent(), Rank: int(p.GetRank()), Score: p.GetScore(), Alive: p.GetAlive(),
+			Seat: int(p.GetSeat()), Agent: p.GetAgent(), Rank: int(p.GetRank()), Score: p.GetScore(), Alive: p.GetAlive(), Death: p.GetDeath(),
 			Faults: match.Faults{TimedOut: int(f.GetTimedOut()), Crashed: int(f.GetCrashed()), Invalid: int(f.GetInvalid())},
 		}
 		for _, a := range p.GetActions() {
@@ -330,13 +330,13 @@ func leagueResult(resp *botarenav1.PlayResponse) league.Result {
 }
 
 // standingsProto converts standings to their protobuf form, each with its
-// fault counts when it has some and its actions by kind; [leagueResult]
+// fault counts when it has some, its actions by kind and its death cause; [leagueResult]
 // converts them back.
 func standingsProto(st []league.StandingLine) []*botarenav1.MatchStanding {
 	out := make([]*botarenav1.MatchStanding, len(st))
 	for i, s := range st {
 		p := &botarenav1.MatchStanding{
-			Seat: int32(s.Seat), Agent: s.Agent, Rank: int32(s.Rank), Score: s.Score, Alive: s.Alive,
+			Seat: int32(s.Seat), Agent: s.Agent, Rank: int32(s.Rank), Score: s.Score, Alive: s.Alive, Death: s.Death,
 		}
 		if f := s.Faults; f != (match.Faults{}) {
 			p.Faults = &botarenav1.SeatFaults{TimedOut: int32(f.TimedOut), Crashed: int32(f.Crashed), Invalid: int32(f.Invalid)}

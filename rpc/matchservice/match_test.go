@@ -125,7 +125,7 @@ func wireLine(index int64, seed uint64, rounds, winner int32, draw bool, forfeit
 	l := league.GameLine{Index: index, Seed: seed, Rounds: int(rounds), Winner: int(winner), Draw: draw, Forfeit: int(forfeit)}
 	for _, s := range st {
 		f := s.GetFaults()
-		l.Standings = append(l.Standings, league.StandingLine{Seat: int(s.GetSeat()), Agent: s.GetAgent(), Rank: int(s.GetRank()), Score: s.GetScore(), Alive: s.GetAlive(),
+		l.Standings = append(l.Standings, league.StandingLine{Seat: int(s.GetSeat()), Agent: s.GetAgent(), Rank: int(s.GetRank()), Score: s.GetScore(), Alive: s.GetAlive(), Death: s.GetDeath(),
 			Faults: match.Faults{TimedOut: int(f.GetTimedOut()), Crashed: int(f.GetCrashed()), Invalid: int(f.GetInvalid())}, Actions: actionsOf(s)})
 	}
 	return l

@@ -41,3 +41,26 @@ func TestResultsKeepFaultsOverTheWire(t *testing.T) {
 		})
 	}
 }
+
+// TestResultsKeepDeathCausesOverTheWire: each seat's death cause survives
+// the PlayResponse a remote runner receives, and a game that does not say
+// ("") sends none.
+func TestResultsKeepDeathCausesOverTheWire(t *testing.T) {
+	for _, loser := range []string{"", "own bomb", "opponent's bomb", "own and opponent's bomb", "unknown"} {
+		winner := "alive"
+		if loser == "" {
+			winner = ""
+		}
+		r := league.GameLine{Index: 2, Seed: 5, Rounds: 90, Winner: 1, Forfeit: -1, Standings: []league.StandingLine{
+			{Seat: 1, Agent: "hunter", Rank: 1, Score: 30, Alive: true, Death: winner},
+			{Seat: 0, Agent: "reference", Rank: 2, Score: -70, Death: loser},
+		}}.Record().Result
+		resp := playResponse(r)
+		if got := resp.GetStandings()[1].GetDeath(); got != loser {
+			t.Errorf("the loser's death %q sent as %q", loser, got)
+		}
+		if back := leagueResult(resp); !reflect.DeepEqual(back, r) {
+			t.Errorf("round trip of %q:\n%+v\nwant\n%+v", loser, back, r)
+		}
+	}
+}

@@ -36,7 +36,7 @@ class PlayRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., config_json: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[MatchSeat, _Mapping]]] = ..., seed: _Optional[int] = ..., max_rounds: _Optional[int] = ..., index: _Optional[int] = ..., record: _Optional[bool] = ...) -> None: ...
 
 class MatchStanding(_message.Message):
-    __slots__ = ("seat", "agent", "rank", "score", "alive", "faults", "actions")
+    __slots__ = ("seat", "agent", "rank", "score", "alive", "faults", "actions", "death")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     AGENT_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
@@ -44,6 +44,7 @@ class MatchStanding(_message.Message):
     ALIVE_FIELD_NUMBER: _ClassVar[int]
     FAULTS_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    DEATH_FIELD_NUMBER: _ClassVar[int]
     seat: int
     agent: str
     rank: int
@@ -51,7 +52,8 @@ class MatchStanding(_message.Message):
     alive: bool
     faults: SeatFaults
     actions: _containers.RepeatedCompositeFieldContainer[ActionCount]
-    def __init__(self, seat: _Optional[int] = ..., agent: _Optional[str] = ..., rank: _Optional[int] = ..., score: _Optional[float] = ..., alive: _Optional[bool] = ..., faults: _Optional[_Union[SeatFaults, _Mapping]] = ..., actions: _Optional[_Iterable[_Union[ActionCount, _Mapping]]] = ...) -> None: ...
+    death: str
+    def __init__(self, seat: _Optional[int] = ..., agent: _Optional[str] = ..., rank: _Optional[int] = ..., score: _Optional[float] = ..., alive: _Optional[bool] = ..., faults: _Optional[_Union[SeatFaults, _Mapping]] = ..., actions: _Optional[_Iterable[_Union[ActionCount, _Mapping]]] = ..., death: _Optional[str] = ...) -> None: ...
 
 class ActionCount(_message.Message):
     __slots__ = ("kind", "count")

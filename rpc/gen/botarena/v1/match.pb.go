@@ -216,7 +216,15 @@ type MatchStanding struct {
 	// move, bomb, trigger; BattleBots: nothing, move, bullet, missile, mine,
 	// emp; docs/recording-format.md lists every game's), whether or not the
 	// rules let them take effect; empty for a game without action kinds.
-	Actions       []*ActionCount `protobuf:"bytes,7,rep,name=actions,proto3" json:"actions,omitempty"`
+	Actions []*ActionCount `protobuf:"bytes,7,rep,name=actions,proto3" json:"actions,omitempty"`
+	// death says how the seat's player ended, in the game's words: "alive"
+	// for a survivor, else what killed it (Bomberman: "own bomb",
+	// "opponent's bomb", "own and opponent's bomb", or "unknown" for a
+	// player loaded dead from a state file; portal Bomberman adds "fire";
+	// docs/recording-format.md lists every game's); empty for a game that
+	// does not say. A win by the opponent's "own bomb" is not one the
+	// winner made.
+	Death         string `protobuf:"bytes,8,opt,name=death,proto3" json:"death,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -298,6 +306,13 @@ func (x *MatchStanding) GetActions() []*ActionCount {
 		return x.Actions
 	}
 	return nil
+}
+
+func (x *MatchStanding) GetDeath() string {
+	if x != nil {
+		return x.Death
+	}
+	return ""
 }
 
 // ActionCount is how many actions of one kind a seat chose in a game.
@@ -2688,7 +2703,7 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	"\n" +
 	"max_rounds\x18\x05 \x01(\x05R\tmaxRounds\x12\x14\n" +
 	"\x05index\x18\x06 \x01(\x03R\x05index\x12\x16\n" +
-	"\x06record\x18\a \x01(\bR\x06record\"\xde\x01\n" +
+	"\x06record\x18\a \x01(\bR\x06record\"\xf4\x01\n" +
 	"\rMatchStanding\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n" +
 	"\x05agent\x18\x02 \x01(\tR\x05agent\x12\x12\n" +
@@ -2696,7 +2711,8 @@ const file_botarena_v1_match_proto_rawDesc = "" +
 	"\x05score\x18\x04 \x01(\x01R\x05score\x12\x14\n" +
 	"\x05alive\x18\x05 \x01(\bR\x05alive\x12/\n" +
 	"\x06faults\x18\x06 \x01(\v2\x17.botarena.v1.SeatFaultsR\x06faults\x122\n" +
-	"\aactions\x18\a \x03(\v2\x18.botarena.v1.ActionCountR\aactions\"7\n" +
+	"\aactions\x18\a \x03(\v2\x18.botarena.v1.ActionCountR\aactions\x12\x14\n" +
+	"\x05death\x18\b \x01(\tR\x05death\"7\n" +
 	"\vActionCount\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
 	"\x05count\x18\x02 \x01(\x05R\x05count\"4\n" +
