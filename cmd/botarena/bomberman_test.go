@@ -25,6 +25,16 @@ func TestBombermanPlay(t *testing.T) {
 	testutil.WantContains(t, "result", a, `"game":"bomberman"`, `"seed":5`, `"agent":"reference"`, `"name":"Reference 1"`, `"key":"A"`, `"points":`, `"name":"Idle"`)
 }
 
+// TestBombermanPlaySaysHowEachPlayerDied: play's result says how each
+// seat ended, in its JSON ("death" after "alive") and in text.
+func TestBombermanPlaySaysHowEachPlayerDied(t *testing.T) {
+	needBomberman(t)
+	out := runOK(t, "play", "bomberman/2p", "--seed", "5", "--agents", "hunter,reference", "--json")
+	testutil.WantContains(t, "result", out, `"alive":true,"death":"alive"`, `"alive":false,"death":"opponent's bomb"`)
+	out = runOK(t, "play", "bomberman/2p", "--seed", "5", "--agents", "hunter,reference")
+	testutil.WantContains(t, "text", out, "seat 1 (reference) died: opponent's bomb\n")
+}
+
 func TestBombermanReplays(t *testing.T) {
 	needBomberman(t)
 	dir := t.TempDir()

@@ -449,6 +449,9 @@ func (c *cli) report(res match.Result, asJSON bool) error {
 		if !s.Actions.IsZero() {
 			fmt.Fprintf(c.stdout, "seat %d (%s) actions: %s\n", s.Seat, s.Agent, s.Actions)
 		}
+		if s.Death != "" && s.Death != "alive" {
+			fmt.Fprintf(c.stdout, "seat %d (%s) died: %s\n", s.Seat, s.Agent, s.Death)
+		}
 	}
 	fmt.Fprintln(c.stdout)
 	w := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
