@@ -120,6 +120,24 @@ def format_actions(actions: Mapping[str, float] | None) -> str:
     return ", ".join(f"{kind} {n:.1f}".removesuffix(".0") for kind, n in actions.items())
 
 
+def format_deaths(deaths: Mapping[str, int] | None, games: int | None = None) -> str:
+    """Deaths by cause as ``"18 of 20: own bomb 15, opponent's bomb 3"`` (with ``games``, the seats
+    played) or ``"own bomb 15, opponent's bomb 3"``, causes with none left out, in the game's order;
+    ``"none"`` when nobody died, "-" when the game does not say how its players end.
+
+    The causes are the game's own (``deaths`` and ``loser_deaths`` of the tournament's JSON;
+    docs/recording-format.md lists them).
+    """
+    if deaths is None:
+        return "-"
+    died = {cause: n for cause, n in deaths.items() if n}
+    total = sum(died.values())
+    if not total:
+        return "none" if games is None else f"0 of {games}"
+    listed = ", ".join(f"{cause} {n}" for cause, n in died.items())
+    return listed if games is None else f"{total} of {games}: {listed}"
+
+
 def render_gauntlet_md(table: Mapping[str, Any], trained: Sequence[str] | None = None) -> str:
     """A Markdown table of a ``botarena tournament --json`` table, one row per pairing of a trained agent.
 
@@ -129,7 +147,9 @@ def render_gauntlet_md(table: Mapping[str, Any], trained: Sequence[str] | None =
     points of both sides (the game's own score), the distinct endings, the
     mean game length, and both sides' mean actions per game by kind
     (:func:`format_actions`), so that a bot that never bombs or never moves
-    shows beside its win rate.
+    shows beside its win rate; for a game that says how its players end,
+    also the agent's deaths by cause and, in its wins, how the losers died
+    (:func:`format_deaths`), so that wins by the opponent's own bomb show.
     """
     if trained is None:
         trained = table.get("focus") or [table["agents"][0]["agent"]]
@@ -144,15 +164,24 @@ def render_gauntlet_md(table: Mapping[str, Any], trained: Sequence[str] | None =
         "| agent | opponent | games | W/D/L | win rate | 95% interval | mean points | opponent's mean points | distinct endings | length | actions | opponent's actions |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
-    for agent, opponent, pair, side in _rows(table, trained):
+    rows = _rows(table, trained)
+    deaths = any("deaths" in side for _, _, _, side in rows)
+    if deaths:
+        lines[2] += " Died: the agent's deaths by cause over its seats. Its wins' losers died by: how the other agent died in the agent's wins."
+        lines[-2] += " died | its wins' losers died by |"
+        lines[-1] += "---|---|"
+    for agent, opponent, pair, side in rows:
         other = pair["sides"][1] if pair["sides"][0] is side else pair["sides"][0]
         lo, hi = side["win_rate_95"]
-        lines.append(
+        line = (
             f"| {agent} | {opponent} | {pair['games']} | {side['wins']}/{side['draws']}/{side['losses']} | "
             f"{100 * side['win_rate']:.1f}% | [{100 * lo:.1f}%, {100 * hi:.1f}%] | {side['mean_points']:.2f} | "
             f"{other['mean_points']:.2f} | {pair['distinct_endings']} | {pair['mean_rounds']:.1f} | "
             f"{format_actions(side.get('mean_actions'))} | {format_actions(other.get('mean_actions'))} |"
         )
+        if deaths:
+            line += f" {format_deaths(side.get('deaths'), side.get('seat_games'))} | {format_deaths(side.get('loser_deaths'))} |"
+        lines.append(line)
     return "\n".join(lines) + "\n"
 
 
@@ -170,4 +199,8 @@ def gauntlet_scalars(table: Mapping[str, Any], trained: Sequence[str] | None = N
         out[f"{tag}/length"] = pair["mean_rounds"]
         for kind, n in (side.get("mean_actions") or {}).items():
             out[f"{tag}/actions/{kind}"] = n
+        seats = side.get("seat_games") or 0
+        for cause, n in (side.get("deaths") or {}).items():
+            if seats:
+                out[f"{tag}/died/{cause}"] = n / seats
     return out
