@@ -120,3 +120,7 @@ def test_a_standing_reads_as_the_command_line_prints_it() -> None:
         "faults": {"timed_out": 2, "crashed": 0, "invalid": 1}, "actions": {"nothing": 4, "move": 6},
     }
     assert "faults" not in _standing_dict(match_pb2.MatchStanding(seat=0, agent="nop", rank=1, alive=True))
+    # How the player ended, after alive, where the game says (the Go line's order); absent where it does not.
+    dead = _standing_dict(match_pb2.MatchStanding(seat=0, agent="reference", rank=2, death="own bomb"))
+    assert list(dead) == ["seat", "agent", "rank", "score", "alive", "death"] and dead["death"] == "own bomb"
+    assert "death" not in _standing_dict(bot)

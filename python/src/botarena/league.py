@@ -258,9 +258,12 @@ def pfsp_weight(p: float) -> float:
 
 
 def _standing_dict(s: match_pb2.MatchStanding) -> dict[str, Any]:
-    """One seat's standing as ``botarena league games --json`` prints it: its external bot's faults by
-    kind when it had some, its actions by kind (the game's order) when the game has action kinds."""
+    """One seat's standing as ``botarena league games --json`` prints it: how its player ended when the
+    game says (``death``: "alive", "own bomb", ...; docs/recording-format.md), its external bot's faults
+    by kind when it had some, its actions by kind (the game's order) when the game has action kinds."""
     d: dict[str, Any] = {"seat": s.seat, "agent": s.agent, "rank": s.rank, "score": s.score, "alive": s.alive}
+    if s.death:
+        d["death"] = s.death
     if s.HasField("faults"):
         f = s.faults
         d["faults"] = {"timed_out": f.timed_out, "crashed": f.crashed, "invalid": f.invalid}
@@ -484,7 +487,7 @@ class League(Closing):
 
     def games(self, last: int = 1_000_000_000) -> list[dict[str, Any]]:
         """The last ``last`` stored games, oldest first, as ``botarena league games --json`` prints them
-        (index, seed, rounds, winner, draw, standings [{seat, agent, rank, score, alive, faults, actions}], forfeit, run,
+        (index, seed, rounds, winner, draw, standings [{seat, agent, rank, score, alive, death, faults, actions}], forfeit, run,
         seats [{agent, spec}], time)."""
         if last < 1:
             raise ValueError(f"last must be 1 or more, got {last}")
