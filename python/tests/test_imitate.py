@@ -14,7 +14,15 @@ torch = pytest.importorskip("torch")
 from botarena.policy import PolicyNet, default_architecture  # noqa: E402
 from botarena.server import find_binary  # noqa: E402
 from botarena.spec import GameSpec  # noqa: E402
-from botarena.train.imitate import TEACHER, fit_scales, imitation_loss, load_demonstrations, record_demonstrations  # noqa: E402
+from botarena.train.imitate import (  # noqa: E402
+    TEACHER,
+    fit_scales,
+    imitation_loss,
+    load_demonstrations,
+    opponent_folders,
+    record_demonstrations,
+    split_games,
+)
 
 
 def test_a_teacher_action_its_mask_rules_out_is_not_a_decision(tmp_path: Path) -> None:
@@ -97,3 +105,30 @@ def test_a_dagger_seats_decisions_are_its_teachers_choices_in_the_students_state
     both = demos + unlabelled
     assert len(both) == len(demos) + len(unlabelled) and both.games == 12
     assert (both.actions[: len(demos)] == demos.actions).all() and (both.obs["planes"][len(demos) :] == unlabelled.obs["planes"]).all()
+
+
+@pytest.mark.parametrize(
+    ("games", "mixture", "want"),
+    [
+        (10, [("a", 1.0)], [("a", 10)]),
+        (8, [("a", 3.0), ("b", 1.0)], [("a", 6), ("b", 2)]),
+        (10, [("a", 1.0), ("b", 1.0), ("c", 1.0)], [("a", 4), ("b", 3), ("c", 3)]),  # the remainder to the first
+        (1, [("a", 1.0), ("b", 2.0)], [("a", 0), ("b", 1)]),  # largest remainder: b
+        (0, [("a", 1.0)], [("a", 0)]),
+    ],
+)
+def test_split_games_shares_games_by_weight_summing_to_the_total(games: int, mixture: list[tuple[str, float]], want: list[tuple[str, int]]) -> None:
+    got = split_games(games, mixture)
+    assert got == want and sum(n for _, n in got) == games
+
+
+def test_split_games_refuses_no_opponents_and_negative_games() -> None:
+    with pytest.raises(ValueError):
+        split_games(4, [])
+    with pytest.raises(ValueError):
+        split_games(-1, [("a", 1.0)])
+
+
+def test_one_opponents_games_keep_the_single_opponent_layout(tmp_path: Path) -> None:
+    assert opponent_folders(tmp_path, 1) == [tmp_path]
+    assert opponent_folders(tmp_path, 2) == [tmp_path / "vs_00", tmp_path / "vs_01"]

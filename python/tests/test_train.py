@@ -425,6 +425,14 @@ def test_imitation_fits_the_network_to_a_built_in_agents_decisions_before_ppo(tm
     assert last["accuracy"] > first["accuracy"] + 0.2 and last["policy_loss"] < first["policy_loss"] - 0.5, (first, last)
 
 
+def _train_log(cfg: TrainConfig, log: Path, **kw: Any) -> str:
+    """Trains dataclasses.replace(cfg, quiet=False, **kw) with its progress lines written to log
+    (emptied first) and returns them."""
+    with open(log, "w") as f, contextlib.redirect_stdout(f):
+        train(dataclasses.replace(cfg, quiet=False, **kw))
+    return log.read_text()
+
+
 def test_dagger_rounds_refit_the_clone_on_its_own_states_labelled_by_the_teacher(tmp_path: Path, address: str) -> None:
     """--dagger-rounds R: after the clone, R rounds in which the clone plays (dagger:AGENT:policy:CLONE),
     AGENT labels its states, and the clone is refitted on every decision so far; a resumed run reads
@@ -433,20 +441,14 @@ def test_dagger_rounds_refit_the_clone_on_its_own_states_labelled_by_the_teacher
         tmp_path / "run", address, opponent="huggy", imitate="sniper", imitate_games=6, imitate_epochs=1, imitate_coef=0.5,
         dagger_rounds=2, dagger_games=4, dagger_epochs=1, total_steps=1024,
     )
-    log = tmp_path / "log.txt"
-    with open(log, "w") as f, contextlib.redirect_stdout(f):
-        train(dataclasses.replace(cfg, quiet=False))
-    text = log.read_text()
+    text = _train_log(cfg, tmp_path / "log.txt")
     for r in (1, 2):
         assert f"dagger round {r}/2: the clone won" in text and "played sniper's choice on" in text, text
         assert (tmp_path / "run" / "imitation" / "dagger" / f"round_{r:02d}" / "student.policy.safetensors").exists()
     assert text.count("imitation epoch 1/1: policy loss") == 3  # the clone, then a refit after each round
     decisions = [int(m.replace(",", "")) for m in re.findall(r"refitting on all ([\d,]+) decisions", text)]
     assert len(decisions) == 2 and decisions[1] > decisions[0], decisions
-    log.write_text("")
-    with open(log, "a") as f, contextlib.redirect_stdout(f):
-        train(dataclasses.replace(cfg, quiet=False, total_steps=2048, resume="auto"))
-    text = log.read_text()
+    text = _train_log(cfg, tmp_path / "log.txt", total_steps=2048, resume="auto")
     assert "dagger round" not in text and "imitation epoch" not in text and "decisions of sniper in 6 games" in text
 
 
@@ -460,6 +462,25 @@ def test_init_starts_from_a_policys_weights_and_records_this_runs_config(tmp_pat
     assert f"starting from the weights of {first}" in log.read_text()
     assert load_policy(first).arch["config"]["hp_reward"] == 0.0
     assert load_policy(second).arch["config"]["hp_reward"] == 0.5
+
+
+def test_imitation_and_dagger_share_their_games_over_the_opponent_mixture(tmp_path: Path, address: str) -> None:
+    """With an --opponent mixture, the teacher's games and each DAgger round's games are shared over
+    its opponents by weight, each opponent's match data in its own folder (vs_00, vs_01, ...), and a
+    resumed run reads them all back."""
+    cfg = _small(
+        tmp_path / "run", address, opponent="huggy*3,nop", imitate="sniper", imitate_games=8, imitate_epochs=1, imitate_coef=0.5,
+        dagger_rounds=1, dagger_games=4, dagger_epochs=1, total_steps=1024,
+    )
+    text = _train_log(cfg, tmp_path / "log.txt")
+    assert "imitation: 6 games of sniper against huggy" in text and "imitation: 2 games of sniper against nop" in text, text
+    assert "dagger round 1/1: 3 games of the clone against huggy" in text and "dagger round 1/1: 1 game of the clone against nop" in text, text
+    run = tmp_path / "run" / "imitation"
+    for folder in (run / "vs_00", run / "vs_01", run / "dagger" / "round_01" / "vs_00", run / "dagger" / "round_01" / "vs_01"):
+        assert list((folder / "data").glob("*.parquet")), folder
+    assert "decisions of sniper in 8 games" in text
+    text = _train_log(cfg, tmp_path / "log.txt", total_steps=2048, resume="auto")
+    assert "games of sniper against" not in text and "decisions of sniper in 8 games" in text, text
 
 
 def test_imitating_an_unknown_agent_fails_with_the_leagues_error(tmp_path: Path) -> None:

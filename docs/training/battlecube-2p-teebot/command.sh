@@ -12,7 +12,8 @@ R=/work/runs/battlecube-teebot
 sh $R/stage1-command.sh
 # 2. mix2.py: refit the stalker run's policy on its own arg-max decisions against stalker (4,000 games,
 #    counted 4 times) and stalker's decisions against teebot (stage 1's), then DAgger against teebot.
-#    (mix.py, stalker's own labels against both, was tried first: it draws stalker; see its log.)
+#    (a first script, stalker's own labels against both, was tried first: it draws stalker; see mix.log.
+#    It is in commit 87686b6; today `--imitate stalker --opponent stalker,teebot` does the same.)
 nice -n 5 /tmp/tv/bin/python $R/mix2.py > $R/mix2/mix2.log 2>&1
 # 3. PPO in the PFSP league from mix2's round-2 student.
 sh $R/ppo-command.sh

@@ -2,7 +2,7 @@
 
 Starts from the stalker run's final policy (INIT) and fits it to two teachers at once:
 - against stalker, INIT's own arg-max decisions (its games against stalker: it wins 45% of them,
-  where stalker's own choices only draw against stalker, see mix.py's log);
+  where stalker's own choices only draw against stalker, see mix.log);
 - against teebot, stalker's decisions (stalker against teebot, 20,000 games, and the first teebot
   run's three DAgger rounds against teebot: stalker kills teebot in its first tick),
 then two DAgger rounds against teebot (stalker labels the clone's states), each refit on everything.

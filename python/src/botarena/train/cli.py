@@ -134,7 +134,7 @@ def _parser() -> argparse.ArgumentParser:
         "imitation", "start from a network fitted to a built-in agent's games (botarena.train.imitate), then PPO"
     )
     im.add_argument("--imitate", default="", metavar="AGENT", help="the agent to imitate, e.g. greedy (`botarena games GAME` lists them)")
-    im.add_argument("--imitate-games", type=int, default=d.imitate_games, help="its games against the opponent, over every seat")
+    im.add_argument("--imitate-games", type=int, default=d.imitate_games, help="its games against the --opponent mixture (shared by weight), over every seat")
     im.add_argument("--imitate-epochs", type=int, default=d.imitate_epochs, help="passes over its decisions")
     im.add_argument("--imitate-lr", type=float, default=d.imitate_lr, help="learning rate while imitating")
     im.add_argument(
@@ -144,7 +144,7 @@ def _parser() -> argparse.ArgumentParser:
         help="after the clone, rounds of DAgger: the clone plays --dagger-games games (dagger:AGENT:policy:CLONE), "
         "AGENT labels each of its states with what it would have done, and the clone is refitted on all decisions so far",
     )
-    im.add_argument("--dagger-games", type=int, default=d.dagger_games, help="the clone's games a DAgger round, over every seat")
+    im.add_argument("--dagger-games", type=int, default=d.dagger_games, help="the clone's games a DAgger round, shared over the --opponent mixture by weight, over every seat")
     im.add_argument("--dagger-epochs", type=int, default=d.dagger_epochs, help="passes over all decisions so far after each DAgger round")
     im.add_argument(
         "--imitate-coef",

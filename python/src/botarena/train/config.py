@@ -237,12 +237,12 @@ class TrainConfig:
     snapshot_share: float = 0.25  # the most weight the snapshots get together in the training mixture
     skip_forced: bool = False  # leave the steps with one legal action out of the update (GAE keeps them)
     imitate: str = ""  # a built-in agent whose games the network is fitted to before PPO ("" = none)
-    imitate_games: int = 1000  # games of the imitated agent against the (first) opponent
+    imitate_games: int = 1000  # games of the imitated agent, shared over the opponent mixture by weight
     imitate_epochs: int = 10  # passes over its decisions
     imitate_lr: float = 1e-3  # Adam's learning rate while imitating
     imitate_coef: float = 0.0  # during PPO, this × the cross-entropy on the teacher's decisions (0 = off)
     dagger_rounds: int = 0  # after the clone: rounds of the clone's own games labelled by the teacher, refitted (DAgger)
-    dagger_games: int = 200  # games of the clone a round, against the (first) opponent, over every seat
+    dagger_games: int = 200  # games of the clone a round, shared over the opponent mixture by weight, over every seat
     dagger_epochs: int = 3  # passes over all decisions so far after each round
 
     def resolved_opponent(self) -> str:

@@ -30,7 +30,7 @@ import math
 import pathlib
 import subprocess
 import time
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import torch
@@ -39,7 +39,17 @@ import torch.nn.functional as F
 from botarena.policy import PolicyNet
 from botarena.spec import GameSpec
 
-__all__ = ["DAGGER_SEED_STRIDE", "Demonstrations", "clone", "fit_scales", "imitation_loss", "load_demonstrations", "record_demonstrations"]
+__all__ = [
+    "DAGGER_SEED_STRIDE",
+    "Demonstrations",
+    "clone",
+    "fit_scales",
+    "imitation_loss",
+    "load_demonstrations",
+    "opponent_folders",
+    "record_demonstrations",
+    "split_games",
+]
 
 TEACHER = "teacher"  # the league name of the agent imitated (or, in a DAgger round, of the dagger: student)
 # DAgger round r's league is seeded with the run's seed + r × this (mod 2⁶⁴), apart from the
@@ -122,6 +132,31 @@ def record_demonstrations(
         cli("add", str(league), OPPONENT, opponent)
     cli("run", str(league), "--games", str(games), "--match", "round-robin", "--data", str(data))
     return data
+
+
+def split_games(games: int, mixture: Sequence[tuple[str, float]]) -> list[tuple[str, int]]:
+    """Shares ``games`` out over the opponents of ``mixture`` (``[(agent, weight), ...]``, as
+    ``--opponent`` gives them) in proportion to their weights, by largest remainder, in the mixture's
+    order: one count for each opponent (0 where its share rounds to none), summing to ``games``."""
+    if games < 0:
+        raise ValueError(f"games: want 0 or more, got {games}")
+    total = sum(w for _, w in mixture)
+    if not mixture or not total > 0:
+        raise ValueError("split_games: want at least one opponent with a weight above 0")
+    exact = [games * w / total for _, w in mixture]
+    counts = [math.floor(x) for x in exact]
+    for i in sorted(range(len(exact)), key=lambda i: (counts[i] - exact[i], i))[: games - sum(counts)]:
+        counts[i] += 1
+    return [(agent, n) for (agent, _), n in zip(mixture, counts)]
+
+
+def opponent_folders(folder: pathlib.Path, opponents: int) -> list[pathlib.Path]:
+    """Where the games against each of ``opponents`` opponents go: ``folder`` itself for one
+    opponent (the layout of a run with a single ``--opponent``), else ``folder/vs_00``,
+    ``folder/vs_01``, ... in the mixture's order."""
+    if opponents == 1:
+        return [folder]
+    return [folder / f"vs_{i:02d}" for i in range(opponents)]
 
 
 def load_demonstrations(data: pathlib.Path, spec: GameSpec, gamma: float) -> Demonstrations:

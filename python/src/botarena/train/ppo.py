@@ -24,7 +24,17 @@ from botarena.pool import Opponent
 from botarena.server import Server, absolute_spec, find_binary
 from botarena.train.config import TrainConfig, auto_threads, member_name
 from botarena.train.curve import plot_curve, read_curve, write_curve
-from botarena.train.imitate import DAGGER_SEED_STRIDE, Demonstrations, clone, fit_scales, imitation_loss, load_demonstrations, record_demonstrations
+from botarena.train.imitate import (
+    DAGGER_SEED_STRIDE,
+    Demonstrations,
+    clone,
+    fit_scales,
+    imitation_loss,
+    load_demonstrations,
+    opponent_folders,
+    record_demonstrations,
+    split_games,
+)
 from botarena.train.rollout import Rollout, SeatSplitEnv, scales
 from botarena.train.track import Tracker, open_tracker
 
@@ -420,22 +430,18 @@ class Trainer:
     def imitate(self) -> None:
         """--imitate: plays the teacher's games and fits the network to them, then --dagger-rounds
         rounds of DAgger (see botarena.train.imitate); the time it takes counts against the run's
-        budget. A resumed run (its checkpoint already imitated) only reads the match data back, for
-        --imitate-coef."""
+        budget. The games are shared over the --opponent mixture by weight (split_games). A resumed
+        run (its checkpoint already imitated) only reads the match data back, for --imitate-coef."""
         cfg = self.cfg
         t0 = time.monotonic()
         resumed = self.start_update > 0
-        data = self.out / "imitation" / "data"
-        opponent = self.mixture[0][0]
-        if not resumed:
-            self.log(f"imitation: {cfg.imitate_games} games of {cfg.imitate} against {opponent} (match data in {data.parent}) ...")
-            data = record_demonstrations(
-                find_binary(), cfg.game, cfg.imitate, opponent, cfg.imitate_games, data.parent, seed=cfg.seed, config=cfg.config
-            )
-        elif cfg.imitate_coef <= 0:
+        if resumed and cfg.imitate_coef <= 0:
             return
         assert cfg.gamma is not None
-        demos = load_demonstrations(data, self.spec, cfg.gamma)
+        if not resumed:
+            demos = self._record(cfg.imitate, cfg.imitate_games, self.out / "imitation", cfg.seed, "imitation")
+        else:
+            demos = self._read(self.out / "imitation")
         self.log(
             f"imitation: {len(demos):,} decisions of {cfg.imitate} in {demos.games} games "
             f"({demos.wins} won, {demos.draws} drawn), read in {time.monotonic() - t0:.0f} s"
@@ -444,10 +450,10 @@ class Trainer:
         if not resumed:
             fit_scales(self.net, demos)  # the warm-up's scales miss what the teacher reaches (radii of 8-32)
             self._clone(demos, cfg.imitate_epochs, deadline)
-            demos = self._dagger(demos, opponent, deadline)
+            demos = self._dagger(demos, deadline)
         else:
-            for d in sorted((self.out / "imitation" / "dagger").glob("round_*/data")):
-                demos = demos + load_demonstrations(d, self.spec, cfg.gamma)
+            for d in sorted((self.out / "imitation" / "dagger").glob("round_*")):
+                demos = demos + self._read(d)
         self.elapsed_before += time.monotonic() - t0
         if cfg.imitate_coef > 0:
             # Keep imitating during PPO: each minibatch adds imitate_coef × the cross-entropy on a
@@ -455,6 +461,43 @@ class Trainer:
             gen = np.random.default_rng(cfg.seed + 17 + self.start_update)
             mb = max(2, cfg.num_steps * cfg.num_envs // cfg.minibatches)
             self.aux = lambda: cfg.imitate_coef * imitation_loss(self.net, demos, mb, gen, self.device)
+
+    def _record(self, agent: str, games: int, folder: pathlib.Path, seed: int, what: str) -> Demonstrations:
+        """Plays agent's games (a built-in agent, or a dagger: spec) against the --opponent mixture,
+        games shared by weight, each opponent's into its own folder (opponent_folders) with the
+        league seeded seed + its index; returns the decisions, the opponents' in the mixture's order."""
+        cfg = self.cfg
+        assert cfg.gamma is not None
+        demos: Demonstrations | None = None
+        shares = split_games(games, self.mixture)
+        for i, ((opponent, n), where) in enumerate(zip(shares, opponent_folders(folder, len(shares)))):
+            if n == 0:
+                continue
+            t0 = time.monotonic()
+            self.log(f"{what}: {n} game{'s' if n != 1 else ''} of {agent if what == 'imitation' else 'the clone'} against {opponent} (match data in {where}) ...")
+            data = record_demonstrations(find_binary(), cfg.game, agent, opponent, n, where, seed=(seed + i) % 2**64, config=cfg.config)
+            new = load_demonstrations(data, self.spec, cfg.gamma)
+            if what != "imitation":
+                self.log(
+                    f"{what}: the clone won {new.wins} of {new.games} games against {opponent} ({new.draws} drawn) and played "
+                    f"{cfg.imitate}'s choice on {new.agreement():.1%} of its {len(new):,} decisions ({time.monotonic() - t0:.0f} s)"
+                )
+            demos = new if demos is None else demos + new
+        assert demos is not None  # split_games gives games ≥ 1 to some opponent
+        return demos
+
+    def _read(self, folder: pathlib.Path) -> Demonstrations:
+        """The decisions _record wrote under folder, for a resumed run."""
+        cfg = self.cfg
+        assert cfg.gamma is not None
+        demos: Demonstrations | None = None
+        for where in opponent_folders(folder, len(self.mixture)):
+            if (where / "data").is_dir():
+                new = load_demonstrations(where / "data", self.spec, cfg.gamma)
+                demos = new if demos is None else demos + new
+        if demos is None:
+            raise FileNotFoundError(f"no match data in {folder} for the {len(self.mixture)} opponent(s) of --opponent")
+        return demos
 
     def _clone(self, demos: Demonstrations, epochs: int, deadline: float) -> dict[str, float]:
         """Fits the network to demos (botarena.train.imitate.clone), the latest 5% held out."""
@@ -475,12 +518,11 @@ class Trainer:
             holdout=0.05,  # the latest games' decisions, to log how well the clone generalises
         )
 
-    def _dagger(self, demos: Demonstrations, opponent: str, deadline: float) -> Demonstrations:
-        """--dagger-rounds: each round the clone plays --dagger-games games against opponent as
-        dagger:TEACHER:policy:CLONE?sample, the teacher labels the clone's states, and the clone is
-        refitted on every decision so far. Returns all the decisions."""
+    def _dagger(self, demos: Demonstrations, deadline: float) -> Demonstrations:
+        """--dagger-rounds: each round the clone plays --dagger-games games against the --opponent
+        mixture as dagger:TEACHER:policy:CLONE?sample, the teacher labels the clone's states, and the
+        clone is refitted on every decision so far. Returns all the decisions."""
         cfg = self.cfg
-        assert cfg.gamma is not None
         for r in range(1, cfg.dagger_rounds + 1):
             if time.monotonic() >= deadline:
                 self.log(f"dagger: the time budget ended before round {r}")
@@ -491,15 +533,8 @@ class Trainer:
             student = (folder / "student.policy.safetensors").absolute()
             save_policy(self.net, student, trained=self._provenance(0.0))
             spec = f"dagger:{cfg.imitate}:policy:{student}?sample"
-            data = record_demonstrations(
-                find_binary(), cfg.game, spec, opponent, cfg.dagger_games, folder, seed=(cfg.seed + DAGGER_SEED_STRIDE * r) % 2**64, config=cfg.config
-            )
-            new = load_demonstrations(data, self.spec, cfg.gamma)
-            self.log(
-                f"dagger round {r}/{cfg.dagger_rounds}: the clone won {new.wins} of {new.games} games against {opponent} "
-                f"({new.draws} drawn) and played {cfg.imitate}'s choice on {new.agreement():.1%} of its {len(new):,} decisions "
-                f"({time.monotonic() - t0:.0f} s); refitting on all {len(demos) + len(new):,} decisions"
-            )
+            new = self._record(spec, cfg.dagger_games, folder, cfg.seed + DAGGER_SEED_STRIDE * r, f"dagger round {r}/{cfg.dagger_rounds}")
+            self.log(f"dagger round {r}/{cfg.dagger_rounds} ({time.monotonic() - t0:.0f} s): refitting on all {len(demos) + len(new):,} decisions")
             demos = demos + new
             self._clone(demos, cfg.dagger_epochs, deadline)
         return demos
