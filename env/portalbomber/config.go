@@ -48,6 +48,17 @@ type Config struct {
 	// pays at once for stepping out of a blast's way, where the terminal
 	// reward pays only at the end of the game. Default 0.
 	DangerReward float32 `json:"danger_reward" doc:"reward shaping: subtracts danger_reward from the reward of a living seat that ends the step where the fire forecast puts a blast (or the apocalypse) within the next 5 round ends; 0 turns it off" allowed:"finite, >= 0"`
+	// SafeMask, when true, also clears from the action mask the legal
+	// actions after which no walk (through portals) survives the bombs,
+	// trails and fire on the map for the next 8 round ends, as the fire
+	// forecast shows them, the other player standing still (safemask.go):
+	// certain deaths such as a step into a dead end of a blast, a bomb
+	// with no way out, or a buy of range or pierce that makes the
+	// player's own bomb reach it. Wait (action 0) always stays, and when
+	// nothing else is safe the mask is the legal actions. Only the mask
+	// changes; Step carries out a masked action as it always does.
+	// Default false.
+	SafeMask bool `json:"safe_mask" doc:"also mask out the legal actions after which no walk survives the bombs, trails and fire on the map for 8 round ends, the other player standing still (certain deaths; the engine still carries a masked action out); false means the mask is the legal actions"`
 }
 
 // DefaultConfig returns the original's rules: 11×11, alternating moves.

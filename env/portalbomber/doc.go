@@ -63,6 +63,16 @@
 // Actions with mask 0 do what the original does (nothing; the turn is used)
 // and are counted.
 //
+// With [Config.SafeMask] the mask also leaves out the moves, bombs, buys
+// and portal shots after which no walk (through portals) survives the
+// bombs, trails and fire on the map for the next 8 round ends, as
+// [Game.Forecast] shows them, the other player standing still: a step
+// into a dead end of a blast, a bomb with no way out, a buy of range or
+// pierce that makes the player's own bomb reach it (range and pierce are
+// read when a bomb goes off). It is the built-in bots' escape check
+// (safemask.go). Wait always stays, and when nothing else is safe the
+// mask is the legal one; Step still carries out any action.
+//
 // # Observation
 //
 // Tensor "planes", uint8 [C,H,W] with C = [NumPlanes] = 18 and H = W = the

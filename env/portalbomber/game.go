@@ -13,6 +13,9 @@ func newGame(name string, cfg *Config) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{cfg: *cfg}
+	if g.cfg.SafeMask {
+		g.safety = &Greedy{} // WriteMask's scratch
+	}
 	g.spec = newSpec(name, &g.cfg)
 	n := g.cfg.Size
 	for i := range n * n {

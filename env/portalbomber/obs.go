@@ -302,7 +302,9 @@ func (g *Game) mayMove(seat int) bool {
 // action 0 when it is not the seat's turn, the seat is dead or the game is
 // over; otherwise the actions the engine would carry out rather than ignore
 // (see [Game.Invalid]). Moves into a wall are legal: they still turn the
-// player. [InvalidMove] is never legal. It never allocates.
+// player. [InvalidMove] is never legal. With [Config.SafeMask] it also
+// clears the actions after which the seat has no escape (safemask.go);
+// action 0 always stays. It never allocates.
 func (g *Game) WriteMask(seat int, dst []uint8) {
 	if len(dst) != NumActions {
 		panic(fmt.Sprintf("portalbomber: WriteMask: got %d entries, want %d", len(dst), NumActions))
@@ -316,5 +318,8 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 		if g.legal(seat, a) {
 			dst[a] = 1
 		}
+	}
+	if g.safety != nil {
+		g.safety.safeMask(g, seat, dst)
 	}
 }

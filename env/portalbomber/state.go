@@ -226,6 +226,9 @@ type Game struct {
 	// marks' counter: 0 when they changed since it was last numbered.
 	marks *obsMarks
 	board uint64
+	// safety is WriteMask's scratch with Config.SafeMask (nil without).
+	// Copies of a Game share it; only WriteMask uses it.
+	safety *Greedy
 }
 
 // listCell adds cell i to Game.marked unless it is there: every place

@@ -1,0 +1,122 @@
+package portalbomber
+
+// A safe mask ([Config.SafeMask]) is the legal mask less the actions after
+// which no walk survives the bombs, trails and fire on the map. It is the
+// escape check of the built-in bots, not a second simulator: an action is
+// safe when, played on a copy of the game ([Game.Step]), it leaves the
+// player alive and the game over, or it leaves a walk, through portals as
+// [Raider] walks, that avoids every cell at the round end the fire
+// forecast ([Game.Forecast]) makes it deadly, for the next greedyHorizon
+// (8) round ends: a new bomb's five, its trail's two, and one more. The
+// forecast explodes every bomb with its owner's range and pierce at that
+// moment, so a buy of range or pierce that makes the player's own bomb
+// reach it is judged with the bigger blast; a bomb is judged with the
+// bomb on the player's cell, a portal shot with the portal placed, and a
+// bought block with the block in the way.
+//
+// The other player is taken as standing where it is: its body blocks a
+// way, and its moves and bombs to come are not foreseen. A safe mask rules
+// out certain deaths against a player who stands still, not risks.
+//
+// Wait (action 0) stays whatever it costs (every env's action 0 is);
+// when no other action is safe and waiting is not either, the mask is
+// left as it is, so it never loses its last legal action. Only the mask
+// changes: Step carries out a masked action as it always does, so a safe
+// mask restricts a learner, not the game.
+
+// safeMask clears from mask, the legal mask WriteMask wrote for seat, the
+// actions after which seat has no escape (see the comment above). It
+// uses a as scratch and does not allocate.
+func (a *Greedy) safeMask(g *Game, seat int, mask []uint8) {
+	var safe [NumActions]bool
+	waitSafe := a.survives(g, seat, Wait)
+	safe[Wait] = waitSafe
+	quiet := g.quiet()
+	p := &g.players[seat]
+	for m := Action(1); m < NumActions; m++ {
+		if mask[m] == 0 {
+			continue
+		}
+		switch {
+		case m >= TurnLeft && m <= TurnDown, m == BuyCount:
+			// A turn changes only the orientation and a bomb bought
+			// only the bag: neither changes a blast or a walk, so they
+			// are as safe as waiting.
+			safe[m] = waitSafe
+		case m >= MoveLeft && m <= MoveDown && g.blocked(p, m):
+			// A move that fails only turns the player.
+			safe[m] = waitSafe
+		case (m == BuyRange || m == BuyPierce) && g.ownBombs(seat) == 0:
+			// Range and pierce are read when a bomb goes off: without
+			// a bomb of the player's on the map they change no blast
+			// to come.
+			safe[m] = waitSafe
+		case quiet && m != PlaceBomb:
+			// Nothing on the map can burn within the horizon.
+			safe[m] = true
+		default:
+			safe[m] = a.survives(g, seat, m)
+		}
+	}
+	anySafe := false
+	for m, ok := range safe {
+		anySafe = anySafe || ok && mask[m] != 0
+	}
+	if !anySafe {
+		return
+	}
+	for m, ok := range safe {
+		if !ok && Action(m) != Wait {
+			mask[m] = 0
+		}
+	}
+}
+
+// survives reports whether seat, playing m now in g, stays alive and then
+// either the game is over or a walk through portals escapes every blast
+// and fire the forecast shows for the next greedyHorizon round ends, the
+// other player standing still. It plays m on a's scratch copy of g.
+func (a *Greedy) survives(g *Game, seat int, m Action) bool {
+	a.scratch = *g
+	s := &a.scratch
+	clear(a.acts[:])
+	a.acts[seat] = int32(m)
+	s.Step(a.acts[:], a.rew[:], a.term[:], a.trunc[:])
+	if !s.Player(seat).Alive {
+		return false
+	}
+	return s.Done() || a.canEscape(s, seat, true)
+}
+
+// quiet reports whether nothing on g's map can burn a cell within the
+// safe mask's horizon whatever a player does but bomb: no bomb, no trail,
+// no fire, and the apocalypse further off than the horizon.
+func (g *Game) quiet() bool {
+	if g.nBombs > 0 || g.moveNumber+2*(greedyHorizon+2) > g.cfg.ApocalypseAfter {
+		return false
+	}
+	for _, m := range g.marked[:g.nMarked] {
+		if g.cells[m].trailSeq != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// blocked reports whether move m of player p fails (it only turns p), as
+// the engine's move (simulateMovement) decides.
+func (g *Game) blocked(p *Player, m Action) bool {
+	x, y, _ := g.simulateMovement(p.X, p.Y, int(m-MoveLeft), 0)
+	return x == p.X && y == p.Y
+}
+
+// ownBombs returns how many of seat's bombs are on the map.
+func (g *Game) ownBombs(seat int) int {
+	k := 0
+	for _, b := range g.bombs[:g.nBombs] {
+		if int(g.cells[b].bombOwner) == seat {
+			k++
+		}
+	}
+	return k
+}
