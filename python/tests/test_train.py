@@ -462,6 +462,13 @@ def test_init_starts_from_a_policys_weights_and_records_this_runs_config(tmp_pat
     assert f"starting from the weights of {first}" in log.read_text()
     assert load_policy(first).arch["config"]["hp_reward"] == 0.0
     assert load_policy(second).arch["config"]["hp_reward"] == 0.5
+    # Another variant of the game that sees and acts alike (battlebots/10x10: the same tensors and
+    # actions) starts from the file too, and its policy is this game's; another game does not.
+    text = _train_log(_small(tmp_path / "c", address, game="battlebots/10x10", opponent="huggy", total_steps=1024, init=str(first)), log)
+    assert "(a policy for battlebots, which sees and acts as battlebots/10x10 does)" in text, text
+    assert load_policy(tmp_path / "c" / "policy.safetensors").arch["game"] == "battlebots/10x10"
+    with pytest.raises(ValueError, match="are not those of 'bomberman/2p'"):
+        train(_small(tmp_path / "d", address, game="bomberman/2p", total_steps=1024, init=str(first)))
 
 
 def test_imitation_and_dagger_share_their_games_over_the_opponent_mixture(tmp_path: Path, address: str) -> None:

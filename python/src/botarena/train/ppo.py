@@ -220,12 +220,20 @@ class Trainer:
             self.log(f"resuming from {cfg.resume} (update {ckpt['update']}, {ckpt['env_steps']} steps)")
         elif cfg.init:
             start = load_policy(cfg.init)
-            if start.arch.get("game") != cfg.game:
-                raise ValueError(f"--init {cfg.init}: a policy for {start.arch.get('game')!r}, not {cfg.game!r}")
-            # The weights and layers are the file's; the config is this run's (a field such as
-            # bomberman's safe_mask may differ), which the policy then records as trained with.
-            arch = {**start.arch, "config": dict(cfg.config) if cfg.config else None}
-            self.log(f"starting from the weights of {cfg.init}")
+            was = start.arch.get("game")
+            if was != cfg.game:
+                # Another variant of the game (battlecube/2p for battlecube) will do when it sees and
+                # acts alike: the same observation tensors, shapes and action count.
+                shapes = {name: list(t["shape"]) for name, t in start.arch.get("inputs", {}).items()}
+                if shapes != {t.name: list(t.shape) for t in spec.observations} or start.arch.get("actions") != spec.actions:
+                    raise ValueError(
+                        f"--init {cfg.init}: a policy for {was!r}, whose observations {shapes} and {start.arch.get('actions')} actions "
+                        f"are not those of {cfg.game!r}"
+                    )
+            # The weights and layers are the file's; the game and config are this run's (a field such
+            # as bomberman's safe_mask may differ), which the policy then records as trained with.
+            arch = {**start.arch, "game": cfg.game, "config": dict(cfg.config) if cfg.config else None}
+            self.log(f"starting from the weights of {cfg.init}" + (f" (a policy for {was}, which sees and acts as {cfg.game} does)" if was != cfg.game else ""))
         else:
             input_scales = scales(self.env, 32, np.random.default_rng(cfg.seed))
             arch = default_architecture(
