@@ -64,10 +64,11 @@ func decode(n int, a int32) decoded {
 	case a < 0 || int(a) >= NumActions(n):
 		return decoded{kind: actBad}
 	case int(a) <= 8*g*g:
-		i := int(a) - 1
-		c := i / (g * g)
-		i %= g * g
-		return decoded{kind: actCommand, code: c + 1, x: i/g - Margin, y: i%g - Margin}
+		// uint32 divisions: a is in range, and they are the cheaper.
+		i, gg := uint32(a)-1, uint32(g*g)
+		c := i / gg
+		i -= c * gg
+		return decoded{kind: actCommand, code: int(c) + 1, x: int(i/uint32(g)) - Margin, y: int(i%uint32(g)) - Margin}
 	}
 	i := int(a) - 1 - 8*g*g
 	return decoded{kind: actPlace, x: i / 4 / n, y: i / 4 % n, dir: Direction(i % 4)}

@@ -45,7 +45,7 @@ const (
 // shows only what the seat's state.json shows: the opponent's ships appear
 // only where hit. Every byte is overwritten; it never allocates.
 func (g *Game) WriteObs(seat int, dst [][]byte) {
-	g.spec.CheckObs(dst)
+	g.checkObs(dst)
 	g.writePlanes(seat, dst[0])
 	g.writeScalars(seat, dst[1])
 }
@@ -56,26 +56,21 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 // the caller has not touched since. A cell's twelve plane bytes depend
 // only on the seat's cell and the opponent's there, and a round changes a
 // few cells (the shots' targets, a shield), so when have is the version
-// before the last Step it rewrites only the cells that Step changed; when
-// have is the current version it writes nothing; otherwise (after a Reset
-// or LoadNative, or a missed Step) it writes dst in full. The bytes are
-// those WriteObs writes, in every case. vecenv calls it for rows that keep
-// their env from step to step. It panics as WriteObs does, and never
+// before the last Step it rewrites only the plane bytes of the cells that
+// Step changed that differ from what those cells showed before it (a shot
+// on unknown water: two bytes, not twelve, each on its own cache line);
+// when have is the current version it writes nothing; otherwise (after a
+// Reset or LoadNative, or a missed Step) it writes dst in full. The bytes
+// are those WriteObs writes, in every case. vecenv calls it for rows that
+// keep their env from step to step. It panics as WriteObs does, and never
 // allocates.
 func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
-	g.spec.CheckObs(dst)
+	g.checkObs(dst)
 	switch {
 	case have != 0 && have == g.obsVer:
 		return have
 	case have != 0 && have == g.obsFrom:
-		n := g.n
-		me, op := &g.players[seat].cells, &g.players[1-seat].cells
-		for w := range g.changed[0] {
-			for bits := g.changed[0][w] | g.changed[1][w]; bits != 0; bits &= bits - 1 {
-				j := w<<6 + mathbits.TrailingZeros64(bits)
-				g.writeCell(dst[0], j/n, j%n, me[j], op[j])
-			}
-		}
+		g.writeDelta(seat, dst[0])
 	default:
 		g.writePlanes(seat, dst[0])
 	}
@@ -83,11 +78,52 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	return g.obsVer
 }
 
+// checkObs panics unless dst has the spec's tensors; the spec's full check
+// runs only when the cheap one fails.
+func (g *Game) checkObs(dst [][]byte) {
+	if len(dst) != 2 || len(dst[0]) != NumPlanes*g.n*g.n || len(dst[1]) != 4*NumScalars {
+		g.spec.CheckObs(dst)
+	}
+}
+
+// writeDelta brings pl, seat's planes at obsFrom, to the current state:
+// for each cell the last Step touched, the plane bytes whose value differs
+// between the cell's code before the Step (from g.before where the Step
+// touched a player's cell, the cell itself where it did not) and now.
+func (g *Game) writeDelta(seat int, pl []byte) {
+	n := g.n
+	nn := n * n
+	me, op := &g.players[seat].cells, &g.players[1-seat].cells
+	meBefore, opBefore := &g.before[seat], &g.before[1-seat]
+	meTouched, opTouched := &g.changed[seat], &g.changed[1-seat]
+	idx := &planeIndex[n]
+	for w := range (nn + 63) >> 6 {
+		for bits := meTouched[w] | opTouched[w]; bits != 0; bits &= bits - 1 {
+			b := mathbits.TrailingZeros64(bits)
+			j := w<<6 + b
+			m0, o0 := me[j], op[j]
+			now := cellCode(m0, o0)
+			if meTouched[w]>>b&1 != 0 {
+				m0 = meBefore[j]
+			}
+			if opTouched[w]>>b&1 != 0 {
+				o0 = opBefore[j]
+			}
+			i := int(idx[j])
+			for diff := now ^ cellCode(m0, o0); diff != 0; diff &= diff - 1 {
+				k := mathbits.TrailingZeros16(diff)
+				pl[k*nn+i] = byte(now >> k & 1)
+			}
+		}
+	}
+}
+
 // stateChanged gives the state a new version with no delta from an
 // earlier one: Reset and LoadNative call it.
 func (g *Game) stateChanged() {
 	g.obsVer++
 	g.obsFrom = 0
+	g.destroyedFresh = false
 }
 
 // beginDelta starts recording the cells a Step changes, from the current
@@ -98,17 +134,23 @@ func (g *Game) beginDelta() {
 	g.changed = [Seats][changedWords]uint64{}
 }
 
-// touch records that player s's cell i (x*N + y) changed in this Step.
-func (g *Game) touch(s, i int) { g.changed[s][i>>6] |= 1 << (i & 63) }
+// touch records that player s's cell i (x*N + y) is about to change in
+// this Step, keeping the cell as it was before the Step's first change of
+// it in g.before. Step calls it before it changes the cell.
+func (g *Game) touch(s, i int) {
+	if w, bit := &g.changed[s][i>>6], uint64(1)<<(i&63); *w&bit == 0 {
+		*w |= bit
+		g.before[s][i] = g.players[s].cells[i]
+	}
+}
 
-// touchAll records that any of player s's cells may have changed in this
-// Step.
+// touchAll is touch of every cell of player s's map, before a change that
+// may clear hits or move ships (the ships' Destroyed flags are then no
+// longer fresh: see updateDestroyed).
 func (g *Game) touchAll(s int) {
-	nn := g.n * g.n
-	for w := range g.changed[s] {
-		if lo := w << 6; lo < nn {
-			g.changed[s][w] = ^uint64(0) >> max(0, lo+64-nn)
-		}
+	g.destroyedFresh = false
+	for i := range g.n * g.n {
+		g.touch(s, i)
 	}
 }
 
@@ -128,17 +170,46 @@ func (g *Game) writePlanes(seat int, pl []byte) {
 func (g *Game) writeCell(pl []byte, x, y int, me, op Cell) {
 	nn := g.n * g.n
 	i := y*g.n + x
-	for k := range NumShips {
-		pl[k*nn+i] = bit(int(me.Ship) == k+1)
+	code := cellCode(me, op)
+	for k := range NumPlanes {
+		pl[k*nn+i] = byte(code >> k & 1)
 	}
-	pl[PlaneOwnHit*nn+i] = bit(me.Hit)
-	pl[PlaneOwnShielded*nn+i] = bit(me.Shielded)
-	pl[PlaneOwnShieldHit*nn+i] = bit(me.ShieldHit)
-	pl[PlaneOppUnknown*nn+i] = bit(!op.Hit)
-	pl[PlaneOppMissed*nn+i] = bit(op.Hit && op.Ship == 0)
-	pl[PlaneOppDamaged*nn+i] = bit(op.Hit && op.Ship != 0)
-	pl[PlaneOppShieldHit*nn+i] = bit(op.ShieldHit)
 }
+
+// cellCode returns the twelve plane bytes of a cell, given the seat's cell
+// me and the opponent's op there, as bits: bit k is plane k's byte.
+func cellCode(me, op Cell) uint16 {
+	var c uint16
+	if s := me.Ship; s >= 1 && s <= NumShips {
+		c = 1 << (s - 1) // PlaneOwnSubmarine + ship type
+	}
+	c |= uint16(bit(me.Hit))<<PlaneOwnHit |
+		uint16(bit(me.Shielded))<<PlaneOwnShielded |
+		uint16(bit(me.ShieldHit))<<PlaneOwnShieldHit |
+		uint16(bit(op.ShieldHit))<<PlaneOppShieldHit
+	switch {
+	case !op.Hit:
+		c |= 1 << PlaneOppUnknown
+	case op.Ship == 0:
+		c |= 1 << PlaneOppMissed
+	default:
+		c |= 1 << PlaneOppDamaged
+	}
+	return c
+}
+
+// planeIndex maps, per map side n, a cell's state index x*n + y to its
+// index in a plane, y*n + x.
+var planeIndex = func() (t [MaxSize + 1][MaxCells]uint8) {
+	for n := 1; n <= MaxSize; n++ {
+		for x := range n {
+			for y := range n {
+				t[n][x*n+y] = uint8(y*n + x)
+			}
+		}
+	}
+	return t
+}()
 
 func bit(b bool) byte {
 	if b {
@@ -177,6 +248,7 @@ func (g *Game) writeScalars(seat int, out []byte) {
 	if !op.Killed {
 		sc[ScalarOppAlive] = 1
 	}
+	out = out[:4*NumScalars]
 	for i, v := range sc {
 		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(v))
 	}
@@ -255,10 +327,10 @@ func (g *Game) maskContent(seat int) (codes uint64, placing bool) {
 	if g.phase == 1 {
 		return 0, g.learn && g.pend[seat].state == pendOpen
 	}
-	for code := CodeSingle; code <= CodeShield; code++ {
-		if g.commandLegal(seat, code) {
-			codes |= 1 << code
-		}
+	const fireCodes = 1<<CodeShield - 1<<CodeSingle // CodeSingle to CodeSeeker
+	codes = g.fireable(seat) & fireCodes
+	if g.shieldReady(seat) {
+		codes |= 1 << CodeShield
 	}
 	return codes, false
 }
@@ -303,10 +375,16 @@ func (g *Game) writeCommands(dst []uint8, was, codes uint64) {
 // weapon it can fire now, or the shield with a charge and none active.
 func (g *Game) commandLegal(seat, code int) bool {
 	if code == CodeShield {
-		sh := &g.players[seat].Shield
-		return sh.Charges >= 1 && !sh.Active
+		return g.shieldReady(seat)
 	}
 	return g.canFire(seat, code)
+}
+
+// shieldReady reports whether seat may place its shield: a charge and
+// none active.
+func (g *Game) shieldReady(seat int) bool {
+	sh := &g.players[seat].Shield
+	return sh.Charges >= 1 && !sh.Active
 }
 
 // onMapBlocks holds, per map side n, a command's block of the mask (G²

@@ -203,25 +203,35 @@ type Game struct {
 	learn    bool
 	legacy   bool // loaded from a v1.1 file: write v1.1 again
 
+	// The fields a Step reads or writes come first, up to players, so
+	// that a pool's step over many games touches few cache lines of each.
 	round, phase, steps int
 	done, truncEnd      bool
 	roundOpen           bool
+	// destroyedFresh reports that the ships' Destroyed flags were
+	// refreshed at the end of a Step and no touchAll, Reset or LoadNative
+	// came since (see updateDestroyed).
+	destroyedFresh bool
 
-	players    [Seats]Player
-	pend       [Seats]pending
-	moves      [Seats]moveRecord // for roundCommand.json
-	invalid    [Seats]int
-	lastPoints [Seats]int
-	rng        rand.PCG
-	r          *rand.Rand // over rng
-	names      [Seats]string
 	// obsVer numbers the states observations show: every Reset, Step and
 	// LoadNative gives a new one. obsFrom is the version the last Step
 	// started from (0 after a Reset or LoadNative), and changed marks, per
-	// player, the cells (bit x*N + y) that Step may have changed. See
-	// [Game.UpdateObs].
+	// player, the cells (bit x*N + y) that Step may have changed; before
+	// holds those cells as they were before the Step changed them (see
+	// touch). See [Game.UpdateObs].
 	obsVer, obsFrom uint64
 	changed         [Seats][changedWords]uint64
+
+	invalid    [Seats]int
+	lastPoints [Seats]int
+	pend       [Seats]pending
+	moves      [Seats]moveRecord // for roundCommand.json
+	players    [Seats]Player
+
+	rng    rand.PCG
+	r      *rand.Rand // over rng
+	names  [Seats]string
+	before [Seats][MaxCells]Cell
 }
 
 // changedWords is the length of a bitmap of the cells of the largest map.

@@ -1,5 +1,7 @@
 package battleships
 
+import mathbits "math/bits"
+
 // command is one player's command for a round.
 type command struct {
 	kind  uint8
@@ -318,6 +320,7 @@ func (g *Game) advance() {
 func (g *Game) clearMaps() {
 	for s := range Seats {
 		p := &g.players[s]
+		g.touchAll(s)
 		clear(p.cells[:g.n*g.n])
 		p.Ships = [NumShips]Ship{}
 	}
@@ -336,9 +339,11 @@ func (g *Game) deactivateShields() {
 			sh.RoundLastUsed = g.round
 			sh.Radius, sh.Charges = 0, 0
 			cells := g.players[s].cells[:g.n*g.n]
-			g.touchAll(s)
 			for i := range cells {
-				cells[i].Shielded, cells[i].ShieldHit = false, false
+				if cells[i].Shielded || cells[i].ShieldHit {
+					g.touch(s, i)
+					cells[i].Shielded, cells[i].ShieldHit = false, false
+				}
 			}
 		}
 	}
@@ -359,10 +364,30 @@ func (g *Game) chargeShields() {
 }
 
 // updateDestroyed refreshes every ship's Destroyed flag: placed, and every
-// cell hit.
+// cell hit. When the flags are fresh (refreshed at the end of an earlier
+// Step, and since then no touchAll, Reset or LoadNative has moved ships or
+// cleared hits), a cell's Hit only ever turns true, and only on the cells
+// this Step touched; a cell's Ship names the placed ship on it (place,
+// Reset and LoadNative keep it so), so only the afloat ships under a
+// touched cell can have sunk. It then rechecks those alone, and otherwise
+// makes the full pass: the flags are the full pass's either way.
 func (g *Game) updateDestroyed() {
 	for s := range Seats {
 		p := &g.players[s]
+		if g.destroyedFresh {
+			for w := range (g.n*g.n + 63) >> 6 {
+				for bits := g.changed[s][w]; bits != 0; bits &= bits - 1 {
+					c := p.cells[w<<6+mathbits.TrailingZeros64(bits)]
+					if c.Ship == 0 || !c.Hit {
+						continue
+					}
+					if t := ShipType(c.Ship - 1); !p.Ships[t].Destroyed {
+						p.Ships[t].Destroyed = g.allHit(p, t)
+					}
+				}
+			}
+			continue
+		}
 		for k := range p.Ships {
 			sh := &p.Ships[k]
 			if !sh.Placed {
@@ -372,6 +397,7 @@ func (g *Game) updateDestroyed() {
 			sh.Destroyed = g.allHit(p, ShipType(k))
 		}
 	}
+	g.destroyedFresh = true
 }
 
 func (g *Game) allHit(p *Player, t ShipType) bool {
@@ -439,22 +465,59 @@ var seekerOffsets = [13][2]int{
 
 // canFire reports whether seat s's fleet has the weapon of code and the
 // energy for it (steps 1, 3, 4 and 5 of spec §5.1).
-func (g *Game) canFire(s, code int) bool {
+func (g *Game) canFire(s, code int) bool { return g.fireable(s)>>code&1 != 0 }
+
+// fireable returns the set of codes (bit code, every code 0–8 as a fire
+// command's) whose weapon seat s's fleet has, with the energy for it: the
+// weapon's ship afloat (any ship for the single shot), every ship placed,
+// and the energy at least the weapon's cost.
+func (g *Game) fireable(s int) uint64 {
 	p := &g.players[s]
-	if k := codeShip[code]; k >= 0 {
-		if p.Ships[k].Destroyed {
-			return false
-		}
-	} else if p.ShipsRemaining() == 0 {
-		return false
-	}
+	var afloat uint8 // bit k: ship k not destroyed
 	for k := range p.Ships {
 		if !p.Ships[k].Placed {
-			return false
+			return 0
+		}
+		afloat |= bit(!p.Ships[k].Destroyed) << k
+	}
+	afford := affordable[g.n]
+	return uint64(carried[afloat] & afford[min(max(p.Energy, 0), len(afford)-1)])
+}
+
+// carried holds, per set of ships afloat (bit k: ship type k), the codes
+// (bit code) whose weapon one of them carries: a special weapon's ship, or
+// any ship for the codes no ship carries.
+var carried = func() (t [1 << NumShips]uint16) {
+	for afloat := range t {
+		for code, k := range codeShip {
+			if k >= 0 && afloat>>k&1 != 0 || k < 0 && afloat != 0 {
+				t[afloat] |= 1 << code
+			}
 		}
 	}
-	return p.Energy >= WeaponCost(codeWeapon[code], g.n)
-}
+	return t
+}()
+
+// affordable holds, per map side n and energy e (the last entry standing
+// for every energy from the dearest weapon's cost up), the codes (bit
+// code) whose weapon costs at most e.
+var affordable = func() (t [MaxSize + 1][]uint16) {
+	for n := range t {
+		dearest := 0
+		for code := range NumCodes {
+			dearest = max(dearest, WeaponCost(codeWeapon[code], n))
+		}
+		t[n] = make([]uint16, dearest+1)
+		for e := range t[n] {
+			for code := range NumCodes {
+				if e >= WeaponCost(codeWeapon[code], n) {
+					t[n][e] |= 1 << code
+				}
+			}
+		}
+	}
+	return t
+}()
 
 // fire runs a fire command (spec §5.1).
 func (g *Game) fire(s, code, x, y int) bool {
@@ -530,8 +593,8 @@ func (g *Game) shield(s, x, y int) bool {
 	r := sh.Radius
 	for cx := max(x-r, 0); cx <= min(x+r, g.n-1); cx++ {
 		for cy := max(y-r, 0); cy <= min(y+r, g.n-1); cy++ {
-			p.cells[cx*g.n+cy].Shielded = true
 			g.touch(s, cx*g.n+cy)
+			p.cells[cx*g.n+cy].Shielded = true
 		}
 	}
 	sh.RoundLastUsed = g.round
