@@ -52,6 +52,7 @@ func (g *Game) Reset(seed uint64) {
 	g.done, g.winnerFound, g.truncatedEnd = false, false, false
 	g.items = g.items[:0]
 	clear(g.bombAt)
+	g.bombsChanged()
 	g.outside = 0
 	g.nGroups = 0
 	g.nLost = 0

@@ -572,6 +572,7 @@ func (g *Game) LoadNative(data []byte) error {
 	}
 	g.items = g.items[:0]
 	clear(g.bombAt)
+	g.bombsChanged()
 	g.outside = outside
 	for _, it := range r.Items {
 		if it.X == nil {

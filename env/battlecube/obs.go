@@ -101,10 +101,11 @@ func buildSpec(name string, cfg *Config) *env.Spec {
 // the scalars (see the package doc). It panics on wrong lengths and never
 // allocates.
 func (g *Game) WriteObs(seat int, dst [][]byte) {
-	g.spec.CheckObs(dst)
+	g.checkObs(dst)
 	clear(dst[0][:PlaneBombs*g.cells])
 	g.writeBots(seat, dst[0], nil)
-	g.writeRest(seat, dst)
+	copy(dst[0][PlaneBombs*g.cells:], g.bombAt)
+	g.writeScalars(seat, dst[1])
 }
 
 // UpdateObs writes seat's observation into dst as [Game.WriteObs] does and
@@ -113,43 +114,101 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 // the caller has not touched since. The self and others planes hold one
 // byte per bot in play, so with have the last version of the seat it
 // clears only the bytes that write set, instead of both planes; the bombs
-// plane and the scalars are written as WriteObs writes them. The bytes are
-// those WriteObs writes, in every case. vecenv calls it for rows that keep
-// their env from step to step. It panics as WriteObs does, and never
-// allocates once warm (the first call makes the record of the marks).
+// plane, when that write showed the bombs before the last Step, gets only
+// the cells that Step changed (none when it showed the current ones). The
+// bytes are those WriteObs writes, in every case. vecenv calls it for rows
+// that keep their env from step to step. It panics as WriteObs does, and
+// never allocates once warm (the first call makes the record of the
+// marks).
 func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
-	g.spec.CheckObs(dst)
+	g.checkObs(dst)
 	m := g.marks
 	if m == nil {
-		m = &obsMarks{ver: make([]uint64, g.n), n: make([]int, g.n), at: make([]int32, g.n*g.n)}
+		m = &obsMarks{seats: make([]seatMarks, g.n), at: make([]int32, g.n*g.n)}
 		g.marks = m
 	}
+	sm := &m.seats[seat]
 	planes, at := dst[0], m.at[seat*g.n:(seat+1)*g.n]
-	if have != 0 && have == m.ver[seat] {
-		for _, i := range at[:m.n[seat]] {
+	known := have != 0 && have == sm.ver
+	if known {
+		for _, i := range at[:sm.n] {
 			planes[i] = 0
 		}
 	} else {
 		clear(planes[:PlaneBombs*g.cells])
 	}
-	m.n[seat] = g.writeBots(seat, planes, at)
-	g.writeRest(seat, dst)
+	sm.n = g.writeBots(seat, planes, at)
+	bombs := planes[PlaneBombs*g.cells:]
+	switch {
+	case known && sm.by == g && sm.bombs == g.bombVer:
+	case known && sm.by == g && sm.bombs == g.bombFrom && g.bombFrom != 0:
+		for _, i := range g.bombCells[:g.nBombCells] {
+			bombs[i] = g.bombAt[i]
+		}
+	default:
+		copy(bombs, g.bombAt)
+	}
+	sm.bombs, sm.by = g.bombVer, g
+	g.writeScalars(seat, dst[1])
 	m.writes++
-	m.ver[seat] = m.writes
+	sm.ver = m.writes
 	return m.writes
 }
 
-// obsMarks records, per seat, the offsets in the self and others planes
-// that the last [Game.UpdateObs] set (at[seat*n:][:n[seat]], n seats) and
-// the version it returned. It sits behind a pointer, so copies of a Game
-// share it; the versions number every write of the record, so a row last
-// written through another copy is not the one recorded and is written in
-// full.
+// checkObs panics unless dst has the spec's tensors; the spec's full check
+// runs only when the cheap one fails.
+func (g *Game) checkObs(dst [][]byte) {
+	if len(dst) != 2 || len(dst[0]) != NumPlanes*g.cells || len(dst[1]) != 4*NumScalars {
+		g.spec.CheckObs(dst)
+	}
+}
+
+// obsMarks records, per seat, what the last [Game.UpdateObs] of the seat
+// wrote: the offsets in the self and others planes that it set
+// (at[seat*n:][:n], n seats) and the rest in seats. It sits behind a
+// pointer, so copies of a Game share it; the versions number every write
+// of the record, so a row last written through another copy is not the one
+// recorded and is written in full, and bombs versions count only for the
+// game that made them.
 type obsMarks struct {
 	writes uint64
-	ver    []uint64
-	n      []int
+	seats  []seatMarks
 	at     []int32
+}
+
+// seatMarks is a seat's part of [obsMarks]: the version the write returned,
+// the game that made it, the version of the bombs it showed
+// (Game.bombVer) and how many offsets of at it set.
+type seatMarks struct {
+	ver, bombs uint64
+	by         *Game
+	n          int
+}
+
+// bombsChanged gives the bombs a new version with no delta from an earlier
+// one: Reset and LoadNative call it.
+func (g *Game) bombsChanged() {
+	g.bombVer++
+	g.bombFrom = 0
+}
+
+// beginBombs starts recording the cells of bombAt that a Step changes,
+// from the current version of the bombs to a new one.
+func (g *Game) beginBombs() {
+	g.bombFrom = g.bombVer
+	g.bombVer++
+	g.nBombCells = 0
+}
+
+// bombSet records that the Step set or cleared bombAt[i]; past the
+// record's capacity the Step has no delta (rows are written in full).
+func (g *Game) bombSet(i int) {
+	if g.nBombCells == len(g.bombCells) {
+		g.bombFrom = 0
+		return
+	}
+	g.bombCells[g.nBombCells] = int32(i)
+	g.nBombCells++
 }
 
 // writeBots marks the bots in play in the self and others planes of
@@ -175,11 +234,9 @@ func (g *Game) writeBots(seat int, planes []byte, at []int32) int {
 	return n
 }
 
-// writeRest writes the bombs plane and the scalars of seat's observation.
-func (g *Game) writeRest(seat int, dst [][]byte) {
-	c := g.cells
-	copy(dst[0][PlaneBombs*c:(PlaneBombs+1)*c], g.bombAt)
-	sc := dst[1]
+// writeScalars writes seat's scalars into sc.
+func (g *Game) writeScalars(seat int, sc []byte) {
+	sc = sc[:4*NumScalars]
 	put := func(k int, v float32) { binary.LittleEndian.PutUint32(sc[4*k:], math.Float32bits(v)) }
 	put(ScalarTickFraction, float32(g.tick)/float32(g.maxTicks))
 	put(ScalarBotsInPlay, float32(g.InPlay()))

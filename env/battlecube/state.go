@@ -173,8 +173,6 @@ func (c Cause) String() string {
 
 // Player is one seat's bot.
 type Player struct {
-	Name string
-	URL  string
 	// X, Y, Z is the position; it may be out of the cube in the tick the
 	// bot moved out, and it is kept after the bot is lost.
 	X, Y, Z int
@@ -183,15 +181,20 @@ type Player struct {
 	InPlay bool
 	// Lost reports that the bot is in lostPlayers; Cause is its first loss
 	// cause and HighScore the tick it was lost in.
-	Lost      bool
+	Lost bool
+	// nStray counts the stray properties (see stray).
+	nStray    uint8
 	Cause     Cause
 	HighScore int
 	// lostOrder is the bot's index in lostPlayers.
 	lostOrder int
+	// Name and URL come after the fields a Step reads, which then share a
+	// cache line.
+	Name string
+	URL  string
 	// stray are the code units (or NoAxis) of the properties [StrayMove]
-	// added to the position, in the order added; nStray counts them.
-	stray  [MaxStrayKeys]uint32
-	nStray uint8
+	// added to the position, in the order added.
+	stray [MaxStrayKeys]uint32
 }
 
 // hasStray reports whether the position has the stray property unit.
@@ -239,6 +242,10 @@ type event struct {
 	x, y, z int32
 }
 
+// maxBombCells is how many changed cells of bombAt a Step records for
+// UpdateObs; a Step that changes more has its rows' bombs written in full.
+const maxBombCells = 32
+
 // maxEvents bounds the events of one tick: NEXT_TICK, up to three per seat
 // (an ask-phase loss, an action, an out-of-bounds loss), one collision loss
 // per seat, GAME_ENDED.
@@ -258,15 +265,15 @@ type group struct {
 // sized once in New; it is not safe for concurrent use (vecenv gives each
 // worker a disjoint range of envs).
 type Game struct {
-	cfg  Config
+	// The fields a Step reads or writes come first, the small ones before
+	// the arrays, so that a pool's step over many games touches few cache
+	// lines of each.
 	spec *env.Spec
-	name string
 
 	edge, cells int
 	n           int // seats
 	tasks       int // numOfTasksPerTick
 	maxTicks    int
-	id          string
 
 	tick int // currentTick: the tick about to be processed
 	done bool
@@ -276,12 +283,6 @@ type Game struct {
 	// than one bot in play.
 	truncatedEnd bool
 
-	players [MaxPlayers]Player
-	// order lists the seats in player order (the original's position-list
-	// order, which fixes the order of everything); it is the seat order.
-	nLost int
-	lost  [MaxPlayers]uint8 // lostPlayers, in loss order
-
 	// marks records what UpdateObs wrote (see obsMarks); nil until its
 	// first call.
 	marks *obsMarks
@@ -290,28 +291,49 @@ type Game struct {
 	// cell holding a bomb that is not used up.
 	items  []Item
 	bombAt []uint8
+	// bombVer numbers the states of bombAt (every Reset, Step and
+	// LoadNative gives a new one); bombFrom is the version the last Step
+	// started from (0 after a Reset or LoadNative, or when the Step
+	// changed more cells than bombCells holds), and bombCells[:nBombCells]
+	// the cells it set or cleared. See [Game.UpdateObs].
+	bombVer, bombFrom uint64
+	nBombCells        int
 	// outside counts items outside the cube.
 	outside int
 
-	// groups are the last tick's collision groups (the original's
-	// collisions), used to remove exploded bombs at the next tick's start.
-	groups  [MaxPlayers]group
-	nGroups int
+	// nGroups counts groups; nEvents, snapTick and snapItems go with the
+	// events below.
+	nGroups                      int
+	nEvents, snapTick, snapItems int // items[:snapItems] were the items at the tick's start
+
+	cfg Config
+
+	// order lists the seats in player order (the original's position-list
+	// order, which fixes the order of everything); it is the seat order.
+	nLost int
+	lost  [MaxPlayers]uint8 // lostPlayers, in loss order
 
 	// Events of the last tick, and the tick's start snapshot for NEXT_TICK.
-	events      [maxEvents]event
-	nEvents     int
-	snapTick    int
-	snapItems   int // items[:snapItems] were the items at the tick's start
+	lostThisRun [MaxPlayers]bool // lost in the last tick (for rewards)
 	snapInPlay  [MaxPlayers]bool
-	snapPos     [MaxPlayers][3]int32
 	snapStray   [MaxPlayers]uint8 // stray properties at the tick's start
-	lostThisRun [MaxPlayers]bool  // lost in the last tick (for rewards)
-
-	rng rand.PCG
+	snapPos     [MaxPlayers][3]int32
 
 	invalid [MaxPlayers]int
 
+	players [MaxPlayers]Player
+
+	events [maxEvents]event
+
+	// groups are the last tick's collision groups (the original's
+	// collisions), used to remove exploded bombs at the next tick's start.
+	groups [MaxPlayers]group
+
+	bombCells [maxBombCells]int32
+
+	rng rand.PCG
+
+	name, id string
 	// names and urls are the configured ones, made once so that Reset does
 	// not allocate.
 	names, urls [MaxPlayers]string

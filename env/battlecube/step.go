@@ -27,6 +27,7 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 		g.writeFlags(terminated, truncated)
 		return
 	}
+	g.beginBombs()
 	clear(g.lostThisRun[:g.n])
 	g.removeExplodedBombs()
 	g.nGroups = 0
@@ -87,7 +88,9 @@ func (g *Game) clearExplodedCells() {
 	for i := range g.nGroups {
 		gr := &g.groups[i]
 		if gr.hasBomb && g.inCube(gr.x, gr.y, gr.z) {
-			g.bombAt[g.index(gr.x, gr.y, gr.z)] = 0
+			c := g.index(gr.x, gr.y, gr.z)
+			g.bombAt[c] = 0
+			g.bombSet(c)
 		}
 	}
 }
@@ -204,6 +207,7 @@ func (g *Game) placeBomb(x, y, z int) {
 			return
 		}
 		g.bombAt[i] = 1
+		g.bombSet(i)
 		g.items = append(g.items, Item{int32(x), int32(y), int32(z)})
 		return
 	}
