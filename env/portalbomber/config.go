@@ -59,6 +59,14 @@ type Config struct {
 	// changes; Step carries out a masked action as it always does.
 	// Default false.
 	SafeMask bool `json:"safe_mask" doc:"also mask out the legal actions after which no walk survives the bombs, trails and fire on the map for 8 round ends, the other player standing still (certain deaths; the engine still carries a masked action out); false means the mask is the legal actions"`
+	// SafeMaskWary, with SafeMask, makes the safe mask foresee the other
+	// player as raider does (safemask.go): it first keeps only the
+	// actions after which an escape remains whatever the other player
+	// does with its moves before the player's next (wait, a step, a
+	// bomb), and falls back to the plain safe mask when none is safe
+	// under that. It costs up to about 40 times the plain safe mask's
+	// simulations. Default false. It needs SafeMask.
+	SafeMaskWary bool `json:"safe_mask_wary" doc:"with safe_mask: first keep only the actions after which an escape remains whatever the other player does with its next moves (wait, a step, a bomb), as raider judges, falling back to the plain safe mask when none is; false means the plain safe mask"`
 }
 
 // DefaultConfig returns the original's rules: 11×11, alternating moves.
@@ -92,6 +100,9 @@ func (c *Config) Validate() error {
 	}
 	if r := float64(c.CoinsReward); math.IsNaN(r) || math.IsInf(r, 0) {
 		return bad("coins_reward", c.CoinsReward, "want a finite number")
+	}
+	if c.SafeMaskWary && !c.SafeMask {
+		return bad("safe_mask_wary", c.SafeMaskWary, "needs safe_mask: true (it changes how the safe mask judges)")
 	}
 	if r := float64(c.DangerReward); math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
 		return bad("danger_reward", c.DangerReward, "want a finite number, 0 or more")

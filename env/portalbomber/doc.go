@@ -70,7 +70,10 @@
 // into a dead end of a blast, a bomb with no way out, a buy of range or
 // pierce that makes the player's own bomb reach it (range and pierce are
 // read when a bomb goes off). It is the built-in bots' escape check
-// (safemask.go). Wait always stays, and when nothing else is safe the
+// (safemask.go). [Config.SafeMaskWary] judges first as [Raider] does,
+// against every reply of the other player before the player's next move
+// (wait, a step, a bomb), falling back to the plain check when nothing is
+// safe under it. Wait always stays, and when nothing else is safe the
 // mask is the legal one; Step still carries out any action.
 //
 // # Observation

@@ -14,7 +14,7 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	}
 	g := &Game{cfg: *cfg}
 	if g.cfg.SafeMask {
-		g.safety = &Greedy{} // WriteMask's scratch
+		g.safety = &Raider{} // WriteMask's scratch
 	}
 	g.spec = newSpec(name, &g.cfg)
 	n := g.cfg.Size

@@ -320,6 +320,6 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 		}
 	}
 	if g.safety != nil {
-		g.safety.safeMask(g, seat, dst)
+		g.safety.safeMask(g, seat, dst, g.cfg.SafeMaskWary)
 	}
 }

@@ -64,6 +64,9 @@ func Rules(cfg *Config) string {
 	f("- Observation: uint8 planes [%d,%d,%d] and %d float32 scalars; %d actions with a mask.\n", NumPlanes, n, n, NumScalars, NumActions)
 	if cfg.SafeMask {
 		f("- Safe mask: the mask also leaves out the actions after which no walk (through portals) survives the bombs, trails and fire on the map for the next 8 round ends, the other player standing still (a step into a dead end, a bomb with no way out, a buy of range or pierce that brings the player's own blast home); wait always stays, and when nothing else is safe the mask is the legal one. The engine still carries out a masked action.\n")
+		if cfg.SafeMaskWary {
+			f("- Wary safe mask: first only the actions after which an escape remains whatever the other player does with its next moves (wait, a step, a bomb), as raider judges; the plain safe mask when none is.\n")
+		}
 	}
 	f("- Reward: %s.\n", RewardDefinition)
 	return b.String()

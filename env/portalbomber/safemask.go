@@ -18,6 +18,13 @@ package portalbomber
 // way, and its moves and bombs to come are not foreseen. A safe mask rules
 // out certain deaths against a player who stands still, not risks.
 //
+// A wary safe mask ([Config.SafeMaskWary]) foresees the other player
+// too, as [Raider] does: it first keeps the actions after which an escape
+// remains whatever the other player does with its moves before the
+// player's next (wait, step in any direction, or bomb; it may move twice
+// across a round end), which is how raider traps (Raider.robust); when
+// none is safe under that, it judges as the plain safe mask does.
+//
 // Wait (action 0) stays whatever it costs (every env's action 0 is);
 // when no other action is safe and waiting is not either, the mask is
 // left as it is, so it never loses its last legal action. Only the mask
@@ -25,13 +32,27 @@ package portalbomber
 // mask restricts a learner, not the game.
 
 // safeMask clears from mask, the legal mask WriteMask wrote for seat, the
-// actions after which seat has no escape (see the comment above). It
-// uses a as scratch and does not allocate.
-func (a *Greedy) safeMask(g *Game, seat int, mask []uint8) {
+// actions after which seat has no escape (see the comment above): with
+// wary, first those after which some reply of the other player leaves it
+// none, and when that leaves no action safe, as without wary. It uses a
+// as scratch and does not allocate.
+func (a *Raider) safeMask(g *Game, seat int, mask []uint8, wary bool) {
+	if wary && a.maskUnder(g, seat, mask, true) {
+		return
+	}
+	a.maskUnder(g, seat, mask, false)
+}
+
+// maskUnder judges seat's actions in mask, against the other player's
+// replies with wary, else against it standing still; when some action in
+// mask is safe, it clears the unsafe ones but Wait and returns true, and
+// otherwise leaves mask as it is.
+func (a *Raider) maskUnder(g *Game, seat int, mask []uint8, wary bool) bool {
 	var safe [NumActions]bool
-	waitSafe := a.survives(g, seat, Wait)
+	waitSafe := a.judge(g, seat, Wait, wary)
 	safe[Wait] = waitSafe
-	quiet := g.quiet()
+	// With wary, the other player may bomb even on a quiet map.
+	quiet := !wary && g.quiet()
 	p := &g.players[seat]
 	for m := Action(1); m < NumActions; m++ {
 		if mask[m] == 0 {
@@ -40,8 +61,8 @@ func (a *Greedy) safeMask(g *Game, seat int, mask []uint8) {
 		switch {
 		case m >= TurnLeft && m <= TurnDown, m == BuyCount:
 			// A turn changes only the orientation and a bomb bought
-			// only the bag: neither changes a blast or a walk, so they
-			// are as safe as waiting.
+			// only the bag: neither changes a blast, a walk or a
+			// reply, so they are as safe as waiting.
 			safe[m] = waitSafe
 		case m >= MoveLeft && m <= MoveDown && g.blocked(p, m):
 			// A move that fails only turns the player.
@@ -55,7 +76,7 @@ func (a *Greedy) safeMask(g *Game, seat int, mask []uint8) {
 			// Nothing on the map can burn within the horizon.
 			safe[m] = true
 		default:
-			safe[m] = a.survives(g, seat, m)
+			safe[m] = a.judge(g, seat, m, wary)
 		}
 	}
 	anySafe := false
@@ -63,13 +84,24 @@ func (a *Greedy) safeMask(g *Game, seat int, mask []uint8) {
 		anySafe = anySafe || ok && mask[m] != 0
 	}
 	if !anySafe {
-		return
+		return false
 	}
 	for m, ok := range safe {
 		if !ok && Action(m) != Wait {
 			mask[m] = 0
 		}
 	}
+	return true
+}
+
+// judge reports whether m is safe for seat in g: with wary, whatever the
+// other player replies ([Raider.robust]), else against it standing
+// still ([Greedy.survives]).
+func (a *Raider) judge(g *Game, seat int, m Action, wary bool) bool {
+	if wary {
+		return a.robust(g, seat, m)
+	}
+	return a.survives(g, seat, m)
 }
 
 // survives reports whether seat, playing m now in g, stays alive and then

@@ -1,7 +1,6 @@
 package portalbomber
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -112,7 +111,7 @@ func TestSafeMaskRules(t *testing.T) {
 			legal, safe := make([]uint8, NumActions), make([]uint8, NumActions)
 			g.safety, g.cfg.SafeMask = nil, false
 			g.WriteMask(0, legal)
-			g.safety, g.cfg.SafeMask = &Greedy{}, true
+			g.safety, g.cfg.SafeMask = &Raider{}, true
 			g.WriteMask(0, safe)
 			for _, a := range tc.cleared {
 				if legal[a] == 0 {
@@ -274,17 +273,20 @@ func TestSafeMaskAllocatesNothing(t *testing.T) {
 }
 
 // BenchmarkWriteMask measures one seat mask of the seat to move, over
-// states of random play with bombs on the map, with and without
-// safe_mask.
+// states of random play with bombs on the map: the legal mask, the safe
+// mask and the wary safe mask.
 func BenchmarkWriteMask(b *testing.B) {
 	states := safeStates(b, 256)
-	for _, safe := range []bool{false, true} {
-		b.Run(fmt.Sprintf("safe_mask=%v", safe), func(b *testing.B) {
+	for _, mode := range []string{"legal", "safe_mask", "safe_mask_wary"} {
+		b.Run(mode, func(b *testing.B) {
 			gs := make([]Game, len(states))
 			copy(gs, states)
 			for i := range gs {
-				if !safe {
+				switch mode {
+				case "legal":
 					gs[i].safety = nil
+				case "safe_mask_wary":
+					gs[i].cfg.SafeMaskWary = true
 				}
 			}
 			mask := make([]uint8, NumActions)
@@ -298,4 +300,52 @@ func BenchmarkWriteMask(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "masks/s")
 		})
 	}
+}
+
+// TestSafeMaskWaryNarrowsThePlainMask: over positions of random play
+// with bombs on the map, the wary safe mask keeps action 0, keeps only
+// actions the plain safe mask keeps, and clears more than it somewhere
+// (an action after which the other player's reply, a step into the way
+// or a bomb, leaves no escape).
+func TestSafeMaskWaryNarrowsThePlainMask(t *testing.T) {
+	states := safeStates(t, 400)
+	plain, wary := make([]uint8, NumActions), make([]uint8, NumActions)
+	narrower := 0
+	for i := range states {
+		g := &states[i]
+		seat := g.ToMove()
+		// The opponent moved to a free cell near the player, so its
+		// replies count.
+		p := g.Player(seat)
+		for _, d := range [][2]int{{2, 0}, {0, 2}, {-2, 0}, {0, -2}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}} {
+			if x, y := p.X+d[0], p.Y+d[1]; walkable(g, seat, x, y) && !g.HasTrail(x, y) {
+				g.placeAt(1-seat, x, y)
+				break
+			}
+		}
+		g.cfg.SafeMaskWary = false
+		g.WriteMask(seat, plain)
+		g.cfg.SafeMaskWary = true
+		g.WriteMask(seat, wary)
+		if wary[0] != 1 {
+			t.Fatalf("state %d: wary mask clears action 0", i)
+		}
+		differs := false
+		for a := range wary {
+			if wary[a] > plain[a] {
+				// Allowed only where the wary mask fell back to the
+				// legal mask, nothing being safe even standing still;
+				// then the plain mask is the legal one too.
+				t.Errorf("state %d: wary keeps %v, plain clears it (plain %v, wary %v)", i, Action(a), plain, wary)
+			}
+			differs = differs || wary[a] != plain[a]
+		}
+		if differs {
+			narrower++
+		}
+	}
+	if narrower == 0 {
+		t.Errorf("the wary mask never clears more than the plain one in %d positions: the test shows nothing", len(states))
+	}
+	t.Logf("wary narrower in %d of %d positions", narrower, len(states))
 }

@@ -228,7 +228,7 @@ type Game struct {
 	board uint64
 	// safety is WriteMask's scratch with Config.SafeMask (nil without).
 	// Copies of a Game share it; only WriteMask uses it.
-	safety *Greedy
+	safety *Raider
 }
 
 // listCell adds cell i to Game.marked unless it is there: every place
