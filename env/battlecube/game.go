@@ -50,14 +50,22 @@ func (g *Game) Reset(seed uint64) {
 	g.rng.Seed(seed, seed^0xb3c0be)
 	g.tick = 0
 	g.done, g.winnerFound, g.truncatedEnd = false, false, false
+	// The bombs go: rows that showed them get only their cells.
+	g.beginBombs()
+	for _, it := range g.items {
+		if x, y, z := int(it.X), int(it.Y), int(it.Z); g.inCube(x, y, z) {
+			g.bombSet(g.index(x, y, z))
+		}
+	}
 	g.items = g.items[:0]
 	clear(g.bombAt)
-	g.bombsChanged()
 	g.outside = 0
 	g.nGroups = 0
 	g.nLost = 0
 	clear(g.invalid[:])
-	clear(g.lostThisRun[:])
+	for s := range g.seatTick {
+		g.seatTick[s].lost = false
+	}
 	for s := range g.n {
 		p := &g.players[s]
 		*p = Player{Name: g.names[s], URL: g.urls[s], InPlay: true}

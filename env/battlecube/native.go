@@ -217,14 +217,14 @@ func (g *Game) appendEventData(dst []byte, e event) []byte {
 	case evNextTick:
 		inPlay := 0
 		for o := range g.n {
-			if g.snapInPlay[o] {
+			if g.seatTick[o].inPlay {
 				inPlay++
 			}
 		}
 		dst = append(dst, '{')
 		dst = g.appendTickInfo(dst, g.snapTick, inPlay, func(o int) (bool, int, int, int, int) {
-			p := g.snapPos[o]
-			return g.snapInPlay[o], int(p[0]), int(p[1]), int(p[2]), int(g.snapStray[o])
+			t := &g.seatTick[o]
+			return t.inPlay, int(t.pos[0]), int(t.pos[1]), int(t.pos[2]), int(t.stray)
 		}, g.snapItems, false)
 		return append(dst, '}')
 	case evMoveAttempt:
@@ -547,7 +547,9 @@ func (g *Game) LoadNative(data []byte) error {
 	g.done, g.winnerFound, g.truncatedEnd = false, false, false
 	g.nGroups, g.nLost, g.nEvents = 0, 0, 0
 	clear(g.invalid[:])
-	clear(g.lostThisRun[:])
+	for s := range g.seatTick {
+		g.seatTick[s].lost = false
+	}
 	for s := range g.n {
 		g.players[s] = Player{Name: names[s], URL: g.cfg.url(s)}
 	}

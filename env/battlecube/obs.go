@@ -114,8 +114,9 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 // the caller has not touched since. The self and others planes hold one
 // byte per bot in play, so with have the last version of the seat it
 // clears only the bytes that write set, instead of both planes; the bombs
-// plane, when that write showed the bombs before the last Step, gets only
-// the cells that Step changed (none when it showed the current ones). The
+// plane, when that write showed the bombs before the last Step or Reset,
+// gets only the cells that changed (none when it showed the current
+// ones). The
 // bytes are those WriteObs writes, in every case. vecenv calls it for rows
 // that keep their env from step to step. It panics as WriteObs does, and
 // never allocates once warm (the first call makes the record of the
@@ -186,7 +187,7 @@ type seatMarks struct {
 }
 
 // bombsChanged gives the bombs a new version with no delta from an earlier
-// one: Reset and LoadNative call it.
+// one: LoadNative calls it.
 func (g *Game) bombsChanged() {
 	g.bombVer++
 	g.bombFrom = 0

@@ -242,8 +242,20 @@ type event struct {
 	x, y, z int32
 }
 
-// maxBombCells is how many changed cells of bombAt a Step records for
-// UpdateObs; a Step that changes more has its rows' bombs written in full.
+// tickSeat is a seat's part of the last tick's record: its position, in
+// play and stray properties at the tick's start (for NEXT_TICK, with
+// Game.snapTick and snapItems), and whether it was lost in the tick (for
+// rewards). One struct, so that a tick's writes of the first seats share
+// a cache line.
+type tickSeat struct {
+	pos    [3]int32
+	inPlay bool
+	stray  uint8
+	lost   bool
+}
+
+// maxBombCells is how many changed cells of bombAt a Step or Reset records
+// for UpdateObs; past it, rows get the bombs plane in full.
 const maxBombCells = 32
 
 // maxEvents bounds the events of one tick: NEXT_TICK, up to three per seat
@@ -292,17 +304,19 @@ type Game struct {
 	items  []Item
 	bombAt []uint8
 	// bombVer numbers the states of bombAt (every Reset, Step and
-	// LoadNative gives a new one); bombFrom is the version the last Step
-	// started from (0 after a Reset or LoadNative, or when the Step
-	// changed more cells than bombCells holds), and bombCells[:nBombCells]
-	// the cells it set or cleared. See [Game.UpdateObs].
+	// LoadNative gives a new one); bombFrom is the version the last Reset
+	// or Step started from (0 after a LoadNative, or when the Reset or
+	// Step changed more cells than bombCells holds), and
+	// bombCells[:nBombCells] the cells it set or cleared. See
+	// [Game.UpdateObs].
 	bombVer, bombFrom uint64
 	nBombCells        int
 	// outside counts items outside the cube.
 	outside int
 
 	// nGroups counts groups; nEvents, snapTick and snapItems go with the
-	// events below.
+	// events and seatTick below: the events of the last tick and its start
+	// snapshot for NEXT_TICK.
 	nGroups                      int
 	nEvents, snapTick, snapItems int // items[:snapItems] were the items at the tick's start
 
@@ -313,11 +327,9 @@ type Game struct {
 	nLost int
 	lost  [MaxPlayers]uint8 // lostPlayers, in loss order
 
-	// Events of the last tick, and the tick's start snapshot for NEXT_TICK.
-	lostThisRun [MaxPlayers]bool // lost in the last tick (for rewards)
-	snapInPlay  [MaxPlayers]bool
-	snapStray   [MaxPlayers]uint8 // stray properties at the tick's start
-	snapPos     [MaxPlayers][3]int32
+	// seatTick holds, per seat, the tick's start snapshot for NEXT_TICK
+	// and whether the seat was lost in the last tick.
+	seatTick [MaxPlayers]tickSeat
 
 	invalid [MaxPlayers]int
 

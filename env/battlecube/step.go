@@ -28,7 +28,9 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 		return
 	}
 	g.beginBombs()
-	clear(g.lostThisRun[:g.n])
+	for s := range g.n {
+		g.seatTick[s].lost = false
+	}
 	g.removeExplodedBombs()
 	g.nGroups = 0
 	g.startTick()
@@ -103,9 +105,9 @@ func (g *Game) startTick() {
 	g.snapItems = len(g.items)
 	for s := range g.n {
 		p := &g.players[s]
-		g.snapInPlay[s] = p.InPlay
-		g.snapPos[s] = [3]int32{int32(p.X), int32(p.Y), int32(p.Z)}
-		g.snapStray[s] = p.nStray
+		t := &g.seatTick[s]
+		t.inPlay, t.stray = p.InPlay, p.nStray
+		t.pos = [3]int32{int32(p.X), int32(p.Y), int32(p.Z)}
 	}
 	g.record(event{kind: evNextTick})
 }
@@ -120,7 +122,7 @@ func (g *Game) loseNow(s int, cause Cause) {
 	p.Lost, p.Cause, p.HighScore, p.lostOrder = true, cause, g.tick, g.nLost
 	g.lost[g.nLost] = uint8(s)
 	g.nLost++
-	g.lostThisRun[s] = true
+	g.seatTick[s].lost = true
 }
 
 // askPhase handles the replies: a seat in play whose action stands for a
@@ -331,7 +333,7 @@ func (g *Game) writeRewards(rewards []float32) {
 	for s := range g.n {
 		var r float32
 		switch {
-		case g.lostThisRun[s]:
+		case g.seatTick[s].lost:
 			r = -1
 		case g.done && g.winnerFound && g.players[s].InPlay:
 			r = 1
