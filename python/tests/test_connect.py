@@ -178,7 +178,7 @@ def test_remote_async_send_refused_by_the_server_is_raised_by_recv_which_keeps_i
         assert seen == {0, 1, 2, 3}
 
 
-# StepStream over Connect (HTTP/2, botarena._connect_stream) -----------------------
+# StepStream over Connect (HTTP/1.1, else HTTP/2: botarena._connect_stream) ----------
 
 
 def test_stream_over_connect_gives_the_unary_and_grpc_bytes(address: str) -> None:
@@ -216,6 +216,86 @@ def test_stream_errors_have_their_codes_and_the_next_send_reopens(client: botare
         with pytest.raises(InvalidArgumentError):
             stream.send(b"\x00\x00")  # not a whole int32 per row
         stream.send(b"", reset=True)  # reopened: the pool id goes again
+
+
+def _stream_steps(address: str, n: int, *, http2: bool, via: str | None = None) -> tuple[int, list[bytes]]:
+    """The HTTP version and the raw responses of a reset and n steps of a fixed-seed pool over one ConnectStream (to via, else address)."""
+    from botarena._connect_stream import ConnectStream
+    from botarena.batch import encode_step_request
+
+    with botarena.Client(address) as c, _created(c, "bomberman", 8, seed=11) as resp:
+        stream = ConnectStream(via or address, "/botarena.v1.EnvService/StepStream", timeout=30, token=c._token, http2=http2)
+        with contextlib.closing(stream):
+            stream.send(encode_step_request(resp.pool_id.encode(), b"", True))
+            out = [bytes(stream.receive())]
+            rng = np.random.default_rng(4)
+            for _ in range(n):
+                stream.send(encode_step_request(b"", rng.integers(0, 6, resp.rows, dtype="<i4").tobytes()))
+                out.append(bytes(stream.receive()))
+            return stream.http_version, out
+
+
+def test_stream_over_http1_and_http2_gives_the_same_bytes(address: str) -> None:
+    version1, over1 = _stream_steps(address, 8, http2=False)
+    version2, over2 = _stream_steps(address, 8, http2=True)
+    assert (version1, version2) == (1, 2)
+    assert over1 == over2
+
+
+class _Refuse505:
+    """A proxy to address that answers HTTP/1.1 requests 505 and forwards HTTP/2 (h2c) connections, as a server that streams over HTTP/2 only."""
+
+    def __init__(self, address: str) -> None:
+        import socket
+        import threading
+
+        self._target = address
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.address = f"127.0.0.1:{self._listener.getsockname()[1]}"
+        self.refused = 0
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        import socket
+        import threading
+
+        from botarena._connect import split_address
+
+        while True:
+            try:
+                conn, _ = self._listener.accept()
+            except OSError:
+                return
+            first = conn.recv(4, socket.MSG_PEEK | socket.MSG_WAITALL)
+            if first == b"POST":
+                self.refused += 1
+                conn.sendall(b"HTTP/1.1 505 HTTP Version Not Supported\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+                conn.close()
+                continue
+            upstream = socket.create_connection(split_address(self._target))
+
+            def pipe(a: socket.socket, b: socket.socket) -> None:
+                with contextlib.suppress(OSError):
+                    while data := a.recv(1 << 16):
+                        b.sendall(data)
+                with contextlib.suppress(OSError):
+                    b.shutdown(socket.SHUT_WR)
+
+            threading.Thread(target=pipe, args=(conn, upstream), daemon=True).start()
+            threading.Thread(target=pipe, args=(upstream, conn), daemon=True).start()
+
+    def close(self) -> None:
+        self._listener.close()
+
+
+def test_stream_falls_back_to_http2_when_http1_is_refused(address: str) -> None:
+    proxy = _Refuse505(address)
+    try:
+        version, got = _stream_steps(address, 3, http2=False, via=proxy.address)
+    finally:
+        proxy.close()
+    assert version == 2 and proxy.refused == 1
+    assert got == _stream_steps(address, 3, http2=True)[1]
 
 
 def test_hpack_decodes_huffman_and_the_dynamic_table() -> None:

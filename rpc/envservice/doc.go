@@ -19,7 +19,12 @@
 // as one byte per row and, in SAME_STEP mode when a row ended, a final batch
 // whose observation columns hold the final observations (its other columns,
 // mask included, are the step's batch). StepStream is Reset and Step on one
-// bidirectional stream. SetOpponents replaces the weighted opponent
+// bidirectional stream: over HTTP/2 in every protocol, and in the Connect
+// protocol over HTTP/1.1 too, full duplex (chunked request and response
+// bodies, which connect-go alone refuses; see [Server.Handler]). Python's
+// client streams over HTTP/1.1: Go's HTTP/2 server copies every DATA frame
+// of a batch, its HTTP/1.1 server writes the batch as the pool holds it.
+// SetOpponents replaces the weighted opponent
 // mixtures of a pool's opponent seats between steps (self-play against a
 // changing population; see vecenv.Pool.SetOpponents), and Stats reports
 // the results per learner seat and per opponent. Render, ClosePool and

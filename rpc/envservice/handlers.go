@@ -277,7 +277,9 @@ func (s *Server) poolError(proc string, p *servedPool, err error) error {
 }
 
 // StepStream serves Reset and Step requests on one stream, one response per
-// request, in order. The first request must name a pool; a later one may
+// request, in order. It is served over HTTP/2 (Connect, gRPC, gRPC-Web)
+// and, for the Connect protocol, over HTTP/1.1 too, full duplex (see
+// [Server.Handler]). The first request must name a pool; a later one may
 // leave pool_id empty or repeat it (another id is InvalidArgument). An error
 // ends the stream with its code, like the unary calls. When the client
 // closes its side the stream ends normally; when it goes away the handler
@@ -318,8 +320,11 @@ func (s *Server) StepStream(ctx context.Context, stream *connect.BidiStream[bota
 			return nil
 		}
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil // the client went away
+			if ctx.Err() != nil && !stoppedStream(ctx) {
+				// The client went away. (Over HTTP/1.1 the read that
+				// Close interrupted cancels ctx too: counter sends
+				// that stream Unavailable.)
+				return nil
 			}
 			return err
 		}

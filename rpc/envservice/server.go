@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -180,7 +181,10 @@ func (s *Server) ServiceName() string { return botarenav1connect.EnvServiceName 
 // handler recycles each pool's batch buffers once a unary response has
 // been written; mounting botarenav1connect.NewEnvServiceHandler(s)
 // directly works too, but then every response gets a fresh buffer and is
-// marshalled into another, and Close does not end open streams.
+// marshalled into another, Close does not end open streams, and StepStream
+// is not served over HTTP/1.1. (The handler serves StepStream's Connect
+// protocol over HTTP/1.1, full duplex, where connect-go alone answers 505;
+// see the package documentation.)
 func (s *Server) Handler(opts ...connect.HandlerOption) (string, http.Handler) {
 	path, h := botarenav1connect.NewEnvServiceHandler(s, connect.WithHandlerOptions(opts...), connect.WithCodec(s.codec), connect.WithInterceptors(counter{s}))
 	return path, s.stoppable(recycling(h))
@@ -188,11 +192,12 @@ func (s *Server) Handler(opts ...connect.HandlerOption) (string, http.Handler) {
 
 // stoppable lets [Server.Close] end open StepStreams and times streams
 // that wait for their clients: it keeps each stream's request body, which
-// Close (or the stream's idle timer) closes, so that the stream's waiting
-// Receive fails at once and the stream ends (with Unavailable: see
+// Close (or the stream's idle timer) interrupts, so that the stream's
+// waiting Receive fails at once and the stream ends (with Unavailable: see
 // [counter]; DeadlineExceeded: see [Server.StepStream]), and it lifts the
 // deadline server.NewHTTPServer gives request bodies, which the idle timer
-// replaces. Other requests pass through.
+// replaces. It also serves StepStream's Connect protocol over HTTP/1.1
+// (see [fullDuplex]). Other requests pass through.
 func (s *Server) stoppable(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != botarenav1connect.EnvServiceStepStreamProcedure {
@@ -200,7 +205,7 @@ func (s *Server) stoppable(h http.Handler) http.Handler {
 			return
 		}
 		server.LiftBodyDeadline(r)
-		b := &streamBody{ReadCloser: r.Body, w: w, idle: s.opts.streamIdle, newTimer: s.newIdleTimer}
+		b := &streamBody{ReadCloser: r.Body, w: w, http1: r.ProtoMajor < 2, idle: s.opts.streamIdle, newTimer: s.newIdleTimer}
 		s.mu.Lock()
 		closed := s.closed
 		if !closed {
@@ -211,14 +216,59 @@ func (s *Server) stoppable(h http.Handler) http.Handler {
 			b.stop()
 		}
 		defer func() {
+			b.finish()
 			s.mu.Lock()
 			delete(s.streams, b)
 			s.mu.Unlock()
 		}()
 		r = r.WithContext(context.WithValue(r.Context(), streamBodyKey{}, b))
 		r.Body = b
-		h.ServeHTTP(w, r)
+		h.ServeHTTP(w, fullDuplex(w, r))
 	})
+}
+
+// fullDuplex returns r, or for a StepStream of the Connect protocol
+// (Content-Type application/connect+proto, or +json) over HTTP/1.1 a copy
+// of r marked HTTP/2.0 after making w full duplex, so that connect-go
+// serves it as it serves the stream over HTTP/2.
+//
+// connect-go answers a bidirectional stream over HTTP/1.1 with 505, because
+// an HTTP/1.1 server usually reads the whole request body before it
+// answers, and a client that waits for a response before its next message
+// would hang. net/http's HTTP/1.1 server can read the request body while
+// the response is written (http.ResponseController.EnableFullDuplex), which
+// is what a stream needs: the request body is chunked (Transfer-Encoding:
+// chunked), its envelopes read as they arrive, and the response is chunked
+// too, each envelope flushed when written, the end-of-stream envelope last,
+// exactly as over HTTP/2. Why it is worth having: Go's HTTP/2 server copies
+// every DATA frame into its framer's buffer before writing it, while an
+// HTTP/1.1 response is written from the pool's buffer as it is; for a
+// batch of megabytes that copy made the stream slower than unary Step
+// (bench/2026-11-30-stream-http1.txt).
+//
+// gRPC and gRPC-Web requests are left as they are (gRPC needs HTTP/2's
+// trailers; connect-go answers them 505), and so is a request whose writer
+// cannot be made full duplex.
+func fullDuplex(w http.ResponseWriter, r *http.Request) *http.Request {
+	if r.ProtoMajor != 1 || r.Method != http.MethodPost || !connectStreaming(r.Header.Get("Content-Type")) {
+		return r
+	}
+	if err := http.NewResponseController(w).EnableFullDuplex(); err != nil {
+		return r
+	}
+	r2 := *r
+	r2.Proto, r2.ProtoMajor, r2.ProtoMinor = "HTTP/2.0", 2, 0
+	return &r2
+}
+
+// connectStreaming reports whether a Content-Type is one of the Connect
+// protocol's streaming calls (application/connect+CODEC, any parameters
+// after a semicolon, the type in any case).
+func connectStreaming(contentType string) bool {
+	mediaType, _, _ := strings.Cut(contentType, ";")
+	const prefix = "application/connect+"
+	mediaType = strings.TrimSpace(mediaType)
+	return len(mediaType) > len(prefix) && strings.EqualFold(mediaType[:len(prefix)], prefix)
 }
 
 // streamBodyKey is the context key of a stream's *streamBody.
@@ -238,17 +288,22 @@ func stoppedStream(ctx context.Context) bool {
 }
 
 // streamBody is a stream's request body that [Server.Close], or the
-// stream's idle timer, closes while a Receive may be waiting on it: HTTP/2
-// request bodies allow that, and Connect serves bidirectional streams only
-// over HTTP/2.
+// stream's idle timer, interrupts while a Receive may be waiting on it. An
+// HTTP/2 body is closed, which ends a waiting Read. An HTTP/1.1 body cannot
+// be closed while a Read waits (both take its lock), so its connection's
+// read deadline is set in the past instead, which ends the Read (and, as
+// any failed read of an HTTP/1.1 connection does, cancels the request's
+// context); the handler's own Close closes the body.
 type streamBody struct {
 	io.ReadCloser
 	once    sync.Once
 	err     error
 	stopped atomic.Bool // by Close, not by the stream's end
+	http1   bool        // the request is HTTP/1.x
+	eof     bool        // Read returned io.EOF; the handler's goroutine only
 
 	// The idle timer (see [Server.StepStream]): it runs while the stream
-	// waits for its client. Its first firing closes the body (a waiting
+	// waits for its client. Its first firing interrupts the body (a waiting
 	// Receive fails) and sets idled; its second, idle later, resets the
 	// stream through w, which ends a Send the client does not take.
 	w        http.ResponseWriter
@@ -256,21 +311,64 @@ type streamBody struct {
 	newTimer func(time.Duration, func()) idleTimer
 	timerMu  sync.Mutex // orders onIdle after startIdle, and before stopIdle
 	timer    idleTimer  // set by startIdle
-	ended    bool       // by stopIdle; guarded by timerMu
+	ended    bool       // by stopIdle or finish: w is gone; guarded by timerMu
 	idled    atomic.Bool
 }
 
-// stop closes the body for Close.
+// stop interrupts the body for Close.
 func (b *streamBody) stop() {
 	b.stopped.Store(true)
+	b.timerMu.Lock()
+	b.interruptLocked()
+	b.timerMu.Unlock()
+}
+
+// interruptLocked makes a Read waiting on the body fail (see
+// [streamBody]), unless the handler has returned; the caller holds
+// timerMu.
+func (b *streamBody) interruptLocked() {
+	if b.ended {
+		return
+	}
+	if b.http1 {
+		// Not after the handler has returned: the connection may serve
+		// its next request by then.
+		http.NewResponseController(b.w).SetReadDeadline(time.Unix(1, 0))
+		return
+	}
 	b.close()
 }
 
 func (b *streamBody) close() { b.once.Do(func() { b.err = b.ReadCloser.Close() }) }
 
+// Read reads the body, noting its end.
+func (b *streamBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.eof = true
+	}
+	return n, err
+}
+
+// Close closes the body. Closing an HTTP/1.1 body that has not ended
+// reads the rest, up to 256 KiB, to keep the connection: a stream's client
+// may keep its body open for long after the stream ended with an error,
+// and the end-of-stream message waits for the Close (connect-go flushes it
+// afterwards), so such a body's read deadline is set in the past first,
+// and net/http closes the connection once the response is written.
 func (b *streamBody) Close() error {
+	if b.http1 && !b.eof {
+		http.NewResponseController(b.w).SetReadDeadline(time.Unix(1, 0))
+	}
 	b.close()
 	return b.err
+}
+
+// finish records that the stream's handler returns; stoppable calls it.
+func (b *streamBody) finish() {
+	b.timerMu.Lock()
+	b.ended = true
+	b.timerMu.Unlock()
 }
 
 // startIdle starts the idle timer; the stream's handler calls stopIdle
@@ -293,7 +391,7 @@ func (b *streamBody) onIdle() {
 		http.NewResponseController(b.w).SetWriteDeadline(time.Unix(1, 0))
 		return
 	}
-	b.close()
+	b.interruptLocked()
 	b.timer.Reset(b.idle)
 }
 

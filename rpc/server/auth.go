@@ -76,6 +76,7 @@ func RequireToken(h http.Handler, token string) http.Handler {
 			return
 		}
 		err := connect.NewError(connect.CodeUnauthenticated, errors.New(`missing or wrong bearer token: send the header (gRPC metadata) "authorization: Bearer TOKEN"`))
+		dropUnreadBody(w, r) // a StepStream's over HTTP/1.1 may never end
 		w.Header().Set("WWW-Authenticate", `Bearer realm="botarena"`)
 		if errs.IsSupported(r) {
 			errs.Write(w, r, err)

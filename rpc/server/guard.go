@@ -126,6 +126,7 @@ func (g *guard) admit(w http.ResponseWriter, r *http.Request) {
 // refuse answers r with msg: PermissionDenied for Connect, gRPC and
 // gRPC-Web requests, else status.
 func (g *guard) refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	dropUnreadBody(w, r)
 	if g.errs.IsSupported(r) {
 		g.errs.Write(w, r, connect.NewError(connect.CodePermissionDenied, errors.New(msg)))
 		return

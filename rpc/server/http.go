@@ -134,6 +134,19 @@ func LiftBodyDeadline(r *http.Request) {
 	}
 }
 
+// dropUnreadBody is for a handler that answers r without reading its
+// body: an HTTP/1.x request whose body has no declared length (chunked: a
+// stream's, which its client may keep open) has its connection's read
+// deadline set in the past, so that net/http writes the answer at once and
+// closes the connection after it, instead of first reading the rest of the
+// body (until the client ends it, or the body deadline of
+// [NewHTTPServer]). Other requests are left as they are.
+func dropUnreadBody(w http.ResponseWriter, r *http.Request) {
+	if r.ProtoMajor == 1 && r.ContentLength < 0 {
+		http.NewResponseController(w).SetReadDeadline(time.Unix(1, 0))
+	}
+}
+
 // connState is what a connection's requests tell about it: whether one of
 // them proved a client ([Guard] without a token, [RequireToken] with one),
 // and the streams open on it ([Host.OpenStream]).

@@ -1,14 +1,10 @@
-"""StepStream as a Connect bidirectional stream over HTTP/2, received into reused buffers.
+"""StepStream as a Connect bidirectional stream, received into reused buffers.
 
 grpcio copies every StepStream response twice into a new ``bytes`` object
 (see :mod:`botarena._connect`), which made Python's StepStream slower than
 the Connect unary Step. This module speaks Connect's streaming protocol to
-the same port instead. A bidirectional stream needs HTTP/2: the server's
-Connect handler (connect-go) answers a bidi call over HTTP/1.1 with 505
-whatever the HTTP server allows, and Python's standard library has no
-HTTP/2 client. So this is a minimal one, for exactly one stream per
-connection: h2c with prior knowledge on plaintext (as gRPC clients connect),
-h2 by ALPN over TLS.
+the same port instead, on a connection of its own, over HTTP/1.1 where the
+server allows it and HTTP/2 where it does not.
 
 The wire. The request is one POST with ``Content-Type:
 application/connect+proto``; its body and the response's are sequences of
@@ -17,16 +13,30 @@ message. The response ends with an end-of-stream envelope (flags 2) holding
 JSON ``{"error": {"code", "message"}, "metadata": ...}``, the error absent
 when the stream ended cleanly. Each response message is read from the
 socket with ``recv_into`` straight into a numpy buffer of a
-:class:`~botarena.batch.BufferRing` (DATA frames of up to 512 KiB; the read
-that ends a frame's payload takes the next frame's header with it), handed
+:class:`~botarena.batch.BufferRing` (the read that ends a message also
+takes the framing after it, the next chunk's or frame's header), handed
 out again once nothing references it, as the unary calls' buffers are.
 
-HTTP/2 subset. Flow control: the client grants 1 GiB windows and tops them
-up as it reads; it honours the server's windows and frame size for the
-requests. HPACK: requests are literal fields (no indexing, no Huffman);
-responses are decoded in full (static and dynamic table, Huffman). PING is
-answered, SETTINGS acknowledged, server push refused (SETTINGS_ENABLE_PUSH
-0), PRIORITY and unknown frames ignored.
+HTTP/1.1 (:class:`ConnectStreamH1`, the default). botarena's server serves
+the Connect StepStream over HTTP/1.1 in full duplex: the request body is
+chunked, one chunk per envelope, and the response is chunked, each message
+flushed as it is written. Go's HTTP/1.1 server writes each batch from the
+pool's buffer as it is, where its HTTP/2 server copies every DATA frame
+into its framer's buffer first (bench/2026-11-30-stream-http1.txt). A
+server that answers 505 (one from before botarena served streams over
+HTTP/1.1, or connect-go's own) gets the same stream over HTTP/2 instead
+(:class:`ConnectStream` falls back by itself).
+
+HTTP/2 (:class:`ConnectStreamH2`). connect-go serves bidirectional streams
+over HTTP/2, and Python's standard library has no HTTP/2 client. So this is
+a minimal one, for exactly one stream per connection: h2c with prior
+knowledge on plaintext (as gRPC clients connect), h2 by ALPN over TLS.
+Flow control: the client grants 1 GiB windows and tops them up as it reads;
+it honours the server's windows and frame size for the requests. HPACK:
+requests are literal fields (no indexing, no Huffman); responses are
+decoded in full (static and dynamic table, Huffman). PING is answered,
+SETTINGS acknowledged, server push refused (SETTINGS_ENABLE_PUSH 0),
+PRIORITY and unknown frames ignored.
 
 Errors, as the unary transport raises them: an end-of-stream error (or a
 non-200 status) is the :class:`~botarena.errors.BotarenaError` of its code;
@@ -35,7 +45,9 @@ a response not within the timeout is
 connection, a reset stream or a GOAWAY that drops the stream is
 :class:`~botarena.errors.ServerUnavailableError`. After any error the
 connection is closed and the next call opens a new stream. Nothing is
-retried: a StepStream request may have been applied.
+retried: a StepStream request may have been applied (the fallback to
+HTTP/2 resends the first request only after a 505, which the server sends
+without reading it).
 """
 
 from __future__ import annotations
@@ -55,7 +67,7 @@ from botarena._connect import dial, split_address
 from botarena.batch import BufferRing
 from botarena.errors import BotarenaError, DeadlineExceededError, ServerUnavailableError, from_status
 
-__all__ = ["ConnectStream"]
+__all__ = ["ConnectStream", "ConnectStreamH1", "ConnectStreamH2"]
 
 _PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 # Frame types.
@@ -75,6 +87,9 @@ _TOP_UP = 64 << 20  # granted again once this much has been received
 # 16 MiB frames (a 5.4 MB batch in one) sent it to memory and back.
 _MAX_FRAME = 512 << 10
 _SPILL = 64 << 10  # bytes a read may take past the end of the data it fills (the next frame's header)
+# A read takes the bytes past the data it fills only once at most this much
+# is left to fill: recvmsg_into costs more than recv_into per call.
+_SCATTER = 256 << 10
 _HEAD_LIMIT = 64 << 10  # header block limit
 _ERROR_NAMES = {0: "NO_ERROR", 1: "PROTOCOL_ERROR", 2: "INTERNAL_ERROR", 3: "FLOW_CONTROL_ERROR", 7: "REFUSED_STREAM", 8: "CANCEL", 11: "ENHANCE_YOUR_CALM"}
 
@@ -221,13 +236,10 @@ class _Failed(Exception):
     """A failure of the connection or of the protocol: ServerUnavailableError."""
 
 
-class ConnectStream:
-    """One Connect bidirectional stream (a procedure such as StepStream) on its own HTTP/2 connection.
+class _Stream:
+    """What the HTTP/1.1 and HTTP/2 streams share: the socket, reads into buffers, messages, errors."""
 
-    :meth:`send` writes a request message; :meth:`receive` returns the next
-    response message as a uint8 view of a reused buffer. Not safe for
-    concurrent use. Use once: after an error or :meth:`close`, open another.
-    """
+    _sock: socket.socket  # the subclass's connection
 
     def __init__(
         self,
@@ -235,10 +247,9 @@ class ConnectStream:
         procedure: str,
         *,
         timeout: float | None,
-        token: str | None = None,
-        tls: bool = False,
-        max_message_bytes: int = 512 << 20,
-        buffers: BufferRing | None = None,
+        max_message_bytes: int,
+        buffers: BufferRing | None,
+        tls: bool,
     ) -> None:
         split_address(address)  # a bad address is a ValueError, not an unreachable server
         self.address = address
@@ -247,49 +258,12 @@ class ConnectStream:
         self._timeout = timeout
         self._max = max_message_bytes
         self._buffers = buffers if buffers is not None else BufferRing()
-        self._hpack = HpackDecoder()
-        self._head = bytearray()  # bytes read past the frame being handled
+        self._head = bytearray()  # bytes read past what has been handled
         self._spill = bytearray(_SPILL)  # where a read into a message puts the bytes past its end
-        self._data_left = 0  # unread payload bytes of the current DATA frame (padding excluded)
-        self._pad_left = 0  # its padding, skipped after the payload
-        self._received = 0  # DATA bytes received since the windows were last topped up
-        self._send_conn = 65535  # the server's windows for our DATA
-        self._send_stream = 65535
-        self._peer_initial = 65535
-        self._peer_frame = 16384
         self._status = 0  # the response's status, 0 until its headers came
-        self._remote_done = False  # the server ended its side of the stream
         self._deadline: float | None = None
         self._closed = False
         self._tls = tls
-        context = None
-        if tls:
-            context = ssl.create_default_context()
-            context.set_alpn_protocols(["h2"])
-        self._sock = dial(address, timeout, context, alpn="h2")
-        fields = [
-            (b":method", b"POST"),
-            (b":scheme", b"https" if tls else b"http"),
-            (b":authority", address.encode()),
-            (b":path", procedure.encode()),
-            (b"content-type", b"application/connect+proto"),
-            (b"connect-protocol-version", b"1"),
-            (b"connect-accept-encoding", b"identity"),
-            (b"user-agent", b"botarena-python"),
-        ]
-        if token:
-            fields.append((b"authorization", f"Bearer {token}".encode()))
-        settings = b"".join(k.to_bytes(2, "big") + v.to_bytes(4, "big") for k, v in ((_ENABLE_PUSH, 0), (_INITIAL_WINDOW_SIZE, _WINDOW), (_MAX_FRAME_SIZE, _MAX_FRAME)))
-        block = encode_headers(fields)
-        if len(block) > self._peer_frame:
-            raise ValueError("request headers over 16 KB")
-        self._write(
-            _PREFACE
-            + _frame(_SETTINGS, 0, 0, settings)
-            + _frame(_WINDOW_UPDATE, 0, 0, (_WINDOW - 65535).to_bytes(4, "big"))
-            + _frame(_HEADERS, _END_HEADERS, _STREAM_ID, block),
-            "opening the stream",
-        )
 
     # Connection --------------------------------------------------------------
 
@@ -344,9 +318,10 @@ class ConnectStream:
     def _fill(self, dst: memoryview) -> None:
         """Fills dst from the bytes already read, then from the socket.
 
-        A plain socket's last read takes the bytes after dst too (into the
-        spill buffer, then _head), so that the next frame's header usually
-        needs no read of its own.
+        A plain socket's reads of the last _SCATTER bytes take the bytes
+        after dst too (into the spill buffer, then _head), so that the framing after it (the next
+        chunk's size line, the next frame's header) usually needs no read
+        of its own.
         """
         n = min(len(self._head), len(dst))
         if n:
@@ -355,7 +330,7 @@ class ConnectStream:
         scatter = not self._tls
         while n < len(dst):
             self._settimeout()
-            if scatter:
+            if scatter and len(dst) - n <= _SCATTER:
                 k = self._sock.recvmsg_into([dst[n:], self._spill])[0]
                 if k > len(dst) - n:
                     self._head += memoryview(self._spill)[: k - (len(dst) - n)]
@@ -364,6 +339,257 @@ class ConnectStream:
             if k == 0:
                 raise _Failed("the server closed the connection mid-message")
             n += min(k, len(dst) - n)
+
+    def _check_response(self, headers: dict[bytes, bytes]) -> None:
+        """Raises unless the response (status set) is a Connect stream's."""
+        if self._status != 200:
+            # Connect: a stream answered with another status fails with the
+            # status's code.
+            raise from_status("", f"HTTP status {self._status}", self._method, self.address, http_status=self._status)
+        ctype = headers.get(b"content-type", b"")
+        if ctype != b"application/connect+proto":
+            raise BotarenaError(f"{self._method}: not a Connect stream response (content-type {ctype.decode('latin-1')!r})", grpc.StatusCode.UNKNOWN)
+
+    # Body and messages -------------------------------------------------------
+
+    def _body_into(self, dst: memoryview) -> None:
+        """Fills dst with the next bytes of the response body."""
+        raise NotImplementedError
+
+    def _received_message(self) -> None:
+        """Called after a whole message has been read."""
+
+    def receive(self) -> npt.NDArray[np.uint8]:
+        """The next response message: a uint8 view of a reused buffer.
+
+        Raises the stream's error when it ended with one, and
+        :class:`~botarena.errors.BotarenaError` when it ended cleanly.
+        """
+        if self._closed:
+            raise ServerUnavailableError(f"server {self.address}: {self._method}: the stream is closed", grpc.StatusCode.UNAVAILABLE)
+        if self._deadline is None and self._timeout is not None:
+            self._deadline = time.monotonic() + self._timeout
+        try:
+            prefix = bytearray(5)
+            self._body_into(memoryview(prefix))
+            flags = prefix[0]
+            n = int.from_bytes(prefix[1:5], "big")
+            if n > self._max:
+                raise BotarenaError(
+                    f"{self._method}: response of {n} bytes exceeds the client's limit of {self._max}", grpc.StatusCode.RESOURCE_EXHAUSTED
+                )
+            if flags & 2:
+                end = bytearray(n)
+                self._body_into(memoryview(end))
+                raise self._end_of_stream(bytes(end))
+            if flags & 1:
+                raise BotarenaError(f"{self._method}: a compressed message (identity was asked for)", grpc.StatusCode.INTERNAL)
+            buf = self._buffers.get(n)
+            self._body_into(buf.data[:n])
+            self._received_message()
+            self._deadline = None
+            return buf[:n]
+        except (BotarenaError, _Failed, OSError, ValueError) as e:
+            raise self._fail(e, "receiving") from None
+
+    def _end_of_stream(self, body: bytes) -> BotarenaError:
+        try:
+            end: Any = json.loads(body) if body else {}
+            err = end.get("error")
+        except (ValueError, AttributeError):
+            return BotarenaError(f"{self._method}: protocol error: bad end-of-stream message", grpc.StatusCode.INTERNAL)
+        if not err:
+            return BotarenaError(f"{self._method}: the server closed the stream", grpc.StatusCode.UNKNOWN)
+        return from_status(str(err.get("code", "") or "unknown"), str(err.get("message", "")), self._method, self.address)
+
+
+class _Refused(Exception):
+    """The server answered an HTTP/1.1 stream with 505: it serves streams over HTTP/2 only."""
+
+
+class ConnectStreamH1(_Stream):
+    """One Connect bidirectional stream (a procedure such as StepStream) on its own HTTP/1.1 connection.
+
+    The request body is chunked, one chunk per envelope; the response is
+    read as the server frames it (chunked, or with a Content-Length for a
+    response written whole, or up to the connection's end). The headers go
+    out with the first message. :meth:`send` writes a request message;
+    :meth:`receive` returns the next response message as a uint8 view of a
+    reused buffer. Not safe for concurrent use. Use once: after an error or
+    :meth:`close`, open another. A 505 answer raises :class:`_Refused` from
+    the first :meth:`receive` (:class:`ConnectStream` then goes over HTTP/2).
+    """
+
+    def __init__(
+        self,
+        address: str,
+        procedure: str,
+        *,
+        timeout: float | None,
+        token: str | None = None,
+        tls: bool = False,
+        max_message_bytes: int = 512 << 20,
+        buffers: BufferRing | None = None,
+    ) -> None:
+        super().__init__(address, procedure, timeout=timeout, max_message_bytes=max_message_bytes, buffers=buffers, tls=tls)
+        self._chunked = False  # the response's framing: chunked ...
+        self._left = 0  # ... and the bytes left of its current chunk, or of the whole body (Content-Length, or up to the end)
+        self._crlf = False  # a chunk's CRLF is due before the next size line
+        self._ended = False  # the response body has ended
+        context = None
+        if tls:
+            context = ssl.create_default_context()
+            context.set_alpn_protocols(["http/1.1"])
+        self._sock = dial(address, timeout, context)
+        head = (
+            f"POST {procedure} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/connect+proto\r\n"
+            "Connect-Protocol-Version: 1\r\nConnect-Accept-Encoding: identity\r\nTransfer-Encoding: chunked\r\n"
+            "User-Agent: botarena-python\r\n"
+        )
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        self._pending = (head + "\r\n").encode()  # sent with the first message
+
+    def send(self, message: bytes) -> None:
+        """Sends one request message: an envelope in a chunk of its own."""
+        if self._closed:
+            raise ServerUnavailableError(f"server {self.address}: {self._method}: the stream is closed", grpc.StatusCode.UNAVAILABLE)
+        self._deadline = None if self._timeout is None else time.monotonic() + self._timeout
+        data = self._pending + b"%x\r\n" % (len(message) + 5) + len(message).to_bytes(5, "big") + message + b"\r\n"
+        self._pending = b""
+        try:
+            self._settimeout()
+            self._sock.sendall(data)
+        except (OSError, ValueError) as e:
+            raise self._fail(e, "sending") from None
+
+    def _line(self) -> bytes:
+        while True:
+            i = self._head.find(b"\r\n")
+            if i >= 0:
+                line = bytes(self._head[:i])
+                del self._head[: i + 2]
+                return line
+            if len(self._head) > _HEAD_LIMIT:
+                raise _Failed("protocol error: line too long")
+            self._recv_more()
+
+    def _response_head(self) -> None:
+        """Reads the status line and headers, and checks them."""
+        while True:
+            end = self._head.find(b"\r\n\r\n")
+            while end < 0:
+                if len(self._head) > _HEAD_LIMIT:
+                    raise _Failed("protocol error: header block too long")
+                start = max(0, len(self._head) - 3)
+                self._recv_more()
+                end = self._head.find(b"\r\n\r\n", start)
+            lines = bytes(self._head[:end]).split(b"\r\n")
+            del self._head[: end + 4]
+            parts = lines[0].split(b" ", 2)
+            if len(parts) < 2 or not parts[0].startswith(b"HTTP/1.") or not parts[1].isdigit():
+                raise _Failed(f"protocol error: status line {lines[0][:80]!r}")
+            status = int(parts[1])
+            if status != 100:
+                break
+        headers: dict[bytes, bytes] = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(b":")
+            headers[name.strip().lower()] = value.strip()
+        if status == 505:
+            raise _Refused()
+        self._status = status
+        self._check_response(headers)
+        if headers.get(b"transfer-encoding", b"").lower() == b"chunked":
+            self._chunked = True
+        elif b"content-length" in headers:
+            self._left = int(headers[b"content-length"])
+        else:
+            self._left = 1 << 62  # up to the connection's end
+
+    def _body_into(self, dst: memoryview) -> None:
+        """Fills dst with the next bytes of the response body."""
+        if not self._status:
+            self._response_head()
+        i = 0
+        while i < len(dst):
+            if self._left == 0:
+                if not self._chunked or self._ended:
+                    raise _Failed("protocol error: the response ended without an end-of-stream message")
+                if self._crlf and self._line():
+                    raise _Failed("protocol error: malformed chunk")
+                size_line = self._line().split(b";", 1)[0].strip()
+                try:
+                    self._left = int(size_line, 16)
+                except ValueError:
+                    raise _Failed(f"protocol error: chunk size {size_line[:20]!r}") from None
+                self._crlf = True
+                if self._left == 0:
+                    self._ended = True
+                continue
+            k = min(self._left, len(dst) - i)
+            self._fill(dst[i : i + k])
+            i += k
+            self._left -= k
+
+
+class ConnectStreamH2(_Stream):
+    """One Connect bidirectional stream (a procedure such as StepStream) on its own HTTP/2 connection.
+
+    :meth:`send` writes a request message; :meth:`receive` returns the next
+    response message as a uint8 view of a reused buffer. Not safe for
+    concurrent use. Use once: after an error or :meth:`close`, open another.
+    """
+
+    def __init__(
+        self,
+        address: str,
+        procedure: str,
+        *,
+        timeout: float | None,
+        token: str | None = None,
+        tls: bool = False,
+        max_message_bytes: int = 512 << 20,
+        buffers: BufferRing | None = None,
+    ) -> None:
+        super().__init__(address, procedure, timeout=timeout, max_message_bytes=max_message_bytes, buffers=buffers, tls=tls)
+        self._hpack = HpackDecoder()
+        self._data_left = 0  # unread payload bytes of the current DATA frame (padding excluded)
+        self._pad_left = 0  # its padding, skipped after the payload
+        self._received = 0  # DATA bytes received since the windows were last topped up
+        self._send_conn = 65535  # the server's windows for our DATA
+        self._send_stream = 65535
+        self._peer_initial = 65535
+        self._peer_frame = 16384
+        self._remote_done = False  # the server ended its side of the stream
+        context = None
+        if tls:
+            context = ssl.create_default_context()
+            context.set_alpn_protocols(["h2"])
+        self._sock = dial(address, timeout, context, alpn="h2")
+        fields = [
+            (b":method", b"POST"),
+            (b":scheme", b"https" if tls else b"http"),
+            (b":authority", address.encode()),
+            (b":path", procedure.encode()),
+            (b"content-type", b"application/connect+proto"),
+            (b"connect-protocol-version", b"1"),
+            (b"connect-accept-encoding", b"identity"),
+            (b"user-agent", b"botarena-python"),
+        ]
+        if token:
+            fields.append((b"authorization", f"Bearer {token}".encode()))
+        settings = b"".join(k.to_bytes(2, "big") + v.to_bytes(4, "big") for k, v in ((_ENABLE_PUSH, 0), (_INITIAL_WINDOW_SIZE, _WINDOW), (_MAX_FRAME_SIZE, _MAX_FRAME)))
+        block = encode_headers(fields)
+        if len(block) > self._peer_frame:
+            raise ValueError("request headers over 16 KB")
+        self._write(
+            _PREFACE
+            + _frame(_SETTINGS, 0, 0, settings)
+            + _frame(_WINDOW_UPDATE, 0, 0, (_WINDOW - 65535).to_bytes(4, "big"))
+            + _frame(_HEADERS, _END_HEADERS, _STREAM_ID, block),
+            "opening the stream",
+        )
 
     # Frames ------------------------------------------------------------------
 
@@ -461,13 +687,7 @@ class ConnectStream:
         if not status.isdigit():
             raise _Failed("protocol error: response without a status")
         self._status = int(status)
-        if self._status != 200:
-            # Connect: a stream answered with another status fails with the
-            # status's code (an HTTP/1.1-only server: 505).
-            raise from_status("", f"HTTP status {self._status}", self._method, self.address, http_status=self._status)
-        ctype = headers.get(b"content-type", b"")
-        if ctype != b"application/connect+proto":
-            raise BotarenaError(f"{self._method}: not a Connect stream response (content-type {ctype.decode('latin-1')!r})", grpc.StatusCode.UNKNOWN)
+        self._check_response(headers)
 
     # Body --------------------------------------------------------------------
 
@@ -489,6 +709,7 @@ class ConnectStream:
                 self._pad_left = 0
 
     def _top_up(self) -> None:
+        """Grants the server more window once enough has been received."""
         if self._received >= _TOP_UP:
             inc = self._received.to_bytes(4, "big")
             self._received = 0
@@ -521,45 +742,71 @@ class ConnectStream:
         except (BotarenaError, _Failed, OSError, ValueError) as e:
             raise self._fail(e, "sending") from None
 
+    def _received_message(self) -> None:
+        self._top_up()
+
+
+class ConnectStream:
+    """One Connect bidirectional stream: over HTTP/1.1 (:class:`ConnectStreamH1`), else HTTP/2.
+
+    The stream opens over HTTP/1.1; when the server answers that with 505
+    (it serves bidirectional streams over HTTP/2 only), the first message
+    goes again on a :class:`ConnectStreamH2`, which the stream uses from
+    then on. http2 True opens it over HTTP/2 at once. :meth:`send` writes a
+    request message; :meth:`receive` returns the next response message as a
+    uint8 view of a reused buffer. Not safe for concurrent use. Use once:
+    after an error or :meth:`close`, open another.
+    """
+
+    def __init__(
+        self,
+        address: str,
+        procedure: str,
+        *,
+        timeout: float | None,
+        token: str | None = None,
+        tls: bool = False,
+        max_message_bytes: int = 512 << 20,
+        buffers: BufferRing | None = None,
+        http2: bool = False,
+    ) -> None:
+        self._args: dict[str, Any] = dict(timeout=timeout, token=token, tls=tls, max_message_bytes=max_message_bytes, buffers=buffers)
+        self._address = address
+        self._procedure = procedure
+        self._stream: ConnectStreamH1 | ConnectStreamH2
+        if http2:
+            self._stream = ConnectStreamH2(address, procedure, **self._args)
+        else:
+            self._stream = ConnectStreamH1(address, procedure, **self._args)
+        self._first: bytes | None = None  # the first message, until the HTTP/1.1 stream's first response
+
+    @property
+    def http_version(self) -> int:
+        """1 or 2: the HTTP version the stream goes over."""
+        return 1 if isinstance(self._stream, ConnectStreamH1) else 2
+
+    def close(self) -> None:
+        """Closes the connection (the server cancels the stream)."""
+        self._stream.close()
+
+    def send(self, message: bytes) -> None:
+        """Sends one request message."""
+        if isinstance(self._stream, ConnectStreamH1) and self._stream._status == 0 and self._first is None:
+            self._first = bytes(message)
+        self._stream.send(message)
+
     def receive(self) -> npt.NDArray[np.uint8]:
-        """The next response message: a uint8 view of a reused buffer.
-
-        Raises the stream's error when it ended with one, and
-        :class:`~botarena.errors.BotarenaError` when it ended cleanly.
-        """
-        if self._closed:
-            raise ServerUnavailableError(f"server {self.address}: {self._method}: the stream is closed", grpc.StatusCode.UNAVAILABLE)
-        if self._deadline is None and self._timeout is not None:
-            self._deadline = time.monotonic() + self._timeout
+        """The next response message: a uint8 view of a reused buffer (see :meth:`_Stream.receive`)."""
         try:
-            prefix = bytearray(5)
-            self._body_into(memoryview(prefix))
-            flags = prefix[0]
-            n = int.from_bytes(prefix[1:5], "big")
-            if n > self._max:
-                raise BotarenaError(
-                    f"{self._method}: response of {n} bytes exceeds the client's limit of {self._max}", grpc.StatusCode.RESOURCE_EXHAUSTED
-                )
-            if flags & 2:
-                end = bytearray(n)
-                self._body_into(memoryview(end))
-                raise self._end_of_stream(bytes(end))
-            if flags & 1:
-                raise BotarenaError(f"{self._method}: a compressed message (identity was asked for)", grpc.StatusCode.INTERNAL)
-            buf = self._buffers.get(n)
-            self._body_into(buf.data[:n])
-            self._top_up()
-            self._deadline = None
-            return buf[:n]
-        except (BotarenaError, _Failed, OSError, ValueError) as e:
-            raise self._fail(e, "receiving") from None
-
-    def _end_of_stream(self, body: bytes) -> BotarenaError:
-        try:
-            end: Any = json.loads(body) if body else {}
-            err = end.get("error")
-        except (ValueError, AttributeError):
-            return BotarenaError(f"{self._method}: protocol error: bad end-of-stream message", grpc.StatusCode.INTERNAL)
-        if not err:
-            return BotarenaError(f"{self._method}: the server closed the stream", grpc.StatusCode.UNKNOWN)
-        return from_status(str(err.get("code", "") or "unknown"), str(err.get("message", "")), self._method, self.address)
+            msg = self._stream.receive()
+        except _Refused:
+            # Answered without reading the request: sent again over HTTP/2.
+            first, self._first = self._first, None
+            self._stream.close()
+            if first is None:
+                raise BotarenaError(f"server {self._address}: HTTP status 505 in the middle of a stream", grpc.StatusCode.INTERNAL) from None
+            self._stream = ConnectStreamH2(self._address, self._procedure, **self._args)
+            self._stream.send(first)
+            return self._stream.receive()
+        self._first = None
+        return msg
