@@ -218,40 +218,37 @@ func bit(b bool) byte {
 	return 0
 }
 
-// writeScalars writes seat's scalars into out.
+// writeScalars writes seat's scalars into out, each straight into its
+// place.
 func (g *Game) writeScalars(seat int, out []byte) {
+	out = out[:4*NumScalars]
+	put := func(k int, v float32) { binary.LittleEndian.PutUint32(out[4*k:], math.Float32bits(v)) }
 	n := g.n
 	me, op := &g.players[seat], &g.players[1-seat]
-	var sc [NumScalars]float32
-	if g.phase == 2 {
-		sc[ScalarPhase2] = 1
-	}
-	sc[ScalarRoundFraction] = float32(g.round) / float32(g.maxRound+1)
-	sc[ScalarEnergy] = float32(me.Energy) / float32(WeaponCost(CrossShot, n))
-	sc[ScalarShieldCharges] = float32(me.Shield.Charges)
-	sc[ScalarShieldRadius] = float32(me.Shield.Radius) / float32(maxShieldRadius(n))
-	if me.Shield.Active {
-		sc[ScalarShieldActive] = 1
-	}
-	sc[ScalarPoints] = float32(me.Points) / 100
-	sc[ScalarOppPoints] = float32(op.Points) / 100
+	phase2 := g.phase == 2
+	put(ScalarPhase2, one(phase2))
+	put(ScalarRoundFraction, float32(g.round)/float32(g.maxRound+1))
+	put(ScalarEnergy, float32(me.Energy)/float32(WeaponCost(CrossShot, n)))
+	put(ScalarShieldCharges, float32(me.Shield.Charges))
+	put(ScalarShieldRadius, float32(me.Shield.Radius)/float32(maxShieldRadius(n)))
+	put(ScalarShieldActive, one(me.Shield.Active))
+	put(ScalarPoints, float32(me.Points)/100)
+	put(ScalarOppPoints, float32(op.Points)/100)
 	for k := range NumShips {
-		if g.phase == 2 && !me.Ships[k].Destroyed {
-			sc[ScalarOwnShips+k] = 1
-		}
-		if g.phase == 2 && !op.Ships[k].Destroyed {
-			sc[ScalarOppShips+k] = 1
-		}
+		put(ScalarOwnShips+k, one(phase2 && !me.Ships[k].Destroyed))
+		put(ScalarOppShips+k, one(phase2 && !op.Ships[k].Destroyed))
 	}
-	sc[ScalarPlaced] = float32(g.pend[seat].n) / NumShips
-	sc[ScalarIdle] = float32(me.Idle) / DoNothingLimit
-	if !op.Killed {
-		sc[ScalarOppAlive] = 1
+	put(ScalarPlaced, float32(g.pend[seat].n)/NumShips)
+	put(ScalarIdle, float32(me.Idle)/DoNothingLimit)
+	put(ScalarOppAlive, one(!op.Killed))
+}
+
+// one is 1 for true and 0 for false.
+func one(b bool) float32 {
+	if b {
+		return 1
 	}
-	out = out[:4*NumScalars]
-	for i, v := range sc {
-		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(v))
-	}
+	return 0
 }
 
 // WriteMask writes seat's legal actions. Phase 2: every command whose
