@@ -141,15 +141,15 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	sm.n = g.writeBots(seat, planes, at)
 	bombs := planes[PlaneBombs*g.cells:]
 	switch {
-	case known && sm.by == g && sm.bombs == g.bombVer:
-	case known && sm.by == g && sm.bombs == g.bombFrom && g.bombFrom != 0:
+	case known && sm.by == g && sm.shows == g.stateVer:
+	case known && sm.by == g && sm.shows == g.bombsFrom && g.bombsFrom != 0:
 		for _, i := range g.bombCells[:g.nBombCells] {
 			bombs[i] = g.bombAt[i]
 		}
 	default:
 		copy(bombs, g.bombAt)
 	}
-	sm.bombs, sm.by = g.bombVer, g
+	sm.shows, sm.by = g.stateVer, g
 	g.writeScalars(seat, dst[1])
 	m.writes++
 	sm.ver = m.writes
@@ -178,34 +178,35 @@ type obsMarks struct {
 }
 
 // seatMarks is a seat's part of [obsMarks]: the version the write returned,
-// the game that made it, the version of the bombs it showed
-// (Game.bombVer) and how many offsets of at it set.
+// the game that made it, the state whose bombs it showed (shows, a
+// Game.stateVer) and how many offsets of at it set.
 type seatMarks struct {
-	ver, bombs uint64
+	ver, shows uint64
 	by         *Game
 	n          int
 }
 
-// bombsChanged gives the bombs a new version with no delta from an earlier
-// one: LoadNative calls it.
+// bombsChanged gives the state a new version with no delta of the bombs
+// from an earlier one: LoadNative calls it.
 func (g *Game) bombsChanged() {
-	g.bombVer++
-	g.bombFrom = 0
+	g.stateVer++
+	g.bombsFrom = 0
 }
 
-// beginBombs starts recording the cells of bombAt that a Step changes,
-// from the current version of the bombs to a new one.
+// beginBombs gives the state a new version and starts recording the cells
+// of bombAt that the Reset or Step calling it changes from the current
+// one.
 func (g *Game) beginBombs() {
-	g.bombFrom = g.bombVer
-	g.bombVer++
+	g.bombsFrom = g.stateVer
+	g.stateVer++
 	g.nBombCells = 0
 }
 
-// bombSet records that the Step set or cleared bombAt[i]; past the
-// record's capacity the Step has no delta (rows are written in full).
+// bombSet records that the Reset or Step set or cleared bombAt[i]; past
+// the record's capacity it has no delta (rows get the bombs in full).
 func (g *Game) bombSet(i int) {
 	if g.nBombCells == len(g.bombCells) {
-		g.bombFrom = 0
+		g.bombsFrom = 0
 		return
 	}
 	g.bombCells[g.nBombCells] = int32(i)
@@ -238,15 +239,23 @@ func (g *Game) writeBots(seat int, planes []byte, at []int32) int {
 // writeScalars writes seat's scalars into sc.
 func (g *Game) writeScalars(seat int, sc []byte) {
 	sc = sc[:4*NumScalars]
-	put := func(k int, v float32) { binary.LittleEndian.PutUint32(sc[4*k:], math.Float32bits(v)) }
-	put(ScalarTickFraction, float32(g.tick)/float32(g.maxTicks))
-	put(ScalarBotsInPlay, float32(g.InPlay()))
-	put(ScalarSubTick, float32(g.SubTick()-1)/float32(g.tasks))
+	if g.scalarsVer != g.stateVer {
+		// Once per state, not once per seat.
+		g.scalars = [...]uint32{
+			ScalarTickFraction: math.Float32bits(float32(g.tick) / float32(g.maxTicks)),
+			ScalarBotsInPlay:   math.Float32bits(float32(g.InPlay())),
+			ScalarSubTick:      math.Float32bits(float32(g.SubTick()-1) / float32(g.tasks)),
+		}
+		g.scalarsVer = g.stateVer
+	}
+	for k, w := range g.scalars {
+		binary.LittleEndian.PutUint32(sc[4*k:], w)
+	}
 	self := float32(0)
 	if g.players[seat].InPlay {
 		self = 1
 	}
-	put(ScalarInPlay, self)
+	binary.LittleEndian.PutUint32(sc[4*ScalarInPlay:], math.Float32bits(self))
 }
 
 // WriteMask writes seat's legal actions into dst (len Spec().Actions). The

@@ -33,7 +33,7 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 				if have == 0 {
 					return
 				}
-				if sm := &g.marks.seats[s]; have == sm.ver && sm.bombs == g.bombFrom && g.bombFrom != 0 {
+				if sm := &g.marks.seats[s]; have == sm.ver && sm.shows == g.bombsFrom && g.bombsFrom != 0 {
 					deltas++
 				}
 			}

@@ -303,14 +303,18 @@ type Game struct {
 	// cell holding a bomb that is not used up.
 	items  []Item
 	bombAt []uint8
-	// bombVer numbers the states of bombAt (every Reset, Step and
-	// LoadNative gives a new one); bombFrom is the version the last Reset
+	// stateVer numbers the game's states: every Reset, Step and
+	// LoadNative gives a new one. bombsFrom is the version the last Reset
 	// or Step started from (0 after a LoadNative, or when the Reset or
 	// Step changed more cells than bombCells holds), and
-	// bombCells[:nBombCells] the cells it set or cleared. See
+	// bombCells[:nBombCells] the cells of bombAt it set or cleared. See
 	// [Game.UpdateObs].
-	bombVer, bombFrom uint64
-	nBombCells        int
+	stateVer, bombsFrom uint64
+	nBombCells          int
+	// scalars are the words of the scalars every seat sees alike
+	// (ScalarTickFraction to ScalarSubTick) at state scalarsVer.
+	scalarsVer uint64
+	scalars    [ScalarInPlay]uint32
 	// outside counts items outside the cube.
 	outside int
 
