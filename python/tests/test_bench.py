@@ -42,3 +42,4 @@ def test_bench_transport_both_alternates_unary_and_stream(address: str, capsys: 
     assert bench.main(argv[:-1]) == 0
     out = capsys.readouterr().out
     assert "stream / unary" in out and "median of the rounds' own ratios" in out
+    assert res["stream_http_version"] == 1 and "stream over HTTP/1.1" in out

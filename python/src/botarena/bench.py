@@ -23,7 +23,9 @@ server, ``--rounds`` times each (unary, stream, unary, stream, ...), so that
 both see the same machine; it prints every run, each transport's median of
 agent steps per second, stream's median as a share of unary's, and the
 median of the rounds' own shares (each stream run over the unary run just
-before it: steadier when the machine's load drifts), and the CPU time this
+before it: steadier when the machine's load drifts), the HTTP version the
+Connect stream went over (1.1, or 2 from a server that streams over HTTP/2
+only), and the CPU time this
 process and the server spent per agent step (the server's when the bench
 started it, without ``--address``): what a step costs, which a loaded
 machine changes much less than how long it takes. The two pools are open
@@ -218,6 +220,13 @@ def run(
         return stepper.measure(seconds)
 
 
+def _stream_http_version(pool: Pool) -> int | None:
+    """The HTTP version (1 or 2) a remote pool's open StepStream goes over; None without one (gRPC, unary)."""
+    stream = getattr(getattr(pool, "_stream", None), "_connect", None)
+    version = getattr(stream, "http_version", None)
+    return version if isinstance(version, int) else None
+
+
 def compare(rounds: int = 3, *, address: str | None = None, vary: str = "transport", **kwargs: Any) -> dict[str, Any]:
     """Measures two settings in turn, rounds times each, on two pools open together on one server.
 
@@ -234,7 +243,9 @@ def compare(rounds: int = 3, *, address: str | None = None, vary: str = "transpo
     "cpu_ns_per_agent_step": {setting: {"client": this process's CPU time,
     "server": the server's (None when it runs elsewhere: address given)}},
     each over all of the setting's runs: the cost of a step, which the
-    machine's load changes much less than the time it takes}.
+    machine's load changes much less than the time it takes}; with vary
+    "transport" also "stream_http_version": 1 or 2, what the Connect
+    StepStream went over (None for gRPC).
     """
     if vary == "transport":
         settings: dict[str, dict[str, Any]] = {"unary": {"transport": "unary"}, "stream": {"transport": "stream"}}
@@ -257,6 +268,7 @@ def compare(rounds: int = 3, *, address: str | None = None, vary: str = "transpo
         for _ in range(rounds):
             for name, st in zip(settings, steppers):
                 runs.append(dict(st.measure(seconds), setting=name))
+        http = [_stream_http_version(st.pool) for st in steppers]
     sps = {name: [r["agent_steps_per_sec"] for r in runs if r["setting"] == name] for name in settings}
     med = {name: float(np.median(v)) for name, v in sps.items()}
     cpu: dict[str, dict[str, float | None]] = {}
@@ -269,7 +281,11 @@ def compare(rounds: int = 3, *, address: str | None = None, vary: str = "transpo
         }
     first, second = settings
     per_round = float(np.median([b / a for a, b in zip(sps[first], sps[second])]))
+    extra: dict[str, Any] = {}
+    if vary == "transport":
+        extra["stream_http_version"] = http[1]
     return {
+        **extra,
         "runs": runs,
         "median_agent_steps_per_sec": med,
         f"{second}_over_{first}": round(med[second] / med[first], 3),
@@ -323,6 +339,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"median {t:<6}  {v:.1f} agent steps/s")
             ratio = next(k for k in cmp if k.endswith("_over_" + ("sync" if args.async_vs_sync else "unary")))
             print(f"{ratio.replace('_over_', ' / ')}  {cmp[ratio]}  (median of the rounds' own ratios {cmp['median_round_ratio']})")
+            if cmp.get("stream_http_version"):
+                print(f"stream over HTTP/{'1.1' if cmp['stream_http_version'] == 1 else '2'}")
             for t, c in cmp["cpu_ns_per_agent_step"].items():
                 if c["server"] is not None:
                     server = f"server {c['server']:.1f} ns"

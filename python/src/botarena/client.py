@@ -318,8 +318,9 @@ _STOP = object()
 class StepStream:
     """A StepStream call used in lock step: :meth:`send` one request, get its response.
 
-    With the client's Connect protocol the stream is a Connect stream over
-    its own HTTP/2 connection (:mod:`botarena._connect_stream`): each
+    With the client's Connect protocol the stream is a Connect stream on a
+    connection of its own, HTTP/1.1 (HTTP/2 from a server that streams
+    only over HTTP/2; see :mod:`botarena._connect_stream`): each
     response is read into a reused buffer (a view of it, valid while
     referenced, as unary Step's), and must arrive within the client's
     ``timeout``. After an error the connection is closed and the next

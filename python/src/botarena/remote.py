@@ -3,7 +3,8 @@
 Every call is a call of ``botarena.v1.EnvService`` (gRPC, or Connect over
 HTTP/1.1 for Reset and Step, and for an async pool's AsyncReset, Send and
 Recv, which go on a connection of the pool's own with Recv pipelined behind
-the Sends; StepStream as a Connect stream over HTTP/2); observations arrive
+the Sends; StepStream as a Connect stream over HTTP/1.1, or HTTP/2 from a
+server that streams only over HTTP/2); observations arrive
 as Arrow record batches, decoded into read-only numpy views of each response
 (see :mod:`botarena.batch`) that stay valid after later steps.
 """
@@ -41,13 +42,13 @@ class RemotePool(Pool):
             for remote links; observations are then decompressed copies).
         transport: ``"unary"`` (a Step call per step, the default: over
             HTTP/1.1 with the client's default ``protocol="connect"``) or
-            ``"stream"`` (one StepStream, a Connect stream over HTTP/2 with
-            that protocol; synchronous pools only: an async pool's Send and
-            Recv are unary calls). Measured on 2 cores (bench/2026-11-29-stream.txt):
-            the stream is ahead for small batches (1.3–1.7x for one env),
-            about even at 256 BattleBots envs (0.98x) and behind at 256
-            Bomberman envs (0.85x: Go's HTTP/2 server copies each 5.4 MB
-            batch once more).
+            ``"stream"`` (one StepStream, a Connect stream over HTTP/1.1 with
+            that protocol, or HTTP/2 from a server that streams only over
+            HTTP/2; synchronous pools only: an async pool's Send and Recv
+            are unary calls). Measured on 2 cores, Bomberman
+            (bench/2026-11-30-stream-http1.txt): the stream is 1.7x unary
+            for one env and even with it for 256 and 1024 envs (1.00–1.05
+            by the rounds' own ratios), its server CPU per step lower.
         shared_planes: send the channels every seat of an env sees alike
             (``TensorSpec.shared``: walls, bombs, ...) once per env; the
             client rebuilds the same arrays (writable, from reused buffers).
