@@ -32,6 +32,10 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	}
 	g.items = make([]Item, 0, g.cells+MaxOutsideBombs)
 	g.bombAt = make([]uint8, g.cells)
+	g.players = make([]Player, g.n)
+	g.seatTick = make([]tickSeat, g.n)
+	g.events = make([]event, maxEventsOf(g.n))
+	g.groups = make([]group, g.n)
 	g.spec = newSpec(name, &g.cfg)
 	g.Reset(0)
 	return g, nil

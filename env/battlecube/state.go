@@ -258,10 +258,10 @@ type tickSeat struct {
 // for UpdateObs; past it, rows get the bombs plane in full.
 const maxBombCells = 32
 
-// maxEvents bounds the events of one tick: NEXT_TICK, up to three per seat
-// (an ask-phase loss, an action, an out-of-bounds loss), one collision loss
-// per seat, GAME_ENDED.
-const maxEvents = 4*MaxPlayers + 2
+// maxEventsOf bounds the events of one tick of a game of n seats:
+// NEXT_TICK, up to three per seat (an ask-phase loss, an action, an
+// out-of-bounds loss), one collision loss per seat, GAME_ENDED.
+func maxEventsOf(n int) int { return 4*n + 2 }
 
 // group is one collision group of a tick: the cell, whether it held a bomb,
 // and its members in detection order.
@@ -332,18 +332,21 @@ type Game struct {
 	lost  [MaxPlayers]uint8 // lostPlayers, in loss order
 
 	// seatTick holds, per seat, the tick's start snapshot for NEXT_TICK
-	// and whether the seat was lost in the last tick.
-	seatTick [MaxPlayers]tickSeat
+	// and whether the seat was lost in the last tick (sized in New, like
+	// players below).
+	seatTick []tickSeat
 
 	invalid [MaxPlayers]int
 
-	players [MaxPlayers]Player
-
-	events [maxEvents]event
-
+	// players, events and groups are sized for the seats in New (events:
+	// maxEventsOf), each a small allocation of its own, so that the Game
+	// stays small and a pool's games keep theirs side by side: a step over
+	// many games then touches few pages.
+	players []Player
+	events  []event
 	// groups are the last tick's collision groups (the original's
 	// collisions), used to remove exploded bombs at the next tick's start.
-	groups [MaxPlayers]group
+	groups []group
 
 	bombCells [maxBombCells]int32
 
