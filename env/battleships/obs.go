@@ -101,16 +101,16 @@ func (g *Game) writeDelta(seat int, pl []byte) {
 		for bits := meTouched[w] | opTouched[w]; bits != 0; bits &= bits - 1 {
 			b := mathbits.TrailingZeros64(bits)
 			j := w<<6 + b
-			m0, o0 := me[j], op[j]
-			now := cellCode(m0, o0)
+			own, opp := ownCode[cellBits(me[j])], oppCode[cellBits(op[j])]
+			was := own | opp // the half of a cell not touched is as it was
 			if meTouched[w]>>b&1 != 0 {
-				m0 = meBefore[j]
+				was = was&^own | ownCode[cellBits(meBefore[j])]
 			}
 			if opTouched[w]>>b&1 != 0 {
-				o0 = opBefore[j]
+				was = was&^opp | oppCode[cellBits(opBefore[j])]
 			}
-			i := int(idx[j])
-			for diff := now ^ cellCode(m0, o0); diff != 0; diff &= diff - 1 {
+			now, i := own|opp, int(idx[j])
+			for diff := now ^ was; diff != 0; diff &= diff - 1 {
 				k := mathbits.TrailingZeros16(diff)
 				pl[k*nn+i] = byte(now >> k & 1)
 			}
@@ -154,48 +154,65 @@ func (g *Game) touchAll(s int) {
 	}
 }
 
-// writePlanes writes every byte of seat's planes into pl.
+// writePlanes writes every byte of seat's planes into pl: the cells'
+// codes first, then each plane in order.
 func (g *Game) writePlanes(seat int, pl []byte) {
 	n := g.n
-	me, op := &g.players[seat], &g.players[1-seat]
-	for x := range n {
-		for y := range n {
-			g.writeCell(pl, x, y, me.cells[x*n+y], op.cells[x*n+y])
+	nn := n * n
+	me, op := &g.players[seat].cells, &g.players[1-seat].cells
+	idx := &planeIndex[n]
+	var codes [MaxCells]uint16 // in plane order
+	for j := range nn {
+		codes[idx[j]] = cellCode(me[j], op[j])
+	}
+	for k := range NumPlanes {
+		plane := pl[k*nn : (k+1)*nn]
+		for i, c := range codes[:nn] {
+			plane[i] = byte(c >> k & 1)
 		}
 	}
 }
 
-// writeCell writes the twelve plane bytes of cell (x, y), given the seat's
-// cell me and the opponent's op there.
-func (g *Game) writeCell(pl []byte, x, y int, me, op Cell) {
-	nn := g.n * g.n
-	i := y*g.n + x
-	code := cellCode(me, op)
-	for k := range NumPlanes {
-		pl[k*nn+i] = byte(code >> k & 1)
-	}
+// cellCode returns the twelve plane bytes of a cell, given the seat's cell
+// me and the opponent's op there, as bits: bit k is plane k's byte. The
+// own planes come from me, the opponent's from op, each through a table
+// of cellBits (see codeTables).
+func cellCode(me, op Cell) uint16 {
+	return ownCode[cellBits(me)] | oppCode[cellBits(op)]
 }
 
-// cellCode returns the twelve plane bytes of a cell, given the seat's cell
-// me and the opponent's op there, as bits: bit k is plane k's byte.
-func cellCode(me, op Cell) uint16 {
-	var c uint16
-	if s := me.Ship; s >= 1 && s <= NumShips {
-		c = 1 << (s - 1) // PlaneOwnSubmarine + ship type
+// cellBits packs what the planes read of a cell into 6 bits: the ship (0
+// none, 1–5, 7 for any larger value, which no plane marks as a ship of
+// the seat's), Hit, Shielded and ShieldHit.
+func cellBits(c Cell) uint8 {
+	return min(c.Ship, 7)<<3 | bit(c.Hit)<<2 | bit(c.Shielded)<<1 | bit(c.ShieldHit)
+}
+
+// ownCode and oppCode hold, per cellBits, the plane bits a cell gives the
+// seat that owns it (ship planes, own hits and shield) and the seat that
+// shoots at it (unknown, missed, damaged, shield hit).
+var ownCode, oppCode = codeTables()
+
+func codeTables() (own, opp [64]uint16) {
+	for b := range 64 {
+		c := Cell{Ship: uint8(b >> 3), Hit: b&4 != 0, Shielded: b&2 != 0, ShieldHit: b&1 != 0}
+		if s := c.Ship; s >= 1 && s <= NumShips {
+			own[b] = 1 << (s - 1) // PlaneOwnSubmarine + ship type
+		}
+		own[b] |= uint16(bit(c.Hit))<<PlaneOwnHit |
+			uint16(bit(c.Shielded))<<PlaneOwnShielded |
+			uint16(bit(c.ShieldHit))<<PlaneOwnShieldHit
+		opp[b] = uint16(bit(c.ShieldHit)) << PlaneOppShieldHit
+		switch {
+		case !c.Hit:
+			opp[b] |= 1 << PlaneOppUnknown
+		case c.Ship == 0:
+			opp[b] |= 1 << PlaneOppMissed
+		default:
+			opp[b] |= 1 << PlaneOppDamaged
+		}
 	}
-	c |= uint16(bit(me.Hit))<<PlaneOwnHit |
-		uint16(bit(me.Shielded))<<PlaneOwnShielded |
-		uint16(bit(me.ShieldHit))<<PlaneOwnShieldHit |
-		uint16(bit(op.ShieldHit))<<PlaneOppShieldHit
-	switch {
-	case !op.Hit:
-		c |= 1 << PlaneOppUnknown
-	case op.Ship == 0:
-		c |= 1 << PlaneOppMissed
-	default:
-		c |= 1 << PlaneOppDamaged
-	}
-	return c
+	return own, opp
 }
 
 // planeIndex maps, per map side n, a cell's state index x*n + y to its
@@ -294,11 +311,13 @@ func (g *Game) UpdateMask(seat int, dst []uint8, have uint64) uint64 {
 		g.WriteMask(seat, dst)
 		return maskVerPlacing
 	}
-	if have&^maskCodesBits != maskVerCodes {
+	switch now := maskVerCodes | codes; {
+	case have == now:
+	case have&^maskCodesBits != maskVerCodes:
 		clear(dst)
 		dst[0] = 1
 		g.writeCommands(dst, 0, codes)
-	} else {
+	default:
 		g.writeCommands(dst, have&maskCodesBits, codes)
 	}
 	return maskVerCodes | codes
