@@ -308,3 +308,48 @@ def test_hpack_decodes_huffman_and_the_dynamic_table() -> None:
     assert first == [(b":method", b"GET"), (b":scheme", b"http"), (b":path", b"/"), (b":authority", b"www.example.com")]
     second = d.decode(bytes.fromhex("828684be5886a8eb10649cbf"))
     assert second[3:] == [(b":authority", b"www.example.com"), (b"cache-control", b"no-cache")]
+
+
+@pytest.mark.parametrize("stall", ["before_the_response", "mid_message"])
+def test_stream_fails_at_its_deadline_when_the_server_stalls(stall: str) -> None:
+    # A server that answers the stream's first message with the response's
+    # head and part of a message (or nothing), then never sends more: the
+    # receive (a blocking read waiting for all of the message, where the
+    # platform allows) ends at the deadline with DeadlineExceededError.
+    import socket
+    import threading
+
+    from botarena._connect_stream import ConnectStream
+    from botarena.errors import DeadlineExceededError
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    address = f"127.0.0.1:{listener.getsockname()[1]}"
+    done = threading.Event()
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += conn.recv(4096)
+            if stall == "mid_message":
+                message = (1000).to_bytes(5, "big") + bytes(300)  # 300 of the message's 1000 bytes
+                conn.sendall(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: application/connect+proto\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + b"%x\r\n" % (1005) + message
+                )
+            done.wait(30)
+
+    threading.Thread(target=serve, daemon=True).start()
+    stream = ConnectStream(address, "/botarena.v1.EnvService/StepStream", timeout=0.3)
+    try:
+        start = time.monotonic()
+        stream.send(b"x")
+        with pytest.raises(DeadlineExceededError, match="no response within 0.3s"):
+            stream.receive()
+        assert time.monotonic() - start < 10
+        assert stream.http_version == 1
+    finally:
+        done.set()
+        stream.close()
+        listener.close()

@@ -12,10 +12,20 @@ envelopes: a flags byte, the message length as 4 bytes big-endian, the
 message. The response ends with an end-of-stream envelope (flags 2) holding
 JSON ``{"error": {"code", "message"}, "metadata": ...}``, the error absent
 when the stream ended cleanly. Each response message is read from the
-socket with ``recv_into`` straight into a numpy buffer of a
-:class:`~botarena.batch.BufferRing` (the read that ends a message also
-takes the framing after it, the next chunk's or frame's header), handed
-out again once nothing references it, as the unary calls' buffers are.
+socket straight into a numpy buffer of a
+:class:`~botarena.batch.BufferRing`, handed out again once nothing
+references it, as the unary calls' buffers are. On a plain socket on Linux
+or macOS the socket is blocking, the deadline the kernel's (SO_RCVTIMEO
+and SO_SNDTIMEO, set to the time left before each blocking call), and
+the rest of a message is one ``recv_into`` with MSG_WAITALL, the framing
+before it read in pieces of at most 4 KiB: a step's few system calls and
+no Python loop over the pieces the kernel hands out. Python's socket
+timeout cost an ioctl (switching the socket's mode) and a poll for every
+read, and the loop about 0.2 ms of the client's CPU per step of a 5 MB
+batch, which made the stream's client CPU per step exceed unary Step's
+(bench/2026-11-30-stream-client.txt). Elsewhere (TLS, other systems) the
+socket keeps Python's timeout, its reads of the last 256 KiB of a message
+taking the framing after it too (the next chunk's or frame's header).
 
 HTTP/1.1 (:class:`ConnectStreamH1`, the default). botarena's server serves
 the Connect StepStream over HTTP/1.1 in full duplex: the request body is
@@ -55,6 +65,8 @@ from __future__ import annotations
 import json
 import socket
 import ssl
+import struct
+import sys
 import time
 from typing import Any
 
@@ -91,6 +103,7 @@ _SPILL = 64 << 10  # bytes a read may take past the end of the data it fills (th
 # is left to fill: recvmsg_into costs more than recv_into per call.
 _SCATTER = 256 << 10
 _HEAD_LIMIT = 64 << 10  # header block limit
+_RECV = 4 << 10  # the most a read of framing takes on a blocking socket (the rest of a message is read into its buffer)
 _ERROR_NAMES = {0: "NO_ERROR", 1: "PROTOCOL_ERROR", 2: "INTERNAL_ERROR", 3: "FLOW_CONTROL_ERROR", 7: "REFUSED_STREAM", 8: "CANCEL", 11: "ENHANCE_YOUR_CALM"}
 
 
@@ -264,6 +277,7 @@ class _Stream:
         self._deadline: float | None = None
         self._closed = False
         self._tls = tls
+        self._kernel = False  # the socket is blocking, its timeouts the kernel's (see _blocking)
 
     # Connection --------------------------------------------------------------
 
@@ -281,7 +295,8 @@ class _Stream:
         self.close()
         if isinstance(e, BotarenaError):
             return e
-        if isinstance(e, (socket.timeout, TimeoutError)):
+        # BlockingIOError: a read or send of a blocking socket stopped by SO_RCVTIMEO or SO_SNDTIMEO.
+        if isinstance(e, (socket.timeout, TimeoutError, BlockingIOError)):
             return DeadlineExceededError(
                 f"server {self.address}: {self._method}: {doing}: no response within {self._timeout:g}s",
                 grpc.StatusCode.DEADLINE_EXCEEDED,
@@ -290,20 +305,53 @@ class _Stream:
 
     def _write(self, data: bytes, doing: str) -> None:
         try:
+            self._settimeout(socket.SO_SNDTIMEO)
             self._sock.sendall(data)
         except (OSError, ValueError) as e:
             raise self._fail(e, doing) from None
 
-    def _settimeout(self) -> None:
+    def _blocking(self) -> None:
+        """Puts the new connection in the kernel's blocking mode where reads can wait for all they ask.
+
+        Only a plain socket on Linux or macOS: there a read of a message
+        into its buffer is one ``recv_into`` with MSG_WAITALL, and the
+        deadline is the kernel's (SO_RCVTIMEO, SO_SNDTIMEO, set before
+        each blocking call to the time left), where Python's socket timeout
+        would switch the socket's mode (an ioctl) on every change and poll
+        before every read. Elsewhere (TLS, other systems) the socket keeps
+        Python's timeout.
+        """
+        if self._tls or sys.platform not in ("linux", "darwin") or struct.calcsize("l") != 8:
+            return
+        self._sock.settimeout(None)
+        self._kernel = True
+        self._set_kernel_timeout(socket.SO_SNDTIMEO, self._timeout)
+
+    def _set_kernel_timeout(self, option: int, seconds: float | None) -> None:
+        if seconds is None:
+            seconds = 0.0  # none
+        else:
+            seconds = max(seconds, 1e-6)  # 0 would mean none
+        sec = int(seconds)
+        self._sock.setsockopt(socket.SOL_SOCKET, option, struct.pack("ll", sec, int((seconds - sec) * 1e6)))
+
+    def _settimeout(self, option: int = socket.SO_RCVTIMEO) -> None:
+        """Gives the next blocking call (a read, or a send with option SO_SNDTIMEO) the time left to the deadline."""
         if self._deadline is not None:
             left = self._deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError
-            self._sock.settimeout(left)
+            if self._kernel:
+                self._set_kernel_timeout(option, left)
+            else:
+                self._sock.settimeout(left)
 
     def _recv_more(self) -> None:
         self._settimeout()
-        data = self._sock.recv(1 << 16)
+        # With MSG_WAITALL a message's bytes are read into its buffer
+        # straight from the kernel; the framing before it is read here,
+        # with as little of the message as may come along.
+        data = self._sock.recv(_RECV if self._kernel else 1 << 16)
         if not data:
             raise _Failed("the server closed the connection")
         self._head += data
@@ -327,6 +375,15 @@ class _Stream:
         if n:
             dst[:n] = self._head[:n]
             del self._head[:n]
+        if self._kernel:
+            while n < len(dst):
+                self._settimeout()
+                # Returns less than asked only at the deadline (SO_RCVTIMEO), a signal or the connection's end.
+                k = self._sock.recv_into(dst[n:], 0, socket.MSG_WAITALL)
+                if k == 0:
+                    raise _Failed("the server closed the connection mid-message")
+                n += k
+            return
         scatter = not self._tls
         while n < len(dst):
             self._settimeout()
@@ -441,6 +498,7 @@ class ConnectStreamH1(_Stream):
             context = ssl.create_default_context()
             context.set_alpn_protocols(["http/1.1"])
         self._sock = dial(address, timeout, context)
+        self._blocking()
         head = (
             f"POST {procedure} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/connect+proto\r\n"
             "Connect-Protocol-Version: 1\r\nConnect-Accept-Encoding: identity\r\nTransfer-Encoding: chunked\r\n"
@@ -458,7 +516,7 @@ class ConnectStreamH1(_Stream):
         data = self._pending + b"%x\r\n" % (len(message) + 5) + len(message).to_bytes(5, "big") + message + b"\r\n"
         self._pending = b""
         try:
-            self._settimeout()
+            self._settimeout(socket.SO_SNDTIMEO)
             self._sock.sendall(data)
         except (OSError, ValueError) as e:
             raise self._fail(e, "sending") from None
@@ -567,6 +625,7 @@ class ConnectStreamH2(_Stream):
             context = ssl.create_default_context()
             context.set_alpn_protocols(["h2"])
         self._sock = dial(address, timeout, context, alpn="h2")
+        self._blocking()
         fields = [
             (b":method", b"POST"),
             (b":scheme", b"https" if tls else b"http"),
@@ -734,7 +793,7 @@ class ConnectStreamH2(_Stream):
                         return
                     continue
                 chunk = data[:window]
-                self._settimeout()
+                self._settimeout(socket.SO_SNDTIMEO)
                 self._sock.sendall(len(chunk).to_bytes(3, "big") + bytes((_DATA, 0)) + _STREAM_ID.to_bytes(4, "big") + chunk)
                 self._send_conn -= len(chunk)
                 self._send_stream -= len(chunk)

@@ -14,7 +14,8 @@ over HTTP/1.1 by default
 (``protocol="connect"``, module ``botarena._connect``): the response is read
 from the socket straight into a reused numpy buffer, where grpcio would copy
 it twice into a new ``bytes`` object. StepStream then goes as a Connect
-bidirectional stream over HTTP/2 (module ``botarena._connect_stream``), its
+bidirectional stream over HTTP/1.1, full duplex (HTTP/2 from a server that
+streams over HTTP/2 only; module ``botarena._connect_stream``), its
 responses read the same way; every other call is gRPC.
 """
 
