@@ -80,7 +80,17 @@ type EnvServiceClient interface {
 	Step(context.Context, *v1.StepRequest) (*v1.StepResponse, error)
 	// StepStream is Reset and Step over one bidirectional stream: each
 	// request gets exactly one response, in order. The first request names
-	// the pool; later requests may leave pool_id empty.
+	// the pool; later requests may leave pool_id empty. botarena's server
+	// serves it over HTTP/2 (gRPC, gRPC-Web, Connect) and, for the Connect
+	// protocol, over HTTP/1.1 in full duplex too: one POST whose request and
+	// response bodies are chunked (Transfer-Encoding: chunked), each
+	// envelope flushed as it is written. Over HTTP/1.1 a batch is written
+	// from the pool's buffer as it is (Go's HTTP/2 server copies every DATA
+	// frame), so clients of the Connect protocol should stream over HTTP/1.1
+	// and fall back to HTTP/2 when the server answers 505 HTTP Version Not
+	// Supported (connect-go's handlers serve streams over HTTP/2 only); the
+	// 505 comes before the server reads the request, whose messages the
+	// client sends again over HTTP/2.
 	StepStream(context.Context) (*connect.BidiStreamForClientSimple[v1.StepStreamRequest, v1.StepStreamResponse], error)
 	// Render returns one env's state in one of the game's native formats, or
 	// as a picture (format "rgb_array").
@@ -344,7 +354,17 @@ type EnvServiceHandler interface {
 	Step(context.Context, *v1.StepRequest) (*v1.StepResponse, error)
 	// StepStream is Reset and Step over one bidirectional stream: each
 	// request gets exactly one response, in order. The first request names
-	// the pool; later requests may leave pool_id empty.
+	// the pool; later requests may leave pool_id empty. botarena's server
+	// serves it over HTTP/2 (gRPC, gRPC-Web, Connect) and, for the Connect
+	// protocol, over HTTP/1.1 in full duplex too: one POST whose request and
+	// response bodies are chunked (Transfer-Encoding: chunked), each
+	// envelope flushed as it is written. Over HTTP/1.1 a batch is written
+	// from the pool's buffer as it is (Go's HTTP/2 server copies every DATA
+	// frame), so clients of the Connect protocol should stream over HTTP/1.1
+	// and fall back to HTTP/2 when the server answers 505 HTTP Version Not
+	// Supported (connect-go's handlers serve streams over HTTP/2 only); the
+	// 505 comes before the server reads the request, whose messages the
+	// client sends again over HTTP/2.
 	StepStream(context.Context, *connect.BidiStream[v1.StepStreamRequest, v1.StepStreamResponse]) error
 	// Render returns one env's state in one of the game's native formats, or
 	// as a picture (format "rgb_array").
