@@ -30,6 +30,9 @@ type Client struct {
 	rpc  botarenav1connect.EnvServiceClient
 	wire *connectwire.Caller // Reset, Step and StepStream of the Connect protocol; nil: through rpc
 	http *http.Client
+	// http1 is the HTTP/1.1 client of the Connect protocol's StepStreams
+	// (with the client's own http; nil otherwise).
+	http1 *http.Client
 	// owned is set when http is the client's own, closed by Close.
 	owned bool
 }
@@ -55,6 +58,14 @@ func Dial(addr string, opts ...Option) (*Client, error) {
 		if c.wire, err = connectwire.NewCaller(e.HTTPClient, e.BaseURL, h, e.MaxMessageBytes); err != nil {
 			return nil, fmt.Errorf("client: %w", err)
 		}
+		if e.Owned {
+			// StepStream over HTTP/1.1, full duplex, where the server
+			// offers it: Go's HTTP/2 server copies every DATA frame of a
+			// batch into its framer's buffer, its HTTP/1.1 server writes
+			// the batch from the pool's buffer.
+			c.http1 = newHTTP1Client(o.tlsConfig)
+			c.wire.StreamOverHTTP1(c.http1)
+		}
 	}
 	return c, nil
 }
@@ -69,6 +80,9 @@ func (c *Client) Raw() botarenav1connect.EnvServiceClient { return c.rpc }
 func (c *Client) Close() error {
 	if c.owned {
 		c.http.CloseIdleConnections()
+	}
+	if c.http1 != nil {
+		c.http1.CloseIdleConnections()
 	}
 	return nil
 }
@@ -314,10 +328,15 @@ func (p *Pool) Close(ctx context.Context) error {
 
 // Stream opens a StepStream on the pool: Reset and Step over one
 // bidirectional stream, one round trip each without a new request per call.
-// It needs HTTP/2. Cancel ctx or call [Stream.Close] to end it. With the
-// Connect protocol (and no [WithConnectOptions]) the client speaks the
-// stream itself (package rpc/internal/connectwire), reading each response
-// into the Pool's buffer as Reset and Step do; otherwise through connect-go.
+// Cancel ctx or call [Stream.Close] to end it. With the Connect protocol
+// (and no [WithConnectOptions]) the client speaks the stream itself
+// (package rpc/internal/connectwire), reading each response into the
+// Pool's buffer as Reset and Step do; otherwise through connect-go, over
+// HTTP/2. With the Connect protocol and the client's own HTTP client (no
+// [WithHTTPClient]) the stream goes over HTTP/1.1 in full duplex, as the
+// env service serves it, and over HTTP/2 from a server that answers that
+// with 505 (one that streams over HTTP/2 only); with an HTTP client of
+// [WithHTTPClient], over that client, which must speak HTTP/2.
 func (p *Pool) Stream(ctx context.Context) (*Stream, error) {
 	if p.c.wire != nil {
 		ws, err := p.c.wire.Stream(ctx, botarenav1connect.EnvServiceStepStreamProcedure)

@@ -29,7 +29,8 @@ const (
 	GRPC Protocol = iota
 	// Connect is the Connect protocol (HTTP/2, h2c for http://), the
 	// default. Reset, Step and StepStream read their batches into a buffer
-	// the Pool reuses (see the package documentation).
+	// the Pool reuses (see the package documentation); StepStream goes
+	// over HTTP/1.1 where the server offers it (see [Pool.Stream]).
 	Connect
 	// GRPCWeb is the gRPC-Web protocol (HTTP/2, h2c for http://).
 	GRPCWeb
@@ -170,6 +171,17 @@ func newHTTPClient(tlsConfig *tls.Config) *http.Client {
 			MaxReadFrameSize: 1<<24 - 1,
 		},
 	}}
+}
+
+// newHTTP1Client returns the HTTP client of the Connect protocol's
+// StepStreams: HTTP/1.1, over TLS to https:// URLs as [newHTTPClient]'s.
+func newHTTP1Client(tlsConfig *tls.Config) *http.Client {
+	var p http.Protocols
+	p.SetHTTP1(true)
+	if tlsConfig == nil {
+		tlsConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	}
+	return &http.Client{Transport: &http.Transport{Protocols: &p, TLSClientConfig: tlsConfig.Clone()}}
 }
 
 // tokenInterceptor is the client side of server.RequireToken: it sets

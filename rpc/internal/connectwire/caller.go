@@ -30,9 +30,10 @@ var userAgent = "connect-go/" + connect.Version + " (" + runtime.Version() + ")"
 // [Stream] states its own rules.
 type Caller struct {
 	client   *http.Client
-	base     string      // the base URL, without a trailing slash
-	unary    http.Header // the headers of a unary call
-	stream   http.Header // the headers of a stream
+	http1    *http.Client // streams' HTTP/1.1 client (see [Caller.StreamOverHTTP1]); nil: streams go over client
+	base     string       // the base URL, without a trailing slash
+	unary    http.Header  // the headers of a unary call
+	stream   http.Header  // the headers of a stream
 	maxBytes int
 }
 

@@ -27,8 +27,11 @@
 //
 // # Streams
 //
-// A bidirectional stream ([Caller.Stream]) is one POST over HTTP/2 whose
-// request and response bodies are sequences of envelopes: a flags byte, the
+// A bidirectional stream ([Caller.Stream]) is one POST over HTTP/2, or
+// over HTTP/1.1 in full duplex with both bodies chunked (with
+// [Caller.StreamOverHTTP1], falling back to HTTP/2 on a 505 and sending
+// the messages the server did not read again), whose request and response
+// bodies are sequences of envelopes: a flags byte, the
 // message's length as 4 bytes big-endian, the message. The request carries
 // the unary call's headers but for Content-Type application/connect+proto
 // and Connect-Accept-Encoding identity, and no Content-Length; its body is
@@ -58,7 +61,8 @@
 //     for none or an unknown one), message and details, its Meta the
 //     response's headers and the end-of-stream metadata; a stream response
 //     with another status than 200 gives the code of the status and "HTTP
-//     status" and the status text, one over HTTP/1 Unimplemented;
+//     status" and the status text, one over HTTP/1 to the caller's own
+//     client Unimplemented;
 //   - a response of the wrong Content-Type is Unknown (not a Connect
 //     response) or Internal (another codec), one with an encoding other
 //     than identity Internal, and so is a compressed envelope;

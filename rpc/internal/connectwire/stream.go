@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"sync"
 
 	"connectrpc.com/connect"
 )
@@ -35,7 +36,14 @@ type Stream struct {
 	cancel   context.CancelFunc // cancels ctx
 	stop     func() bool        // stops the AfterFunc of ctx
 	maxBytes int
-	body     *io.PipeWriter // the request body's end Send writes
+	http1    bool // the request goes over HTTP/1.1 first (see [Caller.StreamOverHTTP1])
+
+	mu         sync.Mutex
+	body       *io.PipeWriter // the request body's end Send writes; guarded by mu
+	record     bool           // Send keeps what it sends in replay; guarded by mu
+	replay     []byte         // the envelopes sent over HTTP/1.1 before its response; guarded by mu
+	replayed   chan struct{}  // after a fallback, closed once replay is in the new body; guarded by mu
+	sendClosed bool           // the body has been closed (CloseSend, Close, ctx); guarded by mu
 
 	ready   chan struct{}  // closed once resp or respErr is set
 	resp    *http.Response // the validated response; nil with respErr
@@ -46,50 +54,127 @@ type Stream struct {
 	ended  error   // Receive's: why the stream is over
 }
 
+// StreamOverHTTP1 makes the caller's streams go over hc, an HTTP client
+// that speaks HTTP/1.1, where the server serves them in full duplex (as
+// the env service does for the Connect protocol: see its package
+// documentation), and over the caller's own client (HTTP/2) where the
+// server answers the HTTP/1.1 request with 505 HTTP Version Not Supported,
+// as connect-go's handlers do: the messages sent before that answer, which
+// the server has not read, are sent again on the HTTP/2 request. It is not
+// safe to call concurrently with [Caller.Stream].
+func (c *Caller) StreamOverHTTP1(hc *http.Client) { c.http1 = hc }
+
 // Stream opens a bidirectional stream of procedure: it starts the request
 // (the headers of the package documentation), whose response
 // [Stream.Receive] waits for, and returns at once. The stream ends when ctx
 // does; the caller calls [Stream.Close] when done with it. It fails only
-// for a procedure that makes no URL. The stream needs HTTP/2: a response
-// over HTTP/1 is Unimplemented.
+// for a procedure that makes no URL. The stream needs HTTP/2, or the
+// HTTP/1.1 client of [Caller.StreamOverHTTP1]: a response over HTTP/1 to
+// the caller's own client is Unimplemented.
 func (c *Caller) Stream(ctx context.Context, procedure string) (*Stream, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	pr, pw := io.Pipe()
-	r, err := c.newRequest(ctx, procedure, c.stream, pr)
+	r, pw, err := c.streamRequest(ctx, procedure)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	r.ContentLength = -1 // unknown: the body is written as Send is called
-	s := &Stream{ctx: ctx, cancel: cancel, maxBytes: c.maxBytes, body: pw, ready: make(chan struct{})}
+	s := &Stream{ctx: ctx, cancel: cancel, maxBytes: c.maxBytes, http1: c.http1 != nil, body: pw, record: c.http1 != nil, ready: make(chan struct{})}
 	// net/http's HTTP/2 transport watches the context only once the request
 	// body has ended: until then, the end of the context reaches the
 	// request (and the response's reads) as the body's error.
-	s.stop = context.AfterFunc(ctx, func() { pw.CloseWithError(ctx.Err()) })
-	go s.do(c.client, r)
+	s.stop = context.AfterFunc(ctx, func() { s.closeBody(ctx.Err()) })
+	go s.do(c, procedure, r)
 	return s, nil
+}
+
+// streamRequest returns a stream's request and the writing end of its
+// body.
+func (c *Caller) streamRequest(ctx context.Context, procedure string) (*http.Request, *io.PipeWriter, error) {
+	pr, pw := io.Pipe()
+	r, err := c.newRequest(ctx, procedure, c.stream, pr)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.ContentLength = -1 // unknown: the body is written as Send is called
+	return r, pw, nil
 }
 
 // do makes the request and validates its response. It returns when the
 // server has sent the response's headers, or the request failed.
-func (s *Stream) do(hc *http.Client, r *http.Request) {
+func (s *Stream) do(c *Caller, procedure string, r *http.Request) {
 	defer close(s.ready)
+	hc := c.client
+	if s.http1 {
+		hc = c.http1
+	}
 	resp, err := hc.Do(r)
+	if s.http1 && err == nil && resp.StatusCode == http.StatusHTTPVersionNotSupported {
+		// The server serves streams over HTTP/2 only, and answered without
+		// reading the request.
+		resp.Body.Close()
+		resp, err = s.again(c, procedure)
+	}
+	s.mu.Lock()
+	s.record, s.replay = false, nil
+	s.mu.Unlock()
 	if err != nil {
 		s.respErr = failure(s.ctx, err, connect.CodeUnavailable, "") // no response
-	} else if s.respErr = validateStream(resp); s.respErr != nil {
+	} else if s.respErr = validateStream(resp, s.http1); s.respErr != nil {
 		resp.Body.Close()
 	} else {
 		s.resp = resp
 		return
 	}
 	// As connect-go: Send fails from now on, and Receive says why.
-	s.body.Close()
+	s.closeBody(nil)
+}
+
+// errFellBack ends the body of an HTTP/1.1 request answered 505.
+var errFellBack = errors.New("connectwire: the stream went over HTTP/2")
+
+// again makes the stream's request over HTTP/2, after a 505 to its
+// HTTP/1.1 request: the envelopes sent so far go first in the new body,
+// and Sends from now on write to it (after them).
+func (s *Stream) again(c *Caller, procedure string) (*http.Response, error) {
+	r, pw, err := c.streamRequest(s.ctx, procedure)
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan struct{})
+	s.mu.Lock()
+	old, replay, closed := s.body, s.replay, s.sendClosed
+	s.body, s.record, s.replay, s.replayed = pw, false, nil, done
+	s.http1 = false
+	s.mu.Unlock()
+	old.CloseWithError(errFellBack) // a Send waiting on it returns: what it sent is in replay
+	go func() {
+		defer close(done)
+		if len(replay) > 0 {
+			if _, err := pw.Write(replay); err != nil {
+				return
+			}
+		}
+		if closed {
+			pw.Close()
+		}
+	}()
+	return c.client.Do(r)
+}
+
+// closeBody closes the request body's writing end with err (nil: the
+// body ends), and marks the body closed for a fallback to HTTP/2.
+func (s *Stream) closeBody(err error) {
+	s.mu.Lock()
+	s.sendClosed = true
+	pw := s.body
+	s.mu.Unlock()
+	pw.CloseWithError(err)
 }
 
 // validateStream checks a stream response's status, Content-Type,
-// Connect-Content-Encoding and HTTP version, in connect-go's order.
-func validateStream(resp *http.Response) error {
+// Connect-Content-Encoding and HTTP version (HTTP/1.x allowed with
+// http1), in connect-go's order.
+func validateStream(resp *http.Response, http1 bool) error {
 	if resp.StatusCode != http.StatusOK {
 		return connect.NewError(httpCode(resp.StatusCode), fmt.Errorf("HTTP status %v", resp.Status))
 	}
@@ -99,7 +184,7 @@ func validateStream(resp *http.Response) error {
 	if err := checkEncoding(resp.Header.Get("Connect-Content-Encoding")); err != nil {
 		return err
 	}
-	if resp.ProtoMajor < 2 {
+	if resp.ProtoMajor < 2 && !http1 {
 		return connect.NewError(connect.CodeUnimplemented, fmt.Errorf("response from %v is HTTP/%d.%d: bidi streams require at least HTTP/2",
 			resp.Request.URL, resp.ProtoMajor, resp.ProtoMinor))
 	}
@@ -125,7 +210,29 @@ func (s *Stream) Send(msg []byte) error {
 	}
 	s.send = binary.BigEndian.AppendUint32(append(s.send[:0], 0), uint32(len(msg)))
 	s.send = append(s.send, msg...)
-	if _, err := s.body.Write(s.send); err != nil {
+	s.mu.Lock()
+	body, replayed, recorded := s.body, s.replayed, s.record
+	if recorded {
+		s.replay = append(s.replay, s.send...)
+	}
+	s.mu.Unlock()
+	if replayed != nil {
+		<-replayed // what was sent before goes first
+	}
+	if _, err := body.Write(s.send); err != nil {
+		if recorded {
+			// A 505 to the HTTP/1.1 request ends its body (net/http's
+			// transport closes it, or [Stream.again] does): once the
+			// response is known, the message is in the replay that the
+			// HTTP/2 request begins with, if there is one.
+			<-s.ready
+			s.mu.Lock()
+			moved := s.body != body
+			s.mu.Unlock()
+			if moved {
+				return nil
+			}
+		}
 		if errors.Is(err, io.ErrClosedPipe) {
 			err = io.EOF
 		}
@@ -140,7 +247,8 @@ func (s *Stream) Send(msg []byte) error {
 // CloseSend ends the request body: the server's next receive ends, and
 // Send fails. Responses may still be received. It returns nil.
 func (s *Stream) CloseSend() error {
-	return s.body.Close()
+	s.closeBody(nil)
+	return nil
 }
 
 // Receive reads the stream's next response message into dst's array, or
@@ -161,7 +269,7 @@ func (s *Stream) Receive(dst []byte) ([]byte, error) {
 	msg, err := s.receive(dst[:0])
 	if err != nil {
 		s.ended = err
-		s.body.Close() // as connect-go: Send fails once Receive has
+		s.closeBody(nil) // as connect-go: Send fails once Receive has
 		return msg[:0], err
 	}
 	return msg, nil
@@ -276,7 +384,7 @@ func (s *Stream) endError(resp *http.Response, flags byte, msg []byte) error {
 // Close does nothing.
 func (s *Stream) Close() error {
 	s.stop()
-	s.body.Close()
+	s.closeBody(nil)
 	s.cancel()
 	<-s.ready
 	if s.resp != nil {
