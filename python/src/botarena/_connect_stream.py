@@ -15,14 +15,14 @@ when the stream ended cleanly. Each response message is read from the
 socket straight into a numpy buffer of a
 :class:`~botarena.batch.BufferRing`, handed out again once nothing
 references it, as the unary calls' buffers are. On a plain socket on Linux
-or macOS the socket is blocking, the deadline the kernel's (SO_RCVTIMEO
-and SO_SNDTIMEO, set to the time left before each blocking call), and
-the rest of a message is one ``recv_into`` with MSG_WAITALL, the framing
-before it read in pieces of at most 4 KiB: a step's few system calls and
-no Python loop over the pieces the kernel hands out. Python's socket
-timeout cost an ioctl (switching the socket's mode) and a poll for every
-read, and the loop about 0.2 ms of the client's CPU per step of a 5 MB
-batch, which made the stream's client CPU per step exceed unary Step's
+or macOS the socket is blocking, the deadline the kernel's (SO_RCVTIMEO,
+SO_SNDTIMEO: see ``_Stream._blocking``), and the rest of a message is one
+``recv_into`` with MSG_WAITALL, the framing before it read in pieces of
+at most 16 KiB: a step's few system calls and no Python loop over the
+pieces the kernel hands out. Python's socket timeout cost an ioctl
+(switching the socket's mode) and a poll for every read, and the loop
+about 0.2 ms of the client's CPU per step of a 5 MB batch, which made the
+stream's client CPU per step exceed unary Step's
 (bench/2026-11-30-stream-client.txt). Elsewhere (TLS, other systems) the
 socket keeps Python's timeout, its reads of the last 256 KiB of a message
 taking the framing after it too (the next chunk's or frame's header).
@@ -103,7 +103,11 @@ _SPILL = 64 << 10  # bytes a read may take past the end of the data it fills (th
 # is left to fill: recvmsg_into costs more than recv_into per call.
 _SCATTER = 256 << 10
 _HEAD_LIMIT = 64 << 10  # header block limit
-_RECV = 4 << 10  # the most a read of framing takes on a blocking socket (the rest of a message is read into its buffer)
+_RECV = 16 << 10  # the most a read of framing takes on a blocking socket (the rest of a message is read into its buffer)
+# How far the kernel's read timeout may be from the time left to the
+# deadline before it is set again (a system call): a read ends at most this
+# late, and one that ends early is made again.
+_SLACK = 0.01
 _ERROR_NAMES = {0: "NO_ERROR", 1: "PROTOCOL_ERROR", 2: "INTERNAL_ERROR", 3: "FLOW_CONTROL_ERROR", 7: "REFUSED_STREAM", 8: "CANCEL", 11: "ENHANCE_YOUR_CALM"}
 
 
@@ -278,6 +282,7 @@ class _Stream:
         self._closed = False
         self._tls = tls
         self._kernel = False  # the socket is blocking, its timeouts the kernel's (see _blocking)
+        self._read_timeout: float | None = None  # SO_RCVTIMEO, with _kernel
 
     # Connection --------------------------------------------------------------
 
@@ -305,7 +310,7 @@ class _Stream:
 
     def _write(self, data: bytes, doing: str) -> None:
         try:
-            self._settimeout(socket.SO_SNDTIMEO)
+            self._settimeout(send=True)
             self._sock.sendall(data)
         except (OSError, ValueError) as e:
             raise self._fail(e, doing) from None
@@ -315,17 +320,22 @@ class _Stream:
 
         Only a plain socket on Linux or macOS: there a read of a message
         into its buffer is one ``recv_into`` with MSG_WAITALL, and the
-        deadline is the kernel's (SO_RCVTIMEO, SO_SNDTIMEO, set before
-        each blocking call to the time left), where Python's socket timeout
-        would switch the socket's mode (an ioctl) on every change and poll
-        before every read. Elsewhere (TLS, other systems) the socket keeps
-        Python's timeout.
+        deadline is the kernel's: SO_SNDTIMEO is the timeout (a send, which
+        starts a response's deadline, waits at most that long), SO_RCVTIMEO
+        the time left, set again only when it is more than _SLACK from it
+        (a read ends at most _SLACK past the deadline; one the kernel ends
+        early is made again), so a step usually makes no system call for
+        it. Python's socket timeout would switch the socket's mode (an
+        ioctl) on every change and poll before every read. Elsewhere (TLS,
+        other systems) the socket keeps Python's timeout.
         """
         if self._tls or sys.platform not in ("linux", "darwin") or struct.calcsize("l") != 8:
             return
         self._sock.settimeout(None)
         self._kernel = True
         self._set_kernel_timeout(socket.SO_SNDTIMEO, self._timeout)
+        self._set_kernel_timeout(socket.SO_RCVTIMEO, self._timeout)
+        self._read_timeout = self._timeout
 
     def _set_kernel_timeout(self, option: int, seconds: float | None) -> None:
         if seconds is None:
@@ -335,23 +345,31 @@ class _Stream:
         sec = int(seconds)
         self._sock.setsockopt(socket.SOL_SOCKET, option, struct.pack("ll", sec, int((seconds - sec) * 1e6)))
 
-    def _settimeout(self, option: int = socket.SO_RCVTIMEO) -> None:
-        """Gives the next blocking call (a read, or a send with option SO_SNDTIMEO) the time left to the deadline."""
+    def _settimeout(self, send: bool = False) -> None:
+        """Gives the next blocking call (a read, or a send) the time left to the deadline; raises TimeoutError past it."""
         if self._deadline is not None:
             left = self._deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError
-            if self._kernel:
-                self._set_kernel_timeout(option, left)
-            else:
+            if not self._kernel:
                 self._sock.settimeout(left)
+            elif not send and (self._read_timeout is None or abs(self._read_timeout - left) > _SLACK):
+                self._set_kernel_timeout(socket.SO_RCVTIMEO, left)
+                self._read_timeout = left
 
     def _recv_more(self) -> None:
-        self._settimeout()
         # With MSG_WAITALL a message's bytes are read into its buffer
         # straight from the kernel; the framing before it is read here,
         # with as little of the message as may come along.
-        data = self._sock.recv(_RECV if self._kernel else 1 << 16)
+        while True:
+            self._settimeout()
+            try:
+                data = self._sock.recv(_RECV if self._kernel else 1 << 16)
+                break
+            except BlockingIOError:
+                if not self._kernel:
+                    raise
+                # SO_RCVTIMEO ran out: past the deadline _settimeout raises.
         if not data:
             raise _Failed("the server closed the connection")
         self._head += data
@@ -363,13 +381,15 @@ class _Stream:
         del self._head[:n]
         return out
 
-    def _fill(self, dst: memoryview) -> None:
+    def _fill(self, dst: memoryview, tail: int = 0) -> None:
         """Fills dst from the bytes already read, then from the socket.
 
         A plain socket's reads of the last _SCATTER bytes take the bytes
         after dst too (into the spill buffer, then _head), so that the framing after it (the next
         chunk's size line, the next frame's header) usually needs no read
-        of its own.
+        of its own. On a blocking socket (see _blocking) the read waits for
+        all of dst and tail bytes more, which the caller knows follow at once
+        (the CRLF that ends a chunk), and takes nothing else.
         """
         n = min(len(self._head), len(dst))
         if n:
@@ -378,10 +398,19 @@ class _Stream:
         if self._kernel:
             while n < len(dst):
                 self._settimeout()
-                # Returns less than asked only at the deadline (SO_RCVTIMEO), a signal or the connection's end.
-                k = self._sock.recv_into(dst[n:], 0, socket.MSG_WAITALL)
+                # Returns less than asked only at SO_RCVTIMEO, a signal or the connection's end.
+                try:
+                    if tail:
+                        k = self._sock.recvmsg_into([dst[n:], memoryview(self._spill)[:tail]], 0, socket.MSG_WAITALL)[0]
+                    else:
+                        k = self._sock.recv_into(dst[n:], 0, socket.MSG_WAITALL)
+                except BlockingIOError:
+                    continue  # SO_RCVTIMEO ran out: past the deadline _settimeout raises
                 if k == 0:
                     raise _Failed("the server closed the connection mid-message")
+                if k > len(dst) - n:
+                    self._head += memoryview(self._spill)[: k - (len(dst) - n)]
+                    k = len(dst) - n
                 n += k
             return
         scatter = not self._tls
@@ -516,7 +545,7 @@ class ConnectStreamH1(_Stream):
         data = self._pending + b"%x\r\n" % (len(message) + 5) + len(message).to_bytes(5, "big") + message + b"\r\n"
         self._pending = b""
         try:
-            self._settimeout(socket.SO_SNDTIMEO)
+            self._settimeout(send=True)
             self._sock.sendall(data)
         except (OSError, ValueError) as e:
             raise self._fail(e, "sending") from None
@@ -586,7 +615,8 @@ class ConnectStreamH1(_Stream):
                     self._ended = True
                 continue
             k = min(self._left, len(dst) - i)
-            self._fill(dst[i : i + k])
+            # A chunk's data is followed by its CRLF.
+            self._fill(dst[i : i + k], 2 if self._chunked and k == self._left else 0)
             i += k
             self._left -= k
 
@@ -793,7 +823,7 @@ class ConnectStreamH2(_Stream):
                         return
                     continue
                 chunk = data[:window]
-                self._settimeout(socket.SO_SNDTIMEO)
+                self._settimeout(send=True)
                 self._sock.sendall(len(chunk).to_bytes(3, "big") + bytes((_DATA, 0)) + _STREAM_ID.to_bytes(4, "big") + chunk)
                 self._send_conn -= len(chunk)
                 self._send_stream -= len(chunk)
