@@ -46,9 +46,10 @@ class RemotePool(Pool):
             that protocol, or HTTP/2 from a server that streams only over
             HTTP/2; synchronous pools only: an async pool's Send and Recv
             are unary calls). Measured on 2 cores, Bomberman
-            (bench/2026-11-30-stream-http1.txt): the stream is 1.7x unary
-            for one env and even with it for 256 and 1024 envs (1.00–1.05
-            by the rounds' own ratios), its server CPU per step lower.
+            (bench/2026-11-30-stream-http1.txt, 2026-11-30-stream-client.txt):
+            the stream is 1.6-1.7x unary for one env and even with it for
+            256 and 1024 envs (0.99-1.06 by the rounds' own ratios), its
+            CPU per step lower on both sides (the client's 11-20% below).
         shared_planes: send the channels every seat of an env sees alike
             (``TensorSpec.shared``: walls, bombs, ...) once per env; the
             client rebuilds the same arrays (writable, from reused buffers).
