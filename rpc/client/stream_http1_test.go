@@ -7,10 +7,13 @@ import (
 	"sync"
 	"testing"
 
+	"connectrpc.com/connect"
+
 	"github.com/botarena/botarena/rpc/client"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/gen/botarena/v1/botarenav1connect"
 	"github.com/botarena/botarena/rpc/internal/rpctest"
+	"github.com/botarena/botarena/rpc/server"
 )
 
 // TestStreamOverHTTP1 checks that the client's own HTTP client streams
@@ -90,6 +93,56 @@ func TestStreamOverHTTP1(t *testing.T) {
 			if fmt.Sprint(protos) != fmt.Sprint(tc.protos) {
 				t.Errorf("StepStream requests' HTTP versions %v, want %v", protos, tc.protos)
 			}
+		})
+	}
+}
+
+// TestStreamOverHTTP1Token checks the token over HTTP/1.1: the stream
+// works with the server's token and is Unauthenticated with another (only
+// StepStream needs the token here, so that the pool can be made).
+func TestStreamOverHTTP1Token(t *testing.T) {
+	t.Parallel()
+	const token = "s3cret-for-the-http1-stream"
+	wrap := rpctest.Wrap(func(h http.Handler) http.Handler {
+		g := server.RequireToken(h, token)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == botarenav1connect.EnvServiceStepStreamProcedure {
+				g.ServeHTTP(w, r)
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	addr := rpctest.Compose(t, wrap).ServeTCP(t, nil, 0)
+	for _, tc := range []struct {
+		name  string
+		token string
+		code  connect.Code // 0: none
+	}{
+		{"right_token", token, 0},
+		{"wrong_token_is_unauthenticated", "wrong", connect.CodeUnauthenticated},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := client.Dial(addr, client.WithToken(tc.token))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 2, Seed: rpctest.Seed(1)})
+			s, err := p.Stream(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			_, err = s.Reset()
+			if tc.code == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			rpctest.WantCode(t, err, tc.code)
 		})
 	}
 }
