@@ -10,7 +10,9 @@
 //
 // With the Connect protocol (and no [WithConnectOptions]), Reset and Step
 // are Connect unary calls, and [Pool.Stream] a Connect bidirectional
-// stream, that the client makes itself (package rpc/internal/connectwire):
+// stream (over HTTP/1.1 in full duplex with the client's own HTTP client,
+// HTTP/2 from a server that answers that with 505), that the client makes
+// itself (package rpc/internal/connectwire):
 // each response is read into one buffer the Pool reuses, its size checked
 // against [WithMaxMessageBytes] before the buffer grows, and decoded in
 // place, so that a step allocates nothing of the batch's size once the
