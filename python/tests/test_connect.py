@@ -218,13 +218,15 @@ def test_stream_errors_have_their_codes_and_the_next_send_reopens(client: botare
         stream.send(b"", reset=True)  # reopened: the pool id goes again
 
 
-def _stream_steps(address: str, n: int, *, http2: bool, via: str | None = None) -> tuple[int, list[bytes]]:
+def _stream_steps(
+    address: str, n: int, *, http2: bool, via: str | None = None, tls: bool = False, token: str | None = None
+) -> tuple[int, list[bytes]]:
     """The HTTP version and the raw responses of a reset and n steps of a fixed-seed pool over one ConnectStream (to via, else address)."""
     from botarena._connect_stream import ConnectStream
     from botarena.batch import encode_step_request
 
-    with botarena.Client(address) as c, _created(c, "bomberman", 8, seed=11) as resp:
-        stream = ConnectStream(via or address, "/botarena.v1.EnvService/StepStream", timeout=30, token=c._token, http2=http2)
+    with botarena.Client(address, token=token, tls=tls) as c, _created(c, "bomberman", 8, seed=11) as resp:
+        stream = ConnectStream(via or address, "/botarena.v1.EnvService/StepStream", timeout=30, token=c._token, tls=tls, http2=http2)
         with contextlib.closing(stream):
             stream.send(encode_step_request(resp.pool_id.encode(), b"", True))
             out = [bytes(stream.receive())]
