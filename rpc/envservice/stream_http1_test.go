@@ -139,11 +139,7 @@ func (s *h1Stream) receive() (*botarenav1.StepStreamResponse, error) {
 func TestStepStreamHTTP1(t *testing.T) {
 	t.Parallel()
 	_, addr := tcpServer(t, nil)
-	c, err := client.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := rpctest.Dial(t, addr)
 	create := &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 3, Seed: rpctest.Seed(33), ConfigJson: `{"max_rounds": 6}`}
 	p1 := rpctest.CreatePool(t, c, create)
 	p2 := rpctest.CreatePool(t, c, create)
@@ -205,9 +201,8 @@ func TestStepStreamHTTP1(t *testing.T) {
 		})
 	}
 	t.Run("client_ends", func(t *testing.T) {
-		s := openH1Stream(t, addr, "", "")
-		s.send(&botarenav1.StepStreamRequest{PoolId: p1.ID(), Reset_: true})
-		if _, err := s.receive(); err != nil {
+		s, err := resetH1(t, addr, "", p1)
+		if err != nil {
 			t.Fatal(err)
 		}
 		s.closeSend()
@@ -235,27 +230,38 @@ func TestStepStreamHTTP1Token(t *testing.T) {
 	t.Parallel()
 	const token = "s3cret"
 	_, addr := tcpServer(t, nil, rpctest.Wrap(func(h http.Handler) http.Handler { return server.RequireToken(h, token) }))
-	c, err := client.Dial(addr, client.WithToken(token))
+	p := rpctest.CreatePool(t, rpctest.Dial(t, addr, client.WithToken(token)), &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1})
+	if _, err := resetH1(t, addr, "", p); err == nil || !strings.Contains(err.Error(), "bearer token") {
+		t.Fatalf("without the token: %v, want it refused", err)
+	}
+	if _, err := resetH1(t, addr, "wrong", p); err == nil || !strings.Contains(err.Error(), "bearer token") {
+		t.Fatalf("with another token: %v, want it refused", err)
+	}
+	if _, err := resetH1(t, addr, token, p); err != nil {
+		t.Fatalf("with the token: %v", err)
+	}
+}
+
+// resetH1 opens an HTTP/1.1 StepStream to addr with token and sends it
+// the reset of p: the stream and the error of its first response.
+func resetH1(t *testing.T, addr, token string, p *client.Pool) (*h1Stream, error) {
+	t.Helper()
+	s := openH1Stream(t, addr, token, "")
+	s.send(&botarenav1.StepStreamRequest{PoolId: p.ID(), Reset_: true})
+	_, err := s.receive()
+	return s, err
+}
+
+// resetH1Pool opens a one-env bomberman/2p pool on addr and an HTTP/1.1
+// StepStream that has reset it.
+func resetH1Pool(t *testing.T, addr string) (*h1Stream, *client.Pool) {
+	t.Helper()
+	p := rpctest.CreatePool(t, rpctest.Dial(t, addr), &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1})
+	st, err := resetH1(t, addr, "", p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1})
-	s := openH1Stream(t, addr, "", "")
-	s.send(&botarenav1.StepStreamRequest{PoolId: p.ID(), Reset_: true})
-	if _, err := s.receive(); err == nil || !strings.Contains(err.Error(), "bearer token") {
-		t.Fatalf("without the token: %v, want it refused", err)
-	}
-	s = openH1Stream(t, addr, "wrong", "")
-	s.send(&botarenav1.StepStreamRequest{PoolId: p.ID(), Reset_: true})
-	if _, err := s.receive(); err == nil || !strings.Contains(err.Error(), "bearer token") {
-		t.Fatalf("with another token: %v, want it refused", err)
-	}
-	s = openH1Stream(t, addr, token, "")
-	s.send(&botarenav1.StepStreamRequest{PoolId: p.ID(), Reset_: true})
-	if _, err := s.receive(); err != nil {
-		t.Fatalf("with the token: %v", err)
-	}
+	return st, p
 }
 
 // TestStepStreamHTTP1Ends: an HTTP/1.1 StepStream waiting for its client
@@ -268,18 +274,8 @@ func TestStepStreamHTTP1Ends(t *testing.T) {
 	t.Run("idle", func(t *testing.T) {
 		t.Parallel()
 		s, addr := tcpServer(t, nil, envservice.WithStreamIdleTimeout(20*time.Millisecond))
-		c, err := client.Dial(addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1})
-		st := openH1Stream(t, addr, "", "")
-		st.send(&botarenav1.StepStreamRequest{PoolId: p.ID(), Reset_: true})
-		if _, err := st.receive(); err != nil {
-			t.Fatal(err)
-		}
-		_, err = st.receive() // sends nothing more: waits for the timeout
+		st, p := resetH1Pool(t, addr)
+		_, err := st.receive() // sends nothing more: waits for the timeout
 		rpctest.WantCode(t, err, connect.CodeDeadlineExceeded, "--stream-idle-timeout", "20ms")
 		waitStreams(t, s.Host, 0)
 		if _, err := p.Reset(t.Context()); err != nil {
@@ -289,19 +285,9 @@ func TestStepStreamHTTP1Ends(t *testing.T) {
 	t.Run("server_close", func(t *testing.T) {
 		t.Parallel()
 		s, addr := tcpServer(t, nil)
-		c, err := client.Dial(addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1})
-		st := openH1Stream(t, addr, "", "")
-		st.send(&botarenav1.StepStreamRequest{PoolId: p.ID(), Reset_: true})
-		if _, err := st.receive(); err != nil {
-			t.Fatal(err)
-		}
+		st, _ := resetH1Pool(t, addr)
 		s.Env.Close()
-		_, err = st.receive()
+		_, err := st.receive()
 		rpctest.WantCode(t, err, connect.CodeUnavailable, "shutting down")
 		waitStreams(t, s.Host, 0)
 	})

@@ -148,7 +148,14 @@ func (ts *Server) HTTPClient(t testing.TB, http1 bool) *http.Client {
 func (ts *Server) Client(t testing.TB, opts ...client.Option) *client.Client {
 	t.Helper()
 	opts = append([]client.Option{client.WithHTTPClient(ts.HTTPClient(t, false))}, opts...)
-	c, err := client.Dial("http://memory", opts...)
+	return Dial(t, "http://memory", opts...)
+}
+
+// Dial dials a client of the server at addr ([client.Dial]) and
+// registers its closing with t.Cleanup.
+func Dial(t testing.TB, addr string, opts ...client.Option) *client.Client {
+	t.Helper()
+	c, err := client.Dial(addr, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
