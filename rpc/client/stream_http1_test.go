@@ -53,11 +53,7 @@ func TestStreamOverHTTP1(t *testing.T) {
 				})
 			})
 			addr := rpctest.Compose(t, wrap).ServeTCP(t, nil, 0)
-			c, err := client.Dial(addr, client.WithProtocol(tc.proto))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := rpctest.Dial(t, addr, client.WithProtocol(tc.proto))
 			req := &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 64, Seed: rpctest.Seed(7)}
 			unary, streamed := rpctest.CreatePool(t, c, req), rpctest.CreatePool(t, c, req)
 			s := rpctest.OpenStream(t, t.Context(), streamed)
@@ -124,11 +120,7 @@ func TestStreamOverHTTP1Token(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c, err := client.Dial(addr, client.WithToken(tc.token))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := rpctest.Dial(t, addr, client.WithToken(tc.token))
 			p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 2, Seed: rpctest.Seed(1)})
 			s, err := p.Stream(t.Context())
 			if err != nil {

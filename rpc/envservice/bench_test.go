@@ -81,11 +81,7 @@ func BenchmarkRPCStepRaw(b *testing.B) {
 	for _, n := range []int{1, 1024} {
 		b.Run(fmt.Sprintf("bomberman/envs=%d", n), func(b *testing.B) {
 			addr := loopbackServer(b)
-			c, err := client.Dial(addr)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer c.Close()
+			c := rpctest.Dial(b, addr)
 			ctx := context.Background()
 			p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: int32(n), Seed: rpctest.Seed(1)})
 			if err != nil {
@@ -126,11 +122,7 @@ func BenchmarkRPCStepRaw(b *testing.B) {
 
 func benchStep(b *testing.B, game string, n int, stream, shared bool, opts ...client.Option) {
 	addr := loopbackServer(b)
-	c, err := client.Dial(addr, opts...)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
+	c := rpctest.Dial(b, addr, opts...)
 	ctx := context.Background()
 	p, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: game, NumEnvs: int32(n), Seed: rpctest.Seed(1), SharedPlanes: shared})
 	if err != nil {

@@ -209,11 +209,7 @@ func TestTLS(t *testing.T) {
 	})
 	addr := ln.Addr().String()
 
-	c, err := client.Dial(addr, client.WithTLSConfig(&tls.Config{RootCAs: roots}), client.WithToken(testToken))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
+	c := rpctest.Dial(t, addr, client.WithTLSConfig(&tls.Config{RootCAs: roots}), client.WithToken(testToken))
 	ctx := t.Context()
 	p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 2, Seed: rpctest.Seed(3)})
 	rpctest.ResetStream(t, ctx, p) // over TLS
@@ -232,19 +228,11 @@ func TestTLS(t *testing.T) {
 
 	// Without the CA the client refuses the server; without the token the
 	// server refuses the client.
-	untrusted, err := client.Dial(addr, client.WithTLSConfig(&tls.Config{}), client.WithToken(testToken))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer untrusted.Close()
+	untrusted := rpctest.Dial(t, addr, client.WithTLSConfig(&tls.Config{}), client.WithToken(testToken))
 	if _, err := untrusted.ListGames(ctx); err == nil || !strings.Contains(err.Error(), "certificate") {
 		t.Errorf("ListGames with an untrusted certificate: %v, want a certificate error", err)
 	}
-	anonymous, err := client.Dial("https://"+addr, client.WithTLSConfig(&tls.Config{RootCAs: roots}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer anonymous.Close()
+	anonymous := rpctest.Dial(t, "https://"+addr, client.WithTLSConfig(&tls.Config{RootCAs: roots}))
 	_, err = anonymous.ListGames(ctx)
 	rpctest.WantCode(t, err, connect.CodeUnauthenticated)
 }

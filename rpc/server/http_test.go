@@ -151,11 +151,7 @@ func TestSilentConnectionsAreClosed(t *testing.T) {
 	waitClosed(t, c, "a connection that sent nothing")
 
 	// An HTTP/2 client's connection, idle after one call.
-	client, err := client.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	client := rpctest.Dial(t, addr)
 	if _, err := client.ListGames(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -221,11 +217,7 @@ func TestConnectionOpenersCannotEvictClients(t *testing.T) {
 			if tc.token != "" {
 				opts = append(opts, client.WithToken(tc.token))
 			}
-			trainer, err := client.Dial("http://"+addr, opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer trainer.Close()
+			trainer := rpctest.Dial(t, "http://"+addr, opts...)
 			if _, err := trainer.ListGames(t.Context()); err != nil {
 				t.Fatal(err)
 			}
@@ -254,11 +246,7 @@ func TestConnectionOpenersCannotEvictClients(t *testing.T) {
 // StepStream on it, all closed when the test ends.
 func streamOfItsOwn(t *testing.T, addr string, seed uint64) *client.Stream {
 	t.Helper()
-	c, err := client.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
+	c := rpctest.Dial(t, addr)
 	p, err := c.CreatePool(t.Context(), &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1, Seed: rpctest.Seed(seed)})
 	if err != nil {
 		t.Fatal(err)
