@@ -2,6 +2,7 @@ package agents
 
 import (
 	"io"
+	"strings"
 	"time"
 
 	"github.com/botarena/botarena/env"
@@ -52,6 +53,42 @@ func ExternalLog(own io.Writer) io.Writer {
 		return ExternalOptions.Log
 	}
 	return io.Discard
+}
+
+// SplitQuoted splits s into words at runs of the runes space reports,
+// a quote (any rune of quotes, closed by the same rune) grouping what it
+// holds, spaces and other quotes included, into the word around it, with
+// no escapes; "" makes an empty word. It returns the words and the quote
+// left open at the end of s, or 0; an open quote's text ends the last
+// word. External-bot protocols split their command lines with it, each
+// with its own quotes and spaces, and each decides what an open quote
+// means.
+func SplitQuoted(s, quotes string, space func(rune) bool) (words []string, open rune) {
+	var word strings.Builder
+	in := false // inside a word
+	for _, r := range s {
+		switch {
+		case open != 0 && r == open:
+			open = 0
+		case open != 0:
+			word.WriteRune(r)
+		case strings.ContainsRune(quotes, r):
+			open, in = r, true
+		case space(r):
+			if in {
+				words = append(words, word.String())
+				word.Reset()
+				in = false
+			}
+		default:
+			word.WriteRune(r)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, word.String())
+	}
+	return words, open
 }
 
 // PlayerNamer is implemented by agents that bring their own player name

@@ -176,36 +176,9 @@ func SplitCommand(s string) ([]string, error) {
 	if n := len(s); n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n-1] == s[0] && !strings.ContainsRune(s[1:n-1], rune(s[0])) {
 		s = strings.TrimSpace(s[1 : n-1])
 	}
-	var (
-		words []string
-		word  strings.Builder
-		in    bool // inside a word
-		quote rune // the open quote, or 0
-	)
-	for _, r := range s {
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != 0:
-			word.WriteRune(r)
-		case r == '"' || r == '\'':
-			quote, in = r, true
-		case isSpace(r):
-			if in {
-				words = append(words, word.String())
-				word.Reset()
-				in = false
-			}
-		default:
-			word.WriteRune(r)
-			in = true
-		}
-	}
+	words, quote := agents.SplitQuoted(s, `"'`, isSpace)
 	if quote != 0 {
 		return nil, fmt.Errorf("command %q: unclosed %c", s, quote)
-	}
-	if in {
-		words = append(words, word.String())
 	}
 	if len(words) == 0 {
 		return nil, errors.New("empty command")

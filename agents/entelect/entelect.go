@@ -432,30 +432,11 @@ func NewBot(game, dir string) (*Bot, error) {
 	return b, nil
 }
 
-// splitArgs splits RunArgs on spaces; double quotes group.
+// splitArgs splits RunArgs on spaces and tabs; double quotes group, and
+// one left open runs to the end.
 func splitArgs(s string) []string {
-	var out []string
-	var cur strings.Builder
-	in, have := false, false
-	for _, r := range s {
-		switch {
-		case r == '"':
-			in, have = !in, true
-		case (r == ' ' || r == '\t') && !in:
-			if have {
-				out = append(out, cur.String())
-				cur.Reset()
-				have = false
-			}
-		default:
-			cur.WriteRune(r)
-			have = true
-		}
-	}
-	if have {
-		out = append(out, cur.String())
-	}
-	return out
+	words, _ := agents.SplitQuoted(s, `"`, func(r rune) bool { return r == ' ' || r == '\t' })
+	return words
 }
 
 // PlayerName returns the bot's nickname (NickName, else Author, else Email).
