@@ -12,15 +12,9 @@ import (
 
 func TestBattlebotsPlay(t *testing.T) {
 	args := []string{"play", "battlebots", "--agents", "sniper,huggy", "--seed", "3", "--json"}
-	out, stderr, code := runCLI(t, "", args...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := runOK(t, args...)
 	testutil.WantContains(t, "result", out, `"game":"battlebots"`, `"winner":0`, `"agent":"sniper"`, `"hp":`, `"x":`)
-	out, stderr, code = runCLI(t, "", "play", "battlebots", "--agents", "huggy,nop", "--seed", "3", "--pretty", "--delay", "0")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out = runOK(t, "play", "battlebots", "--agents", "huggy,nop", "--seed", "3", "--pretty", "--delay", "0")
 	if !strings.Contains(out, "round 16") || !strings.Contains(out, "R round=16") {
 		t.Errorf("pretty output lacks the last round:\n%.400s", out[max(0, len(out)-400):])
 	}

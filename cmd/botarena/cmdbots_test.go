@@ -44,10 +44,7 @@ func TestPlayCommandBotFaults(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bot := script(t, tc.name+".sh", tc.body)
-			out, stderr, code := runCLI(t, "", "play", "battlebots", "--agents", "cmd:timeout=1s:"+bot+",sniper", "--seed", "1", "--max-rounds", "3", "--json")
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
+			out, stderr := runOKIn(t, "", "play", "battlebots", "--agents", "cmd:timeout=1s:"+bot+",sniper", "--seed", "1", "--max-rounds", "3", "--json")
 			if !strings.Contains(stderr, `botarena: bot "`+bot+`" (seat 0), `+tc.want) || strings.Count(stderr, "doing nothing") != 3 {
 				t.Errorf("stderr, want 3 faults like %q:\n%s", tc.want, stderr)
 			}
@@ -60,10 +57,7 @@ func TestPlayCommandBotFaults(t *testing.T) {
 
 // TestPlayConsole drives the console agent through botarena's stdin.
 func TestPlayConsole(t *testing.T) {
-	out, stderr, code := runCLI(t, "B SE\nfire\nB SE\n\nP\n", "play", "battlebots", "--agents", "console,nop", "--seed", "1", "--max-rounds", "4", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out, stderr := runOKIn(t, "B SE\nfire\nB SE\n\nP\n", "play", "battlebots", "--agents", "console,nop", "--seed", "1", "--max-rounds", "4", "--json")
 	testutil.WantContains(t, "stderr", stderr,
 		"console: you play seat 0 of battlebots.",
 		"battlebots round 0, seat 0:\n..........\n.Y........\n",
@@ -81,10 +75,7 @@ func TestPlayConsole(t *testing.T) {
 // original's console players, exempt from the 20-do-nothing rule that
 // blows up an idle bot.
 func TestPlayConsoleSeatsAreExempt(t *testing.T) {
-	out, stderr, code := runCLI(t, "", "play", "bomberman", "--players", "2", "--agents", "console,idle", "--seed", "3", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out, stderr := runOKIn(t, "", "play", "bomberman", "--players", "2", "--agents", "console,idle", "--seed", "3", "--json")
 	var res match.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)

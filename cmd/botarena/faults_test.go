@@ -26,10 +26,7 @@ func faultyBot(t *testing.T) string {
 func TestPlayJSONCountsFaultsByKind(t *testing.T) {
 	bot := faultyBot(t)
 	spec := "cmd:timeout=1s:" + bot
-	out, stderr, code := runCLI(t, "", "play", "battlebots", "--agents", "nop,"+spec, "--seed", "1", "--max-rounds", "4", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := runOK(t, "play", "battlebots", "--agents", "nop,"+spec, "--seed", "1", "--max-rounds", "4", "--json")
 	var res match.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
@@ -41,10 +38,7 @@ func TestPlayJSONCountsFaultsByKind(t *testing.T) {
 	if !strings.Contains(out, `"faults":[{"seat":1,"agent":"`+spec+`","timed_out":1,"crashed":1,"invalid":1}]`) {
 		t.Errorf("result line: %s", out)
 	}
-	out, stderr, code = runCLI(t, "", "play", "battlebots", "--agents", "nop,"+spec, "--seed", "1", "--max-rounds", "4")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out = runOK(t, "play", "battlebots", "--agents", "nop,"+spec, "--seed", "1", "--max-rounds", "4")
 	if want := "seat 1 (" + spec + ") lost 3 rounds: 1 timed out, 1 crashed, 1 invalid"; !strings.Contains(out, want) {
 		t.Errorf("summary lacks %q:\n%s", want, out)
 	}

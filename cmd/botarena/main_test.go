@@ -24,11 +24,19 @@ func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, 
 // and returns its stdout.
 func runOK(t *testing.T, args ...string) string {
 	t.Helper()
-	out, errOut, code := runCLI(t, "", args...)
-	if code != 0 {
-		t.Fatalf("botarena %s: exit %d: %s", strings.Join(args, " "), code, errOut)
-	}
+	out, _ := runOKIn(t, "", args...)
 	return out
+}
+
+// runOKIn runs the CLI with args and stdin, fails t unless it exits 0,
+// and returns its stdout and stderr.
+func runOKIn(t *testing.T, stdin string, args ...string) (stdout, stderr string) {
+	t.Helper()
+	stdout, stderr, code := runCLI(t, stdin, args...)
+	if code != 0 {
+		t.Fatalf("botarena %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+	}
+	return stdout, stderr
 }
 
 // runTwice runs the CLI twice with args (a seeded play), failing t unless

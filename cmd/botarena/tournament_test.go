@@ -383,10 +383,7 @@ func TestTournamentJSONHasTheDocumentedFields(t *testing.T) {
 func must(v []byte, _ error) []byte { return v }
 
 func TestTournamentTextTable(t *testing.T) {
-	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "huggy,nop,sniper", "--games", "2", "--seed", "1")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out, stderr := runOKIn(t, "", "tournament", "battlebots", "--agents", "huggy,nop,sniper", "--games", "2", "--seed", "1")
 	testutil.WantContains(t, "output", out,
 		"huggy vs nop: 4 games, distinct endings 2, mean length 16.0 rounds\n",
 		"agent  W/D/L  win rate  95% interval     mean points  faults  forfeits  actions per game\n",
@@ -419,10 +416,7 @@ func TestTournamentTextTableCountsDeathsByCause(t *testing.T) {
 
 func TestTournamentPNGDrawsTheWinRateMatrix(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gauntlet.png")
-	_, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "huggy,nop,sniper", "--games", "1", "--seed", "1", "--png", path)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	runOK(t, "tournament", "battlebots", "--agents", "huggy,nop,sniper", "--games", "1", "--seed", "1", "--png", path)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -464,10 +458,7 @@ func TestTournamentGauntletPlaysTheGamesOwnAgents(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append(append([]string{"tournament"}, tc.args...), "--gauntlet", "--games", "1", "--max-rounds", "3", "--seed", "1", "--json")
-			out, stderr, code := runCLI(t, "", args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
+			out, stderr := runOKIn(t, "", args...)
 			var table league.GauntletTable
 			if err := json.Unmarshal([]byte(out), &table); err != nil {
 				t.Fatal(err)
