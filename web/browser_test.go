@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // chromium returns a Chromium binary: $BOTARENA_CHROMIUM, else chromium,
@@ -195,6 +197,22 @@ func TestWebBrowserReplaysAndLeague(t *testing.T) {
 		// agent's interval is drawn in seat 0's colour.
 		screenshot(t, bin, url, filepath.Join(dir, "viewer-league.png"), image.Rect(20, 130, 570, 430), 6, 20)
 	})
+	// The replays and leagues tabs list the folders' contents, or say
+	// that the server has no such folder.
+	_, bare := newTestServer(t, Options{})
+	for _, tc := range []struct {
+		name, url string
+		want      []string
+	}{
+		{"replay_list", ts.URL + "/?tab=replays", []string{"<td>battlebots.jsonl</td>", "<td>recording</td>", ">Open</button>"}},
+		{"league_list", ts.URL + "/?tab=leagues", []string{"<td>bb</td><td>battlebots</td>", ">Show</button>"}},
+		{"no_replays", bare.URL + "/?tab=replays", []string{"This server has no replays folder"}},
+		{"no_leagues", bare.URL + "/?tab=leagues", []string{"This server has no leagues folder"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			testutil.WantContains(t, "the page", headless(t, bin, tc.url, "--dump-dom"), tc.want...)
+		})
+	}
 }
 
 // paletteOf counts the distinct colours of img within b, its pixels of

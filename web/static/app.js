@@ -594,24 +594,33 @@ function pickGame(path, games) {
   }
 }
 
-async function loadReplays() {
-  const tbody = $("replaylist").querySelector("tbody");
+// loadList fills the table of the list id from the API path, fill writing
+// its rows and the note beside it (noteId); without the server folder it
+// lists (missing is the note saying so) it only writes the note.
+async function loadList(id, noteId, missing, path, fill) {
+  const tbody = $(id).querySelector("tbody");
   tbody.textContent = "";
-  if (!app.catalog.replays) {
-    $("replaynote").textContent = "This server has no replays folder (botarena serve --replays-dir DIR). You can still open a recording file.";
+  if (missing) {
+    $(noteId).textContent = missing;
     return;
   }
   try {
-    const list = await api("/api/replays");
-    $("replaynote").textContent = list.replays.length ? (list.truncated ? "The list is cut short." : "") : "No replays in the replays folder yet.";
+    fill(tbody, $(noteId), await api(path));
+  } catch (e) {
+    status(e.message, true);
+  }
+}
+
+function loadReplays() {
+  const missing = !app.catalog.replays && "This server has no replays folder (botarena serve --replays-dir DIR). You can still open a recording file.";
+  return loadList("replaylist", "replaynote", missing, "/api/replays", (tbody, note, list) => {
+    note.textContent = list.replays.length ? (list.truncated ? "The list is cut short." : "") : "No replays in the replays folder yet.";
     for (const r of list.replays) {
       const size = !r.size ? "" : r.size < 1 << 20 ? Math.ceil(r.size / 1024) + " KiB" : (r.size / 1048576).toFixed(1) + " MiB";
       row(tbody, [r.path, r.kind, r.game || "", r.seed ?? "", size, new Date(r.modified).toLocaleString(),
         button("Open", () => openReplay({ path: r.path }))]);
     }
-  } catch (e) {
-    status(e.message, true);
-  }
+  });
 }
 
 // upload sends a recording file to the server, which opens it.
@@ -628,23 +637,15 @@ async function upload(file) {
 
 // ---- leagues ----
 
-async function loadLeagues() {
-  const tbody = $("leaguelist").querySelector("tbody");
-  tbody.textContent = "";
-  if (!app.catalog.leagues) {
-    $("leaguenote").textContent = "This server has no leagues folder (botarena serve --leagues-dir DIR).";
-    return;
-  }
-  try {
-    const list = await api("/api/leagues");
-    $("leaguenote").textContent = list.leagues.length ? "" : "No leagues in the leagues folder yet (botarena league init DIR/NAME ...).";
+function loadLeagues() {
+  const missing = !app.catalog.leagues && "This server has no leagues folder (botarena serve --leagues-dir DIR).";
+  return loadList("leaguelist", "leaguenote", missing, "/api/leagues", (tbody, note, list) => {
+    note.textContent = list.leagues.length ? "" : "No leagues in the leagues folder yet (botarena league init DIR/NAME ...).";
     for (const l of list.leagues) {
       row(tbody, [l.name, l.game || "", l.agents, l.games, l.busy ? "running" : l.error || "",
         button("Show", () => showLeague(l.name))]);
     }
-  } catch (e) {
-    status(e.message, true);
-  }
+  });
 }
 
 // meanActions formats a league row's mean actions per game by kind (an
