@@ -451,9 +451,15 @@ func newLeagueTableCmd(c *cli) *cobra.Command {
 
 // writeTableJSON prints one JSON object per row.
 func writeTableJSON(w io.Writer, rows []league.Row) error {
+	return writeJSONLines(w, rows, func(r league.Row) league.Row { return r })
+}
+
+// writeJSONLines prints line(item) of each item as one JSON object per
+// line (JSON Lines).
+func writeJSONLines[T, L any](w io.Writer, items []T, line func(T) L) error {
 	enc := json.NewEncoder(w)
-	for _, r := range rows {
-		if err := enc.Encode(r); err != nil {
+	for _, it := range items {
+		if err := enc.Encode(line(it)); err != nil {
 			return err
 		}
 	}
@@ -489,13 +495,7 @@ func newLeagueGamesCmd(c *cli) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				enc := json.NewEncoder(c.stdout)
-				for _, g := range games {
-					if err := enc.Encode(g.Line()); err != nil {
-						return err
-					}
-				}
-				return nil
+				return writeJSONLines(c.stdout, games, league.GameRecord.Line)
 			}
 			tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "GAME\tSEED\tROUNDS\tSEATS\tRESULT")

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -53,6 +54,9 @@ func TestLeagueCommandsRunALeagueEndToEnd(t *testing.T) {
 	}
 	if games := runOK(t, "league", "games", dir, "--last", "3"); strings.Count(games, "\n") != 4 {
 		t.Errorf("games --last 3:\n%s", games)
+	}
+	if games := runOK(t, "league", "games", dir, "--last", "3", "--json"); !regexp.MustCompile(`^(\{"index":1[789],"seed":\d+,.*\}\n){3}$`).MatchString(games) {
+		t.Errorf("games --last 3 --json, want games 17 to 19 as JSON Lines:\n%s", games)
 	}
 	runOK(t, "league", "remove", dir, "still")
 	if rows := runOK(t, "league", "table", dir, "--json"); strings.Count(rows, "\n") != 4 || strings.Contains(rows, "still") {
