@@ -50,11 +50,20 @@ const maxChunk = 64
 // envs that finish first, up to one chunk (at most 64 envs) of
 // reordering; a slow env (an external bot) holds back only its own batch.
 //
-// The batches live in a ring of [AsyncBatches](NumEnvs, BatchSize)
-// Outputs ([Async.Batch]): since an env is in flight at most once and
-// every env in flight has a place in the batches after the last one
-// returned, the batch returned by Recv is not written until the next
-// Recv returns. Read or copy it before then.
+// The batches live in [AsyncBatches](NumEnvs, BatchSize) Outputs
+// ([Async.Batch]), a batch taking a free one when its first env is placed:
+// since an env is in flight at most once, the batches in flight and the
+// one Recv returned last never need more. The batch returned by Recv is
+// not written until the next Recv returns, or until the caller says it is
+// done with it ([Async.Release]). Read or copy it before then.
+//
+// A batch whose envs are sent back in the order Recv returned them, after
+// Release, takes the Output they were in: every env's rows are where its
+// last observation is, and games that implement [ObsUpdater] (and
+// [MaskUpdater]) write only what changed, as in a [Pool]'s own rows. Any
+// other row, whose last observation is another env's, is written in full.
+// Without Release the envs' rows are always another Output's, written in
+// full: the Output they were in is the caller's until the next Recv.
 //
 // # Determinism
 //
@@ -73,7 +82,8 @@ const maxChunk = 64
 // An Async is not safe for concurrent use: one goroutine calls its
 // methods. Idle workers spin for up to 50 µs (yielding their P) before
 // they park, as the sync pool's workers do, so that back-to-back batches
-// pay no wake-up. Recv steps the envs of its batch still queued on the
+// pay no wake-up; a worker whose last wait outlasted that parks at once,
+// leaving the core to a caller that takes longer between Sends. Recv steps the envs of its batch still queued on the
 // caller's goroutine, as one more worker, and then waits for those the
 // workers took: it spins without yielding when a P is spare for it
 // (fewer workers than GOMAXPROCS) and parks otherwise, as the sync pool's
@@ -115,6 +125,18 @@ type Async struct {
 	active   int   // envs taken by workers and not finished
 	nextSlot int64 // the place of the next env taken, counting from 0 at Reset
 	stop     bool
+	// The batches' Outputs (buffers): bufOf[b%len(outs)] is the buffer of
+	// batch b (counting from 0 at Reset), chosen when its first env is
+	// queued (see place) and read without the lock by whoever steps its
+	// envs (they took them after it was chosen) and by Recv.
+	// free holds the buffers no batch in flight and not the caller's:
+	// the caller's is held (Recv's last) until the next Recv returns or
+	// Release. lastBuf[e] is the buffer env e was last placed first in.
+	bufOf   []int32
+	free    []int32
+	isFree  []bool
+	held    int32 // -1: none
+	lastBuf []int32
 
 	// Workers and Recv wait as the sync dispatcher's goroutines do (see
 	// wait): spinning briefly on an atomic, then parking on a channel.
@@ -139,7 +161,9 @@ func AsyncBatches(numEnvs, batchSize int) int {
 }
 
 // NewAsync starts async stepping of p's envs in batches of batchSize envs,
-// 1 ≤ batchSize ≤ NumEnvs, on p.Workers() background goroutines. The
+// 1 ≤ batchSize ≤ NumEnvs, on p.Workers()-1 background goroutines (one
+// for a pool of one worker): as in [Pool.Step], the caller's goroutine is
+// one more worker, stepping its batch's envs in Recv. The
 // batches are written into outs, [AsyncBatches] Outputs of batchSize ×
 // len(LearnerSeats) rows (see [Output]; the Env, Seat and Episode columns
 // are written with each row), or, when outs is nil, into Outputs it
@@ -182,6 +206,10 @@ func NewAsync(p *Pool, batchSize int, outs []Output) (*Async, error) {
 		batch:    batchSize,
 		outs:     outs,
 		rows:     make([]rows, nb),
+		bufOf:    make([]int32, nb),
+		isFree:   make([]bool, nb),
+		held:     -1,
+		lastBuf:  make([]int32, n),
 		inflight: make([]bool, n),
 		stamp:    make([]uint32, n),
 		op:       make([]uint8, n),
@@ -193,9 +221,12 @@ func NewAsync(p *Pool, batchSize int, outs []Output) (*Async, error) {
 	a.idle = sync.NewCond(&a.mu)
 	a.recvWake = make(chan struct{}, 1)
 	for k, out := range outs {
-		a.rows[k] = rows{Buffers: out.Buffers, final: out.FinalObs, ended: out.Ended}
+		a.rows[k] = versioned(out.Buffers, out.FinalObs, out.Ended)
 	}
-	for range p.Workers() {
+	a.freeAll()
+	// A caller that computes actions between Recv and Send keeps a core
+	// busy too: more goroutines than cores would only take turns.
+	for range max(p.Workers()-1, 1) {
 		a.workers = append(a.workers, &asyncWorker{worker: p.newWorker(n), wake: make(chan struct{}, 1)})
 	}
 	a.caller = p.newWorker(n)
@@ -241,9 +272,11 @@ func (a *Async) Reset() error {
 	}
 	a.mu.Lock()
 	a.nextSlot = 0
+	a.freeAll()
 	a.mu.Unlock()
 	for k := range a.done {
 		a.done[k].Store(0)
+		a.rows[k].forget() // a reset writes every row in full, as Pool.Reset does
 	}
 	n := len(a.p.slots)
 	for i := range n {
@@ -254,6 +287,7 @@ func (a *Async) Reset() error {
 	a.sent, a.returned = int64(n), 0
 	a.p.started = true
 	a.mu.Lock()
+	a.place(a.queue, 0)
 	a.head, a.queued = 0, n
 	a.pending.Store(int64(n))
 	a.mu.Unlock()
@@ -288,6 +322,21 @@ func (a *Async) wakeWorkers() {
 // makes Send wait for the envs in flight before it makes the new
 // opponents.
 func (a *Async) Send(envs, actions []int32) error {
+	return a.send(envs, actions, false)
+}
+
+// ReleaseAndSend is [Async.Release] then [Async.Send], for a caller that
+// hands the batch Recv returned last over with its envs' actions (a
+// send-and-receive call): the envs sent back in that batch's order step
+// into their own rows. Nothing is released when Send refuses its
+// arguments.
+func (a *Async) ReleaseAndSend(envs, actions []int32) error {
+	return a.send(envs, actions, true)
+}
+
+// send is Send, releasing the caller's batch first (once the arguments
+// are checked) when release is set.
+func (a *Async) send(envs, actions []int32, release bool) error {
 	if err := a.check(); err != nil {
 		return err
 	}
@@ -332,12 +381,16 @@ func (a *Async) Send(envs, actions []int32) error {
 		a.op[e] = asyncStep
 		a.inflight[e] = true
 	}
-	a.sent += int64(len(envs))
 	a.mu.Lock()
+	if release {
+		a.release()
+	}
+	a.place(envs, a.sent)
 	for _, e := range envs {
 		a.queue[(a.head+a.queued)%n] = e
 		a.queued++
 	}
+	a.sent += int64(len(envs))
 	a.pending.Store(int64(a.queued))
 	a.mu.Unlock()
 	if len(envs) > 0 {
@@ -358,8 +411,8 @@ func (a *Async) Recv() (int, error) {
 	if inFlight := a.sent - a.returned; inFlight < int64(a.batch) {
 		return 0, fmt.Errorf("%w: %d in flight, batches of %d", ErrStarved, inFlight, a.batch)
 	}
-	k := int(a.returned / int64(a.batch) % int64(len(a.outs)))
-	complete := func() bool { return a.done[k].Load() == int32(a.batch) || a.hasFailed() }
+	bi := int(a.returned / int64(a.batch) % int64(len(a.outs)))
+	complete := func() bool { return a.done[bi].Load() == int32(a.batch) || a.hasFailed() }
 	// Step the batch's envs still queued on this goroutine, rather than
 	// wait for a worker to take them, then wait for those taken.
 	end := a.returned + int64(a.batch)
@@ -377,7 +430,12 @@ func (a *Async) Recv() (int, error) {
 	}
 	await(complete, spin, &a.recvParked, a.recvWake)
 	a.rethrow()
-	a.done[k].Store(0)
+	a.done[bi].Store(0)
+	k := int(a.bufOf[bi])
+	a.mu.Lock()
+	a.release()
+	a.held = int32(k)
+	a.mu.Unlock()
 	L := len(a.p.learners)
 	for r, e := range a.outs[k].Buffers.Env {
 		if r%L == 0 {
@@ -386,6 +444,79 @@ func (a *Async) Recv() (int, error) {
 	}
 	a.returned += int64(a.batch)
 	return k, nil
+}
+
+// Release tells a that the caller is done with the batch Recv returned
+// last (it will not read it again): its rows may be written from now on by
+// the envs sent next, instead of only after the next Recv returns. Envs
+// sent back in the order that batch held them then step into their own
+// rows again, where the games that implement [ObsUpdater] (and
+// [MaskUpdater]) write only what changed, as in a [Pool]'s own rows; a
+// batch of other envs, or of the same envs in another order, writes its
+// rows in full. A caller that copies or encodes each batch (a server), or
+// hands it over with the next Send (a send-and-receive call), should call
+// Release before that Send. Calling it twice, or before the first Recv,
+// does nothing.
+func (a *Async) Release() {
+	a.mu.Lock()
+	a.release()
+	a.mu.Unlock()
+}
+
+// release frees the caller's batch, if any; a.mu is held.
+func (a *Async) release() {
+	if a.held >= 0 {
+		a.isFree[a.held] = true
+		a.free = append(a.free, a.held)
+		a.held = -1
+	}
+}
+
+// freeAll makes every buffer free (none is the caller's or in flight);
+// a.mu is held, or the workers are idle.
+func (a *Async) freeAll() {
+	a.free = a.free[:0]
+	for k := len(a.outs) - 1; k >= 0; k-- {
+		a.free = append(a.free, int32(k))
+		a.isFree[k] = true
+	}
+	a.held = -1
+}
+
+// place chooses the buffers of the batches that envs, queued from place
+// slot on, start: the buffer of a batch is chosen when its first env is
+// queued, by the caller, so that which buffer a batch takes depends only
+// on the calls made (Reset, Send, Recv, Release), never on the workers'
+// timing. a.mu is held.
+func (a *Async) place(envs []int32, slot int64) {
+	B, nb := int64(a.batch), int64(len(a.outs))
+	for j, e := range envs {
+		if s := slot + int64(j); s%B == 0 {
+			a.bufOf[s/B%nb] = a.pick(e)
+		}
+	}
+}
+
+// pick chooses the buffer of a batch whose first env is e and takes it out
+// of the free ones: the buffer e was first in last time, when it is free
+// and e's rows are still there (a batch of the same envs in the same order
+// then updates its rows in place), or else the free one freed last. a.mu
+// is held; a buffer is always free (see AsyncBatches).
+func (a *Async) pick(e int32) int32 {
+	k := a.lastBuf[e]
+	if !a.isFree[k] || a.outs[k].Buffers.Env[0] != e {
+		k = a.free[len(a.free)-1]
+	}
+	for j, f := range a.free {
+		if f == k {
+			a.free[j] = a.free[len(a.free)-1]
+			a.free = a.free[:len(a.free)-1]
+			break
+		}
+	}
+	a.isFree[k] = false
+	a.lastBuf[e] = k
+	return k
 }
 
 // Wait returns when no env is queued or stepping: every env sent has
@@ -484,8 +615,19 @@ func (a *Async) loop(w *asyncWorker) {
 	nw := len(a.workers)
 	chunk := make([]int32, maxChunk)
 	work := func() bool { return a.pending.Load() > 0 || a.stopped.Load() }
+	spin := workerSpin
 	for {
-		wait(work, workerSpin, &w.parked, w.wake)
+		start := time.Now()
+		wait(work, spin, &w.parked, w.wake)
+		// Spin in the next wait only if this one was short enough for a
+		// spin to catch: a caller that takes longer between Sends (a
+		// policy's forward pass, Python drawing actions) needs the core
+		// more than a spinning worker, which parks at once instead.
+		if time.Since(start) > workerSpin {
+			spin = 0
+		} else {
+			spin = workerSpin
+		}
 		c, slot := a.take(chunk, math.MaxInt64, nw)
 		if c == 0 {
 			a.mu.Lock()
@@ -570,16 +712,22 @@ func (a *Async) run(w *worker, chunk []int32, slot int64) {
 	B, nb := int64(a.batch), int64(len(a.outs))
 	// The envs finished are counted once per batch the chunk reaches into,
 	// not once per env: the counters are shared by every worker.
-	counted, k0 := 0, int(slot/B%nb)
+	counted, b0 := 0, int(slot/B%nb)
 	for j, e := range chunk {
 		s := slot + int64(j)
-		k := int(s / B % nb)
-		if k != k0 {
-			a.finished(k0, j-counted)
-			counted, k0 = j, k
+		b := int(s / B % nb)
+		if b != b0 {
+			a.finished(b0, j-counted)
+			counted, b0 = j, b
 		}
 		row0 := int(s%B) * L
-		out := &a.rows[k]
+		out := &a.rows[a.bufOf[b]]
+		if out.Env[row0] != e {
+			// The rows show another env's observations: the versions
+			// are that env's, and e writes the rows in full.
+			clear(out.ver[row0 : row0+L])
+			clear(out.maskVer[row0 : row0+L])
+		}
 		i := int(e)
 		if a.op[i] == asyncReset {
 			p.resetRows(w, out, i, row0)
@@ -594,13 +742,14 @@ func (a *Async) run(w *worker, chunk []int32, slot int64) {
 			out.Episode[r] = episode
 		}
 	}
-	a.finished(k0, len(chunk)-counted)
+	a.finished(b0, len(chunk)-counted)
 }
 
-// finished records that n more envs of batch k have their rows written,
-// and wakes Recv when that completes the batch.
-func (a *Async) finished(k, n int) {
-	if n > 0 && a.done[k].Add(int32(n)) == int32(a.batch) {
+// finished records that n more envs of batch b (its number modulo
+// Batches) have their rows written, and wakes Recv when that completes
+// the batch.
+func (a *Async) finished(b, n int) {
+	if n > 0 && a.done[b].Add(int32(n)) == int32(a.batch) {
 		signal(&a.recvParked, a.recvWake)
 	}
 }

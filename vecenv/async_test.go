@@ -105,7 +105,11 @@ func syncTrajectories(t *testing.T, cfg vecenv.Config, steps int) ([][][32]byte,
 //   - shuffled, split over two Send calls and held back for a round now
 //     and then (chaos true): until every env has received steps results;
 //     some envs take extra steps, and the stats are not comparable.
-func asyncTrajectories(t *testing.T, cfg vecenv.Config, batch, steps int, want [][][32]byte, chaos bool) vecenv.Stats {
+//
+// With release it releases each batch after reading it (ReleaseAndSend in
+// order, Release when shuffled), so that envs sent back in order write
+// their rows in place.
+func asyncTrajectories(t *testing.T, cfg vecenv.Config, batch, steps int, want [][][32]byte, chaos, release bool) vecenv.Stats {
 	t.Helper()
 	p := testutil.NewPool(t, cfg)
 	a := startAsync(t, p, batch)
@@ -115,7 +119,7 @@ func asyncTrajectories(t *testing.T, cfg vecenv.Config, batch, steps int, want [
 	received := make([]int, n) // results received of each env (the reset's included)
 	var ready, held []int32
 	acts := make([]int32, 0, n*L)
-	send := func(envs []int32) {
+	send := func(envs []int32, release bool) {
 		t.Helper()
 		acts = acts[:0]
 		for _, e := range envs {
@@ -123,7 +127,11 @@ func asyncTrajectories(t *testing.T, cfg vecenv.Config, batch, steps int, want [
 			acts = append(acts, make([]int32, L)...)
 			envActions(acts[len(acts)-L:], int(e), sent[e], p.Spec().Actions)
 		}
-		if err := a.Send(envs, acts); err != nil {
+		send := a.Send
+		if release {
+			send = a.ReleaseAndSend
+		}
+		if err := send(envs, acts); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -152,7 +160,7 @@ func asyncTrajectories(t *testing.T, cfg vecenv.Config, batch, steps int, want [
 			}
 		}
 		if !chaos {
-			send(ready)
+			send(ready, release) // ReleaseAndSend
 			ready = ready[:0]
 			continue
 		}
@@ -165,9 +173,12 @@ func asyncTrajectories(t *testing.T, cfg vecenv.Config, batch, steps int, want [
 		} else {
 			held = held[:0]
 		}
+		if release {
+			a.Release()
+		}
 		half := len(next) / 2
-		send(next[:half])
-		send(next[half:])
+		send(next[:half], false)
+		send(next[half:], false)
 		ready = ready[:0]
 	}
 	a.Wait()
@@ -184,8 +195,9 @@ func asyncTrajectories(t *testing.T, cfg vecenv.Config, batch, steps int, want [
 }
 
 // asyncCases are the pools of the determinism test: Bomberman with a
-// random and the reference opponent and two learner seats, and the toy
-// game with batched random opponents.
+// random and the reference opponent and two learner seats, BattleBots in
+// self-play (both games update observations in place), and the toy game
+// with batched random opponents.
 func asyncCases(mode vecenv.AutoReset) []struct {
 	name string
 	cfg  func(workers int) vecenv.Config
@@ -195,6 +207,9 @@ func asyncCases(mode vecenv.AutoReset) []struct {
 		cfg  func(workers int) vecenv.Config
 	}{
 		{"bomberman", func(workers int) vecenv.Config { return mixedConfig(10, workers, 42, mode) }},
+		{"battlebots", func(workers int) vecenv.Config {
+			return vecenv.Config{Game: "battlebots", GameConfig: []byte(`{"max_rounds": 25}`), NumEnvs: 9, Seed: 6, Workers: workers, AutoReset: mode}
+		}},
 		{"toy_batched", func(workers int) vecenv.Config {
 			b := &countingBatcher{}
 			return vecenv.Config{
@@ -208,8 +223,9 @@ func asyncCases(mode vecenv.AutoReset) []struct {
 
 // TestAsyncDeterminism: an env's rows from an Async are byte for byte
 // those of the serial pool given the same actions, for any batch size,
-// worker count and send order, in both autoreset modes, and the stats
-// after Wait are the serial pool's.
+// worker count and send order, with and without Release (rows updated in
+// place or written in full), in both autoreset modes, and the stats after
+// Wait are the serial pool's.
 func TestAsyncDeterminism(t *testing.T) {
 	const steps = 60
 	for _, mode := range []vecenv.AutoReset{vecenv.NextStep, vecenv.SameStep} {
@@ -222,11 +238,13 @@ func TestAsyncDeterminism(t *testing.T) {
 				n := c.cfg(1).NumEnvs
 				for _, tc := range []struct{ batch, workers int }{{1, 1}, {3, 2}, {4, 3}, {n, 2}, {n - 1, 1}} {
 					t.Run(fmt.Sprintf("batch=%d/workers=%d", tc.batch, tc.workers), func(t *testing.T) {
-						got := asyncTrajectories(t, c.cfg(tc.workers), tc.batch, steps, want, false)
-						if fmt.Sprint(got) != fmt.Sprint(wantStats) {
-							t.Errorf("stats %+v, want %+v", got, wantStats)
+						for _, release := range []bool{false, true} {
+							got := asyncTrajectories(t, c.cfg(tc.workers), tc.batch, steps, want, false, release)
+							if fmt.Sprint(got) != fmt.Sprint(wantStats) {
+								t.Errorf("release %v: stats %+v, want %+v", release, got, wantStats)
+							}
+							asyncTrajectories(t, c.cfg(tc.workers), tc.batch, steps/2, want, true, release)
 						}
-						asyncTrajectories(t, c.cfg(tc.workers), tc.batch, steps/2, want, true)
 					})
 				}
 			})
@@ -506,5 +524,58 @@ func TestAsyncDoesNotAllocate(t *testing.T) {
 	// runtime's per-P cache now and then (see TestBombermanStepAllocations).
 	if allocs := testing.AllocsPerRun(200, round); allocs > 0.1 {
 		t.Errorf("%v allocations per round, want 0", allocs)
+	}
+}
+
+// TestAsyncReleaseKeepsRows: envs sent back in the order Recv returned
+// them after Release land in the rows they were in (where ObsUpdaters
+// write only what changed), for a batch of every env and of half of them;
+// without Release a batch never takes the Output of the batch before it
+// (the caller's until the next Recv returns).
+func TestAsyncReleaseKeepsRows(t *testing.T) {
+	for _, tc := range []struct {
+		batch   int
+		release bool
+	}{{8, true}, {4, true}, {8, false}, {4, false}} {
+		t.Run(fmt.Sprintf("batch=%d/release=%v", tc.batch, tc.release), func(t *testing.T) {
+			p := testutil.NewPool(t, vecenv.Config{Game: "battlebots", NumEnvs: 8, Seed: 3, Workers: 2})
+			a := startAsync(t, p, tc.batch)
+			L := len(p.LearnerSeats())
+			acts := make([]int32, tc.batch*L)
+			envs := make([]int32, tc.batch)
+			type place struct{ k, j int }
+			last := map[int32]place{}
+			moved, prev := 0, -1
+			const rounds = 40
+			for round := range rounds {
+				k, err := a.Recv()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !tc.release && k == prev {
+					t.Fatalf("round %d: batch in Output %d, the caller's until this Recv", round, k)
+				}
+				prev = k
+				ids := a.Batch(k).Buffers.Env
+				for j := range envs {
+					envs[j] = ids[j*L]
+					// Once the first rounds after Reset have placed the
+					// envs, they stay.
+					if pl, ok := last[envs[j]]; ok && pl != (place{k, j}) && round >= rounds/2 {
+						moved++
+					}
+					last[envs[j]] = place{k, j}
+				}
+				if tc.release {
+					a.Release()
+				}
+				if err := a.Send(envs, acts); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.release && moved > 0 {
+				t.Errorf("%d env steps of the last %d rounds moved to other rows", moved, rounds/2)
+			}
+		})
 	}
 }

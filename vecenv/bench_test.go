@@ -238,51 +238,62 @@ func benchmarkCopy(b *testing.B, rows, rowBytes, workers int) {
 // benchGames, every seat a learner, with a caller that receives a batch and
 // sends its envs back at once (no policy time to overlap): the cost of
 // async stepping against BenchmarkPool's (both report cpu-ns/agent-step,
-// the process's CPU time). One op is one batch.
+// the process's CPU time). One op is one batch. With release the caller
+// calls Release before sending a batch's envs back (as a server or a
+// send-and-receive call does), so that they step into their own rows.
 func BenchmarkAsync(b *testing.B) {
 	for _, game := range benchGames {
-		for _, batch := range []int{256, 1024} {
+		for _, batch := range []int{256, 512, 1024} {
 			for _, workers := range []int{1, 2} {
-				b.Run(fmt.Sprintf("%s/envs=1024/batch=%d/workers=%d", game.name, batch, workers), func(b *testing.B) {
-					p, err := vecenv.New(vecenv.Config{Game: game.name, NumEnvs: 1024, Workers: workers, Seed: 1})
-					if err != nil {
-						b.Fatal(err)
-					}
-					defer p.Close()
-					a, err := vecenv.NewAsync(p, batch, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					defer a.Close()
-					if err := a.Reset(); err != nil {
-						b.Fatal(err)
-					}
-					L := len(p.LearnerSeats())
-					rng := rand.New(rand.NewPCG(7, 7))
-					acts := make([]int32, batch*L)
-					for i := range acts {
-						acts[i] = game.weights[rng.IntN(len(game.weights))]
-					}
-					envs := make([]int32, batch)
-					b.ReportAllocs()
-					cpu := processCPU()
-					for b.Loop() {
-						k, err := a.Recv()
-						if err != nil {
-							b.Fatal(err)
-						}
-						ids := a.Batch(k).Buffers.Env
-						for j := range envs {
-							envs[j] = ids[j*L]
-						}
-						if err := a.Send(envs, acts); err != nil {
-							b.Fatal(err)
-						}
-					}
-					b.ReportMetric(float64(batch*L*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
-					reportCPU(b, cpu, batch*L)
-				})
+				for _, release := range []bool{false, true} {
+					b.Run(fmt.Sprintf("%s/envs=1024/batch=%d/workers=%d/release=%v", game.name, batch, workers, release), func(b *testing.B) {
+						benchmarkAsync(b, game, batch, workers, release)
+					})
+				}
 			}
 		}
 	}
+}
+
+func benchmarkAsync(b *testing.B, game benchGame, batch, workers int, release bool) {
+	p, err := vecenv.New(vecenv.Config{Game: game.name, NumEnvs: 1024, Workers: workers, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	a, err := vecenv.NewAsync(p, batch, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	if err := a.Reset(); err != nil {
+		b.Fatal(err)
+	}
+	L := len(p.LearnerSeats())
+	rng := rand.New(rand.NewPCG(7, 7))
+	acts := make([]int32, batch*L)
+	for i := range acts {
+		acts[i] = game.weights[rng.IntN(len(game.weights))]
+	}
+	envs := make([]int32, batch)
+	b.ReportAllocs()
+	cpu := processCPU()
+	for b.Loop() {
+		k, err := a.Recv()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids := a.Batch(k).Buffers.Env
+		for j := range envs {
+			envs[j] = ids[j*L]
+		}
+		if release {
+			a.Release()
+		}
+		if err := a.Send(envs, acts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(batch*L*b.N)/b.Elapsed().Seconds(), "agent-steps/s")
+	reportCPU(b, cpu, batch*L)
 }
