@@ -328,7 +328,7 @@ func AsyncReset(h int64) error {
 // Send queues envs of async pool h with their actions (see
 // [vecenv.Async.Send]); the slices are only read during the call.
 func Send(h int64, envs, actions []int32) error {
-	return with(h, func(p *pool) error { return p.send(envs, actions) })
+	return with(h, func(p *pool) error { return p.send(envs, actions, false) })
 }
 
 // Recv waits for the next batch of async pool h and returns its index in
@@ -345,11 +345,15 @@ func Recv(h int64) (int, error) {
 // SendRecv is [Send] then [Recv] in one call: it queues envs of async
 // pool h with their actions and waits for the next batch, returning its
 // index in the ring. A step of an async pool from Python crosses into Go
-// once instead of twice. Nothing is received when Send fails.
+// once instead of twice. The batch the last Recv returned is handed over
+// with the call (see [vecenv.Async.ReleaseAndSend]): it may be written
+// before this call returns, and envs sent back in its order step into
+// their own rows, where games update observations in place. Nothing is
+// received when Send fails.
 func SendRecv(h int64, envs, actions []int32) (int, error) {
 	k := 0
 	err := with(h, func(p *pool) (err error) {
-		if err := p.send(envs, actions); err != nil {
+		if err := p.send(envs, actions, true); err != nil {
 			return err
 		}
 		k, err = p.recv()
@@ -358,13 +362,18 @@ func SendRecv(h int64, envs, actions []int32) (int, error) {
 	return k, err
 }
 
-// send is [Send] on p, under its lock.
-func (p *pool) send(envs, actions []int32) error {
+// send is [Send] on p, under its lock; with release, the batch the last
+// Recv returned is released first ([vecenv.Async.ReleaseAndSend]).
+func (p *pool) send(envs, actions []int32, release bool) error {
 	a, err := p.asyncOrErr()
 	if err != nil {
 		return err
 	}
-	if err := a.Send(envs, actions); err != nil {
+	send := a.Send
+	if release {
+		send = a.ReleaseAndSend
+	}
+	if err := send(envs, actions); err != nil {
 		return err
 	}
 	p.steps++

@@ -120,7 +120,8 @@ func TestRecvMatchesAsync(t *testing.T) {
 				if _, err := raw.Send(ctx, &botarenav1.SendRequest{PoolId: id, EnvIds: envIDs(ids), Actions: client.EncodeActions(nil, actions)}); err != nil {
 					t.Fatalf("send %d: %v", i, err)
 				}
-				if err := a.Send(ids, actions); err != nil {
+				// The server releases each batch once encoded.
+				if err := a.ReleaseAndSend(ids, actions); err != nil {
 					t.Fatal(err)
 				}
 			}

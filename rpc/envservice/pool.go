@@ -400,7 +400,9 @@ func (p *servedPool) send(rawEnvs, rawActions []byte) (err error) {
 }
 
 // recv waits for the next batch of an async pool and encodes it into b as
-// a step's batch (batch, final_batch, ended).
+// a step's batch (batch, final_batch, ended), and then releases the batch
+// (vecenv.Async.Release): the response holds a copy, so the envs sent back
+// next step into their own rows.
 func (p *servedPool) recv(b *batchBuf) (err error) {
 	if err := p.enter("Recv", asyncPool, "AsyncReset"); err != nil {
 		return err
@@ -416,7 +418,11 @@ func (p *servedPool) recv(b *batchBuf) (err error) {
 	if p.finals != nil {
 		final = &p.finals[k]
 	}
-	return p.encode(b, out.Buffers, out.Ended, final)
+	if err := p.encode(b, out.Buffers, out.Ended, final); err != nil {
+		return err
+	}
+	p.async.Release()
+	return nil
 }
 
 // boolByte is 1 for true and 0 for false.
