@@ -55,9 +55,7 @@ func newLeagueInitCmd(c *cli) *cobra.Command {
 			if game == "" {
 				return fmt.Errorf("--game: required (games: %s)", strings.Join(c.reg.Names(), ", "))
 			}
-			if !cmd.Flags().Changed("seed") {
-				seed = league.NewSeed()
-			}
+			drawSeed(cmd, &seed)
 			l, err := league.Create(args[0], league.Settings{Game: game, Config: json.RawMessage(config), Seed: seed}, c.reg)
 			if err != nil {
 				return err

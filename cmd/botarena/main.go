@@ -21,6 +21,7 @@ import (
 	_ "github.com/botarena/botarena/agents/all" // links every agent scheme
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/games" // links every game
+	"github.com/botarena/botarena/league"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
@@ -97,6 +98,14 @@ func durationsAsText(_ []string, a slog.Attr) slog.Attr {
 func oneLine(s string) string {
 	s = strings.TrimSpace(s)
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
+}
+
+// drawSeed sets *seed, cmd's --seed, to a random seed below 2³¹
+// (league.NewSeed: easy to print and type) when --seed was not given.
+func drawSeed(cmd *cobra.Command, seed *uint64) {
+	if !cmd.Flags().Changed("seed") {
+		*seed = league.NewSeed()
+	}
 }
 
 // gameArg is a cobra Args check for commands that take one GAME.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -72,9 +71,7 @@ func newPlayCmd(c *cli) *cobra.Command {
 			"result names it (\"forfeit\" in --json).",
 		Args: c.gameArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !cmd.Flags().Changed("seed") {
-				o.seed = rand.Uint64N(1 << 31)
-			}
+			drawSeed(cmd, &o.seed)
 			if !cmd.Flags().Changed("max-rounds") {
 				o.maxRounds = -1
 			} else if o.maxRounds < 0 {

@@ -111,9 +111,7 @@ func newTournamentCmd(c *cli) *cobra.Command {
 			"(\"forfeit\").",
 		Args: c.gameArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !cmd.Flags().Changed("seed") {
-				o.seed = uint64(time.Now().UnixNano()) % (1 << 31)
-			}
+			drawSeed(cmd, &o.seed)
 			if o.timeout <= 0 {
 				return fmt.Errorf("--timeout: want a positive duration, got %v", o.timeout)
 			}
