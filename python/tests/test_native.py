@@ -238,12 +238,9 @@ def env_actions(env: int, t: int, n: int, actions: int) -> np.ndarray:
     return np.random.default_rng([env, t]).integers(0, actions, n, dtype=np.int32)
 
 
-@pytest.mark.parametrize("batch_size", [1, 3, 7])
-def test_async_matches_sync_per_env(batch_size: int) -> None:
-    """An env's rows from send/recv are those of the sync pool with the same per-env actions."""
-    kw = {"seed": 4, "learner_seats": [0, 2], "opponents": "random", "max_rounds": 15, "autoreset": "same_step"}
-    n, steps = 7, 30
-    with botarena.Pool("bomberman", n, backend="native", workers=1, **kw) as sync:
+def sync_per_env(game: str, n: int, steps: int, kw: dict[str, Any]) -> list[list[list[tuple[str, bytes]]]]:
+    """Each env's snapshot after reset and after each of steps sync steps with env_actions: [env][step]."""
+    with botarena.Pool(game, n, backend="native", workers=1, **kw) as sync:
         L = len(sync.learner_seats)
         obs, info = sync.reset()
         want: list[list[list[tuple[str, bytes]]]] = [[] for _ in range(n)]
@@ -258,7 +255,17 @@ def test_async_matches_sync_per_env(batch_size: int) -> None:
         for t in range(1, steps + 1):
             acts = np.concatenate([env_actions(e, t, L, sync.spec.actions) for e in range(n)])
             record(*sync.step(acts))
+    return want
+
+
+@pytest.mark.parametrize("batch_size", [1, 3, 7])
+def test_async_matches_sync_per_env(batch_size: int) -> None:
+    """An env's rows from send/recv are those of the sync pool with the same per-env actions."""
+    kw = {"seed": 4, "learner_seats": [0, 2], "opponents": "random", "max_rounds": 15, "autoreset": "same_step"}
+    n, steps = 7, 30
+    want = sync_per_env("bomberman", n, steps, kw)
     with botarena.Pool("bomberman", n, backend="native", batch_size=batch_size, workers=2, **kw) as pool:
+        L = len(pool.learner_seats)
         obs, info = pool.reset()
         sent = np.zeros(n, dtype=int)
         got = np.zeros(n, dtype=int)
@@ -291,6 +298,49 @@ def test_async_matches_sync_per_env(batch_size: int) -> None:
 
 def pool_in_flight(sent: np.ndarray, got: np.ndarray) -> int:
     return int((sent + 1 - got).sum())
+
+
+STEP_CASES = [
+    ("battlebots", 6, 6, {"max_rounds": 12}),
+    ("battlebots", 6, 3, {"max_rounds": 12, "autoreset": "same_step"}),
+    ("bomberman", 5, 5, {"max_rounds": 15, "learner_seats": [0, 2], "opponents": "random"}),
+    ("bomberman", 6, 2, {"max_rounds": 15, "autoreset": "same_step"}),
+]
+
+
+@pytest.mark.parametrize("backend", ["native", "remote"])
+@pytest.mark.parametrize("game,n,batch_size,kw", STEP_CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in STEP_CASES])
+def test_async_step_matches_sync_per_env(backend: str, game: str, n: int, batch_size: int, kw: dict[str, Any], address: str) -> None:
+    """step() of an async pool, its envs sent back in batch order, gives each env the sync pool's rows.
+
+    The pool hands each batch back with the next step (the native library's
+    send_recv; the server once it has encoded a batch), so the envs step
+    into their own rows and the games update them in place: the bytes must
+    still be those of a full write.
+    """
+    steps = 25
+    kw = {"seed": 12, **kw}
+    want = sync_per_env(game, n, steps, kw)
+    extra = {"address": address} if backend == "remote" else {}
+    with botarena.Pool(game, n, backend=backend, batch_size=batch_size, workers=2, **kw, **extra) as pool:
+        L = len(pool.learner_seats)
+        obs, info = pool.reset()
+        rew = term = trunc = None
+        got = np.zeros(n, dtype=int)
+        while True:
+            ids = info["env_id"].copy()
+            for j, e in enumerate(ids):
+                rows = slice(j * L, (j + 1) * L)
+                sub = {k: (v[rows] if k not in ("final_obs", "env_id") else ({t: a[rows] for t, a in v.items()} if k == "final_obs" else v)) for k, v in info.items()}
+                first = got[e] == 0  # a reset's result: no reward or flags to compare
+                snap = snapshot({k: v[rows] for k, v in obs.items()}, None if first else rew[rows], None if first else term[rows], None if first else trunc[rows], sub)  # type: ignore[index]
+                assert snap == want[e][got[e]], f"env {e} step {got[e]} differs from the sync pool"
+                got[e] += 1
+            if got[ids].max() > steps:
+                break
+            acts = np.concatenate([env_actions(int(e), int(got[e]), L, pool.spec.actions) for e in ids])
+            obs, rew, term, trunc, info = pool.step(acts)
+        assert got.min() >= steps - 1
 
 
 def test_async_errors_and_defaults() -> None:

@@ -299,7 +299,7 @@ class NativePool(Pool):
     owns and overwrites at the next call (copy what you keep). In async mode
     (``batch_size``) a batch's arrays stay valid until the next :meth:`recv`
     returns (they are a ring of ``ceil(num_envs / batch_size) + 1``
-    batches).
+    batches), or until the next :meth:`step`, which hands them back.
 
     The library is thread-safe, but one NativePool is not: call its methods
     from one thread at a time (the actions buffer is shared). Closing it (or
@@ -414,7 +414,11 @@ class NativePool(Pool):
 
         As :meth:`Pool.step`, but the arrays are overwritten by the next call.
         In async mode: :meth:`send` (to ``env_id``, default the last batch's
-        envs) then :meth:`recv`, in one call into the library.
+        envs) then :meth:`recv`, in one call into the library, which hands
+        the last batch back: its arrays are overwritten by this call, as a
+        synchronous step's are, and the envs sent back in its order (the
+        default) step into their own rows, where the games write only what
+        changed instead of whole observations.
         """
         if self.batch_size is not None:
             ids, envs, n = self._queue(actions, env_id)
