@@ -181,5 +181,9 @@
 // with Env[row] naming the env (which is why Env and Seat are columns
 // rather than implied by the row number). Seeds and per-env statistics
 // depend only on the env, so an env's results are the same bytes as with
-// Step, whatever the order envs finish in.
+// Step, whatever the order envs finish in. A caller that hands each batch
+// back before sending its envs again ([Async.Release], as the env
+// service and the native library's send-and-receive call do) lets envs
+// sent back in batch order step into their own rows, updated in place as
+// a Pool's rows are; otherwise a batch's observations are written in full.
 package vecenv
