@@ -1,6 +1,8 @@
 package portalbomber
 
 import (
+	"sync"
+
 	"github.com/botarena/botarena/env"
 )
 
@@ -18,6 +20,7 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	}
 	g.spec = newSpec(name, &g.cfg)
 	n := g.cfg.Size
+	g.layout = layoutOf(n)
 	for i := range n * n {
 		g.values[i] = uint8(BlockValue(n, i%n, i/n))
 	}
@@ -38,9 +41,9 @@ func (g *Game) Spec() *env.Spec { return g.spec }
 func (g *Game) Reset(seed uint64) {
 	g.n = g.cfg.Size
 	g.rng.Seed(seed, seed^0x6a09e667f3bcc909)
-	g.clearBoard()
 	g.generate()
 	g.boardChanged()
+	g.marksChanged()
 	for s := range Seats {
 		g.players[s] = Player{
 			X: 1, Y: 1, BombCount: StartBombCount, BombRange: StartRange, BombPierce: StartPierce, Alive: true,
@@ -67,36 +70,21 @@ func (g *Game) clearBoard() {
 	g.seq = 0
 }
 
-// generate lays out the original's board (spec §2): hard blocks on the
-// border and where x and y are both even; soft blocks with the configured
-// chance on every other cell except the cleared start corners, drawn in the
-// original's order (x outer, y inner; one draw per non-hard, non-cleared
-// cell); then the forced soft blocks.
+// generate lays out the original's board (spec §2) on an empty board of
+// the configured size: hard blocks on the border and where x and y are
+// both even; soft blocks with the configured chance on every other cell
+// except the cleared start corners, drawn in the original's order (x outer,
+// y inner; one draw per non-hard, non-cleared cell); then the forced soft
+// blocks. The bomb and marked lists are emptied.
 func (g *Game) generate() {
-	n := g.n
-	for x := range n {
-		for y := range n {
-			if x == 0 || y == 0 || x == n-1 || y == n-1 || (x%2 == 0 && y%2 == 0) {
-				g.cells[g.idx(x, y)].hard = true
-			}
-		}
-	}
+	n, l := g.n, g.layout
+	copy(g.cells[:n*n], l.cells[:n*n])
+	g.nBombs, g.nMarked = 0, 0
+	g.seq = 0
 	limit := uint64(g.cfg.SoftDensity) << 53 / 100 // value > limit is "Math.random() > 0.7"
-	for x := range n {
-		for y := range n {
-			if (x == 1 || y == 1) && x <= 2 && y <= 2 {
-				continue
-			}
-			if (x == n-2 || y == n-2) && x >= n-3 && y >= n-3 {
-				continue
-			}
-			c := &g.cells[g.idx(x, y)]
-			if c.hard {
-				continue
-			}
-			if g.rng.Uint64()>>11 <= limit {
-				c.soft = true
-			}
+	for _, i := range l.draws {
+		if g.rng.Uint64()>>11 <= limit {
+			g.cells[i].soft = true
 		}
 	}
 	for _, p := range [4][2]int{{3, 1}, {1, 3}, {n - 2, n - 4}, {n - 4, n - 2}} {
@@ -104,12 +92,58 @@ func (g *Game) generate() {
 	}
 }
 
+// layout is the part of a new board that depends only on its side: the
+// cells with their hard blocks, and the cells that draw a soft block, in
+// the order they draw.
+type layout struct {
+	cells [MaxCells]cell
+	draws []uint16
+}
+
+var (
+	layouts    [MaxSize + 1]*layout
+	layoutOnce [MaxSize + 1]sync.Once
+)
+
+// layoutOf returns the layout of an n×n board, made on first use and
+// shared, read-only, by every game of that size.
+func layoutOf(n int) *layout {
+	layoutOnce[n].Do(func() {
+		l := &layout{}
+		for x := range n {
+			for y := range n {
+				if x == 0 || y == 0 || x == n-1 || y == n-1 || (x%2 == 0 && y%2 == 0) {
+					l.cells[y*n+x].hard = true
+				}
+			}
+		}
+		for x := range n {
+			for y := range n {
+				if (x == 1 || y == 1) && x <= 2 && y <= 2 {
+					continue
+				}
+				if (x == n-2 || y == n-2) && x >= n-3 && y >= n-3 {
+					continue
+				}
+				if !l.cells[y*n+x].hard {
+					l.draws = append(l.draws, uint16(y*n+x))
+				}
+			}
+		}
+		layouts[n] = l
+	})
+	return layouts[n]
+}
+
 // fireHeads returns apocalypse head 1 (cell and direction) after steps
 // apocalypse steps on an n×n board (spec §8). Head 2 is its mirror image
 // through the centre.
 func fireHeads(n, steps int) (x, y, dir int) {
-	var burnt [MaxCells]bool
 	x, y, dir = 0, n-1, Up
+	if steps == 0 {
+		return x, y, dir
+	}
+	var burnt [MaxCells]bool
 	for range steps {
 		burnt[y*n+x] = true
 		burnt[(n-1-y)*n+(n-1-x)] = true

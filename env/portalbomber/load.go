@@ -74,6 +74,7 @@ func (g *Game) LoadNative(data []byte) error {
 	}
 	*g = t
 	g.boardChanged()
+	g.marksChanged()
 	return nil
 }
 

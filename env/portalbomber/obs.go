@@ -96,9 +96,17 @@ func newSpec(name string, cfg *Config) *env.Spec {
 // scalars (little-endian float32). A wrong number or size of slices panics.
 // It never allocates.
 func (g *Game) WriteObs(seat int, dst [][]byte) {
-	g.spec.CheckObs(dst)
+	g.checkObs(dst)
 	g.writePlanes(seat, dst[0])
 	g.writeScalars(seat, dst[1])
+}
+
+// checkObs panics unless dst is an observation's tensors ([env.Spec.CheckObs]),
+// comparing the lengths first without the spec.
+func (g *Game) checkObs(dst [][]byte) {
+	if len(dst) != 2 || len(dst[0]) != NumPlanes*g.n*g.n || len(dst[1]) != 4*NumScalars {
+		g.spec.CheckObs(dst)
+	}
 }
 
 func bit(b bool) byte {
@@ -127,67 +135,107 @@ func clamp8(v int) byte {
 // have the last version of the seat it clears only the bytes of those
 // planes that the last write set, sets the new ones, and rewrites the hard
 // and soft planes only when the board changed since, leaving the block
-// values as they are; otherwise, or when the last write set more bytes
-// than the record holds (H·W), it writes dst in full. The bytes are those
+// values as they are (only the cells changed since, when the game knows
+// them: see Game.boardFrom); otherwise, or when the last write set more
+// bytes than the record holds (19), it writes dst in full. It leaves the
+// marks as they are when none changed since (see Game.markVer). The bytes are those
 // WriteObs writes, in every case. vecenv calls it for rows that keep their
 // env from step to step. A wrong number or size of slices panics. It never
 // allocates once warm (the first call makes the record of the marks).
 func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
-	g.spec.CheckObs(dst)
+	g.checkObs(dst)
 	hw := g.n * g.n
-	m := g.marks
-	if m == nil || len(m.at) != Seats*hw {
-		m = &obsMarks{at: make([]uint16, Seats*hw)}
-		if g.marks != nil {
-			m.writes = g.marks.writes // versions stay unique
-		}
-		g.marks, g.board = m, 0
+	if g.marks == nil {
+		g.marks, g.board, g.boardFrom = &obsMarks{}, 0, 0
 	}
+	m, o := g.marks, &g.obs[seat]
 	if g.board == 0 {
 		m.writes++
 		g.board = m.writes
 	}
-	p, at := dst[0], m.at[seat*hw:][:hw]
-	if have != 0 && have == m.ver[seat] && m.n[seat] >= 0 {
-		for _, i := range at[:m.n[seat]] {
-			p[i] = 0
+	p := dst[0]
+	if have != 0 && have == o.ver && o.n >= 0 {
+		if o.marks != g.markVer {
+			for _, i := range o.at[:o.n] {
+				p[i] = 0
+			}
+			o.n = int16(g.writeMarks(seat, p, o.at[:]))
+			o.marks = g.markVer
 		}
-		if m.board[seat] != g.board {
+		switch b := o.board; {
+		case b == g.board:
+		case b == g.boardFrom && g.nBoardCells >= 0:
+			g.writeBlockCells(p)
+		default:
 			g.writeBlocks(p)
 		}
 	} else {
 		clear(p)
 		copy(p[PlaneBlockValue*hw:(PlaneBlockValue+1)*hw], g.values[:hw])
 		g.writeBlocks(p)
+		o.n = int16(g.writeMarks(seat, p, o.at[:]))
+		o.marks = g.markVer
 	}
-	m.n[seat] = g.writeMarks(seat, p, at)
-	m.board[seat] = g.board
+	o.board = g.board
 	g.writeScalars(seat, dst[1])
 	m.writes++
-	m.ver[seat] = m.writes
-	return m.writes
+	o.ver = m.writes
+	return o.ver
 }
 
-// obsMarks records, per seat, the plane offsets that the last
-// [Game.UpdateObs] set non-zero in the planes after the block values
-// (at[seat*H*W:][:n[seat]]; n[seat] is -1 when they did not fit), the
-// board it showed (see Game.board) and the version it returned. It sits
-// behind a pointer, so copies of a Game (an agent's look-ahead) share it;
-// the versions number every write of the record and every board, so a row
-// last written through another copy is not the one recorded and is
-// written in full, and two copies show one board number only while
-// neither has changed its board.
+// obsMarks numbers the writes of [Game.UpdateObs] and the boards they
+// show (see Game.board). It sits behind a pointer, so copies of a Game (an
+// agent's look-ahead) share it: every version is unique, so a row last
+// written through another copy is not the one a Game's record (Game.obs)
+// describes and is written in full, and two copies show one board number
+// only while neither has changed its board.
 type obsMarks struct {
 	writes uint64
-	ver    [Seats]uint64
-	board  [Seats]uint64
-	n      [Seats]int
-	at     []uint16
 }
 
-// boardChanged records that a hard or soft block changed, for
-// [Game.UpdateObs].
-func (g *Game) boardChanged() { g.board = 0 }
+// seatObs records what the last [Game.UpdateObs] of a seat through this
+// Game value wrote: the version it returned (0: none), the board and the
+// marks (Game.markVer) it showed, and the plane offsets it set non-zero in
+// the planes after the block values (at[:n]; n is -1 when they did not
+// fit).
+type seatObs struct {
+	ver, board, marks uint64
+	n                 int16
+	at                [19]uint16 // one cache line in all
+}
+
+// marksChanged records that something writeMarks shows may have changed
+// (a bomb, trail, portal or player), for [Game.UpdateObs].
+func (g *Game) marksChanged() { g.markVer++ }
+
+// boardChanged records that the hard and soft blocks changed, for
+// [Game.UpdateObs]: a row that shows an earlier board gets both planes in
+// full.
+func (g *Game) boardChanged() { g.board, g.boardFrom = 0, 0 }
+
+// cellChanged records that cell i's hard or soft block changed, for
+// [Game.UpdateObs]: a row that shows the board numbered boardFrom gets the
+// cells in boardCells, up to its capacity (more, and it gets the planes in
+// full).
+func (g *Game) cellChanged(i int) {
+	if g.board != 0 { // the first change since the board was numbered
+		g.boardFrom, g.board, g.nBoardCells = g.board, 0, 0
+	}
+	record(g.boardCells[:], &g.nBoardCells, i)
+}
+
+// record appends i to list[:*n] while it fits; *n becomes -1 once i does
+// not, and stays -1.
+func record(list []uint16, n *int, i int) {
+	switch {
+	case *n < 0:
+	case *n == len(list):
+		*n = -1
+	default:
+		list[*n] = uint16(i)
+		*n++
+	}
+}
 
 func (g *Game) writePlanes(seat int, dst []byte) {
 	clear(dst)
@@ -207,26 +255,25 @@ func (g *Game) writeBlocks(dst []byte) {
 	}
 }
 
+// writeBlockCells writes the hard and soft bytes of the cells in
+// g.boardCells into dst.
+func (g *Game) writeBlockCells(dst []byte) {
+	hw := g.n * g.n
+	hard, soft := dst[PlaneHard*hw:][:hw], dst[PlaneSoft*hw:][:hw]
+	for _, i := range g.boardCells[:g.nBoardCells] {
+		c := &g.cells[i]
+		hard[i], soft[i] = bit(c.hard), bit(c.soft)
+	}
+}
+
 // writeMarks sets seat's non-zero bytes of the planes after the block
 // values in dst, where they are zero, and returns how many it set; at,
 // when not nil, receives their offsets, and the count is -1 when they do
 // not fit in it.
 func (g *Game) writeMarks(seat int, dst []byte, at []uint16) int {
-	n := 0
-	mark := func(i int, v byte) {
-		if v == 0 {
-			return
-		}
-		dst[i] = v
-		if at == nil || n < 0 {
-			return
-		}
-		if n == len(at) {
-			n = -1
-			return
-		}
-		at[n] = uint16(i)
-		n++
+	w := marker{dst: dst, at: at}
+	if at == nil {
+		w.n = -1
 	}
 	hw := g.n * g.n
 	opp := 1 - seat
@@ -239,51 +286,76 @@ func (g *Game) writeMarks(seat int, dst []byte, at []uint16) int {
 		if int(c.bombOwner) != seat {
 			pl = PlaneOpponentBombs
 		}
-		mark(pl*hw+i, clamp8(int(c.bombTick)))
+		w.set(pl*hw+i, clamp8(int(c.bombTick)))
 	}
 	for _, m := range g.marked[:g.nMarked] {
 		i := int(m)
 		c := &g.cells[i]
 		if c.trailSeq != 0 {
-			mark(PlaneOwnTrails*hw+i, clamp8(int(c.trails[seat].Tick)))
-			mark(PlaneOpponentTrails*hw+i, clamp8(int(c.trails[opp].Tick)))
-			mark(PlaneFire*hw+i, bit(c.trails[2].Type == TrailFire))
+			w.set(PlaneOwnTrails*hw+i, clamp8(int(c.trails[seat].Tick)))
+			w.set(PlaneOpponentTrails*hw+i, clamp8(int(c.trails[opp].Tick)))
+			w.set(PlaneFire*hw+i, bit(c.trails[2].Type == TrailFire))
 		}
-		if c.portalSeq != 0 {
-			for f := range 4 {
-				if o := c.portals[f].owner; o != 0 {
-					v := byte(1)
-					if int(o)-1 != seat {
-						v = 2
-					}
-					mark((PlanePortals+4*int(c.portals[f].color)+f)*hw+i, v)
+		if c.portals == [4]face{} {
+			continue
+		}
+		for f, pf := range c.portals {
+			if pf.owner != 0 {
+				v := byte(1)
+				if int(pf.owner)-1 != seat {
+					v = 2
 				}
+				w.set((PlanePortals+4*int(pf.color)+f)*hw+i, v)
 			}
 		}
 	}
 	if p := &g.players[seat]; p.Alive && g.inBoard(p.X, p.Y) {
-		mark(PlaneSelf*hw+g.idx(p.X, p.Y), 1)
+		w.set(PlaneSelf*hw+g.idx(p.X, p.Y), 1)
 	}
 	if p := &g.players[opp]; p.Alive && g.inBoard(p.X, p.Y) {
-		mark(PlaneOpponent*hw+g.idx(p.X, p.Y), 1)
+		w.set(PlaneOpponent*hw+g.idx(p.X, p.Y), 1)
 	}
-	return n
+	if at == nil {
+		return 0
+	}
+	return w.n
+}
+
+// marker sets bytes of a row for writeMarks and records their offsets in
+// at while they fit (n of them; -1 once one did not, or with no record).
+type marker struct {
+	dst []byte
+	at  []uint16
+	n   int
+}
+
+// set sets dst[i] to v unless v is 0, and records i.
+func (w *marker) set(i int, v byte) {
+	if v == 0 {
+		return
+	}
+	w.dst[i] = v
+	record(w.at, &w.n, i)
 }
 
 func (g *Game) writeScalars(seat int, dst []byte) {
-	put := func(k int, v float64) {
-		binary.LittleEndian.PutUint32(dst[4*k:], math.Float32bits(float32(v)))
+	d := (*[4 * NumScalars]byte)(dst)
+	put := func(k, v int) {
+		binary.LittleEndian.PutUint32(d[4*k:], math.Float32bits(float32(v)))
 	}
-	for k, s := range [Seats]int{seat, 1 - seat} {
-		p := &g.players[s]
-		put(5*k+ScalarCoins, float64(p.Coins))
-		put(5*k+ScalarBombCount, float64(p.BombCount))
-		put(5*k+ScalarRange, float64(p.BombRange))
-		put(5*k+ScalarPierce, float64(p.BombPierce))
-		put(5*k+ScalarOrientation, float64(p.Orientation))
-	}
-	put(ScalarMoveNumber, float64(g.moveNumber))
-	turn := 0.0
+	p, o := &g.players[seat], &g.players[1-seat]
+	put(ScalarCoins, p.Coins)
+	put(ScalarBombCount, p.BombCount)
+	put(ScalarRange, p.BombRange)
+	put(ScalarPierce, p.BombPierce)
+	put(ScalarOrientation, p.Orientation)
+	put(ScalarOpponentCoins, o.Coins)
+	put(ScalarOpponentBombCount, o.BombCount)
+	put(ScalarOpponentRange, o.BombRange)
+	put(ScalarOpponentPierce, o.BombPierce)
+	put(ScalarOpponentOrientation, o.Orientation)
+	put(ScalarMoveNumber, g.moveNumber)
+	turn := 0
 	if g.mayMove(seat) {
 		turn = 1
 	}
@@ -309,16 +381,19 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	if len(dst) != NumActions {
 		panic(fmt.Sprintf("portalbomber: WriteMask: got %d entries, want %d", len(dst), NumActions))
 	}
-	clear(dst)
-	dst[0] = 1
 	if !g.mayMove(seat) {
+		clear(dst)
+		dst[0] = 1
 		return
 	}
-	for a := Action(1); a < NumActions; a++ {
-		if g.legal(seat, a) {
-			dst[a] = 1
-		}
-	}
+	// What legal says of each action of a living player: moves, turns
+	// and portal shots always.
+	p := &g.players[seat]
+	*(*[NumActions]uint8)(dst) = [NumActions]uint8{1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1}
+	dst[PlaceBomb] = bit(p.BombCount > 0 && g.cells[g.idx(p.X, p.Y)].bombSeq == 0)
+	buy := bit(p.Coins >= UpgradePrice)
+	dst[BuyCount], dst[BuyRange], dst[BuyPierce] = buy, buy, buy
+	dst[BuyBlock] = bit(g.legal(seat, BuyBlock))
 	if g.safety != nil {
 		g.safety.safeMask(g, seat, dst, g.cfg.SafeMaskWary)
 	}

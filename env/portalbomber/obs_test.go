@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/botarena/botarena/internal/testutil"
 )
@@ -13,7 +14,7 @@ import (
 // WriteObs after every step: over random play (bombs, portals, bought
 // blocks, the apocalypse's fire), with rows that miss a step, rows updated
 // twice, a copy of the game (an agent's look-ahead, which shares the
-// record) stepped and written in between, other boards loaded with
+// version counter) stepped and written in between, other boards loaded with
 // LoadNative, and resets in the middle of a game.
 func TestUpdateObsEqualsWriteObs(t *testing.T) {
 	early := DefaultConfig()
@@ -33,13 +34,13 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 			var te, tr [Seats]bool
 			inPlace := 0
 			rows.Before = func(s int, have uint64) {
-				if have != 0 && have == g.marks.ver[s] {
+				if have != 0 && have == g.obs[s].ver {
 					inPlace++
 				}
 			}
 			rows.Between = func(s int) {
 				if rng.IntN(20) == 0 {
-					c := *g // a look-ahead steps and writes through the shared record
+					c := *g // a look-ahead steps and writes, numbering from the shared counter
 					c.Step(acts, r[:], te[:], tr[:])
 					c.UpdateObs(s, other, 0)
 				}
@@ -111,14 +112,16 @@ func TestUpdateObsOutgrowingTheRecord(t *testing.T) {
 		c.trailSeq = g.seq
 		g.listCell(i)
 	}
+	g.marksChanged() // as the engine does when it places trails
 	v := g.UpdateObs(1, row, 0)
-	if g.marks.n[1] >= 0 {
-		t.Fatalf("%d marks recorded for %d set bytes", g.marks.n[1], 3*g.n*g.n+2)
+	if g.obs[1].n >= 0 {
+		t.Fatalf("%d marks recorded for %d set bytes", g.obs[1].n, 3*g.n*g.n+2)
 	}
 	for i := range g.n * g.n {
 		g.cells[i] = cell{hard: g.cells[i].hard, soft: g.cells[i].soft}
 	}
 	g.nMarked = 0 // as clearBoard leaves it
+	g.marksChanged()
 	g.UpdateObs(1, row, v)
 	g.WriteObs(1, want)
 	if !bytes.Equal(row[0], want[0]) {
@@ -150,5 +153,28 @@ func TestUpdateObsShowsABoughtBlock(t *testing.T) {
 	}
 	if n := bytes.Count(want[0][PlaneSoft*g.n*g.n:][:g.n*g.n], []byte{1}); n <= softBefore {
 		t.Fatalf("no block was bought (%d soft blocks before, %d after)", softBefore, n)
+	}
+}
+
+// TestGameLayout: each seat's record of UpdateObs fills one cache line,
+// and the records and the cells start one in the Game that New allocates,
+// so that a pool step reads as few lines of each game as it can. The
+// runtime puts a Game 8 bytes past a line (its malloc header): fields
+// start a line at offsets 56 modulo 64. Fails when a field added to Game
+// moves them off, or the runtime places it otherwise (then change the
+// padding before cells and the order of the fields).
+func TestGameLayout(t *testing.T) {
+	g := bare(t)
+	if n := unsafe.Sizeof(seatObs{}); n != 64 {
+		t.Errorf("a seat's record takes %d bytes, want 64", n)
+	}
+	if n := unsafe.Sizeof(cell{}); n != 32 {
+		t.Errorf("a cell takes %d bytes, want 32", n)
+	}
+	if a := uintptr(unsafe.Pointer(&g.obs)); a%64 != 0 {
+		t.Errorf("the records start at %#x (Game %#x + %d), not a cache line", a, uintptr(unsafe.Pointer(g)), unsafe.Offsetof(g.obs))
+	}
+	if a := uintptr(unsafe.Pointer(&g.cells)); a%64 != 0 {
+		t.Errorf("the cells start at %#x (Game %#x + %d), not a cache line", a, uintptr(unsafe.Pointer(g)), unsafe.Offsetof(g.cells))
 	}
 }

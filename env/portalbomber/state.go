@@ -134,23 +134,25 @@ type face struct {
 
 // cell is one board cell.
 type cell struct {
+	// The fields are in an order that leaves no padding: 32 bytes, two
+	// cells a cache line.
 	hard, soft bool
-	// trails by owner: index 0 and 1 are the seats, 2 the fire (owner -1).
-	trails [3]Trail
-	// trailSeq orders the cell's trailMap entry (0: no entry); the JSON
-	// lists entries by it, as JavaScript lists object keys by insertion.
-	trailSeq uint32
-	portals  [4]face
-	// portalSeq orders the cell's portalMap entry; entries are never
-	// deleted, only emptied, as in the original.
-	portalSeq uint32
 	// bombTick is the bomb's tick (0: no bomb), bombOwner its seat and
 	// bombSeq its insertion order in the bombMap.
 	bombTick  int8
 	bombOwner uint8
-	bombSeq   uint32
+	// trails by owner: index 0 and 1 are the seats, 2 the fire (owner -1).
+	trails  [3]Trail
+	portals [4]face
 	// listed: the cell is in Game.marked.
 	listed bool
+	// trailSeq orders the cell's trailMap entry (0: no entry); the JSON
+	// lists entries by it, as JavaScript lists object keys by insertion.
+	trailSeq uint32
+	// portalSeq orders the cell's portalMap entry; entries are never
+	// deleted, only emptied, as in the original.
+	portalSeq uint32
+	bombSeq   uint32
 }
 
 // Player is one seat's player.
@@ -178,35 +180,73 @@ const (
 // pointers into itself. It is not safe for concurrent use; vecenv gives each
 // worker a disjoint range of envs.
 type Game struct {
+	// The fields a step reads come first, packed in as few cache lines as
+	// their types allow (a pool steps every game in turn, so each line a
+	// step reads is a miss); then the lists and the board (the cells of a
+	// board of the default size and the lists' first entries share two
+	// pages with them), then what only Reset, LoadNative and full
+	// observations read.
 	cfg  Config
 	spec *env.Spec
-	n    int // board side
 
-	cells [MaxCells]cell
-	// bombs lists the bomb cells in bombMap insertion order.
-	bombs  [MaxCells]uint16
-	nBombs int
-	seq    uint32
-	// marked lists, in no particular order, every cell that has had a
-	// trail or portal entry since the board was cleared (entries that
-	// emptied since stay listed), so that observations visit those cells
-	// only (see Game.listCell).
-	marked  [MaxCells]uint16
-	nMarked int
-
-	players [Seats]Player
-	// killedBy records, per seat, the cause of its player's death (an
-	// index into deathCauses) when a trail of this game killed it, 0
-	// otherwise (alive, or loaded dead): see [Game.DeathCause]. It is
-	// kept outside Player, which state files describe.
-	killedBy     [Seats]uint8
-	moveOrder    [Seats]int
+	n            int // board side
+	nBombs       int
+	nMarked      int
 	moveIterator int
 	moveNumber   int
 	state        int
 	winner       int // -2 in progress, -1 tie, else the seat
+	seq          uint32
+	// killedBy records, per seat, the cause of its player's death (an
+	// index into deathCauses) when a trail of this game killed it, 0
+	// otherwise (alive, or loaded dead): see [Game.DeathCause]. It is
+	// kept outside Player, which state files describe.
+	killedBy [Seats]uint8
+
+	moveOrder [Seats]int
+	steps     int
+	invalid   [Seats]int
+	earned    [Seats]int // coins earned in the current step (Config.CoinsReward)
+
+	players [Seats]Player
+
+	// marks numbers what UpdateObs wrote (see obsMarks); nil until its
+	// first call. board numbers the hard and soft blocks for it, from
+	// marks' counter: 0 when they changed since it was last numbered.
+	// obs records, per seat, the last UpdateObs through this value: a
+	// cache line each (see TestGameLayout).
+	obs   [Seats]seatObs
+	marks *obsMarks
+	board uint64
+	// markVer counts the changes of what writeMarks shows (see
+	// marksChanged), for UpdateObs: a row whose marks were written at the
+	// same count keeps them.
+	markVer uint64
+	// boardFrom is the number the board had before the changes of the
+	// cells in boardCells[:nBoardCells] (0: not known; nBoardCells -1:
+	// more than boardCells holds), for UpdateObs: see cellChanged.
+	boardFrom   uint64
+	boardCells  [8]uint16
+	nBoardCells int
+	// layout is the new board of the configured size (see generate).
+	layout *layout
+	// safety is WriteMask's scratch with Config.SafeMask (nil without).
+	// Copies of a Game share it; only WriteMask uses it.
+	safety *Raider
+
 	// fire is apocalypse head 1: cell and direction; head 2 is its mirror.
 	fireX, fireY, fireDir int
+
+	// bombs lists the bomb cells in bombMap insertion order (nBombs of
+	// them).
+	bombs [MaxCells]uint16
+	// marked lists, in no particular order, every cell that has had a
+	// trail or portal entry since the board was cleared (entries that
+	// emptied since stay listed), so that observations and the trail step
+	// visit those cells only (see Game.listCell); nMarked of them.
+	marked [MaxCells]uint16
+	_      [28]byte // cells start a cache line (TestGameLayout)
+	cells  [MaxCells]cell
 
 	gameID    [24]byte
 	playerIDs [Seats][24]byte
@@ -215,20 +255,9 @@ type Game struct {
 	// once for the size.
 	values [MaxCells]uint8
 
-	steps   int
-	invalid [Seats]int
-	earned  [Seats]int // coins earned in the current step (Config.CoinsReward)
 	// danger is the scratch fire forecast of Config.DangerReward.
 	danger [MaxCells]uint16
 	rng    rand.PCG
-	// marks records what UpdateObs wrote (see obsMarks); nil until its
-	// first call. board numbers the hard and soft blocks for it, from
-	// marks' counter: 0 when they changed since it was last numbered.
-	marks *obsMarks
-	board uint64
-	// safety is WriteMask's scratch with Config.SafeMask (nil without).
-	// Copies of a Game share it; only WriteMask uses it.
-	safety *Raider
 }
 
 // listCell adds cell i to Game.marked unless it is there: every place

@@ -34,7 +34,9 @@ package portalbomber
 //
 // Step never allocates. It is not safe for concurrent use.
 func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []bool) {
-	g.spec.CheckStep(actions, rewards, terminated, truncated)
+	if len(actions) != Seats || len(rewards) != Seats || len(terminated) != Seats || len(truncated) != Seats {
+		g.spec.CheckStep(actions, rewards, terminated, truncated) // panics
+	}
 	if g.Done() {
 		clear(rewards)
 		g.writeFlags(terminated, truncated)
@@ -83,6 +85,7 @@ func (g *Game) simultaneousRound(actions []int32) {
 	g.resolveCollisions(&m)
 	g.executeMoves(&m)
 	g.moveNumber += Seats
+	g.marksChanged()
 	g.roundEnd(&act)
 }
 
@@ -515,6 +518,9 @@ func (g *Game) apply(seat int, a Action) {
 // in the action space and legal ([Game.legal]).
 func (g *Game) carryOut(seat int, a Action) {
 	p := &g.players[seat]
+	if (a >= MoveLeft && a <= MoveDown) || a == PlaceBomb || a == OrangePortal || a == BluePortal {
+		g.marksChanged() // a move, a bomb or a portal
+	}
 	switch a {
 	case MoveLeft, MoveUp, MoveRight, MoveDown:
 		p.X, p.Y, p.Orientation = g.simulateMovement(p.X, p.Y, int(a-MoveLeft), 0)
@@ -537,7 +543,7 @@ func (g *Game) carryOut(seat int, a Action) {
 		x, y := g.faced(seat)
 		p.Coins -= g.value(x, y)
 		g.cells[g.idx(x, y)].soft = true
-		g.boardChanged()
+		g.cellChanged(g.idx(x, y))
 	case OrangePortal:
 		g.shootPortal(seat, Orange)
 	case BluePortal:
@@ -552,15 +558,22 @@ func (g *Game) carryOut(seat int, a Action) {
 // the trail step; it is nil with alternating moves, whose bombs were
 // placed by the move itself.
 func (g *Game) roundEnd(act *[Seats]Action) {
+	// Only bombs and trails change what the marks show at a round end (a
+	// player dies only by a trail; a bomb placed now is a change of the
+	// simultaneous round).
+	changed := g.nBombs > 0
 	if g.moveNumber > g.cfg.ApocalypseAfter {
 		g.apocalypse()
+		changed = true
 	}
 	g.rotateMoveOrder()
 	g.bombStep()
 	if act != nil {
 		g.placeBombs(act)
 	}
-	g.trailStep()
+	if g.trailStep() || changed {
+		g.marksChanged()
+	}
 	g.victoryCheck()
 }
 
@@ -636,13 +649,17 @@ func (g *Game) bombStep() {
 // trailStep resolves every trail cell, then ticks its explosion trails down
 // and deletes those at 0 (spec §7). Resolution is per cell and only the
 // first resolution of a cell changes anything, so the order of cells does
-// not matter.
-func (g *Game) trailStep() {
-	for i := range g.n * g.n {
+// not matter: it visits them in g.marked's order, not the board's. It
+// reports whether any cell had a trail.
+func (g *Game) trailStep() (trails bool) {
+	// Every cell with a trail is in g.marked (placeTrail lists it).
+	for _, m := range g.marked[:g.nMarked] {
+		i := int(m)
 		c := &g.cells[i]
 		if c.trailSeq == 0 {
 			continue
 		}
+		trails = true
 		g.resolve(i)
 		any := false
 		for k := range c.trails {
@@ -663,6 +680,7 @@ func (g *Game) trailStep() {
 			c.trailSeq = 0
 		}
 	}
+	return trails
 }
 
 // resolve applies a cell's trails: a soft block is destroyed, its portals
@@ -674,7 +692,7 @@ func (g *Game) resolve(i int) {
 	switch q := g.query(x, y); {
 	case q == cSoft:
 		c.soft = false
-		g.boardChanged()
+		g.cellChanged(i)
 		g.deletePortals(x, y, -1)
 		v := int(g.values[i])
 		for s := range Seats {
