@@ -156,84 +156,80 @@ func TestStepMatchesLocalPool(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	t.Parallel()
+	// A case's call makes its requests of a server with three pools, which
+	// a request names by kind: "live" (reset and ready), "fresh" (never
+	// reset) and "closed" (closed by ClosePool).
 	type env struct {
-		ts     *rpctest.Server
-		pool   string // a pool reset and ready
-		fresh  string // a pool never reset
-		closed string // a pool closed by ClosePool
+		ts  *rpctest.Server
+		ids map[string]string // pool id by kind
 	}
-	ok := func(r *botarenav1.CreatePoolRequest) *botarenav1.CreatePoolRequest { return r }
+	type call = func(ctx context.Context, c *client.Client, e *env) error
+	// id is the id of the pool of kind (kind itself when it is no kind).
+	id := func(e *env, kind string) string {
+		if id, ok := e.ids[kind]; ok {
+			return id
+		}
+		return kind
+	}
+	create := func(req *botarenav1.CreatePoolRequest) call {
+		return func(ctx context.Context, c *client.Client, _ *env) error {
+			_, err := c.CreatePool(ctx, req)
+			return err
+		}
+	}
+	step := func(pool string, actions []byte) call {
+		return func(ctx context.Context, c *client.Client, e *env) error {
+			_, err := c.Raw().Step(ctx, &botarenav1.StepRequest{PoolId: id(e, pool), Actions: actions})
+			return err
+		}
+	}
+	render := func(pool string, envIndex, seat int32, format string) call {
+		return func(ctx context.Context, c *client.Client, e *env) error {
+			_, err := c.Raw().Render(ctx, &botarenav1.RenderRequest{PoolId: id(e, pool), Env: envIndex, Seat: seat, Format: format})
+			return err
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		opts []any // of rpctest.New
-		call func(ctx context.Context, c *client.Client, e *env) error
+		call call
 		code connect.Code
 		want []string
 	}{
-		{"unknown_game", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, ok(&botarenav1.CreatePoolRequest{Game: "chess", NumEnvs: 1}))
-			return err
-		}, connect.CodeNotFound, []string{`unknown game "chess"`, "bomberman"}},
-		{"no_game", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{NumEnvs: 1})
-			return err
-		}, connect.CodeInvalidArgument, []string{"game: required"}},
-		{"unknown_agent", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1,
-				LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "deep-blue"}})
-			return err
-		}, connect.CodeNotFound, []string{"opponents[1]", `unknown agent "deep-blue"`, "random"}},
-		{"console_opponent", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1,
-				LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "console"}})
-			return err
-		}, connect.CodeInvalidArgument, []string{"opponents[1]", "console agent"}},
-		{"missing_opponent", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, LearnerSeats: []int32{0}})
-			return err
-		}, connect.CodeInvalidArgument, []string{"Opponents", "seat 1"}},
-		{"opponent_on_learner_seat", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1,
-				LearnerSeats: []int32{0, 1}, Opponents: map[int32]string{1: "idle"}})
-			return err
-		}, connect.CodeInvalidArgument, []string{"Opponents[1]", "learner seat"}},
-		{"bad_learner_seat", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1, LearnerSeats: []int32{5}})
-			return err
-		}, connect.CodeInvalidArgument, []string{"LearnerSeats[0]", "5"}},
-		{"learner_seats_more_than_the_game_has", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			// 100,000 seats: the error names the seats, not the size of a batch.
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 4096, LearnerSeats: make([]int32, 100000)})
-			return err
-		}, connect.CodeInvalidArgument, []string{"learner_seats: 100000 seats given", "has 2"}},
-		{"bad_config_field", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, ConfigJson: `{"players": 99}`})
-			return err
-		}, connect.CodeInvalidArgument, []string{"players", "99"}},
-		{"unknown_config_field", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, ConfigJson: `{"colour": 1}`})
-			return err
-		}, connect.CodeInvalidArgument, []string{"config_json", `unknown field "colour"`}},
-		{"malformed_config", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, ConfigJson: `[1`})
-			return err
-		}, connect.CodeInvalidArgument, []string{"config_json"}},
-		{"zero_envs", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 0})
-			return err
-		}, connect.CodeInvalidArgument, []string{"num_envs: got 0, want at least 1"}},
-		{"negative_workers", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, Workers: -1})
-			return err
-		}, connect.CodeInvalidArgument, []string{"workers: got -1"}},
-		{"too_many_envs", []any{envservice.WithMaxEnvsPerPool(4)}, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 5})
-			return err
-		}, connect.CodeResourceExhausted, []string{"num_envs: got 5", "at most 4 envs per pool"}},
-		{"too_many_total_envs", []any{envservice.WithMaxTotalEnvs(4)}, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 3})
-			return err
-		}, connect.CodeResourceExhausted, []string{"num_envs: got 3", "2 of its 4 envs in use"}},
+		{"unknown_game", nil, create(&botarenav1.CreatePoolRequest{Game: "chess", NumEnvs: 1}),
+			connect.CodeNotFound, []string{`unknown game "chess"`, "bomberman"}},
+		{"no_game", nil, create(&botarenav1.CreatePoolRequest{NumEnvs: 1}),
+			connect.CodeInvalidArgument, []string{"game: required"}},
+		{"unknown_agent", nil, create(&botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1,
+			LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "deep-blue"}}),
+			connect.CodeNotFound, []string{"opponents[1]", `unknown agent "deep-blue"`, "random"}},
+		{"console_opponent", nil, create(&botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1,
+			LearnerSeats: []int32{0}, Opponents: map[int32]string{1: "console"}}),
+			connect.CodeInvalidArgument, []string{"opponents[1]", "console agent"}},
+		{"missing_opponent", nil, create(&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, LearnerSeats: []int32{0}}),
+			connect.CodeInvalidArgument, []string{"Opponents", "seat 1"}},
+		{"opponent_on_learner_seat", nil, create(&botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1,
+			LearnerSeats: []int32{0, 1}, Opponents: map[int32]string{1: "idle"}}),
+			connect.CodeInvalidArgument, []string{"Opponents[1]", "learner seat"}},
+		{"bad_learner_seat", nil, create(&botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 1, LearnerSeats: []int32{5}}),
+			connect.CodeInvalidArgument, []string{"LearnerSeats[0]", "5"}},
+		// 100,000 seats: the error names the seats, not the size of a batch.
+		{"learner_seats_more_than_the_game_has", nil, create(&botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 4096, LearnerSeats: make([]int32, 100000)}),
+			connect.CodeInvalidArgument, []string{"learner_seats: 100000 seats given", "has 2"}},
+		{"bad_config_field", nil, create(&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, ConfigJson: `{"players": 99}`}),
+			connect.CodeInvalidArgument, []string{"players", "99"}},
+		{"unknown_config_field", nil, create(&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, ConfigJson: `{"colour": 1}`}),
+			connect.CodeInvalidArgument, []string{"config_json", `unknown field "colour"`}},
+		{"malformed_config", nil, create(&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, ConfigJson: `[1`}),
+			connect.CodeInvalidArgument, []string{"config_json"}},
+		{"zero_envs", nil, create(&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 0}),
+			connect.CodeInvalidArgument, []string{"num_envs: got 0, want at least 1"}},
+		{"negative_workers", nil, create(&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, Workers: -1}),
+			connect.CodeInvalidArgument, []string{"workers: got -1"}},
+		{"too_many_envs", []any{envservice.WithMaxEnvsPerPool(4)}, create(&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 5}),
+			connect.CodeResourceExhausted, []string{"num_envs: got 5", "at most 4 envs per pool"}},
+		{"too_many_total_envs", []any{envservice.WithMaxTotalEnvs(4)}, create(&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 3}),
+			connect.CodeResourceExhausted, []string{"num_envs: got 3", "2 of its 4 envs in use"}},
 		{"too_many_pools", []any{envservice.WithMaxPools(3)}, func(ctx context.Context, c *client.Client, e *env) error {
 			// Two pools are open; the closed one gave its slot back.
 			if _, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1}); err != nil {
@@ -242,66 +238,42 @@ func TestErrors(t *testing.T) {
 			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1})
 			return err
 		}, connect.CodeResourceExhausted, []string{"3 pools open"}},
-		{"wrong_action_bytes", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.Raw().Step(ctx, &botarenav1.StepRequest{PoolId: e.pool, Actions: make([]byte, 7)})
-			return err
-		}, connect.CodeInvalidArgument, []string{"actions: got 7 bytes, want 16", "4 rows"}},
-		{"action_out_of_range", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			acts := make([]int32, 4)
-			acts[3] = 7
-			_, err := c.Raw().Step(ctx, &botarenav1.StepRequest{PoolId: e.pool, Actions: client.EncodeActions(nil, acts)})
-			return err
-		}, connect.CodeInvalidArgument, []string{"row 3 (env 0, seat 3): got 7, want 0..6"}},
-		{"negative_action", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			acts := []int32{0, -1, 0, 0}
-			_, err := c.Raw().Step(ctx, &botarenav1.StepRequest{PoolId: e.pool, Actions: client.EncodeActions(nil, acts)})
-			return err
-		}, connect.CodeInvalidArgument, []string{"row 1 (env 0, seat 1): got -1, want 0..6"}},
-		{"step_before_reset", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.Raw().Step(ctx, &botarenav1.StepRequest{PoolId: e.fresh, Actions: make([]byte, 16)})
-			return err
-		}, connect.CodeFailedPrecondition, []string{"before the first Reset"}},
-		{"render_before_reset", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.Raw().Render(ctx, &botarenav1.RenderRequest{PoolId: e.fresh})
-			return err
-		}, connect.CodeFailedPrecondition, []string{"before the first Reset"}},
-		{"unknown_pool", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.Raw().Step(ctx, &botarenav1.StepRequest{PoolId: "p-nope"})
-			return err
-		}, connect.CodeNotFound, []string{`pool "p-nope": no such pool`}},
+		{"wrong_action_bytes", nil, step("live", make([]byte, 7)),
+			connect.CodeInvalidArgument, []string{"actions: got 7 bytes, want 16", "4 rows"}},
+		{"action_out_of_range", nil, step("live", client.EncodeActions(nil, []int32{0, 0, 0, 7})),
+			connect.CodeInvalidArgument, []string{"row 3 (env 0, seat 3): got 7, want 0..6"}},
+		{"negative_action", nil, step("live", client.EncodeActions(nil, []int32{0, -1, 0, 0})),
+			connect.CodeInvalidArgument, []string{"row 1 (env 0, seat 1): got -1, want 0..6"}},
+		{"step_before_reset", nil, step("fresh", make([]byte, 16)),
+			connect.CodeFailedPrecondition, []string{"before the first Reset"}},
+		{"render_before_reset", nil, render("fresh", 0, 0, ""),
+			connect.CodeFailedPrecondition, []string{"before the first Reset"}},
+		{"unknown_pool", nil, step("p-nope", nil),
+			connect.CodeNotFound, []string{`pool "p-nope": no such pool`}},
 		{"no_pool_id", nil, func(ctx context.Context, c *client.Client, e *env) error {
 			_, err := c.Raw().Reset(ctx, &botarenav1.ResetRequest{})
 			return err
 		}, connect.CodeInvalidArgument, []string{"pool_id: required"}},
-		{"closed_pool", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.Raw().Step(ctx, &botarenav1.StepRequest{PoolId: e.closed, Actions: make([]byte, 16)})
-			return err
-		}, connect.CodeNotFound, []string{"closed by ClosePool"}},
+		{"closed_pool", nil, step("closed", make([]byte, 16)),
+			connect.CodeNotFound, []string{"closed by ClosePool"}},
 		{"close_closed_pool", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.Raw().ClosePool(ctx, &botarenav1.ClosePoolRequest{PoolId: e.closed})
+			_, err := c.Raw().ClosePool(ctx, &botarenav1.ClosePoolRequest{PoolId: id(e, "closed")})
 			return err
 		}, connect.CodeNotFound, []string{"closed by ClosePool"}},
-		{"render_bad_env", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.Raw().Render(ctx, &botarenav1.RenderRequest{PoolId: e.pool, Env: 1})
-			return err
-		}, connect.CodeInvalidArgument, []string{"env: got 1, want 0..0"}},
-		{"render_bad_seat", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.Raw().Render(ctx, &botarenav1.RenderRequest{PoolId: e.pool, Seat: 4})
-			return err
-		}, connect.CodeInvalidArgument, []string{"seat: got 4"}},
-		{"render_bad_format", nil, func(ctx context.Context, c *client.Client, e *env) error {
-			_, err := c.Raw().Render(ctx, &botarenav1.RenderRequest{PoolId: e.pool, Format: "png"})
-			return err
-		}, connect.CodeInvalidArgument, []string{`format: got "png"`, "map.txt"}},
+		{"render_bad_env", nil, render("live", 1, 0, ""),
+			connect.CodeInvalidArgument, []string{"env: got 1, want 0..0"}},
+		{"render_bad_seat", nil, render("live", 0, 4, ""),
+			connect.CodeInvalidArgument, []string{"seat: got 4"}},
+		{"render_bad_format", nil, render("live", 0, 0, "png"),
+			connect.CodeInvalidArgument, []string{`format: got "png"`, "map.txt"}},
 		{"shut_down", nil, func(ctx context.Context, c *client.Client, e *env) error {
 			e.ts.Close()
-			_, err := c.Raw().Reset(ctx, &botarenav1.ResetRequest{PoolId: e.pool})
+			_, err := c.Raw().Reset(ctx, &botarenav1.ResetRequest{PoolId: id(e, "live")})
 			return err
 		}, connect.CodeUnavailable, []string{"shutting down"}},
 		{"create_after_shut_down", nil, func(ctx context.Context, c *client.Client, e *env) error {
 			e.ts.Close()
-			_, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1})
-			return err
+			return create(&botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1})(ctx, c, e)
 		}, connect.CodeUnavailable, []string{"shutting down"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -309,13 +281,14 @@ func TestErrors(t *testing.T) {
 			ts := rpctest.New(t, tc.opts...)
 			c := ts.Client(t)
 			ctx := t.Context()
-			e := &env{ts: ts}
 			p := rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1, Seed: rpctest.Seed(1)})
 			if _, err := p.Reset(ctx); err != nil {
 				t.Fatal(err)
 			}
-			e.pool = p.ID()
-			e.fresh = rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1}).ID()
+			e := &env{ts: ts, ids: map[string]string{
+				"live":  p.ID(),
+				"fresh": rpctest.CreatePool(t, c, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1}).ID(),
+			}}
 			closed, err := c.CreatePool(ctx, &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 1})
 			if err != nil {
 				t.Fatal(err)
@@ -323,7 +296,7 @@ func TestErrors(t *testing.T) {
 			if err := closed.Close(ctx); err != nil {
 				t.Fatal(err)
 			}
-			e.closed = closed.ID()
+			e.ids["closed"] = closed.ID()
 			rpctest.WantCode(t, tc.call(ctx, c, e), tc.code, tc.want...)
 		})
 	}
