@@ -51,7 +51,7 @@ import ssl
 import threading
 import time
 import types
-from typing import Any
+from typing import Any, Callable
 
 import grpc
 import numpy as np
@@ -118,6 +118,54 @@ def dial(address: str, timeout: float | None, tls: ssl.SSLContext | None = None,
         raise ServerUnavailableError(f"server {address}: cannot connect: {e}", grpc.StatusCode.UNAVAILABLE) from None
     sock.settimeout(timeout)
     return sock
+
+
+def read_line(buf: bytearray, recv_more: Callable[[], None], error: Callable[[str], Exception]) -> bytes:
+    """Takes one CRLF-terminated line off the front of buf (without the CRLF),
+    calling recv_more to append to buf until one is there; a line longer than
+    the header limit raises error(reason)."""
+    while True:
+        i = buf.find(b"\r\n")
+        if i >= 0:
+            line = bytes(buf[:i])
+            del buf[: i + 2]
+            return line
+        if len(buf) > _HEAD_LIMIT:
+            raise error("line too long")
+        recv_more()
+
+
+def read_head(buf: bytearray, recv_more: Callable[[], None], error: Callable[[str], Exception]) -> tuple[bytes, int, dict[bytes, bytes]]:
+    """Takes an HTTP/1.x response head off the front of buf, skipping 100
+    Continue heads, calling recv_more to append to buf as it needs: the
+    version (b"HTTP/1.1"), the status and the headers (names lower-case,
+    names and values stripped; a repeated header keeps its last value). A
+    malformed status line or a head longer than the limit raises
+    error(reason)."""
+    while True:
+        end = buf.find(b"\r\n\r\n")
+        while end < 0:
+            if len(buf) > _HEAD_LIMIT:
+                raise error("header block too long")
+            start = max(0, len(buf) - 3)
+            recv_more()
+            end = buf.find(b"\r\n\r\n", start)
+        lines = bytes(buf[:end]).split(b"\r\n")
+        del buf[: end + 4]
+        parts = lines[0].split(b" ", 2)
+        if len(parts) < 2 or not parts[0].startswith(b"HTTP/1.") or not parts[1].isdigit():
+            raise error(f"status line {lines[0][:80]!r}")
+        if int(parts[1]) != 100:
+            break
+    headers: dict[bytes, bytes] = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(b":")
+        headers[name.strip().lower()] = value.strip()
+    return parts[0], int(parts[1]), headers
+
+
+def _malformed(reason: str) -> ValueError:
+    return ValueError(f"malformed response: {reason}")
 
 
 class _NotSent(Exception):
@@ -330,44 +378,15 @@ class ConnectUnary:
         conn.head += data
 
     def _read_line(self, conn: _Conn) -> bytes:
-        while True:
-            i = conn.head.find(b"\r\n")
-            if i >= 0:
-                line = bytes(conn.head[:i])
-                del conn.head[: i + 2]
-                return line
-            if len(conn.head) > _HEAD_LIMIT:
-                raise ValueError("malformed response: line too long")
-            self._recv_more(conn)
+        return read_line(conn.head, lambda: self._recv_more(conn), _malformed)
 
     def _read_head(self, conn: _Conn) -> tuple[int, int, bool, bool]:
         """Reads the status line and headers: (status, content length or -1, chunked, close)."""
-        while True:
-            end = conn.head.find(b"\r\n\r\n")
-            while end < 0:
-                if len(conn.head) > _HEAD_LIMIT:
-                    raise ValueError("malformed response: header block too long")
-                start = max(0, len(conn.head) - 3)
-                self._recv_more(conn)
-                end = conn.head.find(b"\r\n\r\n", start)
-            lines = bytes(conn.head[:end]).split(b"\r\n")
-            del conn.head[: end + 4]
-            parts = lines[0].split(b" ", 2)
-            if len(parts) < 2 or not parts[0].startswith(b"HTTP/1.") or not parts[1].isdigit():
-                raise ValueError(f"malformed response status line {parts!r}")
-            status = int(parts[1])
-            length, chunked, close = -1, False, parts[0] == b"HTTP/1.0"
-            for line in lines[1:]:
-                name, _, value = line.partition(b":")
-                name = name.strip().lower()
-                if name == b"content-length":
-                    length = int(value)
-                elif name == b"transfer-encoding":
-                    chunked = value.strip().lower() == b"chunked"
-                elif name == b"connection":
-                    close = value.strip().lower() == b"close"
-            if status != 100:
-                return status, length, chunked, close
+        version, status, headers = read_head(conn.head, lambda: self._recv_more(conn), _malformed)
+        length = int(headers[b"content-length"]) if b"content-length" in headers else -1
+        chunked = headers.get(b"transfer-encoding", b"").lower() == b"chunked"
+        close = headers[b"connection"].lower() == b"close" if b"connection" in headers else version == b"HTTP/1.0"
+        return status, length, chunked, close
 
     def _fill(self, conn: _Conn, dst: memoryview) -> None:
         """Fills dst from the bytes already read, then from the socket."""

@@ -75,7 +75,7 @@ import numpy as np
 import numpy.typing as npt
 
 from botarena._hpack_tables import HUFFMAN_CODES, STATIC_TABLE
-from botarena._connect import dial, split_address
+from botarena._connect import dial, read_head, read_line, split_address
 from botarena.batch import BufferRing
 from botarena.errors import BotarenaError, DeadlineExceededError, ServerUnavailableError, from_status
 
@@ -251,6 +251,10 @@ class HpackDecoder:
 
 class _Failed(Exception):
     """A failure of the connection or of the protocol: ServerUnavailableError."""
+
+
+def _protocol_error(reason: str) -> _Failed:
+    return _Failed(f"protocol error: {reason}")
 
 
 class _Stream:
@@ -551,38 +555,11 @@ class ConnectStreamH1(_Stream):
             raise self._fail(e, "sending") from None
 
     def _line(self) -> bytes:
-        while True:
-            i = self._head.find(b"\r\n")
-            if i >= 0:
-                line = bytes(self._head[:i])
-                del self._head[: i + 2]
-                return line
-            if len(self._head) > _HEAD_LIMIT:
-                raise _Failed("protocol error: line too long")
-            self._recv_more()
+        return read_line(self._head, self._recv_more, _protocol_error)
 
     def _response_head(self) -> None:
         """Reads the status line and headers, and checks them."""
-        while True:
-            end = self._head.find(b"\r\n\r\n")
-            while end < 0:
-                if len(self._head) > _HEAD_LIMIT:
-                    raise _Failed("protocol error: header block too long")
-                start = max(0, len(self._head) - 3)
-                self._recv_more()
-                end = self._head.find(b"\r\n\r\n", start)
-            lines = bytes(self._head[:end]).split(b"\r\n")
-            del self._head[: end + 4]
-            parts = lines[0].split(b" ", 2)
-            if len(parts) < 2 or not parts[0].startswith(b"HTTP/1.") or not parts[1].isdigit():
-                raise _Failed(f"protocol error: status line {lines[0][:80]!r}")
-            status = int(parts[1])
-            if status != 100:
-                break
-        headers: dict[bytes, bytes] = {}
-        for line in lines[1:]:
-            name, _, value = line.partition(b":")
-            headers[name.strip().lower()] = value.strip()
+        _, status, headers = read_head(self._head, self._recv_more, _protocol_error)
         if status == 505:
             raise _Refused()
         self._status = status
