@@ -268,9 +268,10 @@ class _Stream:
         procedure: str,
         *,
         timeout: float | None,
-        max_message_bytes: int,
-        buffers: BufferRing | None,
-        tls: bool,
+        token: str | None = None,
+        tls: bool = False,
+        max_message_bytes: int = 512 << 20,
+        buffers: BufferRing | None = None,
     ) -> None:
         split_address(address)  # a bad address is a ValueError, not an unreachable server
         self.address = address
@@ -287,6 +288,20 @@ class _Stream:
         self._tls = tls
         self._kernel = False  # the socket is blocking, its timeouts the kernel's (see _blocking)
         self._read_timeout: float | None = None  # SO_RCVTIMEO, with _kernel
+        self._open(token)
+
+    def _open(self, token: str | None) -> None:
+        """Sets up the protocol's state and dials the server (the subclass's part of the constructor)."""
+        raise NotImplementedError
+
+    def _dial(self, alpn: str, *, require_alpn: bool) -> None:
+        """Connects (over TLS offering alpn, which the server must choose when require_alpn) and makes the socket blocking where it can."""
+        context = None
+        if self._tls:
+            context = ssl.create_default_context()
+            context.set_alpn_protocols([alpn])
+        self._sock = dial(self.address, self._timeout, context, alpn=alpn if require_alpn else None)
+        self._blocking()
 
     # Connection --------------------------------------------------------------
 
@@ -510,30 +525,15 @@ class ConnectStreamH1(_Stream):
     the first :meth:`receive` (:class:`ConnectStream` then goes over HTTP/2).
     """
 
-    def __init__(
-        self,
-        address: str,
-        procedure: str,
-        *,
-        timeout: float | None,
-        token: str | None = None,
-        tls: bool = False,
-        max_message_bytes: int = 512 << 20,
-        buffers: BufferRing | None = None,
-    ) -> None:
-        super().__init__(address, procedure, timeout=timeout, max_message_bytes=max_message_bytes, buffers=buffers, tls=tls)
+    def _open(self, token: str | None) -> None:
+        """Dials the server; the request's head goes out with the first message."""
         self._chunked = False  # the response's framing: chunked ...
         self._left = 0  # ... and the bytes left of its current chunk, or of the whole body (Content-Length, or up to the end)
         self._crlf = False  # a chunk's CRLF is due before the next size line
         self._ended = False  # the response body has ended
-        context = None
-        if tls:
-            context = ssl.create_default_context()
-            context.set_alpn_protocols(["http/1.1"])
-        self._sock = dial(address, timeout, context)
-        self._blocking()
+        self._dial("http/1.1", require_alpn=False)
         head = (
-            f"POST {procedure} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/connect+proto\r\n"
+            f"POST {self._procedure} HTTP/1.1\r\nHost: {self.address}\r\nContent-Type: application/connect+proto\r\n"
             "Connect-Protocol-Version: 1\r\nConnect-Accept-Encoding: identity\r\nTransfer-Encoding: chunked\r\n"
             "User-Agent: botarena-python\r\n"
         )
@@ -606,18 +606,8 @@ class ConnectStreamH2(_Stream):
     concurrent use. Use once: after an error or :meth:`close`, open another.
     """
 
-    def __init__(
-        self,
-        address: str,
-        procedure: str,
-        *,
-        timeout: float | None,
-        token: str | None = None,
-        tls: bool = False,
-        max_message_bytes: int = 512 << 20,
-        buffers: BufferRing | None = None,
-    ) -> None:
-        super().__init__(address, procedure, timeout=timeout, max_message_bytes=max_message_bytes, buffers=buffers, tls=tls)
+    def _open(self, token: str | None) -> None:
+        """Dials the server and opens the stream (the preface, SETTINGS and the request's HEADERS)."""
         self._hpack = HpackDecoder()
         self._data_left = 0  # unread payload bytes of the current DATA frame (padding excluded)
         self._pad_left = 0  # its padding, skipped after the payload
@@ -627,17 +617,12 @@ class ConnectStreamH2(_Stream):
         self._peer_initial = 65535
         self._peer_frame = 16384
         self._remote_done = False  # the server ended its side of the stream
-        context = None
-        if tls:
-            context = ssl.create_default_context()
-            context.set_alpn_protocols(["h2"])
-        self._sock = dial(address, timeout, context, alpn="h2")
-        self._blocking()
+        self._dial("h2", require_alpn=True)
         fields = [
             (b":method", b"POST"),
-            (b":scheme", b"https" if tls else b"http"),
-            (b":authority", address.encode()),
-            (b":path", procedure.encode()),
+            (b":scheme", b"https" if self._tls else b"http"),
+            (b":authority", self.address.encode()),
+            (b":path", self._procedure.encode()),
             (b"content-type", b"application/connect+proto"),
             (b"connect-protocol-version", b"1"),
             (b"connect-accept-encoding", b"identity"),
