@@ -68,7 +68,7 @@ import ssl
 import struct
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import grpc
 import numpy as np
@@ -78,6 +78,9 @@ from botarena._hpack_tables import HUFFMAN_CODES, STATIC_TABLE
 from botarena._connect import dial, read_head, read_line, split_address
 from botarena.batch import BufferRing
 from botarena.errors import BotarenaError, DeadlineExceededError, ServerUnavailableError, from_status
+
+if TYPE_CHECKING:
+    from typing_extensions import Required, Unpack  # typing's own from Python 3.11
 
 __all__ = ["ConnectStream", "ConnectStreamH1", "ConnectStreamH2"]
 
@@ -255,6 +258,18 @@ class _Failed(Exception):
 
 def _protocol_error(reason: str) -> _Failed:
     return _Failed(f"protocol error: {reason}")
+
+
+class StreamOptions(TypedDict, total=False):
+    """The keyword arguments of a stream's constructor: the response deadline
+    in seconds (None for none), the bearer token, TLS with the system's roots,
+    the largest response message, and the buffers responses are read into."""
+
+    timeout: Required[float | None]
+    token: str | None
+    tls: bool
+    max_message_bytes: int
+    buffers: BufferRing | None
 
 
 class _Stream:
@@ -803,25 +818,15 @@ class ConnectStream:
     The stream opens over HTTP/1.1; when the server answers that with 505
     (it serves bidirectional streams over HTTP/2 only), the first message
     goes again on a :class:`ConnectStreamH2`, which the stream uses from
-    then on. http2 True opens it over HTTP/2 at once. :meth:`send` writes a
+    then on. http2 True opens it over HTTP/2 at once. The options are the
+    streams' (:class:`StreamOptions`). :meth:`send` writes a
     request message; :meth:`receive` returns the next response message as a
     uint8 view of a reused buffer. Not safe for concurrent use. Use once:
     after an error or :meth:`close`, open another.
     """
 
-    def __init__(
-        self,
-        address: str,
-        procedure: str,
-        *,
-        timeout: float | None,
-        token: str | None = None,
-        tls: bool = False,
-        max_message_bytes: int = 512 << 20,
-        buffers: BufferRing | None = None,
-        http2: bool = False,
-    ) -> None:
-        self._args: dict[str, Any] = dict(timeout=timeout, token=token, tls=tls, max_message_bytes=max_message_bytes, buffers=buffers)
+    def __init__(self, address: str, procedure: str, *, http2: bool = False, **options: Unpack[StreamOptions]) -> None:
+        self._args = options
         self._address = address
         self._procedure = procedure
         self._stream: ConnectStreamH1 | ConnectStreamH2
