@@ -27,6 +27,12 @@ const (
 	asyncReset
 )
 
+// spinWait is the longest wait of an async worker after which its next
+// wait spins (for up to workerSpin) before it parks: waits between
+// back-to-back batches (a Go caller) are a few microseconds; a Python
+// caller drawing actions takes tens, which a spin would burn in full.
+const spinWait = 10 * time.Microsecond
+
 // maxChunk bounds how many queued envs an async worker takes at once (one
 // lock round trip, one ActBatch per Batcher, for the lot).
 const maxChunk = 64
@@ -82,8 +88,9 @@ const maxChunk = 64
 // An Async is not safe for concurrent use: one goroutine calls its
 // methods. Idle workers spin for up to 50 µs (yielding their P) before
 // they park, as the sync pool's workers do, so that back-to-back batches
-// pay no wake-up; a worker whose last wait outlasted that parks at once,
-// leaving the core to a caller that takes longer between Sends. Recv steps the envs of its batch still queued on the
+// pay no wake-up; a worker whose last wait took longer than a few
+// microseconds parks at once, leaving the core to a caller that takes
+// longer between Sends. Recv steps the envs of its batch still queued on the
 // caller's goroutine, as one more worker, and then waits for those the
 // workers took: it spins without yielding when a P is spare for it
 // (fewer workers than GOMAXPROCS) and parks otherwise, as the sync pool's
@@ -619,11 +626,11 @@ func (a *Async) loop(w *asyncWorker) {
 	for {
 		start := time.Now()
 		wait(work, spin, &w.parked, w.wake)
-		// Spin in the next wait only if this one was short enough for a
-		// spin to catch: a caller that takes longer between Sends (a
-		// policy's forward pass, Python drawing actions) needs the core
-		// more than a spinning worker, which parks at once instead.
-		if time.Since(start) > workerSpin {
+		// Spin in the next wait only if this one was short: a spin costs
+		// the whole wait in CPU, which a caller that takes longer between
+		// Sends (a policy's forward pass, Python drawing actions) needs
+		// more than it needs the wake-up saved, on a busy machine most.
+		if time.Since(start) > spinWait {
 			spin = 0
 		} else {
 			spin = workerSpin
