@@ -182,7 +182,8 @@ func (g *Game) writeMarks(seat int, dst []byte, at *[maxMarks]uint16) int {
 }
 
 func (g *Game) writeScalars(seat int, dst []byte) {
-	put := func(i int, v float32) { binary.LittleEndian.PutUint32(dst[4*i:], math.Float32bits(v)) }
+	d := (*[4 * NumScalars]byte)(dst) // one length check for the four
+	put := func(i int, v float32) { binary.LittleEndian.PutUint32(d[4*i:], math.Float32bits(v)) }
 	put(ScalarHP, float32(g.bots[seat].HP)/StartHP)
 	put(ScalarEnemyHP, float32(g.bots[1-seat].HP)/StartHP)
 	put(ScalarParalysed, float32(g.paralysed)/2)
@@ -209,7 +210,7 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	if g.paralysed > 0 {
 		p = 1
 	}
-	copy(dst, maskTable[g.lo][p][b.Y*Side+b.X][:])
+	*(*[NumActions]uint8)(dst) = maskTable[g.lo][p][b.Y*Side+b.X]
 }
 
 // maskTable holds the mask of an alive bout by the arena's lowest

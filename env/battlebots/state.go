@@ -139,41 +139,42 @@ const (
 // first, favoured by the rules), seat 1 is bot2. It is not safe for
 // concurrent use; vecenv gives each worker a disjoint range of envs.
 type Game struct {
+	// The fields a step reads come first, the counts and flags before the
+	// arrays they count, in as few cache lines as their types allow (a
+	// pool steps every game in turn, so each line a step reads is a miss).
 	cfg  Config
 	spec *env.Spec
 
 	lo        int // lowest in-bounds coordinate (1, or 0 for 10×10)
 	maxRounds int
-
-	bots      [2]Bot
-	bullets   [MaxBullets]Projectile
 	nBullets  int
-	missiles  [MaxMissiles]Projectile
 	nMissiles int
-	// mines holds the mine flags of each cell (index y*Side + x). A cell
-	// holds at most one mine: a second one explodes the first instead.
-	mines [Cells]uint8
 	// nMines counts cells with a mine; nDead those whose mine is dead.
 	nMines, nDead int
-	// mineBits has bit i of word i/64 set for each cell i holding a mine
-	// laid by the seat, so that observations and the removal of dead mines
-	// visit only the mines.
-	mineBits [2][2]uint64
-	deadBits [2]uint64
-
-	// marks records what UpdateObs wrote (see obsMarks); nil until its
-	// first call.
-	marks *obsMarks
-
-	paralysed int // paralyzedRoundsRemaining
-	round     int // rounds played
-	done      bool
+	paralysed     int // paralyzedRoundsRemaining
+	round         int // rounds played
+	done          bool
 	// truncatedEnd reports that the round cap ended the bout.
 	truncatedEnd bool
 
 	// invalid counts, per seat, out-of-range actions and actions the mask
 	// marks illegal (see [Game.Invalid]).
 	invalid [2]int
+	// marks records what UpdateObs wrote (see obsMarks); nil until its
+	// first call.
+	marks *obsMarks
+	// mineBits has bit i of word i/64 set for each cell i holding a mine
+	// laid by the seat, so that observations and the removal of dead mines
+	// visit only the mines.
+	mineBits [2][2]uint64
+	deadBits [2]uint64
+
+	bots     [2]Bot
+	bullets  [MaxBullets]Projectile
+	missiles [MaxMissiles]Projectile
+	// mines holds the mine flags of each cell (index y*Side + x). A cell
+	// holds at most one mine: a second one explodes the first instead.
+	mines [Cells]uint8
 
 	names [2]string
 }

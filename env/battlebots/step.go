@@ -18,7 +18,9 @@ import "math/bits"
 //
 // Step never allocates. It is not safe for concurrent use.
 func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []bool) {
-	g.spec.CheckStep(actions, rewards, terminated, truncated)
+	if len(actions) != 2 || len(rewards) != 2 || len(terminated) != 2 || len(truncated) != 2 {
+		g.spec.CheckStep(actions, rewards, terminated, truncated) // panics
+	}
 	if g.done {
 		rewards[0], rewards[1] = 0, 0
 		g.writeFlags(terminated, truncated)
