@@ -137,7 +137,7 @@ func clamp8(v int) byte {
 // and soft planes only when the board changed since, leaving the block
 // values as they are (only the cells changed since, when the game knows
 // them: see Game.boardFrom); otherwise, or when the last write set more
-// bytes than the record holds (19), it writes dst in full. It leaves the
+// bytes than the record holds (16), it writes dst in full. It leaves the
 // marks as they are when none changed since (see Game.markVer). The bytes are those
 // WriteObs writes, in every case. vecenv calls it for rows that keep their
 // env from step to step. A wrong number or size of slices panics. It never
@@ -148,21 +148,21 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	if g.marks == nil {
 		g.marks, g.board, g.boardFrom = &obsMarks{}, 0, 0
 	}
-	m, o := g.marks, &g.obs[seat]
+	m, o, at := g.marks, &g.obs, g.obsAt[seat][:]
 	if g.board == 0 {
 		m.writes++
 		g.board = m.writes
 	}
 	p := dst[0]
-	if have != 0 && have == o.ver && o.n >= 0 {
-		if o.marks != g.markVer {
-			for _, i := range o.at[:o.n] {
+	if have != 0 && have == o.ver[seat] && o.n[seat] >= 0 {
+		if o.marks[seat] != g.markVer {
+			for _, i := range at[:o.n[seat]] {
 				p[i] = 0
 			}
-			o.n = int16(g.writeMarks(seat, p, o.at[:]))
-			o.marks = g.markVer
+			o.n[seat] = int16(g.writeMarks(seat, p, at))
+			o.marks[seat] = g.markVer
 		}
-		switch b := o.board; {
+		switch b := o.board[seat]; {
 		case b == g.board:
 		case b == g.boardFrom && g.nBoardCells >= 0:
 			g.writeBlockCells(p)
@@ -173,14 +173,14 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 		clear(p)
 		copy(p[PlaneBlockValue*hw:(PlaneBlockValue+1)*hw], g.values[:hw])
 		g.writeBlocks(p)
-		o.n = int16(g.writeMarks(seat, p, o.at[:]))
-		o.marks = g.markVer
+		o.n[seat] = int16(g.writeMarks(seat, p, at))
+		o.marks[seat] = g.markVer
 	}
-	o.board = g.board
+	o.board[seat] = g.board
 	g.writeScalars(seat, dst[1])
 	m.writes++
-	o.ver = m.writes
-	return o.ver
+	o.ver[seat] = m.writes
+	return m.writes
 }
 
 // obsMarks numbers the writes of [Game.UpdateObs] and the boards they
@@ -193,15 +193,15 @@ type obsMarks struct {
 	writes uint64
 }
 
-// seatObs records what the last [Game.UpdateObs] of a seat through this
-// Game value wrote: the version it returned (0: none), the board and the
-// marks (Game.markVer) it showed, and the plane offsets it set non-zero in
-// the planes after the block values (at[:n]; n is -1 when they did not
-// fit).
-type seatObs struct {
-	ver, board, marks uint64
-	n                 int16
-	at                [19]uint16 // one cache line in all
+// obsHeads records, per seat, what the last [Game.UpdateObs] of the seat
+// through this Game value wrote: the version it returned (0: none), the
+// board and the marks (Game.markVer) it showed, and how many plane offsets
+// it set non-zero in the planes after the block values (n; -1 when they
+// did not fit in the seat's Game.obsAt). The seats' heads share a cache
+// line; the offsets, in another, are read only when the marks changed.
+type obsHeads struct {
+	ver, board, marks [Seats]uint64
+	n                 [Seats]int16
 }
 
 // marksChanged records that something writeMarks shows may have changed

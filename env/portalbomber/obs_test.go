@@ -34,7 +34,7 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 			var te, tr [Seats]bool
 			inPlace := 0
 			rows.Before = func(s int, have uint64) {
-				if have != 0 && have == g.obs[s].ver {
+				if have != 0 && have == g.obs.ver[s] {
 					inPlace++
 				}
 			}
@@ -114,8 +114,8 @@ func TestUpdateObsOutgrowingTheRecord(t *testing.T) {
 	}
 	g.marksChanged() // as the engine does when it places trails
 	v := g.UpdateObs(1, row, 0)
-	if g.obs[1].n >= 0 {
-		t.Fatalf("%d marks recorded for %d set bytes", g.obs[1].n, 3*g.n*g.n+2)
+	if g.obs.n[1] >= 0 {
+		t.Fatalf("%d marks recorded for %d set bytes", g.obs.n[1], 3*g.n*g.n+2)
 	}
 	for i := range g.n * g.n {
 		g.cells[i] = cell{hard: g.cells[i].hard, soft: g.cells[i].soft}
@@ -156,23 +156,30 @@ func TestUpdateObsShowsABoughtBlock(t *testing.T) {
 	}
 }
 
-// TestGameLayout: each seat's record of UpdateObs fills one cache line,
-// and the records and the cells start one in the Game that New allocates,
-// so that a pool step reads as few lines of each game as it can. The
+// TestGameLayout: the seats' records of UpdateObs (obs and safety, the
+// offsets, the board's fields) fill one cache line each, and the cells
+// start one, in the Game that New allocates, so that a pool step reads as
+// few lines of each game as it can. The
 // runtime puts a Game 8 bytes past a line (its malloc header): fields
 // start a line at offsets 56 modulo 64. Fails when a field added to Game
 // moves them off, or the runtime places it otherwise (then change the
 // padding before cells and the order of the fields).
 func TestGameLayout(t *testing.T) {
 	g := bare(t)
-	if n := unsafe.Sizeof(seatObs{}); n != 64 {
-		t.Errorf("a seat's record takes %d bytes, want 64", n)
+	for _, f := range []struct {
+		name     string
+		from, to uintptr
+	}{
+		{"obs, safety", unsafe.Offsetof(g.obs), unsafe.Offsetof(g.marks)},
+		{"marks ... layout", unsafe.Offsetof(g.marks), unsafe.Offsetof(g.obsAt)},
+		{"obsAt", unsafe.Offsetof(g.obsAt), unsafe.Offsetof(g.obsAt) + unsafe.Sizeof(g.obsAt)},
+	} {
+		if a := uintptr(unsafe.Pointer(g)) + f.from; a%64 != 0 || f.to-f.from != 64 {
+			t.Errorf("%s: %d bytes at %#x, want one cache line", f.name, f.to-f.from, a)
+		}
 	}
 	if n := unsafe.Sizeof(cell{}); n != 32 {
 		t.Errorf("a cell takes %d bytes, want 32", n)
-	}
-	if a := uintptr(unsafe.Pointer(&g.obs)); a%64 != 0 {
-		t.Errorf("the records start at %#x (Game %#x + %d), not a cache line", a, uintptr(unsafe.Pointer(g)), unsafe.Offsetof(g.obs))
 	}
 	if a := uintptr(unsafe.Pointer(&g.cells)); a%64 != 0 {
 		t.Errorf("the cells start at %#x (Game %#x + %d), not a cache line", a, uintptr(unsafe.Pointer(g)), unsafe.Offsetof(g.cells))

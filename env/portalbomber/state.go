@@ -210,12 +210,16 @@ type Game struct {
 
 	players [Seats]Player
 
+	// obs and obsAt record, per seat, the last UpdateObs through this
+	// value: obs in one cache line with safety, obsAt in another (see
+	// TestGameLayout).
+	obs obsHeads
+	// safety is WriteMask's scratch with Config.SafeMask (nil without).
+	// Copies of a Game share it; only WriteMask uses it.
+	safety *Raider
 	// marks numbers what UpdateObs wrote (see obsMarks); nil until its
 	// first call. board numbers the hard and soft blocks for it, from
 	// marks' counter: 0 when they changed since it was last numbered.
-	// obs records, per seat, the last UpdateObs through this value: a
-	// cache line each (see TestGameLayout).
-	obs   [Seats]seatObs
 	marks *obsMarks
 	board uint64
 	// markVer counts the changes of what writeMarks shows (see
@@ -230,9 +234,7 @@ type Game struct {
 	nBoardCells int
 	// layout is the new board of the configured size (see generate).
 	layout *layout
-	// safety is WriteMask's scratch with Config.SafeMask (nil without).
-	// Copies of a Game share it; only WriteMask uses it.
-	safety *Raider
+	obsAt  [Seats][16]uint16
 
 	// fire is apocalypse head 1: cell and direction; head 2 is its mirror.
 	fireX, fireY, fireDir int
@@ -245,7 +247,7 @@ type Game struct {
 	// emptied since stay listed), so that observations and the trail step
 	// visit those cells only (see Game.listCell); nMarked of them.
 	marked [MaxCells]uint16
-	_      [28]byte // cells start a cache line (TestGameLayout)
+	_      [36]byte // cells start a cache line (TestGameLayout)
 	cells  [MaxCells]cell
 
 	gameID    [24]byte
