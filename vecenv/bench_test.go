@@ -236,7 +236,8 @@ func benchmarkCopy(b *testing.B, rows, rowBytes, workers int) {
 
 // BenchmarkAsync measures an Async over 1024 envs of each game in
 // benchGames, every seat a learner, with a caller that receives a batch and
-// sends its envs back at once (no policy time to overlap): the cost of
+// sends its envs back at once (no policy time to overlap), each env with
+// the actions BenchmarkPool gives it: the cost of
 // async stepping against BenchmarkPool's (both report cpu-ns/agent-step,
 // the process's CPU time). One op is one batch. With release the caller
 // calls Release before sending a batch's envs back (as a server or a
@@ -269,12 +270,17 @@ func benchmarkAsync(b *testing.B, game benchGame, batch, workers int, release bo
 	if err := a.Reset(); err != nil {
 		b.Fatal(err)
 	}
-	L := len(p.LearnerSeats())
+	// The actions of BenchmarkPool: env e's rows of table batch t at its
+	// t-th step, t counting the env's steps modulo 8.
+	L, rows := len(p.LearnerSeats()), p.Rows()
 	rng := rand.New(rand.NewPCG(7, 7))
-	acts := make([]int32, batch*L)
-	for i := range acts {
-		acts[i] = game.weights[rng.IntN(len(game.weights))]
+	const batches = 8
+	table := make([]int32, batches*rows)
+	for i := range table {
+		table[i] = game.weights[rng.IntN(len(game.weights))]
 	}
+	steps := make([]int, p.NumEnvs())
+	acts := make([]int32, batch*L)
 	envs := make([]int32, batch)
 	b.ReportAllocs()
 	cpu := processCPU()
@@ -285,7 +291,11 @@ func benchmarkAsync(b *testing.B, game benchGame, batch, workers int, release bo
 		}
 		ids := a.Batch(k).Buffers.Env
 		for j := range envs {
-			envs[j] = ids[j*L]
+			e := ids[j*L]
+			envs[j] = e
+			t := steps[e] % batches
+			copy(acts[j*L:(j+1)*L], table[t*rows+int(e)*L:])
+			steps[e]++
 		}
 		if release {
 			a.Release()
