@@ -9,15 +9,20 @@ import (
 	"github.com/botarena/botarena/match"
 )
 
+// faultyLimit is the round limit the tests give faultyBot: long enough
+// that its crash and garbage rounds are never taken for timeouts on a
+// loaded machine, short of its sleep.
+const faultyLimit = "10s"
+
 // faultyBot writes a BattleBots command-line bot that, round by round
-// (counted in a file), sleeps 30 s (far past the 1 s limit the tests give
+// (counted in a file), sleeps 10 minutes (far past the faultyLimit the tests give
 // it), crashes, prints garbage and does nothing (NO), over again every 4
 // rounds. Games that use it one after another share the count.
 func faultyBot(t *testing.T) string {
 	t.Helper()
 	count := filepath.Join(t.TempDir(), "count")
 	return script(t, "faulty.sh", "n=$(cat "+count+" 2>/dev/null || echo 0)\nn=$((n+1))\necho $n > "+count+"\n"+
-		"case $((n % 4)) in\n1) sleep 30;;\n2) exit 3;;\n3) echo 'fire at will';;\n*) echo NO;;\nesac")
+		"case $((n % 4)) in\n1) sleep 600;;\n2) exit 3;;\n3) echo 'fire at will';;\n*) echo NO;;\nesac")
 }
 
 // TestPlayJSONCountsFaultsByKind: play --json's result line has, per seat
@@ -25,7 +30,7 @@ func faultyBot(t *testing.T) string {
 // garbage in; the text summary names them.
 func TestPlayJSONCountsFaultsByKind(t *testing.T) {
 	bot := faultyBot(t)
-	spec := "cmd:timeout=1s:" + bot
+	spec := "cmd:timeout=" + faultyLimit + ":" + bot
 	out := runOK(t, "play", "battlebots", "--agents", "nop,"+spec, "--seed", "1", "--max-rounds", "4", "--json")
 	var res match.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {

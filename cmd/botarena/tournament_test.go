@@ -89,7 +89,7 @@ func TestTournamentFaults(t *testing.T) {
 	garbage := script(t, "garbage.sh", "echo 'fire at will'")
 	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents",
 		// shooter, always bot2 here, fires bullets at bot1 (NW), or SE when it is bot1 at (1,1).
-		"crash="+crash+",cmd:"+garbage+",hang="+hang+",missing=/nonexistent/bot,shooter=cmd:timeout=3s:sh -c \"case $1 in ????????????Y*) echo B SE;; *) echo B NW;; esac\" sh",
+		"crash="+crash+",cmd:"+garbage+",hang="+hang+",missing=/nonexistent/bot,shooter=cmd:timeout=2m:sh -c \"case $1 in ????????????Y*) echo B SE;; *) echo B NW;; esac\" sh",
 		"--bouts", "1", "--max-rounds", "3", "--timeout", "300ms", "--seed", "1", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -159,7 +159,7 @@ func samplePythonBot(t *testing.T) string {
 // against the built-in bots, in the original's table.
 func TestTournamentPythonBot(t *testing.T) {
 	bot := samplePythonBot(t)
-	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "py=python3 "+bot+",huggy,nop", "--bouts", "2", "--seed", "1", "--timeout", "5s")
+	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--agents", "py=python3 "+bot+",huggy,nop", "--bouts", "2", "--seed", "1", "--timeout", "2m")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -170,7 +170,7 @@ func TestTournamentPythonBot(t *testing.T) {
 		t.Errorf("the Python bot should win every bout:\n%s", out)
 	}
 	// The same bot as a cmd: spec, quoted as a whole.
-	out, stderr, code = runCLI(t, "", "tournament", "battlebots", "--agents", `cmd:"python3 `+bot+`",nop`, "--bouts", "1", "--seed", "1", "--json")
+	out, stderr, code = runCLI(t, "", "tournament", "battlebots", "--agents", `cmd:"python3 `+bot+`",nop`, "--bouts", "1", "--seed", "1", "--timeout", "2m", "--json")
 	if code != 0 || !strings.Contains(out, `"winner":"cmd:\"python3 `+bot+`\""`) {
 		t.Errorf("exit %d: %s\n%s", code, stderr, out)
 	}
