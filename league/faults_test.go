@@ -12,14 +12,14 @@ import (
 )
 
 // faultyScript writes a BattleBots command-line bot that, round by round
-// (counted in a file), sleeps 30 s (past any limit given here), crashes,
+// (counted in a file), sleeps 10 minutes (past any limit given here), crashes,
 // prints garbage and does nothing (NO), over again every 4 rounds.
 func faultyScript(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	count := filepath.Join(dir, "count")
 	body := "#!/bin/sh\nn=$(cat " + count + " 2>/dev/null || echo 0)\nn=$((n+1))\necho $n > " + count + "\n" +
-		"case $((n % 4)) in\n1) sleep 30;;\n2) exit 3;;\n3) echo 'fire at will';;\n*) echo NO;;\nesac\n"
+		"case $((n % 4)) in\n1) sleep 600;;\n2) exit 3;;\n3) echo 'fire at will';;\n*) echo NO;;\nesac\n"
 	path := filepath.Join(dir, "faulty.sh")
 	if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
@@ -34,7 +34,7 @@ func faultyScript(t *testing.T) string {
 func TestLocalRunnerStoresFaultsPerSeat(t *testing.T) {
 	bot := faultyScript(t)
 	m := Match{Game: "battlebots", Seed: 1, MaxRounds: 4, Seats: []Entrant{
-		{Name: "nop", Spec: "nop"}, {Name: "faulty", Spec: "cmd:timeout=1s:" + bot},
+		{Name: "nop", Spec: "nop"}, {Name: "faulty", Spec: "cmd:timeout=10s:" + bot}, // its crash and garbage rounds are never taken for timeouts on a loaded machine,
 	}}
 	res, err := (&LocalRunner{}).Play(context.Background(), m)
 	if err != nil {

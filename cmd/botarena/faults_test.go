@@ -61,7 +61,7 @@ func TestTournamentJSONCountsFaultsByKind(t *testing.T) {
 	bot := faultyBot(t)
 	// One worker: the two games (one per seating) run one after the other,
 	// 4 rounds each, so each sees one round of every kind.
-	table := gauntletTable(t, "battlebots", "--agents", "faulty=cmd:timeout=1s:"+bot+",nop", "--games", "1", "--max-rounds", "4", "--seed", "1", "--workers", "1")
+	table := gauntletTable(t, "battlebots", "--agents", "faulty=cmd:timeout="+faultyLimit+":"+bot+",nop", "--games", "1", "--max-rounds", "4", "--seed", "1", "--workers", "1")
 	p := table.Pairs[0]
 	want := match.Faults{TimedOut: 2, Crashed: 2, Invalid: 2}
 	if p.Agents != [2]string{"faulty", "nop"} || p.Sides[0].FaultKinds != want || p.Sides[0].Faults != 6 || p.Sides[1].Faults != 0 || p.Sides[1].FaultKinds != (match.Faults{}) {
@@ -69,7 +69,7 @@ func TestTournamentJSONCountsFaultsByKind(t *testing.T) {
 	}
 
 	bot = faultyBot(t)
-	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--original", "--agents", "faulty=cmd:timeout=1s:"+bot+",nop",
+	out, stderr, code := runCLI(t, "", "tournament", "battlebots", "--original", "--agents", "faulty=cmd:timeout="+faultyLimit+":"+bot+",nop",
 		"--bouts", "1", "--max-rounds", "4", "--seed", "1", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
