@@ -98,19 +98,46 @@ type slot struct {
 // ver nil every observation is written in full. maskVer is the same for the
 // rows' masks (see [MaskUpdater]), under the same rules, and is nil exactly
 // when ver is.
+//
+// obsRows and finalRows are the rows' observation views, made once so
+// that a step does not slice every row's tensors again: obsRows[r*T+t] is
+// row r's slice of Buffers.Obs[t] (T tensors), in the form
+// [env.Env.WriteObs] takes, and finalRows the same of final (nil without
+// final).
 type rows struct {
 	*env.Buffers
-	final   [][]byte // SameStep only
-	ended   []bool
-	ver     []uint64
-	maskVer []uint64
+	final     [][]byte // SameStep only
+	ended     []bool
+	ver       []uint64
+	maskVer   []uint64
+	obsRows   [][]byte
+	finalRows [][]byte
 }
 
 // versioned returns rows over b with every row's observation and mask
 // version unknown (0): their next writes are full ones.
 func versioned(b *env.Buffers, final [][]byte, ended []bool) rows {
 	n := len(b.Env)
-	return rows{Buffers: b, final: final, ended: ended, ver: make([]uint64, n), maskVer: make([]uint64, n)}
+	out := rows{Buffers: b, final: final, ended: ended, ver: make([]uint64, n), maskVer: make([]uint64, n)}
+	out.obsRows = rowViews(b.Spec, b.Obs, n)
+	if final != nil {
+		out.finalRows = rowViews(b.Spec, final, n)
+	}
+	return out
+}
+
+// rowViews returns the views of n rows of obs, tensors laid out by spec:
+// element r*T+t is row r's slice of obs[t].
+func rowViews(spec *env.Spec, obs [][]byte, n int) [][]byte {
+	T := len(spec.Obs)
+	v := make([][]byte, n*T)
+	for t, o := range spec.Obs {
+		m := o.Bytes()
+		for r := range n {
+			v[r*T+t] = obs[t][r*m : (r+1)*m : (r+1)*m]
+		}
+	}
+	return v
 }
 
 // forget makes every row's observation and mask version unknown, when
@@ -154,13 +181,14 @@ func New(cfg Config) (*Pool, error) {
 		mupd, _ := e.(MaskUpdater)
 		p.slots[i] = slot{e: e, upd: upd, mupd: mupd, seed: EnvSeed(v.Seed, i), episode: -1}
 	}
-	p.out = versioned(env.NewBuffers(p.spec, p.rows), nil, make([]bool, p.rows))
+	var final [][]byte
 	if p.mode == SameStep {
-		p.out.final = make([][]byte, len(p.spec.Obs))
+		final = make([][]byte, len(p.spec.Obs))
 		for t, n := range p.tensorLen {
-			p.out.final[t] = make([]byte, p.rows*n)
+			final[t] = make([]byte, p.rows*n)
 		}
 	}
+	p.out = versioned(env.NewBuffers(p.spec, p.rows), final, make([]bool, p.rows))
 	for r := range p.rows {
 		p.out.Env[r] = int32(r / L)
 		p.out.Seat[r] = int32(p.learners[r%L])
@@ -353,67 +381,79 @@ func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
 		}
 		return
 	}
+	// The worker's scratch and the pool's seats are held in locals: the
+	// calls below could change any field as far as the compiler knows, so
+	// fields would be loaded again after each.
 	e := s.e
-	nOpp := len(p.oppSeats)
-	for k, seat := range p.learners {
-		w.acts[seat] = acts[k]
+	learners := p.learners
+	L := len(learners)
+	wacts, rew, term, trunc := w.acts, w.rew, w.term, w.trunc
+	acts = acts[:L]
+	for k, seat := range learners {
+		wacts[seat] = acts[k]
 	}
-	for j, seat := range p.oppSeats {
-		if o := i*nOpp + j; p.oppGroup[o] >= 0 {
-			w.acts[seat] = w.oppActs[o-w.base*nOpp] // computed by actBatches
-		} else {
-			w.acts[seat] = p.opps[o].Act(e, seat)
+	if nOpp := len(p.oppSeats); nOpp > 0 {
+		for j, seat := range p.oppSeats {
+			if o := i*nOpp + j; p.oppGroup[o] >= 0 {
+				wacts[seat] = w.oppActs[o-w.base*nOpp] // computed by actBatches
+			} else {
+				wacts[seat] = p.opps[o].Act(e, seat)
+			}
 		}
 	}
-	e.Step(w.acts, w.rew, w.term, w.trunc)
+	e.Step(wacts, rew, term, trunc)
 	s.steps++
 	if p.observer != nil {
-		p.observer.Stepped(i, e, w.acts, w.rew, w.term, w.trunc)
+		p.observer.Stepped(i, e, wacts, rew, term, trunc)
 	}
 
 	// The game is over, or the pool's step cap ends the episode as a
 	// game's own round cap would.
 	done := e.Done() || (p.maxSteps > 0 && s.steps >= p.maxSteps)
 	ended := done
-	if !ended && len(p.learners) > 0 {
+	if !ended && L > 0 {
 		// The episode also ends when no learner seat is left in play.
 		ended = true
-		for _, seat := range p.learners {
-			if !w.term[seat] && !w.trunc[seat] {
+		for _, seat := range learners {
+			if !term[seat] && !trunc[seat] {
 				ended = false
 				break
 			}
 		}
 	}
 	p.envEnded[i] = ended
-	L := len(p.learners)
-	for k, seat := range p.learners {
-		r := row0 + k
-		term, trunc := w.term[seat], w.trunc[seat]
-		if ended && !term && !trunc {
-			trunc = true
+	ret := p.ret[i*L : i*L+L]
+	rewards := out.Rewards[row0 : row0+L]
+	terminated := out.Terminated[row0 : row0+L]
+	truncated := out.Truncated[row0 : row0+L]
+	endedRows := out.ended[row0 : row0+L]
+	for k, seat := range learners {
+		r, tm, tr := rew[seat], term[seat], trunc[seat]
+		if ended && !tm && !tr {
+			tr = true
 		}
-		out.Rewards[r] = w.rew[seat]
-		out.Terminated[r] = term
-		out.Truncated[r] = trunc
-		out.ended[r] = ended
-		p.ret[i*L+k] += float64(w.rew[seat])
+		rewards[k] = r
+		terminated[k] = tm
+		truncated[k] = tr
+		endedRows[k] = ended
+		ret[k] += float64(r)
 	}
 	if !ended {
-		p.writeRows(w, out, i, row0)
+		p.writeRows(out, i, row0)
 		return
 	}
 	p.record(s, i, done)
 	if p.mode == NextStep || s.hold {
-		p.writeRows(w, out, i, row0)
+		p.writeRows(out, i, row0)
 		s.pending = true
 		return
 	}
 	// SameStep: keep the final observation, then start the next episode;
 	// the rewards and flags of the final step stay.
-	p.writeObs(w, s, row0, out.final, nil)
+	T := len(p.tensorLen)
+	p.writeObs(s, out.finalRows[row0*T:(row0+L)*T], nil)
 	p.newEpisode(s, i)
-	p.writeRows(w, out, i, row0)
+	p.writeRows(out, i, row0)
 	for k := range L {
 		out.Episode[row0+k] = s.episode
 	}
@@ -429,7 +469,7 @@ func (p *Pool) resetRows(w *worker, out *rows, i, row0 int) {
 		return
 	}
 	p.newEpisode(s, i)
-	p.writeRows(w, out, i, row0)
+	p.writeRows(out, i, row0)
 	for k := range p.learners {
 		r := row0 + k
 		out.Rewards[r] = 0
@@ -470,50 +510,51 @@ func (p *Pool) newEpisode(s *slot, i int) {
 
 // writeRows writes the observations and masks of env i's learner seats
 // into out, rows row0 onwards.
-func (p *Pool) writeRows(w *worker, out *rows, i, row0 int) {
+func (p *Pool) writeRows(out *rows, i, row0 int) {
 	s := &p.slots[i]
-	var ver []uint64
+	learners := p.learners
+	L := len(learners)
+	var ver, mver []uint64
 	if out.ver != nil {
-		ver = out.ver[row0 : row0+len(p.learners)]
+		ver = out.ver[row0 : row0+L]
+		mver = out.maskVer[row0 : row0+L]
 	}
-	p.writeObs(w, s, row0, out.Obs, ver)
-	var mver []uint64
-	if out.maskVer != nil {
-		mver = out.maskVer[row0 : row0+len(p.learners)]
-	}
+	T := len(p.tensorLen)
+	p.writeObs(s, out.obsRows[row0*T:(row0+L)*T], ver)
 	n := p.spec.Actions
-	for k, seat := range p.learners {
+	e, mupd := s.e, s.mupd
+	for k, seat := range learners {
 		r := row0 + k
 		m := out.Mask[r*n : (r+1)*n : (r+1)*n]
 		switch {
 		case mver == nil:
-			s.e.WriteMask(seat, m)
-		case s.mupd != nil:
-			mver[k] = s.mupd.UpdateMask(seat, m, mver[k])
+			e.WriteMask(seat, m)
+		case mupd != nil:
+			mver[k] = mupd.UpdateMask(seat, m, mver[k])
 		default:
-			s.e.WriteMask(seat, m)
+			e.WriteMask(seat, m)
 			mver[k] = 0
 		}
 	}
 }
 
-// writeObs writes the observations of s's learner seats into rows row0
-// onwards of obs (laid out like Buffers.Obs). With ver (one entry per
-// learner seat, see rows.ver) and an env that implements [ObsUpdater],
-// only what changed since the version a row shows is written.
-func (p *Pool) writeObs(w *worker, s *slot, row0 int, obs [][]byte, ver []uint64) {
+// writeObs writes the observations of s's learner seats into their rows'
+// views, views (T per row, row by row, as rows.obsRows). With ver (one
+// entry per learner seat, see rows.ver) and an env that implements
+// [ObsUpdater], only what changed since the version a row shows is
+// written.
+func (p *Pool) writeObs(s *slot, views [][]byte, ver []uint64) {
+	T := len(p.tensorLen)
+	e, upd := s.e, s.upd
 	for k, seat := range p.learners {
-		r := row0 + k
-		for t, n := range p.tensorLen {
-			w.obs[t] = obs[t][r*n : (r+1)*n : (r+1)*n]
-		}
+		obs := views[k*T : (k+1)*T : (k+1)*T]
 		switch {
 		case ver == nil:
-			s.e.WriteObs(seat, w.obs)
-		case s.upd != nil:
-			ver[k] = s.upd.UpdateObs(seat, w.obs, ver[k])
+			e.WriteObs(seat, obs)
+		case upd != nil:
+			ver[k] = upd.UpdateObs(seat, obs, ver[k])
 		default:
-			s.e.WriteObs(seat, w.obs)
+			e.WriteObs(seat, obs)
 			ver[k] = 0
 		}
 	}

@@ -22,7 +22,7 @@ const (
 // share a line they write.
 const cachePad = 128
 
-// worker is one goroutine's scratch for env.Step and WriteObs, and its
+// worker is one goroutine's scratch for env.Step, and its
 // batch groups. Worker 0 is the goroutine that calls Step. Each worker is a
 // separate allocation, padded on both sides, and its scratch slices are
 // padded too.
@@ -37,7 +37,6 @@ type worker struct {
 	rew     []float32
 	term    []bool
 	trunc   []bool
-	obs     [][]byte     // one per tensor: a row's destination for WriteObs
 	groups  []batchGroup // one per Batcher with seats in the pool
 	groupOf []int        // Pool.batchers index → index in groups, or -1
 	oppActs []int32      // batched opponents' actions of the chunk being stepped
@@ -272,7 +271,6 @@ func (p *Pool) newWorker(span int) *worker {
 		rew:   padded[float32](seats, 4),
 		term:  padded[bool](seats, 1),
 		trunc: padded[bool](seats, 1),
-		obs:   padded[[]byte](len(p.spec.Obs), 24),
 	}
 	for g := range p.batchers {
 		p.addBatchGroup(w, g)
