@@ -118,7 +118,15 @@ func (r *Recorder) Hooks(next Hooks) Hooks {
 			}
 			return call(next.State, e, round)
 		},
-		Acted: next.Acted,
+		Acted: func(e env.Env, round int, actions []int32) error {
+			if err := r.acted(round, actions); err != nil {
+				return err
+			}
+			if next.Acted != nil {
+				return next.Acted(e, round, actions)
+			}
+			return nil
+		},
 		Stepped: func(e env.Env, round int, s Step) error {
 			if err := r.stepped(round, s); err != nil {
 				return err
@@ -168,6 +176,24 @@ func (r *Recorder) state(e env.Env, round int) error {
 	return nil
 }
 
+// acted takes the round's native commands before the env steps: a
+// command may name what the state it was chosen in says (Battleships'
+// placement line names the seat's next ship, which the step places).
+func (r *Recorder) acted(round int, actions []int32) error {
+	if r.err != nil {
+		return r.err
+	}
+	p := r.pending
+	if p == nil || p.Round != round {
+		return r.fail(fmt.Errorf("recording: round %d acted before its state was seen", round))
+	}
+	p.Commands = make([]string, len(actions))
+	for seat, a := range actions {
+		p.Commands[seat] = string(r.codec.AppendCommand(nil, seat, a))
+	}
+	return nil
+}
+
 func (r *Recorder) stepped(round int, s Step) error {
 	if r.err != nil {
 		return r.err
@@ -180,9 +206,11 @@ func (r *Recorder) stepped(round int, s Step) error {
 	p.Rewards = slices.Clone(s.Rewards)
 	p.Terminated = slices.Clone(s.Terminated)
 	p.Truncated = slices.Clone(s.Truncated)
-	p.Commands = make([]string, len(s.Actions))
-	for seat, a := range s.Actions {
-		p.Commands[seat] = string(r.codec.AppendCommand(nil, seat, a))
+	if p.Commands == nil { // stepped without Acted: the commands as the stepped state gives them
+		p.Commands = make([]string, len(s.Actions))
+		for seat, a := range s.Actions {
+			p.Commands[seat] = string(r.codec.AppendCommand(nil, seat, a))
+		}
 	}
 	r.pending = nil
 	return r.line(p, round)

@@ -40,8 +40,11 @@ func (g textCounter) ParseCommand(seat int, text []byte) (int32, bool) {
 	n, err := strconv.Atoi(string(text))
 	return int32(n), err == nil
 }
+
+// AppendCommand names the seat's score too, so that a recording shows
+// which state a command was taken in (before the step).
 func (g textCounter) AppendCommand(dst []byte, seat int, action int32) []byte {
-	return append(dst, "add "+strconv.Itoa(int(action))...)
+	return append(dst, "add "+strconv.Itoa(int(action))+" to "+strconv.Itoa(g.scores[seat])...)
 }
 
 // readRecording reads a whole recording and checks that every line's
@@ -91,7 +94,7 @@ func TestRecorderWritesEveryStateActionAndTheResult(t *testing.T) {
 			t.Errorf("round %d: %d %s, want state %s", i, r.Round, r.State, want)
 		}
 		last := i == len(rounds)-1
-		if last != (r.Actions == nil) || (!last && (!slices.Equal(r.Actions, []int32{1, 2}) || !slices.Equal(r.Commands, []string{"add 1", "add 2"}) || len(r.Rewards) != 2 || len(r.Terminated) != 2 || len(r.Truncated) != 2)) {
+		if last != (r.Actions == nil) || (!last && (!slices.Equal(r.Actions, []int32{1, 2}) || !slices.Equal(r.Commands, []string{fmt.Sprintf("add 1 to %d", i), fmt.Sprintf("add 2 to %d", 2*i)}) || len(r.Rewards) != 2 || len(r.Terminated) != 2 || len(r.Truncated) != 2)) {
 			t.Errorf("round %d: %+v", i, r)
 		}
 	}
