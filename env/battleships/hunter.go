@@ -308,7 +308,14 @@ func (a *Hunter) choose(g *Game, seat int) int32 {
 					continue
 				}
 				v -= cost
-				v += float32(a.rng.Uint32()>>8) / float32(1<<24) * 1e-3
+				noise := float32(a.rng.Uint32()>>8) / float32(1<<24) * 1e-3
+				if v <= 0 {
+					// Nothing expected here (a cell already shot, or every
+					// placement ruled out): never worth a shot, whatever the
+					// tie-breaking noise says.
+					continue
+				}
+				v += noise
 				if v > bestV {
 					bestCode, bx, by, bestV = code, x, y, v
 				}

@@ -164,3 +164,37 @@ func TestHunterActAllocations(t *testing.T) {
 		t.Errorf("Act allocates %v times per round, want 0", allocs)
 	}
 }
+
+// shotChecker is a Hunter that counts the single shots it fires at cells
+// its view already shows as shot.
+type shotChecker struct {
+	Hunter
+	repeat int
+}
+
+func (c *shotChecker) Act(e env.Env, seat int) int32 {
+	a := c.Hunter.Act(e, seat)
+	g := e.(*Game)
+	if d := decode(g.n, a); d.kind == actCommand && d.code == CodeSingle && g.Phase() == 2 {
+		if damaged, missed, _ := g.Seen(seat, d.x, d.y); damaged || missed {
+			c.repeat++
+		}
+	}
+	return a
+}
+
+// TestHunterNeverShootsAShotCellAgain: when every placement of a ship
+// still afloat is ruled out (hits put down to the wrong sunk ship, as when
+// ships touch end to end), the hunter fires at an unshot cell, never again
+// at a shot one that only its tie-breaking noise preferred.
+func TestHunterNeverShootsAShotCellAgain(t *testing.T) {
+	for _, size := range sizes {
+		c := &shotChecker{}
+		for seed := range uint64(40) {
+			match(t, size, PlacementLearn, c, &Reference{}, seed)
+		}
+		if c.repeat > 0 {
+			t.Errorf("%s: the hunter fired %d single shots at cells already shot", size, c.repeat)
+		}
+	}
+}
