@@ -206,12 +206,6 @@ func (r *Recorder) stepped(round int, s Step) error {
 	p.Rewards = slices.Clone(s.Rewards)
 	p.Terminated = slices.Clone(s.Terminated)
 	p.Truncated = slices.Clone(s.Truncated)
-	if p.Commands == nil { // stepped without Acted: the commands as the stepped state gives them
-		p.Commands = make([]string, len(s.Actions))
-		for seat, a := range s.Actions {
-			p.Commands[seat] = string(r.codec.AppendCommand(nil, seat, a))
-		}
-	}
 	r.pending = nil
 	return r.line(p, round)
 }
