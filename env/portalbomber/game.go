@@ -1,6 +1,7 @@
 package portalbomber
 
 import (
+	"math"
 	"sync"
 
 	"github.com/botarena/botarena/env"
@@ -14,7 +15,8 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	g := &Game{cfg: *cfg}
+	g := &Game{}
+	g.setConfig(cfg)
 	if g.cfg.SafeMask {
 		g.safety = &Raider{} // WriteMask's scratch
 	}
@@ -26,6 +28,19 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	}
 	g.Reset(0)
 	return g, nil
+}
+
+// setConfig sets the game's config, and the copies of its fields that a
+// step reads (see Game.maxRounds).
+func (g *Game) setConfig(cfg *Config) {
+	g.cfg = *cfg
+	g.truncAt = math.MaxInt32
+	if m := cfg.MaxRounds; m > 0 && m < math.MaxInt32/2 {
+		g.truncAt = int32(2 * m)
+	}
+	g.apocalypseAfter = int32(cfg.ApocalypseAfter) // at most 100000 (Validate)
+	g.simultaneous = cfg.Simultaneous
+	g.coinsReward, g.dangerReward = cfg.CoinsReward, cfg.DangerReward
 }
 
 // Config returns a copy of the game's config.
@@ -55,7 +70,7 @@ func (g *Game) Reset(seed uint64) {
 	g.moveIterator, g.moveNumber = 0, 0
 	g.state, g.winner = stateInProgress, -2
 	g.steps = 0
-	g.invalid = [Seats]int{}
+	g.invalid = [Seats]int32{}
 	g.fireX, g.fireY, g.fireDir = fireHeads(g.n, 0)
 	h := env.SplitMix64(seed)
 	hexID(&g.gameID, h)
@@ -191,14 +206,15 @@ func hexID(dst *[24]byte, h uint64) {
 // Done reports whether the game is over.
 func (g *Game) Done() bool { return g.state != stateInProgress || g.truncated() }
 
-// truncated reports whether the round cap has ended the game.
+// truncated reports whether the round cap has ended the game: moveNumber/2
+// has reached cfg.MaxRounds, at the start of a round.
 func (g *Game) truncated() bool {
-	return g.cfg.MaxRounds > 0 && g.moveNumber/2 >= g.cfg.MaxRounds && g.moveIterator == 0
+	return g.moveNumber >= int(g.truncAt) && g.moveIterator == 0
 }
 
 // Steps returns the env steps taken since Reset; after LoadNative, the
 // moveNumber (alternating) or the rounds (simultaneous) of the state.
-func (g *Game) Steps() int { return g.steps }
+func (g *Game) Steps() int { return int(g.steps) }
 
 // Rounds returns the original's completed rounds: moveNumber / 2.
 func (g *Game) Rounds() int { return g.moveNumber / 2 }

@@ -217,11 +217,11 @@ func (g *Game) load(js *jsonState) error {
 		steps = r - a
 	}
 	g.fireX, g.fireY, g.fireDir = fireHeads(n, steps)
-	g.steps = g.moveNumber
+	g.steps = int32(g.moveNumber) // at most statLimit
 	if g.cfg.Simultaneous {
-		g.steps = g.moveNumber / 2
+		g.steps = int32(g.moveNumber / 2)
 	}
-	g.invalid = [Seats]int{}
+	g.invalid = [Seats]int32{}
 	return nil
 }
 

@@ -141,17 +141,20 @@ func clamp8(v int) byte {
 // marks as they are when none changed since (see Game.markVer). The bytes are those
 // WriteObs writes, in every case. vecenv calls it for rows that keep their
 // env from step to step. A wrong number or size of slices panics. It never
-// allocates once warm (the first call makes the record of the marks).
+// allocates.
+//
+// The versions count this Game value's writes (Game.obsWrites). A copy of
+// a Game (an agent's look-ahead) counts on from the same number, so a
+// version is only meaningful to the Game value that returned it, as the
+// contract of have says: a copy given the original's version of a row
+// would take the row for its own.
 func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	g.checkObs(dst)
 	hw := g.n * g.n
-	if g.marks == nil {
-		g.marks, g.board, g.boardFrom = &obsMarks{}, 0, 0
-	}
-	m, o, at := g.marks, &g.obs, g.obsAt[seat][:]
+	o, at := &g.obs, &g.obsAt[seat]
 	if g.board == 0 {
-		m.writes++
-		g.board = m.writes
+		g.obsWrites++
+		g.board = g.obsWrites
 	}
 	p := dst[0]
 	if have != 0 && have == o.ver[seat] && o.n[seat] >= 0 {
@@ -178,19 +181,9 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	}
 	o.board[seat] = g.board
 	g.writeScalars(seat, dst[1])
-	m.writes++
-	o.ver[seat] = m.writes
-	return m.writes
-}
-
-// obsMarks numbers the writes of [Game.UpdateObs] and the boards they
-// show (see Game.board). It sits behind a pointer, so copies of a Game (an
-// agent's look-ahead) share it: every version is unique, so a row last
-// written through another copy is not the one a Game's record (Game.obs)
-// describes and is written in full, and two copies show one board number
-// only while neither has changed its board.
-type obsMarks struct {
-	writes uint64
+	g.obsWrites++
+	o.ver[seat] = g.obsWrites
+	return g.obsWrites
 }
 
 // obsHeads records, per seat, what the last [Game.UpdateObs] of the seat
@@ -242,7 +235,8 @@ func (g *Game) writePlanes(seat int, dst []byte) {
 	hw := g.n * g.n
 	copy(dst[PlaneBlockValue*hw:(PlaneBlockValue+1)*hw], g.values[:hw])
 	g.writeBlocks(dst)
-	g.writeMarks(seat, dst, nil)
+	var at [obsRecord]uint16
+	g.writeMarks(seat, dst, &at)
 }
 
 // writeBlocks writes the hard and soft planes into dst.
@@ -266,15 +260,16 @@ func (g *Game) writeBlockCells(dst []byte) {
 	}
 }
 
+// obsRecord is how many offsets of marks a seat's UpdateObs record holds
+// (Game.obsAt).
+const obsRecord = 16
+
 // writeMarks sets seat's non-zero bytes of the planes after the block
-// values in dst, where they are zero, and returns how many it set; at,
-// when not nil, receives their offsets, and the count is -1 when they do
-// not fit in it.
-func (g *Game) writeMarks(seat int, dst []byte, at []uint16) int {
+// values in dst, where they are zero, and returns how many it set, or -1
+// when they did not fit in at, which receives their offsets (the first
+// obsRecord of them).
+func (g *Game) writeMarks(seat int, dst []byte, at *[obsRecord]uint16) int {
 	w := marker{dst: dst, at: at}
-	if at == nil {
-		w.n = -1
-	}
 	hw := g.n * g.n
 	opp := 1 - seat
 	// Bombs are listed in g.bombs, and trails and portals lie only on the
@@ -292,20 +287,22 @@ func (g *Game) writeMarks(seat int, dst []byte, at []uint16) int {
 		i := int(m)
 		c := &g.cells[i]
 		if c.trailSeq != 0 {
-			w.set(PlaneOwnTrails*hw+i, clamp8(int(c.trails[seat].Tick)))
-			w.set(PlaneOpponentTrails*hw+i, clamp8(int(c.trails[opp].Tick)))
-			w.set(PlaneFire*hw+i, bit(c.trails[2].Type == TrailFire))
+			t := &c.trails
+			w.set(PlaneOwnTrails*hw+i, clamp8(int(t[seat].Tick)))
+			w.set(PlaneOpponentTrails*hw+i, clamp8(int(t[opp].Tick)))
+			w.set(PlaneFire*hw+i, bit(t[2].Type == TrailFire))
 		}
-		if c.portals == [4]face{} {
+		f := &c.portals
+		if f[0].owner|f[1].owner|f[2].owner|f[3].owner == 0 {
 			continue
 		}
-		for f, pf := range c.portals {
+		for k, pf := range f {
 			if pf.owner != 0 {
 				v := byte(1)
 				if int(pf.owner)-1 != seat {
 					v = 2
 				}
-				w.set((PlanePortals+4*int(pf.color)+f)*hw+i, v)
+				w.set((PlanePortals+4*int(pf.color)+k)*hw+i, v)
 			}
 		}
 	}
@@ -315,17 +312,17 @@ func (g *Game) writeMarks(seat int, dst []byte, at []uint16) int {
 	if p := &g.players[opp]; p.Alive && g.inBoard(p.X, p.Y) {
 		w.set(PlaneOpponent*hw+g.idx(p.X, p.Y), 1)
 	}
-	if at == nil {
-		return 0
+	if w.n > obsRecord {
+		return -1
 	}
 	return w.n
 }
 
 // marker sets bytes of a row for writeMarks and records their offsets in
-// at while they fit (n of them; -1 once one did not, or with no record).
+// at while they fit; n counts them all.
 type marker struct {
 	dst []byte
-	at  []uint16
+	at  *[obsRecord]uint16
 	n   int
 }
 
@@ -335,7 +332,10 @@ func (w *marker) set(i int, v byte) {
 		return
 	}
 	w.dst[i] = v
-	record(w.at, &w.n, i)
+	if w.n < obsRecord {
+		w.at[w.n] = uint16(i)
+	}
+	w.n++
 }
 
 func (g *Game) writeScalars(seat int, dst []byte) {
@@ -367,7 +367,7 @@ func (g *Game) mayMove(seat int) bool {
 	if g.Done() || !g.players[seat].Alive {
 		return false
 	}
-	return g.cfg.Simultaneous || g.moveOrder[g.moveIterator] == seat
+	return g.simultaneous || g.moveOrder[g.moveIterator] == seat
 }
 
 // WriteMask writes seat's legal actions into dst (len [NumActions]): only
@@ -390,7 +390,7 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	// and portal shots always.
 	p := &g.players[seat]
 	*(*[NumActions]uint8)(dst) = [NumActions]uint8{1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1}
-	dst[PlaceBomb] = bit(p.BombCount > 0 && g.cells[g.idx(p.X, p.Y)].bombSeq == 0)
+	dst[PlaceBomb] = bit(p.BombCount > 0 && (g.nBombs == 0 || g.cells[g.idx(p.X, p.Y)].bombSeq == 0))
 	buy := bit(p.Coins >= UpgradePrice)
 	dst[BuyCount], dst[BuyRange], dst[BuyPierce] = buy, buy, buy
 	dst[BuyBlock] = bit(g.legal(seat, BuyBlock))

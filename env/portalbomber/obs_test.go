@@ -13,8 +13,8 @@ import (
 // per seat kept up to date by UpdateObs, and checks every row against
 // WriteObs after every step: over random play (bombs, portals, bought
 // blocks, the apocalypse's fire), with rows that miss a step, rows updated
-// twice, a copy of the game (an agent's look-ahead, which shares the
-// version counter) stepped and written in between, other boards loaded with
+// twice, a copy of the game (an agent's look-ahead, which counts its
+// versions on from the original's) stepped and written in between, other boards loaded with
 // LoadNative, and resets in the middle of a game.
 func TestUpdateObsEqualsWriteObs(t *testing.T) {
 	early := DefaultConfig()
@@ -40,7 +40,7 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 			}
 			rows.Between = func(s int) {
 				if rng.IntN(20) == 0 {
-					c := *g // a look-ahead steps and writes, numbering from the shared counter
+					c := *g // a look-ahead steps and writes another row, numbering on from g's count
 					c.Step(acts, r[:], te[:], tr[:])
 					c.UpdateObs(s, other, 0)
 				}
@@ -156,15 +156,14 @@ func TestUpdateObsShowsABoughtBlock(t *testing.T) {
 	}
 }
 
-// TestGameLayout: the seats' records of UpdateObs (obs and safety, the
-// offsets, the board's fields) fill one cache line each, and the cells
-// start one, in the Game that New allocates, so that a pool step reads as
-// few lines of each game as it can. The
+// TestGameLayout: what a pool step reads of a Game lies in few cache
+// lines: the counters, the config's hot fields and the seats' UpdateObs
+// records fill lines 0 to 2, each player starts a line, the mark offsets
+// fill one, and the cells start one, in the Game that New allocates. The
 // runtime (Go 1.26) puts a Game 8 bytes past a line (its malloc header):
 // fields start a line at offsets 56 modulo 64. Fails when a field added to
 // Game moves them off; a runtime that places a Game otherwise skips the
-// test, saying so (then change the padding before cells and the order of
-// the fields).
+// test, saying so (then change the padding and the order of the fields).
 func TestGameLayout(t *testing.T) {
 	g := bare(t)
 	if m := uintptr(unsafe.Pointer(g)) % 64; m != 8 {
@@ -173,14 +172,28 @@ func TestGameLayout(t *testing.T) {
 	for _, f := range []struct {
 		name     string
 		from, to uintptr
+		lines    uintptr
 	}{
-		{"obs, safety", unsafe.Offsetof(g.obs), unsafe.Offsetof(g.marks)},
-		{"marks ... layout", unsafe.Offsetof(g.marks), unsafe.Offsetof(g.obsAt)},
-		{"obsAt", unsafe.Offsetof(g.obsAt), unsafe.Offsetof(g.obsAt) + unsafe.Sizeof(g.obsAt)},
+		{"line 0: n ... killedBy", 0, unsafe.Offsetof(g.moveOrder), 0},
+		{"line 1: moveOrder ... markVer", unsafe.Offsetof(g.moveOrder), unsafe.Offsetof(g.obs), 1},
+		{"line 2: obs, obsWrites", unsafe.Offsetof(g.obs), unsafe.Offsetof(g.boardFrom), 1},
+		{"line 3: boardFrom ... spec", unsafe.Offsetof(g.boardFrom), unsafe.Offsetof(g.players), 1},
+		{"players", unsafe.Offsetof(g.players), unsafe.Offsetof(g.obsAt), 4},
+		{"obsAt", unsafe.Offsetof(g.obsAt), unsafe.Offsetof(g.obsAt) + unsafe.Sizeof(g.obsAt), 1},
 	} {
-		if a := uintptr(unsafe.Pointer(g)) + f.from; a%64 != 0 || f.to-f.from != 64 {
-			t.Errorf("%s: %d bytes at %#x, want one cache line", f.name, f.to-f.from, a)
+		a := uintptr(unsafe.Pointer(g)) + f.from
+		if f.lines == 0 { // the first line, after the malloc header
+			if f.to != 56 {
+				t.Errorf("%s: %d bytes, want the 56 of the Game's first line", f.name, f.to)
+			}
+			continue
 		}
+		if a%64 != 0 || f.to-f.from != 64*f.lines {
+			t.Errorf("%s: %d bytes at %#x, want %d cache line(s)", f.name, f.to-f.from, a, f.lines)
+		}
+	}
+	if n := unsafe.Sizeof(Player{}); n != 128 {
+		t.Errorf("a Player takes %d bytes, want 128 (its fields but the portals in one line)", n)
 	}
 	if n := unsafe.Sizeof(cell{}); n != 32 {
 		t.Errorf("a cell takes %d bytes, want 32", n)

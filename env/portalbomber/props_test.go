@@ -99,7 +99,7 @@ func checkInvariants(t testing.TB, g *Game) {
 			t.Fatalf("hard and soft at %d", i)
 		}
 	}
-	if bombs != g.nBombs {
+	if bombs != int(g.nBombs) {
 		t.Fatalf("%d bombs on cells, %d listed", bombs, g.nBombs)
 	}
 	// Every cell with a trail or portal entry is in marked, once.

@@ -29,7 +29,7 @@ var seatName = [Seats]string{"Player 0", "Player 1"}
 // Outcome returns Result's Winner and Draw without allocating.
 func (g *Game) Outcome() (winner int, draw bool) {
 	if g.state == stateComplete && g.winner >= 0 {
-		return g.winner, false
+		return int(g.winner), false
 	}
 	return -1, true
 }

@@ -180,52 +180,62 @@ const (
 // pointers into itself. It is not safe for concurrent use; vecenv gives each
 // worker a disjoint range of envs.
 type Game struct {
-	// The fields a step reads come first, packed in as few cache lines as
-	// their types allow (a pool steps every game in turn, so each line a
-	// step reads is a miss); then the lists and the board (the cells of a
-	// board of the default size and the lists' first entries share two
-	// pages with them), then what only Reset, LoadNative and full
-	// observations read.
-	cfg  Config
-	spec *env.Spec
+	// A pool steps every game in turn, so each cache line of a Game that
+	// a step reads is a miss. What a step and the observations of both
+	// seats read lies in five lines (TestGameLayout): three of counters,
+	// the config's hot fields and the UpdateObs records, then the two
+	// players' first halves. The mark offsets of UpdateObs take one more
+	// line, read when the marks changed; then the lists and the board;
+	// then what only Reset, LoadNative and full observations read.
 
+	// Line 0 (the 56 bytes after the allocator's header).
 	n            int // board side
-	nBombs       int
-	nMarked      int
-	moveIterator int
 	moveNumber   int
-	state        int
-	winner       int // -2 in progress, -1 tie, else the seat
+	moveIterator int
+	nBombs       int32
+	nMarked      int32
+	steps        int32
 	seq          uint32
+	// truncAt is the moveNumber from which the round cap truncates a
+	// game, 2 × cfg.MaxRounds (math.MaxInt32, which no game reaches,
+	// without a cap); apocalypseAfter, and simultaneous, coinsReward and
+	// dangerReward below, are cfg's fields of those names: what a step
+	// reads of the config, kept here so that a step does not read cfg's
+	// line (see setConfig).
+	truncAt         int32
+	apocalypseAfter int32
+	state           int8
+	winner          int8 // -2 in progress, -1 tie, else the seat
+	simultaneous    bool
 	// killedBy records, per seat, the cause of its player's death (an
 	// index into deathCauses) when a trail of this game killed it, 0
 	// otherwise (alive, or loaded dead): see [Game.DeathCause]. It is
 	// kept outside Player, which state files describe.
 	killedBy [Seats]uint8
 
-	moveOrder [Seats]int
-	steps     int
-	invalid   [Seats]int
-	earned    [Seats]int // coins earned in the current step (Config.CoinsReward)
-
-	players [Seats]Player
-
-	// obs and obsAt record, per seat, the last UpdateObs through this
-	// value: obs in one cache line with safety, obsAt in another (see
-	// TestGameLayout).
-	obs obsHeads
+	// Line 1.
+	moveOrder    [Seats]int
+	invalid      [Seats]int32
+	earned       [Seats]int32 // coins earned in the current step (Config.CoinsReward)
+	coinsReward  float32
+	dangerReward float32
 	// safety is WriteMask's scratch with Config.SafeMask (nil without).
 	// Copies of a Game share it; only WriteMask uses it.
 	safety *Raider
-	// marks numbers what UpdateObs wrote (see obsMarks); nil until its
-	// first call. board numbers the hard and soft blocks for it, from
-	// marks' counter: 0 when they changed since it was last numbered.
-	marks *obsMarks
+	// board numbers the hard and soft blocks for UpdateObs, from
+	// obsWrites: 0 when they changed since it was last numbered.
 	board uint64
 	// markVer counts the changes of what writeMarks shows (see
 	// marksChanged), for UpdateObs: a row whose marks were written at the
 	// same count keeps them.
 	markVer uint64
+
+	// Line 2: obs records, per seat, the last UpdateObs through this
+	// value; obsWrites numbers its writes (see UpdateObs).
+	obs       obsHeads
+	obsWrites uint64
+
+	// Line 3, read when the board changed.
 	// boardFrom is the number the board had before the changes of the
 	// cells in boardCells[:nBoardCells] (0: not known; nBoardCells -1:
 	// more than boardCells holds), for UpdateObs: see cellChanged.
@@ -234,7 +244,14 @@ type Game struct {
 	nBoardCells int
 	// layout is the new board of the configured size (see generate).
 	layout *layout
-	obsAt  [Seats][16]uint16
+	spec   *env.Spec
+	_      [16]byte // players start line 4
+
+	// Lines 4 to 7: each player's first half, and its portals.
+	players [Seats]Player
+
+	// Line 8: the offsets of the marks of the seats' last UpdateObs.
+	obsAt [Seats][obsRecord]uint16
 
 	// fire is apocalypse head 1: cell and direction; head 2 is its mirror.
 	fireX, fireY, fireDir int
@@ -250,6 +267,7 @@ type Game struct {
 	_      [36]byte // cells start a cache line (TestGameLayout)
 	cells  [MaxCells]cell
 
+	cfg       Config
 	gameID    [24]byte
 	playerIDs [Seats][24]byte
 
@@ -318,8 +336,8 @@ func (g *Game) TimeOut() (winner int) {
 		g.state, g.winner = stateAborted, -1
 		return -1
 	}
-	g.state, g.winner = stateComplete, 1-g.ToMove()
-	return g.winner
+	g.state, g.winner = stateComplete, int8(1-g.ToMove())
+	return int(g.winner)
 }
 
 // Abort ends an unfinished game as "aborted", with no winner: what the UPE
@@ -375,7 +393,7 @@ func (g *Game) PortalAt(x, y, dir int) (owner, color int, ok bool) {
 // out of turn (a non-zero action of the seat not to move), the invalid move,
 // and moves the engine carries out as no-ops for want of coins, bombs or an
 // empty cell (the actions [Game.WriteMask] marks 0).
-func (g *Game) Invalid(seat int) int { return g.invalid[seat] }
+func (g *Game) Invalid(seat int) int { return int(g.invalid[seat]) }
 
 func ownerSlot(owner int) int {
 	if owner < 0 {

@@ -42,8 +42,8 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 		g.writeFlags(terminated, truncated)
 		return
 	}
-	g.earned = [Seats]int{}
-	if g.cfg.Simultaneous {
+	g.earned = [Seats]int32{}
+	if g.simultaneous {
 		g.simultaneousRound(actions)
 	} else {
 		g.alternatingMove(actions)
@@ -224,7 +224,7 @@ func (g *Game) writeRewards(rewards []float32) {
 	for s := range Seats {
 		var r float32
 		if g.state == stateComplete {
-			switch g.winner {
+			switch int(g.winner) {
 			case -1:
 			case s:
 				r = 1
@@ -232,15 +232,15 @@ func (g *Game) writeRewards(rewards []float32) {
 				r = -1
 			}
 		}
-		rewards[s] = r + g.cfg.CoinsReward*float32(g.earned[s])
+		rewards[s] = r + g.coinsReward*float32(g.earned[s])
 	}
-	if g.cfg.DangerReward == 0 || g.state != stateInProgress {
+	if g.dangerReward == 0 || g.state != stateInProgress {
 		return
 	}
 	g.Forecast(g.danger[:], BombTicks)
 	for s := range Seats {
 		if p := &g.players[s]; p.Alive && g.inBoard(p.X, p.Y) && g.danger[g.idx(p.X, p.Y)] != 0 {
-			rewards[s] -= g.cfg.DangerReward
+			rewards[s] -= g.dangerReward
 		}
 	}
 }
@@ -492,10 +492,16 @@ func (g *Game) legal(seat int, a Action) bool {
 	case MoveLeft, MoveUp, MoveRight, MoveDown, TurnLeft, TurnUp, TurnRight, TurnDown, OrangePortal, BluePortal:
 		return true
 	case PlaceBomb:
-		return p.BombCount > 0 && g.cells[g.idx(p.X, p.Y)].bombSeq == 0
+		// A cell's bomb is in g.bombs: with none listed, the cell has none.
+		return p.BombCount > 0 && (g.nBombs == 0 || g.cells[g.idx(p.X, p.Y)].bombSeq == 0)
 	case BuyCount, BuyRange, BuyPierce:
 		return p.Coins >= UpgradePrice
 	case BuyBlock:
+		// Every block costs at least 1 (BlockValue): without coins there
+		// is no need to look at the cell.
+		if p.Coins <= 0 {
+			return false
+		}
 		x, y := g.faced(seat)
 		return g.query(x, y) == cEmpty && p.Coins >= g.value(x, y)
 	}
@@ -562,7 +568,7 @@ func (g *Game) roundEnd(act *[Seats]Action) {
 	// player dies only by a trail; a bomb placed now is a change of the
 	// simultaneous round).
 	changed := g.nBombs > 0
-	if g.moveNumber > g.cfg.ApocalypseAfter {
+	if g.moveNumber > int(g.apocalypseAfter) {
 		g.apocalypse()
 		changed = true
 	}
@@ -608,7 +614,7 @@ func (g *Game) victoryCheck() {
 	case 0:
 		g.state, g.winner = stateComplete, -1
 	case 1:
-		g.state, g.winner = stateComplete, last
+		g.state, g.winner = stateComplete, int8(last)
 	}
 }
 
@@ -629,11 +635,11 @@ func (g *Game) apocalypse() {
 func (g *Game) bombStep() {
 	var last uint32
 	for {
-		k := 0
-		for k < g.nBombs && g.cells[g.bombs[k]].bombSeq <= last {
+		k, nb := 0, int(g.nBombs)
+		for k < nb && g.cells[g.bombs[k]].bombSeq <= last {
 			k++
 		}
-		if k == g.nBombs {
+		if k == nb {
 			return
 		}
 		i := int(g.bombs[k])
@@ -698,7 +704,7 @@ func (g *Game) resolve(i int) {
 		for s := range Seats {
 			if c.trails[s].Type != NoTrail {
 				g.players[s].Coins += v
-				g.earned[s] += v
+				g.earned[s] += int32(v)
 			}
 		}
 	case q >= cPlayer:

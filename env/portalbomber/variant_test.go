@@ -39,7 +39,9 @@ func TestVariant(t *testing.T) {
 	})
 	t.Run("same_target_both_bump", func(t *testing.T) {
 		h := bare(t)
-		h.cfg.Simultaneous = true
+		cfg := h.Config()
+		cfg.Simultaneous = true
+		h.setConfig(&cfg)
 		h.placeAt(0, 3, 3)
 		h.placeAt(1, 5, 3)
 		r := make([]float32, 2)
