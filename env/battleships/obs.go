@@ -236,36 +236,48 @@ func bit(b bool) byte {
 }
 
 // writeScalars writes seat's scalars into out, each straight into its
-// place.
+// place with a constant offset (no bounds check); the flags are 1.0's bits
+// masked by the flag, without a branch.
 func (g *Game) writeScalars(seat int, out []byte) {
-	out = out[:4*NumScalars]
-	put := func(k int, v float32) { binary.LittleEndian.PutUint32(out[4*k:], math.Float32bits(v)) }
+	out = out[: 4*NumScalars : 4*NumScalars]
+	le := binary.LittleEndian
 	n := g.n
 	me, op := &g.players[seat], &g.players[1-seat]
-	phase2 := g.phase == 2
-	put(ScalarPhase2, one(phase2))
-	put(ScalarRoundFraction, float32(g.round)/float32(g.maxRound+1))
-	put(ScalarEnergy, float32(me.Energy)/float32(WeaponCost(CrossShot, n)))
-	put(ScalarShieldCharges, float32(me.Shield.Charges))
-	put(ScalarShieldRadius, float32(me.Shield.Radius)/float32(maxShieldRadius(n)))
-	put(ScalarShieldActive, one(me.Shield.Active))
-	put(ScalarPoints, float32(me.Points)/100)
-	put(ScalarOppPoints, float32(op.Points)/100)
-	for k := range NumShips {
-		put(ScalarOwnShips+k, one(phase2 && !me.Ships[k].Destroyed))
-		put(ScalarOppShips+k, one(phase2 && !op.Ships[k].Destroyed))
-	}
-	put(ScalarPlaced, float32(g.pend[seat].n)/NumShips)
-	put(ScalarIdle, float32(me.Idle)/DoNothingLimit)
-	put(ScalarOppAlive, one(!op.Killed))
+	phase2 := bit(g.phase == 2)
+	le.PutUint32(out[4*ScalarPhase2:], oneBits(phase2))
+	le.PutUint32(out[4*ScalarRoundFraction:], math.Float32bits(float32(g.round)/float32(g.maxRound+1)))
+	le.PutUint32(out[4*ScalarEnergy:], math.Float32bits(float32(me.Energy)/float32(WeaponCost(CrossShot, n))))
+	le.PutUint32(out[4*ScalarShieldCharges:], math.Float32bits(float32(me.Shield.Charges)))
+	le.PutUint32(out[4*ScalarShieldRadius:], math.Float32bits(float32(me.Shield.Radius)/float32(maxShieldRadius(n))))
+	le.PutUint32(out[4*ScalarShieldActive:], oneBits(bit(me.Shield.Active)))
+	le.PutUint32(out[4*ScalarPoints:], math.Float32bits(float32(me.Points)/100))
+	le.PutUint32(out[4*ScalarOppPoints:], math.Float32bits(float32(op.Points)/100))
+	ms, ps := &me.Ships, &op.Ships
+	le.PutUint64(out[4*ScalarOwnShips:], afloatPair(phase2, ms[0].Destroyed, ms[1].Destroyed))
+	le.PutUint64(out[4*(ScalarOwnShips+2):], afloatPair(phase2, ms[2].Destroyed, ms[3].Destroyed))
+	le.PutUint64(out[4*(ScalarOwnShips+4):], afloatPair(phase2, ms[4].Destroyed, ps[0].Destroyed))
+	le.PutUint64(out[4*(ScalarOppShips+1):], afloatPair(phase2, ps[1].Destroyed, ps[2].Destroyed))
+	le.PutUint64(out[4*(ScalarOppShips+3):], afloatPair(phase2, ps[3].Destroyed, ps[4].Destroyed))
+	le.PutUint32(out[4*ScalarPlaced:], math.Float32bits(float32(g.pend[seat].n)/NumShips))
+	le.PutUint32(out[4*ScalarIdle:], math.Float32bits(float32(me.Idle)/DoNothingLimit))
+	le.PutUint32(out[4*ScalarOppAlive:], oneBits(bit(!op.Killed)))
 }
 
-// one is 1 for true and 0 for false.
-func one(b bool) float32 {
-	if b {
-		return 1
-	}
-	return 0
+// The ship scalars are ten consecutive entries, own then opponent's, so
+// that writeScalars writes them as five pairs: these fail to compile
+// unless ScalarOppShips == ScalarOwnShips + NumShips.
+const (
+	_ = uint(ScalarOppShips - ScalarOwnShips - NumShips)
+	_ = -uint(ScalarOppShips - ScalarOwnShips - NumShips)
+)
+
+// oneBits is the bits of float32 b (0 or 1).
+func oneBits(b byte) uint32 { return uint32(b) * math.Float32bits(1) }
+
+// afloatPair is the bits of two consecutive ship scalars, little-endian:
+// 1 for a ship not destroyed in phase 2 (phase2 is 0 or 1), else 0.
+func afloatPair(phase2 byte, destroyedLo, destroyedHi bool) uint64 {
+	return uint64(oneBits(phase2&^bit(destroyedLo))) | uint64(oneBits(phase2&^bit(destroyedHi)))<<32
 }
 
 // WriteMask writes seat's legal actions. Phase 2: every command whose
