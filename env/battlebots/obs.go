@@ -172,6 +172,9 @@ func (g *Game) writeMarks(seat int, dst []byte, at *[maxMarks]uint16) int {
 		p := &g.missiles[i]
 		mark((PlaneMissiles+int(p.Dir))*Cells + p.Y*Side + p.X)
 	}
+	if g.nMines == 0 {
+		return n
+	}
 	for w, word := range g.mineBits[seat] {
 		for word != 0 {
 			mark(PlaneOwnMines*Cells + w<<6 + bits.TrailingZeros64(word))

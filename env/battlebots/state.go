@@ -139,37 +139,46 @@ const (
 // first, favoured by the rules), seat 1 is bot2. It is not safe for
 // concurrent use; vecenv gives each worker a disjoint range of envs.
 type Game struct {
-	// The fields a step reads come first, the counts and flags before the
-	// arrays they count, in as few cache lines as their types allow (a
-	// pool steps every game in turn, so each line a step reads is a miss).
-	cfg  Config
-	spec *env.Spec
-
+	// The fields a step reads come first, in two cache lines: the counts
+	// and the round in line 0 (the 56 bytes after the malloc header of an
+	// object this size with pointers), the bots, the flags, the shaping
+	// weight and the observation record in line 1; the mine bits and nDead
+	// in line 2 are read only while mines lie (nMines > 0). A pool steps
+	// every game in turn, so each line a step reads is a miss once the
+	// games outgrow the caches. TestGameHotLines checks the layout.
 	lo        int // lowest in-bounds coordinate (1, or 0 for 10×10)
 	maxRounds int
 	nBullets  int
 	nMissiles int
-	// nMines counts cells with a mine; nDead those whose mine is dead.
-	nMines, nDead int
-	paralysed     int // paralyzedRoundsRemaining
-	round         int // rounds played
-	done          bool
+	// nMines counts cells with a mine; nDead (line 2) those whose mine is
+	// dead.
+	nMines    int
+	paralysed int // paralyzedRoundsRemaining
+	round     int // rounds played
+
+	bots [2]Bot
+	done bool
 	// truncatedEnd reports that the round cap ended the bout.
 	truncatedEnd bool
-
-	// invalid counts, per seat, out-of-range actions and actions the mask
-	// marks illegal (see [Game.Invalid]).
-	invalid [2]int
+	// hpReward is cfg.HPReward, kept beside the state a step reads.
+	hpReward float32
 	// marks records what UpdateObs wrote (see obsMarks); nil until its
 	// first call.
 	marks *obsMarks
+
+	nDead int
 	// mineBits has bit i of word i/64 set for each cell i holding a mine
 	// laid by the seat, so that observations and the removal of dead mines
 	// visit only the mines.
 	mineBits [2][2]uint64
 	deadBits [2]uint64
+	// invalid counts, per seat, out-of-range actions and actions the mask
+	// marks illegal (see [Game.Invalid]).
+	invalid [2]int
 
-	bots     [2]Bot
+	cfg  Config
+	spec *env.Spec
+
 	bullets  [MaxBullets]Projectile
 	missiles [MaxMissiles]Projectile
 	// mines holds the mine flags of each cell (index y*Side + x). A cell
@@ -188,7 +197,7 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	g := &Game{cfg: *cfg}
+	g := &Game{cfg: *cfg, hpReward: cfg.HPReward}
 	g.cfg.Names = append([]string(nil), cfg.Names...)
 	if g.cfg.Arena == "" {
 		g.cfg.Arena = Arena9x9

@@ -289,7 +289,7 @@ func (g *Game) moveMissiles() {
 // writeRewards writes the terminal rewards and the optional HP shaping.
 func (g *Game) writeRewards(rewards []float32, hp1, hp2 int) {
 	rewards[0], rewards[1] = 0, 0
-	if s := g.cfg.HPReward; s != 0 {
+	if s := g.hpReward; s != 0 {
 		d := float32((g.bots[0].HP - hp1) - (g.bots[1].HP - hp2))
 		rewards[0], rewards[1] = s*d, -s*d
 	}
