@@ -293,7 +293,9 @@ func (g *Game) listCell(i int) {
 // idx returns the cell index of (x, y): row-major, y*n + x.
 func (g *Game) idx(x, y int) int { return y*g.n + x }
 
-func (g *Game) inBoard(x, y int) bool { return x >= 0 && y >= 0 && x < g.n && y < g.n }
+// inBoard reports whether (x, y) is on the board: 0 <= x, y < n, as two
+// unsigned comparisons.
+func (g *Game) inBoard(x, y int) bool { return uint(x) < uint(g.n) && uint(y) < uint(g.n) }
 
 // Size returns the board side, border included.
 func (g *Game) Size() int { return g.n }

@@ -221,6 +221,26 @@ func (g *Game) executeMoves(m *plannedMoves) {
 // ended the game, +1 to the winner and −1 to the loser (0 to both on a
 // tie); 0 otherwise; plus the coins and danger shaping when configured.
 func (g *Game) writeRewards(rewards []float32) {
+	if g.state == stateInProgress && g.earned == [Seats]int32{} {
+		// Most steps: no terminal reward and no coins (0 + c×0 is +0 for
+		// every finite c).
+		rewards[0], rewards[1] = 0, 0
+	} else {
+		g.terminalRewards(rewards)
+	}
+	if g.dangerReward == 0 || g.state != stateInProgress {
+		return
+	}
+	g.Forecast(g.danger[:], BombTicks)
+	for s := range Seats {
+		if p := &g.players[s]; p.Alive && g.inBoard(p.X, p.Y) && g.danger[g.idx(p.X, p.Y)] != 0 {
+			rewards[s] -= g.dangerReward
+		}
+	}
+}
+
+// terminalRewards writes writeRewards' rewards before the danger shaping.
+func (g *Game) terminalRewards(rewards []float32) {
 	for s := range Seats {
 		var r float32
 		if g.state == stateComplete {
@@ -233,15 +253,6 @@ func (g *Game) writeRewards(rewards []float32) {
 			}
 		}
 		rewards[s] = r + g.coinsReward*float32(g.earned[s])
-	}
-	if g.dangerReward == 0 || g.state != stateInProgress {
-		return
-	}
-	g.Forecast(g.danger[:], BombTicks)
-	for s := range Seats {
-		if p := &g.players[s]; p.Alive && g.inBoard(p.X, p.Y) && g.danger[g.idx(p.X, p.Y)] != 0 {
-			rewards[s] -= g.dangerReward
-		}
 	}
 }
 
@@ -524,12 +535,16 @@ func (g *Game) apply(seat int, a Action) {
 // in the action space and legal ([Game.legal]).
 func (g *Game) carryOut(seat int, a Action) {
 	p := &g.players[seat]
-	if (a >= MoveLeft && a <= MoveDown) || a == PlaceBomb || a == OrangePortal || a == BluePortal {
-		g.marksChanged() // a move, a bomb or a portal
+	if a == PlaceBomb || a == OrangePortal || a == BluePortal {
+		g.marksChanged() // a bomb or a portal
 	}
 	switch a {
 	case MoveLeft, MoveUp, MoveRight, MoveDown:
-		p.X, p.Y, p.Orientation = g.simulateMovement(p.X, p.Y, int(a-MoveLeft), 0)
+		x, y := p.X, p.Y
+		p.X, p.Y, p.Orientation = g.simulateMovement(x, y, int(a-MoveLeft), 0)
+		if p.X != x || p.Y != y {
+			g.marksChanged() // a blocked move only turns the player
+		}
 	case TurnLeft, TurnUp, TurnRight, TurnDown:
 		p.Orientation = int(a - TurnLeft)
 	case PlaceBomb:
