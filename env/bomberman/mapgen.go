@@ -1,6 +1,9 @@
 package bomberman
 
-import "slices"
+import (
+	mathbits "math/bits"
+	"slices"
+)
 
 // Map generation, exact to the original (spec §3). Settings are the
 // original's app-config defaults.
@@ -56,71 +59,67 @@ func (g *Game) usesDistanceGenerator() bool {
 // top-left scan area (x, y < side/2), and on a 4-player map those come from
 // the mirrored pass's own draws for those cells and from player A's forced
 // walls: no mirror image, other player or centre-pass cell lands there
-// except on pillars.
+// except on pillars. Each column x of the scan area gives a mask of its
+// walls by distance (cell (x, y) is at distance (x-1)+(y-1)), and two
+// bitmaps mark the distances with one wall or more and two or more.
 func (g *Game) distanceSuitable(rng dotnetRandom) bool {
 	if SideFor(g.nPlayers) != scan4pSide {
 		panic("bomberman: the distance generator runs on the 4-player map only")
 	}
 	var draws [scan4pDraws]int32
 	rng.fill(draws[:])
-	var perDistance [scan4pDistances]uint8
-	for _, c := range scan4pWalls {
-		perDistance[c.distance] += flagU8(c.forced || draws[c.draw] < wallDrawLimit)
+	once, twice := scan4pForced, scan4pForced // A's forced walls: two at one distance
+	lim := wallDrawLimit
+	for c, cand := range scan4pColumns {
+		x := c + 2
+		col := draws[(x-1)*(scan4pQ-1)+1:]
+		col = col[:8]
+		// Bit y-2 is set for a wall at (x, y): draws and the limit are
+		// non-negative, so v-lim is negative exactly when v < lim.
+		m := uint32(col[0]-lim)>>31 | uint32(col[1]-lim)>>31<<1 |
+			uint32(col[2]-lim)>>31<<2 | uint32(col[3]-lim)>>31<<3 |
+			uint32(col[4]-lim)>>31<<4 | uint32(col[5]-lim)>>31<<5 |
+			uint32(col[6]-lim)>>31<<6 | uint32(col[7]-lim)>>31<<7
+		m = (m & cand) << x // bit y-2 of column x is distance x+y-2
+		twice |= once & m
+		once |= m
 	}
-	suitable := 0
-	for _, n := range perDistance {
-		if n > 1 {
-			suitable++
-		}
-	}
-	return suitable > distanceSlots
-}
-
-func flagU8(b bool) uint8 {
-	if b {
-		return 1
-	}
-	return 0
+	return mathbits.OnesCount32(twice) > distanceSlots
 }
 
 // What distanceSuitable needs of the 4-player map, the only one the
 // distance generator runs on: the mirrored pass draws one value per cell
-// (x, y) for x < q and y < q, column by column, of which the first
-// scan4pDraws (x < scan) decide, and scan4pWalls are the cells of the scan
-// area that can get a wall: forced (player A's) or drawn; the border,
-// pillars and the rest of A's safe zone cannot.
+// (x, y) for x < q and y < q, column by column (index (x-1)*(q-1)+(y-1)),
+// of which the first scan4pDraws (x < scan) decide. scan4pColumns are the
+// cells of the scan area's columns x = 2..scan-1 that get a wall when
+// their draw says so (bit y-2 for y = 2..scan-1): not the border, pillars,
+// A's 3×3 safe zone or A's two forced walls, which scan4pForced counts at
+// their distance.
 const (
-	scan4pSide      = 21
-	scan4pDraws     = (scan4pSide/2 - 1) * (scan4pSide/2 + 1)
-	scan4pDistances = 2 * (scan4pSide / 2)
+	scan4pSide   = 21
+	scan4pQ      = scan4pSide/2 + 2
+	scan4pScan   = scan4pSide / 2
+	scan4pDraws  = (scan4pScan-2)*(scan4pQ-1) + scan4pScan - 1 // through (scan-1, scan-1)
+	scan4pForced = uint32(1) << ((5 - 1) + (2 - 1))            // A at (2,2): walls at (5,2) and (2,5)
 )
 
-var scan4pWalls = newScan4pWalls()
+var scan4pColumns = newScan4pColumns()
 
-// scanCell is a cell of the scan area: the index of its draw, its
-// distance (x-1)+(y-1) and whether its wall is forced.
-type scanCell struct {
-	draw, distance int
-	forced         bool
-}
-
-func newScan4pWalls() []scanCell {
-	if SideFor(4) != scan4pSide {
+func newScan4pColumns() (cols [scan4pScan - 2]uint32) {
+	if SideFor(4) != scan4pSide || scan4pScan-2 != 8 {
 		panic("bomberman: scan4pSide is not the 4-player side")
 	}
-	q, scan := scan4pSide/2+2, scan4pSide/2
-	var walls []scanCell
-	for x := 2; x < scan; x++ {
-		for y := 2; y < scan; y++ {
+	for x := 2; x < scan4pScan; x++ {
+		for y := 2; y < scan4pScan; y++ {
 			forced := (x == 5 && y == 2) || (x == 2 && y == 5) // A at (2,2)
 			safe := x <= 3 && y <= 3                           // A's 3×3 safe zone
-			if (x%2 == 1 && y%2 == 1) || (safe && !forced) {
+			if (x%2 == 1 && y%2 == 1) || safe || forced {
 				continue
 			}
-			walls = append(walls, scanCell{draw: (x-1)*(q-1) + (y - 1), distance: (x - 1) + (y - 1), forced: forced})
+			cols[x-2] |= 1 << (y - 2)
 		}
 	}
-	return walls
+	return cols
 }
 
 // generateAttempt makes one map attempt with rng and reports whether the
@@ -189,22 +188,34 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 		}
 	}
 
-	// 3. Destructible walls, one draw per mirrored quadruple.
+	// 3. Destructible walls, one draw per mirrored quadruple. The
+	// quadruples of the border (x or y is 1) and, on a map of odd side, of
+	// pillars (x and y odd, and so their mirror images) hold indestructible
+	// walls only, which tryWalls would leave: their draws are skipped.
+	// walls counts the destructible walls placed.
 	q := side/2 + 2
 	mirror := side + 1
+	oddSide := side & 1
+	walls := 0
 	var draws [MaxSide]int32
 	for x := 1; x < q; x++ {
 		col := draws[:q-1]
 		rng.fill(col)
-		for y := 1; y < q; y++ {
+		if x == 1 {
+			continue
+		}
+		for y := 2; y < q; y++ {
+			if x&y&oddSide == 1 {
+				continue
+			}
 			wall := col[y-1] < wallDrawLimit // NextRange(0, 100) < wallFrequency
-			g.tryWalls(wall, x, y, mirror)
+			walls += g.tryWalls(wall, x, y, mirror)
 		}
 	}
 	// 4. The centre pass fills ±2 around the centre (its draw is 0).
 	for x := q - 2; x < q+2; x++ {
 		for y := q - 2; y < q+2; y++ {
-			g.tryWalls(true, x, y, mirror)
+			walls += g.tryWalls(true, x, y, mirror)
 		}
 	}
 
@@ -218,19 +229,17 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 		g.randomPowerUps(rng)
 	}
 	c := &g.cells[g.index(side/2+1, side/2+1)]
-	if c.Entity == IndestructibleWall {
+	switch c.Entity {
+	case IndestructibleWall:
 		pillars-- // the centre is a pillar when side/2+1 is odd
+	case DestructibleWall:
+		walls--
 	}
 	c.Entity = NoEntity
 	c.PowerUp = SuperPowerUp
 	clear(safe[:side*side])
 
 	// 6. PlayerBounty and the usable cell count.
-	walls := 0
-	cells := g.cells[:side*side]
-	for i := range cells {
-		walls += b2i(cells[i].Entity == DestructibleWall)
-	}
 	g.bounty = (playerPointsBase + wallPoints*walls) / g.nPlayers
 	g.usable = side*side - pillars
 	return true
@@ -261,25 +270,31 @@ func (g *Game) placePlayer(seat, x, y int) {
 // mirror images (mirror-x, y), (x, mirror-y) and (mirror-x, mirror-y), in
 // that order, with one draw; wall reports that it is below wallFrequency.
 // A cell holding a player gets that player's forced walls instead; a wall,
-// or a cell of a safe zone, stays as it is.
-func (g *Game) tryWalls(wall bool, x, y, mirror int) {
+// or a cell of a safe zone, stays as it is. It returns the number of walls
+// it placed.
+func (g *Game) tryWalls(wall bool, x, y, mirror int) int {
 	top, bottom := (y-1)*g.width, (mirror-y-1)*g.width
+	placed := 0
 	for _, i := range [4]int{top + x - 1, top + mirror - x - 1, bottom + x - 1, bottom + mirror - x - 1} {
 		switch c := &g.cells[i]; c.Entity {
 		case NoEntity:
 			if wall && !g.scratch.destroy[i] {
 				c.Entity = DestructibleWall
+				placed++
 			}
 		case PlayerEntity:
-			g.forcedWalls(int(c.Player))
+			placed += g.forcedWalls(int(c.Player))
 		}
 	}
+	return placed
 }
 
 // forcedWalls places the walls the original forces 3 cells from a player on
-// an edge row or column, ignoring the safe zone.
-func (g *Game) forcedWalls(seat int) {
+// an edge row or column, ignoring the safe zone, and returns the number it
+// placed.
+func (g *Game) forcedWalls(seat int) int {
 	px, py := g.players[seat].X, g.players[seat].Y
+	placed := 0
 	if py == 2 || py == g.height-1 {
 		x := px - 3
 		if px+3 < g.width {
@@ -287,6 +302,7 @@ func (g *Game) forcedWalls(seat int) {
 		}
 		if c := &g.cells[g.index(x, py)]; c.Entity == NoEntity {
 			c.Entity = DestructibleWall
+			placed++
 		}
 	}
 	if px == 2 || px == g.width-1 {
@@ -296,8 +312,10 @@ func (g *Game) forcedWalls(seat int) {
 		}
 		if c := &g.cells[g.index(px, y)]; c.Entity == NoEntity {
 			c.Entity = DestructibleWall
+			placed++
 		}
 	}
+	return placed
 }
 
 // randomPowerUps is the original's RandomPowerUpGenerator (spec §3.1).
@@ -345,11 +363,14 @@ func (g *Game) quadrant(q, x, y int) (int, int) {
 func (g *Game) distancePowerUps(rng *dotnetRandom) bool {
 	// Walls per Manhattan distance from (1,1) in the scan area.
 	scan := g.width / 2
-	var perDistance [2 * MaxSide]int
+	// The distances (x-1)+(y-1) of the scan area are below 2*scan; the
+	// counts stay below 2*MaxSide.
+	var perDistanceBuf [2 * MaxSide]uint8
+	perDistance := perDistanceBuf[:2*scan]
 	for y := 1; y < scan; y++ {
 		row := g.cells[(y-1)*g.width : (y-1)*g.width+scan-1]
 		for x, c := range row { // x-1
-			perDistance[x+(y-1)] += b2i(c.Entity == DestructibleWall)
+			perDistance[x+(y-1)] += uint8(b2i(c.Entity == DestructibleWall))
 		}
 	}
 	suitable := 0
@@ -373,11 +394,11 @@ func (g *Game) distancePowerUps(rng *dotnetRandom) bool {
 	}
 
 	// The plan of distances.
-	var planBuf [2 * MaxSide]int
+	var planBuf [2 * MaxSide]uint8
 	plan := planBuf[:0]
 	for d, n := range perDistance {
 		if n > 1 {
-			plan = append(plan, d)
+			plan = append(plan, uint8(d))
 		}
 	}
 	if len(plan) > 0 && plan[0] > 5 {
@@ -385,7 +406,7 @@ func (g *Game) distancePowerUps(rng *dotnetRandom) bool {
 		// at distance 5); kept for exactness.
 		for d, n := range perDistance {
 			if n > 0 && d > 2 {
-				plan = slices.Insert(plan, 0, d)
+				plan = slices.Insert(plan, 0, uint8(d))
 				break
 			}
 		}
@@ -397,18 +418,32 @@ func (g *Game) distancePowerUps(rng *dotnetRandom) bool {
 	slices.Sort(plan)
 
 	// Placement, quadrant by quadrant.
-	var candBuf [MaxSide]int
+	var candBuf [MaxSide]int32
 	for q := range 4 {
+		// Quadrant q mirrors x for q = 1, 3 and y for q = 2, 3, so from
+		// one x to the next (y one less) the cell index moves by step.
+		sx, sy := 1, 1
+		if q&1 == 1 {
+			sx = -1
+		}
+		if q >= 2 {
+			sy = -1
+		}
+		step := sx - sy*g.width
 		for k := range distanceSlots {
 			cand := candBuf[:0]
 			// The scan-area cells at distance d, x ascending: one y per x,
 			// y = d-x+2 in 1..scan-1.
-			d := plan[k]
+			d := int(plan[k])
 			lo, hi := max(1, d+3-scan), min(scan-1, d+1)
-			for x := lo; x <= hi; x++ {
-				qx, qy := g.quadrant(q, x, d-x+2)
-				if i := g.index(qx, qy); g.cells[i].Entity == DestructibleWall {
-					cand = append(cand, i)
+			if lo <= hi {
+				qx, qy := g.quadrant(q, lo, d-lo+2)
+				i := g.index(qx, qy)
+				for x := lo; x <= hi; x++ {
+					if g.cells[i].Entity == DestructibleWall {
+						cand = append(cand, int32(i))
+					}
+					i += step
 				}
 			}
 			if len(cand) == 0 {

@@ -31,20 +31,7 @@ func (r *dotnetRandom) seed(seed int32) {
 	mj := int32(netMSEED) - subtraction
 	a := &r.seedArray
 	a[55] = mj
-	mk := int32(1)
-	ii := 0
-	for i := 1; i < 55; i++ {
-		ii += 21 // ii = (21*i) mod 55, without the division
-		if ii >= 55 {
-			ii -= 55
-		}
-		a[ii] = mk
-		mk = mj - mk
-		if mk < 0 {
-			mk += netMBIG
-		}
-		mj = a[ii]
-	}
+	spreadSeed(a, mj, 1)
 	for k := 1; k < 5; k++ {
 		// a[i] -= a[1 + (i+30) mod 55]: i+31 for i < 25, i-24 after; two
 		// at a time (a[i-24] for i >= 49 was updated earlier in this pass,
@@ -61,6 +48,120 @@ func (r *dotnetRandom) seed(seed int32) {
 	}
 	r.inext = 0
 	r.inextp = 21
+}
+
+// spreadSeed is the first loop of .NET's seeding, unrolled: for i = 1..54
+// it stores mk at a[21*i mod 55], then mk, mj = mj-mk (plus MBIG when
+// negative), mk; p is mj and q is mk on entry, and the two swap roles
+// from one store to the next.
+func spreadSeed(a *[56]int32, p, q int32) {
+	a[21] = q
+	p = wrapNonNegative(p - q)
+	a[42] = p
+	q = wrapNonNegative(q - p)
+	a[8] = q
+	p = wrapNonNegative(p - q)
+	a[29] = p
+	q = wrapNonNegative(q - p)
+	a[50] = q
+	p = wrapNonNegative(p - q)
+	a[16] = p
+	q = wrapNonNegative(q - p)
+	a[37] = q
+	p = wrapNonNegative(p - q)
+	a[3] = p
+	q = wrapNonNegative(q - p)
+	a[24] = q
+	p = wrapNonNegative(p - q)
+	a[45] = p
+	q = wrapNonNegative(q - p)
+	a[11] = q
+	p = wrapNonNegative(p - q)
+	a[32] = p
+	q = wrapNonNegative(q - p)
+	a[53] = q
+	p = wrapNonNegative(p - q)
+	a[19] = p
+	q = wrapNonNegative(q - p)
+	a[40] = q
+	p = wrapNonNegative(p - q)
+	a[6] = p
+	q = wrapNonNegative(q - p)
+	a[27] = q
+	p = wrapNonNegative(p - q)
+	a[48] = p
+	q = wrapNonNegative(q - p)
+	a[14] = q
+	p = wrapNonNegative(p - q)
+	a[35] = p
+	q = wrapNonNegative(q - p)
+	a[1] = q
+	p = wrapNonNegative(p - q)
+	a[22] = p
+	q = wrapNonNegative(q - p)
+	a[43] = q
+	p = wrapNonNegative(p - q)
+	a[9] = p
+	q = wrapNonNegative(q - p)
+	a[30] = q
+	p = wrapNonNegative(p - q)
+	a[51] = p
+	q = wrapNonNegative(q - p)
+	a[17] = q
+	p = wrapNonNegative(p - q)
+	a[38] = p
+	q = wrapNonNegative(q - p)
+	a[4] = q
+	p = wrapNonNegative(p - q)
+	a[25] = p
+	q = wrapNonNegative(q - p)
+	a[46] = q
+	p = wrapNonNegative(p - q)
+	a[12] = p
+	q = wrapNonNegative(q - p)
+	a[33] = q
+	p = wrapNonNegative(p - q)
+	a[54] = p
+	q = wrapNonNegative(q - p)
+	a[20] = q
+	p = wrapNonNegative(p - q)
+	a[41] = p
+	q = wrapNonNegative(q - p)
+	a[7] = q
+	p = wrapNonNegative(p - q)
+	a[28] = p
+	q = wrapNonNegative(q - p)
+	a[49] = q
+	p = wrapNonNegative(p - q)
+	a[15] = p
+	q = wrapNonNegative(q - p)
+	a[36] = q
+	p = wrapNonNegative(p - q)
+	a[2] = p
+	q = wrapNonNegative(q - p)
+	a[23] = q
+	p = wrapNonNegative(p - q)
+	a[44] = p
+	q = wrapNonNegative(q - p)
+	a[10] = q
+	p = wrapNonNegative(p - q)
+	a[31] = p
+	q = wrapNonNegative(q - p)
+	a[52] = q
+	p = wrapNonNegative(p - q)
+	a[18] = p
+	q = wrapNonNegative(q - p)
+	a[39] = q
+	p = wrapNonNegative(p - q)
+	a[5] = p
+	q = wrapNonNegative(q - p)
+	a[26] = q
+	p = wrapNonNegative(p - q)
+	a[47] = p
+	q = wrapNonNegative(q - p)
+	a[13] = q
+	p = wrapNonNegative(p - q)
+	a[34] = p
 }
 
 // wrapNonNegative adds MBIG to a negative v, without a branch (the sign is
@@ -102,7 +203,8 @@ func (r *dotnetRandom) fill(dst []int32) {
 			n, lag = 55-i, -34
 		}
 		n = min(n, len(dst))
-		run, src, out := a[i+1:i+1+n], a[i+1+lag:i+1+lag+n], dst[:n]
+		run := a[i+1 : i+1+n]
+		src, out := a[i+1+lag:][:len(run)], dst[:len(run)]
 		for k := range run {
 			v := run[k] - src[k]
 			if v == netMBIG {
