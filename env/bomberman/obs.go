@@ -1,10 +1,10 @@
 package bomberman
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
+	mathbits "math/bits"
 
 	"github.com/botarena/botarena/env"
 )
@@ -129,7 +129,7 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	}
 	g.sharedPlanes(len(dst[0]))
 	if have != 0 && have == g.delta.from {
-		g.applyDelta(dst[0])
+		g.applyDelta(seat, dst[0])
 	} else {
 		copy(dst[0], g.obsShared)
 	}
@@ -155,7 +155,7 @@ func (g *Game) checkObs(dst [][]byte) {
 func (g *Game) allocObs(n int) {
 	g.obsShared = make([]byte, n)
 	d := &g.delta
-	d.prev = make([]byte, n)
+	d.wordBits = make([]uint64, (n/8+1+63)/64)
 	d.words = make([]int32, 0, n/8+1)
 	d.cells = make([]int32, 0, n/NumPlanes)
 	// The dynamic planes have 3 of the NumPlanes planes' cells.
@@ -173,8 +173,14 @@ func (g *Game) sharedPlanes(n int) {
 		g.allocObs(n)
 	}
 	if !g.staticFresh {
-		g.writeStaticPlanes(g.obsShared) // clears the dynamic planes too
-		g.dyn = g.dyn[:0]
+		if d := &g.delta; d.from != 0 && d.full {
+			// The planes show the state before the Reset: bring them
+			// to the new map in place, listing the words that change.
+			g.restatic()
+		} else {
+			g.writeStaticPlanes(g.obsShared) // clears the dynamic planes too
+			g.dyn = g.dyn[:0]
+		}
 		g.staticFresh = true
 		g.obsFresh = false
 	}
@@ -184,27 +190,23 @@ func (g *Game) sharedPlanes(n int) {
 	g.writeDynamicPlanes(g.obsShared)
 	g.marks.set(g)
 	g.obsFresh = true
-	if d := &g.delta; d.from != 0 && d.full {
-		d.diff(g.obsShared)
-	}
 }
 
 // obsDelta is what changed in the observations from one state (from) to the
-// next, so that [Game.UpdateObs] can rewrite only that. After a Step (full
-// false): the static cells Step changed (recorded as they change), the
-// dynamic planes' cells at from (dyn; the current ones are Game.dyn) and
-// the per-seat planes' marks at from. After a Reset (full true): the words
-// of the shared planes that differ from a copy (prev) taken at from, found
-// when the planes are next brought up to date, and the marks at from.
+// next, so that [Game.UpdateObs] can rewrite only that: the dynamic
+// planes' cells at from (dyn; the current ones are Game.dyn), the per-seat
+// planes' marks at from, and after a Step (full false) the static cells
+// Step changed (recorded as they change), after a Reset (full true) the
+// words of the static planes that the new map changed (found when the
+// planes are next brought up to date, see [Game.restatic]).
 type obsDelta struct {
 	from uint64 // the state the delta starts from; 0 for none
 	full bool
-	// prev holds the shared planes at from, when full (beginDelta swaps
-	// it with Game.obsShared).
-	prev []byte
-	// words are the offsets of the 8-byte words of the shared planes that
-	// differ from prev, when full.
-	words []int32
+	// words are the offsets of the 8-byte words of the static planes that
+	// the new map changed, in order, when full; wordBits is their bitmap
+	// (bit k for the word at offset 8k) while restatic builds them.
+	words    []int32
+	wordBits []uint64
 	// cells are the cells whose static planes Step changed, in order,
 	// perhaps repeated.
 	cells []int32
@@ -213,29 +215,6 @@ type obsDelta struct {
 	dyn []uint16
 	// marks are the per-seat planes' marks at from.
 	marks obsMarks
-}
-
-// diff records the words of the shared planes cur that differ from prev;
-// a last word shorter than 8 bytes is compared as it is. Equal 64-byte
-// blocks, most of them, are skipped with one comparison each.
-func (d *obsDelta) diff(cur []byte) {
-	prev := d.prev
-	d.words = d.words[:0]
-	for block := 0; block < len(cur); block += 64 {
-		end := min(block+64, len(cur))
-		if bytes.Equal(prev[block:end], cur[block:end]) {
-			continue
-		}
-		off := block
-		for ; off+8 <= end; off += 8 {
-			if binary.LittleEndian.Uint64(prev[off:]) != binary.LittleEndian.Uint64(cur[off:]) {
-				d.words = append(d.words, int32(off))
-			}
-		}
-		if off < end && !bytes.Equal(prev[off:end], cur[off:end]) {
-			d.words = append(d.words, int32(off))
-		}
-	}
 }
 
 // beginDelta starts recording the observation delta from the current state
@@ -250,22 +229,18 @@ func (g *Game) beginDelta(full bool) {
 	}
 	d.from, d.full = g.obsVer, full
 	d.cells, d.words = d.cells[:0], d.words[:0]
-	if full {
-		// The new map's planes are written from scratch into the other
-		// buffer, and the old ones are kept for the comparison.
-		d.prev, g.obsShared = g.obsShared, d.prev
-		g.staticFresh, g.obsFresh = false, false
-	} else {
-		d.dyn = append(d.dyn[:0], g.dyn...)
-	}
+	d.dyn = append(d.dyn[:0], g.dyn...)
 	d.marks.copyFrom(&g.marks)
 }
 
-// applyDelta brings dst, which holds a seat's planes at delta.from, to the
+// applyDelta brings dst, which holds seat's planes at delta.from, to the
 // current shared planes with the per-seat planes cleared; writeMarks then
 // completes it. Changed words go first: they may spill into per-seat
-// planes (with zeros), which the marks then rewrite.
-func (g *Game) applyDelta(dst []byte) {
+// planes (with zeros), which the marks then rewrite, and into the dynamic
+// planes (with their current bytes). A mark at from is cleared in the one
+// plane it showed in for seat: the other plane's byte is zero already,
+// and writing it would only bring its cache line in.
+func (g *Game) applyDelta(seat int, dst []byte) {
 	d := &g.delta
 	src := g.obsShared
 	for _, off := range d.words {
@@ -275,13 +250,11 @@ func (g *Game) applyDelta(dst []byte) {
 			copy(dst[o:], src[o:])
 		}
 	}
-	if !d.full {
-		for _, off := range d.dyn {
-			dst[off] = src[off]
-		}
-		for _, off := range g.dyn {
-			dst[off] = src[off]
-		}
+	for _, off := range d.dyn {
+		dst[off] = src[off]
+	}
+	for _, off := range g.dyn {
+		dst[off] = src[off]
 	}
 	hw := g.width * g.height
 	for _, i := range d.cells {
@@ -290,12 +263,10 @@ func (g *Game) applyDelta(dst []byte) {
 		}
 	}
 	for _, p := range d.marks.players[:d.marks.nPlayers] {
-		dst[PlaneSelf*hw+int(p.cell)] = 0
-		dst[PlaneOpponents*hw+int(p.cell)] = 0
+		dst[p.plane(seat)*hw+int(p.cell)] = 0
 	}
 	for _, b := range d.marks.bombs[:d.marks.nBombs] {
-		dst[PlaneOwnBombs*hw+int(b.cell)] = 0
-		dst[PlaneOpponentBombs*hw+int(b.cell)] = 0
+		dst[b.plane(seat)*hw+int(b.cell)] = 0
 	}
 }
 
@@ -427,6 +398,44 @@ func (g *Game) writeStaticPlanes(dst []byte) {
 		g.shown[i] = code
 		if code != 0 {
 			dst[shownPlane[code]*hw+i] = 1
+		}
+	}
+}
+
+// restatic brings the static planes of obsShared, which show the state at
+// delta.from (a Reset's), to the current map in place: every cell whose
+// shown code changed gets its old plane's byte cleared and its new one's
+// set, and the words of those bytes are listed in delta.words, in order.
+// The dynamic planes are left to writeDynamicPlanes, which clears the
+// bytes g.dyn lists; the per-seat planes are zero throughout.
+func (g *Game) restatic() {
+	hw := g.width * g.height
+	d := &g.delta
+	bits := d.wordBits
+	clear(bits)
+	dst := g.obsShared
+	cells, shown := g.cells[:hw], g.shown[:hw]
+	for i := range cells {
+		code, old := shownCode(&cells[i]), shown[i]
+		if code == old {
+			continue
+		}
+		shown[i] = code
+		if old != 0 {
+			o := shownPlane[old]*hw + i
+			dst[o] = 0
+			bits[o>>9] |= 1 << (o >> 3 & 63)
+		}
+		if code != 0 {
+			o := shownPlane[code]*hw + i
+			dst[o] = 1
+			bits[o>>9] |= 1 << (o >> 3 & 63)
+		}
+	}
+	d.words = d.words[:0]
+	for w, b := range bits {
+		for ; b != 0; b &= b - 1 {
+			d.words = append(d.words, int32(w<<9|mathbits.TrailingZeros64(b)<<3))
 		}
 	}
 }
@@ -610,7 +619,11 @@ func (g *Game) blastRays(b int, visit func(i int)) {
 	}
 }
 
+// writeScalars writes seat's scalars into dst, each straight into its
+// place with a constant offset (no bounds check).
 func (g *Game) writeScalars(seat int, dst []byte) {
+	dst = dst[: 4*NumScalars : 4*NumScalars]
+	le := binary.LittleEndian
 	p := &g.players[seat]
 	alive := float32(0)
 	if !p.Killed {
@@ -618,19 +631,17 @@ func (g *Game) writeScalars(seat int, dst []byte) {
 	}
 	opponents := float32(g.marks.alive) - alive // g.marks is fresh: see WriteObs
 	var idle float32
-	if !g.cfg.isConsole(seat) {
+	if len(g.cfg.ConsoleSeats) == 0 || !g.cfg.isConsole(seat) {
 		idle = float32(p.Idle) / 20
 	}
-	dst = dst[:4*NumScalars]
-	put := func(i int, f float32) { binary.LittleEndian.PutUint32(dst[4*i:4*i+4], math.Float32bits(f)) }
-	put(ScalarRoundFraction, float32(g.round)/float32(g.maxRound+1))
-	put(ScalarBombBag, float32(p.BombBag))
-	put(ScalarBombsLeft, float32(p.BombBag-g.bombsOnMap(seat)))
-	put(ScalarBombRadius, float32(p.BombRadius))
-	put(ScalarPoints, float32(p.Points())/100)
-	put(ScalarAlive, alive)
-	put(ScalarOpponentsAlive, opponents)
-	put(ScalarIdle, idle)
+	le.PutUint32(dst[4*ScalarRoundFraction:], math.Float32bits(float32(g.round)/float32(g.maxRound+1)))
+	le.PutUint32(dst[4*ScalarBombBag:], math.Float32bits(float32(p.BombBag)))
+	le.PutUint32(dst[4*ScalarBombsLeft:], math.Float32bits(float32(p.BombBag-g.bombsOnMap(seat))))
+	le.PutUint32(dst[4*ScalarBombRadius:], math.Float32bits(float32(p.BombRadius)))
+	le.PutUint32(dst[4*ScalarPoints:], math.Float32bits(float32(p.Counter+p.Coverage)/100)) // p.Points(), without copying p
+	le.PutUint32(dst[4*ScalarAlive:], math.Float32bits(alive))
+	le.PutUint32(dst[4*ScalarOpponentsAlive:], math.Float32bits(opponents))
+	le.PutUint32(dst[4*ScalarIdle:], math.Float32bits(idle))
 }
 
 // bombsOnMap counts seat's bombs on the map, exploding ones included, for

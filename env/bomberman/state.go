@@ -279,26 +279,25 @@ type PlayerInfo struct {
 // scratch is per-round working memory, kept in the Game so that Step does not
 // allocate.
 type scratch struct {
+	// The lengths of the lists below come first, together, so that a
+	// round touches one cache line for them.
+	nMoves, nKilled, nBlast, nMarked int
 	// chain is a union-find forest over bomb slots for this round's chain
 	// graph.
 	chain [MaxBombs]uint8
 	// lastPoints are each seat's points before the step, for shaping.
 	lastPoints [MaxPlayers]int
-	// moves is the queue of this round's moves.
-	moves   [MaxPlayers]move
-	nMoves  int
-	killed  [MaxPlayers]uint8 // seats killed this round, in destroy order
-	nKilled int
+	// moves is the queue of this round's moves (nMoves of them).
+	moves  [MaxPlayers]move
+	killed [MaxPlayers]uint8 // nKilled seats killed this round, in destroy order
 	// destroy has one entry per cell index marked in a kill pass.
 	destroy [MaxSide * MaxSide]bool
-	// blast lists the cells whose reached set became non-zero since the
-	// last clearExplosions (see Game.blastsListed).
-	blast  [MaxSide * MaxSide]uint16
-	nBlast int
-	// marked lists the cells marked in destroy this round, in marking
-	// order.
-	marked  [MaxSide * MaxSide]uint16
-	nMarked int
+	// blast lists the nBlast cells whose reached set became non-zero
+	// since the last clearExplosions (see Game.blastsListed).
+	blast [MaxSide * MaxSide]uint16
+	// marked lists the nMarked cells marked in destroy this round, in
+	// marking order.
+	marked [MaxSide * MaxSide]uint16
 }
 
 // move is one queued move: seat and target cell.

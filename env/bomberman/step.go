@@ -35,8 +35,10 @@ const noCommand Action = -1
 //
 // Step never allocates. It is not safe for concurrent use.
 func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []bool) {
-	g.spec.CheckStep(actions, rewards, terminated, truncated)
 	n := g.nPlayers
+	if len(actions) != n || len(rewards) != n || len(terminated) != n || len(truncated) != n {
+		g.spec.CheckStep(actions, rewards, terminated, truncated) // panics
+	}
 	if g.done {
 		clear(rewards[:n])
 		g.writeFlags(terminated, truncated)
@@ -44,7 +46,7 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 	}
 	g.beginDelta(false)
 	for s := range n {
-		g.scratch.lastPoints[s] = g.players[s].Points()
+		g.scratch.lastPoints[s] = g.players[s].Counter + g.players[s].Coverage // Points(), without copying the player
 	}
 	var cmds [MaxPlayers]Action
 	received := g.harness(actions, &cmds)
