@@ -66,7 +66,7 @@ func (g *Game) Reset(seed uint64) {
 	}
 	g.players[1].X, g.players[1].Y = g.n-2, g.n-2
 	g.killedBy = [Seats]uint8{}
-	g.moveOrder = [Seats]int{0, 1}
+	g.moveOrder = [Seats]uint8{0, 1}
 	g.moveIterator, g.moveNumber = 0, 0
 	g.state, g.winner = stateInProgress, -2
 	g.steps = 0

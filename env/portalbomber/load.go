@@ -136,7 +136,7 @@ func (g *Game) load(js *jsonState) error {
 	if len(js.MoveOrder) != 2 || js.MoveOrder[0] == js.MoveOrder[1] || js.MoveOrder[0] < 0 || js.MoveOrder[0] > 1 || js.MoveOrder[1] < 0 || js.MoveOrder[1] > 1 {
 		return fmt.Errorf("moveOrder: want [0,1] or [1,0], got %v", js.MoveOrder)
 	}
-	g.moveOrder = [Seats]int{js.MoveOrder[0], js.MoveOrder[1]}
+	g.moveOrder = [Seats]uint8{uint8(js.MoveOrder[0]), uint8(js.MoveOrder[1])} // 0 and 1 (checked above)
 	if js.MoveIterator == nil {
 		return missing("moveIterator")
 	}

@@ -136,12 +136,12 @@ func clamp8(v int) byte {
 // planes that the last write set, sets the new ones, and rewrites the hard
 // and soft planes only when the board changed since, leaving the block
 // values as they are (only the cells changed since, when the game knows
-// them: see Game.boardFrom); otherwise, or when the last write set more
+// them: see cellChanged); otherwise, or when the last write set more
 // bytes than the record holds (16), it writes dst in full. It leaves the
-// marks as they are when none changed since (see Game.markVer). The bytes are those
-// WriteObs writes, in every case. vecenv calls it for rows that keep their
-// env from step to step. A wrong number or size of slices panics. It never
-// allocates.
+// marks as they are when none changed since (see marksChanged). The bytes
+// are those WriteObs writes, in every case. vecenv calls it for rows that
+// keep their env from step to step. A wrong number or size of slices
+// panics. It never allocates.
 //
 // The versions count this Game value's writes (Game.obsWrites). A copy of
 // a Game (an agent's look-ahead) counts on from the same number, so a
@@ -152,23 +152,22 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	g.checkObs(dst)
 	hw := g.n * g.n
 	o, at := &g.obs, &g.obsAt[seat]
-	if g.board == 0 {
-		g.obsWrites++
-		g.board = g.obsWrites
-	}
 	p := dst[0]
 	if have != 0 && have == o.ver[seat] && o.n[seat] >= 0 {
-		if o.marks[seat] != g.markVer {
+		if !o.marks[seat] {
 			for _, i := range at[:o.n[seat]] {
 				p[i] = 0
 			}
 			o.n[seat] = int16(g.writeMarks(seat, p, at))
-			o.marks[seat] = g.markVer
 		}
-		switch b := o.board[seat]; {
-		case b == g.board:
-		case b == g.boardFrom && g.nBoardCells >= 0:
-			g.writeBlockCells(p)
+		switch o.blocks[seat] {
+		case blocksShown:
+		case blocksBefore:
+			if g.nBoardCells >= 0 {
+				g.writeBlockCells(p)
+				break
+			}
+			g.writeBlocks(p)
 		default:
 			g.writeBlocks(p)
 		}
@@ -177,9 +176,10 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 		copy(p[PlaneBlockValue*hw:(PlaneBlockValue+1)*hw], g.values[:hw])
 		g.writeBlocks(p)
 		o.n[seat] = int16(g.writeMarks(seat, p, at))
-		o.marks[seat] = g.markVer
 	}
-	o.board[seat] = g.board
+	o.marks[seat] = true
+	o.blocks[seat] = blocksShown
+	g.boardPending = false
 	g.writeScalars(seat, dst[1])
 	g.obsWrites++
 	o.ver[seat] = g.obsWrites
@@ -187,32 +187,61 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 }
 
 // obsHeads records, per seat, what the last [Game.UpdateObs] of the seat
-// through this Game value wrote: the version it returned (0: none), the
-// board and the marks (Game.markVer) it showed, and how many plane offsets
-// it set non-zero in the planes after the block values (n; -1 when they
-// did not fit in the seat's Game.obsAt). The seats' heads share a cache
-// line; the offsets, in another, are read only when the marks changed.
+// through this Game value wrote: the version it returned (0: none); how
+// many plane offsets it set non-zero in the planes after the block values
+// (n; -1 when they did not fit in the seat's Game.obsAt); whether the
+// marks it wrote are still the game's (marks: no marksChanged since); and
+// which board its hard and soft planes show (blocks). The records lie in
+// one cache line with the counters a step reads; the offsets, in another,
+// are read only when the marks changed.
 type obsHeads struct {
-	ver, board, marks [Seats]uint64
-	n                 [Seats]int16
+	ver    [Seats]uint64
+	n      [Seats]int16
+	marks  [Seats]bool
+	blocks [Seats]uint8
 }
 
-// marksChanged records that something writeMarks shows may have changed
-// (a bomb, trail, portal or player), for [Game.UpdateObs].
-func (g *Game) marksChanged() { g.markVer++ }
+// What a row's hard and soft planes show, as obsHeads.blocks records it.
+const (
+	// blocksStale: an older board; the planes are written in full.
+	blocksStale = iota
+	// blocksBefore: the board before the changes of the cells in
+	// Game.boardCells (all of them when nBoardCells >= 0).
+	blocksBefore
+	// blocksShown: the game's board.
+	blocksShown
+)
 
-// boardChanged records that the hard and soft blocks changed, for
-// [Game.UpdateObs]: a row that shows an earlier board gets both planes in
-// full.
-func (g *Game) boardChanged() { g.board, g.boardFrom = 0, 0 }
+// marksChanged records that something writeMarks shows may have changed
+// (a bomb, trail, portal or player), for [Game.UpdateObs]: no row shows
+// the marks any more.
+func (g *Game) marksChanged() { g.obs.marks = [Seats]bool{} }
+
+// boardChanged records that the hard and soft blocks changed (a reset, a
+// load), for [Game.UpdateObs]: every row gets both planes in full.
+func (g *Game) boardChanged() {
+	g.obs.blocks = [Seats]uint8{blocksStale, blocksStale}
+	g.boardPending, g.nBoardCells = true, -1
+}
 
 // cellChanged records that cell i's hard or soft block changed, for
-// [Game.UpdateObs]: a row that shows the board numbered boardFrom gets the
-// cells in boardCells, up to its capacity (more, and it gets the planes in
-// full).
+// [Game.UpdateObs]. The first change after an UpdateObs starts a new list
+// of changed cells: a row that showed the board then now shows the board
+// before the listed changes (blocksBefore), and a row that showed the
+// board before an earlier list shows an older one (blocksStale). A row
+// before the list gets the listed cells, up to boardCells' capacity
+// (more, and it gets the planes in full).
 func (g *Game) cellChanged(i int) {
-	if g.board != 0 { // the first change since the board was numbered
-		g.boardFrom, g.board, g.nBoardCells = g.board, 0, 0
+	if !g.boardPending {
+		g.boardPending, g.nBoardCells = true, 0
+		for s := range Seats {
+			b := &g.obs.blocks[s]
+			if *b == blocksShown {
+				*b = blocksBefore
+			} else {
+				*b = blocksStale
+			}
+		}
 	}
 	record(g.boardCells[:], &g.nBoardCells, i)
 }
@@ -367,7 +396,7 @@ func (g *Game) mayMove(seat int) bool {
 	if g.Done() || !g.players[seat].Alive {
 		return false
 	}
-	return g.simultaneous || g.moveOrder[g.moveIterator] == seat
+	return g.simultaneous || int(g.moveOrder[g.moveIterator]) == seat
 }
 
 // WriteMask writes seat's legal actions into dst (len [NumActions]): only

@@ -158,7 +158,7 @@ func TestUpdateObsShowsABoughtBlock(t *testing.T) {
 
 // TestGameLayout: what a pool step reads of a Game lies in few cache
 // lines: the counters, the config's hot fields and the seats' UpdateObs
-// records fill lines 0 to 2, each player starts a line, the mark offsets
+// records fill lines 0 and 1, each player starts a line, the mark offsets
 // fill one, and the cells start one, in the Game that New allocates. The
 // runtime (Go 1.26) puts a Game 8 bytes past a line (its malloc header):
 // fields start a line at offsets 56 modulo 64. Fails when a field added to
@@ -174,10 +174,9 @@ func TestGameLayout(t *testing.T) {
 		from, to uintptr
 		lines    uintptr
 	}{
-		{"line 0: n ... killedBy", 0, unsafe.Offsetof(g.moveOrder), 0},
-		{"line 1: moveOrder ... markVer", unsafe.Offsetof(g.moveOrder), unsafe.Offsetof(g.obs), 1},
-		{"line 2: obs, obsWrites", unsafe.Offsetof(g.obs), unsafe.Offsetof(g.boardFrom), 1},
-		{"line 3: boardFrom ... spec", unsafe.Offsetof(g.boardFrom), unsafe.Offsetof(g.players), 1},
+		{"line 0: n ... killedBy", 0, unsafe.Offsetof(g.obs), 0},
+		{"line 1: obs ... moveOrder", unsafe.Offsetof(g.obs), unsafe.Offsetof(g.boardCells), 1},
+		{"line 2: boardCells ... coinsReward", unsafe.Offsetof(g.boardCells), unsafe.Offsetof(g.players), 1},
 		{"players", unsafe.Offsetof(g.players), unsafe.Offsetof(g.obsAt), 4},
 		{"obsAt", unsafe.Offsetof(g.obsAt), unsafe.Offsetof(g.obsAt) + unsafe.Sizeof(g.obsAt), 1},
 	} {

@@ -182,7 +182,7 @@ const (
 type Game struct {
 	// A pool steps every game in turn, so each cache line of a Game that
 	// a step reads is a miss. What a step and the observations of both
-	// seats read lies in five lines (TestGameLayout): three of counters,
+	// seats read lies in four lines (TestGameLayout): two of counters,
 	// the config's hot fields and the UpdateObs records, then the two
 	// players' first halves. The mark offsets of UpdateObs take one more
 	// line, read when the marks changed; then the lists and the board;
@@ -198,7 +198,7 @@ type Game struct {
 	seq          uint32
 	// truncAt is the moveNumber from which the round cap truncates a
 	// game, 2 × cfg.MaxRounds (math.MaxInt32, which no game reaches,
-	// without a cap); apocalypseAfter, and simultaneous, coinsReward and
+	// without a cap); apocalypseAfter, and simultaneous and
 	// dangerReward below, are cfg's fields of those names: what a step
 	// reads of the config, kept here so that a step does not read cfg's
 	// line (see setConfig).
@@ -207,50 +207,44 @@ type Game struct {
 	state           int8
 	winner          int8 // -2 in progress, -1 tie, else the seat
 	simultaneous    bool
+	// boardPending: the hard or soft blocks changed since the last
+	// UpdateObs (see cellChanged).
+	boardPending bool
 	// killedBy records, per seat, the cause of its player's death (an
 	// index into deathCauses) when a trail of this game killed it, 0
 	// otherwise (alive, or loaded dead): see [Game.DeathCause]. It is
 	// kept outside Player, which state files describe.
 	killedBy [Seats]uint8
 
-	// Line 1.
-	moveOrder    [Seats]int
-	invalid      [Seats]int32
-	earned       [Seats]int32 // coins earned in the current step (Config.CoinsReward)
-	coinsReward  float32
-	dangerReward float32
-	// safety is WriteMask's scratch with Config.SafeMask (nil without).
-	// Copies of a Game share it; only WriteMask uses it.
-	safety *Raider
-	// board numbers the hard and soft blocks for UpdateObs, from
-	// obsWrites: 0 when they changed since it was last numbered.
-	board uint64
-	// markVer counts the changes of what writeMarks shows (see
-	// marksChanged), for UpdateObs: a row whose marks were written at the
-	// same count keeps them.
-	markVer uint64
-
-	// Line 2: obs records, per seat, the last UpdateObs through this
+	// Line 1: obs records, per seat, the last UpdateObs through this
 	// value; obsWrites numbers its writes (see UpdateObs).
 	obs       obsHeads
 	obsWrites uint64
+	invalid   [Seats]int32
+	earned    [Seats]int32 // coins earned in the current step (Config.CoinsReward)
+	// safety is WriteMask's scratch with Config.SafeMask (nil without).
+	// Copies of a Game share it; only WriteMask uses it.
+	safety       *Raider
+	dangerReward float32
+	moveOrder    [Seats]uint8
+	_            [2]byte
 
-	// Line 3, read when the board changed.
-	// boardFrom is the number the board had before the changes of the
-	// cells in boardCells[:nBoardCells] (0: not known; nBoardCells -1:
-	// more than boardCells holds), for UpdateObs: see cellChanged.
-	boardFrom   uint64
+	// Line 2, read when the board changed or a game ends.
+	// boardCells lists the cells whose blocks changed since the first
+	// change after the last UpdateObs (nBoardCells of them; -1: more than
+	// boardCells holds), for UpdateObs: see cellChanged.
 	boardCells  [8]uint16
 	nBoardCells int
 	// layout is the new board of the configured size (see generate).
-	layout *layout
-	spec   *env.Spec
-	_      [16]byte // players start line 4
+	layout      *layout
+	spec        *env.Spec
+	coinsReward float32
+	_           [20]byte // players start line 3
 
-	// Lines 4 to 7: each player's first half, and its portals.
+	// Lines 3 to 6: each player's first half, and its portals.
 	players [Seats]Player
 
-	// Line 8: the offsets of the marks of the seats' last UpdateObs.
+	// Line 7: the offsets of the marks of the seats' last UpdateObs.
 	obsAt [Seats][obsRecord]uint16
 
 	// fire is apocalypse head 1: cell and direction; head 2 is its mirror.
@@ -312,7 +306,7 @@ func (g *Game) ToMove() int {
 	if g.cfg.Simultaneous {
 		return -1
 	}
-	return g.moveOrder[g.moveIterator]
+	return int(g.moveOrder[g.moveIterator])
 }
 
 // GameID returns the game's 24-hex-digit id (the state JSON's gameID).
@@ -353,7 +347,9 @@ func (g *Game) Abort() {
 }
 
 // MoveOrder returns the original's moveOrder and moveIterator.
-func (g *Game) MoveOrder() (order [Seats]int, iterator int) { return g.moveOrder, g.moveIterator }
+func (g *Game) MoveOrder() (order [Seats]int, iterator int) {
+	return [Seats]int{int(g.moveOrder[0]), int(g.moveOrder[1])}, g.moveIterator
+}
 
 // Hard reports whether (x, y) holds a hard block.
 func (g *Game) Hard(x, y int) bool { return g.inBoard(x, y) && g.cells[g.idx(x, y)].hard }

@@ -58,7 +58,7 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 // action is refused and counted (§10.7). moveNumber and moveIterator
 // advance, and after the second move of a round the round end runs.
 func (g *Game) alternatingMove(actions []int32) {
-	seat := g.moveOrder[g.moveIterator]
+	seat := int(g.moveOrder[g.moveIterator])
 	if actions[1-seat] != 0 {
 		g.invalid[1-seat]++
 	}
