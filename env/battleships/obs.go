@@ -252,12 +252,19 @@ func (g *Game) writeScalars(seat int, out []byte) {
 	le.PutUint32(out[4*ScalarShieldActive:], oneBits(bit(me.Shield.Active)))
 	le.PutUint32(out[4*ScalarPoints:], math.Float32bits(float32(me.Points)/100))
 	le.PutUint32(out[4*ScalarOppPoints:], math.Float32bits(float32(op.Points)/100))
+	// Bit k of afloat: ship scalar k is 1 (own ships, then the opponent's).
 	ms, ps := &me.Ships, &op.Ships
-	le.PutUint64(out[4*ScalarOwnShips:], afloatPair(phase2, ms[0].Destroyed, ms[1].Destroyed))
-	le.PutUint64(out[4*(ScalarOwnShips+2):], afloatPair(phase2, ms[2].Destroyed, ms[3].Destroyed))
-	le.PutUint64(out[4*(ScalarOwnShips+4):], afloatPair(phase2, ms[4].Destroyed, ps[0].Destroyed))
-	le.PutUint64(out[4*(ScalarOppShips+1):], afloatPair(phase2, ps[1].Destroyed, ps[2].Destroyed))
-	le.PutUint64(out[4*(ScalarOppShips+3):], afloatPair(phase2, ps[3].Destroyed, ps[4].Destroyed))
+	afloat := uint(bit(!ms[0].Destroyed)) | uint(bit(!ms[1].Destroyed))<<1 |
+		uint(bit(!ms[2].Destroyed))<<2 | uint(bit(!ms[3].Destroyed))<<3 |
+		uint(bit(!ms[4].Destroyed))<<4 | uint(bit(!ps[0].Destroyed))<<5 |
+		uint(bit(!ps[1].Destroyed))<<6 | uint(bit(!ps[2].Destroyed))<<7 |
+		uint(bit(!ps[3].Destroyed))<<8 | uint(bit(!ps[4].Destroyed))<<9
+	afloat &= -uint(phase2) // none before phase 2
+	le.PutUint64(out[4*ScalarOwnShips:], afloatPairs[afloat&3])
+	le.PutUint64(out[4*(ScalarOwnShips+2):], afloatPairs[afloat>>2&3])
+	le.PutUint64(out[4*(ScalarOwnShips+4):], afloatPairs[afloat>>4&3])
+	le.PutUint64(out[4*(ScalarOwnShips+6):], afloatPairs[afloat>>6&3])
+	le.PutUint64(out[4*(ScalarOwnShips+8):], afloatPairs[afloat>>8&3])
 	le.PutUint32(out[4*ScalarPlaced:], math.Float32bits(float32(g.pend[seat].n)/NumShips))
 	le.PutUint32(out[4*ScalarIdle:], math.Float32bits(float32(me.Idle)/DoNothingLimit))
 	le.PutUint32(out[4*ScalarOppAlive:], oneBits(bit(!op.Killed)))
@@ -274,11 +281,10 @@ const (
 // oneBits is the bits of float32 b (0 or 1).
 func oneBits(b byte) uint32 { return uint32(b) * math.Float32bits(1) }
 
-// afloatPair is the bits of two consecutive ship scalars, little-endian:
-// 1 for a ship not destroyed in phase 2 (phase2 is 0 or 1), else 0.
-func afloatPair(phase2 byte, destroyedLo, destroyedHi bool) uint64 {
-	return uint64(oneBits(phase2&^bit(destroyedLo))) | uint64(oneBits(phase2&^bit(destroyedHi)))<<32
-}
+// afloatPairs[b] is the bits of two consecutive ship scalars,
+// little-endian: the first 1 when bit 0 of b is set, the second when bit
+// 1 is.
+var afloatPairs = [4]uint64{0, uint64(oneBits(1)), uint64(oneBits(1)) << 32, uint64(oneBits(1)) | uint64(oneBits(1))<<32}
 
 // WriteMask writes seat's legal actions. Phase 2: every command whose
 // centre is on the map and which the engine would execute now: single

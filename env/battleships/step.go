@@ -49,7 +49,9 @@ const (
 //
 // Step never allocates. It is not safe for concurrent use.
 func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []bool) {
-	g.spec.CheckStep(actions, rewards, terminated, truncated)
+	if len(actions) != Seats || len(rewards) != Seats || len(terminated) != Seats || len(truncated) != Seats {
+		g.spec.CheckStep(actions, rewards, terminated, truncated) // panics
+	}
 	if g.done {
 		clear(rewards)
 		g.writeFlags(terminated, truncated)
