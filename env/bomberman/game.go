@@ -57,7 +57,7 @@ func (g *Game) Reset(seed uint64) {
 	g.mapSeed = MapSeedFor(seed)
 	g.rng.Seed(seed, seed^0x9e3779b97f4a7c15)
 	clear(g.invalid[:])
-	clear(g.players[:])
+	clear(g.players[:g.nPlayers]) // the seats past nPlayers stay zero
 	clear(g.killedBy[:])
 	g.generateMap(g.mapSeed)
 	g.setMaxRound()
