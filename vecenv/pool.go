@@ -103,7 +103,7 @@ type slot struct {
 // that a step does not slice every row's tensors again: obsRows[r*T+t] is
 // row r's slice of Buffers.Obs[t] (T tensors), in the form
 // [env.Env.WriteObs] takes, and finalRows the same of final (nil without
-// final).
+// final). maskRows[r] is row r's slice of Buffers.Mask.
 type rows struct {
 	*env.Buffers
 	final     [][]byte // SameStep only
@@ -112,6 +112,7 @@ type rows struct {
 	maskVer   []uint64
 	obsRows   [][]byte
 	finalRows [][]byte
+	maskRows  [][]uint8
 }
 
 // versioned returns rows over b with every row's observation and mask
@@ -120,6 +121,10 @@ func versioned(b *env.Buffers, final [][]byte, ended []bool) rows {
 	n := len(b.Env)
 	out := rows{Buffers: b, final: final, ended: ended, ver: make([]uint64, n), maskVer: make([]uint64, n)}
 	out.obsRows = rowViews(b.Spec, b.Obs, n)
+	out.maskRows = make([][]uint8, n)
+	for r, a := 0, b.Spec.Actions; r < n; r++ {
+		out.maskRows[r] = b.Mask[r*a : (r+1)*a : (r+1)*a]
+	}
 	if final != nil {
 		out.finalRows = rowViews(b.Spec, final, n)
 	}
@@ -512,27 +517,27 @@ func (p *Pool) newEpisode(s *slot, i int) {
 // into out, rows row0 onwards.
 func (p *Pool) writeRows(out *rows, i, row0 int) {
 	s := &p.slots[i]
-	learners := p.learners
-	L := len(learners)
+	L, T := len(p.learners), len(p.tensorLen)
 	var ver, mver []uint64
 	if out.ver != nil {
 		ver = out.ver[row0 : row0+L]
 		mver = out.maskVer[row0 : row0+L]
 	}
-	T := len(p.tensorLen)
 	p.writeObs(s, out.obsRows[row0*T:(row0+L)*T], ver)
-	n := p.spec.Actions
 	e, mupd := s.e, s.mupd
-	for k, seat := range learners {
-		r := row0 + k
-		m := out.Mask[r*n : (r+1)*n : (r+1)*n]
-		switch {
-		case mver == nil:
-			e.WriteMask(seat, m)
-		case mupd != nil:
-			mver[k] = mupd.UpdateMask(seat, m, mver[k])
-		default:
-			e.WriteMask(seat, m)
+	masks := out.maskRows[row0 : row0+L]
+	switch {
+	case mver == nil:
+		for k, seat := range p.learners {
+			e.WriteMask(seat, masks[k])
+		}
+	case mupd != nil:
+		for k, seat := range p.learners {
+			mver[k] = mupd.UpdateMask(seat, masks[k], mver[k])
+		}
+	default:
+		for k, seat := range p.learners {
+			e.WriteMask(seat, masks[k])
 			mver[k] = 0
 		}
 	}
@@ -546,15 +551,18 @@ func (p *Pool) writeRows(out *rows, i, row0 int) {
 func (p *Pool) writeObs(s *slot, views [][]byte, ver []uint64) {
 	T := len(p.tensorLen)
 	e, upd := s.e, s.upd
-	for k, seat := range p.learners {
-		obs := views[k*T : (k+1)*T : (k+1)*T]
-		switch {
-		case ver == nil:
-			e.WriteObs(seat, obs)
-		case upd != nil:
-			ver[k] = upd.UpdateObs(seat, obs, ver[k])
-		default:
-			e.WriteObs(seat, obs)
+	switch {
+	case ver == nil:
+		for k, seat := range p.learners {
+			e.WriteObs(seat, views[k*T:(k+1)*T:(k+1)*T])
+		}
+	case upd != nil:
+		for k, seat := range p.learners {
+			ver[k] = upd.UpdateObs(seat, views[k*T:(k+1)*T:(k+1)*T], ver[k])
+		}
+	default:
+		for k, seat := range p.learners {
+			e.WriteObs(seat, views[k*T:(k+1)*T:(k+1)*T])
 			ver[k] = 0
 		}
 	}
