@@ -135,7 +135,7 @@ def test_the_trainer_server_reads_only_its_opponents_folders(address: str, tmp_p
     """The trainer's own server gets --bots-dir for the folders its policy:/dir: opponents live in, never /."""
     from botarena.train.config import TrainConfig
 
-    assert TrainConfig(game="battlebots", opponent="random", address=address).server_args() == []
+    assert TrainConfig(game="battlebots", opponent="random", address=address).server_args() == ["--idle-timeout", "0"]
     bots = tmp_path / "bots"
     (bots / "mybot").mkdir(parents=True)
     (tmp_path / "policies").mkdir()
@@ -149,6 +149,7 @@ def test_the_trainer_server_reads_only_its_opponents_folders(address: str, tmp_p
     (tmp_path / "run" / "checkpoints").mkdir(parents=True)
     args = cfg.server_args([f"policy:{tmp_path / 'league' / 'x.safetensors'}", "huggy"])
     assert args == [
+        "--idle-timeout", "0",
         "--bots-dir", str(tmp_path / "policies"),
         "--bots-dir", str(bots / "mybot"),
         "--bots-dir", str(tmp_path / "run" / "checkpoints"),

@@ -587,3 +587,18 @@ def test_a_run_plays_the_games_gauntlet_into_gauntlet_json_and_md(tmp_path: Path
         assert f"| trained | {opp} |" in md and f"| trained-argmax | {opp} |" in md
     scalars = read_scalars(tmp_path / "tb")
     assert f"gauntlet/trained/{others[0]}/win_rate" in scalars
+
+
+def test_bf16_is_ignored_with_a_notice_on_a_cpu_without_bfloat16(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, address: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    """--bf16 on a CPU whose cpuinfo lists no bfloat16 instructions trains in float32 (emulated bfloat16 ran ~7x slower)."""
+    import botarena.train.ppo as ppo
+
+    cfg = TrainConfig(game="battlebots", opponent="random", num_envs=2, num_steps=8, out=str(tmp_path), channels=(8,), hidden=16, bf16=True, address=address)
+    for has, want in ((False, False), (True, True), (None, True)):
+        monkeypatch.setattr(ppo, "cpu_has_bfloat16", lambda has=has: has)
+        tr = ppo.Trainer(dataclasses.replace(cfg, out=str(tmp_path / str(has))))
+        try:
+            assert tr.cfg.bf16 is want
+        finally:
+            tr.close()
+        assert ("--bf16 ignored" in capsys.readouterr().out) is (not want)

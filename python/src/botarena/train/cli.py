@@ -82,7 +82,8 @@ def _parser() -> argparse.ArgumentParser:
         "--bf16",
         action="store_true",
         help="run the update's convolutions and trunk in bfloat16 autocast, the heads in float32 (several times faster matrix "
-        "products on CPUs with AMX or AVX-512 BF16, and on GPUs; the rollout stays float32)",
+        "products on CPUs with AMX or AVX-512 BF16, and on GPUs; the rollout stays float32). Ignored, with a notice, on a CPU "
+        "whose /proc/cpuinfo lists neither avx512_bf16 nor amx_bf16, where autocast emulates bfloat16 and the update ran ~7x slower",
     )
     p.add_argument(
         "--skip-forced",

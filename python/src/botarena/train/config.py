@@ -105,6 +105,30 @@ def game_defaults(game: str | GameInfo, address: str | None = None) -> GameDefau
     )
 
 
+def cpu_has_bfloat16(cpuinfo: str = "/proc/cpuinfo") -> bool | None:
+    """Whether this CPU has bfloat16 matrix instructions, as Linux's ``/proc/cpuinfo`` lists them.
+
+    True when its flags name ``avx512_bf16`` or ``amx_bf16`` (x86) or its features ``bf16``
+    (arm64); False when the file lists flags or features without them; None when there is no such
+    file (another system) or it cannot be read: unknown. ``--bf16`` pays only with them: on a CPU
+    without, PyTorch's bfloat16 autocast emulates the products, and the update ran 6.9-7.8 times
+    slower than in float32 on the AVX2-only 2-core machine (bench/2026-11-29-battlecube-bf16.txt).
+    """
+    try:
+        with open(cpuinfo, encoding="utf-8", errors="replace") as f:
+            text = f.read(1 << 20)
+    except OSError:
+        return None
+    listed = False
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() in ("flags", "Features"):
+            listed = True
+            if {"avx512_bf16", "amx_bf16", "bf16"} & set(value.split()):
+                return True
+    return False if listed else None
+
+
 def auto_threads(cores: int | None = None, load: float | None = None) -> int:
     """The torch CPU threads for a run: the free cores when it starts.
 
@@ -278,7 +302,12 @@ class TrainConfig:
         )
 
     def server_args(self, league_specs: Iterable[str] = ()) -> list[str]:
-        """The ``botarena serve`` flags of the trainer's own server: the narrowest ``--bots-dir`` folders.
+        """The ``botarena serve`` flags of the trainer's own server: pools that never idle out, and the narrowest ``--bots-dir`` folders.
+
+        ``--idle-timeout 0``: the server is the run's alone and dies with it,
+        and its pools must outlive the minutes the run spends without
+        stepping them (``--imitate`` and ``--dagger-rounds`` play and fit for
+        longer than the default 10 minutes before PPO's first step).
 
         The folders of the ``policy:`` and ``dir:`` agents among the opponents
         and ``league_specs`` (the self-play league's members), and in self-play
@@ -292,7 +321,7 @@ class TrainConfig:
         specs += list(league_specs)
         if self.self_play:
             specs.append("dir:" + os.path.join(os.path.abspath(self.out), "checkpoints"))
-        args: list[str] = []
+        args: list[str] = ["--idle-timeout", "0"]
         for folder in bots_dirs(specs):
             if os.path.isdir(folder):
                 args += ["--bots-dir", folder]

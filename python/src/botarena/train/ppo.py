@@ -22,7 +22,7 @@ from botarena.league import League, pfsp_weight, pfsp_win_rate
 from botarena.policy import PolicyNet, default_architecture, load_policy, save_policy
 from botarena.pool import Opponent
 from botarena.server import Server, absolute_spec, find_binary
-from botarena.train.config import TrainConfig, auto_threads, member_name
+from botarena.train.config import TrainConfig, auto_threads, cpu_has_bfloat16, member_name
 from botarena.train.curve import plot_curve, read_curve, write_curve
 from botarena.train.imitate import (
     DAGGER_SEED_STRIDE,
@@ -161,6 +161,11 @@ class Trainer:
         self._own_tracker = tracker is None
         self.tracker = tracker if tracker is not None else open_tracker(cfg.track, self.out, dataclasses.asdict(cfg))
         self.device = _device(cfg.device)
+        if cfg.bf16 and self.device.type == "cpu" and cpu_has_bfloat16() is False:
+            # Emulated bfloat16 made the update about 7x slower (cpu_has_bfloat16).
+            cfg = dataclasses.replace(cfg, bf16=False)
+            self.cfg = cfg
+            self.log("--bf16 ignored: this CPU has no bfloat16 instructions (no avx512_bf16 or amx_bf16 in /proc/cpuinfo), where bfloat16 autocast is several times slower than float32; the update runs in float32")
         self.threads = cfg.threads if cfg.threads > 0 else auto_threads()
         if self.device.type == "cpu":
             torch.set_num_threads(self.threads)
