@@ -40,15 +40,17 @@ func (Kit) Training() training.Defaults {
 }
 
 // Gauntlet returns the agents of the game's gauntlet: the built-in bots
-// (nop is the idle one), random, and the committed policies (against
-// huggy, against sniper, against all three, the league's), sampling as
-// trained.
+// (nop is the idle one), random, and every committed policy (against
+// huggy, against sniper, against all three, the league's, the duelist
+// clone's, and its run on against duelist), sampling as trained.
 func (Kit) Gauntlet() []string {
 	return []string{"duelist", "huggy", "sniper", "nop", "random",
 		"policy:policies/battlebots.policy.safetensors?sample",
 		"policy:policies/battlebots-sniper.policy.safetensors?sample",
 		"policy:policies/battlebots-all.policy.safetensors?sample",
-		"policy:policies/battlebots-league.policy.safetensors?sample"}
+		"policy:policies/battlebots-league.policy.safetensors?sample",
+		"policy:policies/battlebots-duelist.policy.safetensors?sample",
+		"policy:policies/battlebots-holdout.policy.safetensors?sample"}
 }
 
 // ConsoleKeys returns no keys, for the original had no console players,
