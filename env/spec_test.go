@@ -1,6 +1,7 @@
 package env_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,6 +35,31 @@ func TestActionFactorsCheck(t *testing.T) {
 			err := f.Check(6)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want an error containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestKeepSafeNeverEmptiesTheMask: the unsafe actions are cleared, action 0
+// always stays, and a mask with no safe legal action is left as it is.
+func TestKeepSafeNeverEmptiesTheMask(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		mask []uint8
+		safe []bool
+		want []uint8
+		kept bool
+	}{
+		{"unsafe_actions_cleared", []uint8{1, 1, 1, 0}, []bool{true, false, true, true}, []uint8{1, 0, 1, 0}, true},
+		{"action_0_stays_though_unsafe", []uint8{1, 1, 1}, []bool{false, true, false}, []uint8{1, 1, 0}, true},
+		{"none_safe_left_as_is", []uint8{1, 1, 1}, []bool{false, false, false}, []uint8{1, 1, 1}, false},
+		{"safe_only_where_illegal_left_as_is", []uint8{1, 0, 1}, []bool{false, true, false}, []uint8{1, 0, 1}, false},
+		{"actions_past_safe_untouched", []uint8{1, 1, 1}, []bool{true, false}, []uint8{1, 0, 1}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mask := slices.Clone(tc.mask)
+			if kept := env.KeepSafe(mask, tc.safe); kept != tc.kept || !slices.Equal(mask, tc.want) {
+				t.Errorf("KeepSafe(%v, %v) = %v, mask %v; want %v, %v", tc.mask, tc.safe, kept, mask, tc.kept, tc.want)
 			}
 		})
 	}

@@ -1,5 +1,7 @@
 package bomberman
 
+import "github.com/botarena/botarena/env"
+
 // A safe mask ([Config.SafeMask]) is the legal mask less the actions after
 // which no sequence of moves and waits survives the bombs on the map: the
 // hunter bot's simulation of fuses and chain reactions (see [Hunter]),
@@ -98,19 +100,7 @@ func (h *Hunter) maskUnder(g *Game, p Player, m maskModel, mask []uint8) bool {
 		h.simulate()
 		safe[PlaceBomb] = h.safe[1][me]
 	}
-	anySafe := false
-	for a, ok := range safe {
-		anySafe = anySafe || ok && mask[a] != 0
-	}
-	if !anySafe {
-		return false
-	}
-	for a, ok := range safe {
-		if !ok && Action(a) != DoNothing {
-			mask[a] = 0
-		}
-	}
-	return true
+	return env.KeepSafe(mask, safe[:])
 }
 
 // plantTimer is the simulation timer of a bomb planted this round by a

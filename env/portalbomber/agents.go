@@ -246,21 +246,27 @@ func (a *Greedy) blastValue(g *Game, seat, x, y int) int {
 	return v
 }
 
-// safeAfter reports whether seat keeps an escape after playing m now.
+// safeAfter reports whether seat keeps an escape after playing m now,
+// walking on walkable cells only ([Greedy.escapesAfter]).
 func (a *Greedy) safeAfter(g *Game, seat int, m Action) bool {
+	return a.escapesAfter(g, seat, m, false)
+}
+
+// escapesAfter reports whether seat, playing m now in g, stays alive and
+// then either the game is over or a walk (through portals with
+// throughPortals) escapes every blast and fire the forecast shows for the
+// next greedyHorizon round ends, the other player standing still
+// ([Greedy.canEscape]). It plays m on a's scratch copy of g.
+func (a *Greedy) escapesAfter(g *Game, seat int, m Action, throughPortals bool) bool {
 	a.scratch = *g
 	s := &a.scratch
 	clear(a.acts[:])
 	a.acts[seat] = int32(m)
 	s.Step(a.acts[:], a.rew[:], a.term[:], a.trunc[:])
-	me := s.Player(seat)
-	if !me.Alive {
+	if !s.Player(seat).Alive {
 		return false
 	}
-	if s.Done() {
-		return true
-	}
-	return a.canEscape(s, seat, false)
+	return s.Done() || a.canEscape(s, seat, throughPortals)
 }
 
 // canEscape reports whether seat, alive in s, has a walk that avoids every

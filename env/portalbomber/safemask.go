@@ -1,5 +1,7 @@
 package portalbomber
 
+import "github.com/botarena/botarena/env"
+
 // A safe mask ([Config.SafeMask]) is the legal mask less the actions after
 // which no walk survives the bombs, trails and fire on the map. It is the
 // escape check of the built-in bots, not a second simulator: an action is
@@ -79,45 +81,17 @@ func (a *Raider) maskUnder(g *Game, seat int, mask []uint8, wary bool) bool {
 			safe[m] = a.judge(g, seat, m, wary)
 		}
 	}
-	anySafe := false
-	for m, ok := range safe {
-		anySafe = anySafe || ok && mask[m] != 0
-	}
-	if !anySafe {
-		return false
-	}
-	for m, ok := range safe {
-		if !ok && Action(m) != Wait {
-			mask[m] = 0
-		}
-	}
-	return true
+	return env.KeepSafe(mask, safe[:])
 }
 
 // judge reports whether m is safe for seat in g: with wary, whatever the
 // other player replies ([Raider.robust]), else against it standing
-// still ([Greedy.survives]).
+// still, walking through portals ([Greedy.escapesAfter]).
 func (a *Raider) judge(g *Game, seat int, m Action, wary bool) bool {
 	if wary {
 		return a.robust(g, seat, m)
 	}
-	return a.survives(g, seat, m)
-}
-
-// survives reports whether seat, playing m now in g, stays alive and then
-// either the game is over or a walk through portals escapes every blast
-// and fire the forecast shows for the next greedyHorizon round ends, the
-// other player standing still. It plays m on a's scratch copy of g.
-func (a *Greedy) survives(g *Game, seat int, m Action) bool {
-	a.scratch = *g
-	s := &a.scratch
-	clear(a.acts[:])
-	a.acts[seat] = int32(m)
-	s.Step(a.acts[:], a.rew[:], a.term[:], a.trunc[:])
-	if !s.Player(seat).Alive {
-		return false
-	}
-	return s.Done() || a.canEscape(s, seat, true)
+	return a.escapesAfter(g, seat, m, true)
 }
 
 // quiet reports whether nothing on g's map can burn a cell within the
