@@ -287,20 +287,28 @@ func report(t *testing.T, msgs []string) {
 	t.Errorf("%s\n%d architecture rule(s) broken; all of them, causes first:\n  %s%s", msgs[0], len(msgs), strings.Join(shown, "\n  "), more)
 }
 
-// listPackages returns every package of the module, as go list ./... finds
-// them.
-func listPackages(t *testing.T) []pkg {
+// goList runs go list -f format over every package of the module and
+// returns its lines, one a package, without their newlines; a failure of
+// go list fails the test with its stderr.
+func goList(t *testing.T, format string) []string {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{join .Imports \" \"}}\t{{join .Deps \" \"}}", module+"/...")
+	cmd := exec.Command("go", "list", "-f", format, module+"/...")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v: %s", err, stderr.String())
 	}
+	return strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+}
+
+// listPackages returns every package of the module, as go list ./... finds
+// them.
+func listPackages(t *testing.T) []pkg {
+	t.Helper()
 	var pkgs []pkg
-	for line := range strings.Lines(string(out)) {
-		fields := strings.Split(strings.TrimRight(line, "\n"), "\t")
+	for _, line := range goList(t, "{{.ImportPath}}\t{{join .Imports \" \"}}\t{{join .Deps \" \"}}") {
+		fields := strings.Split(line, "\t")
 		if len(fields) != 3 {
 			t.Fatalf("go list: unexpected line %q", line)
 		}
@@ -491,14 +499,7 @@ func touchSources(t *testing.T) {
 // servers through the rpc packages' own API.
 func TestOnlyRPCImportsConnect(t *testing.T) {
 	touchSources(t)
-	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", module+"/...")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v: %s", err, stderr.String())
-	}
-	for line := range strings.Lines(string(out)) {
+	for _, line := range goList(t, "{{.ImportPath}}\t{{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}") {
 		path, imports, _ := strings.Cut(strings.TrimSpace(line), "\t")
 		rel := relative(path)
 		if match("rpc/*", rel) {
