@@ -1,6 +1,7 @@
 package battleships
 
 import (
+	"iter"
 	"math/rand/v2"
 
 	"github.com/botarena/botarena/env"
@@ -159,27 +160,40 @@ func (a *Hunter) update(g *Game, seat int) {
 // hit when there is one, as t's.
 func (a *Hunter) resolve(n int, t ShipType, anyFresh bool) {
 	L := t.Len()
-	for x := range n {
-		for y := range n {
-			for _, d := range [2]Direction{East, North} {
-				ex, ey := x+dirDX[d]*(L-1), y+dirDY[d]*(L-1)
-				if ex >= n || ey >= n {
-					continue
-				}
-				ok, fresh := true, false
-				for c := range L {
-					i := (x+dirDX[d]*c)*n + y + dirDY[d]*c
-					if a.known[i] != 2 || a.sunkCell[i] {
-						ok = false
-						break
+	for i0, step := range placements(n, L) {
+		ok, fresh := true, false
+		for c := range L {
+			i := i0 + c*step
+			if a.known[i] != 2 || a.sunkCell[i] {
+				ok = false
+				break
+			}
+			fresh = fresh || a.fresh[i]
+		}
+		if ok && (fresh || !anyFresh) {
+			for c := range L {
+				a.sunkCell[i0+c*step] = true
+			}
+			return
+		}
+	}
+}
+
+// placements yields every placement of a ship of length L on an n×n map
+// as the index (x*n+y) of its first cell and the index step from one of
+// its cells to the next: by x, then y, then East before North.
+func placements(n, L int) iter.Seq2[int, int] {
+	return func(yield func(i0, step int) bool) {
+		for x := range n {
+			for y := range n {
+				for _, d := range [2]Direction{East, North} {
+					ex, ey := x+dirDX[d]*(L-1), y+dirDY[d]*(L-1)
+					if ex >= n || ey >= n {
+						continue
 					}
-					fresh = fresh || a.fresh[i]
-				}
-				if ok && (fresh || !anyFresh) {
-					for c := range L {
-						a.sunkCell[(x+dirDX[d]*c)*n+y+dirDY[d]*c] = true
+					if !yield(x*n+y, dirDX[d]*n+dirDY[d]) {
+						return
 					}
-					return
 				}
 			}
 		}
@@ -200,34 +214,26 @@ func (a *Hunter) density(g *Game, seat int) {
 		L := ShipType(k).Len()
 		clear(a.dens[:n*n])
 		total := float32(0)
-		for x := range n {
-			for y := range n {
-				for _, d := range [2]Direction{East, North} {
-					ex, ey := x+dirDX[d]*(L-1), y+dirDY[d]*(L-1)
-					if ex >= n || ey >= n {
-						continue
-					}
-					ok, hits := true, 0
-					for c := range L {
-						i := (x+dirDX[d]*c)*n + y + dirDY[d]*c
-						if a.known[i] == 1 || a.sunkCell[i] {
-							ok = false
-							break
-						}
-						if a.known[i] == 2 {
-							hits++
-						}
-					}
-					if !ok {
-						continue
-					}
-					w := hitWeight[hits]
-					total += w
-					for c := range L {
-						if i := (x+dirDX[d]*c)*n + y + dirDY[d]*c; a.known[i] == 0 {
-							a.dens[i] += w
-						}
-					}
+		for i0, step := range placements(n, L) {
+			ok, hits := true, 0
+			for c := range L {
+				i := i0 + c*step
+				if a.known[i] == 1 || a.sunkCell[i] {
+					ok = false
+					break
+				}
+				if a.known[i] == 2 {
+					hits++
+				}
+			}
+			if !ok {
+				continue
+			}
+			w := hitWeight[hits]
+			total += w
+			for c := range L {
+				if i := i0 + c*step; a.known[i] == 0 {
+					a.dens[i] += w
 				}
 			}
 		}
