@@ -174,6 +174,12 @@
 // such as numpy arrays of a Python process that loads botarena as a shared
 // library, so that the pool's writes are the only copy of a step.
 //
+// On Linux the buffers a pool allocates itself ([New], [Pool.NewOutput])
+// are advised to transparent huge pages (madvise MADV_HUGEPAGE, the whole
+// 2 MiB pages inside each buffer): a large pool's rows span tens of MiB
+// written a few bytes per row, and with 4 KiB pages most rows cost a TLB
+// miss. Caller memory passed to SetOutput is left as its owner made it.
+//
 // [Async] is EnvPool's send/recv (batch_size < num_envs): [Async.Send]
 // queues some envs with their actions and returns, background workers step
 // them with the same per-env kernel as Step, and [Async.Recv] returns the

@@ -29,7 +29,9 @@ type Output struct {
 }
 
 // NewOutput allocates an Output of rows rows for p's spec and autoreset
-// mode (with FinalObs in [SameStep] mode).
+// mode (with FinalObs in [SameStep] mode). On Linux its observation and
+// mask buffers are advised to transparent huge pages (see
+// adviseHugePages); the pool's own buffers are made the same way.
 func (p *Pool) NewOutput(rows int) Output {
 	out := Output{Buffers: env.NewBuffers(p.spec, rows), Ended: make([]bool, rows)}
 	if p.mode == SameStep {
@@ -38,6 +40,13 @@ func (p *Pool) NewOutput(rows int) Output {
 			out.FinalObs[t] = make([]byte, rows*n)
 		}
 	}
+	for _, b := range out.Buffers.Obs {
+		adviseHugePages(b)
+	}
+	for _, b := range out.FinalObs {
+		adviseHugePages(b)
+	}
+	adviseHugePages(out.Buffers.Mask)
 	return out
 }
 

@@ -186,14 +186,8 @@ func New(cfg Config) (*Pool, error) {
 		mupd, _ := e.(MaskUpdater)
 		p.slots[i] = slot{e: e, upd: upd, mupd: mupd, seed: EnvSeed(v.Seed, i), episode: -1}
 	}
-	var final [][]byte
-	if p.mode == SameStep {
-		final = make([][]byte, len(p.spec.Obs))
-		for t, n := range p.tensorLen {
-			final[t] = make([]byte, p.rows*n)
-		}
-	}
-	p.out = versioned(env.NewBuffers(p.spec, p.rows), final, make([]bool, p.rows))
+	own := p.NewOutput(p.rows)
+	p.out = versioned(own.Buffers, own.FinalObs, own.Ended)
 	for r := range p.rows {
 		p.out.Env[r] = int32(r / L)
 		p.out.Seat[r] = int32(p.learners[r%L])
