@@ -146,20 +146,11 @@ func withBotInfo(info []byte, g *Game, seats []env.Agent) []byte {
 	}
 	player := func(dst []byte, seat int) []byte {
 		name := g.Player(seat).Name
-		author, nick, email, botType := &name, &name, &name, "Unkown"
 		if b := bots[seat]; b != nil {
 			d := b.DescribeBot()
-			author, nick, email, botType = d.Author, d.NickName, d.Email, d.BotType
+			return appendPlayerInfoJSON(dst, d.Author, d.NickName, d.Email, d.BotType)
 		}
-		dst = append(dst, `{"Author":`...)
-		dst = appendNewtonsoftString(dst, author)
-		dst = append(dst, `,"NickName":`...)
-		dst = appendNewtonsoftString(dst, nick)
-		dst = append(dst, `,"Email":`...)
-		dst = appendNewtonsoftString(dst, email)
-		dst = append(dst, `,"BotType":`...)
-		dst = appendNewtonsoftString(dst, &botType)
-		return append(dst, '}')
+		return appendPlayerInfoJSON(dst, &name, &name, &name, consoleBotType)
 	}
 	w, _ := g.Outcome()
 	out := append(info[:0], `{"MapSize":`...)
@@ -177,6 +168,21 @@ func withBotInfo(info []byte, g *Game, seats []env.Agent) []byte {
 	out = append(out, ',')
 	out = player(out, 1)
 	return append(out, "]}"...)
+}
+
+// appendPlayerInfoJSON appends a PlayerInfo object as the original writes
+// it: {"Author":…,"NickName":…,"Email":…,"BotType":…}, each string as
+// [appendNewtonsoftString] writes it.
+func appendPlayerInfoJSON(dst []byte, author, nick, email *string, botType string) []byte {
+	dst = append(dst, `{"Author":`...)
+	dst = appendNewtonsoftString(dst, author)
+	dst = append(dst, `,"NickName":`...)
+	dst = appendNewtonsoftString(dst, nick)
+	dst = append(dst, `,"Email":`...)
+	dst = appendNewtonsoftString(dst, email)
+	dst = append(dst, `,"BotType":`...)
+	dst = appendNewtonsoftString(dst, &botType)
+	return append(dst, '}')
 }
 
 // appendNewtonsoftString appends s as Newtonsoft's JsonConvert writes a

@@ -121,15 +121,7 @@ func (g *Game) appendRoundInfo(dst []byte) []byte {
 // the original's bot.json metadata.
 func (g *Game) appendPlayerInfo(dst []byte, seat int) []byte {
 	name := g.players[seat].Name
-	dst = append(dst, `{"Author":`...)
-	dst = appendStr(dst, name)
-	dst = append(dst, `,"NickName":`...)
-	dst = appendStr(dst, name)
-	dst = append(dst, `,"Email":`...)
-	dst = appendStr(dst, name)
-	dst = append(dst, `,"BotType":`...)
-	dst = appendStr(dst, consoleBotType)
-	return append(dst, '}')
+	return appendPlayerInfoJSON(dst, &name, &name, &name, consoleBotType)
 }
 
 // appendRoundCommand appends the original's roundCommand.json:
