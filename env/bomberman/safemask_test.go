@@ -5,62 +5,28 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
-// playSafely plays games of 2 players in which seat 0 picks uniformly among
-// its mask's actions other than Do Nothing (always legal, safe or not)
-// while there are any, and seat 1 (a console seat, exempt from the
-// do-nothing rule) never moves, and returns how many games seat 0 died in
-// and how many bombs it placed.
-func playSafely(t *testing.T, safe bool, games, rounds int) (deaths, bombs int) {
+// playSafely plays games of 2 players with the safe mask or without
+// ([testutil.SafeMaskPlay]): seat 0 picks uniformly among its mask's
+// actions other than Do Nothing (always legal, safe or not) while there
+// are any, and seat 1 (a console seat, exempt from the do-nothing rule)
+// never moves. It returns how many games seat 0 died in and how many bombs
+// it placed.
+func playSafely(t *testing.T, safe bool, games int) (deaths, bombs int) {
 	t.Helper()
-	g, err := New(&Config{Players: 2, ConsoleSeats: []int{1}, SafeMask: safe, MaxRounds: rounds})
+	g, err := New(&Config{Players: 2, ConsoleSeats: []int{1}, SafeMask: safe, MaxRounds: 150})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mask := make([]uint8, NumActions)
-	acts, rew := make([]int32, 2), make([]float32, 2)
-	term, trunc := make([]bool, 2), make([]bool, 2)
 	rng := rand.New(rand.NewPCG(1, 2))
-	var legal []int32
-	for seed := range uint64(games) {
-		g.Reset(seed)
-		for !g.Done() {
-			g.WriteMask(0, mask)
-			legal = legal[:0]
-			for a, ok := range mask {
-				if ok != 0 && a != int(DoNothing) {
-					legal = append(legal, int32(a))
-				}
-			}
-			if len(legal) == 0 {
-				legal = append(legal, int32(DoNothing))
-			}
-			acts[0] = legal[rng.IntN(len(legal))]
-			if acts[0] == int32(PlaceBomb) {
-				bombs++
-			}
-			g.Step(acts, rew, term, trunc)
-		}
-		if g.Player(0).Killed {
-			deaths++
-		}
-	}
-	return deaths, bombs
+	return testutil.SafeMaskPlay(g, rng, games, int32(PlaceBomb), func() bool { return g.Player(0).Killed }, nil)
 }
 
 func TestSafeMaskLeavesNoCertainDeath(t *testing.T) {
-	deaths, bombs := playSafely(t, true, 200, 150)
-	if deaths != 0 {
-		t.Errorf("choosing among the safe mask's actions, the player died in %d of 200 games against a player who never moves", deaths)
-	}
-	if bombs < 200 {
-		t.Errorf("%d bombs in 200 games: the safe mask rules out planting", bombs)
-	}
-	// The same choice among the legal actions dies: the test can fail.
-	if deaths, _ := playSafely(t, false, 60, 150); deaths < 20 {
-		t.Errorf("choosing among the legal actions, the player died in only %d of 60 games: the test shows nothing", deaths)
-	}
+	testutil.WantSafeMaskSaves(t, func(safe bool, games int) (int, int) { return playSafely(t, safe, games) }, 200, 200)
 }
 
 // newSafeGame returns a 2-player game with the safe mask, on the map of

@@ -3,6 +3,8 @@ package portalbomber
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // safeBare returns a bare game (see bare) with the safe mask.
@@ -135,64 +137,42 @@ func TestSafeMaskRules(t *testing.T) {
 	}
 }
 
-// playSafely plays games in which seat 0 picks uniformly among its
-// mask's actions other than Wait (always kept, safe or not) while there
-// are any, and seat 1 only waits; it checks after every step that seat
-// 0's mask keeps action 0 and holds only legal actions, and returns how
-// many games seat 0 died in and how many bombs it placed.
-func playSafely(t *testing.T, safe bool, games, rounds int) (deaths, bombs int) {
+// playSafely plays games with the safe mask or without
+// ([testutil.SafeMaskPlay]): seat 0 picks uniformly among its mask's
+// actions other than Wait (always kept, safe or not) while there are any,
+// and seat 1 only waits. It checks before every step that each seat's mask
+// keeps action 0 and holds only legal actions (without safe, exactly the
+// legal ones), and returns how many games seat 0 died in and how many
+// bombs it placed.
+func playSafely(t *testing.T, safe bool, games int) (deaths, bombs int) {
 	t.Helper()
 	cfg := DefaultConfig()
-	cfg.SafeMask, cfg.MaxRounds = safe, rounds
+	cfg.SafeMask, cfg.MaxRounds = safe, 150
 	g, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mask, legal := make([]uint8, NumActions), make([]uint8, NumActions)
-	acts, rew := make([]int32, Seats), make([]float32, Seats)
-	term, trunc := make([]bool, Seats), make([]bool, Seats)
-	rng := rand.New(rand.NewPCG(3, 4))
-	var choice []int32
-	for seed := range uint64(games) {
-		g.Reset(seed)
-		for !g.Done() {
-			for s := range Seats {
-				g.WriteMask(s, mask)
-				clear(legal)
-				legal[0] = 1
-				for a := Action(1); a < NumActions && g.mayMove(s); a++ {
-					legal[a] = bit(g.legal(s, a))
-				}
-				if mask[0] != 1 {
-					t.Fatalf("seed %d move %d seat %d: action 0 masked", seed, g.MoveNumber(), s)
-				}
-				for a := range mask {
-					if mask[a] > legal[a] || !safe && mask[a] != legal[a] {
-						t.Fatalf("seed %d move %d seat %d: mask %v, legal %v", seed, g.MoveNumber(), s, mask, legal)
-					}
+	check := func(seed uint64) {
+		for s := range Seats {
+			g.WriteMask(s, mask)
+			clear(legal)
+			legal[0] = 1
+			for a := Action(1); a < NumActions && g.mayMove(s); a++ {
+				legal[a] = bit(g.legal(s, a))
+			}
+			if mask[0] != 1 {
+				t.Fatalf("seed %d move %d seat %d: action 0 masked", seed, g.MoveNumber(), s)
+			}
+			for a := range mask {
+				if mask[a] > legal[a] || !safe && mask[a] != legal[a] {
+					t.Fatalf("seed %d move %d seat %d: mask %v, legal %v", seed, g.MoveNumber(), s, mask, legal)
 				}
 			}
-			g.WriteMask(0, mask)
-			choice = choice[:0]
-			for a, ok := range mask {
-				if ok != 0 && a != int(Wait) {
-					choice = append(choice, int32(a))
-				}
-			}
-			if len(choice) == 0 {
-				choice = append(choice, int32(Wait))
-			}
-			acts[0], acts[1] = choice[rng.IntN(len(choice))], 0
-			if acts[0] == int32(PlaceBomb) {
-				bombs++
-			}
-			g.Step(acts, rew, term, trunc)
-		}
-		if !g.Player(0).Alive {
-			deaths++
 		}
 	}
-	return deaths, bombs
+	rng := rand.New(rand.NewPCG(3, 4))
+	return testutil.SafeMaskPlay(g, rng, games, int32(PlaceBomb), func() bool { return !g.Player(0).Alive }, check)
 }
 
 // TestSafeMaskLeavesNoCertainDeath: choosing among the safe mask's
@@ -201,16 +181,7 @@ func playSafely(t *testing.T, safe bool, games, rounds int) (deaths, bombs int) 
 // never loses action 0 nor holds an illegal action, and without
 // safe_mask it is the legal mask bit for bit.
 func TestSafeMaskLeavesNoCertainDeath(t *testing.T) {
-	deaths, bombs := playSafely(t, true, 60, 150)
-	if deaths != 0 {
-		t.Errorf("choosing among the safe mask's actions, the player died in %d of 60 games against a player who only waits", deaths)
-	}
-	if bombs < 120 {
-		t.Errorf("%d bombs in 60 games: the safe mask rules out bombing", bombs)
-	}
-	if deaths, _ := playSafely(t, false, 60, 150); deaths < 20 {
-		t.Errorf("choosing among the legal actions, the player died in only %d of 60 games: the test shows nothing", deaths)
-	}
+	testutil.WantSafeMaskSaves(t, func(safe bool, games int) (int, int) { return playSafely(t, safe, games) }, 60, 120)
 }
 
 // TestSafeMaskDefaultIsNil: the default config builds no safe-mask

@@ -30,6 +30,30 @@ func RandomLegal(rng *rand.Rand, mask []uint8) int32 {
 	panic("unreachable")
 }
 
+// RandomActive returns an action drawn uniformly by rng from those mask
+// allows other than action 0 (the do-nothing every game has), or 0 when
+// mask allows no other: the k-th such action in order, k = rng.IntN(their
+// number, or 1 when there are none). It does not allocate.
+func RandomActive(rng *rand.Rand, mask []uint8) int32 {
+	n := 0
+	for a, m := range mask {
+		if a != 0 && m != 0 {
+			n++
+		}
+	}
+	k := rng.IntN(max(n, 1))
+	for a, m := range mask {
+		if a == 0 || m == 0 {
+			continue
+		}
+		if k == 0 {
+			return int32(a)
+		}
+		k--
+	}
+	return 0
+}
+
 // StepRandomly steps e up to steps times, each seat's action chosen by act
 // from the seat's mask (written just before, seat after seat), and calls
 // visit after every step. When a game ends, play stops if reset is nil;

@@ -39,3 +39,25 @@ func TestRandomLegalPanicsOnAnEmptyMask(t *testing.T) {
 	}()
 	RandomLegal(rand.New(rand.NewPCG(1, 1)), []uint8{0, 0})
 }
+
+// TestRandomActiveSkipsActionZeroUnlessAlone: the draw is the index into
+// the allowed actions but 0, or 0 (one draw spent) when only 0 is allowed.
+func TestRandomActiveSkipsActionZeroUnlessAlone(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		mask   []uint8
+		active []int32
+	}{
+		{"some_active", []uint8{1, 1, 0, 1}, []int32{1, 3}},
+		{"only_zero", []uint8{1, 0, 0}, []int32{0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := rand.New(rand.NewPCG(5, 6)), rand.New(rand.NewPCG(5, 6))
+			for range 100 {
+				if got, want := RandomActive(a, tc.mask), tc.active[b.IntN(len(tc.active))]; got != want {
+					t.Fatalf("RandomActive = %d, want %d", got, want)
+				}
+			}
+		})
+	}
+}
