@@ -19,6 +19,7 @@ var builtinAgents = []env.AgentInfo{
 	{Name: "huggy", Summary: "the original's huggy.py: walks toward the enemy, then sends P (EMP) every round once adjacent", New: newAgent("huggy", func() env.Agent { return Huggy{} })},
 	{Name: "sniper", Summary: "keeps its distance, dodges projectiles in flight, and fires missiles along rows, columns and diagonals", New: newAgent("sniper", func() env.Agent { return Sniper{} })},
 	{Name: "duelist", Summary: "looks one round ahead against every enemy action, predicts the enemy with opponent models scored on its past actions, seeded tie-breaks", New: newAgent("duelist", func() env.Agent { return &Duelist{} })},
+	{Name: "gambit", Summary: "the duelist with an opening: walks the diagonal, fires a bullet when the enemy stands in line 2-3 cells away, steps off the line", New: newAgent("gambit", func() env.Agent { return &Gambit{} })},
 }
 
 // Agents returns the game's built-in agents.
