@@ -67,6 +67,15 @@ type Config struct {
 	// cube and the bomb on the seat's own cell (both legal in the original
 	// and certain losses). Default false: every action is legal.
 	SafeMask bool `json:"safe_mask" doc:"mask out the moves that leave the cube and the bomb on the seat's own cell (legal in the original, certain losses)"`
+	// History adds [NumHistoryScalars] scalars to the observation after
+	// the four of every config (see the package doc's observation layout):
+	// the share of the ticks so far in which the seat stood still (kept
+	// its cell), how many ticks in a row it has stood still up to now
+	// (capped at [HistoryRunCap], over the cap), and the mean share of the
+	// other bots in play. Bots such as stalker predict a bot that stood
+	// still in half its ticks to stay; the game's other tensors hold no
+	// history. Default false: the four scalars, byte for byte as before.
+	History bool `json:"history" doc:"add 3 history scalars to the observation: the share of ticks the seat stood still, its ticks standing still in a row (capped at 8, over 8), the mean share of the other bots in play"`
 	// GameID is the game id the original takes from the socket id
 	// (GAME_STARTED, gameInfo.id, GAME_ENDED). Default "botarena".
 	GameID string `json:"game_id" doc:"the game id the original takes from the socket id (GAME_STARTED, gameInfo.id, GAME_ENDED)"`

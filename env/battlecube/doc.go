@@ -58,6 +58,19 @@
 // in play, (sub-tick − 1)/T of the coming tick (0 when bots are asked),
 // and 1 while the seat is in play.
 //
+// With Config.History the scalars are float32 [7]: the four above, then
+// the seat's history (its ticks: those it was in play at the start of;
+// standing still: ending the tick's tasks on the cell it started it on):
+//
+//	index 4 ScalarStillShare   (ticks stood still)/(ticks), 0 before any
+//	index 5 ScalarStillRun     min(r, HistoryRunCap)/HistoryRunCap for the
+//	                           r ticks in a row stood still up to now
+//	index 6 ScalarOthersStill  mean ScalarStillShare of the other bots in
+//	                           play, 0 when none is
+//
+// Reset and LoadNative start every history at zero (a loaded state has
+// none).
+//
 // The mask marks every action legal while the seat is in play (the server
 // accepts any task; moving out of the cube or bombing one's own cell are
 // legal losses); Config.SafeMask masks those two. A seat out of play and a

@@ -36,6 +36,10 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	g.seatTick = make([]tickSeat, g.n)
 	g.events = make([]event, maxEventsOf(g.n))
 	g.groups = make([]group, g.n)
+	g.nScalars = scalarsOf(&g.cfg)
+	if g.cfg.History {
+		g.hist = make([]seatHistory, g.n)
+	}
 	g.spec = newSpec(name, &g.cfg)
 	g.Reset(0)
 	return g, nil
@@ -87,6 +91,7 @@ func (g *Game) Reset(seed uint64) {
 	}
 	g.nEvents = 0
 	g.snapTick = 0
+	clear(g.hist)
 	g.record(event{kind: evGameStarted})
 }
 

@@ -547,6 +547,7 @@ func (g *Game) LoadNative(data []byte) error {
 	g.done, g.winnerFound, g.truncatedEnd = false, false, false
 	g.nGroups, g.nLost, g.nEvents = 0, 0, 0
 	clear(g.invalid[:])
+	clear(g.hist) // a loaded state has no history
 	for s := range g.seatTick {
 		g.seatTick[s].lost = false
 	}

@@ -24,9 +24,34 @@ const (
 	ScalarBotsInPlay
 	ScalarSubTick
 	ScalarInPlay
-	// NumScalars is the length of the scalar vector.
+	// NumScalars is the length of the scalar vector without
+	// Config.History.
 	NumScalars
 )
+
+// History scalars, after the four above when Config.History is set; see
+// the package doc. A tick counts for a seat when the seat was in play at
+// its start; the seat stood still in it when it ends the tick's tasks on
+// the cell it started on (a NOOP, a bomb, or a move that went nowhere).
+const (
+	// ScalarStillShare is the share of the seat's ticks so far in which
+	// it stood still (0 before its first).
+	ScalarStillShare = NumScalars + iota
+	// ScalarStillRun is min(r, HistoryRunCap)/HistoryRunCap for the r
+	// ticks in a row the seat has stood still up to now.
+	ScalarStillRun
+	// ScalarOthersStill is the mean ScalarStillShare of the other bots in
+	// play (0 when none is).
+	ScalarOthersStill
+	numScalarsHistory
+)
+
+// NumHistoryScalars is how many scalars Config.History adds.
+const NumHistoryScalars = numScalarsHistory - NumScalars
+
+// HistoryRunCap is the run of ticks standing still at which
+// ScalarStillRun reaches 1.
+const HistoryRunCap = 8
 
 // Names of the observation tensors.
 const (
@@ -46,10 +71,19 @@ var specs sync.Map // specKey -> *env.Spec
 type specKey struct {
 	name                   string
 	edge, players, maxTick int
+	history                bool
+}
+
+// scalarsOf returns the length of cfg's scalar vector.
+func scalarsOf(cfg *Config) int {
+	if cfg.History {
+		return numScalarsHistory
+	}
+	return NumScalars
 }
 
 func newSpec(name string, cfg *Config) *env.Spec {
-	k := specKey{name, cfg.Edge, cfg.Players, cfg.MaxTicks}
+	k := specKey{name, cfg.Edge, cfg.Players, cfg.MaxTicks, cfg.History}
 	if s, ok := specs.Load(k); ok {
 		return s.(*env.Spec)
 	}
@@ -72,6 +106,12 @@ func buildSpec(name string, cfg *Config) *env.Spec {
 			}
 		}
 	}
+	scalars := "[4]: currentTick/maxTicks, bots in play, (sub-tick-1)/tasks per tick of the coming tick, self in play"
+	if cfg.History {
+		scalars = fmt.Sprintf("[%d]: currentTick/maxTicks, bots in play, (sub-tick-1)/tasks per tick of the coming tick, self in play, "+
+			"share of self's ticks standing still, min(self's ticks standing still in a row, %d)/%d, mean share of the other bots in play",
+			numScalarsHistory, HistoryRunCap, HistoryRunCap)
+	}
 	return &env.Spec{
 		Game:  name,
 		Seats: cfg.Players,
@@ -86,8 +126,8 @@ func buildSpec(name string, cfg *Config) *env.Spec {
 			{
 				Name:   TensorScalars,
 				DType:  env.Float32,
-				Shape:  []int{NumScalars},
-				Layout: "[4]: currentTick/maxTicks, bots in play, (sub-tick-1)/tasks per tick of the coming tick, self in play",
+				Shape:  []int{scalarsOf(cfg)},
+				Layout: scalars,
 			},
 		},
 		Actions:     n,
@@ -159,7 +199,7 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 // checkObs panics unless dst has the spec's tensors; the spec's full check
 // runs only when the cheap one fails.
 func (g *Game) checkObs(dst [][]byte) {
-	if len(dst) != 2 || len(dst[0]) != NumPlanes*g.cells || len(dst[1]) != 4*NumScalars {
+	if len(dst) != 2 || len(dst[0]) != NumPlanes*g.cells || len(dst[1]) != 4*g.nScalars {
 		g.spec.CheckObs(dst)
 	}
 }
@@ -238,7 +278,7 @@ func (g *Game) writeBots(seat int, planes []byte, at []int32) int {
 
 // writeScalars writes seat's scalars into sc.
 func (g *Game) writeScalars(seat int, sc []byte) {
-	sc = sc[:4*NumScalars]
+	sc = sc[:4*g.nScalars]
 	if g.scalarsVer != g.stateVer {
 		// Once per state, not once per seat.
 		g.scalars = [...]uint32{
@@ -256,6 +296,63 @@ func (g *Game) writeScalars(seat int, sc []byte) {
 		self = 1
 	}
 	binary.LittleEndian.PutUint32(sc[4*ScalarInPlay:], math.Float32bits(self))
+	if g.hist != nil {
+		g.writeHistory(seat, sc)
+	}
+}
+
+// writeHistory writes seat's history scalars (Config.History) into sc.
+func (g *Game) writeHistory(seat int, sc []byte) {
+	h := &g.hist[seat]
+	run := min(h.run, HistoryRunCap)
+	others, k := float32(0), 0
+	for s := range g.n {
+		if s != seat && g.players[s].InPlay {
+			others += g.hist[s].share()
+			k++
+		}
+	}
+	if k > 0 {
+		others /= float32(k)
+	}
+	binary.LittleEndian.PutUint32(sc[4*ScalarStillShare:], math.Float32bits(h.share()))
+	binary.LittleEndian.PutUint32(sc[4*ScalarStillRun:], math.Float32bits(float32(run)/HistoryRunCap))
+	binary.LittleEndian.PutUint32(sc[4*ScalarOthersStill:], math.Float32bits(others))
+}
+
+// seatHistory counts a seat's ticks (those it started in play) since the
+// Reset or LoadNative, the ticks of those it stood still in, and how
+// many in a row up to now.
+type seatHistory struct {
+	ticks, still, run int32
+}
+
+// share returns the share of h's ticks it stood still in, 0 before any.
+func (h *seatHistory) share() float32 {
+	if h.ticks == 0 {
+		return 0
+	}
+	return float32(h.still) / float32(h.ticks)
+}
+
+// countHistory adds the tick whose tasks were just carried out to every
+// seat's history: it runs in Step after applyTasks, while seatTick holds
+// the tick's start, and only with Config.History.
+func (g *Game) countHistory() {
+	for s := range g.n {
+		t := &g.seatTick[s]
+		if !t.inPlay {
+			continue
+		}
+		p, h := &g.players[s], &g.hist[s]
+		h.ticks++
+		if t.pos == [3]int32{int32(p.X), int32(p.Y), int32(p.Z)} {
+			h.still++
+			h.run++
+		} else {
+			h.run = 0
+		}
+	}
 }
 
 // WriteMask writes seat's legal actions into dst (len Spec().Actions). The

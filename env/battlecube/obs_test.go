@@ -18,7 +18,9 @@ import (
 func TestUpdateObsEqualsWriteObs(t *testing.T) {
 	busy := DefaultConfig()
 	busy.Players = 40 // up to 40 bombs a tick: past maxBombCells
-	for _, cfg := range []*Config{DefaultConfig(), busy} {
+	hist := DefaultConfig()
+	hist.History = true
+	for _, cfg := range []*Config{DefaultConfig(), busy, hist} {
 		for seed := range uint64(6) {
 			g, err := New(cfg)
 			if err != nil {

@@ -62,10 +62,19 @@ func TestDeterminism(t *testing.T) {
 }
 
 func TestZeroAllocs(t *testing.T) {
-	g, err := New(&Config{Players: 4, Edge: 8, MaxTicks: 1000, TasksPerTick: 1, SafeMask: true})
-	if err != nil {
-		t.Fatal(err)
+	for _, history := range []bool{false, true} {
+		g, err := New(&Config{Players: 4, Edge: 8, MaxTicks: 1000, TasksPerTick: 1, SafeMask: true, History: history})
+		if err != nil {
+			t.Fatal(err)
+		}
+		zeroAllocs(t, g)
 	}
+}
+
+// zeroAllocs checks that g's steps, observations, masks and resets do not
+// allocate.
+func zeroAllocs(t *testing.T, g *Game) {
+	t.Helper()
 	n := 4
 	acts := []int32{1, int32(BombAction(8, 3, 3, 3)), 0, -1}
 	rew := make([]float32, n)

@@ -51,7 +51,11 @@ func Rules(cfg *Config) string {
 	f("- One action per seat per tick: 0 NOOP, 1–6 moves +X −X +Y −Y +Z −Z, 7 + (z·%d + y)·%d + x a bomb on (x,y,z); %d actions.\n", e, e, NumActions(e))
 	f("- Out-of-range actions are rejected replies: −1 wrong task count, −2 schema error, −3 connection error; the seat is lost in that tick's ask phase. ")
 	f("−4 MOVE without a direction, −5 BOMB without coordinates, −6 another task, −16−u a direction whose axis is UTF-16 code unit u (−16−65536: none) are the accepted tasks above.\n")
-	f("- Observation: uint8 planes [3,%d,%d,%d] (self, other bots, bombs) and %d float32 scalars.\n", e, e, e, NumScalars)
+	f("- Observation: uint8 planes [3,%d,%d,%d] (self, other bots, bombs) and %d float32 scalars", e, e, e, scalarsOf(cfg))
+	if cfg.History {
+		f(" (the last %d: the share of its ticks the bot stood still, its ticks standing still in a row, the other bots' mean share)", NumHistoryScalars)
+	}
+	f(".\n")
 	f("- Reward: %s\n", RewardDefinition)
 	f("- No mid-game setup changes (GAME_SETUP_UPDATE); speed is ignored.\n")
 	return b.String()

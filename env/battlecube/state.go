@@ -350,6 +350,11 @@ type Game struct {
 
 	bombCells [maxBombCells]int32
 
+	// nScalars is the length of the scalar vector; hist, one per seat,
+	// is nil unless Config.History (see seatHistory).
+	nScalars int
+	hist     []seatHistory
+
 	rng rand.PCG
 
 	name, id string

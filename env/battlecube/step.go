@@ -36,6 +36,9 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 	g.startTick()
 	g.askPhase(actions)
 	g.applyTasks(actions)
+	if g.hist != nil {
+		g.countHistory()
+	}
 	g.findCollisions()
 	g.removeFromPlay()
 	g.statusCheck()

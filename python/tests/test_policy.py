@@ -18,6 +18,7 @@ from botarena.policy import (  # noqa: E402
     load_policy,
     read_safetensors,
     save_policy,
+    widen_inputs,
     write_safetensors,
 )
 from botarena.spec import GameSpec, TensorSpec  # noqa: E402
@@ -63,6 +64,35 @@ def test_saved_policy_loads_to_the_same_probabilities(kind: str, tmp_path: Path)
     got = back.probabilities(planes, scalars, mask)
     np.testing.assert_array_equal(got, want)
     assert back.arch["trained"] == {"steps": 7}
+
+
+@pytest.mark.parametrize("kind", sorted(SPECS))
+def test_widened_scalars_compute_the_policys_function_whatever_the_new_entries_hold(kind: str) -> None:
+    """widen_inputs: a policy given longer scalars (Battle³'s history) starts with zero weight on the
+    new entries, so its logits and value are the old policy's on the old entries, for any values of
+    the new ones; a shape change elsewhere is refused."""
+    spec = SPECS[kind]
+    torch.manual_seed(3)
+    net = PolicyNet(default_architecture(spec, channels=(4, 8), strides=(1, 2), hidden=16, scalars_scale=[0.5, 2.0, 1.0, 3.0]))
+    s = spec.observation("scalars").shape[0]
+    shapes = {"planes": list(spec.observation("planes").shape), "scalars": [s + 3]}
+    wide, notes = widen_inputs(net, shapes)
+    assert len(notes) == 1 and "'scalars' widened from 4 to 7 entries" in notes[0] and "trunk.0.weight" in notes[0], notes
+    assert wide.arch["inputs"]["scalars"]["shape"] == [s + 3]
+    assert wide.arch["inputs"]["scalars"]["scale"] == [0.5, 2.0, 1.0, 3.0, 1.0, 1.0, 1.0]
+    planes, scalars, _ = _batch(spec, 6, 4)
+    extra = np.random.default_rng(5).normal(size=(6, 3)).astype(np.float32) * 10
+    with torch.no_grad():
+        want_logits, want_value = net(torch.as_tensor(planes), torch.as_tensor(scalars))
+        got_logits, got_value = wide(torch.as_tensor(planes), torch.as_tensor(np.concatenate([scalars, extra], axis=1)))
+    torch.testing.assert_close(got_logits, want_logits, rtol=0, atol=1e-6)
+    torch.testing.assert_close(got_value, want_value, rtol=0, atol=1e-6)
+    same, none = widen_inputs(net, {"planes": shapes["planes"], "scalars": [s]})
+    assert none == [] and same.arch["inputs"] == net.arch["inputs"]
+    with pytest.raises(ValueError, match="only a vector input"):
+        widen_inputs(net, {"planes": [shapes["planes"][0] + 1, *shapes["planes"][1:]], "scalars": [s + 3]})
+    with pytest.raises(ValueError, match="only a vector input"):
+        widen_inputs(net, {"planes": shapes["planes"], "scalars": [s - 1]})
 
 
 def test_illegal_actions_get_probability_zero_and_an_empty_mask_means_all_legal() -> None:

@@ -471,6 +471,26 @@ def test_init_starts_from_a_policys_weights_and_records_this_runs_config(tmp_pat
         train(_small(tmp_path / "d", address, game="bomberman/2p", total_steps=1024, init=str(first)))
 
 
+def test_init_widens_the_scalars_of_a_policy_for_a_game_that_sees_more(tmp_path: Path, address: str) -> None:
+    """--init a Battle³ policy (4 scalars) in battlecube with history (7 scalars): the trainer widens
+    the trunk's first layer with zero columns, says so, and the run's first network computes the
+    file's function (its policy at update 0 plays as the file does)."""
+    first = train(_small(tmp_path / "a", address, game="battlecube/2p", opponent="teebot", num_envs=4, num_steps=32, total_steps=128))
+    log = tmp_path / "log.txt"
+    cfg = _small(tmp_path / "b", address, game="battlecube/2p", opponent="teebot", num_envs=4, num_steps=32, total_steps=128, config={"history": True}, init=str(first), lr=0.0)
+    text = _train_log(cfg, log)
+    assert "input 'scalars' widened from 4 to 7 entries" in text and "the network starts as the policy's function" in text, text
+    old, new = load_policy(first), load_policy(tmp_path / "b" / "policy.safetensors")
+    assert new.arch["inputs"]["scalars"]["shape"] == [7] and new.arch["config"] == {"history": True}
+    rng = np.random.default_rng(0)
+    planes = rng.integers(0, 2, size=(5, 3, 8, 8, 8), dtype=np.uint8)
+    scalars = rng.random((5, 4)).astype(np.float32)
+    with torch.no_grad():
+        want, _ = old(torch.as_tensor(planes), torch.as_tensor(scalars))
+        got, _ = new(torch.as_tensor(planes), torch.as_tensor(np.concatenate([scalars, rng.random((5, 3)).astype(np.float32)], axis=1)))
+    torch.testing.assert_close(got, want, rtol=0, atol=1e-5)
+
+
 def test_imitation_and_dagger_share_their_games_over_the_opponent_mixture(tmp_path: Path, address: str) -> None:
     """With an --opponent mixture, the teacher's games and each DAgger round's games are shared over
     its opponents by weight, each opponent's match data in its own folder (vs_00, vs_01, ...), and a

@@ -32,6 +32,7 @@ __all__ = [
     "load_policy",
     "read_safetensors",
     "save_policy",
+    "widen_inputs",
     "write_safetensors",
 ]
 
@@ -546,6 +547,64 @@ def save_policy(net: PolicyNet, path: str | os.PathLike[str], *, trained: Mappin
         arch["trained"] = dict(trained)
     tensors = {k: v.detach().to("cpu", torch.float32).numpy() for k, v in net.state_dict().items()}
     write_safetensors(path, tensors, {_METADATA_KEY: json.dumps(arch, separators=(",", ":"))})
+
+
+def widen_inputs(net: PolicyNet, shapes: Mapping[str, Sequence[int]]) -> tuple[PolicyNet, list[str]]:
+    """A copy of ``net`` for observations of ``shapes`` (tensor name → shape), in which a vector
+    input (rank 1, fed to the trunk as it is: version-1 ``scalars``, or an encoder that is a bare
+    ``flatten``) may be longer than ``net``'s, with the new entries at its end (e.g. Battle³'s
+    ``history`` scalars after the four it always has).
+
+    Every other input must keep its shape. The new entries get input scale 1 and all-zero columns
+    in the trunk's first linear layer, so the copy computes exactly ``net``'s logits and value
+    whatever the new entries hold, and training then learns their weights. Returns the copy (in
+    ``net``'s mode, on the CPU) and one line per widened input naming what changed (empty when
+    the shapes are ``net``'s); raises ValueError for any other difference.
+    """
+    arch = json.loads(json.dumps(net.arch))
+    inputs = arch["inputs"]
+    if list(shapes) != list(inputs) and sorted(shapes) != sorted(inputs):
+        raise ValueError(f"observations {sorted(shapes)}, the policy takes {sorted(inputs)}")
+    trunk = arch["trunk"]
+    widened: list[tuple[int, int, int]] = []  # (column where the new entries go, how many, input index)
+    notes: list[str] = []
+    col = 0
+    for k, name in enumerate(net.input_names):
+        old, new = [int(x) for x in inputs[name]["shape"]], [int(x) for x in shapes[name]]
+        width = int(np.prod(net.input_shapes[k])) if len(old) == 1 else 0
+        if new != old:
+            bare = (arch.get("encoders") is None and name == "scalars") or arch.get("encoders", {}).get(name) == [{"op": "flatten"}]
+            if len(old) != 1 or len(new) != 1 or new[0] < old[0] or not bare:
+                raise ValueError(f"input {name!r}: shape {new}, the policy's is {old}: only a vector input fed to the trunk as it is may grow")
+            if not trunk or trunk[0].get("op") != "linear":
+                raise ValueError(f"input {name!r}: the trunk does not start with a linear layer, so it cannot grow")
+            widened.append((col + old[0], new[0] - old[0], k))
+            inputs[name]["shape"] = new
+            inputs[name]["scale"] = list(inputs[name]["scale"]) + [1.0] * (new[0] - old[0])
+            notes.append(
+                f"input {name!r} widened from {old[0]} to {new[0]} entries: {new[0] - old[0]} zero columns "
+                f"({col + old[0]}..{col + new[0] - 1}) in {trunk[0]['weight']}, scale 1"
+            )
+        if len(old) == 1:
+            col += width
+        else:
+            col += _flat_width(net, k)
+    out = PolicyNet(arch)
+    state = {k: v.detach().to("cpu").clone() for k, v in net.state_dict().items()}
+    w = state[trunk[0]["weight"]]
+    for at, n, _ in sorted(widened, reverse=True):
+        w = torch.cat([w[:, :at], w.new_zeros(w.shape[0], n), w[:, at:]], dim=1)
+    state[trunk[0]["weight"]] = w
+    out.load_state_dict(state)
+    out.train(net.training)
+    return out, notes
+
+
+def _flat_width(net: PolicyNet, k: int) -> int:
+    """The width of input ``k``'s flattened encoder output."""
+    with torch.no_grad():
+        x = torch.zeros(1, *net.input_shapes[k], device=next(net.parameters()).device)
+        return int(net._encoder_modules[k](x).shape[1])
 
 
 def load_policy(path: str | os.PathLike[str], device: str | torch.device = "cpu") -> PolicyNet:

@@ -19,7 +19,7 @@ from torch import nn
 
 from botarena.client import Client
 from botarena.league import League, pfsp_weight, pfsp_win_rate
-from botarena.policy import PolicyNet, default_architecture, load_policy, save_policy
+from botarena.policy import PolicyNet, default_architecture, load_policy, save_policy, widen_inputs
 from botarena.pool import Opponent
 from botarena.server import Server, absolute_spec, find_binary
 from botarena.train.config import TrainConfig, auto_threads, cpu_has_bfloat16, member_name
@@ -226,15 +226,24 @@ class Trainer:
         elif cfg.init:
             start = load_policy(cfg.init)
             was = start.arch.get("game")
-            if was != cfg.game:
-                # Another variant of the game (battlecube/2p for battlecube) will do when it sees and
-                # acts alike: the same observation tensors, shapes and action count.
-                shapes = {name: list(t["shape"]) for name, t in start.arch.get("inputs", {}).items()}
-                if shapes != {t.name: list(t.shape) for t in spec.observations} or start.arch.get("actions") != spec.actions:
+            # Another variant of the game (battlecube/2p for battlecube) will do when it sees and
+            # acts alike: the same observation tensors, shapes and action count; a vector input may
+            # have grown (Battle³'s history scalars), which widen_inputs meets with zero weights, so
+            # that the network starts as the policy's function.
+            shapes = {name: list(t["shape"]) for name, t in start.arch.get("inputs", {}).items()}
+            want = {t.name: list(t.shape) for t in spec.observations}
+            if shapes != want or start.arch.get("actions") != spec.actions:
+                try:
+                    if start.arch.get("actions") != spec.actions:
+                        raise ValueError(f"{start.arch.get('actions')} actions, the game has {spec.actions}")
+                    start, notes = widen_inputs(start, want)
+                except ValueError as e:
                     raise ValueError(
                         f"--init {cfg.init}: a policy for {was!r}, whose observations {shapes} and {start.arch.get('actions')} actions "
-                        f"are not those of {cfg.game!r}"
-                    )
+                        f"are not those of {cfg.game!r} ({want}): {e}"
+                    ) from e
+                for note in notes:
+                    self.log(f"--init {cfg.init}: {note}; the network starts as the policy's function")
             # The weights and layers are the file's; the game and config are this run's (a field such
             # as bomberman's safe_mask may differ), which the policy then records as trained with.
             arch = {**start.arch, "game": cfg.game, "config": dict(cfg.config) if cfg.config else None}
