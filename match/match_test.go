@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testgame"
 	"github.com/botarena/botarena/match"
 )
 
@@ -39,23 +40,7 @@ func (g *counter) Step(actions []int32, rewards []float32, terminated, truncated
 }
 func (g *counter) Done() bool { return g.rounds > 0 && g.step >= g.rounds }
 func (g *counter) Steps() int { return g.step }
-func (g *counter) Result() env.Result {
-	r := env.Result{Rounds: g.step, Winner: -1}
-	seats := make([]int, len(g.scores))
-	for i := range seats {
-		seats[i] = i
-	}
-	slices.SortStableFunc(seats, func(a, b int) int { return g.scores[b] - g.scores[a] })
-	for k, s := range seats {
-		r.Standings = append(r.Standings, env.Standing{Seat: s, Rank: k + 1, Score: float64(g.scores[s]), Alive: true})
-	}
-	if len(seats) > 1 && g.scores[seats[0]] > g.scores[seats[1]] {
-		r.Winner = seats[0]
-	} else {
-		r.Draw = true
-	}
-	return r
-}
+func (g *counter) Result() env.Result { return testgame.ScoreResult(g.step, g.scores, nil) }
 
 // fixed plays one action; it panics in Act from round panicAt on (never
 // when negative) and in Reset when resetPanics. It records its seed and

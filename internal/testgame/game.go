@@ -122,22 +122,37 @@ func (g *Game) Outcome() (int, bool) {
 	return r.Winner, r.Draw
 }
 
-// Result ranks the seats by score.
+// Result ranks the seats by score ([ScoreResult]), each named by its
+// config name, else P and its seat number.
 func (g *Game) Result() env.Result {
-	res := env.Result{Rounds: g.Round, Winner: -1}
-	seats := make([]int, len(g.Scores))
+	return ScoreResult(g.Round, g.Scores, func(s int) string {
+		if s < len(g.cfg.Names) {
+			return g.cfg.Names[s]
+		}
+		return fmt.Sprintf("P%d", s)
+	})
+}
+
+// ScoreResult returns the result of a game of rounds rounds whose seats
+// rank by score, highest first, ties in seat order, every seat alive: the
+// highest score alone wins, a tie at the top (or a lone seat) is a draw.
+// name names a seat in the standings; nil leaves the names empty. Test
+// games of other packages rank their seats with it too.
+func ScoreResult(rounds int, scores []int, name func(seat int) string) env.Result {
+	res := env.Result{Rounds: rounds, Winner: -1}
+	seats := make([]int, len(scores))
 	for i := range seats {
 		seats[i] = i
 	}
-	slices.SortStableFunc(seats, func(a, b int) int { return g.Scores[b] - g.Scores[a] })
+	slices.SortStableFunc(seats, func(a, b int) int { return scores[b] - scores[a] })
 	for r, s := range seats {
-		name := fmt.Sprintf("P%d", s)
-		if s < len(g.cfg.Names) {
-			name = g.cfg.Names[s]
+		st := env.Standing{Seat: s, Rank: r + 1, Score: float64(scores[s]), Alive: true}
+		if name != nil {
+			st.Name = name(s)
 		}
-		res.Standings = append(res.Standings, env.Standing{Seat: s, Rank: r + 1, Name: name, Score: float64(g.Scores[s]), Alive: true})
+		res.Standings = append(res.Standings, st)
 	}
-	if len(seats) > 1 && g.Scores[seats[0]] > g.Scores[seats[1]] {
+	if len(seats) > 1 && scores[seats[0]] > scores[seats[1]] {
 		res.Winner = seats[0]
 	} else {
 		res.Draw = true
