@@ -41,11 +41,11 @@ func (Kit) Training() training.Defaults {
 }
 
 // Gauntlet returns the agents of the game's gauntlet: the built-in bots
-// (nop is the idle one), random, and every committed policy (against
+// (nop is the idle one; gambit is the duelist with an opening), random, and every committed policy (against
 // huggy, against sniper, against all three, the league's, the duelist
 // clone's, and its run on against duelist), sampling as trained.
 func (Kit) Gauntlet() []string {
-	return []string{"duelist", "huggy", "sniper", "nop", "random",
+	return []string{"duelist", "gambit", "huggy", "sniper", "nop", "random",
 		"policy:policies/battlebots.policy.safetensors?sample",
 		"policy:policies/battlebots-sniper.policy.safetensors?sample",
 		"policy:policies/battlebots-all.policy.safetensors?sample",
