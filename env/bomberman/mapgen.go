@@ -296,26 +296,31 @@ func (g *Game) forcedWalls(seat int) int {
 	px, py := g.players[seat].X, g.players[seat].Y
 	placed := 0
 	if py == 2 || py == g.height-1 {
-		x := px - 3
-		if px+3 < g.width {
-			x = px + 3
-		}
-		if c := &g.cells[g.index(x, py)]; c.Entity == NoEntity {
-			c.Entity = DestructibleWall
-			placed++
-		}
+		placed += g.wallIfEmpty(threeOn(px, g.width), py)
 	}
 	if px == 2 || px == g.width-1 {
-		y := py - 3
-		if py+3 < g.height {
-			y = py + 3
-		}
-		if c := &g.cells[g.index(px, y)]; c.Entity == NoEntity {
-			c.Entity = DestructibleWall
-			placed++
-		}
+		placed += g.wallIfEmpty(px, threeOn(py, g.height))
 	}
 	return placed
+}
+
+// threeOn returns the coordinate 3 cells on from p along an edge of size
+// cells: p+3 while that is inside (< size), else p-3.
+func threeOn(p, size int) int {
+	if p+3 < size {
+		return p + 3
+	}
+	return p - 3
+}
+
+// wallIfEmpty places a destructible wall on cell (x, y) when it holds
+// nothing, and returns the number of walls it placed (0 or 1).
+func (g *Game) wallIfEmpty(x, y int) int {
+	if c := &g.cells[g.index(x, y)]; c.Entity == NoEntity {
+		c.Entity = DestructibleWall
+		return 1
+	}
+	return 0
 }
 
 // randomPowerUps is the original's RandomPowerUpGenerator (spec §3.1).
