@@ -20,20 +20,8 @@ if [[ "${1:-}" == "summary" ]]; then
 	awk '
 	/^round [0-9]+ (busy|quiet) / {
 		name = $6; sub(/-[0-9]+$/, "", name); key = $3 " " $4 " " name
-		for (i = 7; i <= NF; i++) if ($i == "agent-steps/s") {
-			if (!(key in n)) order[++k] = key
-			v[key, ++n[key]] = $(i-1) + 0
-		}
-	}
-	END {
-		for (j = 1; j <= k; j++) {
-			key = order[j]; m = n[key]
-			for (a = 1; a <= m; a++) s[a] = v[key, a]
-			for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (s[b] < s[a]) { t = s[a]; s[a] = s[b]; s[b] = t }
-			med = (m % 2) ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
-			printf "%-80s %12.0f  (%.0f .. %.0f, %d rounds)\n", key, med, s[1], s[m], m
-		}
-	}' "${2:?summary needs the output file}"
+		for (i = 7; i <= NF; i++) if ($i == "agent-steps/s") printf "%s\t%s\n", key, $(i-1)
+	}' "${2:?summary needs the output file}" | awk -v width=80 -v vwidth=12 -f bench/median.awk
 	exit 0
 fi
 rounds=${1:-5}

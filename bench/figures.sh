@@ -44,19 +44,8 @@ if [[ "${1:-}" == "summary" ]]; then
 		metric = ""; unit = ""
 		for (i = 4; i <= NF; i++) if ($i == "agent-steps/s") { metric = $(i-1); unit = "agent-steps/s" }
 		if (metric == "") for (i = 4; i <= NF; i++) if ($i == "ns/op") { metric = $(i-1); unit = "ns/op" }
-		if (metric == "") next
-		if (!(name in n)) order[++k] = name
-		v[name, ++n[name]] = metric + 0; u[name] = unit
-	}
-	END {
-		for (j = 1; j <= k; j++) {
-			name = order[j]; m = n[name]
-			for (a = 1; a <= m; a++) s[a] = v[name, a]
-			for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (s[b] < s[a]) { t = s[a]; s[a] = s[b]; s[b] = t }
-			med = (m % 2) ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
-			printf "%-70s %14.0f  (%.0f .. %.0f, %d rounds) %s\n", name, med, s[1], s[m], m, u[name]
-		}
-	}' "${2:?summary needs the output file}"
+		if (metric != "") printf "%s\t%s\t%s\n", name, metric, unit
+	}' "${2:?summary needs the output file}" | awk -f bench/median.awk
 	echo
 	python=.venv/bin/python
 	[[ -x $python ]] || python=python3
