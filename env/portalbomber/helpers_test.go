@@ -5,11 +5,17 @@ import (
 )
 
 // bare returns a game on the spec's scenario board: no random soft blocks,
-// only the forced ones at (3,1), (1,3), (9,7) and (7,9).
-func bare(t testing.TB) *Game {
+// only the forced ones at (3,1), (1,3), (9,7) and (7,9). Each of set that
+// is not nil changes the config first.
+func bare(t testing.TB, set ...func(*Config)) *Game {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.SoftDensity = 0
+	for _, f := range set {
+		if f != nil {
+			f(cfg)
+		}
+	}
 	g, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -44,9 +50,16 @@ func (m *mover) step() {
 // rounds plays until k more rounds have ended (or the game is over).
 func (m *mover) rounds(k int) {
 	m.t.Helper()
+	m.roundsEach(k, func() {})
+}
+
+// roundsEach plays as rounds does, calling after after every step.
+func (m *mover) roundsEach(k int, after func()) {
+	m.t.Helper()
 	target := m.g.Rounds() + k
 	for m.g.Rounds() < target && !m.g.Done() {
 		m.step()
+		after()
 	}
 }
 

@@ -163,15 +163,7 @@ func TestPaintColours(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := DefaultConfig()
-			cfg.SoftDensity = 0
-			if tt.cfg != nil {
-				tt.cfg(cfg)
-			}
-			g, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g := bare(t, tt.cfg)
 			play(t, g, tt.p0, tt.p1).rounds(tt.rounds)
 			p := g.picture()
 			for _, pr := range tt.probes {

@@ -10,14 +10,7 @@ import (
 // safeBare returns a bare game (see bare) with the safe mask.
 func safeBare(t testing.TB) *Game {
 	t.Helper()
-	cfg := DefaultConfig()
-	cfg.SoftDensity = 0
-	cfg.SafeMask = true
-	g, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return bare(t, func(c *Config) { c.SafeMask = true })
 }
 
 // TestSafeMaskRules sets up positions on the bare board (seat 0 to move,

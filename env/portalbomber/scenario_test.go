@@ -53,9 +53,7 @@ func TestScenarioFiles(t *testing.T) {
 				t.Fatal("no states")
 			}
 			last := states[len(states)-1]
-			cfg := DefaultConfig()
-			cfg.SoftDensity = 0
-			g, _ := New(cfg)
+			g := bare(t)
 			if err := g.LoadNative(last); err != nil {
 				t.Fatalf("last state does not load: %v", err)
 			}

@@ -26,22 +26,14 @@ func TestCoinsRewardPaysTheCoinsEarned(t *testing.T) {
 		{"S2_opening_earns_3", []Action{MoveRight, PlaceBomb, MoveLeft, MoveDown}, 6, 0.25, [Seats]float32{0.25 * 3, 0}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := DefaultConfig()
-			cfg.SoftDensity = 0
-			cfg.CoinsReward = tc.coef
-			g, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g := bare(t, func(c *Config) { c.CoinsReward = tc.coef })
 			m := play(t, g, tc.script, nil)
 			var sum [Seats]float32
-			target := g.Rounds() + tc.rounds
-			for g.Rounds() < target && !g.Done() {
-				m.step()
+			m.roundsEach(tc.rounds, func() {
 				for s := range Seats {
 					sum[s] += m.rewards[s]
 				}
-			}
+			})
 			if g.Done() != tc.wantDone {
 				t.Fatalf("done %v, want %v", g.Done(), tc.wantDone)
 			}
@@ -89,18 +81,11 @@ func TestDangerRewardChargesStandingInABlastsWay(t *testing.T) {
 		{"S1_charged_until_it_dies", []Action{PlaceBomb}, 5, [Seats]int{9, 0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := DefaultConfig()
-			cfg.SoftDensity = 0
-			cfg.DangerReward = 0.25
-			g, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			const danger = 0.25
+			g := bare(t, func(c *Config) { c.DangerReward = danger })
 			m := play(t, g, tc.script, nil)
 			var charged [Seats]int
-			target := g.Rounds() + tc.rounds
-			for g.Rounds() < target && !g.Done() {
-				m.step()
+			m.roundsEach(tc.rounds, func() {
 				r := m.rewards
 				for s := range Seats {
 					terminal := float32(0)
@@ -109,13 +94,13 @@ func TestDangerRewardChargesStandingInABlastsWay(t *testing.T) {
 					}
 					switch r[s] - terminal {
 					case 0:
-					case -cfg.DangerReward:
+					case -danger:
 						charged[s]++
 					default:
-						t.Fatalf("seat %d: reward %v, want %v or %v", s, r[s], terminal, terminal-cfg.DangerReward)
+						t.Fatalf("seat %d: reward %v, want %v or %v", s, r[s], terminal, terminal-danger)
 					}
 				}
-			}
+			})
 			if charged != tc.charged {
 				t.Errorf("charged steps %v, want %v", charged, tc.charged)
 			}
