@@ -75,27 +75,9 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 // given 0.
 func TestUpdateObsLeavesTheBlockValues(t *testing.T) {
 	g := bare(t)
-	row := g.spec.NewObsBuffers()
-	v := g.UpdateObs(0, row, 0)
-	m := play(t, g, []Action{PlaceBomb, MoveRight}, []Action{MoveLeft})
-	m.rounds(2)
-	i := PlaneBlockValue*g.n*g.n + 5
-	want := g.spec.NewObsBuffers()
-	g.WriteObs(0, want)
-	row[0][i] = want[0][i] + 1
-	g.UpdateObs(0, row, v)
-	if row[0][i] != want[0][i]+1 {
-		t.Errorf("the block values were rewritten with the row's own version")
-	}
-	row[0][i] = want[0][i]
-	if !bytes.Equal(row[0], want[0]) || !bytes.Equal(row[1], want[1]) {
-		t.Errorf("the row was not brought up to date")
-	}
-	row[0][i] = want[0][i] + 1
-	g.UpdateObs(0, row, 0)
-	if row[0][i] != want[0][i] {
-		t.Errorf("a write from version 0 left a byte as it was")
-	}
+	testutil.WantUpdateKeepsUnchanged(t, g, func() {
+		play(t, g, []Action{PlaceBomb, MoveRight}, []Action{MoveLeft}).rounds(2)
+	}, PlaneBlockValue*g.n*g.n+5)
 }
 
 // TestUpdateObsOutgrowingTheRecord: a write that sets more bytes than the

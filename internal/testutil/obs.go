@@ -91,3 +91,35 @@ func (r *ObsRows) Sync(t testing.TB, format string, args ...any) {
 		}
 	}
 }
+
+// WantUpdateKeepsUnchanged checks [vecenv.ObsUpdater]'s contract on e's
+// seat 0, on byte i of its first tensor, which step (a Step or more, after
+// a first UpdateObs from version 0) must leave as it was: given the row's
+// own version, UpdateObs leaves that byte as it is (here changed behind
+// its back, which the contract forbids, to show it) and brings the rest of
+// the row up to date; given 0, it writes every byte.
+func WantUpdateKeepsUnchanged(t testing.TB, e env.Env, step func(), i int) {
+	t.Helper()
+	u := e.(vecenv.ObsUpdater)
+	spec := e.Spec()
+	row, want := spec.NewObsBuffers(), spec.NewObsBuffers()
+	v := u.UpdateObs(0, row, 0)
+	step()
+	e.WriteObs(0, want)
+	row[0][i] = want[0][i] + 1
+	u.UpdateObs(0, row, v)
+	if row[0][i] != want[0][i]+1 {
+		t.Errorf("byte %d of %s, unchanged by the step, was rewritten with the row's own version", i, spec.Obs[0].Name)
+	}
+	row[0][i] = want[0][i]
+	for k := range want {
+		if !bytes.Equal(row[k], want[k]) {
+			t.Errorf("tensor %s was not brought up to date", spec.Obs[k].Name)
+		}
+	}
+	row[0][i] = want[0][i] + 1
+	u.UpdateObs(0, row, 0)
+	if row[0][i] != want[0][i] {
+		t.Errorf("a write from version 0 left byte %d of %s as it was", i, spec.Obs[0].Name)
+	}
+}
