@@ -32,32 +32,42 @@ func duel(t testing.TB, a, b env.Agent, seed uint64) (int, *Game) {
 	return testutil.Winner(g, []env.Agent{a, b}, seed, func(s int) uint64 { return seed*2 + uint64(s) + 1 }), g
 }
 
-// TestDuelistBeatsBuiltins checks that the duelist wins at least 80% of 20
-// fixed seeds against each built-in bot from each seat.
+// TestDuelistBeatsBuiltins checks that the duelist, and the gambit (the
+// duelist with an opening), win at least 80% of 20 fixed seeds against
+// each older built-in bot from each seat.
 func TestDuelistBeatsBuiltins(t *testing.T) {
-	for _, tc := range []struct {
+	bots := []struct {
 		name string
-		opp  func() env.Agent
+		make func() env.Agent
 	}{
-		{"sniper", func() env.Agent { return Sniper{} }},
-		{"huggy", func() env.Agent { return Huggy{} }},
-		{"nop", func() env.Agent { return Nop{} }},
-	} {
-		for seat := range 2 {
-			t.Run(tc.name+"_seat"+string(rune('0'+seat)), func(t *testing.T) {
-				wins := 0
-				for seed := range uint64(20) {
-					ags := [2]env.Agent{}
-					ags[seat], ags[1-seat] = &Duelist{}, tc.opp()
-					if w, _ := duel(t, ags[0], ags[1], seed); w == seat {
-						wins++
+		{"duelist", func() env.Agent { return &Duelist{} }},
+		{"gambit", func() env.Agent { return &Gambit{} }},
+	}
+	for _, bot := range bots {
+		for _, tc := range []struct {
+			name string
+			opp  func() env.Agent
+		}{
+			{"sniper", func() env.Agent { return Sniper{} }},
+			{"huggy", func() env.Agent { return Huggy{} }},
+			{"nop", func() env.Agent { return Nop{} }},
+		} {
+			for seat := range 2 {
+				t.Run(bot.name+"_vs_"+tc.name+"_seat"+string(rune('0'+seat)), func(t *testing.T) {
+					wins := 0
+					for seed := range uint64(20) {
+						ags := [2]env.Agent{}
+						ags[seat], ags[1-seat] = bot.make(), tc.opp()
+						if w, _ := duel(t, ags[0], ags[1], seed); w == seat {
+							wins++
+						}
 					}
-				}
-				t.Logf("duelist won %d/20", wins)
-				if wins < 16 {
-					t.Errorf("duelist won %d of 20 bouts against %s from seat %d, want at least 16", wins, tc.name, seat)
-				}
-			})
+					t.Logf("%s won %d/20", bot.name, wins)
+					if wins < 16 {
+						t.Errorf("%s won %d of 20 bouts against %s from seat %d, want at least 16", bot.name, wins, tc.name, seat)
+					}
+				})
+			}
 		}
 	}
 }
