@@ -38,8 +38,8 @@ func (g *counter) Step(actions []int32, rewards []float32, terminated, truncated
 	}
 	g.step++
 }
-func (g *counter) Done() bool { return g.rounds > 0 && g.step >= g.rounds }
-func (g *counter) Steps() int { return g.step }
+func (g *counter) Done() bool         { return g.rounds > 0 && g.step >= g.rounds }
+func (g *counter) Steps() int         { return g.step }
 func (g *counter) Result() env.Result { return testgame.ScoreResult(g.step, g.scores, nil) }
 
 // fixed plays one action; it panics in Act from round panicAt on (never
