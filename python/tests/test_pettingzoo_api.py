@@ -66,3 +66,20 @@ def test_flat_observations(address: str) -> None:
     obs, rew, term, trunc, infos = env.step({a: 0 for a in env.agents})
     assert set(infos["player_0"]) == {"action_mask"}
     env.close()
+
+
+def test_a_seed_seeds_the_action_spaces(address: str) -> None:
+    env = botarena.parallel_env("battlebots", address=address, seed=3)
+
+    def draws() -> list[int]:
+        return [int(env.action_space(a).sample()) for _ in range(8) for a in env.possible_agents]
+
+    env.reset()
+    first = draws()
+    env.reset(seed=3)
+    assert draws() == first  # the constructor's seed and the same seed again
+    env.reset(seed=4)
+    assert draws() != first
+    env.reset()  # no seed: the spaces go on drawing
+    assert env.action_space("player_0") is env.action_spaces["player_0"]
+    env.close()

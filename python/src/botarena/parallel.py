@@ -53,6 +53,11 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
     ``infos[agent]["action_mask"]``: the form SuperSuit's
     ``pettingzoo_env_to_vec_env_v1`` and SB3's ``MlpPolicy`` take.
 
+    Seeding: a seed (the constructor's for the first :meth:`reset`, or
+    ``reset(seed=...)``) also seeds each agent's action space, agent i with
+    ``seed + i``, so that ``action_space(agent).sample()`` draws the same
+    actions for the same seed (Gymnasium leaves spaces unseeded otherwise).
+
     ``max_cycles=n`` truncates every live agent at the n-th step of an
     episode, as PettingZoo's own envs do (``max_cycles_test`` passes); the
     game's end-of-game rewards are not paid then. None (the default) leaves
@@ -155,6 +160,9 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
         if seed is not None and not (self._fresh and seed == self._seed):
             self.pool.reseed(seed)
             self._seed = seed
+        if self._seed is not None and (seed is not None or self._fresh):
+            for i, a in enumerate(self.possible_agents):
+                self.action_spaces[a].seed(self._seed + i)
         self._fresh = False
         self._cycles = 0
         obs, info = self.pool.reset()
