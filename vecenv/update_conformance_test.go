@@ -78,6 +78,12 @@ func TestMaskUpdatersEqualWriteMask(t *testing.T) {
 			checkMaskUpdater(t, "battlecube", []byte(`{"safe_mask": true}`), seed)
 		}
 	})
+	// Battleships' shot mask masks the shots at cells already shot.
+	t.Run("battleships/shot_mask", func(t *testing.T) {
+		for seed := range uint64(8) {
+			checkMaskUpdater(t, "battleships/small", []byte(`{"shot_mask": true, "placement": "learn"}`), seed)
+		}
+	})
 	if found == 0 {
 		t.Fatal("no registered game implements vecenv.MaskUpdater (battleships should)")
 	}

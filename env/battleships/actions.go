@@ -112,7 +112,7 @@ func newSpec(name string, cfg *Config) *env.Spec {
 		Game:  name,
 		Seats: Seats,
 		Obs: []env.Tensor{
-			{Name: "planes", DType: env.Uint8, Shape: []int{NumPlanes, n, n}, Layout: "[C,H,W]: index = c*N*N + y*N + x (y = 0 first)"},
+			{Name: "planes", DType: env.Uint8, Shape: []int{numPlanes(cfg), n, n}, Layout: "[C,H,W]: index = c*N*N + y*N + x (y = 0 first)"},
 			{Name: "scalars", DType: env.Float32, Shape: []int{NumScalars}, Layout: "[K]: see the package documentation"},
 		},
 		Actions:     NumActions(n),
@@ -158,12 +158,23 @@ func cfgKey(cfg *Config) *struct {
 	n         int
 	learn     bool
 	maxRounds int
+	density   bool
 } {
 	return &struct {
 		n         int
 		learn     bool
 		maxRounds int
-	}{cfg.MapSize(), cfg.Placement == PlacementLearn, cfg.MaxRounds}
+		density   bool
+	}{cfg.MapSize(), cfg.Placement == PlacementLearn, cfg.MaxRounds, cfg.DensityPlane}
+}
+
+// numPlanes is the number of observation planes of a game with cfg:
+// NumPlanes, and PlaneOppDensity with Config.DensityPlane.
+func numPlanes(cfg *Config) int {
+	if cfg.DensityPlane {
+		return NumPlanes + 1
+	}
+	return NumPlanes
 }
 
 // maxPhase1Rounds bounds the phase-1 rounds of a game: each failed round

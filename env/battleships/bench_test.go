@@ -14,15 +14,18 @@ import (
 // refuses for want of energy, as a learner's would be). Finished games are
 // Reset inline with the random placer, so placement is part of the figure.
 // The <size>_rows runs keep each seat's observation in its own row,
-// brought up to date by UpdateObs, as vecenv pools do.
+// brought up to date by UpdateObs, as vecenv pools do. small_hunt_rows is
+// small_rows with the shot mask and the density plane (shot_mask,
+// density_plane) in the observations and masks.
 func BenchmarkStep(b *testing.B) {
 	for _, c := range []struct {
 		name, size string
-		rows       bool
-	}{{SizeSmall, SizeSmall, false}, {SizeMedium, SizeMedium, false}, {SizeLarge, SizeLarge, false}, {"medium_rows", SizeMedium, true}} {
-		size, rows := c.size, c.rows
+		rows, hunt bool
+	}{{SizeSmall, SizeSmall, false, false}, {SizeMedium, SizeMedium, false, false}, {SizeLarge, SizeLarge, false, false},
+		{"medium_rows", SizeMedium, true, false}, {"small_rows", SizeSmall, true, false}, {"small_hunt_rows", SizeSmall, true, true}} {
+		size, rows, hunt := c.size, c.rows, c.hunt
 		b.Run(c.name, func(b *testing.B) {
-			g, err := New(&Config{Size: size})
+			g, err := New(&Config{Size: size, ShotMask: hunt, DensityPlane: hunt})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -45,6 +45,22 @@ type Config struct {
 	// PointsReward, when non-zero, adds PointsReward × (change in the
 	// seat's points) to each step's reward as shaping. Default 0.
 	PointsReward float32 `json:"points_reward" doc:"reward shaping: adds points_reward × (change in the seat's points) to each step's reward; 0 turns it off"`
+	// ShotMask, when true, also clears from the phase-2 action mask the
+	// shots that can land only on cells the seat has already shot (missed
+	// or damaged): a single shot at such a cell, a pattern (double,
+	// corner, diagonal cross, cross) whose on-map cells all are, and a
+	// seeker with every on-map cell within its reach shot. Cells where a
+	// shield stopped the shot are not shot. The engine still carries a
+	// masked action out. Default false.
+	ShotMask bool `json:"shot_mask" doc:"also mask out the shots that can land only on opponent cells the seat already shot (missed or damaged); the engine still carries a masked action out; false means the mask is the legal actions"`
+	// DensityPlane, when true, adds plane PlaneOppDensity to the
+	// observation: for each opponent cell the seat has not shot, the
+	// chance that it holds a ship as hunter reckons it from the seat's own
+	// knowledge (the placements of each ship still afloat that avoid its
+	// missed cells and the cells it put down to sunk ships, a placement
+	// weighted by 40 for each unresolved hit it covers), scaled so that the
+	// likeliest cell is 255. Default false (12 planes).
+	DensityPlane bool `json:"density_plane" doc:"add a 13th plane: each unshot opponent cell's chance of holding a ship as hunter reckons it from the seat's own shots, hits and sunk ships, the likeliest cell 255; false means the 12 planes"`
 }
 
 // DefaultConfig returns the original's defaults: a medium map, with the

@@ -55,7 +55,12 @@
 // than an on-map centre). In phase 1 of learn mode it marks the legal
 // placements of the seat's next ship. Do nothing is always legal, and the
 // only legal action of a dead seat, of a seat that finished its phase-1
-// choices, and of a finished game.
+// choices, and of a finished game. With Config.ShotMask ("shot_mask") the
+// phase-2 mask also leaves out the shots that can land only on opponent
+// cells the seat has already shot (missed or damaged; a shield hit is not
+// a shot cell): a single shot at such a cell, a double, corner, diagonal
+// cross or cross whose on-map cells all are, a seeker whose whole reach
+// is. The engine still carries a masked action out.
 //
 // # Observation
 //
@@ -74,6 +79,20 @@
 //	9   PlaneOppMissed      1 on opponent water the seat hit
 //	10  PlaneOppDamaged     1 on opponent ship cells the seat hit
 //	11  PlaneOppShieldHit   1 where the opponent's shield stopped a shot
+//	12  PlaneOppDensity     with Config.DensityPlane only (C = 13): each
+//	                        opponent cell's chance of holding a ship as
+//	                        hunter reckons it, the likeliest cell 255
+//
+// The density plane ("density_plane") derives from the seat's own
+// knowledge alone: its missed and damaged cells and which enemy ships
+// sank. Each seat keeps, as hunter does, the cells it puts down to each
+// sunk ship (the first run of the ship's length of damaged cells not yet
+// put down, through a hit of the round it sank when there is one); a
+// cell's value is the sum over the ships still afloat of the share of the
+// ship's placements covering it, among those that avoid missed cells and
+// cells put down to sunk ships, each placement weighted by 40 for each
+// unresolved hit it covers; shot cells read 0. LoadNative rebuilds the
+// knowledge from the hits in the file.
 //
 // Tensor "scalars", float32 [21], little-endian: 0 phase 2, 1 round ÷
 // (last round + 1), 2 energy ÷ the cross shot's cost, 3 shield charges, 4

@@ -74,10 +74,17 @@ func TestRandomGamesEndAndValidate(t *testing.T) {
 }
 
 // TestHiddenInformation: seat 0's observation, mask and native files do
-// not depend on where the opponent's unhit ships are.
+// not depend on where the opponent's unhit ships are, with and without the
+// shot mask and the density plane.
 func TestHiddenInformation(t *testing.T) {
-	a := phase2(t, &Config{})
-	b := phase2(t, &Config{})
+	for _, cfg := range []*Config{{}, {ShotMask: true, DensityPlane: true}} {
+		checkHiddenInformation(t, cfg)
+	}
+}
+
+func checkHiddenInformation(t *testing.T, cfg *Config) {
+	a := phase2(t, cfg)
+	b := phase2(t, cfg)
 	setFleet(b, 1, placed{Submarine, 9, 9, South}, placed{Destroyer, 7, 7, West}, placed{Battleship, 0, 9, East}, placed{Carrier, 5, 3, North}, placed{Cruiser, 1, 5, East})
 	// The same visible history: a miss at (9,0) on both.
 	for _, g := range []*Game{a, b} {

@@ -25,6 +25,10 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	g.n = g.cfg.MapSize()
 	g.names = [Seats]string{g.cfg.name(0), g.cfg.name(1)}
 	g.learn = g.cfg.Placement == PlacementLearn
+	g.planes = NumPlanes
+	if g.cfg.DensityPlane {
+		g.planes++
+	}
 	g.spec = newSpec(name, &g.cfg)
 	g.r = rand.New(&g.rng)
 	g.Reset(0)
@@ -49,6 +53,7 @@ func (g *Game) Reset(seed uint64) {
 		g.maxRound = g.cfg.MaxRounds - 1
 	}
 	clear(g.invalid[:])
+	g.seen = [Seats]tracker{}
 	g.moves = [Seats]moveRecord{}
 	for s := range Seats {
 		p := &g.players[s]

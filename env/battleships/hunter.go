@@ -1,7 +1,6 @@
 package battleships
 
 import (
-	"iter"
 	"math/rand/v2"
 
 	"github.com/botarena/botarena/env"
@@ -38,12 +37,9 @@ type Hunter struct {
 	pcg   rand.PCG
 	fleet [NumShips]Ship
 
-	known    [MaxCells]uint8 // 0 unknown, 1 missed, 2 damaged (index x*N + y)
-	fresh    [MaxCells]bool  // damaged since the last Act
-	sunkCell [MaxCells]bool  // damaged cells put down to a sunk ship
-	sunk     [NumShips]bool
-	prob     [MaxCells]float32
-	dens     [MaxCells]float32
+	t    tracker // what it knows of the opponent's map
+	prob [MaxCells]float32
+	dens [MaxCells]float32
 }
 
 // Reset seeds the hunter and forgets the last game.
@@ -53,9 +49,7 @@ func (a *Hunter) Reset(e env.Env, _ int, seed uint64) {
 	if a.rng == nil {
 		a.rng = rand.New(&a.pcg)
 	}
-	a.known = [MaxCells]uint8{}
-	a.sunkCell = [MaxCells]bool{}
-	a.sunk = [NumShips]bool{}
+	a.t = tracker{}
 }
 
 // HunterFleet returns a legal fleet drawn from r in which no two ships
@@ -123,127 +117,15 @@ func (a *Hunter) Act(e env.Env, seat int) int32 {
 	if sh := a.shield(g, seat); sh != 0 {
 		return sh
 	}
-	a.update(g, seat)
+	a.t.update(g, seat)
 	a.density(g, seat)
 	return a.choose(g, seat)
 }
 
-// update reads the opponent's map as the seat sees it and puts the hits
-// of newly sunk ships down to them.
-func (a *Hunter) update(g *Game, seat int) {
-	n := g.Size()
-	anyFresh := false
-	for x := range n {
-		for y := range n {
-			i := x*n + y
-			d, m, _ := g.Seen(seat, x, y)
-			a.fresh[i] = false
-			switch {
-			case d && a.known[i] != 2:
-				a.known[i], a.fresh[i], anyFresh = 2, true, true
-			case m:
-				a.known[i] = 1
-			}
-		}
-	}
-	opp := &g.players[1-seat]
-	for k := range NumShips {
-		if a.sunk[k] || !opp.Ships[k].Destroyed {
-			continue
-		}
-		a.sunk[k] = true
-		a.resolve(n, ShipType(k), anyFresh)
-	}
-}
-
-// resolve marks the damaged cells of a run of t's length, through a fresh
-// hit when there is one, as t's.
-func (a *Hunter) resolve(n int, t ShipType, anyFresh bool) {
-	L := t.Len()
-	for i0, step := range placements(n, L) {
-		ok, fresh := true, false
-		for c := range L {
-			i := i0 + c*step
-			if a.known[i] != 2 || a.sunkCell[i] {
-				ok = false
-				break
-			}
-			fresh = fresh || a.fresh[i]
-		}
-		if ok && (fresh || !anyFresh) {
-			for c := range L {
-				a.sunkCell[i0+c*step] = true
-			}
-			return
-		}
-	}
-}
-
-// placements yields every placement of a ship of length L on an n×n map
-// as the index (x*n+y) of its first cell and the index step from one of
-// its cells to the next: by x, then y, then East before North.
-func placements(n, L int) iter.Seq2[int, int] {
-	return func(yield func(i0, step int) bool) {
-		for x := range n {
-			for y := range n {
-				for _, d := range [2]Direction{East, North} {
-					ex, ey := x+dirDX[d]*(L-1), y+dirDY[d]*(L-1)
-					if ex >= n || ey >= n {
-						continue
-					}
-					if !yield(x*n+y, dirDX[d]*n+dirDY[d]) {
-						return
-					}
-				}
-			}
-		}
-	}
-}
-
-// hitWeight is the weight of a placement covering k unresolved hits.
-var hitWeight = [6]float32{1, 40, 1600, 64000, 2.56e6, 1.024e8}
-
 // density fills a.prob with each unknown cell's chance of holding a ship.
 func (a *Hunter) density(g *Game, seat int) {
 	n := g.Size()
-	clear(a.prob[:n*n])
-	for k := range NumShips {
-		if a.sunk[k] {
-			continue
-		}
-		L := ShipType(k).Len()
-		clear(a.dens[:n*n])
-		total := float32(0)
-		for i0, step := range placements(n, L) {
-			ok, hits := true, 0
-			for c := range L {
-				i := i0 + c*step
-				if a.known[i] == 1 || a.sunkCell[i] {
-					ok = false
-					break
-				}
-				if a.known[i] == 2 {
-					hits++
-				}
-			}
-			if !ok {
-				continue
-			}
-			w := hitWeight[hits]
-			total += w
-			for c := range L {
-				if i := i0 + c*step; a.known[i] == 0 {
-					a.dens[i] += w
-				}
-			}
-		}
-		if total == 0 {
-			continue
-		}
-		for i := range n * n {
-			a.prob[i] += a.dens[i] / total
-		}
-	}
+	a.t.density(n, &a.prob, &a.dens)
 	// Cells near a shield hit are likely shielded now.
 	r := maxShieldRadius(n)
 	for x := range n {
@@ -332,7 +214,7 @@ func (a *Hunter) choose(g *Game, seat int) int32 {
 		// Nothing likely left (or everything shielded): the first unshot
 		// cell.
 		for i := range n * n {
-			if a.known[i] == 0 {
+			if a.t.known[i] == 0 {
 				return CommandAction(n, CodeSingle, i/n, i%n)
 			}
 		}

@@ -20,7 +20,11 @@ const (
 	PlaneOppMissed            // 1 on opponent water the seat hit
 	PlaneOppDamaged           // 1 on opponent ship cells hit
 	PlaneOppShieldHit         // 1 where the opponent's shield stopped a shot
-	NumPlanes
+	NumPlanes                 // the planes without Config.DensityPlane
+	// PlaneOppDensity, with Config.DensityPlane only: each opponent cell's
+	// chance of holding a ship as the seat's knowledge gives it (see
+	// Game.writeDensity), the likeliest cell 255.
+	PlaneOppDensity = NumPlanes
 )
 
 // Scalars.
@@ -71,6 +75,9 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 		return have
 	case have != 0 && have == g.obsFrom:
 		g.writeDelta(seat, dst[0])
+		if g.cfg.DensityPlane {
+			g.writeDensity(seat, dst[0][PlaneOppDensity*g.n*g.n:])
+		}
 	default:
 		g.writePlanes(seat, dst[0])
 	}
@@ -81,7 +88,7 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 // checkObs panics unless dst has the spec's tensors; the spec's full check
 // runs only when the cheap one fails.
 func (g *Game) checkObs(dst [][]byte) {
-	if len(dst) != 2 || len(dst[0]) != NumPlanes*g.n*g.n || len(dst[1]) != 4*NumScalars {
+	if len(dst) != 2 || len(dst[0]) != g.planes*g.n*g.n || len(dst[1]) != 4*NumScalars {
 		g.spec.CheckObs(dst)
 	}
 }
@@ -170,6 +177,35 @@ func (g *Game) writePlanes(seat int, pl []byte) {
 		for i, c := range codes[:nn] {
 			plane[i] = byte(c >> k & 1)
 		}
+	}
+	if g.cfg.DensityPlane {
+		g.writeDensity(seat, pl[PlaneOppDensity*nn:])
+	}
+}
+
+// writeDensity writes plane PlaneOppDensity of seat into plane (n*n
+// bytes): each opponent cell's chance of holding a ship by the seat's
+// tracker (tracker.density: hunter's reckoning, 0 on the cells already
+// shot), scaled so that the likeliest cell is 255 and rounded; all 0 when
+// no cell is likely (once every ship is seen to sink); before phase 2,
+// the density of an unshot map. It never allocates.
+func (g *Game) writeDensity(seat int, plane []byte) {
+	n := g.n
+	nn := n * n
+	var prob, dens [MaxCells]float32
+	g.seen[seat].density(n, &prob, &dens)
+	top := float32(0)
+	for _, p := range prob[:nn] {
+		top = max(top, p)
+	}
+	idx := &planeIndex[n]
+	if top <= 0 {
+		clear(plane[:nn])
+		return
+	}
+	scale := 255 / top
+	for j, p := range prob[:nn] {
+		plane[idx[j]] = byte(p*scale + 0.5)
 	}
 }
 
@@ -294,8 +330,9 @@ var afloatPairs = [4]uint64{0, uint64(oneBits(1)), uint64(oneBits(1)) << 32, uin
 // masked out. Phase 1 in learn mode: the placements of the seat's next ship
 // that fit on the map without overlapping its earlier choices. Do nothing
 // is always legal and is the only legal action of a dead seat, of a seat
-// that finished its phase-1 choices, and of a finished game. It never
-// allocates.
+// that finished its phase-1 choices, and of a finished game. With
+// Config.ShotMask the phase-2 shots that can land only on cells the seat
+// already shot are left out too (shotIsWasted). It never allocates.
 func (g *Game) WriteMask(seat int, dst []uint8) {
 	if len(dst) != g.spec.Actions {
 		panic("battleships: WriteMask: wrong mask length")
@@ -308,6 +345,50 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 		return
 	}
 	g.writeCommands(dst, 0, codes)
+	if g.cfg.ShotMask {
+		g.maskShot(seat, dst, codes)
+	}
+}
+
+// maskShot clears, for Config.ShotMask, the on-map centres of the legal
+// shots in codes (dst written for codes) that can land only on opponent
+// cells seat has already shot (shotIsWasted).
+func (g *Game) maskShot(seat int, dst []uint8, codes uint64) {
+	n := g.n
+	gs := grid(n)
+	for code := CodeSingle; code <= CodeSeeker; code++ {
+		if codes>>code&1 == 0 {
+			continue
+		}
+		base := 1 + (code-1)*gs*gs
+		for x := range n {
+			for y := range n {
+				if g.shotIsWasted(seat, code, x, y) {
+					dst[base+(x+Margin)*gs+y+Margin] = 0
+				}
+			}
+		}
+	}
+}
+
+// shotIsWasted reports whether seat's fire command code centred on the
+// on-map (x, y) can land only on opponent cells it has already shot
+// (missed or damaged): every on-map cell of the pattern (the single
+// shot's one cell; for the seeker every cell within its reach, the
+// centre included, where it lands when no ship cell is found) is.
+func (g *Game) shotIsWasted(seat, code, x, y int) bool {
+	opp := &g.players[1-seat].cells
+	n := g.n
+	offsets := patterns[code]
+	if code == CodeSeeker {
+		offsets = seekerOffsets[:]
+	}
+	for _, o := range offsets {
+		if cx, cy := x+o[0], y+o[1]; cx >= 0 && cy >= 0 && cx < n && cy < n && !opp[cx*n+cy].Hit {
+			return false
+		}
+	}
+	return true
 }
 
 // UpdateMask writes seat's mask as WriteMask does, rewriting only the
@@ -317,7 +398,8 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 // 2 (and whenever do-nothing is the only legal action) it is maskVerCodes
 // with the set of legal command codes in its low bits, the same for every
 // seat and state with that set; phase-1 placements, written in full, are
-// maskVerPlacing, which no later call takes as a known content. have 0 or
+// maskVerPlacing, which no later call takes as a known content, and so are
+// phase-2 masks with Config.ShotMask (maskVerShots). have 0 or
 // anything else is unknown: the mask is written in full. It never
 // allocates.
 func (g *Game) UpdateMask(seat int, dst []uint8, have uint64) uint64 {
@@ -328,6 +410,10 @@ func (g *Game) UpdateMask(seat int, dst []uint8, have uint64) uint64 {
 	if placing {
 		g.WriteMask(seat, dst)
 		return maskVerPlacing
+	}
+	if g.cfg.ShotMask && codes != 0 {
+		g.WriteMask(seat, dst)
+		return maskVerShots
 	}
 	switch now := maskVerCodes | codes; {
 	case have == now:
@@ -342,10 +428,13 @@ func (g *Game) UpdateMask(seat int, dst []uint8, have uint64) uint64 {
 }
 
 // Mask versions of UpdateMask: maskVerCodes | the legal command codes
-// (bit code), or maskVerPlacing. Neither is 0.
+// (bit code), maskVerPlacing, or maskVerShots (a phase-2 mask of
+// Config.ShotMask, written in full, which no later call takes as a known
+// content either). None is 0.
 const (
 	maskVerCodes   uint64 = 1 << 63
 	maskVerPlacing uint64 = 1 << 62
+	maskVerShots   uint64 = 1 << 61
 	maskCodesBits  uint64 = 1<<(CodeShield+1) - 1
 )
 

@@ -14,7 +14,8 @@ import (
 // mode, with rows that miss a step, rows updated twice, and resets in the
 // middle of a game.
 func TestUpdateObsEqualsWriteObs(t *testing.T) {
-	for _, cfg := range []*Config{{Size: SizeSmall}, {Size: SizeMedium, Placement: PlacementLearn}, {Size: SizeLarge, Placement: PlacementReference}} {
+	for _, cfg := range []*Config{{Size: SizeSmall}, {Size: SizeMedium, Placement: PlacementLearn}, {Size: SizeLarge, Placement: PlacementReference},
+		{Size: SizeSmall, Placement: PlacementLearn, DensityPlane: true, ShotMask: true}} {
 		for seed := range uint64(6) {
 			g := paintNew(t, cfg, seed)
 			rng := rand.New(rand.NewPCG(seed, 13))

@@ -64,7 +64,13 @@ func Rules(cfg *Config) string {
 	f("- Seats' randomness (the built-in placers) comes from the env's seeded generator.\n\n")
 	f("## botarena\n\n")
 	f("- Observation per seat: uint8 planes [%d,%d,%d] and %d float32 scalars; %d actions (0 nothing, 8 commands × %d² centres, 4 × %d² placements) with a mask.\n",
-		NumPlanes, n, n, NumScalars, NumActions(n), grid(n), n)
+		numPlanes(cfg), n, n, NumScalars, NumActions(n), grid(n), n)
+	if cfg.DensityPlane {
+		f("- density_plane: plane %d is each unshot opponent cell's chance of holding a ship as hunter reckons it from the seat's own shots, hits and sunk ships (the likeliest cell 255).\n", PlaneOppDensity)
+	}
+	if cfg.ShotMask {
+		f("- shot_mask: the mask leaves out the shots that can land only on opponent cells the seat already shot (the engine still carries them out).\n")
+	}
 	f("- Reward: %s\n", RewardDefinition)
 	return b.String()
 }

@@ -232,6 +232,14 @@ type Game struct {
 	r      *rand.Rand // over rng
 	names  [Seats]string
 	before [Seats][MaxCells]Cell
+
+	// planes is the number of observation planes: NumPlanes, one more
+	// with Config.DensityPlane.
+	planes int
+	// seen is, with Config.DensityPlane, what each seat knows of the
+	// opponent's map (see tracker): cleared by Reset, updated at the end
+	// of every Step that plays a round, rebuilt by LoadNative.
+	seen [Seats]tracker
 }
 
 // changedWords is the length of a bitmap of the cells of the largest map.

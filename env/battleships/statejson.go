@@ -311,6 +311,13 @@ func (g *Game) LoadNative(data []byte) error {
 	} else if ng.round > ng.maxRound {
 		ng.done, ng.truncEnd = true, true
 	}
+	ng.seen = [Seats]tracker{}
+	if ng.cfg.DensityPlane {
+		// All its hits are new to the trackers: each sunk ship gets the
+		// first run of hits of its length.
+		ng.seen[0].update(&ng, 0)
+		ng.seen[1].update(&ng, 1)
+	}
 	*g = ng
 	g.stateChanged()
 	return nil

@@ -80,6 +80,10 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 		g.playCommands(actions, &cmds)
 	}
 	g.processRound(&cmds)
+	if g.cfg.DensityPlane {
+		g.seen[0].update(g, 0)
+		g.seen[1].update(g, 1)
+	}
 	g.writeRewards(rewards)
 	g.writeFlags(terminated, truncated)
 }
