@@ -64,39 +64,52 @@ func TestShotMaskLeavesOutShotsThatLandOnlyOnShotCells(t *testing.T) {
 func TestShotMaskNeverShootsACellTwice(t *testing.T) {
 	for _, size := range sizes {
 		for seed := range uint64(4) {
-			g, err := New(&Config{Size: size, Placement: PlacementLearn, ShotMask: true})
-			if err != nil {
-				t.Fatal(err)
-			}
 			plain, _ := New(&Config{Size: size, Placement: PlacementLearn})
-			g.Reset(seed)
 			rng := rand.New(rand.NewPCG(seed, 7))
-			mask, want := make([]uint8, g.spec.Actions), make([]uint8, g.spec.Actions)
-			acts := make([]int32, 2)
-			var r [2]float32
-			var te, tr [2]bool
-			for !g.done {
-				for s := range Seats {
-					g.WriteMask(s, mask)
-					*plain = *g
-					plain.cfg.ShotMask = false
-					plain.WriteMask(s, want)
-					for a := range want {
-						if d := decode(g.n, int32(a)); d.kind == actCommand && d.code <= CodeSeeker && g.shotIsWasted(s, d.code, d.x, d.y) {
-							want[a] = 0
-						}
-					}
-					if !bytes.Equal(mask, want) {
-						t.Fatalf("%s seed %d round %d seat %d: the shot mask is not the legal actions less the wasted shots", size, seed, g.round, s)
-					}
-					acts[s] = testutil.RandomLegal(rng, mask)
-					if d := decode(g.n, acts[s]); d.kind == actCommand && d.code == CodeSingle && g.players[1-s].cells[d.x*g.n+d.y].Hit {
-						t.Fatalf("%s seed %d: seat %d fired at (%d,%d) again", size, seed, s, d.x, d.y)
+			var mask, want []uint8
+			playSeeded(t, &Config{Size: size, Placement: PlacementLearn, ShotMask: true}, seed, func(g *Game, s int) int32 {
+				if mask == nil {
+					mask, want = make([]uint8, g.spec.Actions), make([]uint8, g.spec.Actions)
+				}
+				g.WriteMask(s, mask)
+				*plain = *g
+				plain.cfg.ShotMask = false
+				plain.WriteMask(s, want)
+				for a := range want {
+					if d := decode(g.n, int32(a)); d.kind == actCommand && d.code <= CodeSeeker && g.shotIsWasted(s, d.code, d.x, d.y) {
+						want[a] = 0
 					}
 				}
-				g.Step(acts, r[:], te[:], tr[:])
-			}
+				if !bytes.Equal(mask, want) {
+					t.Fatalf("%s seed %d round %d seat %d: the shot mask is not the legal actions less the wasted shots", size, seed, g.round, s)
+				}
+				a := testutil.RandomLegal(rng, mask)
+				if d := decode(g.n, a); d.kind == actCommand && d.code == CodeSingle && g.players[1-s].cells[d.x*g.n+d.y].Hit {
+					t.Fatalf("%s seed %d: seat %d fired at (%d,%d) again", size, seed, s, d.x, d.y)
+				}
+				return a
+			})
 		}
+	}
+}
+
+// playSeeded plays a game of cfg reset with seed to its end, each seat's
+// action from act (called seat after seat each step, before the step).
+func playSeeded(t *testing.T, cfg *Config, seed uint64, act func(g *Game, seat int) int32) {
+	t.Helper()
+	g, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(seed)
+	acts := make([]int32, Seats)
+	var r [Seats]float32
+	var te, tr [Seats]bool
+	for !g.done {
+		for s := range Seats {
+			acts[s] = act(g, s)
+		}
+		g.Step(acts, r[:], te[:], tr[:])
 	}
 }
 
@@ -201,46 +214,36 @@ func TestDensityPlaneShowsHuntersDensity(t *testing.T) {
 func TestDensityPlaneIsHuntersReckoning(t *testing.T) {
 	for _, size := range sizes {
 		for seed := range uint64(3) {
-			g, err := New(&Config{Size: size, Placement: PlacementLearn, DensityPlane: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.Reset(seed)
 			hs := [Seats]*Hunter{{}, {}}
-			for s := range Seats {
-				hs[s].Reset(g, s, seed*2+uint64(s))
-			}
-			acts := make([]int32, 2)
-			var r [2]float32
-			var te, tr [2]bool
-			n := g.n
 			checked := 0
-			for !g.done {
-				for s := range Seats {
-					acts[s] = hs[s].Act(g, s)
-					if g.phase != 2 || hs[s].t != g.seen[s] {
-						continue
-					}
-					var prob, dens [MaxCells]float32
-					hs[s].t.density(n, &prob, &dens)
-					top := float32(0)
-					for _, p := range prob[:n*n] {
-						top = max(top, p)
-					}
-					d := densityPlane(g, s)
-					for i := range n * n {
-						want := byte(0)
-						if top > 0 {
-							want = byte(prob[i]*(255/top) + 0.5)
-						}
-						if d[i] != want {
-							t.Fatalf("%s seed %d round %d seat %d cell %d: plane %d, hunter's density %d", size, seed, g.round, s, i, d[i], want)
-						}
-					}
-					checked++
+			playSeeded(t, &Config{Size: size, Placement: PlacementLearn, DensityPlane: true}, seed, func(g *Game, s int) int32 {
+				if g.steps == 0 {
+					hs[s].Reset(g, s, seed*2+uint64(s))
 				}
-				g.Step(acts, r[:], te[:], tr[:])
-			}
+				n := g.n
+				a := hs[s].Act(g, s)
+				if g.phase != 2 || hs[s].t != g.seen[s] {
+					return a
+				}
+				var prob, dens [MaxCells]float32
+				hs[s].t.density(n, &prob, &dens)
+				top := float32(0)
+				for _, p := range prob[:n*n] {
+					top = max(top, p)
+				}
+				d := densityPlane(g, s)
+				for i := range n * n {
+					want := byte(0)
+					if top > 0 {
+						want = byte(prob[i]*(255/top) + 0.5)
+					}
+					if d[i] != want {
+						t.Fatalf("%s seed %d round %d seat %d cell %d: plane %d, hunter's density %d", size, seed, g.round, s, i, d[i], want)
+					}
+				}
+				checked++
+				return a
+			})
 			if checked < 10 {
 				t.Errorf("%s seed %d: only %d rounds checked", size, seed, checked)
 			}
