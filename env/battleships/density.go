@@ -1,7 +1,5 @@
 package battleships
 
-import "iter"
-
 // tracker is what a seat knows of the opponent's map, as its state.json
 // shows it, and what it has made of it: the missed and damaged cells, the
 // cells it put down to the ships it saw sink, and those ships. Hunter
@@ -46,7 +44,8 @@ func (t *tracker) update(g *Game, seat int) {
 // through a fresh hit when there is one, as st's.
 func (t *tracker) resolve(n int, st ShipType, anyFresh bool) {
 	L := st.Len()
-	for i0, step := range placements(n, L) {
+	for _, pl := range placementTable[n][L] {
+		i0, step := int(pl.i0), int(pl.step)
 		ok, fresh := true, false
 		for c := range L {
 			i := i0 + c*step
@@ -65,26 +64,29 @@ func (t *tracker) resolve(n int, st ShipType, anyFresh bool) {
 	}
 }
 
-// placements yields every placement of a ship of length L on an n×n map
-// as the index (x*n+y) of its first cell and the index step from one of
-// its cells to the next: by x, then y, then East before North.
-func placements(n, L int) iter.Seq2[int, int] {
-	return func(yield func(i0, step int) bool) {
-		for x := range n {
-			for y := range n {
-				for _, d := range [2]Direction{East, North} {
-					ex, ey := x+dirDX[d]*(L-1), y+dirDY[d]*(L-1)
-					if ex >= n || ey >= n {
-						continue
-					}
-					if !yield(x*n+y, dirDX[d]*n+dirDY[d]) {
-						return
+// placement is a ship's placement on an n×n map: the index (x*n+y) of
+// its first cell and the index step from one of its cells to the next.
+type placement struct{ i0, step int16 }
+
+// placementTable holds, per map side n and ship length L, every placement
+// of the ship, by x, then y, then East before North.
+var placementTable = func() (t [MaxSize + 1][6][]placement) {
+	for n := 1; n <= MaxSize; n++ {
+		for L := 2; L <= 5; L++ {
+			for x := range n {
+				for y := range n {
+					for _, d := range [2]Direction{East, North} {
+						if x+dirDX[d]*(L-1) >= n || y+dirDY[d]*(L-1) >= n {
+							continue
+						}
+						t[n][L] = append(t[n][L], placement{int16(x*n + y), int16(dirDX[d]*n + dirDY[d])})
 					}
 				}
 			}
 		}
 	}
-}
+	return t
+}()
 
 // hitWeight is the weight of a placement covering k unresolved hits.
 var hitWeight = [6]float32{1, 40, 1600, 64000, 2.56e6, 1.024e8}
@@ -104,7 +106,8 @@ func (t *tracker) density(n int, prob, dens *[MaxCells]float32) {
 		L := ShipType(k).Len()
 		clear(dens[:n*n])
 		total := float32(0)
-		for i0, step := range placements(n, L) {
+		for _, pl := range placementTable[n][L] {
+			i0, step := int(pl.i0), int(pl.step)
 			ok, hits := true, 0
 			for c := range L {
 				i := i0 + c*step
