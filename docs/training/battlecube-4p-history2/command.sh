@@ -6,7 +6,7 @@
 # in every seat, the game's own reward, no league; one torch thread, fp32, --overlap, nice -n 5.
 # As run: from python/ of a git archive of dceb2d2 (/tmp/cube2/src), PYTHONPATH=src, BOTARENA_BIN and
 # BOTARENA_LIB built from that archive, --out /work/runs/cube2/stage1; 50 minutes (01:24-02:14 UTC), 70
-# updates, 573,440 learner steps, 137-220 steps/s beside a BattleBots training run (load average 5-6 on 2
+# updates, 573,440 learner steps, 137-264 steps/s beside a BattleBots training run (load average 5-6 on 2
 # cores). Resumable (run it again).
 exec nice -n 5 python -m botarena.train --game battlecube --config '{"history": true}' \
   --init ../policies/battlecube-4p-history.policy.safetensors \
