@@ -44,7 +44,8 @@ func (Kit) Training() training.Defaults {
 // (nop is the idle one; gambit is the duelist with an opening), random,
 // and every committed policy (against huggy, against sniper, against all
 // three, the league's, the duelist clone's, its run on against duelist,
-// and the run that learned gambit's opening), sampling as trained.
+// the run that learned gambit's opening and its run on from seat 0),
+// sampling as trained.
 func (Kit) Gauntlet() []string {
 	return []string{"duelist", "gambit", "huggy", "sniper", "nop", "random",
 		"policy:policies/battlebots.policy.safetensors?sample",
@@ -53,7 +54,8 @@ func (Kit) Gauntlet() []string {
 		"policy:policies/battlebots-league.policy.safetensors?sample",
 		"policy:policies/battlebots-duelist.policy.safetensors?sample",
 		"policy:policies/battlebots-holdout.policy.safetensors?sample",
-		"policy:policies/battlebots-gambit.policy.safetensors?sample"}
+		"policy:policies/battlebots-gambit.policy.safetensors?sample",
+		"policy:policies/battlebots-seat0.policy.safetensors?sample"}
 }
 
 // ConsoleKeys returns no keys, for the original had no console players,
