@@ -76,6 +76,19 @@ type Config struct {
 	// still in half its ticks to stay; the game's other tensors hold no
 	// history. Default false: the four scalars, byte for byte as before.
 	History bool `json:"history" doc:"add 3 history scalars to the observation: the share of ticks the seat stood still, its ticks standing still in a row (capped at 8, over 8), the mean share of the other bots in play"`
+	// CycleMarks adds [NumCycleMarkScalars] scalars to the observation
+	// after all others (after the history scalars with History; see the
+	// package doc's observation layout): for the seat's cell and its six
+	// neighbours, in action order (stay, +X, −X, +Y, −Y, +Z, −Z), 1 when
+	// the cell is the seat's own cycle-start cell, then 1 when it is the
+	// cycle-start cell of another bot in play. A bot's cycle-start cell is
+	// where it stood when bots were last asked (the start of the coming
+	// tick's cycle, its current cell when the coming tick starts a cycle).
+	// With tasks_per_tick > 1 the original bots see only a cycle's first
+	// state, and teebot bombs its targets' cycle-start cells; the other
+	// tensors show only the present. Default false: the scalars as before,
+	// byte for byte.
+	CycleMarks bool `json:"cycle_marks" doc:"add 14 cycle-start scalars to the observation: for the seat's cell and its 6 neighbours (stay, +X, -X, +Y, -Y, +Z, -Z), whether it is the seat's own cell at the start of the current task cycle (when bots were last asked), then whether it is another bot's"`
 	// GameID is the game id the original takes from the socket id
 	// (GAME_STARTED, gameInfo.id, GAME_ENDED). Default "botarena".
 	GameID string `json:"game_id" doc:"the game id the original takes from the socket id (GAME_STARTED, gameInfo.id, GAME_ENDED)"`

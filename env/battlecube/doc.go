@@ -71,6 +71,21 @@
 // Reset and LoadNative start every history at zero (a loaded state has
 // none).
 //
+// With Config.CycleMarks, 14 more scalars follow all the others, from
+// index o = [CycleMarksOffset] (4, or 7 with Config.History). A bot's
+// cycle-start cell is where it stood when bots were last asked: at the
+// start of the coming tick's cycle of T ticks (its cell now when the coming
+// tick starts one, always when T = 1; a loaded state's cycle starts at its
+// cells). For d = 0..6, the seat's cell (d = 0) and its neighbour by move
+// action d (+X, −X, +Y, −Y, +Z, −Z):
+//
+//	index o+d    1 if that cell is the seat's own cycle-start cell
+//	index o+7+d  1 if it is the cycle-start cell of another bot in play
+//
+// and 0 otherwise, off the cube, and for a seat out of play. The original
+// bots plan a cycle from its first state only (teebot bombs its targets'
+// cycle-start cells), which the other tensors no longer show.
+//
 // The mask marks every action legal while the seat is in play (the server
 // accepts any task; moving out of the cube or bombing one's own cell are
 // legal losses); Config.SafeMask masks those two. A seat out of play and a

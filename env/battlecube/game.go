@@ -40,6 +40,9 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	if g.cfg.History {
 		g.hist = make([]seatHistory, g.n)
 	}
+	if g.cfg.CycleMarks {
+		g.cycStart = make([]int32, g.n)
+	}
 	g.spec = newSpec(name, &g.cfg)
 	g.Reset(0)
 	return g, nil

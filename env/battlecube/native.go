@@ -573,6 +573,9 @@ func (g *Game) LoadNative(data []byte) error {
 			g.nLost++
 		}
 	}
+	if g.cycStart != nil {
+		g.recordCycleStarts() // a loaded state's cycle starts where its bots are
+	}
 	g.items = g.items[:0]
 	clear(g.bombAt)
 	g.bombsChanged()

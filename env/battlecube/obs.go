@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/botarena/botarena/env"
@@ -49,6 +50,29 @@ const (
 // NumHistoryScalars is how many scalars Config.History adds.
 const NumHistoryScalars = numScalarsHistory - NumScalars
 
+// Cycle-mark scalars (Config.CycleMarks), after all others, at
+// [CycleMarksOffset]: entry CycleMarkSelf+d is 1 when the cell the seat
+// reaches by direction d (0 stay, 1..6 the moves +X, −X, +Y, −Y, +Z, −Z, as
+// the move actions) is its own cycle-start cell, entry CycleMarkOthers+d
+// when it is the cycle-start cell of another bot in play; 0 otherwise, off
+// the cube, and for a seat out of play.
+const (
+	CycleMarkSelf   = 0
+	CycleMarkOthers = int(NumFixedActions)
+	// NumCycleMarkScalars is how many scalars Config.CycleMarks adds.
+	NumCycleMarkScalars = 2 * int(NumFixedActions)
+)
+
+// CycleMarksOffset returns the index of cfg's first cycle-mark scalar:
+// after the four scalars of every config and the history scalars when
+// cfg.History is set.
+func CycleMarksOffset(cfg *Config) int {
+	if cfg.History {
+		return numScalarsHistory
+	}
+	return NumScalars
+}
+
 // HistoryRunCap is the run of ticks standing still at which
 // ScalarStillRun reaches 1.
 const HistoryRunCap = 8
@@ -71,19 +95,20 @@ var specs sync.Map // specKey -> *env.Spec
 type specKey struct {
 	name                   string
 	edge, players, maxTick int
-	history                bool
+	history, cycleMarks    bool
 }
 
 // scalarsOf returns the length of cfg's scalar vector.
 func scalarsOf(cfg *Config) int {
-	if cfg.History {
-		return numScalarsHistory
+	n := CycleMarksOffset(cfg)
+	if cfg.CycleMarks {
+		n += NumCycleMarkScalars
 	}
-	return NumScalars
+	return n
 }
 
 func newSpec(name string, cfg *Config) *env.Spec {
-	k := specKey{name, cfg.Edge, cfg.Players, cfg.MaxTicks, cfg.History}
+	k := specKey{name, cfg.Edge, cfg.Players, cfg.MaxTicks, cfg.History, cfg.CycleMarks}
 	if s, ok := specs.Load(k); ok {
 		return s.(*env.Spec)
 	}
@@ -111,6 +136,12 @@ func buildSpec(name string, cfg *Config) *env.Spec {
 		scalars = fmt.Sprintf("[%d]: currentTick/maxTicks, bots in play, (sub-tick-1)/tasks per tick of the coming tick, self in play, "+
 			"share of self's ticks standing still, min(self's ticks standing still in a row, %d)/%d, mean share of the other bots in play",
 			numScalarsHistory, HistoryRunCap, HistoryRunCap)
+	}
+	if cfg.CycleMarks {
+		scalars = fmt.Sprintf("[%d]: %s; then at %d..%d, for the seat's cell and its neighbours (stay, +X, -X, +Y, -Y, +Z, -Z): "+
+			"1 if it is the seat's own cycle-start cell (where it stood when bots were last asked), then at %d..%d: 1 if it is another bot's in play",
+			scalarsOf(cfg), scalars[strings.Index(scalars, " ")+1:], CycleMarksOffset(cfg), CycleMarksOffset(cfg)+CycleMarkOthers-1,
+			CycleMarksOffset(cfg)+CycleMarkOthers, scalarsOf(cfg)-1)
 	}
 	return &env.Spec{
 		Game:  name,
@@ -298,6 +329,66 @@ func (g *Game) writeScalars(seat int, sc []byte) {
 	binary.LittleEndian.PutUint32(sc[4*ScalarInPlay:], math.Float32bits(self))
 	if g.hist != nil {
 		g.writeHistory(seat, sc)
+	}
+	if g.cycStart != nil {
+		g.writeCycleMarks(seat, sc[4*CycleMarksOffset(&g.cfg):])
+	}
+}
+
+// recordCycleStarts records every seat's cell as its cycle-start cell
+// (Config.CycleMarks): Step calls it at a cycle's first tick, before the
+// tasks, and LoadNative for the loaded state.
+func (g *Game) recordCycleStarts() {
+	for s := range g.n {
+		p := &g.players[s]
+		g.cycStart[s] = -1
+		if g.inCube(p.X, p.Y, p.Z) {
+			g.cycStart[s] = int32(g.index(p.X, p.Y, p.Z))
+		}
+	}
+}
+
+// cycleStartOf returns seat s's cycle-start cell for the coming tick: its
+// cell now when the tick starts a cycle, else the one recorded at the
+// cycle's first tick; -1 off the cube.
+func (g *Game) cycleStartOf(s int) int32 {
+	if g.SubTick() != 1 {
+		return g.cycStart[s]
+	}
+	p := &g.players[s]
+	if !g.inCube(p.X, p.Y, p.Z) {
+		return -1
+	}
+	return int32(g.index(p.X, p.Y, p.Z))
+}
+
+// writeCycleMarks writes seat's cycle-mark scalars (Config.CycleMarks)
+// into sc, which starts at the first of them.
+func (g *Game) writeCycleMarks(seat int, sc []byte) {
+	var marks [NumCycleMarkScalars]float32
+	p := &g.players[seat]
+	if p.InPlay {
+		for d := range NumFixedActions {
+			m := moveDelta[d]
+			x, y, z := p.X+m[0], p.Y+m[1], p.Z+m[2]
+			if !g.inCube(x, y, z) {
+				continue
+			}
+			c := int32(g.index(x, y, z))
+			for s := range g.n {
+				if !g.players[s].InPlay || g.cycleStartOf(s) != c {
+					continue
+				}
+				if s == seat {
+					marks[CycleMarkSelf+int(d)] = 1
+				} else {
+					marks[CycleMarkOthers+int(d)] = 1
+				}
+			}
+		}
+	}
+	for k, v := range marks {
+		binary.LittleEndian.PutUint32(sc[4*k:], math.Float32bits(v))
 	}
 }
 

@@ -19,7 +19,9 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 	busy.Players = 40 // up to 40 bombs a tick: past maxBombCells
 	hist := DefaultConfig()
 	hist.History = true
-	for _, cfg := range []*Config{DefaultConfig(), busy, hist} {
+	marks := DefaultConfig()
+	marks.CycleMarks, marks.History, marks.TasksPerTick = true, true, 3
+	for _, cfg := range []*Config{DefaultConfig(), busy, hist, marks} {
 		for seed := range uint64(6) {
 			g, err := New(cfg)
 			if err != nil {

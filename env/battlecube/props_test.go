@@ -69,6 +69,11 @@ func TestZeroAllocs(t *testing.T) {
 		}
 		zeroAllocs(t, g)
 	}
+	g, err := New(&Config{Players: 4, Edge: 8, MaxTicks: 1000, TasksPerTick: 3, SafeMask: true, History: true, CycleMarks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	zeroAllocs(t, g)
 }
 
 // zeroAllocs checks that g's steps, observations, masks and resets do not

@@ -55,6 +55,9 @@ func Rules(cfg *Config) string {
 	if cfg.History {
 		f(" (the last %d: the share of its ticks the bot stood still, its ticks standing still in a row, the other bots' mean share)", NumHistoryScalars)
 	}
+	if cfg.CycleMarks {
+		f(" (from index %d, %d cycle marks: for its cell and its 6 neighbours, whether the bot stood there when bots were last asked, then whether another bot did)", CycleMarksOffset(cfg), NumCycleMarkScalars)
+	}
 	f(".\n")
 	f("- Reward: %s\n", RewardDefinition)
 	f("- No mid-game setup changes (GAME_SETUP_UPDATE); speed is ignored.\n")

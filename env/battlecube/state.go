@@ -354,6 +354,10 @@ type Game struct {
 	// is nil unless Config.History (see seatHistory).
 	nScalars int
 	hist     []seatHistory
+	// cycStart, one per seat, is nil unless Config.CycleMarks: the cell
+	// index each seat stood on at the start of the current cycle's first
+	// tick (-1 off the cube), recorded by Step (see recordCycleStarts).
+	cycStart []int32
 
 	rng rand.PCG
 
