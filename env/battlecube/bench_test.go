@@ -11,24 +11,41 @@ import (
 // BenchmarkStep measures one env of 4 seats in the 8×8×8 cube
 // ([testutil.BenchStep]): each iteration steps once with pseudo-random
 // actions (moves mostly, some bombs) and writes the observations and masks
-// of all 4 seats; a finished game is Reset inline.
+// of all 4 seats; a finished game is Reset inline. The tasks3 cases play
+// three tasks per tick, without and with the history and cycle-mark
+// scalars.
 func BenchmarkStep(b *testing.B) {
-	b.Run("battlecube", func(b *testing.B) {
-		g, err := New(DefaultConfig())
-		if err != nil {
-			b.Fatal(err)
+	rng := rand.New(rand.NewPCG(7, 7))
+	table := make([]int32, 1<<14)
+	for i := range table {
+		if rng.IntN(8) == 0 {
+			table[i] = int32(NumFixedActions) + int32(rng.IntN(512))
+		} else {
+			table[i] = int32(rng.IntN(int(NumFixedActions)))
 		}
-		rng := rand.New(rand.NewPCG(7, 7))
-		table := make([]int32, 1<<14)
-		for i := range table {
-			if rng.IntN(8) == 0 {
-				table[i] = int32(NumFixedActions) + int32(rng.IntN(512))
-			} else {
-				table[i] = int32(rng.IntN(int(NumFixedActions)))
+	}
+	tasks3 := func(history, marks bool) *Config {
+		c := DefaultConfig()
+		c.TasksPerTick, c.History, c.CycleMarks = 3, history, marks
+		return c
+	}
+	for _, bc := range []struct {
+		name string
+		cfg  *Config
+	}{
+		{"battlecube", DefaultConfig()},
+		{"tasks3", tasks3(false, false)},
+		{"tasks3-history", tasks3(true, false)},
+		{"tasks3-history-cycle-marks", tasks3(true, true)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			g, err := New(bc.cfg)
+			if err != nil {
+				b.Fatal(err)
 			}
-		}
-		testutil.BenchStep(b, g, table, true, false)
-	})
+			testutil.BenchStep(b, g, table, true, false)
+		})
+	}
 }
 
 // BenchmarkAct measures a tick of a built-in bot in self-play in the

@@ -41,7 +41,7 @@ func newGame(name string, cfg *Config) (*Game, error) {
 		g.hist = make([]seatHistory, g.n)
 	}
 	if g.cfg.CycleMarks {
-		g.cycStart = make([]int32, g.n)
+		g.cycStart = make([][3]int32, g.n)
 	}
 	g.spec = newSpec(name, &g.cfg)
 	g.Reset(0)

@@ -341,55 +341,62 @@ func (g *Game) writeScalars(seat int, sc []byte) {
 func (g *Game) recordCycleStarts() {
 	for s := range g.n {
 		p := &g.players[s]
-		g.cycStart[s] = -1
-		if g.inCube(p.X, p.Y, p.Z) {
-			g.cycStart[s] = int32(g.index(p.X, p.Y, p.Z))
-		}
+		g.cycStart[s] = [3]int32{int32(p.X), int32(p.Y), int32(p.Z)}
 	}
-}
-
-// cycleStartOf returns seat s's cycle-start cell for the coming tick: its
-// cell now when the tick starts a cycle, else the one recorded at the
-// cycle's first tick; -1 off the cube.
-func (g *Game) cycleStartOf(s int) int32 {
-	if g.SubTick() != 1 {
-		return g.cycStart[s]
-	}
-	p := &g.players[s]
-	if !g.inCube(p.X, p.Y, p.Z) {
-		return -1
-	}
-	return int32(g.index(p.X, p.Y, p.Z))
 }
 
 // writeCycleMarks writes seat's cycle-mark scalars (Config.CycleMarks)
-// into sc, which starts at the first of them.
+// into sc, which starts at the first of them: one pass over the bots in
+// play, each cycle-start cell at distance 0 or 1 from the seat's cell
+// marking the direction that reaches it.
 func (g *Game) writeCycleMarks(seat int, sc []byte) {
-	var marks [NumCycleMarkScalars]float32
+	sc = sc[:4*NumCycleMarkScalars]
+	clear(sc)
 	p := &g.players[seat]
-	if p.InPlay {
-		for d := range NumFixedActions {
-			m := moveDelta[d]
-			x, y, z := p.X+m[0], p.Y+m[1], p.Z+m[2]
-			if !g.inCube(x, y, z) {
-				continue
-			}
-			c := int32(g.index(x, y, z))
-			for s := range g.n {
-				if !g.players[s].InPlay || g.cycleStartOf(s) != c {
-					continue
-				}
-				if s == seat {
-					marks[CycleMarkSelf+int(d)] = 1
-				} else {
-					marks[CycleMarkOthers+int(d)] = 1
-				}
-			}
+	if !p.InPlay {
+		return
+	}
+	now := g.SubTick() == 1 // the cycle starts at the coming tick: the cells now
+	for s := range g.n {
+		q := &g.players[s]
+		if !q.InPlay {
+			continue
 		}
+		x, y, z := q.X, q.Y, q.Z
+		if !now {
+			c := &g.cycStart[s]
+			x, y, z = int(c[0]), int(c[1]), int(c[2])
+		}
+		d, ok := direction(x-p.X, y-p.Y, z-p.Z)
+		if !ok {
+			continue
+		}
+		k := CycleMarkOthers + int(d)
+		if s == seat {
+			k = CycleMarkSelf + int(d)
+		}
+		binary.LittleEndian.PutUint32(sc[4*k:], one)
 	}
-	for k, v := range marks {
-		binary.LittleEndian.PutUint32(sc[4*k:], math.Float32bits(v))
+}
+
+// one is the bits of float32 1 (math.Float32bits(1)).
+const one = 0x3f800000
+
+// direction returns the action that reaches the cell at offset (dx, dy,
+// dz): Noop for (0,0,0), the move for a unit step along one axis; false
+// for any other offset.
+func direction(dx, dy, dz int) (Action, bool) {
+	switch {
+	case dx|dy|dz == 0:
+		return Noop, true
+	case dy == 0 && dz == 0 && (dx == 1 || dx == -1):
+		return MovePlusX + Action(1-dx)/2, true
+	case dx == 0 && dz == 0 && (dy == 1 || dy == -1):
+		return MovePlusY + Action(1-dy)/2, true
+	case dx == 0 && dy == 0 && (dz == 1 || dz == -1):
+		return MovePlusZ + Action(1-dz)/2, true
 	}
+	return 0, false
 }
 
 // writeHistory writes seat's history scalars (Config.History) into sc.

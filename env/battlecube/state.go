@@ -355,9 +355,9 @@ type Game struct {
 	nScalars int
 	hist     []seatHistory
 	// cycStart, one per seat, is nil unless Config.CycleMarks: the cell
-	// index each seat stood on at the start of the current cycle's first
-	// tick (-1 off the cube), recorded by Step (see recordCycleStarts).
-	cycStart []int32
+	// each seat stood on at the start of the current cycle's first tick,
+	// recorded by Step (see recordCycleStarts).
+	cycStart [][3]int32
 
 	rng rand.PCG
 
