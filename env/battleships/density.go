@@ -16,8 +16,10 @@ type tracker struct {
 // the ships newly sunk to them: for each, the first run of its length of
 // damaged cells not yet put down to a ship, through a hit made since the
 // last update when there is one (a sunk ship's cells are the run of hits
-// through the shot that sank it). Call it once a round.
-func (t *tracker) update(g *Game, seat int) {
+// through the shot that sank it). Call it once a round. It reports whether
+// what density reads changed (a cell newly missed or damaged, a ship newly
+// seen to sink); when it did not, density gives what it gave before.
+func (t *tracker) update(g *Game, seat int) (changed bool) {
 	n := g.n
 	anyFresh := false
 	opp := &g.players[1-seat]
@@ -27,17 +29,19 @@ func (t *tracker) update(g *Game, seat int) {
 		switch {
 		case c.Hit && c.Ship != 0 && t.known[i] != 2:
 			t.known[i], t.fresh[i], anyFresh = 2, true, true
-		case c.Hit && c.Ship == 0:
-			t.known[i] = 1
+		case c.Hit && c.Ship == 0 && t.known[i] != 1:
+			t.known[i], changed = 1, true
 		}
 	}
+	changed = changed || anyFresh
 	for k := range NumShips {
 		if t.sunk[k] || !opp.Ships[k].Destroyed {
 			continue
 		}
-		t.sunk[k] = true
+		t.sunk[k], changed = true, true
 		t.resolve(n, ShipType(k), anyFresh)
 	}
+	return changed
 }
 
 // resolve marks the damaged cells of a run of ship type st's length,

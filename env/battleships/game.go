@@ -54,6 +54,7 @@ func (g *Game) Reset(seed uint64) {
 	}
 	clear(g.invalid[:])
 	g.seen = [Seats]tracker{}
+	g.densOK = [Seats]bool{}
 	g.moves = [Seats]moveRecord{}
 	for s := range Seats {
 		p := &g.players[s]

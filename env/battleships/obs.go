@@ -62,8 +62,9 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 // few cells (the shots' targets, a shield), so when have is the version
 // before the last Step it rewrites only the plane bytes of the cells that
 // Step changed that differ from what those cells showed before it (a shot
-// on unknown water: two bytes, not twelve, each on its own cache line);
-// when have is the current version it writes nothing; otherwise (after a
+// on unknown water: two bytes, not twelve, each on its own cache line),
+// and the density plane (Config.DensityPlane) only when the Step changed
+// what the seat knows; when have is the current version it writes nothing; otherwise (after a
 // Reset or LoadNative, or a missed Step) it writes dst in full. The bytes
 // are those WriteObs writes, in every case. vecenv calls it for rows that
 // keep their env from step to step. It panics as WriteObs does, and never
@@ -75,7 +76,9 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 		return have
 	case have != 0 && have == g.obsFrom:
 		g.writeDelta(seat, dst[0])
-		if g.cfg.DensityPlane {
+		if g.cfg.DensityPlane && g.densVer[seat] == g.obsVer {
+			// The last Step changed what the seat knows; otherwise dst
+			// shows the density plane of now already.
 			g.writeDensity(seat, dst[0][PlaneOppDensity*g.n*g.n:])
 		}
 	default:
@@ -188,10 +191,24 @@ func (g *Game) writePlanes(seat int, pl []byte) {
 // tracker (tracker.density: hunter's reckoning, 0 on the cells already
 // shot), scaled so that the likeliest cell is 255 and rounded; all 0 when
 // no cell is likely (once every ship is seen to sink); before phase 2,
-// the density of an unshot map. It never allocates.
+// the density of an unshot map. The plane is computed once for what the
+// seat knows and kept in g.dens until a Step changes that (tracker.update),
+// so observations written again in between copy it. It never allocates.
 func (g *Game) writeDensity(seat int, plane []byte) {
+	nn := g.n * g.n
+	if !g.densOK[seat] {
+		g.computeDensity(seat)
+	}
+	copy(plane[:nn], g.dens[seat][:nn])
+}
+
+// computeDensity fills g.dens[seat] with the density plane of what the
+// seat knows now (see writeDensity) and sets densOK[seat].
+func (g *Game) computeDensity(seat int) {
 	n := g.n
 	nn := n * n
+	plane := &g.dens[seat]
+	g.densOK[seat] = true
 	var prob, dens [MaxCells]float32
 	g.seen[seat].density(n, &prob, &dens)
 	top := float32(0)

@@ -240,6 +240,13 @@ type Game struct {
 	// opponent's map (see tracker): cleared by Reset, updated at the end
 	// of every Step that plays a round, rebuilt by LoadNative.
 	seen [Seats]tracker
+	// dens holds, where densOK, each seat's density plane (plane order)
+	// as seen gives it now (see writeDensity); densVer is the version
+	// (obsVer) of the last Step that changed seen[seat], for UpdateObs.
+	// Reset and LoadNative clear densOK.
+	dens    [Seats][MaxCells]byte
+	densOK  [Seats]bool
+	densVer [Seats]uint64
 }
 
 // changedWords is the length of a bitmap of the cells of the largest map.

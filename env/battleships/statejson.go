@@ -312,6 +312,7 @@ func (g *Game) LoadNative(data []byte) error {
 		ng.done, ng.truncEnd = true, true
 	}
 	ng.seen = [Seats]tracker{}
+	ng.densOK = [Seats]bool{}
 	if ng.cfg.DensityPlane {
 		// All its hits are new to the trackers: each sunk ship gets the
 		// first run of hits of its length.

@@ -81,8 +81,11 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 	}
 	g.processRound(&cmds)
 	if g.cfg.DensityPlane {
-		g.seen[0].update(g, 0)
-		g.seen[1].update(g, 1)
+		for s := range Seats {
+			if g.seen[s].update(g, s) {
+				g.densOK[s], g.densVer[s] = false, g.obsVer
+			}
+		}
 	}
 	g.writeRewards(rewards)
 	g.writeFlags(terminated, truncated)
