@@ -11,19 +11,26 @@ import (
 // TestUpdateObsEqualsWriteObs drives games the way a pool does, with a row
 // per seat kept up to date by UpdateObs, and checks every row against
 // WriteObs after every step: over random legal play in every placement
-// mode, with rows that miss a step, rows updated twice, and resets in the
-// middle of a game.
+// mode and, with the density plane, on every size, with rows that miss a
+// step, rows updated twice, rows whose seat's observation was written
+// elsewhere first (so a density plane cached for this version is there
+// already), and resets in the middle of a game.
 func TestUpdateObsEqualsWriteObs(t *testing.T) {
 	for _, cfg := range []*Config{{Size: SizeSmall}, {Size: SizeMedium, Placement: PlacementLearn}, {Size: SizeLarge, Placement: PlacementReference},
-		{Size: SizeSmall, Placement: PlacementLearn, DensityPlane: true, ShotMask: true}} {
+		{Size: SizeSmall, Placement: PlacementLearn, DensityPlane: true, ShotMask: true}, {Size: SizeMedium, DensityPlane: true},
+		{Size: SizeLarge, Placement: PlacementReference, DensityPlane: true, ShotMask: true}} {
 		for seed := range uint64(6) {
 			g := paintNew(t, cfg, seed)
 			rng := rand.New(rand.NewPCG(seed, 13))
 			rows := testutil.NewObsRows(g, rng)
+			elsewhere := g.spec.NewObsBuffers()
 			deltas := 0
-			rows.Before = func(_ int, have uint64) {
+			rows.Before = func(seat int, have uint64) {
 				if have != 0 && have == g.obsFrom {
 					deltas++
+				}
+				if rng.IntN(3) == 0 {
+					g.WriteObs(seat, elsewhere)
 				}
 			}
 			step := 0
