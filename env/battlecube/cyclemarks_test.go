@@ -1,7 +1,6 @@
 package battlecube
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"testing"
 )
@@ -138,30 +137,8 @@ func TestCycleMarksOffLeavesTheObservationAsItWas(t *testing.T) {
 		if got := b.Spec().Obs[1].Shape; len(got) != 1 || got[0] != base+NumCycleMarkScalars {
 			t.Fatalf("history %v, marks on: scalars shape %v, want [%d]", history, got, base+NumCycleMarkScalars)
 		}
-		rng := rand.New(rand.NewPCG(7, 3))
-		n := off.Players
-		acts, rew := make([]int32, n), make([]float32, n)
-		term, trunc := make([]bool, n), make([]bool, n)
-		oa, ob := a.Spec().NewObsBuffers(), b.Spec().NewObsBuffers()
-		for step := range 3000 {
-			if a.Done() {
-				seed := rng.Uint64()
-				a.Reset(seed)
-				b.Reset(seed)
-			}
-			for s := range n {
-				a.WriteObs(s, oa)
-				b.WriteObs(s, ob)
-				if !bytes.Equal(oa[0], ob[0]) || !bytes.Equal(oa[1], ob[1][:4*base]) {
-					t.Fatalf("history %v, step %d seat %d: planes or the scalars before the marks differ with marks on", history, step, s)
-				}
-				acts[s] = int32(rng.IntN(int(NumFixedActions)))
-				if rng.IntN(3) == 0 {
-					acts[s] = int32(rng.IntN(a.Spec().Actions))
-				}
-			}
-			a.Step(acts, rew, term, trunc)
-			b.Step(acts, rew, term, trunc)
+		if step, seat, ok := sameObsPrefix(a, b, 4*base, rand.New(rand.NewPCG(7, 3)), 3000); !ok {
+			t.Fatalf("history %v, step %d seat %d: planes or the scalars before the marks differ with marks on", history, step, seat)
 		}
 	}
 }
