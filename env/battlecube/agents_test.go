@@ -56,3 +56,47 @@ func TestBattlecubeAgentsDoNotAllocate(t *testing.T) {
 		t.Errorf("%v allocations per Act", n)
 	}
 }
+
+// TestTeebotMovesOnlyAtTheCycleStart: with T tasks per tick, teebot's
+// moves are the first trunc(max(1, T/2)) tasks of its cycle and the rest
+// are bombs (or NOOP when it has nothing to do), so from then to the
+// cycle's end it stands on one cell, which a bomb placed there in those
+// ticks hits (spec §8: moveDistance, then pickTargets).
+func TestTeebotMovesOnlyAtTheCycleStart(t *testing.T) {
+	for _, tc := range []struct{ tasks, moves int }{{2, 1}, {3, 1}, {4, 2}, {5, 2}} {
+		cfg := DefaultConfig()
+		cfg.TasksPerTick = tc.tasks
+		g, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bots := make([]*Teebot, cfg.Players)
+		for i := range bots {
+			bots[i] = NewTeebot(DefaultTeebotParams())
+		}
+		acts := make([]int32, cfg.Players)
+		rew := make([]float32, cfg.Players)
+		term, trunc := make([]bool, cfg.Players), make([]bool, cfg.Players)
+		late := 0
+		for game := range uint64(50) {
+			g.Reset(game)
+			for i, b := range bots {
+				b.Reset(g, i, game*16+uint64(i))
+			}
+			for !g.Done() {
+				sub := g.SubTick()
+				for s, b := range bots {
+					acts[s] = b.Act(g, s)
+					a := Action(acts[s])
+					if g.Player(s).InPlay && a > Noop && a < NumFixedActions && sub > tc.moves {
+						late++
+					}
+				}
+				g.Step(acts, rew, term, trunc)
+			}
+		}
+		if late != 0 {
+			t.Errorf("tasks_per_tick %d: %d teebot moves after the cycle's first %d tasks", tc.tasks, late, tc.moves)
+		}
+	}
+}
