@@ -110,11 +110,19 @@ type Hunter struct {
 	occupied [maxCells]bool
 	near     [maxCells]bool // within nearR steps of an opponent
 	blockAll bool           // near blocks moves in every round, not occupied in rounds 1–2
+
+	// lineValue is what a bomb spot earns for each opponent in its reach
+	// (spotValue): hunterLineValue for hunter, 0 for [Harvester].
+	lineValue int
 }
+
+// hunterLineValue is hunter's value of an opponent in a bomb's reach: more
+// than two walls, so it closes in on opponents once walls are scarce.
+const hunterLineValue = 25
 
 // NewHunter returns a hunter bot, seeded with 0 until Reset.
 func NewHunter() *Hunter {
-	h := &Hunter{}
+	h := &Hunter{lineValue: hunterLineValue}
 	h.rng = rand.New(&h.pcg)
 	return h
 }
@@ -532,8 +540,8 @@ func (h *Hunter) mark(b, c, k int) {
 }
 
 // spotValue is what a bomb of radius on c would earn on the current map:
-// 10 a wall no simulated bomb destroys, and a share of the bounty for each
-// opponent in reach.
+// 10 a wall no simulated bomb destroys, and lineValue (a share of the
+// bounty) for each opponent in reach.
 func (h *Hunter) spotValue(c, radius int) int {
 	if h.bombAt[c] != 0 || h.wall[c] != 0 {
 		return 0
@@ -558,7 +566,7 @@ func (h *Hunter) spotValue(c, radius int) int {
 				break
 			}
 			if h.occupied[t] {
-				v += 25
+				v += h.lineValue
 			}
 		}
 	}

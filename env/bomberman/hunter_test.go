@@ -142,7 +142,14 @@ func TestHunterRules(t *testing.T) {
 				addBomb(t, g, b.owner, b.x, b.y, b.radius, b.timer)
 			}
 			g.stateChanged()
-			tt.check(t, g, hunterAct(g, 0))
+			// The harvester shares these rules (harvester_test.go has
+			// its own).
+			for _, bot := range []struct {
+				name string
+				act  func(*Game, int) Action
+			}{{"hunter", hunterAct}, {"harvester", harvesterAct}} {
+				t.Run(bot.name, func(t *testing.T) { tt.check(t, g, bot.act(g, 0)) })
+			}
 		})
 	}
 }

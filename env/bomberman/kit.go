@@ -17,6 +17,7 @@ type Kit struct{}
 var builtinAgents = []env.AgentInfo{
 	{Name: "reference", Summary: "the Entelect 2016 reference bot (C# AStarStrategy), quirks included", New: newReferenceAgent},
 	{Name: "hunter", Summary: "a built-in bot that simulates fuses and chain reactions, clears walls, takes power-ups and traps opponents", New: newHunterAgent},
+	{Name: "harvester", Summary: "hunter that does not stalk opponents: it keeps clearing walls and visiting cells and beats hunter on points (about 2 games in 3)", New: newHarvesterAgent},
 }
 
 // Agents returns the game's built-in agents.
@@ -33,11 +34,11 @@ func (Kit) Training() training.Defaults {
 }
 
 // Gauntlet returns the agents of the game's gauntlet: the reference bot,
-// the generic baselines and the committed policy, sampling as trained
-// (trained on 2 players, it plays every 21×21 game: bomberman/2p and the
-// 4-player default).
+// hunter and harvester, the generic baselines and the committed policy,
+// sampling as trained (trained on 2 players, it plays every 21×21 game:
+// bomberman/2p and the 4-player default).
 func (Kit) Gauntlet() []string {
-	return []string{"reference", "hunter", "random", "idle", "policy:policies/bomberman-2p.policy.safetensors?sample"}
+	return []string{"reference", "hunter", "harvester", "random", "idle", "policy:policies/bomberman-2p.policy.safetensors?sample"}
 }
 
 // consoleKeys are the original's console controls: its console client
