@@ -1,10 +1,6 @@
 package bomberman
 
-import (
-	"testing"
-
-	"github.com/botarena/botarena/env"
-)
+import "testing"
 
 // harvesterAct resets a harvester for seat on g and returns its action.
 func harvesterAct(g *Game, seat int) Action {
@@ -61,28 +57,6 @@ func TestHarvesterRules(t *testing.T) {
 	}
 }
 
-// playBots plays a 2-player game of seed with a in seat as and b in the
-// other seat, and returns the game at its end.
-func playBots(t *testing.T, a, b env.Agent, as int, seed uint64) *Game {
-	t.Helper()
-	g, err := New(&Config{Players: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Reset(seed)
-	a.Reset(g, as, seed)
-	b.Reset(g, 1-as, seed+1)
-	acts := make([]int32, 2)
-	rw := make([]float32, 2)
-	te, tr := make([]bool, 2), make([]bool, 2)
-	for !g.Done() {
-		acts[as] = a.Act(g, as)
-		acts[1-as] = b.Act(g, 1-as)
-		g.Step(acts, rw, te, tr)
-	}
-	return g
-}
-
 func TestHarvesterBeatsHunterOnPoints(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 20 games")
@@ -110,19 +84,5 @@ func TestHarvesterIsDeterministic(t *testing.T) {
 		if a.Round() != b.Round() || a.Player(0) != b.Player(0) || a.Player(1) != b.Player(1) {
 			t.Errorf("seed %d: two games ended %d %+v %+v and %d %+v %+v", seed, a.Round(), a.Player(0), a.Player(1), b.Round(), b.Player(0), b.Player(1))
 		}
-	}
-}
-
-func TestHarvesterActDoesNotAllocate(t *testing.T) {
-	g, err := New(&Config{Players: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Reset(7)
-	h := NewHarvester()
-	h.Reset(g, 0, 7)
-	h.Act(g, 0)
-	if n := testing.AllocsPerRun(20, func() { h.Act(g, 0) }); n != 0 {
-		t.Errorf("Act allocates %v times", n)
 	}
 }

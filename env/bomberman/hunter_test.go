@@ -3,6 +3,8 @@ package bomberman
 import (
 	"os"
 	"testing"
+
+	"github.com/botarena/botarena/env"
 )
 
 // hunterAct resets a hunter for seat on g and returns its action.
@@ -193,22 +195,7 @@ func TestHunterBeatsReference(t *testing.T) {
 	for i := range games {
 		seed := uint64(1000 + i)
 		hs := i % 2
-		g, err := New(&Config{Players: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Reset(seed)
-		hu, ref := NewHunter(), NewReference()
-		hu.Reset(g, hs, seed)
-		ref.Reset(g, 1-hs, seed+1)
-		acts := make([]int32, 2)
-		rw := make([]float32, 2)
-		te, tr := make([]bool, 2), make([]bool, 2)
-		for !g.Done() {
-			acts[hs] = hu.Act(g, hs)
-			acts[1-hs] = ref.Act(g, 1-hs)
-			g.Step(acts, rw, te, tr)
-		}
+		g := playBots(t, NewHunter(), NewReference(), hs, seed)
 		if w, draw := g.Outcome(); !draw && w == hs {
 			wins++
 		}
@@ -219,16 +206,23 @@ func TestHunterBeatsReference(t *testing.T) {
 }
 
 func TestHunterActDoesNotAllocate(t *testing.T) {
-	g, err := New(&Config{Players: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Reset(7)
-	h := NewHunter()
-	h.Reset(g, 0, 7)
-	h.Act(g, 0)
-	if n := testing.AllocsPerRun(20, func() { h.Act(g, 0) }); n != 0 {
-		t.Errorf("Act allocates %v times", n)
+	for _, bot := range []struct {
+		name string
+		new  func() env.Agent
+	}{{"hunter", func() env.Agent { return NewHunter() }}, {"harvester", func() env.Agent { return NewHarvester() }}} {
+		t.Run(bot.name, func(t *testing.T) {
+			g, err := New(&Config{Players: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.Reset(7)
+			h := bot.new()
+			h.Reset(g, 0, 7)
+			h.Act(g, 0)
+			if n := testing.AllocsPerRun(20, func() { h.Act(g, 0) }); n != 0 {
+				t.Errorf("Act allocates %v times", n)
+			}
+		})
 	}
 }
 
@@ -265,4 +259,26 @@ func TestHunterLeavesTriggerableBlastLines(t *testing.T) {
 			t.Fatalf("hunter died in round %d", g.Round())
 		}
 	}
+}
+
+// playBots plays a 2-player game of seed with a in seat as (reset with
+// seed) and b in the other seat (seed+1), and returns the game at its end.
+func playBots(t *testing.T, a, b env.Agent, as int, seed uint64) *Game {
+	t.Helper()
+	g, err := New(&Config{Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(seed)
+	a.Reset(g, as, seed)
+	b.Reset(g, 1-as, seed+1)
+	acts := make([]int32, 2)
+	rw := make([]float32, 2)
+	te, tr := make([]bool, 2), make([]bool, 2)
+	for !g.Done() {
+		acts[as] = a.Act(g, as)
+		acts[1-as] = b.Act(g, 1-as)
+		g.Step(acts, rw, te, tr)
+	}
+	return g
 }
