@@ -12,3 +12,6 @@ botarena tournament bomberman --config "$C" --agents "p=policy:$P,hunter,referen
 # the baseline: hunter alone against three hunters and against three references, same seeds
 botarena tournament bomberman --agents "h=hunter,hunter,reference" \
   --focus h --lone --games 50 --seed 880001 --json > gauntlet-hunter.json
+# harvester (the 2-player teacher that beats hunter on points) alone against three hunters / references
+botarena tournament bomberman --agents "h=harvester,hunter,reference" \
+  --focus h --lone --games 50 --seed 880001 --json > gauntlet-harvester.json
