@@ -1,6 +1,6 @@
 #!/bin/sh
 # The battleships-medium-hunt run (issue 34, 2026-11-30), 50 minutes on the shared 2-core machine (load
-# average 6-11, beside other helpers' training runs and matches), nice -n 5: 23.5 minutes of imitation and
+# average 6-11, beside other helpers' training runs and matches), nice -n 5: about 24 minutes of imitation and
 # DAgger, then 155,648 PPO learner steps (19 updates; 84-117 learner steps/s). From python/ of a git archive
 # of ccc99c8, with BOTARENA_BIN and BOTARENA_LIB built from the same tree (go build -o /tmp/ships2/bin/botarena
 # ./cmd/botarena; CGO_ENABLED=1 go build -buildmode=c-shared -o /tmp/ships2/bin/libbotarena.so
