@@ -13,3 +13,7 @@ for n in trained trained-argmax; do
     --focus $n --games 100 --seed 20261131 --json > $n-others.json
 done
 # gauntlet.json holds the four tables; gauntlet.md renders them together (botarena.train.gauntlet.render_gauntlet_md).
+# the committed bomberman-2p-safe against harvester (the lead, 2026-11-30), 100 games a seating
+DIR/botarena tournament bomberman/2p --config '{"view_radius":11,"safe_mask":true}' \
+  --agents "p=policy:policies/bomberman-2p-safe.policy.safetensors?sample,harvester" \
+  --focus p --games 100 --seed 20261132 --json > safe-against-harvester.json
