@@ -24,42 +24,20 @@ func (g *Game) appendMapTxt(dst []byte, seat int) []byte {
 	dst = append(dst, crlf...)
 	line("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXX")
 	line("")
-	hashes()
-	line(" Player")
-	for y := n - 1; y >= 0; y-- {
-		for x := range n {
-			c := me.cells[x*n+y]
-			switch {
-			case c.Shielded && c.ShieldHit:
-				dst = append(dst, '@')
-			case c.Ship != 0 && c.Hit:
-				dst = append(dst, shipLetters[c.Ship-1]+'a'-'A')
-			case c.Ship != 0:
-				dst = append(dst, shipLetters[c.Ship-1])
-			default:
-				dst = append(dst, '~')
+	// board writes a map under a line of hashes and title, north (y = n-1)
+	// first, one character a cell from glyph.
+	board := func(title string, cells *[MaxCells]Cell, glyph func(Cell) byte) {
+		hashes()
+		line(title)
+		for y := n - 1; y >= 0; y-- {
+			for x := range n {
+				dst = append(dst, glyph(cells[x*n+y]))
 			}
+			dst = append(dst, crlf...)
 		}
-		dst = append(dst, crlf...)
 	}
-	hashes()
-	line(" Opponent")
-	for y := n - 1; y >= 0; y-- {
-		for x := range n {
-			c := op.cells[x*n+y]
-			switch {
-			case c.Shielded && c.ShieldHit:
-				dst = append(dst, '@')
-			case c.Hit && c.Ship != 0:
-				dst = append(dst, '*')
-			case c.Hit:
-				dst = append(dst, '!')
-			default:
-				dst = append(dst, '~')
-			}
-		}
-		dst = append(dst, crlf...)
-	}
+	board(" Player", &me.cells, ownMapGlyph)
+	board(" Opponent", &op.cells, opponentMapGlyph)
 	hashes()
 	dst = append(dst, crlf...)
 	line("")
@@ -144,4 +122,34 @@ func appendStatus(dst []byte, p *Player) []byte {
 		return append(dst, "Status: Dead\r\n"...)
 	}
 	return append(dst, "Status: Alive\r\n"...)
+}
+
+// ownMapGlyph is map.txt's character for a cell of the player's own map:
+// '@' a shielded cell that stopped a shot, the ship's letter (lower case
+// once hit), '~' water.
+func ownMapGlyph(c Cell) byte {
+	switch {
+	case c.Shielded && c.ShieldHit:
+		return '@'
+	case c.Ship != 0 && c.Hit:
+		return shipLetters[c.Ship-1] + 'a' - 'A'
+	case c.Ship != 0:
+		return shipLetters[c.Ship-1]
+	}
+	return '~'
+}
+
+// opponentMapGlyph is map.txt's character for a cell of the opponent's
+// map, which shows only shots: '@' a shielded cell that stopped one, '*' a
+// hit on a ship, '!' a miss, '~' a cell not shot.
+func opponentMapGlyph(c Cell) byte {
+	switch {
+	case c.Shielded && c.ShieldHit:
+		return '@'
+	case c.Hit && c.Ship != 0:
+		return '*'
+	case c.Hit:
+		return '!'
+	}
+	return '~'
 }
