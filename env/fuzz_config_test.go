@@ -252,20 +252,29 @@ func checkAllFormats(t *testing.T, e env.Env) {
 	}
 }
 
+// canonicalState returns e's codec, its canonical native format (the
+// first it lists) and e's state in that format as seat sees it; it fails
+// tb when e has no codec or the state cannot be written.
+func canonicalState(tb testing.TB, e env.Env, seat int) (c env.Codec, format string, state []byte) {
+	tb.Helper()
+	c, err := env.CodecOf(e)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	format = c.NativeFormats()[0]
+	state, err = c.AppendNative(nil, format, seat)
+	if err != nil {
+		tb.Fatalf("%s for seat %d: %v", format, seat, err)
+	}
+	return c, format, state
+}
+
 // checkCanonicalRoundTrip checks that e's canonical native state, as the
 // referee sees it, loads into a fresh env of the same config and writes
 // back the same bytes.
 func checkCanonicalRoundTrip(t *testing.T, name string, config []byte, e env.Env) {
 	t.Helper()
-	c, err := env.CodecOf(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	format := c.NativeFormats()[0]
-	state, err := c.AppendNative(nil, format, -1)
-	if err != nil {
-		t.Fatalf("%s for the referee: %v", format, err)
-	}
+	_, format, state := canonicalState(t, e, -1)
 	if env.IsJSONFormat(format) && !json.Valid(state) {
 		t.Fatalf("%s is not JSON:\n%s", format, state)
 	}

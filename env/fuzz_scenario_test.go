@@ -36,15 +36,7 @@ func FuzzScenario(f *testing.F) {
 			f.Fatal(err)
 		}
 		e.Reset(1)
-		c, err := env.CodecOf(e)
-		if err != nil {
-			f.Fatal(err)
-		}
-		format := c.NativeFormats()[0]
-		state, err := c.AppendNative(nil, format, -1)
-		if err != nil {
-			f.Fatal(err)
-		}
+		c, format, state := canonicalState(f, e, -1)
 		if !env.IsJSONFormat(format) {
 			state, _ = json.Marshal(string(state))
 		}

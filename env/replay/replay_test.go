@@ -13,6 +13,7 @@ import (
 	"github.com/botarena/botarena/env"
 	_ "github.com/botarena/botarena/env/bomberman"
 	"github.com/botarena/botarena/env/replay"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 func TestStatesListTheRoundFoldersInOrder(t *testing.T) {
@@ -65,11 +66,7 @@ func (c noRefereeView) AppendNative(dst []byte, format string, seat int) ([]byte
 // referee's view or, for a format without one, seat 0's, and States reads
 // the rounds back in order.
 func TestWriteRoundWritesEveryFormatInTheGenericLayout(t *testing.T) {
-	e, err := env.Default.Make("bomberman", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Reset(7)
+	e := testutil.NewEnv(t, "bomberman", 7)
 	full, err := env.CodecOf(e)
 	if err != nil {
 		t.Fatal(err)
