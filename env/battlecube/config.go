@@ -89,6 +89,14 @@ type Config struct {
 	// tensors show only the present. Default false: the scalars as before,
 	// byte for byte.
 	CycleMarks bool `json:"cycle_marks" doc:"add 14 cycle-start scalars to the observation: for the seat's cell and its 6 neighbours (stay, +X, -X, +Y, -Y, +Z, -Z), whether it is the seat's own cell at the start of the current task cycle (when bots were last asked), then whether it is another bot's"`
+	// TasksScalar adds one scalar to the observation after all others:
+	// 1/T for T tasks per tick (1 with one task per tick, 1/3 in
+	// battlecube/tasks3). The other scalars tell a cycle's first tick from
+	// a one-task cube's every tick by nothing (ScalarSubTick is 0 in
+	// both), and the bots that play well differ there (dodger steps off
+	// its cycle-start cell, stalker bombs). Default false: the scalars as
+	// before, byte for byte.
+	TasksScalar bool `json:"tasks_scalar" doc:"add 1 scalar to the observation after all others: 1/tasks_per_tick (1 with one task per tick), so that a policy can tell one-task cubes from cycles of several tasks"`
 	// GameID is the game id the original takes from the socket id
 	// (GAME_STARTED, gameInfo.id, GAME_ENDED). Default "botarena".
 	GameID string `json:"game_id" doc:"the game id the original takes from the socket id (GAME_STARTED, gameInfo.id, GAME_ENDED)"`

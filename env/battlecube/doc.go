@@ -86,6 +86,10 @@
 // bots plan a cycle from its first state only (teebot bombs its targets'
 // cycle-start cells), which the other tensors no longer show.
 //
+// With Config.TasksScalar one more scalar follows all the others: 1/T
+// (1 with one task per tick), the same for every seat and tick. Without
+// it a cycle's first tick and a one-task cube's ticks look alike.
+//
 // The mask marks every action legal while the seat is in play (the server
 // accepts any task; moving out of the cube or bombing one's own cell are
 // legal losses); Config.SafeMask masks those two. A seat out of play and a

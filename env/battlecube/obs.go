@@ -93,9 +93,9 @@ const RewardDefinition = "terminal: -1 to a seat in the tick it is lost (out of 
 var specs sync.Map // specKey -> *env.Spec
 
 type specKey struct {
-	name                   string
-	edge, players, maxTick int
-	history, cycleMarks    bool
+	name                             string
+	edge, players, maxTick           int
+	history, cycleMarks, tasksScalar bool
 }
 
 // scalarsOf returns the length of cfg's scalar vector.
@@ -104,11 +104,14 @@ func scalarsOf(cfg *Config) int {
 	if cfg.CycleMarks {
 		n += NumCycleMarkScalars
 	}
+	if cfg.TasksScalar {
+		n++
+	}
 	return n
 }
 
 func newSpec(name string, cfg *Config) *env.Spec {
-	k := specKey{name, cfg.Edge, cfg.Players, cfg.MaxTicks, cfg.History, cfg.CycleMarks}
+	k := specKey{name, cfg.Edge, cfg.Players, cfg.MaxTicks, cfg.History, cfg.CycleMarks, cfg.TasksScalar}
 	if s, ok := specs.Load(k); ok {
 		return s.(*env.Spec)
 	}
@@ -141,7 +144,10 @@ func buildSpec(name string, cfg *Config) *env.Spec {
 		scalars = fmt.Sprintf("[%d]: %s; then at %d..%d, for the seat's cell and its neighbours (stay, +X, -X, +Y, -Y, +Z, -Z): "+
 			"1 if it is the seat's own cycle-start cell (where it stood when bots were last asked), then at %d..%d: 1 if it is another bot's in play",
 			scalarsOf(cfg), scalars[strings.Index(scalars, " ")+1:], CycleMarksOffset(cfg), CycleMarksOffset(cfg)+CycleMarkOthers-1,
-			CycleMarksOffset(cfg)+CycleMarkOthers, scalarsOf(cfg)-1)
+			CycleMarksOffset(cfg)+CycleMarkOthers, CycleMarksOffset(cfg)+NumCycleMarkScalars-1)
+	}
+	if cfg.TasksScalar {
+		scalars = fmt.Sprintf("[%d]: %s; then at %d: 1/tasks per tick", scalarsOf(cfg), scalars[strings.Index(scalars, " ")+1:], scalarsOf(cfg)-1)
 	}
 	return &env.Spec{
 		Game:  name,
@@ -332,6 +338,9 @@ func (g *Game) writeScalars(seat int, sc []byte) {
 	}
 	if g.cycStart != nil {
 		g.writeCycleMarks(seat, sc[4*CycleMarksOffset(&g.cfg):])
+	}
+	if g.cfg.TasksScalar {
+		binary.LittleEndian.PutUint32(sc[4*(g.nScalars-1):], math.Float32bits(1/float32(g.tasks)))
 	}
 }
 

@@ -58,6 +58,9 @@ func Rules(cfg *Config) string {
 	if cfg.CycleMarks {
 		f(" (from index %d, %d cycle marks: for its cell and its 6 neighbours, whether the bot stood there when bots were last asked, then whether another bot did)", CycleMarksOffset(cfg), NumCycleMarkScalars)
 	}
+	if cfg.TasksScalar {
+		f(" (the last: 1/%d, one over the tasks per tick)", cfg.TasksPerTick)
+	}
 	f(".\n")
 	f("- Reward: %s\n", RewardDefinition)
 	f("- No mid-game setup changes (GAME_SETUP_UPDATE); speed is ignored.\n")
