@@ -253,17 +253,25 @@ func guard(err *error) {
 }
 
 // reset resets every env and encodes the first batch into b.batch.
-func (p *servedPool) reset(b *batchBuf) (err error) {
-	if err := p.enter("Reset", syncPool, ""); err != nil {
+func (p *servedPool) reset(b *batchBuf) error {
+	return p.resetEnvs("Reset", syncPool, func() error { return p.pool.Reset() },
+		func() error { return p.encode(b, p.pool.Buffers(), nil, nil) })
+}
+
+// resetEnvs is Reset and AsyncReset: it enters call on a pool of kind,
+// resets its envs with reset, marks the pool reset and then runs then, all
+// under the pool's lock; a panic of the envs becomes the error (see guard).
+func (p *servedPool) resetEnvs(call string, kind poolKind, reset, then func() error) (err error) {
+	if err := p.enter(call, kind, ""); err != nil {
 		return err
 	}
 	defer p.unlock()
 	defer guard(&err)
-	if err := p.pool.Reset(); err != nil {
+	if err := reset(); err != nil {
 		return fmt.Errorf("pool %q: %w", p.id, err)
 	}
 	p.wasReset = true
-	return p.encode(b, p.pool.Buffers(), nil, nil)
+	return then()
 }
 
 // step parses raw (one little-endian int32 per row), steps the pool and
@@ -353,17 +361,9 @@ func (p *servedPool) quiet() {
 }
 
 // asyncReset resets every env of an async pool in the background.
-func (p *servedPool) asyncReset() (err error) {
-	if err := p.enter("AsyncReset", asyncPool, ""); err != nil {
-		return err
-	}
-	defer p.unlock()
-	defer guard(&err)
-	if err := p.async.Reset(); err != nil {
-		return fmt.Errorf("pool %q: %w", p.id, err)
-	}
-	p.wasReset = true
-	return nil
+func (p *servedPool) asyncReset() error {
+	return p.resetEnvs("AsyncReset", asyncPool, func() error { return p.async.Reset() },
+		func() error { return nil })
 }
 
 // send parses rawEnvs and rawActions (little-endian int32s: env ids, and
