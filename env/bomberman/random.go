@@ -21,14 +21,20 @@ func newDotnetRandom(seed int32) dotnetRandom {
 	return r
 }
 
-func (r *dotnetRandom) seed(seed int32) {
+// initialMJ is the first value of .NET's seeding, MSEED - |seed| (with
+// |MinValue| taken as MBIG), stored at a[55].
+func initialMJ(seed int32) int32 {
 	subtraction := seed
 	if seed == -2147483648 {
 		subtraction = netMBIG
 	} else if seed < 0 {
 		subtraction = -seed
 	}
-	mj := int32(netMSEED) - subtraction
+	return int32(netMSEED) - subtraction
+}
+
+func (r *dotnetRandom) seed(seed int32) {
+	mj := initialMJ(seed)
 	a := &r.seedArray
 	a[55] = mj
 	spreadSeed(a, mj, 1)

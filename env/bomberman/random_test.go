@@ -94,19 +94,36 @@ func TestFillEqualsDraws(t *testing.T) {
 	}
 }
 
+// TestInitialMJSubtractsTheSeedsAbsoluteValue: .NET's seeding starts from
+// MSEED - |seed|, with |MinValue| taken as MBIG (Math.Abs would overflow).
+func TestInitialMJSubtractsTheSeedsAbsoluteValue(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		seed int32
+		want int32
+	}{
+		{"zero", 0, netMSEED},
+		{"positive", 42, netMSEED - 42},
+		{"negative", -42, netMSEED - 42},
+		{"max_value", netMBIG, netMSEED - netMBIG},
+		{"min_value_as_mbig", -2147483648, netMSEED - netMBIG},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := initialMJ(tc.seed); got != tc.want {
+				t.Errorf("initialMJ(%d) = %d, want %d", tc.seed, got, tc.want)
+			}
+		})
+	}
+}
+
 // TestSeedMatchesDotnet checks the seeding (its first loop unrolled, the
-// passes two at a time) against .NET's algorithm as written, on the edge
-// seeds and many others: the whole seed array must agree.
+// passes two at a time) against .NET's algorithm as written, from the same
+// first value (initialMJ), on the edge seeds and many others: the whole
+// seed array must agree.
 func TestSeedMatchesDotnet(t *testing.T) {
 	reference := func(seed int32) [56]int32 {
 		var a [56]int32
-		subtraction := seed
-		if seed == -2147483648 {
-			subtraction = netMBIG
-		} else if seed < 0 {
-			subtraction = -seed
-		}
-		mj := int32(netMSEED) - subtraction
+		mj := initialMJ(seed)
 		a[55] = mj
 		mk := int32(1)
 		for i := 1; i < 55; i++ {
