@@ -63,11 +63,7 @@ func TestSafeMaskRules(t *testing.T) {
 			g.cells[g.idx(3, 1)].soft = false
 			g.cells[g.idx(6, 1)].soft = true
 			g.cells[g.idx(5, 2)].soft = true
-			g.placeAt(0, 5, 1)
-			g.addBomb(1, 1, 0)
-			g.cells[g.idx(1, 1)].bombTick = 1
-			g.players[0].BombCount--
-			g.players[0].Coins = 10
+			ownBombGoingOff(g, 5, 1)
 		},
 		cleared: []Action{BuyRange, MoveLeft},
 		kept:    []Action{Wait, BuyPierce, BuyCount, TurnUp},
@@ -77,11 +73,7 @@ func TestSafeMaskRules(t *testing.T) {
 		name: "buy_pierce_that_carries_the_own_blast_through_is_masked",
 		setup: func(g *Game) {
 			g.cells[g.idx(5, 1)].soft = true
-			g.placeAt(0, 4, 1)
-			g.addBomb(1, 1, 0)
-			g.cells[g.idx(1, 1)].bombTick = 1
-			g.players[0].BombCount--
-			g.players[0].Coins = 10
+			ownBombGoingOff(g, 4, 1)
 		},
 		cleared: []Action{BuyPierce},
 		kept:    []Action{Wait, BuyRange, BuyCount},
@@ -312,4 +304,14 @@ func TestSafeMaskWaryNarrowsThePlainMask(t *testing.T) {
 		t.Errorf("the wary mask never clears more than the plain one in %d positions: the test shows nothing", len(states))
 	}
 	t.Logf("wary narrower in %d of %d positions", narrower, len(states))
+}
+
+// ownBombGoingOff puts player 0 at (x, y) with 10 coins to spend and its
+// bomb at (1,1), going off at the next round end.
+func ownBombGoingOff(g *Game, x, y int) {
+	g.placeAt(0, x, y)
+	g.addBomb(1, 1, 0)
+	g.cells[g.idx(1, 1)].bombTick = 1
+	g.players[0].BombCount--
+	g.players[0].Coins = 10
 }
