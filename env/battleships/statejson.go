@@ -50,16 +50,22 @@ func (g *Game) appendStateJSON(dst []byte, seat int) []byte {
 	return append(dst, `,"Player1Map":null,"Player2Map":null}`...)
 }
 
+// appendXY appends a cell's coordinates as the members of its JSON object
+// that follow the first: ,"X":x,"Y":y.
+func appendXY(dst []byte, x, y int) []byte {
+	dst = append(dst, `,"X":`...)
+	dst = appendInt(dst, x)
+	dst = append(dst, `,"Y":`...)
+	return appendInt(dst, y)
+}
+
 func (g *Game) appendCell(dst []byte, p *Player, x, y int) []byte {
 	c := p.cells[x*g.n+y]
 	dst = append(dst, `{"Occupied":`...)
 	dst = appendBool(dst, c.Ship != 0)
 	dst = append(dst, `,"Hit":`...)
 	dst = appendBool(dst, c.Hit)
-	dst = append(dst, `,"X":`...)
-	dst = appendInt(dst, x)
-	dst = append(dst, `,"Y":`...)
-	dst = appendInt(dst, y)
+	dst = appendXY(dst, x, y)
 	if !g.legacy {
 		dst = append(dst, `,"Shielded":`...)
 		dst = appendBool(dst, c.Shielded)
@@ -191,10 +197,7 @@ func (g *Game) appendOpponentMap(dst []byte, seat int) []byte {
 			dst = appendBool(dst, c.Hit && c.Ship != 0)
 			dst = append(dst, `,"Missed":`...)
 			dst = appendBool(dst, c.Hit && c.Ship == 0)
-			dst = append(dst, `,"X":`...)
-			dst = appendInt(dst, x)
-			dst = append(dst, `,"Y":`...)
-			dst = appendInt(dst, y)
+			dst = appendXY(dst, x, y)
 			if !g.legacy {
 				dst = append(dst, `,"ShieldHit":`...)
 				dst = appendBool(dst, c.ShieldHit)
