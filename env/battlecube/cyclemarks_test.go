@@ -120,16 +120,7 @@ func TestCycleMarksOffLeavesTheObservationAsItWas(t *testing.T) {
 	for _, history := range []bool{false, true} {
 		off := DefaultConfig()
 		off.TasksPerTick, off.History = 3, history
-		on := *off
-		on.CycleMarks = true
-		a, err := New(off)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := New(&on)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a, b := offAndOn(t, off, func(c *Config) { c.CycleMarks = true })
 		base := CycleMarksOffset(off)
 		if got := a.Spec().Obs[1].Shape; len(got) != 1 || got[0] != base {
 			t.Fatalf("history %v, marks off: scalars shape %v, want [%d]", history, got, base)

@@ -3,55 +3,35 @@ package battlecube
 import (
 	"fmt"
 	"testing"
-
-	"github.com/botarena/botarena/env"
-	"github.com/botarena/botarena/internal/testutil"
 )
 
 // dodgerGame plays one game of game with a dodger in seat and the built-in
-// agent other elsewhere, calling check before every tick with the dodger's
-// task and the positions at the tick before; it returns the game.
+// agent other elsewhere, calling check (when not nil) before every tick
+// with the dodger's task and every bot's cell at the tick before; it
+// returns the game.
 func dodgerGame(t *testing.T, game string, seat int, other string, seed uint64, check func(g *Game, a Action, before [MaxPlayers][3]int)) *Game {
 	t.Helper()
-	e, err := env.Make(game, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := e.(*Game)
-	n := g.Players()
-	agents := make([]env.Agent, n)
-	for s := range n {
-		if s == seat {
-			agents[s] = NewDodger()
-		} else {
-			agents[s] = testutil.Agent(t, game, other, e.Spec())
-		}
-	}
-	g.Reset(seed)
-	for s, a := range agents {
-		a.Reset(g, s, seed*31+uint64(s))
-	}
-	acts, rew := make([]int32, n), make([]float32, n)
-	term, trunc := make([]bool, n), make([]bool, n)
 	var before [MaxPlayers][3]int
-	for o := range n {
-		p := g.Player(o)
-		before[o] = [3]int{p.X, p.Y, p.Z}
-	}
-	for !g.Done() {
-		for s, a := range agents {
-			acts[s] = a.Act(g, s)
+	first := true
+	return playAlone(t, game, seat, NewDodger(), other, seed, func(g *Game, acts []int32) {
+		if first {
+			before, first = cells(g), false
 		}
 		if check != nil {
 			check(g, Action(acts[seat]), before)
 		}
-		for o := range n {
-			p := g.Player(o)
-			before[o] = [3]int{p.X, p.Y, p.Z}
-		}
-		g.Step(acts, rew, term, trunc)
+		before = cells(g)
+	})
+}
+
+// cells returns every bot's cell.
+func cells(g *Game) [MaxPlayers][3]int {
+	var c [MaxPlayers][3]int
+	for o := range g.Players() {
+		p := g.Player(o)
+		c[o] = [3]int{p.X, p.Y, p.Z}
 	}
-	return g
+	return c
 }
 
 // TestDodgerWinsTasks3CubesAgainstThreeTeebots: in battlecube/tasks3 the
@@ -61,13 +41,7 @@ func dodgerGame(t *testing.T, game string, seat int, other string, seed uint64, 
 func TestDodgerWinsTasks3CubesAgainstThreeTeebots(t *testing.T) {
 	for seat := range 4 {
 		t.Run(fmt.Sprintf("seat%d", seat), func(t *testing.T) {
-			wins := 0
-			for seed := range uint64(25) {
-				g := dodgerGame(t, "battlecube/tasks3", seat, "teebot", 5000+seed, nil)
-				if w, draw := g.Outcome(); !draw && w == seat {
-					wins++
-				}
-			}
+			wins := winsOf(seat, 25, func(k uint64) *Game { return dodgerGame(t, "battlecube/tasks3", seat, "teebot", 5000+k, nil) })
 			if wins < 24 {
 				t.Errorf("the dodger won %d of 25", wins)
 			}
@@ -120,23 +94,25 @@ func TestDodgerLeavesItsCycleStartCell(t *testing.T) {
 
 // dodgerCell reports whether move m takes me to a cell in the cube with no
 // bomb and no other bot, and whether that cell is next to another bot (1)
-// or not (0).
+// or not (0): one of the cells a bot reaches by a move.
 func dodgerCell(g *Game, seat int, me Player, m Action) (near int, free bool) {
 	d := moveDelta[m]
-	x, y, z := me.X+d[0], me.Y+d[1], me.Z+d[2]
-	if !g.inCube(x, y, z) || g.HasBomb(x, y, z) {
+	c := [3]int{me.X + d[0], me.Y + d[1], me.Z + d[2]}
+	if !g.inCube(c[0], c[1], c[2]) || g.HasBomb(c[0], c[1], c[2]) {
 		return 0, false
 	}
-	for o := range g.Players() {
-		q := g.Player(o)
-		if o == seat || !q.InPlay {
+	all := cells(g)
+	for o, at := range all[:g.Players()] {
+		if o == seat || !g.Player(o).InPlay {
 			continue
 		}
-		switch abs(q.X-x) + abs(q.Y-y) + abs(q.Z-z) {
-		case 0:
+		if at == c {
 			return 0, false
-		case 1:
-			near = 1
+		}
+		for k := MovePlusX; k <= MoveMinusZ; k++ {
+			if step := moveDelta[k]; [3]int{at[0] + step[0], at[1] + step[1], at[2] + step[2]} == c {
+				near = 1
+			}
 		}
 	}
 	return near, true
@@ -201,18 +177,6 @@ func TestDodgerPlaysAsStalkerWithOneTask(t *testing.T) {
 
 func TestDodgerDeterministicAndAllocationFree(t *testing.T) {
 	for _, cfg := range []string{`{"players":4,"tasks_per_tick":3}`, `{"players":4}`} {
-		_, a := playBattlecube(t, cfg, "dodger", "teebot", "dodger", "stalker")
-		_, b := playBattlecube(t, cfg, "dodger", "teebot", "dodger", "stalker")
-		if fmt.Sprint(a) != fmt.Sprint(b) {
-			t.Fatalf("%s: traces differ", cfg)
-		}
-		e, _ := env.Make("battlecube", []byte(cfg))
-		e.Reset(3)
-		d := testutil.Agent(t, "battlecube", "dodger", e.Spec())
-		d.Reset(e, 0, 1)
-		d.Act(e, 0)
-		if n := testing.AllocsPerRun(50, func() { d.Act(e, 0) }); n != 0 {
-			t.Errorf("%s: %v allocations per Act", cfg, n)
-		}
+		checkDeterministicAndAllocationFree(t, cfg, "dodger", "teebot", "dodger", "stalker")
 	}
 }

@@ -8,10 +8,11 @@ import (
 	"github.com/botarena/botarena/internal/testutil"
 )
 
-// stalkerGame plays one game of game with the stalker in seat and teebots
-// (or other) elsewhere, checking every move of the stalker against the
-// bombs it saw at its cycle's start; it returns the game and the stalker.
-func stalkerGame(t *testing.T, game string, seat int, other string, seed uint64) (*Game, *Stalker) {
+// playAlone plays one game of game with me in seat and the built-in agent
+// other in every other seat (agent seeds seed*31+seat), calling check, when
+// not nil, before every tick's step with the actions chosen; it returns the
+// game.
+func playAlone(t *testing.T, game string, seat int, me env.Agent, other string, seed uint64, check func(g *Game, acts []int32)) *Game {
 	t.Helper()
 	e, err := env.Make(game, nil)
 	if err != nil {
@@ -20,10 +21,9 @@ func stalkerGame(t *testing.T, game string, seat int, other string, seed uint64)
 	g := e.(*Game)
 	n := g.Players()
 	agents := make([]env.Agent, n)
-	st := NewStalker()
 	for s := range n {
 		if s == seat {
-			agents[s] = st
+			agents[s] = me
 		} else {
 			agents[s] = testutil.Agent(t, game, other, e.Spec())
 		}
@@ -34,8 +34,41 @@ func stalkerGame(t *testing.T, game string, seat int, other string, seed uint64)
 	}
 	acts, rew := make([]int32, n), make([]float32, n)
 	term, trunc := make([]bool, n), make([]bool, n)
-	seen := make([]bool, g.Edge()*g.Edge()*g.Edge())
 	for !g.Done() {
+		for s, a := range agents {
+			acts[s] = a.Act(g, s)
+		}
+		if check != nil {
+			check(g, acts)
+		}
+		g.Step(acts, rew, term, trunc)
+	}
+	return g
+}
+
+// winsOf plays n games, play(k) for k = 0..n−1, and counts those seat won
+// (the last bot in play).
+func winsOf(seat, n int, play func(k uint64) *Game) int {
+	wins := 0
+	for k := range uint64(n) {
+		if w, draw := play(k).Outcome(); !draw && w == seat {
+			wins++
+		}
+	}
+	return wins
+}
+
+// stalkerGame plays one game of game with the stalker in seat and teebots
+// (or other) elsewhere, checking every move of the stalker against the
+// bombs it saw at its cycle's start; it returns the game and the stalker.
+func stalkerGame(t *testing.T, game string, seat int, other string, seed uint64) (*Game, *Stalker) {
+	t.Helper()
+	st := NewStalker()
+	var seen []bool
+	g := playAlone(t, game, seat, st, other, seed, func(g *Game, acts []int32) {
+		if len(seen) == 0 {
+			seen = make([]bool, g.Edge()*g.Edge()*g.Edge())
+		}
 		if g.SubTick() == 1 {
 			for i := range seen {
 				seen[i] = false
@@ -46,9 +79,6 @@ func stalkerGame(t *testing.T, game string, seat int, other string, seed uint64)
 				}
 			})
 		}
-		for s, a := range agents {
-			acts[s] = a.Act(g, s)
-		}
 		if me := g.Player(seat); me.InPlay && acts[seat] > int32(Noop) && acts[seat] < int32(NumFixedActions) {
 			d := moveDelta[acts[seat]]
 			x, y, z := me.X+d[0], me.Y+d[1], me.Z+d[2]
@@ -56,8 +86,7 @@ func stalkerGame(t *testing.T, game string, seat int, other string, seed uint64)
 				t.Fatalf("%s seed %d tick %d: the stalker steps from (%d,%d,%d) into a known bomb or out of the cube", game, seed, g.Tick(), me.X, me.Y, me.Z)
 			}
 		}
-		g.Step(acts, rew, term, trunc)
-	}
+	})
 	return g, st
 }
 
@@ -69,13 +98,10 @@ func TestStalkerBeatsTeebotFromEverySeat(t *testing.T) {
 		e, _ := env.Make(game, nil)
 		for seat := range e.(*Game).Players() {
 			t.Run(fmt.Sprintf("%s/seat%d", game, seat), func(t *testing.T) {
-				wins := 0
-				for seed := range uint64(20) {
-					g, _ := stalkerGame(t, game, seat, "teebot", 1000+seed)
-					if w, draw := g.Outcome(); !draw && w == seat {
-						wins++
-					}
-				}
+				wins := winsOf(seat, 20, func(k uint64) *Game {
+					g, _ := stalkerGame(t, game, seat, "teebot", 1000+k)
+					return g
+				})
 				if wins < 16 {
 					t.Errorf("the stalker won %d of 20", wins)
 				}
@@ -126,18 +152,25 @@ func TestStalkerNeverFreezes(t *testing.T) {
 }
 
 func TestStalkerDeterministicAndAllocationFree(t *testing.T) {
-	cfg := `{"players":4,"tasks_per_tick":3}`
-	_, a := playBattlecube(t, cfg, "stalker", "teebot", "stalker", "dumb")
-	_, b := playBattlecube(t, cfg, "stalker", "teebot", "stalker", "dumb")
+	checkDeterministicAndAllocationFree(t, `{"players":4,"tasks_per_tick":3}`, "stalker", "teebot", "stalker", "dumb")
+}
+
+// checkDeterministicAndAllocationFree plays the named agents twice in a
+// battlecube game of cfg, failing t when the traces differ, and fails t
+// when the first agent's Act allocates after its first call.
+func checkDeterministicAndAllocationFree(t *testing.T, cfg string, names ...string) {
+	t.Helper()
+	_, a := playBattlecube(t, cfg, names...)
+	_, b := playBattlecube(t, cfg, names...)
 	if fmt.Sprint(a) != fmt.Sprint(b) {
-		t.Fatal("traces differ")
+		t.Fatalf("%s: traces differ", cfg)
 	}
 	e, _ := env.Make("battlecube", []byte(cfg))
 	e.Reset(3)
-	st := testutil.Agent(t, "battlecube", "stalker", e.Spec())
-	st.Reset(e, 0, 1)
-	st.Act(e, 0)
-	if n := testing.AllocsPerRun(50, func() { st.Act(e, 0) }); n != 0 {
-		t.Errorf("%v allocations per Act", n)
+	ag := testutil.Agent(t, "battlecube", names[0], e.Spec())
+	ag.Reset(e, 0, 1)
+	ag.Act(e, 0)
+	if n := testing.AllocsPerRun(50, func() { ag.Act(e, 0) }); n != 0 {
+		t.Errorf("%s: %v allocations per Act of %s", cfg, n, names[0])
 	}
 }

@@ -18,16 +18,7 @@ func TestTasksScalarIsOneOverTasksPerTick(t *testing.T) {
 		t.Run(fmt.Sprintf("T%d/history%v/marks%v", tc.tasks, tc.history, tc.cycleMarks), func(t *testing.T) {
 			off := DefaultConfig()
 			off.TasksPerTick, off.History, off.CycleMarks = tc.tasks, tc.history, tc.cycleMarks
-			on := *off
-			on.TasksScalar = true
-			a, err := New(off)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := New(&on)
-			if err != nil {
-				t.Fatal(err)
-			}
+			a, b := offAndOn(t, off, func(c *Config) { c.TasksScalar = true })
 			n := scalarsOf(off)
 			if got := b.Spec().Obs[1].Shape; len(got) != 1 || got[0] != n+1 {
 				t.Fatalf("scalars shape %v, want [%d]", got, n+1)
@@ -44,4 +35,20 @@ func TestTasksScalarIsOneOverTasksPerTick(t *testing.T) {
 			}
 		})
 	}
+}
+
+// offAndOn returns a game of cfg and one of a copy of cfg changed by on.
+func offAndOn(t *testing.T, cfg *Config, on func(*Config)) (*Game, *Game) {
+	t.Helper()
+	changed := *cfg
+	on(&changed)
+	a, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(&changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, b
 }
