@@ -29,7 +29,12 @@ const (
 	modelNop
 	modelRepeat // + k-1
 	duelPeriods = 6
-	numModels   = modelRepeat + duelPeriods
+	// The warden's models (a duelist has no shadow, so it never uses
+	// them): the enemy plays like a duelist (the shadow's choice), or like
+	// a gambit (gambit's opening, else the shadow's choice).
+	modelShadow = modelRepeat + duelPeriods
+	modelGambit = modelShadow + 1
+	numModels   = modelGambit + 1
 	duelHistory = 8 // a power of two ≥ duelPeriods+1
 )
 
@@ -67,6 +72,16 @@ type Duelist struct {
 	// suspect counts, per cell, the rounds the enemy may have laid a mine
 	// there.
 	suspect [Cells]uint8
+
+	// caution, when above 0, is what each HP the bot loses in a round
+	// costs it on top of the HP difference while it is not behind (0 for
+	// the duelist: a trade is even), and worstEven the worst case's weight
+	// then (the duelist's is duelWorst). shadow, when set, is a quiet
+	// duelist in the enemy's seat whose choice makes two more opponent
+	// models; quiet turns off the tie-breaking noise (a shadow's).
+	caution, worstEven float32
+	shadow             *Duelist
+	quiet              bool
 
 	acts  [2]int32
 	rew   [2]float32
@@ -190,6 +205,16 @@ func (a *Duelist) predict(g *Game) {
 	a.predicted[modelSniper] = index(Action(Sniper{}.Act(g, en)))
 	a.predicted[modelHuggy] = index(Action(Huggy{}.Act(g, en)))
 	a.predicted[modelNop] = 0
+	a.predicted[modelShadow], a.predicted[modelGambit] = -1, -1
+	if a.shadow != nil {
+		sh := index(Action(a.shadow.Act(g, en)))
+		a.predicted[modelShadow], a.predicted[modelGambit] = sh, sh
+		if g.Round() < gambitRounds {
+			if op := gambitOpening(g, en); op >= 0 {
+				a.predicted[modelGambit] = index(Action(op))
+			}
+		}
+	}
 	for k := 1; k <= duelPeriods; k++ {
 		a.predicted[modelRepeat+k-1] = -1
 		if a.nHist >= k {
@@ -230,7 +255,10 @@ func (a *Duelist) Act(e env.Env, seat int) int32 {
 		a.prob[i] = (1-floor)*a.prob[i]/total + floor/26
 	}
 
-	const worst = 0.25
+	worst := float32(duelWorst)
+	if a.caution > 0 && a.notBehind() {
+		worst = a.worstEven
+	}
 	best, bestV := 0, float32(-1e9)
 	for i, mine := range duelActions {
 		if !a.useful(mine) {
@@ -243,7 +271,10 @@ func (a *Duelist) Act(e env.Env, seat int) int32 {
 			exp += a.prob[j] * v
 			low = min(low, v)
 		}
-		v := (1-worst)*exp + worst*low + float32(a.pcg.Uint64()>>40)/float32(1<<24)*1.5
+		v := (1-worst)*exp + worst*low
+		if !a.quiet {
+			v += float32(a.pcg.Uint64()>>40) / float32(1<<24) * 1.5
+		}
 		if v > bestV {
 			best, bestV = i, v
 		}
@@ -253,6 +284,14 @@ func (a *Duelist) Act(e env.Env, seat int) int32 {
 	a.myLast = duelActions[best]
 	return int32(a.myLast)
 }
+
+// duelWorst is the weight of the worst case over every enemy action in
+// the duelist's value of an action.
+const duelWorst = 0.25
+
+// notBehind reports whether the seat has at least the enemy's HP in
+// a.base.
+func (a *Duelist) notBehind() bool { return a.base.bots[a.seat].HP >= a.base.bots[1-a.seat].HP }
 
 // useful reports whether the seat's action can do anything now: not a move
 // while paralysed or off the arena.
@@ -272,6 +311,11 @@ func (a *Duelist) useful(act Action) bool {
 func (a *Duelist) eval(g *Game) float32 {
 	me, en := g.bots[a.seat], g.bots[1-a.seat]
 	v := float32(10 * (me.HP - en.HP))
+	if a.caution > 0 && a.notBehind() {
+		if lost := a.base.bots[a.seat].HP - me.HP; lost > 0 {
+			v -= a.caution * float32(lost)
+		}
+	}
 	if g.done {
 		switch {
 		case me.HP > en.HP:

@@ -32,9 +32,10 @@ func duel(t testing.TB, a, b env.Agent, seed uint64) (int, *Game) {
 	return testutil.Winner(g, []env.Agent{a, b}, seed, func(s int) uint64 { return seed*2 + uint64(s) + 1 }), g
 }
 
-// TestDuelistBeatsBuiltins checks that the duelist, and the gambit (the
-// duelist with an opening), win at least 80% of 20 fixed seeds against
-// each older built-in bot from each seat.
+// TestDuelistBeatsBuiltins checks that the duelist, the gambit (the
+// duelist with an opening) and the warden (the cautious duelist) win at
+// least 80% of 20 fixed seeds against each older built-in bot from each
+// seat.
 func TestDuelistBeatsBuiltins(t *testing.T) {
 	bots := []struct {
 		name string
@@ -42,6 +43,7 @@ func TestDuelistBeatsBuiltins(t *testing.T) {
 	}{
 		{"duelist", func() env.Agent { return &Duelist{} }},
 		{"gambit", func() env.Agent { return &Gambit{} }},
+		{"warden", func() env.Agent { return &Warden{} }},
 	}
 	for _, bot := range bots {
 		for _, tc := range []struct {
