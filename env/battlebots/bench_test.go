@@ -12,11 +12,7 @@ import (
 // and writes both seats' observations and masks (not in the _sim_only
 // run); a finished bout is Reset inline.
 func BenchmarkStep(b *testing.B) {
-	rng := rand.New(rand.NewPCG(7, 7))
-	table := make([]int32, 1<<14)
-	for i := range table {
-		table[i] = rng.Int32N(NumActions)
-	}
+	table := testutil.ActionTable(func(r *rand.Rand) int32 { return r.Int32N(NumActions) })
 	for _, c := range []struct {
 		name string
 		obs  bool

@@ -15,15 +15,12 @@ import (
 // three tasks per tick, without and with the history and cycle-mark
 // scalars.
 func BenchmarkStep(b *testing.B) {
-	rng := rand.New(rand.NewPCG(7, 7))
-	table := make([]int32, 1<<14)
-	for i := range table {
-		if rng.IntN(8) == 0 {
-			table[i] = int32(NumFixedActions) + int32(rng.IntN(512))
-		} else {
-			table[i] = int32(rng.IntN(int(NumFixedActions)))
+	table := testutil.ActionTable(func(r *rand.Rand) int32 {
+		if r.IntN(8) == 0 {
+			return int32(NumFixedActions) + int32(r.IntN(512))
 		}
-	}
+		return int32(r.IntN(int(NumFixedActions)))
+	})
 	tasks3 := func(history, marks bool) *Config {
 		c := DefaultConfig()
 		c.TasksPerTick, c.History, c.CycleMarks = 3, history, marks

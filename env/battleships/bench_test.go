@@ -31,15 +31,13 @@ func BenchmarkStep(b *testing.B) {
 				b.Fatal(err)
 			}
 			n := g.n
-			rng := rand.New(rand.NewPCG(7, 7))
-			table := make([]int32, 1<<14)
-			for i := range table {
+			table := testutil.ActionTable(func(r *rand.Rand) int32 {
 				code := CodeSingle
-				if rng.IntN(10) == 0 {
-					code = 2 + rng.IntN(7)
+				if r.IntN(10) == 0 {
+					code = 2 + r.IntN(7)
 				}
-				table[i] = CommandAction(n, code, rng.IntN(n), rng.IntN(n))
-			}
+				return CommandAction(n, code, r.IntN(n), r.IntN(n))
+			})
 			testutil.BenchStep(b, g, table, true, rows)
 		})
 	}

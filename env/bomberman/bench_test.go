@@ -28,11 +28,7 @@ func BenchmarkStep(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		rng := rand.New(rand.NewPCG(7, 7))
-		table := make([]int32, 1<<14)
-		for i := range table {
-			table[i] = int32(MoveUp + Action(rng.IntN(4)))
-		}
+		table := testutil.ActionTable(func(r *rand.Rand) int32 { return int32(MoveUp + Action(r.IntN(4))) })
 		testutil.BenchStep(b, g, table, false, false)
 	})
 }
@@ -47,12 +43,8 @@ func benchmarkStep(b *testing.B, view int, rows bool) {
 		b.Fatal(err)
 	}
 	// Legal-ish actions: moves most often, some plants and triggers.
-	rng := rand.New(rand.NewPCG(7, 7))
 	weights := [...]Action{DoNothing, MoveUp, MoveUp, MoveLeft, MoveLeft, MoveRight, MoveRight, MoveDown, MoveDown, PlaceBomb, TriggerBomb}
-	table := make([]int32, 1<<14)
-	for i := range table {
-		table[i] = int32(weights[rng.IntN(len(weights))])
-	}
+	table := testutil.ActionTable(func(r *rand.Rand) int32 { return int32(weights[r.IntN(len(weights))]) })
 	testutil.BenchStep(b, g, table, true, rows)
 }
 

@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/botarena/botarena/env"
@@ -38,6 +39,19 @@ func BenchAct(b *testing.B, e env.Env, newAgent func() env.Agent) {
 		}
 		e.Step(actions, rewards, terminated, truncated)
 	}
+}
+
+// ActionTable returns the action table of a game's BenchmarkStep (see
+// [BenchStep]): 1<<14 actions, each drawn by draw from one generator, a
+// PCG seeded (7, 7), so that every run of a benchmark plays the same
+// actions.
+func ActionTable(draw func(r *rand.Rand) int32) []int32 {
+	r := rand.New(rand.NewPCG(7, 7))
+	table := make([]int32, 1<<14)
+	for i := range table {
+		table[i] = draw(r)
+	}
+	return table
 }
 
 // BenchStep runs b's loop over e, the figure of a game's BenchmarkStep:
