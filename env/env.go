@@ -42,7 +42,10 @@ type Env interface {
 	WriteObs(seat int, dst [][]byte)
 
 	// WriteMask writes seat's legal actions into dst (len Spec().Actions):
-	// 1 where the action is legal, 0 where not. Action 0 is always legal.
+	// 1 where the action is legal, 0 where not. Some action is always
+	// legal, and action 0 is, unless a config opts out (Bomberman's
+	// safe_mask_strict masks a wait that is certain death while another
+	// action is safe).
 	// It never allocates.
 	WriteMask(seat int, dst []uint8)
 

@@ -49,6 +49,8 @@ func FuzzConfig(f *testing.F) {
 	for _, c := range []struct{ game, config string }{
 		{"bomberman", `{"players":12,"powerups":"random","names":["a","b"],"console_seats":[0,11],"map_crlf":true,"points_reward":0.5}`},
 		{"bomberman", `{"players":4,"powerups":"distance","legacy_seeding":true,"max_rounds":20}`},
+		{"bomberman", `{"players":2,"view_radius":3,"safe_mask":true,"safe_mask_wary":true,"safe_mask_strict":true}`},
+		{"bomberman", `{"safe_mask_strict":true}`},
 		{"bomberman", `{"players":13}`},
 		{"bomberman", `{"players":"4"}`},
 		{"bomberman", `{"names":["a\u0001"]}`},
@@ -106,10 +108,13 @@ func FuzzConfig(f *testing.F) {
 		// 41×41 twelve-player maps) fits make fuzz's default 10 s on a
 		// busy machine: the state after the reset is a state like any
 		// other, and the fresh games' states are the golden tests'.
+		// A config may opt out of action 0's legality (Bomberman's
+		// safe_mask_strict: a fatal wait), never out of some action's.
+		waitMayGo := bytes.Contains(js, []byte(`"safe_mask_strict":true`))
 		e.Reset(seed)
-		checkEnv(t, e)
+		checkEnv(t, e, waitMayGo)
 		playBytes(t, e, actions, 48)
-		checkEnv(t, e)
+		checkEnv(t, e, waitMayGo)
 		checkAllFormats(t, e)
 		checkCanonicalRoundTrip(t, name, config, e)
 	})
@@ -179,8 +184,9 @@ func playBytes(t *testing.T, e env.Env, data []byte, maxSteps int) {
 }
 
 // checkEnv checks the parts of the Env contract that hold in any state:
-// every seat's mask and observation, and the result.
-func checkEnv(t *testing.T, e env.Env) {
+// every seat's mask and observation, and the result. With waitMayGo the
+// config lets the mask clear action 0, so only some action must be legal.
+func checkEnv(t *testing.T, e env.Env, waitMayGo bool) {
 	t.Helper()
 	spec := e.Spec()
 	if spec.Seats < 1 || spec.Actions < 1 || len(spec.ActionNames) != spec.Actions {
@@ -199,13 +205,18 @@ func checkEnv(t *testing.T, e env.Env) {
 	for s := range spec.Seats {
 		e.WriteObs(s, obs)
 		e.WriteMask(s, mask)
-		if mask[0] != 1 {
+		if mask[0] != 1 && !waitMayGo {
 			t.Fatalf("seat %d: action 0 is masked", s)
 		}
+		legal := 0
 		for a, m := range mask {
 			if m > 1 {
 				t.Fatalf("seat %d: mask[%d] = %d", s, a, m)
 			}
+			legal += int(m)
+		}
+		if legal == 0 {
+			t.Fatalf("seat %d: no action is legal", s)
 		}
 	}
 	res := e.Result()

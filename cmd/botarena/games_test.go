@@ -135,10 +135,10 @@ func TestGamesOneGame(t *testing.T) {
 		"seats         4\n",
 		"observations  planes uint8[12,21,21]",
 		"agents        console, harvester, hunter, idle, random, reference\n",
-		"FIELD           TYPE     DEFAULT  ALLOWED",
-		"\nplayers         integer  4        2..12 ",
-		"\npowerups        string   \"auto\"   auto, random, distance",
-		"\npoints_reward   number   0        any number ",
+		"FIELD             TYPE     DEFAULT  ALLOWED",
+		"\nplayers           integer  4        2..12 ",
+		"\npowerups          string   \"auto\"   auto, random, distance",
+		"\npoints_reward     number   0        any number ",
 	)
 	stdout, _, code := runCLI(t, "", "games", "testgame", "--json")
 	if code != 0 || strings.Count(stdout, "\n") != 1 {
@@ -163,7 +163,7 @@ func TestGamesOneGame(t *testing.T) {
 
 func TestUnknownConfigFieldListsTheValidOnes(t *testing.T) {
 	_, stderr, code := runCLI(t, "", "play", "bomberman", "--config", `{"player":3}`)
-	want := `bomberman: config: unknown field "player" (valid: players, max_rounds, powerups, legacy_seeding, names, console_seats, map_crlf, points_reward, view_radius, safe_mask, safe_mask_wary)`
+	want := `bomberman: config: unknown field "player" (valid: players, max_rounds, powerups, legacy_seeding, names, console_seats, map_crlf, points_reward, view_radius, safe_mask, safe_mask_wary, safe_mask_strict)`
 	if code == 0 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr %q, want it to contain %q", code, stderr, want)
 	}

@@ -91,6 +91,13 @@ type Config struct {
 	// It costs up to three times the plain safe mask's simulations.
 	// Default false. It needs SafeMask.
 	SafeMaskWary bool `json:"safe_mask_wary" doc:"with safe_mask: judge first with every opponent's bombs triggered now and a bomb planted where each opponent stands, triggered next round, falling back to fewer assumptions when nothing is safe; false means the plain safe mask"`
+	// SafeMaskStrict, with SafeMask, judges Do Nothing as the other
+	// actions: it is masked out too when waiting a round is certain death
+	// (under the model that set the mask) and another action is safe, the
+	// one case where a Bomberman mask clears action 0 (see [env.Env]'s
+	// WriteMask). Default false: Do Nothing stays legal whatever it costs.
+	// It needs SafeMask.
+	SafeMaskStrict bool `json:"safe_mask_strict" doc:"with safe_mask: also mask out Do Nothing when waiting is certain death and another action is safe; false means Do Nothing stays legal whatever it costs"`
 }
 
 // DefaultConfig returns the original's defaults for 4 players.
@@ -114,6 +121,9 @@ func (c *Config) Validate() error {
 	}
 	if c.SafeMaskWary && !c.SafeMask {
 		return bad("safe_mask_wary", c.SafeMaskWary, "needs safe_mask: true (it changes how the safe mask judges)")
+	}
+	if c.SafeMaskStrict && !c.SafeMask {
+		return bad("safe_mask_strict", c.SafeMaskStrict, "needs safe_mask: true (it changes how the safe mask judges)")
 	}
 	switch c.PowerUps {
 	case "", PowerUpsAuto, PowerUpsRandom:

@@ -79,7 +79,7 @@
 // a move toward a player who plants a bomb in that round is masked legal and
 // then rejected by the engine, as the original would.
 //
-// Do nothing is always legal; it is the only legal action of a dead seat, of
+// Do nothing is legal (but under [Config.SafeMaskStrict]); it is the only legal action of a dead seat, of
 // a seat the do-nothing rule has taken over, of a seat whose player a blast
 // kills before commands (danger 1 on its cell: the engine ignores its
 // command), and of a finished game.
@@ -94,6 +94,9 @@
 // first with their bombs triggered now and a bomb planted where each of
 // them stands, triggered next round (how hunter traps a player), and
 // falls back to fewer assumptions when nothing survives them.
+// [Config.SafeMaskStrict] judges Do Nothing as well: a wait that is certain
+// death is masked out when another action is safe (the one case where the
+// mask clears action 0).
 //
 // # Rewards and flags
 //

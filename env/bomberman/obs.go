@@ -688,7 +688,7 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 		}
 	}
 	if g.safety != nil {
-		g.safety.safeMask(g, seat, dst, g.cfg.SafeMaskWary)
+		g.safety.safeMask(g, seat, dst, g.cfg.SafeMaskWary, g.cfg.SafeMaskStrict)
 	}
 }
 

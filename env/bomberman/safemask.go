@@ -12,8 +12,14 @@ import "github.com/botarena/botarena/env"
 // from both cells); a bomb when one survives with that bomb on the cell, as
 // hunter plants; a trigger when one survives with the bomb it sets off
 // (the engine's choice, triggerTarget) exploding next round. Do Nothing stays legal whatever it costs
-// (every env's action 0 is); when no other action is safe and waiting is
-// not either, the mask is left as it is.
+// (as every env's action 0 is, by default); when no other action is safe
+// and waiting is not either, the mask is left as it is.
+//
+// A strict safe mask ([Config.SafeMaskStrict]) judges Do Nothing too: when
+// waiting a round is certain death and some other action is safe, it
+// clears Do Nothing as well, so a learner cannot stand in its own bomb's
+// ray until it blows (the way the harvester clone died in most of its
+// games against hunter).
 //
 // A wary safe mask ([Config.SafeMaskWary]) foresees what an opponent can
 // do this round and the next: it first judges the actions with every
@@ -44,8 +50,9 @@ var (
 
 // safeMask clears the unsafe actions of seat in mask, the legal mask
 // WriteMask wrote, under the models of a plain or, with wary, a wary safe
-// mask. It uses h as scratch and does not allocate.
-func (h *Hunter) safeMask(g *Game, seat int, mask []uint8, wary bool) {
+// mask; with strict, a fatal Do Nothing too. It uses h as scratch and does
+// not allocate.
+func (h *Hunter) safeMask(g *Game, seat int, mask []uint8, wary, strict bool) {
 	p := g.Player(seat)
 	if p.Killed {
 		return
@@ -57,7 +64,7 @@ func (h *Hunter) safeMask(g *Game, seat int, mask []uint8, wary bool) {
 		models = waryMaskModels
 	}
 	for _, m := range models {
-		if h.maskUnder(g, p, m, mask) {
+		if h.maskUnder(g, p, m, mask, strict) {
 			return
 		}
 	}
@@ -65,8 +72,9 @@ func (h *Hunter) safeMask(g *Game, seat int, mask []uint8, wary bool) {
 
 // maskUnder judges seat's actions (h.seat, player p) under model m; when
 // some action in mask is safe, it clears the unsafe ones but Do Nothing
+// (and, with strict, an unsafe Do Nothing too when another action is safe)
 // and returns true, and otherwise leaves mask as it is.
-func (h *Hunter) maskUnder(g *Game, p Player, m maskModel, mask []uint8) bool {
+func (h *Hunter) maskUnder(g *Game, p Player, m maskModel, mask []uint8, strict bool) bool {
 	me := h.idx(p.X, p.Y)
 	h.model(g, m)
 	h.simulate()
@@ -100,7 +108,13 @@ func (h *Hunter) maskUnder(g *Game, p Player, m maskModel, mask []uint8) bool {
 		h.simulate()
 		safe[PlaceBomb] = h.safe[1][me]
 	}
-	return env.KeepSafe(mask, safe[:])
+	if !env.KeepSafe(mask, safe[:]) {
+		return false
+	}
+	if strict && !safe[DoNothing] {
+		mask[DoNothing] = 0 // KeepSafe kept a safe action other than it
+	}
+	return true
 }
 
 // plantTimer is the simulation timer of a bomb planted this round by a

@@ -200,3 +200,67 @@ func TestSafeMaskWaryNeedsSafeMask(t *testing.T) {
 		t.Errorf("New with safe_mask_wary alone: err %v, want one naming safe_mask_wary", err)
 	}
 }
+
+// newWaitScene returns a 2-player game with the safe mask (strict or not)
+// on the map of seed 1: player 0 at (2,2) in the corner (walls up and
+// left), a dead end to the right ((3,2), then a wall) and a way out down
+// the column ((2,3), then (2,4)), on its own bomb of radius 1 with the
+// given timer: the ray covers (3,2) and (2,3), so only two steps down
+// leave it.
+func newWaitScene(t *testing.T, strict bool, timer int) *Game {
+	t.Helper()
+	g, err := New(&Config{Players: 2, SafeMask: true, SafeMaskStrict: strict})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Reset(1)
+	g.cells[g.index(4, 2)].Entity = DestructibleWall
+	g.cells[g.index(2, 3)].Entity = NoEntity
+	g.cells[g.index(2, 4)].Entity = NoEntity
+	g.stateChanged()
+	plantForTest(t, g, 0, 2, 2, timer, 1)
+	return g
+}
+
+func TestStrictSafeMaskRulesOutAFatalWait(t *testing.T) {
+	down := []uint8{DoNothing: 0, MoveUp: 0, MoveLeft: 0, MoveRight: 0, MoveDown: 1, PlaceBomb: 0, TriggerBomb: 0}
+	waitOrDown := []uint8{DoNothing: 1, MoveUp: 0, MoveLeft: 0, MoveRight: 0, MoveDown: 1, PlaceBomb: 0, TriggerBomb: 0}
+	legal := []uint8{DoNothing: 1, MoveUp: 0, MoveLeft: 0, MoveRight: 1, MoveDown: 1, PlaceBomb: 0, TriggerBomb: 1}
+	for _, c := range []struct {
+		name          string
+		timer         int
+		strict, plain []uint8
+	}{
+		// Timer 3: waiting a round leaves no time for the two steps out.
+		{"a fatal wait is masked, the way out kept", 3, down, waitOrDown},
+		// Timer 4: a round of waiting still leaves time to get out.
+		{"a wait that leaves a way out stays legal", 4, waitOrDown, waitOrDown},
+		// Timer 2: nothing survives, so both leave the legal mask.
+		{"nothing safe leaves the legal mask, Do Nothing in it", 2, legal, legal},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, strict := range []bool{true, false} {
+				g := newWaitScene(t, strict, c.timer)
+				mask := make([]uint8, NumActions)
+				g.WriteMask(0, mask)
+				want := c.plain
+				if strict {
+					want = c.strict
+				}
+				if !slices.Equal(mask, want) {
+					t.Errorf("strict %v: mask %v, want %v", strict, mask, want)
+				}
+				if n := testing.AllocsPerRun(20, func() { g.WriteMask(0, mask) }); n != 0 {
+					t.Errorf("strict %v: WriteMask allocates %v times", strict, n)
+				}
+			}
+		})
+	}
+}
+
+func TestSafeMaskStrictNeedsSafeMask(t *testing.T) {
+	_, err := New(&Config{Players: 2, SafeMaskStrict: true})
+	if err == nil || !strings.Contains(err.Error(), "safe_mask_strict") {
+		t.Errorf("New with safe_mask_strict alone: err %v, want one naming safe_mask_strict", err)
+	}
+}
