@@ -21,6 +21,24 @@ func shortDuel(t testing.TB, a, b env.Agent, seed uint64, rounds int) int {
 	return testutil.Winner(g, []env.Agent{a, b}, seed, func(s int) uint64 { return seed*2 + uint64(s) + 1 })
 }
 
+// shortRecord plays a fresh mine in seat against a fresh opp in one bout
+// of rounds rounds for each seed below seeds (as shortDuel) and returns
+// the bouts mine won and lost.
+func shortRecord(t testing.TB, mine, opp func() env.Agent, seat int, seeds uint64, rounds int) (won, lost int) {
+	t.Helper()
+	for seed := range seeds {
+		ags := [2]env.Agent{}
+		ags[seat], ags[1-seat] = mine(), opp()
+		switch w := shortDuel(t, ags[0], ags[1], seed, rounds); w {
+		case seat:
+			won++
+		case 1 - seat:
+			lost++
+		}
+	}
+	return won, lost
+}
+
 // TestGambitOpeningBeatsDuelist checks the opening's claim: over 16 fixed
 // seeds a seat, in 40-round bouts (the opening's lead is what decides
 // them), the gambit wins more bouts against the duelist than it loses and
@@ -29,17 +47,7 @@ func shortDuel(t testing.TB, a, b env.Agent, seed uint64, rounds int) int {
 func TestGambitOpeningBeatsDuelist(t *testing.T) {
 	for seat := range 2 {
 		t.Run("seat"+string(rune('0'+seat)), func(t *testing.T) {
-			won, lost := 0, 0
-			for seed := range uint64(16) {
-				ags := [2]env.Agent{}
-				ags[seat], ags[1-seat] = &Gambit{}, &Duelist{}
-				switch w := shortDuel(t, ags[0], ags[1], seed, 40); w {
-				case seat:
-					won++
-				case 1 - seat:
-					lost++
-				}
-			}
+			won, lost := shortRecord(t, func() env.Agent { return &Gambit{} }, func() env.Agent { return &Duelist{} }, seat, 16, 40)
 			t.Logf("gambit won %d, lost %d of 16", won, lost)
 			if won <= lost || won < 4 {
 				t.Errorf("gambit won %d and lost %d of 16 bouts against duelist from seat %d, want more won than lost and at least 4", won, lost, seat)

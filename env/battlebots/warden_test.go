@@ -95,17 +95,7 @@ func TestWardenOutplaysDuelistAndGambit(t *testing.T) {
 	} {
 		for seat := range 2 {
 			t.Run(tc.name+"_seat"+string(rune('0'+seat)), func(t *testing.T) {
-				won, lost := 0, 0
-				for seed := range uint64(8) {
-					ags := [2]env.Agent{}
-					ags[seat], ags[1-seat] = &Warden{}, tc.opp()
-					switch w := shortDuel(t, ags[0], ags[1], seed, 150); w {
-					case seat:
-						won++
-					case 1 - seat:
-						lost++
-					}
-				}
+				won, lost := shortRecord(t, func() env.Agent { return &Warden{} }, tc.opp, seat, 8, 150)
 				t.Logf("warden won %d, lost %d of 8", won, lost)
 				if won < lost || (seat == 0 && won < tc.minWon0) {
 					t.Errorf("warden won %d and lost %d of 8 bouts against %s from seat %d, want no more lost than won (and at least %d won from seat 0)", won, lost, tc.name, seat, tc.minWon0)
@@ -118,23 +108,8 @@ func TestWardenOutplaysDuelistAndGambit(t *testing.T) {
 // TestWardenActAllocations checks that Act, its shadow's included, does
 // not allocate.
 func TestWardenActAllocations(t *testing.T) {
-	g, _ := New(DefaultConfig())
-	w, d := &Warden{}, &Duelist{}
-	w.Reset(g, 0, 1)
-	d.Reset(g, 1, 2)
-	acts, rew := make([]int32, 2), make([]float32, 2)
-	term, trunc := make([]bool, 2), make([]bool, 2)
-	allocs := testing.AllocsPerRun(20, func() {
-		if g.Done() {
-			g.Reset(0)
-			w.Reset(g, 0, 1)
-			d.Reset(g, 1, 2)
-		}
-		acts[0], acts[1] = w.Act(g, 0), d.Act(g, 1)
-		g.Step(acts, rew, term, trunc)
-	})
-	if allocs != 0 {
-		t.Errorf("Act allocates %v times per round, want 0", allocs)
+	if n := actAllocs(&Warden{}, &Duelist{}); n != 0 {
+		t.Errorf("Act allocates %v times per round, want 0", n)
 	}
 }
 
