@@ -145,12 +145,7 @@ func TestPaintColours(t *testing.T) {
 			}
 		})
 	}
-	// Out-of-range seats see the referee's picture.
-	for _, seat := range []int{-5, 3, 99} {
-		if !bytes.Equal(g.Paint(seat).Pix, full.Pix) {
-			t.Errorf("seat %d: want the picture of seat -1", seat)
-		}
-	}
+	testutil.PaintOutOfRange(t, g, g.Spec().Seats)
 }
 
 // TestPaintLeavesStateUnchanged: painting every seat changes no native

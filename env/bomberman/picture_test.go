@@ -238,6 +238,7 @@ func TestPaintShowsHiddenPowerUpsOnlyToTheReferee(t *testing.T) {
 			}
 		})
 	}
+	t.Run("seats_out_of_range_are_the_referee", func(t *testing.T) { testutil.PaintOutOfRange(t, g, 2) })
 }
 
 func TestPaintDoesNotChangeTheGame(t *testing.T) {

@@ -180,11 +180,7 @@ func TestPaintColours(t *testing.T) {
 					t.Errorf("seat %d: to-move bar %v, want %v", s, got, want)
 				}
 			}
-			for _, seat := range []int{-4, 2, 9} {
-				if !bytes.Equal(g.Paint(seat).Pix, img.Pix) {
-					t.Errorf("seat %d: want the picture of seat -1", seat)
-				}
-			}
+			testutil.PaintOutOfRange(t, g, Seats)
 		})
 	}
 }

@@ -35,6 +35,19 @@ func NativeFiles(c env.Codec, seats int) []byte {
 	return b
 }
 
+// PaintOutOfRange fails t unless g treats the seats outside -1..seats-1 as
+// -1, as [picture.Painter] requires: Paint(-9), Paint(-2), Paint(seats) and
+// Paint(seats+7) each draw the picture of Paint(-1).
+func PaintOutOfRange(t testing.TB, g interface{ Paint(seat int) *image.RGBA }, seats int) {
+	t.Helper()
+	want := g.Paint(-1).Pix
+	for _, seat := range []int{-9, -2, seats, seats + 7} {
+		if !bytes.Equal(g.Paint(seat).Pix, want) {
+			t.Errorf("Paint(%d) differs from Paint(-1): seats outside -1..%d must be treated as -1", seat, seats-1)
+		}
+	}
+}
+
 // PaintKeepsState fails t if painting g for every seat from -2 to its
 // Spec's Seats changes any of its [NativeFiles]. step names the state in
 // the message.
