@@ -47,6 +47,24 @@ func (p *cyclePlan) next(g *Game, plan func()) int32 {
 	return int32(Noop)
 }
 
+// taskCounts counts the tasks a bot played while in play, for tests and
+// reports.
+type taskCounts struct {
+	Moves, Bombs, Stays int
+}
+
+// count adds task a: NOOP a stay, a move, else a bomb.
+func (c *taskCounts) count(a int32) {
+	switch {
+	case a == int32(Noop):
+		c.Stays++
+	case a < int32(NumFixedActions):
+		c.Moves++
+	default:
+		c.Bombs++
+	}
+}
+
 // Dumb is the original dumb-bot (spec §8): for each of the cycle's tasks,
 // MOVE, NOOP or BOMB with equal probability; a move in a random direction
 // that does not leave the cube from the bot's cell at request time; a bomb

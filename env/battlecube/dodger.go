@@ -35,8 +35,7 @@ type Dodger struct {
 	lastIn   [MaxPlayers]bool
 	lastTick int
 
-	// Moves, bombs and NOOPs played, for tests and reports.
-	Moves, Bombs, Stays int
+	taskCounts
 }
 
 // NewDodger returns a dodger, seeded with 0 until Reset.
@@ -53,7 +52,7 @@ func (d *Dodger) Reset(e env.Env, seat int, seed uint64) {
 	d.pcg.Seed(seed, 0xd0d6e7)
 	d.lastIn = [MaxPlayers]bool{}
 	d.lastTick = -2
-	d.Moves, d.Bombs, d.Stays = 0, 0, 0
+	d.taskCounts = taskCounts{}
 	if g.TasksPerTick() == 1 {
 		d.one.Reset(e, seat, seed)
 	}
@@ -70,14 +69,7 @@ func (d *Dodger) Act(e env.Env, seat int) int32 {
 		d.remember(g)
 	}
 	if g.Player(seat).InPlay {
-		switch {
-		case a == int32(Noop):
-			d.Stays++
-		case a < int32(NumFixedActions):
-			d.Moves++
-		default:
-			d.Bombs++
-		}
+		d.count(a)
 	}
 	return a
 }

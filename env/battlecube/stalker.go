@@ -62,8 +62,7 @@ type Stalker struct {
 	// killed marks bots the plan hits in this cycle.
 	killed [MaxPlayers]bool
 
-	// Moves and bombs played, for tests and reports.
-	Moves, Bombs, Stays int
+	taskCounts
 }
 
 // NewStalker returns a stalker, seeded with 0 until Reset.
@@ -90,7 +89,7 @@ func (s *Stalker) Reset(e env.Env, seat int, seed uint64) {
 	s.seen, s.stayed = [MaxPlayers]int{}, [MaxPlayers]int{}
 	s.lastIn = [MaxPlayers]bool{}
 	s.cycle, s.prevTck = -1, -1
-	s.Moves, s.Bombs, s.Stays = 0, 0, 0
+	s.taskCounts = taskCounts{}
 }
 
 // Act returns the stalker's task for the coming tick.
@@ -99,14 +98,7 @@ func (s *Stalker) Act(e env.Env, seat int) int32 {
 	s.observe(g, seat)
 	a := s.plan.next(g, func() { s.think(g, seat) })
 	if g.Player(seat).InPlay {
-		switch {
-		case a == int32(Noop):
-			s.Stays++
-		case a < int32(NumFixedActions):
-			s.Moves++
-		default:
-			s.Bombs++
-		}
+		s.count(a)
 	}
 	return a
 }
