@@ -24,3 +24,6 @@ for s in 101 102; do
   DIR/botarena play bomberman/2p --config "$C" --agents "policy:$P?sample,hunter" --seed $s --record hunter-$s.jsonl
   DIR/botarena play bomberman/2p --config "$C" --agents "harvester,policy:$P?sample" --seed $s --record harvester-$s.jsonl
 done
+# a second seed set for the arg-max figure against hunter (run by the lead after the gauntlet, 2026-11-30)
+DIR/botarena tournament bomberman/2p --config "$C" --agents "trained-argmax=policy:$P,hunter" --games 100 --seed 7100011 --json > seed2-argmax-hunter.json
+DIR/botarena tournament bomberman/2p --config "$C" --agents "safe-argmax=policy:$S,hunter" --games 100 --seed 7100011 --json > seed2-safe-argmax-hunter.json
