@@ -23,6 +23,7 @@ import (
 	"github.com/botarena/botarena/env/battleships"
 	"github.com/botarena/botarena/env/bomberman"
 	"github.com/botarena/botarena/env/replay"
+	"github.com/botarena/botarena/internal/utf8sub"
 )
 
 func init() {
@@ -968,7 +969,8 @@ func rewriteAsNET(path string, data []byte, read bool) {
 // UTF-8: a byte-order mark picks the encoding (UTF-8 EF BB BF, UTF-16 FF FE
 // or FE FF, UTF-32 FF FE 00 00 or 00 00 FE FF) and is dropped, anything
 // else is UTF-8; what the encoding cannot decode becomes U+FFFD (in UTF-8,
-// one per maximal ill-formed subsequence, the Unicode recommendation).
+// one per maximal ill-formed subsequence, the Unicode recommendation:
+// [utf8sub.DecodeRune]).
 func netText(data []byte) []byte {
 	var out []byte
 	switch {
@@ -986,43 +988,11 @@ func netText(data []byte) []byte {
 		return data
 	}
 	for len(data) > 0 {
-		r, n := utf8.DecodeRune(data)
-		if r == utf8.RuneError && n == 1 {
-			n = illFormed(data)
-		}
+		r, n := utf8sub.DecodeRune(data)
 		out = utf8.AppendRune(out, r)
 		data = data[n:]
 	}
 	return out
-}
-
-// illFormed returns the length of the maximal ill-formed subsequence at
-// the start of p, which does not start a valid UTF-8 sequence: its first
-// byte and the bytes that could still continue it (Unicode §3.9, U+FFFD
-// substitution of maximal subparts).
-func illFormed(p []byte) int {
-	need, lo, hi := 0, byte(0x80), byte(0xBF)
-	switch b := p[0]; {
-	case b >= 0xC2 && b <= 0xDF:
-		need = 1
-	case b == 0xE0:
-		need, lo = 2, 0xA0
-	case b == 0xED:
-		need, hi = 2, 0x9F
-	case b >= 0xE1 && b <= 0xEF:
-		need = 2
-	case b == 0xF0:
-		need, lo = 3, 0x90
-	case b == 0xF4:
-		need, hi = 3, 0x8F
-	case b >= 0xF1 && b <= 0xF3:
-		need = 3
-	}
-	n := 1
-	for ; n <= need && n < len(p) && p[n] >= lo && p[n] <= hi; n++ {
-		lo, hi = 0x80, 0xBF
-	}
-	return n
 }
 
 // appendUTF16 appends UTF-16 p, big- or little-endian, as UTF-8; a lone

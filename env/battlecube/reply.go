@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf16"
+
+	"github.com/botarena/botarena/internal/utf8sub"
 )
 
 // This file reads a bot's reply as the original server does (spec §5): the
@@ -64,56 +66,14 @@ func unitsEqual(u []uint16, s string) bool {
 
 // decodeUTF8 decodes b to UTF-16 code units as Node's Buffer.toString does
 // (the WHATWG decoder): each maximal invalid subsequence becomes one
-// U+FFFD; a byte-order mark is kept (and JSON.parse then fails on it).
+// U+FFFD ([utf8sub.DecodeRune]); a byte-order mark is kept (and JSON.parse
+// then fails on it).
 func decodeUTF8(b []byte) []uint16 {
 	out := make([]uint16, 0, len(b))
-	var cp rune
-	needed, seen := 0, 0
-	lower, upper := byte(0x80), byte(0xBF)
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if needed == 0 {
-			switch {
-			case c < 0x80:
-				out = append(out, uint16(c))
-			case c >= 0xC2 && c <= 0xDF:
-				needed, cp = 1, rune(c&0x1F)
-			case c >= 0xE0 && c <= 0xEF:
-				if c == 0xE0 {
-					lower = 0xA0
-				} else if c == 0xED {
-					upper = 0x9F
-				}
-				needed, cp = 2, rune(c&0x0F)
-			case c >= 0xF0 && c <= 0xF4:
-				if c == 0xF0 {
-					lower = 0x90
-				} else if c == 0xF4 {
-					upper = 0x8F
-				}
-				needed, cp = 3, rune(c&0x07)
-			default:
-				out = append(out, 0xFFFD)
-			}
-			continue
-		}
-		if c < lower || c > upper {
-			needed, seen, cp = 0, 0, 0
-			lower, upper = 0x80, 0xBF
-			out = append(out, 0xFFFD)
-			i-- // the byte starts afresh
-			continue
-		}
-		lower, upper = 0x80, 0xBF
-		cp = cp<<6 | rune(c&0x3F)
-		seen++
-		if seen == needed {
-			out = utf16.AppendRune(out, cp)
-			needed, seen, cp = 0, 0, 0
-		}
-	}
-	if needed != 0 {
-		out = append(out, 0xFFFD)
+	for len(b) > 0 {
+		r, n := utf8sub.DecodeRune(b)
+		out = utf16.AppendRune(out, r)
+		b = b[n:]
 	}
 	return out
 }

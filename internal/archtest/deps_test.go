@@ -78,7 +78,10 @@ var rules = []rule{
 	{pkg: "env/picture"},
 	{pkg: "env/training", imports: []string{"env"}},
 	{pkg: "env/replay", imports: []string{"env"}},
-	{pkg: "env/*", imports: gameDeps},
+	// The games may also use utf8sub, the originals' reading of
+	// ill-formed UTF-8 (Battle³'s bot replies), which agents/entelect
+	// shares.
+	{pkg: "env/*", imports: cat(gameDeps, []string{"internal/utf8sub"})},
 	// games is the one list that links the games into a program.
 	{pkg: "games", imports: []string{"env", "env/*"}},
 	// testgame proves the path of a new game (docs/add-a-game.md): it
@@ -102,7 +105,7 @@ var rules = []rule{
 	// formats; policy files (agents/policy) run their networks with gonum's
 	// BLAS. proctree, the process trees of bots' runs, is the standard
 	// library only.
-	{pkg: "agents/*", imports: []string{"env", "env/*", "vecenv", "agents", "agents/internal/proctree", "internal/safefile"}, thirdParty: gonumDeps},
+	{pkg: "agents/*", imports: []string{"env", "env/*", "vecenv", "agents", "agents/internal/proctree", "internal/safefile", "internal/utf8sub"}, thirdParty: gonumDeps},
 	{pkg: "agents/internal/proctree"},
 	// agents/all is the one list that links the schemes into a program, as
 	// games links the games.
@@ -182,6 +185,9 @@ var rules = []rule{
 	{pkg: "internal/safefile"},
 	// Byte counts in the memory budgets' messages (services and viewer).
 	{pkg: "internal/bytesize"},
+	// UTF-8 decoding with one U+FFFD per maximal ill-formed subpart, as
+	// the originals' runtimes read bots' text (games and agents).
+	{pkg: "internal/utf8sub"},
 	{pkg: "internal/archtest"},
 
 	// deploy/image writes the container image (an OCI layout) with
