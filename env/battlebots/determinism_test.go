@@ -1,55 +1,33 @@
 package battlebots
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
-// trajectory plays a bout with seeded random actions and returns every
-// observation, mask, reward and flag in one byte string.
-func trajectory(t testing.TB, g *Game, seed uint64) []byte {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	spec := g.Spec()
-	obs := spec.NewObsBuffers()
-	mask := make([]uint8, NumActions)
-	acts := make([]int32, 2)
-	rewards := make([]float32, 2)
-	term, trunc := make([]bool, 2), make([]bool, 2)
-	var out []byte
+// trajectory resets g with seed and returns the digest
+// ([testutil.ObsDigest]) of MaxSteps steps of uniformly random actions
+// drawn from a PCG seeded with seed: every observation, mask, reward and
+// flag, a finished bout reset with a seed from the same PCG.
+func trajectory(g *Game, seed uint64) string {
 	g.Reset(seed)
-	for !g.Done() {
-		acts[0], acts[1] = rng.Int32N(NumActions), rng.Int32N(NumActions)
-		g.Step(acts, rewards, term, trunc)
-		for s := range 2 {
-			g.WriteObs(s, obs)
-			g.WriteMask(s, mask)
-			out = append(append(append(out, obs[0]...), obs[1]...), mask...)
-		}
-		out = append(out, byte(rewards[0]+2), byte(rewards[1]+2))
-		for _, f := range [4]bool{term[0], term[1], trunc[0], trunc[1]} {
-			if f {
-				out = append(out, 1)
-			} else {
-				out = append(out, 0)
-			}
-		}
-	}
-	return out
+	return testutil.ObsDigest(g, g.Spec().MaxSteps, rand.New(rand.NewPCG(seed, 1)), func(rng *rand.Rand, _ []uint8) int32 { return rng.Int32N(NumActions) })
 }
 
 func TestDeterminism(t *testing.T) {
 	g, _ := New(DefaultConfig())
 	h, _ := New(DefaultConfig())
-	a := trajectory(t, g, 5)
-	if b := trajectory(t, h, 5); !bytes.Equal(a, b) {
+	a := trajectory(g, 5)
+	if b := trajectory(h, 5); a != b {
 		t.Error("same seed, same actions: different trajectories")
 	}
 	// The same env again, after a Reset, gives the same bytes.
-	if b := trajectory(t, g, 5); !bytes.Equal(a, b) {
+	if b := trajectory(g, 5); a != b {
 		t.Error("Reset does not restore the start")
 	}
-	if b := trajectory(t, h, 6); bytes.Equal(a, b) {
+	if b := trajectory(h, 6); a == b {
 		t.Error("different actions, same trajectory")
 	}
 }
