@@ -34,6 +34,13 @@ snapshots and bots, weighted by PFSP from the newest snapshot's results
 ((1 − p)², so opponents it beats are rarely drawn). The final table goes to
 ``league.txt`` and ``ratings.png``.
 
+With ``--mix`` (``GAME[*WEIGHT],...`` or a JSON list of groups, :func:`~botarena.train.config.parse_mix`)
+one run trains on several games or variants that show one observation spec (Battle³'s one-task,
+``tasks3`` and 2-player cubes): the envs are split over the groups by weight, each group on pools of
+its own with its own config and opponents (:class:`~botarena.train.rollout.MixEnv`); the PPO update
+learns from all of them at once, the curve has each group's columns (``NAME/win_rate``, ...), the
+evaluation and gauntlet are per group, and the policy file's ``trained.mix`` lists the groups.
+
 The package's modules: :mod:`~botarena.train.config` (:class:`TrainConfig`
 and the per-game defaults from the game's spec, :func:`game_defaults`),
 :mod:`~botarena.train.rollout` (:class:`SeatSplitEnv` and the rollout

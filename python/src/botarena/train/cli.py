@@ -11,7 +11,7 @@ import sys
 from typing import Any, Sequence
 
 from botarena.policy import load_policy
-from botarena.train.config import DEFAULT_ENT_COEF, DEFAULT_GAMMA, TrainConfig, game_info, parse_opponents
+from botarena.train.config import DEFAULT_ENT_COEF, DEFAULT_GAMMA, MixGroup, TrainConfig, game_info, parse_mix, parse_opponents
 from botarena.train.evaluate import evaluate, play_match
 from botarena.train.gauntlet import gauntlet_scalars, run_gauntlet
 from botarena.train.curve import read_curve
@@ -38,6 +38,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--config", default="{}", help="game config as JSON, e.g. '{\"hp_reward\": 0.1}' (with --evaluate and neither --game nor --config: the policy's)"
+    )
+    p.add_argument(
+        "--mix",
+        default="",
+        metavar="GROUPS",
+        help="train on several games or variants at once, the envs split by weight, each group on its own pools: GAME[*WEIGHT],... "
+        "(battlecube*2,battlecube/tasks3), the run's --opponent and --config in each; or a JSON list of objects with keys game, "
+        "weight, opponent, config (laid over --config), imitate (this group's teacher for --imitate, \"\" for none) and name "
+        "(its curve columns NAME/win_rate, ...). Every group must show one observation spec; evaluation and gauntlet per group. "
+        "Not with --game or --self-play",
     )
     p.add_argument("--minutes", type=float, default=d.minutes, help="training time budget (0: none)")
     p.add_argument("--total-steps", type=int, default=d.total_steps, help="learner steps budget (0: none)")
@@ -136,7 +146,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     im.add_argument("--imitate", default="", metavar="AGENT", help="the agent to imitate, e.g. greedy (`botarena games GAME` lists them)")
     im.add_argument("--imitate-games", type=int, default=d.imitate_games, help="its games against the --opponent mixture (shared by weight), over every seat")
-    im.add_argument("--imitate-epochs", type=int, default=d.imitate_epochs, help="passes over its decisions")
+    im.add_argument("--imitate-epochs", type=int, default=d.imitate_epochs, help="passes over its decisions (0: no clone, the network keeps its start; with --imitate-coef, the decisions serve its term alone)")
+    im.add_argument(
+        "--imitate-alone",
+        action="store_true",
+        help="in games of more than two seats, the teacher's (and the DAgger student's) games seat it once, against copies of "
+        "the opponent in every other seat (default: a league of the two, which seats the teacher 2-3 times in a 4-player game)",
+    )
     im.add_argument("--imitate-lr", type=float, default=d.imitate_lr, help="learning rate while imitating")
     im.add_argument(
         "--dagger-rounds",
@@ -209,7 +225,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not isinstance(config, dict):
         print("botarena.train: --config must be a JSON object", file=sys.stderr)
         return 2
-    game = args.game or _policy_game(args.evaluate)
+    try:
+        mix = parse_mix(args.mix)
+    except ValueError as e:
+        print(f"botarena.train: --mix: {e}", file=sys.stderr)
+        return 2
+    if mix and (args.game or args.self_play or args.evaluate):
+        print("botarena.train: --mix names the games: not with --game, --self-play or --evaluate", file=sys.stderr)
+        return 2
+    game = mix[0].game if mix else args.game or _policy_game(args.evaluate)
     if args.evaluate and not config and not args.game:
         # The policy's own config: a field may shape its observations (bomberman's view_radius).
         config = dict(load_policy(args.evaluate).arch.get("config") or {})
@@ -219,9 +243,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         print(f"botarena.train: --opponent: {e}", file=sys.stderr)
         return 2
-    if args.imitate and (args.imitate_games < 1 or args.imitate_epochs < 1 or not args.imitate_lr > 0 or not args.imitate_coef >= 0):
+    if (args.imitate or any(g.imitate for g in mix)) and (
+        args.imitate_games < 1
+        or args.imitate_epochs < 0
+        or (args.imitate_epochs == 0 and not args.imitate_coef > 0)
+        or not args.imitate_lr > 0
+        or not args.imitate_coef >= 0
+    ):
         print(
-            "botarena.train: --imitate-games and --imitate-epochs must be at least 1, --imitate-lr above 0, --imitate-coef 0 or more",
+            "botarena.train: --imitate-games must be at least 1, --imitate-epochs at least 1 (or 0, no clone, with --imitate-coef above 0), "
+            "--imitate-lr above 0, --imitate-coef 0 or more",
             file=sys.stderr,
         )
         return 2
@@ -252,7 +283,13 @@ def _run(args: argparse.Namespace, cfg: TrainConfig, policy: pathlib.Path | None
         policy = train(cfg, tracker)
         rows = read_curve(pathlib.Path(cfg.out) / "curve.csv") if (pathlib.Path(cfg.out) / "curve.csv").exists() else []
         step = int(rows[-1]["env_steps"]) if rows else 0
-    if cfg.eval_games > 0:
+    groups = cfg.groups()
+    if cfg.eval_games > 0 and cfg.mix:
+        mixed = {"mix": cfg.mix, "policy": str(policy), "groups": {g.name: _evaluate_group(args, cfg, g, policy, step, tracker) for g in groups}}
+        with open(pathlib.Path(cfg.out) / "eval.json", "w") as f:
+            json.dump(mixed, f, indent=2)
+            f.write("\n")
+    elif cfg.eval_games > 0:
         mixture = cfg.opponents()
         seats = game_info(cfg.game, cfg.address or None).spec.seats
         games = cfg.eval_games * seats
@@ -293,14 +330,49 @@ def _run(args: argparse.Namespace, cfg: TrainConfig, policy: pathlib.Path | None
             json.dump(report, f, indent=2)
             f.write("\n")
     if cfg.gauntlet_games > 0:
-        print(f"playing {policy} against the {cfg.game} gauntlet, {cfg.gauntlet_games} games per pairing and seating ...", flush=True)
-        try:
-            table = run_gauntlet(policy, cfg.game, cfg.out, games=cfg.gauntlet_games, seed=cfg.seed, config=cfg.unshaped_config())
-        except RuntimeError as e:
-            print(f"botarena.train: gauntlet: {e}", file=sys.stderr)
-            return 1
-        print((pathlib.Path(cfg.out) / "gauntlet.md").read_text(), end="", flush=True)
-        tracker.scalars(step, gauntlet_scalars(table))
+        # With --mix, each group's gauntlet in OUT/gauntlet-NAME (its game and config).
+        for g in groups if cfg.mix else [MixGroup(game=cfg.game, config=cfg.config)]:
+            out = pathlib.Path(cfg.out) / ("gauntlet-" + g.name.replace("/", "-").replace("#", "-") if cfg.mix else "")
+            out.mkdir(parents=True, exist_ok=True)
+            print(f"playing {policy} against the {g.game} gauntlet, {cfg.gauntlet_games} games per pairing and seating ...", flush=True)
+            unshaped = {k: v for k, v in g.config.items() if not k.endswith("_reward")}
+            try:
+                table = run_gauntlet(policy, g.game, str(out), games=cfg.gauntlet_games, seed=cfg.seed, config=unshaped)
+            except RuntimeError as e:
+                print(f"botarena.train: gauntlet: {e}", file=sys.stderr)
+                return 1
+            print((out / "gauntlet.md").read_text(), end="", flush=True)
+            scalars = gauntlet_scalars(table)
+            if cfg.mix:
+                scalars = {k.replace("gauntlet/", f"gauntlet/{g.name}/", 1): v for k, v in scalars.items()}
+            tracker.scalars(step, scalars)
     if args.play:
-        play_match(policy, cfg.game, cfg.opponents()[0][0], seed=cfg.seed)
+        play_match(policy, groups[0].game, parse_opponents(groups[0].opponent)[0][0], seed=cfg.seed)
     return 0
+
+
+def _evaluate_group(args: argparse.Namespace, cfg: TrainConfig, g: MixGroup, policy: pathlib.Path, step: int, tracker: Tracker) -> dict[str, Any]:
+    """--mix's evaluation of one group: the policy against each of the group's opponents alone, in
+    its game and unshaped config, --eval-games from each seat, sampling and arg-max (and
+    --eval-temperature); the report of eval.json's ``groups[NAME]``."""
+    seats = game_info(g.game, cfg.address or None).spec.seats
+    games = cfg.eval_games * seats
+    unshaped = {k: v for k, v in g.config.items() if not k.endswith("_reward")}
+    modes: list[tuple[str, bool, float]] = [("sample", True, 1.0), ("argmax", False, 1.0)]
+    if args.eval_temperature > 0:
+        modes.append((f"temp={args.eval_temperature:g}", True, args.eval_temperature))
+    reports: dict[str, dict[str, Any]] = {}
+    for opp, _ in parse_opponents(g.opponent):
+        reports[opp] = {}
+        for mode, sample, temp in modes:
+            print(f"evaluating {policy} in {g.name} against {opp} over {games} games, {cfg.eval_games} from each seat ({mode}) ...", flush=True)
+            r = evaluate(policy, g.game, opp, games=games, address=cfg.address or None, config=unshaped, sample=sample, temperature=temp)
+            print(
+                f"eval {g.name} ({mode}): {r.wins} wins, {r.draws} draws, {r.losses} losses in {r.games} games against {opp}: "
+                f"win rate {r.win_rate:.1%}; by seat (W/D/L): " + ", ".join(f"{k}: {w}/{d}/{l}" for k, (w, d, l) in sorted(r.by_seat.items())),
+                flush=True,
+            )
+            reports[opp][mode] = {**dataclasses.asdict(r), "win_rate": r.win_rate}
+            tag = f"eval/{g.name}/{opp}/{mode}"
+            tracker.scalars(step, {f"{tag}/win_rate": r.win_rate, f"{tag}/wins": r.wins, f"{tag}/draws": r.draws, f"{tag}/losses": r.losses, f"{tag}/games": r.games})
+    return {"game": g.game, "config": unshaped, "opponent": g.opponent, "opponents": reports}

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import math
 import os
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from botarena.client import Client
 from botarena.server import Server, bots_dirs
@@ -25,10 +26,12 @@ __all__ = [
     "DEFAULT_GAMMA",
     "FALLBACK_NETWORK",
     "GameDefaults",
+    "MixGroup",
     "TrainConfig",
     "auto_threads",
     "game_defaults",
     "game_info",
+    "parse_mix",
     "parse_opponents",
 ]
 
@@ -184,6 +187,104 @@ def parse_opponents(text: str) -> list[tuple[str, float]]:
     return mix
 
 
+@dataclasses.dataclass(frozen=True)
+class MixGroup:
+    """One group of a mixed run (``--mix``): a game (variant) with its own envs, config and opponents.
+
+    ``weight`` is its share of the run's envs (``num_envs`` split by weight); ``opponent`` an
+    ``--opponent`` mixture ("" = the run's ``--opponent``); ``config`` the game config fields laid
+    over the run's ``--config``; ``imitate`` the agent whose decisions ``--imitate`` records in this
+    group (None = the run's ``--imitate``, "" = none here); ``name`` labels its curve columns and
+    evaluation (default: the game, numbered when two groups share it).
+    """
+
+    game: str
+    weight: float = 1.0
+    opponent: str = ""
+    config: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    imitate: str | None = None
+    name: str = ""
+
+
+_MIX_KEYS = {"game", "weight", "opponent", "config", "imitate", "name"}
+
+
+def parse_mix(text: str) -> list[MixGroup]:
+    """The groups of ``--mix``: ``GAME[*WEIGHT],...`` (``battlecube*2,battlecube/tasks3``: two
+    thirds of the envs in one-task cubes, a third in ``tasks3``), or a JSON list of objects with
+    the keys of :class:`MixGroup` (``[{"game": "battlecube/2p", "weight": 0.5, "opponent":
+    "stalker", "config": {"history": true}, "imitate": ""}]``) for a group's own opponents, config
+    or teacher. A group without a name is named after its game, ``GAME#K`` (K its index) where
+    two groups share the game. "" is no mix: an empty list.
+
+    Raises ValueError for an empty game, a weight that is not a finite number above 0, an unknown
+    key, a JSON entry that is not an object, or two groups of one name.
+    """
+    text = text.strip()
+    if not text:
+        return []
+    groups: list[MixGroup] = []
+    if text.startswith("["):
+        try:
+            items = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"mix: not JSON: {e}") from None
+        if not isinstance(items, list) or not items:
+            raise ValueError("mix: want a non-empty JSON list of objects")
+        for item in items:
+            if not isinstance(item, dict) or not isinstance(item.get("game"), str):
+                raise ValueError(f"mix: each entry must be an object with a \"game\" string, got {item!r}")
+            unknown = set(item) - _MIX_KEYS
+            if unknown:
+                raise ValueError(f"mix: unknown key(s) {sorted(unknown)} (keys: {', '.join(sorted(_MIX_KEYS))})")
+            if not isinstance(item.get("config", {}), dict):
+                raise ValueError(f"mix: {item['game']!r}: \"config\" must be an object")
+            groups.append(
+                MixGroup(
+                    game=item["game"].strip(),
+                    weight=float(item.get("weight", 1.0)),
+                    opponent=str(item.get("opponent", "")),
+                    config=dict(item.get("config", {})),
+                    imitate=None if item.get("imitate") is None else str(item["imitate"]),
+                    name=str(item.get("name", "")),
+                )
+            )
+    else:
+        for game, weight in parse_opponents(text):  # the same GAME*WEIGHT syntax, each named once
+            groups.append(MixGroup(game=game, weight=weight))
+    for g in groups:
+        if not g.game:
+            raise ValueError(f"mix {text!r}: an empty game")
+        if not (math.isfinite(g.weight) and g.weight > 0):
+            raise ValueError(f"mix: {g.game!r}: the weight must be a finite number above 0, got {g.weight}")
+    games = [g.game for g in groups]
+    named = [
+        g if g.name else dataclasses.replace(g, name=g.game if games.count(g.game) == 1 else f"{g.game}#{k}") for k, g in enumerate(groups)
+    ]
+    names = [g.name for g in named]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ValueError(f"mix: two groups named {dup[0]!r}")
+    return named
+
+
+def split_envs(num_envs: int, groups: Sequence[MixGroup], minimum: Sequence[int]) -> list[int]:
+    """``num_envs`` shared over the groups by weight (largest remainders), each group at least its
+    ``minimum`` (its learner seats). Raises ValueError when the minimums exceed num_envs."""
+    if sum(minimum) > num_envs:
+        raise ValueError(f"mix: {num_envs} envs cannot cover the groups' learner seats ({', '.join(f'{g.name}: {m}' for g, m in zip(groups, minimum))}): raise --num-envs")
+    total = sum(g.weight for g in groups)
+    exact = [num_envs * g.weight / total for g in groups]
+    counts = [max(m, int(x)) for x, m in zip(exact, minimum)]
+    while sum(counts) > num_envs:  # minimums pushed it over: take from the largest above its minimum
+        k = max((k for k in range(len(counts)) if counts[k] > minimum[k]), key=lambda k: counts[k] - exact[k])
+        counts[k] -= 1
+    while sum(counts) < num_envs:
+        k = max(range(len(counts)), key=lambda k: exact[k] - counts[k])
+        counts[k] += 1
+    return counts
+
+
 def latest_checkpoint(out: str | os.PathLike[str]) -> str:
     """The newest resumable checkpoint of a run directory, ``OUT/checkpoints/update_N.pt`` with the
     largest N, or "" when there is none (``--resume auto``: a run restarted with the same command
@@ -268,6 +369,26 @@ class TrainConfig:
     dagger_rounds: int = 0  # after the clone: rounds of the clone's own games labelled by the teacher, refitted (DAgger)
     dagger_games: int = 200  # games of the clone a round, shared over the opponent mixture by weight, over every seat
     dagger_epochs: int = 3  # passes over all decisions so far after each round
+    imitate_alone: bool = False  # the teacher (or the dagger: student) alone against copies of the opponent in every other seat
+    mix: str = ""  # several games (variants) in one run, envs split by weight: parse_mix's text ("" = game alone)
+
+    def groups(self) -> list[MixGroup]:
+        """The run's groups: :func:`parse_mix` of ``mix``, each group's opponent and config filled
+        in (its own over the run's: the opponent given, else the run's; the group's config fields
+        laid over the run's ``config``, laid over the group's game's training config); without
+        ``mix``, one group of ``game`` alone."""
+        mix = parse_mix(self.mix)
+        if not mix:
+            return [MixGroup(game=self.game, opponent=self.resolved_opponent(), config=dict(self.config), imitate=self.imitate, name=self.game)]
+        return [
+            dataclasses.replace(
+                g,
+                opponent=g.opponent or self.opponent or game_defaults(g.game, self.address or None).opponent,
+                config={**game_defaults(g.game, self.address or None).config, **self.config, **g.config},
+                imitate=self.imitate if g.imitate is None else g.imitate,
+            )
+            for g in mix
+        ]
 
     def resolved_opponent(self) -> str:
         """The opponent: the one given, else the game's reference bot."""
@@ -289,13 +410,14 @@ class TrainConfig:
         strides = self.strides or (d.strides if not self.channels else (1,) * len(channels))
         return dataclasses.replace(
             self,
-            opponent=opponent,
+            opponent=self.opponent if self.mix else opponent,  # --mix: each group's game's reference bot by default (groups)
             channels=channels,
             strides=strides,
             hidden=self.hidden or d.hidden,
             gamma=d.gamma if self.gamma is None else self.gamma,
             ent_coef=d.ent_coef if self.ent_coef is None else self.ent_coef,
-            config={**d.config, **self.config},
+            # With --mix each group lays its own game's defaults under the run's config (groups).
+            config=dict(self.config) if self.mix else {**d.config, **self.config},
             league_bots=self.league_bots or d.league_bots or tuple(spec for spec, _ in parse_opponents(opponent)),
             league=self.league or os.path.join(self.out, "league"),
             resume=latest_checkpoint(self.out) if self.resume == "auto" else self.resume,
@@ -317,7 +439,7 @@ class TrainConfig:
         are left out, so that their agents fail as unknown). The token that
         keeps other processes off the server is :class:`botarena.Server`'s.
         """
-        specs = [spec for spec, _ in self.opponents()]
+        specs = [spec for g in self.groups() for spec, _ in parse_opponents(g.opponent)]
         specs += list(league_specs)
         if self.self_play:
             specs.append("dir:" + os.path.join(os.path.abspath(self.out), "checkpoints"))

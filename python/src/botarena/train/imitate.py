@@ -107,9 +107,15 @@ def record_demonstrations(
     *,
     seed: int,
     config: Mapping[str, Any] | None = None,
+    alone_in: int = 0,
 ) -> pathlib.Path:
     """Plays ``games`` games of ``teacher`` against ``opponent`` (round-robin over the seats) in a
     league at ``directory/league`` and writes their match data to ``directory/data``, which it returns.
+
+    The league has two members, so a game of more than two seats seats the teacher more than once;
+    with ``alone_in`` = the game's seats (``--imitate-alone``) it has the teacher and ``alone_in`` − 1
+    copies of the opponent (``opponent``, ``opponent_2``, ...), so that every game has all of them:
+    the teacher alone against a full table, in each seat in turn.
 
     Raises RuntimeError with the command's error output when ``botarena league`` fails (an unknown
     agent, a bad config), and ValueError for fewer than one game.
@@ -130,6 +136,8 @@ def record_demonstrations(
         cli(*init)
         cli("add", str(league), TEACHER, teacher)
         cli("add", str(league), OPPONENT, opponent)
+        for k in range(2, alone_in):
+            cli("add", str(league), f"{OPPONENT}_{k}", opponent)
     cli("run", str(league), "--games", str(games), "--match", "round-robin", "--data", str(data))
     return data
 

@@ -22,7 +22,7 @@ from botarena.league import League, pfsp_weight, pfsp_win_rate
 from botarena.policy import PolicyNet, default_architecture, load_policy, save_policy, widen_inputs
 from botarena.pool import Opponent
 from botarena.server import Server, absolute_spec, find_binary
-from botarena.train.config import TrainConfig, auto_threads, cpu_has_bfloat16, member_name
+from botarena.train.config import MixGroup, TrainConfig, auto_threads, cpu_has_bfloat16, member_name, parse_opponents, split_envs
 from botarena.train.curve import plot_curve, read_curve, write_curve
 from botarena.train.imitate import (
     DAGGER_SEED_STRIDE,
@@ -35,7 +35,7 @@ from botarena.train.imitate import (
     record_demonstrations,
     split_games,
 )
-from botarena.train.rollout import Rollout, SeatSplitEnv, scales
+from botarena.train.rollout import MixEnv, Rollout, SeatSplitEnv, scales
 from botarena.train.track import Tracker, open_tracker
 
 __all__ = ["Trainer", "ppo_update", "train"]
@@ -178,6 +178,11 @@ class Trainer:
         self.opponent = cfg.resolved_opponent()
         # Relative policy: and dir: paths are the working directory's.
         self.mixture = [(absolute_spec(spec), w) for spec, w in cfg.opponents()]
+        # --mix: the groups (games or variants with their own config and opponents), else the game alone.
+        self.groups: list[MixGroup] = cfg.groups()
+        self.mixed = bool(cfg.mix)
+        if self.mixed and cfg.self_play:
+            raise ValueError("--mix does not combine with --self-play (one league per game)")
         if cfg.self_play:
             # Before the server: the league's members are among its opponents.
             self._open_league()
@@ -190,26 +195,33 @@ class Trainer:
             league_specs = self.league.agents().values() if self.league is not None else ()
             self.server = Server(args=cfg.server_args(league_specs)).start()
             self.address = self.server.address
-        seats = cfg.learner_seats or tuple(range(self._seats(cfg.game)))
         # The rollout's envs: on the server, or with --backend native (the default on a GPU) in this
         # process, where a step costs no round trip and the GPU's forward passes set the pace.
         self.backend = cfg.backend if cfg.backend != "auto" else ("native" if self.device.type == "cuda" else "remote")
-        self.env = SeatSplitEnv(
-            cfg.game,
-            cfg.num_envs,
-            seats,
-            opponents=self.mixture[0][0],
-            seed=cfg.seed,
-            address=self.address,
-            config=cfg.config,
-            backend=self.backend,
-        )
-        if len(self.mixture) > 1:
-            self.env.set_opponents(dict(self.mixture))
+        self.env: SeatSplitEnv | MixEnv
+        if self.mixed:
+            self.env = self._mix_env()
+            seats = tuple(sorted({int(x) for x in self.env.seat_of_row}))
+            what = "; ".join(f"{g.name}: {n} envs vs {g.opponent}" for g, n in zip(self.groups, self.env.counts))
+            self.log(f"--mix: {what}")
+        else:
+            seats = cfg.learner_seats or tuple(range(self._seats(cfg.game)))
+            self.env = SeatSplitEnv(
+                cfg.game,
+                cfg.num_envs,
+                seats,
+                opponents=self.mixture[0][0],
+                seed=cfg.seed,
+                address=self.address,
+                config=cfg.config,
+                backend=self.backend,
+            )
+            if len(self.mixture) > 1:
+                self.env.set_opponents(dict(self.mixture))
         spec = self.env.game_spec
         self.spec = spec
         self.log(
-            f"botarena.train: {cfg.game} vs {self.opponent}, {cfg.num_envs} envs × {cfg.num_steps} steps per update, "
+            f"botarena.train: {f'--mix {cfg.mix}' if self.mixed else f'{cfg.game} vs {self.opponent}'}, {cfg.num_envs} envs × {cfg.num_steps} steps per update, "
             f"learner in seats {list(seats)}, "
             f"device {self.device}, {self.backend} envs"
             + (f" ({self.threads} torch threads{'' if cfg.threads else ', from the free cores'})" if self.device.type == "cpu" else "")
@@ -294,6 +306,36 @@ class Trainer:
         self.rows: list[dict[str, float]] = []
         if ckpt is not None and self.csv_path.exists():
             self.rows = [r for r in read_curve(self.csv_path) if r["update"] <= self.start_update]
+
+    def _mix_env(self) -> MixEnv:
+        """--mix's envs: num_envs split over the groups by weight, each group a SeatSplitEnv of its
+        game, config and opponents over its learner seats (--learner-seats, else all of the
+        group's), seeded apart (the run's seed + 104729 × the group's index)."""
+        cfg = self.cfg
+        seats = [cfg.learner_seats or tuple(range(self._seats(g.game, g.config))) for g in self.groups]
+        counts = split_envs(cfg.num_envs, self.groups, [len(x) for x in seats])
+        parts: list[SeatSplitEnv] = []
+        try:
+            for k, (g, n, st) in enumerate(zip(self.groups, counts, seats)):
+                mixture = [(absolute_spec(spec), w) for spec, w in parse_opponents(g.opponent)]
+                part = SeatSplitEnv(
+                    g.game,
+                    n,
+                    st,
+                    opponents=mixture[0][0],
+                    seed=cfg.seed + 104729 * k,
+                    address=self.address,
+                    config=dict(g.config),
+                    backend=self.backend,
+                )
+                parts.append(part)
+                if len(mixture) > 1:
+                    part.set_opponents(dict(mixture))
+            return MixEnv([g.name for g in self.groups], parts)
+        except BaseException:
+            for p in parts:
+                p.close()
+            raise
 
     # Self-play -------------------------------------------------------------
 
@@ -411,9 +453,9 @@ class Trainer:
         (self.out / "league.txt").write_text(text)
         self.log(f"wrote {self.out / 'league.txt'} and {self.out / 'ratings.png'}")
 
-    def _seats(self, game: str) -> int:
+    def _seats(self, game: str, config: Any = None) -> int:
         with Client(self.address) as c:
-            return c.game_spec(game, self.cfg.config or None).seats
+            return c.game_spec(game, dict(config if config is not None else self.cfg.config) or None).seats
 
     def log(self, msg: str) -> None:
         if not self.cfg.quiet:
@@ -464,15 +506,20 @@ class Trainer:
             demos = self._record(cfg.imitate, cfg.imitate_games, self.out / "imitation", cfg.seed, "imitation")
         else:
             demos = self._read(self.out / "imitation")
+        teachers = ", ".join(sorted({g.imitate for g in self.groups if g.imitate}))
         self.log(
-            f"imitation: {len(demos):,} decisions of {cfg.imitate} in {demos.games} games "
+            f"imitation: {len(demos):,} decisions of {teachers} in {demos.games} games "
             f"({demos.wins} won, {demos.draws} drawn), read in {time.monotonic() - t0:.0f} s"
         )
         deadline = t0 + cfg.minutes * 60 - self.elapsed_before if cfg.minutes else math.inf
-        if not resumed:
+        if not resumed and cfg.imitate_epochs > 0:
             fit_scales(self.net, demos)  # the warm-up's scales miss what the teacher reaches (radii of 8-32)
             self._clone(demos, cfg.imitate_epochs, deadline)
             demos = self._dagger(demos, deadline)
+        elif not resumed:
+            # --imitate-epochs 0: no clone (the network keeps its --init function); the decisions
+            # serve --imitate-coef alone.
+            self.log("imitation: --imitate-epochs 0: no clone, the decisions serve --imitate-coef")
         else:
             for d in sorted((self.out / "imitation" / "dagger").glob("round_*")):
                 demos = demos + self._read(d)
@@ -484,20 +531,58 @@ class Trainer:
             mb = max(2, cfg.num_steps * cfg.num_envs // cfg.minibatches)
             self.aux = lambda: cfg.imitate_coef * imitation_loss(self.net, demos, mb, gen, self.device)
 
+    def _teacher_groups(self, folder: pathlib.Path) -> list[tuple[MixGroup, pathlib.Path, int]]:
+        """The groups whose decisions are imitated, each with its match data folder and seed offset:
+        without --mix the game alone in ``folder`` (0); with it, each group with a teacher in
+        ``folder/group_K`` (104729 × K)."""
+        if not self.mixed:
+            return [(self.groups[0], folder, 0)]
+        return [(g, folder / f"group_{k:02d}", 104729 * k) for k, g in enumerate(self.groups) if g.imitate]
+
     def _record(self, agent: str, games: int, folder: pathlib.Path, seed: int, what: str) -> Demonstrations:
-        """Plays agent's games (a built-in agent, or a dagger: spec) against the --opponent mixture,
-        games shared by weight, each opponent's into its own folder (opponent_folders) with the
-        league seeded seed + its index; returns the decisions, the opponents' in the mixture's order."""
+        """Plays agent's games (a built-in agent, or a dagger: spec; with --mix, each group's own
+        teacher in place of ``agent``'s) against the --opponent mixture, games shared by weight
+        (with --mix first over the groups that imitate, by their weights), each opponent's into its
+        own folder (opponent_folders) with the league seeded seed + its index; returns the
+        decisions, the opponents' in the mixture's order."""
         cfg = self.cfg
         assert cfg.gamma is not None
         demos: Demonstrations | None = None
-        shares = split_games(games, self.mixture)
+        groups = self._teacher_groups(folder)
+        per_group = split_games(games, [(g.name, g.weight) for g, _, _ in groups])
+        for (g, gfolder, offset), (_, gn) in zip(groups, per_group):
+            mixture = [(absolute_spec(spec), w) for spec, w in parse_opponents(g.opponent)] if self.mixed else self.mixture
+            teacher = agent
+            if self.mixed and g.imitate:
+                # the group's teacher: a dagger: spec names the run's teacher, swapped for the group's
+                teacher = g.imitate if what == "imitation" else agent.replace(f"dagger:{cfg.imitate}:", f"dagger:{g.imitate}:", 1)
+            if gn:
+                demos = self._record_group(g, teacher, gn, mixture, gfolder, seed + offset, what, demos)
+        assert demos is not None  # split_games gives games ≥ 1 to some group and opponent
+        return demos
+
+    def _record_group(
+        self,
+        g: MixGroup,
+        agent: str,
+        games: int,
+        mixture: Sequence[tuple[str, float]],
+        folder: pathlib.Path,
+        seed: int,
+        what: str,
+        demos: Demonstrations | None,
+    ) -> Demonstrations | None:
+        """_record's games in one group, added to demos."""
+        cfg = self.cfg
+        assert cfg.gamma is not None
+        shares = split_games(games, list(mixture))
         for i, ((opponent, n), where) in enumerate(zip(shares, opponent_folders(folder, len(shares)))):
             if n == 0:
                 continue
             t0 = time.monotonic()
             self.log(f"{what}: {n} game{'s' if n != 1 else ''} of {agent if what == 'imitation' else 'the clone'} against {opponent} (match data in {where}) ...")
-            data = record_demonstrations(find_binary(), cfg.game, agent, opponent, n, where, seed=(seed + i) % 2**64, config=cfg.config)
+            alone = self._seats(g.game, g.config) if cfg.imitate_alone else 0
+            data = record_demonstrations(find_binary(), g.game, agent, opponent, n, where, seed=(seed + i) % 2**64, config=dict(g.config), alone_in=alone)
             new = load_demonstrations(data, self.spec, cfg.gamma)
             if what != "imitation":
                 self.log(
@@ -505,7 +590,6 @@ class Trainer:
                     f"{cfg.imitate}'s choice on {new.agreement():.1%} of its {len(new):,} decisions ({time.monotonic() - t0:.0f} s)"
                 )
             demos = new if demos is None else demos + new
-        assert demos is not None  # split_games gives games ≥ 1 to some opponent
         return demos
 
     def _read(self, folder: pathlib.Path) -> Demonstrations:
@@ -513,10 +597,12 @@ class Trainer:
         cfg = self.cfg
         assert cfg.gamma is not None
         demos: Demonstrations | None = None
-        for where in opponent_folders(folder, len(self.mixture)):
-            if (where / "data").is_dir():
-                new = load_demonstrations(where / "data", self.spec, cfg.gamma)
-                demos = new if demos is None else demos + new
+        for g, gfolder, _ in self._teacher_groups(folder):
+            n = len(parse_opponents(g.opponent)) if self.mixed else len(self.mixture)
+            for where in opponent_folders(gfolder, n):
+                if (where / "data").is_dir():
+                    new = load_demonstrations(where / "data", self.spec, cfg.gamma)
+                    demos = new if demos is None else demos + new
         if demos is None:
             raise FileNotFoundError(f"no match data in {folder} for the {len(self.mixture)} opponent(s) of --opponent")
         return demos
@@ -562,7 +648,7 @@ class Trainer:
         return demos
 
     def run(self) -> pathlib.Path:
-        if self.cfg.imitate:
+        if any(g.imitate for g in self.groups):
             self.imitate()
         cfg, env, net = self.cfg, self.env, self.net
         T, N = cfg.num_steps, cfg.num_envs
@@ -650,6 +736,15 @@ class Trainer:
                     "loss_rate": st.losses / eps if eps else math.nan,
                     **stats,
                 }
+                if isinstance(env, MixEnv):
+                    # each group's own results: NAME/episodes, NAME/mean_return, NAME/win_rate, ...
+                    for name, gs in zip(env.names, env.group_stats):
+                        n = gs.episodes
+                        row[f"{name}/episodes"] = float(n)
+                        row[f"{name}/mean_return"] = gs.return_sum / n if n else math.nan
+                        row[f"{name}/win_rate"] = gs.wins / n if n else math.nan
+                        row[f"{name}/draw_rate"] = gs.draws / n if n else math.nan
+                        row[f"{name}/loss_rate"] = gs.losses / n if n else math.nan
                 self.rows.append(row)
                 write_curve(self.csv_path, self.rows)
                 self.tracker.scalars(self.env_steps, {f"train/{k}": v for k, v in row.items()})
@@ -658,6 +753,11 @@ class Trainer:
                     f"update {update:4d}  steps {self.env_steps:>9,}  {row['steps_per_s']:7.0f} steps/s  "
                     f"return {row['mean_return']:+.3f}  win/draw/loss {row['win_rate']:.2f}/{row['draw_rate']:.2f}/{row['loss_rate']:.2f}"
                     f" ({eps} games)  entropy {row['entropy']:.2f}  {budget}"
+                    + (
+                        "  [" + ", ".join(f"{n} {row[f'{n}/win_rate']:.2f} ({int(row[f'{n}/episodes'])})" for n in env.names) + "]"
+                        if isinstance(env, MixEnv)
+                        else ""
+                    )
                 )
                 if cfg.checkpoint_every and update % cfg.checkpoint_every == 0:
                     self.checkpoint(update, row["seconds"])
@@ -690,12 +790,22 @@ class Trainer:
     def _provenance(self, seconds: float) -> dict[str, Any]:
         return {
             "game": self.cfg.game,
-            "opponent": f"self-play league {self.cfg.league}" if self.cfg.self_play else self.opponent,
+            "opponent": f"self-play league {self.cfg.league}" if self.cfg.self_play else "each group's (mix)" if self.mixed else self.opponent,
             "env_steps": self.env_steps,
             "seconds": round(seconds, 1),
             "device": str(self.device),
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "trainer": "botarena.train (PPO)",
+            **(
+                {
+                    "mix": [
+                        {"name": g.name, "game": g.game, "weight": g.weight, "opponent": g.opponent, "config": dict(g.config), "imitate": g.imitate or ""}
+                        for g in self.groups
+                    ]
+                }
+                if self.mixed
+                else {}
+            ),
         }
 
     def checkpoint(self, update: int, seconds: float) -> None:
@@ -719,6 +829,10 @@ class Trainer:
 
     def plot(self) -> None:
         against = "its self-play league (win/draw/loss over the whole mixture)" if self.cfg.self_play else self.opponent
+        if self.mixed:
+            against = "; ".join(f"{g.name} vs {g.opponent}" for g in self.groups) + " (win/draw/loss over all groups)"
+            plot_curve(self.csv_path, self.out / "curve.png", title=f"mix: {against}")
+            return
         plot_curve(self.csv_path, self.out / "curve.png", title=f"{self.cfg.game} vs {against}")
 
 

@@ -16,7 +16,7 @@ from botarena.pool import SeatStats
 from botarena.spec import GameSpec
 from botarena.vector import BotarenaVectorEnv
 
-__all__ = ["Rollout", "SeatSplitEnv", "scales"]
+__all__ = ["MixEnv", "Rollout", "SeatSplitEnv", "scales"]
 
 
 class Rollout:
@@ -65,7 +65,7 @@ class Rollout:
     def _obs_to(self, device: torch.device) -> list[torch.Tensor]:
         return [torch.from_numpy(self.next_obs[name]).to(device) for name in self.names]
 
-    def collect(self, env: SeatSplitEnv, net: PolicyNet, device: torch.device, deadline: float = math.inf) -> int:
+    def collect(self, env: SeatSplitEnv | MixEnv, net: PolicyNet, device: torch.device, deadline: float = math.inf) -> int:
         """Plays T steps of every env, sampling the policy's (masked) actions, and stores them.
 
         The forward passes run under ``torch.inference_mode`` (no autograd records). Returns the
@@ -119,7 +119,7 @@ class Rollout:
         return adv, ret
 
 
-def scales(env: BotarenaVectorEnv | SeatSplitEnv, steps: int, rng: np.random.Generator) -> dict[str, list[float]]:
+def scales(env: BotarenaVectorEnv | SeatSplitEnv | MixEnv, steps: int, rng: np.random.Generator) -> dict[str, list[float]]:
     """Per-channel input scales of every observation tensor, 1/max(1, largest magnitude seen in
     the channel: the entry of the tensor's first dimension), from a short random warm-up."""
 
@@ -246,3 +246,81 @@ class SeatSplitEnv:
         for p in self.parts:
             p.close()
 
+
+
+def _sum_stats(stats: Sequence[SeatStats]) -> SeatStats:
+    return SeatStats(
+        seat=-1,
+        episodes=sum(x.episodes for x in stats),
+        steps=sum(x.steps for x in stats),
+        return_sum=sum(x.return_sum for x in stats),
+        wins=sum(x.wins for x in stats),
+        draws=sum(x.draws for x in stats),
+        losses=sum(x.losses for x in stats),
+    )
+
+
+def observation_contract(spec: GameSpec) -> tuple[list[tuple[str, tuple[int, ...], str]], int, Any]:
+    """What a policy sees and does in a game: each observation tensor's name, shape and dtype, the
+    action count, and the action factors (None for a flat action space)."""
+    return [(t.name, tuple(t.shape), str(np.dtype(t.dtype))) for t in spec.observations], spec.actions, spec.action_factors
+
+
+class MixEnv:
+    """Several :class:`SeatSplitEnv` groups (``--mix``: games or variants, each with its own config
+    and opponents, on pools of their own) looking like one vector env: rows in group order.
+
+    Every group must show one observation contract (the same tensors, shapes and dtypes, and the
+    same action count: :func:`observation_contract`), so that one network plays them all; the
+    groups may differ in seats. Raises ValueError naming the first group that differs.
+    ``group_stats`` holds each group's learner results as of the last :meth:`stats` call.
+    """
+
+    def __init__(self, names: Sequence[str], parts: Sequence[SeatSplitEnv]) -> None:
+        if not parts or len(names) != len(parts):
+            raise ValueError("MixEnv: want one name per group, at least one group")
+        self.names = list(names)
+        self.parts = list(parts)
+        want = observation_contract(parts[0].game_spec)
+        for name, p in zip(self.names[1:], self.parts[1:]):
+            got = observation_contract(p.game_spec)
+            if got != want:
+                raise ValueError(
+                    f"mix: group {name!r} ({p.game_spec.game}) sees {got[0]} and has {got[1]} actions (factors {got[2]}), group "
+                    f"{self.names[0]!r} ({parts[0].game_spec.game}) {want[0]} and {want[1]} (factors {want[2]}): one policy needs one "
+                    "observation spec (the same tensors, shapes and dtypes, and the same actions)"
+                )
+        self.counts = [p.num_envs for p in self.parts]
+        self.num_envs = sum(self.counts)
+        self.game_spec = self.parts[0].game_spec
+        self.seat_of_row = np.concatenate([p.seat_of_row for p in self.parts])
+        self.group_of_row = np.repeat(np.arange(len(self.parts)), self.counts)
+        self.group_stats: list[SeatStats] = [_sum_stats(()) for _ in self.parts]
+
+    def reset(self, *, seed: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        results = [p.reset(seed=None if seed is None else seed + 104729 * k) for k, p in enumerate(self.parts)]
+        obs = {k: np.concatenate([r[0][k] for r in results]) for k in results[0][0]}
+        return obs, {"action_mask": np.concatenate([r[1]["action_mask"] for r in results])}
+
+    def step(self, actions: npt.NDArray[Any]) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:
+        bounds = np.cumsum([0, *self.counts])
+        results = [p.step(np.asarray(actions[lo:hi])) for p, lo, hi in zip(self.parts, bounds[:-1], bounds[1:])]
+        obs = {k: np.concatenate([r[0][k] for r in results]) for k in results[0][0]}
+        info = {"action_mask": np.concatenate([r[4]["action_mask"] for r in results])}
+        return obs, np.concatenate([r[1] for r in results]), np.concatenate([r[2] for r in results]), np.concatenate([r[3] for r in results]), info
+
+    def stats(self, *, reset: bool = False) -> tuple[SeatStats, tuple[Any, ...]]:
+        """The learner's completed episodes over every group (each group's in ``group_stats``), and
+        the per-opponent stats of every group."""
+        per = [p.stats(reset=reset) for p in self.parts]
+        self.group_stats = [t for t, _ in per]
+        return _sum_stats(self.group_stats), tuple(o for _, opps in per for o in opps)
+
+    def set_opponents(self, mix: Any) -> None:
+        """Sets every group's opponent seats to the mixture."""
+        for p in self.parts:
+            p.set_opponents(mix)
+
+    def close(self) -> None:
+        for p in self.parts:
+            p.close()
