@@ -140,3 +140,11 @@ def test_imitate_alone_seats_the_teacher_once_against_copies_of_the_opponent(tmp
     alone = record_demonstrations(find_binary(), "battlecube/tasks3", "dodger", "teebot", 4, tmp_path / "alone", seed=5, alone_in=4)
     assert load_demonstrations(alone, spec, 0.99).games == 4
     assert load_demonstrations(both, spec, 0.99).games > 4
+
+
+def test_the_trainers_own_server_takes_64_connections_a_group(address: str) -> None:
+    """Each group's pools hold a connection per stepping thread: four groups of 4-player cubes outgrew
+    the server's default of 64 connections a client (the first step failed with a reset connection)."""
+    args = TrainConfig(mix="battlebots,battlebots/10x10", address=address).resolved().server_args()
+    assert args[args.index("--max-client-connections") + 1] == "128"
+    assert "--max-client-connections" not in TrainConfig(game="battlebots", address=address).resolved().server_args()

@@ -426,6 +426,9 @@ class TrainConfig:
     def server_args(self, league_specs: Iterable[str] = ()) -> list[str]:
         """The ``botarena serve`` flags of the trainer's own server: pools that never idle out, and the narrowest ``--bots-dir`` folders.
 
+        ``--max-client-connections`` 64 a group with ``--mix`` of several groups (the trainer's pools
+        hold a connection per stepping thread, past the server's default of 64 a client).
+
         ``--idle-timeout 0``: the server is the run's alone and dies with it,
         and its pools must outlive the minutes the run spends without
         stepping them (``--imitate`` and ``--dagger-rounds`` play and fit for
@@ -439,11 +442,16 @@ class TrainConfig:
         are left out, so that their agents fail as unknown). The token that
         keeps other processes off the server is :class:`botarena.Server`'s.
         """
-        specs = [spec for g in self.groups() for spec, _ in parse_opponents(g.opponent)]
+        groups = self.groups()
+        specs = [spec for g in groups for spec, _ in parse_opponents(g.opponent)]
         specs += list(league_specs)
         if self.self_play:
             specs.append("dir:" + os.path.join(os.path.abspath(self.out), "checkpoints"))
         args: list[str] = ["--idle-timeout", "0"]
+        if len(groups) > 1:
+            # Each group's pools take a connection per stepping thread: a mix of several groups
+            # outgrows the server's default of 64 connections a client.
+            args += ["--max-client-connections", str(64 * len(groups))]
         for folder in bots_dirs(specs):
             if os.path.isdir(folder):
                 args += ["--bots-dir", folder]
