@@ -22,11 +22,7 @@ var listeningRE = regexp.MustCompile(`botarena serve: listening on (\S+)\n`)
 func dialServe(t *testing.T, addr string, opts ...client.Option) *client.Client {
 	t.Helper()
 	c, err := client.Dial(addr, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return testutil.Closing(t, c, err)
 }
 
 // createPool creates the pool req asks c for, failing t on an error.

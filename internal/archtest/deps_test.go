@@ -172,7 +172,7 @@ var rules = []rule{
 	{pkg: "rpc/matchservice", imports: []string{"env", "env/*", "vecenv", "observations", "observations/matchdata", "agents", "agents/*", "match", "league", "rpc/gen/*", "rpc/server", "rpc/client", "internal/safefile", "internal/bytesize"},
 		thirdParty: cat(connectDeps, promDeps, arrowDeps, parquetDeps, bboltDeps, gonumDeps)},
 	// The rpc packages' shared test helpers compose every service.
-	{pkg: "rpc/internal/rpctest", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "rpc/gen/*", "rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client"},
+	{pkg: "rpc/internal/rpctest", imports: []string{"env", "env/*", "vecenv", "agents", "agents/*", "rpc/gen/*", "rpc/server", "rpc/envservice", "rpc/matchservice", "rpc/client", "internal/testutil"},
 		thirdParty: cat(connectDeps, promDeps, arrowDeps, parquetDeps, bboltDeps, gonumDeps)},
 
 	// Test helpers: the game contract (a codec-less wrapper) and pools of

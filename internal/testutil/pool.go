@@ -11,9 +11,5 @@ import (
 func NewPool(t testing.TB, cfg vecenv.Config) *vecenv.Pool {
 	t.Helper()
 	p, err := vecenv.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
+	return Closing(t, p, err)
 }

@@ -21,13 +21,15 @@ func (s scribbler) Paint(seat int) *image.RGBA {
 	return s.Game.Paint(seat)
 }
 
-// fatalRecorder records a Fatalf and ends the goroutine, as testing.T does.
+// fatalRecorder records a Fatal or Fatalf and ends the goroutine, as
+// testing.T does.
 type fatalRecorder struct {
 	testing.TB
 	failed bool
 }
 
-func (r *fatalRecorder) Helper() {}
+func (r *fatalRecorder) Helper()      {}
+func (r *fatalRecorder) Fatal(...any) { r.Fatalf("") }
 func (r *fatalRecorder) Fatalf(string, ...any) {
 	r.failed = true
 	runtime.Goexit()

@@ -28,6 +28,7 @@ import (
 	_ "github.com/botarena/botarena/env/battleships"  // registers battleships
 	_ "github.com/botarena/botarena/env/bomberman"    // registers bomberman
 	_ "github.com/botarena/botarena/env/portalbomber" // registers portalbomber
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/rpc/client"
 	"github.com/botarena/botarena/rpc/envservice"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
@@ -156,11 +157,7 @@ func (ts *Server) Client(t testing.TB, opts ...client.Option) *client.Client {
 func Dial(t testing.TB, addr string, opts ...client.Option) *client.Client {
 	t.Helper()
 	c, err := client.Dial(addr, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return testutil.Closing(t, c, err)
 }
 
 // MatchClient returns a MatchService client of the in-memory server (gRPC
@@ -198,11 +195,7 @@ func (ts *Server) ClientFrom(t testing.TB, ip string) *client.Client {
 	}}
 	t.Cleanup(tr.CloseIdleConnections)
 	c, err := client.Dial("http://memory", client.WithHTTPClient(&http.Client{Transport: tr}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return testutil.Closing(t, c, err)
 }
 
 // memListener is an in-memory net.Listener: Dial hands the server one end
@@ -393,15 +386,10 @@ func LocalPool(t testing.TB, req *botarenav1.CreatePoolRequest, opps map[int]env
 	for seat, name := range req.GetOpponents() {
 		names[int(seat)] = name
 	}
-	p, err := vecenv.New(vecenv.Config{
+	return testutil.NewPool(t, vecenv.Config{
 		Game: req.GetGame(), GameConfig: []byte(req.GetConfigJson()), NumEnvs: int(req.GetNumEnvs()),
 		Seed: req.GetSeed(), Workers: 1, LearnerSeats: seats, Opponents: opps, OpponentNames: names, AutoReset: mode,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
 }
 
 // RandomActions fills actions with random in-range actions.
