@@ -37,14 +37,13 @@ type oppChoice struct {
 	weight  float64 // 0 once retired
 	retired bool    // removed by SetOpponents; closed once no episode uses it
 	inst    []env.Agent
-	group   []int       // inst[i]'s index in Pool.batchers, or -1
-	created int         // non-nil entries of inst
-	acc     []choiceAcc // per env; written only by the env's worker
+	group   []int // inst[i]'s index in Pool.batchers, or -1
+	created int   // non-nil entries of inst
+	// acc counts, per env, the finished episodes played against the
+	// choice and the invalid actions of the choice's seat in them;
+	// written only by the env's worker.
+	acc []outcomes
 }
-
-// choiceAcc counts the finished episodes of one env played against one
-// choice, and the invalid actions of the choice's seat in them.
-type choiceAcc struct{ episodes, wins, draws, losses, invalid int64 }
 
 // seatMix is the opponent mixture of one opponent seat.
 type seatMix struct {
@@ -104,7 +103,7 @@ func (p *Pool) initMixes(opps []env.Agent, names map[int]string, factories map[i
 	for j, seat := range p.oppSeats {
 		ch := &oppChoice{
 			name: names[seat], factory: factories[seat], weight: 1,
-			inst: make([]env.Agent, n), group: make([]int, n), created: n, acc: make([]choiceAcc, n),
+			inst: make([]env.Agent, n), group: make([]int, n), created: n, acc: make([]outcomes, n),
 		}
 		for i := range n {
 			ch.inst[i] = opps[i*nOpp+j]
@@ -192,7 +191,7 @@ func (p *Pool) SetOpponents(seat int, choices []OpponentChoice) error {
 		if err != nil {
 			return fmt.Errorf("vecenv: %s: choice %q: %w", field, c.Name, err)
 		}
-		ch := &oppChoice{name: c.Name, factory: c.Factory, inst: make([]env.Agent, n), group: make([]int, n), acc: make([]choiceAcc, n)}
+		ch := &oppChoice{name: c.Name, factory: c.Factory, inst: make([]env.Agent, n), group: make([]int, n), acc: make([]outcomes, n)}
 		ch.inst[0], ch.created = o, 1 // moved to the first env that draws it below
 		fresh[c.Name] = ch
 		added = append(added, ch)

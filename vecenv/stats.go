@@ -1,15 +1,26 @@
 package vecenv
 
-// seatAcc accumulates the finished episodes of one learner seat of one env.
-// Only the worker owning the env writes it; Stats merges on read.
+// outcomes counts finished episodes by outcome, and the invalid actions
+// in them: those of one learner seat of one env (in a seatAcc), or of one
+// env played against one opponent choice (oppChoice.acc). Only the worker
+// owning the env writes it; Stats sums on read.
+type outcomes struct{ episodes, wins, draws, losses, invalid int64 }
+
+// add adds o's counts to sum.
+func (sum *outcomes) add(o *outcomes) {
+	sum.episodes += o.episodes
+	sum.wins += o.wins
+	sum.draws += o.draws
+	sum.losses += o.losses
+	sum.invalid += o.invalid
+}
+
+// seatAcc accumulates the finished episodes of one learner seat of one env:
+// their outcomes, lengths and returns.
 type seatAcc struct {
-	episodes int64
-	steps    int64
-	ret      float64
-	wins     int64
-	draws    int64
-	losses   int64
-	invalid  int64
+	outcomes
+	steps int64
+	ret   float64
 }
 
 // Stats are the episode statistics of a pool since creation or the last
@@ -121,34 +132,25 @@ func (p *Pool) Stats() Stats {
 	L := len(p.learners)
 	st := Stats{Seats: make([]SeatStats, L)}
 	for k, seat := range p.learners {
-		st.Seats[k].Seat = seat
-	}
-	for i := range p.slots {
-		for k := range L {
+		var sum seatAcc
+		for i := range p.slots {
 			a := &p.acc[i*L+k]
-			s := &st.Seats[k]
-			s.Episodes += a.episodes
-			s.Steps += a.steps
-			s.Return += a.ret
-			s.Wins += a.wins
-			s.Draws += a.draws
-			s.Losses += a.losses
-			st.Invalid += a.invalid
+			sum.add(&a.outcomes)
+			sum.steps += a.steps
+			sum.ret += a.ret
 		}
+		st.Seats[k] = SeatStats{Seat: seat, Episodes: sum.episodes, Steps: sum.steps, Return: sum.ret, Wins: sum.wins, Draws: sum.draws, Losses: sum.losses}
+		st.Invalid += sum.invalid
 	}
 	for j := range p.mixes {
 		m := &p.mixes[j]
 		for _, ch := range m.choices {
-			os := OpponentStats{Seat: m.seat, Name: ch.name, Weight: ch.weight}
+			var sum outcomes
 			for i := range ch.acc {
-				a := &ch.acc[i]
-				os.Episodes += a.episodes
-				os.Wins += a.wins
-				os.Draws += a.draws
-				os.Losses += a.losses
-				os.Invalid += a.invalid
+				sum.add(&ch.acc[i])
 			}
-			st.Opponents = append(st.Opponents, os)
+			st.Opponents = append(st.Opponents, OpponentStats{Seat: m.seat, Name: ch.name, Weight: ch.weight,
+				Episodes: sum.episodes, Wins: sum.wins, Draws: sum.draws, Losses: sum.losses, Invalid: sum.invalid})
 		}
 	}
 	return st
