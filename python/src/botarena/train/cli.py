@@ -147,12 +147,8 @@ def _parser() -> argparse.ArgumentParser:
     im.add_argument("--imitate", default="", metavar="AGENT", help="the agent to imitate, e.g. greedy (`botarena games GAME` lists them)")
     im.add_argument("--imitate-games", type=int, default=d.imitate_games, help="its games against the --opponent mixture (shared by weight), over every seat")
     im.add_argument("--imitate-epochs", type=int, default=d.imitate_epochs, help="passes over its decisions (0: no clone, the network keeps its start; with --imitate-coef, the decisions serve its term alone)")
-    im.add_argument(
-        "--imitate-alone",
-        action="store_true",
-        help="in games of more than two seats, the teacher's (and the DAgger student's) games seat it once, against copies of "
-        "the opponent in every other seat (default: a league of the two, which seats the teacher 2-3 times in a 4-player game)",
-    )
+    alone = "in games of more than two seats, seat the teacher (and the DAgger student) once a game, against copies of the opponent in every other seat (default: a league of the two, which seats it 2-3 times in a 4-player game)"
+    im.add_argument("--imitate-alone", action="store_true", help=alone)
     im.add_argument("--imitate-lr", type=float, default=d.imitate_lr, help="learning rate while imitating")
     im.add_argument(
         "--dagger-rounds",

@@ -221,17 +221,7 @@ class SeatSplitEnv:
     def stats(self, *, reset: bool = False) -> tuple[SeatStats, tuple[Any, ...]]:
         """The learner's completed episodes over every chunk, and the per-opponent stats of every chunk."""
         per = [p.pool.stats(reset=reset) for p in self.parts]
-        firsts = [ps.seats[0] for ps in per]
-        total = SeatStats(
-            seat=-1,
-            episodes=sum(x.episodes for x in firsts),
-            steps=sum(x.steps for x in firsts),
-            return_sum=sum(x.return_sum for x in firsts),
-            wins=sum(x.wins for x in firsts),
-            draws=sum(x.draws for x in firsts),
-            losses=sum(x.losses for x in firsts),
-        )
-        return total, tuple(o for ps in per for o in ps.opponents)
+        return _sum_stats([ps.seats[0] for ps in per]), tuple(o for ps in per for o in ps.opponents)
 
     def set_opponents(self, mix: Any) -> None:
         """Sets every chunk's opponent seats to the mixture (see :meth:`botarena.Pool.set_opponents`)."""
@@ -249,6 +239,7 @@ class SeatSplitEnv:
 
 
 def _sum_stats(stats: Sequence[SeatStats]) -> SeatStats:
+    """The learner's results summed over chunks or groups (seat -1: all of them)."""
     return SeatStats(
         seat=-1,
         episodes=sum(x.episodes for x in stats),
