@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import runpy
 import shutil
 import subprocess
 import sys
@@ -169,18 +170,14 @@ class BundlingBuildPy(build_py):
 
 
 def _cgo_problem() -> str | None:
-    """Why go cannot build with cgo here (no C compiler), or None."""
-    go = shutil.which("go")
-    if go is None:
-        return "no `go` on PATH"
-    env = {k: v for k, v in os.environ.items() if k != "CGO_ENABLED"}  # the library build sets it to 1
-    out = subprocess.run([go, "env", "CGO_ENABLED", "CC"], capture_output=True, text=True, env=env).stdout.split("\n")
-    cgo, cc = (out + ["", ""])[:2]
-    if cgo.strip() != "1":
-        return "cgo is disabled: no C compiler found (install gcc or clang)"
-    if not cc.strip() or shutil.which(cc.split()[0]) is None:
-        return f"no C compiler ({cc.strip() or 'CC'}) on PATH"
-    return None
+    """Why go cannot build the library with cgo here (no C compiler), or None.
+
+    The native backend's probe (src/botarena/_cgo.py), run by path: the
+    package is not importable while its wheel is being built. CGO_ENABLED
+    is left out of the environment, since the library build sets it to 1.
+    """
+    probe = runpy.run_path(str(pathlib.Path(__file__).resolve().parent / "src" / "botarena" / "_cgo.py"))
+    return probe["cgo_problem"]({k: v for k, v in os.environ.items() if k != "CGO_ENABLED"})
 
 
 setup(

@@ -53,8 +53,6 @@ import atexit
 import ctypes
 import os
 import pathlib
-import shutil
-import subprocess
 import sys
 import threading
 import weakref
@@ -64,6 +62,7 @@ import grpc
 import numpy as np
 import numpy.typing as npt
 
+from botarena._cgo import cgo_problem
 from botarena.errors import BotarenaError, FailedPreconditionError, InvalidArgumentError
 from botarena.pool import Info, Obs, Pool, PoolStats, Step, checked_ints, int32_values
 from botarena.server import _cache_dir, checkout_key, go_build, repo_root
@@ -92,25 +91,6 @@ class NativeUnavailableError(BotarenaError, RuntimeError):
 # Library -------------------------------------------------------------------
 
 
-def _cgo_problem() -> str | None:
-    """Why Go cannot build the shared library here, or None when it can."""
-    go = shutil.which("go")
-    if go is None:
-        return "no Go toolchain on PATH to build it"
-    try:
-        out = subprocess.run(
-            [go, "env", "CGO_ENABLED", "CC"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
-        ).stdout.split("\n")
-    except (OSError, subprocess.SubprocessError) as e:
-        return f"go env failed: {e}"
-    cgo, cc = (out + ["", ""])[:2]
-    if cgo.strip() != "1":
-        return "cgo is disabled (CGO_ENABLED=0, or no C compiler: install gcc or clang)"
-    if not cc.strip() or shutil.which(cc.split()[0]) is None:
-        return f"no C compiler ({cc.strip() or 'CC'}) on PATH for cgo"
-    return None
-
-
 def _bundled_library() -> str | None:
     path = pathlib.Path(__file__).resolve().parent / "lib" / _LIB_FILE
     return str(path) if path.is_file() else None
@@ -136,7 +116,7 @@ def library_path() -> str:
     root = repo_root()
     problem = None
     if root is not None and (root / "cmd" / "libbotarena").is_dir():
-        problem = _cgo_problem()
+        problem = cgo_problem()
         if problem is None:
             target = _cache_dir() / "lib" / checkout_key(root) / _LIB_FILE
             return go_build(root, "./cmd/libbotarena", target, args=("-buildmode=c-shared",), what="the native library")
