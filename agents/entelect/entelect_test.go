@@ -49,11 +49,7 @@ func newPyBot(t *testing.T, game, script, replayDir string) *Bot {
 func openBot(t *testing.T, game, dir string) *Bot {
 	t.Helper()
 	b, err := NewBot(game, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	return b
+	return testutil.Closing(t, b, err)
 }
 
 // seatBots opens the bot folder dir for game once per seat of g and

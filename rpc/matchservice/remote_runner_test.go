@@ -14,6 +14,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/league"
 	"github.com/botarena/botarena/rpc/matchservice"
 	"github.com/botarena/botarena/rpc/server"
@@ -110,11 +111,7 @@ func remoteRunner(t *testing.T, servers []*tcpServer, opts ...matchservice.Remot
 		addrs = append(addrs, s.addr)
 	}
 	r, err := matchservice.NewRemoteRunner(addrs, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
-	return r
+	return testutil.Closing(t, r, err)
 }
 
 // played returns the games each server played and their sum.

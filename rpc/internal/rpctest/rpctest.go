@@ -353,11 +353,7 @@ func ServedAndLocal(t testing.TB, req *botarenav1.CreatePoolRequest, opps map[in
 func OpenStream(t testing.TB, ctx context.Context, p *client.Pool) *client.Stream {
 	t.Helper()
 	st, err := p.Stream(ctx)
-	if err != nil {
-		t.Fatalf("Stream: %v", err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
+	return testutil.Closing(t, st, err)
 }
 
 // ResetStream opens a StepStream on p under ctx, registers its closing
