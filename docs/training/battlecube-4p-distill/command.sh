@@ -26,7 +26,7 @@ nice -n 5 python $H/record_student.py $D/round2_e04.policy.safetensors $D r3
 START=$D/round2_e04.policy.safetensors KL_COEF=2 PREFIX=round3 OUT=$D \
   EXTRA=$D/student-battlecube-stalker,$D/student-battlecube-teebot,$D/student-battlecube-2p-stalker,$D/student-battlecube-2p-teebot,$D/r3-student-battlecube-teebot,$D/r3-student-battlecube-stalker \
   nice -n 5 python $H/distill.py                           # stage 3: stopped after epoch 3
-# Committed (the lead, 12:40 UTC): round2_e04 (`dist`) as policies/battlecube-4p-distill.policy.safetensors, its
+# Committed (the lead, 12:29 UTC): round2_e04 (`dist`) as policies/battlecube-4p-distill.policy.safetensors, its
 # weights as written, its metadata's game config corrected from {"history":true} to the run's
 # {"history":true,"tasks_scalar":true} (the eighth scalar; distill.py now records it):
 cp $D/round2_e04.policy.safetensors ../policies/battlecube-4p-distill.policy.safetensors

@@ -53,6 +53,8 @@ buffer), :mod:`~botarena.train.ppo` (:class:`Trainer`, :func:`train`),
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import Any
 
 # config (TrainConfig, the game defaults, the trainer's server flags) needs no PyTorch; the other
@@ -85,6 +87,24 @@ def __getattr__(name: str) -> Any:
     value = getattr(mod, name)
     globals()[name] = value
     return value
+
+
+class _Package(types.ModuleType):
+    """The package's module type: a lazily exported name that is also a submodule's
+    (``evaluate``, the function, in the module ``botarena.train.evaluate``) stays the name.
+
+    The import system binds each submodule it loads to its parent's attribute, so without this
+    ``from botarena.train import evaluate`` gave the module once anything had imported
+    ``botarena.train.evaluate`` first (``botarena.train.cli`` does), and the function otherwise.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if _LAZY.get(name) == name and isinstance(value, types.ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [

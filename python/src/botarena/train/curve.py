@@ -20,11 +20,17 @@ def read_curve(csv_path: str | os.PathLike[str]) -> list[dict[str, float]]:
 
 
 def write_curve(csv_path: str | os.PathLike[str], rows: Sequence[dict[str, float]]) -> None:
-    """Writes the rows (at least one) to a curve.csv, replacing it whole (through a .tmp file)."""
+    """Writes the rows (at least one) to a curve.csv, replacing it whole (through a .tmp file).
+
+    The columns are every row's keys in the order they first appear, so that a run resumed with a
+    column its earlier rows lack (``aux_loss`` once ``--imitate-coef`` is on) still writes; a row
+    without a column gets ``nan`` there, which :func:`read_curve` reads back as NaN.
+    """
     path = pathlib.Path(csv_path)
     tmp = path.with_suffix(".csv.tmp")
+    fields = list(dict.fromkeys(k for r in rows for k in r))
     with open(tmp, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w = csv.DictWriter(f, fieldnames=fields, restval="nan")
         w.writeheader()
         for r in rows:
             w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
