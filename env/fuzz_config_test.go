@@ -63,6 +63,8 @@ func FuzzConfig(f *testing.F) {
 		{"battlecube", `{"names":["a","a"]}`},
 		{"battlebots", `{"arena":"10x10","max_rounds":50,"names":["r1","r2"],"hp_reward":0.1}`},
 		{"battlebots", `{"arena":"11x11"}`},
+		{"battlebots", `{"history":3,"max_rounds":30}`},
+		{"battlebots", `{"history":9}`},
 		{"portalbomber", `{"size":25,"simultaneous":true,"variant_commands":true,"soft_density":100,"apocalypse_after":0,"max_rounds":9}`},
 		{"portalbomber", `{"size":8}`},
 	} {

@@ -53,6 +53,13 @@ type Config struct {
 	// minus the change in the enemy's HP) to every step's reward as
 	// shaping. Default 0.
 	HPReward float32 `json:"hp_reward" doc:"reward shaping: adds hp_reward × (change in the seat's HP minus change in the enemy's HP) to each step's reward; 0 turns it off"`
+	// History, when above 0, adds the last History rounds' actions to the
+	// scalars, [HistoryScalarsPerRound] a round, the latest first: the
+	// seat's own action as it chose it and the enemy's as the seat could
+	// see it (a landmine never, a move only when the enemy's cell
+	// changed, a shot only when it left a trace; see [Game.Shown]).
+	// Default 0: the four scalars, byte for byte as before.
+	History int `json:"history" doc:"add the last history rounds' actions to the scalars (26 a round, latest first): the seat's own, and the enemy's as the seat saw it (a landmine never shows, a move only when the enemy's cell changed, a shot only when its projectile is still in flight or it cost a bot HP); 0 turns it off" allowed:"0..8"`
 }
 
 // DefaultConfig returns the original's configuration.
@@ -80,6 +87,9 @@ func (c *Config) Validate() error {
 				return bad(fmt.Sprintf("names[%d]", i), fmt.Sprintf("%q", n), "want no control characters")
 			}
 		}
+	}
+	if c.History < 0 || c.History > MaxHistory {
+		return bad("history", c.History, fmt.Sprintf("want 0 (off) to %d rounds", MaxHistory))
 	}
 	if c.HPReward != c.HPReward { // NaN
 		return bad("hp_reward", c.HPReward, "want a number")

@@ -64,6 +64,20 @@
 //	                       an EMP skips (1, 0.5 or 0)
 //	3 ScalarRoundFraction  rounds played / the round cap
 //
+// With Config.History H (1..8; default 0, off) the scalars are float32
+// [4 + 26·H]: the four above, then for k = 1..H (k = 1 the round just
+// played) 26 values at index 4 + 26·(k-1): the seat's own action of k
+// rounds ago as it chose it (13 values), then the enemy's as the seat
+// could see it in the arena (13 values; see [Game.Shown]: a landmine
+// never shows, a move only when the enemy's cell changed, a shot only
+// when its projectile is in flight after the round or cost a bot HP,
+// bot2's EMP not when bot1's won). An action's 13 values are a one-hot
+// kind (0 move, 1 bullet, 2 missile, 3 landmine, 4 EMP) and a one-hot
+// direction (5..12, N..NW; none for an EMP); nothing, and a round not
+// played since the last Reset or LoadNative, is all zeros. These are the
+// enemy's past actions the duelist and the warden infer from how the
+// arena changed, for their opponent models.
+//
 // The action mask (34 entries) marks Nothing, the 8 bullets, the 8
 // missiles and the EMP as always legal (the original always deploys them;
 // a bullet fired into the wall dies at once, a missile into the wall

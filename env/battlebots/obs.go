@@ -68,8 +68,8 @@ func newSpec(name string, cfg *Config) *env.Spec {
 			{
 				Name:   TensorScalars,
 				DType:  env.Float32,
-				Shape:  []int{NumScalars},
-				Layout: "[4]: own HP/10, enemy HP/10, paralysis counter/2, round/max rounds",
+				Shape:  []int{NumScalars + cfg.History*HistoryScalarsPerRound},
+				Layout: scalarsLayout(cfg),
 			},
 		},
 		Actions:     NumActions,
@@ -79,11 +79,24 @@ func newSpec(name string, cfg *Config) *env.Spec {
 	}
 }
 
+// scalarsLayout describes the scalar tensor for cfg.
+func scalarsLayout(cfg *Config) string {
+	const base = "own HP/10, enemy HP/10, paralysis counter/2, round/max rounds"
+	if cfg.History == 0 {
+		return "[4]: " + base
+	}
+	return fmt.Sprintf("[%d]: %s, then for each of the last %d rounds, the latest first, %d values: "+
+		"the seat's own action and the enemy's as the seat saw it (a landmine never, a move only when its cell changed, "+
+		"a shot only when it is in flight or cost HP), each a one-hot kind (move, bullet, missile, landmine, EMP) "+
+		"and a one-hot direction N..NW; nothing is all zeros",
+		NumScalars+cfg.History*HistoryScalarsPerRound, base, cfg.History, HistoryScalarsPerRound)
+}
+
 // WriteObs writes seat's observation into dst: dst[0] the planes, dst[1] the
 // scalars (little-endian float32). A wrong number or size of slices, or a
 // seat other than 0 or 1, panics. It never allocates.
 func (g *Game) WriteObs(seat int, dst [][]byte) {
-	if len(dst) != 2 || len(dst[0]) != planeBytes || len(dst[1]) != 4*NumScalars {
+	if len(dst) != 2 || len(dst[0]) != planeBytes || len(dst[1]) != 4*g.nScalars {
 		g.spec.CheckObs(dst) // panics with the details
 	}
 	g.writePlanes(seat, dst[0])
@@ -102,7 +115,7 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 // slices, or a seat other than 0 or 1, panics. It never allocates once
 // warm (the first call makes the record of the marks).
 func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
-	if len(dst) != 2 || len(dst[0]) != planeBytes || len(dst[1]) != 4*NumScalars {
+	if len(dst) != 2 || len(dst[0]) != planeBytes || len(dst[1]) != 4*g.nScalars {
 		g.spec.CheckObs(dst) // panics with the details
 	}
 	m := g.marks
@@ -191,6 +204,9 @@ func (g *Game) writeScalars(seat int, dst []byte) {
 	put(ScalarEnemyHP, float32(g.bots[1-seat].HP)/StartHP)
 	put(ScalarParalysed, float32(g.paralysed)/2)
 	put(ScalarRoundFraction, float32(g.round)/float32(g.maxRounds))
+	if g.histN > 0 {
+		g.writeHistory(seat, dst[4*NumScalars:])
+	}
 }
 
 // WriteMask writes seat's legal actions into dst (34 entries): Nothing,

@@ -63,7 +63,7 @@ func Rules(cfg *Config) string {
 	f("The limit only stops a bot that hangs: it is thousands of times what a bot needs, so that a loaded machine that slows a bot down does not change the game (at the former 1 s default, a bot that answers in 2 ms missed rounds under load). ")
 	f("Its stdout is read as the original reads it (exec.Cmd.Output, then TrimSpace), up to 4 KiB once every run of whitespace is squeezed to one character; longer output is garbage, which is also what the original made of it, since it accepts nothing longer than `B NE` between whitespace: the cap bounds botarena's memory and changes no game.\n\n")
 	f("## botarena\n\n")
-	f("- One episode is one bout. Observation per seat: uint8 planes [%d,10,10] (self, enemy, bullets and missiles by direction, own landmines) and %d float32 scalars; ", NumPlanes, NumScalars)
+	f("- One episode is one bout. Observation per seat: uint8 planes [%d,10,10] (self, enemy, bullets and missiles by direction, own landmines) and %d float32 scalars (with `history` H above 0, %d more a round of history: each seat's own action and the enemy's as it saw it); ", NumPlanes, NumScalars, HistoryScalarsPerRound)
 	f("34 actions: 0 nothing, 1–8 moves, 9–16 bullets, 17–24 missiles, 25–32 landmines (directions N, NE, E, SE, S, SW, W, NW), 33 EMP.\n")
 	f("- Reward: %s\n", RewardDefinition)
 	f("- Terminated when a bot drops below 1 HP; truncated when the %d-round cap ends the bout (the reward still carries the cap's HP result).\n", cfg.rounds())

@@ -160,6 +160,9 @@ type Game struct {
 	done bool
 	// truncatedEnd reports that the round cap ended the bout.
 	truncatedEnd bool
+	// histN is cfg.History, the rounds of actions the observation shows
+	// (0: none); it sits in the padding before hpReward.
+	histN uint8
 	// hpReward is cfg.HPReward, kept beside the state a step reads.
 	hpReward float32
 	// marks records what UpdateObs wrote (see obsMarks); nil until its
@@ -186,6 +189,17 @@ type Game struct {
 	mines [Cells]uint8
 
 	names [2]string
+
+	// The action history of [Config.History] (see history.go), written by
+	// Step only while histN > 0: acts[r%MaxHistory] holds round r's
+	// actions, own[seat] as the seat chose it and shown[seat] as the
+	// other seat saw it; histLen counts the rounds recorded since the
+	// last Reset or LoadNative.
+	acts    [MaxHistory]roundActs
+	histLen int
+	// nScalars is the length of the scalar tensor: NumScalars plus the
+	// history's.
+	nScalars int
 }
 
 // New returns a bout for cfg, validated, ready to play (Reset is optional:
@@ -203,6 +217,8 @@ func newGame(name string, cfg *Config) (*Game, error) {
 		g.cfg.Arena = Arena9x9
 	}
 	g.lo = g.cfg.low()
+	g.histN = uint8(g.cfg.History)
+	g.nScalars = NumScalars + g.cfg.History*HistoryScalarsPerRound
 	g.maxRounds = g.cfg.rounds()
 	for seat := range 2 {
 		g.names[seat] = g.cfg.name(seat)
@@ -235,6 +251,7 @@ func (g *Game) Reset(seed uint64) {
 	g.round = 0
 	g.done, g.truncatedEnd = false, false
 	g.invalid = [2]int{}
+	g.histLen = 0
 }
 
 // Done reports whether the bout is over: a bot below 1 HP, or the round cap.

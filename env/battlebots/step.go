@@ -30,6 +30,10 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 	hp1, hp2 := g.bots[0].HP, g.bots[1].HP
 
 	// Movement phase.
+	var before [2]Bot // the bots before it, for the history
+	if g.histN > 0 {
+		before = g.bots
+	}
 	if g.paralysed == 0 {
 		g.moveBots(a1, a2)
 		g.checkLandmines()
@@ -43,6 +47,9 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 	} else if a2 == EMP {
 		g.paralysed = 2
 		g.bots[1].HP--
+	}
+	if g.histN > 0 {
+		g.record(a1, a2, &before)
 	}
 	// Deployment phase.
 	g.deploy(0, a1)
