@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -136,7 +137,7 @@ func TestHistoryScalarsHoldTheLastRoundsLatestFirst(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := hot(scalarsOf(g, tc.seat)[NumScalars:]); !equalInts(got, tc.want) {
+			if got := hot(scalarsOf(g, tc.seat)[NumScalars:]); !slices.Equal(got, tc.want) {
 				t.Errorf("history one-hots %v, want %v", got, tc.want)
 			}
 		})
@@ -154,18 +155,6 @@ func TestHistoryScalarsHoldTheLastRoundsLatestFirst(t *testing.T) {
 	if h := hot(scalarsOf(g, 0)[NumScalars:]); len(h) != 0 {
 		t.Errorf("after LoadNative: history %v, want zeros", h)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestHistoryKeepsOnlyTheLastHRounds: after more rounds than H, the
