@@ -29,9 +29,11 @@ const (
 )
 
 // roundActs holds one round's actions: own[seat] as the seat chose it,
-// shown[seat] as the other seat saw it.
+// shown[seat] as the other seat saw it; from is the bots before its
+// movement phase.
 type roundActs struct {
 	own, shown [2]Action
+	from       [2]Bot
 }
 
 // Shown returns seat's action of k rounds ago (k = 1 the round just
@@ -55,9 +57,9 @@ func (g *Game) Shown(seat, k int) (Action, bool) {
 }
 
 // record writes the round's history entry: a1 and a2 as chosen, and what
-// each showed; before is the bots before the movement phase. It runs after
-// the movement and EMP phases and before deployment.
-func (g *Game) record(a1, a2 Action, before *[2]Bot) {
+// each showed. It runs after the movement and EMP phases and before
+// deployment; Step set the entry's from before the movement phase.
+func (g *Game) record(a1, a2 Action) {
 	r := &g.acts[g.round%MaxHistory]
 	r.own = [2]Action{a1, a2}
 	nb, nm := g.nBullets, g.nMissiles
@@ -65,7 +67,7 @@ func (g *Game) record(a1, a2 Action, before *[2]Bot) {
 		shown := Nothing
 		switch kind, d := a.Kind(); kind {
 		case MoveN:
-			b, p := g.bots[seat], before[seat]
+			b, p := g.bots[seat], r.from[seat]
 			if dx, dy := b.X-p.X, b.Y-p.Y; dx != 0 || dy != 0 {
 				shown = Move(dirOf(dx, dy))
 			}

@@ -96,7 +96,7 @@ func scalarsLayout(cfg *Config) string {
 // scalars (little-endian float32). A wrong number or size of slices, or a
 // seat other than 0 or 1, panics. It never allocates.
 func (g *Game) WriteObs(seat int, dst [][]byte) {
-	if len(dst) != 2 || len(dst[0]) != planeBytes || len(dst[1]) != 4*g.nScalars {
+	if len(dst) != 2 || len(dst[0]) != planeBytes || len(dst[1]) != 4*(NumScalars+int(g.histN)*HistoryScalarsPerRound) {
 		g.spec.CheckObs(dst) // panics with the details
 	}
 	g.writePlanes(seat, dst[0])
@@ -115,7 +115,7 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 // slices, or a seat other than 0 or 1, panics. It never allocates once
 // warm (the first call makes the record of the marks).
 func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
-	if len(dst) != 2 || len(dst[0]) != planeBytes || len(dst[1]) != 4*g.nScalars {
+	if len(dst) != 2 || len(dst[0]) != planeBytes || len(dst[1]) != 4*(NumScalars+int(g.histN)*HistoryScalarsPerRound) {
 		g.spec.CheckObs(dst) // panics with the details
 	}
 	m := g.marks

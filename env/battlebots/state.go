@@ -197,9 +197,6 @@ type Game struct {
 	// last Reset or LoadNative.
 	acts    [MaxHistory]roundActs
 	histLen int
-	// nScalars is the length of the scalar tensor: NumScalars plus the
-	// history's.
-	nScalars int
 }
 
 // New returns a bout for cfg, validated, ready to play (Reset is optional:
@@ -218,7 +215,6 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	}
 	g.lo = g.cfg.low()
 	g.histN = uint8(g.cfg.History)
-	g.nScalars = NumScalars + g.cfg.History*HistoryScalarsPerRound
 	g.maxRounds = g.cfg.rounds()
 	for seat := range 2 {
 		g.names[seat] = g.cfg.name(seat)

@@ -30,9 +30,8 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 	hp1, hp2 := g.bots[0].HP, g.bots[1].HP
 
 	// Movement phase.
-	var before [2]Bot // the bots before it, for the history
 	if g.histN > 0 {
-		before = g.bots
+		g.acts[g.round%MaxHistory].from = g.bots // for the history
 	}
 	if g.paralysed == 0 {
 		g.moveBots(a1, a2)
@@ -49,7 +48,7 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 		g.bots[1].HP--
 	}
 	if g.histN > 0 {
-		g.record(a1, a2, &before)
+		g.record(a1, a2)
 	}
 	// Deployment phase.
 	g.deploy(0, a1)
