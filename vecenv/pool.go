@@ -450,7 +450,7 @@ func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
 	// SameStep: keep the final observation, then start the next episode;
 	// the rewards and flags of the final step stay.
 	T := len(p.tensorLen)
-	p.writeObs(s, out.finalRows[row0*T:(row0+L)*T], nil)
+	p.writeObs(s, out.finalRows[row0*T:(row0+L)*T])
 	p.newEpisode(s, i)
 	p.writeRows(out, i, row0)
 	for k := range L {
@@ -508,56 +508,46 @@ func (p *Pool) newEpisode(s *slot, i int) {
 }
 
 // writeRows writes the observations and masks of env i's learner seats
-// into out, rows row0 onwards.
+// into out, rows row0 onwards, row by row: with out's versions (see
+// rows.ver) through the env's [ObsUpdater] and [MaskUpdater] when it
+// implements them, in full otherwise.
 func (p *Pool) writeRows(out *rows, i, row0 int) {
 	s := &p.slots[i]
-	L, T := len(p.learners), len(p.tensorLen)
-	var ver, mver []uint64
-	if out.ver != nil {
-		ver = out.ver[row0 : row0+L]
-		mver = out.maskVer[row0 : row0+L]
+	e, upd, mupd := s.e, s.upd, s.mupd
+	T := len(p.tensorLen)
+	obsRows, maskRows := out.obsRows, out.maskRows
+	if out.ver == nil {
+		for k, seat := range p.learners {
+			r := row0 + k
+			e.WriteObs(seat, obsRows[r*T:(r+1)*T:(r+1)*T])
+			e.WriteMask(seat, maskRows[r])
+		}
+		return
 	}
-	p.writeObs(s, out.obsRows[row0*T:(row0+L)*T], ver)
-	e, mupd := s.e, s.mupd
-	masks := out.maskRows[row0 : row0+L]
-	switch {
-	case mver == nil:
-		for k, seat := range p.learners {
-			e.WriteMask(seat, masks[k])
+	ver, mver := out.ver, out.maskVer
+	for k, seat := range p.learners {
+		r := row0 + k
+		if upd != nil {
+			ver[r] = upd.UpdateObs(seat, obsRows[r*T:(r+1)*T:(r+1)*T], ver[r])
+		} else {
+			e.WriteObs(seat, obsRows[r*T:(r+1)*T:(r+1)*T])
+			ver[r] = 0
 		}
-	case mupd != nil:
-		for k, seat := range p.learners {
-			mver[k] = mupd.UpdateMask(seat, masks[k], mver[k])
-		}
-	default:
-		for k, seat := range p.learners {
-			e.WriteMask(seat, masks[k])
-			mver[k] = 0
+		if mupd != nil {
+			mver[r] = mupd.UpdateMask(seat, maskRows[r], mver[r])
+		} else {
+			e.WriteMask(seat, maskRows[r])
+			mver[r] = 0
 		}
 	}
 }
 
-// writeObs writes the observations of s's learner seats into their rows'
-// views, views (T per row, row by row, as rows.obsRows). With ver (one
-// entry per learner seat, see rows.ver) and an env that implements
-// [ObsUpdater], only what changed since the version a row shows is
-// written.
-func (p *Pool) writeObs(s *slot, views [][]byte, ver []uint64) {
+// writeObs writes the observations of s's learner seats in full into
+// their rows' views, views (T per row, row by row, as rows.obsRows): the
+// final observations of SameStep, which keep no versions.
+func (p *Pool) writeObs(s *slot, views [][]byte) {
 	T := len(p.tensorLen)
-	e, upd := s.e, s.upd
-	switch {
-	case ver == nil:
-		for k, seat := range p.learners {
-			e.WriteObs(seat, views[k*T:(k+1)*T:(k+1)*T])
-		}
-	case upd != nil:
-		for k, seat := range p.learners {
-			ver[k] = upd.UpdateObs(seat, views[k*T:(k+1)*T:(k+1)*T], ver[k])
-		}
-	default:
-		for k, seat := range p.learners {
-			e.WriteObs(seat, views[k*T:(k+1)*T:(k+1)*T])
-			ver[k] = 0
-		}
+	for k, seat := range p.learners {
+		s.e.WriteObs(seat, views[k*T:(k+1)*T:(k+1)*T])
 	}
 }

@@ -60,11 +60,12 @@ func (g *Game) Reset(seed uint64) {
 	g.boardChanged()
 	g.marksChanged()
 	for s := range Seats {
-		g.players[s] = Player{
+		g.players[s] = player{
 			X: 1, Y: 1, BombCount: StartBombCount, BombRange: StartRange, BombPierce: StartPierce, Alive: true,
 		}
 	}
-	g.players[1].X, g.players[1].Y = g.n-2, g.n-2
+	g.portals = [Seats][2]Portal{}
+	g.players[1].X, g.players[1].Y = int32(g.n-2), int32(g.n-2)
 	g.killedBy = [Seats]uint8{}
 	g.moveOrder = [Seats]uint8{0, 1}
 	g.moveIterator, g.moveNumber = 0, 0

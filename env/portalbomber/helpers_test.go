@@ -68,14 +68,14 @@ func play(t testing.TB, g *Game, p0, p1 []Action) *mover {
 }
 
 func (g *Game) placeAt(seat, x, y int) {
-	g.players[seat].X, g.players[seat].Y = x, y
+	g.players[seat].X, g.players[seat].Y = int32(x), int32(y)
 }
 
 // shootFrom moves seat's player to (x, y), facing, and shoots its portal
 // of colour from there: it stays there, facing that way.
 func (g *Game) shootFrom(seat, x, y, facing, colour int) {
 	g.placeAt(seat, x, y)
-	g.players[seat].Orientation = facing
+	g.players[seat].Orientation = int32(facing)
 	g.shootPortal(seat, colour)
 }
 

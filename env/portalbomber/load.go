@@ -249,8 +249,7 @@ func (g *Game) loadPlayer(s int, jp *jsonPlayer, name string) error {
 	if jp.Alive == nil {
 		return missing(name + ".alive")
 	}
-	p := &g.players[s]
-	*p = Player{X: *jp.X, Y: *jp.Y, Orientation: *jp.Orientation, BombCount: *jp.BombCount, BombRange: *jp.BombRange,
+	p := &Player{X: *jp.X, Y: *jp.Y, Orientation: *jp.Orientation, BombCount: *jp.BombCount, BombRange: *jp.BombRange,
 		BombPierce: *jp.BombPierce, Alive: *jp.Alive, Coins: *jp.Coins}
 	if !p.Alive && (p.X != -1 || p.Y != -1) {
 		return fmt.Errorf("%s: dead players stand at (-1,-1), got (%d,%d)", name, p.X, p.Y)
@@ -282,6 +281,7 @@ func (g *Game) loadPlayer(s int, jp *jsonPlayer, name string) error {
 		}
 		p.Portals[c] = Portal{X: *jq.X, Y: *jq.Y, Dir: *jq.Direction, Set: true}
 	}
+	g.setPlayer(s, *p)
 	return nil
 }
 
@@ -512,7 +512,7 @@ func (g *Game) loadPortals(raw json.RawMessage) error {
 				return fmt.Errorf("%s: a portal on a cell without a block", fpath)
 			}
 			o := *jf.Owner
-			ref := g.players[o].Portals[col]
+			ref := g.portals[o][col]
 			if !ref.Set || ref.X != i%g.n || ref.Y != i/g.n || ref.Dir != d || found[o][col] {
 				return fmt.Errorf("%s: does not match player %d's %sPortal", fpath, o, colorNames[col])
 			}
@@ -522,7 +522,7 @@ func (g *Game) loadPortals(raw json.RawMessage) error {
 	}
 	for s := range Seats {
 		for col := range 2 {
-			if g.players[s].Portals[col].Set && !found[s][col] {
+			if g.portals[s][col].Set && !found[s][col] {
 				return fmt.Errorf("portalMap: lacks player %d's %sPortal", s, colorNames[col])
 			}
 		}

@@ -243,7 +243,7 @@ func (g *Game) sortedCells(dst []uint16, seq func(*cell) uint32) []uint16 {
 }
 
 func (g *Game) appendPlayer(b []byte, s int) []byte {
-	p := &g.players[s]
+	p := g.Player(s)
 	b = append(b, '{')
 	b = appendIntMember(b, "x", p.X)
 	b = appendIntMember(b, "y", p.Y)
@@ -291,7 +291,7 @@ func (g *Game) appendBoard(b []byte) []byte {
 				ch = '*'
 			}
 			for s := range Seats {
-				if g.players[s].X == x && g.players[s].Y == y {
+				if p := &g.players[s]; int(p.X) == x && int(p.Y) == y {
 					ch = byte('A' + s)
 					if c.bombSeq != 0 {
 						ch = byte('a' + s)
@@ -314,7 +314,7 @@ func (g *Game) appendBoard(b []byte) []byte {
 	}
 	b = append(b, '\n')
 	for s := range Seats {
-		p := &g.players[s]
+		p := g.Player(s)
 		b = fmt.Appendf(b, "%c seat %d alive %v at (%d,%d) facing %d  coins %d bombs %d range %d pierce %d",
 			'A'+s, s, p.Alive, p.X, p.Y, p.Orientation, p.Coins, p.BombCount, p.BombRange, p.BombPierce)
 		for c, name := range colorNames {

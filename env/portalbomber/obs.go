@@ -335,11 +335,11 @@ func (g *Game) writeMarks(seat int, dst []byte, at *[obsRecord]uint16) int {
 			}
 		}
 	}
-	if p := &g.players[seat]; p.Alive && g.inBoard(p.X, p.Y) {
-		w.set(PlaneSelf*hw+g.idx(p.X, p.Y), 1)
+	if x, y := g.players[seat].at(); g.players[seat].Alive && g.inBoard(x, y) {
+		w.set(PlaneSelf*hw+g.idx(x, y), 1)
 	}
-	if p := &g.players[opp]; p.Alive && g.inBoard(p.X, p.Y) {
-		w.set(PlaneOpponent*hw+g.idx(p.X, p.Y), 1)
+	if x, y := g.players[opp].at(); g.players[opp].Alive && g.inBoard(x, y) {
+		w.set(PlaneOpponent*hw+g.idx(x, y), 1)
 	}
 	if w.n > obsRecord {
 		return -1
@@ -369,7 +369,7 @@ func (w *marker) set(i int, v byte) {
 
 func (g *Game) writeScalars(seat int, dst []byte) {
 	d := (*[4 * NumScalars]byte)(dst)
-	put := func(k, v int) {
+	put := func(k int, v int32) {
 		binary.LittleEndian.PutUint32(d[4*k:], math.Float32bits(float32(v)))
 	}
 	p, o := &g.players[seat], &g.players[1-seat]
@@ -383,8 +383,8 @@ func (g *Game) writeScalars(seat int, dst []byte) {
 	put(ScalarOpponentRange, o.BombRange)
 	put(ScalarOpponentPierce, o.BombPierce)
 	put(ScalarOpponentOrientation, o.Orientation)
-	put(ScalarMoveNumber, g.moveNumber)
-	turn := 0
+	put(ScalarMoveNumber, int32(g.moveNumber))
+	turn := int32(0)
 	if g.mayMove(seat) {
 		turn = 1
 	}
@@ -419,7 +419,7 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	// and portal shots always.
 	p := &g.players[seat]
 	*(*[NumActions]uint8)(dst) = [NumActions]uint8{1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1}
-	dst[PlaceBomb] = bit(p.BombCount > 0 && (g.nBombs == 0 || g.cells[g.idx(p.X, p.Y)].bombSeq == 0))
+	dst[PlaceBomb] = bit(p.BombCount > 0 && (g.nBombs == 0 || g.cells[g.idx(p.at())].bombSeq == 0))
 	buy := bit(p.Coins >= UpgradePrice)
 	dst[BuyCount], dst[BuyRange], dst[BuyPierce] = buy, buy, buy
 	dst[BuyBlock] = bit(g.legal(seat, BuyBlock))

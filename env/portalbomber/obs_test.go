@@ -140,9 +140,9 @@ func TestUpdateObsShowsABoughtBlock(t *testing.T) {
 
 // TestGameLayout: what a pool step reads of a Game lies in few cache
 // lines: the counters, the config's hot fields and the seats' UpdateObs
-// records fill lines 0 and 1, each player starts a line, the mark offsets
-// fill one, and the cells start one, in the Game that New allocates. The
-// runtime (Go 1.26) puts a Game 8 bytes past a line (its malloc header):
+// records fill lines 0 and 1, both players line 3 (after line 2's board
+// records), their portals the two lines after, the mark offsets one, and
+// the cells start one, in the Game that New allocates. The runtime (Go 1.26) puts a Game 8 bytes past a line (its malloc header):
 // fields start a line at offsets 56 modulo 64. Fails when a field added to
 // Game moves them off; a runtime that places a Game otherwise skips the
 // test, saying so (then change the padding and the order of the fields).
@@ -159,7 +159,8 @@ func TestGameLayout(t *testing.T) {
 		{"line 0: n ... killedBy", 0, unsafe.Offsetof(g.obs), 0},
 		{"line 1: obs ... moveOrder", unsafe.Offsetof(g.obs), unsafe.Offsetof(g.boardCells), 1},
 		{"line 2: boardCells ... coinsReward", unsafe.Offsetof(g.boardCells), unsafe.Offsetof(g.players), 1},
-		{"players", unsafe.Offsetof(g.players), unsafe.Offsetof(g.obsAt), 4},
+		{"players", unsafe.Offsetof(g.players), unsafe.Offsetof(g.portals), 1},
+		{"portals", unsafe.Offsetof(g.portals), unsafe.Offsetof(g.obsAt), 2},
 		{"obsAt", unsafe.Offsetof(g.obsAt), unsafe.Offsetof(g.obsAt) + unsafe.Sizeof(g.obsAt), 1},
 	} {
 		a := uintptr(unsafe.Pointer(g)) + f.from
@@ -173,8 +174,8 @@ func TestGameLayout(t *testing.T) {
 			t.Errorf("%s: %d bytes at %#x, want %d cache line(s)", f.name, f.to-f.from, a, f.lines)
 		}
 	}
-	if n := unsafe.Sizeof(Player{}); n != 128 {
-		t.Errorf("a Player takes %d bytes, want 128 (its fields but the portals in one line)", n)
+	if n := unsafe.Sizeof(player{}); n != 32 {
+		t.Errorf("a player takes %d bytes, want 32 (both players in one line)", n)
 	}
 	if n := unsafe.Sizeof(cell{}); n != 32 {
 		t.Errorf("a cell takes %d bytes, want 32", n)

@@ -154,7 +154,7 @@ func paintBomb(c *pic.Canvas, x, y, owner, tick int, frac float64) {
 // playerAt returns the seat of the player on (x, y), or -1.
 func (g *Game) playerAt(x, y int) int {
 	for s := range Seats {
-		if pl := &g.players[s]; pl.Alive && pl.X == x && pl.Y == y {
+		if pl := &g.players[s]; pl.Alive && int(pl.X) == x && int(pl.Y) == y {
 			return s
 		}
 	}
@@ -197,7 +197,7 @@ func (g *Game) paintPortals(c *pic.Canvas, p picture, x, y int) {
 
 // paintPlayer draws seat s's player, if alive, facing its orientation.
 func (g *Game) paintPlayer(c *pic.Canvas, p picture, s, seat int) {
-	pl := &g.players[s]
+	pl := g.Player(s)
 	if !pl.Alive || !g.inBoard(pl.X, pl.Y) {
 		return
 	}
@@ -229,7 +229,7 @@ func (g *Game) paintStrip(c *pic.Canvas, p picture, seat int) {
 		toMove = g.ToMove()
 	}
 	for s := range Seats {
-		pl := &g.players[s]
+		pl := g.Player(s)
 		y := p.stripY + s*paintRow
 		x := paintBorder + 5
 		if s == toMove {

@@ -75,7 +75,7 @@ func checkInvariants(t testing.TB, g *Game) {
 	t.Helper()
 	n := g.n
 	for s := range Seats {
-		p := g.players[s]
+		p := g.Player(s)
 		if p.Alive != g.inBoard(p.X, p.Y) {
 			t.Fatalf("seat %d alive %v at (%d,%d)", s, p.Alive, p.X, p.Y)
 		}

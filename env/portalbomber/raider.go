@@ -179,7 +179,7 @@ func (a *Raider) portalShot(g *Game, seat, target int) Action {
 			}
 			t := &a.ply[0]
 			*t = *g
-			t.players[seat].Orientation = d
+			t.players[seat].Orientation = int32(d)
 			t.shootPortal(seat, c)
 			a.paths(t, seat, here, true)
 			cost := 1

@@ -18,7 +18,7 @@ func (g *Game) Result() env.Result {
 		order = [Seats]int{1, 0}
 	}
 	for i, s := range order {
-		p := &g.players[s]
+		p := g.Player(s)
 		res.Standings[i] = env.Standing{Seat: s, Rank: i + 1, Name: seatName[s], Score: float64(p.Coins), Alive: p.Alive}
 	}
 	return res

@@ -130,7 +130,7 @@ func TestScenarioTable(t *testing.T) {
 			g := bare(t)
 			g.placeAt(0, 7, 7)
 			g.placeAt(1, 4, 1)
-			g.players[0].BombPierce = pierce
+			g.players[0].BombPierce = int32(pierce)
 			g.addBomb(4, 3, 0)
 			m := play(t, g, nil, nil)
 			m.rounds(5)

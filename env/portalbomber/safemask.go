@@ -111,9 +111,10 @@ func (g *Game) quiet() bool {
 
 // blocked reports whether move m of player p fails (it only turns p), as
 // the engine's move (simulateMovement) decides.
-func (g *Game) blocked(p *Player, m Action) bool {
-	x, y, _ := g.simulateMovement(p.X, p.Y, int(m-MoveLeft), 0)
-	return x == p.X && y == p.Y
+func (g *Game) blocked(p *player, m Action) bool {
+	px, py := p.at()
+	x, y, _ := g.simulateMovement(px, py, int(m-MoveLeft), 0)
+	return x == px && y == py
 }
 
 // ownBombs returns how many of seat's bombs are on the map.

@@ -167,6 +167,39 @@ type Player struct {
 	Portals     [2]Portal // by colour: Orange, Blue
 }
 
+// player is a [Player] as a Game keeps it: the fields that a step, an
+// observation and a mask read, in 32 bytes, so that both players share one
+// cache line; the portals, which only moves and blasts through portals and
+// portal shots read, are in Game.portals. Every value fits an int32: a
+// state loads counters of at most statLimit and coordinates on the board,
+// and play adds to them by the coins of a board's blocks.
+type player struct {
+	X, Y        int32 // (-1,-1) once dead
+	Orientation int32
+	BombCount   int32
+	BombRange   int32
+	BombPierce  int32
+	Coins       int32
+	Alive       bool
+}
+
+// at returns p's cell.
+func (p *player) at() (x, y int) { return int(p.X), int(p.Y) }
+
+// Player returns p with its portals.
+func (p *player) Player(portals [2]Portal) Player {
+	return Player{X: int(p.X), Y: int(p.Y), Orientation: int(p.Orientation), BombCount: int(p.BombCount),
+		BombRange: int(p.BombRange), BombPierce: int(p.BombPierce), Alive: p.Alive, Coins: int(p.Coins), Portals: portals}
+}
+
+// setPlayer sets seat's player and portals to q, whose counters fit an
+// int32 (see player).
+func (g *Game) setPlayer(seat int, q Player) {
+	g.players[seat] = player{X: int32(q.X), Y: int32(q.Y), Orientation: int32(q.Orientation), BombCount: int32(q.BombCount),
+		BombRange: int32(q.BombRange), BombPierce: int32(q.BombPierce), Coins: int32(q.Coins), Alive: q.Alive}
+	g.portals[seat] = q.Portals
+}
+
 // Game states as the original names them.
 const (
 	stateInProgress = iota
@@ -182,9 +215,10 @@ const (
 type Game struct {
 	// A pool steps every game in turn, so each cache line of a Game that
 	// a step reads is a miss. What a step and the observations of both
-	// seats read lies in four lines (TestGameLayout): two of counters,
+	// seats read lies in three lines (TestGameLayout): two of counters,
 	// the config's hot fields and the UpdateObs records, then the two
-	// players' first halves. The mark offsets of UpdateObs take one more
+	// players (their portals, read by moves into blocks and portal shots,
+	// in the two lines after). The mark offsets of UpdateObs take one more
 	// line, read when the marks changed; then the lists and the board;
 	// then what only Reset, LoadNative and full observations read.
 
@@ -241,10 +275,11 @@ type Game struct {
 	coinsReward float32
 	_           [20]byte // players start line 3
 
-	// Lines 3 to 6: each player's first half, and its portals.
-	players [Seats]Player
+	// Line 3: both players; lines 4 and 5: their portals.
+	players [Seats]player
+	portals [Seats][2]Portal // by seat, then colour: Orange, Blue
 
-	// Line 7: the offsets of the marks of the seats' last UpdateObs.
+	// Line 6: the offsets of the marks of the seats' last UpdateObs.
 	obsAt [Seats][obsRecord]uint16
 
 	// fire is apocalypse head 1: cell and direction; head 2 is its mirror.
@@ -295,7 +330,7 @@ func (g *Game) inBoard(x, y int) bool { return uint(x) < uint(g.n) && uint(y) < 
 func (g *Game) Size() int { return g.n }
 
 // Player returns a copy of seat's player.
-func (g *Game) Player(seat int) Player { return g.players[seat] }
+func (g *Game) Player(seat int) Player { return g.players[seat].Player(g.portals[seat]) }
 
 // MoveNumber returns the original's moveNumber: accepted moves of both
 // players.

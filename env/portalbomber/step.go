@@ -133,7 +133,7 @@ func (g *Game) portalShots(act *[Seats]Action) {
 func (g *Game) turns(act *[Seats]Action) {
 	for s := range Seats {
 		if a := act[s]; a >= TurnLeft && a <= TurnDown {
-			g.players[s].Orientation = int(a - TurnLeft)
+			g.players[s].Orientation = int32(a - TurnLeft)
 		}
 	}
 }
@@ -167,11 +167,12 @@ func (g *Game) planMoves(act *[Seats]Action, m *plannedMoves) {
 		}
 		p := &g.players[s]
 		m.face[s] = int(act[s] - MoveLeft)
-		m.x[s], m.y[s], m.dir[s] = g.simulateMovement(p.X, p.Y, m.face[s], 0)
+		px, py := p.at()
+		m.x[s], m.y[s], m.dir[s] = g.simulateMovement(px, py, m.face[s], 0)
 		o.X, o.Y = ox, oy
-		if m.x[s] == p.X && m.y[s] == p.Y {
+		if m.x[s] == px && m.y[s] == py {
 			m.moving[s] = false
-			p.Orientation = m.face[s]
+			p.Orientation = int32(m.face[s])
 		}
 	}
 }
@@ -184,7 +185,7 @@ func (g *Game) resolveCollisions(m *plannedMoves) {
 	if m.moving[0] && m.moving[1] {
 		p0, p1 := &g.players[0], &g.players[1]
 		same := m.x[0] == m.x[1] && m.y[0] == m.y[1]
-		swap := m.x[0] == p1.X && m.y[0] == p1.Y && m.x[1] == p0.X && m.y[1] == p0.Y
+		swap := m.x[0] == int(p1.X) && m.y[0] == int(p1.Y) && m.x[1] == int(p0.X) && m.y[1] == int(p0.Y)
 		if same || swap {
 			g.stay(m, 0)
 			g.stay(m, 1)
@@ -193,7 +194,7 @@ func (g *Game) resolveCollisions(m *plannedMoves) {
 	for range Seats {
 		for s := range Seats {
 			o := &g.players[1-s]
-			if m.moving[s] && !m.moving[1-s] && m.x[s] == o.X && m.y[s] == o.Y {
+			if m.moving[s] && !m.moving[1-s] && m.x[s] == int(o.X) && m.y[s] == int(o.Y) {
 				g.stay(m, s)
 			}
 		}
@@ -203,7 +204,7 @@ func (g *Game) resolveCollisions(m *plannedMoves) {
 // stay cancels seat s's planned move; the player turns to its direction.
 func (g *Game) stay(m *plannedMoves, s int) {
 	m.moving[s] = false
-	g.players[s].Orientation = m.face[s]
+	g.players[s].Orientation = int32(m.face[s])
 }
 
 // executeMoves moves every player whose move stands to the cell its step
@@ -212,7 +213,7 @@ func (g *Game) executeMoves(m *plannedMoves) {
 	for s := range Seats {
 		if m.moving[s] {
 			p := &g.players[s]
-			p.X, p.Y, p.Orientation = m.x[s], m.y[s], m.dir[s]
+			p.X, p.Y, p.Orientation = int32(m.x[s]), int32(m.y[s]), int32(m.dir[s])
 		}
 	}
 }
@@ -233,7 +234,7 @@ func (g *Game) writeRewards(rewards []float32) {
 	}
 	g.Forecast(g.danger[:], BombTicks)
 	for s := range Seats {
-		if p := &g.players[s]; p.Alive && g.inBoard(p.X, p.Y) && g.danger[g.idx(p.X, p.Y)] != 0 {
+		if x, y := g.players[s].at(); g.players[s].Alive && g.inBoard(x, y) && g.danger[g.idx(x, y)] != 0 {
 			rewards[s] -= g.dangerReward
 		}
 	}
@@ -297,7 +298,7 @@ func (g *Game) query(x, y int) content {
 		return cBomb
 	}
 	for s := range Seats {
-		if g.players[s].X == x && g.players[s].Y == y {
+		if int(g.players[s].X) == x && int(g.players[s].Y) == y {
 			return cPlayer + content(s)
 		}
 	}
@@ -314,11 +315,11 @@ func (g *Game) partner(x, y, face int) (Portal, bool) {
 	if f.owner == 0 {
 		return Portal{}, false
 	}
-	p := &g.players[f.owner-1]
-	if !p.Portals[Orange].Set || !p.Portals[Blue].Set {
+	p := &g.portals[f.owner-1]
+	if !p[Orange].Set || !p[Blue].Set {
 		return Portal{}, false
 	}
-	return p.Portals[1-f.color], true
+	return p[1-f.color], true
 }
 
 // simulateMovement is the engine's step from (x, y) in direction d (spec
@@ -411,7 +412,7 @@ func (g *Game) detonate(x, y int) {
 	g.removeBomb(i)
 	g.placeTrail(owner, x, y, TrailOrigin)
 	for d := range 4 {
-		g.arm(x, y, d, g.players[owner].BombRange, g.players[owner].BombPierce, false, owner)
+		g.arm(x, y, d, int(g.players[owner].BombRange), int(g.players[owner].BombPierce), false, owner)
 	}
 }
 
@@ -442,7 +443,7 @@ func (g *Game) deletePortals(x, y, dir int) {
 	c := &g.cells[g.idx(x, y)]
 	for f := range 4 {
 		if (dir == f || dir == -1) && c.portals[f].owner != 0 {
-			g.players[c.portals[f].owner-1].Portals[c.portals[f].color].Set = false
+			g.portals[c.portals[f].owner-1][c.portals[f].color].Set = false
 			c.portals[f] = face{}
 		}
 	}
@@ -453,8 +454,8 @@ func (g *Game) deletePortals(x, y, dir int) {
 // border; the original would loop forever) does nothing.
 func (g *Game) shootPortal(seat, color int) {
 	p := &g.players[seat]
-	d := p.Orientation
-	x, y := p.X+dirDX[d], p.Y+dirDY[d]
+	d := int(p.Orientation)
+	x, y := int(p.X)+dirDX[d], int(p.Y)+dirDY[d]
 	for {
 		c := g.query(x, y)
 		if c == cOut {
@@ -466,10 +467,10 @@ func (g *Game) shootPortal(seat, color int) {
 		x, y = x+dirDX[d], y+dirDY[d]
 	}
 	nd := (d + 2) % 4
-	if old := p.Portals[color]; old.Set {
+	if old := g.portals[seat][color]; old.Set {
 		g.deletePortals(old.X, old.Y, old.Dir)
 	}
-	p.Portals[color] = Portal{X: x, Y: y, Dir: nd, Set: true}
+	g.portals[seat][color] = Portal{X: x, Y: y, Dir: nd, Set: true}
 	c := &g.cells[g.idx(x, y)]
 	if c.portalSeq == 0 {
 		g.seq++
@@ -484,7 +485,7 @@ func (g *Game) shootPortal(seat, color int) {
 // faced returns the cell seat faces.
 func (g *Game) faced(seat int) (int, int) {
 	p := &g.players[seat]
-	return p.X + dirDX[p.Orientation], p.Y + dirDY[p.Orientation]
+	return int(p.X) + dirDX[p.Orientation], int(p.Y) + dirDY[p.Orientation]
 }
 
 // legal reports whether the engine would carry out action a of seat rather
@@ -504,7 +505,7 @@ func (g *Game) legal(seat int, a Action) bool {
 		return true
 	case PlaceBomb:
 		// A cell's bomb is in g.bombs: with none listed, the cell has none.
-		return p.BombCount > 0 && (g.nBombs == 0 || g.cells[g.idx(p.X, p.Y)].bombSeq == 0)
+		return p.BombCount > 0 && (g.nBombs == 0 || g.cells[g.idx(p.at())].bombSeq == 0)
 	case BuyCount, BuyRange, BuyPierce:
 		return p.Coins >= UpgradePrice
 	case BuyBlock:
@@ -514,7 +515,7 @@ func (g *Game) legal(seat int, a Action) bool {
 			return false
 		}
 		x, y := g.faced(seat)
-		return g.query(x, y) == cEmpty && p.Coins >= g.value(x, y)
+		return g.query(x, y) == cEmpty && int(p.Coins) >= g.value(x, y)
 	}
 	return false
 }
@@ -540,16 +541,17 @@ func (g *Game) carryOut(seat int, a Action) {
 	}
 	switch a {
 	case MoveLeft, MoveUp, MoveRight, MoveDown:
-		x, y := p.X, p.Y
-		p.X, p.Y, p.Orientation = g.simulateMovement(x, y, int(a-MoveLeft), 0)
-		if p.X != x || p.Y != y {
+		x, y := p.at()
+		nx, ny, d := g.simulateMovement(x, y, int(a-MoveLeft), 0)
+		p.X, p.Y, p.Orientation = int32(nx), int32(ny), int32(d)
+		if nx != x || ny != y {
 			g.marksChanged() // a blocked move only turns the player
 		}
 	case TurnLeft, TurnUp, TurnRight, TurnDown:
-		p.Orientation = int(a - TurnLeft)
+		p.Orientation = int32(a - TurnLeft)
 	case PlaceBomb:
 		p.BombCount--
-		g.addBomb(p.X, p.Y, seat)
+		g.addBomb(int(p.X), int(p.Y), seat)
 	case BuyCount, BuyRange, BuyPierce:
 		p.Coins -= UpgradePrice
 		switch a {
@@ -562,7 +564,7 @@ func (g *Game) carryOut(seat int, a Action) {
 		}
 	case BuyBlock:
 		x, y := g.faced(seat)
-		p.Coins -= g.value(x, y)
+		p.Coins -= int32(g.value(x, y))
 		g.cells[g.idx(x, y)].soft = true
 		g.cellChanged(g.idx(x, y))
 	case OrangePortal:
@@ -718,7 +720,7 @@ func (g *Game) resolve(i int) {
 		v := int(g.values[i])
 		for s := range Seats {
 			if c.trails[s].Type != NoTrail {
-				g.players[s].Coins += v
+				g.players[s].Coins += int32(v)
 				g.earned[s] += int32(v)
 			}
 		}
