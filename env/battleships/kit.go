@@ -21,6 +21,8 @@ var builtinAgents = []env.AgentInfo{
 		New: newReferenceAgent},
 	{Name: "hunter", Summary: "probability-density hunting and targeting, special weapons when they pay, a shield over its last ship, a seeded non-touching fleet in learn placement",
 		New: newHunterAgent},
+	{Name: "admiral", Summary: "hunter's shooting with a searched fleet in learn placement: of many broad candidate fleets (touching, edge-weighted), one of the four that hunter's simulated targeting took longest to sink",
+		New: newAdmiralAgent},
 }
 
 // Agents returns the game's built-in agents.
@@ -38,11 +40,11 @@ func (Kit) Training() training.Defaults {
 	}
 }
 
-// Gauntlet returns the agents of the game's gauntlet: the reference bot,
-// the generic baselines and the committed policy, sampling as trained
-// (7×7 only: battleships/small).
+// Gauntlet returns the agents of the game's gauntlet: the built-in bots
+// (hunter, admiral, the reference bot), the generic baselines and the
+// committed policy, sampling as trained (7×7 only: battleships/small).
 func (Kit) Gauntlet() []string {
-	return []string{"hunter", "reference", "random", "idle", "policy:policies/battleships-small.policy.safetensors?sample"}
+	return []string{"hunter", "admiral", "reference", "random", "idle", "policy:policies/battleships-small.policy.safetensors?sample"}
 }
 
 // PlayFlags returns the `botarena play` flags that set a config field,
