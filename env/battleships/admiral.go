@@ -11,8 +11,9 @@ var newAdmiralAgent = env.GameAgent("battleships", "admiral", func() env.Agent {
 
 // The admiral's search budget per map side: it draws candidates fleets,
 // simulates hunter's single shots against each runs times, and picks one
-// of the admiralKeep that took the most shots to sink, at random. About
-// 30–80 ms a search on one core of the 2-core machine.
+// of the admiralKeep that took the most shots to sink, at random. A search
+// costs about 35, 110 and 90 ms of CPU on the 7×7, 10×10 and 14×14 maps
+// (bench/2026-11-30-battleships-admiral.txt), once a game.
 const (
 	admiralMaxCandidates = 128
 	admiralKeep          = 4

@@ -2,6 +2,7 @@ package battleships
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/botarena/botarena/env"
@@ -176,7 +177,7 @@ func TestAdmiralActAllocations(t *testing.T) {
 // BenchmarkAdmiralSearch measures one placement search per size.
 func BenchmarkAdmiralSearch(b *testing.B) {
 	for _, n := range []int{7, 10, 14} {
-		b.Run(string(rune('0'+n/7)), func(b *testing.B) {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			a := &Admiral{}
 			r := rand.New(rand.NewPCG(1, 2))
 			for b.Loop() {
