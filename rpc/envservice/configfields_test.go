@@ -102,7 +102,7 @@ func TestCreatePoolUnknownConfigFieldListsValidFields(t *testing.T) {
 	_, err := ts.Client(t).CreatePool(t.Context(), &botarenav1.CreatePoolRequest{Game: "battlebots", NumEnvs: 1, ConfigJson: `{"arenas":"9x9"}`})
 	var ce *connect.Error
 	if !errors.As(err, &ce) || ce.Code() != connect.CodeInvalidArgument ||
-		!strings.Contains(ce.Message(), `unknown field "arenas" (valid: arena, max_rounds, names, hp_reward)`) {
+		!strings.Contains(ce.Message(), `unknown field "arenas" (valid: arena, max_rounds, names, hp_reward, history)`) {
 		t.Errorf("CreatePool error = %v, want InvalidArgument listing the valid fields", err)
 	}
 }
