@@ -168,8 +168,8 @@ type shotSim struct {
 
 // run returns how many single shots hunter's density targeting takes to
 // sink fleet on an n×n map: each shot at the unshot cell of greatest
-// chance (capped at 0.98, as hunter caps it), ties broken by r with
-// hunter's noise; at most n² shots.
+// chance (capped at maxChance, as hunter caps it), ties broken by r with
+// hunter's noise (tieNoise); at most n² shots.
 func (s *shotSim) run(r *rand.Rand, n int, fleet *[NumShips]Ship) int {
 	s.t = tracker{}
 	clear(s.ship[:n*n])
@@ -191,7 +191,7 @@ func (s *shotSim) run(r *rand.Rand, n int, fleet *[NumShips]Ship) int {
 			if s.t.known[i] != 0 {
 				continue
 			}
-			v := min(s.prob[i], 0.98) + float32(r.Uint32()>>8)/float32(1<<24)*1e-3
+			v := min(s.prob[i], maxChance) + tieNoise(r)
 			if v > bestV {
 				best, bestV = i, v
 			}

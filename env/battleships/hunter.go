@@ -145,8 +145,19 @@ func (a *Hunter) density(g *Game, seat int) {
 		}
 	}
 	for i := range n * n {
-		a.prob[i] = min(a.prob[i], 0.98)
+		a.prob[i] = min(a.prob[i], maxChance)
 	}
+}
+
+// maxChance caps a cell's chance of holding a ship in hunter's targeting
+// (and admiral's simulation of it), so that no cell counts as certain.
+const maxChance = 0.98
+
+// tieNoise draws hunter's tie-breaking noise from r: one r.Uint32, turned
+// into a value in [0, 1e-3), too small to reorder chances that differ by
+// more. Both hunter's choice and admiral's shot simulation add it.
+func tieNoise(r *rand.Rand) float32 {
+	return float32(r.Uint32()>>8) / float32(1<<24) * 1e-3
 }
 
 func abs(x int) int {
@@ -196,7 +207,7 @@ func (a *Hunter) choose(g *Game, seat int) int32 {
 					continue
 				}
 				v -= cost
-				noise := float32(a.rng.Uint32()>>8) / float32(1<<24) * 1e-3
+				noise := tieNoise(a.rng)
 				if v <= 0 {
 					// Nothing expected here (a cell already shot, or every
 					// placement ruled out): never worth a shot, whatever the
