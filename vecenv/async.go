@@ -283,7 +283,7 @@ func (a *Async) Reset() error {
 	a.mu.Unlock()
 	for k := range a.done {
 		a.done[k].Store(0)
-		a.rows[k].forget() // a reset writes every row in full, as Pool.Reset does
+		a.rows[k].forget(0, len(a.rows[k].views)) // a reset writes every row in full, as Pool.Reset does
 	}
 	n := len(a.p.slots)
 	for i := range n {
@@ -553,8 +553,8 @@ func (a *Async) Close() error {
 	a.wakeWorkers()
 	a.wg.Wait()
 	// The envs stepped without writing the pool's own rows: their next
-	// write there is a full one (see rows.ver).
-	a.p.out.forget()
+	// write there is a full one (see rowView).
+	a.p.out.forget(0, len(a.p.out.views))
 	return nil
 }
 
@@ -732,14 +732,13 @@ func (a *Async) run(w *worker, chunk []int32, slot int64) {
 		if out.Env[row0] != e {
 			// The rows show another env's observations: the versions
 			// are that env's, and e writes the rows in full.
-			clear(out.ver[row0 : row0+L])
-			clear(out.maskVer[row0 : row0+L])
+			out.forget(row0, row0+L)
 		}
 		i := int(e)
 		if a.op[i] == asyncReset {
 			p.resetRows(w, out, i, row0)
 		} else {
-			p.stepEnv(w, out, i, a.acts[i*L:(i+1)*L], row0)
+			p.stepEnvs(w, out, i, i+1, a.acts[i*L:(i+1)*L], row0)
 		}
 		episode := p.slots[i].episode
 		for q, seat := range p.learners {

@@ -129,7 +129,9 @@ type Observer interface {
 	// Stepped is called after env i took a step: actions holds every
 	// seat's action, and rewards, terminated and truncated are what
 	// e.Step wrote (before the pool truncates the seats still in play at
-	// an episode end). e is the state after the step.
+	// an episode end). e is the state after the step. The slices are the
+	// pool's (scratch, or the rows' own when every seat is a learner):
+	// valid only during the call, and not to be modified.
 	Stepped(i int, e env.Env, actions []int32, rewards []float32, terminated, truncated []bool)
 }
 

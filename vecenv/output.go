@@ -122,7 +122,7 @@ func (p *Pool) SetOutput(out Output) error {
 		copy(out.FinalObs[t], old.final[t])
 	}
 	// The new rows' observations are written in full at the next step
-	// and masks (rows.ver and maskVer all 0: unknown).
+	// and masks (every rowView's versions 0: unknown).
 	p.out = versioned(b, out.FinalObs, out.Ended)
 	return nil
 }

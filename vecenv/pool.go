@@ -40,6 +40,10 @@ type Pool struct {
 	oppSeats  []int
 	tensorLen []int // bytes of one row of each tensor
 	rows      int
+	// direct: every seat is a learner, in seat order (learners[k] == k for
+	// all Spec.Seats seats), so a step passes its rows' rewards and flags
+	// to env.Step as they are (see stepEnvs).
+	direct bool
 
 	slots []slot
 	// opps[env*len(oppSeats)+j] plays oppSeats[j] in env's current
@@ -90,40 +94,48 @@ type slot struct {
 // Keeping them apart from the env bookkeeping lets a later async mode write
 // a batch of any envs into rows of a smaller buffer.
 //
-// ver, when not nil, has one entry per row: the version of its env's state
-// that the row's observation shows (see [ObsUpdater]), or 0 when unknown.
-// It may be set only for rows that keep their env and seat from step to
-// step and that nothing else writes; whoever else writes a row's
-// observation, or gives the row to another env, sets its entry to 0. With
-// ver nil every observation is written in full. maskVer is the same for the
-// rows' masks (see [MaskUpdater]), under the same rules, and is nil exactly
-// when ver is.
-//
-// obsRows and finalRows are the rows' observation views, made once so
-// that a step does not slice every row's tensors again: obsRows[r*T+t] is
-// row r's slice of Buffers.Obs[t] (T tensors), in the form
-// [env.Env.WriteObs] takes, and finalRows the same of final (nil without
-// final). maskRows[r] is row r's slice of Buffers.Mask.
+// views has one entry per row (see [rowView]): where the row's
+// observation and mask lie and which versions they show. finalRows are
+// the rows' views of final, as rowView.obs (nil without final):
+// finalRows[r*T+t] is row r's slice of final[t].
 type rows struct {
 	*env.Buffers
 	final     [][]byte // SameStep only
 	ended     []bool
-	ver       []uint64
-	maskVer   []uint64
-	obsRows   [][]byte
+	views     []rowView
 	finalRows [][]byte
-	maskRows  [][]uint8
+}
+
+// rowView is one row of [rows]: its views of the buffers, made once so
+// that a step does not slice every row's tensors again, and the versions
+// of what they show, together in one 64-byte entry that a step reads and
+// writes as one.
+//
+// obs is the row's slice of each tensor of Buffers.Obs (T of them, in the
+// form [env.Env.WriteObs] takes) and mask its slice of Buffers.Mask.
+//
+// ver is the version of its env's state that the row's observation shows
+// (see [ObsUpdater]), or 0 when unknown. It may be set only while the row
+// keeps its env and seat from step to step and nothing else writes it;
+// whoever else writes a row's observation, or gives the row to another
+// env, sets it to 0 (see rows.forget). maskVer is the same for the row's
+// mask (see [MaskUpdater]), under the same rules.
+type rowView struct {
+	obs     [][]byte
+	mask    []uint8
+	ver     uint64
+	maskVer uint64
 }
 
 // versioned returns rows over b with every row's observation and mask
 // version unknown (0): their next writes are full ones.
 func versioned(b *env.Buffers, final [][]byte, ended []bool) rows {
 	n := len(b.Env)
-	out := rows{Buffers: b, final: final, ended: ended, ver: make([]uint64, n), maskVer: make([]uint64, n)}
-	out.obsRows = rowViews(b.Spec, b.Obs, n)
-	out.maskRows = make([][]uint8, n)
+	out := rows{Buffers: b, final: final, ended: ended, views: make([]rowView, n)}
+	T := len(b.Spec.Obs)
+	obs := rowViews(b.Spec, b.Obs, n)
 	for r, a := 0, b.Spec.Actions; r < n; r++ {
-		out.maskRows[r] = b.Mask[r*a : (r+1)*a : (r+1)*a]
+		out.views[r] = rowView{obs: obs[r*T : (r+1)*T : (r+1)*T], mask: b.Mask[r*a : (r+1)*a : (r+1)*a]}
 	}
 	if final != nil {
 		out.finalRows = rowViews(b.Spec, final, n)
@@ -145,11 +157,13 @@ func rowViews(spec *env.Spec, obs [][]byte, n int) [][]byte {
 	return v
 }
 
-// forget makes every row's observation and mask version unknown, when
-// something other than the row's env wrote the rows or will.
-func (r *rows) forget() {
-	clear(r.ver)
-	clear(r.maskVer)
+// forget makes the observation and mask versions of rows lo..hi-1
+// unknown, when something other than the rows' env wrote them or will.
+func (r *rows) forget(lo, hi int) {
+	for k := range r.views[lo:hi] {
+		v := &r.views[lo+k]
+		v.ver, v.maskVer = 0, 0
+	}
 }
 
 // New makes a pool from cfg: it validates cfg, makes NumEnvs envs and their
@@ -180,6 +194,10 @@ func New(cfg Config) (*Pool, error) {
 	}
 	for _, t := range p.spec.Obs {
 		p.tensorLen = append(p.tensorLen, t.Bytes())
+	}
+	p.direct = L == p.spec.Seats
+	for k, seat := range p.learners {
+		p.direct = p.direct && seat == k
 	}
 	for i, e := range v.envs {
 		upd, _ := e.(ObsUpdater)
@@ -283,7 +301,7 @@ func (p *Pool) Reset() error {
 	if err := p.prepare(); err != nil {
 		return err
 	}
-	p.out.forget() // Reset rewrites every row in full
+	p.out.forget(0, len(p.out.views)) // Reset rewrites every row in full
 	p.d.run(opReset)
 	p.started = true
 	return nil
@@ -313,11 +331,7 @@ func (p *Pool) Step(actions []int32) error {
 			ErrActions, len(actions), p.rows, len(p.slots), len(p.learners))
 	}
 	n := uint32(p.spec.Actions)
-	bad := false
-	for _, a := range actions {
-		bad = bad || uint32(a) >= n
-	}
-	if bad {
+	if maxAction(actions) >= n {
 		for r, a := range actions {
 			if uint32(a) >= n {
 				return fmt.Errorf("%w: action %d at row %d (env %d, seat %d) is outside 0..%d",
@@ -332,6 +346,24 @@ func (p *Pool) Step(actions []int32) error {
 	p.d.run(opStep)
 	p.actions = nil
 	return nil
+}
+
+// maxAction returns the largest of actions as uint32 values (a negative
+// action is larger than any in range), or 0 for none: four running maxima
+// without branches, so that checking a batch's actions costs a few
+// instructions each.
+func maxAction(actions []int32) uint32 {
+	var m0, m1, m2, m3 uint32
+	for len(actions) >= 4 {
+		a := actions[:4:4]
+		m0, m1 = max(m0, uint32(a[0])), max(m1, uint32(a[1]))
+		m2, m3 = max(m2, uint32(a[2])), max(m3, uint32(a[3]))
+		actions = actions[4:]
+	}
+	for _, a := range actions {
+		m0 = max(m0, uint32(a))
+	}
+	return max(m0, m1, m2, m3)
 }
 
 // Close stops the worker goroutines and closes the opponents that
@@ -356,9 +388,7 @@ func (p *Pool) stepRange(w *worker, lo, hi int) {
 	if len(w.groups) > 0 {
 		p.actBatches(w, lo, hi)
 	}
-	for i := lo; i < hi; i++ {
-		p.stepEnv(w, &p.out, i, p.actions[i*L:(i+1)*L], i*L)
-	}
+	p.stepEnvs(w, &p.out, lo, hi, p.actions[lo*L:hi*L], lo*L)
 }
 
 // resetRange resets envs lo..hi-1 on worker w.
@@ -369,25 +399,85 @@ func (p *Pool) resetRange(w *worker, lo, hi int) {
 	}
 }
 
-// stepEnv steps env i with acts (its learner seats' actions, in
-// LearnerSeats order) and writes its rows, row0 onwards, of out.
-func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
-	s := &p.slots[i]
-	if s.pending {
-		p.envEnded[i] = false
-		if !s.hold {
-			p.resetRows(w, out, i, row0)
+// stepEnvs steps envs lo..hi-1 with acts (their learner seats' actions,
+// env by env, each in LearnerSeats order) and writes their rows, row0
+// onwards, of out.
+//
+// Each env's L rows are sliced once; with every seat a learner in seat
+// order (Pool.direct) env.Step writes the rewards and flags straight into
+// the rows, otherwise into w's scratch, from which the learner seats' are
+// copied.
+func (p *Pool) stepEnvs(w *worker, out *rows, lo, hi int, acts []int32, row0 int) {
+	L := len(p.learners)
+	slots := p.slots[lo:hi]
+	for j := range slots {
+		i, s := lo+j, &slots[j]
+		a := acts[:L:L]
+		acts = acts[L:]
+		if s.pending {
+			p.envEnded[i] = false
+			if !s.hold {
+				p.resetRows(w, out, i, row0)
+			}
+			row0 += L
+			continue
 		}
-		return
+		rewards := out.Rewards[row0 : row0+L : row0+L]
+		terminated := out.Terminated[row0 : row0+len(rewards) : row0+len(rewards)]
+		truncated := out.Truncated[row0 : row0+len(rewards) : row0+len(rewards)]
+		// The calls below could change any field as far as the compiler
+		// knows, so what is read after them is held in locals.
+		e := s.e
+		if p.direct {
+			wacts := w.acts[:len(a)]
+			copy(wacts, a)
+			e.Step(wacts, rewards, terminated, truncated)
+			if p.observer != nil {
+				p.observer.Stepped(i, e, wacts, rewards, terminated, truncated)
+			}
+		} else {
+			p.stepSeats(w, i, e, a, rewards, terminated, truncated)
+		}
+		s.steps++
+
+		// The episode ends when the game is over, or the pool's step cap
+		// ends it as a game's own round cap would (done), or no learner
+		// seat is left in play. A seat in play (neither terminated nor
+		// truncated) means that the game is not over (env.Env's Step
+		// contract), so Done is asked only when every learner seat is
+		// out, or with none.
+		allOut := true
+		for k, tm := range terminated {
+			if !tm && !truncated[k] {
+				allOut = false
+				break
+			}
+		}
+		done := (allOut && e.Done()) || (p.maxSteps > 0 && s.steps >= p.maxSteps)
+		ended := done || (allOut && len(terminated) > 0)
+		p.envEnded[i] = ended
+		ret := p.ret[i*L : i*L+len(rewards)]
+		endedRows := out.ended[row0 : row0+len(rewards)]
+		for k, r := range rewards {
+			ret[k] += float64(r)
+			endedRows[k] = ended
+		}
+		if !ended {
+			p.writeRows(out, s, row0)
+		} else {
+			p.endEpisode(s, out, i, row0, done)
+		}
+		row0 += L
 	}
-	// The worker's scratch and the pool's seats are held in locals: the
-	// calls below could change any field as far as the compiler knows, so
-	// fields would be loaded again after each.
-	e := s.e
-	learners := p.learners
-	L := len(learners)
+}
+
+// stepSeats steps env e (env i) for stepEnvs when the learner seats are not
+// every seat in seat order: the learners' actions acts and the opponents'
+// in w's scratch, and the learner seats' rewards and flags copied from it
+// into the rows' rewards, terminated and truncated.
+func (p *Pool) stepSeats(w *worker, i int, e env.Env, acts []int32, rewards []float32, terminated, truncated []bool) {
+	learners := p.learners[:len(acts)]
 	wacts, rew, term, trunc := w.acts, w.rew, w.term, w.trunc
-	acts = acts[:L]
 	for k, seat := range learners {
 		wacts[seat] = acts[k]
 	}
@@ -401,49 +491,30 @@ func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
 		}
 	}
 	e.Step(wacts, rew, term, trunc)
-	s.steps++
 	if p.observer != nil {
 		p.observer.Stepped(i, e, wacts, rew, term, trunc)
 	}
-
-	// The game is over, or the pool's step cap ends the episode as a
-	// game's own round cap would.
-	done := e.Done() || (p.maxSteps > 0 && s.steps >= p.maxSteps)
-	ended := done
-	if !ended && L > 0 {
-		// The episode also ends when no learner seat is left in play.
-		ended = true
-		for _, seat := range learners {
-			if !term[seat] && !trunc[seat] {
-				ended = false
-				break
-			}
-		}
-	}
-	p.envEnded[i] = ended
-	ret := p.ret[i*L : i*L+L]
-	rewards := out.Rewards[row0 : row0+L]
-	terminated := out.Terminated[row0 : row0+L]
-	truncated := out.Truncated[row0 : row0+L]
-	endedRows := out.ended[row0 : row0+L]
+	rewards, terminated, truncated = rewards[:len(learners)], terminated[:len(learners)], truncated[:len(learners)]
 	for k, seat := range learners {
-		r, tm, tr := rew[seat], term[seat], trunc[seat]
-		if ended && !tm && !tr {
-			tr = true
-		}
-		rewards[k] = r
-		terminated[k] = tm
-		truncated[k] = tr
-		endedRows[k] = ended
-		ret[k] += float64(r)
+		rewards[k], terminated[k], truncated[k] = rew[seat], term[seat], trunc[seat]
 	}
-	if !ended {
-		p.writeRows(out, i, row0)
-		return
+}
+
+// endEpisode finishes stepEnvs for env i (slot s) whose episode ended in
+// this step: the learner seats still in play are truncated, the episode is
+// recorded (done: the game is over or capped), and the rows are written
+// as the autoreset mode says.
+func (p *Pool) endEpisode(s *slot, out *rows, i, row0 int, done bool) {
+	L := len(p.learners)
+	terminated, truncated := out.Terminated[row0:row0+L], out.Truncated[row0:row0+L]
+	for k, tm := range terminated {
+		if !tm {
+			truncated[k] = true
+		}
 	}
 	p.record(s, i, done)
 	if p.mode == NextStep || s.hold {
-		p.writeRows(out, i, row0)
+		p.writeRows(out, s, row0)
 		s.pending = true
 		return
 	}
@@ -452,7 +523,7 @@ func (p *Pool) stepEnv(w *worker, out *rows, i int, acts []int32, row0 int) {
 	T := len(p.tensorLen)
 	p.writeObs(s, out.finalRows[row0*T:(row0+L)*T])
 	p.newEpisode(s, i)
-	p.writeRows(out, i, row0)
+	p.writeRows(out, s, row0)
 	for k := range L {
 		out.Episode[row0+k] = s.episode
 	}
@@ -468,7 +539,7 @@ func (p *Pool) resetRows(w *worker, out *rows, i, row0 int) {
 		return
 	}
 	p.newEpisode(s, i)
-	p.writeRows(out, i, row0)
+	p.writeRows(out, s, row0)
 	for k := range p.learners {
 		r := row0 + k
 		out.Rewards[r] = 0
@@ -507,43 +578,33 @@ func (p *Pool) newEpisode(s *slot, i int) {
 	}
 }
 
-// writeRows writes the observations and masks of env i's learner seats
-// into out, rows row0 onwards, row by row: with out's versions (see
-// rows.ver) through the env's [ObsUpdater] and [MaskUpdater] when it
+// writeRows writes the observations and masks of s's learner seats
+// into out, rows row0 onwards, row by row: with the rows' versions (see
+// rowView) through the env's [ObsUpdater] and [MaskUpdater] when it
 // implements them, in full otherwise.
-func (p *Pool) writeRows(out *rows, i, row0 int) {
-	s := &p.slots[i]
+func (p *Pool) writeRows(out *rows, s *slot, row0 int) {
 	e, upd, mupd := s.e, s.upd, s.mupd
-	T := len(p.tensorLen)
-	obsRows, maskRows := out.obsRows, out.maskRows
-	if out.ver == nil {
-		for k, seat := range p.learners {
-			r := row0 + k
-			e.WriteObs(seat, obsRows[r*T:(r+1)*T:(r+1)*T])
-			e.WriteMask(seat, maskRows[r])
-		}
-		return
-	}
-	ver, mver := out.ver, out.maskVer
-	for k, seat := range p.learners {
-		r := row0 + k
+	views := out.views[row0 : row0+len(p.learners)]
+	learners := p.learners[:len(views)]
+	for k := range views {
+		v, seat := &views[k], learners[k]
 		if upd != nil {
-			ver[r] = upd.UpdateObs(seat, obsRows[r*T:(r+1)*T:(r+1)*T], ver[r])
+			v.ver = upd.UpdateObs(seat, v.obs, v.ver)
 		} else {
-			e.WriteObs(seat, obsRows[r*T:(r+1)*T:(r+1)*T])
-			ver[r] = 0
+			e.WriteObs(seat, v.obs)
+			v.ver = 0
 		}
 		if mupd != nil {
-			mver[r] = mupd.UpdateMask(seat, maskRows[r], mver[r])
+			v.maskVer = mupd.UpdateMask(seat, v.mask, v.maskVer)
 		} else {
-			e.WriteMask(seat, maskRows[r])
-			mver[r] = 0
+			e.WriteMask(seat, v.mask)
+			v.maskVer = 0
 		}
 	}
 }
 
 // writeObs writes the observations of s's learner seats in full into
-// their rows' views, views (T per row, row by row, as rows.obsRows): the
+// their rows' views, views (T per row, row by row, as rows.finalRows): the
 // final observations of SameStep, which keep no versions.
 func (p *Pool) writeObs(s *slot, views [][]byte) {
 	T := len(p.tensorLen)
