@@ -42,6 +42,8 @@ type schemaField struct {
 	typ     string // JSON type; "" when only the value tells
 	allowed string
 	doc     string
+	appends string // the tensor an `obs:"append TENSOR"` tag names; "" for none
+	kind    reflect.Kind
 }
 
 var schemaCache sync.Map // reflect.Type → []schemaField
@@ -56,6 +58,8 @@ var schemaCache sync.Map // reflect.Type → []schemaField
 // example
 //
 //	Players int `json:"players" doc:"number of players (seats)" allowed:"2..12"`
+//
+// An obs tag declares an append-only field ([AppendFields]).
 //
 // The fields are derived once per type by reflection and cached; ConfigSchema
 // is safe for concurrent use. It returns no fields for a config that is not
@@ -229,6 +233,8 @@ func typeFields(t reflect.Type) []schemaField {
 					typ:     jsonTypeOf(sf.Type, quoted),
 					allowed: sf.Tag.Get("allowed"),
 					doc:     sf.Tag.Get("doc"),
+					appends: appendTensor(sf.Tag.Get("obs")),
+					kind:    sf.Type.Kind(),
 				}, tagged})
 			}
 		}

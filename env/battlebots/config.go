@@ -59,7 +59,7 @@ type Config struct {
 	// see it (a landmine never, a move only when the enemy's cell
 	// changed, a shot only when it left a trace; see [Game.Shown]).
 	// Default 0: the four scalars, byte for byte as before.
-	History int `json:"history" doc:"add the last history rounds' actions to the scalars (26 a round, latest first): the seat's own, and the enemy's as the seat saw it (a landmine never shows, a move only when the enemy's cell changed, a shot only when its projectile is still in flight or it cost a bot HP); 0 turns it off" allowed:"0..8"`
+	History int `json:"history" doc:"add the last history rounds' actions to the scalars (26 a round, latest first): the seat's own, and the enemy's as the seat saw it (a landmine never shows, a move only when the enemy's cell changed, a shot only when its projectile is still in flight or it cost a bot HP); 0 turns it off" allowed:"0..8" obs:"append scalars"`
 }
 
 // DefaultConfig returns the original's configuration.

@@ -75,7 +75,7 @@ type Config struct {
 	// other bots in play. Bots such as stalker predict a bot that stood
 	// still in half its ticks to stay; the game's other tensors hold no
 	// history. Default false: the four scalars, byte for byte as before.
-	History bool `json:"history" doc:"add 3 history scalars to the observation: the share of ticks the seat stood still, its ticks standing still in a row (capped at 8, over 8), the mean share of the other bots in play"`
+	History bool `json:"history" doc:"add 3 history scalars to the observation: the share of ticks the seat stood still, its ticks standing still in a row (capped at 8, over 8), the mean share of the other bots in play" obs:"append scalars"`
 	// CycleMarks adds [NumCycleMarkScalars] scalars to the observation
 	// after all others (after the history scalars with History; see the
 	// package doc's observation layout): for the seat's cell and its six
@@ -88,7 +88,7 @@ type Config struct {
 	// state, and teebot bombs its targets' cycle-start cells; the other
 	// tensors show only the present. Default false: the scalars as before,
 	// byte for byte.
-	CycleMarks bool `json:"cycle_marks" doc:"add 14 cycle-start scalars to the observation: for the seat's cell and its 6 neighbours (stay, +X, -X, +Y, -Y, +Z, -Z), whether it is the seat's own cell at the start of the current task cycle (when bots were last asked), then whether it is another bot's"`
+	CycleMarks bool `json:"cycle_marks" doc:"add 14 cycle-start scalars to the observation: for the seat's cell and its 6 neighbours (stay, +X, -X, +Y, -Y, +Z, -Z), whether it is the seat's own cell at the start of the current task cycle (when bots were last asked), then whether it is another bot's" obs:"append scalars"`
 	// TasksScalar adds one scalar to the observation after all others:
 	// 1/T for T tasks per tick (1 with one task per tick, 1/3 in
 	// battlecube/tasks3). The other scalars tell a cycle's first tick from
@@ -96,7 +96,7 @@ type Config struct {
 	// both), and the bots that play well differ there (dodger steps off
 	// its cycle-start cell, stalker bombs). Default false: the scalars as
 	// before, byte for byte.
-	TasksScalar bool `json:"tasks_scalar" doc:"add 1 scalar to the observation after all others: 1/tasks_per_tick (1 with one task per tick), so that a policy can tell one-task cubes from cycles of several tasks"`
+	TasksScalar bool `json:"tasks_scalar" doc:"add 1 scalar to the observation after all others: 1/tasks_per_tick (1 with one task per tick), so that a policy can tell one-task cubes from cycles of several tasks" obs:"append scalars"`
 	// GameID is the game id the original takes from the socket id
 	// (GAME_STARTED, gameInfo.id, GAME_ENDED). Default "botarena".
 	GameID string `json:"game_id" doc:"the game id the original takes from the socket id (GAME_STARTED, gameInfo.id, GAME_ENDED)"`

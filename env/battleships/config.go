@@ -60,7 +60,7 @@ type Config struct {
 	// missed cells and the cells it put down to sunk ships, a placement
 	// weighted by 40 for each unresolved hit it covers), scaled so that the
 	// likeliest cell is 255. Default false (12 planes).
-	DensityPlane bool `json:"density_plane" doc:"add a 13th plane: each unshot opponent cell's chance of holding a ship as hunter reckons it from the seat's own shots, hits and sunk ships, the likeliest cell 255; false means the 12 planes"`
+	DensityPlane bool `json:"density_plane" doc:"add a 13th plane: each unshot opponent cell's chance of holding a ship as hunter reckons it from the seat's own shots, hits and sunk ships, the likeliest cell 255; false means the 12 planes" obs:"append planes"`
 }
 
 // DefaultConfig returns the original's defaults: a medium map, with the
