@@ -211,14 +211,20 @@ func newScratch(m *Model, spec *env.Spec, capacity int) *scratch {
 	if err := m.Check(spec); err != nil {
 		panic(err)
 	}
-	s := &scratch{b: m.NewBatch(capacity), obs: make([][][]byte, capacity)}
+	// Check passed: the spec's planes and scalars are the model's inputs
+	// or longer, the model's their prefixes. A row holds the whole
+	// observation, which WriteObs fills; Forward reads the prefixes in
+	// place.
+	planes, _ := spec.Tensor("planes")
+	scalars, _ := spec.Tensor("scalars")
+	s := &scratch{b: m.newBatch(capacity, planes.Bytes(), scalars.Bytes()), obs: make([][][]byte, capacity)}
 	for k := range capacity {
 		s.obs[k] = make([][]byte, len(spec.Obs))
 		for t, ts := range spec.Obs {
 			if ts.Name == "planes" {
-				s.obs[k][t] = s.b.Planes(k)
+				s.obs[k][t] = s.b.planesRow(k)
 			} else {
-				s.obs[k][t] = s.b.Scalars(k)
+				s.obs[k][t] = s.b.scalarsRow(k)
 			}
 		}
 	}

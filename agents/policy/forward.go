@@ -36,8 +36,10 @@ const (
 type Batch struct {
 	m       *Model
 	cap     int
-	planes  []byte    // [cap][PlanesLen] uint8
-	scalars []byte    // [cap][ScalarsLen] little-endian float32
+	planes  []byte    // [cap][pStride] uint8, a sample's planes input first
+	scalars []byte    // [cap][sStride] little-endian float32, a sample's scalars input first
+	pStride int       // bytes of a planes row: PlanesLen, or a longer observation's
+	sStride int       // bytes of a scalars row: 4*ScalarsLen, or a longer observation's
 	mask    []uint8   // [cap][Actions]
 	logits  []float64 // [cap][Outputs]
 	probs   []float64 // [cap][Actions]
@@ -51,6 +53,17 @@ type Batch struct {
 // NewBatch returns scratch for forward passes of up to capacity samples.
 // It panics if capacity is less than 1.
 func (m *Model) NewBatch(capacity int) *Batch {
+	return m.newBatch(capacity, m.PlanesLen(), 4*m.scalarsLen)
+}
+
+// newBatch is [Model.NewBatch] with rows of pStride planes bytes and
+// sStride scalars bytes, at least the model's: a row holds a whole
+// observation of a game whose tensors the model's inputs are prefixes of
+// (see [Model.Check]), and Forward reads the first bytes of each.
+func (m *Model) newBatch(capacity, pStride, sStride int) *Batch {
+	if pStride < m.PlanesLen() || sStride < 4*m.scalarsLen {
+		panic(fmt.Sprintf("policy: rows of %d planes and %d scalars bytes, shorter than the model's %d and %d", pStride, sStride, m.PlanesLen(), 4*m.scalarsLen))
+	}
 	if capacity < 1 {
 		panic(fmt.Sprintf("policy: NewBatch(%d): capacity must be at least 1", capacity))
 	}
@@ -66,8 +79,10 @@ func (m *Model) NewBatch(capacity int) *Batch {
 	return &Batch{
 		m:       m,
 		cap:     capacity,
-		planes:  make([]byte, capacity*m.PlanesLen()),
-		scalars: make([]byte, capacity*4*m.scalarsLen),
+		planes:  make([]byte, capacity*pStride),
+		scalars: make([]byte, capacity*sStride),
+		pStride: pStride,
+		sStride: sStride,
 		mask:    make([]uint8, capacity*a),
 		logits:  make([]float64, capacity*m.outputs),
 		probs:   make([]float64, capacity*a),
@@ -90,14 +105,25 @@ func (b *Batch) Model() *Model { return b.m }
 // in C order), for the caller to fill. It aliases the batch.
 func (b *Batch) Planes(k int) []byte {
 	n := b.m.PlanesLen()
-	return b.planes[k*n : (k+1)*n : (k+1)*n]
+	return b.planes[k*b.pStride : k*b.pStride+n : k*b.pStride+n]
+}
+
+// planesRow returns sample k's whole planes row, the model's input first.
+func (b *Batch) planesRow(k int) []byte {
+	return b.planes[k*b.pStride : (k+1)*b.pStride : (k+1)*b.pStride]
 }
 
 // Scalars returns sample k's scalars input (little-endian float32), for the
 // caller to fill. It aliases the batch.
 func (b *Batch) Scalars(k int) []byte {
 	n := 4 * b.m.scalarsLen
-	return b.scalars[k*n : (k+1)*n : (k+1)*n]
+	return b.scalars[k*b.sStride : k*b.sStride+n : k*b.sStride+n]
+}
+
+// scalarsRow returns sample k's whole scalars row, the model's input
+// first.
+func (b *Batch) scalarsRow(k int) []byte {
+	return b.scalars[k*b.sStride : (k+1)*b.sStride : (k+1)*b.sStride]
 }
 
 // Mask returns sample k's action mask (1 = legal), for the caller to fill.

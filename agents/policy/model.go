@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/botarena/botarena/env"
 	"github.com/botarena/botarena/internal/safefile"
@@ -47,6 +48,8 @@ type Model struct {
 
 	maxAct  int // most floats of one sample's channel-last activation
 	maxFlat int // widest flat activation
+
+	prefixes *sync.Map // prefixKey → bool: readsPrefix's answers
 }
 
 type kind uint8
@@ -240,6 +243,7 @@ func build(name string, a *Architecture, tensors map[string]tensor) (*Model, err
 		scalarsLen:  sin.Shape[0],
 		scalarsScl:  sin.Scale,
 		actions:     a.Actions,
+		prefixes:    new(sync.Map),
 	}
 	used := map[string]bool{}
 	take := func(list string, i int, l Layer, shape ...int) ([]float64, []float64, error) {
@@ -442,10 +446,41 @@ func prod(s []int) int {
 }
 
 // Check reports whether the model can play the game spec describes: the
-// spec's observation tensors must be exactly "planes" (uint8) and "scalars"
-// (float32) with the shapes of the model's inputs, and its action count
-// the model's. The error names both the policy and the game.
+// spec's observation tensors must be exactly "planes" (uint8) and
+// "scalars" (float32) with the shapes of the model's inputs, and its
+// action count (and factors) the model's. It also accepts a spec whose
+// planes have more leading channels or whose scalars are longer when the
+// extra comes from config fields the game declares append-only
+// ([env.AppendField]): when spec is, in its tensors' shapes, the spec of
+// the config the model records (Architecture.Config on
+// Architecture.Game) with append-only fields raised so that the recorded
+// config's observations are prefixes of its ([env.ObsPrefix]). The model
+// then reads the first elements of each tensor, which are what it was
+// trained on. The error names both the policy and the game.
 func (m *Model) Check(spec *env.Spec) error {
+	problems := m.misfits(spec, false)
+	if len(problems) == 0 {
+		return nil
+	}
+	if len(m.misfits(spec, true)) == 0 {
+		if m.readsPrefix(spec) {
+			return nil
+		}
+		problems = append(problems, "the extra elements do not come from raising append-only config fields of the policy's config (env.AppendField)")
+	}
+	trained := m.arch.Game
+	if c := strings.TrimSpace(string(m.arch.Config)); c != "" && c != "null" && c != "{}" {
+		// A config field may shape the observations (bomberman's
+		// view_radius): the file's config says which to play it with.
+		trained += " with config " + c
+	}
+	return fmt.Errorf("policy %s (trained on %s: planes %v, scalars [%d], %d actions) does not fit %s: %s",
+		m.name, trained, shapeString(m.planesShape), m.scalarsLen, m.actions, spec.Game, strings.Join(problems, "; "))
+}
+
+// misfits lists what of spec does not fit the model; with longer, a
+// planes tensor with more leading channels and longer scalars fit.
+func (m *Model) misfits(spec *env.Spec, longer bool) []string {
 	var problems []string
 	planes, okP := spec.Tensor("planes")
 	scalars, okS := spec.Tensor("scalars")
@@ -457,10 +492,18 @@ func (m *Model) Check(spec *env.Spec) error {
 		}
 		problems = append(problems, fmt.Sprintf("observations are %v, want planes and scalars", names))
 	default:
-		if planes.DType != env.Uint8 || !slices.Equal(planes.Shape, m.planesShape) {
+		fits := slices.Equal(planes.Shape, m.planesShape)
+		if longer {
+			fits = len(planes.Shape) == len(m.planesShape) && slices.Equal(planes.Shape[1:], m.planesShape[1:]) && planes.Shape[0] >= m.planesShape[0]
+		}
+		if planes.DType != env.Uint8 || !fits {
 			problems = append(problems, fmt.Sprintf("planes %s%s, policy wants uint8%v", planes.DType, planes.ShapeString(), shapeString(m.planesShape)))
 		}
-		if scalars.DType != env.Float32 || scalars.Len() != m.scalarsLen || len(scalars.Shape) != 1 {
+		fits = scalars.Len() == m.scalarsLen
+		if longer {
+			fits = scalars.Len() >= m.scalarsLen
+		}
+		if scalars.DType != env.Float32 || !fits || len(scalars.Shape) != 1 {
 			problems = append(problems, fmt.Sprintf("scalars %s%s, policy wants float32[%d]", scalars.DType, scalars.ShapeString(), m.scalarsLen))
 		}
 	}
@@ -469,17 +512,7 @@ func (m *Model) Check(spec *env.Spec) error {
 	} else if f := m.factored; f != nil && spec.Factors != nil && !sameFactors(&f.factors, spec.Factors) {
 		problems = append(problems, "the game factors its actions into commands and cells differently from the policy's head")
 	}
-	if len(problems) > 0 {
-		trained := m.arch.Game
-		if c := strings.TrimSpace(string(m.arch.Config)); c != "" && c != "null" && c != "{}" {
-			// A config field may shape the observations (bomberman's
-			// view_radius): the file's config says which to play it with.
-			trained += " with config " + c
-		}
-		return fmt.Errorf("policy %s (trained on %s: planes %v, scalars [%d], %d actions) does not fit %s: %s",
-			m.name, trained, shapeString(m.planesShape), m.scalarsLen, m.actions, spec.Game, strings.Join(problems, "; "))
-	}
-	return nil
+	return problems
 }
 
 func sameFactors(a, b *env.ActionFactors) bool {
