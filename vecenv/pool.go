@@ -95,24 +95,31 @@ type slot struct {
 // a batch of any envs into rows of a smaller buffer.
 //
 // views has one entry per row (see [rowView]): where the row's
-// observation and mask lie and which versions they show. finalRows are
-// the rows' views of final, as rowView.obs (nil without final):
-// finalRows[r*T+t] is row r's slice of final[t].
+// observation and mask lie and which versions they show. wideObs holds the
+// rows' observation views when the spec has more than inlineObs tensors
+// (nil otherwise): wideObs[r*T+t] is row r's slice of Buffers.Obs[t].
+// finalRows are the same views of final (nil without final).
 type rows struct {
 	*env.Buffers
 	final     [][]byte // SameStep only
 	ended     []bool
 	views     []rowView
+	wideObs   [][]byte
 	finalRows [][]byte
 }
 
+// inlineObs is how many tensor views a [rowView] holds itself: each game's
+// observation has one or two tensors.
+const inlineObs = 2
+
 // rowView is one row of [rows]: its views of the buffers, made once so
 // that a step does not slice every row's tensors again, and the versions
-// of what they show, together in one 64-byte entry that a step reads and
+// of what they show, together in one 88-byte entry that a step reads and
 // writes as one.
 //
-// obs is the row's slice of each tensor of Buffers.Obs (T of them, in the
-// form [env.Env.WriteObs] takes) and mask its slice of Buffers.Mask.
+// mask is the row's slice of Buffers.Mask, and tensors its slices of the
+// tensors of Buffers.Obs when there are at most inlineObs of them (see
+// rows.obs).
 //
 // ver is the version of its env's state that the row's observation shows
 // (see [ObsUpdater]), or 0 when unknown. It may be set only while the row
@@ -121,10 +128,19 @@ type rows struct {
 // env, sets it to 0 (see rows.forget). maskVer is the same for the row's
 // mask (see [MaskUpdater]), under the same rules.
 type rowView struct {
-	obs     [][]byte
 	mask    []uint8
 	ver     uint64
 	maskVer uint64
+	tensors [inlineObs][]byte
+}
+
+// obs returns the observation views of row row (its rowView v), T
+// tensors, in the form [env.Env.WriteObs] takes.
+func (r *rows) obs(v *rowView, row, T int) [][]byte {
+	if T <= inlineObs {
+		return v.tensors[:T:T]
+	}
+	return r.wideObs[row*T : (row+1)*T : (row+1)*T]
 }
 
 // versioned returns rows over b with every row's observation and mask
@@ -134,8 +150,15 @@ func versioned(b *env.Buffers, final [][]byte, ended []bool) rows {
 	out := rows{Buffers: b, final: final, ended: ended, views: make([]rowView, n)}
 	T := len(b.Spec.Obs)
 	obs := rowViews(b.Spec, b.Obs, n)
+	if T > inlineObs {
+		out.wideObs = obs
+	}
 	for r, a := 0, b.Spec.Actions; r < n; r++ {
-		out.views[r] = rowView{obs: obs[r*T : (r+1)*T : (r+1)*T], mask: b.Mask[r*a : (r+1)*a : (r+1)*a]}
+		v := &out.views[r]
+		v.mask = b.Mask[r*a : (r+1)*a : (r+1)*a]
+		if T <= inlineObs {
+			copy(v.tensors[:], obs[r*T:(r+1)*T])
+		}
 	}
 	if final != nil {
 		out.finalRows = rowViews(b.Spec, final, n)
@@ -584,14 +607,16 @@ func (p *Pool) newEpisode(s *slot, i int) {
 // implements them, in full otherwise.
 func (p *Pool) writeRows(out *rows, s *slot, row0 int) {
 	e, upd, mupd := s.e, s.upd, s.mupd
+	T := len(p.tensorLen)
 	views := out.views[row0 : row0+len(p.learners)]
 	learners := p.learners[:len(views)]
 	for k := range views {
 		v, seat := &views[k], learners[k]
+		obs := out.obs(v, row0+k, T)
 		if upd != nil {
-			v.ver = upd.UpdateObs(seat, v.obs, v.ver)
+			v.ver = upd.UpdateObs(seat, obs, v.ver)
 		} else {
-			e.WriteObs(seat, v.obs)
+			e.WriteObs(seat, obs)
 			v.ver = 0
 		}
 		if mupd != nil {
