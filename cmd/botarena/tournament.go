@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -183,6 +184,7 @@ func newTournamentCmd(c *cli) *cobra.Command {
 type entrant struct {
 	name string // display name
 	spec string // agent spec: a built-in name, cmd:COMMAND, ...
+	kit  bool   // an entry of the game's own gauntlet, left out with a note when it cannot play
 }
 
 // parseEntrant reads one --agents entry: an agent spec (a built-in name or
@@ -414,18 +416,16 @@ func (c *cli) gauntlet(game string, o *tournamentFlags, setPlayers bool) error {
 	if err != nil {
 		return err
 	}
-	probe, err := c.reg.Make(game, cfg)
-	if err != nil {
+	if _, err := c.reg.Make(game, cfg); err != nil {
 		return err
 	}
-	spec := probe.Spec()
 	var ents []entrant
 	if o.gauntlet {
 		specs := gauntletOf(entry)
 		if err := checkGauntlet(specs); err != nil {
 			return fmt.Errorf("%s: %w", game, err)
 		}
-		ents = c.kitGauntlet(game, specs, spec)
+		ents = c.kitGauntlet(specs)
 	}
 	if o.public {
 		pub, err := c.builtPublicBots(game, &o.bots)
@@ -437,12 +437,30 @@ func (c *cli) gauntlet(game string, o *tournamentFlags, setPlayers bool) error {
 	if ents, err = parseEntrants(game, o.agents, ents); err != nil {
 		return err
 	}
+	cfg, raised, err := unionConfig(c.reg, game, cfg, ents)
+	if err != nil {
+		return err
+	}
+	probe, err := c.reg.Make(game, cfg)
+	if err != nil {
+		return err
+	}
+	spec := probe.Spec()
+	if len(raised) > 0 {
+		fmt.Fprintf(c.stderr, "botarena: tournament %s: playing config %s: %s\n", game, cfg, raisedText(raised))
+	}
 	g := league.Gauntlet{Game: game, Config: cfg, Games: o.games, Seed: o.seed, MaxRounds: o.maxRounds}
 	for _, e := range ents {
 		if strings.HasPrefix(e.spec, cmdbot.Prefix) {
 			e.spec = withTimeout(e.spec, o.timeout)
 		}
 		if err := checkAgent(game, e.spec, spec); err != nil {
+			if e.kit {
+				// A gauntlet entry that cannot play this config, such
+				// as a policy trained for another preset, is left out.
+				fmt.Fprintf(c.stderr, "botarena: gauntlet: leaving out %s: %v\n", e.name, oneLine(err.Error()))
+				continue
+			}
 			if e.name == e.spec {
 				return fmt.Errorf("--agents: %w", err) // the error names the spec
 			}
@@ -513,14 +531,17 @@ func (c *cli) gauntlet(game string, o *tournamentFlags, setPlayers bool) error {
 		// a partial table; the command still fails, with ctx's error.
 		fmt.Fprintf(c.stderr, "botarena: tournament: interrupted after %d of %d games; the table holds the %d finished (\"partial\": true in --json)\n", played, total, played)
 	}
-	if err := writeGauntlet(c, o, table, game, seatings); err != nil {
+	if err := writeGauntlet(c, o, table, game, seatings, cfg, raised); err != nil {
 		return err
 	}
 	return interrupted
 }
 
-// writeGauntlet writes table as --png, --json or text ask.
-func writeGauntlet(c *cli, o *tournamentFlags, table *league.GauntletTable, game string, seatings int) error {
+// writeGauntlet writes table as --png, --json or text ask. When the
+// tournament raised append-only fields (raised), the text starts with the
+// config it played, and the JSON has it as "config" and the raised fields
+// as "raised".
+func writeGauntlet(c *cli, o *tournamentFlags, table *league.GauntletTable, game string, seatings int, cfg []byte, raised []raisedField) error {
 	if o.png != "" {
 		title := fmt.Sprintf("%s: win rate, row against column (%d games per pairing, seed %d)", game, seatings*o.games, o.seed)
 		if err := league.WriteChart(o.png, func(w io.Writer, title string, _ []league.Row) error { return gauntletPNG(w, title, table) }, title, nil); err != nil {
@@ -528,9 +549,130 @@ func writeGauntlet(c *cli, o *tournamentFlags, table *league.GauntletTable, game
 		}
 	}
 	if o.asJSON {
+		if len(raised) > 0 {
+			return json.NewEncoder(c.stdout).Encode(struct {
+				*league.GauntletTable
+				Config json.RawMessage `json:"config"`
+				Raised []raisedField   `json:"raised"`
+			}{table, cfg, raised})
+		}
 		return json.NewEncoder(c.stdout).Encode(table)
 	}
+	if len(raised) > 0 {
+		fmt.Fprintf(c.stdout, "config %s: %s\n\n", cfg, raisedText(raised))
+	}
 	return table.WriteText(c.stdout)
+}
+
+// raisedField is an append-only config field (env.AppendField) a gauntlet
+// raised above the config it was asked to play, so that policies trained
+// with it play beside those trained without.
+type raisedField struct {
+	// Field is the field's JSON name.
+	Field string `json:"field"`
+	// Value is the value played: the largest any entrant needs.
+	Value any `json:"value"`
+	// For names the entrants trained with the field above the asked value.
+	For []string `json:"for"`
+}
+
+// raisedText says what raised holds, for the text table and stderr.
+func raisedText(raised []raisedField) string {
+	var parts []string
+	for _, r := range raised {
+		parts = append(parts, fmt.Sprintf("%s %v for %s", r.Field, r.Value, strings.Join(r.For, ", ")))
+	}
+	return "append-only fields raised (" + strings.Join(parts, "; ") + "); the agents trained with less read the first elements of the observations"
+}
+
+// unionConfig returns the config a gauntlet of ents plays instead of cfg,
+// config JSON of game: each append-only field of the game
+// (env.AppendField) at the largest value a policy entrant was trained
+// with, where that is larger than cfg's and cfg's JSON does not set the
+// field; and the fields it raised. A policy counts when it fits cfg with
+// its own values of those fields (policy.Model.Check), so that one
+// trained for another preset raises nothing. A policy that does not fit
+// the raised config is left out later, as one that does not fit cfg is.
+func unionConfig(reg *env.Registry, game string, cfg []byte, ents []entrant) ([]byte, []raisedField, error) {
+	base, err := reg.Config(game, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	fields, err := env.AppendFields(base)
+	if err != nil || len(fields) == 0 {
+		return cfg, nil, err
+	}
+	obj := map[string]json.RawMessage{}
+	if len(bytes.TrimSpace(cfg)) > 0 {
+		if err := json.Unmarshal(cfg, &obj); err != nil {
+			return nil, nil, fmt.Errorf("config %s: %w", cfg, err)
+		}
+	}
+	entry, err := reg.Lookup(game)
+	if err != nil {
+		return nil, nil, err
+	}
+	union := make([]int64, len(fields))
+	needs := make([][]string, len(fields))
+	for i, f := range fields {
+		union[i] = f.Value(base)
+	}
+	for _, e := range ents {
+		path, ok := strings.CutPrefix(e.spec, policy.Prefix)
+		if !ok {
+			continue
+		}
+		path, _, _ = strings.Cut(path, "?")
+		m, err := policy.Open(path)
+		if err != nil {
+			continue // named when the entrant is made
+		}
+		arch := m.Architecture()
+		if env.BaseGame(arch.Game) != env.BaseGame(game) {
+			continue
+		}
+		trained, err := reg.Config(arch.Game, arch.Config)
+		if err != nil {
+			continue
+		}
+		own, more := base, false
+		for _, f := range fields {
+			if _, set := obj[f.Name]; !set && f.Value(trained) > f.Value(own) {
+				own, more = f.With(own, f.Value(trained)), true
+			}
+		}
+		if !more || own.Validate() != nil {
+			continue
+		}
+		ev, err := entry.New(own)
+		if err != nil || m.Check(ev.Spec()) != nil {
+			continue
+		}
+		for i, f := range fields {
+			if v := f.Value(own); v > f.Value(base) {
+				union[i] = max(union[i], v)
+				needs[i] = append(needs[i], e.name)
+			}
+		}
+	}
+	var raised []raisedField
+	for i, f := range fields {
+		if union[i] == f.Value(base) {
+			continue
+		}
+		v := f.JSON(union[i])
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		obj[f.Name] = raw
+		raised = append(raised, raisedField{Field: f.Name, Value: v, For: needs[i]})
+	}
+	if len(raised) == 0 {
+		return cfg, nil, nil
+	}
+	out, err := json.Marshal(obj)
+	return out, raised, err
 }
 
 // gauntleter is implemented by the kit of a game with a gauntlet of its
@@ -587,13 +729,12 @@ func checkGauntlet(specs []string) error {
 // agentNameRE is the form of an agent name.
 var agentNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 
-// kitGauntlet returns the entrants of the gauntlet specs (see gauntletOf)
-// that can play envs of spec. A policy's relative
-// PATH is looked up from the working directory and the folders above it
-// (the repository's root holds policies/). An entry that cannot play, a
-// policy trained for another preset or one not found, is left out with a
-// note on stderr.
-func (c *cli) kitGauntlet(game string, specs []string, spec *env.Spec) []entrant {
+// kitGauntlet returns the entrants of the gauntlet specs (see
+// gauntletOf), marked kit: the gauntlet leaves out, with a note, one that
+// cannot play its config. A policy's relative PATH is looked up from the
+// working directory and the folders above it (the repository's root holds
+// policies/); one not found is left out here with a note on stderr.
+func (c *cli) kitGauntlet(specs []string) []entrant {
 	var out []entrant
 	for _, s := range specs {
 		name := s
@@ -614,11 +755,7 @@ func (c *cli) kitGauntlet(game string, specs []string, spec *env.Spec) []entrant
 				s += "?" + opts
 			}
 		}
-		if err := checkAgent(game, s, spec); err != nil {
-			fmt.Fprintf(c.stderr, "botarena: gauntlet: leaving out %s: %v\n", name, oneLine(err.Error()))
-			continue
-		}
-		out = append(out, entrant{name: name, spec: s})
+		out = append(out, entrant{name: name, spec: s, kit: true})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"image/png"
 	"math"
@@ -605,6 +606,140 @@ func TestGauntletFallsBackToOpponentsThenReference(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := gauntletOf(env.Entry{Name: "counter", Kit: tc.kit}); !slices.Equal(got, tc.want) {
 				t.Errorf("gauntletOf = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// flatPolicy writes a policy file of game trained with config (JSON), with
+// the inputs that config gives and zero weights (a flatten, then one
+// linear layer for the policy and one for the value), and returns its
+// path.
+func flatPolicy(t *testing.T, game, config string) string {
+	t.Helper()
+	e, err := env.Default.Make(game, []byte(config))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := e.Spec()
+	planes, _ := spec.Tensor("planes")
+	scalars, _ := spec.Tensor("scalars")
+	features := planes.Len() + scalars.Len()
+	ones := func(n int) []float64 {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = 1
+		}
+		return s
+	}
+	arch := map[string]any{
+		"format": policy.Format, "version": policy.Version, "game": game, "config": json.RawMessage(config), "actions": spec.Actions,
+		"inputs": map[string]any{
+			"planes":  map[string]any{"shape": planes.Shape, "scale": ones(planes.Shape[0])},
+			"scalars": map[string]any{"shape": scalars.Shape, "scale": ones(scalars.Len())},
+		},
+		"planes": []any{map[string]any{"op": "flatten"}},
+		"trunk":  []any{},
+		"policy": []any{map[string]any{"op": "linear", "weight": "policy.0.weight", "bias": "policy.0.bias", "out": spec.Actions}},
+		"value":  []any{map[string]any{"op": "linear", "weight": "value.0.weight", "bias": "value.0.bias", "out": 1}},
+	}
+	meta, err := json.Marshal(arch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := map[string]any{"__metadata__": map[string]string{policy.MetadataKey: string(meta)}}
+	offset := 0
+	for _, tn := range []struct {
+		name  string
+		shape []int
+	}{{"policy.0.bias", []int{spec.Actions}}, {"policy.0.weight", []int{spec.Actions, features}}, {"value.0.bias", []int{1}}, {"value.0.weight", []int{1, features}}} {
+		n := 4
+		for _, d := range tn.shape {
+			n *= d
+		}
+		header[tn.name] = map[string]any{"dtype": "F32", "shape": tn.shape, "data_offsets": []int{offset, offset + n}}
+		offset += n
+	}
+	js, err := json.Marshal(header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for len(js)%8 != 0 {
+		js = append(js, ' ')
+	}
+	data := binary.LittleEndian.AppendUint64(nil, uint64(len(js)))
+	data = append(append(data, js...), make([]byte, offset)...)
+	path := filepath.Join(t.TempDir(), strings.ReplaceAll(game, "/", "-")+".policy.safetensors")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestTournamentGauntletPlaysTheUnionConfig: when the entrants' policies
+// were trained with different values of append-only config fields
+// (env.AppendField), the gauntlet plays each such field at the largest
+// value any of them needs, unless --config sets it, and says so ("config"
+// and "raised" in --json); the policies trained with less play beside the
+// others. A policy whose observations are no prefix of that config's does
+// not play.
+func TestTournamentGauntletPlaysTheUnionConfig(t *testing.T) {
+	history := filepath.Join("..", "..", "policies", "battlecube-4p-history.policy.safetensors")
+	distill := filepath.Join("..", "..", "policies", "battlecube-4p-distill.policy.safetensors")
+	history2 := flatPolicy(t, "battlebots", `{"history":2}`)
+	cycleMarks := flatPolicy(t, "battlecube", `{"cycle_marks":true}`)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		agents []string // the table's agents, after the kit's
+		config string   // the config played
+		raised string   // "raised" as JSON
+		err    string   // the command's error, "" when it plays
+	}{
+		{"battlecube_history_policies_beside_the_others", []string{"battlecube", "--agents", "history=policy:" + history + ",distill=policy:" + distill},
+			[]string{"history", "distill"}, `{"history":true,"tasks_scalar":true}`,
+			`[{"field":"history","value":true,"for":["history","distill"]},{"field":"tasks_scalar","value":true,"for":["distill"]}]`, ""},
+		{"battlebots_history_2_beside_the_policies_without", []string{"battlebots", "--agents", "h2=policy:" + history2},
+			[]string{"h2"}, `{"history":2}`, `[{"field":"history","value":2,"for":["h2"]}]`, ""},
+		{"no_policy_needs_more", []string{"battlecube", "--agents", "teebot2=teebot"}, []string{"teebot2"}, ``, ``, ""},
+		{"config_sets_the_field", []string{"battlecube", "--config", `{"history":false}`, "--agents", "history=policy:" + history}, nil, "", "", "does not fit battlecube"},
+		{"no_prefix_of_the_union", []string{"battlecube", "--agents", "history=policy:" + history + ",marks=policy:" + cycleMarks}, nil, "", "",
+			"--agents: marks: agent"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append(append([]string{"tournament"}, tc.args...), "--gauntlet", "--games", "1", "--max-rounds", "2", "--seed", "1", "--json", "--focus", "random")
+			out, stderr, code := runCLI(t, "", args...)
+			if tc.err != "" {
+				if code == 0 || !strings.Contains(stderr, tc.err) {
+					t.Fatalf("exit %d, stderr %q: want an error with %q", code, stderr, tc.err)
+				}
+				return
+			}
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var table struct {
+				league.GauntletTable
+				Config json.RawMessage `json:"config"`
+				Raised json.RawMessage `json:"raised"`
+			}
+			if err := json.Unmarshal([]byte(out), &table); err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, a := range table.Agents {
+				names = append(names, a.Name)
+			}
+			entry, _ := env.Default.Lookup(tc.args[0])
+			kit := len(entry.Kit.(gauntleter).Gauntlet())
+			if len(names) != kit+len(tc.agents) || !slices.Equal(names[kit:], tc.agents) {
+				t.Errorf("agents %v, want the kit's %d and %v", names, kit, tc.agents)
+			}
+			if string(table.Config) != tc.config || string(table.Raised) != tc.raised {
+				t.Errorf("config %s, raised %s; want %s and %s", table.Config, table.Raised, tc.config, tc.raised)
+			}
+			if tc.config != "" && !strings.Contains(stderr, "playing config "+tc.config) {
+				t.Errorf("stderr lacks the config played: %s", stderr)
 			}
 		})
 	}
