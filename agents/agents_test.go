@@ -53,8 +53,8 @@ func TestNames(t *testing.T) {
 		want []string
 	}{
 		{"testgame", []string{"console", "idle", "random"}},
-		{"bomberman", []string{"console", "harvester", "hunter", "idle", "random", "reference"}},
-		{"bomberman/12p", []string{"console", "harvester", "hunter", "idle", "random", "reference"}},
+		{"bomberman", []string{"console", "harvester", "hunter", "idle", "planner", "random", "reference"}},
+		{"bomberman/12p", []string{"console", "harvester", "hunter", "idle", "planner", "random", "reference"}},
 	} {
 		if got := Names(tc.game); !slices.Equal(got, tc.want) {
 			t.Errorf("Names(%q) = %v, want %v", tc.game, got, tc.want)
@@ -70,7 +70,7 @@ func TestNewErrors(t *testing.T) {
 	if !errors.Is(err, ErrUnknownAgent) {
 		t.Fatalf("New(unknown): err = %v, want ErrUnknownAgent", err)
 	}
-	if want := `unknown agent "x" for bomberman (valid: console, harvester, hunter, idle, random, reference, dagger:..., dir:...)`; err.Error() != want {
+	if want := `unknown agent "x" for bomberman (valid: console, harvester, hunter, idle, planner, random, reference, dagger:..., dir:...)`; err.Error() != want {
 		t.Errorf("New(unknown): err = %q, want %q", err, want)
 	}
 	if _, err := New("testgame", "reference", fakeSpec); err == nil || !strings.Contains(err.Error(), "valid: console, idle, random") {

@@ -16,7 +16,7 @@ func ExampleNew() {
 	a, _ := agents.New(spec.Game, "idle", spec)
 	fmt.Println(a.Act(nil, 0))
 	// Output:
-	// [console harvester hunter idle random reference]
-	// unknown agent "smart" for bomberman (valid: console, harvester, hunter, idle, random, reference, dagger:..., dir:...)
+	// [console harvester hunter idle planner random reference]
+	// unknown agent "smart" for bomberman (valid: console, harvester, hunter, idle, planner, random, reference, dagger:..., dir:...)
 	// 0
 }

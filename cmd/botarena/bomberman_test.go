@@ -72,7 +72,7 @@ func TestBombermanCommands(t *testing.T) {
 		t.Errorf("wrong seat count: %q", stderr)
 	}
 	_, stderr, _ = runCLI(t, "", "play", "bomberman", "--agents", "smart")
-	if !strings.Contains(stderr, `unknown agent "smart" for bomberman (valid: console, harvester, hunter, idle, random, reference`) {
+	if !strings.Contains(stderr, `unknown agent "smart" for bomberman (valid: console, harvester, hunter, idle, planner, random, reference`) {
 		t.Errorf("unknown agent: %q", stderr)
 	}
 	stdout, stderr, code = runCLI(t, "", "play", "bomberman", "--seed", "1", "--max-rounds", "3", "--pretty", "--delay", "0")

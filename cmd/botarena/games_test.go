@@ -134,7 +134,7 @@ func TestGamesOneGame(t *testing.T) {
 		"game          bomberman\n",
 		"seats         4\n",
 		"observations  planes uint8[12,21,21]",
-		"agents        console, harvester, hunter, idle, random, reference\n",
+		"agents        console, harvester, hunter, idle, planner, random, reference\n",
 		"FIELD             TYPE     DEFAULT  ALLOWED",
 		"\nplayers           integer  4        2..12 ",
 		"\npowerups          string   \"auto\"   auto, random, distance",

@@ -456,7 +456,7 @@ func TestTournamentGauntletPlaysTheGamesOwnAgents(t *testing.T) {
 			"policy:battlebots?sample", "policy:battlebots-sniper?sample", "policy:battlebots-all?sample", "policy:battlebots-league?sample",
 			"policy:battlebots-duelist?sample", "policy:battlebots-holdout?sample", "policy:battlebots-gambit?sample",
 			"policy:battlebots-seat0?sample"}, ""},
-		{"policy_that_does_not_fit", []string{"bomberman/8p"}, []string{"reference", "hunter", "harvester", "random", "idle"}, "leaving out policy:bomberman-2p?sample"},
+		{"policy_that_does_not_fit", []string{"bomberman/8p"}, []string{"reference", "hunter", "harvester", "planner", "random", "idle"}, "leaving out policy:bomberman-2p?sample"},
 		{"plus_agents", []string{"battleships/small", "--agents", "ref2=reference"}, []string{"hunter", "admiral", "reference", "random", "idle", "policy:battleships-small?sample", "ref2"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,11 +3,7 @@ package bomberman
 import "testing"
 
 // harvesterAct resets a harvester for seat on g and returns its action.
-func harvesterAct(g *Game, seat int) Action {
-	h := NewHarvester()
-	h.Reset(g, seat, 1)
-	return Action(h.Act(g, seat))
-}
+func harvesterAct(g *Game, seat int) Action { return agentAct(NewHarvester(), g, seat) }
 
 // TestHarvesterRules checks what sets the harvester apart from hunter (the
 // rules they share are TestHunterRules, run on both).

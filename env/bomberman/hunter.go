@@ -114,6 +114,17 @@ type Hunter struct {
 	// lineValue is what a bomb spot earns for each opponent in its reach
 	// (spotValue): hunterLineValue for hunter, 0 for [Harvester].
 	lineValue int
+
+	// spot is spotValue of every cell for the current simulation (spots),
+	// and reachTo the sweeps' scratch: per cell, the distance to the first
+	// cell that stops a ray in the sweep's direction, and that cell's wall
+	// value.
+	spot             [maxCells]int32
+	reachTo, wallVal [maxCells]int16
+
+	// nbr are each cell's neighbours in hunterMoves order (-1: off the
+	// map), for a w×h map.
+	nbr [maxCells][4]int16
 }
 
 // hunterLineValue is hunter's value of an opponent in a bomb's reach: more
@@ -264,8 +275,19 @@ func (h *Hunter) bombAt0(c int) bool {
 
 // see reads the map: walls, other players and the bombs in row-major order.
 func (h *Hunter) see(g *Game) {
-	h.w, h.h = g.width, g.height
-	h.n = h.w * h.h
+	if h.w != g.width || h.h != g.height {
+		h.w, h.h = g.width, g.height
+		h.n = h.w * h.h
+		for c := range h.n {
+			x, y := h.xy(c)
+			for j, m := range hunterMoves {
+				h.nbr[c][j] = -1
+				if nx, ny := x+m.dx, y+m.dy; h.on(nx, ny) {
+					h.nbr[c][j] = int16(h.idx(nx, ny))
+				}
+			}
+		}
+	}
 	h.nMap = 0
 	for i := range h.n {
 		c := &g.cells[i]
@@ -451,14 +473,11 @@ func (h *Hunter) simulate() {
 				continue
 			}
 			ok := h.safe[k+1][c]
-			x, y := h.xy(c)
-			for _, m := range hunterMoves {
+			for _, t16 := range h.nbr[c] {
 				if ok {
 					break
 				}
-				nx, ny := x+m.dx, y+m.dy
-				if h.on(nx, ny) {
-					t := h.idx(nx, ny)
+				if t := int(t16); t >= 0 {
 					// Other players may still stand in the way for a round.
 					ok = h.passable(t, k+1) && !(k+1 <= 2 && h.occupied[t] || h.blockAll && h.near[t]) && h.safe[k+1][t]
 				}
@@ -573,6 +592,81 @@ func (h *Hunter) spotValue(c, radius int) int {
 	return v
 }
 
+// spotDirs are the ray directions of spots: the sweep over a direction
+// visits a cell's neighbour that way before the cell.
+var spotDirs = [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
+
+// stops reports whether a ray of spotValue stops at cell t: a wall or a
+// bomb of the simulation (the ray counts a destructible wall, then stops).
+func (h *Hunter) stops(t int) bool { return h.wall[t] != 0 || h.bombAt[t] != 0 }
+
+// spots fills spot with spotValue(c, radius) for every cell c, in four
+// sweeps along the rows and columns instead of a ray from every cell.
+func (h *Hunter) spots(radius int) {
+	n := h.n
+	clear(h.spot[:n])
+	for _, d := range spotDirs {
+		dx, dy := d[0], d[1]
+		// Visit (x+dx, y+dy) before (x, y).
+		x0, x1, sx := 1, h.w+1, 1
+		if dx > 0 {
+			x0, x1, sx = h.w, 0, -1
+		}
+		y0, y1, sy := 1, h.h+1, 1
+		if dy > 0 {
+			y0, y1, sy = h.h, 0, -1
+		}
+		for y := y0; y != y1; y += sy {
+			for x := x0; x != x1; x += sx {
+				c := h.idx(x, y)
+				nx, ny := x+dx, y+dy
+				switch {
+				case !h.on(nx, ny):
+					h.reachTo[c], h.wallVal[c] = 1, 0
+				case h.stops(h.idx(nx, ny)):
+					t := h.idx(nx, ny)
+					h.reachTo[c], h.wallVal[c] = 1, 0
+					if h.wall[t] == 2 && h.bombAt[t] == 0 && h.wallUntil[t] == hunterNever {
+						h.wallVal[c] = 10
+					}
+				default:
+					t := h.idx(nx, ny)
+					h.reachTo[c], h.wallVal[c] = h.reachTo[t]+1, h.wallVal[t]
+				}
+				if int(h.reachTo[c]) <= radius {
+					h.spot[c] += int32(h.wallVal[c])
+				}
+			}
+		}
+		if h.lineValue == 0 {
+			continue
+		}
+		// An opponent in reach: walk back from it while the ray from the
+		// walked cell to it is clear.
+		for o := range n {
+			if !h.occupied[o] || h.bombAt[o] != 0 {
+				continue
+			}
+			ox, oy := h.xy(o)
+			for i := 1; i <= radius; i++ {
+				x, y := ox-dx*i, oy-dy*i
+				if !h.on(x, y) {
+					break
+				}
+				if i > 1 && h.stops(h.idx(x+dx, y+dy)) {
+					break
+				}
+				h.spot[h.idx(x, y)] += int32(h.lineValue)
+			}
+		}
+	}
+	for c := range n {
+		if h.stops(c) {
+			h.spot[c] = 0
+		}
+	}
+}
+
 // bestMove searches the survivable states from me round by round and
 // returns the best target cell and the first action towards it. Targets
 // are visible power-ups, bomb spots, untouched cells (coverage) and, when
@@ -645,6 +739,7 @@ func (h *Hunter) bestMove(g *Game, p Player, me int, canPlant, withMe bool) (bes
 	}
 
 	best, bestScore, ties := -1, 0.0, 0
+	h.spots(p.BombRadius)
 	for c := range n {
 		if !h.seen[c] {
 			continue
@@ -662,7 +757,7 @@ func (h *Hunter) bestMove(g *Game, p Player, me int, canPlant, withMe bool) (bes
 			}
 		}
 		if c != me || withMe && canPlant {
-			v += h.spotValue(c, p.BombRadius)
+			v += int(h.spot[c])
 		}
 		if !cell.Touched(h.seat) {
 			v++

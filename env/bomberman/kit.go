@@ -18,6 +18,7 @@ var builtinAgents = []env.AgentInfo{
 	{Name: "reference", Summary: "the Entelect 2016 reference bot (C# AStarStrategy), quirks included", New: newReferenceAgent},
 	{Name: "hunter", Summary: "a built-in bot that simulates fuses and chain reactions, clears walls, takes power-ups and traps opponents", New: newHunterAgent},
 	{Name: "harvester", Summary: "hunter that does not stalk opponents: it keeps clearing walls and visiting cells and beats hunter on points (about 2 games in 3)", New: newHarvesterAgent},
+	{Name: "planner", Summary: "plans by simulating every player: short rollouts of each safe action on a copy of the game (harvester for itself, hunter for the opponents), scored by points, power-ups and deaths", New: newPlannerAgent},
 }
 
 // Agents returns the game's built-in agents.
@@ -34,11 +35,11 @@ func (Kit) Training() training.Defaults {
 }
 
 // Gauntlet returns the agents of the game's gauntlet: the reference bot,
-// hunter and harvester, the generic baselines and the committed policy,
+// hunter, harvester and planner, the generic baselines and the committed policy,
 // sampling as trained (trained on 2 players, it plays every 21×21 game:
 // bomberman/2p and the 4-player default).
 func (Kit) Gauntlet() []string {
-	return []string{"reference", "hunter", "harvester", "random", "idle", "policy:policies/bomberman-2p.policy.safetensors?sample"}
+	return []string{"reference", "hunter", "harvester", "planner", "random", "idle", "policy:policies/bomberman-2p.policy.safetensors?sample"}
 }
 
 // consoleKeys are the original's console controls: its console client
