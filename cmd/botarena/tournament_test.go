@@ -483,7 +483,8 @@ func TestTournamentGauntletPlaysTheGamesOwnAgents(t *testing.T) {
 
 // TestEveryGameNamesAGauntletThatPlays: each game's kit lists a gauntlet
 // of agents that exist, and its policies are committed files that fit one
-// of the game's registry names.
+// of the game's registry names, with the append-only config fields they
+// were trained with.
 func TestEveryGameNamesAGauntletThatPlays(t *testing.T) {
 	byGame := map[string][]string{}
 	for _, name := range env.Default.Names() {
@@ -516,9 +517,15 @@ func TestEveryGameNamesAGauntletThatPlays(t *testing.T) {
 					t.Errorf("%s: %v", spec, err)
 					continue
 				}
+				// As the gauntlet plays it: with the game's append-only
+				// fields raised to the policy's values (unionConfig).
 				fits := false
 				for _, name := range names {
-					e, err := env.Default.Make(name, nil)
+					cfg, _, err := unionConfig(env.Default, name, nil, []entrant{{name: spec, spec: policy.Prefix + filepath.Join("..", "..", path)}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					e, err := env.Default.Make(name, cfg)
 					if err == nil && m.Check(e.Spec()) == nil {
 						fits = true
 					}
@@ -689,25 +696,30 @@ func TestTournamentGauntletPlaysTheUnionConfig(t *testing.T) {
 	history2 := flatPolicy(t, "battlebots", `{"history":2}`)
 	cycleMarks := flatPolicy(t, "battlecube", `{"cycle_marks":true}`)
 	for _, tc := range []struct {
-		name   string
-		args   []string
-		agents []string // the table's agents, after the kit's
-		config string   // the config played
-		raised string   // "raised" as JSON
-		err    string   // the command's error, "" when it plays
+		name     string
+		args     []string
+		gauntlet bool     // --gauntlet: the kit's agents first
+		agents   []string // the table's agents, after the kit's
+		config   string   // the config played
+		raised   string   // "raised" as JSON
+		err      string   // the command's error, "" when it plays
 	}{
-		{"battlecube_history_policies_beside_the_others", []string{"battlecube", "--agents", "history=policy:" + history + ",distill=policy:" + distill},
-			[]string{"history", "distill"}, `{"history":true,"tasks_scalar":true}`,
+		{"battlecube_history_policies_beside_the_others", []string{"battlecube", "--agents", "random,history=policy:" + history + ",distill=policy:" + distill}, false,
+			[]string{"random", "history", "distill"}, `{"history":true,"tasks_scalar":true}`,
 			`[{"field":"history","value":true,"for":["history","distill"]},{"field":"tasks_scalar","value":true,"for":["distill"]}]`, ""},
-		{"battlebots_history_2_beside_the_policies_without", []string{"battlebots", "--agents", "h2=policy:" + history2},
+		{"battlebots_history_2_beside_the_kits_policies", []string{"battlebots", "--agents", "h2=policy:" + history2}, true,
 			[]string{"h2"}, `{"history":2}`, `[{"field":"history","value":2,"for":["h2"]}]`, ""},
-		{"no_policy_needs_more", []string{"battlecube", "--agents", "teebot2=teebot"}, []string{"teebot2"}, ``, ``, ""},
-		{"config_sets_the_field", []string{"battlecube", "--config", `{"history":false}`, "--agents", "history=policy:" + history}, nil, "", "", "does not fit battlecube"},
-		{"no_prefix_of_the_union", []string{"battlecube", "--agents", "history=policy:" + history + ",marks=policy:" + cycleMarks}, nil, "", "",
+		{"no_policy_needs_more", []string{"battlecube", "--agents", "random,teebot,p=policy:" + filepath.Join("..", "..", "policies", "battlecube-4p.policy.safetensors")}, false,
+			[]string{"random", "teebot", "p"}, ``, ``, ""},
+		{"config_sets_the_field", []string{"battlecube", "--config", `{"history":false}`, "--agents", "random,history=policy:" + history}, false, nil, "", "", "does not fit battlecube"},
+		{"no_prefix_of_the_union", []string{"battlecube", "--agents", "random,history=policy:" + history + ",marks=policy:" + cycleMarks}, false, nil, "", "",
 			"--agents: marks: agent"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append(append([]string{"tournament"}, tc.args...), "--gauntlet", "--games", "1", "--max-rounds", "2", "--seed", "1", "--json", "--focus", "random")
+			args := append(append([]string{"tournament"}, tc.args...), "--games", "1", "--max-rounds", "2", "--seed", "1", "--json", "--focus", "random")
+			if tc.gauntlet {
+				args = append(args, "--gauntlet")
+			}
 			out, stderr, code := runCLI(t, "", args...)
 			if tc.err != "" {
 				if code == 0 || !strings.Contains(stderr, tc.err) {
@@ -730,8 +742,11 @@ func TestTournamentGauntletPlaysTheUnionConfig(t *testing.T) {
 			for _, a := range table.Agents {
 				names = append(names, a.Name)
 			}
-			entry, _ := env.Default.Lookup(tc.args[0])
-			kit := len(entry.Kit.(gauntleter).Gauntlet())
+			kit := 0
+			if tc.gauntlet {
+				entry, _ := env.Default.Lookup(tc.args[0])
+				kit = len(entry.Kit.(gauntleter).Gauntlet())
+			}
 			if len(names) != kit+len(tc.agents) || !slices.Equal(names[kit:], tc.agents) {
 				t.Errorf("agents %v, want the kit's %d and %v", names, kit, tc.agents)
 			}
