@@ -591,8 +591,12 @@ func raisedText(raised []raisedField) string {
 // with, where that is larger than cfg's and cfg's JSON does not set the
 // field; and the fields it raised. A policy counts when it fits cfg with
 // its own values of those fields (policy.Model.Check), so that one
-// trained for another preset raises nothing. A policy that does not fit
-// the raised config is left out later, as one that does not fit cfg is.
+// trained for another preset raises nothing. The entrants the caller
+// named (--agents) count first; a kit entry raises a field only where
+// every named policy still fits the result, so the kit's policies never
+// make a named one unplayable (that kit entry is left out instead). A
+// policy that does not fit the raised config is left out later, as one
+// that does not fit cfg is.
 func unionConfig(reg *env.Registry, game string, cfg []byte, ents []entrant) ([]byte, []raisedField, error) {
 	base, err := reg.Config(game, cfg)
 	if err != nil {
@@ -612,46 +616,57 @@ func unionConfig(reg *env.Registry, game string, cfg []byte, ents []entrant) ([]
 	if err != nil {
 		return nil, nil, err
 	}
+	// with returns base with the append-only fields at vals.
+	with := func(vals []int64) env.Config {
+		c := base
+		for i, f := range fields {
+			c = f.With(c, vals[i])
+		}
+		return c
+	}
+	// fits reports whether every model plays envs of config c.
+	fits := func(c env.Config, models []*policy.Model) bool {
+		ev, err := entry.New(c)
+		if err != nil {
+			return false
+		}
+		for _, m := range models {
+			if m.Check(ev.Spec()) != nil {
+				return false
+			}
+		}
+		return true
+	}
 	union := make([]int64, len(fields))
-	needs := make([][]string, len(fields))
 	for i, f := range fields {
 		union[i] = f.Value(base)
 	}
-	for _, e := range ents {
-		path, ok := strings.CutPrefix(e.spec, policy.Prefix)
-		if !ok {
-			continue
-		}
-		path, _, _ = strings.Cut(path, "?")
-		m, err := policy.Open(path)
-		if err != nil {
-			continue // named when the entrant is made
-		}
-		arch := m.Architecture()
-		if env.BaseGame(arch.Game) != env.BaseGame(game) {
-			continue
-		}
-		trained, err := reg.Config(arch.Game, arch.Config)
-		if err != nil {
-			continue
-		}
-		own, more := base, false
-		for _, f := range fields {
-			if _, set := obj[f.Name]; !set && f.Value(trained) > f.Value(own) {
-				own, more = f.With(own, f.Value(trained)), true
+	needs := make([][]string, len(fields))
+	var named []*policy.Model
+	for _, kit := range []bool{false, true} {
+		for _, e := range ents {
+			if e.kit != kit {
+				continue
 			}
-		}
-		if !more || own.Validate() != nil {
-			continue
-		}
-		ev, err := entry.New(own)
-		if err != nil || m.Check(ev.Spec()) != nil {
-			continue
-		}
-		for i, f := range fields {
-			if v := f.Value(own); v > f.Value(base) {
-				union[i] = max(union[i], v)
-				needs[i] = append(needs[i], e.name)
+			m, own, ok := policyNeeds(reg, game, base, obj, fields, e, fits)
+			if !ok {
+				continue
+			}
+			if !kit {
+				named = append(named, m)
+			}
+			cand := slices.Clone(union)
+			for i := range fields {
+				cand[i] = max(cand[i], own[i])
+			}
+			if kit && !slices.Equal(cand, union) && !fits(with(cand), named) {
+				continue
+			}
+			union = cand
+			for i, f := range fields {
+				if own[i] > f.Value(base) {
+					needs[i] = append(needs[i], e.name)
+				}
 			}
 		}
 	}
@@ -673,6 +688,46 @@ func unionConfig(reg *env.Registry, game string, cfg []byte, ents []entrant) ([]
 	}
 	out, err := json.Marshal(obj)
 	return out, raised, err
+}
+
+// policyNeeds returns the policy model of entrant e and the values of
+// fields it plays with (its own where larger than base's and JSON obj does
+// not set the field, else base's), where e is a policy of game's base game
+// that fits those values; ok is false otherwise (not a policy, another game or preset, a file that does
+// not open: named when the entrant is made).
+func policyNeeds(reg *env.Registry, game string, base env.Config, obj map[string]json.RawMessage, fields []env.AppendField,
+	e entrant, fits func(env.Config, []*policy.Model) bool) (m *policy.Model, vals []int64, ok bool) {
+	path, isPolicy := strings.CutPrefix(e.spec, policy.Prefix)
+	if !isPolicy {
+		return nil, nil, false
+	}
+	path, _, _ = strings.Cut(path, "?")
+	m, err := policy.Open(path)
+	if err != nil {
+		return nil, nil, false
+	}
+	arch := m.Architecture()
+	if env.BaseGame(arch.Game) != env.BaseGame(game) {
+		return nil, nil, false
+	}
+	trained, err := reg.Config(arch.Game, arch.Config)
+	if err != nil {
+		return nil, nil, false
+	}
+	own := base
+	for _, f := range fields {
+		if _, set := obj[f.Name]; !set && f.Value(trained) > f.Value(own) {
+			own = f.With(own, f.Value(trained))
+		}
+	}
+	if own.Validate() != nil || !fits(own, []*policy.Model{m}) {
+		return nil, nil, false
+	}
+	vals = make([]int64, len(fields))
+	for i, f := range fields {
+		vals[i] = f.Value(own)
+	}
+	return m, vals, true
 }
 
 // gauntleter is implemented by the kit of a game with a gauntlet of its

@@ -759,3 +759,39 @@ func TestTournamentGauntletPlaysTheUnionConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestTournamentGauntletKitPoliciesNeverUnseatANamedOne checks the rule
+// that the entrants named with --agents count first in the union config: a
+// kit policy raises an append-only field only where every named policy
+// still fits, and is left out, with a note, where it would not.
+func TestTournamentGauntletKitPoliciesNeverUnseatANamedOne(t *testing.T) {
+	// Battle³'s history comes before cycle_marks in the scalars, so a
+	// policy trained with cycle_marks alone cannot play with history raised;
+	// the kit's history policies need it raised.
+	marks := flatPolicy(t, "battlecube", `{"cycle_marks":true}`)
+	out, stderr, code := runCLI(t, "", "tournament", "battlecube", "--gauntlet", "--agents", "marks=policy:"+marks,
+		"--focus", "marks", "--games", "1", "--max-rounds", "2", "--seed", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var table struct {
+		league.GauntletTable
+		Config json.RawMessage `json:"config"`
+	}
+	if err := json.Unmarshal([]byte(out), &table); err != nil {
+		t.Fatal(err)
+	}
+	if string(table.Config) != `{"cycle_marks":true}` {
+		t.Errorf("config %s, want the named policy's {\"cycle_marks\":true}", table.Config)
+	}
+	var names []string
+	for _, a := range table.Agents {
+		names = append(names, a.Name)
+	}
+	if !slices.Contains(names, "marks") || slices.Contains(names, "policy:battlecube-4p-history?sample") {
+		t.Errorf("agents %v: want marks in, the kit's history policy left out", names)
+	}
+	if !strings.Contains(stderr, "leaving out policy:battlecube-4p-history?sample") {
+		t.Errorf("stderr does not say the kit's history policy is left out: %s", stderr)
+	}
+}

@@ -43,10 +43,18 @@ func (Kit) Training() training.Defaults {
 // Gauntlet returns the agents of the game's gauntlet: the built-in
 // stalker and dodger (which plays as stalker with one task per tick and
 // is first in 99–100% of tasks3 cubes against three teebots), the
-// original's example bots, the generic baselines and the committed policy,
-// sampling as trained (trained on 2 players, it plays every 8×8×8 cube).
+// original's example bots, the generic baselines and the committed
+// policies, sampling as trained (each plays every 8×8×8 cube; those
+// trained with history or tasks_scalar play beside the others in the
+// config with those append-only fields raised, see `botarena tournament`).
 func (Kit) Gauntlet() []string {
-	return []string{"stalker", "dodger", "teebot", "dumb", "random", "idle", "policy:policies/battlecube-2p.policy.safetensors?sample"}
+	return []string{"stalker", "dodger", "teebot", "dumb", "random", "idle",
+		"policy:policies/battlecube-2p.policy.safetensors?sample",
+		"policy:policies/battlecube-2p-duel.policy.safetensors?sample",
+		"policy:policies/battlecube-4p.policy.safetensors?sample",
+		"policy:policies/battlecube-4p-history.policy.safetensors?sample",
+		"policy:policies/battlecube-4p-history2.policy.safetensors?sample",
+		"policy:policies/battlecube-4p-distill.policy.safetensors?sample"}
 }
 
 // PlayFlags returns the `botarena play` flags that set a config field,
