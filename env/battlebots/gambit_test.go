@@ -14,11 +14,7 @@ func shortDuel(t testing.TB, a, b env.Agent, seed uint64, rounds int) int {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.MaxRounds = rounds
-	g, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return testutil.Winner(g, []env.Agent{a, b}, seed, func(s int) uint64 { return seed*2 + uint64(s) + 1 })
+	return testutil.Winner(testutil.MustNew(t, New, cfg), []env.Agent{a, b}, seed, func(s int) uint64 { return seed*2 + uint64(s) + 1 })
 }
 
 // shortRecord plays a fresh mine in seat against a fresh opp in one bout

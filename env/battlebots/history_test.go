@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // historyBout returns a bout with Config.History h and the bots placed.
@@ -14,10 +16,7 @@ func historyBout(t testing.TB, h int, b1, b2 pos) *Game {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.History = h
-	g, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.MustNew(t, New, cfg)
 	g.bots[0].X, g.bots[0].Y = b1.x, b1.y
 	g.bots[1].X, g.bots[1].Y = b2.x, b2.y
 	return g

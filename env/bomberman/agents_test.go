@@ -148,10 +148,7 @@ func newBomberman(t testing.TB, n int, seed uint64) *Game {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Players = n
-	g, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := mustNew(t, cfg)
 	g.Reset(seed)
 	return g
 }

@@ -30,11 +30,7 @@ func readFile(t testing.TB, name string) []byte {
 // mustNew returns a game for cfg or fails the test.
 func mustNew(t testing.TB, cfg *Config) *Game {
 	t.Helper()
-	g, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return testutil.MustNew(t, New, cfg)
 }
 
 // native returns the state in format or fails the test.

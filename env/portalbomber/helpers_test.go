@@ -2,6 +2,8 @@ package portalbomber
 
 import (
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // bare returns a game on the spec's scenario board: no random soft blocks,
@@ -16,11 +18,7 @@ func bare(t testing.TB, set ...func(*Config)) *Game {
 			f(cfg)
 		}
 	}
-	g, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return testutil.MustNew(t, New, cfg)
 }
 
 // mover plays scripted moves per seat in the engine's turn order, padding

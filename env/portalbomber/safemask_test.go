@@ -190,10 +190,7 @@ func safeStates(t testing.TB, k int) []Game {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.SafeMask = true
-	g, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.MustNew(t, New, cfg)
 	rng := rand.New(rand.NewPCG(5, 6))
 	acts, rew := make([]int32, Seats), make([]float32, Seats)
 	term, trunc := make([]bool, Seats), make([]bool, Seats)
