@@ -139,19 +139,7 @@ const chunkBytes = 1 << 20
 // each round), then parks on ch (see park). Only the pool's own goroutines
 // wait this way; the caller uses await.
 func wait(ready func() bool, spin time.Duration, parked *atomic.Bool, ch chan struct{}) {
-	if spin > 0 {
-		start := time.Now()
-		for i := 1; ; i++ {
-			if ready() {
-				return
-			}
-			runtime.Gosched()
-			if i%16 == 0 && time.Since(start) > spin {
-				break
-			}
-		}
-	}
-	park(ready, parked, ch)
+	spinPark(ready, spin, true, parked, ch)
 }
 
 // await is wait for the goroutine that called into the pool. That goroutine
@@ -163,13 +151,28 @@ func wait(ready func() bool, spin time.Duration, parked *atomic.Bool, ch chan st
 // unless a P is free for them while every worker runs) it spins on ready
 // for up to spin, and then, or at once, it parks.
 func await(ready func() bool, spin time.Duration, parked *atomic.Bool, ch chan struct{}) {
+	spinPark(ready, spin, false, parked, ch)
+}
+
+// spinPark is wait (yield set) and await: it spins on ready for up to spin,
+// yielding its P each round when yield is set, and reads the clock every
+// 16 rounds when it yields, every 64 when it does not; then, or at once
+// when spin is 0, it parks.
+func spinPark(ready func() bool, spin time.Duration, yield bool, parked *atomic.Bool, ch chan struct{}) {
 	if spin > 0 {
+		clock := 63 // rounds between clock reads, less one: a mask
+		if yield {
+			clock = 15
+		}
 		start := time.Now()
 		for i := 1; ; i++ {
 			if ready() {
 				return
 			}
-			if i%64 == 0 && time.Since(start) > spin {
+			if yield {
+				runtime.Gosched()
+			}
+			if i&clock == 0 && time.Since(start) > spin {
 				break
 			}
 		}
