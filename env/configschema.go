@@ -32,6 +32,11 @@ type ConfigField struct {
 	Allowed string
 	// Doc is the one-line meaning of the field, from its doc tag.
 	Doc string
+	// Appends is the observation tensor the field only appends to, from an
+	// obs:"append TENSOR" tag ([AppendField]: raising it adds elements at the
+	// end of that tensor's leading axis and changes nothing else); empty for
+	// every other field.
+	Appends string
 }
 
 // schemaField is the part of a [ConfigField] that depends only on the
@@ -93,7 +98,7 @@ func ConfigSchema(cfg Config) ([]ConfigField, error) {
 		if typ == "" {
 			typ = jsonTypeOfValue(def)
 		}
-		fields[i] = ConfigField{Name: sf.name, Type: typ, Default: def, Allowed: sf.allowed, Doc: sf.doc}
+		fields[i] = ConfigField{Name: sf.name, Type: typ, Default: def, Allowed: sf.allowed, Doc: sf.doc, Appends: sf.appends}
 	}
 	return fields, nil
 }

@@ -194,7 +194,11 @@ func (c *cli) game(name string, asJSON bool) error {
 		if allowed == "" {
 			allowed = "any " + f.GetType()
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", f.GetName(), f.GetType(), f.GetDefaultJson(), allowed, f.GetDoc())
+		meaning := f.GetDoc()
+		if t := f.GetAppends(); t != "" {
+			meaning += " (only appends to " + t + ")"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", f.GetName(), f.GetType(), f.GetDefaultJson(), allowed, meaning)
 	}
 	return w.Flush()
 }

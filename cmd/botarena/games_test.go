@@ -140,6 +140,14 @@ func TestGamesOneGame(t *testing.T) {
 		"\npowerups          string   \"auto\"   auto, random, distance",
 		"\npoints_reward     number   0        any number ",
 	)
+	// An append-only field says which tensor it appends to, in the table
+	// and in the JSON.
+	testutil.WantContains(t, "games battlebots", runOK(t, "games", "battlebots"), "(only appends to scalars)\n")
+	for _, f := range parseGameInfo(t, runOK(t, "games", "battlebots", "--json")).ConfigFields {
+		if want := map[string]string{"history": "scalars"}[f.Name]; f.Appends != want {
+			t.Errorf("games battlebots --json: field %s appends %q, want %q", f.Name, f.Appends, want)
+		}
+	}
 	stdout, _, code := runCLI(t, "", "games", "testgame", "--json")
 	if code != 0 || strings.Count(stdout, "\n") != 1 {
 		t.Fatalf("games testgame --json: exit %d:\n%s", code, stdout)

@@ -61,3 +61,31 @@ def test_every_game_brings_its_agents_reference_bot_and_training_defaults(client
     bomberman = info["bomberman/2p"].training
     assert bomberman is not None
     assert (bomberman.channels, bomberman.strides, bomberman.hidden, bomberman.config) == ((16, 32), (1, 2), 256, {"points_reward": 0.002})
+
+
+@pytest.mark.parametrize(
+    "game, trained, config, reads",
+    [
+        ("battlebots", {}, {"history": 2}, True),  # raising a field from zero appends its segment
+        ("battlebots", {"history": 2}, {"history": 4}, True),  # a longer history extends the shorter one
+        ("battlebots", {"history": 4}, {"history": 2}, False),  # lowering it cuts the policy's own elements
+        ("battlebots", {"history": 2}, {"history": 2, "hp_reward": 0.5}, True),  # other fields are for the shapes to tell
+        ("battlecube", {"history": True}, {"history": True, "tasks_scalar": True}, True),  # later field raised
+        ("battlecube", {"tasks_scalar": True}, {"history": True, "tasks_scalar": True}, False),  # earlier one shifts it
+        ("battlecube", {"history": True, "tasks_scalar": True}, {"tasks_scalar": True}, False),
+        ("battleships/small", {}, {"density_plane": True}, True),  # planes, not scalars
+    ],
+)
+def test_append_only_fields_decide_which_configs_a_policy_reads_by_prefix(
+    client: botarena.Client, game: str, trained: dict[str, object], config: dict[str, object], reads: bool
+) -> None:
+    info = {g.name: g for g in client.list_games()}[game]
+    assert info.obs_prefix(trained, config) is reads
+
+
+def test_config_fields_name_the_tensor_they_only_append_to(client: botarena.Client) -> None:
+    info = {g.name: g for g in client.list_games()}
+    assert info["battlebots"].config_field("history").appends == "scalars"
+    assert info["battleships/small"].config_field("density_plane").appends == "planes"
+    assert info["battlebots"].config_field("arena").appends == ""
+    assert [f.name for f in info["battlecube"].config_fields if f.appends] == ["history", "cycle_marks", "tasks_scalar"]

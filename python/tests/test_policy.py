@@ -285,3 +285,21 @@ def test_channels_last_training_layout_gives_the_same_numbers_as_the_plain_one()
     torch.testing.assert_close(outs[1][1], outs[0][1])
     for g_fast, g_plain in zip(outs[1][2], outs[0][2]):
         torch.testing.assert_close(g_fast, g_plain, rtol=1e-4, atol=1e-5)
+
+
+def test_observe_reads_the_first_elements_of_longer_tensors_only_when_told_they_are_prefixes() -> None:
+    spec = SPECS["2d"]
+    torch.manual_seed(0)
+    net = PolicyNet(default_architecture(spec, channels=(4,), strides=(1,), hidden=8))
+    planes, scalars, _ = _batch(spec, 3, seed=5)
+    rng = np.random.default_rng(6)
+    longer = np.concatenate([scalars, rng.normal(size=(3, 26)).astype(np.float32)], axis=1)  # a 1-round history appended
+    want, _ = net.observe({"planes": planes, "scalars": scalars})
+    with pytest.raises(ValueError, match=r"'scalars' has shape \[30\], the network takes \[4\].*prefix=True"):
+        net.observe({"planes": planes, "scalars": longer})
+    got, _ = net.observe({"planes": planes, "scalars": longer}, prefix=True)
+    torch.testing.assert_close(got, want, rtol=0, atol=0)
+    with pytest.raises(ValueError, match="'scalars' has shape \\[3\\]"):  # shorter is never a prefix
+        net.observe({"planes": planes, "scalars": scalars[:, :3]}, prefix=True)
+    with pytest.raises(ValueError, match="'planes' has shape \\[19, 10, 9\\]"):  # only the leading axis may grow
+        net.observe({"planes": planes[..., :9], "scalars": scalars}, prefix=True)

@@ -62,6 +62,20 @@ def _small(out: Path, address: str, **kw: object) -> TrainConfig:
     return TrainConfig(**cfg)  # type: ignore[arg-type]
 
 
+
+POLICIES = Path(__file__).resolve().parents[2] / "policies"
+
+
+def test_evaluate_plays_a_policy_under_a_config_that_appends_to_its_observations(address: str) -> None:
+    """battlebots.policy.safetensors was trained without history: under {"history": 2} its scalars
+    are the first 4 of 56, which it reads; battlecube-4p-history2 needs its history and tasks
+    scalars, so a config without history is refused before a game is played."""
+    r = evaluate(POLICIES / "battlebots.policy.safetensors", "battlebots", "nop", games=2, address=address, config={"history": 2})
+    assert r.games == 2 and r.wins + r.draws + r.losses == 2
+    with pytest.raises(ValueError, match="do not hold the policy's as prefixes"):
+        evaluate(POLICIES / "battlecube-4p-history2.policy.safetensors", "battlecube", "teebot", games=4, address=address, config={"tasks_scalar": True})
+
+
 def test_training_writes_the_policy_curve_and_checkpoints_and_go_plays_the_policy(tmp_path: Path, address: str) -> None:
     policy = train(_small(tmp_path, address))
     assert policy == tmp_path / "policy.safetensors"

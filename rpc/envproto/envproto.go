@@ -110,7 +110,7 @@ func GameInfo(reg *env.Registry, name string) (*botarenav1.GameInfo, error) {
 	}
 	for _, f := range fields {
 		info.ConfigFields = append(info.ConfigFields, &botarenav1.ConfigField{
-			Name: f.Name, Type: f.Type, DefaultJson: string(f.Default), Allowed: f.Allowed, Doc: f.Doc,
+			Name: f.Name, Type: f.Type, DefaultJson: string(f.Default), Allowed: f.Allowed, Doc: f.Doc, Appends: f.Appends,
 		})
 	}
 	info.AgentSummaries = make(map[string]string, len(info.Agents))

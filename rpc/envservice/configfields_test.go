@@ -34,7 +34,22 @@ func TestListGamesReportsConfigFields(t *testing.T) {
 		if len(fields) == 0 || len(fields) != len(defaults) {
 			t.Errorf("%s: %d config fields, the default config has %d", g.GetName(), len(fields), len(defaults))
 		}
+		entry, err := env.Default.Lookup(g.GetName())
+		if err != nil {
+			t.Fatal(err)
+		}
+		appendOnly, err := env.AppendFields(entry.NewConfig())
+		if err != nil {
+			t.Fatalf("%s: %v", g.GetName(), err)
+		}
+		appends := map[string]string{}
+		for _, a := range appendOnly {
+			appends[a.Name] = a.Tensor
+		}
 		for _, f := range fields {
+			if f.GetAppends() != appends[f.GetName()] {
+				t.Errorf("%s: config field %q appends %q, its obs tag says %q", g.GetName(), f.GetName(), f.GetAppends(), appends[f.GetName()])
+			}
 			if f.GetName() == "" || f.GetType() == "" || f.GetDoc() == "" {
 				t.Errorf("%s: config field %v lacks a name, type or doc", g.GetName(), f)
 			}

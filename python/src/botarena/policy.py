@@ -411,10 +411,29 @@ class PolicyNet(nn.Module):
     def forward(self, *inputs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self.forward_prepared(self.prepare(*inputs))
 
-    def observe(self, obs: Mapping[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
-        """forward() on a dict of observation arrays by tensor name (numpy or torch), on the network's device."""
+    def observe(self, obs: Mapping[str, Any], prefix: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+        """forward() on a dict of observation arrays by tensor name (numpy or torch), on the network's device.
+
+        With ``prefix``, a tensor longer than the network's input along its leading axis (the
+        second of the batch) gives its first elements: for a config that raises append-only fields
+        of the one the network was trained with (:meth:`botarena.GameInfo.obs_prefix` says when).
+        Any other difference of shape raises ValueError.
+        """
         dev = next(self.parameters()).device
-        return self(*(torch.as_tensor(np.asarray(obs[n]), device=dev) for n in self.input_names))
+        xs = []
+        for k, n in enumerate(self.input_names):
+            x = torch.as_tensor(np.asarray(obs[n]), device=dev)
+            want = self.input_shapes[k]
+            got = tuple(x.shape[1:])
+            if got != want:
+                if not (prefix and len(got) == len(want) and got[0] > want[0] and got[1:] == want[1:]):
+                    raise ValueError(
+                        f"observation {n!r} has shape {list(got)}, the network takes {list(want)}"
+                        + ("" if prefix else " (a config raising append-only fields needs prefix=True)")
+                    )
+                x = x[:, : want[0]]
+            xs.append(x)
+        return self(*xs)
 
     @staticmethod
     def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

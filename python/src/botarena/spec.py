@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -130,6 +131,9 @@ class ConfigField:
     from JSON (``None`` for null); ``allowed`` states the values the game
     accepts, for example ``"2..12"`` or ``"auto, random, distance"``, and is
     empty when any value of the type is; ``doc`` is a one-line meaning.
+    ``appends`` names the observation tensor the field only appends to
+    (raising it adds elements at the end of that tensor's leading axis and
+    changes nothing else; docs/add-a-game.md), empty for other fields.
     """
 
     name: str
@@ -137,6 +141,7 @@ class ConfigField:
     default: Any = None
     allowed: str = ""
     doc: str = ""
+    appends: str = ""
 
     @classmethod
     def from_proto(cls, msg: env_pb2.ConfigField) -> ConfigField:
@@ -147,6 +152,7 @@ class ConfigField:
             default=json.loads(msg.default_json) if msg.default_json else None,
             allowed=msg.allowed,
             doc=msg.doc,
+            appends=msg.appends,
         )
 
 
@@ -229,6 +235,40 @@ class GameInfo:
             if f.name == name:
                 return f
         raise KeyError(name)
+
+    def obs_prefix(self, trained: Mapping[str, Any] | None, config: Mapping[str, Any] | None) -> bool:
+        """Whether every observation tensor of ``trained`` (a config, laid over the defaults) is a
+        prefix, along its leading axis, of the same tensor of ``config``, by the rule of append-only
+        fields (:attr:`ConfigField.appends`; docs/add-a-game.md), as Go's ``env.ObsPrefix`` decides.
+
+        It holds when, tensor by tensor, in the config's field order, ``config`` keeps the value of
+        each append-only field before ``trained``'s last non-zero one of that tensor, does not lower
+        that last one, and sets any value after it (true is larger than false). It looks at the
+        append-only fields only: whether the other fields change the observations is for the
+        tensors' shapes to tell. A policy trained with ``trained`` then reads the first elements of
+        ``config``'s tensors (:meth:`botarena.policy.PolicyNet.observe` with ``prefix``).
+        """
+        a = {**self.default_config, **(trained or {})}
+        b = {**self.default_config, **(config or {})}
+        fields = [f for f in self.config_fields if f.appends]
+        last = {f.appends: i for i, f in enumerate(fields) if _append_value(a.get(f.name)) != 0}
+        for i, f in enumerate(fields):
+            j = last.get(f.appends)
+            if j is None or i > j:
+                continue
+            va, vb = _append_value(a.get(f.name)), _append_value(b.get(f.name))
+            if (i < j and vb != va) or (i == j and vb < va):
+                return False
+        return True
+
+
+def _append_value(v: Any) -> int:
+    """An append-only field's value as a number: false/null/0 is 0, true is 1."""
+    if v is None or v is False:
+        return 0
+    if v is True:
+        return 1
+    return int(v)
 
 
 def tensor_space(t: TensorSpec, dtype: type[np.floating[Any]] | np.dtype[Any] | None = None) -> spaces.Box:

@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 import time
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import torch
@@ -58,6 +58,25 @@ class EvalResult:
         return self.wins / self.games if self.games else math.nan
 
 
+def _reads_prefix(net: PolicyNet, client: Client, game: str, spec: GameSpec, config: Mapping[str, Any] | None) -> bool:
+    """Whether ``net`` reads ``game``'s observations under ``config`` by their prefixes (a config
+    raising append-only fields of the one it was trained with); False when every shape is the
+    network's own. Raises ValueError when neither holds."""
+    shapes = {t.name: t.shape for t in spec.observations}
+    if all(shapes.get(n) == want for n, want in zip(net.input_names, net.input_shapes)):
+        return False
+    info = next((g for g in client.list_games() if g.name == game), None)
+    trained = net.arch.get("config") or {}
+    if info is None or not info.obs_prefix(trained, config):
+        got = {n: list(shapes.get(n, ())) for n in net.input_names}
+        want = {n: list(s) for n, s in zip(net.input_names, net.input_shapes)}
+        raise ValueError(
+            f"the policy (trained on {net.arch.get('game')} with config {trained}) takes observations {want}; "
+            f"{game} with config {dict(config or {})} gives {got}, and its tensors do not hold the policy's as prefixes"
+        )
+    return True
+
+
 def evaluate(
     policy: str | os.PathLike[str] | PolicyNet,
     game: str,
@@ -96,9 +115,11 @@ def evaluate(
         server = Server().start()
         address = server.address
     try:
+        with Client(address) as c:
+            spec = c.game_spec(game, config or None)
+            prefix = _reads_prefix(net, c, game, spec, config)
         if seats is None:
-            with Client(address) as c:
-                seats = list(range(c.game_spec(game, config or None).seats))
+            seats = list(range(spec.seats))
         env = SeatSplitEnv(game, games, seats, opponents=opponent, seed=seed, address=address, config=config)
     except BaseException:
         if server is not None:
@@ -112,7 +133,7 @@ def evaluate(
         g = torch.Generator(device="cpu").manual_seed(seed)
         while (result == -2).any():
             with torch.no_grad():
-                logits, _ = net.observe(obs)
+                logits, _ = net.observe(obs, prefix=prefix)
                 logp = net.log_probs(logits, torch.from_numpy(np.array(info["action_mask"])).to(dev))
                 if sample:
                     a = torch.multinomial(torch.softmax(logp / temperature, 1).cpu(), 1, generator=g).squeeze(1)

@@ -119,18 +119,20 @@ class TrainingDefaults(_message.Message):
     def __init__(self, channels: _Optional[_Iterable[int]] = ..., strides: _Optional[_Iterable[int]] = ..., hidden: _Optional[int] = ..., config_json: _Optional[str] = ..., gamma: _Optional[float] = ..., ent_coef: _Optional[float] = ...) -> None: ...
 
 class ConfigField(_message.Message):
-    __slots__ = ("name", "type", "default_json", "allowed", "doc")
+    __slots__ = ("name", "type", "default_json", "allowed", "doc", "appends")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_JSON_FIELD_NUMBER: _ClassVar[int]
     ALLOWED_FIELD_NUMBER: _ClassVar[int]
     DOC_FIELD_NUMBER: _ClassVar[int]
+    APPENDS_FIELD_NUMBER: _ClassVar[int]
     name: str
     type: str
     default_json: str
     allowed: str
     doc: str
-    def __init__(self, name: _Optional[str] = ..., type: _Optional[str] = ..., default_json: _Optional[str] = ..., allowed: _Optional[str] = ..., doc: _Optional[str] = ...) -> None: ...
+    appends: str
+    def __init__(self, name: _Optional[str] = ..., type: _Optional[str] = ..., default_json: _Optional[str] = ..., allowed: _Optional[str] = ..., doc: _Optional[str] = ..., appends: _Optional[str] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = ()

@@ -641,7 +641,13 @@ type ConfigField struct {
 	// "auto, random, distance"; empty when any value of the type is.
 	Allowed string `protobuf:"bytes,4,opt,name=allowed,proto3" json:"allowed,omitempty"`
 	// doc is a one-line meaning of the field.
-	Doc           string `protobuf:"bytes,5,opt,name=doc,proto3" json:"doc,omitempty"`
+	Doc string `protobuf:"bytes,5,opt,name=doc,proto3" json:"doc,omitempty"`
+	// appends names the observation tensor this field only appends to (the
+	// game's obs:"append TENSOR" tag; docs/add-a-game.md): raising it adds
+	// elements at the end of that tensor's leading axis and changes nothing
+	// else, so a policy trained without it reads the first elements of the
+	// tensor of a config that raises it. Empty for every other field.
+	Appends       string `protobuf:"bytes,6,opt,name=appends,proto3" json:"appends,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -707,6 +713,13 @@ func (x *ConfigField) GetAllowed() string {
 func (x *ConfigField) GetDoc() string {
 	if x != nil {
 		return x.Doc
+	}
+	return ""
+}
+
+func (x *ConfigField) GetAppends() string {
+	if x != nil {
+		return x.Appends
 	}
 	return ""
 }
@@ -2616,13 +2629,14 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\vconfig_json\x18\x04 \x01(\tR\n" +
 	"configJson\x12\x14\n" +
 	"\x05gamma\x18\x05 \x01(\x01R\x05gamma\x12\x19\n" +
-	"\bent_coef\x18\x06 \x01(\x01R\aentCoef\"\x84\x01\n" +
+	"\bent_coef\x18\x06 \x01(\x01R\aentCoef\"\x9e\x01\n" +
 	"\vConfigField\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12!\n" +
 	"\fdefault_json\x18\x03 \x01(\tR\vdefaultJson\x12\x18\n" +
 	"\aallowed\x18\x04 \x01(\tR\aallowed\x12\x10\n" +
-	"\x03doc\x18\x05 \x01(\tR\x03doc\"\x12\n" +
+	"\x03doc\x18\x05 \x01(\tR\x03doc\x12\x18\n" +
+	"\aappends\x18\x06 \x01(\tR\aappends\"\x12\n" +
 	"\x10ListGamesRequest\"g\n" +
 	"\x11ListGamesResponse\x12+\n" +
 	"\x05games\x18\x01 \x03(\v2\x15.botarena.v1.GameInfoR\x05games\x12%\n" +
