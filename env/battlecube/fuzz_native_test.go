@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // fuzzConfigs are the configs FuzzLoadNativeStep loads requests into,
@@ -24,10 +26,7 @@ var fuzzConfigs = []*Config{
 func FuzzLoadNativeStep(f *testing.F) {
 	moves := []byte{0, 1, 0, 2, 0, 7, 0, 9, 255, 255, 0, 3, 0, 4, 1, 0, 0, 5, 0, 6, 255, 254, 0, 0}
 	for k, cfg := range fuzzConfigs {
-		g, err := New(cfg)
-		if err != nil {
-			f.Fatal(err)
-		}
+		g := testutil.MustNew(f, New, cfg)
 		g.Reset(uint64(k))
 		f.Add(uint8(k), requestJSON(f, g, -1), moves)
 		play(g, uint64(k), 7)
@@ -37,10 +36,7 @@ func FuzzLoadNativeStep(f *testing.F) {
 	f.Add(uint8(1), []byte(`{"gameInfo":{"id":"y","edgeLength":8,"numOfTasksPerTick":2,"numOfBotsInPlay":2,"currentTick":1},"players":[{"name":"Paul","x":0,"y":0,"z":0},{"name":"John","x":7,"y":7,"z":7}],"items":[]}`), moves)
 	f.Fuzz(func(t *testing.T, which uint8, data, actions []byte) {
 		cfg := fuzzConfigs[int(which)%len(fuzzConfigs)]
-		g, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := testutil.MustNew(t, New, cfg)
 		g.Reset(uint64(which))
 		before := requestJSON(t, g, -1)
 		if err := g.LoadNative(data); err != nil {

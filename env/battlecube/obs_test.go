@@ -23,10 +23,7 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 	marks.CycleMarks, marks.History, marks.TasksPerTick = true, true, 3
 	for _, cfg := range []*Config{DefaultConfig(), busy, hist, marks} {
 		for seed := range uint64(6) {
-			g, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g := testutil.MustNew(t, New, cfg)
 			g.Reset(seed)
 			rng := rand.New(rand.NewPCG(seed, 17))
 			rows := testutil.NewObsRows(g, rng)
@@ -93,10 +90,7 @@ func randomTick(rng *rand.Rand, g *Game, mask []uint8, acts []int32, r []float32
 // (here a byte changed behind its back, which the contract forbids, to show
 // it), and writes every byte given 0.
 func TestUpdateObsLeavesUnchangedBombs(t *testing.T) {
-	g, err := New(DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.MustNew(t, New, DefaultConfig())
 	acts := make([]int32, g.n)
 	r, te, tr := make([]float32, g.n), make([]bool, g.n), make([]bool, g.n)
 	testutil.WantUpdateKeepsUnchanged(t, g, func() { g.Step(acts, r, te, tr) }, PlaneBombs*g.cells+g.cells-1)

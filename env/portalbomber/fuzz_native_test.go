@@ -3,6 +3,8 @@ package portalbomber
 import (
 	"bytes"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // fuzzConfigs are the configs FuzzLoadNativeStep loads states into, chosen
@@ -23,10 +25,7 @@ func FuzzLoadNativeStep(f *testing.F) {
 	moves := []byte{7, 0, 10, 0, 8, 0, 4, 9, 11, 0, 3, 1, 9, 9, 0, 0, 16, 2, 12, 13, 255, 4}
 	cfgs := fuzzConfigs()
 	for k, cfg := range cfgs {
-		g, err := New(cfg)
-		if err != nil {
-			f.Fatal(err)
-		}
+		g := testutil.MustNew(f, New, cfg)
 		g.Reset(uint64(k))
 		js, _ := g.AppendNative(nil, FormatStateJSON, 1)
 		f.Add(uint8(k), js, moves)
@@ -41,10 +40,7 @@ func FuzzLoadNativeStep(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, data, actions []byte) {
 		cfg := cfgs[int(which)%len(cfgs)]
-		g, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := testutil.MustNew(t, New, cfg)
 		g.Reset(uint64(which))
 		before, _ := g.AppendNative(nil, FormatStateJSON, 0)
 		if err := g.LoadNative(data); err != nil {

@@ -21,10 +21,7 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 	early.ApocalypseAfter = 10
 	for _, cfg := range []*Config{DefaultConfig(), VariantConfig(), early} {
 		for seed := range uint64(12) {
-			g, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g := testutil.MustNew(t, New, cfg)
 			g.Reset(seed)
 			rng := rand.New(rand.NewPCG(seed, 13))
 			rows := testutil.NewObsRows(g, rng)
