@@ -64,13 +64,7 @@ func TestPaintSizeDependsOnlyOnConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			size := g.Paint(-1).Rect.Size()
-			if size.X%2 != 0 || size.Y%2 != 0 || size.X > 480 || size.Y > 480 {
-				t.Fatalf("size %v: want even sides of at most 480", size)
-			}
-			if tt.want != (image.Point{}) && size != tt.want {
-				t.Errorf("size %v, want %v", size, tt.want)
-			}
+			size := testutil.WantPaintSize(t, g, tt.want, 480)
 			n := g.Players()
 			seats := []int{-2, -1, 0, n - 1, n}
 			steps := 25

@@ -47,13 +47,7 @@ func TestPaintSizeDependsOnlyOnConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			size := g.Paint(-1).Rect.Size()
-			if size.X%2 != 0 || size.Y%2 != 0 || size.X > 400 || size.Y > 400 {
-				t.Fatalf("size %v: want even sides of at most 400", size)
-			}
-			if tt.want != (image.Point{}) && size != tt.want {
-				t.Errorf("size %v, want %v", size, tt.want)
-			}
+			size := testutil.WantPaintSize(t, g, tt.want, 400)
 			paintGame(t, g, 4, 40, func() { testutil.PaintSize(t, g, Seats, size, g.MoveNumber()) })
 		})
 	}

@@ -21,6 +21,21 @@ func PaintSize(t testing.TB, g interface{ Paint(seat int) *image.RGBA }, seats i
 	}
 }
 
+// WantPaintSize returns the size of g's picture for seat -1 and fails t
+// unless both sides are even and at most most pixels and, when want is not
+// zero, the size is want.
+func WantPaintSize(t testing.TB, g interface{ Paint(seat int) *image.RGBA }, want image.Point, most int) image.Point {
+	t.Helper()
+	size := g.Paint(-1).Rect.Size()
+	if size.X%2 != 0 || size.Y%2 != 0 || size.X > most || size.Y > most {
+		t.Fatalf("size %v: want even sides of at most %d", size, most)
+	}
+	if want != (image.Point{}) && size != want {
+		t.Errorf("size %v, want %v", size, want)
+	}
+	return size
+}
+
 // NativeFiles returns every native file of c for seat -1 and each of
 // seats seats, format after format in c's order, concatenated: the state
 // as its formats show it, to compare before and after something that must
