@@ -157,16 +157,10 @@ func actAllocs(a, opp env.Agent) float64 {
 	g, _ := New(DefaultConfig())
 	a.Reset(g, 0, 1)
 	opp.Reset(g, 1, 2)
-	acts, rew := make([]int32, 2), make([]float32, 2)
-	term, trunc := make([]bool, 2), make([]bool, 2)
-	return testing.AllocsPerRun(20, func() {
-		if g.Done() {
-			g.Reset(0)
-			a.Reset(g, 0, 1)
-			opp.Reset(g, 1, 2)
-		}
-		acts[0], acts[1] = a.Act(g, 0), opp.Act(g, 1)
-		g.Step(acts, rew, term, trunc)
+	return testutil.ActAllocs(g, []env.Agent{a, opp}, 20, func() {
+		g.Reset(0)
+		a.Reset(g, 0, 1)
+		opp.Reset(g, 1, 2)
 	})
 }
 

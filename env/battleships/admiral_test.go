@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // admiralFleet plays phase 1 of a learn game on size with an admiral in
@@ -13,27 +14,7 @@ import (
 // the game.
 func admiralFleet(t testing.TB, size string, seed uint64) (adm, hun [NumShips]Ship, g *Game) {
 	t.Helper()
-	g, err := New(&Config{Size: size, Placement: PlacementLearn})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Reset(seed)
-	a, b := &Admiral{}, &Hunter{}
-	a.Reset(g, 0, seed)
-	b.Reset(g, 1, seed+1000)
-	acts, rew := make([]int32, 2), make([]float32, 2)
-	term, trunc := make([]bool, 2), make([]bool, 2)
-	for g.Phase() == 1 && !g.Done() {
-		acts[0], acts[1] = a.Act(g, 0), b.Act(g, 1)
-		g.Step(acts, rew, term, trunc)
-	}
-	fleets := [2][NumShips]Ship{}
-	for s := range Seats {
-		fleets[s] = g.Player(s).Ships
-		for k := range fleets[s] {
-			fleets[s][k].Placed, fleets[s][k].Destroyed = false, false
-		}
-	}
+	fleets, g := placeFleets(t, size, &Admiral{}, &Hunter{}, seed, seed+1000)
 	return fleets[0], fleets[1], g
 }
 
@@ -160,15 +141,7 @@ func TestAdmiralActAllocations(t *testing.T) {
 		seed++
 	}
 	reset()
-	acts, rew := make([]int32, 2), make([]float32, 2)
-	term, trunc := make([]bool, 2), make([]bool, 2)
-	allocs := testing.AllocsPerRun(200, func() {
-		if g.Done() {
-			reset()
-		}
-		acts[0], acts[1] = a.Act(g, 0), h.Act(g, 1)
-		g.Step(acts, rew, term, trunc)
-	})
+	allocs := testutil.ActAllocs(g, []env.Agent{a, h}, 200, reset)
 	if allocs != 0 {
 		t.Errorf("Act allocates %v times per round, want 0", allocs)
 	}

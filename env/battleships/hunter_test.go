@@ -49,6 +49,31 @@ func TestHunterBeatsReference(t *testing.T) {
 	}
 }
 
+// placeFleets plays phase 1 of a learn game on size, the game reset with
+// seed, with a in seat 0 (seeded seed) and b in seat 1 (seeded seedB), and
+// returns each seat's fleet as placed (Placed and Destroyed cleared) and
+// the game.
+func placeFleets(t testing.TB, size string, a, b env.Agent, seed, seedB uint64) (fleets [Seats][NumShips]Ship, g *Game) {
+	t.Helper()
+	g = testutil.MustNew(t, New, &Config{Size: size, Placement: PlacementLearn})
+	g.Reset(seed)
+	a.Reset(g, 0, seed)
+	b.Reset(g, 1, seedB)
+	acts, rew := make([]int32, 2), make([]float32, 2)
+	term, trunc := make([]bool, 2), make([]bool, 2)
+	for g.Phase() == 1 && !g.Done() {
+		acts[0], acts[1] = a.Act(g, 0), b.Act(g, 1)
+		g.Step(acts, rew, term, trunc)
+	}
+	for s := range Seats {
+		fleets[s] = g.Player(s).Ships
+		for k := range fleets[s] {
+			fleets[s][k].Placed, fleets[s][k].Destroyed = false, false
+		}
+	}
+	return fleets, g
+}
+
 // TestHunterPlacement checks that the hunter's own fleet (learn placement)
 // is legal and differs across seeds on every size.
 func TestHunterPlacement(t *testing.T) {
@@ -56,26 +81,9 @@ func TestHunterPlacement(t *testing.T) {
 		t.Run(size, func(t *testing.T) {
 			seen := map[[NumShips]Ship]bool{}
 			for seed := range uint64(20) {
-				g, err := New(&Config{Size: size, Placement: PlacementLearn})
-				if err != nil {
-					t.Fatal(err)
-				}
-				g.Reset(seed)
-				a, b := &Hunter{}, &Hunter{}
-				a.Reset(g, 0, seed)
-				b.Reset(g, 1, seed+100)
-				acts, rew := make([]int32, 2), make([]float32, 2)
-				term, trunc := make([]bool, 2), make([]bool, 2)
-				for g.Phase() == 1 && !g.Done() {
-					acts[0], acts[1] = a.Act(g, 0), b.Act(g, 1)
-					g.Step(acts, rew, term, trunc)
-				}
-				for s := range Seats {
+				fleets, g := placeFleets(t, size, &Hunter{}, &Hunter{}, seed, seed+100)
+				for s, fleet := range fleets {
 					p := g.Player(s)
-					fleet := p.Ships
-					for k := range fleet {
-						fleet[k].Placed, fleet[k].Destroyed = false, false
-					}
 					if p.Failed != 0 || !ValidFleet(&fleet, g.Size()) {
 						t.Fatalf("seed %d seat %d: placement failed (%d failures) or illegal: %+v", seed, s, p.Failed, fleet)
 					}
@@ -149,16 +157,10 @@ func TestHunterActAllocations(t *testing.T) {
 	h, r := &Hunter{}, &Reference{}
 	h.Reset(g, 0, 1)
 	r.Reset(g, 1, 2)
-	acts, rew := make([]int32, 2), make([]float32, 2)
-	term, trunc := make([]bool, 2), make([]bool, 2)
-	allocs := testing.AllocsPerRun(30, func() {
-		if g.Done() {
-			g.Reset(3)
-			h.Reset(g, 0, 1)
-			r.Reset(g, 1, 2)
-		}
-		acts[0], acts[1] = h.Act(g, 0), r.Act(g, 1)
-		g.Step(acts, rew, term, trunc)
+	allocs := testutil.ActAllocs(g, []env.Agent{h, r}, 30, func() {
+		g.Reset(3)
+		h.Reset(g, 0, 1)
+		r.Reset(g, 1, 2)
 	})
 	if allocs != 0 {
 		t.Errorf("Act allocates %v times per round, want 0", allocs)
