@@ -18,7 +18,7 @@ var builtinAgents = []env.AgentInfo{
 	{Name: "reference", Summary: "the Entelect 2016 reference bot (C# AStarStrategy), quirks included", New: newReferenceAgent},
 	{Name: "hunter", Summary: "a built-in bot that simulates fuses and chain reactions, clears walls, takes power-ups and traps opponents", New: newHunterAgent},
 	{Name: "harvester", Summary: "hunter that does not stalk opponents: it keeps clearing walls and visiting cells and beats hunter on points (about 2 games in 3)", New: newHarvesterAgent},
-	{Name: "planner", Summary: "plans by simulating every player: short rollouts of each safe action on a copy of the game (harvester for itself, hunter for the opponents), scored by points, power-ups and deaths", New: newPlannerAgent},
+	{Name: "planner", Summary: "plans by simulating every player: short rollouts of each safe action on a copy of the game (harvester for itself; for each opponent hunter or harvester, whichever predicts its moves better), scored by points, power-ups and deaths", New: newPlannerAgent},
 }
 
 // Agents returns the game's built-in agents.

@@ -30,6 +30,13 @@ type plannerParams struct {
 	// margin is how much more a rollout must be worth, on average, for
 	// another action to replace harvester's.
 	margin int
+	// adapt picks each opponent's model in the rollouts from what it did:
+	// every round the planner asks hunter and harvester what each
+	// opponent would have done in the last state, and where they disagree,
+	// credits the one whose move (a step, a plant, or staying) the
+	// opponent made; an opponent is modelled as harvester while harvester
+	// has more credits, as hunter otherwise (oppHunter is then unused).
+	adapt bool
 }
 
 // defaultPlannerParams are the planner's settings, tuned in 2-player games
@@ -37,7 +44,7 @@ type plannerParams struct {
 var defaultPlannerParams = plannerParams{
 	rollouts: 1, horizon: 8, oppHunter: true,
 	bagValue: 40, radiusValue: 30, bagCap: 4, radiusCap: 16,
-	deathValue: 2000, pending: true,
+	deathValue: 2000, pending: true, adapt: true,
 }
 
 // Planner is a built-in Bomberman bot that plans by simulating every
@@ -51,9 +58,11 @@ var defaultPlannerParams = plannerParams{
 //   - For each candidate it plays a rollout of 8 rounds on a copy of the
 //     game as the players see it ([Game.CopyVisible]: no power-up under a
 //     wall, its own collision rolls): the first round with the candidate,
-//     the rest with harvester for itself and hunter for every opponent,
-//     all seats stepping together through the engine's own Step, so fuses,
-//     chains, triggers, collisions, points and deaths are the game's.
+//     the rest with harvester for itself and, for every opponent, hunter
+//     or harvester, whichever has predicted its moves better in this game
+//     (hunter until harvester has; see plannerParams.adapt), all seats
+//     stepping together through the engine's own Step, so fuses, chains,
+//     triggers, collisions, points and deaths are the game's.
 //   - A rollout's value is the player's points at the horizon, plus the
 //     walls its bombs still on the map will destroy (a bomb's fuse is up
 //     to 10 rounds, longer than the horizon), plus 40 for each bomb bag
@@ -64,19 +73,22 @@ var defaultPlannerParams = plannerParams{
 //     another is strictly better.
 //
 // Measured in bomberman/2p (`botarena tournament bomberman/2p --agents
-// planner,hunter --games 100 --seed 34001`, both seatings): 170 of 200
-// against hunter (85.0%; harvester's is 65.5%), 695 points a game to
-// hunter's 326, hunter dead in 52 games, by its own bomb in 31 (its
+// planner,hunter --games 100 --seed 34041`, both seatings): 179 of 200
+// against hunter (89.5%; harvester's is 65.5%), 745 points a game to
+// hunter's 287, hunter dead in 59 games, by its own bomb in 31 (its
 // escapes blocked by the planner's body or bombs) and by the planner's in
-// 21; against harvester 68 of 120 (56.7%, seed 34002), 678 points to 428.
-// A rollout's seed
-// comes from the Reset seed and the round, so a game is deterministic
-// given the env state and the seed. Its working memory (the rollout game,
-// its rollout bots) is made in Reset; Act does not allocate. Bomberman
-// 2016 shows bots the whole map but the power-ups under walls, which the
-// rollouts do not see. An Act costs about 5 ms of CPU in a 2-player game
-// on a 21×21 map, about twice that with 4 players. It is not safe for
-// concurrent use; use one per seat.
+// 27; against harvester 266 of 400 (66.5%, seeds 34042 and 34052; 57.75%
+// on the same seeds with hunter as the only model), 717 points to 400 on
+// the first seed.
+// A rollout's seed comes from the Reset seed and the round, so a game is
+// deterministic given the env state and the seed. Its working memory (the
+// rollout game, its rollout bots, the last state and the two predicting
+// bots) is made in Reset; Act does not allocate. Bomberman 2016 shows bots
+// the whole map but the power-ups under walls, which the rollouts do not
+// see. An Act costs about 5 ms of CPU in a 2-player game on a 21×21 map,
+// about twice that with 4 players; the opponent model adds two bot moves
+// an opponent a round to the hundred or so of the rollouts. It is not
+// safe for concurrent use; use one per seat.
 type Planner struct {
 	seed   uint64
 	params plannerParams
@@ -87,6 +99,17 @@ type Planner struct {
 	// sim is the rollout game; roll the rollout bots, one per seat.
 	sim  *Game
 	roll [MaxPlayers]*Hunter
+
+	// prev is the game as the last Act saw it (valid while havePrev, for
+	// round prevRound); predHunt and predHarv predict what opponents did
+	// from it; credit is, per seat, hunter's correct predictions less
+	// harvester's where they differed.
+	prev               *Game
+	havePrev           bool
+	prevRound          int
+	predHunt, predHarv *Hunter
+	credit             [MaxPlayers]int
+	hunt               [MaxPlayers]bool
 
 	acts                [MaxPlayers]int32
 	rewards             [MaxPlayers]float32
@@ -114,6 +137,13 @@ func (p *Planner) Reset(e env.Env, seat int, seed uint64) {
 		p.sim = &Game{}
 	}
 	p.sim.CopyFrom(g) // sizes its buffers once
+	if p.prev == nil {
+		p.prev, p.predHunt, p.predHarv = &Game{}, NewHunter(), NewHarvester().asHunter()
+	}
+	p.prev.CopyFrom(g)
+	p.havePrev, p.prevRound, p.credit = false, 0, [MaxPlayers]int{}
+	p.predHunt.pcg.Seed(seed, hunterStream)
+	p.predHarv.pcg.Seed(seed, hunterStream)
 	for s := range g.nPlayers {
 		if p.roll[s] == nil {
 			p.roll[s] = NewHunter()
@@ -131,6 +161,9 @@ func (p *Planner) act(g *Game, seat int) Action {
 	pl := g.Player(seat)
 	if pl.Killed || g.done {
 		return DoNothing
+	}
+	if p.params.adapt {
+		p.observe(g, seat)
 	}
 	base := p.base.act(g, seat)
 	var mask [NumActions]uint8
@@ -166,6 +199,60 @@ func (p *Planner) actionValue(g *Game, seat int, a Action) int {
 	return v
 }
 
+// observe credits, from the last state to g, the model (hunter or
+// harvester) that predicted each opponent's move, and sets hunt.
+func (p *Planner) observe(g *Game, seat int) {
+	prev := p.prev
+	if p.havePrev && g.round == p.prevRound+1 {
+		for s := range g.nPlayers {
+			if s == seat || prev.players[s].Killed || g.players[s].Killed {
+				continue
+			}
+			aH, aV := moveKind(p.predHunt.act(prev, s)), moveKind(p.predHarv.act(prev, s))
+			if aH == aV {
+				continue
+			}
+			switch observedMove(prev, g, s) {
+			case aH:
+				p.credit[s]++
+			case aV:
+				p.credit[s]--
+			}
+		}
+	}
+	if !p.havePrev || g.round != p.prevRound {
+		prev.CopyFrom(g)
+		p.havePrev, p.prevRound = true, g.round
+	}
+	for s := range g.nPlayers {
+		p.hunt[s] = p.credit[s] >= 0
+	}
+}
+
+// moveKind is what a can be seen as from the next state: a step, a plant,
+// or staying (doing nothing or triggering).
+func moveKind(a Action) Action {
+	if a == TriggerBomb {
+		return DoNothing
+	}
+	return a
+}
+
+// observedMove is seat s's move from prev to g as moveKind sees it.
+func observedMove(prev, g *Game, s int) Action {
+	q0, q := &prev.players[s], &g.players[s]
+	for a := MoveUp; a <= MoveDown; a++ {
+		if q.X == q0.X+moveDelta[a][0] && q.Y == q0.Y+moveDelta[a][1] {
+			return a
+		}
+	}
+	i := g.index(q0.X, q0.Y)
+	if c := &g.cells[i]; prev.cells[i].bomb == 0 && c.bomb != 0 && g.bombs[c.bomb-1].Owner == s {
+		return PlaceBomb
+	}
+	return DoNothing
+}
+
 // rolloutSeed is rollout i's seed in the current round (splitmix64 of the
 // bot's seed, the round and i).
 func (p *Planner) rolloutSeed(round, i int) uint64 {
@@ -187,7 +274,11 @@ func (p *Planner) rollout(g *Game, seat int, a Action, i int) int {
 		h := p.roll[s]
 		h.pcg.Seed(seed+uint64(s), hunterStream)
 		h.lineValue = 0
-		if s != seat && pp.oppHunter {
+		hunt := pp.oppHunter
+		if pp.adapt {
+			hunt = p.hunt[s]
+		}
+		if s != seat && hunt {
 			h.lineValue = hunterLineValue
 		}
 	}

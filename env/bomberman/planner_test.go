@@ -3,6 +3,8 @@ package bomberman
 import (
 	"bytes"
 	"testing"
+
+	"github.com/botarena/botarena/env"
 )
 
 // plannerAct resets a planner for seat on g and returns its action.
@@ -88,5 +90,74 @@ func TestPlannerActDoesNotAllocate(t *testing.T) {
 	p.Reset(g, 0, 1)
 	if n := testing.AllocsPerRun(5, func() { p.act(g, 0) }); n != 0 {
 		t.Fatalf("%v allocations per Act", n)
+	}
+}
+
+// TestPlannerObservedMove checks how the planner reads an opponent's last
+// move from two states: a step, a plant where it stood, or staying.
+func TestPlannerObservedMove(t *testing.T) {
+	rows := []string{
+		"#######",
+		"#A...B#",
+		"#.....#",
+		"#######",
+	}
+	tests := []struct {
+		name string
+		act  Action // B's command
+		want Action
+	}{
+		{"step_left", MoveLeft, MoveLeft},
+		{"step_down", MoveDown, MoveDown},
+		{"plant", PlaceBomb, PlaceBomb},
+		{"nothing", DoNothing, DoNothing},
+		{"into_a_wall_is_staying", MoveRight, DoNothing},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := board(t, rows...)
+			prev := &Game{}
+			prev.CopyFrom(g)
+			rw, te, tr := make([]float32, 2), make([]bool, 2), make([]bool, 2)
+			g.Step([]int32{int32(DoNothing), int32(tt.act)}, rw, te, tr)
+			if got := observedMove(prev, g, 1); got != tt.want {
+				t.Errorf("observed %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestPlannerModelsTheOpponentItPlays plays the planner against hunter and
+// against harvester for 200 rounds: it must take each for what it is.
+func TestPlannerModelsTheOpponentItPlays(t *testing.T) {
+	tests := []struct {
+		opp  string
+		new  func() env.Agent
+		hunt bool // the model the planner must end with
+	}{
+		{"hunter", func() env.Agent { return NewHunter() }, true},
+		{"harvester", func() env.Agent { return NewHarvester() }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.opp, func(t *testing.T) {
+			g, err := New(&Config{Players: 2, MaxRounds: 200})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.Reset(7)
+			p, o := NewPlanner(), tt.new()
+			p.Reset(g, 0, 7)
+			o.Reset(g, 1, 8)
+			acts, rw := make([]int32, 2), make([]float32, 2)
+			te, tr := make([]bool, 2), make([]bool, 2)
+			for !g.Done() {
+				acts[0], acts[1] = p.Act(g, 0), o.Act(g, 1)
+				g.Step(acts, rw, te, tr)
+			}
+			t.Logf("after %d rounds: credit %d", g.Round(), p.credit[1])
+			if p.hunt[1] != tt.hunt {
+				t.Errorf("after %d rounds (%+v): credit %d, models %s as hunter: %v", g.Round(), g.Player(1), p.credit[1], tt.opp, p.hunt[1])
+			}
+		})
 	}
 }
