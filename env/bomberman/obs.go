@@ -600,7 +600,7 @@ func (g *Game) chainFuses() *[MaxBombs]int {
 func (g *Game) blastRays(b int, visit func(i int)) {
 	bomb := &g.bombs[b]
 	visit(g.index(bomb.X, bomb.Y))
-	for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+	for _, d := range rayDirs {
 		for k := 1; k <= bomb.Radius; k++ {
 			x, y := bomb.X+d[0]*k, bomb.Y+d[1]*k
 			if !g.InBounds(x, y) {
