@@ -160,19 +160,12 @@ func clip(s string, n int) string {
 }
 
 // diskFull marks err as [ErrDiskFull] when it is a full disk or quota
-// (ENOSPC, EDQUOT), naming the cause; other errors are returned as they
-// are.
+// (ENOSPC, EDQUOT), naming the cause; the error matches ErrDiskFull
+// (through its text's error) and [ErrLimit]. Other errors are returned as
+// they are.
 func diskFull(err error) error {
 	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
-		return diskFullError{fmt.Errorf("%w (%w)", ErrDiskFull, err)}
+		return kindError{ErrLimit, fmt.Errorf("%w (%w)", ErrDiskFull, err)}
 	}
 	return err
 }
-
-// diskFullError matches ErrDiskFull (through its text's error) and
-// ErrLimit.
-type diskFullError struct{ err error }
-
-func (e diskFullError) Error() string        { return e.err.Error() }
-func (e diskFullError) Unwrap() error        { return e.err }
-func (e diskFullError) Is(target error) bool { return target == ErrLimit }

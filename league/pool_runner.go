@@ -193,7 +193,7 @@ func (r *PoolRunner) playPooled(ctx context.Context, matches []Match, js []int, 
 			// config come first).
 			_, err := r.local().Play(ctx, m)
 			if err == nil {
-				err = badMatch{fmt.Errorf("league: game %d: %d agents for %d seats", m.Index, len(m.Seats), spec.Seats)}
+				err = kindError{ErrBadMatch, fmt.Errorf("league: game %d: %d agents for %d seats", m.Index, len(m.Seats), spec.Seats)}
 			}
 			fail(j, err)
 			return
@@ -204,7 +204,7 @@ func (r *PoolRunner) playPooled(ctx context.Context, matches []Match, js []int, 
 			}
 			a, err := agents.New(m.Game, ent.Spec, spec)
 			if err != nil {
-				fail(j, badMatch{fmt.Errorf("league: agent %s: %w", ent.Name, err)})
+				fail(j, kindError{ErrBadMatch, fmt.Errorf("league: agent %s: %w", ent.Name, err)})
 				return
 			}
 			agents.Close(a)

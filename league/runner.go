@@ -108,13 +108,6 @@ func GameSeed(seed uint64, index int64) uint64 { return env.MixSeed(seed, uint64
 // client's mistakes from its own faults.
 var ErrBadMatch = errors.New("league: bad match")
 
-// badMatch marks err as an [ErrBadMatch] without changing its text.
-type badMatch struct{ err error }
-
-func (e badMatch) Error() string        { return e.err.Error() }
-func (e badMatch) Unwrap() error        { return e.err }
-func (e badMatch) Is(target error) bool { return target == ErrBadMatch }
-
 // Play plays m to the end (or m.MaxRounds) with the match runner
 // (match.Match.Run, whose failure policy gives Result.Forfeit) and returns
 // its result.
@@ -133,7 +126,7 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 	}
 	spec := e.Spec()
 	if len(m.Seats) != spec.Seats {
-		return Result{}, badMatch{fmt.Errorf("league: game %d: %d agents for %d seats", m.Index, len(m.Seats), spec.Seats)}
+		return Result{}, kindError{ErrBadMatch, fmt.Errorf("league: game %d: %d agents for %d seats", m.Index, len(m.Seats), spec.Seats)}
 	}
 	specs := make([]string, len(m.Seats))
 	for seat, ent := range m.Seats {
@@ -143,7 +136,7 @@ func (r *LocalRunner) Play(ctx context.Context, m Match) (Result, error) {
 	if err != nil {
 		var ae *match.AgentError
 		errors.As(err, &ae)
-		return Result{}, badMatch{fmt.Errorf("league: agent %s: %w", m.Seats[ae.Seat].Name, ae.Err)}
+		return Result{}, kindError{ErrBadMatch, fmt.Errorf("league: agent %s: %w", m.Seats[ae.Seat].Name, ae.Err)}
 	}
 	g := &match.Match{Env: e, Agents: ags, Seed: m.Seed, MaxRounds: m.MaxRounds, Fingerprint: m.Fingerprint, Names: m.names()}
 	defer g.Close()
@@ -181,7 +174,7 @@ func markBad(err error) error {
 	if errors.Is(err, env.ErrUnknownGame) {
 		return err
 	}
-	return badMatch{err}
+	return kindError{ErrBadMatch, err}
 }
 
 // result returns the league's record of m's game from the match runner's

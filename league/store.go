@@ -65,8 +65,9 @@ var (
 	ErrInvalid = errors.New("league: invalid request")
 )
 
-// kindError marks err as one of the errors above without changing its
-// text.
+// kindError marks err as of kind (errors.Is matches it: one of the errors
+// above, [ErrLimit] or [ErrBadMatch]) without changing its text; err
+// itself is unwrapped as usual.
 type kindError struct{ kind, err error }
 
 func (e kindError) Error() string        { return e.err.Error() }
