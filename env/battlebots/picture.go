@@ -80,9 +80,7 @@ var pictureLegend = []pic.LegendEntry{
 // the 10×10 one, whatever the state. Paint allocates the image and does not
 // modify the game; it is not safe for concurrent use with Step.
 func (g *Game) Paint(seat int) *image.RGBA {
-	if seat < -1 || seat > 1 {
-		seat = -1
-	}
+	seat = pic.ViewSeat(seat, 2)
 	p := g.picture()
 	w, h := p.size()
 	c := pic.NewCanvasSize(image.Pt(w, h), paintCell, paintBorder, pic.ColorFloor)

@@ -116,9 +116,7 @@ var pictureLegend = []pic.LegendEntry{
 // edge 32, 406×422. Paint allocates the image and does not modify the
 // game; it is not safe for concurrent use with Step.
 func (g *Game) Paint(seat int) *image.RGBA {
-	if seat < -1 || seat >= g.n {
-		seat = -1
-	}
+	seat = pic.ViewSeat(seat, g.n)
 	p := g.picture()
 	c := pic.NewCanvasSize(image.Pt(p.w, p.h), p.cell, paintBorder, pic.ColorHidden)
 	big := p.cell >= 6

@@ -67,9 +67,7 @@ var pictureLegend = []pic.LegendEntry{
 // modify the game; it allocates and is not safe for concurrent use with
 // Step.
 func (g *Game) Paint(seat int) *image.RGBA {
-	if seat < 0 || seat >= Seats {
-		seat = -1
-	}
+	seat = pic.ViewSeat(seat, Seats)
 	c := pic.NewCanvasSize(PictureSize(&g.cfg), pictureCell, pictureBorder, pic.ColorFloor)
 	g.paintHeader(c)
 	for s := range Seats {

@@ -91,7 +91,7 @@ var pictureLegend = []pic.LegendEntry{
 // with smaller cells, so the size never changes. Paint does not modify the
 // game; it allocates and is not safe for concurrent use with Step.
 func (g *Game) Paint(seat int) *image.RGBA {
-	referee := seat < 0 || seat >= g.nPlayers
+	referee := pic.ViewSeat(seat, g.nPlayers) < 0
 	width, height, board := pictureLayout(&g.cfg)
 	cell := pictureCell(g.cfg.Side())
 	if m := max(g.width, g.height); m*cell > board {

@@ -83,6 +83,16 @@ func SeatColor(seat int) color.RGBA {
 	return seatColors[seat%len(seatColors)]
 }
 
+// ViewSeat returns the seat a [Painter] draws for when asked for seat in
+// a game of seats seats: seat itself when it is one of them, else -1 (the
+// referee's view), as Paint treats seats outside -1..seats-1.
+func ViewSeat(seat, seats int) int {
+	if seat < 0 || seat >= seats {
+		return -1
+	}
+	return seat
+}
+
 // Canvas is an RGBA picture drawn as a grid of square cells, Cell pixels
 // wide, with a margin of Border pixels around the grid. Games use it to
 // draw their boards; cells are addressed (col, row) from the top left.

@@ -37,6 +37,16 @@ func TestNewCanvasSizeFillsTheBackground(t *testing.T) {
 	}
 }
 
+func TestViewSeatTreatsOutOfRangeSeatsAsTheReferee(t *testing.T) {
+	for _, tc := range []struct{ seat, seats, want int }{
+		{-1, 2, -1}, {0, 2, 0}, {1, 2, 1}, {2, 2, -1}, {-2, 2, -1}, {11, 12, 11}, {12, 12, -1}, {0, 1, 0},
+	} {
+		if got := ViewSeat(tc.seat, tc.seats); got != tc.want {
+			t.Errorf("ViewSeat(%d, %d) = %d, want %d", tc.seat, tc.seats, got, tc.want)
+		}
+	}
+}
+
 func TestNumberInIsNumberAtItsScale(t *testing.T) {
 	for _, n := range []int{0, 7, 42, 1000} {
 		a, b := NewCanvas(2, 1, 32, 4), NewCanvas(2, 1, 32, 4)

@@ -87,9 +87,7 @@ var pictureLegend = []pic.LegendEntry{
 // (314×354). Paint allocates the image and does not modify the game; it
 // is not safe for concurrent use with Step.
 func (g *Game) Paint(seat int) *image.RGBA {
-	if seat < -1 || seat >= Seats {
-		seat = -1
-	}
+	seat = pic.ViewSeat(seat, Seats)
 	p := g.picture()
 	c := pic.NewCanvasSize(image.Pt(p.w, p.h), p.cell, paintBorder, pic.ColorFloor)
 	n := g.n
