@@ -51,6 +51,8 @@ func FuzzConfig(f *testing.F) {
 		{"bomberman", `{"players":4,"powerups":"distance","legacy_seeding":true,"max_rounds":20}`},
 		{"bomberman", `{"players":2,"view_radius":3,"safe_mask":true,"safe_mask_wary":true,"safe_mask_strict":true}`},
 		{"bomberman", `{"safe_mask_strict":true}`},
+		{"bomberman", `{"players":3,"view_radius":2,"touched_planes":true,"opponent_scalars":true}`},
+		{"bomberman", `{"players":8,"touched_planes":true}`},
 		{"bomberman", `{"players":13}`},
 		{"bomberman", `{"players":"4"}`},
 		{"bomberman", `{"names":["a\u0001"]}`},

@@ -171,7 +171,7 @@ func TestGamesOneGame(t *testing.T) {
 
 func TestUnknownConfigFieldListsTheValidOnes(t *testing.T) {
 	_, stderr, code := runCLI(t, "", "play", "bomberman", "--config", `{"player":3}`)
-	want := `bomberman: config: unknown field "player" (valid: players, max_rounds, powerups, legacy_seeding, names, console_seats, map_crlf, points_reward, view_radius, safe_mask, safe_mask_wary, safe_mask_strict)`
+	want := `bomberman: config: unknown field "player" (valid: players, max_rounds, powerups, legacy_seeding, names, console_seats, map_crlf, points_reward, view_radius, safe_mask, safe_mask_wary, safe_mask_strict, touched_planes, opponent_scalars)`
 	if code == 0 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr %q, want it to contain %q", code, stderr, want)
 	}

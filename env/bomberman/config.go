@@ -98,6 +98,38 @@ type Config struct {
 	// WriteMask). Default false: Do Nothing stays legal whatever it costs.
 	// It needs SafeMask.
 	SafeMaskStrict bool `json:"safe_mask_strict" doc:"with safe_mask: also mask out Do Nothing when waiting is certain death and another action is safe; false means Do Nothing stays legal whatever it costs"`
+	// TouchedPlanes, when true, adds two planes after the 12:
+	// PlaneSelfTouched, 1 on every cell the seat's own player has ever
+	// occupied in this game (what coverage counts, and what harvester
+	// values), and PlaneOpponentsTouched, 1 on every cell some other
+	// seat's player has. They are per-seat planes, in the whole-map layout
+	// and in the ViewRadius window (0 off the map) alike. It changes the
+	// spec's planes shape to [NumPlanesTouched, H, W], so a policy trained
+	// with it plays only with it. Default false: 12 planes.
+	TouchedPlanes bool `json:"touched_planes" doc:"add two planes after the 12: the cells the seat's own player has ever occupied (12) and the cells any other player has (13); false means the 12 planes"`
+	// OpponentScalars, when true, adds three scalars after the 8: the bomb
+	// bag, blast radius and points/100 of the strongest opponent, the other
+	// seat alive with the most points (the lowest seat on a tie; 0s when
+	// none is alive), the opponent planner's rollout value subtracts
+	// ([Planner]). It changes the spec's scalars shape to
+	// [NumScalarsOpponent]. Default false: 8 scalars.
+	OpponentScalars bool `json:"opponent_scalars" doc:"add three scalars after the 8: bomb bag, blast radius and points/100 of the alive opponent with the most points (0s when none); false means the 8 scalars"`
+}
+
+// planes returns C, the number of observation planes the config gives.
+func (c *Config) planes() int {
+	if c.TouchedPlanes {
+		return NumPlanesTouched
+	}
+	return NumPlanes
+}
+
+// scalars returns the length of the scalar vector the config gives.
+func (c *Config) scalars() int {
+	if c.OpponentScalars {
+		return NumScalarsOpponent
+	}
+	return NumScalars
 }
 
 // DefaultConfig returns the original's defaults for 4 players.

@@ -96,18 +96,34 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// TestStepDoesNotAllocate checks that Step, WriteObs and WriteMask for every
-// seat never allocate.
+// TestStepDoesNotAllocate checks that Step, WriteObs, UpdateObs and
+// WriteMask for every seat never allocate, with or without the touched
+// planes and opponent scalars.
 func TestStepDoesNotAllocate(t *testing.T) {
-	g, err := New(&Config{Players: 4})
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"plain", Config{Players: 4}},
+		{"touched_planes_and_opponent_scalars", Config{Players: 4, TouchedPlanes: true, OpponentScalars: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testStepDoesNotAllocate(t, &tc.cfg) })
+	}
+}
+
+// testStepDoesNotAllocate is TestStepDoesNotAllocate for cfg (4 players):
+// WriteObs into one set of rows, UpdateObs into another.
+func testStepDoesNotAllocate(t *testing.T, cfg *Config) {
+	g, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.Reset(3)
 	spec := g.Spec()
-	obs := make([][][]byte, 4)
+	obs, rows := make([][][]byte, 4), make([][][]byte, 4)
+	have := make([]uint64, 4)
 	for s := range obs {
-		obs[s] = spec.NewObsBuffers()
+		obs[s], rows[s] = spec.NewObsBuffers(), spec.NewObsBuffers()
 	}
 	mask := make([]uint8, NumActions)
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -131,6 +147,7 @@ func TestStepDoesNotAllocate(t *testing.T) {
 			g.Step(acts, rewards, term, trunc)
 			for s := range 4 {
 				g.WriteObs(s, obs[s])
+				have[s] = g.UpdateObs(s, rows[s], have[s])
 				g.WriteMask(s, mask)
 			}
 			if g.Done() {

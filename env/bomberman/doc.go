@@ -59,6 +59,20 @@
 // so the own player is always at (r, r). Cells off the map read as
 // indestructible walls: 1 in PlaneIndestructible, 0 in every other plane.
 //
+// With [Config.TouchedPlanes] C = [NumPlanesTouched] = 14: two planes
+// follow the 12, in either layout (0 off the map in the window):
+//
+//	12 PlaneSelfTouched       1 on every cell the seat's own player has
+//	                          occupied in this game (its start cell
+//	                          included; what coverage counts)
+//	13 PlaneOpponentsTouched  1 on every cell some other seat's player has
+//
+// A cell is touched when a player is placed on it or moves onto it, and
+// stays touched until Reset (dead players' cells included). They are
+// per-seat planes like 0, 1, 4 and 5, so the spec's Shared list is the same
+// 8 planes. A game loaded from state.json counts only the players' current
+// cells as touched (below).
+//
 // Tensor "scalars", float32 [8], little-endian:
 //
 //	0 ScalarRoundFraction   CurrentRound / rounds in the game
@@ -69,6 +83,15 @@
 //	5 ScalarAlive           1 while alive
 //	6 ScalarOpponentsAlive  other players alive
 //	7 ScalarIdle            consecutive do-nothings / 20 (0 for console seats)
+//
+// With [Config.OpponentScalars] the vector has [NumScalarsOpponent] = 11:
+// three more of the strongest opponent, the other seat alive with the most
+// points (the lowest seat on a tie), the one whose value [Planner]'s
+// rollouts subtract; all three 0 when no other seat is alive:
+//
+//	8  ScalarOpponentBombBag     its bag capacity
+//	9  ScalarOpponentBombRadius  its blast radius
+//	10 ScalarOpponentPoints      its points / 100
 //
 // The action mask (7 entries) marks the commands the engine would accept
 // this round: a move onto the map that is not into a wall or a bomb (a

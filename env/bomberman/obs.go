@@ -23,8 +23,17 @@ const (
 	PlaneBagPowerUp
 	PlaneRadiusPowerUp
 	PlaneSuperPowerUp
-	// NumPlanes is C, the number of planes.
+	// NumPlanes is C, the number of planes (without
+	// [Config.TouchedPlanes]).
 	NumPlanes
+)
+
+// The planes [Config.TouchedPlanes] adds after the NumPlanes.
+const (
+	PlaneSelfTouched = NumPlanes + iota
+	PlaneOpponentsTouched
+	// NumPlanesTouched is C with Config.TouchedPlanes.
+	NumPlanesTouched
 )
 
 // Scalar features, in order; see the package doc.
@@ -37,8 +46,20 @@ const (
 	ScalarAlive
 	ScalarOpponentsAlive
 	ScalarIdle
-	// NumScalars is the length of the scalar vector.
+	// NumScalars is the length of the scalar vector (without
+	// [Config.OpponentScalars]).
 	NumScalars
+)
+
+// The scalars [Config.OpponentScalars] adds after the NumScalars: the
+// strongest opponent's (see the package doc).
+const (
+	ScalarOpponentBombBag = NumScalars + iota
+	ScalarOpponentBombRadius
+	ScalarOpponentPoints
+	// NumScalarsOpponent is the length of the scalar vector with
+	// Config.OpponentScalars.
+	NumScalarsOpponent
 )
 
 // Names of the observation tensors.
@@ -58,30 +79,45 @@ func newSpec(name string, cfg *Config) *env.Spec {
 	if cfg.MaxRounds > 0 && cfg.MaxRounds < maxSteps {
 		maxSteps = cfg.MaxRounds
 	}
+	nPlanes := cfg.planes()
+	touched := ""
+	if cfg.TouchedPlanes {
+		touched = "; planes 12 and 13 the cells the seat's own player and the other players have ever occupied"
+	}
 	planes := env.Tensor{
 		Name:   TensorPlanes,
 		DType:  env.Uint8,
-		Shape:  []int{NumPlanes, side, side},
-		Layout: fmt.Sprintf("[C,H,W] = [%d,%d,%d]: index = c*H*W + (y-1)*W + (x-1) for 1-based cell (x,y); planes from the seat's perspective (own player first), see the bomberman package doc", NumPlanes, side, side),
+		Shape:  []int{nPlanes, side, side},
+		Layout: fmt.Sprintf("[C,H,W] = [%d,%d,%d]: index = c*H*W + (y-1)*W + (x-1) for 1-based cell (x,y); planes from the seat's perspective (own player first)%s, see the bomberman package doc", nPlanes, side, side, touched),
+		// The touched planes are per seat, like the players' and bombs'.
 		Shared: []int{PlaneIndestructible, PlaneDestructible, PlaneBombRadius, PlaneDanger, PlaneExploding, PlaneBagPowerUp, PlaneRadiusPowerUp, PlaneSuperPowerUp},
 	}
 	if r := cfg.ViewRadius; r > 0 {
 		d := 2*r + 1
-		planes.Shape = []int{NumPlanes, d, d}
-		planes.Layout = fmt.Sprintf("[C,H,W] = [%d,%d,%d]: a window centred on the seat's player at (px,py): index = c*H*W + v*W + u shows cell (px-%d+u, py-%d+v); off the map an indestructible wall; planes from the seat's perspective (own player first), see the bomberman package doc", NumPlanes, d, d, r, r)
+		if cfg.TouchedPlanes {
+			touched += " (0 off the map)"
+		}
+		planes.Shape = []int{nPlanes, d, d}
+		planes.Layout = fmt.Sprintf("[C,H,W] = [%d,%d,%d]: a window centred on the seat's player at (px,py): index = c*H*W + v*W + u shows cell (px-%d+u, py-%d+v); off the map an indestructible wall; planes from the seat's perspective (own player first)%s, see the bomberman package doc", nPlanes, d, d, r, r, touched)
 		planes.Shared = nil // every seat's window has its own centre
+	}
+	scalars := env.Tensor{
+		Name:   TensorScalars,
+		DType:  env.Float32,
+		Shape:  []int{NumScalars},
+		Layout: "[8]: round fraction, bomb bag, bombs left, bomb radius, points/100, alive, opponents alive, idle/20",
+	}
+	if cfg.OpponentScalars {
+		scalars.Shape = []int{NumScalarsOpponent}
+		scalars.Layout = "[11]: round fraction, bomb bag, bombs left, bomb radius, points/100, alive, opponents alive, idle/20, " +
+			"then the strongest opponent's (alive, most points, lowest seat on a tie; 0s when none) bomb bag, bomb radius, points/100"
 	}
 	return &env.Spec{
 		Game:  name,
 		Seats: cfg.Players,
 		Obs: []env.Tensor{
 			planes,
-			{
-				Name:   TensorScalars,
-				DType:  env.Float32,
-				Shape:  []int{NumScalars},
-				Layout: "[8]: round fraction, bomb bag, bombs left, bomb radius, points/100, alive, opponents alive, idle/20",
-			},
+			scalars,
 		},
 		Actions:     NumActions,
 		ActionNames: actionNames[:],
@@ -102,6 +138,9 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 	g.sharedPlanes(len(dst[0]))
 	copy(dst[0], g.obsShared)
 	g.writeMarks(seat, dst[0])
+	if g.cfg.TouchedPlanes {
+		g.writeTouched(seat, dst[0])
+	}
 	g.writeScalars(seat, dst[1])
 }
 
@@ -128,12 +167,20 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 		return g.obsVer
 	}
 	g.sharedPlanes(len(dst[0]))
-	if have != 0 && have == g.delta.from {
+	delta := have != 0 && have == g.delta.from
+	if delta {
 		g.applyDelta(seat, dst[0])
 	} else {
 		copy(dst[0], g.obsShared)
 	}
 	g.writeMarks(seat, dst[0])
+	if g.cfg.TouchedPlanes {
+		if delta && !g.delta.full {
+			g.stepTouched(seat, dst[0])
+		} else {
+			g.writeTouched(seat, dst[0])
+		}
+	}
 	g.writeScalars(seat, dst[1])
 	return g.obsVer
 }
@@ -143,9 +190,9 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 func (g *Game) checkObs(dst [][]byte) {
 	planes := len(g.obsShared)
 	if r := g.cfg.ViewRadius; r > 0 {
-		planes = NumPlanes * (2*r + 1) * (2*r + 1)
+		planes = g.cfg.planes() * (2*r + 1) * (2*r + 1)
 	}
-	if len(dst) != 2 || len(dst[0]) != planes || len(dst[1]) != 4*NumScalars {
+	if len(dst) != 2 || len(dst[0]) != planes || len(dst[1]) != 4*g.cfg.scalars() {
 		g.spec.CheckObs(dst)
 	}
 }
@@ -157,10 +204,11 @@ func (g *Game) allocObs(n int) {
 	d := &g.delta
 	d.wordBits = make([]uint64, (n/8+1+63)/64)
 	d.words = make([]int32, 0, n/8+1)
-	d.cells = make([]int32, 0, n/NumPlanes)
-	// The dynamic planes have 3 of the NumPlanes planes' cells.
-	g.dyn = make([]uint16, 0, 3*(n/NumPlanes))
-	d.dyn = make([]uint16, 0, 3*(n/NumPlanes))
+	hw := n / g.cfg.planes()
+	d.cells = make([]int32, 0, hw)
+	// The dynamic planes have 3 planes' cells.
+	g.dyn = make([]uint16, 0, 3*hw)
+	d.dyn = make([]uint16, 0, 3*hw)
 	g.stateChanged()
 }
 
@@ -361,6 +409,42 @@ func (b bombMark) plane(seat int) int {
 		return PlaneOwnBombs
 	}
 	return PlaneOpponentBombs
+}
+
+// writeTouched writes the two [Config.TouchedPlanes] of seat's whole-map
+// observation into dst in full: the cells seat's player has occupied, and
+// those any other seat's player has.
+func (g *Game) writeTouched(seat int, dst []byte) {
+	hw := g.width * g.height
+	self := dst[PlaneSelfTouched*hw : (PlaneSelfTouched+1)*hw]
+	others := dst[PlaneOpponentsTouched*hw : (PlaneOpponentsTouched+1)*hw]
+	cells := g.cells[:hw]
+	bit := uint16(1) << seat
+	for i := range cells {
+		t := cells[i].touched
+		self[i] = flag(t&bit != 0)
+		others[i] = flag(t&^bit != 0)
+	}
+}
+
+// stepTouched brings the touched planes of dst, which show the state
+// before the last Step, up to date: a Step touches only the cells players
+// move onto, and a player's cell after the Step is the one it moved onto
+// (a player killed that round keeps its last cell), so rewriting each
+// player's cell is enough. A cell never becomes untouched but by Reset.
+func (g *Game) stepTouched(seat int, dst []byte) {
+	hw := g.width * g.height
+	bit := uint16(1) << seat
+	for s := range g.nPlayers {
+		p := &g.players[s]
+		if !g.InBounds(p.X, p.Y) {
+			continue
+		}
+		i := g.index(p.X, p.Y)
+		t := g.cells[i].touched
+		dst[PlaneSelfTouched*hw+i] = flag(t&bit != 0)
+		dst[PlaneOpponentsTouched*hw+i] = flag(t&^bit != 0)
+	}
 }
 
 // staticPlanes are the planes that change only when a wall is destroyed or
@@ -621,8 +705,8 @@ func (g *Game) blastRays(b int, visit func(i int)) {
 
 // writeScalars writes seat's scalars into dst, each straight into its
 // place with a constant offset (no bounds check).
-func (g *Game) writeScalars(seat int, dst []byte) {
-	dst = dst[: 4*NumScalars : 4*NumScalars]
+func (g *Game) writeScalars(seat int, all []byte) {
+	dst := all[: 4*NumScalars : 4*NumScalars]
 	le := binary.LittleEndian
 	p := &g.players[seat]
 	alive := float32(0)
@@ -642,6 +726,37 @@ func (g *Game) writeScalars(seat int, dst []byte) {
 	le.PutUint32(dst[4*ScalarAlive:], math.Float32bits(alive))
 	le.PutUint32(dst[4*ScalarOpponentsAlive:], math.Float32bits(opponents))
 	le.PutUint32(dst[4*ScalarIdle:], math.Float32bits(idle))
+	if g.cfg.OpponentScalars {
+		g.writeOpponentScalars(seat, all[4*NumScalars:])
+	}
+}
+
+// writeOpponentScalars writes the [Config.OpponentScalars] of seat into
+// dst (their 12 bytes, after the others): the bomb bag, blast radius and
+// points/100 of the strongest opponent, the other seat alive with the most
+// points (the lowest seat on a tie), whom planner's rollout value
+// subtracts; 0s when no other seat is alive.
+func (g *Game) writeOpponentScalars(seat int, dst []byte) {
+	dst = dst[: 4*(NumScalarsOpponent-NumScalars) : 4*(NumScalarsOpponent-NumScalars)]
+	best, bestPoints := -1, 0
+	for s := range g.nPlayers {
+		q := &g.players[s]
+		if s == seat || q.Killed {
+			continue
+		}
+		if pts := q.Counter + q.Coverage; best < 0 || pts > bestPoints {
+			best, bestPoints = s, pts
+		}
+	}
+	var bag, radius, points float32
+	if best >= 0 {
+		q := &g.players[best]
+		bag, radius, points = float32(q.BombBag), float32(q.BombRadius), float32(bestPoints)/100
+	}
+	le := binary.LittleEndian
+	le.PutUint32(dst[4*(ScalarOpponentBombBag-NumScalars):], math.Float32bits(bag))
+	le.PutUint32(dst[4*(ScalarOpponentBombRadius-NumScalars):], math.Float32bits(radius))
+	le.PutUint32(dst[4*(ScalarOpponentPoints-NumScalars):], math.Float32bits(points))
 }
 
 // bombsOnMap counts seat's bombs on the map, exploding ones included, for

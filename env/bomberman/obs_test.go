@@ -283,11 +283,17 @@ func TestMaskAgreesWithTheEngine(t *testing.T) {
 
 // TestCachedPlanesEqualAFullRebuild checks the incremental shared planes
 // (walls and power-ups kept up to date by Step, the rest rebuilt each
-// round) against planes rebuilt from scratch, over random games.
+// round) against planes rebuilt from scratch, over random games, with and
+// without the touched planes and opponent scalars.
 func TestCachedPlanesEqualAFullRebuild(t *testing.T) {
 	for seed := range uint64(20) {
-		g := newTestGame(t, 4, seed)
-		ref, err := New(&Config{Players: 4})
+		cfg := &Config{Players: 4, TouchedPlanes: seed%2 == 1, OpponentScalars: seed%2 == 1}
+		g, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Reset(seed)
+		ref, err := New(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -317,13 +323,36 @@ func TestCachedPlanesEqualAFullRebuild(t *testing.T) {
 
 // TestUpdateObsEqualsWriteObs drives games the way a pool does, with a
 // row per seat updated by UpdateObs, and checks every row against WriteObs
-// after every step and reset: rows that miss a step (rewritten in full),
-// rows updated twice, resets after the end of a game and in the middle of
-// one, and random play with many bombs.
+// byte for byte after every step and reset: rows that miss a step
+// (rewritten in full), rows updated twice, resets after the end of a game
+// and in the middle of one, and random play with many bombs; with the
+// 12 planes and 8 scalars, and with the touched planes (per-seat marks
+// the delta brings up to date) and the opponent scalars.
 func TestUpdateObsEqualsWriteObs(t *testing.T) {
-	for seed := range uint64(36) {
+	for _, tc := range []struct {
+		name  string
+		seeds uint64
+		cfg   Config
+	}{
+		{"plain", 36, Config{}},
+		{"touched_planes", 24, Config{TouchedPlanes: true}},
+		{"touched_planes_and_opponent_scalars", 12, Config{TouchedPlanes: true, OpponentScalars: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testUpdateObsEqualsWriteObs(t, tc.seeds, tc.cfg) })
+	}
+}
+
+// testUpdateObsEqualsWriteObs is TestUpdateObsEqualsWriteObs for cfg
+// (its Players set from the seed) over seeds seeds.
+func testUpdateObsEqualsWriteObs(t *testing.T, seeds uint64, cfg Config) {
+	for seed := range seeds {
 		players := []int{4, 2, 8, 12}[seed%4]
-		g := newTestGame(t, players, seed)
+		cfg.Players = players
+		g, err := New(&cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Reset(seed)
 		rng := rand.New(rand.NewPCG(seed, 3))
 		rows := testutil.NewObsRows(g, rng)
 		acts := make([]int32, players)

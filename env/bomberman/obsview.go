@@ -4,11 +4,12 @@ package bomberman
 // ([Config.ViewRadius] > 0): the window around the seat's player (its last
 // cell once dead) of the whole-map planes as [Game.WriteObs] writes them
 // without the option: the shared planes cut to the window, then the seat's
-// own marks (players, bombs) that fall inside it; then the scalars. It
-// never allocates.
+// own marks (players, bombs) that fall inside it, and with
+// [Config.TouchedPlanes] its touched planes (0 off the map); then the
+// scalars. It never allocates.
 func (g *Game) writeView(seat int, dst [][]byte) {
 	w, h, r := g.width, g.height, g.cfg.ViewRadius
-	g.sharedPlanes(NumPlanes * w * h)
+	g.sharedPlanes(g.cfg.planes() * w * h)
 	p := &g.players[seat]
 	d := 2*r + 1
 	if p.X >= 1 && p.X <= w && p.Y >= 1 && p.Y <= h {
@@ -40,7 +41,40 @@ func (g *Game) writeView(seat int, dst [][]byte) {
 	for _, bm := range m.bombs[:m.nBombs] {
 		put(bm.plane(seat), int(bm.cell), bm.timer)
 	}
+	if g.cfg.TouchedPlanes {
+		g.writeTouchedView(seat, dst[0], p.X-r, p.Y-r, d)
+	}
 	g.writeScalars(seat, dst[1])
+}
+
+// writeTouchedView writes the two [Config.TouchedPlanes] of seat's window
+// of side d, whose top left is map cell (x0, y0), into dst: as
+// [Game.writeTouched] on the map, 0 off it.
+func (g *Game) writeTouchedView(seat int, dst []byte, x0, y0, d int) {
+	self := dst[PlaneSelfTouched*d*d : (PlaneSelfTouched+1)*d*d]
+	others := dst[PlaneOpponentsTouched*d*d : (PlaneOpponentsTouched+1)*d*d]
+	clear(self)
+	clear(others)
+	// The window's columns u0..u1-1 fall on the map (x = x0+u in 1..w).
+	w, h := g.width, g.height
+	u0, u1 := max(0, 1-x0), min(d, w+1-x0)
+	if u0 >= u1 {
+		return
+	}
+	bit := uint16(1) << seat
+	for v := range d {
+		y := y0 + v
+		if y < 1 || y > h {
+			continue
+		}
+		cells := g.cells[(y-1)*w+x0-1+u0 : (y-1)*w+x0-1+u1]
+		s, o := self[v*d+u0:v*d+u1], others[v*d+u0:v*d+u1]
+		for i := range cells {
+			t := cells[i].touched
+			s[i] = flag(t&bit != 0)
+			o[i] = flag(t&^bit != 0)
+		}
+	}
 }
 
 // refreshPadded brings g.padded up to the current shared planes: made

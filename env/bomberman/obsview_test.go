@@ -85,9 +85,25 @@ func TestViewShowsTheMapAroundTheSeat(t *testing.T) {
 
 // TestViewUpdateObsWritesWhatWriteObsWrites checks that rows kept from step
 // to step and brought up to date with UpdateObs hold the window WriteObs
-// writes, while the player moves.
+// writes, while the player moves, with and without the touched planes and
+// opponent scalars.
 func TestViewUpdateObsWritesWhatWriteObsWrites(t *testing.T) {
-	g, err := New(&Config{Players: 2, ViewRadius: 10})
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"plain", Config{Players: 2, ViewRadius: 10}},
+		{"touched_planes", Config{Players: 2, ViewRadius: 10, TouchedPlanes: true}},
+		{"small_window_touched_planes_and_opponent_scalars", Config{Players: 2, ViewRadius: 3, TouchedPlanes: true, OpponentScalars: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testViewUpdateObs(t, &tc.cfg) })
+	}
+}
+
+// testViewUpdateObs is TestViewUpdateObsWritesWhatWriteObsWrites for cfg
+// (2 players).
+func testViewUpdateObs(t *testing.T, cfg *Config) {
+	g, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,9 +165,24 @@ func TestViewRadiusOutOfRangeIsRefused(t *testing.T) {
 }
 
 // TestViewStepAllocatesNothing: stepping and writing centred observations
-// and masks allocates nothing.
+// and masks allocates nothing, with or without the touched planes and
+// opponent scalars.
 func TestViewStepAllocatesNothing(t *testing.T) {
-	g, err := New(&Config{Players: 4, ViewRadius: 10})
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"plain", Config{Players: 4, ViewRadius: 10}},
+		{"touched_planes_and_opponent_scalars", Config{Players: 4, ViewRadius: 10, TouchedPlanes: true, OpponentScalars: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testViewStepAllocatesNothing(t, &tc.cfg) })
+	}
+}
+
+// testViewStepAllocatesNothing is TestViewStepAllocatesNothing for cfg
+// (4 players).
+func testViewStepAllocatesNothing(t *testing.T, cfg *Config) {
+	g, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

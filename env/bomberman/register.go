@@ -94,10 +94,16 @@ func Rules(cfg *Config) string {
 	f("## botarena\n\n")
 	if r := cfg.ViewRadius; r > 0 {
 		f("- Observation per seat: uint8 planes [%d,%d,%d], a window centred on the seat's player (own player first; off-map cells read as indestructible walls), and %d float32 scalars; 7 actions in the move.txt order, with a mask of the commands the engine would accept.\n",
-			NumPlanes, 2*r+1, 2*r+1, NumScalars)
+			cfg.planes(), 2*r+1, 2*r+1, cfg.scalars())
 	} else {
 		f("- Observation per seat: uint8 planes [%d,%d,%d] (own player first) and %d float32 scalars; 7 actions in the move.txt order, with a mask of the commands the engine would accept.\n",
-			NumPlanes, side, side, NumScalars)
+			cfg.planes(), side, side, cfg.scalars())
+	}
+	if cfg.TouchedPlanes {
+		f("- touched_planes: planes 12 and 13 mark the cells the seat's own player and the other players have ever occupied.\n")
+	}
+	if cfg.OpponentScalars {
+		f("- opponent_scalars: scalars 8–10 are the bomb bag, blast radius and points/100 of the alive opponent with the most points (0s when none).\n")
 	}
 	f("- Reward: %s\n", RewardDefinition)
 	return b.String()
