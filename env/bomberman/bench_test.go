@@ -14,13 +14,19 @@ import (
 // Reset inline (with a fresh seed), so map generation is part of the
 // figure, amortised over the games.
 func BenchmarkStep(b *testing.B) {
-	b.Run("bomberman", func(b *testing.B) { benchmarkStep(b, 0, false) })
+	b.Run("bomberman", func(b *testing.B) { benchmarkStep(b, Config{}, false) })
 	// As bomberman, with each seat's observation kept in its own row and
 	// brought up to date by UpdateObs, as vecenv pools do.
-	b.Run("bomberman_rows", func(b *testing.B) { benchmarkStep(b, 0, true) })
+	b.Run("bomberman_rows", func(b *testing.B) { benchmarkStep(b, Config{}, true) })
 	// As bomberman_rows, with player-centred 21×21 windows (view_radius
 	// 10), which UpdateObs writes in full.
-	b.Run("bomberman_view_rows", func(b *testing.B) { benchmarkStep(b, 10, true) })
+	b.Run("bomberman_view_rows", func(b *testing.B) { benchmarkStep(b, Config{ViewRadius: 10}, true) })
+	// As bomberman_rows and bomberman_view_rows, with the touched planes
+	// and the opponent scalars.
+	fields := Config{TouchedPlanes: true, OpponentScalars: true}
+	b.Run("bomberman_fields_rows", func(b *testing.B) { benchmarkStep(b, fields, true) })
+	fields.ViewRadius = 10
+	b.Run("bomberman_fields_view_rows", func(b *testing.B) { benchmarkStep(b, fields, true) })
 	b.Run("bomberman_sim_only", func(b *testing.B) {
 		// Step alone, without observations or masks: one game of 4 seats
 		// that only moves (nobody dies, so Reset is rare).
@@ -33,12 +39,13 @@ func BenchmarkStep(b *testing.B) {
 	})
 }
 
-// benchmarkStep steps one 4-seat game (with view radius view) with
+// benchmarkStep steps one 4-seat game of cfg (its Players set to 4) with
 // pseudo-random actions and writes every seat's observation (with
 // UpdateObs into rows it keeps when rows is set) and mask
 // (testutil.BenchStep).
-func benchmarkStep(b *testing.B, view int, rows bool) {
-	g, err := New(&Config{Players: 4, ViewRadius: view})
+func benchmarkStep(b *testing.B, cfg Config, rows bool) {
+	cfg.Players = 4
+	g, err := New(&cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

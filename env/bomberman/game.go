@@ -25,7 +25,7 @@ func newGame(name string, cfg *Config) (*Game, error) {
 		g.safety = NewHunter() // WriteMask's scratch
 	}
 	g.spec = newSpec(name, &g.cfg)
-	g.allocObs(g.cfg.planes() * g.cfg.Side() * g.cfg.Side())
+	g.allocObs(g.sharedPlaneCount() * g.cfg.Side() * g.cfg.Side())
 	g.Reset(0)
 	return g, nil
 }

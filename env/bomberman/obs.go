@@ -133,6 +133,9 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 	g.checkObs(dst)
 	if g.cfg.ViewRadius > 0 {
 		g.writeView(seat, dst)
+		if g.cfg.TouchedPlanes {
+			g.writeTouchedView(seat, dst[0])
+		}
 		return
 	}
 	g.sharedPlanes(len(dst[0]))
@@ -164,6 +167,9 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	if g.cfg.ViewRadius > 0 {
 		// The window moves with the player: it is written in full.
 		g.writeView(seat, dst)
+		if g.cfg.TouchedPlanes {
+			g.writeTouchedView(seat, dst[0])
+		}
 		return g.obsVer
 	}
 	g.sharedPlanes(len(dst[0]))
@@ -197,6 +203,16 @@ func (g *Game) checkObs(dst [][]byte) {
 	}
 }
 
+// sharedPlaneCount is the number of planes of obsShared: the whole-map
+// planes, the touched ones (zero there) included; with a view only the
+// NumPlanes that windows are cut from ([Game.writeView]).
+func (g *Game) sharedPlaneCount() int {
+	if g.cfg.ViewRadius > 0 {
+		return NumPlanes
+	}
+	return g.cfg.planes()
+}
+
 // allocObs makes the shared planes and the delta's buffers for planes of n
 // bytes, and invalidates them.
 func (g *Game) allocObs(n int) {
@@ -204,7 +220,7 @@ func (g *Game) allocObs(n int) {
 	d := &g.delta
 	d.wordBits = make([]uint64, (n/8+1+63)/64)
 	d.words = make([]int32, 0, n/8+1)
-	hw := n / g.cfg.planes()
+	hw := n / g.sharedPlaneCount()
 	d.cells = make([]int32, 0, hw)
 	// The dynamic planes have 3 planes' cells.
 	g.dyn = make([]uint16, 0, 3*hw)

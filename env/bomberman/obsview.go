@@ -4,12 +4,11 @@ package bomberman
 // ([Config.ViewRadius] > 0): the window around the seat's player (its last
 // cell once dead) of the whole-map planes as [Game.WriteObs] writes them
 // without the option: the shared planes cut to the window, then the seat's
-// own marks (players, bombs) that fall inside it, and with
-// [Config.TouchedPlanes] its touched planes (0 off the map); then the
-// scalars. It never allocates.
+// own marks (players, bombs) that fall inside it; then the scalars. It
+// never allocates.
 func (g *Game) writeView(seat int, dst [][]byte) {
 	w, h, r := g.width, g.height, g.cfg.ViewRadius
-	g.sharedPlanes(g.cfg.planes() * w * h)
+	g.sharedPlanes(NumPlanes * w * h)
 	p := &g.players[seat]
 	d := 2*r + 1
 	if p.X >= 1 && p.X <= w && p.Y >= 1 && p.Y <= h {
@@ -41,16 +40,16 @@ func (g *Game) writeView(seat int, dst [][]byte) {
 	for _, bm := range m.bombs[:m.nBombs] {
 		put(bm.plane(seat), int(bm.cell), bm.timer)
 	}
-	if g.cfg.TouchedPlanes {
-		g.writeTouchedView(seat, dst[0], p.X-r, p.Y-r, d)
-	}
 	g.writeScalars(seat, dst[1])
 }
 
 // writeTouchedView writes the two [Config.TouchedPlanes] of seat's window
-// of side d, whose top left is map cell (x0, y0), into dst: as
-// [Game.writeTouched] on the map, 0 off it.
-func (g *Game) writeTouchedView(seat int, dst []byte, x0, y0, d int) {
+// ([Config.ViewRadius] > 0) into dst, after writeView: as
+// [Game.writeTouched] on the map, 0 off it. (Kept out of writeView, whose
+// copy loop is compiled better without it.)
+func (g *Game) writeTouchedView(seat int, dst []byte) {
+	r, p := g.cfg.ViewRadius, &g.players[seat]
+	x0, y0, d := p.X-r, p.Y-r, 2*r+1
 	self := dst[PlaneSelfTouched*d*d : (PlaneSelfTouched+1)*d*d]
 	others := dst[PlaneOpponentsTouched*d*d : (PlaneOpponentsTouched+1)*d*d]
 	clear(self)
