@@ -105,15 +105,18 @@ type Config struct {
 	// seat's player has. They are per-seat planes, in the whole-map layout
 	// and in the ViewRadius window (0 off the map) alike. It changes the
 	// spec's planes shape to [NumPlanesTouched, H, W], so a policy trained
-	// with it plays only with it. Default false: 12 planes.
-	TouchedPlanes bool `json:"touched_planes" doc:"add two planes after the 12: the cells the seat's own player has ever occupied (12) and the cells any other player has (13); false means the 12 planes"`
+	// with it plays only with it; it only appends (env.AppendField), so a
+	// policy trained without it reads the first 12 planes of a game with
+	// it. Default false: 12 planes.
+	TouchedPlanes bool `json:"touched_planes" doc:"add two planes after the 12: the cells the seat's own player has ever occupied (12) and the cells any other player has (13); false means the 12 planes" obs:"append planes"`
 	// OpponentScalars, when true, adds three scalars after the 8: the bomb
 	// bag, blast radius and points/100 of the strongest opponent, the other
 	// seat alive with the most points (the lowest seat on a tie; 0s when
 	// none is alive), the opponent planner's rollout value subtracts
 	// ([Planner]). It changes the spec's scalars shape to
-	// [NumScalarsOpponent]. Default false: 8 scalars.
-	OpponentScalars bool `json:"opponent_scalars" doc:"add three scalars after the 8: bomb bag, blast radius and points/100 of the alive opponent with the most points (0s when none); false means the 8 scalars"`
+	// [NumScalarsOpponent]; it only appends, as TouchedPlanes does.
+	// Default false: 8 scalars.
+	OpponentScalars bool `json:"opponent_scalars" doc:"add three scalars after the 8: bomb bag, blast radius and points/100 of the alive opponent with the most points (0s when none); false means the 8 scalars" obs:"append scalars"`
 }
 
 // planes returns C, the number of observation planes the config gives.
