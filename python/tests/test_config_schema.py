@@ -89,3 +89,7 @@ def test_config_fields_name_the_tensor_they_only_append_to(client: botarena.Clie
     assert info["battleships/small"].config_field("density_plane").appends == "planes"
     assert info["battlebots"].config_field("arena").appends == ""
     assert [f.name for f in info["battlecube"].config_fields if f.appends] == ["history", "cycle_marks", "tasks_scalar"]
+    assert [(f.name, f.appends) for f in info["bomberman/2p"].config_fields if f.appends] == [
+        ("touched_planes", "planes"),
+        ("opponent_scalars", "scalars"),
+    ]
