@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // TestTouchedPlanesShowTheCellsOccupied checks the two planes
@@ -207,4 +209,20 @@ func TestObservationFieldsChangeOnlyTheirShapes(t *testing.T) {
 	if c := DefaultConfig(); c.TouchedPlanes || c.OpponentScalars {
 		t.Errorf("default touched_planes %v, opponent_scalars %v; want both false", c.TouchedPlanes, c.OpponentScalars)
 	}
+}
+
+// TestObsDigestObservationFields pins, as TestObsDigest does for the
+// other configs, every byte the game writes for the pool with the touched
+// planes and the opponent scalars (digests taken at 6cd78da, where
+// TestTouchedPlanesShowTheCellsOccupied and
+// TestOpponentScalarsShowTheStrongestOpponent check them against the
+// state), so that a faster encoding that changes one byte fails here.
+func TestObsDigestObservationFields(t *testing.T) {
+	whole, view := DefaultConfig(), DefaultConfig()
+	whole.Players, whole.TouchedPlanes, whole.OpponentScalars = 2, true, true
+	view.ViewRadius, view.TouchedPlanes, view.OpponentScalars, view.SafeMask = 11, true, true, true
+	testutil.CheckObsDigests(t, New, 10000, testutil.LegalOrAny(20, NumActions), []testutil.DigestCase[*Config]{
+		{Cfg: whole, Want: "49dcbe290228a9bb7a58dd4ce79ac6d93f4f46b33152ca22ed74662a71457aaa"},
+		{Cfg: view, Want: "29aded6d7fbbe48f6c31fd4d9a0b41bece9ae43340b57c6c6b37fb9d82e2d4ef"},
+	})
 }
