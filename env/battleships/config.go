@@ -53,6 +53,16 @@ type Config struct {
 	// shield stopped the shot are not shot. The engine still carries a
 	// masked action out. Default false.
 	ShotMask bool `json:"shot_mask" doc:"also mask out the shots that can land only on opponent cells the seat already shot (missed or damaged); the engine still carries a masked action out; false means the mask is the legal actions"`
+	// ShieldMask, when true, also clears from the phase-2 action mask the
+	// shield unless the opponent has hit one of the seat's afloat ships
+	// and the shield, at its current radius, can cover every unhit cell of
+	// every afloat ship; then only the centres that cover them all are
+	// left. It is marksman's rule for the shield's moment: raised then, a
+	// shield of c charges holds off the shots that would finish the fleet
+	// for c rounds, where raised earlier it mostly spends the charges the
+	// rounds have built up. The engine still carries a masked action out.
+	// Default false.
+	ShieldMask bool `json:"shield_mask" doc:"also mask out the shield unless the opponent has hit one of the seat's afloat ships and the shield can cover every unhit cell of every afloat ship, leaving only the centres that do; the engine still carries a masked action out; false means the mask is the legal actions"`
 	// DensityPlane, when true, adds plane PlaneOppDensity to the
 	// observation: for each opponent cell the seat has not shot, the
 	// chance that it holds a ship as hunter reckons it from the seat's own

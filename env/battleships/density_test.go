@@ -252,9 +252,10 @@ func TestDensityPlaneIsHuntersReckoning(t *testing.T) {
 }
 
 // TestShotMaskAndDensityPlaneDoNotAllocate: Step, WriteObs, UpdateObs,
-// WriteMask and UpdateMask with both options never allocate.
+// WriteMask and UpdateMask with both options (and shield_mask) never
+// allocate.
 func TestShotMaskAndDensityPlaneDoNotAllocate(t *testing.T) {
-	g, _ := New(&Config{Size: SizeSmall, ShotMask: true, DensityPlane: true})
+	g, _ := New(&Config{Size: SizeSmall, ShotMask: true, DensityPlane: true, ShieldMask: true})
 	obs, row := g.spec.NewObsBuffers(), g.spec.NewObsBuffers()
 	mask := make([]uint8, g.spec.Actions)
 	acts := []int32{0, 0}

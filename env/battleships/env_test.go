@@ -75,9 +75,9 @@ func TestRandomGamesEndAndValidate(t *testing.T) {
 
 // TestHiddenInformation: seat 0's observation, mask and native files do
 // not depend on where the opponent's unhit ships are, with and without the
-// shot mask and the density plane.
+// shot mask, the shield mask and the density plane.
 func TestHiddenInformation(t *testing.T) {
-	for _, cfg := range []*Config{{}, {ShotMask: true, DensityPlane: true}} {
+	for _, cfg := range []*Config{{}, {ShotMask: true, DensityPlane: true}, {ShotMask: true, ShieldMask: true, DensityPlane: true}} {
 		checkHiddenInformation(t, cfg)
 	}
 }

@@ -40,6 +40,12 @@ type Hunter struct {
 	t    tracker // what it knows of the opponent's map
 	prob [MaxCells]float32
 	dens [MaxCells]float32
+
+	// fleetShield raises the shield whenever every afloat ship's unhit
+	// cells fit under it, not only the last ship's; shieldOnHit waits
+	// until the opponent has hit one of them. [Marksman] sets both.
+	fleetShield bool
+	shieldOnHit bool
 }
 
 // Reset seeds the hunter and forgets the last game.
@@ -236,29 +242,19 @@ func (a *Hunter) choose(g *Game, seat int) int32 {
 
 // shield returns the shield command over the seat's last ship when it has
 // a charge and no active shield and the shield covers every unhit cell of
-// that ship, or 0.
+// that ship, or 0. With fleetShield it does so whenever the shield covers
+// every unhit cell of every ship afloat, and with shieldOnHit only once
+// the opponent has hit one of those ships (the moment Config.ShieldMask
+// leaves the shield in the mask).
 func (a *Hunter) shield(g *Game, seat int) int32 {
 	n := g.Size()
 	p := &g.players[seat]
-	if p.Shield.Active || p.Shield.Charges < 1 || p.ShipsRemaining() != 1 {
+	if p.Shield.Active || p.Shield.Charges < 1 || (p.ShipsRemaining() != 1 && !a.fleetShield) {
 		return 0
 	}
-	lx, ly, hx, hy := n, n, -1, -1
-	for k := range NumShips {
-		s := p.Ships[k]
-		if s.Destroyed {
-			continue
-		}
-		for c := range ShipType(k).Len() {
-			x, y := int(s.X)+dirDX[s.Dir]*c, int(s.Y)+dirDY[s.Dir]*c
-			if p.cells[x*n+y].Hit {
-				continue
-			}
-			lx, ly, hx, hy = min(lx, x), min(ly, y), max(hx, x), max(hy, y)
-		}
-	}
+	lx, ly, hx, hy, hit := g.shieldBox(seat)
 	r := p.Shield.Radius
-	if hx < 0 || hx-lx > 2*r || hy-ly > 2*r {
+	if hx < 0 || hx-lx > 2*r || hy-ly > 2*r || (a.shieldOnHit && !hit) {
 		return 0
 	}
 	return CommandAction(n, CodeShield, (lx+hx)/2, (ly+hy)/2)

@@ -23,6 +23,8 @@ var builtinAgents = []env.AgentInfo{
 		New: newHunterAgent},
 	{Name: "admiral", Summary: "hunter's shooting with a searched fleet in learn placement: of many broad candidate fleets (touching, edge-weighted), one of the four that hunter's simulated targeting took longest to sink",
 		New: newAdmiralAgent},
+	{Name: "marksman", Summary: "admiral with the shield at a better moment: raised only once the opponent has hit one of its afloat ships and it can cover them all (the rule of the shield_mask config)",
+		New: newMarksmanAgent},
 }
 
 // Agents returns the game's built-in agents.

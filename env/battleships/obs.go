@@ -349,7 +349,8 @@ var afloatPairs = [4]uint64{0, uint64(oneBits(1)), uint64(oneBits(1)) << 32, uin
 // is always legal and is the only legal action of a dead seat, of a seat
 // that finished its phase-1 choices, and of a finished game. With
 // Config.ShotMask the phase-2 shots that can land only on cells the seat
-// already shot are left out too (shotIsWasted). It never allocates.
+// already shot are left out too (shotIsWasted), and with Config.ShieldMask
+// the shield but at marksman's moment (maskShield). It never allocates.
 func (g *Game) WriteMask(seat int, dst []uint8) {
 	if len(dst) != g.spec.Actions {
 		panic("battleships: WriteMask: wrong mask length")
@@ -365,6 +366,55 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	if g.cfg.ShotMask {
 		g.maskShot(seat, dst, codes)
 	}
+	if g.cfg.ShieldMask && codes>>CodeShield&1 != 0 {
+		g.maskShield(seat, dst)
+	}
+}
+
+// maskShield clears, for Config.ShieldMask, the legal shield's block of
+// dst (written) but for the centres of a shield that covers every unhit
+// cell of seat's afloat ships, and those too unless the opponent has hit
+// one of them (shieldBox).
+func (g *Game) maskShield(seat int, dst []uint8) {
+	n := g.n
+	gs := grid(n)
+	base := 1 + (CodeShield-1)*gs*gs
+	clear(dst[base : base+gs*gs])
+	lx, ly, hx, hy, hit := g.shieldBox(seat)
+	r := g.players[seat].Shield.Radius
+	if !hit || hx < 0 {
+		return
+	}
+	for x := max(hx-r, 0); x <= min(lx+r, n-1); x++ {
+		for y := max(hy-r, 0); y <= min(ly+r, n-1); y++ {
+			dst[base+(x+Margin)*gs+y+Margin] = 1
+		}
+	}
+}
+
+// shieldBox returns the bounding box of the unhit cells of seat's afloat
+// ships (hx < 0 when there are none) and whether any afloat ship has a hit
+// cell: a shield of radius r centred on (cx, cy) covers them all when
+// hx−r ≤ cx ≤ lx+r and hy−r ≤ cy ≤ ly+r.
+func (g *Game) shieldBox(seat int) (lx, ly, hx, hy int, hit bool) {
+	n := g.n
+	p := &g.players[seat]
+	lx, ly, hx, hy = n, n, -1, -1
+	for k := range NumShips {
+		s := p.Ships[k]
+		if s.Destroyed {
+			continue
+		}
+		for c := range ShipType(k).Len() {
+			x, y := int(s.X)+dirDX[s.Dir]*c, int(s.Y)+dirDY[s.Dir]*c
+			if p.cells[x*n+y].Hit {
+				hit = true
+				continue
+			}
+			lx, ly, hx, hy = min(lx, x), min(ly, y), max(hx, x), max(hy, y)
+		}
+	}
+	return lx, ly, hx, hy, hit
 }
 
 // maskShot clears, for Config.ShotMask, the on-map centres of the legal
@@ -416,7 +466,7 @@ func (g *Game) shotIsWasted(seat, code, x, y int) bool {
 // with the set of legal command codes in its low bits, the same for every
 // seat and state with that set; phase-1 placements, written in full, are
 // maskVerPlacing, which no later call takes as a known content, and so are
-// phase-2 masks with Config.ShotMask (maskVerShots). have 0 or
+// phase-2 masks with Config.ShotMask or Config.ShieldMask (maskVerShots). have 0 or
 // anything else is unknown: the mask is written in full. It never
 // allocates.
 func (g *Game) UpdateMask(seat int, dst []uint8, have uint64) uint64 {
@@ -428,7 +478,7 @@ func (g *Game) UpdateMask(seat int, dst []uint8, have uint64) uint64 {
 		g.WriteMask(seat, dst)
 		return maskVerPlacing
 	}
-	if g.cfg.ShotMask && codes != 0 {
+	if (g.cfg.ShotMask || g.cfg.ShieldMask) && codes != 0 {
 		g.WriteMask(seat, dst)
 		return maskVerShots
 	}

@@ -71,6 +71,9 @@ func Rules(cfg *Config) string {
 	if cfg.ShotMask {
 		f("- shot_mask: the mask leaves out the shots that can land only on opponent cells the seat already shot (the engine still carries them out).\n")
 	}
+	if cfg.ShieldMask {
+		f("- shield_mask: the mask leaves out the shield unless the opponent has hit one of the seat's afloat ships and the shield can cover every unhit cell of every afloat ship, and then every centre that does not (the engine still carries a masked shield out).\n")
+	}
 	f("- Reward: %s\n", RewardDefinition)
 	return b.String()
 }
