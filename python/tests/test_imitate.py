@@ -20,6 +20,7 @@ from botarena.train.imitate import (  # noqa: E402
     imitation_loss,
     load_demonstrations,
     opponent_folders,
+    parse_action_range,
     record_demonstrations,
     split_games,
 )
@@ -132,3 +133,26 @@ def test_split_games_refuses_no_opponents_and_negative_games() -> None:
 def test_one_opponents_games_keep_the_single_opponent_layout(tmp_path: Path) -> None:
     assert opponent_folders(tmp_path, 1) == [tmp_path]
     assert opponent_folders(tmp_path, 2) == [tmp_path / "vs_00", tmp_path / "vs_01"]
+
+
+def test_an_action_range_keeps_only_the_teachers_decisions_inside_it(tmp_path: Path) -> None:
+    """--imitate-actions LO:HI: of hunter's Battleships decisions in learn placement, the range below
+    the placement actions keeps its shots and drops its five placements a game, and the two ranges
+    together are every decision."""
+    cfg = {"placement": "learn"}
+    data = record_demonstrations(find_binary(), "battleships/small", "hunter", "reference", 2, tmp_path, seed=1, config=cfg)
+    spec = GameSpec.from_schema_metadata(pq.read_table(sorted(data.glob("*.parquet"))[0]).schema)
+    every = load_demonstrations(data, spec, 0.99)
+    first_place = spec.actions - 4 * 7 * 7  # Battleships: 4 directions x n^2 placement actions at the end
+    shots = load_demonstrations(data, spec, 0.99, parse_action_range(f"0:{first_place}"))
+    fleet = load_demonstrations(data, spec, 0.99, parse_action_range(f"{first_place}:{spec.actions}"))
+    assert len(shots) + len(fleet) == len(every)
+    assert len(fleet) > 0 and np.all(fleet.actions >= first_place)
+    assert len(shots) > 0 and np.all(shots.actions < first_place)
+    assert shots.games == every.games
+
+
+@pytest.mark.parametrize("text", ["5", "3:3", "-1:4", "a:b"])
+def test_a_bad_action_range_is_refused(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_action_range(text)

@@ -14,6 +14,7 @@ from botarena.policy import load_policy
 from botarena.train.config import DEFAULT_ENT_COEF, DEFAULT_GAMMA, MixGroup, TrainConfig, game_info, parse_mix, parse_opponents
 from botarena.train.evaluate import evaluate, play_match
 from botarena.train.gauntlet import gauntlet_scalars, run_gauntlet
+from botarena.train.imitate import parse_action_range
 from botarena.train.curve import read_curve
 from botarena.train.ppo import train
 from botarena.train.track import Tracker, open_tracker
@@ -149,6 +150,13 @@ def _parser() -> argparse.ArgumentParser:
     im.add_argument("--imitate-epochs", type=int, default=d.imitate_epochs, help="passes over its decisions (0: no clone, the network keeps its start; with --imitate-coef, the decisions serve its term alone)")
     alone = "in games of more than two seats, seat the teacher (and the DAgger student) once a game, against copies of the opponent in every other seat (default: a league of the two, which seats it 2-3 times in a 4-player game)"
     im.add_argument("--imitate-alone", action="store_true", help=alone)
+    im.add_argument(
+        "--imitate-actions",
+        default=d.imitate_actions,
+        metavar="LO:HI",
+        help="imitate only the teacher's decisions whose action index is in [LO, HI) (`botarena rules GAME` numbers them), "
+        "e.g. a Battleships teacher's shots and not its fleet (default: every decision)",
+    )
     im.add_argument("--imitate-lr", type=float, default=d.imitate_lr, help="learning rate while imitating")
     im.add_argument(
         "--dagger-rounds",
@@ -238,6 +246,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parse_opponents(args.opponent or "random")
     except ValueError as e:
         print(f"botarena.train: --opponent: {e}", file=sys.stderr)
+        return 2
+    try:
+        parse_action_range(args.imitate_actions)
+    except ValueError as e:
+        print(f"botarena.train: --imitate-actions: {e}", file=sys.stderr)
         return 2
     if (args.imitate or any(g.imitate for g in mix)) and (
         args.imitate_games < 1

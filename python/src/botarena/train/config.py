@@ -369,6 +369,7 @@ class TrainConfig:
     dagger_rounds: int = 0  # after the clone: rounds of the clone's own games labelled by the teacher, refitted (DAgger)
     dagger_games: int = 200  # games of the clone a round, shared over the opponent mixture by weight, over every seat
     dagger_epochs: int = 3  # passes over all decisions so far after each round
+    imitate_actions: str = ""  # "LO:HI": imitate only the teacher's decisions whose action is in [LO, HI) ("" = all)
     imitate_alone: bool = False  # the teacher (or the dagger: student) alone against copies of the opponent in every other seat
     mix: str = ""  # several games (variants) in one run, envs split by weight: parse_mix's text ("" = game alone)
 

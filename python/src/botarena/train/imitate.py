@@ -46,6 +46,7 @@ __all__ = [
     "fit_scales",
     "imitation_loss",
     "load_demonstrations",
+    "parse_action_range",
     "opponent_folders",
     "record_demonstrations",
     "split_games",
@@ -167,8 +168,24 @@ def opponent_folders(folder: pathlib.Path, opponents: int) -> list[pathlib.Path]
     return [folder / f"vs_{i:02d}" for i in range(opponents)]
 
 
-def load_demonstrations(data: pathlib.Path, spec: GameSpec, gamma: float) -> Demonstrations:
-    """Reads the teacher's rows of the match data in ``data`` (Parquet files of ``spec``'s game)."""
+def parse_action_range(text: str) -> tuple[int, int] | None:
+    """``--imitate-actions``' range "LO:HI" as (LO, HI), or None for "" (every action). Raises
+    ValueError unless 0 <= LO < HI."""
+    if not text:
+        return None
+    lo, sep, hi = text.partition(":")
+    if not sep:
+        raise ValueError(f"an action range is LO:HI, got {text!r}")
+    r = (int(lo), int(hi))
+    if not 0 <= r[0] < r[1]:
+        raise ValueError(f"an action range LO:HI needs 0 <= LO < HI, got {text!r}")
+    return r
+
+
+def load_demonstrations(data: pathlib.Path, spec: GameSpec, gamma: float, actions: tuple[int, int] | None = None) -> Demonstrations:
+    """Reads the teacher's rows of the match data in ``data`` (Parquet files of ``spec``'s game).
+    With ``actions`` = (LO, HI) (``--imitate-actions``) only the decisions whose label lies in
+    [LO, HI) are kept: a Battleships run can imitate a teacher's shots and not its fleet."""
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
@@ -206,6 +223,8 @@ def load_demonstrations(data: pathlib.Path, spec: GameSpec, gamma: float) -> Dem
         # ignores; the policy can never take it, and its masked log-probability (about -1e9) would
         # swamp the loss, so the row is left out.
         choice = (mask.sum(axis=1) > 1) & (np.take_along_axis(mask, action[:, None], axis=1)[:, 0] > 0)
+        if actions is not None:
+            choice &= (action >= actions[0]) & (action < actions[1])
         parts["mask"].append(mask[choice])
         parts["action"].append(action[choice])
         parts["played"].append(played[choice])

@@ -31,6 +31,7 @@ from botarena.train.imitate import (
     fit_scales,
     imitation_loss,
     load_demonstrations,
+    parse_action_range,
     opponent_folders,
     record_demonstrations,
     split_games,
@@ -583,7 +584,7 @@ class Trainer:
             self.log(f"{what}: {n} game{'s' if n != 1 else ''} of {agent if what == 'imitation' else 'the clone'} against {opponent} (match data in {where}) ...")
             alone = self._seats(g.game, g.config) if cfg.imitate_alone else 0
             data = record_demonstrations(find_binary(), g.game, agent, opponent, n, where, seed=(seed + i) % 2**64, config=dict(g.config), alone_in=alone)
-            new = load_demonstrations(data, self.spec, cfg.gamma)
+            new = load_demonstrations(data, self.spec, cfg.gamma, parse_action_range(cfg.imitate_actions))
             if what != "imitation":
                 self.log(
                     f"{what}: the clone won {new.wins} of {new.games} games against {opponent} ({new.draws} drawn) and played "
@@ -601,7 +602,7 @@ class Trainer:
             n = len(parse_opponents(g.opponent)) if self.mixed else len(self.mixture)
             for where in opponent_folders(gfolder, n):
                 if (where / "data").is_dir():
-                    new = load_demonstrations(where / "data", self.spec, cfg.gamma)
+                    new = load_demonstrations(where / "data", self.spec, cfg.gamma, parse_action_range(cfg.imitate_actions))
                     demos = new if demos is None else demos + new
         if demos is None:
             raise FileNotFoundError(f"no match data in {folder} for the {len(self.mixture)} opponent(s) of --opponent")
