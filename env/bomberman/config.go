@@ -95,9 +95,11 @@ type Config struct {
 	// actions: it is masked out too when waiting a round is certain death
 	// (under the model that set the mask) and another action is safe, the
 	// one case where a Bomberman mask clears action 0 (see [env.Env]'s
-	// WriteMask). Default false: Do Nothing stays legal whatever it costs.
-	// It needs SafeMask.
-	SafeMaskStrict bool `json:"safe_mask_strict" doc:"with safe_mask: also mask out Do Nothing when waiting is certain death and another action is safe; false means Do Nothing stays legal whatever it costs"`
+	// WriteMask). A bot's Do Nothing is judged as what the 20-do-nothing
+	// rule makes of it: its 20th in a row as the harness's Place Bomb, its
+	// 21st as fatal (the harness stops running the bot). Default false: Do
+	// Nothing stays legal whatever it costs. It needs SafeMask.
+	SafeMaskStrict bool `json:"safe_mask_strict" doc:"with safe_mask: also mask out Do Nothing when waiting is certain death and another action is safe; a bot's 20th Do Nothing in a row is judged as the bomb the harness plants for it, its 21st as fatal (the harness stops running it); false means Do Nothing stays legal whatever it costs"`
 	// TouchedPlanes, when true, adds two planes after the 12:
 	// PlaneSelfTouched, 1 on every cell the seat's own player has ever
 	// occupied in this game (what coverage counts, and what harvester

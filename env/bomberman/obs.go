@@ -905,6 +905,34 @@ func (g *Game) forced(seat int) bool {
 	return !g.cfg.isConsole(seat) && g.players[seat].Idle > doNothingLimit
 }
 
+// What the 20-do-nothing rule makes of a seat's next Do Nothing
+// ([Game.nextWait]).
+const (
+	// waitStays: a wait (a console seat's always is).
+	waitStays = iota
+	// waitPlants: the bot's 20th in a row, which the harness turns into
+	// Place Bomb.
+	waitPlants
+	// waitTakesOver: the bot's 21st in a row, after which the harness stops
+	// running it and sends Trigger every round ([Game.forced]).
+	waitTakesOver
+)
+
+// nextWait reports what the 20-do-nothing rule (spec §7.3) makes of seat's
+// next Do Nothing, from its count of consecutive do-nothings so far.
+func (g *Game) nextWait(seat int) int {
+	if g.cfg.isConsole(seat) {
+		return waitStays
+	}
+	switch idle := g.players[seat].Idle; {
+	case idle == doNothingLimit-1:
+		return waitPlants
+	case idle >= doNothingLimit:
+		return waitTakesOver
+	}
+	return waitStays
+}
+
 // doNothingLimit is the consecutive do-nothing count at which the harness
 // plants a bomb for a bot (spec §7.3).
 const doNothingLimit = 20

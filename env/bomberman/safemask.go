@@ -19,7 +19,13 @@ import "github.com/botarena/botarena/env"
 // waiting a round is certain death and some other action is safe, it
 // clears Do Nothing as well, so a learner cannot stand in its own bomb's
 // ray until it blows (the way the harvester clone died in most of its
-// games against hunter).
+// games against hunter). It judges a Do Nothing as what the 20-do-nothing
+// rule makes of it (a bot's, not a console seat's; [Game.nextWait]): the
+// 20th in a row as the bomb the harness plants for the bot (when the bot
+// may plant one), the 21st as fatal, since the harness then stops running
+// the bot and it never moves again (the way bomberman-2p-planner-touched
+// died in most of its own-bomb deaths: waiting beside an opponent until
+// the harness planted under it, then waiting on).
 //
 // A wary safe mask ([Config.SafeMaskWary]) foresees what an opponent can
 // do this round and the next: it first judges the actions with every
@@ -107,6 +113,17 @@ func (h *Hunter) maskUnder(g *Game, p Player, m maskModel, mask []uint8, strict 
 		h.addPlant(me, p.BombRadius, plantTimer(p.BombBag), h.seat, 0)
 		h.simulate()
 		safe[PlaceBomb] = h.safe[1][me]
+	}
+	if strict {
+		// The do-nothing rule (spec §7.3) makes some waits something else.
+		switch g.nextWait(h.seat) {
+		case waitPlants:
+			if mask[PlaceBomb] != 0 {
+				safe[DoNothing] = safe[PlaceBomb]
+			}
+		case waitTakesOver:
+			safe[DoNothing] = false
+		}
 	}
 	if !env.KeepSafe(mask, safe[:]) {
 		return false

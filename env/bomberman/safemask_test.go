@@ -229,18 +229,31 @@ func TestStrictSafeMaskRulesOutAFatalWait(t *testing.T) {
 	for _, c := range []struct {
 		name          string
 		timer         int
+		idle          int  // seat 0's consecutive do-nothings so far
+		console       bool // seat 0 a console seat, exempt from the do-nothing rule
 		strict, plain []uint8
 	}{
 		// Timer 3: waiting a round leaves no time for the two steps out.
-		{"a fatal wait is masked, the way out kept", 3, down, waitOrDown},
+		{"a fatal wait is masked, the way out kept", 3, 0, false, down, waitOrDown},
 		// Timer 4: a round of waiting still leaves time to get out.
-		{"a wait that leaves a way out stays legal", 4, waitOrDown, waitOrDown},
+		{"a wait that leaves a way out stays legal", 4, 0, false, waitOrDown, waitOrDown},
 		// Timer 2: nothing survives, so both leave the legal mask.
-		{"nothing safe leaves the legal mask, Do Nothing in it", 2, legal, legal},
+		{"nothing safe leaves the legal mask, Do Nothing in it", 2, 0, false, legal, legal},
+		// The 21st Do Nothing in a row hands the bot to the harness,
+		// which never moves it again: fatal, though the wait itself is not.
+		{"the wait the do-nothing rule takes the bot over at is masked", 4, 20, false, down, waitOrDown},
+		// The 20th is the harness's Place Bomb, which is not legal here
+		// (its bomb is on the cell): a wait after all.
+		{"the wait the do-nothing rule plants at is judged as the plant", 4, 19, false, waitOrDown, waitOrDown},
+		{"a console seat's wait is a wait whatever its count", 4, 20, true, waitOrDown, waitOrDown},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, strict := range []bool{true, false} {
 				g := newWaitScene(t, strict, c.timer)
+				g.players[0].Idle = c.idle
+				if c.console {
+					g.cfg.ConsoleSeats = []int{0}
+				}
 				mask := make([]uint8, NumActions)
 				g.WriteMask(0, mask)
 				want := c.plain
