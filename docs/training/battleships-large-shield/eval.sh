@@ -8,7 +8,7 @@
 #   sharp2-*:  the committed large-sharp2 with its own config (no shield_mask), the same opponents;
 #   sharp2m-*: large-sharp2 under shield_mask, untrained: what the mask alone gives.
 # A fourth argument NAME runs only the policy's rows, named NAME-* instead of new-* (the second run, shield2).
-# One JSON a row; gmd.py gathers them into gauntlet.json and gauntlet.md.
+# One JSON a row; ../battleships-large-sharp2/gmd.py gathers them into gauntlet.json and gauntlet.md.
 P=$1; S=$2; SEED=$3; NEW=${4:-new}
 C='{"placement":"learn","shot_mask":true,"density_plane":true}'
 M='{"placement":"learn","shot_mask":true,"density_plane":true,"shield_mask":true}'

@@ -7,7 +7,7 @@
 #             and head to head against small-sharp (both under shield_mask);
 #   sharpm-*: battleships-small-sharp under shield_mask, untrained (what the mask alone gives), sampling and arg-max;
 #   sharp-*:  battleships-small-sharp with its own config (no shield_mask), sampling.
-# One JSON a row; gmd.py (../battleships-large-shield/gmd.py) gathers them into gauntlet.json and gauntlet.md.
+# One JSON a row; ../battleships-large-sharp2/gmd.py gathers them into gauntlet.json and gauntlet.md.
 P=$1; S=$2; SEED=$3; NEW=${4:-new}
 C='{"placement":"learn","shot_mask":true,"density_plane":true}'
 M='{"placement":"learn","shot_mask":true,"density_plane":true,"shield_mask":true}'
