@@ -577,6 +577,55 @@ def test_skip_forced_leaves_one_action_steps_out_of_the_update() -> None:
         assert (stats["value_loss"] < 1e3) == skip, stats
 
 
+def test_value_only_update_moves_the_value_head_alone() -> None:
+    """--value-warmup's update (ppo_update's value_only): the value head learns the returns while every
+    other weight, and so every action probability, stays bit for bit as it was, even with an aux
+    (imitation) term given, which it leaves out; a normal update after it moves the policy."""
+    from botarena.train.ppo import ppo_update
+    from botarena.train.rollout import Rollout
+
+    T, N, A = 8, 4, 5
+    rs = np.random.default_rng(3)
+    buf = Rollout(T, N, [("planes", (1, 2, 2), np.uint8), ("scalars", (1,), np.float32)], A)
+    buf.valid[:] = 1
+    buf.masks[:] = 1
+    buf.obs["planes"][:] = rs.integers(0, 3, buf.obs["planes"].shape)
+    buf.obs["scalars"][:] = rs.normal(size=buf.obs["scalars"].shape)
+    buf.actions[:] = rs.integers(0, A, (T, N))
+    buf.logprobs[:] = np.log(1 / A)
+    adv = rs.normal(size=(T, N)).astype(np.float32)
+    ret = np.full((T, N), 0.8, dtype=np.float32)
+    cfg = dataclasses.replace(TrainConfig(), ent_coef=0.01, update_epochs=4, minibatches=2)
+    torch.manual_seed(0)
+    net = _tiny_net(A)
+    opt = torch.optim.Adam(net.parameters(), lr=1e-2)
+    before = {k: v.clone() for k, v in net.state_dict().items()}
+    aux_calls = []
+
+    def aux() -> torch.Tensor:
+        aux_calls.append(1)
+        return sum(p.sum() for p in net.policy.parameters())
+
+    losses = []
+    for i in range(5):
+        stats = ppo_update(net, opt, buf, adv, ret, cfg, np.random.default_rng(i), torch.device("cpu"), aux=aux, value_only=True)
+        losses.append(stats["value_loss"])
+        assert stats["aux_loss"] == 0.0
+    assert not aux_calls
+    after = net.state_dict()
+    for k in before:
+        assert torch.equal(before[k], after[k]) != k.startswith("value."), k
+    assert losses[-1] < losses[0]
+    ppo_update(net, opt, buf, adv, ret, cfg, np.random.default_rng(9), torch.device("cpu"), aux=aux)
+    assert aux_calls
+    assert not torch.equal(before["policy.0.weight"], net.state_dict()["policy.0.weight"])
+    assert not torch.equal(before["trunk.0.weight"], net.state_dict()["trunk.0.weight"])
+
+
+def test_value_warmup_must_not_be_negative(tmp_path: Path) -> None:
+    assert main(["--game", "battlebots", "--total-steps", "1", "--value-warmup", "-1", "--out", str(tmp_path)]) == 2
+
+
 def test_track_tensorboard_logs_the_curve_and_the_evaluation(tmp_path: Path, address: str) -> None:
     """--track tensorboard: each update's curve row as train/*, the evaluation as eval/*, in OUT/tb."""
     from botarena.train.track import read_scalars

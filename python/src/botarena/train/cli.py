@@ -63,6 +63,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--clip", type=float, default=d.clip)
     p.add_argument("--ent-coef", type=float, default=None, help=f"entropy coefficient (default: the game's training default, else {DEFAULT_ENT_COEF})")
     p.add_argument("--vf-coef", type=float, default=d.vf_coef)
+    p.add_argument(
+        "--value-warmup",
+        type=int,
+        default=d.value_warmup,
+        metavar="N",
+        help="the run's first N PPO updates (counted from update 1, so a resumed run past N has none) train the value head alone: "
+        "its loss only, every other weight frozen, the policy unchanged; for a policy from --init whose value head does not "
+        "know its returns (a behaviour clone). 0: off",
+    )
     p.add_argument("--max-grad-norm", type=float, default=d.max_grad_norm)
     p.add_argument("--channels", default="", help="conv channels, comma separated (default: the game's training defaults, `botarena games GAME`)")
     p.add_argument("--strides", default="", help="conv strides, comma separated (default: per game, or 1s with --channels)")
@@ -267,6 +276,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.dagger_rounds < 0 or (args.dagger_rounds and (not args.imitate or args.dagger_games < 1 or args.dagger_epochs < 1)):
         print("botarena.train: --dagger-rounds needs --imitate AGENT, and --dagger-games and --dagger-epochs at least 1", file=sys.stderr)
+        return 2
+    if args.value_warmup < 0:
+        print("botarena.train: --value-warmup must be 0 or more", file=sys.stderr)
         return 2
     if args.evaluate:
         cfg = dataclasses.replace(cfg, out=args.out or str(pathlib.Path(args.evaluate).parent))

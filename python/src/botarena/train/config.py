@@ -366,6 +366,7 @@ class TrainConfig:
     imitate_epochs: int = 10  # passes over its decisions
     imitate_lr: float = 1e-3  # Adam's learning rate while imitating
     imitate_coef: float = 0.0  # during PPO, this × the cross-entropy on the teacher's decisions (0 = off)
+    value_warmup: int = 0  # the run's first N updates train the value head alone (the rest of the network frozen; 0 = off)
     dagger_rounds: int = 0  # after the clone: rounds of the clone's own games labelled by the teacher, refitted (DAgger)
     dagger_games: int = 200  # games of the clone a round, shared over the opponent mixture by weight, over every seat
     dagger_epochs: int = 3  # passes over all decisions so far after each round

@@ -64,11 +64,18 @@ def ppo_update(
     device: torch.device,
     deadline: float = math.inf,
     aux: Callable[[], torch.Tensor] | None = None,
+    value_only: bool = False,
 ) -> dict[str, float]:
     """One PPO update over the valid transitions of ``buf``: the mean losses, entropy, KL and clip fraction.
 
     ``aux``, when given, is a loss added to every minibatch's (its mean is ``aux_loss`` in the
     result): ``--imitate-coef``'s imitation term.
+
+    ``value_only`` (``--value-warmup``): each minibatch's loss is ``vf_coef`` × the value loss alone
+    (no policy, entropy or ``aux`` term) and only the value head's weights (``net.value``) are
+    stepped; every other weight, and so the policy's probabilities, is left exactly as it was (the
+    other parameters get no gradient, so the optimizer skips them and their state). The policy
+    loss, entropy, KL and clip fraction are still measured and returned.
 
     The update stops after the minibatch during which ``time.monotonic()`` reaches ``deadline`` (the
     run's time budget); ``minibatches`` in the result counts the gradient steps taken. ``cfg`` is a
@@ -78,6 +85,8 @@ def ppo_update(
     if ent_coef is None:
         raise ValueError("ppo_update: cfg.ent_coef is unset (None): pass cfg.resolved(), which fills it from the game's defaults")
     net.train()
+    value_params = {id(p) for p in net.value.parameters()}
+    frozen = [p for p in net.parameters() if id(p) not in value_params] if value_only else []
     T, N = buf.actions.shape
     batch = T * N
     mb = max(1, batch // cfg.minibatches)
@@ -127,13 +136,19 @@ def ppo_update(
         v_old = b_values[idx]
         v_clip = v_old + (value - v_old).clamp(-cfg.clip, cfg.clip)
         vl = 0.5 * torch.max((value - r) ** 2, (v_clip - r) ** 2).mean()
-        loss = pg - ent_coef * entropy + cfg.vf_coef * vl
         al: torch.Tensor | None = None
-        if aux is not None:
-            al = aux()
-            loss = loss + al
+        if value_only:
+            loss = cfg.vf_coef * vl
+        else:
+            loss = pg - ent_coef * entropy + cfg.vf_coef * vl
+            if aux is not None:
+                al = aux()
+                loss = loss + al
         opt.zero_grad(set_to_none=True)
         loss.backward()
+        if value_only:
+            for p in frozen:
+                p.grad = None  # Adam skips a parameter without a gradient: neither it nor its moments move
         nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
         opt.step()
         with torch.no_grad():
@@ -141,6 +156,8 @@ def ppo_update(
             parts = [pg, vl, entropy, ((ratio - 1) - lr_).mean(), ((ratio - 1).abs() > cfg.clip).float().mean()]
             if al is not None:
                 parts.append(al)
+            if aux is not None and al is None:
+                parts.append(torch.zeros((), device=device))  # aux_loss: not computed while value_only
             sums += torch.stack([x.detach().to(torch.float64) for x in parts])
         n_mb += 1
     stats = dict(zip(names, sums.tolist()))
@@ -707,7 +724,8 @@ class Trainer:
                     spare.continue_from(buf)
                     pending = collector.submit(collect, spare, actor)
                 rng = np.random.default_rng(cfg.seed * 1_000_003 + update)
-                stats = ppo_update(net, self.opt, buf, adv, ret, cfg, rng, self.device, deadline, aux=self.aux)
+                warmup = update <= cfg.value_warmup
+                stats = ppo_update(net, self.opt, buf, adv, ret, cfg, rng, self.device, deadline, aux=self.aux, value_only=warmup)
                 n_mb = int(stats.pop("minibatches"))
                 if time.monotonic() >= deadline:
                     self.log(f"time budget spent during update {update}, after {n_mb} minibatches")
@@ -754,6 +772,7 @@ class Trainer:
                     f"update {update:4d}  steps {self.env_steps:>9,}  {row['steps_per_s']:7.0f} steps/s  "
                     f"return {row['mean_return']:+.3f}  win/draw/loss {row['win_rate']:.2f}/{row['draw_rate']:.2f}/{row['loss_rate']:.2f}"
                     f" ({eps} games)  entropy {row['entropy']:.2f}  {budget}"
+                    + ("  (value head only: --value-warmup)" if warmup else "")
                     + (
                         "  [" + ", ".join(f"{n} {row[f'{n}/win_rate']:.2f} ({int(row[f'{n}/episodes'])})" for n in env.names) + "]"
                         if isinstance(env, MixEnv)
