@@ -59,7 +59,7 @@ func TestSniperWins(t *testing.T) {
 
 func TestBattlebotsAgentsDoNotAllocate(t *testing.T) {
 	g, _ := battlebots.New(battlebots.DefaultConfig())
-	for _, name := range []string{"nop", "huggy", "sniper", "random"} {
+	for _, name := range []string{"nop", "huggy", "sniper", "random", "tactician"} {
 		a, err := New("battlebots", name, g.Spec())
 		if err != nil {
 			t.Fatal(err)

@@ -452,7 +452,7 @@ func TestTournamentGauntletPlaysTheGamesOwnAgents(t *testing.T) {
 		want    []string
 		leftOut string
 	}{
-		{"battlebots", []string{"battlebots"}, []string{"duelist", "gambit", "warden", "huggy", "sniper", "nop", "random",
+		{"battlebots", []string{"battlebots"}, []string{"duelist", "gambit", "warden", "tactician", "huggy", "sniper", "nop", "random",
 			"policy:battlebots?sample", "policy:battlebots-sniper?sample", "policy:battlebots-all?sample", "policy:battlebots-league?sample",
 			"policy:battlebots-duelist?sample", "policy:battlebots-holdout?sample", "policy:battlebots-gambit?sample",
 			"policy:battlebots-seat0?sample"}, ""},

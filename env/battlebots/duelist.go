@@ -88,7 +88,15 @@ type Duelist struct {
 	term  [2]bool
 	trunc [2]bool
 	prob  [26]float32
+	// vals holds, after Act, the value of each of duelActions before the
+	// tie-breaking noise (noUse for an action that cannot do anything
+	// now), so that a bot modelling a duelist can tell its near-ties.
+	vals [26]float32
 }
+
+// noUse is the value [Duelist.vals] gives an action that cannot do anything
+// now (a move while paralysed or off the arena).
+const noUse = -1e9
 
 // Reset seeds the duelist and forgets the last bout.
 func (a *Duelist) Reset(e env.Env, seat int, seed uint64) {
@@ -261,6 +269,7 @@ func (a *Duelist) Act(e env.Env, seat int) int32 {
 	}
 	best, bestV := 0, float32(-1e9)
 	for i, mine := range duelActions {
+		a.vals[i] = noUse
 		if !a.useful(mine) {
 			continue
 		}
@@ -272,6 +281,7 @@ func (a *Duelist) Act(e env.Env, seat int) int32 {
 			low = min(low, v)
 		}
 		v := (1-worst)*exp + worst*low
+		a.vals[i] = v
 		if !a.quiet {
 			v += float32(a.pcg.Uint64()>>40) / float32(1<<24) * 1.5
 		}

@@ -21,6 +21,7 @@ var builtinAgents = []env.AgentInfo{
 	{Name: "duelist", Summary: "looks one round ahead against every enemy action, predicts the enemy with opponent models scored on its past actions, seeded tie-breaks", New: newAgent("duelist", func() env.Agent { return &Duelist{} })},
 	{Name: "gambit", Summary: "the duelist with an opening: walks the diagonal, fires a bullet when the enemy stands in line 2-3 cells away, steps off the line", New: newAgent("gambit", func() env.Agent { return &Gambit{} })},
 	{Name: "warden", Summary: "a cautious duelist: while not behind, an HP lost costs it more than one taken; models its enemy as a duelist or a gambit; from seat 0 waits a round, then fires down the diagonal", New: newAgent("warden", func() env.Agent { return &Warden{} })},
+	{Name: "tactician", Summary: "predicts its enemy by running quiet copies of duelist and warden in its seat beside simpler models weighted by their record, weighs each action one round ahead against that prediction, and looks past an EMP: freezes an enemy near a wall and splashes it with missiles", New: newAgent("tactician", func() env.Agent { return &Tactician{} })},
 }
 
 // Agents returns the game's built-in agents.
@@ -43,12 +44,13 @@ func (Kit) Training() training.Defaults {
 
 // Gauntlet returns the agents of the game's gauntlet: the built-in bots
 // (nop is the idle one; gambit is the duelist with an opening; warden the
-// cautious duelist), random, and every committed policy (against huggy,
+// cautious duelist; tactician the bot that runs copies of them), random,
+// and every committed policy (against huggy,
 // against sniper, against all three, the league's, the duelist clone's,
 // its run on against duelist, the run that learned gambit's opening and
 // its run on from seat 0), sampling as trained.
 func (Kit) Gauntlet() []string {
-	return []string{"duelist", "gambit", "warden", "huggy", "sniper", "nop", "random",
+	return []string{"duelist", "gambit", "warden", "tactician", "huggy", "sniper", "nop", "random",
 		"policy:policies/battlebots.policy.safetensors?sample",
 		"policy:policies/battlebots-sniper.policy.safetensors?sample",
 		"policy:policies/battlebots-all.policy.safetensors?sample",
