@@ -71,6 +71,16 @@ type Config struct {
 	// weighted by 40 for each unresolved hit it covers), scaled so that the
 	// likeliest cell is 255. Default false (12 planes).
 	DensityPlane bool `json:"density_plane" doc:"add a 13th plane: each unshot opponent cell's chance of holding a ship as hunter reckons it from the seat's own shots, hits and sunk ships, the likeliest cell 255; false means the 12 planes" obs:"append planes"`
+	// FleetPlanes, when true, shows a learn-mode seat its phase-1 choices:
+	// while it places its fleet, planes PlaneOwnSubmarine..PlaneOwnCruiser
+	// mark the ships it has chosen so far this phase-1 round, which the
+	// engine places only when the round is processed (without it those
+	// planes stay empty until then, so each placement decision sees only
+	// how many ships are chosen, scalar ScalarPlaced). With it a policy can
+	// place a ship relative to the ones before it: a packed fleet in any
+	// of the board's rotations and reflections. Phase 2 is unchanged.
+	// Default false.
+	FleetPlanes bool `json:"fleet_planes" doc:"learn placement: while a seat places its fleet, the own-ship planes show the ships it has chosen so far this phase-1 round (placed by the engine only when the round is processed); false leaves them empty until then"`
 }
 
 // DefaultConfig returns the original's defaults: a medium map, with the

@@ -83,6 +83,12 @@
 //	                        opponent cell's chance of holding a ship as
 //	                        hunter reckons it, the likeliest cell 255
 //
+// With Config.FleetPlanes ("fleet_planes"), while a learn-mode seat places
+// its fleet, planes 0–4 also mark the ships it has chosen so far this
+// phase-1 round (the engine places them only when the round is
+// processed); without it they are empty until then, and a placement
+// decision sees only how many ships are chosen (scalar 18).
+//
 // The density plane ("density_plane") derives from the seat's own
 // knowledge alone: its missed and damaged cells and which enemy ships
 // sank. Each seat keeps, as hunter does, the cells it puts down to each

@@ -65,8 +65,10 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 // on unknown water: two bytes, not twelve, each on its own cache line),
 // and the density plane (Config.DensityPlane) only when the Step changed
 // what the seat knows; when have is the current version it writes nothing; otherwise (after a
-// Reset or LoadNative, or a missed Step) it writes dst in full. The bytes
-// are those WriteObs writes, in every case. vecenv calls it for rows that
+// Reset or LoadNative, or a missed Step) it writes dst in full. With
+// Config.FleetPlanes a step that changes no cell can change the planes (a
+// ship chosen in phase 1), so it writes dst in full unless have is the
+// current version. The bytes are those WriteObs writes, in every case. vecenv calls it for rows that
 // keep their env from step to step. It panics as WriteObs does, and never
 // allocates.
 func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
@@ -74,7 +76,9 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	switch {
 	case have != 0 && have == g.obsVer:
 		return have
-	case have != 0 && have == g.obsFrom:
+	case have != 0 && have == g.obsFrom && !g.cfg.FleetPlanes:
+		// (With Config.FleetPlanes a phase-1 step changes the planes
+		// without touching a cell, so every write is in full.)
 		g.writeDelta(seat, dst[0])
 		if g.cfg.DensityPlane && g.densVer[seat] == g.obsVer {
 			// The last Step changed what the seat knows; otherwise dst
@@ -183,6 +187,29 @@ func (g *Game) writePlanes(seat int, pl []byte) {
 	}
 	if g.cfg.DensityPlane {
 		g.writeDensity(seat, pl[PlaneOppDensity*nn:])
+	}
+	if g.cfg.FleetPlanes && g.learn && g.phase == 1 {
+		g.writeChosen(seat, pl)
+	}
+}
+
+// writeChosen marks, for Config.FleetPlanes, the ships seat has chosen so
+// far in the current phase-1 round (learn mode) on their own-ship planes:
+// ship k of the list on plane PlaneOwnSubmarine+k, at the cells it will
+// take once the round is processed. Every chosen ship is legal (an illegal
+// choice fails the round without counting), so the cells are on the map
+// and distinct. It never allocates.
+func (g *Game) writeChosen(seat int, pl []byte) {
+	n := g.n
+	nn := n * n
+	pd := &g.pend[seat]
+	for k := range int(pd.n) {
+		s := pd.ships[k]
+		plane := pl[(PlaneOwnSubmarine+k)*nn : (PlaneOwnSubmarine+k+1)*nn]
+		for a := range ShipType(k).Len() {
+			x, y := int(s.X)+dirDX[s.Dir]*a, int(s.Y)+dirDY[s.Dir]*a
+			plane[y*n+x] = 1
+		}
 	}
 }
 

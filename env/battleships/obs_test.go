@@ -18,7 +18,8 @@ import (
 func TestUpdateObsEqualsWriteObs(t *testing.T) {
 	for _, cfg := range []*Config{{Size: SizeSmall}, {Size: SizeMedium, Placement: PlacementLearn}, {Size: SizeLarge, Placement: PlacementReference},
 		{Size: SizeSmall, Placement: PlacementLearn, DensityPlane: true, ShotMask: true}, {Size: SizeMedium, DensityPlane: true},
-		{Size: SizeLarge, Placement: PlacementReference, DensityPlane: true, ShotMask: true}} {
+		{Size: SizeLarge, Placement: PlacementReference, DensityPlane: true, ShotMask: true},
+		{Size: SizeSmall, Placement: PlacementLearn, FleetPlanes: true, DensityPlane: true, ShotMask: true}} {
 		for seed := range uint64(6) {
 			g := paintNew(t, cfg, seed)
 			rng := rand.New(rand.NewPCG(seed, 13))
@@ -131,5 +132,61 @@ func TestUpdateObsShowsAKilledOffFleet(t *testing.T) {
 	}
 	if !g.players[1].Killed {
 		t.Fatal("the idle player was not killed off")
+	}
+}
+
+// TestFleetPlanesShowChosenShips: with Config.FleetPlanes a learn-mode
+// seat's own-ship planes mark the ships it has chosen this phase-1 round,
+// each on its type's plane, before the engine places them; the other
+// seat's choices stay hidden; without it the planes are empty until the
+// round is processed; once it is, both show the placed fleet alike.
+func TestFleetPlanesShowChosenShips(t *testing.T) {
+	fleet := []struct {
+		x, y int
+		d    Direction
+	}{{0, 0, North}, {6, 6, West}, {2, 2, East}, {0, 4, East}, {6, 0, North}} // Submarine .. Cruiser on 7×7
+	cells := func(k int) map[[2]int]bool {
+		m := map[[2]int]bool{}
+		for a := range ShipType(k).Len() {
+			m[[2]int{fleet[k].x + dirDX[fleet[k].d]*a, fleet[k].y + dirDY[fleet[k].d]*a}] = true
+		}
+		return m
+	}
+	for _, on := range []bool{false, true} {
+		g, err := New(&Config{Size: SizeSmall, Placement: PlacementLearn, FleetPlanes: on})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Reset(1)
+		n := g.n
+		obs := g.spec.NewObsBuffers()
+		for k := range NumShips {
+			g.WriteObs(0, obs)
+			for p := range NumShips {
+				for y := range n {
+					for x := range n {
+						want := on && p < k && cells(p)[[2]int{x, y}]
+						if got := obs[0][(PlaneOwnSubmarine+p)*n*n+y*n+x] == 1; got != want {
+							t.Fatalf("fleet_planes %v, %d ships chosen: plane %d at (%d, %d) = %v, want %v", on, k, p, x, y, got, want)
+						}
+					}
+				}
+			}
+			g.WriteObs(1, obs)
+			for i := range NumShips * n * n {
+				if obs[0][i] != 0 {
+					t.Fatalf("fleet_planes %v: seat 1, which has chosen nothing, shows a ship byte at %d", on, i)
+				}
+			}
+			f := fleet[k]
+			step(g, PlaceAction(n, f.x, f.y, f.d), 0)
+		}
+		// Seat 1 did nothing: the round failed for it and both maps were wiped.
+		g.WriteObs(0, obs)
+		for i := range NumShips * n * n {
+			if obs[0][i] != 0 {
+				t.Fatalf("fleet_planes %v: after the failed round the planes still show a ship byte at %d", on, i)
+			}
+		}
 	}
 }

@@ -65,6 +65,9 @@ func Rules(cfg *Config) string {
 	f("## botarena\n\n")
 	f("- Observation per seat: uint8 planes [%d,%d,%d] and %d float32 scalars; %d actions (0 nothing, 8 commands × %d² centres, 4 × %d² placements) with a mask.\n",
 		numPlanes(cfg), n, n, NumScalars, NumActions(n), grid(n), n)
+	if cfg.FleetPlanes {
+		f("- fleet_planes: while a seat places its fleet (learn), planes %d-%d show the ships it has chosen so far this phase-1 round.\n", PlaneOwnSubmarine, PlaneOwnCruiser)
+	}
 	if cfg.DensityPlane {
 		f("- density_plane: plane %d is each unshot opponent cell's chance of holding a ship as hunter reckons it from the seat's own shots, hits and sunk ships (the likeliest cell 255).\n", PlaneOppDensity)
 	}
