@@ -21,7 +21,7 @@ var builtinAgents = []env.AgentInfo{
 	{Name: "duelist", Summary: "looks one round ahead against every enemy action, predicts the enemy with opponent models scored on its past actions, seeded tie-breaks", New: newAgent("duelist", func() env.Agent { return &Duelist{} })},
 	{Name: "gambit", Summary: "the duelist with an opening: walks the diagonal, fires a bullet when the enemy stands in line 2-3 cells away, steps off the line", New: newAgent("gambit", func() env.Agent { return &Gambit{} })},
 	{Name: "warden", Summary: "a cautious duelist: while not behind, an HP lost costs it more than one taken; models its enemy as a duelist or a gambit; from seat 0 waits a round, then fires down the diagonal", New: newAgent("warden", func() env.Agent { return &Warden{} })},
-	{Name: "tactician", Summary: "predicts its enemy by running quiet copies of duelist and warden in its seat beside simpler models weighted by their record, weighs each action one round ahead against that prediction, and looks past an EMP: freezes an enemy near a wall and splashes it with missiles", New: newAgent("tactician", func() env.Agent { return &Tactician{} })},
+	{Name: "tactician", Summary: "predicts its enemy by running quiet copies of duelist and warden in its seat beside simpler models weighted by their record, weighs each action one round ahead against that prediction, and looks past an EMP: freezes an enemy near a wall and splashes it with missiles; shoots an enemy that parks from 3 cells away", New: newAgent("tactician", func() env.Agent { return &Tactician{} })},
 }
 
 // Agents returns the game's built-in agents.

@@ -27,7 +27,7 @@ const (
 const (
 	// tacDecay is how much of a model's log-likelihood carries over to the
 	// next round; tacMiss the floor of a model's likelihood of one round.
-	tacDecay = 0.9
+	tacDecay = 0.7
 	tacMiss  = 0.02
 	// tacPrior is the log-likelihood the simpler models start behind the
 	// copies of the built-in bots.
@@ -44,6 +44,14 @@ const (
 	// tacSetup is what each HP an EMP sent next round would win is worth
 	// now (see Tactician.setup).
 	tacSetup = 4
+	// tacAim is what standing on a line through the enemy 3 cells away
+	// (a bullet's reach in one round, one cell beyond a missile's) is
+	// worth, times the probability that the enemy stays put, when
+	// it has not left its cell for tacParked rounds and that probability
+	// is above tacStill.
+	tacAim    = 6
+	tacStill  = 0.8
+	tacParked = 20
 	// tacNoise is the spread of the duelist's tie-breaking noise, and
 	// tacSamples the draws of it that turn a copy's values into a
 	// distribution.
@@ -80,8 +88,9 @@ var tacNoiseTable = func() (t [tacSamples][26]float32) {
 //     Sniper, huggy, nothing and "repeats its action of k rounds ago" are
 //     models too, starting 3 behind in log-likelihood. Each model is
 //     weighted by its decayed log-likelihood of the enemy's past actions
-//     (a round's weight 0.9 of the last; a miss costs log 0.02), so within
+//     (a round's weight 0.7 of the last; a miss costs log 0.02), so within
 //     a few rounds the bot that is playing dominates the prediction.
+//
 //   - Choice: against that mixture (plus a floor on every action) it
 //     weighs each of its 26 actions (nothing, moves, bullets, missiles,
 //     EMP; no landmines) by a one-round look-ahead on a copy of the bout:
@@ -93,6 +102,7 @@ var tacNoiseTable = func() (t [tacSamples][26]float32) {
 //     after its best dodge, the duelist's preferred distance, and how few
 //     safe cells the enemy has left (off every line through the tactician
 //     within 3 and out of the projectiles' reach).
+//
 //   - Past the freeze: where the round ends with an EMP just sent (both
 //     bots frozen for the next two movement phases), the value adds what
 //     each bot could then win with the best shot fired twice at a bot
@@ -103,6 +113,14 @@ var tacNoiseTable = func() (t [tacSamples][26]float32) {
 //     cell two steps from the wall beside an enemy near the wall, sends P,
 //     fires the missile, and sends P again before the enemy can move: an
 //     EMP lock that costs it 1 HP a cycle and the enemy 2.
+//
+//   - Against a parked enemy: once the enemy has not left its cell for 20
+//     rounds and the models give it more than 0.8 to stay, standing on a
+//     line through it 3 cells away is worth 6 times that probability. A
+//     bullet fired from there hits in the same round; a missile fired back
+//     lands a round later, when the look-ahead sees it coming and steps
+//     off the line. (The policies that park in the middle of the arena and
+//     fire missiles every round are out of reach of the EMP lock.)
 //
 // Near-equal choices are broken by its own generator, seeded by Reset.
 // Deterministic for a seed. Not safe for concurrent use; Act does not
@@ -128,6 +146,11 @@ type Tactician struct {
 	q     [tacModels][26]float32
 	score [tacModels]float32
 	prob  [26]float32
+	// still counts the rounds the enemy has not left its cell; stay is
+	// the probability that it does not move this round once still has
+	// reached tacParked (else 0).
+	still int
+	stay  float32
 
 	acts  [2]int32
 	rew   [2]float32
@@ -142,6 +165,7 @@ func (a *Tactician) Reset(e env.Env, seat int, seed uint64) {
 	a.seat = seat
 	a.havePrev = false
 	a.myLast = Nothing
+	a.still = 0
 	a.nHist = 0
 	for i := range a.hist {
 		a.hist[i] = -1
@@ -317,9 +341,22 @@ func (a *Tactician) Act(e env.Env, seat int) int32 {
 	enLast := -1
 	if a.havePrev && a.prev.round+1 == a.base.round {
 		enLast = a.observe()
+		if p, b := a.prev.bots[1-seat], a.base.bots[1-seat]; p.X == b.X && p.Y == b.Y {
+			a.still++
+		} else {
+			a.still = 0
+		}
 	}
 	a.predict(g, enLast)
 	a.mix()
+	a.stay = 0
+	if a.still >= tacParked {
+		for j, p := range a.prob {
+			if kind, _ := duelActions[j].Kind(); kind != MoveN {
+				a.stay += p
+			}
+		}
+	}
 
 	likeliest := 0
 	for j, p := range a.prob {
@@ -408,6 +445,13 @@ func (a *Tactician) eval(g *Game) float32 {
 		v -= 1
 	}
 	v += 3 * float32(9-safeCells(g, &danger, en, me)) / 9
+	// An enemy parked on its cell can be shot next round from a line
+	// through it 3 cells away, where its missiles land a round late.
+	if a.stay > tacStill {
+		if _, on := lineTo(me.X, me.Y, en.X, en.Y); on && d == 3 {
+			v += tacAim * a.stay
+		}
+	}
 	return v
 }
 

@@ -170,6 +170,49 @@ func TestTacticianFrozenSkipsOnlyIdleShots(t *testing.T) {
 	}
 }
 
+// TestTacticianAimsAtAParkedEnemy checks the parked-enemy term of eval:
+// worth tacAim times the probability of staying, on a line through the
+// enemy 3 cells away, only once the enemy has stood still tacParked
+// rounds and stays with probability above tacStill; nothing 2 cells away
+// (a missile's reach), off the lines, or for an enemy that moves.
+func TestTacticianAimsAtAParkedEnemy(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		me    Bot
+		still int
+		stay  float32
+		want  float32
+	}{
+		{"row_3_cells_away", Bot{X: 2, Y: 5, HP: 10}, tacParked, 0.9, tacAim * 0.9},
+		{"diagonal_3_cells_away", Bot{X: 2, Y: 2, HP: 10}, tacParked + 5, 1, tacAim},
+		{"not_2_cells_away", Bot{X: 3, Y: 5, HP: 10}, tacParked, 1, 0},
+		{"not_off_the_lines", Bot{X: 2, Y: 4, HP: 10}, tacParked, 1, 0},
+		{"not_before_it_has_parked", Bot{X: 2, Y: 5, HP: 10}, tacParked - 1, 1, 0},
+		{"not_when_it_may_move", Bot{X: 2, Y: 5, HP: 10}, tacParked, tacStill, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := New(DefaultConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			en := Bot{X: 5, Y: 5, HP: 10}
+			g.bots = [2]Bot{tc.me, en}
+			a := &Tactician{}
+			a.Reset(g, 0, 1)
+			a.base = *g
+			a.stay = 0
+			base := a.eval(g)
+			a.still = tc.still
+			if a.still >= tacParked {
+				a.stay = tc.stay
+			}
+			if got := a.eval(g) - base; got < tc.want-1e-4 || got > tc.want+1e-4 {
+				t.Errorf("eval gains %v for the parked enemy, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestTacticianFindsTheBotItPlays checks the model weights: after 12
 // rounds against a built-in bot (or the end of the bout, if sooner) the
 // model of that bot has the best score (a duelist and a gambit are the

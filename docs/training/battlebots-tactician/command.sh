@@ -1,7 +1,8 @@
 #!/bin/sh
 # The tactician is a built-in bot (env/battlebots/tactician.go): nothing is
 # trained. This builds botarena at this commit and plays its gauntlet
-# (eval.sh: 100 full-length bouts per pairing and seating, seed 1414141414),
+# (eval.sh: 100 full-length bouts per pairing and seating on seeds
+# 1414141414, 2424242424 and 3535353535),
 # then the cost of one decision (BenchmarkTacticianAct, beside the duelist's
 # and the warden's). Run from the repository root.
 set -e
