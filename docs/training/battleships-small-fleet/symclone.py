@@ -9,11 +9,11 @@ league's match data, as --imitate records them), then fits POLICY to the teacher
 placement decision (actions 1353..1548) given in all 8 images (the own-ship planes, the mask and the action
 transformed together) and every phase-2 decision as played (so the shots and shields stay the teacher's):
 cross-entropy only (vf_coef 0: the league data lacks the training points reward, so the value head is left alone), EPOCHS passes (default 3) at 5e-4 in minibatches of 512, the trainer's own
-clone(). The teacher plays without fleet_planes (its placements see no ships); its placement rows get the own-ship
-planes fleet_planes shows (the ships of the game's earlier placement rows), so the student, which plays with
+clone(). The teacher plays without fleet_planes (its placements see no ships) unless TEACHER_FLEET_PLANES=1 (then
+the planes it saw are checked against these); its placement rows get the own-ship planes fleet_planes shows (the ships of the game's earlier placement rows), so the student, which plays with
 {"fleet_planes": true} added to the config (recorded in OUT), learns to place each ship relative to the ones
 before it in the same image. Writes OUT (a policy file)."""
-import json, pathlib, sys, types
+import json, os, pathlib, sys, types
 import numpy as np, torch
 from botarena.policy import load_policy, save_policy
 from botarena.server import find_binary
@@ -26,6 +26,9 @@ seed = int(sys.argv[6]) if len(sys.argv) > 6 else 171
 N, G = 7, 13
 PLACE0 = 1 + 8 * G * G  # 1353: the first placement action
 CFG = {"placement": "learn", "shot_mask": True, "density_plane": True, "shield_mask": True}
+TEACHER_FP = os.environ.get("TEACHER_FLEET_PLANES") == "1"  # the teacher plays under fleet_planes (its planes are filled in already)
+if TEACHER_FP:
+    CFG["fleet_planes"] = True
 spec = types.SimpleNamespace(observations=(TensorSpec("planes", np.dtype("uint8"), (13, N, N), "", ()),
                                            TensorSpec("scalars", np.dtype("float32"), (21,), "", ())), actions=PLACE0 + 4 * N * N)
 work = pathlib.Path(out + ".work")
@@ -46,10 +49,15 @@ ks = np.rint(place.obs["scalars"][:, 18] * 5).astype(int)
 planes = place.obs["planes"].copy()
 for i, k in enumerate(ks):
     assert k == 0 or ks[i - 1] == k - 1, f"row {i}: {k} ships chosen after a row with {ks[i - 1]}"
-    assert not planes[i, :5].any(), "the teacher's own-ship planes are not empty in phase 1: it already plays with fleet_planes?"
+    want = np.zeros_like(planes[i, :5])
     for p in range(k):
         for x, y in ship_cells(place.actions[i - k + p], p):
-            planes[i, p, y, x] = 1
+            want[p, y, x] = 1
+    if TEACHER_FP:
+        assert (planes[i, :5] == want).all(), f"row {i}: the teacher's fleet_planes differ from its earlier placement rows"
+    else:
+        assert not planes[i, :5].any(), "the teacher's own-ship planes are not empty in phase 1: set TEACHER_FLEET_PLANES=1"
+    planes[i, :5] = want
 place.obs["planes"] = planes
 print(f"own-ship planes filled in on {int((ks > 0).sum())} placement rows", flush=True)
 
