@@ -14,8 +14,8 @@ cd /work/runs/ships12/eval
 ../eval.sh "policy:$S" fleetargmax 1616 "$F" "admiral marksman"
 ../eval.sh "policy:$S3?sample" sym 1616 "$F"
 ../eval.sh "policy:$S3?sample" sym 2727 "$F" "admiral marksman"
-../eval.sh "policy:$S3?sample" sym 4545 "$F" "admiral marksman"
-../eval.sh "policy:$B?sample" shield 4545 "$M" "admiral marksman"
+../eval.sh "policy:$S3?sample" sym 4545 "$F"
+../eval.sh "policy:$B?sample" shield 4545 "$M" "hunter admiral marksman"
 ../eval.sh "policy:$DP?sample" dppo 1616 "$F"
 ../eval.sh "policy:$DP?sample" dppo 2727 "$F" "admiral marksman"
 echo DONE
