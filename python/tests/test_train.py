@@ -600,11 +600,11 @@ def test_value_only_update_moves_the_value_head_alone() -> None:
     net = _tiny_net(A)
     opt = torch.optim.Adam(net.parameters(), lr=1e-2)
     before = {k: v.clone() for k, v in net.state_dict().items()}
-    aux_calls = []
+    aux_calls: list[int] = []
 
     def aux() -> torch.Tensor:
         aux_calls.append(1)
-        return sum(p.sum() for p in net.policy.parameters())
+        return torch.stack([p.sum() for p in net.policy.parameters()]).sum()
 
     losses = []
     for i in range(5):
