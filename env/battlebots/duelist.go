@@ -270,7 +270,7 @@ func (a *Duelist) Act(e env.Env, seat int) int32 {
 	best, bestV := 0, float32(-1e9)
 	for i, mine := range duelActions {
 		a.vals[i] = noUse
-		if !a.useful(mine) {
+		if !useful(&a.base, a.seat, mine) {
 			continue
 		}
 		exp, low := float32(0), float32(1e9)
@@ -303,18 +303,19 @@ const duelWorst = 0.25
 // a.base.
 func (a *Duelist) notBehind() bool { return a.base.bots[a.seat].HP >= a.base.bots[1-a.seat].HP }
 
-// useful reports whether the seat's action can do anything now: not a move
-// while paralysed or off the arena.
-func (a *Duelist) useful(act Action) bool {
+// useful reports whether seat's action can do anything in g now: not a
+// move while paralysed or off the arena. The duelist's family of bots
+// (duelist, gambit, warden, tactician) skips the actions it rejects.
+func useful(g *Game, seat int, act Action) bool {
 	kind, d := act.Kind()
 	if kind != MoveN {
 		return true
 	}
-	if a.base.paralysed > 0 {
+	if g.paralysed > 0 {
 		return false
 	}
-	b := a.base.bots[a.seat]
-	return a.base.InBounds(b.X+dirDX[d], b.Y+dirDY[d])
+	b := g.bots[seat]
+	return g.InBounds(b.X+dirDX[d], b.Y+dirDY[d])
 }
 
 // eval scores the bout g (after one simulated round) for the seat.
@@ -336,11 +337,23 @@ func (a *Duelist) eval(g *Game) float32 {
 		return v
 	}
 	var danger [Cells]int
-	sniperDanger(g, &danger)
-	v -= 9 * float32(threat(g, &danger, me))
-	v += 9 * float32(threat(g, &danger, en))
-	// Stand two or three cells away: close enough to hit at once, far
-	// enough to see shots coming.
+	v = position(g, &danger, me, en, v)
+	v -= 8 * float32(min(a.suspect[me.Y*Side+me.X], 3))
+	return v
+}
+
+// position adds to v, in this order, what the duelist's family of bots
+// values in the position g after a simulated round, for the bot me against
+// en: the damage the projectiles in flight are set to do (threat: -9 a HP
+// to me, +9 to en), the distance (two or three cells best: close enough to
+// hit at once, far enough to see shots coming) and standing on the edge
+// (-1). It fills danger by sniperDanger for the caller's further terms.
+// The additions are made one by one, so the value is bit for bit the one
+// each bot computed inline before.
+func position(g *Game, danger *[Cells]int, me, en Bot, v float32) float32 {
+	sniperDanger(g, danger)
+	v -= 9 * threat(g, danger, me)
+	v += 9 * threat(g, danger, en)
 	d := dist(me.X, me.Y, en.X, en.Y)
 	switch {
 	case d <= 1:
@@ -353,7 +366,6 @@ func (a *Duelist) eval(g *Game) float32 {
 	if me.X == g.lo || me.Y == g.lo || me.X == Side-1 || me.Y == Side-1 {
 		v -= 1
 	}
-	v -= 8 * float32(min(a.suspect[me.Y*Side+me.X], 3))
 	return v
 }
 

@@ -366,7 +366,7 @@ func (a *Tactician) Act(e env.Env, seat int) int32 {
 	}
 	best, bestV := 0, float32(-math.MaxFloat32)
 	for i, mine := range duelActions {
-		if !a.useful(mine) {
+		if !useful(&a.base, a.seat, mine) {
 			continue
 		}
 		exp, low := float32(0), float32(math.MaxFloat32)
@@ -389,20 +389,6 @@ func (a *Tactician) Act(e env.Env, seat int) int32 {
 	a.havePrev = true
 	a.myLast = duelActions[best]
 	return int32(a.myLast)
-}
-
-// useful reports whether the seat's action can do anything now: not a move
-// while paralysed or off the arena.
-func (a *Tactician) useful(act Action) bool {
-	kind, d := act.Kind()
-	if kind != MoveN {
-		return true
-	}
-	if a.base.paralysed > 0 {
-		return false
-	}
-	b := a.base.bots[a.seat]
-	return a.base.InBounds(b.X+dirDX[d], b.Y+dirDY[d])
 }
 
 // eval scores the bout g (after one simulated round) for the seat.
@@ -429,26 +415,12 @@ func (a *Tactician) eval(g *Game) float32 {
 		v += 9 * (a.frozen(g, a.seat) - a.frozen(g, 1-a.seat))
 	}
 	var danger [Cells]int
-	sniperDanger(g, &danger)
-	v -= 9 * threat(g, &danger, me)
-	v += 9 * threat(g, &danger, en)
-	d := dist(me.X, me.Y, en.X, en.Y)
-	switch {
-	case d <= 1:
-		v -= 6
-	case d <= 3:
-		v += 2
-	default:
-		v -= float32(d - 3)
-	}
-	if me.X == g.lo || me.Y == g.lo || me.X == Side-1 || me.Y == Side-1 {
-		v -= 1
-	}
+	v = position(g, &danger, me, en, v)
 	v += 3 * float32(9-safeCells(g, &danger, en, me)) / 9
 	// An enemy parked on its cell can be shot next round from a line
 	// through it 3 cells away, where its missiles land a round late.
 	if a.stay > tacStill {
-		if _, on := lineTo(me.X, me.Y, en.X, en.Y); on && d == 3 {
+		if _, on := lineTo(me.X, me.Y, en.X, en.Y); on && dist(me.X, me.Y, en.X, en.Y) == 3 {
 			v += tacAim * a.stay
 		}
 	}
