@@ -7,7 +7,8 @@
 # scratch, behaviour-cloned on 2,000 full-length bouts of tactician (both seats, against the mixture below by
 # weight), 10 epochs, then 2 DAgger rounds of 600 bouts (tactician labels the clone's states), 3 epochs each;
 # then PPO under a budget that includes the imitation (about 24 min); as run, --minutes 32 (to update 17),
-# then the same command resumed (--resume auto) with --minutes 42 (to update 41, 330k learner steps): 5 value-only updates
+# then the same command resumed (--resume auto) with --minutes 42 (to update 41, 330k learner steps; the gauntlet's
+# checkpoint), then with --minutes 50 (to update 70; screened only): 5 value-only updates
 # (--value-warmup 5; checkpoint update_00005 is the clone with a fitted value head), then PPO with
 # 0.5 x the cross-entropy on the tactician's decisions in every minibatch, the learner in seat 0 in 3 envs of 4,
 # full 1000-round bouts, hp_reward 0.1, entropy 0.001.
