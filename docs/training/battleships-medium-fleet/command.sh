@@ -4,7 +4,7 @@
 # nice -n 5, OMP_NUM_THREADS=1, torch venv (editable install of /work/main/python), BOTARENA_BIN / BOTARENA_LIB built
 # from 3c87372 (go build -o bin/botarena ./cmd/botarena; CGO_ENABLED=1 go build -buildmode=c-shared -o
 # bin/libbotarena.so ./cmd/libbotarena). MS is a copy of policies/battleships-medium-shield.policy.safetensors;
-# symclone.py is in this folder (ships12's, sized for 10x10 by SIZE=medium). The game's training default adds
+# symclone.py is in this folder (ships12's, sized for 10x10 by SIZE=medium; the small-fleet run uses it with SIZE=small). The game's training default adds
 # points_reward 0.01. The shot-sharpening step of battleships-small-fleet was skipped.
 MS=/work/runs/ships13/ms.policy.safetensors
 F='{"placement":"learn","shot_mask":true,"density_plane":true,"shield_mask":true,"fleet_planes":true}'

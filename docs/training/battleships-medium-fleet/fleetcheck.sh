@@ -1,6 +1,6 @@
 #!/bin/sh
 # ships13 fleetcheck.sh POLICY TAG [N]: N (default 100) sampled games of POLICY (10x10, battleships) from seat 0
-# against admiral (seeds 130000..), recorded under rec/TAG-fleet-*, then fleets.py (ships12's, unchanged) on them.
+# against admiral (seeds 130000..), recorded under rec/TAG-fleet-*, then ../battleships-small-fleet/fleets.py (ships12's) on them.
 # CFG: the config (default medium-shield's + fleet_planes).
 M=${CFG:-'{"placement":"learn","shot_mask":true,"density_plane":true,"shield_mask":true,"fleet_planes":true}'}
 N=${3:-100}; i=0; case "$1" in *\?*) AG="policy:$1";; *) AG="policy:$1?sample";; esac
@@ -10,4 +10,4 @@ while [ $i -lt $N ]; do
   [ -f rec/$2-fleet-$s.jsonl ] || nice -n 5 botarena play battleships --config "$M" --agents "$AG,admiral" --seed $s --record rec/$2-fleet-$s.jsonl > /dev/null 2>&1
   i=$((i + 1))
 done
-python3 fleets.py $2 fleet 130000
+python3 ../battleships-small-fleet/fleets.py $2 fleet 130000

@@ -4,7 +4,8 @@
 # nice -n 5, OMP_NUM_THREADS=1, from /work/main/python (editable install in the torch venv), BOTARENA_BIN /
 # BOTARENA_LIB built from 30324b6, the commit that adds fleet_planes (go build -o bin/botarena ./cmd/botarena;
 # CGO_ENABLED=1 go build -buildmode=c-shared -o bin/libbotarena.so ./cmd/libbotarena). P is a copy of
-# policies/battleships-small-shield.policy.safetensors; symclone.py is in this folder. The game's training default
+# policies/battleships-small-shield.policy.safetensors; symclone.py is ../battleships-medium-fleet/symclone.py
+# (this run's script, later given a SIZE by ships13; SIZE=small is the 7x7 this run used). The game's training default
 # adds points_reward 0.01.
 P=/work/runs/ships12/battleships-small-shield.policy.safetensors
 M='{"placement":"learn","shot_mask":true,"density_plane":true,"shield_mask":true}'
@@ -19,7 +20,7 @@ python -m botarena.train --game battleships/small --config "$M" --init $P \
 C59=/work/runs/ships12/c/run/checkpoints/update_00059.policy.safetensors
 # 2. s2: c59's placements in all 8 board symmetries, learned under fleet_planes (c59 plays without it; the planes are
 #    filled in from its earlier placement rows), its phase-2 decisions as played: 1600 of its games, 6 epochs.
-python symclone.py $C59 "policy:$C59?sample" 1600 /work/runs/ships12/s2.policy.safetensors 6 172
+SIZE=small python ../battleships-medium-fleet/symclone.py $C59 "policy:$C59?sample" 1600 /work/runs/ships12/s2.policy.safetensors 6 172
 # 3. Run d: PPO alone (no imitation, no entropy bonus) from s2 under fleet_planes, 15 minutes (105 updates).
 python -m botarena.train --game battleships/small --config "$F" --init /work/runs/ships12/s2.policy.safetensors \
   --opponent 'marksman*3,admiral*3,hunter*2,reference' --ent-coef 0 --minutes 15 --seed 164 --threads 1 --overlap \
@@ -27,5 +28,5 @@ python -m botarena.train --game battleships/small --config "$F" --init /work/run
 # 4. s3 = battleships-small-fleet: run d's placements (it plays under fleet_planes) spread over the 8 symmetries again,
 #    its phase-2 decisions as played: 1600 of its games, 6 epochs.
 D=/work/runs/ships12/d/run/policy.safetensors
-TEACHER_FLEET_PLANES=1 python symclone.py $D "policy:$D?sample" 1600 /work/runs/ships12/s3.policy.safetensors 6 173
+TEACHER_FLEET_PLANES=1 SIZE=small python ../battleships-medium-fleet/symclone.py $D "policy:$D?sample" 1600 /work/runs/ships12/s3.policy.safetensors 6 173
 # s3 records its config: play it under $F.
