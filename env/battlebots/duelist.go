@@ -57,12 +57,13 @@ type Duelist struct {
 	pcg  rand.PCG
 	seat int
 
-	// base is the bout at the last Act with the landmines removed; sim
-	// is the scratch copy the look-ahead steps.
-	base, sim Game
-	havePrev  bool
-	prev      Game // base of the previous Act
-	myLast    Action
+	// base is the bout at the last Act with the landmines removed; the
+	// lookahead's sim is the scratch copy the look-ahead steps.
+	base Game
+	lookahead
+	havePrev bool
+	prev     Game // base of the previous Act
+	myLast   Action
 
 	hist  [duelHistory]int8 // the enemy's inferred actions, -1 unknown
 	nHist int
@@ -83,11 +84,7 @@ type Duelist struct {
 	shadow             *Duelist
 	quiet              bool
 
-	acts  [2]int32
-	rew   [2]float32
-	term  [2]bool
-	trunc [2]bool
-	prob  [26]float32
+	prob [26]float32
 	// vals holds, after Act, the value of each of duelActions before the
 	// tie-breaking noise (noUse for an action that cannot do anything
 	// now), so that a bot modelling a duelist can tell its near-ties.
@@ -124,12 +121,23 @@ func stripMines(g *Game) {
 	g.mineBits, g.deadBits = [2][2]uint64{}, [2]uint64{}
 }
 
-// play steps a.sim, a copy of from, with the seat's action me and the
-// enemy's action en.
-func (a *Duelist) play(from *Game, me, en Action) {
-	a.sim = *from
-	a.acts[a.seat], a.acts[1-a.seat] = int32(me), int32(en)
-	a.sim.Step(a.acts[:], a.rew[:], a.term[:], a.trunc[:])
+// lookahead is the scratch the duelist's family of bots (duelist, gambit,
+// warden, tactician) steps one round ahead on: sim, a copy of a bout, and
+// the buffers its Step fills.
+type lookahead struct {
+	sim   Game
+	acts  [2]int32
+	rew   [2]float32
+	term  [2]bool
+	trunc [2]bool
+}
+
+// play steps l.sim, a copy of from, with seat's action me and the other
+// seat's action en. It never allocates.
+func (l *lookahead) play(from *Game, seat int, me, en Action) {
+	l.sim = *from
+	l.acts[seat], l.acts[1-seat] = int32(me), int32(en)
+	l.sim.Step(l.acts[:], l.rew[:], l.term[:], l.trunc[:])
 }
 
 // sameView reports whether x and y look the same to a bot.
@@ -157,7 +165,7 @@ func (a *Duelist) observe() {
 	inferred, ambiguous := int8(-1), false
 	var matched uint64
 	for i, b := range duelActions {
-		a.play(&a.prev, a.myLast, b)
+		a.play(&a.prev, a.seat, a.myLast, b)
 		if sameView(&a.sim, &a.base) {
 			matched |= 1 << i
 			if inferred < 0 {
@@ -275,7 +283,7 @@ func (a *Duelist) Act(e env.Env, seat int) int32 {
 		}
 		exp, low := float32(0), float32(1e9)
 		for j, theirs := range duelActions {
-			a.play(&a.base, mine, theirs)
+			a.play(&a.base, a.seat, mine, theirs)
 			v := a.eval(&a.sim)
 			exp += a.prob[j] * v
 			low = min(low, v)

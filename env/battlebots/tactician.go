@@ -129,10 +129,11 @@ type Tactician struct {
 	pcg  rand.PCG
 	seat int
 
-	base, sim, prev Game
-	froz            Game // the scratch copy of frozen
-	havePrev        bool
-	myLast          Action
+	base, prev Game
+	froz       Game // the scratch copy of frozen
+	lookahead
+	havePrev bool
+	myLast   Action
 
 	// sd and sw are the quiet copies of a duelist and a warden in the
 	// enemy's seat.
@@ -151,11 +152,6 @@ type Tactician struct {
 	// reached tacParked (else 0).
 	still int
 	stay  float32
-
-	acts  [2]int32
-	rew   [2]float32
-	term  [2]bool
-	trunc [2]bool
 }
 
 // Reset seeds the tactician and forgets the last bout.
@@ -183,14 +179,6 @@ func (a *Tactician) Reset(e env.Env, seat int, seed uint64) {
 	a.sw.d.quiet = true
 }
 
-// play steps a.sim, a copy of from, with the seat's action me and the
-// enemy's action en.
-func (a *Tactician) play(from *Game, me, en Action) {
-	a.sim = *from
-	a.acts[a.seat], a.acts[1-a.seat] = int32(me), int32(en)
-	a.sim.Step(a.acts[:], a.rew[:], a.term[:], a.trunc[:])
-}
-
 // duelIndex returns act's index in duelActions (0, nothing, for a
 // landmine: as far as the arena shows, nothing).
 func duelIndex(act Action) int {
@@ -209,7 +197,7 @@ func (a *Tactician) observe() int {
 	inferred := -1
 	var matched uint32
 	for i, b := range duelActions {
-		a.play(&a.prev, a.myLast, b)
+		a.play(&a.prev, a.seat, a.myLast, b)
 		if sameView(&a.sim, &a.base) {
 			matched |= 1 << i
 			if inferred < 0 {
@@ -371,7 +359,7 @@ func (a *Tactician) Act(e env.Env, seat int) int32 {
 		}
 		exp, low := float32(0), float32(math.MaxFloat32)
 		for j, theirs := range duelActions {
-			a.play(&a.base, mine, theirs)
+			a.play(&a.base, a.seat, mine, theirs)
 			v := a.eval(&a.sim)
 			exp += a.prob[j] * v
 			low = min(low, v)
@@ -496,7 +484,7 @@ func shotMatters(g *Game, seat int, shot Action) bool {
 // round would win in the two frozen rounds after it (see frozen), less
 // the HP it costs, at half weight, if the enemy stays where it is.
 func (a *Tactician) setup(me, en Action) float32 {
-	a.play(&a.base, me, en)
+	a.play(&a.base, a.seat, me, en)
 	if a.sim.done {
 		return 0
 	}
