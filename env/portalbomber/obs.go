@@ -137,7 +137,7 @@ func clamp8(v int) byte {
 // and soft planes only when the board changed since, leaving the block
 // values as they are (only the cells changed since, when the game knows
 // them: see cellChanged); otherwise, or when the last write set more
-// bytes than the record holds (16), it writes dst in full. It leaves the
+// bytes than the record holds (64: see obsRecord), it writes dst in full. It leaves the
 // marks as they are when none changed since (see marksChanged). The bytes
 // are those WriteObs writes, in every case. vecenv calls it for rows that
 // keep their env from step to step. A wrong number or size of slices
@@ -155,10 +155,16 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	p := dst[0]
 	if have != 0 && have == o.ver[seat] && o.n[seat] >= 0 {
 		if !o.marks[seat] {
-			for _, i := range at[:o.n[seat]] {
+			n, more := int(o.n[seat]), &g.obsMore[seat]
+			for _, i := range at[:min(n, obsRecord)] {
 				p[i] = 0
 			}
-			o.n[seat] = int16(g.writeMarks(seat, p, at))
+			if n > obsRecord {
+				for _, i := range more[:n-obsRecord] {
+					p[i] = 0
+				}
+			}
+			o.n[seat] = int16(g.writeMarks(seat, p, at, more))
 		}
 		switch o.blocks[seat] {
 		case blocksShown:
@@ -175,7 +181,7 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 		clear(p)
 		copy(p[PlaneBlockValue*hw:(PlaneBlockValue+1)*hw], g.values[:hw])
 		g.writeBlocks(p)
-		o.n[seat] = int16(g.writeMarks(seat, p, at))
+		o.n[seat] = int16(g.writeMarks(seat, p, at, &g.obsMore[seat]))
 	}
 	o.marks[seat] = true
 	o.blocks[seat] = blocksShown
@@ -189,7 +195,7 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 // obsHeads records, per seat, what the last [Game.UpdateObs] of the seat
 // through this Game value wrote: the version it returned (0: none); how
 // many plane offsets it set non-zero in the planes after the block values
-// (n; -1 when they did not fit in the seat's Game.obsAt); whether the
+// (n; -1 when they did not fit in the seat's Game.obsAt and obsMore); whether the
 // marks it wrote are still the game's (marks: no marksChanged since); and
 // which board its hard and soft planes show (blocks). The records lie in
 // one cache line with the counters a step reads; the offsets, in another,
@@ -265,7 +271,8 @@ func (g *Game) writePlanes(seat int, dst []byte) {
 	copy(dst[PlaneBlockValue*hw:(PlaneBlockValue+1)*hw], g.values[:hw])
 	g.writeBlocks(dst)
 	var at [obsRecord]uint16
-	g.writeMarks(seat, dst, &at)
+	var more [obsMore]uint16
+	g.writeMarks(seat, dst, &at, &more)
 }
 
 // writeBlocks writes the hard and soft planes into dst.
@@ -289,16 +296,21 @@ func (g *Game) writeBlockCells(dst []byte) {
 	}
 }
 
-// obsRecord is how many offsets of marks a seat's UpdateObs record holds
-// (Game.obsAt).
-const obsRecord = 16
+// obsRecord and obsMore are how many offsets of marks a seat's UpdateObs
+// record holds: obsRecord in Game.obsAt, which both seats' records share
+// a line of, then obsMore in Game.obsMore, for a step with more (an
+// apocalypse's fire cells, which stay, or a blast's trails).
+const (
+	obsRecord = 16
+	obsMore   = 48
+)
 
 // writeMarks sets seat's non-zero bytes of the planes after the block
 // values in dst, where they are zero, and returns how many it set, or -1
-// when they did not fit in at, which receives their offsets (the first
-// obsRecord of them).
-func (g *Game) writeMarks(seat int, dst []byte, at *[obsRecord]uint16) int {
-	w := marker{dst: dst, at: at}
+// when they did not fit in at and more, which receive their offsets (the
+// first obsRecord + obsMore of them).
+func (g *Game) writeMarks(seat int, dst []byte, at *[obsRecord]uint16, more *[obsMore]uint16) int {
+	w := marker{dst: dst, at: at, more: more}
 	hw := g.n * g.n
 	opp := 1 - seat
 	// Bombs are listed in g.bombs, and trails and portals lie only on the
@@ -341,18 +353,19 @@ func (g *Game) writeMarks(seat int, dst []byte, at *[obsRecord]uint16) int {
 	if x, y := g.players[opp].at(); g.players[opp].Alive && g.inBoard(x, y) {
 		w.set(PlaneOpponent*hw+g.idx(x, y), 1)
 	}
-	if w.n > obsRecord {
+	if w.n > obsRecord+obsMore {
 		return -1
 	}
 	return w.n
 }
 
 // marker sets bytes of a row for writeMarks and records their offsets in
-// at while they fit; n counts them all.
+// at, then more, while they fit; n counts them all.
 type marker struct {
-	dst []byte
-	at  *[obsRecord]uint16
-	n   int
+	dst  []byte
+	at   *[obsRecord]uint16
+	more *[obsMore]uint16
+	n    int
 }
 
 // set sets dst[i] to v unless v is 0, and records i.
@@ -363,6 +376,8 @@ func (w *marker) set(i int, v byte) {
 	w.dst[i] = v
 	if w.n < obsRecord {
 		w.at[w.n] = uint16(i)
+	} else if k := w.n - obsRecord; k < obsMore {
+		w.more[k] = uint16(i)
 	}
 	w.n++
 }

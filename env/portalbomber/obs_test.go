@@ -138,9 +138,11 @@ func TestUpdateObsShowsABoughtBlock(t *testing.T) {
 // TestGameLayout: what a pool step reads of a Game lies in few cache
 // lines: the counters, the config's hot fields and the seats' UpdateObs
 // records fill lines 0 and 1, both players line 3 (after line 2's board
-// records), their portals the two lines after, the mark offsets one, and
-// the cells start one, in the Game that New allocates. The runtime (Go 1.26) puts a Game 8 bytes past a line (its malloc header):
-// fields start a line at offsets 56 modulo 64. Fails when a field added to
+// records), their portals the two lines after, the mark offsets one (and
+// three more the offsets past each seat's first 16), and the cells start
+// one, in the Game that New allocates. The runtime (Go 1.26) puts a Game
+// 8 bytes past a line (its malloc header): fields start a line at offsets
+// 56 modulo 64. Fails when a field added to
 // Game moves them off; a runtime that places a Game otherwise skips the
 // test, saying so (then change the padding and the order of the fields).
 func TestGameLayout(t *testing.T) {
@@ -158,7 +160,8 @@ func TestGameLayout(t *testing.T) {
 		{"line 2: boardCells ... coinsReward", unsafe.Offsetof(g.boardCells), unsafe.Offsetof(g.players), 1},
 		{"players", unsafe.Offsetof(g.players), unsafe.Offsetof(g.portals), 1},
 		{"portals", unsafe.Offsetof(g.portals), unsafe.Offsetof(g.obsAt), 2},
-		{"obsAt", unsafe.Offsetof(g.obsAt), unsafe.Offsetof(g.obsAt) + unsafe.Sizeof(g.obsAt), 1},
+		{"obsAt", unsafe.Offsetof(g.obsAt), unsafe.Offsetof(g.obsMore), 1},
+		{"obsMore", unsafe.Offsetof(g.obsMore), unsafe.Offsetof(g.obsMore) + unsafe.Sizeof(g.obsMore), 3},
 	} {
 		a := uintptr(unsafe.Pointer(g)) + f.from
 		if f.lines == 0 { // the first line, after the malloc header

@@ -279,8 +279,12 @@ type Game struct {
 	players [Seats]player
 	portals [Seats][2]Portal // by seat, then colour: Orange, Blue
 
-	// Line 6: the offsets of the marks of the seats' last UpdateObs.
-	obsAt [Seats][obsRecord]uint16
+	// Line 6: the offsets of the marks of the seats' last UpdateObs;
+	// the three lines after, the offsets after each seat's first
+	// obsRecord, read only when its marks outnumber those (the
+	// apocalypse's fire).
+	obsAt   [Seats][obsRecord]uint16
+	obsMore [Seats][obsMore]uint16
 
 	// fire is apocalypse head 1: cell and direction; head 2 is its mirror.
 	fireX, fireY, fireDir int
