@@ -102,34 +102,69 @@ func (g *Game) checkObs(dst [][]byte) {
 
 // writeDelta brings pl, seat's planes at obsFrom, to the current state:
 // for each cell the last Step touched, the plane bytes whose value differs
-// between the cell's code before the Step (from g.before where the Step
-// touched a player's cell, the cell itself where it did not) and now.
+// between the cell's code before the Step and now, from the Step's delta
+// list (buildDelta, made by the first call after the Step).
 func (g *Game) writeDelta(seat int, pl []byte) {
-	n := g.n
-	nn := n * n
-	me, op := &g.players[seat].cells, &g.players[1-seat].cells
-	meBefore, opBefore := &g.before[seat], &g.before[1-seat]
-	meTouched, opTouched := &g.changed[seat], &g.changed[1-seat]
-	idx := &planeIndex[n]
-	for w := range (nn + 63) >> 6 {
-		for bits := meTouched[w] | opTouched[w]; bits != 0; bits &= bits - 1 {
-			b := mathbits.TrailingZeros64(bits)
-			j := w<<6 + b
-			own, opp := ownCode[cellBits(me[j])], oppCode[cellBits(op[j])]
-			was := own | opp // the half of a cell not touched is as it was
-			if meTouched[w]>>b&1 != 0 {
-				was = was&^own | ownCode[cellBits(meBefore[j])]
-			}
-			if opTouched[w]>>b&1 != 0 {
-				was = was&^opp | oppCode[cellBits(opBefore[j])]
-			}
-			now, i := own|opp, int(idx[j])
-			for diff := now ^ was; diff != 0; diff &= diff - 1 {
-				k := mathbits.TrailingZeros16(diff)
-				pl[k*nn+i] = byte(now >> k & 1)
-			}
+	if g.deltaVer != g.obsVer {
+		g.buildDelta()
+	}
+	nn := g.n * g.n
+	for e := range g.delta[:g.nDelta] {
+		d := &g.delta[e]
+		now := d.now[seat]
+		for diff := d.diff[seat]; diff != 0; diff &= diff - 1 {
+			k := mathbits.TrailingZeros16(diff)
+			pl[k*nn+int(d.i)] = byte(now >> k & 1)
 		}
 	}
+}
+
+// cellDelta is one cell of the last Step's delta list: its plane index
+// and, per seat, its code now (cellCode with that seat's cell as me) and
+// the bits of that code that differ from the code before the Step.
+type cellDelta struct {
+	i    uint8
+	now  [Seats]uint16
+	diff [Seats]uint16
+}
+
+// buildDelta fills the delta list of the last Step (delta[:nDelta], for
+// version obsVer): the cells it touched on either map (changed) whose
+// code differs for a seat, in map order. A cell's code before the Step
+// comes from g.before for a map the Step touched there and from the cell
+// itself for a map it did not. Both seats' codes come from the same two
+// cells, so each cell's bits are read once per Step, not once per seat.
+func (g *Game) buildDelta() {
+	n := g.n
+	nn := n * n
+	a, b := &g.players[0].cells, &g.players[1].cells
+	aBefore, bBefore := &g.before[0], &g.before[1]
+	aTouched, bTouched := &g.changed[0], &g.changed[1]
+	idx := &planeIndex[n]
+	k := 0
+	for w := range (nn + 63) >> 6 {
+		for bits := aTouched[w] | bTouched[w]; bits != 0; bits &= bits - 1 {
+			bt := mathbits.TrailingZeros64(bits)
+			j := w<<6 + bt
+			aNow, bNow := cellBits(a[j]), cellBits(b[j])
+			aWas, bWas := aNow, bNow // a map not touched here is as it was
+			if aTouched[w]>>bt&1 != 0 {
+				aWas = cellBits(aBefore[j])
+			}
+			if bTouched[w]>>bt&1 != 0 {
+				bWas = cellBits(bBefore[j])
+			}
+			now0, now1 := ownCode[aNow]|oppCode[bNow], ownCode[bNow]|oppCode[aNow]
+			diff0 := now0 ^ (ownCode[aWas] | oppCode[bWas])
+			diff1 := now1 ^ (ownCode[bWas] | oppCode[aWas])
+			if diff0|diff1 == 0 {
+				continue
+			}
+			g.delta[k] = cellDelta{i: idx[j], now: [Seats]uint16{now0, now1}, diff: [Seats]uint16{diff0, diff1}}
+			k++
+		}
+	}
+	g.nDelta, g.deltaVer = k, g.obsVer
 }
 
 // stateChanged gives the state a new version with no delta from an
@@ -146,6 +181,7 @@ func (g *Game) beginDelta() {
 	g.obsFrom = g.obsVer
 	g.obsVer++
 	g.changed = [Seats][changedWords]uint64{}
+	g.hitShips = [Seats]uint8{}
 }
 
 // touch records that player s's cell i (x*N + y) is about to change in
@@ -169,21 +205,23 @@ func (g *Game) touchAll(s int) {
 }
 
 // writePlanes writes every byte of seat's planes into pl: the cells'
-// codes first, then each plane in order.
+// codes first, gathered into one bitmap per plane (bit i: the plane's
+// byte i is 1; a cell's code has one to three bits set), then each plane
+// from its bitmap, eight bytes at a time (byteBits).
 func (g *Game) writePlanes(seat int, pl []byte) {
 	n := g.n
 	nn := n * n
 	me, op := &g.players[seat].cells, &g.players[1-seat].cells
 	idx := &planeIndex[n]
-	var codes [MaxCells]uint16 // in plane order
+	var bitmaps [NumPlanes][changedWords]uint64
 	for j := range nn {
-		codes[idx[j]] = cellCode(me[j], op[j])
+		i := idx[j]
+		for c := cellCode(me[j], op[j]); c != 0; c &= c - 1 {
+			bitmaps[mathbits.TrailingZeros16(c)][i>>6] |= 1 << (i & 63)
+		}
 	}
 	for k := range NumPlanes {
-		plane := pl[k*nn : (k+1)*nn]
-		for i, c := range codes[:nn] {
-			plane[i] = byte(c >> k & 1)
-		}
+		writeBitmap(pl[k*nn:(k+1)*nn], &bitmaps[k])
 	}
 	if g.cfg.DensityPlane {
 		g.writeDensity(seat, pl[PlaneOppDensity*nn:])
@@ -192,6 +230,28 @@ func (g *Game) writePlanes(seat int, pl []byte) {
 		g.writeChosen(seat, pl)
 	}
 }
+
+// writeBitmap writes plane (at most MaxCells bytes) from bitmap: byte i
+// is bit i, 0 or 1.
+func writeBitmap(plane []byte, bitmap *[changedWords]uint64) {
+	i := 0
+	for ; i+8 <= len(plane); i += 8 {
+		binary.LittleEndian.PutUint64(plane[i:], byteBits[uint8(bitmap[i>>6]>>(i&63))])
+	}
+	for ; i < len(plane); i++ {
+		plane[i] = byte(bitmap[i>>6] >> (i & 63) & 1)
+	}
+}
+
+// byteBits[b] is eight bytes, little-endian, byte j the bit j of b.
+var byteBits = func() (t [256]uint64) {
+	for b := range t {
+		for j := range 8 {
+			t[b] |= uint64(b>>j&1) << (8 * j)
+		}
+	}
+	return t
+}()
 
 // writeChosen marks, for Config.FleetPlanes, the ships seat has chosen so
 // far in the current phase-1 round (learn mode) on their own-ship planes:
@@ -333,12 +393,9 @@ func (g *Game) writeScalars(seat int, out []byte) {
 	le.PutUint32(out[4*ScalarPoints:], math.Float32bits(float32(me.Points)/100))
 	le.PutUint32(out[4*ScalarOppPoints:], math.Float32bits(float32(op.Points)/100))
 	// Bit k of afloat: ship scalar k is 1 (own ships, then the opponent's).
-	ms, ps := &me.Ships, &op.Ships
-	afloat := uint(bit(!ms[0].Destroyed)) | uint(bit(!ms[1].Destroyed))<<1 |
-		uint(bit(!ms[2].Destroyed))<<2 | uint(bit(!ms[3].Destroyed))<<3 |
-		uint(bit(!ms[4].Destroyed))<<4 | uint(bit(!ps[0].Destroyed))<<5 |
-		uint(bit(!ps[1].Destroyed))<<6 | uint(bit(!ps[2].Destroyed))<<7 |
-		uint(bit(!ps[3].Destroyed))<<8 | uint(bit(!ps[4].Destroyed))<<9
+	ownAfloat, _ := me.fleetBits()
+	oppAfloat, _ := op.fleetBits()
+	afloat := uint(ownAfloat) | uint(oppAfloat)<<NumShips
 	afloat &= -uint(phase2) // none before phase 2
 	le.PutUint64(out[4*ScalarOwnShips:], afloatPairs[afloat&3])
 	le.PutUint64(out[4*(ScalarOwnShips+2):], afloatPairs[afloat>>2&3])

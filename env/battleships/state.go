@@ -212,6 +212,9 @@ type Game struct {
 	// refreshed at the end of a Step and no touchAll, Reset or LoadNative
 	// came since (see updateDestroyed).
 	destroyedFresh bool
+	// hitShips marks, per player, the ships (bit = ship type) on which
+	// the current Step turned a cell's Hit true (see updateDestroyed).
+	hitShips [Seats]uint8
 
 	// obsVer numbers the states observations show: every Reset, Step and
 	// LoadNative gives a new one. obsFrom is the version the last Step
@@ -227,6 +230,12 @@ type Game struct {
 	pend       [Seats]pending
 	moves      [Seats]moveRecord // for roundCommand.json
 	players    [Seats]Player
+
+	// delta[:nDelta] is the delta list of the Step that made version
+	// deltaVer, for UpdateObs (see buildDelta).
+	deltaVer uint64
+	nDelta   int
+	delta    [MaxCells]cellDelta
 
 	rng    rand.PCG
 	r      *rand.Rand // over rng
@@ -367,15 +376,35 @@ func ValidFleet(fleet *[NumShips]Ship, n int) bool {
 
 // RandomFleet returns a uniformly random legal position for each ship in
 // list order, given the earlier ones (the built-in "random" placer).
+//
+// A draw is legal as legalNext says (on the map, no cell shared with an
+// earlier ship); the earlier ships' cells are kept in a bitmap (bit x*n +
+// y) so that each draw checks its own cells only.
 func RandomFleet(r *rand.Rand, n int) [NumShips]Ship {
 	var f [NumShips]Ship
+	var taken [changedWords]uint64
 	for k := range NumShips {
+		t := ShipType(k)
 		for {
 			s := Ship{X: int8(r.IntN(n)), Y: int8(r.IntN(n)), Dir: Direction(r.IntN(4))}
-			if legalNext(&f, k, s, n) {
-				f[k] = s
-				break
+			if !shipFits(t, s, n) {
+				continue
 			}
+			start, step := int(s.X)*n+int(s.Y), dirDX[s.Dir]*n+dirDY[s.Dir]
+			free := true
+			for a := range t.Len() {
+				i := start + a*step
+				free = free && taken[i>>6]>>(i&63)&1 == 0
+			}
+			if !free {
+				continue
+			}
+			for a := range t.Len() {
+				i := start + a*step
+				taken[i>>6] |= 1 << (i & 63)
+			}
+			f[k] = s
+			break
 		}
 	}
 	return f

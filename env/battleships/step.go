@@ -299,7 +299,7 @@ func (g *Game) processRound(cmds *[Seats]command) {
 		g.chargeShields()
 	}
 	for s := range Seats {
-		if g.players[s].ShipsRemaining() == 0 {
+		if afloat, _ := g.players[s].fleetBits(); afloat == 0 { // no ship remaining
 			g.players[s].Killed = true
 			g.players[1-s].Points += 100
 		}
@@ -375,24 +375,18 @@ func (g *Game) chargeShields() {
 // updateDestroyed refreshes every ship's Destroyed flag: placed, and every
 // cell hit. When the flags are fresh (refreshed at the end of an earlier
 // Step, and since then no touchAll, Reset or LoadNative has moved ships or
-// cleared hits), a cell's Hit only ever turns true, and only on the cells
-// this Step touched; a cell's Ship names the placed ship on it (place,
-// Reset and LoadNative keep it so), so only the afloat ships under a
-// touched cell can have sunk. It then rechecks those alone, and otherwise
-// makes the full pass: the flags are the full pass's either way.
+// cleared hits), a cell's Hit only ever turns true, and only where this
+// Step landed a shot (landShot, which records the ship under each cell
+// whose Hit it turned true in hitShips), so only those ships can have
+// sunk. It then rechecks those alone, and otherwise makes the full pass:
+// the flags are the full pass's either way.
 func (g *Game) updateDestroyed() {
 	for s := range Seats {
 		p := &g.players[s]
 		if g.destroyedFresh {
-			for w := range (g.n*g.n + 63) >> 6 {
-				for bits := g.changed[s][w]; bits != 0; bits &= bits - 1 {
-					c := p.cells[w<<6+mathbits.TrailingZeros64(bits)]
-					if c.Ship == 0 || !c.Hit {
-						continue
-					}
-					if t := ShipType(c.Ship - 1); !p.Ships[t].Destroyed {
-						p.Ships[t].Destroyed = g.allHit(p, t)
-					}
+			for hit := g.hitShips[s]; hit != 0; hit &= hit - 1 {
+				if t := ShipType(mathbits.TrailingZeros8(hit)); !p.Ships[t].Destroyed {
+					p.Ships[t].Destroyed = g.allHit(p, t)
 				}
 			}
 			continue
@@ -482,15 +476,24 @@ func (g *Game) canFire(s, code int) bool { return g.fireable(s)>>code&1 != 0 }
 // and the energy at least the weapon's cost.
 func (g *Game) fireable(s int) uint64 {
 	p := &g.players[s]
-	var afloat uint8 // bit k: ship k not destroyed
-	for k := range p.Ships {
-		if !p.Ships[k].Placed {
-			return 0
-		}
-		afloat |= bit(!p.Ships[k].Destroyed) << k
+	afloat, placed := p.fleetBits()
+	if !placed {
+		return 0
 	}
 	afford := affordable[g.n]
 	return uint64(carried[afloat] & afford[min(max(p.Energy, 0), len(afford)-1)])
+}
+
+// fleetBits returns the set of p's ships afloat (bit k: ship k's
+// Destroyed flag is false) and whether every ship is placed, the five
+// ships read one by one without a loop (fireable and writeScalars run it
+// for every seat of every step).
+func (p *Player) fleetBits() (afloat uint8, placed bool) {
+	sh := &p.Ships
+	afloat = bit(!sh[0].Destroyed) | bit(!sh[1].Destroyed)<<1 | bit(!sh[2].Destroyed)<<2 |
+		bit(!sh[3].Destroyed)<<3 | bit(!sh[4].Destroyed)<<4
+	placed = sh[0].Placed && sh[1].Placed && sh[2].Placed && sh[3].Placed && sh[4].Placed
+	return afloat, placed
 }
 
 // carried holds, per set of ships afloat (bit k: ship type k), the codes
@@ -581,12 +584,13 @@ func (g *Game) landShot(s, x, y int, sinkBonus bool) {
 	if c.Ship == 0 || was {
 		return
 	}
+	t := ShipType(c.Ship - 1)
+	g.hitShips[1-s] |= 1 << t
 	p.ShotsHit++
 	p.Points += 10
 	if p.FirstShotLanded < 0 {
 		p.FirstShotLanded = g.round
 	}
-	t := ShipType(c.Ship - 1)
 	if sinkBonus && !opp.Ships[t].Destroyed && g.allHit(opp, t) {
 		p.Points += 30
 	}
