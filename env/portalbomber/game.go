@@ -79,10 +79,11 @@ func (g *Game) Reset(seed uint64) {
 	hexID(&g.playerIDs[1], env.SplitMix64(h^2))
 }
 
-// clearBoard empties every cell of the current size and the bomb list.
+// clearBoard empties every cell of the current size and the bomb, marked
+// and fire lists.
 func (g *Game) clearBoard() {
 	clear(g.cells[:g.n*g.n])
-	g.nBombs, g.nMarked = 0, 0
+	g.nBombs, g.nMarked, g.nFire = 0, 0, 0
 	g.seq = 0
 }
 
@@ -91,11 +92,11 @@ func (g *Game) clearBoard() {
 // both even; soft blocks with the configured chance on every other cell
 // except the cleared start corners, drawn in the original's order (x outer,
 // y inner; one draw per non-hard, non-cleared cell); then the forced soft
-// blocks. The bomb and marked lists are emptied.
+// blocks. The bomb, marked and fire lists are emptied.
 func (g *Game) generate() {
 	n, l := g.n, g.layout
 	copy(g.cells[:n*n], l.cells[:n*n])
-	g.nBombs, g.nMarked = 0, 0
+	g.nBombs, g.nMarked, g.nFire = 0, 0, 0
 	g.seq = 0
 	limit := uint64(g.cfg.SoftDensity) << 53 / 100 // value > limit is "Math.random() > 0.7"
 	for _, i := range l.draws {

@@ -386,7 +386,6 @@ func (g *Game) loadTrails(raw json.RawMessage) error {
 		c := &g.cells[i]
 		g.seq++
 		c.trailSeq = g.seq
-		g.listCell(i)
 		for _, o := range owners {
 			opath := fmt.Sprintf("%s[%q]", path, o.key)
 			var jt struct {
@@ -418,11 +417,12 @@ func (g *Game) loadTrails(raw json.RawMessage) error {
 					return err
 				}
 				c.trails[slot] = Trail{Tick: int8(*jt.Tick), Type: tt}
+				g.listCell(i)
 			case "-1":
 				if *jt.Type != "apocalypse" || *jt.Tick != 0 {
 					return fmt.Errorf(`%s: want {"tick":0,"type":"apocalypse"}, got tick %d type %q`, opath, *jt.Tick, *jt.Type)
 				}
-				c.trails[2] = Trail{Type: TrailFire}
+				g.setFire(i)
 			case "undefined":
 				return fmt.Errorf(`%s: owner "undefined" is the original's portal bug (spec §10.1); botarena keeps the bomb's owner`, opath)
 			default:

@@ -133,12 +133,14 @@ func clamp8(v int) byte {
 // trails, fire, portals, players) are nearly all zeros, and the hard and
 // soft planes change only when a block is bought or destroyed, so with
 // have the last version of the seat it clears only the bytes of those
-// planes that the last write set, sets the new ones, and rewrites the hard
-// and soft planes only when the board changed since, leaving the block
-// values as they are (only the cells changed since, when the game knows
-// them: see cellChanged); otherwise, or when the last write set more
-// bytes than the record holds (64: see obsRecord), it writes dst in full. It leaves the
-// marks as they are when none changed since (see marksChanged). The bytes
+// planes that the last write set, sets the new ones, adds to the fire
+// plane only the cells that caught fire since (fire never goes out: see
+// updateFire), and rewrites the hard and soft planes only when the board
+// changed since, leaving the block values as they are (only the cells
+// changed since, when the game knows them: see cellChanged); otherwise,
+// or when the last write set more bytes than the record holds (64: see
+// obsRecord), it writes dst in full. It leaves the marks as they are when
+// none changed since (see marksChanged). The bytes
 // are those WriteObs writes, in every case. vecenv calls it for rows that
 // keep their env from step to step. A wrong number or size of slices
 // panics. It never allocates.
@@ -166,6 +168,11 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 			}
 			o.n[seat] = int16(g.writeMarks(seat, p, at, more))
 		}
+		if g.nFire != 0 || o.blocks[seat] == blocksStale {
+			// Fire, or maybe the fire of an earlier board (see
+			// boardChanged).
+			g.updateFire(seat, p)
+		}
 		switch o.blocks[seat] {
 		case blocksShown:
 		case blocksBefore:
@@ -182,6 +189,8 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 		copy(p[PlaneBlockValue*hw:(PlaneBlockValue+1)*hw], g.values[:hw])
 		g.writeBlocks(p)
 		o.n[seat] = int16(g.writeMarks(seat, p, at, &g.obsMore[seat]))
+		g.writeFire(p, 0)
+		g.fireShown[seat] = uint16(g.nFire)
 	}
 	o.marks[seat] = true
 	o.blocks[seat] = blocksShown
@@ -224,9 +233,11 @@ const (
 func (g *Game) marksChanged() { g.obs.marks = [Seats]bool{} }
 
 // boardChanged records that the hard and soft blocks changed (a reset, a
-// load), for [Game.UpdateObs]: every row gets both planes in full.
+// load), for [Game.UpdateObs]: every row gets both planes in full, and
+// its fire plane (see updateFire).
 func (g *Game) boardChanged() {
 	g.obs.blocks = [Seats]uint8{blocksStale, blocksStale}
+	g.fireShown = [Seats]uint16{fireStale, fireStale}
 	g.boardPending, g.nBoardCells = true, -1
 }
 
@@ -273,6 +284,36 @@ func (g *Game) writePlanes(seat int, dst []byte) {
 	var at [obsRecord]uint16
 	var more [obsMore]uint16
 	g.writeMarks(seat, dst, &at, &more)
+	g.writeFire(dst, 0)
+}
+
+// fireStale is Game.fireShown of a row whose fire plane may show the
+// fire of an earlier board.
+const fireStale = math.MaxUint16
+
+// updateFire brings the fire plane of seat's row dst, which shows the
+// fire cells the seat's Game.fireShown records, up to the game's: the
+// cells listed since, or, when the row shows an earlier board's fire, the
+// plane in full.
+func (g *Game) updateFire(seat int, dst []byte) {
+	from := int(g.fireShown[seat])
+	if from > int(g.nFire) { // fireStale
+		hw := g.n * g.n
+		clear(dst[PlaneFire*hw:][:hw])
+		from = 0
+	}
+	g.writeFire(dst, from)
+	g.fireShown[seat] = uint16(g.nFire)
+}
+
+// writeFire sets the fire plane's bytes of the cells of g.fire from the
+// from-th on in dst.
+func (g *Game) writeFire(dst []byte, from int) {
+	hw := g.n * g.n
+	fire := dst[PlaneFire*hw:][:hw]
+	for _, i := range g.fire[from:g.nFire] {
+		fire[i] = 1
+	}
 }
 
 // writeBlocks writes the hard and soft planes into dst.
@@ -306,15 +347,16 @@ const (
 )
 
 // writeMarks sets seat's non-zero bytes of the planes after the block
-// values in dst, where they are zero, and returns how many it set, or -1
+// values but the fire plane (see writeFire) in dst, where they are zero,
+// and returns how many it set, or -1
 // when they did not fit in at and more, which receive their offsets (the
 // first obsRecord + obsMore of them).
 func (g *Game) writeMarks(seat int, dst []byte, at *[obsRecord]uint16, more *[obsMore]uint16) int {
 	w := marker{dst: dst, at: at, more: more}
 	hw := g.n * g.n
 	opp := 1 - seat
-	// Bombs are listed in g.bombs, and trails and portals lie only on the
-	// cells of g.marked.
+	// Bombs are listed in g.bombs, and seats' trails and portals lie only
+	// on the cells of g.marked.
 	for _, b := range g.bombs[:g.nBombs] {
 		i := int(b)
 		c := &g.cells[i]
@@ -331,7 +373,6 @@ func (g *Game) writeMarks(seat int, dst []byte, at *[obsRecord]uint16, more *[ob
 			t := &c.trails
 			w.set(PlaneOwnTrails*hw+i, clamp8(int(t[seat].Tick)))
 			w.set(PlaneOpponentTrails*hw+i, clamp8(int(t[opp].Tick)))
-			w.set(PlaneFire*hw+i, bit(t[2].Type == TrailFire))
 		}
 		f := &c.portals
 		if f[0].owner|f[1].owner|f[2].owner|f[3].owner == 0 {

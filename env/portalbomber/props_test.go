@@ -102,7 +102,9 @@ func checkInvariants(t testing.TB, g *Game) {
 	if bombs != int(g.nBombs) {
 		t.Fatalf("%d bombs on cells, %d listed", bombs, g.nBombs)
 	}
-	// Every cell with a trail or portal entry is in marked, once.
+	// Every cell with a seat's trail or a portal entry is in marked, once,
+	// every cell with fire in fire, once, and every cell with a trail
+	// entry in one of them.
 	seen := make(map[uint16]bool, g.nMarked)
 	for _, m := range g.marked[:g.nMarked] {
 		if seen[m] || !g.cells[m].listed {
@@ -110,10 +112,21 @@ func checkInvariants(t testing.TB, g *Game) {
 		}
 		seen[m] = true
 	}
+	burning := make(map[uint16]bool, g.nFire)
+	for _, f := range g.fire[:g.nFire] {
+		if burning[f] || g.cells[f].trails[2].Type != TrailFire {
+			t.Fatalf("cell %d in fire twice or without fire", f)
+		}
+		burning[f] = true
+	}
 	for i := range n * n {
 		c := &g.cells[i]
-		if c.listed != seen[uint16(i)] || (c.trailSeq|c.portalSeq != 0 && !c.listed) {
-			t.Fatalf("cell %d: trailSeq %d, portalSeq %d, listed %v, in marked %v", i, c.trailSeq, c.portalSeq, c.listed, seen[uint16(i)])
+		fire := c.trails[2].Type == TrailFire
+		seatTrail := c.trails[0].Type != NoTrail || c.trails[1].Type != NoTrail
+		if c.listed != seen[uint16(i)] || ((seatTrail || c.portalSeq != 0) && !c.listed) ||
+			fire != burning[uint16(i)] || (c.trailSeq != 0 && !c.listed && !fire) {
+			t.Fatalf("cell %d: trailSeq %d, portalSeq %d, listed %v, in marked %v, fire %v, in fire %v",
+				i, c.trailSeq, c.portalSeq, c.listed, seen[uint16(i)], fire, burning[uint16(i)])
 		}
 	}
 	for seat := range Seats {

@@ -98,7 +98,7 @@ func (a *Raider) judge(g *Game, seat int, m Action, wary bool) bool {
 // safe mask's horizon whatever a player does but bomb: no bomb, no trail,
 // no fire, and the apocalypse further off than the horizon.
 func (g *Game) quiet() bool {
-	if g.nBombs > 0 || g.moveNumber+2*(greedyHorizon+2) > g.cfg.ApocalypseAfter {
+	if g.nBombs > 0 || g.nFire > 0 || g.moveNumber+2*(greedyHorizon+2) > g.cfg.ApocalypseAfter {
 		return false
 	}
 	for _, m := range g.marked[:g.nMarked] {

@@ -144,7 +144,8 @@ type cell struct {
 	// trails by owner: index 0 and 1 are the seats, 2 the fire (owner -1).
 	trails  [3]Trail
 	portals [4]face
-	// listed: the cell is in Game.marked.
+	// listed: the cell is in Game.marked (a fire cell is in Game.fire
+	// instead, or too).
 	listed bool
 	// trailSeq orders the cell's trailMap entry (0: no entry); the JSON
 	// lists entries by it, as JavaScript lists object keys by insertion.
@@ -226,10 +227,13 @@ type Game struct {
 	n            int // board side
 	moveNumber   int
 	moveIterator int
-	nBombs       int32
-	nMarked      int32
-	steps        int32
-	seq          uint32
+	// nBombs, nMarked and nFire count the lists bombs, marked and fire.
+	nBombs  int16
+	nMarked int16
+	nFire   int16
+	_       [2]byte
+	steps   int32
+	seq     uint32
 	// truncAt is the moveNumber from which the round cap truncates a
 	// game, 2 × cfg.MaxRounds (math.MaxInt32, which no game reaches,
 	// without a cap); apocalypseAfter, and simultaneous and
@@ -273,7 +277,11 @@ type Game struct {
 	layout      *layout
 	spec        *env.Spec
 	coinsReward float32
-	_           [20]byte // players start line 3
+	// fireShown records, per seat, how many cells of the fire list the
+	// fire plane of its last UpdateObs shows (fireStale: cells of an
+	// earlier board); see updateFire.
+	fireShown [Seats]uint16
+	_         [16]byte // players start line 3
 
 	// Line 3: both players; lines 4 and 5: their portals.
 	players [Seats]player
@@ -293,12 +301,18 @@ type Game struct {
 	// them).
 	bombs [MaxCells]uint16
 	// marked lists, in no particular order, every cell that has had a
-	// trail or portal entry since the board was cleared (entries that
-	// emptied since stay listed), so that observations and the trail step
-	// visit those cells only (see Game.listCell); nMarked of them.
+	// seat's trail or a portal entry since the board was cleared (entries
+	// that emptied since stay listed), so that observations and the trail
+	// step visit those cells only (see Game.listCell); nMarked of them.
 	marked [MaxCells]uint16
-	_      [36]byte // cells start a cache line (TestGameLayout)
-	cells  [MaxCells]cell
+	// fire lists the cells with apocalypse fire in the order they caught
+	// it (nFire of them). Fire never goes out, so the fire plane of an
+	// observation only gains the cells listed since, and a cell that
+	// holds nothing but fire (most of a long game's trails) need not be
+	// in marked: the trail step resolves it from this list.
+	fire  [MaxCells]uint16
+	_     [2]byte // cells start a cache line (TestGameLayout)
+	cells [MaxCells]cell
 
 	cfg       Config
 	gameID    [24]byte
@@ -314,12 +328,22 @@ type Game struct {
 }
 
 // listCell adds cell i to Game.marked unless it is there: every place
-// that gives a cell a trail or portal entry calls it.
+// that gives a cell a seat's trail or a portal entry calls it.
 func (g *Game) listCell(i int) {
 	if c := &g.cells[i]; !c.listed {
 		c.listed = true
 		g.marked[g.nMarked] = uint16(i)
 		g.nMarked++
+	}
+}
+
+// setFire gives cell i apocalypse fire, adding it to Game.fire unless it
+// has fire already: every place that sets fire calls it.
+func (g *Game) setFire(i int) {
+	if t := &g.cells[i].trails[2]; t.Type != TrailFire {
+		*t = Trail{Type: TrailFire}
+		g.fire[g.nFire] = uint16(i)
+		g.nFire++
 	}
 }
 

@@ -343,17 +343,18 @@ func (g *Game) simulateMovement(x, y, d, hops int) (int, int, int) {
 
 // placeTrail puts (or refreshes) owner's trail on (x, y).
 func (g *Game) placeTrail(owner, x, y int, t TrailType) {
-	c := &g.cells[g.idx(x, y)]
+	i := g.idx(x, y)
+	c := &g.cells[i]
 	if c.trailSeq == 0 {
 		g.seq++
 		c.trailSeq = g.seq
-		g.listCell(g.idx(x, y))
 	}
-	tick := int8(TrailTicks)
 	if t == TrailFire {
-		tick = 0
+		g.setFire(i)
+		return
 	}
-	c.trails[ownerSlot(owner)] = Trail{Tick: tick, Type: t}
+	g.listCell(i)
+	c.trails[ownerSlot(owner)] = Trail{Tick: TrailTicks, Type: t}
 }
 
 // arm runs one explosion arm from (x, y) in direction d (spec §6).
@@ -672,10 +673,12 @@ func (g *Game) bombStep() {
 // trailStep resolves every trail cell, then ticks its explosion trails down
 // and deletes those at 0 (spec §7). Resolution is per cell and only the
 // first resolution of a cell changes anything, so the order of cells does
-// not matter: it visits them in g.marked's order, not the board's. It
-// reports whether any cell had a trail.
+// not matter: it visits them in g.marked's order, not the board's, then
+// the cells of g.fire not in g.marked. It reports whether any cell had a
+// trail.
 func (g *Game) trailStep() (trails bool) {
-	// Every cell with a trail is in g.marked (placeTrail lists it).
+	// Every cell with a seat's trail is in g.marked (placeTrail lists
+	// it), and every cell with fire in g.fire.
 	for _, m := range g.marked[:g.nMarked] {
 		i := int(m)
 		c := &g.cells[i]
@@ -703,7 +706,12 @@ func (g *Game) trailStep() (trails bool) {
 			c.trailSeq = 0
 		}
 	}
-	return trails
+	for _, f := range g.fire[:g.nFire] {
+		if !g.cells[f].listed { // a listed cell was resolved above
+			g.resolve(int(f))
+		}
+	}
+	return trails || g.nFire > 0
 }
 
 // resolve applies a cell's trails: a soft block is destroyed, its portals
