@@ -86,20 +86,21 @@ func TestUpdateObsOutgrowingTheRecord(t *testing.T) {
 	row, want := g.spec.NewObsBuffers(), g.spec.NewObsBuffers()
 	for i := range g.n * g.n {
 		c := &g.cells[i]
-		c.trails = [3]Trail{{1, TrailH}, {2, TrailV}, {1, TrailFire}}
+		c.trails = [3]Trail{{1, TrailH}, {2, TrailV}}
 		g.seq++
 		c.trailSeq = g.seq
 		g.listCell(i)
+		g.setFire(i)
 	}
 	g.marksChanged() // as the engine does when it places trails
 	v := g.UpdateObs(1, row, 0)
 	if g.obs.n[1] >= 0 {
-		t.Fatalf("%d marks recorded for %d set bytes", g.obs.n[1], 3*g.n*g.n+2)
+		t.Fatalf("%d marks recorded for %d set bytes", g.obs.n[1], 2*g.n*g.n+2)
 	}
 	for i := range g.n * g.n {
 		g.cells[i] = cell{hard: g.cells[i].hard, soft: g.cells[i].soft}
 	}
-	g.nMarked = 0 // as clearBoard leaves it
+	g.nMarked, g.nFire = 0, 0 // as clearBoard leaves them
 	g.marksChanged()
 	g.UpdateObs(1, row, v)
 	g.WriteObs(1, want)
