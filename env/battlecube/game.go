@@ -37,6 +37,10 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	g.events = make([]event, maxEventsOf(g.n))
 	g.groups = make([]group, g.n)
 	g.nScalars = scalarsOf(&g.cfg)
+	g.moreScalars = g.nScalars > NumScalars
+	g.safeMask = g.cfg.SafeMask
+	g.shown.bots = make([]botCell, 0, g.n)
+	g.prevBots = make([]botCell, 0, g.n)
 	if g.cfg.History {
 		g.hist = make([]seatHistory, g.n)
 	}
@@ -62,7 +66,7 @@ func (g *Game) Reset(seed uint64) {
 	g.tick = 0
 	g.done, g.winnerFound, g.truncatedEnd = false, false, false
 	// The bombs go: rows that showed them get only their cells.
-	g.beginBombs()
+	g.beginState()
 	for _, it := range g.items {
 		if x, y, z := int(it.X), int(it.Y), int(it.Z); g.inCube(x, y, z) {
 			g.bombSet(g.index(x, y, z))
@@ -74,9 +78,6 @@ func (g *Game) Reset(seed uint64) {
 	g.nGroups = 0
 	g.nLost = 0
 	clear(g.invalid[:])
-	for s := range g.seatTick {
-		g.seatTick[s].lost = false
-	}
 	for s := range g.n {
 		p := &g.players[s]
 		*p = Player{Name: g.names[s], URL: g.urls[s], InPlay: true}

@@ -548,9 +548,6 @@ func (g *Game) LoadNative(data []byte) error {
 	g.nGroups, g.nLost, g.nEvents = 0, 0, 0
 	clear(g.invalid[:])
 	clear(g.hist) // a loaded state has no history
-	for s := range g.seatTick {
-		g.seatTick[s].lost = false
-	}
 	for s := range g.n {
 		g.players[s] = Player{Name: names[s], URL: g.cfg.url(s)}
 	}

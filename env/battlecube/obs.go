@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
 	"sync"
 
@@ -179,55 +180,61 @@ func buildSpec(name string, cfg *Config) *env.Spec {
 // allocates.
 func (g *Game) WriteObs(seat int, dst [][]byte) {
 	g.checkObs(dst)
-	clear(dst[0][:PlaneBombs*g.cells])
-	g.writeBots(seat, dst[0], nil)
-	copy(dst[0][PlaneBombs*g.cells:], g.bombAt)
-	g.writeScalars(seat, dst[1])
+	v := g.view()
+	planes := dst[0]
+	clear(planes[:PlaneBombs*g.cells])
+	for _, b := range v.bots {
+		planes[b.offset(seat, g.cells)] = 1
+	}
+	copy(planes[PlaneBombs*g.cells:], g.bombAt)
+	g.writeScalars(v, seat, dst[1])
 }
 
 // UpdateObs writes seat's observation into dst as [Game.WriteObs] does and
 // returns a version of what it wrote, given have: 0, or the version an
 // earlier call returned for this seat after writing the same dst, which
-// the caller has not touched since. The self and others planes hold one
-// byte per bot in play, so with have the last version of the seat it
-// clears only the bytes that write set, instead of both planes; the bombs
-// plane, when that write showed the bombs before the last Step or Reset,
-// gets only the cells that changed (none when it showed the current
-// ones). The
-// bytes are those WriteObs writes, in every case. vecenv calls it for rows
-// that keep their env from step to step. It panics as WriteObs does, and
-// never allocates once warm (the first call makes the record of the
-// marks).
+// the caller has not touched since. With have the last version of the
+// seat, written by this game: when that write showed the current state,
+// it writes only the scalars; when it showed the state before the last
+// Step or Reset, it clears in the self and others planes only the bytes
+// of that state's bots (see [Game.beginState]) instead of both planes,
+// and writes in the bombs plane only the cells that the Step or Reset
+// changed. The bytes are those WriteObs writes, in every case. vecenv
+// calls it for rows that keep their env from step to step. It panics as
+// WriteObs does, and never allocates once warm (the first call makes the
+// record of the writes).
 func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	g.checkObs(dst)
 	m := g.marks
 	if m == nil {
-		m = &obsMarks{seats: make([]seatMarks, g.n), at: make([]int32, g.n*g.n)}
+		m = &obsMarks{seats: make([]seatMarks, g.n)}
 		g.marks = m
 	}
+	v := g.view()
 	sm := &m.seats[seat]
-	planes, at := dst[0], m.at[seat*g.n:(seat+1)*g.n]
-	known := have != 0 && have == sm.ver
-	if known {
-		for _, i := range at[:sm.n] {
-			planes[i] = 0
+	if known := have != 0 && have == sm.ver && sm.by == g; !known || sm.shows != g.stateVer {
+		planes, c := dst[0], g.cells
+		if known && sm.shows == g.prevVer && g.prevVer != 0 {
+			for _, b := range g.prevBots {
+				planes[b.offset(seat, c)] = 0
+			}
+		} else {
+			clear(planes[:PlaneBombs*c])
 		}
-	} else {
-		clear(planes[:PlaneBombs*g.cells])
-	}
-	sm.n = g.writeBots(seat, planes, at)
-	bombs := planes[PlaneBombs*g.cells:]
-	switch {
-	case known && sm.by == g && sm.shows == g.stateVer:
-	case known && sm.by == g && sm.shows == g.bombsFrom && g.bombsFrom != 0:
-		for _, i := range g.bombCells[:g.nBombCells] {
-			bombs[i] = g.bombAt[i]
+		for _, b := range v.bots {
+			planes[b.offset(seat, c)] = 1
 		}
-	default:
-		copy(bombs, g.bombAt)
+		bombs := planes[PlaneBombs*c:]
+		if known && sm.shows == g.bombsFrom && g.bombsFrom != 0 {
+			for _, i := range g.bombCells[:g.nBombCells] {
+				bombs[i] = g.bombAt[i]
+			}
+		} else {
+			copy(bombs, g.bombAt)
+		}
+		sm.shows, sm.by = g.stateVer, g
 	}
-	sm.shows, sm.by = g.stateVer, g
-	g.writeScalars(seat, dst[1])
+	g.writeScalars(v, seat, dst[1])
 	m.writes++
 	sm.ver = m.writes
 	return m.writes
@@ -242,25 +249,83 @@ func (g *Game) checkObs(dst [][]byte) {
 }
 
 // obsMarks records, per seat, what the last [Game.UpdateObs] of the seat
-// wrote: the offsets in the self and others planes that it set
-// (at[seat*n:][:n], n seats) and the rest in seats. It sits behind a
-// pointer, so copies of a Game share it; the versions number every write
-// of the record, so a row last written through another copy is not the one
-// recorded and is written in full, and bombs versions count only for the
-// game that made them.
+// wrote. It sits behind a pointer, so copies of a Game share it; the
+// versions number every write of the record, so a row last written
+// through another copy is not the one recorded and is written in full,
+// and state versions count only for the game that made them.
 type obsMarks struct {
 	writes uint64
 	seats  []seatMarks
-	at     []int32
 }
 
 // seatMarks is a seat's part of [obsMarks]: the version the write returned,
-// the game that made it, the state whose bombs it showed (shows, a
-// Game.stateVer) and how many offsets of at it set.
+// the game that made it and the state it showed (a Game.stateVer).
 type seatMarks struct {
 	ver, shows uint64
 	by         *Game
-	n          int
+}
+
+// obsView is what the observations of every seat of one state show alike,
+// made once per state by [Game.view] rather than once per seat.
+type obsView struct {
+	// ver is the Game.stateVer it shows; 0 before the first.
+	ver uint64
+	// inPlay has bit s set for every seat s in play.
+	inPlay uint64
+	// bots are the bots in play on a cube cell, in seat order (a slice of
+	// the room made in New).
+	bots []botCell
+	// scalars are the bytes of the scalars every seat sees alike
+	// (ScalarTickFraction to ScalarSubTick).
+	scalars [4 * ScalarInPlay]byte
+}
+
+// botCell is a bot of [obsView.bots]: its seat and the offset of its
+// cell in the others plane.
+type botCell struct {
+	others int32
+	seat   int32
+}
+
+// offset returns the offset in planes of the bot's mark in seat's
+// observation of a cube of c cells: in the self plane for the seat's
+// own bot, in the others plane for the rest.
+func (b botCell) offset(seat, c int) int32 {
+	if int(b.seat) == seat {
+		return b.others - int32(PlaneOthers*c) + int32(PlaneSelf*c)
+	}
+	return b.others
+}
+
+// view returns the current state's [obsView], made on the first call for
+// the state.
+func (g *Game) view() *obsView {
+	if g.shown.ver != g.stateVer {
+		g.makeView()
+	}
+	return &g.shown
+}
+
+// makeView makes g.shown for the current state.
+func (g *Game) makeView() {
+	v := &g.shown
+	v.inPlay = 0
+	bots := v.bots[:0] // room for every seat, made in New
+	for s := range g.n {
+		p := &g.players[s]
+		if !p.InPlay {
+			continue
+		}
+		v.inPlay |= 1 << s
+		if g.inCube(p.X, p.Y, p.Z) {
+			bots = append(bots, botCell{others: int32(PlaneOthers*g.cells + g.index(p.X, p.Y, p.Z)), seat: int32(s)})
+		}
+	}
+	v.bots = bots
+	binary.LittleEndian.PutUint32(v.scalars[4*ScalarTickFraction:], math.Float32bits(float32(g.tick)/float32(g.maxTicks)))
+	binary.LittleEndian.PutUint32(v.scalars[4*ScalarBotsInPlay:], math.Float32bits(float32(bits.OnesCount64(v.inPlay))))
+	binary.LittleEndian.PutUint32(v.scalars[4*ScalarSubTick:], math.Float32bits(float32(g.SubTick()-1)/float32(g.tasks)))
+	v.ver = g.stateVer
 }
 
 // bombsChanged gives the state a new version with no delta of the bombs
@@ -270,10 +335,15 @@ func (g *Game) bombsChanged() {
 	g.bombsFrom = 0
 }
 
-// beginBombs gives the state a new version and starts recording the cells
-// of bombAt that the Reset or Step calling it changes from the current
-// one.
-func (g *Game) beginBombs() {
+// beginState gives the state a new version and starts recording the
+// cells of bombAt that the Reset or Step calling it changes from the
+// current one. When rows were written from the current state (its view is
+// made), its bots become prevBots, which rows that show it clear.
+func (g *Game) beginState() {
+	if g.shown.ver == g.stateVer {
+		g.prevBots, g.shown.bots = g.shown.bots, g.prevBots
+		g.prevVer = g.stateVer
+	}
 	g.bombsFrom = g.stateVer
 	g.stateVer++
 	g.nBombCells = 0
@@ -290,49 +360,24 @@ func (g *Game) bombSet(i int) {
 	g.nBombCells++
 }
 
-// writeBots marks the bots in play in the self and others planes of
-// planes, which are zero, and returns how many it marked; at, when not
-// nil, receives their offsets.
-func (g *Game) writeBots(seat int, planes []byte, at []int32) int {
-	n, c := 0, g.cells
-	for s := range g.n {
-		p := &g.players[s]
-		if !p.InPlay || !g.inCube(p.X, p.Y, p.Z) {
-			continue
-		}
-		i := PlaneOthers*c + g.index(p.X, p.Y, p.Z)
-		if s == seat {
-			i = PlaneSelf*c + g.index(p.X, p.Y, p.Z)
-		}
-		planes[i] = 1
-		if at != nil {
-			at[n] = int32(i)
-			n++
-		}
+// writeScalars writes seat's scalars into sc, v the current state's view.
+func (g *Game) writeScalars(v *obsView, seat int, sc []byte) {
+	sc = sc[:4*g.nScalars]
+	*(*[4 * ScalarInPlay]byte)(sc) = v.scalars
+	self := uint32(0)
+	if v.inPlay>>seat&1 != 0 {
+		self = one
 	}
-	return n
+	binary.LittleEndian.PutUint32(sc[4*ScalarInPlay:], self)
+	if g.moreScalars {
+		g.writeMoreScalars(seat, sc)
+	}
 }
 
-// writeScalars writes seat's scalars into sc.
-func (g *Game) writeScalars(seat int, sc []byte) {
-	sc = sc[:4*g.nScalars]
-	if g.scalarsVer != g.stateVer {
-		// Once per state, not once per seat.
-		g.scalars = [...]uint32{
-			ScalarTickFraction: math.Float32bits(float32(g.tick) / float32(g.maxTicks)),
-			ScalarBotsInPlay:   math.Float32bits(float32(g.InPlay())),
-			ScalarSubTick:      math.Float32bits(float32(g.SubTick()-1) / float32(g.tasks)),
-		}
-		g.scalarsVer = g.stateVer
-	}
-	for k, w := range g.scalars {
-		binary.LittleEndian.PutUint32(sc[4*k:], w)
-	}
-	self := float32(0)
-	if g.players[seat].InPlay {
-		self = 1
-	}
-	binary.LittleEndian.PutUint32(sc[4*ScalarInPlay:], math.Float32bits(self))
+// writeMoreScalars writes seat's scalars after the first NumScalars into
+// sc (its whole scalars): those of Config.History, Config.CycleMarks and
+// Config.TasksScalar.
+func (g *Game) writeMoreScalars(seat int, sc []byte) {
 	if g.hist != nil {
 		g.writeHistory(seat, sc)
 	}
@@ -468,7 +513,7 @@ func (g *Game) countHistory() {
 // bomb on the seat's own cell are masked. Only NOOP is legal for a seat no
 // longer in play and in a finished game. It never allocates.
 func (g *Game) WriteMask(seat int, dst []uint8) {
-	if len(dst) != g.spec.Actions {
+	if len(dst) != int(NumFixedActions)+g.cells { // Spec().Actions
 		panic(fmt.Sprintf("battlecube: WriteMask: got %d mask entries, want %d", len(dst), g.spec.Actions))
 	}
 	g.writeMaskContent(dst, g.maskContent(seat))
@@ -481,7 +526,7 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 // action but the listed ones, or NOOP alone. have 0 or unknown: the mask is
 // written in full. It never allocates.
 func (g *Game) UpdateMask(seat int, dst []uint8, have uint64) uint64 {
-	if len(dst) != g.spec.Actions {
+	if len(dst) != int(NumFixedActions)+g.cells { // Spec().Actions
 		panic(fmt.Sprintf("battlecube: UpdateMask: got %d mask entries, want %d", len(dst), g.spec.Actions))
 	}
 	now := g.maskContent(seat)
@@ -510,14 +555,14 @@ const (
 
 // maskContent returns seat's mask content (see maskVerAllBut).
 func (g *Game) maskContent(seat int) uint64 {
-	p := &g.players[seat]
-	if g.done || !p.InPlay {
+	if g.done || g.view().inPlay>>seat&1 == 0 {
 		return maskVerNoopOnly
 	}
 	v := maskVerAllBut
-	if !g.cfg.SafeMask {
+	if !g.safeMask {
 		return v
 	}
+	p := &g.players[seat]
 	for a := MovePlusX; a < NumFixedActions; a++ {
 		d := moveDelta[a]
 		if !g.inCube(p.X+d[0], p.Y+d[1], p.Z+d[2]) {

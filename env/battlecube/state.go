@@ -244,14 +244,12 @@ type event struct {
 
 // tickSeat is a seat's part of the last tick's record: its position, in
 // play and stray properties at the tick's start (for NEXT_TICK, with
-// Game.snapTick and snapItems), and whether it was lost in the tick (for
-// rewards). One struct, so that a tick's writes of the first seats share
-// a cache line.
+// Game.snapTick and snapItems). One struct, so that a tick's writes of the
+// first seats share a cache line.
 type tickSeat struct {
 	pos    [3]int32
 	inPlay bool
 	stray  uint8
-	lost   bool
 }
 
 // maxBombCells is how many changed cells of bombAt a Step or Reset records
@@ -279,7 +277,8 @@ type group struct {
 type Game struct {
 	// The fields a Step reads or writes come first, the small ones before
 	// the arrays, so that a pool's step over many games touches few cache
-	// lines of each.
+	// lines of each; those that every seat's UpdateObs and UpdateMask
+	// read sit in the first three lines.
 	spec *env.Spec
 
 	edge, cells int
@@ -294,14 +293,16 @@ type Game struct {
 	// truncatedEnd reports that the tick limit ended the game with more
 	// than one bot in play.
 	truncatedEnd bool
+	// moreScalars reports that the scalar vector has more than
+	// NumScalars (Config.History, CycleMarks or TasksScalar); safeMask is
+	// Config.SafeMask.
+	moreScalars, safeMask bool
 
 	// marks records what UpdateObs wrote (see obsMarks); nil until its
 	// first call.
 	marks *obsMarks
 
-	// items are the bombs in placement order; bombAt has 1 on every cube
-	// cell holding a bomb that is not used up.
-	items  []Item
+	// bombAt has 1 on every cube cell holding a bomb that is not used up.
 	bombAt []uint8
 	// stateVer numbers the game's states: every Reset, Step and
 	// LoadNative gives a new one. bombsFrom is the version the last Reset
@@ -311,10 +312,17 @@ type Game struct {
 	// [Game.UpdateObs].
 	stateVer, bombsFrom uint64
 	nBombCells          int
-	// scalars are the words of the scalars every seat sees alike
-	// (ScalarTickFraction to ScalarSubTick) at state scalarsVer.
-	scalarsVer uint64
-	scalars    [ScalarInPlay]uint32
+	// nScalars is the length of the scalar vector.
+	nScalars int
+	// shown is what every seat's observation of the state shows alike
+	// (see [Game.view]); prevBots are the bots of the state prevVer (0:
+	// none), the last state before this one whose view was made.
+	shown    obsView
+	prevVer  uint64
+	prevBots []botCell
+
+	// items are the bombs in placement order.
+	items []Item
 	// outside counts items outside the cube.
 	outside int
 
@@ -330,10 +338,12 @@ type Game struct {
 	// order, which fixes the order of everything); it is the seat order.
 	nLost int
 	lost  [MaxPlayers]uint8 // lostPlayers, in loss order
+	// lostFrom is nLost at the last Step's start: lost[lostFrom:nLost] are
+	// the seats lost in its tick (for rewards).
+	lostFrom int
 
 	// seatTick holds, per seat, the tick's start snapshot for NEXT_TICK
-	// and whether the seat was lost in the last tick (sized in New, like
-	// players below).
+	// (sized in New, like players below).
 	seatTick []tickSeat
 
 	invalid [MaxPlayers]int
@@ -350,10 +360,9 @@ type Game struct {
 
 	bombCells [maxBombCells]int32
 
-	// nScalars is the length of the scalar vector; hist, one per seat,
-	// is nil unless Config.History (see seatHistory).
-	nScalars int
-	hist     []seatHistory
+	// hist, one per seat, is nil unless Config.History (see
+	// seatHistory).
+	hist []seatHistory
 	// cycStart, one per seat, is nil unless Config.CycleMarks: the cell
 	// each seat stood on at the start of the current cycle's first tick,
 	// recorded by Step (see recordCycleStarts).

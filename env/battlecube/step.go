@@ -27,10 +27,8 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 		g.writeFlags(terminated, truncated)
 		return
 	}
-	g.beginBombs()
-	for s := range g.n {
-		g.seatTick[s].lost = false
-	}
+	g.beginState()
+	g.lostFrom = g.nLost
 	g.removeExplodedBombs()
 	g.nGroups = 0
 	g.startTick()
@@ -128,7 +126,6 @@ func (g *Game) loseNow(s int, cause Cause) {
 	p.Lost, p.Cause, p.HighScore, p.lostOrder = true, cause, g.tick, g.nLost
 	g.lost[g.nLost] = uint8(s)
 	g.nLost++
-	g.seatTick[s].lost = true
 }
 
 // askPhase handles the replies: a seat in play whose action stands for a
@@ -136,13 +133,9 @@ func (g *Game) loseNow(s int, cause Cause) {
 // list for this tick's collisions). Every out-of-range action counts in
 // Invalid.
 func (g *Game) askPhase(actions []int32) {
-	na := int32(g.spec.Actions)
-	for s := range g.n {
-		if !g.players[s].InPlay {
-			continue
-		}
-		a := actions[s]
-		if a >= 0 && a < na {
+	na := int32(NumFixedActions) + int32(g.cells) // Spec().Actions
+	for s, a := range actions[:g.n] {
+		if a >= 0 && a < na || !g.players[s].InPlay {
 			continue
 		}
 		g.invalid[s]++
@@ -251,13 +244,14 @@ func (g *Game) bombOn(x, y, z int) bool {
 // this tick included) that shares its cell with another position or with a
 // bomb.
 func (g *Game) findCollisions() {
+	shared := g.sharedCells()
 	for s := range g.n {
 		p := &g.players[s]
 		if !p.InPlay {
 			continue
 		}
 		hasBomb := g.bombOn(p.X, p.Y, p.Z)
-		if !hasBomb && !g.shared(s) {
+		if !hasBomb && shared>>s&1 == 0 {
 			continue
 		}
 		gi := -1
@@ -279,19 +273,28 @@ func (g *Game) findCollisions() {
 	}
 }
 
-// shared reports whether another position in the list has s's cell.
-func (g *Game) shared(s int) bool {
-	p := &g.players[s]
-	for o := range g.n {
-		q := &g.players[o]
-		if o != s && q.InPlay && q.X == p.X && q.Y == p.Y && q.Z == p.Z {
-			return true
+// sharedCells returns the seats whose position in the list another
+// position in the list has: bit s for seat s. Each pair of positions is
+// compared once.
+func (g *Game) sharedCells() uint64 {
+	var m uint64
+	ps := g.players[:g.n]
+	for s := range ps {
+		p := &ps[s]
+		if !p.InPlay {
+			continue
+		}
+		for o := s + 1; o < len(ps); o++ {
+			if q := &ps[o]; q.InPlay && q.X == p.X && q.Y == p.Y && q.Z == p.Z {
+				m |= 1<<s | 1<<o
+			}
 		}
 	}
-	return false
+	return m
 }
 
-// removeFromPlay takes collision members and lost bots out of the list.
+// removeFromPlay takes collision members and the bots lost in this tick
+// out of the list (those lost before are out already).
 func (g *Game) removeFromPlay() {
 	for i := range g.nGroups {
 		gr := &g.groups[i]
@@ -299,7 +302,7 @@ func (g *Game) removeFromPlay() {
 			g.players[s].InPlay = false
 		}
 	}
-	for _, s := range g.lost[:g.nLost] {
+	for _, s := range g.lost[g.lostFrom:g.nLost] {
 		g.players[s].InPlay = false
 	}
 }
@@ -334,25 +337,34 @@ func (g *Game) endTest() {
 	g.winnerFound = g.done && inPlay == 1
 }
 
-// writeRewards writes this tick's rewards (see [RewardDefinition]).
+// writeRewards writes this tick's rewards (see [RewardDefinition]): −1
+// to the seats lost in it, +1 to the winner.
 func (g *Game) writeRewards(rewards []float32) {
-	for s := range g.n {
-		var r float32
-		switch {
-		case g.seatTick[s].lost:
-			r = -1
-		case g.done && g.winnerFound && g.players[s].InPlay:
-			r = 1
+	rewards = rewards[:g.n]
+	clear(rewards)
+	for _, s := range g.lost[g.lostFrom:g.nLost] {
+		rewards[s] = -1
+	}
+	if g.winnerFound { // the one bot in play
+		for s := range rewards {
+			if g.players[s].InPlay {
+				rewards[s] = 1
+			}
 		}
-		rewards[s] = r
 	}
 }
 
-// writeFlags writes each seat's terminated and truncated flags.
+// writeFlags writes each seat's terminated and truncated flags: the lost
+// seats (those of lostPlayers) are terminated; once the game is done the
+// others are truncated when the tick limit ended it with more than one bot
+// in play, terminated otherwise.
 func (g *Game) writeFlags(terminated, truncated []bool) {
-	for s := range g.n {
-		lost := g.players[s].Lost
-		truncated[s] = g.done && g.truncatedEnd && !lost
-		terminated[s] = lost || (g.done && !truncated[s])
+	terminated, truncated = terminated[:g.n], truncated[:g.n]
+	endTerm, endTrunc := g.done && !g.truncatedEnd, g.done && g.truncatedEnd
+	for s := range terminated {
+		terminated[s], truncated[s] = endTerm, endTrunc
+	}
+	for _, s := range g.lost[:g.nLost] {
+		terminated[s], truncated[s] = true, false
 	}
 }
