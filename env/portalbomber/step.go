@@ -707,11 +707,24 @@ func (g *Game) trailStep() (trails bool) {
 		}
 	}
 	for _, f := range g.fire[:g.nFire] {
-		if !g.cells[f].listed { // a listed cell was resolved above
+		// A listed cell was resolved above. Of the others, resolve
+		// changes only a soft block, or a player on no bomb (most fire
+		// cells hold neither, and many a hard block).
+		if c := &g.cells[f]; !c.listed && !c.hard && (c.soft || c.bombSeq == 0 && g.playerOn(int(f))) {
 			g.resolve(int(f))
 		}
 	}
 	return trails || g.nFire > 0
+}
+
+// playerOn reports whether a player stands on cell i.
+func (g *Game) playerOn(i int) bool {
+	for s := range Seats {
+		if p := &g.players[s]; p.Alive && g.idx(p.at()) == i {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve applies a cell's trails: a soft block is destroyed, its portals
