@@ -178,8 +178,8 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 		g.applyDelta(seat, dst[0])
 	} else {
 		copy(dst[0], g.obsShared)
+		g.writeMarks(seat, dst[0])
 	}
-	g.writeMarks(seat, dst[0])
 	if g.cfg.TouchedPlanes {
 		if delta && !g.delta.full {
 			g.stepTouched(seat, dst[0])
@@ -219,7 +219,7 @@ func (g *Game) allocObs(n int) {
 	g.obsShared = make([]byte, n)
 	d := &g.delta
 	d.wordBits = make([]uint64, (n/8+1+63)/64)
-	d.words = make([]int32, 0, n/8+1)
+	d.runs = make([]byteRun, 0, n/8+1)
 	hw := n / g.sharedPlaneCount()
 	d.cells = make([]int32, 0, hw)
 	// The dynamic planes have 3 planes' cells.
@@ -253,6 +253,14 @@ func (g *Game) sharedPlanes(n int) {
 	}
 	g.writeDynamicPlanes(g.obsShared)
 	g.marks.set(g)
+	g.chainFuses() // for the scalars' bombs left (g.onMap)
+	if d := &g.delta; d.from != 0 && !d.full {
+		if d.marks.seats != g.marks.seats {
+			d.from = 0 // not after a Step of this game: rows are written in full
+		} else {
+			d.diffMarks(&g.marks, g.width*g.height)
+		}
+	}
 	g.obsFresh = true
 }
 
@@ -266,10 +274,11 @@ func (g *Game) sharedPlanes(n int) {
 type obsDelta struct {
 	from uint64 // the state the delta starts from; 0 for none
 	full bool
-	// words are the offsets of the 8-byte words of the static planes that
-	// the new map changed, in order, when full; wordBits is their bitmap
-	// (bit k for the word at offset 8k) while restatic builds them.
-	words    []int32
+	// runs are the byte ranges of the 8-byte words of the static planes
+	// that the new map changed, when full: consecutive changed words make
+	// one run, in order. wordBits is the words' bitmap (bit k for the word
+	// at offset 8k) while restatic builds them.
+	runs     []byteRun
 	wordBits []uint64
 	// cells are the cells whose static planes Step changed, in order,
 	// perhaps repeated.
@@ -279,6 +288,24 @@ type obsDelta struct {
 	dyn []uint16
 	// marks are the per-seat planes' marks at from.
 	marks obsMarks
+	// markOps are the writes that bring a row's per-seat planes from the
+	// marks at from to the current ones after a Step (not full): the old
+	// marks' clears first, then the new marks' writes, leaving out a
+	// mark that is the same in both states. Valid while Game.obsFresh.
+	nMarkOps int
+	markOps  [2 * (MaxPlayers + MaxBombs)]markOp
+}
+
+// byteRun is the bytes off..end-1 of the planes.
+type byteRun struct{ off, end int32 }
+
+// markOp is one write of a per-seat plane's byte: val at off, an offset in
+// the opponents' plane (PlaneOpponents or PlaneOpponentBombs), or one plane
+// lower (PlaneSelf or PlaneOwnBombs) in seat's own row.
+type markOp struct {
+	off  uint16
+	seat uint8
+	val  uint8
 }
 
 // beginDelta starts recording the observation delta from the current state
@@ -292,26 +319,66 @@ func (g *Game) beginDelta(full bool) {
 		return
 	}
 	d.from, d.full = g.obsVer, full
-	d.cells, d.words = d.cells[:0], d.words[:0]
+	d.cells, d.runs = d.cells[:0], d.runs[:0]
 	d.dyn = append(d.dyn[:0], g.dyn...)
 	d.marks.copyFrom(&g.marks)
 }
 
+// diffMarks makes d.markOps the writes that bring the per-seat planes from
+// the marks at from (d.marks) to cur: a player mark on the same cell in
+// both (the same seat: one player per cell) is left as it is, and a bomb
+// mark on the same cell with the same owner gets only its timer written.
+// Clears come before writes, so that a clear never undoes a write on the
+// same byte.
+func (d *obsDelta) diffMarks(cur *obsMarks, hw int) {
+	n := 0
+	old := &d.marks
+	players, bombs := PlaneOpponents*hw, PlaneOpponentBombs*hw
+	seats := cur.cells[:cur.seats]
+	for s, o := range old.cells[:len(seats)] {
+		if o != seats[s] && o != noMark {
+			d.markOps[n] = markOp{uint16(players + int(o)), uint8(s), 0}
+			n++
+		}
+	}
+	for _, b := range old.bombs[:old.nBombs] {
+		if !cur.hasBombOn(b) {
+			d.markOps[n] = markOp{uint16(bombs + int(b.cell)), b.owner, 0}
+			n++
+		}
+	}
+	for s, c := range seats {
+		if c != old.cells[s] && c != noMark {
+			d.markOps[n] = markOp{uint16(players + int(c)), uint8(s), 1}
+			n++
+		}
+	}
+	for _, b := range cur.bombs[:cur.nBombs] {
+		if !old.hasBomb(b) {
+			d.markOps[n] = markOp{uint16(bombs + int(b.cell)), b.owner, b.timer}
+			n++
+		}
+	}
+	d.nMarkOps = n
+}
+
 // applyDelta brings dst, which holds seat's planes at delta.from, to the
-// current shared planes with the per-seat planes cleared; writeMarks then
-// completes it. Changed words go first: they may spill into per-seat
-// planes (with zeros), which the marks then rewrite, and into the dynamic
-// planes (with their current bytes). A mark at from is cleared in the one
-// plane it showed in for seat: the other plane's byte is zero already,
-// and writing it would only bring its cache line in.
+// current shared planes and seat's marks. Changed words go first, a run of
+// them at a time: they may
+// spill into per-seat planes (with zeros), which the marks then rewrite in
+// full, and into the dynamic planes (with their current bytes). After a
+// Reset (full) a mark at from is cleared in the one plane it showed in for
+// seat (the other plane's byte is zero already, and writing it would only
+// bring its cache line in) and writeMarks writes the current ones; after a
+// Step only the marks that changed are written (markOps).
 func (g *Game) applyDelta(seat int, dst []byte) {
 	d := &g.delta
 	src := g.obsShared
-	for _, off := range d.words {
-		if o := int(off); o+8 <= len(dst) {
+	for _, r := range d.runs {
+		if o := int(r.off); r.end-r.off == 8 {
 			binary.LittleEndian.PutUint64(dst[o:], binary.LittleEndian.Uint64(src[o:]))
 		} else {
-			copy(dst[o:], src[o:])
+			copy(dst[o:r.end], src[o:r.end])
 		}
 	}
 	for _, off := range d.dyn {
@@ -326,22 +393,42 @@ func (g *Game) applyDelta(seat int, dst []byte) {
 			dst[c*hw+int(i)] = src[c*hw+int(i)]
 		}
 	}
+	if !d.full {
+		for _, op := range d.markOps[:d.nMarkOps] {
+			o := int(op.off)
+			if int(op.seat) == seat {
+				o -= hw
+			}
+			dst[o] = op.val
+		}
+		return
+	}
 	for _, p := range d.marks.players[:d.marks.nPlayers] {
 		dst[p.plane(seat)*hw+int(p.cell)] = 0
 	}
 	for _, b := range d.marks.bombs[:d.marks.nBombs] {
 		dst[b.plane(seat)*hw+int(b.cell)] = 0
 	}
+	g.writeMarks(seat, dst)
 }
 
 // obsMarks are what the per-seat planes show of one state: the players on
 // their cells (alive; seat order) and the bombs with their timers (slot
-// order), and how many players are alive (for the scalars).
+// order), and how many players are alive and the round fraction (for the
+// scalars).
 type obsMarks struct {
 	nPlayers, nBombs, alive int
-	players                 [MaxPlayers]playerMark
-	bombs                   [MaxBombs]bombMark
+	roundFraction           float32
+	// cells are the marked cells by seat (noMark for none), of seats
+	// seats. (The used parts of the arrays come first, together.)
+	seats   int
+	cells   [MaxPlayers]uint16
+	players [MaxPlayers]playerMark
+	bombs   [MaxBombs]bombMark
 }
+
+// noMark is obsMarks.cells' value for a seat whose player is not marked.
+const noMark = math.MaxUint16
 
 // playerMark is a player on cell (an index of Game.cells).
 type playerMark struct {
@@ -359,13 +446,17 @@ type bombMark struct {
 // set makes m the marks of g's state.
 func (m *obsMarks) set(g *Game) {
 	m.nPlayers, m.nBombs, m.alive = 0, 0, 0
+	m.roundFraction = float32(g.round) / float32(g.maxRound+1)
+	m.seats = g.nPlayers
 	for s := range g.nPlayers {
 		if !g.players[s].Killed {
 			m.alive++
 		}
+		m.cells[s] = noMark
 		if i, ok := g.playerMark(s); ok {
 			m.players[m.nPlayers] = playerMark{uint16(i), uint8(s)}
 			m.nPlayers++
+			m.cells[s] = uint16(i)
 		}
 	}
 	for b := range g.bombHigh {
@@ -376,10 +467,33 @@ func (m *obsMarks) set(g *Game) {
 	}
 }
 
+// hasBombOn reports whether m marks a bomb of b's owner on b's cell, with
+// any timer.
+func (m *obsMarks) hasBombOn(b bombMark) bool {
+	for _, c := range m.bombs[:m.nBombs] {
+		if c.cell == b.cell && c.owner == b.owner {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBomb reports whether m marks bomb b: its owner's bomb on its cell
+// with its timer.
+func (m *obsMarks) hasBomb(b bombMark) bool {
+	for _, c := range m.bombs[:m.nBombs] {
+		if c == b {
+			return true
+		}
+	}
+	return false
+}
+
 // copyFrom makes m a copy of the used part of o.
 func (m *obsMarks) copyFrom(o *obsMarks) {
-	m.nPlayers, m.nBombs, m.alive = o.nPlayers, o.nBombs, o.alive
+	m.nPlayers, m.nBombs, m.alive, m.seats = o.nPlayers, o.nBombs, o.alive, o.seats
 	copy(m.players[:o.nPlayers], o.players[:o.nPlayers])
+	copy(m.cells[:o.seats], o.cells[:o.seats])
 	copy(m.bombs[:o.nBombs], o.bombs[:o.nBombs])
 }
 
@@ -505,7 +619,7 @@ func (g *Game) writeStaticPlanes(dst []byte) {
 // restatic brings the static planes of obsShared, which show the state at
 // delta.from (a Reset's), to the current map in place: every cell whose
 // shown code changed gets its old plane's byte cleared and its new one's
-// set, and the words of those bytes are listed in delta.words, in order.
+// set, and the words of those bytes are listed in delta.runs, in order.
 // The dynamic planes are left to writeDynamicPlanes, which clears the
 // bytes g.dyn lists; the per-seat planes are zero throughout.
 func (g *Game) restatic() {
@@ -532,10 +646,17 @@ func (g *Game) restatic() {
 			bits[o>>9] |= 1 << (o >> 3 & 63)
 		}
 	}
-	d.words = d.words[:0]
+	d.runs = d.runs[:0]
+	n := int32(len(dst))
 	for w, b := range bits {
 		for ; b != 0; b &= b - 1 {
-			d.words = append(d.words, int32(w<<9|mathbits.TrailingZeros64(b)<<3))
+			off := int32(w<<9 | mathbits.TrailingZeros64(b)<<3)
+			end := min(off+8, n)
+			if k := len(d.runs) - 1; k >= 0 && d.runs[k].end == off {
+				d.runs[k].end = end
+			} else {
+				d.runs = append(d.runs, byteRun{off, end})
+			}
 		}
 	}
 }
@@ -656,11 +777,17 @@ func (g *Game) writeDanger(dst []byte, base int) {
 // a bomb with a shorter fuse reaches it (directly or through other bombs) and
 // so detonates it at once. Rays are cast on the current map, as the engine
 // casts them before it removes anything. The result is cached until the
-// state changes.
+// state changes (small enough to inline, the cached case costs no call).
 func (g *Game) chainFuses() *[MaxBombs]int {
-	if g.fusesFresh {
-		return &g.fuses
+	if !g.fusesFresh {
+		g.computeFuses()
 	}
+	return &g.fuses
+}
+
+// computeFuses computes [Game.chainFuses], the bombs each seat has on the
+// map and fuseDue for the current state, and marks them fresh.
+func (g *Game) computeFuses() {
 	fuse := &g.fuses
 	clear(g.onMap[:])
 	for b := range g.bombHigh {
@@ -690,7 +817,6 @@ func (g *Game) chainFuses() *[MaxBombs]int {
 		g.fuseDue = g.fuseDue || (g.bombs[b].live && fuse[b] <= 1)
 	}
 	g.fusesFresh = true
-	return fuse
 }
 
 // blastRays calls visit with the index of every cell bomb slot b's blast
@@ -729,14 +855,14 @@ func (g *Game) writeScalars(seat int, all []byte) {
 	if !p.Killed {
 		alive = 1
 	}
-	opponents := float32(g.marks.alive) - alive // g.marks is fresh: see WriteObs
+	opponents := float32(g.marks.alive) - alive // g.marks and g.onMap are fresh: see sharedPlanes
 	var idle float32
 	if len(g.cfg.ConsoleSeats) == 0 || !g.cfg.isConsole(seat) {
 		idle = float32(p.Idle) / 20
 	}
-	le.PutUint32(dst[4*ScalarRoundFraction:], math.Float32bits(float32(g.round)/float32(g.maxRound+1)))
+	le.PutUint32(dst[4*ScalarRoundFraction:], math.Float32bits(g.marks.roundFraction))
 	le.PutUint32(dst[4*ScalarBombBag:], math.Float32bits(float32(p.BombBag)))
-	le.PutUint32(dst[4*ScalarBombsLeft:], math.Float32bits(float32(p.BombBag-g.bombsOnMap(seat))))
+	le.PutUint32(dst[4*ScalarBombsLeft:], math.Float32bits(float32(p.BombBag-g.onMap[seat])))
 	le.PutUint32(dst[4*ScalarBombRadius:], math.Float32bits(float32(p.BombRadius)))
 	le.PutUint32(dst[4*ScalarPoints:], math.Float32bits(float32(p.Counter+p.Coverage)/100)) // p.Points(), without copying p
 	le.PutUint32(dst[4*ScalarAlive:], math.Float32bits(alive))
@@ -902,7 +1028,7 @@ var moveDelta = [NumActions][2]int{MoveUp: {0, -1}, MoveLeft: {-1, 0}, MoveRight
 // forced reports whether the 20-do-nothing rule has taken seat over: past 21
 // consecutive do-nothings the harness sends Trigger every round.
 func (g *Game) forced(seat int) bool {
-	return !g.cfg.isConsole(seat) && g.players[seat].Idle > doNothingLimit
+	return g.players[seat].Idle > doNothingLimit && !g.cfg.isConsole(seat)
 }
 
 // What the 20-do-nothing rule makes of a seat's next Do Nothing
