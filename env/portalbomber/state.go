@@ -296,6 +296,12 @@ type Game struct {
 
 	// fire is apocalypse head 1: cell and direction; head 2 is its mirror.
 	fireX, fireY, fireDir int
+	// fireSoft lists the cells of Game.fire outside Game.marked that may
+	// hold a soft block (fire set on one, a block bought on fire), for the
+	// next trail step (see burn): nFireSoft of them, -1 when more (every
+	// fire cell may).
+	fireSoft  [4]uint16
+	nFireSoft int
 
 	// bombs lists the bomb cells in bombMap insertion order (nBombs of
 	// them).
@@ -311,7 +317,7 @@ type Game struct {
 	// holds nothing but fire (most of a long game's trails) need not be
 	// in marked: the trail step resolves it from this list.
 	fire  [MaxCells]uint16
-	_     [2]byte // cells start a cache line (TestGameLayout)
+	_     [50]byte // cells start a cache line (TestGameLayout)
 	cells [MaxCells]cell
 
 	cfg       Config
@@ -340,10 +346,13 @@ func (g *Game) listCell(i int) {
 // setFire gives cell i apocalypse fire, adding it to Game.fire unless it
 // has fire already: every place that sets fire calls it.
 func (g *Game) setFire(i int) {
-	if t := &g.cells[i].trails[2]; t.Type != TrailFire {
-		*t = Trail{Type: TrailFire}
+	if c := &g.cells[i]; c.trails[2].Type != TrailFire {
+		c.trails[2] = Trail{Type: TrailFire}
 		g.fire[g.nFire] = uint16(i)
 		g.nFire++
+		if c.soft {
+			record(g.fireSoft[:], &g.nFireSoft, i)
+		}
 	}
 }
 

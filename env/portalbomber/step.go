@@ -566,8 +566,13 @@ func (g *Game) carryOut(seat int, a Action) {
 	case BuyBlock:
 		x, y := g.faced(seat)
 		p.Coins -= int32(g.value(x, y))
-		g.cells[g.idx(x, y)].soft = true
-		g.cellChanged(g.idx(x, y))
+		i := g.idx(x, y)
+		c := &g.cells[i]
+		c.soft = true
+		g.cellChanged(i)
+		if c.trails[2].Type == TrailFire {
+			record(g.fireSoft[:], &g.nFireSoft, i) // for the trail step
+		}
 	case OrangePortal:
 		g.shootPortal(seat, Orange)
 	case BluePortal:
@@ -706,25 +711,48 @@ func (g *Game) trailStep() (trails bool) {
 			c.trailSeq = 0
 		}
 	}
-	for _, f := range g.fire[:g.nFire] {
-		// A listed cell was resolved above. Of the others, resolve
-		// changes only a soft block, or a player on no bomb (most fire
-		// cells hold neither, and many a hard block).
-		if c := &g.cells[f]; !c.listed && !c.hard && (c.soft || c.bombSeq == 0 && g.playerOn(int(f))) {
-			g.resolve(int(f))
-		}
+	if g.nFire > 0 {
+		g.burn()
 	}
 	return trails || g.nFire > 0
 }
 
-// playerOn reports whether a player stands on cell i.
-func (g *Game) playerOn(i int) bool {
-	for s := range Seats {
-		if p := &g.players[s]; p.Alive && g.idx(p.at()) == i {
-			return true
+// burn resolves the cells of g.fire outside g.marked (trailStep resolves
+// the others) where that can change something, each once: resolving a
+// cell with nothing but fire changes only a soft block there, which
+// g.fireSoft lists (when it overflowed, burn resolves every such cell),
+// or a player on it.
+func (g *Game) burn() {
+	if g.nFireSoft < 0 {
+		for _, f := range g.fire[:g.nFire] {
+			if !g.cells[f].listed {
+				g.resolve(int(f))
+			}
+		}
+		g.nFireSoft = 0
+		return
+	}
+	for _, f := range g.fireSoft[:g.nFireSoft] {
+		if !g.cells[f].listed {
+			g.resolve(int(f))
 		}
 	}
-	return false
+	g.nFireSoft = 0
+	var at [Seats]int // the players' cells before any of them dies here
+	for s := range Seats {
+		at[s] = -1
+		if p := &g.players[s]; p.Alive {
+			at[s] = g.idx(p.at())
+		}
+	}
+	for s, i := range at {
+		if i < 0 || s > 0 && i == at[0] { // one resolution a cell
+			continue
+		}
+		if c := &g.cells[i]; c.trails[2].Type == TrailFire && !c.listed {
+			g.resolve(i)
+		}
+	}
 }
 
 // resolve applies a cell's trails: a soft block is destroyed, its portals
