@@ -196,32 +196,46 @@ func (g *Game) touch(s, i int) {
 
 // touchAll is touch of every cell of player s's map, before a change that
 // may clear hits or move ships (the ships' Destroyed flags are then no
-// longer fresh: see updateDestroyed).
+// longer fresh: see updateDestroyed). Outside a Step (Reset's placement,
+// obsFrom 0) no delta is recorded, and it touches no cell: the next
+// observation is written in full, and the next Step starts a new delta.
 func (g *Game) touchAll(s int) {
 	g.destroyedFresh = false
+	if g.obsFrom == 0 {
+		return
+	}
 	for i := range g.n * g.n {
 		g.touch(s, i)
 	}
 }
 
-// writePlanes writes every byte of seat's planes into pl: the cells'
-// codes first, gathered into one bitmap per plane (bit i: the plane's
-// byte i is 1; a cell's code has one to three bits set), then each plane
-// from its bitmap, eight bytes at a time (byteBits).
+// writePlanes writes every byte of seat's planes into pl. It packs the
+// cellBits of the seat's cells and of the opponent's, in plane order, one
+// byte a cell, then computes every plane eight cells at a time from those
+// bytes (planeWords), as ownCode and oppCode give them.
 func (g *Game) writePlanes(seat int, pl []byte) {
 	n := g.n
 	nn := n * n
 	me, op := &g.players[seat].cells, &g.players[1-seat].cells
 	idx := &planeIndex[n]
-	var bitmaps [NumPlanes][changedWords]uint64
+	var mine, theirs [MaxCells + 7]byte // in plane order; the padding stays 0
 	for j := range nn {
 		i := idx[j]
-		for c := cellCode(me[j], op[j]); c != 0; c &= c - 1 {
-			bitmaps[mathbits.TrailingZeros16(c)][i>>6] |= 1 << (i & 63)
+		mine[i], theirs[i] = cellBits(me[j]), cellBits(op[j])
+	}
+	le := binary.LittleEndian
+	i := 0
+	for ; i+8 <= nn; i += 8 {
+		for k, w := range planeWords(le.Uint64(mine[i:]), le.Uint64(theirs[i:])) {
+			le.PutUint64(pl[k*nn+i:], w)
 		}
 	}
-	for k := range NumPlanes {
-		writeBitmap(pl[k*nn:(k+1)*nn], &bitmaps[k])
+	if i < nn { // the last cells, fewer than eight
+		for k, w := range planeWords(le.Uint64(mine[i:]), le.Uint64(theirs[i:])) {
+			for b := range nn - i {
+				pl[k*nn+i+b] = byte(w >> (8 * b))
+			}
+		}
 	}
 	if g.cfg.DensityPlane {
 		g.writeDensity(seat, pl[PlaneOppDensity*nn:])
@@ -230,28 +244,6 @@ func (g *Game) writePlanes(seat int, pl []byte) {
 		g.writeChosen(seat, pl)
 	}
 }
-
-// writeBitmap writes plane (at most MaxCells bytes) from bitmap: byte i
-// is bit i, 0 or 1.
-func writeBitmap(plane []byte, bitmap *[changedWords]uint64) {
-	i := 0
-	for ; i+8 <= len(plane); i += 8 {
-		binary.LittleEndian.PutUint64(plane[i:], byteBits[uint8(bitmap[i>>6]>>(i&63))])
-	}
-	for ; i < len(plane); i++ {
-		plane[i] = byte(bitmap[i>>6] >> (i & 63) & 1)
-	}
-}
-
-// byteBits[b] is eight bytes, little-endian, byte j the bit j of b.
-var byteBits = func() (t [256]uint64) {
-	for b := range t {
-		for j := range 8 {
-			t[b] |= uint64(b>>j&1) << (8 * j)
-		}
-	}
-	return t
-}()
 
 // writeChosen marks, for Config.FleetPlanes, the ships seat has chosen so
 // far in the current phase-1 round (learn mode) on their own-ship planes:
@@ -313,12 +305,29 @@ func (g *Game) computeDensity(seat int) {
 	}
 }
 
-// cellCode returns the twelve plane bytes of a cell, given the seat's cell
-// me and the opponent's op there, as bits: bit k is plane k's byte. The
-// own planes come from me, the opponent's from op, each through a table
-// of cellBits (see codeTables).
-func cellCode(me, op Cell) uint16 {
-	return ownCode[cellBits(me)] | oppCode[cellBits(op)]
+// planeWords returns, for eight cells, the plane bytes of each of the
+// NumPlanes planes as little-endian words, given the cellBits of the
+// seat's cells (mine) and of the opponent's (theirs), one byte a cell:
+// byte b of word k is plane k's byte of cell b, as ownCode and oppCode
+// give it (each byte of a word computed alone, 0 or 1).
+func planeWords(mine, theirs uint64) (w [NumPlanes]uint64) {
+	const ones = 0x0101010101010101
+	ship := mine >> 3 & (7 * ones) // the ship field of each byte
+	for k := range NumShips {
+		x := ship ^ uint64(k+1)*ones // byte 0 where the cell holds ship type k
+		w[PlaneOwnSubmarine+k] = (x|x>>1|x>>2)&ones ^ ones
+	}
+	w[PlaneOwnHit] = mine >> 2 & ones
+	w[PlaneOwnShielded] = mine >> 1 & ones
+	w[PlaneOwnShieldHit] = mine & ones
+	hit := theirs >> 2 & ones
+	s := theirs >> 3 & (7 * ones)
+	occupied := (s | s>>1 | s>>2) & ones
+	w[PlaneOppUnknown] = hit ^ ones
+	w[PlaneOppMissed] = hit &^ occupied
+	w[PlaneOppDamaged] = hit & occupied
+	w[PlaneOppShieldHit] = theirs & ones
+	return w
 }
 
 // cellBits packs what the planes read of a cell into 6 bits: the ship (0
@@ -393,9 +402,7 @@ func (g *Game) writeScalars(seat int, out []byte) {
 	le.PutUint32(out[4*ScalarPoints:], math.Float32bits(float32(me.Points)/100))
 	le.PutUint32(out[4*ScalarOppPoints:], math.Float32bits(float32(op.Points)/100))
 	// Bit k of afloat: ship scalar k is 1 (own ships, then the opponent's).
-	ownAfloat, _ := me.fleetBits()
-	oppAfloat, _ := op.fleetBits()
-	afloat := uint(ownAfloat) | uint(oppAfloat)<<NumShips
+	afloat := uint(me.afloat()) | uint(op.afloat())<<NumShips
 	afloat &= -uint(phase2) // none before phase 2
 	le.PutUint64(out[4*ScalarOwnShips:], afloatPairs[afloat&3])
 	le.PutUint64(out[4*(ScalarOwnShips+2):], afloatPairs[afloat>>2&3])

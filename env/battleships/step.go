@@ -257,7 +257,9 @@ func (g *Game) processRound(cmds *[Seats]command) {
 		default:
 			g.players[s].Idle = 0
 		}
-		g.pend[s] = pending{}
+		if g.phase == 1 { // (pend stays clear in phase 2: choose is phase 1's)
+			g.pend[s] = pending{}
+		}
 	}
 	if g.phase == 2 {
 		g.deactivateShields()
@@ -299,7 +301,7 @@ func (g *Game) processRound(cmds *[Seats]command) {
 		g.chargeShields()
 	}
 	for s := range Seats {
-		if afloat, _ := g.players[s].fleetBits(); afloat == 0 { // no ship remaining
+		if g.players[s].afloat() == 0 { // no ship remaining
 			g.players[s].Killed = true
 			g.players[1-s].Points += 100
 		}
@@ -476,24 +478,42 @@ func (g *Game) canFire(s, code int) bool { return g.fireable(s)>>code&1 != 0 }
 // and the energy at least the weapon's cost.
 func (g *Game) fireable(s int) uint64 {
 	p := &g.players[s]
-	afloat, placed := p.fleetBits()
-	if !placed {
+	if !p.allPlaced() {
 		return 0
 	}
 	afford := affordable[g.n]
-	return uint64(carried[afloat] & afford[min(max(p.Energy, 0), len(afford)-1)])
+	return uint64(carried[p.afloat()] & afford[min(max(p.Energy, 0), len(afford)-1)])
 }
 
-// fleetBits returns the set of p's ships afloat (bit k: ship k's
-// Destroyed flag is false) and whether every ship is placed, the five
-// ships read one by one without a loop (fireable and writeScalars run it
-// for every seat of every step).
-func (p *Player) fleetBits() (afloat uint8, placed bool) {
+// afloat returns the set of p's ships afloat: bit k is set while ship k's
+// Destroyed flag is false. It reads the five flags without a loop, small
+// enough to inline (fireable, processRound and writeScalars run it for
+// every seat of every step).
+func (p *Player) afloat() uint8 {
 	sh := &p.Ships
-	afloat = bit(!sh[0].Destroyed) | bit(!sh[1].Destroyed)<<1 | bit(!sh[2].Destroyed)<<2 |
-		bit(!sh[3].Destroyed)<<3 | bit(!sh[4].Destroyed)<<4
-	placed = sh[0].Placed && sh[1].Placed && sh[2].Placed && sh[3].Placed && sh[4].Placed
-	return afloat, placed
+	a := uint8(1<<NumShips - 1)
+	if sh[0].Destroyed {
+		a &^= 1 << 0
+	}
+	if sh[1].Destroyed {
+		a &^= 1 << 1
+	}
+	if sh[2].Destroyed {
+		a &^= 1 << 2
+	}
+	if sh[3].Destroyed {
+		a &^= 1 << 3
+	}
+	if sh[4].Destroyed {
+		a &^= 1 << 4
+	}
+	return a
+}
+
+// allPlaced reports whether every ship of p is placed.
+func (p *Player) allPlaced() bool {
+	sh := &p.Ships
+	return sh[0].Placed && sh[1].Placed && sh[2].Placed && sh[3].Placed && sh[4].Placed
 }
 
 // carried holds, per set of ships afloat (bit k: ship type k), the codes
