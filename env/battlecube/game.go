@@ -38,9 +38,13 @@ func newGame(name string, cfg *Config) (*Game, error) {
 	g.groups = make([]group, g.n)
 	g.nScalars = scalarsOf(&g.cfg)
 	g.moreScalars = g.nScalars > NumScalars
-	g.safeMask = g.cfg.SafeMask
-	g.shown.bots = make([]botCell, 0, g.n)
-	g.prevBots = make([]botCell, 0, g.n)
+	g.safeMask, g.history, g.cycleMarks = g.cfg.SafeMask, g.cfg.History, g.cfg.CycleMarks
+	botAt := make([]int32, 2*g.n)
+	for i := range botAt {
+		botAt[i] = -1 // no bots: no view made yet
+	}
+	g.botAt, g.prevBotAt = botAt[:g.n:g.n], botAt[g.n:]
+	g.shown.moved = make([]botCell, 0, 2*g.n)
 	if g.cfg.History {
 		g.hist = make([]seatHistory, g.n)
 	}
@@ -77,7 +81,7 @@ func (g *Game) Reset(seed uint64) {
 	g.outside = 0
 	g.nGroups = 0
 	g.nLost = 0
-	clear(g.invalid[:])
+	clear(g.invalid[:g.n])
 	for s := range g.n {
 		p := &g.players[s]
 		*p = Player{Name: g.names[s], URL: g.urls[s], InPlay: true}

@@ -546,7 +546,7 @@ func (g *Game) LoadNative(data []byte) error {
 	g.tick = gi.CurrentTick
 	g.done, g.winnerFound, g.truncatedEnd = false, false, false
 	g.nGroups, g.nLost, g.nEvents = 0, 0, 0
-	clear(g.invalid[:])
+	clear(g.invalid[:g.n])
 	clear(g.hist) // a loaded state has no history
 	for s := range g.n {
 		g.players[s] = Player{Name: names[s], URL: g.cfg.url(s)}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 	"sync"
 
@@ -183,9 +184,7 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 	v := g.view()
 	planes := dst[0]
 	clear(planes[:PlaneBombs*g.cells])
-	for _, b := range v.bots {
-		planes[b.offset(seat, g.cells)] = 1
-	}
+	g.markBots(seat, planes)
 	copy(planes[PlaneBombs*g.cells:], g.bombAt)
 	g.writeScalars(v, seat, dst[1])
 }
@@ -195,10 +194,11 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 // earlier call returned for this seat after writing the same dst, which
 // the caller has not touched since. With have the last version of the
 // seat, written by this game: when that write showed the current state,
-// it writes only the scalars; when it showed the state before the last
-// Step or Reset, it clears in the self and others planes only the bytes
-// of that state's bots (see [Game.beginState]) instead of both planes,
-// and writes in the bombs plane only the cells that the Step or Reset
+// it writes only the scalars; when it showed the state the view's moves
+// start from (see [obsView]), it changes in the self and others planes
+// only the bytes of the bots that moved, left or came, instead of both
+// planes, and when it showed the state before the last Step or Reset, it
+// writes in the bombs plane only the cells that the Step or Reset
 // changed. The bytes are those WriteObs writes, in every case. vecenv
 // calls it for rows that keep their env from step to step. It panics as
 // WriteObs does, and never allocates once warm (the first call makes the
@@ -214,15 +214,16 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	sm := &m.seats[seat]
 	if known := have != 0 && have == sm.ver && sm.by == g; !known || sm.shows != g.stateVer {
 		planes, c := dst[0], g.cells
-		if known && sm.shows == g.prevVer && g.prevVer != 0 {
-			for _, b := range g.prevBots {
+		if known && sm.shows == v.from && v.from != 0 {
+			for _, b := range v.moved[:v.nGone] {
 				planes[b.offset(seat, c)] = 0
+			}
+			for _, b := range v.moved[v.nGone:] {
+				planes[b.offset(seat, c)] = 1
 			}
 		} else {
 			clear(planes[:PlaneBombs*c])
-		}
-		for _, b := range v.bots {
-			planes[b.offset(seat, c)] = 1
+			g.markBots(seat, planes)
 		}
 		bombs := planes[PlaneBombs*c:]
 		if known && sm.shows == g.bombsFrom && g.bombsFrom != 0 {
@@ -266,21 +267,28 @@ type seatMarks struct {
 }
 
 // obsView is what the observations of every seat of one state show alike,
-// made once per state by [Game.view] rather than once per seat.
+// made once per state by [Game.view] rather than once per seat, with
+// Game.botAt. 64 bytes: what a row's update reads of it shares a line.
 type obsView struct {
 	// ver is the Game.stateVer it shows; 0 before the first.
 	ver uint64
 	// inPlay has bit s set for every seat s in play.
 	inPlay uint64
-	// bots are the bots in play on a cube cell, in seat order (a slice of
-	// the room made in New).
-	bots []botCell
 	// scalars are the bytes of the scalars every seat sees alike
 	// (ScalarTickFraction to ScalarSubTick).
 	scalars [4 * ScalarInPlay]byte
+	// nGone counts the first bots of moved, those whose marks go.
+	nGone int32
+	// from is the state (Game.prevVer; 0: none) from whose bots moved
+	// leads to this one's: the marks of moved[:nGone] go, those of
+	// moved[nGone:] come. A bot on the same cell in both is in neither,
+	// unless two bots of from share a cell: then every bot of from goes
+	// and every bot of this state comes.
+	from  uint64
+	moved []botCell
 }
 
-// botCell is a bot of [obsView.bots]: its seat and the offset of its
+// botCell is a bot of [obsView.moved]: its seat and the offset of its
 // cell in the others plane.
 type botCell struct {
 	others int32
@@ -306,22 +314,25 @@ func (g *Game) view() *obsView {
 	return &g.shown
 }
 
-// makeView makes g.shown for the current state.
+// makeView makes g.shown and g.botAt for the current state.
 func (g *Game) makeView() {
 	v := &g.shown
 	v.inPlay = 0
-	bots := v.bots[:0] // room for every seat, made in New
-	for s := range g.n {
+	botAt := g.botAt[:g.n]
+	for s := range botAt {
+		botAt[s] = -1
 		p := &g.players[s]
 		if !p.InPlay {
 			continue
 		}
 		v.inPlay |= 1 << s
 		if g.inCube(p.X, p.Y, p.Z) {
-			bots = append(bots, botCell{others: int32(PlaneOthers*g.cells + g.index(p.X, p.Y, p.Z)), seat: int32(s)})
+			botAt[s] = int32(PlaneOthers*g.cells + g.index(p.X, p.Y, p.Z))
 		}
 	}
-	v.bots = bots
+	v.from = g.prevVer
+	v.moved, v.nGone = movedBots(v.moved[:0], g.prevBotAt[:len(botAt)], botAt, g.prevShare)
+	g.botsShare = shareCell(botAt)
 	binary.LittleEndian.PutUint32(v.scalars[4*ScalarTickFraction:], math.Float32bits(float32(g.tick)/float32(g.maxTicks)))
 	binary.LittleEndian.PutUint32(v.scalars[4*ScalarBotsInPlay:], math.Float32bits(float32(bits.OnesCount64(v.inPlay))))
 	binary.LittleEndian.PutUint32(v.scalars[4*ScalarSubTick:], math.Float32bits(float32(g.SubTick()-1)/float32(g.tasks)))
@@ -341,8 +352,8 @@ func (g *Game) bombsChanged() {
 // made), its bots become prevBots, which rows that show it clear.
 func (g *Game) beginState() {
 	if g.shown.ver == g.stateVer {
-		g.prevBots, g.shown.bots = g.shown.bots, g.prevBots
-		g.prevVer = g.stateVer
+		g.prevBotAt, g.botAt = g.botAt, g.prevBotAt
+		g.prevVer, g.prevShare = g.stateVer, g.botsShare
 	}
 	g.bombsFrom = g.stateVer
 	g.stateVer++
@@ -358,6 +369,53 @@ func (g *Game) bombSet(i int) {
 	}
 	g.bombCells[g.nBombCells] = int32(i)
 	g.nBombCells++
+}
+
+// movedBots appends to moved the bots of prev (offsets in the others
+// plane by seat, as Game.botAt) whose marks go, then those of now whose
+// marks come, and returns it with the number of the first: every bot when
+// all is set, else those not on the same cell in both.
+func movedBots(moved []botCell, prev, now []int32, all bool) ([]botCell, int32) {
+	now = now[:len(prev)]
+	for s, o := range prev {
+		if o >= 0 && (all || o != now[s]) {
+			moved = append(moved, botCell{others: o, seat: int32(s)})
+		}
+	}
+	nGone := int32(len(moved))
+	for s, o := range now {
+		if o >= 0 && (all || o != prev[s]) {
+			moved = append(moved, botCell{others: o, seat: int32(s)})
+		}
+	}
+	return moved, nGone
+}
+
+// shareCell reports whether two bots of botAt (as Game.botAt) are on one
+// cell.
+func shareCell(botAt []int32) bool {
+	var seen uint64 // bit o%64 for every offset o so far
+	for s, o := range botAt {
+		if o < 0 {
+			continue
+		}
+		if bit := uint64(1) << (o & 63); seen&bit == 0 {
+			seen |= bit
+		} else if slices.Contains(botAt[:s], o) {
+			return true
+		}
+	}
+	return false
+}
+
+// markBots marks the bots of g.botAt in seat's self and others planes of
+// planes, which are zero there.
+func (g *Game) markBots(seat int, planes []byte) {
+	for s, o := range g.botAt {
+		if o >= 0 {
+			planes[botCell{others: o, seat: int32(s)}.offset(seat, g.cells)] = 1
+		}
+	}
 }
 
 // writeScalars writes seat's scalars into sc, v the current state's view.

@@ -294,9 +294,9 @@ type Game struct {
 	// than one bot in play.
 	truncatedEnd bool
 	// moreScalars reports that the scalar vector has more than
-	// NumScalars (Config.History, CycleMarks or TasksScalar); safeMask is
-	// Config.SafeMask.
-	moreScalars, safeMask bool
+	// NumScalars (Config.History, CycleMarks or TasksScalar); safeMask,
+	// history and cycleMarks are Config.SafeMask, History and CycleMarks.
+	moreScalars, safeMask, history, cycleMarks bool
 
 	// marks records what UpdateObs wrote (see obsMarks); nil until its
 	// first call.
@@ -315,11 +315,16 @@ type Game struct {
 	// nScalars is the length of the scalar vector.
 	nScalars int
 	// shown is what every seat's observation of the state shows alike
-	// (see [Game.view]); prevBots are the bots of the state prevVer (0:
-	// none), the last state before this one whose view was made.
-	shown    obsView
-	prevVer  uint64
-	prevBots []botCell
+	// (see [Game.view]).
+	shown obsView
+	// botAt holds, per seat, the offset in the others plane of its bot's
+	// cell in the state shown.ver, −1 when it is not in play on a cube
+	// cell, and botsShare reports that two bots share a cell; prevBotAt
+	// and prevShare are those of the state prevVer (0: none), the last
+	// state before this one whose view was made.
+	botAt, prevBotAt     []int32
+	prevVer              uint64
+	botsShare, prevShare bool
 
 	// items are the bombs in placement order.
 	items []Item
@@ -332,12 +337,9 @@ type Game struct {
 	nGroups                      int
 	nEvents, snapTick, snapItems int // items[:snapItems] were the items at the tick's start
 
-	cfg Config
-
 	// order lists the seats in player order (the original's position-list
 	// order, which fixes the order of everything); it is the seat order.
 	nLost int
-	lost  [MaxPlayers]uint8 // lostPlayers, in loss order
 	// lostFrom is nLost at the last Step's start: lost[lostFrom:nLost] are
 	// the seats lost in its tick (for rewards).
 	lostFrom int
@@ -345,8 +347,6 @@ type Game struct {
 	// seatTick holds, per seat, the tick's start snapshot for NEXT_TICK
 	// (sized in New, like players below).
 	seatTick []tickSeat
-
-	invalid [MaxPlayers]int
 
 	// players, events and groups are sized for the seats in New (events:
 	// maxEventsOf), each a small allocation of its own, so that the Game
@@ -358,7 +358,18 @@ type Game struct {
 	// collisions), used to remove exploded bombs at the next tick's start.
 	groups []group
 
+	rng rand.PCG
+
+	lost [MaxPlayers]uint8 // lostPlayers, in loss order
+
 	bombCells [maxBombCells]int32
+
+	// The fields below are read by the Steps of some configs only, by
+	// Reset or by neither.
+
+	cfg Config
+
+	invalid [MaxPlayers]int
 
 	// hist, one per seat, is nil unless Config.History (see
 	// seatHistory).
@@ -367,8 +378,6 @@ type Game struct {
 	// each seat stood on at the start of the current cycle's first tick,
 	// recorded by Step (see recordCycleStarts).
 	cycStart [][3]int32
-
-	rng rand.PCG
 
 	name, id string
 	// names and urls are the configured ones, made once so that Reset does

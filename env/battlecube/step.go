@@ -32,12 +32,12 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 	g.removeExplodedBombs()
 	g.nGroups = 0
 	g.startTick()
-	if g.cycStart != nil && g.SubTick() == 1 {
+	if g.cycleMarks && g.SubTick() == 1 {
 		g.recordCycleStarts()
 	}
 	g.askPhase(actions)
 	g.applyTasks(actions)
-	if g.hist != nil {
+	if g.history {
 		g.countHistory()
 	}
 	g.findCollisions()
