@@ -31,8 +31,9 @@ func newGame(name string, cfg *Config) (*Game, error) {
 		g.names[s], g.urls[s] = g.cfg.name(s), g.cfg.url(s)
 	}
 	g.items = make([]Item, 0, g.cells+MaxOutsideBombs)
-	g.bombAt = make([]uint8, g.cells)
+	g.bombBits = make([]uint64, (g.cells+63)/64)
 	g.players = make([]Player, g.n)
+	g.strays = make([][MaxStrayKeys]uint32, g.n)
 	g.seatTick = make([]tickSeat, g.n)
 	g.events = make([]event, maxEventsOf(g.n))
 	g.groups = make([]group, g.n)
@@ -77,7 +78,7 @@ func (g *Game) Reset(seed uint64) {
 		}
 	}
 	g.items = g.items[:0]
-	clear(g.bombAt)
+	clear(g.bombBits)
 	g.outside = 0
 	g.nGroups = 0
 	g.nLost = 0
@@ -194,7 +195,7 @@ func (g *Game) EachItem(f func(Item)) {
 // HasBomb reports whether a bomb that the next tick shows lies on (x, y, z).
 func (g *Game) HasBomb(x, y, z int) bool {
 	if g.inCube(x, y, z) {
-		return g.bombAt[g.index(x, y, z)] != 0
+		return g.bombIn(g.index(x, y, z))
 	}
 	for _, it := range g.items {
 		if int(it.X) == x && int(it.Y) == y && int(it.Z) == z {
@@ -218,6 +219,33 @@ func (g *Game) exploded(it Item) bool {
 		}
 	}
 	return false
+}
+
+// bombIn reports whether cube cell i holds a bomb that is not used up.
+func (g *Game) bombIn(i int) bool { return g.bombByte(i) != 0 }
+
+// bombByte returns the bombs plane's byte of cube cell i: 1 when it holds
+// a bomb that is not used up, else 0.
+func (g *Game) bombByte(i int) uint8 { return uint8(g.bombBits[uint(i)/64] >> (uint(i) % 64) & 1) }
+
+// setBombIn puts a bomb on cube cell i (on) or takes it off.
+func (g *Game) setBombIn(i int, on bool) {
+	if on {
+		g.bombBits[uint(i)/64] |= 1 << (uint(i) % 64)
+	} else {
+		g.bombBits[uint(i)/64] &^= 1 << (uint(i) % 64)
+	}
+}
+
+// writeBombs writes the bombs plane into dst (one byte per cell): 1 on
+// the cells holding a bomb that is not used up, 0 on the rest.
+func (g *Game) writeBombs(dst []byte) {
+	dst = dst[:g.cells]
+	for k, w := range g.bombBits {
+		for j, c := 0, 64*k; j < 64 && c < len(dst); j, c = j+1, c+1 {
+			dst[c] = uint8(w >> j & 1)
+		}
+	}
 }
 
 // inCube reports whether (x, y, z) lies in the cube.

@@ -131,8 +131,7 @@ func (g *Game) appendTickInfo(dst []byte, tick, inPlay int, pos func(s int) (in 
 // order: the array-index names ("0" to "9") first, ascending, then the
 // others in the order added.
 func (g *Game) appendPosition(dst []byte, s, x, y, z, nStray int) []byte {
-	p := &g.players[s]
-	stray := p.stray[:nStray]
+	stray := g.strays[s][:nStray]
 	dst = append(dst, '{')
 	for d := uint32('0'); d <= '9'; d++ {
 		for _, u := range stray {
@@ -142,7 +141,7 @@ func (g *Game) appendPosition(dst []byte, s, x, y, z, nStray int) []byte {
 		}
 	}
 	dst = append(dst, `"name":`...)
-	dst = appendString(dst, p.Name)
+	dst = appendString(dst, g.players[s].Name)
 	dst = appendXYZ(dst, x, y, z, false)
 	for _, u := range stray {
 		if u >= '0' && u <= '9' {
@@ -552,12 +551,13 @@ func (g *Game) LoadNative(data []byte) error {
 		g.players[s] = Player{Name: names[s], URL: g.cfg.url(s)}
 	}
 	for i, p := range players {
-		pl := &g.players[seatOf[i]]
+		s := seatOf[i]
+		pl := &g.players[s]
 		pl.InPlay = true
 		pl.X, pl.Y, pl.Z = p.X, p.Y, p.Z
 		for _, u := range p.stray {
-			if !pl.hasStray(int(u)) {
-				pl.stray[pl.nStray] = u
+			if !g.hasStray(s, int(u)) {
+				g.strays[s][pl.nStray] = u
 				pl.nStray++
 			}
 		}
@@ -565,7 +565,7 @@ func (g *Game) LoadNative(data []byte) error {
 	for s := range g.n {
 		if !g.players[s].InPlay {
 			p := &g.players[s]
-			p.Lost, p.Cause, p.lostOrder = true, CauseEarlier, g.nLost
+			p.Lost, p.Cause, p.lostOrder = true, CauseEarlier, uint8(g.nLost)
 			g.lost[g.nLost] = uint8(s)
 			g.nLost++
 		}
@@ -574,7 +574,7 @@ func (g *Game) LoadNative(data []byte) error {
 		g.recordCycleStarts() // a loaded state's cycle starts where its bots are
 	}
 	g.items = g.items[:0]
-	clear(g.bombAt)
+	clear(g.bombBits)
 	g.bombsChanged()
 	g.outside = outside
 	for _, it := range r.Items {
@@ -584,7 +584,7 @@ func (g *Game) LoadNative(data []byte) error {
 		}
 		x, y, z := *it.X, *it.Y, *it.Z
 		if g.inCube(x, y, z) {
-			g.bombAt[g.index(x, y, z)] = 1
+			g.setBombIn(g.index(x, y, z), true)
 		}
 		g.items = append(g.items, Item{int32(x), int32(y), int32(z)})
 	}

@@ -185,7 +185,7 @@ func (g *Game) WriteObs(seat int, dst [][]byte) {
 	planes := dst[0]
 	clear(planes[:PlaneBombs*g.cells])
 	g.markBots(seat, planes)
-	copy(planes[PlaneBombs*g.cells:], g.bombAt)
+	g.writeBombs(planes[PlaneBombs*g.cells:])
 	g.writeScalars(v, seat, dst[1])
 }
 
@@ -228,10 +228,10 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 		bombs := planes[PlaneBombs*c:]
 		if known && sm.shows == g.bombsFrom && g.bombsFrom != 0 {
 			for _, i := range g.bombCells[:g.nBombCells] {
-				bombs[i] = g.bombAt[i]
+				bombs[i] = g.bombByte(int(i))
 			}
 		} else {
-			copy(bombs, g.bombAt)
+			g.writeBombs(bombs)
 		}
 		sm.shows, sm.by = g.stateVer, g
 	}
@@ -347,7 +347,7 @@ func (g *Game) bombsChanged() {
 }
 
 // beginState gives the state a new version and starts recording the
-// cells of bombAt that the Reset or Step calling it changes from the
+// cells of bombBits that the Reset or Step calling it changes from the
 // current one. When rows were written from the current state (its view is
 // made), its bots become prevBots, which rows that show it clear.
 func (g *Game) beginState() {
@@ -360,7 +360,7 @@ func (g *Game) beginState() {
 	g.nBombCells = 0
 }
 
-// bombSet records that the Reset or Step set or cleared bombAt[i]; past
+// bombSet records that the Reset or Step set or cleared bomb cell i; past
 // the record's capacity it has no delta (rows get the bombs in full).
 func (g *Game) bombSet(i int) {
 	if g.nBombCells == len(g.bombCells) {

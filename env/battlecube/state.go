@@ -171,7 +171,9 @@ func (c Cause) String() string {
 	return "Cause(?)"
 }
 
-// Player is one seat's bot.
+// Player is one seat's bot. The fields a Step reads come first; 72 bytes
+// (its stray properties are in Game.strays), so that those of the first
+// four players lie in four cache lines.
 type Player struct {
 	// X, Y, Z is the position; it may be out of the cube in the tick the
 	// bot moved out, and it is kept after the bot is lost.
@@ -182,24 +184,19 @@ type Player struct {
 	// Lost reports that the bot is in lostPlayers; Cause is its first loss
 	// cause and HighScore the tick it was lost in.
 	Lost bool
-	// nStray counts the stray properties (see stray).
-	nStray    uint8
-	Cause     Cause
-	HighScore int
+	// nStray counts the stray properties (see Game.strays).
+	nStray uint8
+	Cause  Cause
 	// lostOrder is the bot's index in lostPlayers.
-	lostOrder int
-	// Name and URL come after the fields a Step reads, which then share a
-	// cache line.
-	Name string
-	URL  string
-	// stray are the code units (or NoAxis) of the properties [StrayMove]
-	// added to the position, in the order added.
-	stray [MaxStrayKeys]uint32
+	lostOrder uint8
+	HighScore int
+	Name      string
+	URL       string
 }
 
-// hasStray reports whether the position has the stray property unit.
-func (p *Player) hasStray(unit int) bool {
-	for _, u := range p.stray[:p.nStray] {
+// hasStray reports whether seat s's position has the stray property unit.
+func (g *Game) hasStray(s, unit int) bool {
+	for _, u := range g.strays[s][:g.players[s].nStray] {
 		if int(u) == unit {
 			return true
 		}
@@ -252,7 +249,7 @@ type tickSeat struct {
 	stray  uint8
 }
 
-// maxBombCells is how many changed cells of bombAt a Step or Reset records
+// maxBombCells is how many changed cells of bombBits a Step or Reset records
 // for UpdateObs; past it, rows get the bombs plane in full.
 const maxBombCells = 32
 
@@ -302,13 +299,15 @@ type Game struct {
 	// first call.
 	marks *obsMarks
 
-	// bombAt has 1 on every cube cell holding a bomb that is not used up.
-	bombAt []uint8
+	// bombBits has bit i%64 of word i/64 set for every cube cell i
+	// holding a bomb that is not used up (see bombIn): a Step's look-ups
+	// of the cube's 512 cells then read one cache line.
+	bombBits []uint64
 	// stateVer numbers the game's states: every Reset, Step and
 	// LoadNative gives a new one. bombsFrom is the version the last Reset
 	// or Step started from (0 after a LoadNative, or when the Reset or
 	// Step changed more cells than bombCells holds), and
-	// bombCells[:nBombCells] the cells of bombAt it set or cleared. See
+	// bombCells[:nBombCells] the cells of bombBits it set or cleared. See
 	// [Game.UpdateObs].
 	stateVer, bombsFrom uint64
 	nBombCells          int
@@ -378,6 +377,11 @@ type Game struct {
 	// each seat stood on at the start of the current cycle's first tick,
 	// recorded by Step (see recordCycleStarts).
 	cycStart [][3]int32
+
+	// strays holds, per seat, the code units (or NoAxis) of the properties
+	// [StrayMove] added to its position, in the order added: the first
+	// Player.nStray of them.
+	strays [][MaxStrayKeys]uint32
 
 	name, id string
 	// names and urls are the configured ones, made once so that Reset does

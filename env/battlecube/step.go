@@ -95,7 +95,7 @@ func (g *Game) clearExplodedCells() {
 		gr := &g.groups[i]
 		if gr.hasBomb && g.inCube(gr.x, gr.y, gr.z) {
 			c := g.index(gr.x, gr.y, gr.z)
-			g.bombAt[c] = 0
+			g.setBombIn(c, false)
 			g.bombSet(c)
 		}
 	}
@@ -123,7 +123,7 @@ func (g *Game) loseNow(s int, cause Cause) {
 	if p.Lost {
 		return
 	}
-	p.Lost, p.Cause, p.HighScore, p.lostOrder = true, cause, g.tick, g.nLost
+	p.Lost, p.Cause, p.HighScore, p.lostOrder = true, cause, g.tick, uint8(g.nLost)
 	g.lost[g.nLost] = uint8(s)
 	g.nLost++
 }
@@ -189,8 +189,8 @@ func (g *Game) applyTasks(actions []int32) {
 			g.record(event{kind: evPlacedBomb, seat: uint8(s), x: nowhere.X, y: nowhere.Y, z: nowhere.Z})
 		default:
 			if unit, ok := StrayUnit(a); ok {
-				if !p.hasStray(unit) && int(p.nStray) < MaxStrayKeys {
-					p.stray[p.nStray] = uint32(unit)
+				if !g.hasStray(s, unit) && int(p.nStray) < MaxStrayKeys {
+					g.strays[s][p.nStray] = uint32(unit)
 					p.nStray++
 				}
 				g.record(event{kind: evMoveAttempt, seat: uint8(s), x: int32(p.X), y: int32(p.Y), z: int32(p.Z)})
@@ -204,10 +204,10 @@ func (g *Game) applyTasks(actions []int32) {
 func (g *Game) placeBomb(x, y, z int) {
 	if g.inCube(x, y, z) {
 		i := g.index(x, y, z)
-		if g.bombAt[i] != 0 {
+		if g.bombIn(i) {
 			return
 		}
-		g.bombAt[i] = 1
+		g.setBombIn(i, true)
 		g.bombSet(i)
 		g.items = append(g.items, Item{int32(x), int32(y), int32(z)})
 		return
@@ -235,7 +235,7 @@ func (g *Game) bombOutside(x, y, z int) bool {
 // bombOn reports whether the current items hold a bomb on (x, y, z).
 func (g *Game) bombOn(x, y, z int) bool {
 	if g.inCube(x, y, z) {
-		return g.bombAt[g.index(x, y, z)] != 0
+		return g.bombIn(g.index(x, y, z))
 	}
 	return g.bombOutside(x, y, z)
 }
