@@ -299,13 +299,15 @@ type obsDelta struct {
 // byteRun is the bytes off..end-1 of the planes.
 type byteRun struct{ off, end int32 }
 
-// markOp is one write of a per-seat plane's byte: val at off, an offset in
-// the opponents' plane (PlaneOpponents or PlaneOpponentBombs), or one plane
-// lower (PlaneSelf or PlaneOwnBombs) in seat's own row.
-type markOp struct {
-	off  uint16
-	seat uint8
-	val  uint8
+// markOp is one write of a per-seat plane's byte, packed in one word (one
+// load a write): the value (bits 24–31) at an offset (bits 0–15) in the
+// opponents' plane (PlaneOpponents or PlaneOpponentBombs), or one plane
+// lower (PlaneSelf or PlaneOwnBombs) in the row of seat (bits 16–23).
+type markOp uint32
+
+// newMarkOp packs a markOp.
+func newMarkOp(off int, seat, val uint8) markOp {
+	return markOp(uint32(uint16(off)) | uint32(seat)<<16 | uint32(val)<<24)
 }
 
 // beginDelta starts recording the observation delta from the current state
@@ -337,25 +339,25 @@ func (d *obsDelta) diffMarks(cur *obsMarks, hw int) {
 	seats := cur.cells[:cur.seats]
 	for s, o := range old.cells[:len(seats)] {
 		if o != seats[s] && o != noMark {
-			d.markOps[n] = markOp{uint16(players + int(o)), uint8(s), 0}
+			d.markOps[n] = newMarkOp(players+int(o), uint8(s), 0)
 			n++
 		}
 	}
 	for _, b := range old.bombs[:old.nBombs] {
 		if !cur.hasBombOn(b) {
-			d.markOps[n] = markOp{uint16(bombs + int(b.cell)), b.owner, 0}
+			d.markOps[n] = newMarkOp(bombs+int(b.cell), b.owner, 0)
 			n++
 		}
 	}
 	for s, c := range seats {
 		if c != old.cells[s] && c != noMark {
-			d.markOps[n] = markOp{uint16(players + int(c)), uint8(s), 1}
+			d.markOps[n] = newMarkOp(players+int(c), uint8(s), 1)
 			n++
 		}
 	}
 	for _, b := range cur.bombs[:cur.nBombs] {
 		if !old.hasBomb(b) {
-			d.markOps[n] = markOp{uint16(bombs + int(b.cell)), b.owner, b.timer}
+			d.markOps[n] = newMarkOp(bombs+int(b.cell), b.owner, b.timer)
 			n++
 		}
 	}
@@ -395,11 +397,11 @@ func (g *Game) applyDelta(seat int, dst []byte) {
 	}
 	if !d.full {
 		for _, op := range d.markOps[:d.nMarkOps] {
-			o := int(op.off)
-			if int(op.seat) == seat {
+			o := int(uint16(op))
+			if int(uint8(op>>16)) == seat {
 				o -= hw
 			}
-			dst[o] = op.val
+			dst[o] = byte(op >> 24)
 		}
 		return
 	}
@@ -448,12 +450,19 @@ func (m *obsMarks) set(g *Game) {
 	m.nPlayers, m.nBombs, m.alive = 0, 0, 0
 	m.roundFraction = float32(g.round) / float32(g.maxRound+1)
 	m.seats = g.nPlayers
-	for s := range g.nPlayers {
-		if !g.players[s].Killed {
-			m.alive++
-		}
+	for s := range g.players[:g.nPlayers] {
+		// A player is marked when alive and on its cell.
+		p := &g.players[s]
 		m.cells[s] = noMark
-		if i, ok := g.playerMark(s); ok {
+		if p.Killed {
+			continue
+		}
+		m.alive++
+		if !g.InBounds(p.X, p.Y) {
+			continue
+		}
+		i := g.index(p.X, p.Y)
+		if c := &g.cells[i]; c.Entity == PlayerEntity && int(c.Player) == s {
 			m.players[m.nPlayers] = playerMark{uint16(i), uint8(s)}
 			m.nPlayers++
 			m.cells[s] = uint16(i)
@@ -495,20 +504,6 @@ func (m *obsMarks) copyFrom(o *obsMarks) {
 	copy(m.players[:o.nPlayers], o.players[:o.nPlayers])
 	copy(m.cells[:o.seats], o.cells[:o.seats])
 	copy(m.bombs[:o.nBombs], o.bombs[:o.nBombs])
-}
-
-// playerMark returns the cell of seat's player when the observations mark
-// it: alive and on its cell.
-func (g *Game) playerMark(seat int) (int, bool) {
-	p := &g.players[seat]
-	if p.Killed || !g.InBounds(p.X, p.Y) {
-		return 0, false
-	}
-	i := g.index(p.X, p.Y)
-	if c := &g.cells[i]; c.Entity != PlayerEntity || int(c.Player) != seat {
-		return 0, false
-	}
-	return i, true
 }
 
 // writeMarks writes the per-seat planes (g.marks) into dst, whose per-seat

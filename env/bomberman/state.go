@@ -285,7 +285,8 @@ type scratch struct {
 	// chain is a union-find forest over bomb slots for this round's chain
 	// graph.
 	chain [MaxBombs]uint8
-	// lastPoints are each seat's points before the step, for shaping.
+	// lastPoints are each seat's points before the step, for shaping
+	// (set only with Config.PointsReward).
 	lastPoints [MaxPlayers]int
 	// moves is the queue of this round's moves (nMoves of them).
 	moves  [MaxPlayers]move

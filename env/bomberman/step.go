@@ -45,8 +45,10 @@ func (g *Game) Step(actions []int32, rewards []float32, terminated, truncated []
 		return
 	}
 	g.beginDelta(false)
-	for s := range n {
-		g.scratch.lastPoints[s] = g.players[s].Counter + g.players[s].Coverage // Points(), without copying the player
+	if g.cfg.PointsReward != 0 {
+		for s := range n {
+			g.scratch.lastPoints[s] = g.players[s].Counter + g.players[s].Coverage // Points(), without copying the player
+		}
 	}
 	var cmds [MaxPlayers]Action
 	received := g.harness(actions, &cmds)
@@ -567,7 +569,7 @@ func (g *Game) chainPoints() {
 			owners[r] |= 1 << bb.Owner
 		}
 	}
-	for r := range owners {
+	for r := range owners[:g.bombHigh] { // roots are slots below bombHigh
 		if owners[r] == 0 || total[r] == 0 {
 			continue
 		}
@@ -642,6 +644,11 @@ func (g *Game) killedThisStep(seat int) bool {
 
 // writeRewards writes this step's rewards (see [RewardDefinition]).
 func (g *Game) writeRewards(rewards []float32) {
+	if !g.done && g.scratch.nKilled == 0 && g.cfg.PointsReward == 0 {
+		// The common round: nobody killed, no end, no shaping.
+		clear(rewards[:g.nPlayers])
+		return
+	}
 	top, tied := -1, 0
 	if g.done {
 		top = g.top()
