@@ -83,7 +83,7 @@ func (g *Game) Reset(seed uint64) {
 // and fire lists.
 func (g *Game) clearBoard() {
 	clear(g.cells[:g.n*g.n])
-	g.nBombs, g.nMarked, g.nFire, g.nFireSoft = 0, 0, 0, 0
+	g.nBombs, g.nMarked, g.nFire, g.nFireSoft, g.seatTrails = 0, 0, 0, 0, 0
 	g.seq = 0
 }
 
@@ -96,7 +96,7 @@ func (g *Game) clearBoard() {
 func (g *Game) generate() {
 	n, l := g.n, g.layout
 	copy(g.cells[:n*n], l.cells[:n*n])
-	g.nBombs, g.nMarked, g.nFire, g.nFireSoft = 0, 0, 0, 0
+	g.nBombs, g.nMarked, g.nFire, g.nFireSoft, g.seatTrails = 0, 0, 0, 0, 0
 	g.seq = 0
 	limit := uint64(g.cfg.SoftDensity) << 53 / 100 // value > limit is "Math.random() > 0.7"
 	for _, i := range l.draws {

@@ -416,6 +416,9 @@ func (g *Game) loadTrails(raw json.RawMessage) error {
 				if err := rangeErr(opath+".tick", *jt.Tick, 1, TrailTicks); err != nil {
 					return err
 				}
+				if c.trails[0].Type == NoTrail && c.trails[1].Type == NoTrail {
+					g.seatTrails++
+				}
 				c.trails[slot] = Trail{Tick: int8(*jt.Tick), Type: tt}
 				g.listCell(i)
 			case "-1":

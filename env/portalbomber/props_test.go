@@ -112,6 +112,7 @@ func checkInvariants(t testing.TB, g *Game) {
 		}
 		seen[m] = true
 	}
+	seatTrails := 0
 	burning := make(map[uint16]bool, g.nFire)
 	for _, f := range g.fire[:g.nFire] {
 		if burning[f] || g.cells[f].trails[2].Type != TrailFire {
@@ -123,11 +124,17 @@ func checkInvariants(t testing.TB, g *Game) {
 		c := &g.cells[i]
 		fire := c.trails[2].Type == TrailFire
 		seatTrail := c.trails[0].Type != NoTrail || c.trails[1].Type != NoTrail
+		if seatTrail {
+			seatTrails++
+		}
 		if c.listed != seen[uint16(i)] || ((seatTrail || c.portalSeq != 0) && !c.listed) ||
 			fire != burning[uint16(i)] || (c.trailSeq != 0 && !c.listed && !fire) {
 			t.Fatalf("cell %d: trailSeq %d, portalSeq %d, listed %v, in marked %v, fire %v, in fire %v",
 				i, c.trailSeq, c.portalSeq, c.listed, seen[uint16(i)], fire, burning[uint16(i)])
 		}
+	}
+	if seatTrails != int(g.seatTrails) {
+		t.Fatalf("%d cells with a seat's trail, seatTrails %d", seatTrails, g.seatTrails)
 	}
 	for seat := range Seats {
 		js, err := g.AppendNative(nil, FormatStateJSON, seat)

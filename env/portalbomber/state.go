@@ -227,13 +227,14 @@ type Game struct {
 	n            int // board side
 	moveNumber   int
 	moveIterator int
-	// nBombs, nMarked and nFire count the lists bombs, marked and fire.
-	nBombs  int16
-	nMarked int16
-	nFire   int16
-	_       [2]byte
-	steps   int32
-	seq     uint32
+	// nBombs, nMarked and nFire count the lists bombs, marked and fire;
+	// seatTrails counts the cells with a seat's trail.
+	nBombs     int16
+	nMarked    int16
+	nFire      int16
+	seatTrails int16
+	steps      int32
+	seq        uint32
 	// truncAt is the moveNumber from which the round cap truncates a
 	// game, 2 × cfg.MaxRounds (math.MaxInt32, which no game reaches,
 	// without a cap); apocalypseAfter, and simultaneous and

@@ -354,6 +354,9 @@ func (g *Game) placeTrail(owner, x, y int, t TrailType) {
 		return
 	}
 	g.listCell(i)
+	if c.trails[0].Type == NoTrail && c.trails[1].Type == NoTrail {
+		g.seatTrails++
+	}
 	c.trails[ownerSlot(owner)] = Trail{Tick: TrailTicks, Type: t}
 }
 
@@ -678,13 +681,17 @@ func (g *Game) bombStep() {
 // trailStep resolves every trail cell, then ticks its explosion trails down
 // and deletes those at 0 (spec §7). Resolution is per cell and only the
 // first resolution of a cell changes anything, so the order of cells does
-// not matter: it visits them in g.marked's order, not the board's, then
-// the cells of g.fire not in g.marked. It reports whether any cell had a
-// trail.
+// not matter: it visits them in g.marked's order, not the board's (none
+// while no cell holds a seat's trail), then the cells of g.fire it did not
+// visit (see burn). It reports whether any cell had a trail.
 func (g *Game) trailStep() (trails bool) {
 	// Every cell with a seat's trail is in g.marked (placeTrail lists
 	// it), and every cell with fire in g.fire.
-	for _, m := range g.marked[:g.nMarked] {
+	visit, marked := g.seatTrails > 0, g.marked[:g.nMarked]
+	if !visit {
+		marked = nil // burn resolves the fire cells among them
+	}
+	for _, m := range marked {
 		i := int(m)
 		c := &g.cells[i]
 		if c.trailSeq == 0 {
@@ -692,6 +699,7 @@ func (g *Game) trailStep() (trails bool) {
 		}
 		trails = true
 		g.resolve(i)
+		seat := c.trails[0].Type != NoTrail || c.trails[1].Type != NoTrail
 		any := false
 		for k := range c.trails {
 			t := &c.trails[k]
@@ -710,22 +718,25 @@ func (g *Game) trailStep() (trails bool) {
 		if !any {
 			c.trailSeq = 0
 		}
+		if seat && c.trails[0].Type == NoTrail && c.trails[1].Type == NoTrail {
+			g.seatTrails--
+		}
 	}
 	if g.nFire > 0 {
-		g.burn()
+		g.burn(visit)
 	}
 	return trails || g.nFire > 0
 }
 
-// burn resolves the cells of g.fire outside g.marked (trailStep resolves
-// the others) where that can change something, each once: resolving a
-// cell with nothing but fire changes only a soft block there, which
-// g.fireSoft lists (when it overflowed, burn resolves every such cell),
-// or a player on it.
-func (g *Game) burn() {
+// burn resolves the cells of g.fire that trailStep did not (those outside
+// g.marked, or every one when it visited none of g.marked) where that can
+// change something, each once: resolving a cell with no seat's trail
+// changes only a soft block there, which g.fireSoft lists (when it
+// overflowed, burn resolves every such cell), or a player on it.
+func (g *Game) burn(visited bool) {
 	if g.nFireSoft < 0 {
 		for _, f := range g.fire[:g.nFire] {
-			if !g.cells[f].listed {
+			if !visited || !g.cells[f].listed {
 				g.resolve(int(f))
 			}
 		}
@@ -733,7 +744,7 @@ func (g *Game) burn() {
 		return
 	}
 	for _, f := range g.fireSoft[:g.nFireSoft] {
-		if !g.cells[f].listed {
+		if !visited || !g.cells[f].listed {
 			g.resolve(int(f))
 		}
 	}
@@ -749,7 +760,7 @@ func (g *Game) burn() {
 		if i < 0 || s > 0 && i == at[0] { // one resolution a cell
 			continue
 		}
-		if c := &g.cells[i]; c.trails[2].Type == TrailFire && !c.listed {
+		if c := &g.cells[i]; c.trails[2].Type == TrailFire && (!visited || !c.listed) {
 			g.resolve(i)
 		}
 	}
