@@ -409,11 +409,7 @@ func (g *Game) writeScalars(seat int, out []byte) {
 	le.PutUint64(out[4*(ScalarOwnShips+4):], afloatPairs[afloat>>4&3])
 	le.PutUint64(out[4*(ScalarOwnShips+6):], afloatPairs[afloat>>6&3])
 	le.PutUint64(out[4*(ScalarOwnShips+8):], afloatPairs[afloat>>8&3])
-	placed := uint8(0) // pend stays clear in phase 2, and is not read then
-	if g.phase == 1 {
-		placed = g.pend[seat].n
-	}
-	le.PutUint32(out[4*ScalarPlaced:], math.Float32bits(float32(placed)/NumShips))
+	le.PutUint32(out[4*ScalarPlaced:], math.Float32bits(float32(g.pend[seat].n)/NumShips))
 	le.PutUint32(out[4*ScalarIdle:], math.Float32bits(float32(me.Idle)/DoNothingLimit))
 	le.PutUint32(out[4*ScalarOppAlive:], oneBits(bit(!op.Killed)))
 }

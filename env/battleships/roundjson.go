@@ -67,7 +67,7 @@ type moveRecord struct {
 	issued  uint8
 	success bool
 	nShips  uint8 // lines of the last PlaceShip string; 0: none (null)
-	cx, cy  int8  // a command's centre: -Margin to N−1+Margin
+	cx, cy  int
 	ships   [NumShips]Ship
 }
 
@@ -82,10 +82,10 @@ func (g *Game) recordMove(s int, c *command) {
 	case cmdPlace:
 		m.issued, m.nShips, m.ships = issuedPlaceShip, NumShips, c.ships
 	case cmdFire, cmdShield:
-		m.issued, m.cx, m.cy = codeIssued[c.code], int8(c.x), int8(c.y)
+		m.issued, m.cx, m.cy = codeIssued[c.code], c.x, c.y
 	case cmdFail:
 		if c.code > CodeNothing && c.code < NumCodes {
-			m.issued, m.cx, m.cy = codeIssued[c.code], int8(c.x), int8(c.y)
+			m.issued, m.cx, m.cy = codeIssued[c.code], c.x, c.y
 		} else {
 			m.issued, m.nShips, m.ships = issuedPlaceShip, c.nShips, c.ships
 		}
@@ -148,9 +148,9 @@ func (g *Game) appendMove(dst []byte, seat int) []byte {
 		dst = appendStr(dst, issuedNames[m.issued])
 	}
 	dst = append(dst, `,"CenterPoint":"`...)
-	dst = appendInt(dst, int(m.cx))
+	dst = appendInt(dst, m.cx)
 	dst = append(dst, ", "...)
-	dst = appendInt(dst, int(m.cy))
+	dst = appendInt(dst, m.cy)
 	dst = append(dst, `","ShieldRadius":`...)
 	dst = appendInt(dst, p.Shield.Radius)
 	dst = append(dst, `,"PlaceShipString":`...)

@@ -147,29 +147,22 @@ type Shield struct {
 }
 
 // Player is one player's side: fleet, map, energy and counters.
-//
-// The fields a Step reads or writes every round come first and fill two
-// cache lines (128 bytes), and the whole is a whole number of lines, so
-// that the players of a Game (which starts each at a line) take two lines
-// each of a pool's step (TestLayout).
 type Player struct {
+	Name       string
 	Energy     int
 	Points     int
 	ShotsFired int
 	ShotsHit   int
 	// Failed is FailedFirstPhaseCommands.
 	Failed int
+	Killed bool
+	// FirstShotLanded is the round of the first landed hit, -1 for never.
+	FirstShotLanded int
 	// Idle counts consecutive do-nothing commands (the harness's counter).
 	Idle   int
 	Ships  [NumShips]Ship
-	Killed bool
 	Shield Shield
-
-	Name string
-	// FirstShotLanded is the round of the first landed hit, -1 for never.
-	FirstShotLanded int
-	cells           [MaxCells]Cell // index x*N + y: map order
-	_               [24]byte       // to a whole number of cache lines
+	cells  [MaxCells]Cell // index x*N + y: map order
 }
 
 // ShipsRemaining counts the ships whose Destroyed flag is false.
@@ -211,10 +204,7 @@ type Game struct {
 	legacy   bool // loaded from a v1.1 file: write v1.1 again
 
 	// The fields a Step reads or writes come first, up to players, so
-	// that a pool's step over many games touches few cache lines of each:
-	// with cfg's tail and the fields above, they fill the Game's lines 1
-	// to 5 (the Game is allocated whole in its 8 KiB size class), and
-	// players starts line 6 (see Player).
+	// that a pool's step over many games touches few cache lines of each.
 	round, phase, steps int
 	done, truncEnd      bool
 	roundOpen           bool
@@ -233,30 +223,28 @@ type Game struct {
 	// holds those cells as they were before the Step changed them (see
 	// touch). See [Game.UpdateObs].
 	obsVer, obsFrom uint64
-	// planes is the number of observation planes: NumPlanes, one more
-	// with Config.DensityPlane.
-	planes     int
+	changed         [Seats][changedWords]uint64
+
 	invalid    [Seats]int
 	lastPoints [Seats]int
-	changed    [Seats][changedWords]uint64
+	pend       [Seats]pending
 	moves      [Seats]moveRecord // for roundCommand.json
+	players    [Seats]Player
 
 	// delta[:nDelta] is the delta list of the Step that made version
 	// deltaVer, for UpdateObs (see buildDelta).
 	deltaVer uint64
 	nDelta   int
 	delta    [MaxCells]cellDelta
-	_        [8]byte // players at a line (TestLayout)
-	players  [Seats]Player
-
-	// pend is read and written in phase 1 only (it stays clear in phase 2).
-	pend [Seats]pending
 
 	rng    rand.PCG
 	r      *rand.Rand // over rng
 	names  [Seats]string
 	before [Seats][MaxCells]Cell
 
+	// planes is the number of observation planes: NumPlanes, one more
+	// with Config.DensityPlane.
+	planes int
 	// seen is, with Config.DensityPlane, what each seat knows of the
 	// opponent's map (see tracker): cleared by Reset, updated at the end
 	// of every Step that plays a round, rebuilt by LoadNative.
