@@ -45,7 +45,7 @@ func newGame(name string, cfg *Config) (*Game, error) {
 		botAt[i] = -1 // no bots: no view made yet
 	}
 	g.botAt, g.prevBotAt = botAt[:g.n:g.n], botAt[g.n:]
-	g.shown.moved = make([]botCell, 0, 2*g.n)
+	g.shown.moved = make([]botCell, 2*g.n)
 	if g.cfg.History {
 		g.hist = make([]seatHistory, g.n)
 	}

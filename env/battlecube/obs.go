@@ -215,10 +215,11 @@ func (g *Game) UpdateObs(seat int, dst [][]byte, have uint64) uint64 {
 	if known := have != 0 && have == sm.ver && sm.by == g; !known || sm.shows != g.stateVer {
 		planes, c := dst[0], g.cells
 		if known && sm.shows == v.from && v.from != 0 {
-			for _, b := range v.moved[:v.nGone] {
+			gone, came := v.changes()
+			for _, b := range gone {
 				planes[b.offset(seat, c)] = 0
 			}
-			for _, b := range v.moved[v.nGone:] {
+			for _, b := range came {
 				planes[b.offset(seat, c)] = 1
 			}
 		} else {
@@ -277,18 +278,25 @@ type obsView struct {
 	// scalars are the bytes of the scalars every seat sees alike
 	// (ScalarTickFraction to ScalarSubTick).
 	scalars [4 * ScalarInPlay]byte
-	// nGone counts the first bots of moved, those whose marks go.
-	nGone int32
-	// from is the state (Game.prevVer; 0: none) from whose bots moved
-	// leads to this one's: the marks of moved[:nGone] go, those of
-	// moved[nGone:] come. A bot on the same cell in both is in neither,
-	// unless two bots of from share a cell: then every bot of from goes
-	// and every bot of this state comes.
+	// nGone and nCame count the bots of changes (see there).
+	nGone, nCame int16
+	// from is the state (Game.prevVer; 0: none) whose bots moved, the
+	// room of [obsView.changes] (two halves of one per seat each), changes
+	// to this one's.
 	from  uint64
 	moved []botCell
 }
 
-// botCell is a bot of [obsView.moved]: its seat and the offset of its
+// changes returns the bots of the state v.from whose marks go and the
+// bots of v's state whose marks come: a bot on the same cell in both is
+// in neither, unless two bots of v.from share a cell: then every bot of
+// v.from goes and every bot of v's state comes.
+func (v *obsView) changes() (gone, came []botCell) {
+	half := len(v.moved) / 2
+	return v.moved[:v.nGone], v.moved[half : half+int(v.nCame)]
+}
+
+// botCell is a bot of [obsView.changes]: its seat and the offset of its
 // cell in the others plane.
 type botCell struct {
 	others int32
@@ -317,26 +325,65 @@ func (g *Game) view() *obsView {
 // makeView makes g.shown and g.botAt for the current state.
 func (g *Game) makeView() {
 	v := &g.shown
-	v.inPlay = 0
 	botAt := g.botAt[:g.n]
+	var inPlay uint64
 	for s := range botAt {
-		botAt[s] = -1
 		p := &g.players[s]
-		if !p.InPlay {
-			continue
+		o := int32(-1)
+		if p.InPlay && g.inCube(p.X, p.Y, p.Z) {
+			o = int32(PlaneOthers*g.cells + g.index(p.X, p.Y, p.Z))
 		}
-		v.inPlay |= 1 << s
-		if g.inCube(p.X, p.Y, p.Z) {
-			botAt[s] = int32(PlaneOthers*g.cells + g.index(p.X, p.Y, p.Z))
+		botAt[s] = o
+		if p.InPlay {
+			inPlay |= 1 << s
 		}
 	}
-	v.from = g.prevVer
-	v.moved, v.nGone = movedBots(v.moved[:0], g.prevBotAt[:len(botAt)], botAt, g.prevShare)
+	v.inPlay, v.from = inPlay, g.prevVer
+	v.nGone, v.nCame = movedBots(v.moved, g.prevBotAt[:len(botAt)], botAt, g.prevShare)
 	g.botsShare = shareCell(botAt)
 	binary.LittleEndian.PutUint32(v.scalars[4*ScalarTickFraction:], math.Float32bits(float32(g.tick)/float32(g.maxTicks)))
-	binary.LittleEndian.PutUint32(v.scalars[4*ScalarBotsInPlay:], math.Float32bits(float32(bits.OnesCount64(v.inPlay))))
+	binary.LittleEndian.PutUint32(v.scalars[4*ScalarBotsInPlay:], math.Float32bits(float32(bits.OnesCount64(inPlay))))
 	binary.LittleEndian.PutUint32(v.scalars[4*ScalarSubTick:], math.Float32bits(float32(g.SubTick()-1)/float32(g.tasks)))
 	v.ver = g.stateVer
+}
+
+// movedBots writes into the halves of moved (see [obsView.changes]) the
+// bots of prev (offsets in the others plane by seat, as Game.botAt) whose
+// marks go and those of now whose marks come, and returns their numbers:
+// every bot when all is set, else those not on the same cell in both.
+func movedBots(moved []botCell, prev, now []int32, all bool) (nGone, nCame int16) {
+	gone, came := moved[:len(prev)], moved[len(prev):]
+	now = now[:len(prev)]
+	for s, o := range prev {
+		if n := now[s]; n != o || all {
+			if o >= 0 {
+				gone[nGone] = botCell{others: o, seat: int32(s)}
+				nGone++
+			}
+			if n >= 0 {
+				came[nCame] = botCell{others: n, seat: int32(s)}
+				nCame++
+			}
+		}
+	}
+	return nGone, nCame
+}
+
+// shareCell reports whether two bots of botAt (as Game.botAt) are on one
+// cell.
+func shareCell(botAt []int32) bool {
+	var seen uint64 // bit o%64 for every offset o so far
+	for s, o := range botAt {
+		if o < 0 {
+			continue
+		}
+		if bit := uint64(1) << (o % 64); seen&bit == 0 {
+			seen |= bit
+		} else if slices.Contains(botAt[:s], o) {
+			return true
+		}
+	}
+	return false
 }
 
 // bombsChanged gives the state a new version with no delta of the bombs
@@ -369,43 +416,6 @@ func (g *Game) bombSet(i int) {
 	}
 	g.bombCells[g.nBombCells] = int32(i)
 	g.nBombCells++
-}
-
-// movedBots appends to moved the bots of prev (offsets in the others
-// plane by seat, as Game.botAt) whose marks go, then those of now whose
-// marks come, and returns it with the number of the first: every bot when
-// all is set, else those not on the same cell in both.
-func movedBots(moved []botCell, prev, now []int32, all bool) ([]botCell, int32) {
-	now = now[:len(prev)]
-	for s, o := range prev {
-		if o >= 0 && (all || o != now[s]) {
-			moved = append(moved, botCell{others: o, seat: int32(s)})
-		}
-	}
-	nGone := int32(len(moved))
-	for s, o := range now {
-		if o >= 0 && (all || o != prev[s]) {
-			moved = append(moved, botCell{others: o, seat: int32(s)})
-		}
-	}
-	return moved, nGone
-}
-
-// shareCell reports whether two bots of botAt (as Game.botAt) are on one
-// cell.
-func shareCell(botAt []int32) bool {
-	var seen uint64 // bit o%64 for every offset o so far
-	for s, o := range botAt {
-		if o < 0 {
-			continue
-		}
-		if bit := uint64(1) << (o & 63); seen&bit == 0 {
-			seen |= bit
-		} else if slices.Contains(botAt[:s], o) {
-			return true
-		}
-	}
-	return false
 }
 
 // markBots marks the bots of g.botAt in seat's self and others planes of

@@ -274,21 +274,25 @@ func (g *Game) findCollisions() {
 }
 
 // sharedCells returns the seats whose position in the list another
-// position in the list has: bit s for seat s. Each pair of positions is
-// compared once.
+// position in the list has: bit s for seat s. A position is compared with
+// those before it only when one of them fell in its bucket of 64.
 func (g *Game) sharedCells() uint64 {
-	var m uint64
+	var m, seen uint64 // seen: bit b for every bucket b of the positions so far
 	ps := g.players[:g.n]
 	for s := range ps {
 		p := &ps[s]
 		if !p.InPlay {
 			continue
 		}
-		for o := s + 1; o < len(ps); o++ {
-			if q := &ps[o]; q.InPlay && q.X == p.X && q.Y == p.Y && q.Z == p.Z {
-				m |= 1<<s | 1<<o
+		bit := uint64(1) << (uint(p.X^p.Y<<2^p.Z<<4) % 64)
+		if seen&bit != 0 {
+			for o := range ps[:s] {
+				if q := &ps[o]; q.InPlay && q.X == p.X && q.Y == p.Y && q.Z == p.Z {
+					m |= 1<<s | 1<<o
+				}
 			}
 		}
+		seen |= bit
 	}
 	return m
 }
@@ -355,16 +359,15 @@ func (g *Game) writeRewards(rewards []float32) {
 }
 
 // writeFlags writes each seat's terminated and truncated flags: the lost
-// seats (those of lostPlayers) are terminated; once the game is done the
-// others are truncated when the tick limit ended it with more than one bot
-// in play, terminated otherwise.
+// seats are terminated; once the game is done the others are truncated
+// when the tick limit ended it with more than one bot in play, terminated
+// otherwise.
 func (g *Game) writeFlags(terminated, truncated []bool) {
 	terminated, truncated = terminated[:g.n], truncated[:g.n]
 	endTerm, endTrunc := g.done && !g.truncatedEnd, g.done && g.truncatedEnd
-	for s := range terminated {
-		terminated[s], truncated[s] = endTerm, endTrunc
-	}
-	for _, s := range g.lost[:g.nLost] {
-		terminated[s], truncated[s] = true, false
+	players := g.players[:len(terminated)]
+	for s := range players {
+		lost := players[s].Lost
+		terminated[s], truncated[s] = endTerm || lost, endTrunc && !lost
 	}
 }
