@@ -73,10 +73,7 @@ func (g *Game) Reset(seed uint64) {
 	g.steps = 0
 	g.invalid = [Seats]int32{}
 	g.fireX, g.fireY, g.fireDir = fireHeads(g.n, 0)
-	h := env.SplitMix64(seed)
-	hexID(&g.gameID, h)
-	hexID(&g.playerIDs[0], env.SplitMix64(h^1))
-	hexID(&g.playerIDs[1], env.SplitMix64(h^2))
+	g.idHash, g.idsLoaded = env.SplitMix64(seed), false // the ids, when asked for (ids)
 }
 
 // clearBoard empties every cell of the current size and the bomb, marked

@@ -122,6 +122,7 @@ func (g *Game) load(js *jsonState) error {
 		return err
 	}
 	hexID(&g.playerIDs[1-seat], env.SplitMix64(env.SplitMix64(uint64(len(g.gameID)))^uint64(g.gameID[0])<<8^uint64(g.gameID[23])))
+	g.idsLoaded = true
 	if js.State == nil {
 		return missing("state")
 	}

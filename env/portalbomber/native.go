@@ -90,10 +90,11 @@ var stateNames = [...]string{"in progress", "complete", "aborted"}
 
 func (g *Game) appendStateJSON(b []byte, seat int) []byte {
 	n := g.n
+	id, players := g.ids()
 	b = append(b, `{"gameID":"`...)
-	b = append(b, g.gameID[:]...)
+	b = append(b, id[:]...)
 	b = append(b, `","playerID":"`...)
-	b = append(b, g.playerIDs[seat][:]...)
+	b = append(b, players[seat][:]...)
 	b = append(b, `","state":"`...)
 	b = append(b, stateNames[g.state]...)
 	b = append(b, `","boardSize":`...)

@@ -321,9 +321,14 @@ type Game struct {
 	_     [50]byte // cells start a cache line (TestGameLayout)
 	cells [MaxCells]cell
 
-	cfg       Config
+	cfg Config
+	// gameID and playerIDs are the ids of a loaded state (idsLoaded);
+	// after a Reset, ids derives them from idHash when they are asked
+	// for.
 	gameID    [24]byte
 	playerIDs [Seats][24]byte
+	idHash    uint64
+	idsLoaded bool
 
 	// values holds BlockValue of every cell (index y*n + x), computed
 	// once for the size.
@@ -383,11 +388,30 @@ func (g *Game) ToMove() int {
 }
 
 // GameID returns the game's 24-hex-digit id (the state JSON's gameID).
-func (g *Game) GameID() string { return string(g.gameID[:]) }
+func (g *Game) GameID() string {
+	id, _ := g.ids()
+	return string(id[:])
+}
 
 // PlayerID returns seat's 24-hex-digit player id (the state JSON's playerID
 // for that seat, which a client sends back with each submit).
-func (g *Game) PlayerID(seat int) string { return string(g.playerIDs[seat][:]) }
+func (g *Game) PlayerID(seat int) string {
+	_, ids := g.ids()
+	return string(ids[seat][:])
+}
+
+// ids returns the game's id and its players' ids: those of the loaded
+// state, or those derived from the seed of the last Reset.
+func (g *Game) ids() (game [24]byte, players [Seats][24]byte) {
+	if g.idsLoaded {
+		return g.gameID, g.playerIDs
+	}
+	h := g.idHash
+	hexID(&game, h)
+	hexID(&players[0], env.SplitMix64(h^1))
+	hexID(&players[1], env.SplitMix64(h^2))
+	return game, players
+}
 
 // TimeOut ends the game as the original server (Handler.js checkTimeout,
 // spec §9) does when the player to move sends no move in time: with fewer
