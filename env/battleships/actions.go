@@ -63,8 +63,16 @@ func decode(n int, a int32) decoded {
 		return decoded{kind: actNothing}
 	case a < 0 || int(a) >= NumActions(n):
 		return decoded{kind: actBad}
+	case int(a) <= 8*g*g && n < len(gridRecips):
+		// The divisions by G² and G as multiplications by their
+		// reciprocals (gridRecips): exact, and a step decodes an action
+		// per seat.
+		i, gg, r := uint64(a)-1, uint64(g*g), &gridRecips[n]
+		c := i * r[1] >> 32
+		i -= c * gg
+		x := i * r[0] >> 32
+		return decoded{kind: actCommand, code: int(c) + 1, x: int(x) - Margin, y: int(i-x*uint64(g)) - Margin}
 	case int(a) <= 8*g*g:
-		// uint32 divisions: a is in range, and they are the cheaper.
 		i, gg := uint32(a)-1, uint32(g*g)
 		c := i / gg
 		i -= c * gg
@@ -73,6 +81,19 @@ func decode(n int, a int32) decoded {
 	i := int(a) - 1 - 8*g*g
 	return decoded{kind: actPlace, x: i / 4 / n, y: i / 4 % n, dir: Direction(i % 4)}
 }
+
+// gridRecips holds, per map side n (up to MaxSize), ⌈2³²/G⌉ and ⌈2³²/G²⌉
+// (G = grid(n)). For i < 2³²/d and m = ⌈2³²/d⌉, i·m>>32 is ⌊i/d⌋: m·d =
+// 2³² + e with e < d, so i·m/2³² = i/d + i·e/(d·2³²) and i·e < 2³²
+// keeps it below the next integer. Every command action has i < 8·G²,
+// so i·G² < 8·G⁴ < 2³² (G ≤ 20) (TestGridRecips checks them all).
+var gridRecips = func() (t [MaxSize + 1][2]uint64) {
+	for n := range t {
+		g := uint64(grid(n))
+		t[n] = [2]uint64{(1<<32 + g - 1) / g, (1<<32 + g*g - 1) / (g * g)}
+	}
+	return t
+}()
 
 var (
 	specMu    sync.Mutex
