@@ -280,9 +280,9 @@ type obsView struct {
 	scalars [4 * ScalarInPlay]byte
 	// nGone and nCame count the bots of changes (see there).
 	nGone, nCame int16
-	// from is the state (Game.prevVer; 0: none) whose bots moved, the
-	// room of [obsView.changes] (two halves of one per seat each), changes
-	// to this one's.
+	// from is the state (Game.prevVer when the view was made; 0: none)
+	// from whose bots [obsView.changes] leads to this one's; moved is the
+	// room of changes: two halves, each with room for one bot per seat.
 	from  uint64
 	moved []botCell
 }

@@ -301,7 +301,7 @@ type Game struct {
 
 	// bombBits has bit i%64 of word i/64 set for every cube cell i
 	// holding a bomb that is not used up (see bombIn): a Step's look-ups
-	// of the cube's 512 cells then read one cache line.
+	// in the default cube's 512 cells then read one cache line.
 	bombBits []uint64
 	// stateVer numbers the game's states: every Reset, Step and
 	// LoadNative gives a new one. bombsFrom is the version the last Reset
