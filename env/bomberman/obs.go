@@ -336,11 +336,23 @@ func (d *obsDelta) diffMarks(cur *obsMarks, hw int) {
 	n := 0
 	old := &d.marks
 	players, bombs := PlaneOpponents*hw, PlaneOpponentBombs*hw
-	seats := cur.cells[:cur.seats]
-	for s, o := range old.cells[:len(seats)] {
-		if o != seats[s] && o != noMark {
+	// Players, in one pass by seat: a player that moved or died has its old
+	// cell cleared, one that moved or appeared its new cell written (held
+	// back until the clears are in).
+	var writes [MaxPlayers]markOp
+	nw := 0
+	for s, c := range cur.cells[:cur.seats] {
+		o := old.cells[s]
+		if o == c {
+			continue
+		}
+		if o != noMark {
 			d.markOps[n] = newMarkOp(players+int(o), uint8(s), 0)
 			n++
+		}
+		if c != noMark {
+			writes[nw] = newMarkOp(players+int(c), uint8(s), 1)
+			nw++
 		}
 	}
 	for _, b := range old.bombs[:old.nBombs] {
@@ -349,11 +361,9 @@ func (d *obsDelta) diffMarks(cur *obsMarks, hw int) {
 			n++
 		}
 	}
-	for s, c := range seats {
-		if c != old.cells[s] && c != noMark {
-			d.markOps[n] = newMarkOp(players+int(c), uint8(s), 1)
-			n++
-		}
+	for _, w := range writes[:nw] { // a loop: copy would call memmove
+		d.markOps[n] = w
+		n++
 	}
 	for _, b := range cur.bombs[:cur.nBombs] {
 		if !old.hasBomb(b) {
@@ -376,6 +386,7 @@ func (d *obsDelta) diffMarks(cur *obsMarks, hw int) {
 func (g *Game) applyDelta(seat int, dst []byte) {
 	d := &g.delta
 	src := g.obsShared
+	dst = dst[:len(src)] // the same length (checkObs): one bounds check a byte below
 	for _, r := range d.runs {
 		if o := int(r.off); r.end-r.off == 8 {
 			binary.LittleEndian.PutUint64(dst[o:], binary.LittleEndian.Uint64(src[o:]))
