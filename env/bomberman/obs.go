@@ -933,10 +933,18 @@ func (g *Game) WriteMask(seat int, dst []uint8) {
 	}
 	// A move may target a cell on the map without a wall or a bomb.
 	at, w := g.index(p.X, p.Y), g.width
-	dst[MoveUp] = flag(p.Y > 1 && g.walkable(at-w))
-	dst[MoveLeft] = flag(p.X > 1 && g.walkable(at-1))
-	dst[MoveRight] = flag(p.X < g.width && g.walkable(at+1))
-	dst[MoveDown] = flag(p.Y < g.height && g.walkable(at+w))
+	if p.Y > 1 {
+		dst[MoveUp] = g.walkFlag(at - w)
+	}
+	if p.X > 1 {
+		dst[MoveLeft] = g.walkFlag(at - 1)
+	}
+	if p.X < g.width {
+		dst[MoveRight] = g.walkFlag(at + 1)
+	}
+	if p.Y < g.height {
+		dst[MoveDown] = g.walkFlag(at + w)
+	}
 	onMap := g.bombsOnMap(seat)
 	if onMap < p.BombBag && g.cells[g.index(p.X, p.Y)].bomb == 0 && g.freeBombSlot() >= 0 {
 		dst[PlaceBomb] = 1
@@ -983,11 +991,12 @@ func (g *Game) triggerTarget(seat int) int {
 	return best
 }
 
-// walkable reports whether a move may target cell i: no wall (a player is
-// fine) and no bomb.
-func (g *Game) walkable(i int) bool {
+// walkFlag is 1 when a move may target cell i, 0 otherwise: no wall (a
+// player is fine: NoEntity and PlayerEntity, bits 0 and 3 of 0b1001) and no
+// bomb. It has no branch on the cell, whose walls are random.
+func (g *Game) walkFlag(i int) byte {
 	c := &g.cells[i]
-	return c.bomb == 0 && (c.Entity == NoEntity || c.Entity == PlayerEntity)
+	return uint8(0b1001) >> c.Entity & 1 & flag(c.bomb == 0)
 }
 
 // countBombs counts seat's bombs on the map now, exploding ones included.
