@@ -2,5 +2,6 @@
 
 package vecenv
 
-// adviseHugePages does nothing outside Linux (see hugepage_linux.go).
-func adviseHugePages([]byte) {}
+// adviseHugePages does nothing outside Linux and reports false (see
+// hugepage_linux.go).
+func adviseHugePages([]byte) bool { return false }
