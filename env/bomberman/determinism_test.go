@@ -98,7 +98,8 @@ func TestDeterminism(t *testing.T) {
 
 // TestStepDoesNotAllocate checks that Step, WriteObs, UpdateObs and
 // WriteMask for every seat never allocate, with or without the touched
-// planes and opponent scalars.
+// planes and opponent scalars, over the whole map and in the view_radius
+// window.
 func TestStepDoesNotAllocate(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -106,6 +107,8 @@ func TestStepDoesNotAllocate(t *testing.T) {
 	}{
 		{"plain", Config{Players: 4}},
 		{"touched_planes_and_opponent_scalars", Config{Players: 4, TouchedPlanes: true, OpponentScalars: true}},
+		{"view", Config{Players: 4, ViewRadius: 10}},
+		{"view_touched_planes_and_opponent_scalars", Config{Players: 4, ViewRadius: 10, TouchedPlanes: true, OpponentScalars: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { testStepDoesNotAllocate(t, &tc.cfg) })
 	}
