@@ -327,7 +327,9 @@ func TestCachedPlanesEqualAFullRebuild(t *testing.T) {
 // (rewritten in full), rows updated twice, resets after the end of a game
 // and in the middle of one, and random play with many bombs; with the
 // 12 planes and 8 scalars, and with the touched planes (per-seat marks
-// the delta brings up to date) and the opponent scalars.
+// the delta brings up to date) and the opponent scalars; over the whole
+// map and in the view_radius window (which moves with the player, so
+// UpdateObs writes it in full).
 func TestUpdateObsEqualsWriteObs(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -337,6 +339,9 @@ func TestUpdateObsEqualsWriteObs(t *testing.T) {
 		{"plain", 36, Config{}},
 		{"touched_planes", 24, Config{TouchedPlanes: true}},
 		{"touched_planes_and_opponent_scalars", 12, Config{TouchedPlanes: true, OpponentScalars: true}},
+		{"view", 12, Config{ViewRadius: 10}},
+		{"view_touched_planes", 12, Config{ViewRadius: 10, TouchedPlanes: true}},
+		{"small_view_touched_planes_and_opponent_scalars", 12, Config{ViewRadius: 3, TouchedPlanes: true, OpponentScalars: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { testUpdateObsEqualsWriteObs(t, tc.seeds, tc.cfg) })
 	}
@@ -377,7 +382,7 @@ func testUpdateObsEqualsWriteObs(t *testing.T, seeds uint64, cfg Config) {
 				g.Step(acts, rewards, term, trunc)
 			}
 		}
-		if deltas < 400 {
+		if cfg.ViewRadius == 0 && deltas < 400 {
 			t.Errorf("seed %d, %d players: only %d delta updates", seed, players, deltas)
 		}
 	}

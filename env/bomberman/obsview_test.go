@@ -3,7 +3,6 @@ package bomberman
 import (
 	"bytes"
 	"errors"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -80,57 +79,6 @@ func TestViewShowsTheMapAroundTheSeat(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestViewUpdateObsWritesWhatWriteObsWrites checks that rows kept from step
-// to step and brought up to date with UpdateObs hold the window WriteObs
-// writes, while the player moves, with and without the touched planes and
-// opponent scalars.
-func TestViewUpdateObsWritesWhatWriteObsWrites(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		cfg  Config
-	}{
-		{"plain", Config{Players: 2, ViewRadius: 10}},
-		{"touched_planes", Config{Players: 2, ViewRadius: 10, TouchedPlanes: true}},
-		{"small_window_touched_planes_and_opponent_scalars", Config{Players: 2, ViewRadius: 3, TouchedPlanes: true, OpponentScalars: true}},
-	} {
-		t.Run(tc.name, func(t *testing.T) { testViewUpdateObs(t, &tc.cfg) })
-	}
-}
-
-// testViewUpdateObs is TestViewUpdateObsWritesWhatWriteObsWrites for cfg
-// (2 players).
-func testViewUpdateObs(t *testing.T, cfg *Config) {
-	g, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Reset(12)
-	rows := [][][]byte{g.Spec().NewObsBuffers(), g.Spec().NewObsBuffers()}
-	want := g.Spec().NewObsBuffers()
-	have := make([]uint64, 2)
-	rng := rand.New(rand.NewPCG(3, 4))
-	acts := make([]int32, 2)
-	rewards := make([]float32, 2)
-	term, trunc := make([]bool, 2), make([]bool, 2)
-	for round := range 60 {
-		for s := range rows {
-			have[s] = g.UpdateObs(s, rows[s], have[s])
-			g.WriteObs(s, want)
-			if !bytes.Equal(rows[s][0], want[0]) || !bytes.Equal(rows[s][1], want[1]) {
-				t.Fatalf("round %d seat %d: UpdateObs's row differs from WriteObs", round, s)
-			}
-		}
-		if g.Done() {
-			g.Reset(uint64(round))
-			continue
-		}
-		for s := range acts {
-			acts[s] = int32(rng.IntN(NumActions))
-		}
-		g.Step(acts, rewards, term, trunc)
 	}
 }
 
