@@ -54,19 +54,9 @@ const (
 //
 // Not safe for concurrent use; Act does not allocate.
 type Duelist struct {
-	pcg  rand.PCG
-	seat int
+	pcg rand.PCG
+	duelMemory
 
-	// base is the bout at the last Act with the landmines removed; the
-	// lookahead's sim is the scratch copy the look-ahead steps.
-	base Game
-	lookahead
-	havePrev bool
-	prev     Game // base of the previous Act
-	myLast   Action
-
-	hist  [duelHistory]int8 // the enemy's inferred actions, -1 unknown
-	nHist int
 	// predicted holds each model's guess at the last Act (-1 none).
 	predicted [numModels]int8
 	hits, n   [numModels]float32
@@ -99,12 +89,7 @@ const noUse = -1e9
 func (a *Duelist) Reset(e env.Env, seat int, seed uint64) {
 	battlebotsGame(e)
 	a.pcg.Seed(seed, 0xd0e1)
-	a.seat = seat
-	a.havePrev = false
-	a.nHist = 0
-	for i := range a.hist {
-		a.hist[i] = -1
-	}
+	a.forget(seat)
 	for i := range a.predicted {
 		a.predicted[i] = -1
 	}
@@ -140,6 +125,85 @@ func (l *lookahead) play(from *Game, seat int, me, en Action) {
 	l.sim.Step(l.acts[:], l.rew[:], l.term[:], l.trunc[:])
 }
 
+// duelMemory is what the bots that model their enemy (duelist, tactician)
+// carry from one Act to the next: the seat, the bout as the bot sees it
+// now and at its previous Act, the action it played then, and the enemy's
+// actions inferred so far; with the look-ahead's scratch.
+type duelMemory struct {
+	seat int
+
+	// base is the bout at the last Act with the landmines removed; the
+	// lookahead's sim is the scratch copy the look-ahead steps.
+	base Game
+	lookahead
+	havePrev bool
+	prev     Game // base of the previous Act
+	// myLast is the action played at the previous Act (gambit and warden
+	// set their duelist's to their opening's).
+	myLast Action
+
+	hist  [duelHistory]int8 // the enemy's inferred actions, -1 unknown
+	nHist int
+}
+
+// forget starts a bout in seat: no previous Act, no inferred actions.
+func (m *duelMemory) forget(seat int) {
+	m.seat = seat
+	m.havePrev = false
+	m.nHist = 0
+	for i := range m.hist {
+		m.hist[i] = -1
+	}
+}
+
+// see takes e's bout, as seat sees it, for base and returns it, nil if the
+// bout is over; next reports whether the previous Act saw the round
+// before this one, so that the enemy's last action can be inferred.
+func (m *duelMemory) see(e env.Env, seat int) (g *Game, next bool) {
+	g = battlebotsGame(e)
+	if g.Done() {
+		return nil, false
+	}
+	m.seat = seat
+	m.base = *g
+	stripMines(&m.base)
+	return g, m.havePrev && m.prev.round+1 == m.base.round
+}
+
+// explain returns the enemy actions that explain how the bout changed
+// since the previous Act (bit i for duelActions[i]: that action, played
+// against myLast on prev, leads to a bout that looks like base) and the
+// first of them, -1 if none does.
+func (m *duelMemory) explain() (matched uint32, first int) {
+	first = -1
+	for i, b := range duelActions {
+		m.play(&m.prev, m.seat, m.myLast, b)
+		if sameView(&m.sim, &m.base) {
+			matched |= 1 << i
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	return matched, first
+}
+
+// remember adds the enemy's inferred action (an index into duelActions,
+// -1 unknown) to hist.
+func (m *duelMemory) remember(inferred int) {
+	m.hist[m.nHist%duelHistory] = int8(inferred)
+	m.nHist++
+}
+
+// choose keeps base as the previous Act's bout and plays
+// duelActions[best]: it returns the action.
+func (m *duelMemory) choose(best int) int32 {
+	m.prev = m.base
+	m.havePrev = true
+	m.myLast = duelActions[best]
+	return int32(m.myLast)
+}
+
 // sameView reports whether x and y look the same to a bot.
 func sameView(x, y *Game) bool {
 	if x.bots != y.bots || x.paralysed != y.paralysed || x.nBullets != y.nBullets || x.nMissiles != y.nMissiles {
@@ -162,17 +226,8 @@ func sameView(x, y *Game) bool {
 // the models' guesses and marks the cells where it may have laid a mine.
 func (a *Duelist) observe() {
 	en := 1 - a.seat
-	inferred, ambiguous := int8(-1), false
-	var matched uint64
-	for i, b := range duelActions {
-		a.play(&a.prev, a.seat, a.myLast, b)
-		if sameView(&a.sim, &a.base) {
-			matched |= 1 << i
-			if inferred < 0 {
-				inferred = int8(i)
-			}
-		}
-	}
+	ambiguous := false
+	matched, inferred := a.explain()
 	if inferred == 0 {
 		// Nothing visible happened: it did nothing, bumped into something,
 		// or laid a mine next to itself.
@@ -188,8 +243,7 @@ func (a *Duelist) observe() {
 			a.hits[m]++
 		}
 	}
-	a.hist[a.nHist%duelHistory] = inferred
-	a.nHist++
+	a.remember(inferred)
 	if ambiguous {
 		b := a.prev.bots[en]
 		for d := range Dir(NumDirs) {
@@ -241,14 +295,11 @@ func (a *Duelist) predict(g *Game) {
 
 // Act returns the duelist's action for seat.
 func (a *Duelist) Act(e env.Env, seat int) int32 {
-	g := battlebotsGame(e)
-	if g.Done() {
+	g, next := a.see(e, seat)
+	if g == nil {
 		return 0
 	}
-	a.seat = seat
-	a.base = *g
-	stripMines(&a.base)
-	if a.havePrev && a.prev.round+1 == a.base.round {
+	if next {
 		a.observe()
 	}
 	a.predict(&a.base)
@@ -297,10 +348,7 @@ func (a *Duelist) Act(e env.Env, seat int) int32 {
 			best, bestV = i, v
 		}
 	}
-	a.prev = a.base
-	a.havePrev = true
-	a.myLast = duelActions[best]
-	return int32(a.myLast)
+	return a.choose(best)
 }
 
 // duelWorst is the weight of the worst case over every enemy action in

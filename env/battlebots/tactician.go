@@ -126,22 +126,15 @@ var tacNoiseTable = func() (t [tacSamples][26]float32) {
 // Deterministic for a seed. Not safe for concurrent use; Act does not
 // allocate.
 type Tactician struct {
-	pcg  rand.PCG
-	seat int
-
-	base, prev Game
-	froz       Game // the scratch copy of frozen
-	lookahead
-	havePrev bool
-	myLast   Action
+	pcg rand.PCG
+	duelMemory
+	froz Game // the scratch copy of frozen
 
 	// sd and sw are the quiet copies of a duelist and a warden in the
 	// enemy's seat.
 	sd Duelist
 	sw Warden
 
-	hist  [duelHistory]int8 // the enemy's inferred actions, -1 unknown
-	nHist int
 	// q holds each model's distribution over duelActions at the last Act
 	// (all zero: no guess), score its decayed log-likelihood.
 	q     [tacModels][26]float32
@@ -158,14 +151,9 @@ type Tactician struct {
 func (a *Tactician) Reset(e env.Env, seat int, seed uint64) {
 	battlebotsGame(e)
 	a.pcg.Seed(seed, 0x7ac7)
-	a.seat = seat
-	a.havePrev = false
+	a.forget(seat)
 	a.myLast = Nothing
 	a.still = 0
-	a.nHist = 0
-	for i := range a.hist {
-		a.hist[i] = -1
-	}
 	a.q = [tacModels][26]float32{}
 	// The copies of the built-in bots start ahead: the simpler models
 	// must earn their weight.
@@ -194,17 +182,7 @@ func duelIndex(act Action) int {
 // the models' distributions on it and returns it (an index into
 // duelActions, -1 if no action explains the change).
 func (a *Tactician) observe() int {
-	inferred := -1
-	var matched uint32
-	for i, b := range duelActions {
-		a.play(&a.prev, a.seat, a.myLast, b)
-		if sameView(&a.sim, &a.base) {
-			matched |= 1 << i
-			if inferred < 0 {
-				inferred = i
-			}
-		}
-	}
+	matched, inferred := a.explain()
 	// Of the actions that explain the change, take the one the models
 	// thought likeliest (what the copies are told they played).
 	best := float32(-1)
@@ -228,8 +206,7 @@ func (a *Tactician) observe() int {
 		}
 		a.score[m] = tacDecay*a.score[m] + float32(math.Log(float64(tacMiss+(1-tacMiss)*min(l, 1))))
 	}
-	a.hist[a.nHist%duelHistory] = int8(inferred)
-	a.nHist++
+	a.remember(inferred)
 	return inferred
 }
 
@@ -319,15 +296,12 @@ func (a *Tactician) mix() {
 
 // Act returns the tactician's action for seat.
 func (a *Tactician) Act(e env.Env, seat int) int32 {
-	g := battlebotsGame(e)
-	if g.Done() {
+	g, next := a.see(e, seat)
+	if g == nil {
 		return 0
 	}
-	a.seat = seat
-	a.base = *g
-	stripMines(&a.base)
 	enLast := -1
-	if a.havePrev && a.prev.round+1 == a.base.round {
+	if next {
 		enLast = a.observe()
 		if p, b := a.prev.bots[1-seat], a.base.bots[1-seat]; p.X == b.X && p.Y == b.Y {
 			a.still++
@@ -373,10 +347,7 @@ func (a *Tactician) Act(e env.Env, seat int) int32 {
 			best, bestV = i, v
 		}
 	}
-	a.prev = a.base
-	a.havePrev = true
-	a.myLast = duelActions[best]
-	return int32(a.myLast)
+	return a.choose(best)
 }
 
 // eval scores the bout g (after one simulated round) for the seat.
