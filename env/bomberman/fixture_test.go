@@ -306,7 +306,8 @@ func (r stepResult) String() string {
 	return fmt.Sprintf("rewards %v terminated %v truncated %v", r.rewards, r.terminated, r.truncated)
 }
 
-// addBomb puts a bomb of owner on (x, y) directly.
+// addBomb puts a bomb of owner on (x, y) directly, as a plant would, and
+// invalidates what the observations derive from the state.
 func addBomb(t testing.TB, g *Game, owner, x, y, radius, timer int) {
 	t.Helper()
 	b := g.freeBombSlot()
@@ -314,4 +315,5 @@ func addBomb(t testing.TB, g *Game, owner, x, y, radius, timer int) {
 		t.Fatalf("addBomb: no room at (%d,%d)", x, y)
 	}
 	g.putBomb(b, Bomb{Owner: owner, X: x, Y: y, Radius: radius, Timer: timer})
+	g.stateChanged()
 }

@@ -25,7 +25,7 @@ func FuzzLoadNativeStep(f *testing.F) {
 		f.Add(uint8(players-MinPlayers), native(f, g, FormatStateJSON), moves)
 	}
 	small := fixture(f, 3, 1)
-	plantForTest(f, small, 0, 1, 1, 2, 1)
+	addBomb(f, small, 0, 1, 1, 1, 2)
 	f.Add(uint8(0), native(f, small, FormatStateJSON), moves)
 	f.Fuzz(func(t *testing.T, players uint8, data, actions []byte) {
 		n := MinPlayers + int(players)%(MaxPlayers-MinPlayers+1)

@@ -163,7 +163,7 @@ func TestGolden(t *testing.T) {
 	g.Reset(1)
 	// A few things the generated start lacks: a bomb, a dead player, an
 	// exploding cell holding a power-up, a bot's PlayerInfo.
-	plantForTest(t, g, 0, g.players[0].X, g.players[0].Y, 4, 1)
+	addBomb(t, g, 0, g.players[0].X, g.players[0].Y, 1, 4)
 	movePlayer(g, 0, g.players[0].X+1, g.players[0].Y)
 	c := &g.cells[g.index(g.players[3].X, g.players[3].Y)]
 	c.Entity = NoEntity
@@ -259,7 +259,7 @@ func TestConformanceMapSymbols(t *testing.T) {
 		c.Entity = NoEntity
 		movePlayer(g, 0, 3, 3)
 		check("player over a power-up", 3, 3, 'A')
-		plantForTest(t, g, 0, 3, 3, 3, 1)
+		addBomb(t, g, 0, 3, 3, 1, 3)
 		check("bomb with its owner on it", 3, 3, 'a')
 		movePlayer(g, 0, 3, 2)
 		check("bomb after its owner left", 3, 3, '3')
@@ -286,8 +286,8 @@ func TestConformanceMapSymbols(t *testing.T) {
 		g.cells[g.index(2, 1)].Entity = IndestructibleWall
 		g.cells[g.index(3, 1)].Entity = DestructibleWall
 		g.cells[g.index(4, 1)].PowerUp = SuperPowerUp
-		plantForTest(t, g, 1, 5, 5, 4, 2)
-		plantForTest(t, g, 1, 1, 3, 2, 2)
+		addBomb(t, g, 1, 5, 5, 2, 4)
+		addBomb(t, g, 1, 1, 3, 2, 2)
 		g.cells[g.index(2, 3)].reached = 1
 		want := "Map Width: 5, Map Height: 5, Current Round: 0, Seed: 0, PlayerBounty: 100\n" +
 			"A#+$ \n" +

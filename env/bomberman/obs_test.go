@@ -31,17 +31,6 @@ func scalar(scalars []byte, i int) float32 {
 	return math.Float32frombits(binary.LittleEndian.Uint32(scalars[4*i:]))
 }
 
-// plantForTest puts a bomb of seat's on (x, y) as a plant would.
-func plantForTest(t testing.TB, g *Game, seat, x, y, timer, radius int) {
-	t.Helper()
-	slot := g.freeBombSlot()
-	if slot < 0 {
-		t.Fatal("no free bomb slot")
-	}
-	g.putBomb(slot, Bomb{Owner: seat, X: x, Y: y, Radius: radius, Timer: timer})
-	g.stateChanged()
-}
-
 func TestObservationFollowsTheDocumentedLayout(t *testing.T) {
 	g := newTestGame(t, 4, 1)
 	obs := g.Spec().NewObsBuffers()
@@ -125,8 +114,8 @@ func TestDangerPlaneFollowsBlastRaysAndChains(t *testing.T) {
 	g.cells[g.index(4, 2)].Entity = NoEntity
 	g.cells[g.index(5, 2)].Entity = DestructibleWall
 	g.stateChanged()
-	plantForTest(t, g, 0, 3, 2, 5, 2)
-	plantForTest(t, g, 1, 3, 4, 2, 2)
+	addBomb(t, g, 0, 3, 2, 2, 5)
+	addBomb(t, g, 1, 3, 4, 2, 2)
 	obs := g.Spec().NewObsBuffers()
 	g.WriteObs(0, obs)
 	tests := []struct {
@@ -166,14 +155,14 @@ func TestMaskAllowsWhatTheEngineAccepts(t *testing.T) {
 		}
 	}
 	t.Run("bomb_under_the_player_blocks_planting_and_allows_trigger", func(t *testing.T) {
-		plantForTest(t, g, 0, 2, 2, 4, 1)
+		addBomb(t, g, 0, 2, 2, 1, 4)
 		g.WriteMask(0, mask)
 		if mask[PlaceBomb] != 0 || mask[TriggerBomb] != 1 {
 			t.Errorf("bomb %d trigger %d, want 0 and 1", mask[PlaceBomb], mask[TriggerBomb])
 		}
 	})
 	t.Run("moves_onto_bombs_are_illegal", func(t *testing.T) {
-		plantForTest(t, g, 1, 3, 2, 4, 1)
+		addBomb(t, g, 1, 3, 2, 1, 4)
 		g.WriteMask(0, mask)
 		if mask[MoveRight] != 0 {
 			t.Error("moving onto a bomb is allowed")
@@ -194,8 +183,8 @@ func TestMaskAllowsWhatTheEngineAccepts(t *testing.T) {
 		g := newTestGame(t, 4, 1)
 		g.cells[g.index(4, 2)].Entity = NoEntity
 		g.players[0].BombBag = 2
-		plantForTest(t, g, 0, 4, 2, 5, 1)
-		plantForTest(t, g, 1, 3, 2, 1, 1)
+		addBomb(t, g, 0, 4, 2, 1, 5)
+		addBomb(t, g, 1, 3, 2, 1, 1)
 		g.WriteMask(0, mask)
 		if mask[TriggerBomb] != 0 {
 			t.Error("trigger is legal for a bomb the chain detonates first")

@@ -52,7 +52,7 @@ func TestSafeMaskKeepsTheLegalMaskWhenNothingIsSafe(t *testing.T) {
 	g.cells[g.index(p.X+2, p.Y)].Entity = IndestructibleWall
 	g.cells[g.index(p.X+1, p.Y+1)].Entity = IndestructibleWall
 	g.cells[g.index(p.X+1, p.Y-1)].Entity = IndestructibleWall
-	plantForTest(t, g, 0, p.X, p.Y, 3, 9)
+	addBomb(t, g, 0, p.X, p.Y, 9, 3)
 	got := make([]uint8, NumActions)
 	g.WriteMask(0, got)
 	g.safety, g.cfg.SafeMask = nil, false
@@ -74,7 +74,7 @@ func TestSafeMaskRulesOutTriggeringUnderfoot(t *testing.T) {
 	g.cells[g.index(2, 3)].Entity = NoEntity
 	g.cells[g.index(2, 4)].Entity = NoEntity
 	g.stateChanged()
-	plantForTest(t, g, 0, p.X, p.Y, 5, 1)
+	addBomb(t, g, 0, p.X, p.Y, 1, 5)
 	mask := make([]uint8, NumActions)
 	g.WriteMask(0, mask)
 	// Do Nothing stays legal whatever it costs (env.Env's contract).
@@ -105,7 +105,7 @@ func BenchmarkWriteMask(b *testing.B) {
 			g.Reset(3)
 			for s := range 4 {
 				p := g.Player(s)
-				plantForTest(b, g, s, p.X, p.Y, 5, 3)
+				addBomb(b, g, s, p.X, p.Y, 3, 5)
 			}
 			mask := make([]uint8, NumActions)
 			b.ReportAllocs()
@@ -177,7 +177,7 @@ func TestWarySafeMaskFallsBackWhenNothingSurvivesItsAssumptions(t *testing.T) {
 	// blast in one round).
 	g := newTrapScene(t, true)
 	movePlayer(g, 0, 3, 2)
-	plantForTest(t, g, 0, 2, 2, 9, 2)
+	addBomb(t, g, 0, 2, 2, 2, 9)
 	wary := make([]uint8, NumActions)
 	g.WriteMask(0, wary)
 	g.cfg.SafeMaskWary = false
@@ -218,7 +218,7 @@ func newWaitScene(t *testing.T, strict bool, timer int) *Game {
 	g.cells[g.index(2, 3)].Entity = NoEntity
 	g.cells[g.index(2, 4)].Entity = NoEntity
 	g.stateChanged()
-	plantForTest(t, g, 0, 2, 2, timer, 1)
+	addBomb(t, g, 0, 2, 2, 1, timer)
 	return g
 }
 

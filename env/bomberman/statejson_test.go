@@ -333,7 +333,7 @@ func FuzzLoadNative(f *testing.F) {
 	f.Add(native(f, g, FormatStateJSON))
 	f.Add(readFile(f, "testdata/golden/4p-seed1-round7.state.json"))
 	small := fixture(f, 3, 1)
-	plantForTest(f, small, 0, 1, 1, 2, 1)
+	addBomb(f, small, 0, 1, 1, 1, 2)
 	f.Add(native(f, small, FormatStateJSON))
 	f.Add([]byte(`{"MapWidth":1}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
