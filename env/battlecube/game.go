@@ -209,16 +209,7 @@ func (g *Game) HasBomb(x, y, z int) bool {
 // a bomb (it goes at the start of the next tick). A finished game keeps
 // every bomb, as the original's last state does.
 func (g *Game) exploded(it Item) bool {
-	if g.done {
-		return false
-	}
-	for i := range g.nGroups {
-		gr := &g.groups[i]
-		if gr.hasBomb && int(it.X) == gr.x && int(it.Y) == gr.y && int(it.Z) == gr.z {
-			return true
-		}
-	}
-	return false
+	return !g.done && g.explodedIn(it)
 }
 
 // bombIn reports whether cube cell i holds a bomb that is not used up.
