@@ -82,16 +82,12 @@ func (a *Greedy) Reset(env.Env, int, uint64) { a.bought = 0 }
 // e is not a portalbomber game.
 func (a *Greedy) Act(e env.Env, seat int) int32 {
 	g := e.(*Game)
-	if t := g.ToMove(); (t >= 0 && t != seat) || g.Done() || !g.Player(seat).Alive {
+	if !moves(g, seat) {
 		return 0
 	}
 	p := g.Player(seat)
-	if p.Coins >= UpgradePrice {
-		buy := a.nextBuy(p)
-		if a.safeAfter(g, seat, buy) {
-			a.bought++
-			return int32(buy)
-		}
+	if buy, ok := a.shop(g, seat, p); ok {
+		return int32(buy)
 	}
 	n := g.Size()
 	here := p.Y*n + p.X
@@ -151,6 +147,28 @@ func (a *Greedy) firstOf(target int, ok func(Action) bool) (Action, bool) {
 		}
 	}
 	return Wait, false
+}
+
+// moves reports whether seat plays now: the game goes on, its player is
+// alive, and the move is the seat's (or every seat's).
+func moves(g *Game, seat int) bool {
+	t := g.ToMove()
+	return (t < 0 || t == seat) && !g.Done() && g.Player(seat).Alive
+}
+
+// shop returns the upgrade to buy now ([Greedy.nextBuy]) and counts it,
+// when p, seat's player, has the coins and keeps an escape after buying it
+// ([Greedy.safeAfter]); false when it buys nothing.
+func (a *Greedy) shop(g *Game, seat int, p Player) (Action, bool) {
+	if p.Coins < UpgradePrice {
+		return Wait, false
+	}
+	buy := a.nextBuy(p)
+	if !a.safeAfter(g, seat, buy) {
+		return Wait, false
+	}
+	a.bought++
+	return buy, true
 }
 
 func (a *Greedy) nextBuy(p Player) Action {

@@ -47,16 +47,12 @@ func (a *Raider) Reset(e env.Env, seat int, seed uint64) {
 // e is not a portalbomber game.
 func (a *Raider) Act(e env.Env, seat int) int32 {
 	g := e.(*Game)
-	if t := g.ToMove(); (t >= 0 && t != seat) || g.Done() || !g.Player(seat).Alive {
+	if !moves(g, seat) {
 		return 0
 	}
 	p, o := g.Player(seat), g.Player(1-seat)
-	if p.Coins >= UpgradePrice {
-		buy := a.nextBuy(p)
-		if a.safeAfter(g, seat, buy) {
-			a.bought++
-			return int32(buy)
-		}
+	if buy, ok := a.shop(g, seat, p); ok {
+		return int32(buy)
 	}
 	_, _, onBomb := g.Bomb(p.X, p.Y)
 	canBomb := !onBomb && p.BombCount > 0
