@@ -69,19 +69,7 @@ func (a *Admiral) Act(e env.Env, seat int) int32 {
 	if g.Phase() != 1 || g.Done() || g.players[seat].Killed {
 		return a.Hunter.Act(e, seat)
 	}
-	if !g.Learn() {
-		return 0
-	}
-	n := g.Size()
-	k := g.PendingShips(seat)
-	if k == 0 {
-		a.fleet = a.search(a.rng, n)
-	}
-	if k >= NumShips {
-		return 0
-	}
-	s := a.fleet[k]
-	return PlaceAction(n, int(s.X), int(s.Y), s.Dir)
+	return placeNext(g, seat, &a.fleet, a.search, a.rng)
 }
 
 // search draws the candidates, scores them and returns one of the best.
