@@ -278,13 +278,18 @@ func (a *Greedy) safeAfter(g *Game, seat int, m Action) bool {
 func (a *Greedy) escapesAfter(g *Game, seat int, m Action, throughPortals bool) bool {
 	a.scratch = *g
 	s := &a.scratch
-	clear(a.acts[:])
-	a.acts[seat] = int32(m)
-	s.Step(a.acts[:], a.rew[:], a.term[:], a.trunc[:])
+	a.play(s, seat, m)
 	if !s.Player(seat).Alive {
 		return false
 	}
 	return s.Done() || a.canEscape(s, seat, throughPortals)
+}
+
+// play makes seat's move m in s, the other seat waiting.
+func (a *Greedy) play(s *Game, seat int, m Action) {
+	clear(a.acts[:])
+	a.acts[seat] = int32(m)
+	s.Step(a.acts[:], a.rew[:], a.term[:], a.trunc[:])
 }
 
 // canEscape reports whether seat, alive in s, has a walk that avoids every

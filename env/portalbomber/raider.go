@@ -134,9 +134,7 @@ func (a *Raider) safe(g *Game, seat int, m Action) bool {
 	}
 	a.scratch = *g
 	s := &a.scratch
-	clear(a.acts[:])
-	a.acts[seat] = int32(m)
-	s.Step(a.acts[:], a.rew[:], a.term[:], a.trunc[:])
+	a.play(s, seat, m)
 	for s.ToMove() == seat && !s.Done() {
 		return true // the raider moves again first
 	}
@@ -147,9 +145,7 @@ func (a *Raider) safe(g *Game, seat int, m Action) bool {
 	if _, _, on := s.Bomb(o.X, o.Y); on {
 		return true
 	}
-	clear(a.acts[:])
-	a.acts[1-seat] = int32(PlaceBomb)
-	s.Step(a.acts[:], a.rew[:], a.term[:], a.trunc[:])
+	a.play(s, 1-seat, PlaceBomb)
 	return s.Done() || a.escapes(s, seat)
 }
 
@@ -248,21 +244,12 @@ func (a *Raider) replies(s *Game, seat, depth int) bool {
 	return true
 }
 
-// play makes seat's move m in s.
-func (a *Raider) play(s *Game, seat int, m Action) {
-	clear(a.acts[:])
-	a.acts[seat] = int32(m)
-	s.Step(a.acts[:], a.rew[:], a.term[:], a.trunc[:])
-}
-
 // traps reports whether a bomb now leaves seat an escape and the
 // opponent none.
 func (a *Raider) traps(g *Game, seat int) bool {
 	a.scratch = *g
 	s := &a.scratch
-	clear(a.acts[:])
-	a.acts[seat] = int32(PlaceBomb)
-	s.Step(a.acts[:], a.rew[:], a.term[:], a.trunc[:])
+	a.play(s, seat, PlaceBomb)
 	if !s.Player(seat).Alive || s.Done() {
 		return false
 	}
