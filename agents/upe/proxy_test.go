@@ -3,7 +3,6 @@ package upe
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -21,20 +20,6 @@ import (
 // (POST http://aicomp.io/api/games/practice HTTP/1.1).
 func proxied(addr string) *http.Client {
 	return &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(&url.URL{Scheme: "http", Host: addr})}}
-}
-
-// postVia posts a JSON body with client and returns the status and body.
-func postVia(t *testing.T, client *http.Client, url string, body any) reply {
-	t.Helper()
-	data, _ := json.Marshal(body)
-	resp, err := client.Post(url, "application/json", bytes.NewReader(data))
-	if err != nil {
-		t.Errorf("POST %s: %v", url, err)
-		return reply{}
-	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	return reply{resp.StatusCode, out}
 }
 
 // The original's hard-coded server (the Go and C++ samples'
@@ -61,8 +46,8 @@ func TestThroughProxy(t *testing.T) {
 		}))
 		t.Cleanup(func() { s.Close(); ts.Close() })
 		client := proxied(ts.Listener.Addr().String())
-		st := decode(t, postVia(t, client, "http://aicomp.io/api/games/practice", map[string]string{"devkey": key}))
-		next := decode(t, postVia(t, client, "http://aicomp.io/api/games/submit/"+st.GameID,
+		st := decode(t, postVia(t, t.Context(), client, "http://aicomp.io/api/games/practice", map[string]string{"devkey": key}))
+		next := decode(t, postVia(t, t.Context(), client, "http://aicomp.io/api/games/submit/"+st.GameID,
 			map[string]string{"devkey": key, "playerID": st.PlayerID, "move": "b"}))
 		if next.GameID != st.GameID || next.MoveNumber <= st.MoveNumber {
 			t.Fatalf("after a move: %+v", next)
@@ -84,7 +69,7 @@ func TestThroughProxy(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			st := decode(t, postVia(t, client, "http://aicomp.io/api/games/search", map[string]string{"devkey": key}))
+			st := decode(t, postVia(t, t.Context(), client, "http://aicomp.io/api/games/search", map[string]string{"devkey": key}))
 			if st.GameID != g.GameID() {
 				t.Errorf("seated in game %q, want %q", st.GameID, g.GameID())
 				return

@@ -50,10 +50,18 @@ type reply struct {
 // post sends a JSON body and returns the status and body.
 func post(t *testing.T, ctx context.Context, url string, body any) reply {
 	t.Helper()
+	return postVia(t, ctx, http.DefaultClient, url, body)
+}
+
+// postVia sends a JSON body with client and returns the status and body:
+// a zero reply, and a test error unless ctx is done, when the request
+// fails.
+func postVia(t *testing.T, ctx context.Context, client *http.Client, url string, body any) reply {
+	t.Helper()
 	data, _ := json.Marshal(body)
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(data))
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		if ctx.Err() == nil {
 			t.Errorf("POST %s: %v", url, err)
