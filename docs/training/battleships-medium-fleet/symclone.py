@@ -1,15 +1,16 @@
-"""ships12, sized by ships13 (issue 34): a Battleships policy (SIZE: small 7x7 or medium 10x10, env SIZE, default medium)'s fleets spread over the board's 8 symmetries, the student placing under fleet_planes.
+"""ships12, sized by ships13 and ships14 (issue 34): a Battleships policy (SIZE: small 7x7, medium 10x10 or large 14x14, env SIZE, default medium)'s fleets spread over the board's 8 symmetries, the student placing under fleet_planes.
 
 SIZE=medium symclone.py POLICY TEACHER GAMES OUT [EPOCHS] [SEED]
 
 ships13 changed only the size: N and PLACE0 come from SIZE (7x7: 13x13 shot grid, 10x10: 16x16), the map
-name from SIZE, and the symclone note in the policy file names ships13.
+name from SIZE, and the symclone note in the policy file names ships13. ships14 added SIZE=large (14x14: the 20x20
+shot grid, cells -3..16, so the first placement action is 3201 "place 0 0 North" of 3985; `botarena games --json`).
 
 A hard fleet stays as hard under the board's rotations and reflections (symrace.py: admiral needs 36.8-37.8
 rounds to sink the narrow fleet of the sharpened runs in each of its 8 images, SE 0.45), but PPO's placements
 keep one image. This plays GAMES games of TEACHER (a policy: spec) against admiral under shield_mask (a
 league's match data, as --imitate records them), then fits POLICY to the teacher's decisions with every
-placement decision (actions 1353..1548) given in all 8 images (the own-ship planes, the mask and the action
+placement decision (actions PLACE0.., 1353..1548 on 7x7) given in all 8 images (the own-ship planes, the mask and the action
 transformed together) and every phase-2 decision as played (so the shots and shields stay the teacher's):
 cross-entropy only (vf_coef 0: the league data lacks the training points reward, so the value head is left alone), EPOCHS passes (default 3) at 5e-4 in minibatches of 512, the trainer's own
 clone(). The teacher plays without fleet_planes (its placements see no ships) unless TEACHER_FLEET_PLANES=1 (then
@@ -27,8 +28,8 @@ pol, teacher, games, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[
 epochs = int(sys.argv[5]) if len(sys.argv) > 5 else 3
 seed = int(sys.argv[6]) if len(sys.argv) > 6 else 171
 SIZE = os.environ.get("SIZE", "medium")
-N, G, GAME = {"small": (7, 13, "battleships/small"), "medium": (10, 16, "battleships")}[SIZE]
-PLACE0 = 1 + 8 * G * G  # the first placement action: 1353 on 7x7, 2049 on 10x10
+N, G, GAME = {"small": (7, 13, "battleships/small"), "medium": (10, 16, "battleships"), "large": (14, 20, "battleships/large")}[SIZE]
+PLACE0 = 1 + 8 * G * G  # the first placement action: 1353 on 7x7, 2049 on 10x10, 3201 on 14x14
 CFG = {"placement": "learn", "shot_mask": True, "density_plane": True, "shield_mask": True}
 TEACHER_FP = os.environ.get("TEACHER_FLEET_PLANES") == "1"  # the teacher plays under fleet_planes (its planes are filled in already)
 if TEACHER_FP:
@@ -100,6 +101,6 @@ clone(net, opt, demos, epochs=epochs, minibatch=512, vf_coef=0.0, max_grad_norm=
 net.eval()
 net.arch["config"] = {**net.arch.get("config", {}), "fleet_planes": True}
 trained = dict(net.arch.get("trained", {}))
-trained["symclone"] = f"ships12/ships13 ({SIZE}): placements (under fleet_planes) of {teacher} in {games} games vs admiral in all 8 board symmetries, phase-2 decisions as played; {epochs} epochs at 5e-4"
+trained["symclone"] = f"ships12/ships13/ships14 ({SIZE}): placements (under fleet_planes) of {teacher} in {games} games vs admiral in all 8 board symmetries, phase-2 decisions as played; {epochs} epochs at 5e-4"
 save_policy(net, out, trained=trained)
 print("wrote", out)
