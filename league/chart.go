@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
+
+	"github.com/botarena/botarena/internal/safefile"
 )
 
 // ChartFile is the name of the ratings chart a run draws in the league
@@ -28,23 +28,7 @@ func ChartTitle(game, name string, games int64) string {
 // WriteChart draws rows with chart into path atomically: into a temporary
 // file in the same directory, renamed over path.
 func WriteChart(path string, chart ChartFunc, title string, rows []Row) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	if err = chart(f, title, rows); err == nil {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return safefile.WriteFile(path, func(w io.Writer) error { return chart(w, title, rows) })
 }
 
 // NewSeed returns a random league seed, below 2³¹ so that it is easy to

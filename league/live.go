@@ -3,6 +3,7 @@ package league
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -60,25 +61,10 @@ func (l *League) WriteLiveTable(run int) error {
 	if err != nil {
 		return err
 	}
-	// A new temporary file (not a fixed name, which a FIFO could take).
-	f, err := os.CreateTemp(l.dir, "."+LiveTableFile+".tmp*")
-	if err != nil {
+	return safefile.WriteFile(filepath.Join(l.dir, LiveTableFile), func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(l.dir, LiveTableFile))
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	})
 }
 
 // maxLiveTableBytes bounds the LiveTableFile read: MaxAgents rows of the

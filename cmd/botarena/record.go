@@ -2,9 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
+	"github.com/botarena/botarena/internal/safefile"
 	"github.com/botarena/botarena/match"
 )
 
@@ -13,7 +12,7 @@ import (
 // the recording is finished and removed when it is not.
 type recordFile struct {
 	path string
-	f    *os.File
+	f    *safefile.Pending
 	rec  *match.Recorder
 }
 
@@ -21,7 +20,7 @@ type recordFile struct {
 // path, within limit bytes, and sets g's hooks to record it before calling
 // the hooks g has.
 func startRecording(path string, limit int64, g *match.Match, game string, config []byte, names []string, loaded bool) (*recordFile, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	f, err := safefile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("--record: %w", err)
 	}
@@ -34,24 +33,16 @@ func startRecording(path string, limit int64, g *match.Match, game string, confi
 // finish writes the result line and puts the recording at its path.
 func (r *recordFile) finish(res match.Result) error {
 	err := r.rec.Finish(res)
-	if err == nil {
-		err = r.f.Chmod(0o644)
-	}
-	if cerr := r.f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(r.f.Name(), r.path)
+	if err != nil {
+		r.f.Abort()
+	} else {
+		err = r.f.Commit()
 	}
 	if err != nil {
-		os.Remove(r.f.Name())
 		return fmt.Errorf("--record %s: %w", r.path, err)
 	}
 	return nil
 }
 
 // abort removes the unfinished recording.
-func (r *recordFile) abort() {
-	r.f.Close()
-	os.Remove(r.f.Name())
-}
+func (r *recordFile) abort() { r.f.Abort() }

@@ -5,7 +5,9 @@
 //
 // It is the one place that opens such files; the viewer's replays, league
 // stores and policy files go through it. It also resolves the folders a
-// server serves files from ([ResolveDir]).
+// server serves files from ([ResolveDir]), and writes the files others
+// read while they change (a league's chart and live table, a recording)
+// so that they appear whole or not at all ([Create], [WriteFile]).
 package safefile
 
 import (

@@ -2,6 +2,7 @@ package safefile_test
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,5 +99,63 @@ func TestResolveDir(t *testing.T) {
 		if _, err := safefile.ResolveDir("bots folder", tc.path); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("ResolveDir(%q): %v, want an error starting %q", tc.path, err, tc.want)
 		}
+	}
+}
+
+// TestWriteFileReplacesWholeOrNotAtAll: WriteFile puts the new content at
+// the path with mode 0644; when write fails, the old file stays as it was
+// and its error comes back; either way no temporary file is left.
+func TestWriteFileReplacesWholeOrNotAtAll(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "table.json")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := errors.New("write failed")
+	for _, tc := range []struct {
+		name  string
+		write func(w io.Writer) error
+		err   error
+		want  string
+	}{
+		{"write_fails", func(w io.Writer) error { io.WriteString(w, "half"); return bad }, bad, "old"},
+		{"write_succeeds", func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }, nil, "new"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := safefile.WriteFile(path, tc.write); !errors.Is(err, tc.err) {
+				t.Fatalf("WriteFile = %v, want %v", err, tc.err)
+			}
+			if got, err := os.ReadFile(path); err != nil || string(got) != tc.want {
+				t.Errorf("the file holds %q (%v), want %q", got, err, tc.want)
+			}
+			if fi, err := os.Stat(path); err != nil || (tc.err == nil && fi.Mode().Perm() != 0o644) {
+				t.Errorf("mode %v (%v), want 0644", fi.Mode().Perm(), err)
+			}
+			if names, _ := filepath.Glob(filepath.Join(dir, "*")); len(names) != 1 {
+				t.Errorf("the folder holds %q, want the file alone", names)
+			}
+			if names, _ := filepath.Glob(filepath.Join(dir, ".*")); len(names) != 0 {
+				t.Errorf("temporary files left: %q", names)
+			}
+		})
+	}
+}
+
+// TestPendingAbortLeavesThePath: an aborted Pending file never appears.
+func TestPendingAbortLeavesThePath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.jsonl")
+	p, err := safefile.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.WriteString("partial"); err != nil {
+		t.Fatal(err)
+	}
+	p.Abort()
+	if names, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*")); len(names) != 0 {
+		t.Errorf("after Abort the folder holds %q, want nothing", names)
+	}
+	if names, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*")); len(names) != 0 {
+		t.Errorf("after Abort the folder holds %q, want nothing", names)
 	}
 }
