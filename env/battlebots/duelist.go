@@ -97,15 +97,6 @@ func (a *Duelist) Reset(e env.Env, seat int, seed uint64) {
 	a.suspect = [Cells]uint8{}
 }
 
-// stripMines removes the landmines from g (the duelist cannot see them).
-func stripMines(g *Game) {
-	if g.nMines > 0 {
-		clear(g.mines[:])
-	}
-	g.nMines, g.nDead = 0, 0
-	g.mineBits, g.deadBits = [2][2]uint64{}, [2]uint64{}
-}
-
 // lookahead is the scratch the duelist's family of bots (duelist, gambit,
 // warden, tactician) steps one round ahead on: sim, a copy of a bout, and
 // the buffers its Step fills.
@@ -166,7 +157,7 @@ func (m *duelMemory) see(e env.Env, seat int) (g *Game, next bool) {
 	}
 	m.seat = seat
 	m.base = *g
-	stripMines(&m.base)
+	m.base.clearMines() // the bots cannot see them
 	return g, m.havePrev && m.prev.round+1 == m.base.round
 }
 

@@ -230,6 +230,15 @@ func (g *Game) Config() Config { return g.cfg }
 // Spec returns the game's spec; it is shared and must not be modified.
 func (g *Game) Spec() *env.Spec { return g.spec }
 
+// clearMines removes every landmine, live or dead.
+func (g *Game) clearMines() {
+	if g.nMines > 0 {
+		clear(g.mines[:])
+	}
+	g.nMines, g.nDead = 0, 0
+	g.mineBits, g.deadBits = [2][2]uint64{}, [2]uint64{}
+}
+
 // Reset starts a new bout: bot1 at (1,1), bot2 at (8,8), 10 HP each, no
 // weapons, no paralysis, round 0. The bout has no randomness, so seed does
 // not matter (it is accepted for the [env.Env] contract). It never
@@ -238,11 +247,7 @@ func (g *Game) Reset(seed uint64) {
 	_ = seed
 	g.bots = [2]Bot{{X: 1, Y: 1, HP: StartHP}, {X: Side - 2, Y: Side - 2, HP: StartHP}}
 	g.nBullets, g.nMissiles = 0, 0
-	if g.nMines > 0 {
-		clear(g.mines[:])
-	}
-	g.nMines, g.nDead = 0, 0
-	g.mineBits, g.deadBits = [2][2]uint64{}, [2]uint64{}
+	g.clearMines()
 	g.paralysed = 0
 	g.round = 0
 	g.done, g.truncatedEnd = false, false
