@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // fakeGame is a tiny test-only game: two seats, four actions, and a mask
@@ -91,14 +92,7 @@ func TestRegisterPanics(t *testing.T) {
 		"duplicate":   func() { Register("random", "", func(*env.Spec) (env.Agent, error) { return Idle{}, nil }) },
 		"nil_factory": func() { Register("x", "", nil) },
 	} {
-		t.Run(name, func(t *testing.T) {
-			defer func() {
-				if recover() == nil {
-					t.Error("no panic")
-				}
-			}()
-			f()
-		})
+		t.Run(name, func(t *testing.T) { testutil.WantPanic(t, "Register", "", f) })
 	}
 }
 

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // counterEntry returns an entry of the counter game under name with kit.
@@ -45,22 +45,9 @@ func TestRegisterRejectsKitsThatDisagree(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := &env.Registry{}
 			r.Register(tc.first)
-			wantPanic(t, tc.panic, func() { r.Register(tc.then) })
+			testutil.WantPanic(t, "the second Register", tc.panic, func() { r.Register(tc.then) })
 		})
 	}
-}
-
-// wantPanic fails t unless f panics with a message containing want.
-func wantPanic(t *testing.T, want string, f func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		if s, _ := r.(string); r == nil || !strings.Contains(s, want) {
-			t.Errorf("panic %v, want one containing %q", r, want)
-		}
-	}()
-	f()
 }
 
 func TestPresetsShareRulesConstructorAndKit(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // counter is a minimal game for testing the contract's machinery: each seat
@@ -159,14 +160,11 @@ func TestRegisterRejectsDuplicatesAndBadNames(t *testing.T) {
 	for _, name := range []string{"counter", "Counter", "a b", "x/", ""} {
 		t.Run(fmt.Sprintf("name_%q", name), func(t *testing.T) {
 			r := newTestRegistry(t)
-			defer func() {
-				if recover() == nil {
-					t.Errorf("Register(%q) did not panic", name)
-				}
-			}()
-			r.Register(env.Entry{Name: name, Rules: func(env.Config) string { return "" },
-				NewConfig: func() env.Config { return &counterConfig{} },
-				New:       func(env.Config) (env.Env, error) { return nil, nil }})
+			testutil.WantPanic(t, fmt.Sprintf("Register(%q)", name), "", func() {
+				r.Register(env.Entry{Name: name, Rules: func(env.Config) string { return "" },
+					NewConfig: func() env.Config { return &counterConfig{} },
+					New:       func(env.Config) (env.Env, error) { return nil, nil }})
+			})
 		})
 	}
 }
@@ -221,14 +219,7 @@ func TestSpecChecksPanicOnWrongLengths(t *testing.T) {
 	spec := &env.Spec{Game: "g", Seats: 2, Actions: 3,
 		Obs: []env.Tensor{{Name: "a", DType: env.Float32, Shape: []int{2, 3}}}}
 	mustPanic := func(name string, f func()) {
-		t.Run(name, func(t *testing.T) {
-			defer func() {
-				if recover() == nil {
-					t.Error("no panic")
-				}
-			}()
-			f()
-		})
+		t.Run(name, func(t *testing.T) { testutil.WantPanic(t, name, "", f) })
 	}
 	mustPanic("obs_tensor_count", func() { spec.CheckObs(nil) })
 	mustPanic("obs_tensor_size", func() { spec.CheckObs([][]byte{make([]byte, 6)}) })

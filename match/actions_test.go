@@ -11,6 +11,7 @@ import (
 	"github.com/botarena/botarena/env/battleships"
 	"github.com/botarena/botarena/env/bomberman"
 	"github.com/botarena/botarena/env/portalbomber"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/match"
 )
 
@@ -203,12 +204,9 @@ func TestRunAndResultOfSayHowEachSeatEnded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer func() {
-			if recover() == nil {
-				t.Error("no panic for cause 3 of 3 causes")
-			}
-		}()
-		match.ResultOf(&dying{Env: e, causes: causes, cause: []int{3, 0}}, 1, nil, nil)
+		testutil.WantPanic(t, "ResultOf with cause 3 of 3 causes", "", func() {
+			match.ResultOf(&dying{Env: e, causes: causes, cause: []int{3, 0}}, 1, nil, nil)
+		})
 	})
 }
 

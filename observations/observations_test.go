@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 	"github.com/botarena/botarena/observations"
 )
 
@@ -330,12 +331,7 @@ func TestEncoderPanicsOnWrongBuffers(t *testing.T) {
 		{"short_tensor", func() *env.Buffers { b := env.NewBuffers(spec, 8); b.Obs[1] = b.Obs[1][:5]; return b }()},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			defer func() {
-				if recover() == nil {
-					t.Error("no panic")
-				}
-			}()
-			enc.Record(c.b)
+			testutil.WantPanic(t, "Record", "", func() { enc.Record(c.b) })
 		})
 	}
 }

@@ -105,12 +105,7 @@ func TestSampleTemperatureRules(t *testing.T) {
 		}
 	})
 	t.Run("bad_temperature_panics", func(t *testing.T) {
-		defer func() {
-			if recover() == nil {
-				t.Error("no panic")
-			}
-		}()
-		SampleTemperature(p, 0, 0.5)
+		testutil.WantPanic(t, "SampleTemperature(p, 0, 0.5)", "", func() { SampleTemperature(p, 0, 0.5) })
 	})
 }
 

@@ -1,10 +1,10 @@
 package bomberman
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/botarena/botarena/env"
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 // loadBoard fills r's node arrays from an ASCII board, bypassing a game:
@@ -134,13 +134,7 @@ func TestReferenceSearch(t *testing.T) {
 }
 
 func TestReferenceWrongGamePanics(t *testing.T) {
-	defer func() {
-		r := recover()
-		if r == nil || !strings.Contains(r.(string), "reference bot cannot play") {
-			t.Errorf("panic = %v, want a clear message", r)
-		}
-	}()
-	NewReference().Reset(struct{ env.Env }{}, 0, 1)
+	testutil.WantPanic(t, "Reset with another game", "reference bot cannot play", func() { NewReference().Reset(struct{ env.Env }{}, 0, 1) })
 }
 
 // newBomberman returns a fresh game of n players and map seed.

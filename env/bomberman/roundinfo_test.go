@@ -2,8 +2,11 @@ package bomberman
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/botarena/botarena/internal/testutil"
 )
 
 func TestNativeLeaderboard(t *testing.T) {
@@ -48,13 +51,6 @@ func TestRoundInfo(t *testing.T) {
 		t.Errorf("after resetting the info: %s", got)
 	}
 	for _, seat := range []int{-1, 3} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("SetPlayerInfo(%d) did not panic", seat)
-				}
-			}()
-			g.SetPlayerInfo(seat, PlayerInfo{})
-		}()
+		testutil.WantPanic(t, fmt.Sprintf("SetPlayerInfo(%d)", seat), "", func() { g.SetPlayerInfo(seat, PlayerInfo{}) })
 	}
 }

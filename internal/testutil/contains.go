@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -34,4 +35,21 @@ func WantErr(t testing.TB, err error, want string) bool {
 		t.Fatalf("error %v, want one containing %q", err, want)
 	}
 	return want != ""
+}
+
+// WantPanic fails t, without stopping it, unless f panics with a value
+// whose text (as fmt's %v prints it) contains want; want "" accepts any
+// panic. call names what f does in the message ("SetPlayerInfo(-1)").
+func WantPanic(t testing.TB, call, want string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		switch r := recover(); {
+		case r == nil:
+			t.Errorf("%s did not panic", call)
+		case !strings.Contains(fmt.Sprint(r), want):
+			t.Errorf("%s: panic %v, want one containing %q", call, r, want)
+		}
+	}()
+	f()
 }

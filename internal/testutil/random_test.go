@@ -32,12 +32,7 @@ func TestRandomLegalDrawsOnlyAllowedActionsUniformly(t *testing.T) {
 }
 
 func TestRandomLegalPanicsOnAnEmptyMask(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("no panic")
-		}
-	}()
-	RandomLegal(rand.New(rand.NewPCG(1, 1)), []uint8{0, 0})
+	WantPanic(t, "RandomLegal with an empty mask", "", func() { RandomLegal(rand.New(rand.NewPCG(1, 1)), []uint8{0, 0}) })
 }
 
 // TestRandomActiveSkipsActionZeroUnlessAlone: the draw is the index into

@@ -159,12 +159,7 @@ func TestRequireTokenRoutes(t *testing.T) {
 
 func TestRequireTokenPanicsOnEmptyToken(t *testing.T) {
 	t.Parallel()
-	defer func() {
-		if recover() == nil {
-			t.Error("RequireToken with an empty token did not panic")
-		}
-	}()
-	server.RequireToken(http.NotFoundHandler(), "")
+	testutil.WantPanic(t, "RequireToken with an empty token", "", func() { server.RequireToken(http.NotFoundHandler(), "") })
 }
 
 func TestIsLoopback(t *testing.T) {

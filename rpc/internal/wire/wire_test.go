@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/botarena/botarena/internal/testutil"
 	botarenav1 "github.com/botarena/botarena/rpc/gen/botarena/v1"
 	"github.com/botarena/botarena/rpc/internal/wire"
 )
@@ -160,13 +161,8 @@ func TestParseSkipsUnknownFieldsAndRejectsGarbage(t *testing.T) {
 }
 
 func TestEndFieldPanicsOffAHeader(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("no panic")
-		}
-	}()
 	w := wire.AppendField(nil, wire.FieldBatch, fill(20, 0))
-	wire.EndField(w, 0)
+	testutil.WantPanic(t, "EndField(w, 0)", "", func() { wire.EndField(w, 0) })
 }
 
 func TestGrowHandsOffLargeMessagesOnly(t *testing.T) {
