@@ -403,7 +403,8 @@ def parse_step_message(raw: Any) -> StepMessage:
     return StepMessage(raw, batch, ended, final)
 
 
-def _put_varint(out: bytearray, v: int) -> None:
+def put_varint(out: bytearray, v: int) -> None:
+    """Appends v, 0 ≤ v < 2⁶⁴, to out as a protobuf varint (7 bits a byte, low first)."""
     while v >= 0x80:
         out.append((v & 0x7F) | 0x80)
         v >>= 7
@@ -416,7 +417,7 @@ def encode_send_request(pool_id: bytes, env_ids: bytes | memoryview, actions: by
     for tag, data in ((0x0A, pool_id), (0x12, env_ids), (0x1A, actions)):
         if len(data):
             out.append(tag)
-            _put_varint(out, len(data))
+            put_varint(out, len(data))
             out += data
     return bytes(out)
 
@@ -430,11 +431,11 @@ def encode_step_request(pool_id: bytes, actions: bytes | memoryview, reset: bool
     out = bytearray()
     if pool_id:
         out.append(0x0A)
-        _put_varint(out, len(pool_id))
+        put_varint(out, len(pool_id))
         out += pool_id
     if len(actions):
         out.append(0x12)
-        _put_varint(out, len(actions))
+        put_varint(out, len(actions))
         out += actions
     if reset:
         out += b"\x18\x01"

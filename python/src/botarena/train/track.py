@@ -26,6 +26,8 @@ import struct
 import time
 from typing import Any, Mapping, Sequence
 
+from botarena.batch import put_varint
+
 __all__ = ["TRACKERS", "Tracker", "TensorBoardTracker", "WandbTracker", "MultiTracker", "EventWriter", "open_tracker", "read_scalars"]
 
 #: The kinds of --track.
@@ -73,12 +75,8 @@ def _masked_crc(data: bytes) -> int:
 
 
 def _varint(v: int) -> bytes:
-    v &= (1 << 64) - 1
     out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
+    put_varint(out, v & ((1 << 64) - 1))
     return bytes(out)
 
 
