@@ -65,6 +65,13 @@ class SettingsPickle:
         self.__init__(**args)  # type: ignore[misc]
 
 
+def close_pool(env: object) -> None:
+    """Closes env's pool (and the server it started), if its constructor got as far as making one."""
+    pool = getattr(env, "pool", None)
+    if pool is not None:
+        pool.close()
+
+
 def render_env(pool: Pool, render_mode: str | None, env: int = 0) -> Any:
     """Env env of pool in render_mode: its picture (``rgb_array``), its native text (``ansi``), or None.
 

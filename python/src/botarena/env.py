@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from botarena._envbase import HUMAN_RENDER_MODES, SettingsPickle, check_observation, flatten_rows, render_env, tensor_names
+from botarena._envbase import HUMAN_RENDER_MODES, SettingsPickle, check_observation, close_pool, flatten_rows, render_env, tensor_names
 from botarena.backend import make_pool
 from botarena.pool import int32_action
 from botarena.spec import flat_space, mask_space, observation_space
@@ -203,9 +203,7 @@ class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
 
     def close(self) -> None:
         """Closes the pool (and the server it started)."""
-        pool = getattr(self, "pool", None)  # absent when the constructor failed
-        if pool is not None:
-            pool.close()
+        close_pool(self)
 
     def __repr__(self) -> str:
         return f"BotarenaEnv({self.game!r})"

@@ -10,7 +10,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from botarena._envbase import HUMAN_RENDER_MODES, SettingsPickle, flatten_rows, render_env, tensor_names
+from botarena._envbase import HUMAN_RENDER_MODES, SettingsPickle, close_pool, flatten_rows, render_env, tensor_names
 from botarena.backend import make_pool
 from botarena.pool import int32_action
 from botarena.spec import flat_space, mask_space, observation_space
@@ -220,9 +220,7 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
 
     def close(self) -> None:
         """Closes the pool (and the server it started)."""
-        pool = getattr(self, "pool", None)  # absent when the constructor failed
-        if pool is not None:
-            pool.close()
+        close_pool(self)
 
 
 parallel_env = BotarenaParallelEnv

@@ -10,7 +10,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from botarena._envbase import RENDER_MODES, SettingsPickle, flatten_rows, render_env, tensor_names
+from botarena._envbase import RENDER_MODES, SettingsPickle, close_pool, flatten_rows, render_env, tensor_names
 from botarena.backend import make_pool
 from botarena.pool import Info, Obs
 from botarena.spec import flat_space, mask_space, observation_space
@@ -305,9 +305,7 @@ class BotarenaVectorEnv(SettingsPickle, VectorEnv[Obs, npt.NDArray[np.int64], np
 
     def close_extras(self, **kwargs: Any) -> None:
         """Closes the pool (and the server it started)."""
-        pool = getattr(self, "pool", None)  # absent when the constructor failed
-        if pool is not None:
-            pool.close()
+        close_pool(self)
 
     def __repr__(self) -> str:
         return f"BotarenaVectorEnv({self.game!r}, num_envs={self.num_envs}, autoreset_mode={self.autoreset_mode.name})"
