@@ -65,6 +65,24 @@ class SettingsPickle:
         self.__init__(**args)  # type: ignore[misc]
 
 
+class SingleRender:
+    """render, and the printing of ``human`` mode, of an env that shows env 0 of its pool
+    (:class:`~botarena.env.BotarenaEnv`, :class:`~botarena.parallel.BotarenaParallelEnv`)."""
+
+    pool: Pool
+    render_mode: str | None
+
+    def render(self) -> Any:
+        """The game's picture (``rgb_array``), its native text (``ansi``) or None (``human`` prints it after every reset and step)."""
+        if self.render_mode == "human":
+            return None
+        return render_env(self.pool, self.render_mode)
+
+    def _print_human(self) -> None:
+        if self.render_mode == "human":
+            render_env(self.pool, "human")
+
+
 def close_pool(env: object) -> None:
     """Closes env's pool (and the server it started), if its constructor got as far as making one."""
     pool = getattr(env, "pool", None)

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from botarena._envbase import HUMAN_RENDER_MODES, SettingsPickle, check_observation, close_pool, flatten_rows, render_env, tensor_names
+from botarena._envbase import HUMAN_RENDER_MODES, SettingsPickle, SingleRender, check_observation, close_pool, flatten_rows, tensor_names
 from botarena.backend import make_pool
 from botarena.pool import int32_action
 from botarena.spec import flat_space, mask_space, observation_space
@@ -42,7 +42,7 @@ __all__ = ["BotarenaEnv", "env_id", "register_envs"]
 AgentObs = dict[str, npt.NDArray[Any]] | npt.NDArray[np.float32]
 
 
-class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
+class BotarenaEnv(SingleRender, SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
     """One game with one learner seat; built-in agents play the other seats on the server.
 
     * ``observation_space`` (``observation="dict"``, the default): ``Dict``
@@ -190,16 +190,6 @@ class BotarenaEnv(SettingsPickle, gymnasium.Env[AgentObs, np.int64]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the last observation, as bool (sb3-contrib's MaskablePPO)."""
         return self._mask.astype(bool)
-
-    def render(self) -> Any:
-        """The game's picture (``rgb_array``), its native text (``ansi``) or None."""
-        if self.render_mode == "human":
-            return None  # printed after every reset and step
-        return render_env(self.pool, self.render_mode)
-
-    def _print_human(self) -> None:
-        if self.render_mode == "human":
-            render_env(self.pool, "human")
 
     def close(self) -> None:
         """Closes the pool (and the server it started)."""

@@ -10,7 +10,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from botarena._envbase import HUMAN_RENDER_MODES, SettingsPickle, close_pool, flatten_rows, render_env, tensor_names
+from botarena._envbase import HUMAN_RENDER_MODES, SettingsPickle, SingleRender, close_pool, flatten_rows, tensor_names
 from botarena.backend import make_pool
 from botarena.pool import int32_action
 from botarena.spec import flat_space, mask_space, observation_space
@@ -20,7 +20,7 @@ __all__ = ["BotarenaParallelEnv", "parallel_env", "aec_env"]
 AgentObs = dict[str, Any]
 
 
-class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
+class BotarenaParallelEnv(SingleRender, SettingsPickle, ParallelEnv[str, AgentObs, int]):
     """One game with every seat a learner: agents ``player_0`` .. ``player_{seats-1}``.
 
     Args:
@@ -202,17 +202,6 @@ class BotarenaParallelEnv(SettingsPickle, ParallelEnv[str, AgentObs, int]):
         self._print_human()
         self.agents = [a for a in live if not (term[a] or trunc[a])]
         return out_obs, rew, term, trunc, infos
-
-    def render(self) -> Any:
-        """The game's picture (``rgb_array``), its native text (``ansi``) or None (``human`` prints it at every step)."""
-        if self.render_mode == "human":
-            return None
-        return render_env(self.pool, self.render_mode)
-
-    def _print_human(self) -> None:
-        if self.render_mode == "human":
-            render_env(self.pool, "human")
-
 
     def state(self) -> npt.NDArray[Any]:
         """Not provided: the full state is available as text via ``pool.render(0, format="state.json")``."""
