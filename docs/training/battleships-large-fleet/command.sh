@@ -6,7 +6,7 @@
 # ./cmd/botarena; CGO_ENABLED=1 go build -buildmode=c-shared -o bin/libbotarena.so ./cmd/libbotarena).
 # SH4 is a copy of policies/battleships-large-sharp4.policy.safetensors. symclone.py is the one in
 # ../battleships-medium-fleet/ (ships12's, SIZE=large added by ships14: 14x14, the 20x20 shot grid, first
-# placement action 3201). Training seeds 1401-1405; evaluation seeds 6161 (screen), 6262 and 6363 (gauntlet).
+# placement action 3201). Training seeds 1401-1404; evaluation seeds 6161 (screen), 6262, 6363 and 6464 (gauntlet).
 SH4=/work/runs/ships14/sharp4.policy.safetensors
 F='{"placement":"learn","shot_mask":true,"density_plane":true,"shield_mask":true,"fleet_planes":true}'
 SYM=docs/training/battleships-medium-fleet/symclone.py
