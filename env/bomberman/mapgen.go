@@ -127,7 +127,11 @@ func newScan4pColumns() (cols [scan4pScan - 2]uint32) {
 func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	side := SideFor(g.nPlayers)
 	g.width, g.height = side, side
-	clear(g.cells[:side*side])
+	for i := range side * side {
+		// The shown codes describe the planes of the last map, which a
+		// Reset brings to this one in place (restatic).
+		g.cells[i] = Cell{shown: g.cells[i].shown}
+	}
 	clear(g.bombs[:g.bombHigh])
 	g.bombHigh = 0
 
@@ -175,14 +179,12 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	// The safe zone: cells at Euclidean distance < 2 from a player, which
 	// is the 3×3 block around it (the diagonals are pillars for corner
 	// players, not for players along the sides).
-	safe := &g.scratch.destroy // free during generation; cleared again below
-	clear(safe[:side*side])
 	for seat := range g.nPlayers {
 		px, py := g.players[seat].X, g.players[seat].Y
 		for y := py - 1; y <= py+1; y++ {
 			for x := px - 1; x <= px+1; x++ {
 				if g.InBounds(x, y) {
-					safe[g.index(x, y)] = true
+					g.cells[g.index(x, y)].destroy = true // free during generation
 				}
 			}
 		}
@@ -222,7 +224,7 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	// 5. Power-ups, then the super power-up in the centre.
 	if g.usesDistanceGenerator() {
 		if !g.distancePowerUps(rng) {
-			clear(safe[:side*side])
+			g.clearSafeZones(side)
 			return false
 		}
 	} else {
@@ -237,7 +239,7 @@ func (g *Game) generateAttempt(rng *dotnetRandom) bool {
 	}
 	c.Entity = NoEntity
 	c.PowerUp = SuperPowerUp
-	clear(safe[:side*side])
+	g.clearSafeZones(side)
 
 	// 6. PlayerBounty and the usable cell count.
 	g.bounty = (playerPointsBase + wallPoints*walls) / g.nPlayers
@@ -266,6 +268,14 @@ func (g *Game) placePlayer(seat, x, y int) {
 	}
 }
 
+// clearSafeZones removes the safe-zone marks generateAttempt leaves in the
+// cells' destroy marks, which a round expects clear.
+func (g *Game) clearSafeZones(side int) {
+	for i := range side * side {
+		g.cells[i].destroy = false
+	}
+}
+
 // tryWalls is the original's GenerateDesctructableWall at (x, y) and its
 // mirror images (mirror-x, y), (x, mirror-y) and (mirror-x, mirror-y), in
 // that order, with one draw; wall reports that it is below wallFrequency.
@@ -278,7 +288,7 @@ func (g *Game) tryWalls(wall bool, x, y, mirror int) int {
 	for _, i := range [4]int{top + x - 1, top + mirror - x - 1, bottom + x - 1, bottom + mirror - x - 1} {
 		switch c := &g.cells[i]; c.Entity {
 		case NoEntity:
-			if wall && !g.scratch.destroy[i] {
+			if wall && !c.destroy { // not in a safe zone
 				c.Entity = DestructibleWall
 				placed++
 			}

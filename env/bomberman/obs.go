@@ -608,14 +608,15 @@ func shownCode(c *Cell) uint8 {
 var shownPlane = [...]int{1: PlaneIndestructible, 2: PlaneDestructible, 3: PlaneBagPowerUp, 4: PlaneRadiusPowerUp, 5: PlaneSuperPowerUp}
 
 // writeStaticPlanes zeroes dst and writes the static planes (walls and
-// visible power-ups), and records what they show of each cell in
-// g.shown.
+// visible power-ups), and records what they show of each cell in its
+// shown code.
 func (g *Game) writeStaticPlanes(dst []byte) {
 	clear(dst)
 	hw := g.width * g.height
 	for i := range hw {
-		code := shownCode(&g.cells[i])
-		g.shown[i] = code
+		c := &g.cells[i]
+		code := shownCode(c)
+		c.shown = code
 		if code != 0 {
 			dst[shownPlane[code]*hw+i] = 1
 		}
@@ -634,13 +635,14 @@ func (g *Game) restatic() {
 	bits := d.wordBits
 	clear(bits)
 	dst := g.obsShared
-	cells, shown := g.cells[:hw], g.shown[:hw]
+	cells := g.cells[:hw]
 	for i := range cells {
-		code, old := shownCode(&cells[i]), shown[i]
+		c := &cells[i]
+		code, old := shownCode(c), c.shown
 		if code == old {
 			continue
 		}
-		shown[i] = code
+		c.shown = code
 		if old != 0 {
 			o := shownPlane[old]*hw + i
 			dst[o] = 0
@@ -674,18 +676,19 @@ func (g *Game) refreshStatic(i int) {
 	if !g.staticFresh {
 		return
 	}
-	code := shownCode(&g.cells[i])
-	if code == g.shown[i] {
+	c := &g.cells[i]
+	code := shownCode(c)
+	if code == c.shown {
 		return
 	}
 	hw := g.width * g.height
-	if old := g.shown[i]; old != 0 {
+	if old := c.shown; old != 0 {
 		g.obsShared[shownPlane[old]*hw+i] = 0
 	}
 	if code != 0 {
 		g.obsShared[shownPlane[code]*hw+i] = 1
 	}
-	g.shown[i] = code
+	c.shown = code
 	d := &g.delta
 	if d.from == 0 || d.full {
 		return

@@ -87,7 +87,9 @@ func (a Action) String() string {
 type Cell struct {
 	// reached has bit i set when bomb slot i's blast reached the cell in
 	// the round being (or just) processed. The cell is Exploding when it is
-	// non-zero. (It comes first so that a Cell takes 16 bytes.)
+	// non-zero. (It comes first so that a Cell takes 16 bytes, with
+	// shown and destroy in what would be padding: a round's work on a
+	// cell stays in the cell's own line.)
 	reached uint64
 	Entity  Entity
 	// Player is the seat of the player on the cell when Entity is
@@ -100,6 +102,15 @@ type Cell struct {
 	bomb uint8
 	// touched has bit s set when seat s has ever occupied the cell.
 	touched uint16
+	// shown is what the game's cached static planes show of the cell (see
+	// shownCode), while Game.staticFresh. It survives the map's
+	// regeneration, so that a Reset can bring the planes to the new map
+	// in place (see Game.restatic).
+	shown uint8
+	// destroy marks the cell for destruction in the round being
+	// processed (a kill pass; see Game.mark); map generation borrows it
+	// for the players' safe zones.
+	destroy bool
 }
 
 // Exploding reports whether a blast reached the cell in the last round.
@@ -243,19 +254,18 @@ type Game struct {
 	marks obsMarks
 	bombs [MaxBombs]Bomb
 
-	// scratch is per-round working memory; its large arrays come last.
+	// scratch is per-round working memory.
 	scratch scratch
 
 	// delta records what changed in the observations from state
 	// delta.from to obsVer, for [Game.UpdateObs].
 	delta obsDelta
 
-	// The map and the rest of what a round does not touch come last, so
-	// that what it does touch shares fewer cache lines.
+	// The map comes after everything else a round touches, so that on a
+	// map smaller than MaxSide×MaxSide a round's memory is one span from
+	// the Game's start to the end of the map's cells (TestGameRoundSpan);
+	// what a round does not touch comes last.
 	cells [MaxSide * MaxSide]Cell
-	// shown is what obsShared's static planes show of each cell (see
-	// shownCode), while staticFresh.
-	shown [MaxSide * MaxSide]uint8
 
 	// info describes each seat's player for roundInfo.json (Author,
 	// NickName, Email, BotType); see [Game.SetPlayerInfo].
@@ -282,6 +292,10 @@ type scratch struct {
 	// The lengths of the lists below come first, together, so that a
 	// round touches one cache line for them.
 	nMoves, nKilled, nBlast, nMarked int
+	// markedOver reports that more than len(marked) cells were marked
+	// this round: marked holds the first ones only, and destroyMarked
+	// finds them all in the cells' destroy marks instead.
+	markedOver bool
 	// chain is a union-find forest over bomb slots for this round's chain
 	// graph.
 	chain [MaxBombs]uint8
@@ -291,15 +305,22 @@ type scratch struct {
 	// moves is the queue of this round's moves (nMoves of them).
 	moves  [MaxPlayers]move
 	killed [MaxPlayers]uint8 // nKilled seats killed this round, in destroy order
-	// destroy has one entry per cell index marked in a kill pass.
-	destroy [MaxSide * MaxSide]bool
 	// blast lists the nBlast cells whose reached set became non-zero
-	// since the last clearExplosions (see Game.blastsListed).
-	blast [MaxSide * MaxSide]uint16
-	// marked lists the nMarked cells marked in destroy this round, in
-	// marking order.
-	marked [MaxSide * MaxSide]uint16
+	// since the last clearExplosions, while Game.blastsListed; a round
+	// whose blasts reach more cells than it holds stops listing them, and
+	// its passes over exploding cells scan the map instead.
+	blast [blastListLen]uint16
+	// marked lists the nMarked cells marked for destruction this round,
+	// in marking order, unless markedOver.
+	marked [blastListLen]uint16
 }
+
+// blastListLen bounds scratch's lists of reached and marked cells. The
+// lists are kept short, so that they and the map's cells stay near the
+// Game's start (see Game.cells); a round that outgrows them (on a 21×21
+// map it takes several bombs of radius 8 or more) falls back to scanning
+// the map, which gives the same result.
+const blastListLen = 128
 
 // move is one queued move: seat and target cell.
 type move struct {

@@ -134,21 +134,22 @@ func (g *Game) processRound(cmds *[MaxPlayers]Action, received int) {
 func (g *Game) clearExplosions() {
 	if g.blasts {
 		if g.blastsListed {
+			// Only reached cells are marked.
 			for _, i := range g.scratch.blast[:g.scratch.nBlast] {
-				g.cells[i].reached = 0
-				g.scratch.destroy[i] = false
+				c := &g.cells[i]
+				c.reached, c.destroy = 0, false
 			}
 		} else {
-			hw := g.width * g.height
-			for i := range hw {
-				g.cells[i].reached = 0
+			for i := range g.width * g.height {
+				c := &g.cells[i]
+				c.reached, c.destroy = 0, false
 			}
-			clear(g.scratch.destroy[:hw])
 		}
 		g.blasts = false
 	}
 	// No cell is reached or marked now (without blasts, none was).
 	g.scratch.nBlast, g.scratch.nMarked = 0, 0
+	g.scratch.markedOver = false
 	g.blastsListed = true
 	// Only slots below bombHigh can be in this round's chain graph: bombs
 	// planted later in the round do not explode in it.
@@ -234,11 +235,16 @@ func (g *Game) detonate(b int) {
 }
 
 // reach adds bomb bit to cell i's reached set, listing the cell when it is
-// its first blast of the round.
+// its first blast of the round (or ending the list when it is full: see
+// blastListLen).
 func (g *Game) reach(c *Cell, i int, bit uint64) {
-	if c.reached == 0 {
-		g.scratch.blast[g.scratch.nBlast] = uint16(i)
-		g.scratch.nBlast++
+	if c.reached == 0 && g.blastsListed {
+		if g.scratch.nBlast == len(g.scratch.blast) {
+			g.blastsListed = false
+		} else {
+			g.scratch.blast[g.scratch.nBlast] = uint16(i)
+			g.scratch.nBlast++
+		}
 	}
 	c.reached |= bit
 }
@@ -293,13 +299,20 @@ func (g *Game) markCell(i int) {
 	}
 }
 
-// mark marks cell i for destruction and lists it.
+// mark marks cell i for destruction and lists it (or notes that the list
+// is full: see blastListLen).
 func (g *Game) mark(i int) {
-	if !g.scratch.destroy[i] {
-		g.scratch.destroy[i] = true
-		g.scratch.marked[g.scratch.nMarked] = uint16(i)
-		g.scratch.nMarked++
+	c := &g.cells[i]
+	if c.destroy {
+		return
 	}
+	c.destroy = true
+	if g.scratch.nMarked == len(g.scratch.marked) {
+		g.scratch.markedOver = true
+		return
+	}
+	g.scratch.marked[g.scratch.nMarked] = uint16(i)
+	g.scratch.nMarked++
 }
 
 // runCommands performs the commands in registration (seat) order. Plant and
@@ -526,34 +539,46 @@ func (g *Game) applyPowerUps() {
 // whose blast reached the cell earns the bounty for a player or 10 for a
 // destructible wall.
 func (g *Game) destroyMarked() {
+	if g.scratch.markedOver {
+		for i := range g.width * g.height {
+			if g.cells[i].destroy {
+				g.destroyCell(i)
+			}
+		}
+		return
+	}
 	marked := g.scratch.marked[:g.scratch.nMarked]
 	slices.Sort(marked) // row-major: a handful of cells
 	for _, m := range marked {
-		i := int(m)
-		c := &g.cells[i]
-		pts := 0
-		switch c.Entity {
-		case PlayerEntity:
-			s := int(c.Player)
-			p := &g.players[s]
-			p.Killed = true
-			p.Counter -= g.bounty
-			g.killedBy[s] = g.killCause(s, c.reached)
-			g.scratch.killed[g.scratch.nKilled] = uint8(s)
-			g.scratch.nKilled++
-			pts = g.bounty
-			c.Player = 0
-		case DestructibleWall:
-			pts = wallPoints
-		default:
-			continue
-		}
-		for m := c.reached; m != 0; m &= m - 1 {
-			g.bombs[bits.TrailingZeros64(m)].points += pts
-		}
-		c.Entity = NoEntity
-		g.refreshStatic(i)
+		g.destroyCell(int(m))
 	}
+}
+
+// destroyCell is destroyMarked's work on marked cell i.
+func (g *Game) destroyCell(i int) {
+	c := &g.cells[i]
+	pts := 0
+	switch c.Entity {
+	case PlayerEntity:
+		s := int(c.Player)
+		p := &g.players[s]
+		p.Killed = true
+		p.Counter -= g.bounty
+		g.killedBy[s] = g.killCause(s, c.reached)
+		g.scratch.killed[g.scratch.nKilled] = uint8(s)
+		g.scratch.nKilled++
+		pts = g.bounty
+		c.Player = 0
+	case DestructibleWall:
+		pts = wallPoints
+	default:
+		return
+	}
+	for m := c.reached; m != 0; m &= m - 1 {
+		g.bombs[bits.TrailingZeros64(m)].points += pts
+	}
+	c.Entity = NoEntity
+	g.refreshStatic(i)
 }
 
 // chainPoints gives each connected group of this round's chain graph its

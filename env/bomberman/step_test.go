@@ -2,6 +2,7 @@ package bomberman
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -436,5 +437,103 @@ func TestLeaderboard(t *testing.T) {
 	buf := make([]int, 1, 8)
 	if out := g.Leaderboard(buf); len(out) != 5 || out[0] != 0 {
 		t.Errorf("Leaderboard did not append: %v", out)
+	}
+}
+
+// TestRoundsBeyondTheBlastListsScanTheMap checks the fallback of a round
+// whose blasts reach more cells than scratch's lists hold (blastListLen):
+// 64 radius-1 bombs going off together on a 41×41 map of walls reach 320
+// cells and destroy 256 walls, and the round must still destroy every
+// reached wall, pay every wall's points, show every explosion, and leave
+// no mark behind for the next round.
+func TestRoundsBeyondTheBlastListsScanTheMap(t *testing.T) {
+	const side, reach, walls = MaxSide, 5 * MaxBombs, 4 * MaxBombs
+	// Bombs on every third cell of every third row, row-major, until
+	// MaxBombs: their blasts do not overlap. The 12 players stand on the
+	// last row, out of reach.
+	var bomb [side + 2][side + 2]bool
+	rows := make([]string, side)
+	bombs := 0
+	for y := 1; y <= side; y++ {
+		row := []byte(strings.Repeat("+", side))
+		for x := 1; x <= side; x++ {
+			if x%3 == 2 && y%3 == 2 && x < side-1 && bombs < MaxBombs {
+				bomb[x][y] = true
+				row[x-1] = '.'
+				bombs++
+			}
+		}
+		rows[y-1] = string(row)
+	}
+	rows[side-1] = "ABCDEFGHIJKL" + rows[side-1][MaxPlayers:]
+	g := board(t, rows...)
+	for y := 1; y <= side; y++ {
+		for x := 1; x <= side; x++ {
+			if bomb[x][y] {
+				addBomb(t, g, 0, x, y, 1, 1)
+			}
+		}
+	}
+	if reach <= blastListLen || walls <= blastListLen {
+		t.Fatalf("the scenario (%d cells reached, %d walls) fits the lists (%d)", reach, walls, blastListLen)
+	}
+	wallsBefore := 0
+	for i := range side * side {
+		if g.cells[i].Entity == DestructibleWall {
+			wallsBefore++
+		}
+	}
+
+	step(t, g)
+	if countBombs(g) != 0 {
+		t.Fatalf("%d bombs left after their timer ran out", countBombs(g))
+	}
+	if g.blastsListed || !g.scratch.markedOver {
+		t.Fatalf("blastsListed %v, markedOver %v: the round did not outgrow the lists", g.blastsListed, g.scratch.markedOver)
+	}
+	obs := g.Spec().NewObsBuffers()
+	g.WriteObs(0, obs)
+	reached, exploding, left := 0, 0, 0
+	for y := 1; y <= side; y++ {
+		for x := 1; x <= side; x++ {
+			c := g.At(x, y)
+			near := bomb[x][y] || bomb[x-1][y] || bomb[x+1][y] || bomb[x][y-1] || bomb[x][y+1]
+			if c.Exploding() != near {
+				t.Errorf("(%d,%d): exploding %v, within a blast %v", x, y, c.Exploding(), near)
+			}
+			if c.Exploding() {
+				reached++
+			}
+			if plane(g, obs[0], PlaneExploding, x, y) == 1 {
+				exploding++
+			}
+			if c.Entity == DestructibleWall {
+				left++
+				if near {
+					t.Errorf("(%d,%d): a reached wall still stands", x, y)
+				}
+			}
+		}
+	}
+	if reached != reach || exploding != reach {
+		t.Errorf("%d cells reached, %d shown exploding; want %d", reached, exploding, reach)
+	}
+	if left != wallsBefore-walls {
+		t.Errorf("%d walls left, want %d", left, wallsBefore-walls)
+	}
+	if got, want := pts(g, 0), wallPoints*walls; got != want {
+		t.Errorf("A's points %d, want %d (every destroyed wall's)", got, want)
+	}
+
+	step(t, g)
+	g.WriteObs(0, obs)
+	for i := range side * side {
+		x, y := i%side+1, i/side+1
+		if c := g.cells[i]; c.reached != 0 || c.destroy {
+			t.Errorf("(%d,%d): reached %x, destroy %v one round on", x, y, c.reached, c.destroy)
+		}
+		if plane(g, obs[0], PlaneExploding, x, y) != 0 {
+			t.Errorf("(%d,%d) still shown exploding one round on", x, y)
+		}
 	}
 }
