@@ -46,6 +46,12 @@ type Hunter struct {
 	// until the opponent has hit one of them. [Marksman] sets both.
 	fleetShield bool
 	shieldOnHit bool
+
+	// specials, when not 0, are the only special weapons it fires (a bit
+	// per command code), at no energy price: any of them that expects
+	// more hits than the best single shot, as soon as it has the energy.
+	// [Gunner] sets the corner shot and the diagonal cross.
+	specials uint64
 }
 
 // Reset seeds the hunter and forgets the last game.
@@ -186,9 +192,12 @@ func (a *Hunter) choose(g *Game, seat int) int32 {
 	}
 	// energyWorth is the value of one energy in expected hits.
 	energyWorth := float32(0.25) / float32(energyPerRound(n)*4)
+	if a.specials != 0 {
+		energyWorth = 0
+	}
 	bestCode, bx, by, bestV := CodeSingle, 0, 0, float32(-1)
 	for code := CodeSingle; code <= CodeSeeker; code++ {
-		if !g.canFire(seat, code) {
+		if !g.canFire(seat, code) || (code != CodeSingle && a.specials != 0 && a.specials>>code&1 == 0) {
 			continue
 		}
 		cost := float32(WeaponCost(codeWeapon[code], n)) * energyWorth

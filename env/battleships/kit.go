@@ -25,6 +25,8 @@ var builtinAgents = []env.AgentInfo{
 		New: newAdmiralAgent},
 	{Name: "marksman", Summary: "admiral with the shield at a better moment: raised only once the opponent has hit one of its afloat ships and it can cover them all (the rule of the shield_mask config)",
 		New: newMarksmanAgent},
+	{Name: "gunner", Summary: "marksman that spends its energy: corner shots and diagonal crosses (cells of one checkerboard colour) whenever they expect more hits than a single shot, at no energy price",
+		New: newGunnerAgent},
 }
 
 // Agents returns the game's built-in agents.
