@@ -10,9 +10,9 @@ import (
 // of phase 2 (no shots yet: the density in the middle of the map gives
 // every special more expected hits than the best single shot, by more than
 // hunter's price), which command the gunner and the hunter fire: the
-// gunner a corner shot or a diagonal cross (the one that expects more) as
-// soon as it has the energy for it, and never a cross, where hunter fires
-// one.
+// gunner the diagonal cross as soon as it has the energy for it and its
+// battleship is afloat, and no other special (a corner shot or a cross
+// where hunter fires one).
 func TestGunnerSpecials(t *testing.T) {
 	n := 10
 	corner, diag := WeaponCost(CornerShot, n), WeaponCost(DiagonalCrossShot, n)
@@ -24,11 +24,12 @@ func TestGunnerSpecials(t *testing.T) {
 		hunter int
 	}{
 		{"no energy", 0, nil, CodeSingle, CodeSingle},
-		{"one short of the corner shot", corner - 1, nil, CodeSingle, CodeSingle},
-		{"the corner shot's energy", corner, nil, CodeCorner, CodeCorner},
+		{"the corner shot's energy", corner, nil, CodeSingle, CodeCorner},
+		{"one short of the diagonal cross", diag - 1, nil, CodeSingle, CodeCorner},
+		{"the diagonal cross's energy", diag, nil, CodeDiagonalCross, CodeDiagonalCross},
 		{"plenty", 400, nil, CodeDiagonalCross, CodeDiagonalCross},
-		{"carrier sunk, short of the diagonal cross", diag - 1, []ShipType{Carrier}, CodeSingle, CodeSingle},
 		{"carrier sunk", diag, []ShipType{Carrier}, CodeDiagonalCross, CodeDiagonalCross},
+		{"battleship sunk, plenty", 400, []ShipType{Battleship}, CodeSingle, CodeCross},
 		{"carrier and battleship sunk, plenty", 400, []ShipType{Carrier, Battleship}, CodeSingle, CodeCross},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,9 +58,8 @@ func TestGunnerSpecials(t *testing.T) {
 }
 
 // TestGunnerFiresOnlyItsPatterns plays the gunner against the reference
-// bot on every size: it wins, fires corner shots and diagonal crosses and
-// never a double, a cross or a seeker, and places and shields as the
-// marksman does (the same fleet from the same seed).
+// bot on every size: it wins, fires diagonal crosses and no other special,
+// and places as the marksman does (the same fleet from the same seed).
 func TestGunnerFiresOnlyItsPatterns(t *testing.T) {
 	for _, size := range sizes {
 		t.Run(size, func(t *testing.T) {
@@ -85,9 +85,9 @@ func TestGunnerFiresOnlyItsPatterns(t *testing.T) {
 						}
 					}
 					switch d := decode(n, acts[0]); d.code {
-					case CodeCorner, CodeDiagonalCross:
+					case CodeDiagonalCross:
 						specials++
-					case CodeDoubleVertical, CodeDoubleHorizontal, CodeCross, CodeSeeker:
+					case CodeDoubleVertical, CodeDoubleHorizontal, CodeCorner, CodeCross, CodeSeeker:
 						t.Fatalf("seed %d: gunner fired code %d", seed, d.code)
 					}
 					g.Step(acts, rew, term, trunc)
@@ -97,8 +97,8 @@ func TestGunnerFiresOnlyItsPatterns(t *testing.T) {
 				}
 			}
 			t.Logf("gunner won %d/10, %.1f specials a game", wins, float64(specials)/10)
-			if wins < 8 || specials < 10 {
-				t.Errorf("gunner won %d of 10 with %d specials, want at least 8 and 10", wins, specials)
+			if wins < 8 || specials < 5 {
+				t.Errorf("gunner won %d of 10 with %d specials, want at least 8 and 5", wins, specials)
 			}
 		})
 	}

@@ -25,7 +25,7 @@ var builtinAgents = []env.AgentInfo{
 		New: newAdmiralAgent},
 	{Name: "marksman", Summary: "admiral with the shield at a better moment: raised only once the opponent has hit one of its afloat ships and it can cover them all (the rule of the shield_mask config)",
 		New: newMarksmanAgent},
-	{Name: "gunner", Summary: "marksman that spends its energy: corner shots and diagonal crosses (cells of one checkerboard colour) whenever they expect more hits than a single shot, at no energy price",
+	{Name: "gunner", Summary: "marksman that spends its energy: the diagonal cross (5 cells of one checkerboard colour) whenever it expects more hits than a single shot, at no energy price",
 		New: newGunnerAgent},
 }
 
