@@ -17,7 +17,7 @@ var newGunnerAgent = env.GameAgent("battleships", "gunner", func() env.Agent { r
 // has the energy (48 on 14×14: every 12 rounds). On 14×14 it sinks
 // admiral's fleet, unopposed, in about 79 rounds against hunter's
 // shooting's 84, yet head to head it is no better than the marksman
-// (48.8%; docs/training/battleships-large-gunner). The corner shot
+// (51.9%; docs/training/battleships-large-gunner). The corner shot
 // does as well for a bot but not for a policy, whose factored action head
 // gives every command one distribution of centre cells: the corner shot
 // misses its centre.

@@ -60,3 +60,5 @@ bash $D/gauntlet.sh g4r0=/work/runs/ships15/g4r0.policy.safetensors
 python3 docs/training/battleships-medium-fleet/table.py $D/gauntlet > $D/gauntlet.md
 # 9. seeker0 / dseeker0 (exp_agents.go.txt): gunner with the seeker only / the seeker and the diagonal cross.
 BOTARENA_SITTER=1 bin/botarena tournament battleships/large --config '{"placement":"learn"}' --agents seeker0,dseeker0,marksman,sitter --focus seeker0,dseeker0 --games 200 --seed 7103 --workers 2
+# 10. gunner (d0) head to head on a second seed, 7104 (new), 200 games a seating.
+bin/botarena tournament battleships/large --config '{"placement":"learn"}' --agents gunner,marksman,admiral --focus gunner --games 200 --seed 7104 --workers 2 --json > $D/exp5-h2h.json
