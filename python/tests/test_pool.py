@@ -242,8 +242,13 @@ def rows_of(out: tuple, j: int, L: int) -> list[tuple[str, bytes]]:
     return snap
 
 
-def test_remote_async_matches_sync_per_env(address: str) -> None:
-    """An env's rows from a remote async pool are those of the sync pool with the same per-env actions."""
+@pytest.mark.parametrize("combined", [False, True], ids=["send_then_recv", "step"])
+def test_remote_async_matches_sync_per_env(address: str, combined: bool) -> None:
+    """An env's rows from a remote async pool are those of the sync pool with the same per-env actions.
+
+    combined steps with :meth:`step` (a Recv request that carries the Send)
+    wherever a send is followed by a recv.
+    """
     kw = {"seed": 4, "learner_seats": [0, 2], "opponents": "random", "max_rounds": 15, "autoreset": "same_step", "address": address}
     n, B, steps = 7, 3, 25
     with botarena.Pool("bomberman", n, **kw) as sync:
@@ -270,11 +275,13 @@ def test_remote_async_matches_sync_per_env(address: str) -> None:
             todo = [int(e) for e in ids if sent[e] < steps]
             for e in todo:
                 sent[e] += 1
-            if todo:
-                pool.send(np.concatenate([env_actions(e, sent[e], L, pool.spec.actions) for e in todo]), todo)
-            if int((sent + 1 - got).sum()) < B:
+            actions = np.concatenate([env_actions(e, sent[e], L, pool.spec.actions) for e in todo]) if todo else None
+            last = int((sent + 1 - got).sum()) < B
+            if todo and (last or not combined):
+                pool.send(actions, todo)
+            if last:
                 break
-            out = pool.recv()
+            out = pool.step(actions, todo) if todo and combined else pool.recv()
         assert (sent == steps).all()
         assert pool.stats().steps > 0
 

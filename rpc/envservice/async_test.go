@@ -23,20 +23,25 @@ func envIDs(ids []int32) []byte { return client.EncodeActions(nil, ids) }
 // TestRecvMatchesAsync drives a served async pool and a local vecenv.Async
 // (one worker each, so that the row order is the send order) with the
 // same sends, and checks that every Recv batch message, its ended flags
-// and its final batch are the local batch's, byte for byte.
+// and its final batch are the local batch's, byte for byte. With
+// sendInRecv the served pool gets each send inside the next Recv request
+// (RecvRequest's env_ids and actions) instead of a Send.
 func TestRecvMatchesAsync(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		name string
-		req  *botarenav1.CreatePoolRequest
+		name       string
+		req        *botarenav1.CreatePoolRequest
+		sendInRecv bool
 	}{
 		{"batches_of_3_of_7", &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 7, BatchSize: 3, Seed: rpctest.Seed(4),
-			Workers: 1, ConfigJson: `{"max_rounds": 9}`}},
+			Workers: 1, ConfigJson: `{"max_rounds": 9}`}, false},
 		{"one_learner_same_step", &botarenav1.CreatePoolRequest{Game: "bomberman/2p", NumEnvs: 4, BatchSize: 2, Seed: rpctest.Seed(9),
 			Workers: 1, LearnerSeats: []int32{1}, Opponents: map[int32]string{0: "random"}, ConfigJson: `{"max_rounds": 6}`,
-			AutoReset: botarenav1.AutoReset_AUTO_RESET_SAME_STEP}},
+			AutoReset: botarenav1.AutoReset_AUTO_RESET_SAME_STEP}, false},
 		{"whole_pool_shared_planes", &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 3, BatchSize: 3, Seed: rpctest.Seed(2),
-			Workers: 1, ConfigJson: `{"max_rounds": 5}`, SharedPlanes: true}},
+			Workers: 1, ConfigJson: `{"max_rounds": 5}`, SharedPlanes: true}, false},
+		{"send_in_recv", &botarenav1.CreatePoolRequest{Game: "bomberman", NumEnvs: 7, BatchSize: 3, Seed: rpctest.Seed(4),
+			Workers: 1, ConfigJson: `{"max_rounds": 9}`}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -82,8 +87,14 @@ func TestRecvMatchesAsync(t *testing.T) {
 			ids := make([]int32, 0, B)
 			actions := make([]int32, B*L)
 			ends := 0
+			// pending is the send a sendInRecv case puts in the next Recv.
+			var pending *botarenav1.RecvRequest
 			for i := range 30 {
-				resp, err := raw.Recv(ctx, &botarenav1.RecvRequest{PoolId: id})
+				req := &botarenav1.RecvRequest{PoolId: id}
+				if pending != nil {
+					req, pending = pending, nil
+				}
+				resp, err := raw.Recv(ctx, req)
 				if err != nil {
 					t.Fatalf("recv %d: %v", i, err)
 				}
@@ -117,7 +128,9 @@ func TestRecvMatchesAsync(t *testing.T) {
 					ids = append(ids, out.Buffers.Env[j*L])
 				}
 				rpctest.RandomActions(rng, actions, local.Spec().Actions)
-				if _, err := raw.Send(ctx, &botarenav1.SendRequest{PoolId: id, EnvIds: envIDs(ids), Actions: client.EncodeActions(nil, actions)}); err != nil {
+				if tc.sendInRecv && i < 29 {
+					pending = &botarenav1.RecvRequest{PoolId: id, EnvIds: envIDs(ids), Actions: client.EncodeActions(nil, actions)}
+				} else if _, err := raw.Send(ctx, &botarenav1.SendRequest{PoolId: id, EnvIds: envIDs(ids), Actions: client.EncodeActions(nil, actions)}); err != nil {
 					t.Fatalf("send %d: %v", i, err)
 				}
 				// The server releases each batch once encoded.
@@ -195,6 +208,11 @@ func TestAsyncErrors(t *testing.T) {
 		{"env_in_flight", send([]int32{2}, acts(1)), connect.CodeInvalidArgument, []string{"in flight"}},
 		{"env_named_twice", send([]int32{0, 0}, acts(2)), connect.CodeInvalidArgument, []string{"named twice"}},
 		{"action_out_of_range", send([]int32{0}, []byte{99, 0, 0, 0, 0, 0, 0, 0}), connect.CodeInvalidArgument, []string{"action 99", "env 0"}},
+		// A Recv that carries a Send fails as the Send would, and
+		// receives nothing (the in-flight batch is still there below).
+		{"recv_sending_env_in_flight", rpctest.Call(ctx, raw.Recv, &botarenav1.RecvRequest{PoolId: pool, EnvIds: envIDs([]int32{2}), Actions: acts(1)}), connect.CodeInvalidArgument, []string{"in flight"}},
+		{"recv_sending_actions_without_envs", rpctest.Call(ctx, raw.Recv, &botarenav1.RecvRequest{PoolId: pool, Actions: acts(1)}), connect.CodeInvalidArgument, []string{"actions: got 8 bytes for 0 envs"}},
+		{"recv_sending_on_sync_pool", rpctest.Call(ctx, raw.Recv, &botarenav1.RecvRequest{PoolId: sync, EnvIds: envIDs([]int32{0}), Actions: acts(1)}), connect.CodeFailedPrecondition, []string{"Send on a synchronous pool"}},
 	} {
 		err := tc.call()
 		if tc.code == 0 { // no error wanted

@@ -208,11 +208,20 @@ func (s *Server) Send(ctx context.Context, req *botarenav1.SendRequest) (*botare
 // and returns it as Step returns a batch: batch_size × len(learner_seats)
 // rows, their ended flags and, in SAME_STEP mode when a row ended, the
 // final batch. With fewer than batch_size envs in flight, before the first
-// AsyncReset, or on a synchronous pool it is FailedPrecondition. The
-// batch bytes are the pool's recycled buffer, as Step's.
+// AsyncReset, or on a synchronous pool it is FailedPrecondition. A request
+// with env_ids or actions is a Send first, with Send's checks and errors;
+// when the Send fails nothing is received. The batch bytes are the pool's
+// recycled buffer, as Step's.
 func (s *Server) Recv(ctx context.Context, req *botarenav1.RecvRequest) (*botarenav1.RecvResponse, error) {
 	return onBatch(s, ctx, botarenav1connect.EnvServiceRecvProcedure, req.GetPoolId(),
-		func(p *servedPool, b *batchBuf) error { return p.recv(b) },
+		func(p *servedPool, b *batchBuf) error {
+			if len(req.GetEnvIds()) > 0 || len(req.GetActions()) > 0 {
+				if err := p.send(req.GetEnvIds(), req.GetActions()); err != nil {
+					return err
+				}
+			}
+			return p.recv(b)
+		},
 		func(b *batchBuf) *botarenav1.RecvResponse {
 			return &botarenav1.RecvResponse{Batch: b.batch, Ended: b.ended, FinalBatch: b.final}
 		})

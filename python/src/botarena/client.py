@@ -259,9 +259,14 @@ class Client(Closing):
         else:
             self._invoke("Send", self._send, req)
 
-    def recv(self, pool_id: str) -> StepMessage:
-        """Waits for the next batch of an async pool (Recv); its env column names the envs."""
-        req = encode_step_request(pool_id.encode(), b"")
+    def recv(self, pool_id: str, env_ids: bytes | memoryview = b"", actions: bytes | memoryview = b"") -> StepMessage:
+        """Waits for the next batch of an async pool (Recv); its env column names the envs.
+
+        With env_ids (and their actions, as :meth:`send` takes them) the
+        request sends them first: Send and Recv in one call. A send that
+        fails raises its error and receives nothing.
+        """
+        req = encode_send_request(pool_id.encode(), env_ids, actions)
         if self._connect is not None:
             return parse_step_message(self._connect.call("Recv", req))
         return self._invoke("Recv", self._recv, req)

@@ -80,7 +80,9 @@ class RemotePool(Pool):
         self._in_flight: npt.NDArray[np.bool_] | None = None
         self._held: StepMessage | None = None
         self._conn: ConnectUnary | None = None  # an async pool's own connection (Connect)
-        self._posted: list[npt.NDArray[np.int32] | None] = []  # the posted Sends' envs, None for a Recv, in order
+        # The posted requests, in order: the envs each sent (None for none)
+        # and whether it receives (a Recv, which may carry a Send).
+        self._posted: list[tuple[npt.NDArray[np.int32] | None, bool]] = []
         self._server: Server | None = None
         self._own_client = client is None
         self._stream: StepStream | None = None
@@ -154,10 +156,25 @@ class RemotePool(Pool):
         return b.obs, self._info(b, msg)
 
     def step(self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None = None) -> Step:
-        """Applies one action per row (see :meth:`Pool.step`); the actions are sent as little-endian int32."""
+        """Applies one action per row (see :meth:`Pool.step`); the actions are sent as little-endian int32.
+
+        In async mode it is :meth:`send` then :meth:`recv` in one request
+        (a Recv that carries the Send).
+        """
         if self.batch_size is not None:
-            self.send(actions, env_id)
-            return self.recv()
+            if self._held is not None or self._posted:
+                # A batch or Sends still to collect: their order matters.
+                self.send(actions, env_id)
+                return self.recv()
+            ids, a = self._flight(actions, env_id)
+            try:
+                msg = self._receive(ids, a)
+            except BaseException:
+                # The one request failed: the server queued nothing.
+                assert self._in_flight is not None
+                self._in_flight[ids] = False
+                raise
+            return self._received(msg)
         if env_id is not None:
             raise FailedPreconditionError("step: env_id is for async pools (Pool(..., batch_size=N))")
         a = int32_values(actions, "action", self.spec.actions)
@@ -191,6 +208,21 @@ class RemotePool(Pool):
         raises at once; an error only the server finds is raised by the next
         :meth:`recv` (which keeps the batch it received for the recv after).
         """
+        ids, a = self._flight(actions, env_id)
+        conn = self._async_conn()
+        try:
+            if conn is None:
+                self.client.send(self.pool_id, ids.data.cast("B"), a.data.cast("B"))
+            else:
+                conn.post("Send", encode_send_request(self.pool_id.encode(), ids.data.cast("B"), a.data.cast("B")))
+                self._posted.append((ids.copy(), False))
+        except BaseException:
+            assert self._in_flight is not None
+            self._in_flight[ids] = False
+            raise
+
+    def _flight(self, actions: npt.ArrayLike, env_id: npt.ArrayLike | None) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        """Checks a send's envs and actions against the envs in flight and marks the envs in flight; returns both as int32."""
         batch_size = self._need_async()
         if env_id is None:
             if self._last_ids is None:
@@ -216,30 +248,42 @@ class RemotePool(Pool):
         if np.count_nonzero(flight) != before + ids.size:
             flight[ids] = False
             raise InvalidArgumentError(f"send: env_id {ids.tolist()}: an env is named twice")
-        conn = self._async_conn()
-        try:
-            if conn is None:
-                self.client.send(self.pool_id, ids.data.cast("B"), a.data.cast("B"))
-            else:
-                conn.post("Send", encode_send_request(self.pool_id.encode(), ids.data.cast("B"), a.data.cast("B")))
-                self._posted.append(ids.copy())
-        except BaseException:
-            flight[ids] = False
-            raise
+        return ids, a
 
     def recv(self) -> Step:
         """Waits for the next batch (see :meth:`Pool.recv`); the arrays are views of the response and stay valid."""
         self._need_async()
         msg, self._held = self._held, None
         if msg is None:
-            conn = self._async_conn()
-            if conn is None:
-                msg = self.client.recv(self.pool_id)
-            else:
-                conn.post("Recv", encode_step_request(self.pool_id.encode(), b""))
-                self._posted.append(None)
-                msg = self._collect()
-                assert msg is not None
+            msg = self._receive(None, None)
+        return self._received(msg)
+
+    def _receive(self, ids: npt.NDArray[np.int32] | None, actions: npt.NDArray[np.int32] | None) -> StepMessage:
+        """Posts a Recv, carrying the send of ids with actions when given, and returns its batch.
+
+        A Recv that carries a send needs batch_size envs in flight with them
+        (checked here, so that a server error always means it queued nothing).
+        """
+        if ids is not None:
+            assert self._in_flight is not None and actions is not None
+            if np.count_nonzero(self._in_flight) < self._need_async():
+                self._in_flight[ids] = False
+                raise FailedPreconditionError(
+                    f"recv: {np.count_nonzero(self._in_flight)} envs in flight, fewer than batch_size={self.batch_size}: the batch could never complete"
+                )
+        raw_ids = b"" if ids is None else ids.data.cast("B")
+        raw_actions = b"" if actions is None else actions.data.cast("B")
+        conn = self._async_conn()
+        if conn is None:
+            return self.client.recv(self.pool_id, raw_ids, raw_actions)
+        conn.post("Recv", encode_send_request(self.pool_id.encode(), raw_ids, raw_actions))
+        self._posted.append((None if ids is None else ids.copy(), True))
+        msg = self._collect()
+        assert msg is not None
+        return msg
+
+    def _received(self, msg: StepMessage) -> Step:
+        """The step of a Recv's batch; its envs are no longer in flight."""
         b = self._decode(msg, self._need_async() * len(self.learner_seats))
         info = self._info(b, msg)
         ids = b.env[:: len(self.learner_seats)]
@@ -268,12 +312,12 @@ class RemotePool(Pool):
         posted, self._posted = self._posted, []
         msg: StepMessage | None = None
         failed: BotarenaError | None = None
-        for ids, r in zip(posted, self._conn.collect()):
+        for (ids, receives), r in zip(posted, self._conn.collect()):
             if isinstance(r, BotarenaError):
                 failed = failed or r
                 if ids is not None and self._in_flight is not None:
                     self._in_flight[ids] = False
-            elif ids is None:
+            elif receives:
                 msg = parse_step_message(r)
         if failed is not None:
             self._held = msg

@@ -410,10 +410,14 @@ class SendResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class RecvRequest(_message.Message):
-    __slots__ = ("pool_id",)
+    __slots__ = ("pool_id", "env_ids", "actions")
     POOL_ID_FIELD_NUMBER: _ClassVar[int]
+    ENV_IDS_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
     pool_id: str
-    def __init__(self, pool_id: _Optional[str] = ...) -> None: ...
+    env_ids: bytes
+    actions: bytes
+    def __init__(self, pool_id: _Optional[str] = ..., env_ids: _Optional[bytes] = ..., actions: _Optional[bytes] = ...) -> None: ...
 
 class RecvResponse(_message.Message):
     __slots__ = ("batch", "ended", "final_batch")

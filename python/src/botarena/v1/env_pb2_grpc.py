@@ -237,7 +237,8 @@ class EnvServiceServicer:
         (or reset) and returns their rows; its envs may then be sent again. A
         Recv with fewer than batch_size envs in flight (so the batch could
         never complete), or before the first AsyncReset, is
-        FailedPrecondition.
+        FailedPrecondition. A Recv that names envs and actions sends them
+        first (see RecvRequest): Send and Recv in one request.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

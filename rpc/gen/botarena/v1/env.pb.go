@@ -2389,9 +2389,17 @@ func (*SendResponse) Descriptor() ([]byte, []int) {
 	return file_botarena_v1_env_proto_rawDescGZIP(), []int{29}
 }
 
+// RecvRequest may carry a Send: with env_ids (or actions) set, the server
+// queues those envs with their actions exactly as Send does, then waits for
+// the next batch, one request where Send and Recv take two (EnvPool's
+// send-then-recv step). The fields are SendRequest's, with its numbers and
+// checks; a Send that fails returns its error and receives nothing.
 type RecvRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	PoolId        string                 `protobuf:"bytes,1,opt,name=pool_id,json=poolId,proto3" json:"pool_id,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	PoolId string                 `protobuf:"bytes,1,opt,name=pool_id,json=poolId,proto3" json:"pool_id,omitempty"`
+	// env_ids and actions, when set, are a SendRequest's, sent first.
+	EnvIds        []byte `protobuf:"bytes,2,opt,name=env_ids,json=envIds,proto3" json:"env_ids,omitempty"`
+	Actions       []byte `protobuf:"bytes,3,opt,name=actions,proto3" json:"actions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2431,6 +2439,20 @@ func (x *RecvRequest) GetPoolId() string {
 		return x.PoolId
 	}
 	return ""
+}
+
+func (x *RecvRequest) GetEnvIds() []byte {
+	if x != nil {
+		return x.EnvIds
+	}
+	return nil
+}
+
+func (x *RecvRequest) GetActions() []byte {
+	if x != nil {
+		return x.Actions
+	}
+	return nil
 }
 
 // RecvResponse is a StepResponse of batch_size × len(learner_seats) rows
@@ -2759,9 +2781,11 @@ const file_botarena_v1_env_proto_rawDesc = "" +
 	"\apool_id\x18\x01 \x01(\tR\x06poolId\x12\x17\n" +
 	"\aenv_ids\x18\x02 \x01(\fR\x06envIds\x12\x18\n" +
 	"\aactions\x18\x03 \x01(\fR\aactions\"\x0e\n" +
-	"\fSendResponse\"&\n" +
+	"\fSendResponse\"Y\n" +
 	"\vRecvRequest\x12\x17\n" +
-	"\apool_id\x18\x01 \x01(\tR\x06poolId\"[\n" +
+	"\apool_id\x18\x01 \x01(\tR\x06poolId\x12\x17\n" +
+	"\aenv_ids\x18\x02 \x01(\fR\x06envIds\x12\x18\n" +
+	"\aactions\x18\x03 \x01(\fR\aactions\"[\n" +
 	"\fRecvResponse\x12\x14\n" +
 	"\x05batch\x18\x01 \x01(\fR\x05batch\x12\x14\n" +
 	"\x05ended\x18\x02 \x01(\fR\x05ended\x12\x1f\n" +

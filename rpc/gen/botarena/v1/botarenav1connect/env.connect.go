@@ -128,7 +128,8 @@ type EnvServiceClient interface {
 	// (or reset) and returns their rows; its envs may then be sent again. A
 	// Recv with fewer than batch_size envs in flight (so the batch could
 	// never complete), or before the first AsyncReset, is
-	// FailedPrecondition.
+	// FailedPrecondition. A Recv that names envs and actions sends them
+	// first (see RecvRequest): Send and Recv in one request.
 	Recv(context.Context, *v1.RecvRequest) (*v1.RecvResponse, error)
 }
 
@@ -402,7 +403,8 @@ type EnvServiceHandler interface {
 	// (or reset) and returns their rows; its envs may then be sent again. A
 	// Recv with fewer than batch_size envs in flight (so the batch could
 	// never complete), or before the first AsyncReset, is
-	// FailedPrecondition.
+	// FailedPrecondition. A Recv that names envs and actions sends them
+	// first (see RecvRequest): Send and Recv in one request.
 	Recv(context.Context, *v1.RecvRequest) (*v1.RecvResponse, error)
 }
 
