@@ -30,8 +30,7 @@ type Gunner struct {
 
 // NewGunner returns a gunner.
 func NewGunner() *Gunner {
-	g := &Gunner{}
-	g.fleetShield, g.shieldOnHit = true, true
+	g := &Gunner{Marksman: *NewMarksman()}
 	g.specials = 1 << CodeDiagonalCross
 	return g
 }

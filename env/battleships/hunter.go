@@ -50,7 +50,7 @@ type Hunter struct {
 	// specials, when not 0, are the only special weapons it fires (a bit
 	// per command code), at no energy price: any of them that expects
 	// more hits than the best single shot, as soon as it has the energy.
-	// [Gunner] sets the corner shot and the diagonal cross.
+	// [Gunner] sets the diagonal cross.
 	specials uint64
 }
 

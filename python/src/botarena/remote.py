@@ -262,12 +262,12 @@ class RemotePool(Pool):
         """Posts a Recv, carrying the send of ids with actions when given, and returns its batch.
 
         A Recv that carries a send needs batch_size envs in flight with them
-        (checked here, so that a server error always means it queued nothing).
+        (checked here, so that a server error always means it queued nothing;
+        the caller takes the envs back out of flight when this raises).
         """
         if ids is not None:
             assert self._in_flight is not None and actions is not None
             if np.count_nonzero(self._in_flight) < self._need_async():
-                self._in_flight[ids] = False
                 raise FailedPreconditionError(
                     f"recv: {np.count_nonzero(self._in_flight)} envs in flight, fewer than batch_size={self.batch_size}: the batch could never complete"
                 )
